@@ -1,0 +1,29 @@
+"""toolcat: a workbench for catalogs of LLM tools.
+
+The public Python API. Names are imported on first use, so `import toolcat` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_API = {
+    "load_catalog": "toolcat.catalog.load",
+    "convert": "toolcat.catalog.convert",
+    "Catalog": "toolcat.model",
+    "Tool": "toolcat.model",
+    "Server": "toolcat.model",
+    "SourceRef": "toolcat.model",
+    "ToolcatError": "toolcat.errors",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'toolcat' has no attribute {name!r}")

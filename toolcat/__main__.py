@@ -1,0 +1,3 @@
+from toolcat.cli.app import main
+
+main()

@@ -1,0 +1,144 @@
+"""Find the tool definitions in a parsed document and decide which shape they are in.
+
+Documents come as a bare list of tools; as an object with a `tools` array (a catalog, an MCP
+`tools/list` result, or a whole provider request body); as a JSON-RPC response wrapping one;
+as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; or as a
+single tool object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcat.catalog.positions import join
+from toolcat.errors import CatalogError
+from toolcat.model import LoadIssue, SourceRef
+from toolcat.providers import PROVIDERS, get_provider
+from toolcat.providers.base import Provider
+
+SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema", "function",
+               "toolSpec")
+GEMINI_KEYS = ("functionDeclarations", "function_declarations")
+FUNCTION_TYPES = ("function", "custom", "TOOL", "SKILL", "CODE")
+
+
+@dataclass
+class Found:
+    """The tool items of one document, with their JSON pointers."""
+
+    items: list[tuple[Any, str]] = field(default_factory=list)
+    hint: str | None = None
+    servers: list[tuple[Any, str]] = field(default_factory=list)
+    server_name: str | None = None
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def find_tools(data: Any, file: str) -> Found:
+    if isinstance(data, list):
+        return _from_list(data, "", Found())
+    if not isinstance(data, dict):
+        raise CatalogError(
+            f"expected a list of tools or an object with a 'tools' array, "
+            f"found a {type(data).__name__}", where=SourceRef(file, 1, 1))
+    return _from_object(data, "", file)
+
+
+def _from_object(data: dict[str, Any], pointer: str, file: str) -> Found:
+    found = Found(server_name=_declared_server(data))
+    if isinstance(data.get("result"), dict) and "jsonrpc" in data:
+        inner = _from_object(data["result"], join(pointer, "result"), file)
+        inner.hint = inner.hint or "mcp"
+        return inner
+    tool_config = data.get("toolConfig")
+    if isinstance(tool_config, dict) and isinstance(tool_config.get("tools"), list):
+        found.hint = "bedrock"
+        return _from_list(tool_config["tools"], join(pointer, "toolConfig", "tools"), found)
+    for key in GEMINI_KEYS:
+        if isinstance(data.get(key), list):
+            found.hint = "gemini"
+            found.items = _pointed(data[key], join(pointer, key))
+            return found
+    if isinstance(data.get("servers"), list):
+        found.servers = _pointed(data["servers"], join(pointer, "servers"))
+    if isinstance(data.get("tools"), list):
+        return _from_list(data["tools"], join(pointer, "tools"), found)
+    if isinstance(data.get("capabilities"), list):
+        found.hint = "capability"
+        return _from_list(data["capabilities"], join(pointer, "capabilities"), found)
+    if "tools" in data:
+        raise CatalogError("'tools' must be a list", where=SourceRef(file, 1, 1, "/tools"))
+    if isinstance(data.get("name"), str) and any(k in data for k in SCHEMA_KEYS):
+        found.items = [(data, pointer)]
+        return found
+    if found.servers:
+        return found
+    raise CatalogError(
+        "no tools found: expected a list of tools, an object with a 'tools' array, "
+        "Gemini functionDeclarations, Bedrock toolConfig or a capabilities list",
+        where=SourceRef(file, 1, 1))
+
+
+def _from_list(items: list[Any], pointer: str, found: Found) -> Found:
+    for i, item in enumerate(items):
+        item_pointer = join(pointer, i)
+        if isinstance(item, dict) and any(isinstance(item.get(k), list) for k in GEMINI_KEYS):
+            key = next(k for k in GEMINI_KEYS if isinstance(item.get(k), list))
+            found.hint = "gemini"
+            found.items += _pointed(item[key], join(item_pointer, key))
+        elif isinstance(item, dict) and (reason := _not_a_function(item)):
+            found.skipped.append((item_pointer, reason))
+        else:
+            found.items.append((item, item_pointer))
+    return found
+
+
+def _not_a_function(item: dict[str, Any]) -> str | None:
+    """Why an entry of a tools array is not a function definition (server tools and the like)."""
+    for key in ("cachePoint", "systemTool"):
+        if key in item:
+            return f"a Bedrock {key} entry"
+    kind = item.get("type")
+    if kind is None or any(k in item for k in SCHEMA_KEYS if k != "parameters"):
+        return None
+    if kind == "custom" and "parameters" not in item:
+        return "an OpenAI custom (free-form) tool"
+    if kind not in FUNCTION_TYPES and "parameters" not in item:
+        return f"a built-in tool of type '{kind}'"
+    return None
+
+
+def _pointed(items: list[Any], pointer: str) -> list[tuple[Any, str]]:
+    return [(item, join(pointer, i)) for i, item in enumerate(items)]
+
+
+def _declared_server(data: dict[str, Any]) -> str | None:
+    if isinstance(data.get("server"), str):
+        return data["server"]
+    info = data.get("serverInfo")
+    if isinstance(info, dict) and isinstance(info.get("name"), str):
+        return info["name"]
+    return None
+
+
+def choose_shape(found: Found, forced: str | None) -> Provider:
+    """The forced shape, else the container's hint, else the shape that claims most items."""
+    if forced:
+        return get_provider(forced)
+    if found.hint:
+        return PROVIDERS[found.hint]
+    totals = dict.fromkeys(PROVIDERS, 0)
+    for item, _ in found.items:
+        if isinstance(item, dict):
+            for name, provider in PROVIDERS.items():
+                totals[name] += provider.claims(item)
+    best = max(totals, key=lambda name: totals[name])
+    return PROVIDERS[best if totals[best] else "toolcat"]
+
+
+def skipped_issues(found: Found, file: str, locate: Any) -> list[LoadIssue]:
+    return [
+        LoadIssue("skipped-entry", f"skipped {reason}: not a function definition",
+                  SourceRef(file, *locate(pointer), pointer), "warning")
+        for pointer, reason in found.skipped
+    ]

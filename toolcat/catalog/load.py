@@ -1,0 +1,149 @@
+"""Load catalog files and directories into one Catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
+from toolcat.catalog.files import CATALOG_SUFFIXES, ParsedFile, parse_file
+from toolcat.catalog.positions import PositionIndex
+from toolcat.catalog.refs import RefChecker, base_uri_for
+from toolcat.errors import CatalogError
+from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
+from toolcat.providers.base import Fields, ReadContext
+
+IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
+
+
+def expand_sources(sources: Iterable[str | Path]) -> list[Path]:
+    """Files as given; a directory means every catalog file directly inside it."""
+    paths: list[Path] = []
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.iterdir()
+                if p.is_file() and p.suffix.lower() in CATALOG_SUFFIXES
+                and p.name not in IGNORED_FILES
+            )
+            if not found:
+                raise CatalogError("directory holds no .yaml, .yml or .json files",
+                                   where=SourceRef(str(path)))
+            paths.extend(found)
+        else:
+            paths.append(path)
+    return paths
+
+
+def load_catalog(
+    sources: str | Path | Sequence[str | Path],
+    *,
+    shape: str | None = None,
+    lenient: bool = False,
+    default_source: str = "custom",
+) -> Catalog:
+    """Load and merge catalog files.
+
+    `shape` forces one shape for every file instead of detecting it. With `lenient`, problems
+    that still leave a usable catalog (a duplicated name, a bad `$ref`) are kept in
+    `Catalog.issues` for lint to report; otherwise the first one raises a CatalogError.
+
+    Raises:
+        CatalogError: a file is missing, malformed, of no known shape, or (unless lenient)
+            inconsistent.
+    """
+    if isinstance(sources, (str, Path)):
+        sources = [sources]
+    loader = _Loader(shape=shape, default_source=default_source)
+    for path in expand_sources(sources):
+        loader.add(parse_file(path))
+    return loader.finish(lenient=lenient)
+
+
+class _Loader:
+    def __init__(self, *, shape: str | None, default_source: str) -> None:
+        self.shape = shape
+        self.default_source = default_source
+        self.tools: list[Tool] = []
+        self.servers: dict[str, Server] = {}
+        self.sources: list[str] = []
+        self.issues: list[LoadIssue] = []
+        self.positions: dict[str, PositionIndex] = {}
+        self.refs = RefChecker()
+
+    def add(self, parsed: ParsedFile) -> None:
+        file = parsed.path
+        self.sources.append(file)
+        self.positions[file] = parsed.index
+        found = find_tools(parsed.data, file)
+        provider = choose_shape(found, self.shape)
+        declared = [self._server(item, pointer, parsed) for item, pointer in found.servers]
+        default_server = (found.server_name or (declared[0].name if len(declared) == 1 else "")
+                          or Path(file).stem)
+        self.issues += skipped_issues(found, file, parsed.index.locate)
+        base_uri = base_uri_for(file)
+        for item, pointer in found.items:
+            ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source)
+            if not isinstance(item, dict):
+                raise ctx.fail("each tool must be a mapping with at least a name")
+            tool = provider.read_tool(item, ctx)
+            self.tools.append(tool)
+            for problem in self.refs.check(tool.parameters, base_uri):
+                line, column = parsed.index.locate(f"{tool.schema_pointer}{problem.pointer}")
+                where = SourceRef(file, line, column, f"{tool.schema_pointer}{problem.pointer}")
+                self.issues.append(LoadIssue(problem.code, problem.message, where))
+
+    def _server(self, item: Any, pointer: str, parsed: ParsedFile) -> Server:
+        ctx = ReadContext(parsed.path, pointer, parsed.index)
+        if not isinstance(item, dict):
+            raise ctx.fail("each server must be a mapping with a name")
+        fields = Fields(item, ctx)
+        name = fields.text("name")
+        if not name:
+            raise ctx.fail("server has no name")
+        server = Server(
+            name=name,
+            description=fields.text("description"),
+            enabled=bool(fields.flag("enabled", True)),
+            origin=ctx.ref(),
+            extra=fields.rest({"name", "description", "enabled"}),
+        )
+        self.servers.setdefault(name, server)
+        return server
+
+    def finish(self, *, lenient: bool) -> Catalog:
+        self.issues += _duplicates(self.tools)
+        errors = [issue for issue in self.issues if issue.severity == "error"]
+        if errors and not lenient:
+            first = errors[0]
+            raise CatalogError(first.message, where=first.where)
+        for tool in self.tools:
+            if tool.server and tool.server not in self.servers:
+                self.servers[tool.server] = Server(tool.server)
+        return Catalog(
+            tools=tuple(self.tools),
+            servers=tuple(self.servers.values()),
+            sources=tuple(self.sources),
+            issues=tuple(self.issues),
+            documents=dict(self.refs.documents),
+            positions=dict(self.positions),
+        )
+
+
+def _duplicates(tools: list[Tool]) -> list[LoadIssue]:
+    first: dict[tuple[str, str], Tool] = {}
+    issues = []
+    for tool in tools:
+        key = (tool.server, tool.name)
+        if key in first:
+            issues.append(LoadIssue(
+                "duplicate-name",
+                f"tool '{tool.name}' is defined twice on server '{tool.server}': "
+                f"here and at {first[key].origin}",
+                tool.origin,
+            ))
+        else:
+            first[key] = tool
+    return issues

@@ -1,0 +1,1 @@
+"""The command line: thin typer commands that parse options, call the core and print."""

@@ -1,0 +1,83 @@
+"""The typer application and the one place where errors become messages and exit codes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from toolcat import __version__
+from toolcat.errors import ToolcatError
+
+
+class ToolcatGroup(TyperGroup):
+    """Maps every ToolcatError to one line on stderr and its exit code (2: could not run)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ToolcatError as exc:
+            if show_traceback(ctx):
+                raise
+            message = " ".join(str(exc).split("\n"))
+            click.echo(f"toolcat: error: {message}", err=True)
+            raise click.exceptions.Exit(exc.exit_code) from None
+
+
+def show_traceback(ctx: click.Context) -> bool:
+    return bool((ctx.obj or {}).get("traceback")) or os.environ.get("TOOLCAT_TRACEBACK") == "1"
+
+
+app = typer.Typer(
+    cls=ToolcatGroup,
+    name="toolcat",
+    help="A workbench for catalogs of LLM tools: list, lint, search, pick, resolve, render, "
+    "and benchmark tool selection.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"toolcat {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    traceback: Annotated[
+        bool, typer.Option("--traceback", help="Show the Python traceback of an error.")
+    ] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
+) -> None:
+    ctx.obj = {"traceback": traceback}
+
+
+def _register() -> None:
+    from toolcat.cli import catalog_cmds
+
+    app.command("list")(catalog_cmds.list_tools)
+    app.command("show")(catalog_cmds.show)
+    app.command("stats")(catalog_cmds.stats)
+    app.command("convert")(catalog_cmds.convert)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)

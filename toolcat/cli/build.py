@@ -1,0 +1,24 @@
+"""Turn parsed options into core objects; shared by the commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolcat.catalog.load import load_catalog
+from toolcat.config import CatalogChoice, Config, choose_catalogs, find_config
+from toolcat.model import Catalog
+
+
+def config() -> Config:
+    return find_config(Path.cwd())
+
+
+def catalog_choice(catalog: list[str] | None, cfg: Config | None = None) -> CatalogChoice:
+    return choose_catalogs(catalog or [], config=cfg or config())
+
+
+def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool = False,
+         cfg: Config | None = None) -> Catalog:
+    """The catalog the user meant: `-c` paths, else $TOOLCAT_CATALOG, config, or the demo."""
+    choice = catalog_choice(catalog, cfg)
+    return load_catalog(choice.paths, shape=shape, lenient=lenient)

@@ -1,0 +1,31 @@
+"""Options shared by several commands, so they read the same everywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolcat.providers import PROVIDERS
+
+CatalogOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-c", "--catalog",
+        help="Catalog file or directory (repeatable). Default: $TOOLCAT_CATALOG, the "
+        "catalogs of toolcat.yaml, else the bundled demo catalog.",
+        show_default=False,
+    ),
+]
+ShapeOpt = Annotated[
+    str | None,
+    typer.Option("--shape", help=f"Force the shape of catalog files: {', '.join(PROVIDERS)}.",
+                 show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (stable shape, see README).")]
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option("-o", "--output", help="Write to this file instead of stdout.",
+                 show_default=False),
+]

@@ -1,0 +1,115 @@
+"""Project configuration: `toolcat.yaml`, or `[tool.toolcat]` in pyproject.toml, found in the
+current directory or its parents; and the choice of catalogs a command works on.
+
+    catalogs: [tools/, mcp-dump.json]   # relative to the config file
+    lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolcat.catalog.files import parse_file
+from toolcat.errors import ConfigError
+from toolcat.model import SourceRef
+from toolcat.paths import demo_catalog
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
+ENV_CATALOG = "TOOLCAT_CATALOG"
+SECTIONS = ("catalogs", "lint", "search", "pick", "bench", "resolve", "render", "profile",
+            "lock")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings from one configuration file (or none: all defaults)."""
+
+    path: Path | None = None
+    catalogs: tuple[Path, ...] = ()
+    sections: Mapping[str, Any] = field(default_factory=dict)
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        value = self.sections.get(name) or {}
+        if not isinstance(value, dict):
+            raise ConfigError(f"'{name}' must be a mapping", where=SourceRef(str(self.path)))
+        return value
+
+
+def find_config(start: Path) -> Config:
+    """The nearest toolcat.yaml (or pyproject.toml with [tool.toolcat]) at or above `start`."""
+    for folder in (start, *start.parents):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return _from_mapping(parse_file(folder / name).data, folder / name)
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            section = _pyproject_section(pyproject)
+            if section is not None:
+                return _from_mapping(section, pyproject)
+    return Config()
+
+
+def _pyproject_section(path: Path) -> dict[str, Any] | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", where=SourceRef(str(path))) from exc
+    section = data.get("tool", {}).get("toolcat")
+    return section if isinstance(section, dict) else None
+
+
+def _from_mapping(data: Any, path: Path) -> Config:
+    where = SourceRef(str(path))
+    if data is None:
+        return Config(path=path)
+    if not isinstance(data, dict):
+        raise ConfigError("configuration must be a mapping", where=where)
+    unknown = sorted(set(data) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(
+            f"unknown setting {', '.join(map(repr, unknown))}; known: {', '.join(SECTIONS)}",
+            where=where)
+    catalogs = data.get("catalogs", [])
+    if isinstance(catalogs, str):
+        catalogs = [catalogs]
+    if not isinstance(catalogs, list) or not all(isinstance(c, str) for c in catalogs):
+        raise ConfigError("'catalogs' must be a path or a list of paths", where=where)
+    return Config(
+        path=path,
+        catalogs=tuple(path.parent / c for c in catalogs),
+        sections={k: v for k, v in data.items() if k != "catalogs"},
+    )
+
+
+@dataclass(frozen=True)
+class CatalogChoice:
+    paths: tuple[Path, ...]
+    reason: str  # option | env | config | demo
+
+
+def choose_catalogs(
+    explicit: Sequence[str | Path],
+    *,
+    config: Config,
+    env: Mapping[str, str] | None = None,
+) -> CatalogChoice:
+    """`-c` paths, else $TOOLCAT_CATALOG, else the config's catalogs, else the bundled demo."""
+    env = os.environ if env is None else env
+    if explicit:
+        return CatalogChoice(tuple(Path(p) for p in explicit), "option")
+    if env.get(ENV_CATALOG):
+        paths = [p for p in env[ENV_CATALOG].split(os.pathsep) if p]
+        return CatalogChoice(tuple(Path(p) for p in paths), "env")
+    if config.catalogs:
+        return CatalogChoice(config.catalogs, "config")
+    return CatalogChoice((demo_catalog(),), "demo")

@@ -1,0 +1,234 @@
+"""The canonical model: every stage of toolcat takes and returns these frozen values.
+
+The JSON Schema in `Tool.parameters` is stored verbatim, exactly as the author wrote it; no stage
+mutates it (providers that need another schema make a translated copy). Dicts inside frozen
+dataclasses are treated as read-only by convention.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from toolcat.catalog.positions import PositionIndex
+
+Json = Any
+Kind = Literal["tool", "skill", "code"]
+NoSchemaMode = Literal["read-only", "human-approval", "full"]
+
+KINDS: tuple[str, ...] = ("tool", "skill", "code")
+SOURCES: tuple[str, ...] = ("builtin", "mcp", "custom", "virtual")
+NO_SCHEMA_MODES: tuple[str, ...] = ("read-only", "human-approval", "full")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where something was read: file, 1-based line and column, and its JSON pointer."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column}"
+        return self.file
+
+    def to_json(self) -> dict[str, Json]:
+        return {"file": self.file, "line": self.line, "column": self.column,
+                "pointer": self.pointer}
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """An MCP server or another group of tools."""
+
+    name: str
+    description: str = ""
+    enabled: bool = True
+    origin: SourceRef | None = None
+    extra: Mapping[str, Json] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool, holding everything the seeds describe, so no stage needs the raw file."""
+
+    name: str
+    description: str = ""
+    parameters: Mapping[str, Json] | None = None
+    server: str = ""
+    kind: str = "tool"
+    source: str = "custom"
+    level: int = 2
+    tags: tuple[str, ...] = ()
+    category: str | None = None
+    priority: int = 50
+    safe: bool = True
+    strict: bool | None = None
+    allow_no_schema: bool = False
+    no_schema_mode: str | None = None
+    defer_loading: bool | None = None
+    cost: Mapping[str, Json] | None = None
+    constraints: Mapping[str, Json] | None = None
+    annotations: Mapping[str, Json] | None = None
+    examples: tuple[Json, ...] = ()
+    implementation: Mapping[str, Json] | None = None
+    extra: Mapping[str, Json] = field(default_factory=dict)
+    raw: Mapping[str, Json] = field(default_factory=dict)
+    origin: SourceRef | None = None
+    schema_pointer: str | None = None
+    shape: str = "toolcat"
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.server}:{self.name}" if self.server else self.name
+
+    @property
+    def ignored_rules(self) -> frozenset[str]:
+        """Lint rule ids this tool silences for itself (`x-toolcat-ignore`)."""
+        value = self.extra.get("x-toolcat-ignore", ())
+        if isinstance(value, str):
+            value = [value]
+        return frozenset(str(v) for v in value)
+
+    def definition(self) -> dict[str, Json]:
+        """The function-calling definition a model sees: name, description, parameters."""
+        out: dict[str, Json] = {"name": self.name, "description": self.description}
+        if self.parameters is not None:
+            out["parameters"] = self.parameters
+        return out
+
+    def size(self) -> int:
+        """Bytes of the compact JSON of the model-facing definition."""
+        return len(json.dumps(self.definition(), separators=(",", ":"), ensure_ascii=False)
+                   .encode())
+
+    def to_json(self) -> dict[str, Json]:
+        """The stable JSON shape of a tool in every command's `--json` output."""
+        return {
+            "name": self.name,
+            "qualified_name": self.qualified_name,
+            "server": self.server,
+            "description": self.description,
+            "parameters": self.parameters,
+            "kind": self.kind,
+            "source": self.source,
+            "level": self.level,
+            "tags": list(self.tags),
+            "category": self.category,
+            "priority": self.priority,
+            "safe": self.safe,
+            "strict": self.strict,
+            "allow_no_schema": self.allow_no_schema,
+            "no_schema_mode": self.no_schema_mode,
+            "defer_loading": self.defer_loading,
+            "cost": self.cost,
+            "constraints": self.constraints,
+            "annotations": self.annotations,
+            "examples": list(self.examples),
+            "implementation": self.implementation,
+            "extra": dict(self.extra),
+            "shape": self.shape,
+            "origin": self.origin.to_json() if self.origin else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LoadIssue:
+    """A problem the loader found; raised at once unless the catalog is loaded leniently."""
+
+    code: str
+    message: str
+    where: SourceRef | None = None
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Tools and servers merged from one or more files.
+
+    A name is the identity of a tool while it is unique; when two servers share a name, the
+    qualified `server:tool` form is the identity and both forms are accepted by `get`.
+    """
+
+    tools: tuple[Tool, ...] = ()
+    servers: tuple[Server, ...] = ()
+    sources: tuple[str, ...] = ()
+    issues: tuple[LoadIssue, ...] = ()
+    documents: Mapping[str, Json] = field(default_factory=dict)
+    positions: Mapping[str, PositionIndex] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self.tools)
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    @cached_property
+    def _by_name(self) -> dict[str, list[Tool]]:
+        index: dict[str, list[Tool]] = {}
+        for tool in self.tools:
+            index.setdefault(tool.name, []).append(tool)
+            if tool.server:
+                index.setdefault(tool.qualified_name, []).append(tool)
+        return index
+
+    def ident(self, tool: Tool) -> str:
+        """The name that identifies `tool` here: its name, or `server:name` when shared."""
+        return tool.name if len(self._by_name[tool.name]) == 1 else tool.qualified_name
+
+    def find(self, name: str) -> list[Tool]:
+        """Every tool called `name` (plain or `server:tool`)."""
+        return list(self._by_name.get(name, ()))
+
+    def get(self, name: str) -> Tool:
+        """The one tool called `name`; KeyError naming the candidates otherwise."""
+        found = self._by_name.get(name, [])
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise KeyError(name)
+        raise KeyError(f"{name} is ambiguous: " + ", ".join(t.qualified_name for t in found))
+
+    def select(self, patterns: list[str]) -> tuple[Tool, ...]:
+        """Tools matching any pattern: `name`, `server:name`, `server:*`, shell wildcards."""
+        return tuple(t for t in self.tools if any(matches(p, t) for p in patterns))
+
+    def server(self, name: str) -> Server | None:
+        return next((s for s in self.servers if s.name == name), None)
+
+    def server_names(self) -> list[str]:
+        """Servers in order of first appearance, declared or implied by a tool."""
+        names = dict.fromkeys(s.name for s in self.servers)
+        names.update(dict.fromkeys(t.server for t in self.tools if t.server))
+        return list(names)
+
+    def locate(self, tool: Tool, schema_pointer: str = "") -> SourceRef | None:
+        """The file position of a node of `tool`'s parameters schema (or of the tool itself)."""
+        if tool.origin is None:
+            return None
+        if tool.schema_pointer is None:
+            return tool.origin
+        pointer = tool.schema_pointer + schema_pointer
+        index = self.positions.get(tool.origin.file)
+        if index is None:
+            return SourceRef(tool.origin.file, tool.origin.line, tool.origin.column, pointer)
+        line, column = index.locate(pointer)
+        return SourceRef(tool.origin.file, line, column, pointer)
+
+
+def matches(pattern: str, tool: Tool) -> bool:
+    """Whether `pattern` (`name`, `server:name`, `server:*`, with wildcards) names `tool`."""
+    if ":" in pattern:
+        return fnmatch.fnmatchcase(tool.qualified_name, pattern)
+    return fnmatch.fnmatchcase(tool.name, pattern)

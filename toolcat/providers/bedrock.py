@@ -1,0 +1,76 @@
+"""AWS Bedrock Converse: `toolConfig: {tools: [{toolSpec: {name, description,
+inputSchema: {json}, strict}}]}`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolcat.model import Tool
+from toolcat.providers.base import (
+    BASE_FIELDS,
+    Fields,
+    Json,
+    Limits,
+    Provider,
+    ReadContext,
+    Written,
+    drop_none,
+    object_schema,
+    own_extra,
+)
+
+SPEC_KEYS = {"name", "description", "inputSchema", "strict"}
+
+
+def claims(item: Mapping[str, Json]) -> int:
+    return 3 if isinstance(item.get("toolSpec"), dict) else 0
+
+
+def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
+    spec = item.get("toolSpec")
+    if not isinstance(spec, dict):
+        raise ctx.fail("'toolSpec' must be a mapping with name, description and inputSchema")
+    fields = Fields(spec, ctx, ("toolSpec",))
+    input_schema = fields.mapping("inputSchema") or {}
+    parameters = input_schema.get("json")
+    if parameters is not None and not isinstance(parameters, dict):
+        raise ctx.fail("'inputSchema.json' must be a JSON Schema object",
+                       "toolSpec", "inputSchema", "json")
+    return Tool(
+        name=fields.name(),
+        description=fields.text("description"),
+        parameters=parameters,
+        strict=fields.flag("strict"),
+        server=ctx.default_server,
+        source=ctx.default_source,
+        extra=fields.rest(SPEC_KEYS),
+        raw=item,
+        origin=ctx.ref(),
+        schema_pointer=ctx.pointer_to("toolSpec", "inputSchema", "json"),
+        shape="bedrock",
+    )
+
+
+def write_tool(tool: Tool) -> Written:
+    notes: list[str] = []
+    if not tool.description:
+        notes.append(f"{tool.name}: Bedrock rejects an empty description; it was left out")
+    spec = drop_none({
+        "name": tool.name,
+        "description": tool.description or None,
+        "inputSchema": {"json": object_schema(tool, notes, "Bedrock")},
+        "strict": tool.strict,
+    })
+    return {"toolSpec": {**spec, **own_extra(tool, "bedrock")}}, notes
+
+
+PROVIDER = Provider(
+    name="bedrock",
+    label="AWS Bedrock Converse",
+    carries=BASE_FIELDS | {"strict"},
+    claims=claims,
+    read_tool=read_tool,
+    write_tool=write_tool,
+    wrap=lambda items, servers: {"toolConfig": {"tools": items}},
+    limits=Limits(description_required=True, parameters_required=True),
+)

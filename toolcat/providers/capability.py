@@ -1,0 +1,95 @@
+"""The capabilities.yaml style of seed 003: one entry per tool, skill or code executor.
+
+    - name: memory_recall
+      type: TOOL            # TOOL | SKILL | CODE
+      subtype: NATIVE
+      level: 1              # 1 = core (always available), 2+ = optional
+      capabilities: [memory, user_profile]
+      priority: 70
+      cost: {time: fast, money: free}
+      constraints: {requires_network: false}
+      input_schema: {type: object, properties: {...}}
+      implementation: {module: tools.memory_recall, class: MemoryRecallTool}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolcat.model import Tool
+from toolcat.providers.base import (
+    BASE_FIELDS,
+    Fields,
+    Json,
+    Provider,
+    ReadContext,
+    Written,
+    drop_none,
+    own_extra,
+)
+
+TYPES = ("TOOL", "SKILL", "CODE")
+KEYS = {"name", "description", "type", "level", "capabilities", "priority", "cost",
+        "constraints", "input_schema", "implementation"}
+
+
+def claims(item: Mapping[str, Json]) -> int:
+    if item.get("type") in TYPES:
+        return 4
+    return 4 if {"capabilities", "implementation", "subtype"} & item.keys() else 0
+
+
+def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
+    fields = Fields(item, ctx)
+    kind = fields.choice("type", TYPES, "TOOL")
+    assert kind is not None
+    return Tool(
+        name=fields.name(),
+        description=fields.text("description"),
+        parameters=fields.schema("input_schema"),
+        kind=kind.lower(),
+        level=fields.integer("level", 2),
+        tags=fields.strings("capabilities"),
+        priority=fields.integer("priority", 50),
+        cost=fields.mapping("cost"),
+        constraints=fields.mapping("constraints"),
+        implementation=fields.mapping("implementation"),
+        server=ctx.default_server,
+        source=ctx.default_source,
+        extra=fields.rest(KEYS),
+        raw=item,
+        origin=ctx.ref(),
+        schema_pointer=ctx.pointer_to("input_schema"),
+        shape="capability",
+    )
+
+
+def write_tool(tool: Tool) -> Written:
+    return {
+        **drop_none({
+            "name": tool.name,
+            "description": tool.description or None,
+            "type": tool.kind.upper(),
+            "level": tool.level,
+            "capabilities": list(tool.tags) or None,
+            "priority": tool.priority,
+            "cost": tool.cost,
+            "constraints": tool.constraints,
+            "input_schema": tool.parameters,
+            "implementation": tool.implementation,
+        }),
+        **own_extra(tool, "capability"),
+    }, []
+
+
+PROVIDER = Provider(
+    name="capability",
+    label="capabilities.yaml (seed 003)",
+    carries=BASE_FIELDS | {"kind", "level", "tags", "priority", "cost", "constraints",
+                           "implementation"},
+    claims=claims,
+    read_tool=read_tool,
+    write_tool=write_tool,
+    wrap=lambda items, servers: {"capabilities": items},
+    yaml_native=True,
+)

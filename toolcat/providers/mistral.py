@@ -1,0 +1,41 @@
+"""Mistral chat: the OpenAI wrapped shape, with `parameters` required."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolcat.model import Tool
+from toolcat.providers.base import (
+    BASE_FIELDS,
+    Json,
+    Limits,
+    Provider,
+    ReadContext,
+    Written,
+    object_schema,
+)
+from toolcat.providers.openai import claims, read_wrapped, write_wrapped
+
+
+def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
+    return read_wrapped(item, ctx, "mistral")
+
+
+def write_tool(tool: Tool) -> Written:
+    notes: list[str] = []
+    schema = object_schema(tool, notes, "Mistral")
+    written, _ = write_wrapped(tool, "mistral")
+    written["function"]["parameters"] = schema
+    return written, notes
+
+
+PROVIDER = Provider(
+    name="mistral",
+    label="Mistral chat",
+    carries=BASE_FIELDS | {"strict"},
+    claims=lambda item: claims(item) and 1,
+    read_tool=read_tool,
+    write_tool=write_tool,
+    wrap=lambda items, servers: {"tools": items},
+    limits=Limits(parameters_required=True),
+)

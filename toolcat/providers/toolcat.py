@@ -1,0 +1,119 @@
+"""toolcat's own catalog format: `servers:` and `tools:`, every field of the canonical tool.
+
+    servers:
+      - name: weather
+        description: Current conditions and forecasts
+    tools:
+      - name: get_weather
+        server: weather          # defaults to the file's only server, else the file name
+        description: Get current weather conditions for a city or location
+        parameters: {type: object, properties: {...}, required: [...]}
+        tags: [weather]
+        level: 2
+        safe: true
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Server, Tool
+from toolcat.providers.base import Fields, Json, Provider, ReadContext, Written
+
+KEYS = {"name", "description", "parameters", "server", "kind", "source", "level", "tags",
+        "category", "priority", "safe", "strict", "allow_no_schema", "no_schema_mode",
+        "defer_loading", "cost", "constraints", "annotations", "examples", "implementation"}
+DEFAULTS = Tool(name="")
+
+
+def claims(item: Mapping[str, Json]) -> int:
+    if "name" not in item or item.get("type") == "function":
+        return 0
+    return 2 if (KEYS - {"name", "description", "parameters"}) & item.keys() else 1
+
+
+def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
+    fields = Fields(item, ctx)
+    level = fields.integer("level", DEFAULTS.level)
+    if level < 1:
+        raise ctx.fail("'level' must be 1 (core) or more", "level")
+    return Tool(
+        name=fields.name(),
+        description=fields.text("description"),
+        parameters=fields.schema("parameters"),
+        server=fields.text("server") or ctx.default_server,
+        kind=fields.choice("kind", KINDS, DEFAULTS.kind) or DEFAULTS.kind,
+        source=fields.choice("source", SOURCES, ctx.default_source) or ctx.default_source,
+        level=level,
+        tags=fields.strings("tags"),
+        category=fields.optional_text("category"),
+        priority=fields.integer("priority", DEFAULTS.priority),
+        safe=bool(fields.flag("safe", True)),
+        strict=fields.flag("strict"),
+        allow_no_schema=bool(fields.flag("allow_no_schema", False)),
+        no_schema_mode=fields.choice("no_schema_mode", NO_SCHEMA_MODES, None),
+        defer_loading=fields.flag("defer_loading"),
+        cost=fields.mapping("cost"),
+        constraints=fields.mapping("constraints"),
+        annotations=fields.mapping("annotations"),
+        examples=fields.values("examples"),
+        implementation=fields.mapping("implementation"),
+        extra=fields.rest(KEYS),
+        raw=item,
+        origin=ctx.ref(),
+        schema_pointer=ctx.pointer_to("parameters"),
+        shape="toolcat",
+    )
+
+
+def write_tool(tool: Tool) -> Written:
+    out: dict[str, Json] = {"name": tool.name}
+    if tool.server:
+        out["server"] = tool.server
+    out["description"] = tool.description
+    if tool.parameters is not None:
+        out["parameters"] = tool.parameters
+    for key in ("kind", "source", "level", "category", "priority", "safe", "strict",
+                "allow_no_schema", "no_schema_mode", "defer_loading", "cost", "constraints",
+                "annotations", "implementation"):
+        value = getattr(tool, key)
+        if value != getattr(DEFAULTS, key):
+            out[key] = value
+    if tool.tags:
+        out["tags"] = list(tool.tags)
+    if tool.examples:
+        out["examples"] = list(tool.examples)
+    out.update(tool.extra)
+    return out, []
+
+
+def write_server(server: Server) -> dict[str, Json]:
+    out: dict[str, Json] = {"name": server.name}
+    if server.description:
+        out["description"] = server.description
+    if not server.enabled:
+        out["enabled"] = False
+    out.update(server.extra)
+    return out
+
+
+def wrap(items: list[dict[str, Json]], servers: Sequence[Server]) -> Json:
+    used = dict.fromkeys(item["server"] for item in items if item.get("server"))
+    declared = [write_server(s) for s in servers if s.name in used]
+    declared += [{"name": name} for name in used if name not in {s.name for s in servers}]
+    return {"servers": declared, "tools": items}
+
+
+PROVIDER = Provider(
+    name="toolcat",
+    label="toolcat catalog",
+    carries=frozenset({"name", "description", "parameters", "server", "kind", "source",
+                       "level", "tags", "category", "priority", "safe", "strict",
+                       "allow_no_schema", "no_schema_mode", "defer_loading", "cost",
+                       "constraints", "annotations", "examples", "implementation"}),
+    claims=claims,
+    read_tool=read_tool,
+    write_tool=write_tool,
+    wrap=wrap,
+    yaml_native=True,
+)
