@@ -62,7 +62,7 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: Mapping[str, Json] | None = None
+    parameters: Mapping[str, Json] | None = field(default=None, repr=False)
     server: str = ""
     kind: str = "tool"
     source: str = "custom"
@@ -80,10 +80,10 @@ class Tool:
     annotations: Mapping[str, Json] | None = None
     examples: tuple[Json, ...] = ()
     implementation: Mapping[str, Json] | None = None
-    extra: Mapping[str, Json] = field(default_factory=dict)
-    raw: Mapping[str, Json] = field(default_factory=dict)
+    extra: Mapping[str, Json] = field(default_factory=dict, repr=False)
+    raw: Mapping[str, Json] = field(default_factory=dict, repr=False)
     origin: SourceRef | None = None
-    schema_pointer: str | None = None
+    schema_pointer: str | None = field(default=None, repr=False)
     shape: str = "toolcat"
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.catalog.positions import join
+from toolcat.catalog.positions import PositionIndex, join
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
@@ -34,20 +34,24 @@ class Found:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def find_tools(data: Any, file: str) -> Found:
+_KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or false",
+          type(None): "nothing"}
+
+
+def find_tools(data: Any, file: str, index: PositionIndex) -> Found:
     if isinstance(data, list):
         return _from_list(data, "", Found())
     if not isinstance(data, dict):
         raise CatalogError(
-            f"expected a list of tools or an object with a 'tools' array, "
-            f"found a {type(data).__name__}", where=SourceRef(file, 1, 1))
-    return _from_object(data, "", file)
+            "expected a list of tools or an object with a 'tools' array, found "
+            + _KINDS.get(type(data), type(data).__name__), where=SourceRef(file, 1, 1))
+    return _from_object(data, "", file, index)
 
 
-def _from_object(data: dict[str, Any], pointer: str, file: str) -> Found:
+def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionIndex) -> Found:
     found = Found(server_name=_declared_server(data))
     if isinstance(data.get("result"), dict) and "jsonrpc" in data:
-        inner = _from_object(data["result"], join(pointer, "result"), file)
+        inner = _from_object(data["result"], join(pointer, "result"), file, index)
         inner.hint = inner.hint or "mcp"
         return inner
     tool_config = data.get("toolConfig")
@@ -67,7 +71,8 @@ def _from_object(data: dict[str, Any], pointer: str, file: str) -> Found:
         found.hint = "capability"
         return _from_list(data["capabilities"], join(pointer, "capabilities"), found)
     if "tools" in data:
-        raise CatalogError("'tools' must be a list", where=SourceRef(file, 1, 1, "/tools"))
+        at = join(pointer, "tools")
+        raise CatalogError("'tools' must be a list", where=SourceRef(file, *index.locate(at), at))
     if isinstance(data.get("name"), str) and any(k in data for k in SCHEMA_KEYS):
         found.items = [(data, pointer)]
         return found
@@ -136,9 +141,9 @@ def choose_shape(found: Found, forced: str | None) -> Provider:
     return PROVIDERS[best if totals[best] else "toolcat"]
 
 
-def skipped_issues(found: Found, file: str, locate: Any) -> list[LoadIssue]:
+def skipped_issues(found: Found, file: str, index: PositionIndex) -> list[LoadIssue]:
     return [
         LoadIssue("skipped-entry", f"skipped {reason}: not a function definition",
-                  SourceRef(file, *locate(pointer), pointer), "warning")
+                  SourceRef(file, *index.locate(pointer), pointer), "warning")
         for pointer, reason in found.skipped
     ]

@@ -28,6 +28,7 @@ ALIAS_EXPANSION_FLOOR = 1_000_000
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_SCALARS = (str, int, float, bool, type(None))
+_FLATTENER = yaml.SafeLoader("")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class ParsedFile:
     path: str
     data: Any
     index: PositionIndex
+    has_refs: bool = True  # False when the text has no "$ref" at all: nothing to check
 
 
 def read_text(path: Path) -> str:
@@ -66,7 +68,7 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         raise CatalogError("file is empty", where=SourceRef(shown))
     if yaml_syntax:
         data, positions = _parse_yaml(text, shown)
-        return ParsedFile(shown, data, MappedIndex(positions))
+        return ParsedFile(shown, data, MappedIndex(positions), "$ref" in text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -75,7 +77,7 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         ) from exc
     except RecursionError as exc:
         raise CatalogError("JSON nested too deeply", where=SourceRef(shown)) from exc
-    return ParsedFile(shown, data, JsonIndex(text))
+    return ParsedFile(shown, data, JsonIndex(text), "$ref" in text)
 
 
 def _is_yaml(path: Path, text: str) -> bool:
@@ -101,6 +103,8 @@ def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]
         raise CatalogError(f"invalid YAML: {problem}", where=where) from exc
     except yaml.YAMLError as exc:
         raise CatalogError(f"invalid YAML: {exc}", where=SourceRef(shown)) from exc
+    except RecursionError as exc:
+        raise CatalogError("YAML nested too deeply", where=SourceRef(shown)) from exc
     finally:
         loader.dispose()
 
@@ -112,65 +116,65 @@ class _YamlBuilder:
         self.loader = loader
         self.shown = shown
         self.positions: dict[str, tuple[int, int]] = {}
-        self.budget = 0
 
     def build(self, root: yaml.Node) -> tuple[Any, dict[str, tuple[int, int]]]:
-        self.budget = max(ALIAS_EXPANSION_FLOOR, _count_nodes(root) * ALIAS_EXPANSION_LIMIT)
-        return self._node(root, "", set()), self.positions
-
-    def _node(self, node: yaml.Node, pointer: str, active: set[int]) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
+        distinct, expanded = _sizes(root, self.shown)
+        if expanded > max(ALIAS_EXPANSION_FLOOR, distinct * ALIAS_EXPANSION_LIMIT):
             raise CatalogError(
-                "YAML aliases expand too far (an alias bomb?); refused",
-                where=SourceRef(self.shown, node.start_mark.line + 1,
-                                node.start_mark.column + 1),
-            )
+                f"YAML aliases expand {distinct:,} nodes to {expanded:,} (an alias bomb?); "
+                "refused", where=_where(self.shown, root))
+        return self._node(root, ""), self.positions
+
+    def _node(self, node: yaml.Node, pointer: str) -> Any:
         self.positions[pointer] = (node.start_mark.line + 1, node.start_mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
             value = self.loader.construct_object(node, deep=True)
             # dates, binary and the like have no JSON form: keep the text as written
             return value if isinstance(value, _JSON_SCALARS) else node.value
-        if id(node) in active:
-            raise CatalogError(
-                "YAML alias refers to itself", where=SourceRef(
-                    self.shown, node.start_mark.line + 1, node.start_mark.column + 1)
-            )
-        active.add(id(node))
-        try:
-            if isinstance(node, yaml.SequenceNode):
-                return [self._node(child, f"{pointer}/{i}", active)
-                        for i, child in enumerate(node.value)]
-            self.loader.flatten_mapping(node)
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    raise CatalogError(
-                        "mapping keys must be plain scalars", where=SourceRef(
-                            self.shown, key_node.start_mark.line + 1,
-                            key_node.start_mark.column + 1))
-                # keys are JSON object keys: the text as written (`on:` stays "on", not True)
-                key = key_node.value
-                child = f"{pointer}/{escape(key)}"
-                self.positions[child + "#key"] = (key_node.start_mark.line + 1,
-                                                  key_node.start_mark.column + 1)
-                out[key] = self._node(value_node, child, active)
-            return out
-        finally:
-            active.discard(id(node))
-
-
-def _count_nodes(root: yaml.Node) -> int:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+            return [self._node(child, f"{pointer}/{i}") for i, child in enumerate(node.value)]
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise CatalogError("mapping keys must be plain scalars",
+                                   where=_where(self.shown, key_node))
+            # keys are JSON object keys: the text as written (`on:` stays "on", not True)
+            key = key_node.value
+            child = f"{pointer}/{escape(key)}"
+            self.positions[child + "#key"] = (key_node.start_mark.line + 1,
+                                              key_node.start_mark.column + 1)
+            out[key] = self._node(value_node, child)
+        return out
+
+
+def _where(shown: str, node: yaml.Node) -> SourceRef:
+    return SourceRef(shown, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _sizes(root: yaml.Node, shown: str) -> tuple[int, int]:
+    """(distinct nodes, nodes once every alias is expanded), without expanding anything.
+
+    Also flattens `<<` merge keys in place, and refuses an alias that contains itself.
+    """
+    expanded: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in expanded:
+            return expanded[key]
+        if key in active:
+            raise CatalogError("YAML alias refers to itself", where=_where(shown, node))
+        active.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack.extend((key, value))
-    return len(seen)
+            yaml.SafeLoader.flatten_mapping(_FLATTENER, node)
+            total += sum(size(k) + size(v) for k, v in node.value)
+        active.discard(key)
+        expanded[key] = total
+        return total
+
+    total = size(root)
+    return len(expanded), total

@@ -77,12 +77,12 @@ class _Loader:
         file = parsed.path
         self.sources.append(file)
         self.positions[file] = parsed.index
-        found = find_tools(parsed.data, file)
+        found = find_tools(parsed.data, file, parsed.index)
         provider = choose_shape(found, self.shape)
         declared = [self._server(item, pointer, parsed) for item, pointer in found.servers]
         default_server = (found.server_name or (declared[0].name if len(declared) == 1 else "")
                           or Path(file).stem)
-        self.issues += skipped_issues(found, file, parsed.index.locate)
+        self.issues += skipped_issues(found, file, parsed.index)
         base_uri = base_uri_for(file)
         for item, pointer in found.items:
             ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source)
@@ -90,6 +90,8 @@ class _Loader:
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)
             self.tools.append(tool)
+            if not parsed.has_refs:
+                continue
             for problem in self.refs.check(tool.parameters, base_uri):
                 line, column = parsed.index.locate(f"{tool.schema_pointer}{problem.pointer}")
                 where = SourceRef(file, line, column, f"{tool.schema_pointer}{problem.pointer}")

@@ -19,7 +19,9 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]|[^\s{}\[\]:,"]+')
 
 def escape(token: str) -> str:
     """Escape one reference token of a JSON pointer (RFC 6901)."""
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def unescape(token: str) -> str:
@@ -81,14 +83,15 @@ def scan_json(text: str) -> dict[str, int]:
     offsets: dict[str, int] = {}
     # each open container: [pointer, is_object, next_index, expecting_key, current_key_pointer]
     stack: list[list] = []
+    top: list = []
     for match in _TOKEN.finditer(text):
         token = match.group()
         first = token[0]
-        if first in "}]":
+        if first == "}" or first == "]":
             stack.pop()
+            top = stack[-1] if stack else []
             continue
-        if stack:
-            top = stack[-1]
+        if top:
             if top[1]:
                 if top[3]:
                     key = json.loads(token) if "\\" in token else token[1:-1]
@@ -105,7 +108,9 @@ def scan_json(text: str) -> dict[str, int]:
             pointer = ""
         offsets[pointer] = match.start()
         if first == "{":
-            stack.append([pointer, True, 0, True, ""])
+            top = [pointer, True, 0, True, ""]
+            stack.append(top)
         elif first == "[":
-            stack.append([pointer, False, 0, False, ""])
+            top = [pointer, False, 0, False, ""]
+            stack.append(top)
     return offsets

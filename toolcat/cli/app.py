@@ -6,7 +6,6 @@ import os
 import sys
 from typing import Annotated, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -17,18 +16,18 @@ from toolcat.errors import ToolcatError
 class ToolcatGroup(TyperGroup):
     """Maps every ToolcatError to one line on stderr and its exit code (2: could not run)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ToolcatError as exc:
             if show_traceback(ctx):
                 raise
             message = " ".join(str(exc).split("\n"))
-            click.echo(f"toolcat: error: {message}", err=True)
-            raise click.exceptions.Exit(exc.exit_code) from None
+            typer.echo(f"toolcat: error: {message}", err=True)
+            raise typer.Exit(exc.exit_code) from None
 
 
-def show_traceback(ctx: click.Context) -> bool:
+def show_traceback(ctx: typer.Context) -> bool:
     return bool((ctx.obj or {}).get("traceback")) or os.environ.get("TOOLCAT_TRACEBACK") == "1"
 
 

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.syntax import Syntax
-from rich.table import Table
 
-from toolcat.catalog.convert import convert as convert_tools
-from toolcat.catalog.convert import to_text
-from toolcat.cli import build
 from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
-from toolcat.cli.output import console, print_json, warn, write_output
-from toolcat.errors import UsageError
-from toolcat.model import Catalog, Tool
 from toolcat.providers import PROVIDERS
+
+if TYPE_CHECKING:
+    from toolcat.model import Catalog, Tool
+
+# Command modules import the core inside each command, so `toolcat --help` stays fast.
 
 ServerOpt = Annotated[
     list[str] | None,
@@ -54,6 +51,11 @@ def list_tools(
     json_: JsonOpt = False,
 ) -> None:
     """List the tools of the catalog: name, server, level, tags, safe, definition size."""
+    from rich.table import Table
+
+    from toolcat.cli import build
+    from toolcat.cli.output import console, print_json
+
     cat = build.load(catalog, shape)
     tools = _filtered(cat, server)
     if json_:
@@ -80,6 +82,12 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """Show one tool's full definition, as written, with where it came from."""
+    from rich.syntax import Syntax
+
+    from toolcat.catalog.convert import to_text
+    from toolcat.cli import build
+    from toolcat.cli.output import console, print_json
+
     cat = build.load(catalog, shape)
     tool = find_tool(cat, name)
     if json_:
@@ -101,6 +109,8 @@ def show(
 
 def find_tool(catalog: Catalog, name: str) -> Tool:
     """The tool called `name`; an unknown or ambiguous name is a usage error with hints."""
+    from toolcat.errors import UsageError
+
     found = catalog.find(name)
     if len(found) == 1:
         return found[0]
@@ -120,6 +130,11 @@ def stats(
     json_: JsonOpt = False,
 ) -> None:
     """Counts per server, per level and per tag, and the size of the definitions."""
+    from rich.table import Table
+
+    from toolcat.cli import build
+    from toolcat.cli.output import console, print_json
+
     cat = build.load(catalog, shape)
     data = catalog_stats(cat)
     if json_:
@@ -167,6 +182,11 @@ def convert(
     json_: JsonOpt = False,
 ) -> None:
     """Write the catalog in another shape (JSON, or YAML for .yaml/.yml and YAML-native shapes)."""
+    from toolcat.catalog.convert import convert as convert_tools
+    from toolcat.catalog.convert import to_text
+    from toolcat.cli import build
+    from toolcat.cli.output import console, print_json, warn, write_output
+
     cat = build.load(catalog, shape)
     result = convert_tools(cat.tools, to, cat.servers)
     for text in result.notes:

@@ -49,9 +49,9 @@ def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path]
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         if target.exists():
-            os.chmod(temp, target.stat().st_mode & 0o777)
+            Path(temp).chmod(target.stat().st_mode & 0o777)
         else:
-            os.chmod(temp, 0o644)
+            Path(temp).chmod(0o644)
         Path(temp).replace(target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

@@ -1,0 +1,81 @@
+"""Every broken file gets one line naming file:line:column, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import DATA
+
+BROKEN = DATA / "broken"
+
+EXPECTED = {
+    "alias-bomb.yaml": "alias-bomb.yaml:1:1: YAML aliases expand 29 nodes to 926,177,115 "
+    "(an alias bomb?); refused",
+    "bad-type.yaml": "bad-type.yaml:4:12: 'level' must be a whole number",
+    "duplicate.yaml": "duplicate.yaml:5:5: tool 'twice' is defined twice on server "
+    "'duplicate': here and at {dir}/duplicate.yaml:2:5",
+    "empty.json": "empty.json: file is empty",
+    "empty.yaml": "empty.yaml: file is empty",
+    "item-not-mapping.json": "item-not-mapping.json:1:12: each tool must be a mapping with "
+    "at least a name",
+    "malformed.json": "malformed.json:2:16: invalid JSON: Expecting property name enclosed "
+    "in double quotes",
+    "malformed.yaml": "malformed.yaml:4:1: invalid YAML: did not find expected ',' or ']'",
+    "no-name.yaml": "no-name.yaml:4:5: tool has no name",
+    "not-utf8.json": "not-utf8.json:1:25: not UTF-8 text",
+    "scalar.json": "scalar.json:1:1: expected a list of tools or an object with a 'tools' "
+    "array, found a number",
+    "string.yaml": "string.yaml:1:1: expected a list of tools or an object with a 'tools' "
+    "array, found a string",
+    "tools-not-list.json": "tools-not-list.json:1:11: 'tools' must be a list",
+    "unknown-shape.json": "unknown-shape.json:1:1: no tools found: expected a list of tools, "
+    "an object with a 'tools' array, Gemini functionDeclarations, Bedrock toolConfig or a "
+    "capabilities list",
+}
+
+
+def test_every_broken_file_has_an_expected_message():
+    assert sorted(p.name for p in BROKEN.iterdir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_broken_file_is_one_line_with_its_position_and_exit_2(run, name):
+    result = run("list", "-c", str(BROKEN / name))
+    assert result.exit_code == 2
+    expected = EXPECTED[name].format(dir=BROKEN)
+    assert result.stderr == f"toolcat: error: {BROKEN}/{expected}\n"
+    assert result.stdout == ""
+
+
+def test_missing_file_is_named(run):
+    result = run("list", "-c", "nowhere.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == "toolcat: error: nowhere.yaml: no such file\n"
+
+
+def test_traceback_flag_shows_the_python_traceback(run):
+    from toolcat.errors import CatalogError
+
+    with pytest.raises(CatalogError, match="file is empty"):
+        run("--traceback", "list", "-c", str(BROKEN / "empty.yaml"))
+
+
+@pytest.mark.timeout(10)
+def test_self_referencing_alias_is_refused(tmp_path):
+    from toolcat.catalog.load import load_catalog
+    from toolcat.errors import CatalogError
+
+    path = tmp_path / "loop.yaml"
+    path.write_text("a: &a [1, *a]\ntools: []\n")
+    with pytest.raises(CatalogError, match="alias refers to itself"):
+        load_catalog(path)
+
+
+def test_deep_nesting_is_an_error_not_a_crash(tmp_path):
+    from toolcat.catalog.load import load_catalog
+    from toolcat.errors import CatalogError
+
+    path = tmp_path / "deep.json"
+    path.write_text('{"tools": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(CatalogError, match="nested too deeply"):
+        load_catalog(path)

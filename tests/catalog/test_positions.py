@@ -1,0 +1,71 @@
+"""Every tool and every node of its schema maps back to file, line and column."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import DATA
+from toolcat.catalog.load import load_catalog
+from toolcat.catalog.positions import scan_json
+
+POS = DATA / "positions"
+
+
+def test_yaml_tool_and_schema_positions():
+    catalog = load_catalog(POS / "tools.yaml")
+    first, second = catalog.tools
+    assert (first.origin.line, first.origin.column) == (2, 5)
+    assert (second.origin.line, second.origin.column) == (10, 5)
+    where = catalog.locate(first, "/properties/city/description")
+    assert (where.line, where.column) == (9, 24)
+    assert where.pointer == "/tools/0/parameters/properties/city/description"
+    assert (catalog.locate(second, "/properties/n").line,
+            catalog.locate(second, "/properties/n").column) == (12, 48)
+
+
+def test_json_tool_and_schema_positions():
+    catalog = load_catalog(POS / "tools.json")
+    first, second = catalog.tools
+    assert (first.origin.line, first.origin.column) == (3, 5)
+    assert (second.origin.line, second.origin.column) == (6, 5)
+    city = catalog.locate(first, "/properties/city")
+    assert (city.line, city.column) == (5, 44)
+    n_type = catalog.locate(second, "/properties/n/type")
+    assert (n_type.line, n_type.column) == (8, 69)
+
+
+def test_a_missing_node_falls_back_to_its_nearest_ancestor():
+    catalog = load_catalog(POS / "tools.json")
+    where = catalog.locate(catalog.tools[1], "/properties/absent/type")
+    assert (where.line, where.column) == (8, 54)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": [1, {"b": "x\\"y", "c/d": null}], "e~f": {"": true}}',
+    '[{"k": "\\u00e9"}, [], {}, [[[-1.5e3]]]]',
+])
+def test_json_scan_finds_every_value(text):
+    offsets = scan_json(text)
+    data = json.loads(text)
+
+    def pointers(node, at=""):
+        yield at
+        items = node.items() if isinstance(node, dict) else (
+            enumerate(node) if isinstance(node, list) else ())
+        for key, value in items:
+            token = str(key).replace("~", "~0").replace("/", "~1")
+            yield from pointers(value, f"{at}/{token}")
+
+    for pointer in pointers(data):
+        assert pointer in offsets
+        value_text = text[offsets[pointer]:]
+        assert json.JSONDecoder().raw_decode(value_text)[0] == eval_pointer(data, pointer)
+
+
+def eval_pointer(data, pointer):
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        data = data[int(token)] if isinstance(data, list) else data[token]
+    return data

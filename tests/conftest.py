@@ -1,0 +1,44 @@
+"""Shared fixtures: a CLI runner that never swallows exceptions, an isolated environment."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from toolcat.cli.app import app
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+CATALOGS = REPO / "catalogs"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run every test in an empty folder with no catalog settings and a private cache."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.delenv("TOOLCAT_CATALOG", raising=False)
+    monkeypatch.delenv("TOOLCAT_TRACEBACK", raising=False)
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("COLUMNS", "200")
+    return work
+
+
+@pytest.fixture
+def run() -> Callable[..., Result]:
+    """Invoke the real CLI; exceptions that are not ToolcatErrors propagate to the test."""
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None) -> Result:
+        return runner.invoke(app, list(args), input=input, catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def data() -> Path:
+    return DATA

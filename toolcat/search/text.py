@@ -1,0 +1,66 @@
+"""Text preparation shared by the lexical scorers: tokens of queries and of tools."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolcat.model import Tool
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+STOPWORDS = frozenset((
+    "a an and are as at be but by can could do does for from get give has have how i if in "
+    "into is it its me my of on or our please show so some than that the their them then "
+    "there these this those to up us want was we what when where which who why will with "
+    "would you your"
+).split())
+
+
+def split_name(name: str) -> str:
+    """`getWeatherNow`, `get_weather-now`, `math.factorial` -> words separated by spaces."""
+    return " ".join(_CAMEL.sub(" ", part) for part in _WORD.findall(name))
+
+
+def words(text: str) -> list[str]:
+    """Lower-case alphanumeric words, camelCase split, one-letter words dropped."""
+    return [w for w in _WORD.findall(_CAMEL.sub(" ", text).lower()) if len(w) > 1]
+
+
+def terms(text: str) -> list[str]:
+    """`words` without stop words: what a query is matched on."""
+    return [w for w in words(text) if w not in STOPWORDS]
+
+
+def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
+    """(name, description) of every property in a schema, nested ones included."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        properties = node.get("properties")
+        if isinstance(properties, Mapping):
+            for name, sub in properties.items():
+                description = sub.get("description", "") if isinstance(sub, Mapping) else ""
+                yield str(name), description if isinstance(description, str) else ""
+        for key in ("properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
+            value = node.get(key)
+            if isinstance(value, Mapping) and key in ("properties", "$defs", "definitions"):
+                stack.extend(value.values())
+            elif value is not None:
+                stack.append(value)
+
+
+def searchable_text(tool: Tool) -> str:
+    """Name, split name, description, parameter names and descriptions, tags: one string."""
+    parts = [tool.name, split_name(tool.name), tool.description]
+    for name, description in parameter_texts(tool.parameters):
+        parts += [split_name(name), description]
+    parts += tool.tags
+    return "\n".join(p for p in parts if p)
