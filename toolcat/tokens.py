@@ -1,0 +1,40 @@
+"""Exact OpenAI token counts, offline (o200k_base, cl100k_base via bpe-openai).
+
+Counts here are exact for the text given. What a provider adds around tool definitions (its
+own formatting and hidden prompts) is the render room's business, and labeled there.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from toolcat.errors import UsageError
+from toolcat.model import Tool
+
+ENCODINGS = ("o200k_base", "cl100k_base")
+DEFAULT_ENCODING = "o200k_base"
+
+
+@cache
+def _encoding(name: str) -> Any:
+    if name not in ENCODINGS:
+        raise UsageError(f"unknown encoding '{name}'; known: {', '.join(ENCODINGS)}")
+    import bpe_openai
+
+    return bpe_openai.get_encoding(name)
+
+
+def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
+    """Exact number of tokens of `text` in an OpenAI encoding."""
+    return len(_encoding(encoding).encode_ordinary(text))
+
+
+def definition_text(tool: Tool) -> str:
+    """The compact JSON of the model-facing definition: what a tool costs in a request."""
+    return json.dumps(tool.definition(), separators=(",", ":"), ensure_ascii=False)
+
+
+def definition_tokens(tool: Tool, encoding: str = DEFAULT_ENCODING) -> int:
+    return count_tokens(definition_text(tool), encoding)
