@@ -65,6 +65,7 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
             return found
     if isinstance(data.get("servers"), list):
         found.servers = _pointed(data["servers"], join(pointer, "servers"))
+        found.hint = "toolcat"  # only toolcat's own format declares servers
     if isinstance(data.get("tools"), list):
         return _from_list(data["tools"], join(pointer, "tools"), found)
     if isinstance(data.get("capabilities"), list):
@@ -95,6 +96,13 @@ def _from_list(items: list[Any], pointer: str, found: Found) -> Found:
             found.skipped.append((item_pointer, reason))
         else:
             found.items.append((item, item_pointer))
+    if found.hint == "gemini":
+        # entries beside functionDeclarations are Gemini's own tools (googleSearch, ...)
+        for item, item_pointer in [(i, p) for i, p in found.items if "/functionDeclarations/"
+                                   not in p and "/function_declarations/" not in p]:
+            found.items.remove((item, item_pointer))
+            kind = next(iter(item), "?") if isinstance(item, dict) else "?"
+            found.skipped.append((item_pointer, f"a Gemini built-in tool '{kind}'"))
     return found
 
 

@@ -20,5 +20,11 @@ def catalog_choice(catalog: list[str] | None, cfg: Config | None = None) -> Cata
 def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool = False,
          cfg: Config | None = None) -> Catalog:
     """The catalog the user meant: `-c` paths, else $TOOLCAT_CATALOG, config, or the demo."""
+    from toolcat.cli.output import warn
+
     choice = catalog_choice(catalog, cfg)
-    return load_catalog(choice.paths, shape=shape, lenient=lenient)
+    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient)
+    for issue in loaded.issues:
+        if issue.severity == "warning":
+            warn(str(issue))
+    return loaded

@@ -144,7 +144,7 @@ def stats(
     console.print(f"[bold]{data['tools']} tools[/] on {len(data['servers'])} servers "
                   f"from {len(cat.sources)} files; {data['unsafe']} unsafe; definitions "
                   f"{size['total']:,} bytes (mean {size['mean']:,}, largest "
-                  f"{size['largest']['name']} {size['largest']['bytes']:,})")
+                  f"{size['largest']['name']} {size['largest']['bytes']:,})", soft_wrap=True)
     for title, counts in (("server", data["servers"]), ("level", data["levels"]),
                           ("kind", data["kinds"]), ("tag", data["tags"])):
         table = Table(title=f"per {title}", title_justify="left")

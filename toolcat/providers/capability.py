@@ -41,14 +41,16 @@ def claims(item: Mapping[str, Json]) -> int:
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
-    kind = fields.choice("type", TYPES, "TOOL")
-    assert kind is not None
+    kind = fields.choice("type", TYPES, "TOOL") or "TOOL"
+    level = fields.integer("level", 2)
+    if level < 1:
+        raise ctx.fail("'level' must be 1 (core) or more", "level")
     return Tool(
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("input_schema"),
         kind=kind.lower(),
-        level=fields.integer("level", 2),
+        level=level,
         tags=fields.strings("capabilities"),
         priority=fields.integer("priority", 50),
         cost=fields.mapping("cost"),

@@ -52,6 +52,8 @@ def subset_to_json_schema(schema: Json) -> Json:
             out[key] = value
     if schema.get("nullable") is True and isinstance(out.get("type"), str):
         out["type"] = [out["type"], "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
     return out
 
 
