@@ -1,0 +1,78 @@
+"""`toolcat bench` speed and accuracy on the shared benchmark sets, in fresh processes.
+
+Targets (issue 5), bfcl_v4 (1,000 queries, 769 tools): bm25 under 10 s wall; semantic under
+90 s on a first run (empty embedding cache) and under 15 s when the embeddings are cached.
+Each line gives the wall time of the whole command (interpreter start, catalog and query
+loading, indexing, scoring, token counting, JSON output) and the accuracy it measured.
+
+Usage: python benchmarks/bench_speed.py [--sets bfcl_v4,seal_tools,metatool]
+                                        [--scorers bm25,semantic,hybrid] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BENCHDATA = REPO.parent / "shared" / "benchdata"
+SEMANTIC = {"semantic", "hybrid", "relevance"}  # scorers that embed (and so use the cache)
+
+
+def bench(data: Path, scorer: str, cache: Path) -> tuple[float, dict]:
+    cmd = [sys.executable, "-m", "toolcat", "bench", "-c", str(data / "catalog.json"),
+           "-q", str(data / "queries.jsonl"), "--scorer", scorer, "--json"]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(cache)}
+    started = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    return wall, json.loads(done.stdout)
+
+
+def line(label: str, wall: float, report: dict) -> str:
+    run = report["scorers"][0]
+    m, cost = run["metrics"], run["cost"]
+    latency = cost["latency_ms"]
+    return (f"{label:<36} wall {wall:6.2f} s | build {cost['build_s']:6.2f} s, queries "
+            f"{cost['run_s']:5.2f} s, p50 {latency['p50']:7.2f} ms, p95 {latency['p95']:7.2f} ms"
+            f"{' (batched)' if cost['batched'] else ''} | hit@1 {m['hit@1']:.3f} "
+            f"R@5 {m['recall@5']:.3f} R@10 {m['recall@10']:.3f} nDCG@10 {m['ndcg@10']:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sets", default="bfcl_v4")
+    parser.add_argument("--scorers", default="bm25,semantic")
+    parser.add_argument("--runs", type=int, default=1, help="cached runs per scorer")
+    args = parser.parse_args()
+    sys.path.insert(0, str(REPO))
+    from toolcat.search import SCORERS
+
+    for name in args.sets.split(","):
+        data = BENCHDATA / name
+        queries = sum(1 for text in (data / "queries.jsonl").open() if text.strip())
+        tools = len(json.loads((data / "catalog.json").read_text()))
+        print(f"{name}: {queries:,} queries, {tools:,} tools")
+        for scorer in args.scorers.split(","):
+            if scorer not in SCORERS:
+                print(f"  {scorer}: not in this checkout (known: {', '.join(SCORERS)})")
+                continue
+            with tempfile.TemporaryDirectory() as cache:
+                first, report = bench(data, scorer, Path(cache))
+                label = f"  {scorer}, first run" if scorer in SEMANTIC else f"  {scorer}"
+                print(line(label, first, report))
+                for _ in range(args.runs if scorer in SEMANTIC else args.runs - 1):
+                    wall, report = bench(data, scorer, Path(cache))
+                    print(line(f"  {scorer}, embeddings cached", wall, report))
+
+
+if __name__ == "__main__":
+    main()
