@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 from pathlib import Path
 
 from toolcat.bench.report import BenchReport
 from toolcat.errors import MissingExtraError
+
+
+def require_matplotlib() -> None:
+    """Raises MissingExtraError unless matplotlib can be imported."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MissingExtraError("--plot", "plot")
 
 
 def recall_plot(report: BenchReport) -> bytes:
@@ -15,12 +22,11 @@ def recall_plot(report: BenchReport) -> bytes:
     Raises:
         MissingExtraError: matplotlib is not installed.
     """
-    try:
-        # the object-oriented API: no pyplot, so no global state and no GUI backend
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingExtraError("--plot", "plot") from None
+    require_matplotlib()
+    # the object-oriented API: no pyplot, so no global state and no GUI backend
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(7, 4.5), dpi=120)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()

@@ -90,6 +90,10 @@ def bench(
             raise problem
         warn(str(problem).removesuffix(f" ({problem.hint})"))
     check_names(bars, report_metrics(labeled, ks), names)
+    if plot is not None:  # before a long run, not after it
+        from toolcat.bench.plot import recall_plot, require_matplotlib
+
+        require_matplotlib()
     if reason and not json_:
         note(f"scorer {names[0]}: {reason}")
 
@@ -99,11 +103,6 @@ def bench(
     failures = check_bars(report, bars)
     comparison = compare_runs(report, past) if past is not None else None
 
-    if plot is not None:
-        from toolcat.bench.plot import recall_plot
-
-        inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
-        write_output(plot, recall_plot(report), protect=inputs)
     if json_:
         print_json({**report.to_json(), "status": "fail" if failures else "ok",
                     "failures": [f.to_json() for f in failures],
@@ -118,7 +117,10 @@ def bench(
         if bars and not failures:
             console.print(f"[green]all {len(bars)} bar{'s' if len(bars) != 1 else ''} "
                           "cleared[/]")
-        if plot is not None:
+    if plot is not None:
+        inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
+        write_output(plot, recall_plot(report), protect=inputs)
+        if not json_:
             note(f"wrote {plot}")
     if failures:
         raise typer.Exit(1)
