@@ -15,6 +15,7 @@ from toolcat.bench.tables import (
     cost_table,
     metrics_table,
     misses_table,
+    plural,
 )
 
 
@@ -39,7 +40,7 @@ def to_markdown(
         if failures:
             parts.append("\n".join(f"- **under the bar** {f}" for f in failures))
         else:
-            parts.append(f"All {bars} bar{'s' if bars != 1 else ''} cleared.")
+            parts.append(f"{'All ' if bars > 1 else ''}{plural(bars, 'bar')} cleared.")
     if misses:
         parts += [table(misses_table(report, run)) for run in report.scorers]
     return "\n\n".join(parts) + "\n"
@@ -48,6 +49,8 @@ def to_markdown(
 def table(data: Table) -> str:
     """One table: a bold title line, a pipe table (numbers right-aligned), then its notes."""
     lines = [f"**{data.title}**", ""]
+    if not data.rows:
+        return "\n".join([*lines, "None."])
     lines.append("| " + " | ".join(_cell(h) for h in data.header) + " |")
     lines.append("|" + "|".join("--:" if data.numeric(i) else "---"
                                 for i in range(len(data.header))) + "|")
@@ -55,8 +58,6 @@ def table(data: Table) -> str:
         best = data.best[i] if i < len(data.best) else frozenset()
         cells = [f"**{_cell(c)}**" if j in best else _cell(c) for j, c in enumerate(row)]
         lines.append("| " + " | ".join(cells) + " |")
-    if not data.rows:
-        lines.append("| " + " | ".join("" for _ in data.header) + " |")
     if data.notes:
         lines += ["", *(f"- {note}" for note in data.notes)]
     return "\n".join(lines)

@@ -32,8 +32,8 @@ def metrics_table(report: BenchReport) -> Table:
         values = [s.metrics.get(metric) for s in report.scorers]
         rows.append((metric, *(number(v) for v in values)))
         best.append(_best_columns(values))
-    title = (f"{len(report.queries)} queries ({report.without_tools} with no fitting tool) "
-             f"on {report.catalog.tools} tools")
+    title = (f"{plural(len(report.queries), 'query', 'queries')} ({report.without_tools} "
+             f"with no fitting tool) on {plural(report.catalog.tools, 'tool')}")
     return Table(title, ("metric", *names), tuple(rows), tuple(best))
 
 
@@ -104,6 +104,10 @@ def misses_table(report: BenchReport, run: ScorerRun) -> Table:
     return Table(f"{run.name}: {len(rows)} missed (a needed tool not in the top {k}, or a "
                  "pick where no tool fits)", ("id", "query", "expected", "top 3"), tuple(rows),
                  text_columns=4)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def number(value: float | None) -> str:

@@ -71,6 +71,7 @@ def bench(
     from toolcat.bench.queries import load_queries, resolve_labels, unknown_labels_error
     from toolcat.bench.report import report_metrics
     from toolcat.bench.runner import check_scorers, run_bench
+    from toolcat.bench.tables import plural
     from toolcat.cli import build
     from toolcat.cli.output import console, note, print_json, warn, write_output
     from toolcat.errors import UsageError
@@ -115,7 +116,7 @@ def bench(
         for failure in failures:
             console.print(f"[red]under the bar[/] {failure}", highlight=False)
         if bars and not failures:
-            console.print(f"[green]all {len(bars)} bar{'s' if len(bars) != 1 else ''} "
+            console.print(f"[green]{'all ' if len(bars) > 1 else ''}{plural(len(bars), 'bar')} "
                           "cleared[/]")
     if plot is not None:
         inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
