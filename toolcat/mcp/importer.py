@@ -1,0 +1,53 @@
+"""Turn what live servers listed into a catalog, read exactly as an MCP `tools/list` dump is
+read (providers/mcp.py: inputSchema kept verbatim, annotations kept, destructiveHint makes a
+tool unsafe), with one declared server per listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolcat.catalog.positions import MappedIndex
+from toolcat.errors import ServerError
+from toolcat.mcp.client import Listing
+from toolcat.model import Catalog, Server, Tool
+from toolcat.providers.base import ReadContext
+from toolcat.providers.mcp import PROVIDER as MCP
+
+
+def listings_catalog(listings: Sequence[Listing]) -> Catalog:
+    """One catalog holding every listed tool, each on the server that listed it.
+
+    Raises:
+        ServerError: a server listed two tools with the same name.
+    """
+    tools: list[Tool] = []
+    servers: list[Server] = []
+    for listing in listings:
+        servers.append(listing_server(listing))
+        seen: set[str] = set()
+        for index, item in enumerate(listing.tools):
+            ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
+                              default_server=listing.name, default_source="mcp")
+            tool = MCP.read_tool(item, ctx)
+            if tool.name in seen:
+                raise ServerError(f"MCP server '{listing.spec.label}' listed the tool "
+                                  f"'{tool.name}' twice")
+            seen.add(tool.name)
+            tools.append(tool)
+    return Catalog(tools=tuple(tools), servers=tuple(servers),
+                   sources=tuple(f"mcp:{listing.name}" for listing in listings))
+
+
+def listing_server(listing: Listing) -> Server:
+    """The catalog's record of a server: its description, and under `mcp:` how it was reached
+    (secrets redacted), what it said about itself, and its instructions for the model."""
+    info = dict(listing.info)
+    description = str(info.get("description") or info.get("title") or "")
+    mcp: dict[str, Any] = listing.spec.launch()
+    if info:
+        mcp["server_info"] = info
+    if listing.instructions:
+        mcp["instructions"] = listing.instructions
+    return Server(name=listing.name, description=description, extra={"mcp": mcp})
