@@ -101,10 +101,11 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT) -> 
                     tools = await _all_tools(client, spec)
                     info = client.server_info
                     instructions = _instructions(client)
-        except ServerError:
-            raise
         except BaseException as exc:
-            problem = _explain(exc, spec, timeout)
+            cause = root_cause(exc)
+            if isinstance(cause, ServerError):
+                raise cause from None
+            problem = _explain(cause, spec, timeout)
             if problem is None:
                 raise
             raise ServerError(problem + seen.detail() + _stderr_tail(errlog)) from None
@@ -205,14 +206,13 @@ def _offending_input(exc: Exception) -> str | None:
     return _short(repr(value)) if value is not None else None
 
 
-def _explain(exc: BaseException, spec: ServerSpec, timeout: float) -> str | None:
+def _explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None:
     """A one-line account of a failure, or None when it is not the server's doing (a bug)."""
     import httpx2
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
     from pydantic import ValidationError
 
-    leaf = root_cause(exc)
     who = f"MCP server '{spec.label}'"
     if isinstance(leaf, TimeoutError):
         return f"{who} gave no answer within {timeout:g} s"
