@@ -2,7 +2,7 @@
 changed tool, which fields, where in its schema, and a word diff of its description.
 
 Tools are paired by `server:name`; those left over are paired by name alone when the name is
-unique on both sides, so a file renamed (its tools' server defaults to the file name) or a tool
+unique in both catalogs, so a file renamed (its tools' server defaults to the file name) or a tool
 moved to another server shows as a change of `server`, not as a removal and an addition.
 """
 
@@ -87,12 +87,12 @@ def diff_catalogs(old: Catalog | Iterable[Tool], new: Catalog | Iterable[Tool]) 
             unpaired_new.append(tool)
         else:
             pairs.append((match, tool))
-    old_names = Counter(t.name for t in by_key.values())
-    new_names = Counter(t.name for t in unpaired_new)
+    old_names = Counter(t.name for t in old_tools)
+    new_names = Counter(t.name for t in new_tools)
     old_by_name = {t.name: t for t in by_key.values()}
     added = []
     for tool in unpaired_new:
-        if old_names[tool.name] == 1 and new_names[tool.name] == 1:
+        if old_names[tool.name] == 1 and new_names[tool.name] == 1 and tool.name in old_by_name:
             match = old_by_name[tool.name]
             del by_key[match.qualified_name]
             pairs.append((match, tool))

@@ -51,10 +51,12 @@ def lock(
                     "replaced": previous is not None,
                     "changes": [c.to_json() for c in changes]})
         return
-    console.print(f"locked {len(cat.tools)} tools on {servers} servers in {path}", markup=False)
+    console.print(f"locked {_count(len(cat.tools), 'tool')} on {_count(servers, 'server')} "
+                  f"in {path}", markup=False)
     if previous is not None:
         console.print("  no change since the previous lock" if not changes else
-                      f"  {len(changes)} differences from the previous lock:", markup=False)
+                      f"  {_count(len(changes), 'difference')} from the previous lock:",
+                      markup=False)
     for change in changes:
         console.print(f"  {change.describe()}", markup=False)
 
@@ -148,3 +150,7 @@ def _compact(value: Any) -> str:
 def _short(text: str, limit: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
