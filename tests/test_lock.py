@@ -126,3 +126,13 @@ def test_the_lock_lives_next_to_the_config_else_in_the_current_folder(tmp_path):
     assert default_lock_path(tmp_path / "proj" / "toolcat.yaml", tmp_path / "x") == (
         tmp_path / "proj" / "toolcat.lock")
     assert default_lock_path(None, tmp_path / "x") == tmp_path / "x" / "toolcat.lock"
+
+
+def test_a_vanished_tool_points_at_its_entry_in_the_lock_file(tmp_path):
+    path = tmp_path / "toolcat.lock"
+    path.write_text(dump_lock(lock_catalog(catalog_from(tmp_path, CATALOG))))
+    lock = read_lock(path)
+    kept = catalog_from(tmp_path, CATALOG.split("  - name: delete_file")[0])
+    [gone] = drift(lock, kept)
+    assert gone.change == "removed"
+    assert (gone.where.file, gone.where.line) == (str(path), 4)

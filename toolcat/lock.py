@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolcat.catalog.files import parse_file
+from toolcat.catalog.positions import join
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
 
@@ -35,11 +36,12 @@ Change = Literal["changed", "added", "removed"]
 
 @dataclass(frozen=True)
 class Pin:
-    """The locked fingerprint of one tool."""
+    """The locked fingerprint of one tool; `origin` is its place in the lock file, if read."""
 
     key: str
     digest: str
     fields: Mapping[str, str] = field(default_factory=dict)
+    origin: SourceRef | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -51,12 +53,21 @@ class Lock:
 @dataclass(frozen=True)
 class Drift:
     """A difference between the lock and the catalog: a tool that changed, appeared or vanished.
-    `fields` names the changed parts; `tool` is the catalog's tool (None when it vanished)."""
+    `fields` names the changed parts; `tool` is the catalog's tool (None when it vanished);
+    `locked` is the tool's entry in the lock (None when it appeared)."""
 
     key: str
     change: Change
     fields: tuple[str, ...] = ()
     tool: Tool | None = None
+    locked: Pin | None = None
+
+    @property
+    def where(self) -> SourceRef | None:
+        """The tool in the catalog, or for a vanished tool its entry in the lock file."""
+        if self.tool is not None:
+            return self.tool.origin
+        return self.locked.origin if self.locked else None
 
     def describe(self) -> str:
         if self.change == "added":
@@ -127,11 +138,12 @@ def read_lock(path: Path) -> Lock:
                    "run `toolcat lock` again with this toolcat", "/version")
     pins: dict[str, Pin] = {}
     for key, entry in data["tools"].items():
+        pointer = join("/tools", key)
         if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
-            raise fail(f"entry '{key}' has no sha256", "/tools/" + key.replace("~", "~0")
-                       .replace("/", "~1"))
+            raise fail(f"entry '{key}' has no sha256", pointer)
         fields = {name: str(entry[name]) for name in PINNED_FIELDS if name in entry}
-        pins[key] = Pin(key, entry["sha256"], fields)
+        line, column = parsed.index.locate(pointer)
+        pins[key] = Pin(key, entry["sha256"], fields, SourceRef(str(path), line, column, pointer))
     return Lock(pins, str(path))
 
 
@@ -149,8 +161,9 @@ def drift(lock: Lock, catalog: Catalog | Iterable[Tool]) -> list[Drift]:
         elif locked.digest != now.digest:
             fields = tuple(name for name in PINNED_FIELDS
                            if locked.fields.get(name) != now.fields[name])
-            found.append(Drift(now.key, "changed", fields, tool))
-    found += [Drift(key, "removed") for key in lock.pins if key not in present]
+            found.append(Drift(now.key, "changed", fields, tool, locked))
+    found += [Drift(key, "removed", locked=p) for key, p in lock.pins.items()
+              if key not in present]
     return found
 
 
