@@ -163,6 +163,14 @@ def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
             "'Server listening on stdio (ready)'") in result.stderr
 
 
+def test_a_banner_before_the_first_answer_is_tolerated(run):
+    result = run("import", "mcp", "--timeout", "20", "--json", "--", *BROKEN, "banner")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [t["name"] for t in data["catalog"]["tools"]] == ["hello"]
+    assert data["servers"][0]["name"] == "broken-banner"
+
+
 def test_malformed_tools_list_result_is_an_error(run):
     result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "malformed")
     assert result.exit_code == 2
@@ -243,3 +251,15 @@ def test_import_runs_as_a_subprocess_and_leaves_no_process(tmp_path):
     assert done.returncode == 0, done.stderr
     assert len(load_catalog(out).tools) == 4
     assert Path(out).stat().st_size > 0
+
+
+def test_python_api_imports_servers_into_a_catalog():
+    from toolcat.errors import ServerError
+    from toolcat.mcp.importer import import_servers
+    from toolcat.mcp.servers import stdio_spec
+
+    catalog = import_servers([stdio_spec(DEMO, name="store")], timeout=float(START_TIMEOUT))
+    assert catalog.server_names() == ["store"]
+    assert [t.qualified_name for t in catalog.tools if not t.safe] == ["store:delete_file"]
+    with pytest.raises(ServerError, match="exited before it had listed its tools"):
+        import_servers([stdio_spec([*BROKEN, "exit"])], timeout=20)

@@ -53,7 +53,8 @@ def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOU
     """
     try:
         import anyio
-    except ImportError:  # pragma: no cover - anyio comes with the SDK
+        import mcp  # noqa: F401 - fail here, before any server is started
+    except ImportError:
         raise MissingExtraError("importing from MCP servers", "mcp") from None
     results: list[Listing | ServerError | None] = [None] * len(specs)
 

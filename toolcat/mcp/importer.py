@@ -10,10 +10,24 @@ from typing import Any
 
 from toolcat.catalog.positions import MappedIndex
 from toolcat.errors import ServerError
-from toolcat.mcp.client import Listing
+from toolcat.mcp.client import DEFAULT_TIMEOUT, Listing, list_servers
+from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server, Tool
 from toolcat.providers.base import ReadContext
 from toolcat.providers.mcp import PROVIDER as MCP
+
+
+def import_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT) -> Catalog:
+    """The tools of live servers as one catalog: what `toolcat import mcp` writes.
+
+        from toolcat.mcp.servers import stdio_spec
+        catalog = import_servers([stdio_spec(["npx", "-y", "@modelcontextprotocol/server-memory"])])
+
+    Raises:
+        MissingExtraError: the `mcp` extra is not installed.
+        ServerError: a server could not be started or reached, failed, or timed out.
+    """
+    return listings_catalog(list_servers(specs, timeout=timeout))
 
 
 def listings_catalog(listings: Sequence[Listing]) -> Catalog:

@@ -8,6 +8,7 @@
     crash      initializes properly, then dies when asked for its tools
     malformed  initializes properly, then answers tools/list with a result of the wrong shape
     loop       initializes properly, then pages tools/list with the same cursor forever
+    banner     prints a banner on stdout first, then works (lists one tool)
 
 With --pid-file, the server writes its process id (and its child's, for `hang`) there, one per
 line, so a test can check that nothing is left running.
@@ -42,6 +43,10 @@ def answer(request: dict, mode: str) -> None:
         sys.exit(1)
     elif method == "tools/list" and mode == "malformed":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": "none today"}})
+    elif method == "tools/list" and mode == "banner":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {
+            "tools": [{"name": "hello", "description": "Say hello.",
+                       "inputSchema": {"type": "object"}}]}})
     elif method == "tools/list" and mode == "loop":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "spin", "inputSchema": {"type": "object"}}],
@@ -64,6 +69,8 @@ def main() -> None:
         sys.exit(3)
     if mode == "hang":
         time.sleep(600)
+    if mode == "banner":
+        print("Banner Server v1 listening on stdio", flush=True)
     for line in sys.stdin:
         if mode == "garbage":
             print("Server listening on stdio (ready)", flush=True)
