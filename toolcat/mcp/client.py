@@ -120,8 +120,7 @@ def _transport(spec: ServerSpec, errlog: IO[str]) -> Any:
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
 
-        # The outer deadline bounds the whole exchange; these only stop a single request
-        # from waiting longer than that anyway.
+        # No timeout per request: the deadline in list_server bounds the whole exchange.
         http = httpx2.AsyncClient(headers=dict(spec.headers), timeout=httpx2.Timeout(None))
         return _owning(http, streamable_http_client(spec.url, http_client=http))
     from mcp import StdioServerParameters, stdio_client
