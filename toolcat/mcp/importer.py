@@ -16,6 +16,8 @@ from toolcat.model import Catalog, Server, Tool
 from toolcat.providers.base import ReadContext
 from toolcat.providers.mcp import PROVIDER as MCP
 
+CONTROL_PREFIX = "x-toolcat"
+
 
 def import_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT) -> Catalog:
     """The tools of live servers as one catalog: what `toolcat import mcp` writes.
@@ -41,7 +43,10 @@ def listings_catalog(listings: Sequence[Listing]) -> Catalog:
     for listing in listings:
         servers.append(listing_server(listing))
         seen: set[str] = set()
-        for index, item in enumerate(listing.tools):
+        for index, sent in enumerate(listing.tools):
+            # `x-toolcat-*` keys steer toolcat itself (x-toolcat-ignore silences lint rules);
+            # a server must not be able to set them, least of all to hide its own changes.
+            item = {k: v for k, v in sent.items() if not k.startswith(CONTROL_PREFIX)}
             ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
                               default_server=listing.name, default_source="mcp")
             tool = MCP.read_tool(item, ctx)
