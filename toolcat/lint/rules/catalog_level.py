@@ -173,15 +173,18 @@ def server_too_large(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
 
 
 @tool_rule("TC503", "tool-token-budget", "warning", options={
-    "max_tool_tokens": 1000, "token_encoding": "o200k_base"}, bad=f"""
+    "max_tool_tokens": 1000, "token_encoding": "o200k_base"},
+    example_settings={"options": {"max_tool_tokens": 60}}, bad="""
     tools:
       - name: configure_pipeline
         description: >-
-          {"Configure every stage of the data pipeline, its sources, sinks and schedules. " * 60}
+          Configure every stage of a data pipeline: where it reads from (databases, queues,
+          buckets), how it transforms the records, where it writes them, how often it runs,
+          who is told when it fails, and how long its logs are kept.
         parameters:
           type: object
           properties:
-            pipeline: {{type: string, description: Pipeline id.}}
+            pipeline: {type: string, description: Pipeline id.}
           required: [pipeline]
     """, good="""
     tools:
@@ -209,7 +212,7 @@ def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 @catalog_rule("TC504", "catalog-token-budget", "warning", options={
-    "max_catalog_tokens": 20000}, example_settings={"options": {"max_catalog_tokens": 100}},
+    "max_catalog_tokens": 20000}, example_settings={"options": {"max_catalog_tokens": 60}},
     bad="""
     tools:
       - name: list_invoices

@@ -36,7 +36,7 @@ _META_KEYS = frozenset({"$schema", "$comment", "$id", "$defs", "definitions", "$
         parameters:
           type: object
           properties:
-            people: {type: integer, description: How many attend, from 1 to 40.}
+            people: {type: integer, description: "How many attend, from 1 to 40."}
           required: [people]
           additionalProperties: false
     """)
@@ -144,7 +144,7 @@ def _checked_nodes(target: Target, nodes: list[Node]) -> Iterator[Node]:
         parameters:
           type: object
           properties:
-            report: {type: integer, description: Report number, 0 to 20.}
+            report: {type: integer, description: "Report number, 0 to 20."}
             region: {type: string, description: Sales region code.}
           required: [report, region]
           additionalProperties: false
@@ -365,7 +365,7 @@ def long_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            header-name: {type: string, description: Header name, e.g. X-Request-Id.}
+            header-name: {type: string, description: "Header name, e.g. X-Request-Id."}
           required: [header-name]
     """, good="""
     tools:
@@ -374,7 +374,7 @@ def long_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            header_name: {type: string, description: Header name, e.g. X-Request-Id.}
+            header_name: {type: string, description: "Header name, e.g. X-Request-Id."}
           required: [header_name]
     """)
 def property_name_rejected(tool: Tool, ctx: Context) -> Iterator[Problem]:

@@ -165,7 +165,7 @@ def _has_text(value: object) -> bool:
         parameters:
           type: object
           properties:
-            city: {type: string, description: City name, e.g. "Lisbon".}
+            city: {type: string, description: 'City name, e.g. "Lisbon".'}
           required: [city]
     """, good="""
     tools:
@@ -176,7 +176,7 @@ def _has_text(value: object) -> bool:
         parameters:
           type: object
           properties:
-            city: {type: string, description: City name, e.g. "Lisbon".}
+            city: {type: string, description: 'City name, e.g. "Lisbon".'}
           required: [city]
     """)
 def description_repeats_name(tool: Tool, ctx: Context) -> Iterator[Problem]:

@@ -101,7 +101,7 @@ def name_rejected_by_target(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            query: {type: string, description: Name, email or phone number to look for.}
+            query: {type: string, description: "Name, email or phone number to look for."}
           required: [query]
       - name: find_customer
         description: Look up the open deals of a customer account in the pipeline.
@@ -119,7 +119,7 @@ def name_rejected_by_target(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            query: {type: string, description: Name, email or phone number to look for.}
+            query: {type: string, description: "Name, email or phone number to look for."}
           required: [query]
       - name: list_customer_deals
         description: Look up the open deals of a customer account in the pipeline.

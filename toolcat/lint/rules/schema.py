@@ -94,7 +94,7 @@ def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            invoice_id: {type: string, description: Invoice number, e.g. INV-0042.}
+            invoice_id: {type: string, description: "Invoice number, e.g. INV-0042."}
           required: [invoice_id, email]
           additionalProperties: false
     """, good="""
@@ -104,7 +104,7 @@ def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            invoice_id: {type: string, description: Invoice number, e.g. INV-0042.}
+            invoice_id: {type: string, description: "Invoice number, e.g. INV-0042."}
             email: {type: string, format: email, description: Address to send it to.}
           required: [invoice_id, email]
           additionalProperties: false
