@@ -19,9 +19,13 @@ def words(text: str) -> list[str]:
     return list(_WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower()))
 
 
+_NOT_PLURAL = frozenset("does goes has was this its yes always news series species status "
+                        "canvas alias bias atlas perhaps across less unless thus plus".split())
+
+
 def stem(word: str) -> str:
     """A crude plural fold, enough to see that 'firms' and 'firm' say the same thing."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+    if len(word) > 3 and word not in _NOT_PLURAL and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-3] + "y" if word.endswith("ies") else word[:-1]
     return word
 

@@ -163,7 +163,8 @@ def request_limits(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
         if cap is not None and len(catalog.tools) > cap:
             note = f" ({target.max_tools_note})" if target.max_tools_note else ""
             yield Problem(f"{len(catalog.tools)} tools; {target.label} accepts at most {cap} "
-                          f"in one request{note}; this is tool {cap + 1}",
+                          f"in one request{note}; this is tool {cap + 1}, "
+                          f"'{catalog.ident(catalog.tools[cap])}'",
                           where=catalog.tools[cap].origin, target=target.name)
         yield from _strict_budget(catalog, target)
 
@@ -187,7 +188,8 @@ def _strict_budget(catalog: Catalog, target: Target) -> Iterator[Problem]:
             counters[label] += add
             if limit is not None and before <= limit < counters[label]:
                 yield Problem(f"{rules.label} allows at most {limit} {label} per request; "
-                              f"they pass {limit} at this tool", where=tool.origin,
+                              f"they pass {limit} at '{catalog.ident(tool)}'",
+                              where=tool.origin,
                               target=target.name)
 
 

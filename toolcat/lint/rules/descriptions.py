@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolcat.catalog.refs import resolve_pointer
 from toolcat.lint.model import Context, Problem, tool_rule
-from toolcat.lint.text import content_words, parameter_path, stem, words
+from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool
 
@@ -17,7 +17,8 @@ VAGUE = frozenset(("do does doing handle handles handler helper helps process pr
                    "manage manages misc miscellaneous stuff thing things various utility util "
                    "function tool api call calls operation operations action actions data info "
                    "information something run runs execute executes general generic perform "
-                   "performs task tasks work works").split())
+                   "performs task tasks work works other others some certain etc stuff "
+                   "with").split())
 NAME_FILLER = frozenset({"tool", "function", "api", "call", "calls", "this", "use", "used",
                          "method", "endpoint"})
 
@@ -98,7 +99,7 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield Problem(f"the description has {len(found)} word{'s' * (len(found) != 1)} "
                       f"(at least {minimum}): too little for search to match or a model to "
                       "choose by", field="description")
-    elif all(w in VAGUE for w in content_words(text)):
+    elif all(w in VAGUE or w in STOPWORDS for w in found):
         yield Problem(f"the description {text!r} says nothing specific about what the tool "
                       "does", field="description")
 

@@ -35,7 +35,7 @@ POISONING: tuple[tuple[str, str], ...] = (
         ("an instruction to keep something from the user",
          r"\b(?:do not|don't|never|without)\s+(?:tell|telling|inform|informing|mention"
          r"|mentioning|notify|notifying|alert|alerting|reveal|revealing|show|showing)\b"
-         r"[^.\n]{0,20}\b(?:the )?user\b|\bthe user (?:must|should) not (?:know|see|notice)"),
+         r"[^.\n]{0,60}\b(?:the )?user\b|\bthe user (?:must|should) not (?:know|see|notice)"),
         ("an instruction addressed to the model",
          r"\b(?:before|prior to) (?:using|calling|invoking) this tool\b[^.\n]{0,40}"
          r"\b(?:must|should|need to|first)\b"
@@ -43,7 +43,7 @@ POISONING: tuple[tuple[str, str], ...] = (
          r"(?:must|should|always|never)\b"
          r"|\botherwise the tool (?:will not|won't|will fail to) work\b"),
         ("a request to read secrets or private files",
-         r"~/\.ssh|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[^\w.])\.env\b|~/\.aws|\.aws/credentials"
+         r"~/\.ssh|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[^\w.])\.env(?:\.?(?:[^\w.]|$))|~/\.aws|\.aws/credentials"
          r"|/etc/(?:passwd|shadow)\b|\.netrc\b|\.git-credentials|\bmcp\.json\b"
          r"|claude_desktop_config|~/\.cursor\b|\.kube/config\b|\.docker/config\.json"
          r"|\b(?:read|send|include|pass|upload|forward|attach|leak|exfiltrat\w*|collect"
@@ -196,17 +196,28 @@ def hidden_unicode(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """
     if not _has_hidden(tool):
         return
-    for char_index, char in hidden_characters(tool.name)[:1]:
-        yield Problem(f"the name contains {_describe(char)} at character {char_index + 1}",
-                      field="name")
-    for char_index, char in hidden_characters(tool.description)[:1]:
-        yield Problem(f"the description contains {_describe(char)} at character "
-                      f"{char_index + 1}", field="description")
+    found = hidden_characters(tool.name)
+    if found:
+        yield Problem(f"the name contains {_listed(found)}", field="name")
+    found = hidden_characters(tool.description)
+    if found:
+        yield Problem(f"the description contains {_listed(found)}", field="description")
     for pointer, text, is_key in strings(tool.parameters):
-        for char_index, char in hidden_characters(text)[:1]:
+        found = hidden_characters(text)
+        if found:
             what = "a key" if is_key else "a value"
-            yield Problem(f"{what} of the schema contains {_describe(char)} at character "
-                          f"{char_index + 1}", schema=pointer, key=is_key)
+            yield Problem(f"{what} of the schema contains {_listed(found)}", schema=pointer,
+                          key=is_key)
+
+
+def _listed(found: list[tuple[int, str]]) -> str:
+    """The distinct hidden characters found, with the position of each first one."""
+    first: dict[str, int] = {}
+    for index, char in found:
+        first.setdefault(char, index)
+    shown = [f"{_describe(char)} (character {index + 1})" for char, index in first.items()]
+    more = len(shown) - 3
+    return ", ".join(shown[:3]) + (f" and {more} more" if more > 0 else "")
 
 
 _FAST_CHECK = re.compile(r"[^\x09\x0a\x0d\x20-\x7e]")
