@@ -47,7 +47,7 @@ POISONING: tuple[tuple[str, str], ...] = (
          r"|/etc/(?:passwd|shadow)\b|\.netrc\b|\.git-credentials|\bmcp\.json\b"
          r"|claude_desktop_config|~/\.cursor\b|\.kube/config\b|\.docker/config\.json"
          r"|\b(?:read|send|include|pass|upload|forward|attach|leak|exfiltrat\w*|collect"
-         r"|extract|dump|copy)\b[^.\n]{0,40}\b(?:the user'?s |all |any |their )"
+         r"|extract|dump|copy)\b[^.\n]{0,40}\b(?:the user'?s |all (?:the |of the )?|any |their )"
          rf"(?:{_SECRET_WORDS})\b"),
         ("an instruction about other tools",
          r"\bwhen this tool is (?:available|present|loaded|installed|enabled)\b"
