@@ -68,7 +68,7 @@ def test_sarif_results_point_at_their_rule_and_place(report):
     rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(RULES)
     assert len(run["results"]) == len(report.findings)
-    for result, finding in zip(run["results"], report.findings):
+    for result, finding in zip(run["results"], report.findings, strict=True):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == finding.rule
         region = result["locations"][0]["physicalLocation"]["region"]
         assert (region["startLine"], region["startColumn"]) == (finding.where.line,

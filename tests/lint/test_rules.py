@@ -83,7 +83,7 @@ def test_documented_examples_do_what_the_documentation_says(rule_id, tmp_path):
 def test_rule_names_are_unique_and_ids_sorted():
     names = [rule.name for rule in RULES.values()]
     assert len(set(names)) == len(names)
-    assert IDS == sorted(IDS)
+    assert sorted(IDS) == IDS
 
 
 def test_provider_rules_need_a_target_and_no_other_rule_does():

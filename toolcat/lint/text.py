@@ -25,7 +25,8 @@ _NOT_PLURAL = frozenset("does goes has was this its yes always news series speci
 
 def stem(word: str) -> str:
     """A crude plural fold, enough to see that 'firms' and 'firm' say the same thing."""
-    if len(word) > 3 and word not in _NOT_PLURAL and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) \
+            and word not in _NOT_PLURAL:
         return word[:-3] + "y" if word.endswith("ies") else word[:-1]
     return word
 
