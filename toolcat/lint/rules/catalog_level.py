@@ -70,7 +70,7 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                        for w in words)
 
     descriptions = [encode(content_words(t.description)) for t in tools]
-    texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=False)]
+    texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
     matches: dict[int, dict[int, str]] = {}
     first_with: dict[str, int] = {}
     for i, text in enumerate(descriptions):
@@ -247,7 +247,7 @@ def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     if total <= limit:
         return
     running = 0
-    for tool, tokens in zip(catalog.tools, counts, strict=False):
+    for tool, tokens in zip(catalog.tools, counts, strict=True):
         running += tokens
         if running > limit:
             yield Problem(f"the {len(counts):,} definitions total {total:,} tokens "
