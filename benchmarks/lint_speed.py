@@ -68,7 +68,7 @@ def main() -> None:
     print(f"{label:<58} median {statistics.median(times):.2f} s  min {min(times):.2f} s  "
           f"max {max(times):.2f} s   [target: < 5 s]")
     print(f"  findings: {report['counts']}")
-    print(f"  by rule: " + ", ".join(
+    print("  by rule: " + ", ".join(
         f"{rule} {n}" for rule, n in sorted(_count(report['findings']).items())))
     steps = json.loads(subprocess.run([sys.executable, "-c", BREAKDOWN, str(SEAL)],
                                       capture_output=True, text=True, check=True,
