@@ -89,3 +89,14 @@ def test_rule_names_are_unique_and_ids_sorted():
 def test_provider_rules_need_a_target_and_no_other_rule_does():
     assert {r.id for r in RULES.values() if r.needs_target} == {
         "TC202", "TC401", "TC402", "TC403", "TC404", "TC405", "TC406"}
+
+
+def test_the_readme_lists_every_rule_and_target():
+    from tests.conftest import REPO
+    from toolcat.lint.targets import TARGETS
+
+    readme = (REPO / "README.md").read_text()
+    for rule in RULES.values():
+        assert f"| {rule.id} | `{rule.name}` | {rule.severity} |" in readme
+    for name in TARGETS:
+        assert f"| `{name}` |" in readme
