@@ -152,3 +152,11 @@ def test_more_findings_can_be_merged_into_a_report_in_order():
                     where=SourceRef(report.findings[0].where.file, 1, 1))
     merged = report.with_findings([extra])
     assert merged.findings[0] is extra and merged.failed()
+
+
+def test_lint_is_part_of_the_public_python_api():
+    import toolcat
+
+    catalog = toolcat.load_catalog(EXAMPLES / "TC302" / "bad.yaml", lenient=True)
+    report = toolcat.lint_catalog(catalog, toolcat.LintSettings(severity={"TC3": "error"}))
+    assert report.failed() and report.counts()["error"] == 3

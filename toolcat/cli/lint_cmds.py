@@ -101,9 +101,11 @@ def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
         if output is None:
             print_text(report, console)
             return
+        import io
+
         from rich.console import Console
 
-        plain = Console(record=True, width=100, color_system=None, file=_Discard())
+        plain = Console(record=True, width=100, color_system=None, file=io.StringIO())
         print_text(report, plain)
         text = plain.export_text()
     else:
@@ -113,14 +115,6 @@ def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
             return
     write_output(output, text, protect=protect)
     note(f"{summary(report)}; wrote the {fmt} report to {output}")
-
-
-class _Discard:
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass
 
 
 def summary(report: LintReport) -> str:
@@ -214,9 +208,9 @@ def _chosen_rules(pattern: str | None) -> list[Rule]:
     from toolcat.lint.rules import RULES
     from toolcat.lint.settings import rule_matches
 
-    if pattern is None:
+    if pattern is None or pattern.upper() == "ALL":
         return list(RULES.values())
-    found = [r for r in RULES.values() if rule_matches(pattern, r) and pattern.upper() != "ALL"]
+    found = [r for r in RULES.values() if rule_matches(pattern, r)]
     if not found:
         from rapidfuzz import process
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from toolcat.catalog.positions import join
-from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule
+from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
 from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets
 from toolcat.model import Catalog, SourceRef, Tool
@@ -62,12 +62,12 @@ def _server_ignores(catalog: Catalog, name: str) -> frozenset[str]:
     return frozenset([value] if isinstance(value, str) else map(str, value))
 
 
-def _finding(rule: Rule, severity: str, problem: Problem, tool: Tool | None,
+def _finding(rule: Rule, severity: Severity, problem: Problem, tool: Tool | None,
              catalog: Catalog) -> Finding:
     return Finding(
         rule=rule.id,
         name=rule.name,
-        severity=severity,  # type: ignore[arg-type]
+        severity=severity,
         message=problem.message,
         tool=catalog.ident(tool) if tool is not None else None,
         where=locate(problem, tool, catalog),

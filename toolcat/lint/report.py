@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from toolcat import __version__
-from toolcat.lint.model import Finding, LintReport
+from toolcat.lint.model import Finding, LintReport, Rule
 from toolcat.lint.rules import RULES
 from toolcat.model import SourceRef
 
@@ -63,7 +63,7 @@ def to_sarif(report: LintReport, *, strict: bool = False) -> str:
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 
-def _sarif_rule(rule: Any) -> dict[str, Any]:
+def _sarif_rule(rule: Rule) -> dict[str, Any]:
     help_text = (f"{rule.explanation}\n\nBad:\n{rule.bad}\nGood:\n{rule.good}")
     help_markdown = (f"{rule.explanation}\n\nBad:\n\n```yaml\n{rule.bad}```\n\n"
                      f"Good:\n\n```yaml\n{rule.good}```\n")
