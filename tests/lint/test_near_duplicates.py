@@ -25,3 +25,11 @@ def test_prefix_filter_misses_no_pair_and_adds_none(threshold):
     found = {(i, j) for i, j, _ in _similar_pairs(texts, threshold)}
     assert found == brute_force(texts, threshold)
     assert found  # the set has near pairs at every threshold
+
+
+def test_word_codes_skip_the_surrogate_block():
+    from toolcat.lint.rules.catalog_level import _code
+
+    codes = {ord(_code(n)) for n in range(0, 60_000, 7)}
+    assert not any(0xD800 <= c <= 0xDFFF for c in codes)
+    assert len(codes) == len(range(0, 60_000, 7))

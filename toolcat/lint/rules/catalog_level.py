@@ -66,8 +66,7 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     vocabulary: dict[str, int] = {}
 
     def encode(words: list[str]) -> str:
-        return "".join(chr(_FIRST_CODEPOINT + vocabulary.setdefault(w, len(vocabulary)))
-                       for w in words)
+        return "".join(_code(vocabulary.setdefault(w, len(vocabulary))) for w in words)
 
     descriptions = [encode(content_words(t.description)) for t in tools]
     texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
@@ -79,7 +78,7 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
             if j != i and tools[j].name != tools[i].name:
                 matches.setdefault(i, {})[j] = "the same description"
     for i, j, score in _similar_pairs(texts, threshold):
-        if tools[i].name != tools[j].name and i not in matches.get(j, {}):
+        if tools[i].name != tools[j].name:
             matches.setdefault(j, {}).setdefault(i, f"{score:.0f}% alike")
     for j in sorted(matches):
         others = sorted(matches[j].items())
@@ -87,6 +86,12 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
         related = tuple(tools[i].origin for i, _ in others if tools[i].origin)
         yield Problem(f"near-duplicate of {shown}: a model cannot tell them apart",
                       tool=tools[j], related=related)
+
+
+def _code(number: int) -> str:
+    """The character standing for word number `number` (never a surrogate)."""
+    code = _FIRST_CODEPOINT + number
+    return chr(code + 0x800 if code >= 0xD800 else code)
 
 
 def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, int, float]]:
