@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,8 @@ CLEAN = str(EXAMPLES / "TC101" / "good.json")
 def test_lint_on_the_bundled_demo_catalog_is_clean(run):
     result = run("lint")
     assert result.exit_code == 0, result.stdout
-    assert result.stdout.strip() == "0 errors, 0 warnings, 0 info in 72 tools from 8 files"
+    assert re.fullmatch(r"0 errors, 0 warnings, 0 info in \d+ tools from \d+ files",
+                        result.stdout.strip())
 
 
 def test_lint_exits_1_on_errors_and_groups_findings_by_file(run):
