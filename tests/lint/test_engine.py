@@ -160,3 +160,11 @@ def test_lint_is_part_of_the_public_python_api():
     catalog = toolcat.load_catalog(EXAMPLES / "TC302" / "bad.yaml", lenient=True)
     report = toolcat.lint_catalog(catalog, toolcat.LintSettings(severity={"TC3": "error"}))
     assert report.failed() and report.counts()["error"] == 3
+
+
+def test_token_budgets_count_exactly_when_the_bytes_could_exceed_them(tmp_path):
+    path = write(tmp_path, [tool("weather")])
+    size = load_catalog(path).tools[0].size()
+    assert lint(path, select=("TC503",), options={"max_tool_tokens": size}) == []
+    [finding] = lint(path, select=("TC503",), options={"max_tool_tokens": 20})
+    assert "over the 20-token budget" in finding.message

@@ -210,6 +210,8 @@ def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
     other providers' tokenizers differ by a few percent.
     """
     limit = ctx.options["max_tool_tokens"]
+    if tool.size() <= limit:  # a token is at least one byte: no need to load the tokenizer
+        return
     tokens = ctx.tokens(tool)
     if tokens > limit:
         yield Problem(f"the definition is {tokens:,} tokens ({ctx.options['token_encoding']}), "
@@ -247,6 +249,8 @@ def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """
     limit = ctx.options["max_catalog_tokens"]
     encoding = ctx.options["token_encoding"]
+    if sum(tool.size() for tool in catalog.tools) <= limit:  # a token is at least one byte
+        return
     counts = [ctx.tokens(tool) for tool in catalog.tools]
     total = sum(counts)
     if total <= limit:
