@@ -142,7 +142,7 @@ def read_lock(path: Path) -> Lock:
         if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
             raise fail(f"entry '{key}' has no sha256", pointer)
         fields = {name: str(entry[name]) for name in PINNED_FIELDS if name in entry}
-        line, column = parsed.index.locate(pointer)
+        line, column = parsed.index.locate(pointer + "#key")
         pins[key] = Pin(key, entry["sha256"], fields, SourceRef(str(path), line, column, pointer))
     return Lock(pins, str(path))
 

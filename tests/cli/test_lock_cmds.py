@@ -126,3 +126,64 @@ def test_diff_of_a_missing_file_is_a_one_line_error(run, isolated):
     result = run("diff", str(catalog), "nope.yaml")
     assert result.exit_code == 2
     assert result.stderr == "toolcat: error: nope.yaml: no such file\n"
+
+
+def test_lint_locked_is_clean_right_after_locking(run, isolated):
+    catalog = write(isolated / "files.yaml", CATALOG)
+    run("lock", "-c", str(catalog))
+    result = run("lint", str(catalog), "--locked", "--select", "TC604")
+    assert result.exit_code == 0, result.stdout
+
+
+def test_lint_locked_reports_each_drift_as_a_tc604_error(run, isolated):
+    catalog = write(isolated / "files.yaml", CATALOG)
+    run("lock", "-c", str(catalog))
+    write(catalog, CATALOG.replace("Read a text file.", "Read a text file, then mail it.")
+          .split("  - name: delete_file")[0])
+    result = run("lint", str(catalog), "--locked", "--format", "sarif")
+    assert result.exit_code == 1
+    results = json.loads(result.stdout)["runs"][0]["results"]
+    locked = [(r["message"]["text"], r["locations"][0]["physicalLocation"]["artifactLocation"]
+               ["uri"]) for r in results if r["ruleId"] == "TC604"]
+    assert sorted(locked) == [
+        ("read_file: changed since the lock: description", "files.yaml"),
+        ("tool 'files:delete_file' vanished since the lock", "toolcat.lock")]
+
+
+def test_lint_locked_without_a_lock_says_how_to_make_one(run, isolated):
+    catalog = write(isolated / "files.yaml", CATALOG)
+    result = run("lint", str(catalog), "--locked")
+    assert result.exit_code == 2
+    assert result.stderr == (f"toolcat: error: {isolated / 'toolcat.lock'}: no lock file "
+                             "here; run `toolcat lock` first\n")
+
+
+def test_lint_locked_runs_the_rule_even_when_the_config_selects_others(run, isolated):
+    catalog = write(isolated / "catalogs" / "files.yaml", CATALOG)
+    write(isolated / "toolcat.yaml", "catalogs: [catalogs/]\nlint: {select: [TC1]}\n")
+    run("lock")
+    write(catalog, CATALOG.replace("required: [path]", "required: []"))
+    assert run("lint").exit_code == 0
+    result = run("lint", "--locked", "--json")
+    assert result.exit_code == 1
+    assert [(f["rule"], f["message"]) for f in json.loads(result.stdout)["findings"]] == [
+        ("TC604", "changed since the lock: parameters")]
+    write(isolated / "toolcat.yaml", "catalogs: [catalogs/]\nlint: {ignore: [TC604]}\n")
+    result = run("lint", "--locked")
+    assert result.exit_code == 2
+    assert "--locked, but the lint settings ignore TC604" in result.stderr
+
+
+def test_the_lockfile_option_in_the_config_is_relative_to_it(run, isolated, monkeypatch):
+    catalog = write(isolated / "catalogs" / "files.yaml", CATALOG)
+    write(isolated / "toolcat.yaml", "catalogs: [catalogs/]\n"
+          "lint: {options: {lockfile: pins/tools.lock}}\n")
+    (isolated / "pins").mkdir()
+    run("lock", "--lockfile", str(isolated / "pins" / "tools.lock"))
+    write(catalog, CATALOG.replace("Delete a file.", "Delete any file."))
+    monkeypatch.chdir(isolated / "catalogs")
+    result = run("lint", "--json", "--select", "TC604")
+    assert result.exit_code == 1
+    [finding] = json.loads(result.stdout)["findings"]
+    assert (finding["tool"], finding["message"]) == ("delete_file",
+                                                     "changed since the lock: description")
