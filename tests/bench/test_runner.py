@@ -9,7 +9,7 @@ from toolcat.bench import load_queries, resolve_labels, run_bench
 from toolcat.bench.queries import LabeledQuery, QuerySet
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import UsageError
-from toolcat.search import build_scorer, rank
+from toolcat.search import SCORERS, build_scorer, rank
 from toolcat.tokens import definition_tokens
 
 
@@ -109,7 +109,7 @@ def test_a_label_the_catalog_lacks_counts_as_a_miss(demo):
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"scorers": ["nope"]}, "unknown scorer 'nope'; known: keyword"),
+    ({"scorers": ["nope"]}, f"unknown scorer 'nope'; known: {', '.join(SCORERS)}"),
     ({"scorers": ["keyword", "keyword"]}, "scorer keyword is listed twice"),
     ({"scorers": []}, "give at least one scorer"),
     ({"ks": [0]}, "at least 1, not 0"),

@@ -12,6 +12,8 @@ from tests.conftest import CATALOGS, DATA
 from toolcat.bench.metrics import group_qrels, query_metrics
 
 DEMO_QUERIES = str(CATALOGS / "demo-queries.jsonl")
+# the keyword scorer is instant; these tests are about the command, not the scorer
+DEMO = ("-q", DEMO_QUERIES, "-s", "keyword")
 BFCL = DATA / "bench" / "bfcl_v4"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -22,14 +24,14 @@ def demo_json():
 
     from toolcat.cli.app import app
 
-    result = CliRunner().invoke(app, ["bench", "-q", DEMO_QUERIES, "--json"],
+    result = CliRunner().invoke(app, ["bench", *DEMO, "--json"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
 
 def test_bench_on_the_demo_catalog_prints_metrics_side_by_side(run):
-    result = run("bench", "-q", DEMO_QUERIES)
+    result = run("bench", *DEMO)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "109 queries (6 with no fitting tool) on 72 tools"
@@ -41,7 +43,7 @@ def test_bench_on_the_demo_catalog_prints_metrics_side_by_side(run):
 
 
 def test_scorers_and_cut_offs_are_chosen_by_options(run):
-    data = json.loads(run("bench", "-q", DEMO_QUERIES, "-s", "keyword", "-k", "2,1",
+    data = json.loads(run("bench", *DEMO, "-k", "2,1",
                           "--json").stdout)
     assert data["settings"]["k"] == [1, 2]
     assert data["metrics"] == ["hit@1", "recall@1", "recall@2", "precision@1", "precision@2",
@@ -92,7 +94,7 @@ def test_the_json_rankings_are_enough_to_recompute_every_metric(demo_json):
 
 
 def test_markdown_prints_tables_for_a_pull_request(run):
-    result = run("bench", "-q", DEMO_QUERIES, "--markdown", "-k", "1,5")
+    result = run("bench", *DEMO, "--markdown", "-k", "1,5")
     assert result.exit_code == 0
     text = result.stdout
     assert text.startswith("### toolcat bench: demo-queries.jsonl\n\n**109 queries")
@@ -103,7 +105,7 @@ def test_markdown_prints_tables_for_a_pull_request(run):
 
 def test_misses_lists_the_queries_each_scorer_got_wrong(run, demo_json):
     missed = [q["id"] for q in demo_json["scorers"][0]["queries"] if q["missed"]]
-    result = run("bench", "-q", DEMO_QUERIES, "--misses", "--markdown")
+    result = run("bench", *DEMO, "--misses", "--markdown")
     assert f"**keyword: {len(missed)} missed" in result.stdout
     rows = [line.split(" | ")[0].lstrip("| ") for line in result.stdout.splitlines()
             if line.startswith("| q")]
@@ -113,11 +115,11 @@ def test_misses_lists_the_queries_each_scorer_got_wrong(run, demo_json):
 
 def test_a_bar_that_is_not_met_exits_1(run, demo_json):
     recall = demo_json["scorers"][0]["metrics"]["recall@5"]
-    result = run("bench", "-q", DEMO_QUERIES, "--fail-under", f"recall@5={recall + 0.05:.3f}",
+    result = run("bench", *DEMO, "--fail-under", f"recall@5={recall + 0.05:.3f}",
                  "--fail-under", "mrr=0.1")
     assert result.exit_code == 1
     assert f"under the bar keyword: recall@5 = {recall:.4f}, under " in result.stdout
-    data = json.loads(run("bench", "-q", DEMO_QUERIES, "--json", "--fail-under",
+    data = json.loads(run("bench", *DEMO, "--json", "--fail-under",
                           f"R@5={recall + 0.05:.3f}").stdout)
     assert data["status"] == "fail"
     assert data["failures"] == [{"scorer": "keyword", "metric": "recall@5",
@@ -126,7 +128,7 @@ def test_a_bar_that_is_not_met_exits_1(run, demo_json):
 
 
 def test_bars_that_are_met_exit_0(run):
-    result = run("bench", "-q", DEMO_QUERIES, "--fail-under", "recall@5=0.1",
+    result = run("bench", *DEMO, "--fail-under", "recall@5=0.1",
                  "--fail-under", "keyword:hit@1=0.05")
     assert result.exit_code == 0
     assert "all 2 bars cleared" in result.stdout
@@ -140,7 +142,7 @@ def test_bars_that_are_met_exit_0(run):
     (["--json", "--markdown"], "--json and --markdown print different things"),
 ])
 def test_bad_options_exit_2_with_one_line(run, args, message):
-    result = run("bench", "-q", DEMO_QUERIES, *args)
+    result = run("bench", *DEMO, *args)
     assert result.exit_code == 2
     assert result.stderr.startswith("toolcat: error: ")
     assert message in result.stderr
@@ -155,8 +157,8 @@ def test_a_missing_query_set_is_required(run):
 
 def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
     old = tmp_path / "old.json"
-    old.write_text(run("bench", "-q", DEMO_QUERIES, "--json").stdout)
-    same = json.loads(run("bench", "-q", DEMO_QUERIES, "--compare", str(old), "--json").stdout)
+    old.write_text(run("bench", *DEMO, "--json").stdout)
+    same = json.loads(run("bench", *DEMO, "--compare", str(old), "--json").stdout)
     assert same["comparison"]["notes"] == []
     assert set(same["comparison"]["scorers"]["keyword"]["metrics"]["mrr"]) == {
         "old", "new", "delta"}
@@ -173,7 +175,7 @@ def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
         end += 1
     weather.write_text("\n".join([*lines[:start], "    description: Returns data.",
                                   *lines[end:]]) + "\n")
-    changed = run("bench", "-q", DEMO_QUERIES, "-c", str(catalog), "--compare", str(old),
+    changed = run("bench", *DEMO, "-c", str(catalog), "--compare", str(old),
                   "--json")
     assert changed.exit_code == 0  # comparing reports; only bars fail a run
     result = json.loads(changed.stdout)["comparison"]
@@ -181,7 +183,7 @@ def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
     keyword = result["scorers"]["keyword"]
     assert keyword["regressed"] and not keyword["improved"]
     assert keyword["metrics"]["recall@10"]["delta"] < 0
-    table = run("bench", "-q", DEMO_QUERIES, "-c", str(catalog), "--compare", str(old))
+    table = run("bench", *DEMO, "-c", str(catalog), "--compare", str(old))
     assert f"compared with {old}" in table.stdout
     assert f"keyword: 0 queries now found, {len(keyword['regressed'])} now missed (" in (
         table.stdout.replace("\n", " "))
@@ -190,7 +192,7 @@ def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
 def test_compare_with_a_file_that_is_no_report_exits_2(run, tmp_path):
     bogus = tmp_path / "old.json"
     bogus.write_text('{"tools": []}')
-    result = run("bench", "-q", DEMO_QUERIES, "--compare", str(bogus))
+    result = run("bench", *DEMO, "--compare", str(bogus))
     assert result.exit_code == 2
     assert result.stderr == (f"toolcat: error: {bogus}: not a report of `toolcat bench "
                              "--json` (format toolcat-bench/1)\n")
@@ -201,7 +203,7 @@ def test_plot_writes_a_png_of_recall_at_k(run, tmp_path):
     from PIL import Image
 
     png = tmp_path / "recall.png"
-    result = run("bench", "-q", DEMO_QUERIES, "--plot", str(png))
+    result = run("bench", *DEMO, "--plot", str(png))
     assert result.exit_code == 0
     assert png.read_bytes().startswith(PNG_SIGNATURE)
     with Image.open(png) as image:
@@ -212,7 +214,7 @@ def test_plot_writes_a_png_of_recall_at_k(run, tmp_path):
 
 
 def test_plot_never_overwrites_an_input(run):
-    result = run("bench", "-q", DEMO_QUERIES, "--plot", DEMO_QUERIES)
+    result = run("bench", *DEMO, "--plot", DEMO_QUERIES)
     assert result.exit_code == 2
     assert "is one of the inputs; refusing to overwrite it" in result.stderr
 
@@ -221,12 +223,12 @@ def test_unknown_labels_stop_the_run_unless_allowed(run, tmp_path):
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"id": "a", "query": "is it raining?", "relevant": ["get_weather"]}\n'
                        '{"id": "b", "query": "order pizza", "relevant": ["order_pizza"]}\n')
-    result = run("bench", "-q", str(queries))
+    result = run("bench", "-s", "keyword", "-q", str(queries))
     assert result.exit_code == 2
     assert result.stderr == (
         f"toolcat: error: {queries}:2:1: 1 label name no tool of the catalog: order_pizza "
         "(line 2) (--allow-unknown runs anyway and counts them as misses)\n")
-    allowed = run("bench", "-q", str(queries), "--allow-unknown", "--json")
+    allowed = run("bench", "-s", "keyword", "-q", str(queries), "--allow-unknown", "--json")
     assert allowed.exit_code == 0
     assert "warning: " in allowed.stderr and "order_pizza (line 2)" in allowed.stderr
     data = json.loads(allowed.stdout)
@@ -238,7 +240,7 @@ def test_relevant_groups_count_any_member(run, tmp_path):
     queries = tmp_path / "q.yaml"
     queries.write_text("- id: g\n  query: read the contents of a file\n"
                        "  relevant_groups: [[read_file, get_file_contents, search_files]]\n")
-    data = json.loads(run("bench", "-q", str(queries), "-k", "1", "--json").stdout)
+    data = json.loads(run("bench", "-s", "keyword", "-q", str(queries), "-k", "1", "--json").stdout)
     assert data["scorers"][0]["metrics"]["recall@1"] == 1
     assert data["queries"][0]["groups"] == [["read_file", "get_file_contents", "search_files"]]
 
@@ -249,14 +251,14 @@ def test_trec_qrels_with_topics_run(run, tmp_path):
     topics = tmp_path / "topics.tsv"
     topics.write_text("t1\tcurrent weather conditions in Oslo\nt2\tsend an email to Ann\n"
                       "t3\tbook a flight\n")
-    data = json.loads(run("bench", "-q", str(qrels), "--topics", str(topics), "--json").stdout)
+    data = json.loads(run("bench", "-s", "keyword", "-q", str(qrels), "--topics", str(topics), "--json").stdout)
     assert [q["id"] for q in data["queries"]] == ["t1", "t2", "t3"]
     assert data["query_set"]["without_tools"] == 1
     assert data["scorers"][0]["metrics"]["hit@1"] == 1
 
 
 def test_a_bfcl_catalog_and_query_set_run_side_by_side(run):
-    result = run("bench", "-c", str(BFCL / "catalog.json"), "-q",
+    result = run("bench", "-s", "keyword", "-c", str(BFCL / "catalog.json"), "-q",
                  str(BFCL / "queries.jsonl"), "-k", "1,5", "--json")
     data = json.loads(result.stdout)
     assert (data["catalog"]["tools"], data["query_set"]["queries"]) == (300, 125)
