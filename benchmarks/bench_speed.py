@@ -6,7 +6,7 @@ Each line gives the wall time of the whole command (interpreter start, catalog a
 loading, indexing, scoring, token counting, JSON output) and the accuracy it measured.
 
 Usage: python benchmarks/bench_speed.py [--sets bfcl_v4,seal_tools,metatool]
-                                        [--scorers bm25,semantic,hybrid] [--runs N]
+                                        [--scorers bm25,semantic,hybrid] [--runs N] [--data DIR]
 """
 
 from __future__ import annotations
@@ -52,12 +52,13 @@ def main() -> None:
     parser.add_argument("--sets", default="bfcl_v4")
     parser.add_argument("--scorers", default="bm25,semantic")
     parser.add_argument("--runs", type=int, default=1, help="cached runs per scorer")
+    parser.add_argument("--data", type=Path, default=BENCHDATA, help="the benchdata folder")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from toolcat.search import SCORERS
 
     for name in args.sets.split(","):
-        data = BENCHDATA / name
+        data = args.data / name
         queries = sum(1 for text in (data / "queries.jsonl").open() if text.strip())
         tools = len(json.loads((data / "catalog.json").read_text()))
         print(f"{name}: {queries:,} queries, {tools:,} tools")
@@ -69,9 +70,10 @@ def main() -> None:
                 first, report = bench(data, scorer, Path(cache))
                 label = f"  {scorer}, first run" if scorer in SEMANTIC else f"  {scorer}"
                 print(line(label, first, report))
+                again = "embeddings cached" if scorer in SEMANTIC else "again"
                 for _ in range(args.runs if scorer in SEMANTIC else args.runs - 1):
                     wall, report = bench(data, scorer, Path(cache))
-                    print(line(f"  {scorer}, embeddings cached", wall, report))
+                    print(line(f"  {scorer}, {again}", wall, report))
 
 
 if __name__ == "__main__":
