@@ -18,6 +18,7 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "tool": "toolcat.define",
 }
 
 __all__ = sorted(_API)
