@@ -12,12 +12,14 @@ module prints while it is imported goes to stderr, so `--json` output stays clea
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import importlib.util
 import linecache
 import re
 import sys
+import sysconfig
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -158,21 +160,31 @@ def _guarded(name: str, root: Path, load: Callable[[], ModuleType], *, shown: st
         if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
             raise CatalogError(f"no file, folder or Python module named '{shown}'",
                                where=None) from exc
-        raise _import_failed(name, root, exc) from exc
+        raise _import_failed(name, exc) from exc
     except SyntaxError as exc:
         where = SourceRef(exc.filename or shown, exc.lineno or 0, exc.offset or 0)
         raise CatalogError(f"cannot import {name}: invalid Python: {exc.msg}",
                            where=where) from exc
     # Importing runs arbitrary code: anything it raises, even SystemExit, is its failure.
     except (Exception, SystemExit) as exc:
-        raise _import_failed(name, root, exc) from exc
+        raise _import_failed(name, exc) from exc
 
 
-def _import_failed(name: str, root: Path, exc: BaseException) -> CatalogError:
+def _library(file: str) -> bool:
+    """Code that is not the user's: toolcat, the standard library, installed packages."""
+    return file.startswith("<") or str(Path(file).resolve()).startswith(_library_paths())
+
+
+@functools.cache
+def _library_paths() -> tuple[str, ...]:
+    paths = {str(Path(p).resolve()) for key in ("stdlib", "platstdlib", "purelib", "platlib")
+             if (p := sysconfig.get_paths().get(key))}
+    return (*paths, str(Path(__file__).resolve().parents[1]))
+
+
+def _import_failed(name: str, exc: BaseException) -> CatalogError:
     """`cannot import NAME: Type: message`, at the innermost line of the user's own code."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    top = str(root.resolve())
-    own = [f for f in frames if f.filename.startswith(top)]
+    own = [f for f in traceback.extract_tb(exc.__traceback__) if not _library(f.filename)]
     frame = own[-1] if own else None
     where = None
     if frame is not None and frame.lineno:
