@@ -105,10 +105,10 @@ def tool(
                 raise DefinitionError(
                     f"{_label(target)} already has an attribute '{attribute}'; "
                     "@toolcat.tool sets it", where=where)
-        if registration.is_class and target.__init__ is object.__init__:  # type: ignore[misc]
-            target.__init__ = _store_args  # type: ignore[misc]
-        target.definition = registration.tool  # type: ignore[attr-defined]
-        target.validator = registration.validator  # type: ignore[attr-defined]
+        if registration.is_class and target.__init__ is object.__init__:
+            target.__init__ = _store_args
+        target.definition = registration.tool
+        target.validator = registration.validator
         setattr(target, MARK, registration)
         return target
 
@@ -133,7 +133,7 @@ def register(target: Any, given: Mapping[str, Json], where: SourceRef) -> Regist
     fields = dict(given)
     model = fields.get("parameters")
     if _is_model(model):
-        fields["parameters"] = model.model_json_schema()  # type: ignore[union-attr]
+        fields["parameters"] = model.model_json_schema()
     else:
         model = None
     fields.setdefault("name", _default_name(target))
@@ -214,7 +214,7 @@ def _check_class(target: type, tool: Tool, where: SourceRef) -> None:
     if not callable(getattr(target, "run", None)):
         raise DefinitionError(f"tool class {target.__name__} has no run() method",
                               where=where, hint="run() is the one entry point; sync or async")
-    if target.__init__ is object.__init__:  # type: ignore[misc]
+    if target.__init__ is object.__init__:
         return  # the decorator gives it a constructor that keeps the arguments
     try:
         inspect.signature(target).bind(None)
