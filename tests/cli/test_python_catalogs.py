@@ -131,3 +131,11 @@ def test_the_toolcat_process_imports_a_module_from_its_current_folder(agent, iso
         text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == 2
+
+
+def test_lint_points_at_the_decorators_of_a_module(run, agent):
+    result = run("lint", "-c", "my_agent.tools", "--json")
+    findings = json.loads(result.stdout)["findings"]
+    undocumented = [f for f in findings if f["rule"] == "TC303"]
+    assert undocumented and all(f["file"] == str(agent) for f in undocumented)
+    assert {f["line"] for f in undocumented} == {7}
