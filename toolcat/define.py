@@ -376,3 +376,43 @@ def _listed_tools(exported: Any, source: str) -> list[Tool]:
                 hint="decorate it with @toolcat.tool(...), or list toolcat Tool values")
         tools.append(found.tool if found else item)
     return tools
+
+
+# --- instances --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoundTool:
+    """A function tool bound to its validated arguments; `run()` calls it with them.
+
+    What hydrating a call of a function tool returns, as a class tool returns its instance.
+    """
+
+    function: Callable[..., Any]
+    args: Mapping[str, Json]
+
+    @property
+    def definition(self) -> Tool:
+        return definition_of(self.function)
+
+    def run(self) -> Any:
+        """Call the function (for an async function: the coroutine to await)."""
+        return self.function(**self.args)
+
+
+def implementation_of(tool: Tool) -> Registration | None:
+    """The decorated class or function a catalog tool came from, if its module is imported.
+
+    Looks `implementation: {module, class | function}` up in modules already imported; never
+    imports anything itself.
+    """
+    where = tool.implementation or {}
+    module = sys.modules.get(str(where.get("module", "")))
+    path = where.get("class") or where.get("function")
+    if module is None or not isinstance(path, str):
+        return None
+    obj: Any = module
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+    found = registration(obj) if obj is not None else None
+    return found if found is not None and found.tool.name == tool.name else None
