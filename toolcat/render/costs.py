@@ -1,0 +1,134 @@
+"""Token costs, and how each count was made.
+
+OpenAI's encodings are public, so counts for OpenAI models are exact (for the text toolcat
+sends; the API adds a few formatting tokens of its own around tools). Anthropic, Gemini,
+Mistral, Ollama and Bedrock models have no tokenizer toolcat can run offline, so their counts
+are estimates that use o200k_base as a proxy, plus the fixed overhead a provider documents for
+tool use (Anthropic's hidden tool-use system prompt). Every count carries its Method.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolcat.model import Json
+from toolcat.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens
+
+OPENAI = ("openai", "openai-responses")
+_CL100K_MODELS = ("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada")
+_NO_TOKENIZER = {
+    "anthropic": "Anthropic publishes no tokenizer for current Claude models",
+    "bedrock": "Bedrock's models have no tokenizer toolcat can run offline",
+    "gemini": "Gemini's local tokenizer needs Gemma tokenizer files toolcat does not download",
+    "mistral": "Mistral's tokenizers (mistral-common) are not part of toolcat",
+    "ollama": "the tokenizer depends on the model Ollama serves",
+}
+
+# Anthropic's tool-use system prompt, added when a request has tools (tool-use overview,
+# "Pricing"; provider-formats.md section 10): (row, model id fragments, auto/none, any/tool).
+ANTHROPIC_OVERHEAD: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
+    ("Claude Haiku 3.5", ("3-5-haiku", "haiku-3-5"), 264, 340),
+    ("Claude Opus 3", ("3-opus", "opus-3"), 530, 281),
+    ("Claude Sonnet 3", ("3-sonnet",), 159, 235),
+    ("Claude Haiku 3", ("3-haiku",), 264, 340),
+    ("Claude Opus 4.5, Opus 4.1, Opus 4, Sonnet 4.5, Sonnet 4, Sonnet 3.7, Haiku 4.5",
+     ("opus-4", "sonnet-4", "haiku-4", "3-7-sonnet", "sonnet-3-7"), 346, 313),
+)
+
+
+@dataclass(frozen=True)
+class Method:
+    """How tokens are counted for one target: the encoding, whether that is the target's own
+    tokenizer (exact) or a proxy (estimate), why, and the fixed overhead added per request."""
+
+    encoding: str
+    exact: bool
+    basis: str
+    overhead: int = 0
+    overhead_basis: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"exact {self.encoding}" if self.exact else f"estimate via {self.encoding}"
+
+    def to_json(self) -> dict[str, Json]:
+        return {"label": self.label, "exact": self.exact, "encoding": self.encoding,
+                "basis": self.basis, "overhead": self.overhead,
+                "overhead_basis": self.overhead_basis}
+
+
+def is_openai_model(model: str) -> bool:
+    name = model.lower().removeprefix("openai/")
+    return name.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-", "text-embedding-", "ft:gpt"))
+
+
+def encoding_for(model: str | None) -> str:
+    """tiktoken's encoding for an OpenAI model id (o200k_base for every current model)."""
+    if model and is_openai_model(model):
+        name = model.lower().removeprefix("openai/").removeprefix("ft:")
+        if name.startswith(_CL100K_MODELS) and not name.startswith(("gpt-4o", "gpt-4.")):
+            return "cl100k_base"
+    return DEFAULT_ENCODING
+
+
+def anthropic_overhead(model: str | None) -> tuple[int, str]:
+    """Tokens of Anthropic's tool-use system prompt (tool_choice auto) for `model`."""
+    name = (model or "").lower()
+    for row, fragments, auto, _ in ANTHROPIC_OVERHEAD:
+        if any(f in name for f in fragments):
+            return auto, f"Anthropic's tool-use system prompt for {row} (tool_choice auto)"
+    row, _, auto, _ = ANTHROPIC_OVERHEAD[-1]
+    which = f"{model} is not in Anthropic's table" if model else "no model named"
+    return auto, (f"Anthropic's tool-use system prompt (tool_choice auto); {which}, so the "
+                  f"figure of current models ({row}) is used")
+
+
+def method_for(provider: str | None, model: str | None = None,
+               encoding: str | None = None) -> Method:
+    """How tokens are counted for a request to `provider` (None: no provider) and `model`."""
+    chosen = encoding or encoding_for(model)
+    if chosen not in ENCODINGS:
+        count_tokens("", chosen)  # raises the UsageError listing the known encodings
+    if provider in OPENAI or (provider is None and (not model or is_openai_model(model))):
+        return Method(chosen, True, f"{chosen} is the encoding of "
+                      f"{model or 'current OpenAI models'}; OpenAI adds a few formatting "
+                      "tokens around each tool that are not counted")
+    reason = _NO_TOKENIZER.get(provider or "", f"the tokenizer of {model} is not known")
+    overhead, overhead_basis = 0, ""
+    if provider == "anthropic" or (provider == "bedrock" and model and (
+            "anthropic" in model.lower() or "claude" in model.lower())):
+        overhead, overhead_basis = anthropic_overhead(model)
+    return Method(chosen, False, f"{reason}; the {chosen} count is used as a proxy",
+                  overhead, overhead_basis)
+
+
+@dataclass(frozen=True)
+class TokenCount:
+    """Tokens of a rendered request: the system prompt, the tools array, the fixed overhead."""
+
+    system: int
+    tools: int
+    overhead: int
+    method: Method
+
+    @property
+    def total(self) -> int:
+        return self.system + self.tools + self.overhead
+
+    def to_json(self) -> dict[str, Json]:
+        return {"system": self.system, "tools": self.tools, "overhead": self.overhead,
+                "total": self.total, "method": self.method.to_json()}
+
+
+def compact(value: Json) -> str:
+    """The compact JSON that a request carries."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def count_request(system: str, tool_items: Sequence[Json], method: Method) -> TokenCount:
+    """Tokens of a system prompt and the tools array items (each as compact JSON)."""
+    tools = sum(count_tokens(compact(item), method.encoding) for item in tool_items)
+    overhead = method.overhead if tool_items else 0
+    return TokenCount(count_tokens(system, method.encoding), tools, overhead, method)
