@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolcat.model import Json
+from toolcat.model import Json, Tool
 from toolcat.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens
 
 OPENAI = ("openai", "openai-responses")
@@ -132,3 +132,65 @@ def count_request(system: str, tool_items: Sequence[Json], method: Method) -> To
     tools = sum(count_tokens(compact(item), method.encoding) for item in tool_items)
     overhead = method.overhead if tool_items else 0
     return TokenCount(count_tokens(system, method.encoding), tools, overhead, method)
+
+
+@dataclass(frozen=True)
+class ToolCost:
+    tool: Tool
+    tokens: int
+
+
+@dataclass(frozen=True)
+class ServerCost:
+    name: str
+    tools: int
+    tokens: int
+
+
+@dataclass(frozen=True)
+class CatalogCost:
+    """What each tool's definition costs, largest first, per server and in total."""
+
+    tools: tuple[ToolCost, ...]
+    servers: tuple[ServerCost, ...]
+    method: Method
+    shape: str  # how each definition was written: "canonical" or a provider name
+
+    @property
+    def total(self) -> int:
+        return sum(c.tokens for c in self.tools)
+
+    def tokens_of(self, tools: Sequence[Tool]) -> int:
+        """The summed cost of `tools` (counted the same way, whether listed here or not)."""
+        known = {id(c.tool): c.tokens for c in self.tools}
+        return sum(known.get(id(t), 0) or self._count(t) for t in tools)
+
+    def _count(self, tool: Tool) -> int:
+        return tool_tokens(tool, self.method, self.shape)
+
+
+def tool_text(tool: Tool, shape: str = "canonical") -> str:
+    """The compact JSON of a tool as `shape` (a provider's requests, or `{name, description,
+    parameters}`) carries it."""
+    if shape == "canonical":
+        return compact(tool.definition())
+    from toolcat.providers import PROVIDERS
+
+    return compact(PROVIDERS[shape].tool_for_request(tool)[0])
+
+
+def tool_tokens(tool: Tool, method: Method, shape: str = "canonical") -> int:
+    return count_tokens(tool_text(tool, shape), method.encoding)
+
+
+def catalog_cost(tools: Sequence[Tool], method: Method,
+                 shape: str = "canonical") -> CatalogCost:
+    """Every tool's cost as `shape` writes it, largest first, and the servers' totals."""
+    costs = sorted((ToolCost(t, tool_tokens(t, method, shape)) for t in tools),
+                   key=lambda c: (-c.tokens, c.tool.qualified_name))
+    servers: dict[str, list[int]] = {}
+    for cost in costs:
+        servers.setdefault(cost.tool.server, []).append(cost.tokens)
+    per_server = sorted((ServerCost(name, len(v), sum(v)) for name, v in servers.items()),
+                        key=lambda s: (-s.tokens, s.name))
+    return CatalogCost(tuple(costs), tuple(per_server), method, shape)
