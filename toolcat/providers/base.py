@@ -270,7 +270,8 @@ def locate(response: Json, paths: Sequence[str], label: str) -> list[tuple[Json,
         found = select(response, path)
         if found is not None:
             return found
-    shown = " or ".join("a list" if p == "*" else p.replace("/*", "[]") for p in paths)
+    shown = " or ".join("a list" if p == "*" else p.replace("/*", "[]").replace("/", ".")
+                        for p in paths)
     raise ResponseError(f"not a {label} response: expected {shown}")
 
 

@@ -30,7 +30,7 @@ from toolcat.providers.base import (
     written_tools,
 )
 
-CALL_PATHS = ("output/message/content/*", "message/content/*", "content/*", "*")
+CALL_PATHS = ("output/message/content/*", "message/content/*", "*")
 
 SPEC_KEYS = {"name", "description", "inputSchema", "strict"}
 

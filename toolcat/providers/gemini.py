@@ -120,8 +120,9 @@ def to_subset(schema: Json) -> tuple[Json, list[Change]]:
     """A translated copy of a JSON Schema in Gemini's OpenAPI subset, and every change made.
 
     Local `$ref`s are inlined (a recursive one becomes a free-form object), `type` lists and
-    `anyOf` branches of null become `nullable`, `oneOf` becomes `anyOf`, a one-branch `allOf`
-    is merged, `const` becomes a one-value enum, and keywords the subset has no field for
+    `anyOf` branches of null become `nullable`, `oneOf` becomes `anyOf` (or is dropped when its
+    branches are constraints without types, such as `required` alone), a one-branch `allOf` is
+    merged, `const` becomes a one-value enum, and keywords the subset has no field for
     (`additionalProperties`, `$defs`, `not`, `exclusiveMinimum`, non-string enums, formats
     other than the ones listed in FORMATS, ...) are dropped. The input is never modified.
     """
@@ -156,14 +157,18 @@ def _translate(node: Json, at: str, root: Json, refs: tuple[str, ...],
         elif key == "items" and isinstance(value, (dict, bool)):
             out[key] = _translate(value, here, root, refs, changes)
         elif key in ("anyOf", "oneOf") and isinstance(value, list):
-            if key == "oneOf":
-                changes.append((here, "oneOf became anyOf (Gemini has no oneOf)"))
             branches = [_translate(b, f"{here}/{i}", root, refs, changes)
                         for i, b in enumerate(value)]
             kept = [b for b in branches if b != {"type": "NULL"}]
             if len(kept) < len(branches):
                 nullable = True
                 changes.append((here, "a null branch became nullable: true"))
+            if kept and not any("type" in b or "anyOf" in b for b in kept):
+                changes.append((here, f"{key} of constraints only (no types) dropped: "
+                                "Gemini's anyOf branches must be schemas of their own"))
+                continue
+            if key == "oneOf":
+                changes.append((here, "oneOf became anyOf (Gemini has no oneOf)"))
             if len(kept) == 1:
                 out.update({k: v for k, v in kept[0].items() if k not in out})
             elif kept:
