@@ -75,7 +75,7 @@ def test_check_call_sorts_every_kind_of_call_for_every_provider(run, tmp_path, p
     result = run("check-call", str(response), "--provider", provider, "-c", str(CATALOGS),
                  "-c", str(NO_SCHEMA), "--json")
     assert result.exit_code == 1, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["status"] == "fail"
     assert (report["accepted"], report["refused"], report["unvalidated"]) == (3, 4, 1)
     for call, (_, name, _, expected) in zip(report["calls"], CASES, strict=True):
@@ -95,8 +95,8 @@ def test_check_call_sorts_every_kind_of_call_for_every_provider(run, tmp_path, p
 def test_schema_violations_are_reported_at_their_json_pointer(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text(json.dumps(build_response("anthropic", CASES[-1:])))
-    result = run("check-call", str(response), "-p", "anthropic", "--json")
-    errors = json.loads(result.output)["calls"][0]["errors"]
+    result = run("check-call", str(response), "--provider", "anthropic", "--json")
+    errors = json.loads(result.stdout)["calls"][0]["errors"]
     assert [(e["pointer"], e["keyword"]) for e in errors] == [
         ("", "additionalProperties"), ("/location", "minLength"), ("/units", "enum")]
     assert "'kelvin' is not one of ['metric', 'imperial', 'standard']" in errors[2]["message"]
@@ -105,7 +105,7 @@ def test_schema_violations_are_reported_at_their_json_pointer(run, tmp_path):
 def test_the_text_report_names_each_call_by_file_line_and_column(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text(json.dumps(build_response("openai", CASES[:4]), indent=2))
-    result = run("check-call", str(response), "-p", "openai")
+    result = run("check-call", str(response), "--provider", "openai")
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0].startswith(f"{response}:") and "get_weather (c1)  accepted" in lines[0]
@@ -116,7 +116,7 @@ def test_the_text_report_names_each_call_by_file_line_and_column(run, tmp_path):
 def test_a_response_whose_calls_are_all_valid_exits_0(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text(json.dumps(build_response("gemini", CASES[:2])))
-    result = run("check-call", str(response), "-p", "gemini")
+    result = run("check-call", str(response), "--provider", "gemini")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "2 calls: 2 accepted, 0 refused"
 
@@ -125,15 +125,15 @@ def test_a_reply_without_tool_calls_is_clean(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text(json.dumps({"choices": [{"message": {"role": "assistant",
                                                              "content": "Hello!"}}]}))
-    result = run("check-call", str(response), "-p", "openai", "--json")
+    result = run("check-call", str(response), "--provider", "openai", "--json")
     assert result.exit_code == 0
-    assert json.loads(result.output)["calls"] == []
+    assert json.loads(result.stdout)["calls"] == []
 
 
 def test_a_response_of_another_provider_is_an_error_naming_the_file(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text(json.dumps(build_response("anthropic", CASES[:1])))
-    result = run("check-call", str(response), "-p", "bedrock")
+    result = run("check-call", str(response), "--provider", "bedrock")
     assert result.exit_code == 2
     assert f"{response}: not a Bedrock Converse response: expected output.message.content[]" \
         in result.output
@@ -142,7 +142,7 @@ def test_a_response_of_another_provider_is_an_error_naming_the_file(run, tmp_pat
 def test_a_response_that_is_not_json_is_an_error_with_its_position(run, tmp_path):
     response = tmp_path / "response.json"
     response.write_text('{"choices": [\n  {"message": }\n]}')
-    result = run("check-call", str(response), "-p", "openai")
+    result = run("check-call", str(response), "--provider", "openai")
     assert result.exit_code == 2
     assert f"{response}:2:" in result.output
 

@@ -11,7 +11,7 @@ from toolcat.tokens import definition_tokens
 def test_tokens_lists_every_tool_largest_first_with_server_totals(run):
     result = run("tokens", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["method"]["label"] == "exact o200k_base" and data["method"]["exact"]
     tokens = [t["tokens"] for t in data["tools"]]
     assert tokens == sorted(tokens, reverse=True)
@@ -22,7 +22,7 @@ def test_tokens_lists_every_tool_largest_first_with_server_totals(run):
 def test_tokens_per_tool_match_the_exact_count_of_the_definition(run, data):
     catalog = data / "shapes" / "full.yaml"
     result = run("tokens", "-c", str(catalog), "--json")
-    counted = {t["qualified_name"]: t["tokens"] for t in json.loads(result.output)["tools"]}
+    counted = {t["qualified_name"]: t["tokens"] for t in json.loads(result.stdout)["tools"]}
     assert counted == {t.qualified_name: definition_tokens(t) for t in load_catalog(catalog)}
 
 

@@ -188,7 +188,7 @@ def test_check_call_reads_text_completions(run, tmp_path, fmt, case):
     completion.write_text(COMPLETIONS[fmt][case])
     result = run("check-call", str(completion), "--format", fmt, "-c", str(CATALOGS),
                  "-c", str(NO_SCHEMA), "--json")
-    (call,) = json.loads(result.output)["calls"]
+    (call,) = json.loads(result.stdout)["calls"]
     if EXPECTED[case] is None:
         assert result.exit_code == 0 and call["accepted"] and call["validated"]
         assert call["arguments"] == {"location": "Tokyo"}

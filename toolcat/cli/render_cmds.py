@@ -23,7 +23,7 @@ CALL_PROVIDERS = [name for name, p in PROVIDERS.items() if p.parse_calls]
 
 ProviderOpt = Annotated[
     str | None,
-    typer.Option("--provider", "-p", help="Provider whose request payload to write: "
+    typer.Option("--provider", help="Provider whose request payload to write: "
                  f"{', '.join(REQUEST_PROVIDERS)}.", show_default=False),
 ]
 EncodingOpt = Annotated[
@@ -43,7 +43,7 @@ def check_call(
         help="A provider response (JSON) or, with --format, a text completion.",
         show_default=False)],
     provider: Annotated[str | None, typer.Option(
-        "--provider", "-p", help=f"The response's provider: {', '.join(CALL_PROVIDERS)}.",
+        "--provider", help=f"The response's provider: {', '.join(CALL_PROVIDERS)}.",
         show_default=False)] = None,
     format_: Annotated[str | None, typer.Option(
         "--format", "-f", help="Read a text completion in this format: "
