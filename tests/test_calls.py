@@ -216,3 +216,15 @@ def test_arguments_must_parse_to_an_object(raw, code):
 
 def test_missing_arguments_are_an_empty_object():
     assert parse_arguments(None) == ({}, None)
+
+
+def test_calls_to_builtin_tools_are_known_unless_turned_off(run, tmp_path):
+    response = tmp_path / "response.json"
+    response.write_text(json.dumps(build_response("anthropic", [
+        ("b1", "tool_search", {"query": "send a slack message"}, "accepted")])))
+    result = run("check-call", str(response), "--provider", "anthropic", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["calls"][0]["tool"] == "builtin:tool_search"
+    result = run("check-call", str(response), "--provider", "anthropic", "--no-builtins")
+    assert result.exit_code == 1
+    assert "no tool named 'tool_search'" in result.stdout

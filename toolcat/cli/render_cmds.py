@@ -8,13 +8,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
-from toolcat.render.formats import TEXT_PARSERS
+from toolcat.render.formats import FORMATS, TEXT_PARSERS
 
 if TYPE_CHECKING:
     from toolcat.calls import CallReport, CheckedCall
+    from toolcat.model import Catalog
     from toolcat.render.costs import CatalogCost
+    from toolcat.render.render import Rendered
+    from toolcat.resolve import Profile, Resolution
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
@@ -31,11 +34,111 @@ EncodingOpt = Annotated[
     typer.Option("--encoding", help="Count tokens in this OpenAI encoding (o200k_base, "
                  "cl100k_base). Default: the model's, else o200k_base.", show_default=False),
 ]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", "-p",
+                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
+                 "small-model. Default: a large model with native tool calling.",
+                 show_default=False),
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", "-f", help="Prompt format instead of the profile's choice: "
+                 f"{', '.join(FORMATS)}.", show_default=False),
+]
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Model id, for the payload and the token method "
                  "(default: the profile's).", show_default=False),
 ]
+
+
+def render(
+    query: Annotated[str, typer.Argument(help="The user's request.", show_default=False)],
+    profile: ProfileOpt = None,
+    provider: ProviderOpt = None,
+    format_: FormatOpt = None,
+    model: ModelOpt = None,
+    encoding: EncodingOpt = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    output: OutputOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """The system prompt the model gets for QUERY, or with --provider the whole request
+    payload, built from what resolve decides under the profile."""
+    import json
+
+    from toolcat.cli.output import note, print_json, warn, write_output
+    from toolcat.render.formats import get_format
+    from toolcat.render.render import from_resolution
+    from toolcat.render.render import render as render_request
+
+    if format_ is not None:
+        get_format(format_)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+    inp = from_resolution(resolution, cat.documents, format=format_, model=model)
+    rendered = render_request(inp, provider, encoding)
+    notes = list(rendered.notes)
+    if format_ == "native" and not chosen.model.tool_calling:
+        notes.insert(0, f"the profile's model {chosen.model.name} has no native tool calling")
+    for text in notes:
+        warn(text)
+    if provider is None:
+        text = rendered.system_prompt + "\n"
+    else:
+        text = json.dumps(rendered.payload, indent=2, ensure_ascii=False) + "\n"
+    if output is not None:
+        write_output(output, text, protect=[*cat.sources, *([chosen.source] if chosen.source
+                                                           else [])])
+    if json_:
+        print_json(_render_json(rendered, resolution, chosen, format_, notes))
+        return
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        note(f"wrote the {'request' if provider else 'system prompt'} to {output}")
+    note(_summary(rendered, resolution, format_))
+
+
+def _resolve(query: str, profile: str | None, catalog: list[str] | None,
+             shape: str | None) -> tuple[Catalog, Profile, Resolution]:
+    from toolcat.cli import build
+    from toolcat.resolve import DEFAULT_PROFILE, Resolver, load_profile
+
+    chosen = load_profile(profile) if profile else DEFAULT_PROFILE
+    cat = build.load(catalog, shape)
+    return cat, chosen, Resolver(cat, chosen).resolve(query)
+
+
+def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,
+                 format_: str | None, notes: list[str]) -> dict:
+    data = rendered.to_json()
+    reason = "chosen with --format" if format_ else resolution.format.reason
+    return {
+        "query": data.pop("query"),
+        "profile": {"name": profile.name, "source": profile.source},
+        "format": data.pop("format"),
+        "format_reason": reason,
+        "provider": data.pop("provider"),
+        **data,
+        "notes": notes,
+    }
+
+
+def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) -> str:
+    tokens = rendered.tokens
+    reason = "chosen with --format" if format_ else resolution.format.reason
+    parts = [f"format {rendered.format} ({reason})",
+             f"{len(rendered.prompt_tools)} tools described in the prompt, "
+             f"{len(rendered.payload_tools)} in the payload, {len(rendered.deferred)} deferred"]
+    cost = f"{tokens.total:,} tokens: system prompt {tokens.system:,}"
+    if tokens.tools or tokens.overhead:
+        cost += f" + tools {tokens.tools:,}"
+    if tokens.overhead:
+        cost += f" + tool-use overhead {tokens.overhead:,}"
+    parts.append(f"{cost} ({tokens.method.label})")
+    return "; ".join(parts)
 
 
 def check_call(
@@ -50,6 +153,9 @@ def check_call(
         f"{', '.join(TEXT_PARSERS)}.", show_default=False)] = None,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
+    builtins: Annotated[bool, typer.Option(
+        "--builtins/--no-builtins", help="Also accept calls to toolcat's built-in tools "
+        "(tool_search, search_tools, python_execution, ...), which render shows too.")] = True,
     json_: JsonOpt = False,
 ) -> None:
     """Validate the tool calls a model returned: parse, find the tool, validate the arguments
@@ -59,6 +165,8 @@ def check_call(
     from toolcat.cli.output import print_json
 
     cat = build.load(catalog, shape)
+    if builtins:
+        cat = _with_builtins(cat)
     report = check_response(cat, response, provider=provider, fmt=format_)
     if json_:
         print_json(report.to_json())
@@ -66,6 +174,21 @@ def check_call(
         _print_report(report)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _with_builtins(cat: Catalog) -> Catalog:
+    """The catalog plus the shipped built-in tools whose names it does not use itself."""
+    from dataclasses import replace
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.paths import builtins_catalog
+
+    shipped = load_catalog(builtins_catalog(), default_source="builtin")
+    taken = {t.name for t in cat.tools}
+    extra = tuple(t for t in shipped.tools if t.name not in taken)
+    servers = cat.servers + tuple(s for s in shipped.servers if not cat.server(s.name))
+    return replace(cat, tools=cat.tools + extra, servers=servers,
+                   positions={**shipped.positions, **cat.positions})
 
 
 def _print_report(report: CallReport) -> None:
@@ -110,6 +233,7 @@ def tokens(
     query: Annotated[str | None, typer.Argument(
         help="A request: also show what the visible set resolve picks for it saves.",
         show_default=False)] = None,
+    profile: ProfileOpt = None,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     provider: ProviderOpt = None,
@@ -122,20 +246,56 @@ def tokens(
     from toolcat.cli import build
     from toolcat.cli.output import print_json
     from toolcat.render.costs import catalog_cost, method_for
-    from toolcat.render.render import request_provider
+    from toolcat.render.render import model_id, request_provider
 
-    cat = build.load(catalog, shape)
     if provider:
         request_provider(provider)
+    visible = None
+    if query is not None:
+        cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+        model = model or model_id(chosen)
+    else:
+        cat = build.load(catalog, shape)
     method = method_for(provider, model, encoding)
     cost = catalog_cost(cat.tools, method, provider or "canonical")
+    if query is not None:
+        visible = _visible_saving(cost, cat, resolution, chosen)
     if json_:
-        print_json(_cost_json(cost, cat))
-    else:
-        _print_cost(cost, cat)
+        print_json({**_cost_json(cost), "visible": visible})
+        return
+    _print_cost(cost)
+    if visible is not None:
+        _print_saving(visible)
 
 
-def _cost_json(cost: CatalogCost, cat: object) -> dict:
+def _visible_saving(cost: CatalogCost, cat: Catalog, resolution: Resolution,
+                    profile: Profile) -> dict:
+    """The visible set's cost against showing every catalog tool plus the visible built-ins."""
+    in_catalog = {t.qualified_name for t in cat.tools}
+    extra = [t for t in resolution.visible if t.qualified_name not in in_catalog]
+    shown = cost.tokens_of(resolution.visible)
+    everything = cost.total + cost.tokens_of(extra)
+    saved = everything - shown
+    return {"query": resolution.query,
+            "profile": {"name": profile.name, "source": profile.source},
+            "tools": [t.qualified_name for t in resolution.visible],
+            "tokens": shown, "all": everything, "saved": saved,
+            "saved_share": round(saved / everything, 4) if everything else 0.0}
+
+
+def _print_saving(visible: dict) -> None:
+    from rich.markup import escape
+
+    from toolcat.cli.output import console
+
+    console.print(f"visible set for [bold]\"{escape(visible['query'])}\"[/] under profile "
+                  f"{escape(visible['profile']['name'])}: {len(visible['tools'])} tools, "
+                  f"{visible['tokens']:,} of {visible['all']:,} tokens; saves "
+                  f"[bold]{visible['saved']:,}[/] ({visible['saved_share']:.1%})",
+                  soft_wrap=True)
+
+
+def _cost_json(cost: CatalogCost) -> dict:
     return {
         "method": cost.method.to_json(),
         "shape": cost.shape,
@@ -147,7 +307,7 @@ def _cost_json(cost: CatalogCost, cat: object) -> dict:
     }
 
 
-def _print_cost(cost: CatalogCost, cat: object) -> None:
+def _print_cost(cost: CatalogCost) -> None:
     from rich.table import Table
 
     from toolcat.cli.output import console

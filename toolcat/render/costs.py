@@ -161,12 +161,11 @@ class CatalogCost:
         return sum(c.tokens for c in self.tools)
 
     def tokens_of(self, tools: Sequence[Tool]) -> int:
-        """The summed cost of `tools` (counted the same way, whether listed here or not)."""
-        known = {id(c.tool): c.tokens for c in self.tools}
-        return sum(known.get(id(t), 0) or self._count(t) for t in tools)
-
-    def _count(self, tool: Tool) -> int:
-        return tool_tokens(tool, self.method, self.shape)
+        """The summed cost of `tools`, counted the same way whether they are listed here or
+        not (built-in tools are not in the catalog)."""
+        known = {c.tool.qualified_name: c.tokens for c in self.tools}
+        return sum(known[t.qualified_name] if t.qualified_name in known
+                   else tool_tokens(t, self.method, self.shape) for t in tools)
 
 
 def tool_text(tool: Tool, shape: str = "canonical") -> str:

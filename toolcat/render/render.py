@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import UsageError
@@ -19,6 +20,9 @@ from toolcat.providers.base import Provider, RequestInput
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
+
+if TYPE_CHECKING:
+    from toolcat.resolve import Profile, Resolution
 
 DISCOVERY_TOOLS = frozenset({"tool_search", "search_tools", "add_tool"})
 
@@ -74,6 +78,32 @@ class Rendered:
             "tokens": self.tokens.to_json(),
             "notes": list(self.notes),
         }
+
+
+def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None = None, *,
+                    format: str | None = None, model: str | None = None) -> RenderInput:
+    """The render inputs of a resolution; `format` and `model` override the profile's."""
+    categories = tuple(f"{c.name} ({c.description})" if c.description else c.name
+                       for c in resolution.categories)
+    return RenderInput(
+        query=resolution.query,
+        base_prompt=resolution.prompt,
+        format=format or resolution.format.name,
+        builtins=resolution.builtins,
+        tools=resolution.catalog_tools,
+        deferred=resolution.deferred,
+        tool_search=resolution.tool_search_mode,
+        categories=categories,
+        model=model or model_id(resolution.profile),
+        documents=documents or {},
+    )
+
+
+def model_id(profile: Profile) -> str | None:
+    """The model id a profile names; None for the built-in default profile, whose model is a
+    description ("a large model with native tool calling"), not an id a provider knows."""
+    name = profile.model.name
+    return name if profile.source is not None and name and name != "default" else None
 
 
 def request_provider(name: str) -> Provider:
