@@ -119,3 +119,10 @@ def test_a_call_without_a_name_is_kept_as_malformed():
 def test_a_response_of_another_shape_is_a_response_error():
     with pytest.raises(ResponseError, match="not a Gemini response"):
         PROVIDERS["gemini"].parse_calls({"choices": []})
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai-responses"])
+def test_a_shown_tool_is_never_sent_deferred(provider):
+    marked = Tool(name="get_weather", parameters={"type": "object"}, defer_loading=True)
+    payload, _ = build(provider, tools=(marked,))
+    assert "defer_loading" not in payload["tools"][0]

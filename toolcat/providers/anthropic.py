@@ -78,8 +78,10 @@ def request(req: RequestInput) -> Written:
     if req.system:
         body["system"] = req.system
     body["messages"] = [{"role": "user", "content": req.query}]
+    # resolve decided what is shown: a shown tool is never deferred, whatever its catalog says
+    shown = [replace(tool, defer_loading=None) for tool in req.tools]
     deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
-    tools = written_tools([*req.tools, *deferred], write_tool, notes)
+    tools = written_tools([*shown, *deferred], write_tool, notes)
     if deferred and not req.discovery:
         tools.append(dict(TOOL_SEARCH))
         notes.append(f"{len(deferred)} tools are deferred (defer_loading); the "
