@@ -236,8 +236,12 @@ def tokens(
     profile: ProfileOpt = None,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
-    provider: ProviderOpt = None,
-    model: ModelOpt = None,
+    provider: Annotated[str | None, typer.Option(
+        "--provider", help="Price each definition as this provider's requests carry it: "
+        f"{', '.join(REQUEST_PROVIDERS)}.", show_default=False)] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", help="Model id that picks the tokenizer and overhead (default: the "
+        "profile's).", show_default=False)] = None,
     encoding: EncodingOpt = None,
     json_: JsonOpt = False,
 ) -> None:
