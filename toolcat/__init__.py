@@ -23,6 +23,8 @@ _API = {
     "CheckedCall": "toolcat.calls",
     "RenderInput": "toolcat.render",
     "Rendered": "toolcat.render",
+    "lint_catalog": "toolcat.lint.engine",
+    "LintSettings": "toolcat.lint.settings",
 }
 
 __all__ = sorted(_API)
