@@ -111,3 +111,17 @@ def test_a_tool_costs_the_tokens_of_its_compact_definition():
     assert anthropic.total == count_tokens('{"name":"ping","description":"Ping a host.",'
                                            '"input_schema":{"type":"object","properties":'
                                            '{"host":{"type":"string"}}}}')
+
+
+def test_the_visible_set_is_priced_against_everything_plus_the_visible_builtins(demo, builtins):
+    from toolcat.render.costs import visible_saving
+
+    cost = catalog_cost(demo.tools, method_for(None))
+    search = builtins.get("tool_search")
+    shown = [search, demo.get("get_weather"), demo.get("weather_forecast")]
+    saving = visible_saving(cost, shown)
+    priced = {c.tool.name: c.tokens for c in catalog_cost(shown, method_for(None)).tools}
+    assert saving.visible == sum(priced.values())
+    assert saving.all == cost.total + priced["tool_search"]
+    assert saving.saved == saving.all - saving.visible
+    assert round(saving.share, 4) == round(saving.saved / saving.all, 4)

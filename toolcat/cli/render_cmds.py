@@ -263,7 +263,7 @@ def tokens(
     method = method_for(provider, model, encoding)
     cost = catalog_cost(cat.tools, method, provider or "canonical")
     if query is not None:
-        visible = _visible_saving(cost, cat, resolution, chosen)
+        visible = _visible_saving(cost, resolution, chosen)
     if json_:
         print_json({**_cost_json(cost), "visible": visible})
         return
@@ -272,19 +272,15 @@ def tokens(
         _print_saving(visible)
 
 
-def _visible_saving(cost: CatalogCost, cat: Catalog, resolution: Resolution,
-                    profile: Profile) -> dict:
-    """The visible set's cost against showing every catalog tool plus the visible built-ins."""
-    in_catalog = {t.qualified_name for t in cat.tools}
-    extra = [t for t in resolution.visible if t.qualified_name not in in_catalog]
-    shown = cost.tokens_of(resolution.visible)
-    everything = cost.total + cost.tokens_of(extra)
-    saved = everything - shown
+def _visible_saving(cost: CatalogCost, resolution: Resolution, profile: Profile) -> dict:
+    from toolcat.render.costs import visible_saving
+
+    saving = visible_saving(cost, resolution.visible)
     return {"query": resolution.query,
             "profile": {"name": profile.name, "source": profile.source},
             "tools": [t.qualified_name for t in resolution.visible],
-            "tokens": shown, "all": everything, "saved": saved,
-            "saved_share": round(saved / everything, 4) if everything else 0.0}
+            "tokens": saving.visible, "all": saving.all, "saved": saving.saved,
+            "saved_share": round(saving.share, 4)}
 
 
 def _print_saving(visible: dict) -> None:

@@ -193,3 +193,27 @@ def catalog_cost(tools: Sequence[Tool], method: Method,
     per_server = sorted((ServerCost(name, len(v), sum(v)) for name, v in servers.items()),
                         key=lambda s: (-s.tokens, s.name))
     return CatalogCost(tuple(costs), tuple(per_server), method, shape)
+
+
+@dataclass(frozen=True)
+class Saving:
+    """What showing only `visible` costs against showing everything: every catalog tool plus
+    the visible tools that are not in the catalog (built-ins, a gateway's search tool)."""
+
+    visible: int
+    all: int
+
+    @property
+    def saved(self) -> int:
+        return self.all - self.visible
+
+    @property
+    def share(self) -> float:
+        return self.saved / self.all if self.all else 0.0
+
+
+def visible_saving(cost: CatalogCost, visible: Sequence[Tool]) -> Saving:
+    """The saving of a visible set, priced the way `cost` prices the catalog."""
+    in_catalog = {c.tool.qualified_name for c in cost.tools}
+    extra = [t for t in visible if t.qualified_name not in in_catalog]
+    return Saving(cost.tokens_of(visible), cost.total + cost.tokens_of(extra))
