@@ -18,6 +18,11 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "ToolCall": "toolcat.model",
+    "CallChecker": "toolcat.calls",
+    "CheckedCall": "toolcat.calls",
+    "RenderInput": "toolcat.render",
+    "Rendered": "toolcat.render",
     "lint_catalog": "toolcat.lint.engine",
     "LintSettings": "toolcat.lint.settings",
 }
