@@ -26,6 +26,7 @@ _API = {
     "lint_catalog": "toolcat.lint.engine",
     "LintSettings": "toolcat.lint.settings",
     "tool": "toolcat.define",
+    "hydrate": "toolcat.instances",
 }
 
 __all__ = sorted(_API)

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from toolcat.catalog.refs import RefChecker, base_uri_for, bundle
+from toolcat.calls import CallChecker, CallError
+from toolcat.catalog.refs import RefChecker, base_uri_for
 from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers import toolcat as toolcat_shape
@@ -187,27 +188,12 @@ def _check_schema(tool: Tool, where: SourceRef) -> Validator | None:
         raise DefinitionError(f"{label}: parameters at '{problem.pointer or '/'}': "
                               f"{problem.message}",
                               where=replace(where, pointer="/parameters" + problem.pointer))
-    return compile_validator(bundle(tool.parameters, base_uri, refs.documents), label, where)
-
-
-def compile_validator(schema: Mapping[str, Json], label: str, where: SourceRef) -> Validator:
-    """A validator for `schema` (its own `$schema` draft, else 2020-12), checked first.
-
-    Raises:
-        DefinitionError: the schema is not a valid JSON Schema.
-    """
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import Draft202012Validator, validator_for
-
-    cls = validator_for(schema, default=Draft202012Validator)
-    try:
-        cls.check_schema(schema)
-    except SchemaError as exc:
-        at = "/" + "/".join(str(p) for p in exc.absolute_path) if exc.absolute_path else ""
-        raise DefinitionError(f"{label}: invalid parameters schema at '{at or '/'}': "
-                              f"{exc.message}",
-                              where=replace(where, pointer="/parameters" + at)) from None
-    return cls(schema)
+    # compiled exactly as check-call compiles a catalog tool's (bundled, formats checked)
+    validator = CallChecker(Catalog(tools=(tool,), documents=refs.documents)).validator(tool)
+    if isinstance(validator, CallError):
+        raise DefinitionError(f"{label}: {validator.message} (at '{validator.pointer or '/'}')",
+                              where=replace(where, pointer="/parameters" + validator.pointer))
+    return validator
 
 
 def _check_class(target: type, tool: Tool, where: SourceRef) -> None:
@@ -377,42 +363,3 @@ def _listed_tools(exported: Any, source: str) -> list[Tool]:
         tools.append(found.tool if found else item)
     return tools
 
-
-# --- instances --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BoundTool:
-    """A function tool bound to its validated arguments; `run()` calls it with them.
-
-    What hydrating a call of a function tool returns, as a class tool returns its instance.
-    """
-
-    function: Callable[..., Any]
-    args: Mapping[str, Json]
-
-    @property
-    def definition(self) -> Tool:
-        return definition_of(self.function)
-
-    def run(self) -> Any:
-        """Call the function (for an async function: the coroutine to await)."""
-        return self.function(**self.args)
-
-
-def implementation_of(tool: Tool) -> Registration | None:
-    """The decorated class or function a catalog tool came from, if its module is imported.
-
-    Looks `implementation: {module, class | function}` up in modules already imported; never
-    imports anything itself.
-    """
-    where = tool.implementation or {}
-    module = sys.modules.get(str(where.get("module", "")))
-    path = where.get("class") or where.get("function")
-    if module is None or not isinstance(path, str):
-        return None
-    obj: Any = module
-    for part in path.split("."):
-        obj = getattr(obj, part, None)
-    found = registration(obj) if obj is not None else None
-    return found if found is not None and found.tool.name == tool.name else None

@@ -139,3 +139,60 @@ def test_lint_points_at_the_decorators_of_a_module(run, agent):
     undocumented = [f for f in findings if f["rule"] == "TC303"]
     assert undocumented and all(f["file"] == str(agent) for f in undocumented)
     assert {f["line"] for f in undocumented} == {7}
+
+
+def _response(tmp_path, *calls):
+    path = tmp_path / "response.json"
+    blocks = [{"type": "tool_use", "id": f"t{i}", "name": name, "input": args}
+              for i, (name, args) in enumerate(calls)]
+    path.write_text(json.dumps({"content": blocks}, indent=2))
+    return str(path)
+
+
+def test_check_call_instantiate_reports_what_each_call_would_become(run, agent, tmp_path):
+    response = _response(tmp_path, ("get_weather", {"city": "Oslo"}), ("get_weather", {}),
+                         ("drop_table", {}), ("tool_search", {"query": "mail"}))
+    result = run("check-call", response, "--provider", "anthropic", "-c", "my_agent.tools",
+                 "--instantiate")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{response}:3:5  get_weather (t0)  instantiated → my_agent.tools.GetWeather",
+        f"{response}:11:5  get_weather (t1)  refused",
+        "    /: 'city' is a required property  schema-violation",
+        f"{response}:17:5  drop_table (t2)  instantiated → my_agent.tools.drop_table",
+        f"{response}:23:5  tool_search (t3)  valid, no Python class to instantiate",
+        "4 calls: 2 instantiated, 1 refused, 1 without a Python class",
+    ]
+
+
+def test_check_call_instantiate_json_adds_status_and_implementation(run, agent, tmp_path):
+    response = _response(tmp_path, ("get_weather", {"city": "Oslo"}))
+    result = run("check-call", response, "--provider", "anthropic", "-c", "my_agent.tools",
+                 "--instantiate", "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert {k: report[k] for k in ("status", "accepted", "refused", "unvalidated",
+                                   "instantiated", "no_class")} == {
+        "status": "ok", "accepted": 1, "refused": 0, "unvalidated": 0, "instantiated": 1,
+        "no_class": 0}
+    (call,) = report["calls"]
+    assert sorted(call) == ["accepted", "arguments", "errors", "id", "implementation", "name",
+                            "no_schema_mode", "status", "tool", "validated", "where"]
+    assert (call["status"], call["implementation"]) == ("instantiated",
+                                                        "my_agent.tools.GetWeather")
+
+
+def test_check_call_instantiate_flags_calls_accepted_without_a_schema(run, isolated, pymodule,
+                                                                      tmp_path):
+    (isolated / "dash.py").write_text(
+        "import toolcat\n\n@toolcat.tool(name='open_dashboard', allow_no_schema=True,\n"
+        "              no_schema_mode='human-approval')\nclass Dash:\n    def run(self): ...\n")
+    response = _response(tmp_path, ("open_dashboard", {"view": "latency"}))
+    result = run("check-call", response, "--provider", "anthropic", "-c", "dash.py",
+                 "--instantiate")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].endswith(
+        "open_dashboard (t0)  instantiated without validation (no_schema_mode human-approval)"
+        " → dash.Dash")
+    assert result.stdout.splitlines()[-1] == (
+        "1 calls: 0 instantiated, 1 instantiated without validation, 0 refused")
