@@ -1,8 +1,10 @@
 """Speed of tools defined in Python: registering `@toolcat.tool` classes (schema checks and the
-validator compiled once each), and loading a module of them as a catalog in a fresh process,
-next to loading the same tools from JSON.
+validator compiled once each), loading a module of them as a catalog in a fresh process next
+to loading the same tools from JSON, and hydrating calls into instances next to only checking
+them (check-call's CallChecker).
 
-The tools are the 769 of the bfcl_v4 set (real schemas), written as decorated classes.
+The tools are the 769 of the bfcl_v4 set (real schemas), written as decorated classes; the
+calls are 1,000 OpenAI tool calls with stringified arguments, a tenth of them invalid.
 Usage: python benchmarks/define_speed.py [--runs N]
 """
 
@@ -65,8 +67,42 @@ def fresh(source: str, folder: Path, runs: int) -> list[float]:
     return times
 
 
+def calls_timing(runs: int) -> tuple[list[float], list[float], int]:
+    """Seconds to hydrate 1,000 calls, and to only check them, on a decorated class."""
+    import toolcat
+    from toolcat.calls import CallChecker
+    from toolcat.model import Catalog
+    from toolcat.providers import PROVIDERS
+
+    @toolcat.tool(name="get_weather", description="Current weather for a city.", parameters={
+        "type": "object", "required": ["location"], "additionalProperties": False,
+        "properties": {"location": {"type": "string", "minLength": 1},
+                       "unit": {"enum": ["celsius", "fahrenheit"]},
+                       "days": {"type": "integer", "minimum": 1, "maximum": 14}}})
+    class GetWeather:
+        def run(self):
+            return self.args
+
+    calls = [{"id": f"c{i}", "type": "function", "function": {
+        "name": "get_weather", "arguments": json.dumps(
+            {"location": f"city {i}", "unit": "celsius", "days": 20 if i % 10 == 0 else 3})}}
+        for i in range(1000)]
+    response = {"choices": [{"message": {"role": "assistant", "tool_calls": calls}}]}
+    hydrate_times, check_times = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = toolcat.hydrate(response, [GetWeather], provider="openai")
+        hydrate_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        checker = CallChecker(Catalog(tools=(GetWeather.definition,)))
+        checker.check_all(PROVIDERS["openai"].parse_calls(response))
+        check_times.append(time.perf_counter() - started)
+    assert len(result.instances) == 900 and len(result.refused) == 100
+    return hydrate_times, check_times, len(calls)
+
+
 def report(label: str, times: list[float], count: int | None = None) -> None:
-    per = f"  ({statistics.median(times) / count * 1e6:.0f} µs per tool)" if count else ""
+    per = f"  ({statistics.median(times) / count * 1e6:.0f} µs each)" if count else ""
     print(f"{label:<58} median {statistics.median(times):.3f} s  min {min(times):.3f} s{per}")
 
 
@@ -90,6 +126,9 @@ def main() -> None:
                fresh("bfcl_tools", folder, args.runs), n)
         report(f"load_catalog('bfcl_tools.json'), {n} JSON tools, fresh process",
                fresh(str(folder / "bfcl_tools.json"), folder, args.runs), n)
+    hydrated, checked, n = calls_timing(args.runs)
+    report(f"hydrate {n} OpenAI calls (parse, validate, instantiate)", hydrated, n)
+    report(f"check the same {n} calls only (CallChecker)", checked, n)
 
 
 if __name__ == "__main__":
