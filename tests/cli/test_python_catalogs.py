@@ -196,3 +196,15 @@ def test_check_call_instantiate_flags_calls_accepted_without_a_schema(run, isola
         " → dash.Dash")
     assert result.stdout.splitlines()[-1] == (
         "1 calls: 0 instantiated, 1 instantiated without validation, 0 refused")
+
+
+def test_check_call_instantiate_reads_text_completions_too(run, agent, tmp_path):
+    completion = tmp_path / "completion.txt"
+    completion.write_text('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+                          '\n</tool_call>\n')
+    result = run("check-call", str(completion), "--format", "hermes", "-c", "my_agent.tools",
+                 "--instantiate")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"{completion}:1:1  get_weather  instantiated → my_agent.tools.GetWeather",
+        "1 calls: 1 instantiated, 0 refused"]
