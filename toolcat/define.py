@@ -284,7 +284,7 @@ def _decorator_ref(file: str, line: int) -> SourceRef:
     return SourceRef(file, line, column)
 
 
-# --- finding and using registered tools ---------------------------------------------------
+# --- finding registered tools ----------------------------------------------------------
 
 
 def registration(obj: Any) -> Registration | None:
