@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,3 +42,31 @@ def run() -> Callable[..., Result]:
 @pytest.fixture
 def data() -> Path:
     return DATA
+
+
+@pytest.fixture
+def pymodule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[str, str], Path]]:
+    """Write Python files under a temporary folder on sys.path; `pymodule("pkg/tools.py",
+    text)` returns the file. Modules imported from there are forgotten after the test."""
+    import importlib
+    import sys
+    import textwrap
+
+    root = tmp_path / "code"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+
+    def write(relative: str, text: str) -> Path:
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        importlib.invalidate_caches()
+        return path
+
+    yield write
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if file.startswith(str(tmp_path)) or name.startswith("_toolcat_"):
+            del sys.modules[name]

@@ -25,6 +25,8 @@ _API = {
     "Rendered": "toolcat.render",
     "lint_catalog": "toolcat.lint.engine",
     "LintSettings": "toolcat.lint.settings",
+    "tool": "toolcat.define",
+    "hydrate": "toolcat.instances",
 }
 
 __all__ = sorted(_API)

@@ -156,6 +156,11 @@ def check_call(
     builtins: Annotated[bool, typer.Option(
         "--builtins/--no-builtins", help="Also accept calls to toolcat's built-in tools "
         "(tool_search, search_tools, python_execution, ...), which render shows too.")] = True,
+    instantiate: Annotated[bool, typer.Option(
+        "--instantiate", help="Also build the instances the valid calls hydrate into (tools "
+        "defined in Python with @toolcat.tool; run() is never called) and report each call "
+        "as instantiated, instantiated without validation, refused, or without a class.")
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Validate the tool calls a model returned: parse, find the tool, validate the arguments
@@ -167,6 +172,11 @@ def check_call(
     cat = build.load(catalog, shape)
     if builtins:
         cat = _with_builtins(cat)
+    if instantiate:
+        from toolcat.cli.define_cmds import check_instances
+
+        check_instances(cat, response, provider=provider, fmt=format_, json_=json_)
+        return
     report = check_response(cat, response, provider=provider, fmt=format_)
     if json_:
         print_json(report.to_json())
