@@ -18,6 +18,14 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "pick": "toolcat.search.pick",
+    "PickResult": "toolcat.search.pick",
+    "search_tools": "toolcat.search.find",
+    "SearchResult": "toolcat.search.find",
+    "build_scorer": "toolcat.search",
+    "default_scorer": "toolcat.search",
+    "rank": "toolcat.search",
+    "SCORERS": "toolcat.search",
 }
 
 __all__ = sorted(_API)

@@ -64,12 +64,14 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds
+    from toolcat.cli import catalog_cmds, search_cmds
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
     app.command("stats")(catalog_cmds.stats)
     app.command("convert")(catalog_cmds.convert)
+    app.command("search")(search_cmds.search)
+    app.command("pick")(search_cmds.pick)
 
 
 _register()

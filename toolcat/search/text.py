@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from toolcat.model import Tool
@@ -64,3 +65,22 @@ def searchable_text(tool: Tool) -> str:
         parts += [split_name(name), description]
     parts += tool.tags
     return "\n".join(p for p in parts if p)
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) English stem of a lower-case word: `messages` -> `messag`."""
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    # imported on first use: the package loads the stemmers of 30 languages
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    return EnglishStemmer()
+
+
+def stems(text: str) -> list[str]:
+    """`terms` reduced to their stems: what the ranking scorers match on."""
+    return [stem(w) for w in terms(text)]
