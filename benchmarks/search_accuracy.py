@@ -27,7 +27,7 @@ from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, score_many  # noqa: E402
 
 BENCHDATA = REPO.parent / "shared" / "benchdata"
-SETS = ("bfcl_v4", "seal_tools", "metatool")
+SETS = ("bfcl_v4", "seal_tools", "metatool", "demo")  # demo: catalogs/ and its queries
 REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
     ("bfcl_v4", "BM25"): (0.749, 0.905, 0.946, 0.845),
     ("bfcl_v4", "MiniLM dense"): (0.681, 0.870, 0.943, 0.805),
@@ -58,13 +58,20 @@ def metrics(ranked: list[str], relevant: set[str]) -> tuple[float, float, float,
 
 
 def load_set(name: str, sample: int | None) -> tuple[list, list[str], list[set[str]]]:
-    catalog = load_catalog(BENCHDATA / name / "catalog.json")
+    """Tools, queries and relevant names; queries that no tool answers are left out."""
+    if name == "demo":
+        catalog = load_catalog(REPO / "catalogs")
+        lines = REPO / "catalogs" / "demo-queries.jsonl"
+    else:
+        catalog = load_catalog(BENCHDATA / name / "catalog.json")
+        lines = BENCHDATA / name / "queries.jsonl"
     queries, relevant = [], []
-    with (BENCHDATA / name / "queries.jsonl").open(encoding="utf-8") as handle:
+    with lines.open(encoding="utf-8") as handle:
         for line in handle:
             item = json.loads(line)
-            queries.append(item["query"])
-            relevant.append(set(item["relevant"]))
+            if item["relevant"]:
+                queries.append(item["query"])
+                relevant.append(set(item["relevant"]))
     if sample:
         queries, relevant = queries[:sample], relevant[:sample]
     return list(catalog.tools), queries, relevant

@@ -28,7 +28,13 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.text import parameter_texts, split_name, stems
+from toolcat.search.text import (
+    identifier_names,
+    own_description,
+    parameter_texts,
+    split_name,
+    stems,
+)
 
 # Field weights and length normalisation. The name is short and chosen with care, so one
 # occurrence there says more than one in a long description; parameters describe inputs, not
@@ -41,14 +47,15 @@ FIELDS: dict[str, tuple[float, float]] = {  # name: (weight w_f, length normalis
 }
 
 
-def tool_fields(tool: Tool) -> dict[str, list[str]]:
-    """The stems of each field of `tool`."""
+def tool_fields(tool: Tool, names: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """The stems of each field of `tool`; clauses of its description that point to another
+    of the `names` are left out (see `own_description`)."""
     params = []
     for name, description in parameter_texts(tool.parameters):
         params += [split_name(name), description]
     return {
         "name": stems(split_name(tool.name)),
-        "description": stems(tool.description),
+        "description": stems(own_description(tool, names)),
         "parameters": stems(" ".join(params)),
         "tags": stems(" ".join(split_name(tag) for tag in tool.tags)),
     }
@@ -62,7 +69,8 @@ class BM25Scorer:
     def __init__(self, tools: Sequence[Tool], *, k1: float = 1.2) -> None:
         self.tools = tools
         self.k1 = k1
-        fields = [tool_fields(t) for t in tools]
+        names = identifier_names(tools)
+        fields = [tool_fields(t, names) for t in tools]
         n = len(tools)
         mean = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
         weighted: dict[str, dict[int, float]] = {}

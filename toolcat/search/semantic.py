@@ -15,16 +15,17 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.embeddings import embed_texts, load_embedder
-from toolcat.search.text import parameter_texts, split_name
+from toolcat.search.text import identifier_names, own_description, parameter_texts, split_name
 
 MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 
 
-def tool_text(tool: Tool) -> str:
-    """What a tool is embedded as: `name words: description. parameter: text; ...`."""
+def tool_text(tool: Tool, names: frozenset[str] = frozenset()) -> str:
+    """What a tool is embedded as: `name words: description. Parameters: name: text; ...`,
+    without the description's clauses that point to another of the `names`."""
     params = "; ".join(f"{split_name(n)}: {d}" if d else split_name(n)
                        for n, d in parameter_texts(tool.parameters))
-    text = f"{split_name(tool.name)}: {tool.description}".strip()
+    text = f"{split_name(tool.name)}: {own_description(tool, names)}".strip()
     if params:
         text += f" Parameters: {params}"
     return text[:MAX_CHARS]
@@ -39,8 +40,9 @@ class SemanticScorer:
                  cache: bool = True) -> None:
         self.tools = tools
         self.embedder = load_embedder(model)
-        self.vectors, self.encoded = embed_texts(self.embedder, [tool_text(t) for t in tools],
-                                                 cache=cache)
+        names = identifier_names(tools)
+        self.vectors, self.encoded = embed_texts(
+            self.embedder, [tool_text(t, names) for t in tools], cache=cache)
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
     def similarity(self, queries: Sequence[str]) -> np.ndarray:
