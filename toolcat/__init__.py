@@ -18,6 +18,8 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "lint_catalog": "toolcat.lint.engine",
+    "LintSettings": "toolcat.lint.settings",
     "pick": "toolcat.search.pick",
     "PickResult": "toolcat.search.pick",
     "search_tools": "toolcat.search.find",

@@ -64,12 +64,17 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, search_cmds
+    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, search_cmds
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
     app.command("stats")(catalog_cmds.stats)
     app.command("convert")(catalog_cmds.convert)
+    app.command("lint")(lint_cmds.lint)
+    app.command("rules")(lint_cmds.rules)
+    app.add_typer(mcp_cmds.import_app)
+    app.command("lock")(lock_cmds.lock)
+    app.command("diff")(lock_cmds.diff)
     app.command("search")(search_cmds.search)
     app.command("pick")(search_cmds.pick)
 
