@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
-QueryArg = Annotated[str, typer.Argument(help="What the tool should do, or a regex pattern.",
-                                         show_default=False)]
+SearchArg = Annotated[str, typer.Argument(
+    help="A regex pattern (words work too; see --scorer).", show_default=False)]
+RequestArg = Annotated[str, typer.Argument(help="The request the tools are for.",
+                                           show_default=False)]
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
@@ -42,7 +44,7 @@ def _options(scorer: str | None, model: str | None) -> dict[str, str]:
 
 
 def search(
-    query: QueryArg,
+    query: SearchArg,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     scorer: Annotated[str | None, _scorer_opt(
@@ -101,7 +103,7 @@ def _marked(text: str, query: str, scorer: str) -> Text:
 
 
 def pick(
-    query: QueryArg,
+    query: RequestArg,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     max_candidates: Annotated[int, typer.Option(
