@@ -12,13 +12,13 @@ uses an ideal DCG over min(|relevant|, 10).
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -42,10 +42,10 @@ REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
 DEFAULT_SCORERS = ("keyword", "regex", "fuzzy", "relevance", "bm25", "semantic", "hybrid")
 
 
-def top_k(scores: np.ndarray, k: int) -> list[int]:
+def top_k(scores: Sequence[float], k: int) -> list[int]:
     """Indices of the k best positive scores, ties in catalog order (as `rank` does)."""
-    order = np.argsort(-scores, kind="stable")[:k]
-    return [int(i) for i in order if scores[i] > 0]
+    return heapq.nsmallest(k, (i for i, s in enumerate(scores) if s > 0),
+                           key=lambda i: (-scores[i], i))
 
 
 def metrics(ranked: list[str], relevant: set[str]) -> tuple[float, float, float, float]:
@@ -83,14 +83,14 @@ def evaluate(tools: list, queries: list[str], relevant: list[set[str]], scorer_n
     scorer = build_scorer(scorer_name, tools)
     built = time.perf_counter()
     names = [t.name for t in tools]
-    totals = np.zeros(4)
+    totals = [0.0] * 4
     for start in range(0, len(queries), 512):
         batch = queries[start:start + 512]
         for scores, wanted in zip(score_many(scorer, batch), relevant[start:start + 512],
                                   strict=True):
-            ranked = [names[i] for i in top_k(np.asarray(scores), 10)]
-            totals += metrics(ranked, wanted)
-    return tuple(totals / len(queries)), built - started, time.perf_counter() - built
+            ranked = [names[i] for i in top_k(scores, 10)]
+            totals = [t + m for t, m in zip(totals, metrics(ranked, wanted), strict=True)]
+    return tuple(t / len(queries) for t in totals), built - started, time.perf_counter() - built
 
 
 def main() -> None:

@@ -24,5 +24,10 @@ def test_stemming_scorers_highlight_other_forms_of_a_word():
         "send", "Message"]
 
 
+def test_other_scorers_highlight_the_query_words():
+    assert marked("Get current weather", "weather now", "keyword") == ["weather"]
+    assert marked("Get current weather", "wether", "bm25") == []
+
+
 def test_an_unusable_pattern_highlights_nothing():
     assert marked("missing values", "missing (", "regex") == []

@@ -2,8 +2,8 @@
 
 A factory takes the tools to index (and scorer options as keywords) and returns a Scorer.
 Scorer modules are imported when a scorer is built, so importing this package stays light
-(numpy, rapidfuzz and RE2 load with the scorers that use them; torch only with `semantic`
-and `hybrid`).
+(RE2, rapidfuzz and the stemmer load with the scorers that use them; numpy and torch only
+with `semantic` and `hybrid`).
 """
 
 from __future__ import annotations

@@ -25,8 +25,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from toolcat.model import Tool
 from toolcat.search.text import (
     identifier_names,
@@ -80,38 +78,35 @@ class BM25Scorer:
                 for term, tf in Counter(doc[f]).items():
                     row = weighted.setdefault(term, {})
                     row[i] = row.get(i, 0.0) + weight * tf / norm
-        self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # term -> [(tool, sat)]: the saturation does not depend on the query, so a query
+        # only adds idf * sat along the postings of its terms
+        self._postings: dict[str, list[tuple[int, float]]] = {}
         self._idf: dict[str, float] = {}
         for term, row in weighted.items():
-            docs = np.fromiter(row, dtype=np.intp, count=len(row))
-            tf = np.fromiter(row.values(), dtype=np.float64, count=len(row))
-            self._postings[term] = (docs, tf / (k1 + tf))
+            self._postings[term] = [(i, tf / (k1 + tf)) for i, tf in row.items()]
             self._idf[term] = math.log(1 + (n - len(row) + 0.5) / (len(row) + 0.5))
         # the idf of a term that occurs in one tool: the least a query's weight can be
         self._idf_floor = math.log(1 + (n - 0.5) / 1.5) if n else 1.0
         self._fields = fields
 
-    def evidence(self, query: str) -> tuple[np.ndarray, float]:
+    def evidence(self, query: str) -> tuple[list[float], float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""
-        out = np.zeros(len(self.tools))
+        out = [0.0] * len(self.tools)
         mass = 0.0
         for term in dict.fromkeys(stems(query)):
             posting = self._postings.get(term)
             if posting is None:
                 continue
             idf = self._idf[term]
-            out[posting[0]] += idf * posting[1]
+            for i, sat in posting:
+                out[i] += idf * sat
             mass += idf
         return out, (max(mass, self._idf_floor) if mass else 1.0)
 
-    def score_array(self, query: str) -> np.ndarray:
-        """The scores as a float array (what `scores` returns as a list)."""
-        evidence, most = self.evidence(query)
-        return evidence / most
-
     def scores(self, query: str) -> list[float]:
-        return self.score_array(query).tolist()
+        evidence, most = self.evidence(query)
+        return [e / most for e in evidence]
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         fields = self._fields[index]

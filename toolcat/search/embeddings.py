@@ -63,6 +63,26 @@ class Embedder:
                                  convert_to_numpy=True, show_progress_bar=False
                                  ).astype(np.float32, copy=False)
 
+    def matrix(self, vectors: np.ndarray) -> Any:
+        """`vectors` as a torch tensor, for `similarity`."""
+        import torch
+
+        return torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))
+
+    def similarity(self, queries: Sequence[str], matrix: Any) -> np.ndarray:
+        """Cosine similarity of each query to each row of `matrix` (from `matrix()`).
+
+        The product runs in torch, on the threads that encoded the queries: numpy's BLAS
+        threads would spin on the same cores and double the time of every query.
+        """
+        import torch
+
+        with torch.inference_mode():
+            encoded = self.model.encode(list(queries), batch_size=128,
+                                        normalize_embeddings=True, convert_to_tensor=True,
+                                        show_progress_bar=False)
+            return (encoded.float() @ matrix.T).numpy()
+
     @property
     def dimension(self) -> int:
         get = getattr(self.model, "get_embedding_dimension", None) or \

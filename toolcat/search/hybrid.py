@@ -54,7 +54,7 @@ class HybridScorer:
     def evidence(self, queries: Sequence[str]) -> np.ndarray:
         """Total evidence per tool, one row per query."""
         cosine = np.clip(self.semantic.similarity(queries), 0.0, None)
-        lexical = np.stack([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
+        lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
     @staticmethod

@@ -43,6 +43,7 @@ class SemanticScorer:
         names = identifier_names(tools)
         self.vectors, self.encoded = embed_texts(
             self.embedder, [tool_text(t, names) for t in tools], cache=cache)
+        self._matrix = self.embedder.matrix(self.vectors)
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
     def similarity(self, queries: Sequence[str]) -> np.ndarray:
@@ -51,7 +52,7 @@ class SemanticScorer:
             return np.zeros((0, len(self.tools)), dtype=np.float32)
         if len(queries) == 1 and queries[0] == self._last[0]:
             return self._last[1]
-        found = self.embedder.encode(queries, batch_size=128) @ self.vectors.T
+        found = self.embedder.similarity(queries, self._matrix)
         if len(queries) == 1:
             self._last = (queries[0], found)  # explain() asks again for the same query
         return found

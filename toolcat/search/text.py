@@ -75,10 +75,9 @@ def stem(word: str) -> str:
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Any:
-    # imported on first use: the package loads the stemmers of 30 languages
-    from snowballstemmer.english_stemmer import EnglishStemmer
+    import Stemmer  # PyStemmer: the Snowball stemmers in C
 
-    return EnglishStemmer()
+    return Stemmer.Stemmer("english")
 
 
 def stems(text: str) -> list[str]:
