@@ -123,9 +123,9 @@ def pick(
                 a is not b and a != b for a, b in zip(prebuilt.tools, tools, strict=True)):
             raise UsageError("the scorer was built over other tools than the catalog's")
     excluded = tuple(t.qualified_name for t in tools if not t.safe and not allow_unsafe)
-    policy = {"max_candidates": max_candidates, "min_score": min_score,
-              "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
-              "considered": len(tools) - len(excluded)}
+    policy: dict[str, Any] = {"max_candidates": max_candidates, "min_score": min_score,
+                              "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
+                              "considered": len(tools) - len(excluded)}
 
     def ranked() -> list[Scored]:
         built = prebuilt or build_scorer(name, tools, **options)
