@@ -46,6 +46,10 @@ class ConfigError(ToolcatError):
     """A configuration, profile or query-set file is invalid."""
 
 
+class ResponseError(ToolcatError):
+    """A model response or completion given to check a tool call is not of the expected shape."""
+
+
 class UsageError(ToolcatError):
     """An option value is unknown or contradicts another option."""
 
