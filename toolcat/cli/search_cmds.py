@@ -161,9 +161,9 @@ def _print_picks(result: PickResult, explain: bool) -> None:
         if explain:
             origin = item.provenance.get("origin")
             where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"
-            console.print(f"   why: {item.reason}", markup=False)
+            console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
             console.print(f"   from: {where} (scorer {item.provenance['scorer']})",
-                          markup=False)
+                          markup=False, soft_wrap=True)
     if result.excluded_unsafe and (explain or not result.fits):
         console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "
-                      "(--allow-unsafe to consider them)", markup=False)
+                      "(--allow-unsafe to consider them)", markup=False, soft_wrap=True)
