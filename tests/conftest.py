@@ -70,3 +70,27 @@ def pymodule(
         file = getattr(module, "__file__", None) or ""
         if file.startswith(str(tmp_path)) or name.startswith("_toolcat_"):
             del sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def embedder() -> object:
+    """The offline all-MiniLM-L6-v2, loaded once per session (later loads reuse it)."""
+    from toolcat.search.embeddings import load_embedder, semantic_available
+
+    if not semantic_available():
+        pytest.skip("needs the semantic extra")
+    return load_embedder()
+
+
+@pytest.fixture(scope="session")
+def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An embedding cache folder shared by the whole session (never the user's)."""
+    return tmp_path_factory.mktemp("toolcat-cache")
+
+
+@pytest.fixture
+def shared_cache(embedding_cache: Path, embedder: object,
+                 monkeypatch: pytest.MonkeyPatch) -> Path:
+    """TOOLCAT_CACHE_DIR at the session's cache: a catalog's tools are encoded once a session."""
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(embedding_cache))
+    return embedding_cache

@@ -27,6 +27,14 @@ _API = {
     "LintSettings": "toolcat.lint.settings",
     "tool": "toolcat.define",
     "hydrate": "toolcat.instances",
+    "pick": "toolcat.search.pick",
+    "PickResult": "toolcat.search.pick",
+    "search_tools": "toolcat.search.find",
+    "SearchResult": "toolcat.search.find",
+    "build_scorer": "toolcat.search",
+    "default_scorer": "toolcat.search",
+    "rank": "toolcat.search",
+    "SCORERS": "toolcat.search",
 }
 
 __all__ = sorted(_API)

@@ -64,7 +64,7 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, render_cmds
+    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, render_cmds, search_cmds
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
@@ -77,6 +77,8 @@ def _register() -> None:
     app.command("diff")(lock_cmds.diff)
     app.command("tokens")(render_cmds.tokens)
     app.command("check-call")(render_cmds.check_call)
+    app.command("search")(search_cmds.search)
+    app.command("pick")(search_cmds.pick)
 
 
 _register()
