@@ -18,8 +18,23 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "ToolCall": "toolcat.model",
+    "CallChecker": "toolcat.calls",
+    "CheckedCall": "toolcat.calls",
+    "RenderInput": "toolcat.render",
+    "Rendered": "toolcat.render",
     "lint_catalog": "toolcat.lint.engine",
     "LintSettings": "toolcat.lint.settings",
+    "tool": "toolcat.define",
+    "hydrate": "toolcat.instances",
+    "pick": "toolcat.search.pick",
+    "PickResult": "toolcat.search.pick",
+    "search_tools": "toolcat.search.find",
+    "SearchResult": "toolcat.search.find",
+    "build_scorer": "toolcat.search",
+    "default_scorer": "toolcat.search",
+    "rank": "toolcat.search",
+    "SCORERS": "toolcat.search",
 }
 
 __all__ = sorted(_API)

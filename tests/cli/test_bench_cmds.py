@@ -251,7 +251,8 @@ def test_trec_qrels_with_topics_run(run, tmp_path):
     topics = tmp_path / "topics.tsv"
     topics.write_text("t1\tcurrent weather conditions in Oslo\nt2\tsend an email to Ann\n"
                       "t3\tbook a flight\n")
-    data = json.loads(run("bench", "-s", "keyword", "-q", str(qrels), "--topics", str(topics), "--json").stdout)
+    data = json.loads(run("bench", "-s", "keyword", "-q", str(qrels), "--topics", str(topics),
+                          "--json").stdout)
     assert [q["id"] for q in data["queries"]] == ["t1", "t2", "t3"]
     assert data["query_set"]["without_tools"] == 1
     assert data["scorers"][0]["metrics"]["hit@1"] == 1
