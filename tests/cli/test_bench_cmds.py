@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -30,16 +31,31 @@ def demo_json():
     return json.loads(result.stdout)
 
 
-def test_bench_on_the_demo_catalog_prints_metrics_side_by_side(run):
-    result = run("bench", *DEMO)
+def test_bench_on_the_demo_catalog_prints_scorers_side_by_side(run):
+    result = run("bench", "-q", DEMO_QUERIES, "--scorer", "keyword,bm25")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "109 queries (6 with no fitting tool) on 72 tools"
-    assert [c.strip() for c in lines[2].split("┃")[1:-1]] == ["metric", "keyword"]
+    assert [c.strip() for c in lines[2].split("┃")[1:-1]] == ["metric", "keyword", "bm25"]
     for label in ("hit@1", "recall@10", "precision@3", "mrr", "ndcg@5",
                   "abstention_recall", "latency p95", "tokens/query @10", "filesystem"):
         assert any(line.startswith(f"│ {label} ") for line in lines), label
     assert "indexing" not in result.output  # no progress bar when stdout is not a terminal
+
+
+@pytest.mark.semantic
+def test_the_default_scorer_is_picks_default(run, shared_cache, tmp_path):
+    from toolcat.search import default_scorer
+
+    name, reason = default_scorer()
+    subset = tmp_path / "some.jsonl"  # a neural scorer: a dozen queries keep the test quick
+    subset.write_text("".join(Path(DEMO_QUERIES).read_text().splitlines(True)[::9]))
+    result = run("bench", "-q", str(subset), "--json")
+    data = json.loads(result.stdout)
+    assert [s["name"] for s in data["scorers"]] == [name]
+    assert data["scorers"][0]["metrics"]["recall@10"] > 0.5
+    table = run("bench", "-q", str(subset))
+    assert table.stderr.startswith(f"scorer {name}: the default scorer of pick ({reason})")
 
 
 def test_scorers_and_cut_offs_are_chosen_by_options(run):

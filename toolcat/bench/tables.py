@@ -47,7 +47,8 @@ def cost_table(report: BenchReport) -> Table:
         ("latency p95", *(milliseconds(r.latency.p95_ms) for r in runs)),
         (f"tokens/query @{k}", *(_tokens(r.tokens[k], total) for r in runs)),
     ]
-    return Table(f"cost (whole catalog: {total:,} tokens)", ("", *(r.name for r in runs)),
+    return Table(f"cost (whole catalog: {total:,} tokens; −n% is the saving)",
+                 ("", *(r.name for r in runs)),
                  tuple(rows))
 
 
@@ -124,7 +125,7 @@ def milliseconds(value: float) -> str:
 
 def _tokens(mean: float, total: int) -> str:
     saving = 1 - mean / total if total else 0.0
-    return f"{mean:,.0f} (saves {saving:.0%})"
+    return f"{mean:,.0f} (−{saving:.0%})"
 
 
 def _best_columns(values: Sequence[float | None]) -> frozenset[int]:

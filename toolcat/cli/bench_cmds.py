@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.search import SCORERS
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -32,8 +33,8 @@ def bench(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     scorer: Annotated[list[str] | None, typer.Option(
-        "--scorer", "-s", help="Scorers to compare, comma-separated or repeated (see "
-        "`toolcat search --help` for the names). Default: the default scorer of pick.",
+        "--scorer", "-s", help=f"Scorers to compare, comma-separated or repeated: "
+        f"{', '.join(SCORERS)}. Default: the default scorer of pick.",
         show_default=False)] = None,
     k: Annotated[str, typer.Option(
         "-k", help="Cut-offs for recall@k, precision@k and nDCG@k, comma-separated.")
@@ -143,13 +144,9 @@ def chosen_scorers(given: list[str] | None) -> tuple[list[str], str]:
     """The scorers of `--scorer` (commas or repeats), or pick's default and why it is."""
     if given:
         return [n.strip() for text in given for n in text.split(",") if n.strip()], ""
-    from toolcat import search
+    from toolcat.search import default_scorer
 
-    # pick's default arrives with the search room; until then the one scorer there is
-    chooser = getattr(search, "default_scorer", None)
-    if chooser is None:
-        return ["keyword"], "the only scorer available"
-    name, reason = chooser()
+    name, reason = default_scorer()
     return [name], f"the default scorer of pick ({reason})"
 
 
