@@ -3,7 +3,9 @@
 Targets (issue 5), bfcl_v4 (1,000 queries, 769 tools): bm25 under 10 s wall; semantic under
 90 s on a first run (empty embedding cache) and under 15 s when the embeddings are cached.
 Each line gives the wall time of the whole command (interpreter start, catalog and query
-loading, indexing, scoring, token counting, JSON output) and the accuracy it measured.
+loading, indexing, scoring, token counting, JSON output), its CPU time, the share of the
+machine other processes used meanwhile (wall times mean little when that is high: torch's
+threads spin-wait badly on a busy machine), and the accuracy it measured.
 
 Usage: python benchmarks/bench_speed.py [--sets bfcl_v4,seal_tools,metatool]
                                         [--scorers bm25,semantic,hybrid] [--runs N] [--data DIR]
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -25,24 +28,41 @@ BENCHDATA = REPO.parent / "shared" / "benchdata"
 SEMANTIC = {"semantic", "hybrid", "relevance"}  # scorers that embed (and so use the cache)
 
 
-def bench(data: Path, scorer: str, cache: Path) -> tuple[float, dict]:
+def cpu_ticks() -> tuple[int, int]:
+    """(busy, idle) clock ticks of the whole machine so far (Linux)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:3]) + sum(fields[5:8]), fields[3] + fields[4]
+
+
+def bench(data: Path, scorer: str, cache: Path) -> tuple[float, float, float, dict]:
+    """Wall time, CPU time of the command, share of the machine others used meanwhile, and
+    the report."""
     cmd = [sys.executable, "-m", "toolcat", "bench", "-c", str(data / "catalog.json"),
            "-q", str(data / "queries.jsonl"), "--scorer", scorer, "--json"]
     env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(cache)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy, idle = cpu_ticks()
     started = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     wall = time.perf_counter() - started
+    busy, idle = cpu_ticks()[0] - busy, cpu_ticks()[1] - idle
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
-    return wall, json.loads(done.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    ticks = os.sysconf("SC_CLK_TCK")
+    others = max(0.0, busy / ticks - cpu) / max(1e-9, (busy + idle) / ticks)
+    return wall, cpu, others, json.loads(done.stdout)
 
 
-def line(label: str, wall: float, report: dict) -> str:
+def line(label: str, measured: tuple[float, float, float, dict]) -> str:
+    wall, cpu, others, report = measured
     run = report["scorers"][0]
     m, cost = run["metrics"], run["cost"]
     latency = cost["latency_ms"]
-    return (f"{label:<36} wall {wall:6.2f} s | build {cost['build_s']:6.2f} s, queries "
-            f"{cost['run_s']:5.2f} s, p50 {latency['p50']:7.2f} ms, p95 {latency['p95']:7.2f} ms"
+    return (f"{label:<30} wall {wall:6.2f} s (cpu {cpu:6.1f} s, others {others:4.0%}) | "
+            f"build {cost['build_s']:5.2f} s, queries {cost['run_s']:5.2f} s, p50 "
+            f"{latency['p50']:6.2f} ms, p95 {latency['p95']:6.2f} ms"
             f"{' (batched)' if cost['batched'] else ''} | hit@1 {m['hit@1']:.3f} "
             f"R@5 {m['recall@5']:.3f} R@10 {m['recall@10']:.3f} nDCG@10 {m['ndcg@10']:.3f}")
 
@@ -67,13 +87,12 @@ def main() -> None:
                 print(f"  {scorer}: not in this checkout (known: {', '.join(SCORERS)})")
                 continue
             with tempfile.TemporaryDirectory() as cache:
-                first, report = bench(data, scorer, Path(cache))
                 label = f"  {scorer}, first run" if scorer in SEMANTIC else f"  {scorer}"
-                print(line(label, first, report))
-                again = "embeddings cached" if scorer in SEMANTIC else "again"
+                print(line(label, bench(data, scorer, Path(cache))), flush=True)
+                again = "cached" if scorer in SEMANTIC else "again"
                 for _ in range(args.runs if scorer in SEMANTIC else args.runs - 1):
-                    wall, report = bench(data, scorer, Path(cache))
-                    print(line(f"  {scorer}, {again}", wall, report))
+                    print(line(f"  {scorer}, {again}", bench(data, scorer, Path(cache))),
+                          flush=True)
 
 
 if __name__ == "__main__":

@@ -123,28 +123,33 @@ class _ScorerBench:
         build_s = time.perf_counter() - started
         batch = getattr(scorer, "scores_many", None)
         started = time.perf_counter()
-        results: list[tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]] = []
+        judged: dict[int, tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]] = {}
         timings: list[float] = []
         queries = list(self.queries)
         if callable(batch):
+            # texts of similar length batch together: a neural encoder pads every text of a
+            # batch to the longest one, so mixed lengths cost it two to three times as much
+            by_length = sorted(range(total), key=lambda i: len(queries[i].text))
             for first in range(0, total, BATCH):
-                chunk = queries[first:first + BATCH]
-                for query, scores in zip(chunk, batch([q.text for q in chunk]), strict=True):
-                    results.append(self._judge(query, _floats(scores)))
-                self.progress(self.name, len(results), total)
+                chunk = by_length[first:first + BATCH]
+                rows = batch([queries[i].text for i in chunk])
+                for i, scores in zip(chunk, rows, strict=True):
+                    judged[i] = self._judge(queries[i], _floats(scores))
+                self.progress(self.name, len(judged), total)
             step = max(1, total // LATENCY_SAMPLES)
             for query in queries[::step][:LATENCY_SAMPLES]:
                 began = time.perf_counter()
                 scorer.scores(query.text)
                 timings.append(time.perf_counter() - began)
         else:
-            for query in queries:
+            for i, query in enumerate(queries):
                 began = time.perf_counter()
                 scores = scorer.scores(query.text)
                 timings.append(time.perf_counter() - began)
-                results.append(self._judge(query, _floats(scores)))
-                self.progress(self.name, len(results), total)
+                judged[i] = self._judge(query, _floats(scores))
+                self.progress(self.name, len(judged), total)
         run_s = time.perf_counter() - started
+        results = [judged[i] for i in range(total)]
         outcomes = tuple(r[0] for r in results)
         per_query = {o.id: m for o, m, _ in results if m is not None}
         return ScorerRun(
