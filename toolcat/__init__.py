@@ -18,6 +18,13 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "resolve": "toolcat.resolve",
+    "load_profile": "toolcat.resolve",
+    "Profile": "toolcat.resolve",
+    "Resolution": "toolcat.resolve",
+    "Resolver": "toolcat.resolve",
+    "Session": "toolcat.resolve",
+    "DEFAULT_PROFILE": "toolcat.resolve",
 }
 
 __all__ = sorted(_API)
