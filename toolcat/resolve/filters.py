@@ -16,19 +16,20 @@ human bypass the filters (seed 001).
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from toolcat.model import Catalog, Tool, matches
+from toolcat.model import Server, Tool, matches
 from toolcat.resolve.profile import SPECIAL_CATEGORIES, Profile
 
 
-def eligibility(tool: Tool, profile: Profile, catalog: Catalog) -> tuple[bool, str, str]:
-    """(eligible, rule, reason) for one catalog tool."""
+def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
+                ) -> tuple[bool, str, str]:
+    """(eligible, rule, reason) for one catalog tool; `servers` are the catalog's by name."""
     server = tool.server
     if server in profile.servers:
         enabled, by = profile.servers[server], "the profile"
     else:
-        declared = catalog.server(server)
+        declared = servers.get(server)
         enabled, by = (declared.enabled if declared else True), "the catalog"
     if not enabled:
         return False, "server-disabled", f"server {server} is disabled by {by}"

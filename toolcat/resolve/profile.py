@@ -319,8 +319,9 @@ def _name_problem(ref: NameRef, catalog: Catalog, servers: list[str],
                     servers)
     if any(matches(name, tool) for tool in catalog.tools):
         return None
-    what = "pattern" if any(c in name for c in "*?[") else "tool"
-    return f"no {what} '{name}' matches a tool in the catalog", tool_names
+    if any(c in name for c in "*?["):
+        return f"the pattern '{name}' matches no tool in the catalog", tool_names
+    return f"no tool '{name}' in the catalog", tool_names
 
 
 def _fnmatch(value: str, pattern: str) -> bool:
@@ -463,7 +464,7 @@ class _Reader:
             "prompt": self.text("/prompt", doc.get("prompt", "")),
             "model": self.model(doc.get("model")),
             "builtins": self.names("/builtins", doc["builtins"], check=is_builtin)
-            if "builtins" in doc else defaults.builtins,
+            if "builtins" in doc else None,
             "database_sources": self.database_sources(doc.get("database_sources", [])),
             "formats": self.formats(doc.get("formats")),
             "filters": self.filters(doc.get("filters"), is_builtin),
@@ -476,6 +477,10 @@ class _Reader:
             "levels": self.levels(doc["levels"]) if "levels" in doc else None,
             "gateway": self.gateway(doc["gateway"]) if "gateway" in doc else None,
         }
+        if sections["builtins"] is None:
+            # tool search mode brings its own discovery tools; seed 000's agent has tool_search
+            mode = sections["tool_search_mode"].enabled
+            sections["builtins"] = () if mode else defaults.builtins
         profile = Profile(**sections, source=self.file, references=tuple(self.references),
                           index=self.index)
         self.check_format_availability(profile)

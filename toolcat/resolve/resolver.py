@@ -16,6 +16,7 @@ The stages, in order (each tool's fate is decided by the first stage that settle
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -111,6 +112,7 @@ class Resolver:
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
         self._index = {t.qualified_name: i for i, t in enumerate(catalog.tools)}
+        self._servers = {s.name: s for s in catalog.servers}
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
 
     # ---- helpers ---------------------------------------------------------------------------
@@ -124,8 +126,10 @@ class Resolver:
                 self._scorer = build_scorer(self.profile.scorer, self.catalog.tools,
                                             **self.profile.scorer_options)
             except TypeError as exc:
-                raise ConfigError(f"scorer {self.profile.scorer} does not accept these "
-                                  f"options: {exc}",
+                # the factory's signature is the list of options it takes
+                unknown = re.search(r"unexpected keyword argument '(\w+)'", str(exc))
+                what = f"the option '{unknown.group(1)}'" if unknown else f"these options ({exc})"
+                raise ConfigError(f"scorer {self.profile.scorer} does not accept {what}",
                                   where=self.profile.where("/scorer_options")) from None
         return self._scorer
 
@@ -247,7 +251,7 @@ class Resolver:
         eligible: list[Tool] = []
         quiet = 0
         for tool in self.catalog.tools:
-            ok, rule, reason = eligibility(tool, profile, self.catalog)
+            ok, rule, reason = eligibility(tool, profile, self._servers)
             key = tool.qualified_name
             if not ok:
                 fates[key] = _Fate("excluded", rule, reason)
@@ -470,12 +474,9 @@ class Resolver:
 
     def _categories(self, deferred: tuple[Tool, ...]) -> tuple[Category, ...]:
         servers = dict.fromkeys(t.server for t in deferred if t.qualified_name in self._index)
-        out = []
-        for name in self.catalog.server_names():
-            if name in servers:
-                server = self.catalog.server(name)
-                out.append(Category(name, server.description if server else ""))
-        return tuple(out)
+        return tuple(Category(name, self._servers[name].description
+                              if name in self._servers else "")
+                     for name in self.catalog.server_names() if name in servers)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:
