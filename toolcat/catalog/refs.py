@@ -106,8 +106,6 @@ class RefChecker:
         document, doc_uri = root, base_uri
         while True:
             target_uri, fragment = urldefrag(urljoin(doc_uri, chain[-1]))
-            if chain[-1].startswith("#"):
-                target_uri = doc_uri
             if target_uri != doc_uri:
                 try:
                     document = self._document(target_uri)
@@ -169,8 +167,6 @@ def bundle(schema: Any, base_uri: str, documents: Mapping[str, Any]) -> Any:
         ref = node.get("$ref")
         if isinstance(ref, str) and not is_remote(ref):
             target_uri, fragment = urldefrag(urljoin(doc_uri, ref))
-            if ref.startswith("#"):
-                target_uri = doc_uri
             if target_uri != base_uri:
                 out["$ref"] = "#/$defs/" + escape(hoist(target_uri, fragment))
         return out
