@@ -304,30 +304,29 @@ def check_names(profile: Profile, catalog: Catalog, builtin_names: Sequence[str]
 
 def _name_problem(ref: NameRef, catalog: Catalog, servers: list[str],
                   builtin_names: Sequence[str]) -> tuple[str, list[str]] | None:
+    """Why `ref` names nothing in the catalog, with candidates for a suggestion; or None.
+
+    A server must exist (a wildcard server part must match one); a tool name must exist; a
+    tool pattern with wildcards may match nothing (a generic deny list is no typo).
+    """
     name = ref.name
-    tool_names = [t.name for t in catalog.tools]
-    if ref.kind == "server":
-        if any(_fnmatch(s, name) for s in servers):
-            return None
-        return f"no server '{name}' in the catalog (servers: {', '.join(servers)})", servers
+    server, _, tool = name.rpartition(":") if ref.kind != "server" else (name, "", "")
+    if server and not any(_fnmatch(s, server) for s in servers):
+        return f"no server '{server}' in the catalog (servers: {', '.join(servers)})", servers
+    if ref.kind == "server" or _WILDCARD.search(tool):
+        return None
     if ref.kind == "tool-or-builtin" and name in builtin_names:
         return None
-    if ":" in name:
-        server = name.split(":", 1)[0]
-        if not any(_fnmatch(s, server) for s in servers):
-            return (f"no server '{server}' in the catalog (servers: {', '.join(servers)})",
-                    servers)
-    if any(matches(name, tool) for tool in catalog.tools):
+    if any(matches(name, t) for t in catalog.tools):
         return None
-    if any(c in name for c in "*?["):
-        return f"the pattern '{name}' matches no tool in the catalog", tool_names
-    return f"no tool '{name}' in the catalog", tool_names
+    return f"no tool '{name}' in the catalog", [t.name for t in catalog.tools]
 
 
 def _fnmatch(value: str, pattern: str) -> bool:
     return fnmatch.fnmatchcase(value, pattern)
 
 
+_WILDCARD = re.compile(r"[*?\[]")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
 
