@@ -27,11 +27,13 @@ from toolcat.resolve import levels as level_rules
 from toolcat.resolve.builtins import builtin_catalog, decide_builtin
 from toolcat.resolve.filters import eligibility
 from toolcat.resolve.formats import choose_format
-from toolcat.resolve.gateway import run_gateway
+from toolcat.resolve.gateway import phantom_tool, run_gateway
 from toolcat.resolve.model import (
     Cap,
     Category,
     Decision,
+    FormatChoice,
+    GatewayOutcome,
     Resolution,
     TokenCost,
     Verdict,
@@ -61,6 +63,16 @@ class _Fate:
     rule: str
     reason: str
     via: str | None = None  # key of the search tool that can reveal a deferred tool
+
+
+@dataclass(frozen=True)
+class _Agent:
+    """What the agent decided before the gateway: its request is `request`."""
+
+    cap: Cap
+    format: FormatChoice
+    request: tuple[Tool, ...]
+    decisions: tuple[Decision, ...]
 
 
 def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
@@ -113,6 +125,11 @@ class Resolver:
         self._tokens: dict[str, int] = {}
         self._index = {t.qualified_name: i for i, t in enumerate(catalog.tools)}
         self._servers = {s.name: s for s in catalog.servers}
+        self._names = {t.qualified_name: t.name for t in self.builtins.tools}
+        self._names.update((t.qualified_name, catalog.ident(t)) for t in catalog.tools)
+        if profile.gateway is not None:
+            phantom = phantom_tool(profile.gateway)
+            self._names[phantom.qualified_name] = phantom.name
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
 
     # ---- helpers ---------------------------------------------------------------------------
@@ -145,9 +162,7 @@ class Resolver:
 
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
-        if tool.qualified_name in self._index:
-            return self.catalog.ident(tool)
-        return tool.name
+        return self._names.get(tool.qualified_name, tool.name)
 
     def tokens(self, tool: Tool) -> int:
         key = tool.qualified_name
@@ -164,48 +179,54 @@ class Resolver:
     def resolve(self, query: str, state: SessionState | None = None) -> Resolution:
         """Everything the model is shown for `query`, with the trace of why."""
         state = state or SessionState()
-        profile = self.profile
-        mode = profile.tool_search_mode.enabled
         scores = self.scores(query)
         fates: dict[str, _Fate] = {}
-        cap, model_decision = choose_cap(profile)
+        agent = self._agent(query, state, scores, fates)
+        gateway_decision, outcome, visible, extra = self._gateway(
+            query, agent.request, fates, state)
+        reach = self._reachability(fates)
+        return self._result(query, scores, fates, agent, visible, extra,
+                            [gateway_decision, *([reach] if reach else [])], outcome)
 
-        eligible, catalog_stages = self._catalog_stages(fates, state)
+    def _agent(self, query: str, state: SessionState, scores: Mapping[str, float],
+               fates: dict[str, _Fate]) -> _Agent:
+        """Stages 1-7: what the agent puts in its request."""
+        profile = self.profile
+        cap, model_decision = choose_cap(profile)
+        eligible, stages = self._catalog_stages(fates, state)
         candidates = [t for t in eligible if t.qualified_name not in fates]
-        normal_mode = not mode and not profile.mcp.defer
+        normal_mode = not profile.tool_search_mode.enabled and not profile.mcp.defer
         over_cap = cap.limit is not None and len(candidates) > cap.limit
         has_deferred = bool(candidates) and (not normal_mode or over_cap)
-
         shown_builtins, builtin_decision = self._builtins(fates, has_deferred)
         choice, format_decision = choose_format(profile)
-        shown_names = {t.name for t in shown_builtins}
-        catalog_stages.append(self._present(query, candidates, cap, fates, scores,
-                                            auto="tool_search" in shown_names))
+        auto = any(t.name == "tool_search" for t in shown_builtins)
+        stages.append(self._present(candidates, cap, fates, scores, auto=auto))
+        shown = sorted((t for t in eligible if fates[t.qualified_name].status == "visible"),
+                       key=lambda t: (-scores[t.qualified_name], self._index[t.qualified_name]))
+        count = {status: sum(1 for t in self.catalog.tools
+                             if fates[t.qualified_name].status == status)
+                 for status in ("visible", "deferred", "excluded")}
+        catalog_decision = Decision(
+            "catalog tools", f"{len(self.catalog.tools)} tools", None,
+            f"{len(shown)} shown by the agent: {count['visible']} visible, "
+            f"{count['deferred']} deferred, {count['excluded']} excluded before the gateway",
+            tuple(stages))
+        return _Agent(cap, choice, (*shown_builtins, *shown),
+                      (model_decision, format_decision, builtin_decision, catalog_decision))
 
-        def order(tool: Tool) -> tuple[float, int]:
-            return (-scores.get(tool.qualified_name, 0.0), self._index[tool.qualified_name])
-
-        shown_catalog = sorted((t for t in eligible if fates[t.qualified_name].status
-                                == "visible"), key=order)
-        request = [*shown_builtins, *shown_catalog]
-        names = {t.qualified_name: self.name(t) for t in (*self.builtins.tools,
-                                                           *self.catalog.tools)}
-        gateway_decision, gateway_outcome, visible, extra = self._gateway(
-            query, request, names, fates, state)
-        all_tools: dict[str, Tool] = {t.qualified_name: t for t in (
-            *self.builtins.tools, *self.catalog.tools, *extra)}
-        reach = self._reachability(fates, all_tools, names)
-
-        position = {t.qualified_name: i for i, t in enumerate(request)}
-        deferred_keys = sorted(
+    def _result(self, query: str, scores: Mapping[str, float], fates: dict[str, _Fate],
+                agent: _Agent, visible: list[Tool], extra: tuple[Tool, ...],
+                late: list[Decision], outcome: GatewayOutcome | None) -> Resolution:
+        """The Resolution: the lists in their orders, verdicts, tokens and the trace."""
+        everything = (*self.builtins.tools, *self.catalog.tools, *extra)
+        by_key = {t.qualified_name: t for t in everything}
+        position = {t.qualified_name: i for i, t in enumerate(agent.request)}
+        deferred = tuple(by_key[k] for k in sorted(
             (k for k, f in fates.items() if f.status == "deferred"),
             key=lambda k: (k not in position, position.get(k, 0), -scores.get(k, 0.0),
-                           self._index.get(k, -1)))
-        deferred = tuple(all_tools[k] for k in deferred_keys)
-        excluded = tuple(t for t in (*self.builtins.tools, *self.catalog.tools)
-                         if fates[t.qualified_name].status == "excluded")
-        verdicts = tuple(self._verdict(t, fates[t.qualified_name], scores, names)
-                         for t in (*self.builtins.tools, *self.catalog.tools, *extra))
+                           self._index.get(k, -1))))
+        excluded = tuple(t for t in everything if fates[t.qualified_name].status == "excluded")
         tokens = TokenCost(
             visible=sum(self.tokens(t) for t in visible),
             deferred=sum(self.tokens(t) for t in deferred),
@@ -213,33 +234,24 @@ class Resolver:
             + sum(self.tokens(t) for t in visible if t.qualified_name not in self._index),
             encoding=self.encoding,
         )
-        categories = self._categories(deferred)
-        count = {status: sum(1 for t in self.catalog.tools
-                             if fates[t.qualified_name].status == status)
-                 for status in ("visible", "deferred", "excluded")}
-        catalog_decision = Decision(
-            "catalog tools", f"{len(self.catalog.tools)} tools", None,
-            f"{len(shown_catalog)} shown by the agent; finally {count['visible']} visible, "
-            f"{count['deferred']} deferred, {count['excluded']} excluded",
-            tuple(catalog_stages))
-        children = [model_decision, format_decision, builtin_decision, catalog_decision,
-                    gateway_decision]
-        if reach is not None:
-            children.append(reach)
-        children.append(Decision(
+        profile = self.profile
+        token_decision = Decision(
             "tokens", f"{tokens.visible} of {tokens.all}", None,
             f"the visible definitions cost {tokens.visible:,} tokens ({self.encoding}); "
-            f"showing every tool would cost {tokens.all:,}"))
-        builtins = tuple(t for t in visible if self.is_builtin(t))
+            f"showing every tool would cost {tokens.all:,}")
         trace = Decision(
             query, f"{len(visible)} visible, {len(deferred)} deferred, {len(excluded)} excluded",
             None, f"profile {profile.name}" + (f" ({profile.source})" if profile.source else ""),
-            tuple(children))
+            (*agent.decisions, *late, token_decision))
         return Resolution(
-            query=query, profile=profile, visible=tuple(visible), builtins=builtins,
-            deferred=deferred, excluded=excluded, verdicts=verdicts, format=choice, cap=cap,
-            tool_search_mode=mode, categories=categories, prompt=profile.prompt,
-            tokens=tokens, gateway=gateway_outcome, scorer=profile.scorer, trace=trace)
+            query=query, profile=profile, visible=tuple(visible),
+            builtins=tuple(t for t in visible if self.is_builtin(t)), deferred=deferred,
+            excluded=excluded,
+            verdicts=tuple(self._verdict(t, fates[t.qualified_name], scores)
+                           for t in everything),
+            format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
+            categories=self._categories(deferred), prompt=profile.prompt, tokens=tokens,
+            gateway=outcome, scorer=profile.scorer, trace=trace)
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -347,7 +359,7 @@ class Resolver:
                                "seed 000's tree for each built-in; seed 001's always-available "
                                "tools in tool search mode", tuple(children))
 
-    def _present(self, query: str, candidates: list[Tool], cap: Cap,
+    def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool
                  ) -> Decision:
         """Deferral, the automatic search and the cap (seed 000), or normal mode."""
@@ -405,22 +417,22 @@ class Resolver:
         return Decision(title, f"{sum(1 for c in children if c.outcome == 'visible')} shown",
                         None, why, tuple(children))
 
-    def _gateway(self, query: str, request: list[Tool], names: dict[str, str],
-                 fates: dict[str, _Fate], state: SessionState
-                 ) -> tuple[Decision, Any, list[Tool], tuple[Tool, ...]]:
+    def _gateway(self, query: str, request: tuple[Tool, ...], fates: dict[str, _Fate],
+                 state: SessionState
+                 ) -> tuple[Decision, GatewayOutcome | None, list[Tool], tuple[Tool, ...]]:
+        """Stage 8: the gateway's strategy applied to the agent's request."""
         gateway = self.profile.gateway
         if gateway is None:
             return (Decision("gateway", "none", None, "the profile has no gateway"), None,
-                    request, ())
+                    list(request), ())
         if not gateway.enabled:
             return (Decision("gateway", "disabled", "gateway-disabled",
                              "gateway.enabled is false: the request passes unchanged"), None,
-                    request, ())
-        result = run_gateway(gateway, request, names, query, expanded=state.expanded,
+                    list(request), ())
+        result = run_gateway(gateway, request, self._names, query, expanded=state.expanded,
                              recently_used=state.recently_used)
         extra: tuple[Tool, ...] = ()
         if result.phantom is not None:
-            names[result.phantom.qualified_name] = result.phantom.name
             fates[result.phantom.qualified_name] = _Fate("visible", "gateway-phantom",
                                                          "injected by the gateway")
             extra = (result.phantom,)
@@ -434,9 +446,8 @@ class Resolver:
                 fates[key] = _Fate(status, rule, reason, via)
         return result.decision, result.outcome, list(result.visible), extra
 
-    def _reachability(self, fates: dict[str, _Fate], tools: Mapping[str, Tool],
-                      names: Mapping[str, str]) -> Decision | None:
-        """Exclude deferred tools whose search tool the model can never reach."""
+    def _reachability(self, fates: dict[str, _Fate]) -> Decision | None:
+        """Stage 9: exclude deferred tools whose search tool the model can never reach."""
 
         def reachable(key: str, seen: frozenset[str]) -> bool:
             fate = fates.get(key)
@@ -451,11 +462,11 @@ class Resolver:
         for key, fate in fates.items():
             if fate.status == "deferred" and not (fate.via and reachable(fate.via,
                                                                           frozenset({key}))):
-                searcher = names.get(fate.via or "", "a search tool")
+                searcher = self._names.get(fate.via or "", "a search tool")
                 fates[key] = _Fate("excluded", "undiscoverable",
                                    f"{fate.reason}; and {searcher} is not available to the "
                                    "model")
-                children.append(Decision(names.get(key, tools[key].name), "excluded",
+                children.append(Decision(self._names.get(key, key), "excluded",
                                          "undiscoverable", fates[key].reason))
         if not children:
             return None
@@ -463,13 +474,12 @@ class Resolver:
                         "deferred tools that no search tool the model can use would show",
                         tuple(children))
 
-    def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float],
-                 names: Mapping[str, str]) -> Verdict:
+    def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float]) -> Verdict:
         key = tool.qualified_name
-        return Verdict(tool=tool, name=names.get(key, tool.name), status=fate.status,
+        return Verdict(tool=tool, name=self.name(tool), status=fate.status,
                        rule=fate.rule, reason=fate.reason, builtin=self.is_builtin(tool),
                        score=scores.get(key) if key in self._index else None,
-                       via=names.get(fate.via) if fate.via else None,
+                       via=self._names.get(fate.via) if fate.via else None,
                        tokens=self.tokens(tool))
 
     def _categories(self, deferred: tuple[Tool, ...]) -> tuple[Category, ...]:
