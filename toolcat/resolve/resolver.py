@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolcat.errors import ConfigError
+from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.resolve import levels as level_rules
 from toolcat.resolve.builtins import builtin_catalog, decide_builtin
@@ -142,8 +142,8 @@ class Resolver:
             try:
                 self._scorer = build_scorer(self.profile.scorer, self.catalog.tools,
                                             **self.profile.scorer_options)
-            except TypeError as exc:
-                # the factory's signature is the list of options it takes
+            except (TypeError, UsageError) as exc:
+                # an option the scorer does not take: the profile's scorer_options are wrong
                 unknown = re.search(r"unexpected keyword argument '(\w+)'", str(exc))
                 what = f"the option '{unknown.group(1)}'" if unknown else f"these options ({exc})"
                 raise ConfigError(f"scorer {self.profile.scorer} does not accept {what}",
