@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -181,3 +184,15 @@ def test_resolve_from_python_takes_paths_or_objects():
     assert Path(by_path.profile.source).name == "small.yaml"
     shipped = toolcat.resolve("weather in Tokyo", TOOLS, "small-model")
     assert shipped.profile.name == "small-model"
+
+
+def test_toolcat_resolve_is_callable_in_a_fresh_process():
+    # the first access goes through toolcat.__getattr__; the package import then sets the
+    # attribute to the (callable) subpackage, so both calls must work
+    code = ("import toolcat, sys\n"
+            "first = toolcat.resolve('weather in Tokyo', sys.argv[1])\n"
+            "second = toolcat.resolve('weather in Tokyo', sys.argv[1])\n"
+            "print(first.names() == second.names(), first.names()[:2])\n")
+    done = subprocess.run([sys.executable, "-c", code, TOOLS], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert done.stdout.strip() == "True ['tool_search', 'get_weather']"
