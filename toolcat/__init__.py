@@ -18,6 +18,8 @@ _API = {
     "Server": "toolcat.model",
     "SourceRef": "toolcat.model",
     "ToolcatError": "toolcat.errors",
+    "lint_catalog": "toolcat.lint.engine",
+    "LintSettings": "toolcat.lint.settings",
     "resolve": "toolcat.resolve",
     "load_profile": "toolcat.resolve",
     "Profile": "toolcat.resolve",

@@ -64,12 +64,14 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, resolve_cmds
+    from toolcat.cli import catalog_cmds, lint_cmds, resolve_cmds
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
     app.command("stats")(catalog_cmds.stats)
     app.command("convert")(catalog_cmds.convert)
+    app.command("lint")(lint_cmds.lint)
+    app.command("rules")(lint_cmds.rules)
     app.command("resolve")(resolve_cmds.resolve)
 
 

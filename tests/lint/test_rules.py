@@ -1,0 +1,102 @@
+"""Every rule: its example folder, its documentation, and its documented examples."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA
+from toolcat.catalog.load import load_catalog
+from toolcat.config import find_config
+from toolcat.lint.engine import lint_catalog
+from toolcat.lint.model import FAMILIES, SEVERITIES, LintReport
+from toolcat.lint.rules import RULES
+from toolcat.lint.settings import LintSettings, settings_from_config
+
+EXAMPLES = DATA / "lint"
+IDS = list(RULES)
+
+
+def folder_settings(folder: Path) -> LintSettings:
+    """The folder's own toolcat.yaml `lint:` section (targets, options), if it has one."""
+    if (folder / "toolcat.yaml").exists():
+        return settings_from_config(find_config(folder))
+    return LintSettings()
+
+
+def lint_file(path: Path, settings: LintSettings) -> LintReport:
+    return lint_catalog(load_catalog(path, lenient=True), settings)
+
+
+def example(rule_id: str, kind: str) -> Path:
+    found = sorted((EXAMPLES / rule_id).glob(f"{kind}.*"))
+    assert len(found) == 1, f"{rule_id} needs exactly one {kind}.yaml or {kind}.json"
+    return found[0]
+
+
+def test_every_registered_rule_has_an_example_folder_and_every_folder_a_rule():
+    folders = {p.name for p in EXAMPLES.iterdir() if p.is_dir()}
+    assert folders == set(RULES)
+
+
+@pytest.mark.parametrize("rule_id", IDS)
+def test_bad_example_triggers_exactly_its_rule_at_the_expected_places(rule_id):
+    folder = EXAMPLES / rule_id
+    report = lint_file(example(rule_id, "bad"), folder_settings(folder))
+    assert {f.rule for f in report.findings} == {rule_id}
+    places = [f"{Path(f.where.file).name}:{f.where.line}:{f.where.column}"
+              for f in report.findings]
+    assert places == (folder / "expected.txt").read_text().split()
+
+
+@pytest.mark.parametrize("rule_id", IDS)
+def test_good_example_has_no_finding_at_all(rule_id):
+    report = lint_file(example(rule_id, "good"), folder_settings(EXAMPLES / rule_id))
+    assert [(f.rule, f.message) for f in report.findings] == []
+
+
+@pytest.mark.parametrize("rule_id", IDS)
+def test_rule_is_documented(rule_id):
+    rule = RULES[rule_id]
+    assert re.fullmatch(r"TC[1-6]\d\d", rule.id)
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)*", rule.name)
+    assert rule.severity in SEVERITIES
+    assert rule.id[:3] in FAMILIES
+    assert rule.summary.endswith(".") and len(rule.summary) < 100
+    assert len(rule.explanation) > 80
+    assert "tools:" in rule.bad and "tools:" in rule.good and rule.bad != rule.good
+
+
+@pytest.mark.parametrize("rule_id", IDS)
+def test_documented_examples_do_what_the_documentation_says(rule_id, tmp_path):
+    rule = RULES[rule_id]
+    settings = LintSettings.from_mapping(rule.example_settings)
+    bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
+    bad.write_text(rule.bad)
+    good.write_text(rule.good)
+    assert {f.rule for f in lint_file(bad, settings).findings} == {rule_id}
+    assert lint_file(good, settings).findings == ()
+
+
+def test_rule_names_are_unique_and_ids_sorted():
+    names = [rule.name for rule in RULES.values()]
+    assert len(set(names)) == len(names)
+    assert sorted(IDS) == IDS
+
+
+def test_provider_rules_need_a_target_and_no_other_rule_does():
+    assert {r.id for r in RULES.values() if r.needs_target} == {
+        "TC202", "TC401", "TC402", "TC403", "TC404", "TC405", "TC406"}
+
+
+def test_the_readme_lists_every_rule_and_target():
+    from tests.conftest import REPO
+    from toolcat.lint.targets import TARGETS
+
+    readme = (REPO / "README.md").read_text()
+    for rule in RULES.values():
+        assert f"| {rule.id} | `{rule.name}` | {rule.severity} |" in readme
+    for name in TARGETS:
+        assert f"| `{name}` |" in readme

@@ -1,0 +1,255 @@
+"""`toolcat lint` and `toolcat rules`: check a catalog in CI, and explain the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.lint.targets import TARGETS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from toolcat.lint.model import LintReport, Rule
+
+FORMATS = ("text", "json", "sarif", "github")
+STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+PathsArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="Catalog files or folders (the same as -c).", show_default=False),
+]
+TargetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--target", "-t", help="Also check what these providers reject or ignore "
+                 f"(comma-separated or repeated): {', '.join(TARGETS)}, all.",
+                 show_default=False),
+]
+SelectOpt = Annotated[
+    list[str] | None,
+    typer.Option("--select", help="Run only these rules: ids, prefixes (TC3) or names "
+                 "(comma-separated or repeated). Replaces the configured selection.",
+                 show_default=False),
+]
+IgnoreOpt = Annotated[
+    list[str] | None,
+    typer.Option("--ignore", help="Skip these rules, on top of the configured ignores.",
+                 show_default=False),
+]
+FormatOpt = Annotated[
+    str, typer.Option("--format", "-f", help=f"Report format: {', '.join(FORMATS)}.")
+]
+StrictOpt = Annotated[
+    bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")
+]
+
+
+def lint(
+    paths: PathsArg = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    target: TargetOpt = None,
+    select: SelectOpt = None,
+    ignore: IgnoreOpt = None,
+    format_: FormatOpt = "text",
+    json_: JsonOpt = False,
+    output: OutputOpt = None,
+    strict: StrictOpt = False,
+) -> None:
+    """Check a catalog: schemas, names, descriptions, provider limits, tool poisoning.
+
+    Exit 1 when an error remains (with --strict, a warning too), 0 when clean, 2 when the
+    catalog cannot be read. Rules: `toolcat rules`; settings: the `lint:` section of
+    toolcat.yaml or [tool.toolcat.lint] in pyproject.toml.
+    """
+    from toolcat.cli import build
+    from toolcat.lint.engine import lint_catalog
+    from toolcat.lint.settings import settings_from_config
+
+    fmt = _format(format_, json_)
+    cfg = build.config()
+    settings = settings_from_config(cfg).with_overrides(
+        select=select or (), ignore=ignore or (), targets=target or ())
+    sources = [*(paths or []), *(catalog or [])]
+    cat = build.load(sources or None, shape, lenient=True, cfg=cfg)
+    report = lint_catalog(cat, settings)
+    emit(report, fmt, output=output, strict=strict, protect=cat.sources)
+    if report.failed(strict=strict):
+        raise typer.Exit(1)
+
+
+def _format(name: str, json_: bool) -> str:
+    from toolcat.errors import UsageError
+
+    if name not in FORMATS:
+        raise UsageError(f"unknown format '{name}'; known: {', '.join(FORMATS)}")
+    if json_ and name not in ("text", "json"):
+        raise UsageError(f"--json and --format {name} contradict each other")
+    return "json" if json_ else name
+
+
+def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
+         protect: tuple[str, ...] = ()) -> None:
+    """Print the report in `fmt`, or write it to `output` with a one-line summary."""
+    from toolcat.cli.output import console, note, write_output
+    from toolcat.lint.report import REPORTERS
+
+    if fmt == "text":
+        if output is None:
+            print_text(report, console)
+            return
+        import io
+
+        from rich.console import Console
+
+        plain = Console(record=True, width=100, color_system=None, file=io.StringIO())
+        print_text(report, plain)
+        text = plain.export_text()
+    else:
+        text = REPORTERS[fmt](report, strict=strict)
+        if output is None:
+            typer.echo(text, nl=False)
+            return
+    write_output(output, text, protect=protect)
+    note(f"{summary(report)}; wrote the {fmt} report to {output}")
+
+
+def summary(report: LintReport) -> str:
+    counts = report.counts()
+    parts = [f"{counts['error']} error{'s' * (counts['error'] != 1)}",
+             f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
+             f"{counts['info']} info"]
+    files = len(report.sources)
+    return (f"{', '.join(parts)} in {report.tools:,} tools from {files} "
+            f"file{'s' * (files != 1)}")
+
+
+def print_text(report: LintReport, console: Console) -> None:
+    """Findings grouped by file, each with line:column, severity, rule id and tool."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolcat.lint.report import shown_path
+
+    groups: dict[str, list] = {}
+    for finding in report.findings:
+        file = finding.where.file if finding.where and finding.where.file else ""
+        groups.setdefault(file, []).append(finding)
+    for file, findings in groups.items():
+        console.print(Text(shown_path(file) if file else "(catalog)", style="bold underline"))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(overflow="fold")
+        for finding in findings:
+            where = finding.where
+            position = f"{where.line}:{where.column}" if where and where.line else ""
+            message = Text()
+            if finding.tool:
+                message.append(f"{finding.tool}: ", style="bold")
+            message.append(finding.message)
+            if finding.target:
+                message.append(f" [{finding.target}]", style="dim")
+            message.append(f"  {finding.name}", style="dim")
+            table.add_row(position, Text(finding.severity, style=STYLES[finding.severity]),
+                          finding.rule, message)
+        console.print(table)
+        console.print()
+    style = "bold red" if report.failed() else ("yellow" if report.findings else "green")
+    console.print(Text(summary(report), style=style))
+
+
+def rules(
+    rule: Annotated[str | None, typer.Argument(
+        help="A rule id or name to explain, or a prefix such as TC3 to list a family.",
+        show_default=False)] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """List the lint rules (id, name, default severity, summary), or explain one."""
+    from toolcat.cli.output import console, print_json
+
+    chosen = _chosen_rules(rule)
+    if rule is not None and len(chosen) == 1:
+        if json_:
+            print_json(chosen[0].to_json())
+        else:
+            explain(chosen[0], console)
+        return
+    if json_:
+        print_json({"rules": [r.to_json() for r in chosen]})
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    name_width = max(len(r.name) for r in chosen)
+    families: dict[str, list[Rule]] = {}
+    for item in chosen:
+        families.setdefault(item.family, []).append(item)
+    for family, members in families.items():
+        table = Table(box=None, pad_edge=False, show_header=False, title=family,
+                      title_justify="left", title_style="bold underline")
+        table.add_column(no_wrap=True, min_width=5)
+        table.add_column(no_wrap=True, min_width=name_width)
+        table.add_column(no_wrap=True, min_width=7)
+        table.add_column()
+        for item in members:
+            summary_text = item.summary + (" (with --target)" if item.needs_target else "")
+            table.add_row(item.id, item.name, Text(item.severity, style=STYLES[item.severity]),
+                          summary_text)
+        console.print(table)
+
+
+def _chosen_rules(pattern: str | None) -> list[Rule]:
+    from toolcat.errors import UsageError
+    from toolcat.lint.rules import RULES
+    from toolcat.lint.settings import rule_matches
+
+    if pattern is None or pattern.upper() == "ALL":
+        return list(RULES.values())
+    found = [r for r in RULES.values() if rule_matches(pattern, r)]
+    if not found:
+        from rapidfuzz import process
+
+        names = [*RULES, *(r.name for r in RULES.values())]
+        close = process.extract(pattern, names, limit=3, score_cutoff=60)
+        hint = f"did you mean {', '.join(c[0] for c in close)}?" if close else None
+        raise UsageError(f"no rule '{pattern}'; `toolcat rules` lists them", hint=hint)
+    return found
+
+
+def explain(rule: Rule, console: Console) -> None:
+    """One rule in full: summary, explanation, options, and a bad and a good example."""
+    import yaml
+    from rich.syntax import Syntax
+    from rich.text import Text
+
+    console.print(Text.assemble((f"{rule.id} {rule.name}", "bold"), "  ",
+                                (rule.severity, STYLES[rule.severity]),
+                                f"  {rule.family}, checks each "
+                                f"{'tool' if rule.scope == 'tool' else 'catalog'}"))
+    console.print(Text(rule.summary, style="bold"))
+    console.print()
+    console.print(rule.explanation, markup=False, highlight=False)
+    if rule.needs_target:
+        console.print()
+        console.print(f"Runs only with --target ({', '.join(TARGETS)}).", markup=False)
+    if rule.options:
+        console.print()
+        console.print("Options (lint: options: in toolcat.yaml):", markup=False)
+        for name, default in rule.options.items():
+            console.print(f"  {name}: {default}", markup=False, highlight=False)
+    if rule.example_settings:
+        console.print()
+        settings = yaml.safe_dump({"lint": dict(rule.example_settings)},
+                                  default_flow_style=None, sort_keys=False).strip()
+        console.print(f"The examples are linted with:\n{settings}", markup=False,
+                      highlight=False)
+    for title, example in (("Bad", rule.bad), ("Good", rule.good)):
+        console.print()
+        console.print(Text(f"{title}:", style="bold red" if title == "Bad" else "bold green"))
+        console.print(Syntax(example.rstrip("\n"), "yaml", theme="ansi_dark",
+                             background_color="default", word_wrap=True))

@@ -1,0 +1,108 @@
+"""Run the rules over a catalog: the engine places each problem in the file, applies the
+settings and `x-toolcat-ignore`, and returns a sorted LintReport."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from toolcat.catalog.positions import join
+from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
+from toolcat.lint.settings import LintSettings, rule_matches
+from toolcat.lint.targets import get_targets
+from toolcat.model import Catalog, SourceRef, Tool
+
+_WRAPPERS = ("function", "toolSpec")  # shapes that nest the tool's fields one level down
+
+
+def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> LintReport:
+    """Check `catalog` with the rules `settings` selects (every rule by default).
+
+    Load the catalog with `load_catalog(..., lenient=True)`, so that duplicate names and bad
+    `$ref`s become findings instead of stopping the load.
+
+    Raises:
+        UsageError: the settings name an unknown rule, target or option.
+    """
+    settings = settings or LintSettings()
+    settings.validate()
+    targets = get_targets(settings.targets)
+    ctx = Context(catalog, settings.all_options(), targets)
+    findings: list[Finding] = []
+    ran: list[str] = []
+    for rule in settings.active_rules():
+        if rule.needs_target and not targets:
+            continue
+        ran.append(rule.id)
+        severity = settings.severity_of(rule)
+        if rule.scope == "tool":
+            for tool in catalog.tools:
+                if _silenced(rule, tool.ignored_rules):
+                    continue
+                findings += [_finding(rule, severity, problem, tool, catalog)
+                             for problem in rule.check(tool, ctx)]
+        else:
+            for problem in rule.check(catalog, ctx):
+                if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):
+                    continue
+                if problem.server and _silenced(rule, _server_ignores(catalog, problem.server)):
+                    continue
+                findings.append(_finding(rule, severity, problem, problem.tool, catalog))
+    findings.sort(key=Finding.sort_key)
+    return LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
+                      tuple(t.name for t in targets))
+
+
+def _silenced(rule: Rule, ignored: frozenset[str]) -> bool:
+    return bool(ignored) and any(rule_matches(pattern, rule) for pattern in ignored)
+
+
+def _server_ignores(catalog: Catalog, name: str) -> frozenset[str]:
+    server = catalog.server(name)
+    value = server.extra.get("x-toolcat-ignore", ()) if server else ()
+    return frozenset([value] if isinstance(value, str) else map(str, value))
+
+
+def _finding(rule: Rule, severity: Severity, problem: Problem, tool: Tool | None,
+             catalog: Catalog) -> Finding:
+    return Finding(
+        rule=rule.id,
+        name=rule.name,
+        severity=severity,
+        message=problem.message,
+        tool=catalog.ident(tool) if tool is not None else None,
+        where=locate(problem, tool, catalog),
+        related=problem.related,
+        target=problem.target,
+    )
+
+
+def locate(problem: Problem, tool: Tool | None, catalog: Catalog) -> SourceRef | None:
+    """The most precise file position of a problem (see Problem for the order)."""
+    if problem.where is not None:
+        return problem.where
+    if tool is None or tool.origin is None:
+        return None
+    if problem.schema is not None and tool.parameters is not None:
+        found = catalog.locate(tool, problem.schema + ("#key" if problem.key else ""))
+        if found is not None and problem.key:
+            found = replace(found, pointer=found.pointer.removesuffix("#key"))
+        return found
+    if problem.field is not None:
+        pointer = field_pointer(tool, problem.field)
+        index = catalog.positions.get(tool.origin.file)
+        if pointer is not None and index is not None:
+            line, column = index.locate(pointer + ("#key" if problem.key else ""))
+            return SourceRef(tool.origin.file, line, column, pointer)
+    return tool.origin
+
+
+def field_pointer(tool: Tool, name: str) -> str | None:
+    """The JSON pointer of a field of the tool's entry, in whatever shape it was written."""
+    assert tool.origin is not None
+    if name in tool.raw:
+        return join(tool.origin.pointer, name)
+    for wrapper in _WRAPPERS:
+        inner = tool.raw.get(wrapper)
+        if isinstance(inner, dict) and name in inner:
+            return join(tool.origin.pointer, wrapper, name)
+    return None

@@ -1,0 +1,233 @@
+"""The values of the lint room: what a rule is, what it yields, what the engine reports."""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from toolcat.lint.walk import Node, walk
+from toolcat.model import Catalog, SourceRef, Tool
+
+if TYPE_CHECKING:
+    from toolcat.lint.targets import Target
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
+Scope = Literal["tool", "catalog"]
+
+FAMILIES: dict[str, str] = {
+    "TC1": "schema",
+    "TC2": "naming",
+    "TC3": "descriptions",
+    "TC4": "provider compatibility",
+    "TC5": "catalog",
+    "TC6": "security",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a rule yields: a message and where it is; the engine adds everything else.
+
+    The place is, from most to least precise: `where` (a position known already), `schema` (a
+    JSON pointer inside the tool's parameters; `key=True` points at the key rather than its
+    value), `field` (a key of the tool entry such as "name"), else the tool entry itself.
+    """
+
+    message: str
+    tool: Tool | None = None  # catalog rules say which tool; tool rules leave it to the engine
+    schema: str | None = None
+    field: str | None = None
+    key: bool = False
+    where: SourceRef | None = None
+    related: tuple[SourceRef, ...] = ()
+    target: str | None = None
+    server: str | None = None  # a finding about a server, which it can silence
+
+
+@dataclass
+class Context:
+    """What a rule may read besides its tool: the catalog, rule options, chosen targets."""
+
+    catalog: Catalog
+    options: Mapping[str, Any] = field(default_factory=dict)
+    targets: tuple[Target, ...] = ()
+    _nodes: dict[int, list[Node]] = field(default_factory=dict, repr=False)
+    _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
+    _tokens: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def nodes(self, tool: Tool) -> list[Node]:
+        """Every subschema of the tool's parameters (walked once, shared by all rules)."""
+        key = id(tool)
+        if key not in self._nodes:
+            self._nodes[key] = walk(tool.parameters)
+        return self._nodes[key]
+
+    def tokens(self, tool: Tool) -> int:
+        """Exact tokens of the tool's definition in the `token_encoding` option's encoding."""
+        key = id(tool)
+        if key not in self._tokens:
+            from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
+
+            encoding = self.options.get("token_encoding", DEFAULT_ENCODING)
+            self._tokens[key] = definition_tokens(tool, encoding)
+        return self._tokens[key]
+
+    def tool_at(self, where: SourceRef | None) -> Tool | None:
+        """The tool whose entry holds the position `where` (by file and JSON pointer)."""
+        if where is None:
+            return None
+        if self._entries is None:
+            self._entries = {(t.origin.file, t.origin.pointer): t
+                             for t in self.catalog.tools if t.origin is not None}
+        pointer = where.pointer
+        while True:
+            tool = self._entries.get((where.file, pointer))
+            if tool is not None or not pointer:
+                return tool
+            pointer = pointer.rsplit("/", 1)[0]
+
+
+ToolCheck = Callable[[Tool, Context], Iterator[Problem]]
+CatalogCheck = Callable[[Catalog, Context], Iterator[Problem]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A lint rule: a stable id, its documentation, and the generator that checks."""
+
+    id: str
+    name: str
+    severity: Severity
+    scope: Scope
+    check: Callable[..., Iterator[Problem]] = field(repr=False)
+    bad: str = field(repr=False)
+    good: str = field(repr=False)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    needs_target: bool = False
+    # the `lint:` settings its examples are linted with (targets, options)
+    example_settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "").split("\n", 1)[0]
+
+    @property
+    def explanation(self) -> str:
+        """The docstring after the summary, each paragraph on one line."""
+        parts = inspect.cleandoc(self.check.__doc__ or "").split("\n", 1)
+        body = parts[1].strip() if len(parts) > 1 else ""
+        return "\n\n".join(" ".join(p.split()) for p in body.split("\n\n"))
+
+    @property
+    def family(self) -> str:
+        return FAMILIES.get(self.id[:3], "other")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "severity": self.severity,
+                "family": self.family, "scope": self.scope, "summary": self.summary,
+                "explanation": self.explanation, "options": dict(self.options),
+                "needs_target": self.needs_target, "example_settings":
+                dict(self.example_settings), "bad": self.bad, "good": self.good}
+
+
+def _rule(scope: Scope, id: str, name: str, severity: Severity, *, bad: str, good: str,
+          options: Mapping[str, Any] | None = None, needs_target: bool = False,
+          example_settings: Mapping[str, Any] | None = None) -> Callable[[Callable], Rule]:
+    def wrap(check: Callable[..., Iterator[Problem]]) -> Rule:
+        return Rule(id, name, severity, scope, check, inspect.cleandoc(bad) + "\n",
+                    inspect.cleandoc(good) + "\n", dict(options or {}), needs_target,
+                    dict(example_settings or {}))
+    return wrap
+
+
+def tool_rule(id: str, name: str, severity: Severity, *, bad: str, good: str,
+              options: Mapping[str, Any] | None = None, needs_target: bool = False,
+              example_settings: Mapping[str, Any] | None = None) -> Callable[[ToolCheck], Rule]:
+    """Declare a rule that checks one tool at a time. Its docstring documents it: the first
+    line is the summary, the rest the explanation; `bad` and `good` are example catalogs,
+    linted with `example_settings` (a `lint:` mapping) in the tests."""
+    return _rule("tool", id, name, severity, bad=bad, good=good, options=options,
+                 needs_target=needs_target, example_settings=example_settings)
+
+
+def catalog_rule(id: str, name: str, severity: Severity, *, bad: str, good: str,
+                 options: Mapping[str, Any] | None = None, needs_target: bool = False,
+                 example_settings: Mapping[str, Any] | None = None
+                 ) -> Callable[[CatalogCheck], Rule]:
+    """Declare a rule that runs once over the whole catalog (like `tool_rule` otherwise)."""
+    return _rule("catalog", id, name, severity, bad=bad, good=good, options=options,
+                 needs_target=needs_target, example_settings=example_settings)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found: the rule, the severity in force, the message and the place."""
+
+    rule: str
+    name: str
+    severity: Severity
+    message: str
+    tool: str | None = None  # the tool's identity in the catalog
+    where: SourceRef | None = None
+    related: tuple[SourceRef, ...] = ()
+    target: str | None = None
+
+    def sort_key(self) -> tuple:
+        where = self.where or SourceRef("")
+        return (where.file, where.line, where.column, self.rule, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        where = self.where or SourceRef("")
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "message": self.message,
+            "tool": self.tool,
+            "target": self.target,
+            "file": where.file or None,
+            "line": where.line or None,
+            "column": where.column or None,
+            "pointer": where.pointer if self.where else None,
+            "related": [r.to_json() for r in self.related],
+        }
+
+
+@dataclass(frozen=True)
+class LintReport:
+    """The findings of one lint run, sorted by file and position, and what was checked."""
+
+    findings: tuple[Finding, ...]
+    sources: tuple[str, ...] = ()
+    tools: int = 0
+    rules: tuple[str, ...] = ()  # ids of the rules that ran
+    targets: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        counted = Counter(f.severity for f in self.findings)
+        return {severity: counted.get(severity, 0) for severity in SEVERITIES}
+
+    def failed(self, *, strict: bool = False) -> bool:
+        """Whether the run should fail: an error remains (with `strict`, a warning too)."""
+        failing = ("error", "warning") if strict else ("error",)
+        return any(f.severity in failing for f in self.findings)
+
+    def with_findings(self, findings: tuple[Finding, ...] | list[Finding]) -> LintReport:
+        """This report plus more findings (from another check), kept in order."""
+        merged = sorted((*self.findings, *findings), key=Finding.sort_key)
+        return LintReport(tuple(merged), self.sources, self.tools, self.rules, self.targets)
+
+    def to_json(self, *, strict: bool = False) -> dict[str, Any]:
+        return {
+            "status": "fail" if self.failed(strict=strict) else "ok",
+            "sources": list(self.sources),
+            "tools": self.tools,
+            "targets": list(self.targets),
+            "rules": list(self.rules),
+            "counts": self.counts(),
+            "findings": [f.to_json() for f in self.findings],
+        }

@@ -1,0 +1,265 @@
+"""TC5xx: the catalog as a whole: tools a model cannot tell apart, oversized servers, and
+definitions that cost too many tokens."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+
+from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.text import content_words
+from toolcat.model import Catalog, Tool
+
+# Words become single characters so that rapidfuzz compares word sequences in C++: a
+# word-level edit similarity, fast enough for every pair of a 4,000-tool catalog.
+_FIRST_CODEPOINT = 0x4E00
+
+
+@catalog_rule("TC501", "near-duplicate", "warning", options={"near_duplicate_similarity": 90},
+              bad="""
+    tools:
+      - name: get_exchange_rate
+        description: Retrieve the exchange rate between two currencies.
+        parameters:
+          type: object
+          properties:
+            pair: {type: string, description: Currency pair such as EUR/USD.}
+          required: [pair]
+      - name: get_currency_exchange_rate
+        description: Retrieve the exchange rate between two currencies.
+        parameters:
+          type: object
+          properties:
+            pair: {type: string, description: Currency pair such as EUR/USD.}
+          required: [pair]
+    """, good="""
+    tools:
+      - name: get_exchange_rate
+        description: Retrieve today's exchange rate between two currencies.
+        parameters:
+          type: object
+          properties:
+            pair: {type: string, description: Currency pair such as EUR/USD.}
+          required: [pair]
+      - name: get_exchange_rate_history
+        description: Daily closing rates of a currency pair over a range of past dates, as a table.
+        parameters:
+          type: object
+          properties:
+            pair: {type: string, description: Currency pair such as EUR/USD.}
+            days: {type: integer, description: How many past days to include.}
+          required: [pair, days]
+    """)
+def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
+    """Two tools are so alike that a model or a search cannot tell them apart.
+
+    Two tools are near-duplicates when their descriptions say the same thing word for word
+    (ignoring case, plurals and little words), or when their names and descriptions together
+    reach `near_duplicate_similarity` percent (default 90) on a word-level edit similarity.
+    A model picks between such tools at random, and search ranks them together. Merge them,
+    or say in each description how it differs. Tools with the very same name are TC203 or
+    TC603, not this rule.
+    """
+    threshold = float(ctx.options["near_duplicate_similarity"])
+    tools = catalog.tools
+    vocabulary: dict[str, int] = {}
+
+    def encode(words: list[str]) -> str:
+        return "".join(_code(vocabulary.setdefault(w, len(vocabulary))) for w in words)
+
+    descriptions = [encode(content_words(t.description)) for t in tools]
+    texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
+    matches: dict[int, dict[int, str]] = {}
+    first_with: dict[str, int] = {}
+    for i, text in enumerate(descriptions):
+        if text and len(text) >= 2:
+            j = first_with.setdefault(text, i)
+            if j != i and tools[j].name != tools[i].name:
+                matches.setdefault(i, {})[j] = "the same description"
+    for i, j, score in _similar_pairs(texts, threshold):
+        if tools[i].name != tools[j].name:
+            matches.setdefault(j, {}).setdefault(i, f"{score:.0f}% alike")
+    for j in sorted(matches):
+        others = sorted(matches[j].items())
+        shown = ", ".join(f"'{catalog.ident(tools[i])}' ({why})" for i, why in others)
+        related = tuple(tools[i].origin for i, _ in others if tools[i].origin)
+        yield Problem(f"near-duplicate of {shown}: a model cannot tell them apart",
+                      tool=tools[j], related=related)
+
+
+def _code(number: int) -> str:
+    """The character standing for word number `number` (never a surrogate)."""
+    code = _FIRST_CODEPOINT + number
+    return chr(code + 0x800 if code >= 0xD800 else code)
+
+
+def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, int, float]]:
+    """(i, j, score) with i < j for every pair of texts at or above `threshold`.
+
+    Each text is a sequence of word codes; the score is rapidfuzz's `ratio`,
+    200 * LCS / (len(a) + len(b)). A prefix filter finds the candidate pairs without
+    comparing them all (Chaudhuri, Ganti and Kaushik, "A primitive operator for similarity
+    joins in data cleaning", ICDE 2006): a pair that reaches t = threshold / 100 shares at
+    least t * len / (2 - t) words with either text, so the rarest len - that + 1 words of
+    each must meet. Every candidate is then scored exactly, so no pair is missed.
+    """
+    from rapidfuzz import fuzz
+
+    t = threshold / 100
+    tagged = [_occurrences(text) for text in texts]
+    frequency = Counter(token for tokens in tagged for token in tokens)
+    postings: dict[tuple[str, int], list[int]] = {}
+    for j, tokens in enumerate(tagged):
+        if not tokens:
+            continue
+        overlap = max(1, math.ceil(t * len(tokens) / (2 - t) - 1e-9)) if t < 2 else 1
+        rarest = sorted(tokens, key=lambda token: (frequency[token], token))
+        candidates: set[int] = set()
+        for token in rarest[: max(1, len(tokens) - overlap + 1)]:
+            found = postings.setdefault(token, [])
+            candidates.update(found)
+            found.append(j)
+        for i in sorted(candidates):
+            score = fuzz.ratio(texts[i], texts[j], score_cutoff=threshold)
+            if score:
+                yield i, j, score
+
+
+def _occurrences(text: str) -> list[tuple[str, int]]:
+    """Each word with how many times it came before, so repeated words count as a multiset."""
+    seen: Counter[str] = Counter()
+    tagged = []
+    for char in text:
+        tagged.append((char, seen[char]))
+        seen[char] += 1
+    return tagged
+
+
+@catalog_rule("TC502", "server-too-large", "warning", options={"max_server_tools": 40},
+              example_settings={"options": {"max_server_tools": 2}}, bad="""
+    servers:
+      - name: notes
+    tools:
+      - name: create_note
+        description: Create a note with a title and a Markdown body.
+        parameters: {type: object, properties: {title: {type: string, description: Title.}}}
+      - name: delete_note
+        description: Delete a note by its id; it cannot be recovered.
+        parameters: {type: object, properties: {id: {type: string, description: Note id.}}}
+      - name: search_notes
+        description: Search the text of every note and return the best matches.
+        parameters: {type: object, properties: {query: {type: string, description: Words.}}}
+    """, good="""
+    servers:
+      - name: notes
+    tools:
+      - name: create_note
+        description: Create a note with a title and a Markdown body.
+        parameters: {type: object, properties: {title: {type: string, description: Title.}}}
+    """)
+def server_too_large(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
+    """A server exposes more tools than `max_server_tools` (default 40).
+
+    Tool selection gets less accurate as the number of tools a model sees grows; Anthropic
+    reports a drop beyond 30 to 50 tools. A server this large is worth splitting, or loading
+    lazily through tool search (`defer_loading`).
+    """
+    limit = ctx.options["max_server_tools"]
+    counts = Counter(t.server for t in catalog.tools if t.server)
+    for name, count in counts.items():
+        if count <= limit:
+            continue
+        server = catalog.server(name)
+        where = server.origin if server and server.origin else next(
+            t.origin for t in catalog.tools if t.server == name)
+        yield Problem(f"server '{name}' exposes {count} tools, more than {limit}",
+                      where=where, server=name)
+
+
+@tool_rule("TC503", "tool-token-budget", "warning", options={
+    "max_tool_tokens": 1000, "token_encoding": "o200k_base"},
+    example_settings={"options": {"max_tool_tokens": 60}}, bad="""
+    tools:
+      - name: configure_pipeline
+        description: >-
+          Configure every stage of a data pipeline: where it reads from (databases, queues,
+          buckets), how it transforms the records, where it writes them, how often it runs,
+          who is told when it fails, and how long its logs are kept.
+        parameters:
+          type: object
+          properties:
+            pipeline: {type: string, description: Pipeline id.}
+          required: [pipeline]
+    """, good="""
+    tools:
+      - name: configure_pipeline
+        description: Configure the stages, sources, sinks and schedule of a data pipeline.
+        parameters:
+          type: object
+          properties:
+            pipeline: {type: string, description: Pipeline id.}
+          required: [pipeline]
+    """)
+def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A tool's definition costs more tokens than `max_tool_tokens` (default 1,000).
+
+    Every tool a model is shown is paid for in every request, and a very long definition
+    crowds out the conversation. Counted exactly with the OpenAI encoding `token_encoding`
+    (o200k_base by default) over the compact JSON of name, description and parameters;
+    other providers' tokenizers differ by a few percent.
+    """
+    limit = ctx.options["max_tool_tokens"]
+    if tool.size() <= limit:  # a token is at least one byte: no need to load the tokenizer
+        return
+    tokens = ctx.tokens(tool)
+    if tokens > limit:
+        yield Problem(f"the definition is {tokens:,} tokens ({ctx.options['token_encoding']}), "
+                      f"over the {limit:,}-token budget")
+
+
+@catalog_rule("TC504", "catalog-token-budget", "warning", options={
+    "max_catalog_tokens": 20000}, example_settings={"options": {"max_catalog_tokens": 60}},
+    bad="""
+    tools:
+      - name: list_invoices
+        description: List the invoices of a customer, newest first, with amount and status.
+        parameters:
+          type: object
+          properties: {customer: {type: string, description: Customer id.}}
+      - name: refund_invoice
+        description: Refund a paid invoice in full and email the customer a credit note.
+        parameters:
+          type: object
+          properties: {invoice: {type: string, description: Invoice id.}}
+    """, good="""
+    tools:
+      - name: list_invoices
+        description: List the invoices of a customer, newest first, with amount and status.
+        parameters:
+          type: object
+          properties: {customer: {type: string, description: Customer id.}}
+    """)
+def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
+    """All definitions together cost more tokens than `max_catalog_tokens` (default 20,000).
+
+    Sending the whole catalog with every request costs this many tokens each time, before a
+    single word of conversation. Pick the tools per request (`toolcat pick`), or use tool
+    search; the finding points at the tool where the budget runs out.
+    """
+    limit = ctx.options["max_catalog_tokens"]
+    encoding = ctx.options["token_encoding"]
+    if sum(tool.size() for tool in catalog.tools) <= limit:  # a token is at least one byte
+        return
+    counts = [ctx.tokens(tool) for tool in catalog.tools]
+    total = sum(counts)
+    if total <= limit:
+        return
+    running = 0
+    for tool, tokens in zip(catalog.tools, counts, strict=True):
+        running += tokens
+        if running > limit:
+            yield Problem(f"the {len(counts):,} definitions total {total:,} tokens "
+                          f"({encoding}), over the {limit:,}-token budget, which runs out at "
+                          f"'{catalog.ident(tool)}'", where=tool.origin)
+            return

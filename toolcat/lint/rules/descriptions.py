@@ -1,0 +1,196 @@
+"""TC3xx: descriptions: present, specific enough to be found and chosen, not the name again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolcat.catalog.refs import resolve_pointer
+from toolcat.lint.model import Context, Problem, tool_rule
+from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
+from toolcat.lint.walk import SCHEMA_LISTS, Node
+from toolcat.model import Tool
+
+PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
+                          "lorem", "n/a", "na", "none", "test", "tool", "function"})
+# words that add nothing about what a tool does, when they are all a description has
+VAGUE = frozenset(("do does doing handle handles handler helper helps process processes "
+                   "manage manages misc miscellaneous stuff thing things various utility util "
+                   "function tool api call calls operation operations action actions data info "
+                   "information something run runs execute executes general generic perform "
+                   "performs task tasks work works other others some certain etc stuff "
+                   "with").split())
+NAME_FILLER = frozenset({"tool", "function", "api", "call", "calls", "this", "use", "used",
+                         "method", "endpoint"})
+
+
+@tool_rule("TC301", "missing-description", "error", bad="""
+    tools:
+      - name: archive_project
+        parameters:
+          type: object
+          properties:
+            project_id: {type: string, description: Id of the project to archive.}
+          required: [project_id]
+    """, good="""
+    tools:
+      - name: archive_project
+        description: >-
+          Archive a project: it becomes read-only and disappears from the project list,
+          but nothing is deleted. Use it when a user asks to close or shelve a project.
+        parameters:
+          type: object
+          properties:
+            project_id: {type: string, description: Id of the project to archive.}
+          required: [project_id]
+    """)
+def missing_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A tool has no description, or an empty one.
+
+    The description is what a model reads to decide whether to call a tool, and what search
+    matches a request against. Without one the tool is chosen by its name alone, or never.
+    AWS Bedrock rejects an empty description outright.
+    """
+    if tool.description.strip():
+        return
+    if tool.description:
+        yield Problem("the description is blank", field="description")
+    else:
+        yield Problem("no description: a model sees only the name, and search cannot find "
+                      "the tool by what it does")
+
+
+@tool_rule("TC302", "vague-description", "warning", options={"min_description_words": 4},
+           bad="""
+    tools:
+      - name: sync_records
+        description: Handles the data.
+        parameters:
+          type: object
+          properties:
+            since: {type: string, format: date-time, description: Only records changed since.}
+    """, good="""
+    tools:
+      - name: sync_records
+        description: >-
+          Copy customer records changed in the CRM since a given time into the billing
+          database, and return how many were added or updated.
+        parameters:
+          type: object
+          properties:
+            since: {type: string, format: date-time, description: Only records changed since.}
+    """)
+def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The description is too short or too vague to be found by search.
+
+    A description of fewer than `min_description_words` words (default 4), a placeholder such
+    as "TODO", or one made only of words like "handles", "data", "utility" or "does stuff"
+    gives a search nothing to match and a model nothing to choose by. Say what the tool does,
+    to what, and what it returns.
+    """
+    text = tool.description.strip()
+    if not text:
+        return
+    found = words(text)
+    minimum = ctx.options["min_description_words"]
+    lowered = " ".join(found)
+    if lowered in PLACEHOLDERS or text.lower() in PLACEHOLDERS:
+        yield Problem(f"the description {text!r} is a placeholder", field="description")
+    elif len(found) < minimum:
+        yield Problem(f"the description has {len(found)} word{'s' * (len(found) != 1)} "
+                      f"(at least {minimum}): too little for search to match or a model to "
+                      "choose by", field="description")
+    elif all(w in VAGUE or w in STOPWORDS for w in found):
+        yield Problem(f"the description {text!r} says nothing specific about what the tool "
+                      "does", field="description")
+
+
+@tool_rule("TC303", "undocumented-parameter", "warning", bad="""
+    tools:
+      - name: resize_image
+        description: Resize an image in the media library to the given width in pixels.
+        parameters:
+          type: object
+          properties:
+            image_id: {type: string, description: Id of the image in the library.}
+            width: {type: integer, minimum: 1}
+          required: [image_id, width]
+    """, good="""
+    tools:
+      - name: resize_image
+        description: Resize an image in the media library to the given width in pixels.
+        parameters:
+          type: object
+          properties:
+            image_id: {type: string, description: Id of the image in the library.}
+            width: {type: integer, minimum: 1, description: New width in pixels.}
+          required: [image_id, width]
+    """)
+def undocumented_parameter(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A parameter has no description.
+
+    The model fills every argument from what the schema tells it; a parameter without a
+    description is filled from its name alone, which is where wrong units, formats and ids
+    come from. A property that is only a `$ref` is documented by the schema it refers to.
+    """
+    for node in ctx.nodes(tool):
+        if node.property is None or _described(node, tool):
+            continue
+        yield Problem(f"parameter '{parameter_path(node.pointer)}' has no description",
+                      schema=node.pointer, key=True)
+
+
+def _described(node: Node, tool: Tool) -> bool:
+    if _has_text(node.schema.get("description")):
+        return True
+    ref = node.schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        target = resolve_pointer(tool.parameters, ref[1:])
+        return isinstance(target, dict) and _has_text(target.get("description"))
+    # a union whose every branch is described (e.g. anyOf: [{$ref}, {type: null}]) is fine
+    for key in SCHEMA_LISTS:
+        branches = node.schema.get(key)
+        if isinstance(branches, list) and any(
+                isinstance(b, dict) and _has_text(b.get("description")) for b in branches):
+            return True
+    return False
+
+
+def _has_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+@tool_rule("TC304", "description-repeats-name", "warning", bad="""
+    tools:
+      - name: get_current_weather_report
+        description: Get the current weather report.
+        parameters:
+          type: object
+          properties:
+            city: {type: string, description: 'City name, e.g. "Lisbon".'}
+          required: [city]
+    """, good="""
+    tools:
+      - name: get_current_weather_report
+        description: >-
+          Current temperature, wind and precipitation for a city, from the nearest weather
+          station; updated every 10 minutes.
+        parameters:
+          type: object
+          properties:
+            city: {type: string, description: 'City name, e.g. "Lisbon".'}
+          required: [city]
+    """)
+def description_repeats_name(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The description only repeats the name.
+
+    "get_weather: Gets the weather." tells a model nothing the name did not, so it has no
+    way to tell this tool from similar ones, nor to know what the tool needs and returns.
+    """
+    described = set(content_words(tool.description))
+    if not described:
+        return
+    named = {stem(w) for w in words(tool.name)} | NAME_FILLER
+    named |= {w[:-1] for w in named if w.endswith("s")} | {w + "s" for w in named}
+    if described <= named:
+        yield Problem(f"the description only repeats the name '{tool.name}'",
+                      field="description")

@@ -1,0 +1,156 @@
+"""Which rules run, at which severity, with which options and targets; read from the `lint:`
+section of toolcat.yaml (or `[tool.toolcat.lint]` of pyproject.toml) and from options.
+
+    lint:
+      select: [ALL]              # rule ids, id prefixes (TC3) or rule names; default ALL
+      ignore: [TC302]            # same forms; wins over select
+      severity: {TC204: error}   # error | warning | info, by id, prefix or name
+      targets: [openai, gemini]  # provider rules for these targets (or: all)
+      options: {max_server_tools: 60}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from toolcat.config import Config
+from toolcat.errors import ConfigError, UsageError
+from toolcat.lint.model import SEVERITIES, Rule, Severity
+from toolcat.lint.rules import RULES
+from toolcat.lint.targets import TARGETS
+from toolcat.model import SourceRef
+
+KEYS = ("select", "ignore", "severity", "targets", "options")
+
+
+def rule_matches(pattern: str, rule: Rule) -> bool:
+    """Whether `pattern` names `rule`: ALL, its id, a prefix of its id (TC3), or its name."""
+    pattern = pattern.strip()
+    return (pattern.upper() == "ALL" or rule.name == pattern
+            or (rule.id.startswith(pattern.upper()) and len(pattern) >= 3))
+
+
+def default_options() -> dict[str, Any]:
+    """Every rule option with its default value."""
+    return {name: value for rule in RULES.values() for name, value in rule.options.items()}
+
+
+@dataclass(frozen=True)
+class LintSettings:
+    """Validated lint settings. Build with `from_mapping` (config) and `with_overrides` (CLI)."""
+
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None
+                     ) -> LintSettings:
+        """Settings from a `lint:` config mapping; a wrong key or value is a ConfigError."""
+        def fail(message: str) -> ConfigError:
+            return ConfigError(f"lint: {message}", where=where)
+
+        unknown = sorted(set(data) - set(KEYS))
+        if unknown:
+            raise fail(f"unknown setting {', '.join(map(repr, unknown))}; known: "
+                       f"{', '.join(KEYS)}")
+        settings = cls()
+        for key in ("select", "ignore", "targets"):
+            if key in data:
+                value = data[key]
+                if isinstance(value, str):
+                    value = [value]
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise fail(f"'{key}' must be a list of names")
+                settings = replace(settings, **{key: tuple(value)})
+        severity = data.get("severity", {})
+        if not isinstance(severity, dict):
+            raise fail("'severity' must map rule ids to error, warning or info")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise fail("'options' must be a mapping of option names to values")
+        settings = replace(settings, severity=dict(severity), options=dict(options))
+        try:
+            settings.validate()
+        except UsageError as exc:
+            raise fail(exc.message) from None
+        return settings
+
+    def with_overrides(self, *, select: Iterable[str] = (), ignore: Iterable[str] = (),
+                       targets: Iterable[str] = ()) -> LintSettings:
+        """Command-line choices: `select` and `targets` replace, `ignore` adds."""
+        select, ignore, targets = _split(select), _split(ignore), _split(targets)
+        updated = replace(
+            self,
+            select=select or self.select,
+            ignore=self.ignore + ignore,
+            targets=targets or self.targets,
+        )
+        updated.validate()
+        return updated
+
+    def validate(self) -> None:
+        """Raise a UsageError naming the first unknown rule, severity, target or option."""
+        for pattern in (*self.select, *self.ignore, *self.severity):
+            if not any(rule_matches(pattern, rule) for rule in RULES.values()):
+                raise UsageError(f"unknown rule '{pattern}'; known: ALL, "
+                                 f"{', '.join(RULES)} (or their names, or a prefix like TC3)")
+        for pattern, level in self.severity.items():
+            if level not in SEVERITIES:
+                raise UsageError(f"severity of {pattern} must be one of "
+                                 f"{', '.join(SEVERITIES)}, not {level!r}")
+        for name in self.targets:
+            if name != "all" and name not in TARGETS:
+                raise UsageError(f"unknown target '{name}'; known: {', '.join(TARGETS)}, all")
+        defaults = default_options()
+        for name, value in self.options.items():
+            if name not in defaults:
+                raise UsageError(f"unknown option '{name}'; known: "
+                                 f"{', '.join(sorted(defaults))}")
+            expected = defaults[name]
+            if isinstance(expected, bool) or isinstance(value, bool):
+                ok = isinstance(value, bool) and isinstance(expected, bool)
+            elif isinstance(expected, (int, float)):
+                ok = isinstance(value, (int, float)) and value > 0 and (
+                    isinstance(value, int) or isinstance(expected, float))
+            else:
+                ok = isinstance(value, type(expected))
+            if not ok:
+                kind = "a positive whole number" if isinstance(expected, int) else (
+                    "a positive number" if isinstance(expected, float) else
+                    type(expected).__name__)
+                raise UsageError(f"option '{name}' must be {kind}, not {value!r}")
+
+    def active_rules(self) -> list[Rule]:
+        """The rules that run, in id order."""
+        return [rule for rule in RULES.values()
+                if any(rule_matches(p, rule) for p in self.select)
+                and not any(rule_matches(p, rule) for p in self.ignore)]
+
+    def severity_of(self, rule: Rule) -> Severity:
+        """The severity in force: the most specific override (an id or name over a prefix)."""
+        matching = [(p, level) for p, level in self.severity.items() if rule_matches(p, rule)]
+        if not matching:
+            return rule.severity
+        exact = [level for p, level in matching if p in (rule.id, rule.name)]
+        if exact:
+            return exact[-1]
+        return max(matching, key=lambda item: len(item[0]))[1]
+
+    def all_options(self) -> dict[str, Any]:
+        return {**default_options(), **self.options}
+
+
+def _split(values: Iterable[str]) -> tuple[str, ...]:
+    """`--select TC1,TC2 --select TC3` as ("TC1", "TC2", "TC3")."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def settings_from_config(config: Config) -> LintSettings:
+    """The `lint:` section of a configuration file as LintSettings (defaults without one)."""
+    where = SourceRef(str(config.path)) if config.path else None
+    return LintSettings.from_mapping(config.section("lint"), where)
