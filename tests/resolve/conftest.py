@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,14 @@ def write(tmp_path: Path) -> Callable[..., Path]:
 
 @pytest.fixture
 def profile(write: Callable[..., Path]) -> Callable[[str], Profile]:
-    return lambda text: load_profile(write(text))
+    """Load a profile from YAML text; the keyword scorer unless the text names one, so the
+    expected rankings do not depend on the default scorer."""
+
+    def load(text: str) -> Profile:
+        loaded = load_profile(write(text))
+        return loaded if "scorer" in text else replace(loaded, scorer="keyword")
+
+    return load
 
 
 @pytest.fixture
