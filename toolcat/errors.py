@@ -50,6 +50,10 @@ class UsageError(ToolcatError):
     """An option value is unknown or contradicts another option."""
 
 
+class ServerError(ToolcatError):
+    """An MCP server could not be started, crashed, did not answer in time, or sent garbage."""
+
+
 class MissingExtraError(ToolcatError):
     """A feature needs an optional extra that is not installed."""
 

@@ -14,6 +14,7 @@ from toolcat.lint.engine import lint_catalog
 from toolcat.lint.model import FAMILIES, SEVERITIES, LintReport
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, settings_from_config
+from toolcat.lock import dump_lock, lock_catalog
 
 EXAMPLES = DATA / "lint"
 IDS = list(RULES)
@@ -76,6 +77,9 @@ def test_documented_examples_do_what_the_documentation_says(rule_id, tmp_path):
     bad, good = tmp_path / "bad.yaml", tmp_path / "good.yaml"
     bad.write_text(rule.bad)
     good.write_text(rule.good)
+    lockfile = rule.example_settings.get("options", {}).get("lockfile")
+    if lockfile:  # a lock rule's examples are linted against the lock of the good one
+        Path(lockfile).write_text(dump_lock(lock_catalog(load_catalog(good))))
     assert {f.rule for f in lint_file(bad, settings).findings} == {rule_id}
     assert lint_file(good, settings).findings == ()
 

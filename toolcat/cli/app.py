@@ -64,7 +64,7 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, lint_cmds, resolve_cmds
+    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, resolve_cmds
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
@@ -72,6 +72,9 @@ def _register() -> None:
     app.command("convert")(catalog_cmds.convert)
     app.command("lint")(lint_cmds.lint)
     app.command("rules")(lint_cmds.rules)
+    app.add_typer(mcp_cmds.import_app)
+    app.command("lock")(lock_cmds.lock)
+    app.command("diff")(lock_cmds.diff)
     app.command("resolve")(resolve_cmds.resolve)
 
 

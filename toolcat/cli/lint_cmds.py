@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, OutputOpt, ShapeOpt
 from toolcat.lint.targets import TARGETS
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from toolcat.lint.model import LintReport, Rule
+    from toolcat.lint.settings import LintSettings
 
 FORMATS = ("text", "json", "sarif", "github")
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -45,6 +46,10 @@ FormatOpt = Annotated[
 StrictOpt = Annotated[
     bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")
 ]
+LockedOpt = Annotated[
+    bool, typer.Option("--locked", help="Also report tools that changed, appeared or vanished "
+                       "since `toolcat lock` (TC604).")
+]
 
 
 def lint(
@@ -58,6 +63,8 @@ def lint(
     json_: JsonOpt = False,
     output: OutputOpt = None,
     strict: StrictOpt = False,
+    locked: LockedOpt = False,
+    lockfile: LockfileOpt = None,
 ) -> None:
     """Check a catalog: schemas, names, descriptions, provider limits, tool poisoning.
 
@@ -73,12 +80,32 @@ def lint(
     cfg = build.config()
     settings = settings_from_config(cfg).with_overrides(
         select=select or (), ignore=ignore or (), targets=target or ())
+    if locked or lockfile:
+        from toolcat.lock import default_lock_path
+
+        settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
     cat = build.load(sources or None, shape, lenient=True, cfg=cfg)
     report = lint_catalog(cat, settings)
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
     if report.failed(strict=strict):
         raise typer.Exit(1)
+
+
+def with_lock(settings: LintSettings, path: Path) -> LintSettings:
+    """Settings that also compare the catalog with the lock file at `path` (TC604)."""
+    from dataclasses import replace
+
+    from toolcat.errors import UsageError
+    from toolcat.lint.rules import RULES
+    from toolcat.lint.settings import rule_matches
+
+    rule = RULES["TC604"]
+    if any(rule_matches(pattern, rule) for pattern in settings.ignore):
+        raise UsageError(f"--locked, but the lint settings ignore {rule.id} ({rule.name})")
+    select = settings.select if rule in settings.active_rules() else (*settings.select,
+                                                                       rule.id)
+    return replace(settings, select=select, options={**settings.options, "lockfile": str(path)})
 
 
 def _format(name: str, json_: bool) -> str:

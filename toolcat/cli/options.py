@@ -29,3 +29,8 @@ OutputOpt = Annotated[
     typer.Option("-o", "--output", help="Write to this file instead of stdout.",
                  show_default=False),
 ]
+LockfileOpt = Annotated[
+    Path | None,
+    typer.Option("--lockfile", help="The lock file (default: toolcat.lock next to toolcat.yaml, "
+                 "else in the current folder).", show_default=False),
+]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from toolcat.config import Config
@@ -23,6 +24,7 @@ from toolcat.lint.targets import TARGETS
 from toolcat.model import SourceRef
 
 KEYS = ("select", "ignore", "severity", "targets", "options")
+FILE_OPTIONS = frozenset({"lockfile"})  # options that name a file
 
 
 def rule_matches(pattern: str, rule: Rule) -> bool:
@@ -151,6 +153,13 @@ def _split(values: Iterable[str]) -> tuple[str, ...]:
 
 
 def settings_from_config(config: Config) -> LintSettings:
-    """The `lint:` section of a configuration file as LintSettings (defaults without one)."""
+    """The `lint:` section of a configuration file as LintSettings (defaults without one).
+    A relative path in a file option is relative to the configuration file's folder."""
     where = SourceRef(str(config.path)) if config.path else None
-    return LintSettings.from_mapping(config.section("lint"), where)
+    settings = LintSettings.from_mapping(config.section("lint"), where)
+    if config.path is None:
+        return settings
+    options = {name: str(config.path.parent / value)
+               if name in FILE_OPTIONS and value and not Path(value).is_absolute() else value
+               for name, value in settings.options.items()}
+    return replace(settings, options=options)

@@ -9,7 +9,15 @@ from __future__ import annotations
 from types import ModuleType
 
 from toolcat.lint.model import Rule
-from toolcat.lint.rules import catalog_level, compat, descriptions, naming, schema, security
+from toolcat.lint.rules import (
+    catalog_level,
+    compat,
+    descriptions,
+    locked,
+    naming,
+    schema,
+    security,
+)
 
 
 def _collect(*modules: ModuleType) -> dict[str, Rule]:
@@ -23,4 +31,5 @@ def _collect(*modules: ModuleType) -> dict[str, Rule]:
     return dict(sorted(found.items()))
 
 
-RULES: dict[str, Rule] = _collect(schema, naming, descriptions, compat, catalog_level, security)
+RULES: dict[str, Rule] = _collect(schema, naming, descriptions, compat, catalog_level, security,
+                                  locked)

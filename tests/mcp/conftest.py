@@ -1,0 +1,72 @@
+"""Real MCP servers for the tests: the SDK demo server over stdio and over streamable HTTP, and
+the broken ones; and a check that none of them outlives the tests."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SERVERS = Path(__file__).resolve().parent / "servers"
+DEMO = [sys.executable, str(SERVERS / "demo_server.py")]
+BROKEN = [sys.executable, str(SERVERS / "broken_server.py")]
+# Long enough for a cold Python to import the SDK on a busy 2-core machine; the servers that
+# are meant to fail get short ones in their tests.
+START_TIMEOUT = "60"
+
+
+def running_servers() -> list[str]:
+    """Command lines of live processes started from tests/mcp/servers (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if str(SERVERS) in cmdline and state != "Z":
+            found.append(f"{entry.name}: {cmdline}")
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_orphans() -> Iterator[None]:
+    """After every MCP test has run (and the HTTP server is stopped), no server is left."""
+    yield
+    if Path("/proc/self").exists():
+        assert running_servers() == []
+
+
+@pytest.fixture(scope="session")
+def http_url() -> Iterator[str]:
+    """The demo server over streamable HTTP on 127.0.0.1, on a port it picked itself."""
+    with subprocess.Popen([*DEMO, "--http"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL,
+                          env={**os.environ, "DEMO_GREETING": "hi"}) as process:
+        try:
+            assert process.stdout is not None
+            ready, _, _ = select.select([process.stdout], [], [], float(START_TIMEOUT))
+            assert ready, "the HTTP demo server did not start"
+            port = int(process.stdout.readline())
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -1,0 +1,83 @@
+"""MCP servers that go wrong, speaking JSON-RPC by hand so each fault is exact.
+
+    python broken_server.py MODE [--pid-file FILE]
+
+    exit       writes a line on stderr and exits at once with code 3
+    hang       never reads or answers; starts a child process that sleeps too
+    garbage    answers every line with text that is not JSON-RPC, then keeps quiet
+    crash      initializes properly, then dies when asked for its tools
+    malformed  initializes properly, then answers tools/list with a result of the wrong shape
+    loop       initializes properly, then pages tools/list with the same cursor forever
+    banner     prints a banner on stdout first, then works (lists one tool)
+
+With --pid-file, the server writes its process id (and its child's, for `hang`) there, one per
+line, so a test can check that nothing is left running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def send(message: dict) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def answer(request: dict, mode: str) -> None:
+    method = request.get("method")
+    if "id" not in request:
+        return
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {
+            "protocolVersion": request["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": f"broken-{mode}", "version": "0"}}})
+    elif method == "tools/list" and mode == "crash":
+        print("fatal: lost the database connection while listing tools", file=sys.stderr)
+        sys.exit(1)
+    elif method == "tools/list" and mode == "malformed":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": "none today"}})
+    elif method == "tools/list" and mode == "banner":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {
+            "tools": [{"name": "hello", "description": "Say hello.",
+                       "inputSchema": {"type": "object"}}]}})
+    elif method == "tools/list" and mode == "loop":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {
+            "tools": [{"name": "spin", "inputSchema": {"type": "object"}}],
+            "nextCursor": "again"}})
+    else:
+        send({"jsonrpc": "2.0", "id": request["id"],
+              "error": {"code": -32601, "message": f"Method not found: {method}"}})
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    pids = [str(os.getpid())]
+    if mode == "hang":
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        pids.append(str(child.pid))
+    if "--pid-file" in sys.argv:
+        Path(sys.argv[sys.argv.index("--pid-file") + 1]).write_text("\n".join(pids) + "\n")
+    if mode == "exit":
+        print("error: DATABASE_URL is not set", file=sys.stderr)
+        sys.exit(3)
+    if mode == "hang":
+        time.sleep(600)
+    if mode == "banner":
+        print("Banner Server v1 listening on stdio", flush=True)
+    for line in sys.stdin:
+        if mode == "garbage":
+            print("Server listening on stdio (ready)", flush=True)
+            print("<html>oops</html>", flush=True)
+            continue
+        answer(json.loads(line), mode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+"""`toolcat import mcp` against real servers: the SDK demo server over stdio and streamable
+HTTP, client configurations, and servers that hang, exit, crash or write garbage."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.mcp.conftest import BROKEN, DEMO, START_TIMEOUT, alive
+from toolcat.catalog.load import load_catalog
+
+pytest.importorskip("mcp")
+pytestmark = pytest.mark.mcp
+
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+def import_mcp(run, *args: str):
+    return run("import", "mcp", "--timeout", START_TIMEOUT, *args)
+
+
+def test_stdio_server_becomes_a_toolcat_catalog_named_after_the_server(run, tmp_path):
+    out = tmp_path / "demo.yaml"
+    result = import_mcp(run, "-o", str(out), "--", *DEMO)
+    assert result.exit_code == 0, result.stderr
+    assert "imported 4 tools (4 from demo-files)" in result.stdout
+    catalog = load_catalog(out)
+    assert [t.name for t in catalog.tools] == ["read_file", "write_file", "delete_file",
+                                               "list_files"]
+    assert {t.server for t in catalog.tools} == {"demo-files"}
+    assert {t.source for t in catalog.tools} == {"mcp"}
+    delete, read = catalog.get("delete_file"), catalog.get("read_file")
+    assert (delete.safe, read.safe) == (False, True)
+    assert read.annotations == {"readOnlyHint": True}
+    assert delete.extra == {"title": "Delete a file"}
+    assert read.parameters == {
+        "type": "object", "required": ["path"], "additionalProperties": False,
+        "properties": {"path": {"type": "string",
+                                "description": "Path of the file, relative to the store."}}}
+    server = catalog.server("demo-files")
+    assert server.description == "Demo file store"
+    assert server.extra["mcp"]["transport"] == "stdio"
+    assert server.extra["mcp"]["server_info"]["version"] == "1.4.0"
+    assert server.extra["mcp"]["instructions"] == "hello: use read_file before write_file."
+
+
+def test_catalog_goes_to_stdout_as_yaml_without_an_output_file(run):
+    result = import_mcp(run, "--name", "store", "--", *DEMO)
+    assert result.exit_code == 0
+    data = yaml.safe_load(result.stdout)
+    assert [s["name"] for s in data["servers"]] == ["store"]
+    assert len(data["tools"]) == 4 and data["tools"][0]["server"] == "store"
+    assert "imported 4 tools" in result.stderr
+
+
+def test_streamable_http_server_imports_with_the_documented_json(run, http_url, tmp_path):
+    out = tmp_path / "remote.json"
+    result = import_mcp(run, "--url", http_url, "-o", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == {"servers": [{"name": "demo-files", "transport": "http", "tools": 4,
+                                 "server_info": {"name": "demo-files", "title": "Demo file store",
+                                                 "version": "1.4.0"}}],
+                    "tools": 4, "output": str(out)}
+    written = json.loads(out.read_text())
+    assert written["servers"][0]["mcp"] == {
+        "transport": "http", "url": http_url,
+        "server_info": {"name": "demo-files", "title": "Demo file store", "version": "1.4.0"},
+        "instructions": "hi: use read_file before write_file."}
+    assert [t["name"] for t in written["tools"]] == ["read_file", "write_file", "delete_file",
+                                                     "list_files"]
+
+
+def test_every_page_of_tools_is_imported(run):
+    result = import_mcp(run, "--json", "--", *DEMO, "--extra-tools", "21", "--page-size", "4")
+    data = json.loads(result.stdout)
+    names = [t["name"] for t in data["catalog"]["tools"]]
+    assert len(names) == 25 and len(set(names)) == 25
+    assert names[:5] == ["read_file", "write_file", "delete_file", "list_files", "extra_000"]
+    assert names[-1] == "extra_020"
+
+
+def test_client_config_imports_every_enabled_server_without_its_secrets(run, tmp_path,
+                                                                       http_url):
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "files": {"command": DEMO[0], "args": [DEMO[1], "--api-key", "k-12345"],
+                  "env": {"DEMO_GREETING": "howdy", "GITHUB_PERSONAL_ACCESS_TOKEN": TOKEN,
+                          "STORE_KEY_MATERIAL": "x9Qm2LrT8vWz4KpN7sYb3HdF6gJc"}},
+        "remote": {"type": "http", "url": http_url,
+                   "headers": {"Authorization": f"Bearer {TOKEN}"}},
+        "off": {"command": "no-such-server", "disabled": True},
+    }}))
+    out = tmp_path / "servers.yaml"
+    result = import_mcp(run, "--config", str(config), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    text = out.read_text()
+    assert TOKEN not in text and "k-12345" not in text and "x9Qm2L" not in text
+    catalog = load_catalog(out)
+    assert catalog.server_names() == ["files", "remote"]
+    assert len(catalog.find("read_file")) == 2
+    files = catalog.server("files").extra["mcp"]
+    assert files["env"] == {"DEMO_GREETING": "howdy",
+                            "GITHUB_PERSONAL_ACCESS_TOKEN": "<redacted>",
+                            "STORE_KEY_MATERIAL": "<redacted>"}
+    assert files["args"] == [DEMO[1], "--api-key", "<redacted>"]
+    # the server itself was given the whole environment entry
+    assert files["instructions"] == "howdy: use read_file before write_file."
+    remote = catalog.server("remote").extra["mcp"]
+    assert remote["headers"] == {"Authorization": "<redacted>"}
+
+
+def test_config_can_select_servers(run, tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"servers": {
+        "a": {"type": "stdio", "command": DEMO[0], "args": [DEMO[1]]},
+        "b": {"command": "no-such-server"}}}))
+    result = import_mcp(run, "--config", str(config), "--server", "a", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [s["name"] for s in json.loads(result.stdout)["servers"]] == ["a"]
+    result = import_mcp(run, "--config", str(config), "--server", "c")
+    assert result.exit_code == 2
+    assert "no server 'c'" in result.stderr and "it lists: a, b" in result.stderr
+
+
+def test_server_that_hangs_fails_at_the_timeout_and_is_stopped_with_its_children(run,
+                                                                                tmp_path):
+    pids = tmp_path / "pids"
+    result = run("import", "mcp", "--timeout", "1", "--", *BROKEN, "hang", "--pid-file",
+                 str(pids))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("toolcat: error: MCP server '")
+    assert result.stderr.rstrip().endswith("gave no answer within 1 s")
+    assert len(result.stderr.strip().splitlines()) == 1
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2
+    assert not any(alive(pid) for pid in started)
+
+
+def test_server_that_exits_at_once_is_reported_with_its_stderr(run):
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "exit")
+    assert result.exit_code == 2
+    assert "exited before it had listed its tools" in result.stderr
+    assert "its stderr ends: error: DATABASE_URL is not set" in result.stderr
+
+
+def test_server_that_crashes_while_listing_is_reported(run):
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "crash")
+    assert result.exit_code == 2
+    assert "exited before it had listed its tools; its stderr ends: fatal: lost the database " \
+           "connection while listing tools" in result.stderr
+
+
+def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
+    result = run("import", "mcp", "--timeout", "1", "--", *BROKEN, "garbage")
+    assert result.exit_code == 2
+    assert ("gave no answer within 1 s; it wrote 2 messages that are not JSON-RPC, the first: "
+            "'Server listening on stdio (ready)'") in result.stderr
+
+
+def test_a_banner_before_the_first_answer_is_tolerated(run):
+    result = run("import", "mcp", "--timeout", "20", "--json", "--", *BROKEN, "banner")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [t["name"] for t in data["catalog"]["tools"]] == ["hello"]
+    assert data["servers"][0]["name"] == "broken-banner"
+
+
+def test_malformed_tools_list_result_is_an_error(run):
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "malformed")
+    assert result.exit_code == 2
+    assert "sent a malformed answer (tools: Input should be a valid list)" in result.stderr
+
+
+def test_endless_pagination_is_stopped(run):
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "loop")
+    assert result.exit_code == 2
+    assert "sent the tools/list cursor 'again' twice" in result.stderr
+
+
+def test_failed_import_leaves_the_previous_output_as_it_was(run, tmp_path):
+    out = tmp_path / "catalog.yaml"
+    out.write_text("tools: [{name: kept}]\n")
+    result = run("import", "mcp", "--timeout", "20", "-o", str(out), "--", *BROKEN, "crash")
+    assert result.exit_code == 2
+    assert out.read_text() == "tools: [{name: kept}]\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".catalog")] == []
+
+
+def test_one_failing_server_in_a_config_fails_the_import_and_is_named(run, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "good": {"command": DEMO[0], "args": [DEMO[1]]},
+        "bad": {"command": BROKEN[0], "args": [BROKEN[1], "exit"]}}}))
+    out = tmp_path / "out.yaml"
+    result = run("import", "mcp", "--timeout", "20", "--config", str(config), "-o", str(out))
+    assert result.exit_code == 2
+    assert "1 of 2 servers failed: MCP server 'bad' exited" in result.stderr
+    assert not out.exists()
+
+
+def test_missing_command_and_closed_port_are_one_line_errors(run):
+    result = run("import", "mcp", "--", "no-such-mcp-server", "--stdio")
+    assert result.exit_code == 2
+    assert result.stderr == ("toolcat: error: cannot start MCP server 'no-such-mcp-server "
+                             "--stdio': no such command 'no-such-mcp-server'\n")
+    result = run("import", "mcp", "--timeout", "5", "--url", "http://127.0.0.1:9/mcp")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "toolcat: error: cannot connect to MCP server at http://127.0.0.1:9/mcp")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((), "say which server(s) to import"),
+    (("--url", "http://127.0.0.1:9/mcp", "--", "server"), "(got -- COMMAND and --url)"),
+    (("--url", "ftp://example.com/mcp"), "is not an http:// or https:// URL"),
+    (("--header", "X-A: 1", "--", "server"), "--header only applies to --url"),
+    (("--timeout", "0", "--", "server"), "--timeout must be a positive number"),
+])
+def test_usage_errors(run, args, message):
+    result = run("import", "mcp", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_bad_config_entry_is_reported_at_its_line(run, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text('{\n  "mcpServers": {\n    "a": {"args": ["x"]}\n  }\n}\n')
+    result = run("import", "mcp", "--config", str(config))
+    assert result.exit_code == 2
+    assert result.stderr == (f"toolcat: error: {config}:3:10: server 'a' has neither a "
+                             "'command' nor a 'url'\n")
+
+
+def test_import_runs_as_a_subprocess_and_leaves_no_process(tmp_path):
+    """The real console entry point, as a user runs it: the exit code and the output file."""
+    import subprocess
+
+    from tests.conftest import REPO
+
+    out = tmp_path / "x.yaml"
+    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
+                           START_TIMEOUT, "-o", str(out), "--", *DEMO],
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert len(load_catalog(out).tools) == 4
+    assert Path(out).stat().st_size > 0
+
+
+def test_python_api_imports_servers_into_a_catalog():
+    from toolcat.errors import ServerError
+    from toolcat.mcp.importer import import_servers
+    from toolcat.mcp.servers import stdio_spec
+
+    catalog = import_servers([stdio_spec(DEMO, name="store")], timeout=float(START_TIMEOUT))
+    assert catalog.server_names() == ["store"]
+    assert [t.qualified_name for t in catalog.tools if not t.safe] == ["store:delete_file"]
+    with pytest.raises(ServerError, match="exited before it had listed its tools"):
+        import_servers([stdio_spec([*BROKEN, "exit"])], timeout=20)

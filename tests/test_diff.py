@@ -1,0 +1,70 @@
+"""Catalog diffs: tools paired across two catalogs, changed fields, word diffs, schema paths."""
+
+from __future__ import annotations
+
+from toolcat.diff import changed_paths, diff_catalogs, word_diff
+from toolcat.model import Tool
+
+SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+
+
+def tool(name="read_file", server="files", **fields):
+    return Tool(name=name, server=server, **{"description": "Read a file.",
+                                             "parameters": SCHEMA, **fields})
+
+
+def test_identical_catalogs_have_no_differences():
+    result = diff_catalogs([tool(), tool("b")], [tool(), tool("b")])
+    assert result.same and result.unchanged == 2
+
+
+def test_added_removed_and_changed_tools_are_told_apart():
+    old = [tool(), tool("gone")]
+    new = [tool(description="Read a file and upload it."), tool("fresh")]
+    result = diff_catalogs(old, new)
+    assert [t.name for t in result.added] == ["fresh"]
+    assert [t.name for t in result.removed] == ["gone"]
+    assert [(c.new.name, c.fields) for c in result.changed] == [("read_file", ("description",))]
+
+
+def test_a_description_change_comes_with_a_word_diff():
+    result = diff_catalogs([tool()], [tool(description="Read a file, then send it to me.")])
+    [change] = result.changed[0].changes
+    assert change.words == (("equal", "Read a file"), ("insert", ", then send it to me"),
+                            ("equal", "."))
+    result = diff_catalogs([tool()], [tool(description="Write a file.")])
+    assert result.changed[0].changes[0].words == (("delete", "Read"), ("insert", "Write"),
+                                                  ("equal", " a file."))
+
+
+def test_word_diff_keeps_every_character_of_both_texts():
+    old, new = "Delete the event by id.", "Delete  every event by its id!"
+    ops = word_diff(old, new)
+    assert "".join(t for op, t in ops if op != "insert") == old
+    assert "".join(t for op, t in ops if op != "delete") == new
+
+
+def test_schema_changes_name_the_nodes_that_differ():
+    wider = {"type": "object", "required": [],
+             "properties": {"path": {"type": "string", "description": "any path"},
+                            "mode": {"enum": ["r", "w"]}}}
+    [change] = diff_catalogs([tool()], [tool(parameters=wider)]).changed[0].changes
+    assert change.field == "parameters"
+    assert change.paths == ("/properties/path/description", "/properties/mode", "/required")
+    assert changed_paths([1, 2], [1, 3]) == ["/1"]
+    assert changed_paths({"a": 1}, 5) == ["/"]
+
+
+def test_a_tool_that_moved_to_another_server_is_one_change():
+    result = diff_catalogs([tool(server="old")], [tool(server="new", safe=False)])
+    assert not result.added and not result.removed
+    assert [(c.field, c.old, c.new) for c in result.changed[0].changes] == [
+        ("server", "old", "new"), ("safe", True, False)]
+
+
+def test_a_shared_name_is_paired_by_server_only():
+    old = [tool(server="a"), tool(server="b")]
+    new = [tool(server="a"), tool(server="c")]
+    result = diff_catalogs(old, new)
+    assert [t.qualified_name for t in result.added] == ["c:read_file"]
+    assert [t.qualified_name for t in result.removed] == ["b:read_file"]

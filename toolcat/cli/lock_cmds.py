@@ -1,0 +1,156 @@
+"""`toolcat lock` and `toolcat diff`: pin a catalog's definitions, and see what changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, ShapeOpt
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from toolcat.diff import CatalogDiff, FieldChange
+    from toolcat.model import Tool
+
+# The core is imported inside each command, so `toolcat --help` stays fast.
+
+
+def lock(
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    lockfile: LockfileOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Write toolcat.lock: a content hash per tool of what the model sees, plus its server.
+
+    `toolcat lint --locked` then fails when a tool changed, appeared or vanished since.
+    """
+    from toolcat.cli import build
+    from toolcat.cli.output import console, print_json, warn, write_output
+    from toolcat.errors import ToolcatError
+    from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
+
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    path = lockfile or default_lock_path(cfg.path, Path.cwd())
+    previous = None
+    if path.exists():
+        try:
+            previous = read_lock(path)
+        except ToolcatError as exc:
+            warn(f"replacing a lock file that could not be read: {exc}")
+    changes = drift(previous, cat) if previous else []
+    write_output(path, dump_lock(lock_catalog(cat)), protect=cat.sources)
+    servers = len({t.server for t in cat.tools})
+    if json_:
+        print_json({"lockfile": str(path), "tools": len(cat.tools), "servers": servers,
+                    "replaced": previous is not None,
+                    "changes": [c.to_json() for c in changes]})
+        return
+    console.print(f"locked {_count(len(cat.tools), 'tool')} on {_count(servers, 'server')} "
+                  f"in {path}", markup=False)
+    if previous is not None:
+        console.print("  no change since the previous lock" if not changes else
+                      f"  {_count(len(changes), 'difference')} from the previous lock:",
+                      markup=False)
+    for change in changes:
+        console.print(f"  {change.describe()}", markup=False)
+
+
+def diff(
+    old: Annotated[Path, typer.Argument(help="The old catalog: a file or a folder.",
+                                        show_default=False)],
+    new: Annotated[Path, typer.Argument(help="The new catalog: a file or a folder.",
+                                        show_default=False)],
+    shape: ShapeOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Show what changed between two catalogs: tools added, removed and changed, the fields
+    that changed, and a word diff of descriptions. Exits 1 when they differ, like diff(1)."""
+    from toolcat.catalog.load import load_catalog
+    from toolcat.cli.output import console, print_json
+    from toolcat.diff import diff_catalogs
+
+    before = load_catalog(old, shape=shape)
+    after = load_catalog(new, shape=shape)
+    result = diff_catalogs(before, after)
+    if json_:
+        print_json(diff_json(result, old, new))
+    else:
+        for line in diff_lines(result):
+            console.print(line, soft_wrap=True)
+    if not result.same:
+        raise typer.Exit(1)
+
+
+def diff_json(result: CatalogDiff, old: Path, new: Path) -> dict[str, Any]:
+    def brief(tool: Tool) -> dict[str, Any]:
+        return {"name": tool.name, "server": tool.server,
+                "qualified_name": tool.qualified_name, "description": tool.description}
+
+    return {
+        "old": str(old),
+        "new": str(new),
+        "same": result.same,
+        "added": [brief(t) for t in result.added],
+        "removed": [brief(t) for t in result.removed],
+        "changed": [{**brief(c.new), "fields": list(c.fields),
+                     "changes": [f.to_json() for f in c.changes]} for c in result.changed],
+        "unchanged": result.unchanged,
+    }
+
+
+def diff_lines(result: CatalogDiff) -> list[Text]:
+    """The diff as text lines: `+` added, `-` removed, `~` changed with one line per field;
+    in a description, deleted words as [-...-] and inserted ones as {+...+}."""
+    from rich.text import Text
+
+    lines = []
+    for tool in result.added:
+        lines.append(Text.assemble(("+ " + tool.qualified_name, "green bold"), "  ",
+                                   _short(tool.description)))
+    for tool in result.removed:
+        lines.append(Text.assemble(("- " + tool.qualified_name, "red bold")))
+    for change in result.changed:
+        lines.append(Text.assemble(("~ " + change.new.qualified_name, "yellow bold"), "  ",
+                                   ", ".join(change.fields)))
+        lines += [_field_line(c) for c in change.changes]
+    lines.append(Text(f"{len(result.added)} added, {len(result.removed)} removed, "
+                      f"{len(result.changed)} changed, {result.unchanged} unchanged"))
+    return lines
+
+
+def _field_line(change: FieldChange) -> Text:
+    from rich.text import Text
+
+    line = Text(f"    {change.field}: ", style="bold")
+    if change.field == "description":
+        for op, text in change.words:
+            if op == "equal":
+                line.append(text)
+            elif op == "delete":
+                line.append(f"[-{text}-]", style="red strike")
+            else:
+                line.append(f"{{+{text}+}}", style="green")
+    elif change.paths:
+        line.append(", ".join(change.paths))
+    else:
+        line.append(f"{_compact(change.old)} → {_compact(change.new)}")
+    return line
+
+
+def _compact(value: Any) -> str:
+    return _short(json.dumps(value, ensure_ascii=False), 60)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

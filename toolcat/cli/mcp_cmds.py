@@ -1,0 +1,156 @@
+"""`toolcat import mcp`: ask live MCP servers for their tools and write them as a catalog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import JsonOpt, OutputOpt
+
+if TYPE_CHECKING:
+    from toolcat.mcp.servers import ServerSpec
+
+# The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
+
+import_app = typer.Typer(
+    name="import",
+    help="Import tools from elsewhere into a toolcat catalog.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+@import_app.command("mcp")
+def import_mcp(
+    command: Annotated[
+        list[str] | None,
+        typer.Argument(help="After --: the command that starts a stdio server, and its "
+                       "arguments.", show_default=False),
+    ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="A streamable HTTP server's endpoint, e.g. "
+                     "http://127.0.0.1:8000/mcp.", show_default=False),
+    ] = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option("--header", "-H", help="With --url: an HTTP header 'Name: value' "
+                     "(repeatable).", show_default=False),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="A client configuration (mcpServers layout, e.g. "
+                     "claude_desktop_config.json): import every server it lists.",
+                     show_default=False),
+    ] = None,
+    server: Annotated[
+        list[str] | None,
+        typer.Option("--server", "-s", help="With --config: only these servers "
+                     "(repeatable).", show_default=False),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="The server's name in the catalog (default: the name "
+                     "it reports).", show_default=False),
+    ] = None,
+    output: OutputOpt = None,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", help="Seconds each server gets to start and list its "
+                     "tools."),
+    ] = 30.0,
+    json_: JsonOpt = False,
+) -> None:
+    """Import the tools of live MCP servers as a toolcat catalog (YAML; JSON for -o *.json).
+
+    toolcat import mcp -- npx -y @modelcontextprotocol/server-filesystem /tmp
+
+    toolcat import mcp --url http://127.0.0.1:8000/mcp -o catalogs/remote.yaml
+
+    toolcat import mcp --config claude_desktop_config.json
+    """
+    from toolcat.catalog.convert import convert, to_text
+    from toolcat.cli.output import console, note, print_json, warn, write_output
+    from toolcat.errors import UsageError
+    from toolcat.mcp.client import list_servers
+    from toolcat.mcp.importer import listings_catalog
+
+    if timeout <= 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    specs = _specs(command, url, header, config, server, name)
+    listings = list_servers(specs, timeout=timeout)
+    catalog = listings_catalog(listings)
+    payload = convert(catalog.tools, "toolcat", catalog.servers).payload
+    for listing in listings:
+        if not listing.tools:
+            warn(f"MCP server '{listing.name}' lists no tools")
+    as_yaml = output is None or output.suffix.lower() != ".json"
+    if output is not None:
+        write_output(output, to_text(payload, as_yaml=as_yaml),
+                     protect=[config] if config else ())
+    summary = [{"name": listing.name, "transport": listing.spec.transport,
+                "tools": len(listing.tools), "server_info": dict(listing.info)}
+               for listing in listings]
+    if json_:
+        data = {"servers": summary, "tools": len(catalog.tools),
+                "output": str(output) if output else None}
+        print_json(data if output else {**data, "catalog": payload})
+        return
+    counts = ", ".join(f"{s['tools']} from {s['name']}" for s in summary)
+    if output is None:
+        typer.echo(to_text(payload, as_yaml=True), nl=False)
+        note(f"imported {len(catalog.tools)} tools ({counts})")
+    else:
+        console.print(f"imported {len(catalog.tools)} tools ({counts}) to {output}",
+                      markup=False)
+
+
+def _specs(command: list[str] | None, url: str | None, header: list[str] | None,
+           config: Path | None, server: list[str] | None, name: str | None
+           ) -> list[ServerSpec]:
+    """The servers the options name; exactly one way of naming them."""
+    from toolcat.errors import ConfigError, UsageError
+    from toolcat.mcp.servers import http_spec, read_client_config, stdio_spec
+    from toolcat.model import SourceRef
+
+    given = [flag for flag, value in (("-- COMMAND", command), ("--url", url),
+                                      ("--config", config)) if value]
+    if len(given) != 1:
+        raise UsageError("say which server(s) to import: -- COMMAND ARGS..., --url URL or "
+                         "--config FILE" + (f" (got {' and '.join(given)})" if given else ""))
+    if header and not url:
+        raise UsageError("--header only applies to --url")
+    if server and not config:
+        raise UsageError("--server only applies to --config")
+    if name is not None and config:
+        raise UsageError("--name does not apply to --config; servers keep their names there")
+    if command:
+        return [stdio_spec(command, name=name or "")]
+    if url:
+        return [http_spec(url, name=name or "", headers=_headers(header or []))]
+    assert config is not None
+    specs = read_client_config(config)
+    if server:
+        known = [spec.name for spec in specs]
+        unknown = [s for s in server if s not in known]
+        if unknown:
+            raise UsageError(f"no server {', '.join(map(repr, unknown))} in {config}; "
+                             f"it lists: {', '.join(known) or 'none'}")
+        specs = [spec for spec in specs if spec.name in server]
+    if not specs:
+        raise ConfigError("lists no enabled servers", where=SourceRef(str(config)))
+    return specs
+
+
+def _headers(values: list[str]) -> dict[str, str]:
+    from toolcat.errors import UsageError
+
+    headers = {}
+    for value in values:
+        key, sep, text = value.partition(":")
+        if not sep or not key.strip():
+            raise UsageError(f"--header '{value}' is not 'Name: value'")
+        headers[key.strip()] = text.strip()
+    return headers

@@ -1,0 +1,174 @@
+"""What changed between two catalogs, tool by tool: tools added, removed and changed, and for a
+changed tool, which fields, where in its schema, and a word diff of its description.
+
+Tools are paired by `server:name`; those left over are paired by name alone when the name is
+unique in both catalogs, so a file renamed (its tools' server defaults to the file name) or a tool
+moved to another server shows as a change of `server`, not as a removal and an addition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any, Literal
+
+from toolcat.model import Catalog, Tool
+
+WordOp = Literal["equal", "delete", "insert"]
+
+# Compared in this order; the first three, with the name, are what a model is shown.
+FIELDS = ("description", "parameters", "annotations", "server", "safe", "kind",
+          "source", "level", "tags", "category", "priority", "strict", "allow_no_schema",
+          "no_schema_mode", "defer_loading", "cost", "constraints", "examples",
+          "implementation", "extra")
+MODEL_FACING = frozenset({"name", "description", "parameters", "annotations"})
+_TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One changed field. `words` is the word diff of a description; `paths` the JSON pointers
+    of the schema (or annotation) nodes that differ."""
+
+    field: str
+    old: Any
+    new: Any
+    words: tuple[tuple[WordOp, str], ...] = ()
+    paths: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"field": self.field, "model_facing": self.field in MODEL_FACING,
+                               "old": self.old, "new": self.new}
+        if self.field == "description":
+            out["words"] = [{"op": op, "text": text} for op, text in self.words]
+        if self.field in ("parameters", "annotations", "cost", "constraints",
+                          "implementation", "extra"):
+            out["paths"] = list(self.paths)
+        return out
+
+
+@dataclass(frozen=True)
+class ToolChange:
+    old: Tool
+    new: Tool
+    changes: tuple[FieldChange, ...]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(c.field for c in self.changes)
+
+
+@dataclass(frozen=True)
+class CatalogDiff:
+    added: tuple[Tool, ...]
+    removed: tuple[Tool, ...]
+    changed: tuple[ToolChange, ...]
+    unchanged: int
+
+    @property
+    def same(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+def diff_catalogs(old: Catalog | Iterable[Tool], new: Catalog | Iterable[Tool]) -> CatalogDiff:
+    """Added, removed and changed tools from `old` to `new`, in `new`'s order (removed: `old`'s).
+    """
+    old_tools, new_tools = list(old), list(new)
+    by_key = {t.qualified_name: t for t in old_tools}
+    pairs: list[tuple[Tool, Tool]] = []
+    unpaired_new: list[Tool] = []
+    for tool in new_tools:
+        match = by_key.pop(tool.qualified_name, None)
+        if match is None:
+            unpaired_new.append(tool)
+        else:
+            pairs.append((match, tool))
+    old_names = Counter(t.name for t in old_tools)
+    new_names = Counter(t.name for t in new_tools)
+    old_by_name = {t.name: t for t in by_key.values()}
+    added = []
+    for tool in unpaired_new:
+        if old_names[tool.name] == 1 and new_names[tool.name] == 1 and tool.name in old_by_name:
+            match = old_by_name[tool.name]
+            del by_key[match.qualified_name]
+            pairs.append((match, tool))
+        else:
+            added.append(tool)
+    order = {id(t): i for i, t in enumerate(new_tools)}
+    pairs.sort(key=lambda pair: order[id(pair[1])])
+    changed = []
+    for before, after in pairs:
+        changes = tool_changes(before, after)
+        if changes:
+            changed.append(ToolChange(before, after, changes))
+    return CatalogDiff(tuple(added), tuple(by_key.values()), tuple(changed),
+                       len(pairs) - len(changed))
+
+
+def tool_changes(old: Tool, new: Tool) -> tuple[FieldChange, ...]:
+    """Every field that differs between two versions of a tool."""
+    out = []
+    for name in FIELDS:
+        before, after = _value(old, name), _value(new, name)
+        if before == after:
+            continue
+        words = tuple(word_diff(before or "", after or "")) if name == "description" else ()
+        paths = tuple(changed_paths(before, after)) if isinstance(before, dict) or isinstance(
+            after, dict) else ()
+        out.append(FieldChange(name, before, after, words, paths))
+    return tuple(out)
+
+
+def _value(tool: Tool, name: str) -> Any:
+    value = getattr(tool, name)
+    if isinstance(value, tuple):
+        return list(value)
+    if name == "extra":
+        return dict(value)
+    return value
+
+
+def word_diff(old: str, new: str) -> list[tuple[WordOp, str]]:
+    """The word diff of two texts: runs of equal, deleted and inserted text, in order.
+    Words, single punctuation marks and runs of white space are the units."""
+    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    ops: list[tuple[WordOp, str]] = []
+
+    def add(op: WordOp, tokens: list[str]) -> None:
+        if not tokens:
+            return
+        if ops and ops[-1][0] == op:
+            ops[-1] = (op, ops[-1][1] + "".join(tokens))
+        else:
+            ops.append((op, "".join(tokens)))
+
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            add("equal", a[i1:i2])
+        else:
+            add("delete", a[i1:i2])
+            add("insert", b[j1:j2])
+    return ops
+
+
+def changed_paths(old: Any, new: Any, pointer: str = "") -> list[str]:
+    """JSON pointers of the deepest nodes where two JSON values differ."""
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in list(old) + [k for k in new if k not in old]:
+            token = str(key).replace("~", "~0").replace("/", "~1")
+            out += changed_paths(old.get(key, _MISSING), new.get(key, _MISSING),
+                                 f"{pointer}/{token}")
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        out = []
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            out += changed_paths(a, b, f"{pointer}/{index}")
+        return out
+    return [pointer or "/"]

@@ -1,0 +1,172 @@
+"""Pin a catalog in `toolcat.lock`: a content hash per tool of what a model is shown (name,
+description, parameters, annotations) and of the server it belongs to, so that a definition
+that changes after review, silently, on a live server (a "rug pull"), is caught.
+
+    {"version": 1,
+     "tools": {"files:delete_file": {"sha256": "<64 hex>", "description": "<16 hex>",
+                                     "parameters": "<16 hex>", "annotations": "<16 hex>"}}}
+
+`sha256` covers the whole definition and decides whether a tool changed; the short per-field
+hashes only tell which part did. Hashes are taken over canonical JSON (sorted keys, no spaces,
+UTF-8), so reformatting a file or converting it to another shape changes nothing; any change
+of text a model reads does, down to one space.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from toolcat.catalog.files import parse_file
+from toolcat.catalog.positions import join
+from toolcat.errors import ConfigError
+from toolcat.model import Catalog, SourceRef, Tool
+
+LOCK_NAME = "toolcat.lock"
+LOCK_VERSION = 1
+PINNED_FIELDS = ("description", "parameters", "annotations")
+FIELD_HASH_LENGTH = 16
+
+Change = Literal["changed", "added", "removed"]
+
+
+@dataclass(frozen=True)
+class Pin:
+    """The locked fingerprint of one tool; `origin` is its place in the lock file, if read."""
+
+    key: str
+    digest: str
+    fields: Mapping[str, str] = field(default_factory=dict)
+    origin: SourceRef | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Lock:
+    pins: Mapping[str, Pin]
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A difference between the lock and the catalog: a tool that changed, appeared or vanished.
+    `fields` names the changed parts; `tool` is the catalog's tool (None when it vanished);
+    `locked` is the tool's entry in the lock (None when it appeared)."""
+
+    key: str
+    change: Change
+    fields: tuple[str, ...] = ()
+    tool: Tool | None = None
+    locked: Pin | None = None
+
+    @property
+    def where(self) -> SourceRef | None:
+        """The tool in the catalog, or for a vanished tool its entry in the lock file."""
+        if self.tool is not None:
+            return self.tool.origin
+        return self.locked.origin if self.locked else None
+
+    def describe(self) -> str:
+        if self.change == "added":
+            return f"tool '{self.key}' appeared since the lock"
+        if self.change == "removed":
+            return f"tool '{self.key}' vanished since the lock"
+        parts = " and ".join(self.fields) if self.fields else "its definition"
+        return f"tool '{self.key}' changed since the lock: {parts}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tool": self.key, "change": self.change, "fields": list(self.fields)}
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical JSON bytes of a value: sorted keys, no whitespace, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode()
+
+
+def pinned_definition(tool: Tool) -> dict[str, Any]:
+    """What the lock hashes: the server and the model-facing definition."""
+    return {"server": tool.server, "name": tool.name, "description": tool.description,
+            "parameters": tool.parameters, "annotations": tool.annotations}
+
+
+def pin(tool: Tool) -> Pin:
+    """The fingerprint of one tool."""
+    definition = pinned_definition(tool)
+    fields = {name: hashlib.sha256(canonical(definition[name])).hexdigest()[:FIELD_HASH_LENGTH]
+              for name in PINNED_FIELDS}
+    return Pin(tool.qualified_name, hashlib.sha256(canonical(definition)).hexdigest(), fields)
+
+
+def lock_catalog(catalog: Catalog | Iterable[Tool]) -> Lock:
+    """The lock of every tool of a catalog."""
+    pins = (pin(tool) for tool in catalog)
+    return Lock({p.key: p for p in sorted(pins, key=lambda p: p.key)})
+
+
+def dump_lock(lock: Lock) -> str:
+    """The text of a lock file: JSON, one tool per block, sorted, stable across runs."""
+    tools = {key: {"sha256": p.digest, **p.fields} for key, p in sorted(lock.pins.items())}
+    return json.dumps({"version": LOCK_VERSION, "tools": tools}, indent=2,
+                      ensure_ascii=False) + "\n"
+
+
+def read_lock(path: Path) -> Lock:
+    """Read a lock file.
+
+    Raises:
+        ConfigError: there is no lock file there, or it is not one toolcat wrote.
+        CatalogError: the file is not valid JSON.
+    """
+    if not path.exists():
+        raise ConfigError("no lock file here; run `toolcat lock` first",
+                          where=SourceRef(str(path)))
+    parsed = parse_file(path)
+
+    def fail(message: str, pointer: str = "") -> ConfigError:
+        line, column = parsed.index.locate(pointer)
+        return ConfigError(message, where=SourceRef(str(path), line, column, pointer))
+
+    data = parsed.data
+    if not isinstance(data, dict) or not isinstance(data.get("tools"), dict):
+        raise fail("not a toolcat lock file: expected {\"version\": 1, \"tools\": {...}}")
+    if data.get("version") != LOCK_VERSION:
+        raise fail(f"lock file version {data.get('version')!r} is not {LOCK_VERSION}; "
+                   "run `toolcat lock` again with this toolcat", "/version")
+    pins: dict[str, Pin] = {}
+    for key, entry in data["tools"].items():
+        pointer = join("/tools", key)
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            raise fail(f"entry '{key}' has no sha256", pointer)
+        fields = {name: str(entry[name]) for name in PINNED_FIELDS if name in entry}
+        line, column = parsed.index.locate(pointer + "#key")
+        pins[key] = Pin(key, entry["sha256"], fields, SourceRef(str(path), line, column, pointer))
+    return Lock(pins, str(path))
+
+
+def drift(lock: Lock, catalog: Catalog | Iterable[Tool]) -> list[Drift]:
+    """Every tool that changed, appeared or vanished since the lock: changed and appeared in
+    catalog order, then vanished in lock order."""
+    found: list[Drift] = []
+    present: set[str] = set()
+    for tool in catalog:
+        now = pin(tool)
+        present.add(now.key)
+        locked = lock.pins.get(now.key)
+        if locked is None:
+            found.append(Drift(now.key, "added", tool=tool))
+        elif locked.digest != now.digest:
+            fields = tuple(name for name in PINNED_FIELDS
+                           if locked.fields.get(name) != now.fields[name])
+            found.append(Drift(now.key, "changed", fields, tool, locked))
+    found += [Drift(key, "removed", locked=p) for key, p in lock.pins.items()
+              if key not in present]
+    return found
+
+
+def default_lock_path(config_path: Path | None, cwd: Path) -> Path:
+    """`toolcat.lock` next to the configuration file, else in the current folder."""
+    return (config_path.parent if config_path else cwd) / LOCK_NAME

@@ -1,0 +1,288 @@
+"""Talk to live MCP servers with the official SDK: start or reach each one, initialize, list
+every page of its tools, and stop it. The only module that imports the SDK (the `mcp` extra).
+
+Each server gets `timeout` seconds to start, initialize and list its tools. When that runs out,
+or the server exits, or its answers are not MCP, the failure becomes a one-line ServerError
+that says what happened, with the last line the server wrote on stderr and the first thing it
+wrote on stdout that was not a JSON-RPC message. A stdio server is always stopped on the way
+out by the SDK's shutdown sequence: stdin closed, 2 s to exit, then SIGTERM and SIGKILL to its
+whole process group. The wait for answers ends early enough (STOP_ALLOWANCE, or half the
+timeout when it is short) that the stop still fits in the timeout; only a server that also
+ignores SIGTERM takes 2 s longer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from toolcat.errors import MissingExtraError, ServerError
+from toolcat.mcp.servers import ServerSpec
+
+if TYPE_CHECKING:
+    from mcp import Client
+
+Json = Any
+DEFAULT_TIMEOUT = 30.0
+# A paginator that never ends must not hang the import: no real server has this many pages.
+MAX_PAGES = 10_000
+# The SDK gives a stdio server 2 s to exit once its stdin closes, then signals its process
+# group and reaps it (about 4 s in all here); that stop is kept inside the user's timeout.
+STOP_ALLOWANCE = 5.0
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What one server said about itself and its tools, as sent (minus protocol `_meta`)."""
+
+    spec: ServerSpec
+    name: str
+    info: Mapping[str, Json] = field(default_factory=dict)
+    instructions: str | None = None
+    tools: tuple[Mapping[str, Json], ...] = ()
+
+
+def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT
+                 ) -> list[Listing]:
+    """The tools of every server, asked concurrently, in the order of `specs`.
+
+    Raises:
+        MissingExtraError: the `mcp` extra is not installed.
+        ServerError: one or more servers failed; the message names each with its reason.
+    """
+    try:
+        import anyio
+        import mcp  # noqa: F401 - fail here, before any server is started
+    except ImportError:
+        raise MissingExtraError("importing from MCP servers", "mcp") from None
+    results: list[Listing | ServerError | None] = [None] * len(specs)
+
+    async def one(index: int, spec: ServerSpec) -> None:
+        try:
+            results[index] = await list_server(spec, timeout=timeout)
+        except ServerError as exc:
+            results[index] = exc
+
+    async def all_servers() -> None:
+        async with anyio.create_task_group() as group:
+            for index, spec in enumerate(specs):
+                group.start_soon(one, index, spec)
+
+    anyio.run(all_servers)
+    failures = [r for r in results if isinstance(r, ServerError)]
+    if len(failures) == 1 and len(specs) == 1:
+        raise failures[0]
+    if failures:
+        raise ServerError(f"{len(failures)} of {len(specs)} servers failed: "
+                          + "; ".join(str(f) for f in failures))
+    return [r for r in results if isinstance(r, Listing)]
+
+
+async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT) -> Listing:
+    """Connect to one server, list all its tools page by page, and disconnect.
+
+    Raises:
+        MissingExtraError: the `mcp` extra is not installed.
+        ServerError: the server could not be started or reached, failed, or timed out.
+    """
+    try:
+        import anyio
+        from mcp import Client
+    except ImportError:
+        raise MissingExtraError("importing from MCP servers", "mcp") from None
+
+    _quiet_sdk_logging()
+    seen = _Garbage()
+    answer_within = timeout
+    if spec.transport == "stdio":
+        answer_within -= min(STOP_ALLOWANCE, timeout / 2)
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            with anyio.fail_after(answer_within):
+                async with Client(_transport(spec, errlog), cache=None,
+                                  message_handler=seen.handle) as client:
+                    tools = await _all_tools(client, spec)
+                    info = client.server_info
+                    instructions = _instructions(client)
+        except BaseException as exc:
+            cause = root_cause(exc)
+            if isinstance(cause, ServerError):
+                raise cause from None
+            problem = _explain(cause, spec, timeout)
+            if problem is None:
+                raise
+            raise ServerError(problem + seen.detail() + _stderr_tail(errlog)) from None
+    info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
+    return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
+                   info=info_json, instructions=instructions, tools=tuple(tools))
+
+
+def _transport(spec: ServerSpec, errlog: IO[str]) -> Any:
+    if spec.transport == "http":
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
+
+        # No timeout per request: the deadline in list_server bounds the whole exchange.
+        http = httpx2.AsyncClient(headers=dict(spec.headers), timeout=httpx2.Timeout(None))
+        return _owning(http, streamable_http_client(spec.url, http_client=http))
+    from mcp import StdioServerParameters, stdio_client
+
+    # A server started from toolcat sees the environment the user's shell would give it,
+    # plus the `env` of its configuration entry.
+    params = StdioServerParameters(command=spec.command, args=list(spec.args),
+                                   env={**os.environ, **spec.env}, cwd=spec.cwd)
+    return stdio_client(params, errlog=errlog)
+
+
+def _owning(http: Any, transport: Any) -> Any:
+    """The transport, closing the HTTP client it was given when the transport closes."""
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def owned() -> Any:
+        async with http, transport as streams:
+            yield streams
+
+    return owned()
+
+
+async def _all_tools(client: Client, spec: ServerSpec) -> list[dict[str, Json]]:
+    if client.server_capabilities.tools is None:
+        return []
+    tools: list[dict[str, Json]] = []
+    cursors: set[str] = set()
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        page = await client.list_tools(cursor=cursor)
+        for tool in page.tools:
+            raw = tool.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            raw.pop("_meta", None)
+            tools.append(raw)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+        if cursor in cursors:
+            raise ServerError(f"MCP server '{spec.label}' sent the tools/list cursor "
+                              f"{cursor!r} twice; its pagination loops")
+        cursors.add(cursor)
+    raise ServerError(f"MCP server '{spec.label}' sent more than {MAX_PAGES} pages of tools")
+
+
+def _instructions(client: Client) -> str | None:
+    session = client.session
+    result = session.initialize_result or session.discover_result
+    return result.instructions if result is not None else None
+
+
+class _Garbage:
+    """Remembers what the server wrote on stdout that was not a JSON-RPC message."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    async def handle(self, message: Any) -> None:
+        if not isinstance(message, Exception):
+            return
+        self.count += 1
+        if self.first is None:
+            self.first = _offending_input(message)
+
+    def detail(self) -> str:
+        if not self.count:
+            return ""
+        what = "a message that is not" if self.count == 1 else (
+            f"{self.count} messages that are not")
+        sample = f", the first: {self.first}" if self.first else ""
+        return f"; it wrote {what} JSON-RPC{sample}"
+
+
+def _offending_input(exc: Exception) -> str | None:
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return None
+    try:
+        value = errors()[0].get("input")
+    except (IndexError, TypeError, ValueError):
+        return None
+    return _short(repr(value)) if value is not None else None
+
+
+def _explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None:
+    """A one-line account of a failure, or None when it is not the server's doing (a bug)."""
+    import httpx2
+    from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED
+    from pydantic import ValidationError
+
+    who = f"MCP server '{spec.label}'"
+    if isinstance(leaf, TimeoutError):
+        return f"{who} gave no answer within {timeout:g} s"
+    if isinstance(leaf, FileNotFoundError) and spec.transport == "stdio":
+        return f"cannot start MCP server '{spec.label}': no such command '{spec.command}'"
+    if isinstance(leaf, OSError) and spec.transport == "stdio":
+        return f"cannot start MCP server '{spec.label}': {leaf.strerror or leaf}"
+    if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
+        gone = "exited" if spec.transport == "stdio" else "closed the connection"
+        return f"{who} {gone} before it had listed its tools"
+    if isinstance(leaf, MCPError):
+        return f"{who} answered with error {leaf.code}: {_short(leaf.error.message)}"
+    if isinstance(leaf, httpx2.ConnectError):
+        return f"cannot connect to MCP server at {spec.url}: {_short(str(leaf)) or 'refused'}"
+    if isinstance(leaf, (httpx2.HTTPError, httpx2.InvalidURL)):
+        return f"{who}: HTTP error: {_short(str(leaf))}"
+    if isinstance(leaf, ValidationError):
+        first = leaf.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"{who} sent a malformed answer ({where}: {first.get('msg')})"
+    return None
+
+
+def root_cause(exc: BaseException) -> BaseException:
+    """The first failure inside exception groups, past cancellations they caused."""
+    try:
+        from builtins import BaseExceptionGroup  # Python 3.11+
+    except ImportError:  # pragma: no cover - anyio brings the backport on 3.10
+        from exceptiongroup import BaseExceptionGroup
+    while isinstance(exc, BaseExceptionGroup):
+        real = [e for e in exc.exceptions if not _is_cancellation(e)]
+        exc = (real or list(exc.exceptions))[0]
+    return exc
+
+
+def _is_cancellation(exc: BaseException) -> bool:
+    import anyio
+
+    return isinstance(exc, anyio.get_cancelled_exc_class())
+
+
+def _stderr_tail(errlog: IO[str]) -> str:
+    errlog.flush()
+    errlog.seek(0)
+    lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+    return f"; its stderr ends: {_short(lines[-1])}" if lines else ""
+
+
+def _fallback_name(spec: ServerSpec) -> str:
+    if spec.transport == "http":
+        return urlsplit(spec.url).hostname or "server"
+    return Path(spec.command).stem or "server"
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _quiet_sdk_logging() -> None:
+    """The SDK logs transport noise (tracebacks for every garbled line); toolcat reports
+    failures itself, so without a logging set-up of the caller's, that noise stays silent."""
+    logger = logging.getLogger("mcp")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())

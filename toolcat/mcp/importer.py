@@ -1,0 +1,72 @@
+"""Turn what live servers listed into a catalog, read exactly as an MCP `tools/list` dump is
+read (providers/mcp.py: inputSchema kept verbatim, annotations kept, destructiveHint makes a
+tool unsafe), with one declared server per listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolcat.catalog.positions import MappedIndex
+from toolcat.errors import ServerError
+from toolcat.mcp.client import DEFAULT_TIMEOUT, Listing, list_servers
+from toolcat.mcp.servers import ServerSpec
+from toolcat.model import Catalog, Server, Tool
+from toolcat.providers.base import ReadContext
+from toolcat.providers.mcp import PROVIDER as MCP
+
+CONTROL_PREFIX = "x-toolcat"
+
+
+def import_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT) -> Catalog:
+    """The tools of live servers as one catalog: what `toolcat import mcp` writes.
+
+        from toolcat.mcp.servers import stdio_spec
+        catalog = import_servers([stdio_spec(["npx", "-y", "@modelcontextprotocol/server-memory"])])
+
+    Raises:
+        MissingExtraError: the `mcp` extra is not installed.
+        ServerError: a server could not be started or reached, failed, or timed out.
+    """
+    return listings_catalog(list_servers(specs, timeout=timeout))
+
+
+def listings_catalog(listings: Sequence[Listing]) -> Catalog:
+    """One catalog holding every listed tool, each on the server that listed it.
+
+    Raises:
+        ServerError: a server listed two tools with the same name.
+    """
+    tools: list[Tool] = []
+    servers: list[Server] = []
+    for listing in listings:
+        servers.append(listing_server(listing))
+        seen: set[str] = set()
+        for index, sent in enumerate(listing.tools):
+            # `x-toolcat-*` keys steer toolcat itself (x-toolcat-ignore silences lint rules);
+            # a server must not be able to set them, least of all to hide its own changes.
+            item = {k: v for k, v in sent.items() if not k.startswith(CONTROL_PREFIX)}
+            ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
+                              default_server=listing.name, default_source="mcp")
+            tool = MCP.read_tool(item, ctx)
+            if tool.name in seen:
+                raise ServerError(f"MCP server '{listing.spec.label}' listed the tool "
+                                  f"'{tool.name}' twice")
+            seen.add(tool.name)
+            tools.append(tool)
+    return Catalog(tools=tuple(tools), servers=tuple(servers),
+                   sources=tuple(f"mcp:{listing.name}" for listing in listings))
+
+
+def listing_server(listing: Listing) -> Server:
+    """The catalog's record of a server: its description, and under `mcp:` how it was reached
+    (secrets redacted), what it said about itself, and its instructions for the model."""
+    info = dict(listing.info)
+    description = str(info.get("description") or info.get("title") or "")
+    mcp: dict[str, Any] = listing.spec.launch()
+    if info:
+        mcp["server_info"] = info
+    if listing.instructions:
+        mcp["instructions"] = listing.instructions
+    return Server(name=listing.name, description=description, extra={"mcp": mcp})

@@ -1,0 +1,126 @@
+"""Recognise values that look like secrets, so launch settings can be written into a catalog
+without the credentials they carry.
+
+The test leans towards redacting: a non-secret shown as `<redacted>` costs a reader little, a
+token committed with a catalog costs its owner a rotation.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+REDACTED = "<redacted>"
+
+# Words of a variable, header or option name that mark its value as a credential.
+SECRET_WORDS = frozenset({
+    "token", "tokens", "secret", "secrets", "password", "passwd", "pwd", "passphrase", "pass",
+    "key", "apikey", "auth", "authorization", "credential", "credentials", "cookie", "session",
+    "signature", "private", "bearer", "pat", "dsn",
+})
+
+# Shapes of well-known credentials, wherever they appear.
+SECRET_VALUE = re.compile(
+    r"""
+      \b(?:sk|rk|pk)[-_](?:live|test|proj|ant|or)?[-_]?[A-Za-z0-9_-]{16,}   # OpenAI, Stripe
+    | \bgh[pousr]_[A-Za-z0-9]{20,}                                       # GitHub tokens
+    | \bgithub_pat_[A-Za-z0-9_]{20,}
+    | \bglpat-[A-Za-z0-9_-]{16,}                                         # GitLab
+    | \bxox[abposr]-[A-Za-z0-9-]{10,}                                    # Slack
+    | \b(?:AKIA|ASIA)[0-9A-Z]{16}\b                                      # AWS access key id
+    | \bAIza[0-9A-Za-z_-]{30,}                                           # Google API key
+    | \beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.                        # a JWT
+    | -----BEGIN[ A-Z]*PRIVATE\ KEY-----
+    | \b(?:Bearer|Basic|Token)\s+\S{8,}
+    | ://[^/\s:@]+:[^/\s@]+@                                             # password in a URL
+    """,
+    re.VERBOSE,
+)
+# `${VAR}`, `${input:name}`, `$VAR`, `{{VAR}}`: a reference to a secret, not the secret.
+REFERENCE = re.compile(r"^(?:\$\{[^}]+\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{[^}]+\}\})$")
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def name_words(name: str) -> list[str]:
+    """`GITHUB_PERSONAL_ACCESS_TOKEN` -> [github, personal, access, token]; camelCase too."""
+    return [w.lower() for w in _WORD.findall(name)]
+
+
+def secret_name(name: str) -> bool:
+    """Whether a variable, header or option called `name` holds a credential."""
+    words = name_words(name)
+    return any(w in SECRET_WORDS for w in words) or "apikey" in "".join(words)
+
+
+def random_looking(value: str) -> bool:
+    """A long token without spaces or path separators that mixes letters and digits with
+    high character entropy: the look of a generated key."""
+    if len(value) < 24 or any(c.isspace() for c in value) or "/" in value or "\\" in value:
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    counts = Counter(value)
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return entropy >= 3.5
+
+
+def secret_value(value: str) -> bool:
+    """Whether `value` itself looks like a credential, whatever it is called."""
+    return bool(SECRET_VALUE.search(value)) or random_looking(value)
+
+
+def is_secret(name: str, value: str) -> bool:
+    """Whether the setting `name=value` should stay out of a catalog."""
+    if REFERENCE.match(value.strip()):
+        return False
+    return secret_name(name) or secret_value(value)
+
+
+def redact_mapping(values: Mapping[str, str]) -> dict[str, str]:
+    """Environment variables or headers, with every secret-looking value replaced."""
+    return {k: REDACTED if is_secret(k, str(v)) else str(v) for k, v in values.items()}
+
+
+def redact_args(args: Sequence[str]) -> list[str]:
+    """Command-line arguments with secrets replaced: secret-looking values, the value of
+    `--api-key=VALUE`, and the argument after a secret-named option such as `--token`."""
+    out: list[str] = []
+    after_secret_option = False
+    for arg in args:
+        if after_secret_option and not arg.startswith("-"):
+            out.append(REDACTED)
+            after_secret_option = False
+            continue
+        after_secret_option = False
+        option, eq, value = arg.partition("=")
+        if arg.startswith("-") and eq:
+            out.append(f"{option}={redact_url(value) if '://' in value else value}"
+                       if not is_secret(option, value) else f"{option}={REDACTED}")
+        elif arg.startswith("-") and secret_name(arg):
+            out.append(arg)
+            after_secret_option = True
+        elif "://" in arg:
+            out.append(redact_url(arg))
+        else:
+            out.append(REDACTED if secret_value(arg) else arg)
+    return out
+
+
+def redact_url(url: str) -> str:
+    """A URL without its password and without secret-looking query parameters."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:{REDACTED}@{host}" if ":" in userinfo else f"{REDACTED}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(is_secret(k, v) for k, v in pairs):
+            query = urlencode([(k, REDACTED if is_secret(k, v) else v) for k, v in pairs],
+                              safe="<>")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))

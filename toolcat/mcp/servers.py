@@ -1,0 +1,160 @@
+"""How to reach an MCP server: a command to start (stdio) or a URL (streamable HTTP), from the
+command line or from a client configuration file in the common `mcpServers` layout.
+
+    {"mcpServers": {
+        "filesystem": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+                       "env": {"LOG_LEVEL": "info"}},
+        "remote": {"type": "http", "url": "https://example.com/mcp",
+                   "headers": {"Authorization": "Bearer ..."}}}}
+
+Claude Desktop, Claude Code (`.mcp.json`), Cursor, Windsurf and Cline use `mcpServers`; VS Code's
+`mcp.json` uses `servers` with the same entries. Both are read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from toolcat.catalog.files import parse_file
+from toolcat.catalog.positions import join
+from toolcat.errors import ConfigError, UsageError
+from toolcat.mcp.secrets import redact_args, redact_mapping, redact_url
+from toolcat.model import SourceRef
+
+Transport = Literal["stdio", "http"]
+STDIO_TYPES = frozenset({"stdio", "local"})
+HTTP_TYPES = frozenset({"http", "streamable-http", "streamableHttp", "streamable_http",
+                        "remote"})
+CONFIG_KEYS = ("mcpServers", "servers")
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One server to import. `name` is the name it gets in the catalog; empty means the name
+    the server reports about itself."""
+
+    transport: Transport
+    name: str = ""
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    origin: SourceRef | None = None
+
+    @property
+    def label(self) -> str:
+        """How to name the server in messages before it has told its own name."""
+        if self.name:
+            return self.name
+        return self.url if self.transport == "http" else " ".join([self.command, *self.args])
+
+    def launch(self) -> dict[str, Any]:
+        """How the server was reached, as written into the catalog: secrets redacted."""
+        if self.transport == "http":
+            out: dict[str, Any] = {"transport": "http", "url": redact_url(self.url)}
+            if self.headers:
+                out["headers"] = redact_mapping(self.headers)
+            return out
+        out = {"transport": "stdio", "command": self.command, "args": redact_args(self.args)}
+        if self.env:
+            out["env"] = redact_mapping(self.env)
+        if self.cwd:
+            out["cwd"] = self.cwd
+        return out
+
+
+def stdio_spec(argv: list[str], *, name: str = "") -> ServerSpec:
+    """A server started by the command line `argv`."""
+    return ServerSpec("stdio", name=name, command=argv[0], args=tuple(argv[1:]))
+
+
+def http_spec(url: str, *, name: str = "", headers: Mapping[str, str] | None = None
+              ) -> ServerSpec:
+    """A server reached over streamable HTTP at `url`."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(f"'{url}' is not an http:// or https:// URL")
+    return ServerSpec("http", name=name, url=url, headers=dict(headers or {}))
+
+
+def read_client_config(path: Path) -> list[ServerSpec]:
+    """Every enabled server of a client configuration file, in file order.
+
+    Raises:
+        CatalogError: the file is missing or not valid JSON/YAML.
+        ConfigError: it has no `mcpServers` (or `servers`) mapping, or an entry is malformed.
+    """
+    parsed = parse_file(path)
+
+    def where(pointer: str) -> SourceRef:
+        line, column = parsed.index.locate(pointer)
+        return SourceRef(parsed.path, line, column, pointer)
+
+    data = parsed.data
+    key = next((k for k in CONFIG_KEYS if isinstance(data, dict) and k in data), None)
+    if key is None:
+        raise ConfigError("no 'mcpServers' (or 'servers') mapping: not an MCP client "
+                          "configuration", where=where(""))
+    entries = data[key]
+    if not isinstance(entries, dict):
+        raise ConfigError(f"'{key}' must be a mapping of server names to settings",
+                          where=where(join("", key)))
+    specs = []
+    for name, entry in entries.items():
+        pointer = join("", key, name)
+        if not isinstance(entry, dict):
+            raise ConfigError(f"server '{name}' must be a mapping", where=where(pointer))
+        if entry.get("disabled") is True or entry.get("enabled") is False:
+            continue
+        specs.append(_entry_spec(name, entry, pointer, where))
+    return specs
+
+
+def _entry_spec(name: str, entry: dict[str, Any], pointer: str,
+                where: Callable[[str], SourceRef]) -> ServerSpec:
+    kind = entry.get("type", entry.get("transport"))
+    if kind is None:
+        kind = "http" if "url" in entry and "command" not in entry else "stdio"
+    if kind == "sse":
+        raise ConfigError(f"server '{name}' uses the old SSE transport, which toolcat does not "
+                          "import; use its streamable HTTP endpoint",
+                          where=where(join(pointer, "type")))
+    if kind in HTTP_TYPES:
+        url = entry.get("url")
+        if not isinstance(url, str) or not url:
+            raise ConfigError(f"server '{name}' has no 'url'", where=where(pointer))
+        headers = _strings(entry.get("headers"), f"server '{name}': 'headers'",
+                           where(join(pointer, "headers")))
+        return ServerSpec("http", name=name, url=url, headers=headers, origin=where(pointer))
+    if kind not in STDIO_TYPES:
+        raise ConfigError(f"server '{name}' has an unknown type '{kind}'; known: stdio, "
+                          "http, streamable-http", where=where(join(pointer, "type")))
+    command = entry.get("command")
+    if not isinstance(command, str) or not command:
+        raise ConfigError(f"server '{name}' has neither a 'command' nor a 'url'",
+                          where=where(pointer))
+    args = entry.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, (str, int, float)) for a in args):
+        raise ConfigError(f"server '{name}': 'args' must be a list of strings",
+                          where=where(join(pointer, "args")))
+    env = _strings(entry.get("env"), f"server '{name}': 'env'", where(join(pointer, "env")))
+    cwd = entry.get("cwd")
+    return ServerSpec("stdio", name=name, command=command, args=tuple(str(a) for a in args),
+                      env=env, cwd=cwd if isinstance(cwd, str) else None,
+                      origin=where(pointer))
+
+
+def _strings(value: Any, what: str, where: SourceRef) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(
+            isinstance(v, (str, int, float, bool)) for v in value.values()):
+        raise ConfigError(f"{what} must be a mapping of names to strings", where=where)
+    return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in value.items()}
