@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,3 +42,55 @@ def run() -> Callable[..., Result]:
 @pytest.fixture
 def data() -> Path:
     return DATA
+
+
+@pytest.fixture
+def pymodule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[str, str], Path]]:
+    """Write Python files under a temporary folder on sys.path; `pymodule("pkg/tools.py",
+    text)` returns the file. Modules imported from there are forgotten after the test."""
+    import importlib
+    import sys
+    import textwrap
+
+    root = tmp_path / "code"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+
+    def write(relative: str, text: str) -> Path:
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        importlib.invalidate_caches()
+        return path
+
+    yield write
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if file.startswith(str(tmp_path)) or name.startswith("_toolcat_"):
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def embedder() -> object:
+    """The offline all-MiniLM-L6-v2, loaded once per session (later loads reuse it)."""
+    from toolcat.search.embeddings import load_embedder, semantic_available
+
+    if not semantic_available():
+        pytest.skip("needs the semantic extra")
+    return load_embedder()
+
+
+@pytest.fixture(scope="session")
+def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An embedding cache folder shared by the whole session (never the user's)."""
+    return tmp_path_factory.mktemp("toolcat-cache")
+
+
+@pytest.fixture
+def shared_cache(embedding_cache: Path, embedder: object,
+                 monkeypatch: pytest.MonkeyPatch) -> Path:
+    """TOOLCAT_CACHE_DIR at the session's cache: a catalog's tools are encoded once a session."""
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(embedding_cache))
+    return embedding_cache

@@ -42,8 +42,16 @@ class RefError(CatalogError):
     """A `$ref` that is remote, points nowhere, or loops."""
 
 
+class DefinitionError(CatalogError):
+    """A tool defined in Python breaks the `@tool` contract; raised at its decorator's line."""
+
+
 class ConfigError(ToolcatError):
     """A configuration, profile or query-set file is invalid."""
+
+
+class ResponseError(ToolcatError):
+    """A model response or completion given to check a tool call is not of the expected shape."""
 
 
 class UsageError(ToolcatError):

@@ -141,6 +141,25 @@ class Tool:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call as a model returned it, before it is validated (see toolcat.calls).
+
+    `arguments` is exactly what came back: a JSON string, an object, or None when the response
+    left it out. `pointer` is where the call sits in a JSON response; `line` and `column` (1-based)
+    where it starts in the file or completion, when known. `error` says why a call in a text
+    completion could not be read far enough to name its tool or arguments.
+    """
+
+    name: str
+    arguments: Json = None
+    id: str | None = None
+    pointer: str = ""
+    line: int = 0
+    column: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LoadIssue:
     """A problem the loader found; raised at once unless the catalog is loaded leniently."""
 

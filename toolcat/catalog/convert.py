@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from toolcat.define import definition_of
 from toolcat.model import Server, Tool
 from toolcat.providers import get_provider
 
@@ -21,12 +22,15 @@ class Converted:
     count: int
 
 
-def convert(tools: Iterable[Tool], shape: str, servers: Sequence[Server] = ()) -> Converted:
-    """The tools written in `shape`, with a note for everything the shape could not hold."""
+def convert(tools: Iterable[Tool | Any], shape: str, servers: Sequence[Server] = ()) -> Converted:
+    """The tools written in `shape`, with a note for everything the shape could not hold.
+
+    `tools` are Tools, or classes and functions decorated with `@toolcat.tool`.
+    """
     provider = get_provider(shape)
     items, notes = [], []
     for tool in tools:
-        written, tool_notes = provider.write_tool(tool)
+        written, tool_notes = provider.write_tool(definition_of(tool))
         items.append(written)
         notes += tool_notes
     return Converted(shape, provider.wrap(items, servers), tuple(notes), len(items))

@@ -9,6 +9,7 @@ from typing import Any
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
 from toolcat.catalog.files import CATALOG_SUFFIXES, ParsedFile, parse_file
 from toolcat.catalog.positions import PositionIndex
+from toolcat.catalog.python import is_python_source, load_python
 from toolcat.catalog.refs import RefChecker, base_uri_for
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
@@ -18,7 +19,10 @@ IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
 
 def expand_sources(sources: Iterable[str | Path]) -> list[Path]:
-    """Files as given; a directory means every catalog file directly inside it."""
+    """Files as given; a directory means every catalog file directly inside it.
+
+    A `.py` file or a Python module name is passed through as it is (see `load_catalog`).
+    """
     paths: list[Path] = []
     for source in sources:
         path = Path(source)
@@ -44,7 +48,10 @@ def load_catalog(
     lenient: bool = False,
     default_source: str = "custom",
 ) -> Catalog:
-    """Load and merge catalog files.
+    """Load and merge catalog files and Python modules.
+
+    A `.py` file, or a dotted module name that is not a file (`my_agent.tools`), is imported
+    and its `@toolcat.tool` definitions join the catalog (see toolcat.catalog.python).
 
     `shape` forces one shape for every file instead of detecting it. With `lenient`, problems
     that still leave a usable catalog (a duplicated name, a bad `$ref`) are kept in
@@ -58,7 +65,10 @@ def load_catalog(
         sources = [sources]
     loader = _Loader(shape=shape, default_source=default_source)
     for path in expand_sources(sources):
-        loader.add(parse_file(path))
+        if is_python_source(path):
+            loader.merge(load_python(path))
+        else:
+            loader.add(parse_file(path))
     return loader.finish(lenient=lenient)
 
 
@@ -96,6 +106,16 @@ class _Loader:
                 line, column = parsed.index.locate(f"{tool.schema_pointer}{problem.pointer}")
                 where = SourceRef(file, line, column, f"{tool.schema_pointer}{problem.pointer}")
                 self.issues.append(LoadIssue(problem.code, problem.message, where))
+
+    def merge(self, part: Catalog) -> None:
+        """Add the tools of a catalog read elsewhere (a Python module)."""
+        self.tools += part.tools
+        self.sources += part.sources
+        self.issues += part.issues
+        self.positions.update(part.positions)
+        self.refs.documents.update(part.documents)
+        for server in part.servers:
+            self.servers.setdefault(server.name, server)
 
     def _server(self, item: Any, pointer: str, parsed: ParsedFile) -> Server:
         ctx = ReadContext(parsed.path, pointer, parsed.index)

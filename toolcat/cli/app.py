@@ -64,7 +64,15 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, resolve_cmds
+    from toolcat.cli import (
+        catalog_cmds,
+        lint_cmds,
+        lock_cmds,
+        mcp_cmds,
+        render_cmds,
+        resolve_cmds,
+        search_cmds,
+    )
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
@@ -75,6 +83,10 @@ def _register() -> None:
     app.add_typer(mcp_cmds.import_app)
     app.command("lock")(lock_cmds.lock)
     app.command("diff")(lock_cmds.diff)
+    app.command("tokens")(render_cmds.tokens)
+    app.command("check-call")(render_cmds.check_call)
+    app.command("search")(search_cmds.search)
+    app.command("pick")(search_cmds.pick)
     app.command("resolve")(resolve_cmds.resolve)
 
 

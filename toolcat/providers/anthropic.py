@@ -1,11 +1,18 @@
 """Anthropic Messages: `tools: [{name, description, input_schema, strict, defer_loading,
-input_examples, cache_control}]`."""
+input_examples, cache_control}]`.
+
+A request has `system`, `messages` and `tools`; deferred tools are sent with
+`defer_loading: true`, next to the BM25 tool search server tool when the request has no tool
+search of its own (at least one tool must not be deferred). A response carries its calls as
+`content[]` blocks `{type: "tool_use", id, name, input}`, where `input` is an object.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
-from toolcat.model import Tool
+from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
@@ -13,11 +20,18 @@ from toolcat.providers.base import (
     Limits,
     Provider,
     ReadContext,
+    RequestInput,
     Written,
     drop_none,
+    locate,
+    named_call,
     object_schema,
     own_extra,
+    with_model,
+    written_tools,
 )
+
+TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 
 KEYS = {"name", "description", "input_schema", "strict", "defer_loading", "input_examples"}
 
@@ -58,6 +72,32 @@ def write_tool(tool: Tool) -> Written:
     return {**written, **own_extra(tool, "anthropic")}, notes
 
 
+def request(req: RequestInput) -> Written:
+    notes: list[str] = []
+    body: dict[str, Json] = {}
+    if req.system:
+        body["system"] = req.system
+    body["messages"] = [{"role": "user", "content": req.query}]
+    # resolve decided what is shown: a shown tool is never deferred, whatever its catalog says
+    shown = [replace(tool, defer_loading=None) for tool in req.tools]
+    deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
+    tools = written_tools([*shown, *deferred], write_tool, notes)
+    if deferred and not req.discovery:
+        tools.append(dict(TOOL_SEARCH))
+        notes.append(f"{len(deferred)} tools are deferred (defer_loading); the "
+                     f"{TOOL_SEARCH['name']} server tool was added so the model can load them")
+    if tools:
+        body["tools"] = tools
+    return with_model(req, body), notes
+
+
+def parse_calls(response: Json) -> list[ToolCall]:
+    found = locate(response, ("content/*", "*"), "Anthropic Messages")
+    return [named_call(block, "name", "input", pointer, call_id=block.get("id"))
+            for block, pointer in found
+            if isinstance(block, dict) and block.get("type") == "tool_use"]
+
+
 PROVIDER = Provider(
     name="anthropic",
     label="Anthropic Messages",
@@ -67,4 +107,6 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
     limits=Limits(notes=("at most 20 strict tools per request",)),
+    request=request,
+    parse_calls=parse_calls,
 )

@@ -3,6 +3,8 @@
 A provider module knows its format both ways: it reads tool definitions from it (`read_tool`),
 writes a tool in it (`write_tool`), wraps written tools into the format's container (`wrap`),
 and states which canonical fields it can carry, so conversions know what survives a round trip.
+The model APIs among them also build a whole request (`request`: system prompt, user message,
+tools) and read the tool calls out of a response (`parse_calls`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.catalog.positions import PositionIndex, join
-from toolcat.errors import CatalogError
-from toolcat.model import Server, SourceRef, Tool
+from toolcat.catalog.positions import PositionIndex, escape, join
+from toolcat.errors import CatalogError, ResponseError
+from toolcat.model import Server, SourceRef, Tool, ToolCall
 
 Json = Any
 
@@ -59,8 +61,31 @@ Written = tuple[dict[str, Json], list[str]]
 
 
 @dataclass(frozen=True)
+class RequestInput:
+    """What a request carries: the system prompt, the user's message and the tools.
+
+    `tools` go in the request's tools array in this order; `deferred` tools are loaded later
+    through tool search, so a provider with deferred loading sends them marked as deferred and
+    one without leaves them out. `model` is the model id when it is known.
+    """
+
+    system: str
+    query: str
+    tools: tuple[Tool, ...] = ()
+    deferred: tuple[Tool, ...] = ()
+    model: str | None = None
+    discovery: bool = False  # the tools include a client-side tool search tool
+
+
+@dataclass(frozen=True)
 class Provider:
-    """One wire format. `claims` scores how much an item looks like this format (0 = not)."""
+    """One wire format. `claims` scores how much an item looks like this format (0 = not).
+
+    `request` and `parse_calls` exist for the model APIs only (not for catalog shapes such as
+    mcp, toolcat or capability): `request` builds a whole request body with its notes, and
+    `parse_calls` reads the tool calls of a response (raising ResponseError when the response
+    is not of this format).
+    """
 
     name: str
     label: str
@@ -71,6 +96,13 @@ class Provider:
     wrap: Callable[[list[dict[str, Json]], Sequence[Server]], Json]
     limits: Limits = field(default_factory=Limits)
     yaml_native: bool = False
+    request: Callable[[RequestInput], Written] | None = None
+    parse_calls: Callable[[Json], list[ToolCall]] | None = None
+    request_tool: Callable[[Tool], Written] | None = None  # when it differs from write_tool
+
+    def tool_for_request(self, tool: Tool) -> Written:
+        """One tool as this provider's requests carry it."""
+        return (self.request_tool or self.write_tool)(tool)
 
 
 BASE_FIELDS = frozenset({"name", "description", "parameters"})
@@ -176,3 +208,90 @@ def object_schema(tool: Tool, notes: list[str], provider: str) -> Json:
 
 def drop_none(mapping: dict[str, Json]) -> dict[str, Json]:
     return {k: v for k, v in mapping.items() if v is not None}
+
+
+def messages(req: RequestInput) -> list[dict[str, Json]]:
+    """Chat messages in the OpenAI style: the system prompt (when there is one), then the user."""
+    out: list[dict[str, Json]] = []
+    if req.system:
+        out.append({"role": "system", "content": req.system})
+    out.append({"role": "user", "content": req.query})
+    return out
+
+
+def with_model(req: RequestInput, body: dict[str, Json], key: str = "model") -> dict[str, Json]:
+    return {key: req.model, **body} if req.model else body
+
+
+def written_tools(tools: Sequence[Tool], write: Callable[[Tool], Written],
+                  notes: list[str]) -> list[dict[str, Json]]:
+    items = []
+    for tool in tools:
+        item, tool_notes = write(tool)
+        items.append(item)
+        notes.extend(tool_notes)
+    return items
+
+
+def deferred_left_out(req: RequestInput, label: str, notes: list[str]) -> None:
+    """Note that a provider without deferred loading leaves the deferred tools out."""
+    if req.deferred:
+        how = ("through the tool search tool" if req.discovery
+               else "only once they are added to the request")
+        notes.append(f"{len(req.deferred)} deferred tools are not in the payload: {label} has "
+                     f"no deferred loading, so the model reaches them {how}")
+
+
+def select(document: Json, path: str) -> list[tuple[Json, str]] | None:
+    """The nodes at `path` (keys and `*` for every list item, separated by `/`), with their JSON
+    pointers; None when the first step is missing, which means a different shape. A later
+    missing key just yields nothing (a reply without tool calls)."""
+    steps = path.split("/")
+    first = steps[0]
+    if first == "*" and not isinstance(document, list):
+        return None
+    if first != "*" and not (isinstance(document, dict) and first in document):
+        return None
+    nodes: list[tuple[Json, str]] = [(document, "")]
+    for step in steps:
+        following: list[tuple[Json, str]] = []
+        for node, pointer in nodes:
+            if step == "*" and isinstance(node, list):
+                following += [(value, f"{pointer}/{i}") for i, value in enumerate(node)]
+            elif step != "*" and isinstance(node, dict) and step in node:
+                following.append((node[step], f"{pointer}/{escape(step)}"))
+        nodes = following
+    return nodes
+
+
+def locate(response: Json, paths: Sequence[str], label: str) -> list[tuple[Json, str]]:
+    """The items at the first of `paths` that the response has; ResponseError when none."""
+    for path in paths:
+        found = select(response, path)
+        if found is not None:
+            return found
+    shown = " or ".join("a list" if p == "*" else p.replace("/*", "[]").replace("/", ".")
+                        for p in paths)
+    raise ResponseError(f"not a {label} response: expected {shown}")
+
+
+def wrapped_call(item: Json, pointer: str) -> ToolCall:
+    """A call in the OpenAI wrapped shape `{id?, type?, function: {name, arguments}}`."""
+    function = item.get("function") if isinstance(item, dict) else None
+    if not isinstance(function, dict):
+        return ToolCall("", pointer=pointer, error="tool call has no 'function' object")
+    return named_call(function, "name", "arguments", pointer + "/function",
+                      call_id=item.get("id"), outer=pointer)
+
+
+def named_call(item: Json, name_key: str, args_key: str, pointer: str, *,
+               call_id: Json = None, outer: str | None = None) -> ToolCall:
+    """A call from an object holding the tool's name and its arguments under these keys."""
+    at = pointer if outer is None else outer
+    if not isinstance(item, dict):
+        return ToolCall("", pointer=at, error="tool call is not an object")
+    name = item.get(name_key)
+    call_id = str(call_id) if isinstance(call_id, (str, int)) else None
+    if not isinstance(name, str) or not name:
+        return ToolCall("", id=call_id, pointer=at, error=f"tool call has no '{name_key}'")
+    return ToolCall(name, item.get(args_key), id=call_id, pointer=at)

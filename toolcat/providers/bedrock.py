@@ -1,11 +1,16 @@
 """AWS Bedrock Converse: `toolConfig: {tools: [{toolSpec: {name, description,
-inputSchema: {json}, strict}}]}`."""
+inputSchema: {json}, strict}}]}`.
+
+A request has `system: [{text}]`, `messages` with content blocks, and `toolConfig` (left out
+when there are no tools: it needs at least one). A response carries its calls as content blocks
+`{toolUse: {toolUseId, name, input}}` in `output.message.content[]`; `input` is an object.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolcat.model import Tool
+from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
@@ -13,11 +18,19 @@ from toolcat.providers.base import (
     Limits,
     Provider,
     ReadContext,
+    RequestInput,
     Written,
+    deferred_left_out,
     drop_none,
+    locate,
+    named_call,
     object_schema,
     own_extra,
+    with_model,
+    written_tools,
 )
+
+CALL_PATHS = ("output/message/content/*", "message/content/*", "*")
 
 SPEC_KEYS = {"name", "description", "inputSchema", "strict"}
 
@@ -64,6 +77,27 @@ def write_tool(tool: Tool) -> Written:
     return {"toolSpec": {**spec, **own_extra(tool, "bedrock")}}, notes
 
 
+def request(req: RequestInput) -> Written:
+    notes: list[str] = []
+    body: dict[str, Json] = {}
+    if req.system:
+        body["system"] = [{"text": req.system}]
+    body["messages"] = [{"role": "user", "content": [{"text": req.query}]}]
+    if req.tools:
+        body["toolConfig"] = {"tools": written_tools(req.tools, write_tool, notes)}
+    deferred_left_out(req, "Bedrock Converse", notes)
+    return with_model(req, body, "modelId"), notes
+
+
+def parse_calls(response: Json) -> list[ToolCall]:
+    found = locate(response, CALL_PATHS, "Bedrock Converse")
+    return [named_call(block["toolUse"], "name", "input", pointer + "/toolUse",
+                       call_id=block["toolUse"].get("toolUseId")
+                       if isinstance(block["toolUse"], dict) else None)
+            for block, pointer in found
+            if isinstance(block, dict) and "toolUse" in block]
+
+
 PROVIDER = Provider(
     name="bedrock",
     label="AWS Bedrock Converse",
@@ -73,4 +107,6 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"toolConfig": {"tools": items}},
     limits=Limits(description_required=True, parameters_required=True),
+    request=request,
+    parse_calls=parse_calls,
 )

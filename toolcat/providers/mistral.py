@@ -1,20 +1,28 @@
-"""Mistral chat: the OpenAI wrapped shape, with `parameters` required."""
+"""Mistral chat: the OpenAI wrapped shape, with `parameters` required. A response carries its
+calls in `choices[].message.tool_calls[]`; `arguments` is an object or a JSON string."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolcat.model import Tool
+from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
     Json,
     Limits,
     Provider,
     ReadContext,
+    RequestInput,
     Written,
     object_schema,
 )
-from toolcat.providers.openai import claims, read_wrapped, write_wrapped
+from toolcat.providers.openai import (
+    chat_request,
+    claims,
+    read_wrapped,
+    wrapped_calls,
+    write_wrapped,
+)
 
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
@@ -29,6 +37,14 @@ def write_tool(tool: Tool) -> Written:
     return written, notes
 
 
+def request(req: RequestInput) -> Written:
+    return chat_request(req, write_tool, "Mistral")
+
+
+def parse_calls(response: Json) -> list[ToolCall]:
+    return wrapped_calls(response, "Mistral chat")
+
+
 PROVIDER = Provider(
     name="mistral",
     label="Mistral chat",
@@ -38,4 +54,6 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
     limits=Limits(parameters_required=True),
+    request=request,
+    parse_calls=parse_calls,
 )

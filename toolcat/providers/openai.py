@@ -1,11 +1,15 @@
 """OpenAI Chat Completions: `tools: [{type: "function", function: {name, description,
-parameters, strict}}]`. Ollama and Mistral use the same wrapped shape."""
+parameters, strict}}]`. Ollama and Mistral use the same wrapped shape.
+
+A response carries its calls in `choices[].message.tool_calls[]` as `{id, type: "function",
+function: {name, arguments}}`, where `arguments` is a JSON string written by the model.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from toolcat.model import Tool
+from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
@@ -13,9 +17,16 @@ from toolcat.providers.base import (
     Limits,
     Provider,
     ReadContext,
+    RequestInput,
     Written,
+    deferred_left_out,
     drop_none,
+    locate,
+    messages,
     own_extra,
+    with_model,
+    wrapped_call,
+    written_tools,
 )
 
 FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
@@ -68,6 +79,32 @@ def write_tool(tool: Tool) -> Written:
     return write_wrapped(tool, "openai")
 
 
+CALL_PATHS = ("choices/*/message/tool_calls/*", "message/tool_calls/*", "tool_calls/*", "*")
+
+
+def chat_request(req: RequestInput, write: Callable[[Tool], Written], label: str) -> Written:
+    """`{model?, messages: [system?, user], tools?}`: the body of a chat request."""
+    notes: list[str] = []
+    body: dict[str, Json] = {"messages": messages(req)}
+    if req.tools:
+        body["tools"] = written_tools(req.tools, write, notes)
+    deferred_left_out(req, label, notes)
+    return with_model(req, body), notes
+
+
+def request(req: RequestInput) -> Written:
+    return chat_request(req, write_tool, "OpenAI Chat Completions")
+
+
+def wrapped_calls(response: Json, label: str) -> list[ToolCall]:
+    """The calls of a chat response, a message, or a bare list of tool calls."""
+    return [wrapped_call(item, pointer) for item, pointer in locate(response, CALL_PATHS, label)]
+
+
+def parse_calls(response: Json) -> list[ToolCall]:
+    return wrapped_calls(response, "OpenAI Chat Completions")
+
+
 PROVIDER = Provider(
     name="openai",
     label="OpenAI Chat Completions",
@@ -77,4 +114,6 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
     limits=Limits(max_tools=128),
+    request=request,
+    parse_calls=parse_calls,
 )

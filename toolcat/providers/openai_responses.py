@@ -1,11 +1,18 @@
 """OpenAI Responses: flat function tools `{type: "function", name, description, parameters,
-strict, defer_loading}`."""
+strict, defer_loading}`.
+
+A request has `instructions` (the system prompt), `input` and `tools`; deferred tools are sent
+with `defer_loading: true`, next to a `tool_search` tool when the request has no tool search of
+its own. A response carries its calls as `output[]` items `{type: "function_call", call_id, name,
+arguments}`, where `arguments` is a JSON string.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
-from toolcat.model import Tool
+from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
@@ -13,9 +20,14 @@ from toolcat.providers.base import (
     Limits,
     Provider,
     ReadContext,
+    RequestInput,
     Written,
     drop_none,
+    locate,
+    named_call,
     own_extra,
+    with_model,
+    written_tools,
 )
 
 KEYS = {"type", "name", "description", "parameters", "strict", "defer_loading"}
@@ -58,6 +70,41 @@ def write_tool(tool: Tool) -> Written:
     }, []
 
 
+def request_tool(tool: Tool) -> Written:
+    """A tool as a request sends it: `strict` is always written, because the Responses API
+    treats a missing `strict` as true and then rejects every schema with optional fields."""
+    item, notes = write_tool(tool)
+    item.setdefault("parameters", None)
+    item.setdefault("strict", False)
+    return item, notes
+
+
+def request(req: RequestInput) -> Written:
+    notes: list[str] = []
+    body: dict[str, Json] = {}
+    if req.system:
+        body["instructions"] = req.system
+    body["input"] = [{"role": "user", "content": req.query}]
+    # resolve decided what is shown: a shown tool is never deferred, whatever its catalog says
+    shown = [replace(tool, defer_loading=None) for tool in req.tools]
+    deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
+    tools = written_tools([*shown, *deferred], request_tool, notes)
+    if deferred and not req.discovery:
+        tools.append({"type": "tool_search"})
+        notes.append(f"{len(deferred)} tools are deferred (defer_loading); the hosted "
+                     "tool_search tool was added so the model can load them")
+    if tools:
+        body["tools"] = tools
+    return with_model(req, body), notes
+
+
+def parse_calls(response: Json) -> list[ToolCall]:
+    found = locate(response, ("output/*", "*"), "OpenAI Responses")
+    return [named_call(item, "name", "arguments", pointer, call_id=item.get("call_id"))
+            for item, pointer in found
+            if isinstance(item, dict) and item.get("type") == "function_call"]
+
+
 PROVIDER = Provider(
     name="openai-responses",
     label="OpenAI Responses",
@@ -67,4 +114,7 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
     limits=Limits(),
+    request=request,
+    parse_calls=parse_calls,
+    request_tool=request_tool,
 )

@@ -4,11 +4,19 @@ A scorer is built once over a sequence of tools (that is its index) and then sco
 `scores(query)` gives one number in 0..1 per tool, in the order the tools were given;
 `explain(query, i)` says why tool `i` got its score. Ranking, thresholds and limits live in
 `rank`, so every scorer is ranked the same way.
+
+Optional, for speed: a scorer may also define `scores_many(queries)`, one list of scores per
+query, when scoring a batch is cheaper than one query at a time (the semantic scorer encodes
+queries in batches). Call `score_many(scorer, queries)`, which uses it when it is there.
+
+A score is comparable across queries within one scorer: the README says what each scorer's
+score means, so a threshold (`min_score`) means the same for every query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +34,14 @@ class Scorer(Protocol):
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         """A human-readable reason and machine-readable details for `tools[index]`."""
         ...
+
+
+def score_many(scorer: Scorer, queries: Sequence[str]) -> list[Sequence[float]]:
+    """`scorer.scores` of each query, batched when the scorer has `scores_many`."""
+    batched = getattr(scorer, "scores_many", None)
+    if batched is not None:
+        return list(batched(queries))
+    return [scorer.scores(q) for q in queries]
 
 
 @dataclass(frozen=True)
@@ -51,18 +67,25 @@ def rank(
     limit: int | None = None,
     min_score: float = 0.0,
     explain: bool = True,
+    where: Callable[[Tool], bool] | None = None,
 ) -> list[Scored]:
-    """Tools by descending score (ties keep catalog order), at or above `min_score`.
+    """Tools by descending score (ties keep catalog order), at or above `min_score`, and only
+    those `where` accepts when it is given.
 
     Tools scoring exactly 0 never rank: a zero means "no evidence at all".
     """
     scores = scorer.scores(query)
-    order = sorted(
-        (i for i, s in enumerate(scores) if s > 0 and s >= min_score),
-        key=lambda i: (-scores[i], i),
-    )
+    tools = scorer.tools
+    candidates = (i for i, s in enumerate(scores) if s > 0 and s >= min_score
+                  and (where is None or where(tools[i])))
+
+    def key(i: int) -> tuple[float, int]:
+        return -scores[i], i
+
     if limit is not None:
-        order = order[:limit]
+        order = heapq.nsmallest(limit, candidates, key=key)
+    else:
+        order = sorted(candidates, key=key)
     ranked = []
     for position, i in enumerate(order, 1):
         reason, details = scorer.explain(query, i) if explain else ("", {})

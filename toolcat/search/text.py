@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from toolcat.model import Tool
@@ -64,3 +65,48 @@ def searchable_text(tool: Tool) -> str:
         parts += [split_name(name), description]
     parts += tool.tags
     return "\n".join(p for p in parts if p)
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) English stem of a lower-case word: `messages` -> `messag`."""
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer  # PyStemmer: the Snowball stemmers in C
+
+    return Stemmer.Stemmer("english")
+
+
+def stems(text: str) -> list[str]:
+    """`terms` reduced to their stems: what the ranking scorers match on."""
+    return [stem(w) for w in terms(text)]
+
+
+_IDENTIFIER = re.compile(r"[_.]|[a-z][A-Z]")
+_CLAUSE = re.compile(r"\(?[^.;!?()]+(?:[.;!?]+(?=\s|$)|[.;!?]+|\)|(?=\()|$)")
+_NAME_TOKEN = re.compile(r"[A-Za-z_][\w.-]*\w")
+
+
+def identifier_names(tools: Iterable[Tool]) -> frozenset[str]:
+    """The tool names that cannot be ordinary words (`get_weather`, `math.hypot`, `sendMail`)."""
+    return frozenset(t.name for t in tools if _IDENTIFIER.search(t.name))
+
+
+def own_description(tool: Tool, names: frozenset[str]) -> str:
+    """`tool`'s description without the clauses after the first that name another tool.
+
+    "...; use weather_forecast for future days" tells a model when *not* to use this tool, so
+    its words ("forecast", "future") are evidence for the other tool, not for this one. The
+    first clause says what the tool does and is always kept.
+    """
+    text = tool.description
+    if not names or not text:
+        return text
+    clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group()]
+    kept = clauses[:1] + [
+        clause for clause in clauses[1:]
+        if not any(word != tool.name and word in names for word in _NAME_TOKEN.findall(clause))]
+    return text if len(kept) == len(clauses) else "".join(kept).strip()

@@ -1,0 +1,126 @@
+"""`toolcat search` and `toolcat pick` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolcat.search import SCORERS
+
+
+def rows(output):
+    """The cells of each row of a rich table, by line."""
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in output.splitlines()
+            if line.startswith("│") and line.split("│")[1].strip()]
+
+
+def test_search_finds_a_misspelt_tool_by_fuzzy_fallback(run):
+    result = run("search", "wether")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].strip() == "5 found (fuzzy)"
+    assert rows(result.stdout)[0][:4] == ["1", "get_weather", "weather", "0.61"]
+
+
+def test_search_json_has_seed_001s_response_shape(run):
+    data = json.loads(run("search", "weather", "--json").stdout)
+    assert sorted(data) == ["found", "message", "note", "scorer", "tools"]
+    assert data["found"] == 5 and data["scorer"] == "regex"
+    assert sorted(data["tools"][0]) == ["description", "name", "reason", "score", "server"]
+    assert data["tools"][0]["name"] == "get_weather"
+
+
+def test_search_with_a_named_scorer_and_a_limit(run):
+    data = json.loads(run("search", "send msg", "--scorer", "bm25", "--limit", "2",
+                          "--json").stdout)
+    assert (data["scorer"], data["found"]) == ("bm25", 2)
+    assert {t["name"] for t in data["tools"]} == {"send_email", "send_message"}
+
+
+def test_search_with_an_invalid_pattern_notes_the_keyword_fallback(run):
+    result = run("search", "missing (")
+    assert result.exit_code == 0
+    assert "note: invalid regex pattern: missing )" in result.stderr
+    assert "found (keyword)" in result.stdout
+
+
+def test_search_that_finds_nothing_says_so_and_succeeds(run):
+    result = run("search", "xyzzy")
+    assert (result.exit_code, result.stdout) == (0, "No tools found matching the pattern\n")
+
+
+def test_an_unknown_scorer_is_refused_with_the_known_names(run):
+    result = run("search", "weather", "--scorer", "nope")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("toolcat: error: unknown scorer 'nope'; known: " +
+                                    ", ".join(SCORERS))
+
+
+def test_model_applies_to_semantic_scorers_only(run):
+    result = run("search", "weather", "--scorer", "bm25", "--model", "x")
+    assert result.exit_code == 2
+    assert "--model applies to the semantic and hybrid scorers only" in result.stderr
+
+
+def test_pick_explains_each_pick_and_where_it_is_defined(run):
+    result = run("pick", "open a pull request for my branch", "--scorer", "bm25",
+                 "--max-candidates", "3", "--explain")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "picked 3 of 62 tools with bm25:"
+    assert lines[1].split() == ["1.", "github:create_pull_request", "0.74"]
+    assert lines[2].startswith("   why: BM25F matched open")
+    assert lines[3].startswith("   from: ") and "github.yaml:" in lines[3]
+    assert "left out as unsafe: calendar:delete_event" in result.stdout
+
+
+def test_pick_json_has_the_documented_shape(run):
+    data = json.loads(run("pick", "send msg", "--scorer", "fuzzy", "--json").stdout)
+    assert sorted(data) == ["allow_unsafe", "considered", "excluded_unsafe", "fits",
+                            "max_candidates", "message", "min_score", "picks", "query",
+                            "scorer", "timed_out"]
+    assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
+                                        "reason", "safe", "score", "server"]
+    assert data["picks"][0]["name"] == "send_message"
+    assert sorted(data["picks"][0]["provenance"]) == ["details", "origin", "scorer"]
+
+
+def test_pick_with_no_fitting_tool_succeeds_with_an_explicit_result(run):
+    result = run("pick", "bake a chocolate cake", "--scorer", "bm25")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("no tool fits: none scored at least 0.05 with bm25")
+    data = json.loads(run("pick", "bake a chocolate cake", "--scorer", "bm25",
+                          "--json").stdout)
+    assert (data["fits"], data["picks"]) == (False, [])
+
+
+def test_pick_that_runs_out_of_time_falls_back_to_registration_order(run, tmp_path):
+    tools = [{"name": f"tool_{i}", "description": f"Does thing number {i} for a user.",
+              "parameters": {"type": "object", "properties": {}}} for i in range(3000)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(tools), encoding="utf-8")
+    data = json.loads(run("pick", "thing number 7", "-c", str(big), "--scorer", "bm25",
+                          "--timeout-ms", "1", "--json").stdout)
+    assert data["timed_out"]
+    assert [p["name"] for p in data["picks"]] == ["tool_0", "tool_1", "tool_2"]
+    assert "did not finish in 1 ms" in data["message"]
+
+
+def test_pick_refuses_a_timeout_of_zero(run):
+    result = run("pick", "send msg", "--timeout-ms", "0")
+    assert result.exit_code == 2
+
+
+@pytest.mark.semantic
+def test_pick_an_unsafe_tool_with_the_semantic_scorer(run, shared_cache):
+    data = json.loads(run("pick", "drop the users table", "--allow-unsafe", "--scorer",
+                          "semantic", "--min-score", "0.2", "--json").stdout)
+    assert data["picks"][0]["qualified_name"] == "database:drop_table"
+    assert all(p["score"] >= 0.2 for p in data["picks"])
+
+
+@pytest.mark.semantic
+def test_pick_uses_hybrid_by_default(run, shared_cache):
+    data = json.loads(run("pick", "open a pull request for my branch", "--json").stdout)
+    assert data["scorer"] == "hybrid"
+    assert data["picks"][0]["name"] == "create_pull_request"

@@ -1,0 +1,33 @@
+"""What the search table highlights: the pattern's matches, or the words a query found."""
+
+from __future__ import annotations
+
+from toolcat.search.highlight import spans
+
+
+def marked(text, query, scorer):
+    return [text[a:b] for a, b in spans(text, query, scorer)]
+
+
+def test_a_pattern_highlights_what_it_matched():
+    assert marked("Get weather forecast for a city", "weather|city", "regex") == [
+        "weather", "city"]
+
+
+def test_fuzzy_results_highlight_misspelt_and_abbreviated_words():
+    assert marked("Get current weather conditions", "wether", "fuzzy") == ["weather"]
+    assert marked("send_message", "send msg", "fuzzy") == ["send", "message"]
+
+
+def test_stemming_scorers_highlight_other_forms_of_a_word():
+    assert marked("sendMessage to channels", "sending a message", "bm25") == [
+        "send", "Message"]
+
+
+def test_other_scorers_highlight_the_query_words():
+    assert marked("Get current weather", "weather now", "keyword") == ["weather"]
+    assert marked("Get current weather", "wether", "bm25") == []
+
+
+def test_an_unusable_pattern_highlights_nothing():
+    assert marked("missing values", "missing (", "regex") == []

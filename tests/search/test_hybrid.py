@@ -1,0 +1,46 @@
+"""The hybrid scorer: lexical and semantic evidence on one scale."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import CATALOGS
+from toolcat.search import build_scorer, rank, score_many
+
+pytestmark = pytest.mark.semantic
+
+
+def recall_at_5(scorer, queries):
+    names = [t.name for t in scorer.tools]
+    total = 0.0
+    for scores, wanted in zip(score_many(scorer, [q for q, _ in queries]),
+                              (w for _, w in queries), strict=True):
+        best = sorted(range(len(names)), key=lambda i: (-scores[i], i))[:5]
+        total += len(wanted & {names[i] for i in best if scores[i] > 0}) / len(wanted)
+    return total / len(queries)
+
+
+def test_hybrid_finds_at_least_as_much_as_either_part_on_the_demo_queries(demo, shared_cache):
+    with (CATALOGS / "demo-queries.jsonl").open(encoding="utf-8") as handle:
+        items = [json.loads(line) for line in handle]
+    queries = [(i["query"], set(i["relevant"])) for i in items if i["relevant"]]
+    found = {name: recall_at_5(build_scorer(name, demo.tools), queries)
+             for name in ("bm25", "semantic", "hybrid")}
+    assert found["hybrid"] >= max(found["bm25"], found["semantic"])
+
+
+def test_a_request_no_tool_is_about_scores_under_the_default_threshold(demo, shared_cache):
+    scorer = build_scorer("hybrid", demo.tools)
+    for query in ("bake a chocolate cake", "tell me a joke"):
+        assert max(scorer.scores(query)) < 0.05
+
+
+def test_the_reason_weighs_lexical_against_semantic_evidence(demo, shared_cache):
+    best = rank(build_scorer("hybrid", demo.tools), "drop the users table", limit=1)[0]
+    assert best.tool.name == "drop_table"
+    details = best.details
+    assert details["matched"]["drop"][0] == "name"
+    assert details["lexical_evidence"] > 0 and 0 < details["cosine"] < 1
+    assert best.reason.startswith(("lexical evidence leads", "semantic evidence leads"))

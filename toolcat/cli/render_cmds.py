@@ -1,0 +1,349 @@
+"""`toolcat render`, `tokens` and `check-call`: the prompt and request a model gets, what
+they cost, and whether the tool calls that come back are valid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.providers import PROVIDERS
+from toolcat.render.formats import FORMATS, TEXT_PARSERS
+
+if TYPE_CHECKING:
+    from toolcat.calls import CallReport, CheckedCall
+    from toolcat.model import Catalog
+    from toolcat.render.costs import CatalogCost
+    from toolcat.render.render import Rendered
+    from toolcat.resolve import Profile, Resolution
+
+# Command modules import the core inside each command, so `toolcat --help` stays fast.
+
+REQUEST_PROVIDERS = [name for name, p in PROVIDERS.items() if p.request]
+CALL_PROVIDERS = [name for name, p in PROVIDERS.items() if p.parse_calls]
+
+ProviderOpt = Annotated[
+    str | None,
+    typer.Option("--provider", help="Provider whose request payload to write: "
+                 f"{', '.join(REQUEST_PROVIDERS)}.", show_default=False),
+]
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option("--encoding", help="Count tokens in this OpenAI encoding (o200k_base, "
+                 "cl100k_base). Default: the model's, else o200k_base.", show_default=False),
+]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", "-p",
+                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
+                 "small-model. Default: a large model with native tool calling.",
+                 show_default=False),
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option("--format", "-f", help="Prompt format instead of the profile's choice: "
+                 f"{', '.join(FORMATS)}.", show_default=False),
+]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option("--model", help="Model id, for the payload and the token method "
+                 "(default: the profile's).", show_default=False),
+]
+
+
+def render(
+    query: Annotated[str, typer.Argument(help="The user's request.", show_default=False)],
+    profile: ProfileOpt = None,
+    provider: ProviderOpt = None,
+    format_: FormatOpt = None,
+    model: ModelOpt = None,
+    encoding: EncodingOpt = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    output: OutputOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """The system prompt the model gets for QUERY, or with --provider the whole request
+    payload, built from what resolve decides under the profile."""
+    import json
+
+    from toolcat.cli.output import note, print_json, warn, write_output
+    from toolcat.render.formats import get_format
+    from toolcat.render.render import from_resolution
+    from toolcat.render.render import render as render_request
+
+    if format_ is not None:
+        get_format(format_)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+    inp = from_resolution(resolution, cat.documents, format=format_, model=model)
+    rendered = render_request(inp, provider, encoding)
+    notes = list(rendered.notes)
+    if format_ == "native" and not chosen.model.tool_calling:
+        notes.insert(0, f"the profile's model {chosen.model.name} has no native tool calling")
+    for text in notes:
+        warn(text)
+    if provider is None:
+        text = rendered.system_prompt + "\n"
+    else:
+        text = json.dumps(rendered.payload, indent=2, ensure_ascii=False) + "\n"
+    if output is not None:
+        write_output(output, text, protect=[*cat.sources, *([chosen.source] if chosen.source
+                                                           else [])])
+    if json_:
+        print_json(_render_json(rendered, resolution, chosen, format_, notes))
+        return
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        note(f"wrote the {'request' if provider else 'system prompt'} to {output}")
+    note(_summary(rendered, resolution, format_))
+
+
+def _resolve(query: str, profile: str | None, catalog: list[str] | None,
+             shape: str | None) -> tuple[Catalog, Profile, Resolution]:
+    from toolcat.cli import build
+    from toolcat.resolve import DEFAULT_PROFILE, Resolver, load_profile
+
+    chosen = load_profile(profile) if profile else DEFAULT_PROFILE
+    cat = build.load(catalog, shape)
+    return cat, chosen, Resolver(cat, chosen).resolve(query)
+
+
+def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,
+                 format_: str | None, notes: list[str]) -> dict:
+    data = rendered.to_json()
+    reason = "chosen with --format" if format_ else resolution.format.reason
+    return {
+        "query": data.pop("query"),
+        "profile": {"name": profile.name, "source": profile.source},
+        "format": data.pop("format"),
+        "format_reason": reason,
+        "provider": data.pop("provider"),
+        **data,
+        "notes": notes,
+    }
+
+
+def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) -> str:
+    tokens = rendered.tokens
+    reason = "chosen with --format" if format_ else resolution.format.reason
+    parts = [f"format {rendered.format} ({reason})",
+             f"{len(rendered.prompt_tools)} tools described in the prompt, "
+             f"{len(rendered.payload_tools)} in the payload, {len(rendered.deferred)} deferred"]
+    cost = f"{tokens.total:,} tokens: system prompt {tokens.system:,}"
+    if tokens.tools or tokens.overhead:
+        cost += f" + tools {tokens.tools:,}"
+    if tokens.overhead:
+        cost += f" + tool-use overhead {tokens.overhead:,}"
+    parts.append(f"{cost} ({tokens.method.label})")
+    return "; ".join(parts)
+
+
+def check_call(
+    response: Annotated[Path, typer.Argument(
+        help="A provider response (JSON) or, with --format, a text completion.",
+        show_default=False)],
+    provider: Annotated[str | None, typer.Option(
+        "--provider", help=f"The response's provider: {', '.join(CALL_PROVIDERS)}.",
+        show_default=False)] = None,
+    format_: Annotated[str | None, typer.Option(
+        "--format", "-f", help="Read a text completion in this format: "
+        f"{', '.join(TEXT_PARSERS)}.", show_default=False)] = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    builtins: Annotated[bool, typer.Option(
+        "--builtins/--no-builtins", help="Also accept calls to toolcat's built-in tools "
+        "(tool_search, search_tools, python_execution, ...), which render shows too.")] = True,
+    instantiate: Annotated[bool, typer.Option(
+        "--instantiate", help="Also build the instances the valid calls hydrate into (tools "
+        "defined in Python with @toolcat.tool; run() is never called) and report each call "
+        "as instantiated, instantiated without validation, refused, or without a class.")
+    ] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Validate the tool calls a model returned: parse, find the tool, validate the arguments
+    against its schema. Exit 1 when any call is refused."""
+    from toolcat.calls import check_response
+    from toolcat.cli import build
+    from toolcat.cli.output import print_json
+
+    cat = build.load(catalog, shape)
+    if builtins:
+        cat = _with_builtins(cat)
+    if instantiate:
+        from toolcat.cli.define_cmds import check_instances
+
+        check_instances(cat, response, provider=provider, fmt=format_, json_=json_)
+        return
+    report = check_response(cat, response, provider=provider, fmt=format_)
+    if json_:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _with_builtins(cat: Catalog) -> Catalog:
+    """The catalog plus the shipped built-in tools whose names it does not use itself."""
+    from dataclasses import replace
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.paths import builtins_catalog
+
+    shipped = load_catalog(builtins_catalog(), default_source="builtin")
+    taken = {t.name for t in cat.tools}
+    extra = tuple(t for t in shipped.tools if t.name not in taken)
+    servers = cat.servers + tuple(s for s in shipped.servers if not cat.server(s.name))
+    return replace(cat, tools=cat.tools + extra, servers=servers,
+                   positions={**shipped.positions, **cat.positions})
+
+
+def _print_report(report: CallReport) -> None:
+    from toolcat.cli.output import console
+
+    if not report.calls:
+        console.print(f"no tool calls in {report.source}", markup=False)
+        return
+    for checked in report.calls:
+        _print_call(report.source, checked)
+    accepted = len(report.calls) - report.refused
+    unvalidated = sum(c.accepted and not c.validated for c in report.calls)
+    summary = f"{len(report.calls)} calls: {accepted} accepted"
+    if unvalidated:
+        summary += f" ({unvalidated} without validation)"
+    summary += f", {report.refused} refused"
+    console.print(summary, markup=False)
+
+
+def _print_call(source: str, checked: CheckedCall) -> None:
+    from rich.markup import escape
+
+    from toolcat.cli.output import console
+
+    call = checked.call
+    where = f"{source}:{call.line}:{call.column}" if call.line else source
+    label = escape(call.name or "(unnamed call)") + (f" ({escape(call.id)})" if call.id else "")
+    if not checked.accepted:
+        status = "[red]refused[/]"
+    elif checked.validated:
+        status = "[green]accepted[/]"
+    else:
+        status = f"[yellow]accepted without validation[/] (no_schema_mode " \
+                 f"{checked.no_schema_mode})"
+    console.print(f"[dim]{escape(where)}[/]  [bold]{label}[/]  {status}", soft_wrap=True)
+    for error in checked.errors:
+        at = f"{error.pointer or '/'}: " if error.code == "schema-violation" else ""
+        console.print(f"    {escape(at + error.message)}  [dim]{error.code}[/]", soft_wrap=True)
+
+
+def tokens(
+    query: Annotated[str | None, typer.Argument(
+        help="A request: also show what the visible set resolve picks for it saves.",
+        show_default=False)] = None,
+    profile: ProfileOpt = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    provider: Annotated[str | None, typer.Option(
+        "--provider", help="Price each definition as this provider's requests carry it: "
+        f"{', '.join(REQUEST_PROVIDERS)}.", show_default=False)] = None,
+    model: Annotated[str | None, typer.Option(
+        "--model", help="Model id that picks the tokenizer and overhead (default: the "
+        "profile's).", show_default=False)] = None,
+    encoding: EncodingOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Token cost of every tool definition, largest first, per server and for the whole
+    catalog; with a QUERY, what resolve's visible set saves."""
+    from toolcat.cli import build
+    from toolcat.cli.output import print_json
+    from toolcat.render.costs import catalog_cost, method_for
+    from toolcat.render.render import model_id, request_provider
+
+    if provider:
+        request_provider(provider)
+    visible = None
+    if query is not None:
+        cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+        model = model or model_id(chosen)
+    else:
+        cat = build.load(catalog, shape)
+    method = method_for(provider, model, encoding)
+    cost = catalog_cost(cat.tools, method, provider or "canonical")
+    if query is not None:
+        visible = _visible_saving(cost, resolution, chosen)
+    if json_:
+        print_json({**_cost_json(cost), "visible": visible})
+        return
+    _print_cost(cost)
+    if visible is not None:
+        _print_saving(visible)
+
+
+def _visible_saving(cost: CatalogCost, resolution: Resolution, profile: Profile) -> dict:
+    from toolcat.render.costs import visible_saving
+
+    saving = visible_saving(cost, resolution.visible)
+    return {"query": resolution.query,
+            "profile": {"name": profile.name, "source": profile.source},
+            "tools": [t.qualified_name for t in resolution.visible],
+            "tokens": saving.visible, "all": saving.all, "saved": saving.saved,
+            "saved_share": round(saving.share, 4)}
+
+
+def _print_saving(visible: dict) -> None:
+    from rich.markup import escape
+
+    from toolcat.cli.output import console
+
+    console.print(f"visible set for [bold]\"{escape(visible['query'])}\"[/] under profile "
+                  f"{escape(visible['profile']['name'])}: {len(visible['tools'])} tools, "
+                  f"{visible['tokens']:,} of {visible['all']:,} tokens; saves "
+                  f"[bold]{visible['saved']:,}[/] ({visible['saved_share']:.1%})",
+                  soft_wrap=True)
+
+
+def _cost_json(cost: CatalogCost) -> dict:
+    return {
+        "method": cost.method.to_json(),
+        "shape": cost.shape,
+        "total": cost.total,
+        "tools": [{"name": c.tool.name, "qualified_name": c.tool.qualified_name,
+                   "server": c.tool.server, "tokens": c.tokens} for c in cost.tools],
+        "servers": [{"name": s.name, "tools": s.tools, "tokens": s.tokens}
+                    for s in cost.servers],
+    }
+
+
+def _print_cost(cost: CatalogCost) -> None:
+    from rich.table import Table
+
+    from toolcat.cli.output import console
+
+    total = cost.total or 1
+    method = cost.method
+    how = "compact JSON definitions" if cost.shape == "canonical" \
+        else f"definitions as {PROVIDERS[cost.shape].label} requests carry them"
+    console.print(f"[bold]{cost.total:,} tokens[/] for {len(cost.tools)} tools on "
+                  f"{len(cost.servers)} servers ({method.label}; {how})", soft_wrap=True)
+    console.print(f"[dim]{method.basis}[/]", soft_wrap=True)
+    servers = Table(title="per server", title_justify="left")
+    servers.add_column("server", no_wrap=True)
+    servers.add_column("tools", justify="right")
+    servers.add_column("tokens", justify="right")
+    servers.add_column("share", justify="right")
+    for server in cost.servers:
+        servers.add_row(server.name or "-", str(server.tools), f"{server.tokens:,}",
+                        f"{server.tokens / total:.1%}")
+    console.print(servers)
+    tools = Table(title="per tool, largest first", title_justify="left")
+    tools.add_column("tool", no_wrap=True, style="bold")
+    tools.add_column("server", no_wrap=True)
+    tools.add_column("tokens", justify="right")
+    tools.add_column("share", justify="right")
+    for item in cost.tools:
+        tools.add_row(item.tool.name, item.tool.server, f"{item.tokens:,}",
+                      f"{item.tokens / total:.1%}")
+    console.print(tools)

@@ -1,0 +1,169 @@
+"""`toolcat search` and `toolcat pick`: rank the catalog for a query, choose the few to show."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.search import SCORERS, SEMANTIC
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from toolcat.search.pick import PickResult
+
+# Command modules import the core inside each command, so `toolcat --help` stays fast.
+
+SearchArg = Annotated[str, typer.Argument(
+    help="A regex pattern (words work too; see --scorer).", show_default=False)]
+RequestArg = Annotated[str, typer.Argument(help="The request the tools are for.",
+                                           show_default=False)]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option("--model", help="Sentence-transformers model name or path for "
+                 f"{' and '.join(SEMANTIC)} (default: the offline all-MiniLM-L6-v2).",
+                 show_default=False),
+]
+
+
+def _scorer_opt(default_help: str) -> object:
+    return typer.Option("--scorer", help=f"Scorer: {', '.join(SCORERS)}. {default_help}",
+                        show_default=False)
+
+
+def _options(scorer: str | None, model: str | None) -> dict[str, str]:
+    from toolcat.errors import UsageError
+
+    if model is None:
+        return {}
+    if scorer not in SEMANTIC:
+        raise UsageError(f"--model applies to the {' and '.join(SEMANTIC)} scorers only")
+    return {"model": model}
+
+
+def search(
+    query: SearchArg,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    scorer: Annotated[str | None, _scorer_opt(
+        "Default: the query as a case-insensitive regex, fuzzy search when nothing "
+        "matches.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many.")] = 5,
+    model: ModelOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001)."""
+    from toolcat.cli import build
+    from toolcat.cli.output import console, note, print_json
+    from toolcat.search.find import search_tools
+
+    cat = build.load(catalog, shape)
+    result = search_tools(query, cat.tools, scorer=scorer, limit=limit,
+                          **_options(scorer, model))
+    if json_:
+        print_json(result.to_json())
+        return
+    if result.note:
+        note(f"note: {result.note}; searched by keywords")
+    if not result.results:
+        console.print(result.message)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{result.found} found ({result.scorer})", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("name", no_wrap=True)
+    table.add_column("server", no_wrap=True)
+    table.add_column("score", justify="right")
+    table.add_column("description")
+    for item in result.results:
+        table.add_row(str(item.rank), _marked(cat.ident(item.tool), query, result.scorer),
+                      item.tool.server, f"{item.score:.2f}",
+                      _marked(_first_sentence(item.tool.description), query, result.scorer))
+    console.print(table)
+
+
+def _first_sentence(text: str, limit: int = 160) -> str:
+    end = text.find(". ")
+    sentence = text if end < 0 else text[:end + 1]
+    return sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…"
+
+
+def _marked(text: str, query: str, scorer: str) -> Text:
+    from rich.text import Text
+
+    from toolcat.search.highlight import spans
+
+    marked = Text(text)
+    for start, end in spans(text, query, scorer):
+        marked.stylize("bold yellow", start, end)
+    return marked
+
+
+def pick(
+    query: RequestArg,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    max_candidates: Annotated[int, typer.Option(
+        "--max-candidates", "-k", min=1, help="Pick at most this many tools.")] = 3,
+    min_score: Annotated[float, typer.Option(
+        "--min-score", min=0.0, max=1.0, help="Leave out tools scoring under this.")] = 0.05,
+    allow_unsafe: Annotated[bool, typer.Option(
+        "--allow-unsafe", help="Consider tools marked unsafe (left out by default).")] = False,
+    scorer: Annotated[str | None, _scorer_opt(
+        "Default: the most accurate one installed (hybrid, else bm25).")] = None,
+    timeout_ms: Annotated[float | None, typer.Option(
+        "--timeout-ms", help="Time for indexing and scoring; past it, pick the first tools "
+        "in registration order.", show_default=False)] = None,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Say why each tool was picked and where it is defined.")] = False,
+    model: ModelOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Pick the few tools a model should see for a query (seed 002's pickTools)."""
+    from toolcat.cli import build
+    from toolcat.cli.output import note, print_json
+    from toolcat.errors import UsageError
+    from toolcat.search import default_scorer
+    from toolcat.search.pick import pick as pick_tools
+
+    if timeout_ms is not None and timeout_ms <= 0:
+        raise UsageError("--timeout-ms must be more than 0")
+    cat = build.load(catalog, shape)
+    if scorer is None:
+        scorer, why = default_scorer()
+        if scorer not in SEMANTIC:
+            note(f"note: {why}")
+    result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
+                        allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
+                        **_options(scorer, model))
+    if json_:
+        print_json(result.to_json())
+        return
+    _print_picks(result, explain)
+
+
+def _print_picks(result: PickResult, explain: bool) -> None:
+    from toolcat.cli.output import console
+
+    if result.timed_out:
+        console.print(f"[yellow]{result.message}[/]")
+    elif not result.fits:
+        console.print(f"[bold]{result.message}[/]")
+    else:
+        console.print(f"{result.message}:", markup=False)
+    width = max((len(p.tool.qualified_name) for p in result.picks), default=0)
+    for item in result.picks:
+        console.print(f"{item.rank}. [bold]{item.tool.qualified_name:<{width}}[/]  "
+                      f"{item.score:.2f}", highlight=False)
+        if explain:
+            origin = item.provenance.get("origin")
+            where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"
+            console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
+            console.print(f"   from: {where} (scorer {item.provenance['scorer']})",
+                          markup=False, soft_wrap=True)
+    if result.excluded_unsafe and (explain or not result.fits):
+        console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "
+                      "(--allow-unsafe to consider them)", markup=False, soft_wrap=True)

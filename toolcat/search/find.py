@@ -1,0 +1,80 @@
+"""Seed 001's `search_tools`: regex first, fuzzy when the pattern matches nothing, top 5.
+
+The result has seed 001's response shape (`found`, `tools`, `message`) so that an agent's
+search tool can return it as is; `toolcat search` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.errors import UsageError
+from toolcat.model import Tool
+from toolcat.search import build_scorer
+from toolcat.search.base import Scored, Scorer, rank
+
+FOUND = "Found matching tools. Use 'add_tool' to load the ones you need."
+FOUND_FUZZY = ("No tool matches the pattern; these are the closest by fuzzy search. Use "
+               "'add_tool' to load the ones you need.")
+NOT_FOUND = "No tools found matching the pattern"
+LIMIT = 5
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Ranked tools for a query, which scorer produced them, and what to tell the caller."""
+
+    query: str
+    scorer: str
+    results: tuple[Scored, ...]
+    message: str
+    note: str | None = None
+
+    @property
+    def found(self) -> int:
+        return len(self.results)
+
+    def to_json(self) -> dict[str, Any]:
+        """Seed 001's response (`found`, `tools`, `message`), plus `scorer` and `note`."""
+        return {
+            "found": self.found,
+            "tools": [{"name": s.tool.name, "description": s.tool.description,
+                       "server": s.tool.server, "score": round(s.score, 6),
+                       "reason": s.reason} for s in self.results],
+            "message": self.message,
+            "scorer": self.scorer,
+            "note": self.note,
+        }
+
+
+def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | None = None,
+                 limit: int = LIMIT, min_score: float = 0.0, **options: Any) -> SearchResult:
+    """Rank `tools` for `query`, up to `limit` of them.
+
+    With no `scorer`, seed 001's behaviour: the query is a case-insensitive regular
+    expression; when it matches no tool, fuzzy search (substring, words, characters) takes
+    over; an unusable pattern is searched by keywords (seed 004), with a note saying why.
+    Otherwise the named scorer (or the given Scorer) ranks alone.
+
+    Raises:
+        UsageError: unknown scorer or option.
+    """
+    if scorer is not None:
+        chosen = scorer if not isinstance(scorer, str) else build_scorer(scorer, tools, **options)
+        found = tuple(rank(chosen, query, limit=limit, min_score=min_score))
+        return SearchResult(query, chosen.name, found, FOUND if found else NOT_FOUND)
+    from toolcat.search.regex import RegexScorer
+
+    if options:
+        raise UsageError(f"option {', '.join(options)} needs --scorer: the default regex and "
+                         "fuzzy search take none")
+    regex = RegexScorer(tools)
+    note = regex.problem(query)
+    found = tuple(rank(regex, query, limit=limit, min_score=min_score))
+    if found:
+        return SearchResult(query, "keyword" if note else "regex", found, FOUND, note)
+    fuzzy = build_scorer("fuzzy", tools)
+    found = tuple(rank(fuzzy, query, limit=limit, min_score=min_score))
+    return SearchResult(query, "fuzzy", found, FOUND_FUZZY if found else NOT_FOUND, note)

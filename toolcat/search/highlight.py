@@ -1,0 +1,55 @@
+"""Where a query matched in a tool's text, so a table can highlight it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from toolcat.search.regex import compile_query
+from toolcat.search.text import STOPWORDS, stem, words
+
+# a word of running text or of an identifier: `getWeather` -> get, Weather
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+STEMMING = frozenset({"bm25", "hybrid", "semantic"})  # scorers that match word stems
+
+
+def word_spans(text: str, found: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """Spans of the words of `text` (lower-cased) that `found` accepts."""
+    return [m.span() for m in _WORD.finditer(text)
+            if len(m.group()) > 1 and found(m.group().lower())]
+
+
+def pattern_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """Character spans of the case-insensitive pattern's matches in `text` (none when the
+    pattern is unusable)."""
+    pattern, _ = compile_query(query)
+    if pattern is None:
+        return []
+    data = text.encode()
+    return [(len(data[:m.start()].decode(errors="ignore")),
+             len(data[:m.end()].decode(errors="ignore")))
+            for m in pattern.finditer(data) if m.end() > m.start()]
+
+
+def spans(text: str, query: str, scorer: str) -> list[tuple[int, int]]:
+    """What to highlight in `text` for results of `scorer`: the pattern's matches for
+    `regex`; for `fuzzy` the words a query word found (the same, a prefix, an abbreviation
+    like `msg`, a misspelling like `wether`); the words with a query word's stem for the
+    stemming scorers; the query's words for the others."""
+    if scorer == "regex":
+        return pattern_spans(text, query)
+    if scorer == "fuzzy":
+        from rapidfuzz import fuzz
+
+        from toolcat.search.fuzzy import TYPO_CUTOFF, is_abbreviation, query_words
+
+        wanted = query_words(query)
+        return word_spans(text, lambda w: any(
+            w == q or (len(q) >= 3 and w.startswith(q))
+            or (2 <= len(q) <= 5 and is_abbreviation(q, w))
+            or (len(q) >= 4 and fuzz.ratio(q, w) >= TYPO_CUTOFF) for q in wanted))
+    wanted = {w for w in words(query) if w not in STOPWORDS}
+    if scorer in STEMMING:
+        stems = {stem(w) for w in wanted}
+        return word_spans(text, lambda w: stem(w) in stems)
+    return word_spans(text, lambda w: w in wanted)

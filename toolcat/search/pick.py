@@ -1,0 +1,196 @@
+"""Seed 002's `pickTools`: the few tools a model should see for a query, and why.
+
+Selection only: nothing is called. Unsafe tools (`safe: false`) are left out unless allowed;
+the rest are ranked by a scorer, those under `min_score` dropped, and the best
+`max_candidates` returned with a reason and provenance (scorer, its details, and the file
+position the tool was read from). When scoring does not finish within `timeout_ms`, the
+first tools in registration order are returned instead, and the result says so. When no tool
+scores high enough, the result is empty and says "no tool fits".
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Any
+
+from toolcat.errors import UsageError
+from toolcat.model import Catalog, Tool
+from toolcat.search import build_scorer, default_scorer
+from toolcat.search.base import Scored, Scorer, rank
+
+MAX_CANDIDATES = 3
+MIN_SCORE = 0.05
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One chosen tool: its score in 0..1, 1-based rank, reason, and provenance."""
+
+    tool: Tool
+    score: float
+    rank: int
+    reason: str
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.tool.name, "qualified_name": self.tool.qualified_name,
+                "server": self.tool.server, "rank": self.rank, "score": round(self.score, 6),
+                "safe": self.tool.safe, "reason": self.reason,
+                "provenance": dict(self.provenance)}
+
+
+@dataclass(frozen=True)
+class PickResult:
+    """The picks for a query, the policy that chose them, and what was left out."""
+
+    query: str
+    scorer: str
+    picks: tuple[Pick, ...]
+    message: str
+    max_candidates: int = MAX_CANDIDATES
+    min_score: float = MIN_SCORE
+    allow_unsafe: bool = False
+    excluded_unsafe: tuple[str, ...] = ()
+    timed_out: bool = False
+    considered: int = 0
+
+    @property
+    def fits(self) -> bool:
+        """Whether any tool fits the query."""
+        return bool(self.picks)
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        return tuple(p.tool for p in self.picks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "scorer": self.scorer,
+            "fits": self.fits,
+            "message": self.message,
+            "timed_out": self.timed_out,
+            "max_candidates": self.max_candidates,
+            "min_score": self.min_score,
+            "allow_unsafe": self.allow_unsafe,
+            "considered": self.considered,
+            "excluded_unsafe": list(self.excluded_unsafe),
+            "picks": [p.to_json() for p in self.picks],
+        }
+
+
+def pick(
+    query: str,
+    catalog: Catalog | Iterable[Tool] | str | PathLike[str],
+    *,
+    max_candidates: int = MAX_CANDIDATES,
+    min_score: float = MIN_SCORE,
+    allow_unsafe: bool = False,
+    scorer: str | Scorer | None = None,
+    timeout_ms: float | None = None,
+    **options: Any,
+) -> PickResult:
+    """Choose the tools of `catalog` that fit `query` (seed 002's pickTools).
+
+    `catalog` is a Catalog, tools, or a catalog path. `scorer` is a name from SCORERS, a
+    Scorer already built over the same tools, or None for the most accurate scorer available
+    (`default_scorer()`). `options` go to the scorer (`model=` for semantic and hybrid).
+    `timeout_ms` bounds building the index and scoring together.
+
+    Raises:
+        UsageError: a bad option value or scorer name.
+        CatalogError: `catalog` is a path that cannot be loaded.
+        MissingExtraError: the scorer needs the `semantic` extra.
+    """
+    if max_candidates < 1:
+        raise UsageError("max_candidates must be at least 1")
+    if not 0 <= min_score <= 1:
+        raise UsageError("min_score must be between 0 and 1")
+    if timeout_ms is not None and timeout_ms <= 0:
+        raise UsageError("timeout_ms must be more than 0")
+    tools = _tools(catalog)
+    prebuilt = None if scorer is None or isinstance(scorer, str) else scorer
+    if prebuilt is None:
+        name = scorer if isinstance(scorer, str) else default_scorer()[0]
+    else:
+        name = prebuilt.name
+        if options:
+            raise UsageError("scorer options apply only when pick builds the scorer by name")
+        if len(prebuilt.tools) != len(tools) or any(
+                a is not b and a != b for a, b in zip(prebuilt.tools, tools, strict=True)):
+            raise UsageError("the scorer was built over other tools than the catalog's")
+    excluded = tuple(t.qualified_name for t in tools if not t.safe and not allow_unsafe)
+    policy: dict[str, Any] = {"max_candidates": max_candidates, "min_score": min_score,
+                              "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
+                              "considered": len(tools) - len(excluded)}
+
+    def ranked() -> list[Scored]:
+        built = prebuilt or build_scorer(name, tools, **options)
+        return rank(built, query, limit=max_candidates, min_score=min_score,
+                    where=None if allow_unsafe else _is_safe)
+
+    found = _within(ranked, timeout_ms)
+    if found is None:
+        first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
+        reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
+        picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}))
+                      for i, t in enumerate(first, 1))
+        message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
+                   f"first {len(picks)} tools in registration order")
+        return PickResult(query, name, picks, message, timed_out=True, **policy)
+    picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details))
+                  for s in found)
+    if picks:
+        message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
+    else:
+        message = f"no tool fits: none scored at least {min_score:g} with {name}"
+    return PickResult(query, name, picks, message, **policy)
+
+
+def _is_safe(tool: Tool) -> bool:
+    return tool.safe
+
+
+def _tools(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Sequence[Tool]:
+    if isinstance(catalog, Catalog):
+        return catalog.tools
+    if isinstance(catalog, (str, PathLike)):
+        from toolcat.catalog.load import load_catalog
+
+        return load_catalog(catalog).tools
+    return tuple(catalog)
+
+
+def _provenance(tool: Tool, scorer: str, details: Mapping[str, Any]) -> dict[str, Any]:
+    return {"scorer": scorer, "details": dict(details),
+            "origin": tool.origin.to_json() if tool.origin else None}
+
+
+def _within(work: Any, timeout_ms: float | None) -> list[Scored] | None:
+    """`work()`, or None when it does not finish within `timeout_ms`.
+
+    The work runs on a daemon thread that is left to finish on its own when time runs out
+    (Python cannot stop a thread); a timed-out pick never waits for it, nor does the
+    interpreter at exit.
+    """
+    if timeout_ms is None:
+        return work()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="toolcat-pick", daemon=True)
+    thread.start()
+    thread.join(timeout_ms / 1000)
+    if thread.is_alive():
+        return None
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -1,0 +1,155 @@
+"""Seed 001's and seed 004's tool search: the query is a case-insensitive regular expression.
+
+The pattern runs over each tool's name, description, and parameter names and descriptions, on
+RE2 (google-re2), whose matching time is linear in the text: a pattern such as `(a+)+$`,
+which makes a backtracking engine run for hours, returns at once. RE2 has no lookaround and
+no backreferences; a pattern that needs them, or that is not a valid pattern at all, falls
+back to keyword search (seed 004), and `problem(query)` says why. `^` and `$` match at the
+start and end of each line (a name is one line), as users of `grep` expect.
+
+The score says where the pattern matched: up to 0.6 for the name (0.3, plus 0.3 times the
+share of the name the longest match covers, so `weather` ranks `get_weather` above
+`weather_forecast_hourly`), 0.3 for the description, 0.1 for the parameters. 1.0 means the
+pattern matches the whole name and also the description and the parameters.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import re2
+
+from toolcat.model import Tool
+from toolcat.search.keyword import KeywordScorer
+from toolcat.search.text import parameter_texts, split_name
+
+NAME, DESCRIPTION, PARAMETERS = 0.6, 0.3, 0.1
+MAX_PATTERN = 2000  # characters; RE2 also bounds the memory a pattern may take
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # RE2 would print parse errors on stderr
+
+
+@lru_cache(maxsize=64)
+def compile_query(query: str) -> tuple[Any | None, str | None]:
+    """The compiled case-insensitive, multi-line pattern, or None and why it cannot be used.
+
+    The pattern is compiled over UTF-8 bytes: RE2 then matches without converting the text
+    on every call.
+    """
+    if not query.strip():
+        return None, "the pattern is empty"
+    if len(query) > MAX_PATTERN:
+        return None, f"the pattern is longer than {MAX_PATTERN} characters"
+    try:
+        return re2.compile(f"(?im){query}".encode(), _OPTIONS), None
+    except re2.error as exc:
+        message = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else \
+            str(exc)
+        message = message.split(": (?im)")[0]
+    try:
+        re.compile(query)
+    except re.error as exc:
+        return None, f"invalid regex pattern: {exc}"
+    return None, f"the pattern needs a feature RE2 lacks ({message}; no lookaround or " \
+        "backreferences, so matching stays linear-time)"
+
+
+class _Field:
+    """One field of every tool as one UTF-8 buffer, lines apart, searched in a single pass."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.texts = [t.encode() for t in texts]
+        self.buffer = b"\n".join(self.texts)
+        self.starts: list[int] = []
+        offset = 0
+        for text in self.texts:
+            self.starts.append(offset)
+            offset += len(text) + 1
+
+    def matching(self, pattern: Any, whole_text: bool) -> list[int]:
+        """Indices of the texts the pattern matches.
+
+        A match that runs over a line break into the next text is checked again on its own
+        text. `\\A` and `\\z` mean the start and end of the whole buffer, so a pattern that
+        uses them (`whole_text`) is run on each text separately.
+        """
+        if whole_text:
+            return [i for i, text in enumerate(self.texts) if pattern.search(text)]
+        found, position, count = [], 0, len(self.texts)
+        while position <= len(self.buffer):
+            match = pattern.search(self.buffer, position)
+            if match is None:
+                break
+            index = bisect.bisect_right(self.starts, match.start()) - 1
+            end = self.starts[index] + len(self.texts[index])
+            if match.end() <= end or pattern.search(self.texts[index]):
+                found.append(index)
+            if index + 1 == count:
+                break
+            position = self.starts[index + 1]
+        return found
+
+
+class RegexScorer:
+    """Seed 001's regex search, linear-time; keyword search when the pattern is unusable."""
+
+    name = "regex"
+
+    def __init__(self, tools: Sequence[Tool]) -> None:
+        self.tools = tools
+        self._fields = (
+            _Field([t.name for t in tools]),
+            _Field([t.description for t in tools]),
+            _Field(["\n".join(f"{n} {split_name(n)} {d}" for n, d in
+                               parameter_texts(t.parameters)) for t in tools]),
+        )
+        self._keyword: KeywordScorer | None = None
+
+    def problem(self, query: str) -> str | None:
+        """Why `query` is searched by keywords instead of as a pattern (None when it is not)."""
+        return compile_query(query)[1]
+
+    def _fallback(self) -> KeywordScorer:
+        if self._keyword is None:
+            self._keyword = KeywordScorer(self.tools)
+        return self._keyword
+
+    def _name_score(self, pattern: Any, index: int) -> float:
+        name = self._fields[0].texts[index]
+        longest = max((m.end() - m.start() for m in pattern.finditer(name)), default=0)
+        return NAME * (0.5 + 0.5 * (longest / len(name) if name else 1.0))
+
+    def scores(self, query: str) -> list[float]:
+        pattern, _ = compile_query(query)
+        if pattern is None:
+            if not query.strip():
+                return [0.0] * len(self.tools)
+            return self._fallback().scores(query)
+        whole = "\\A" in query or "\\z" in query
+        out = [0.0] * len(self.tools)
+        names, descriptions, parameters = (f.matching(pattern, whole) for f in self._fields)
+        for i in names:
+            out[i] += self._name_score(pattern, i)
+        for i in descriptions:
+            out[i] += DESCRIPTION
+        for i in parameters:
+            out[i] += PARAMETERS
+        return [min(score, 1.0) for score in out]
+
+    def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
+        pattern, problem = compile_query(query)
+        if pattern is None:
+            reason, details = self._fallback().explain(query, index)
+            return (f"keyword fallback ({problem}): {reason}",
+                    {**details, "fallback": "keyword", "problem": problem})
+        fields = [label for label, field in zip(("name", "description", "parameters"),
+                                                self._fields, strict=True)
+                  if pattern.search(field.texts[index])]
+        if not fields:
+            return "the pattern matches nowhere in the tool", {"fields": []}
+        return f"pattern matches the {', '.join(fields)}", {"fields": fields}
