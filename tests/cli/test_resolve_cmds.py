@@ -21,6 +21,13 @@ SMALL = str(DATA / "resolve" / "small.yaml")  # a small model without native too
 SESSIONS = CATALOGS / "sessions"
 
 
+@pytest.fixture(autouse=True)
+def shared_embeddings(isolated, monkeypatch, tmp_path_factory):
+    """Bundled profiles use toolcat's default scorer (hybrid when the semantic extra is
+    installed): one embedding cache for the module encodes the demo catalog once."""
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "embeddings"))
+
+
 def test_resolve_prints_the_tools_the_format_the_tokens_and_why(run):
     result = run("resolve", "weather in Tokyo", "-c", TOOLS, "--profile", SMALL)
     assert result.exit_code == 0
@@ -131,7 +138,7 @@ def test_steps_show_each_call_what_it_returned_and_the_footprint(run):
     assert result.exit_code == 0, out
     assert out.count("\nstep ") == 8
     assert 'step 1  search_tools {"query": "issue"}  ok [search-regex] the regex matched 2 ' \
-        'tools' in out
+        'tools' in out, out
     assert "[search-fuzzy-fallback]" in out
     assert 'returned: {"added": ["create_issue"], "already_available": [], "not_found": []' in out
     assert "+create_issue" in out
@@ -190,9 +197,10 @@ def test_toolcat_resolve_is_callable_in_a_fresh_process():
     # the first access goes through toolcat.__getattr__; the package import then sets the
     # attribute to the (callable) subpackage, so both calls must work
     code = ("import toolcat, sys\n"
-            "first = toolcat.resolve('weather in Tokyo', sys.argv[1])\n"
-            "second = toolcat.resolve('weather in Tokyo', sys.argv[1])\n"
+            "first = toolcat.resolve('weather in Tokyo', sys.argv[1], sys.argv[2])\n"
+            "second = toolcat.resolve('weather in Tokyo', sys.argv[1], sys.argv[2])\n"
             "print(first.names() == second.names(), first.names()[:2])\n")
-    done = subprocess.run([sys.executable, "-c", code, TOOLS], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", code, TOOLS, SMALL], capture_output=True,
+                          text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    assert done.stdout.strip() == "True ['tool_search', 'get_weather']"
+    assert done.stdout.strip() == "True ['tool_search', 'final_answer']"

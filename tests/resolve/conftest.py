@@ -41,7 +41,7 @@ def profile(write: Callable[..., Path]) -> Callable[[str], Profile]:
 
     def load(text: str) -> Profile:
         loaded = load_profile(write(text))
-        return loaded if "scorer" in text else replace(loaded, scorer="keyword")
+        return loaded if loaded.scorer else replace(loaded, scorer="keyword")
 
     return load
 

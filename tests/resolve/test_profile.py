@@ -123,5 +123,15 @@ def test_always_keep_may_name_built_ins_and_the_phantom_tool(catalog, profile):
 
 
 def test_scorer_options_the_scorer_does_not_take_are_an_error(catalog, profile):
-    with pytest.raises(ConfigError, match="does not accept the option 'k1'"):
-        Resolver(catalog, profile("scorer_options: {k1: 1.2}")).resolve("x")
+    with pytest.raises(ConfigError, match="the keyword scorer takes no option k1") as caught:
+        Resolver(catalog, profile("scorer: keyword\nscorer_options: {k1: 1.2}")).resolve("x")
+    assert (caught.value.where.line, caught.value.where.column) == (2, 17)
+
+
+def test_without_a_scorer_the_profile_uses_toolcats_default(catalog, write):
+    from toolcat.search import default_scorer
+
+    resolver = Resolver(catalog, load_profile(write("{}")))
+    assert resolver.scorer_name == default_scorer()[0]
+    node = resolver.resolve("x").trace.find("scorer")[0]
+    assert (node.outcome, node.rule) == (default_scorer()[0], "scorer")

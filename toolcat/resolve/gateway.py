@@ -4,12 +4,14 @@ The gateway sits between the agent and the model provider and only sees the requ
 (built-ins and catalog tools alike). Strategies:
 
 - passthrough: the request is unchanged.
-- relevance: score every tool (expanded +1000, always_keep +100, recently used +100, exact
-  name in the query +50, +10 per query token it shares), keep the best `keep` tools where
-  keep = max(min(int(total * target_ratio), max_tools), min_tools), force-keep always_keep and
-  expanded tools; skipped when total <= min_tools or keep >= total. No search tool.
+- relevance: score every tool with the `relevance` scorer (expanded +1000, always_keep +100,
+  recently used +100, exact name in the query +50, +10 per query token it shares), keep the best
+  `keep` tools where keep = max(min(int(total * target_ratio), max_tools), min_tools),
+  force-keep always_keep and expanded tools; skipped when total <= min_tools or keep >= total.
+  No search tool.
 - tool-search and api: defer every tool and show only the phantom search tool (plus the tools
-  earlier searches reinjected); the phantom loop resolves searches (see toolcat.resolve.session).
+  earlier searches reinjected); the phantom loop resolves searches (see toolcat.resolve.session)
+  with `search_deferred` (tool-search) or the selector API (api).
 """
 
 from __future__ import annotations
@@ -20,14 +22,7 @@ from dataclasses import dataclass
 from toolcat.model import Tool
 from toolcat.resolve.model import Decision, GatewayOutcome
 from toolcat.resolve.profile import Gateway
-from toolcat.search.text import terms
-
-WEIGHT_EXPANDED = 1000
-WEIGHT_ALWAYS_KEEP = 100
-WEIGHT_RECENTLY_USED = 100
-WEIGHT_NAME_IN_QUERY = 50
-WEIGHT_TOKEN = 10
-SHORT_WORD = 3  # tokens shorter than this are ignored by the overlap score
+from toolcat.search import build_scorer, rank
 
 
 def phantom_tool(gateway: Gateway) -> Tool:
@@ -55,35 +50,28 @@ def phantom_tool(gateway: Gateway) -> Tool:
     )
 
 
-def _tokens(text: str) -> set[str]:
-    return {w for w in terms(text) if len(w) >= SHORT_WORD}
+@dataclass(frozen=True)
+class Found:
+    """What a gateway search returned and how: `regex`, or `keyword` when the query is not a
+    usable pattern (`problem` says why)."""
+
+    tools: tuple[Tool, ...]
+    method: str
+    problem: str | None = None
 
 
-def relevance_points(tool: Tool, query: str, *, always_keep: Sequence[str],
-                     expanded: Sequence[str], recently_used: Sequence[str]
-                     ) -> tuple[int, list[str]]:
-    """Seed 004's score of one tool for `query`, with the parts that make it up."""
-    points, parts = 0, []
-    key = tool.qualified_name
-    if key in expanded:
-        points += WEIGHT_EXPANDED
-        parts.append(f"expanded by an earlier search +{WEIGHT_EXPANDED}")
-    if tool.name in always_keep or key in always_keep:
-        points += WEIGHT_ALWAYS_KEEP
-        parts.append(f"always_keep +{WEIGHT_ALWAYS_KEEP}")
-    if key in recently_used:
-        points += WEIGHT_RECENTLY_USED
-        parts.append(f"recently used +{WEIGHT_RECENTLY_USED}")
-    if tool.name.lower() in query.lower():
-        points += WEIGHT_NAME_IN_QUERY
-        parts.append(f"name in the query +{WEIGHT_NAME_IN_QUERY}")
-    shared = sorted(_tokens(query) & _tokens(f"{tool.name} {tool.description}"))
-    if shared:
-        points += WEIGHT_TOKEN * len(shared)
-        noun = "token" if len(shared) == 1 else "tokens"
-        parts.append(f"{len(shared)} shared query {noun} ({', '.join(shared)}) "
-                     f"+{WEIGHT_TOKEN * len(shared)}")
-    return points, parts
+def search_deferred(gateway: Gateway, deferred: Sequence[Tool], query: str) -> Found:
+    """Seed 004's tool-search backend: `(?i)` + the query over names, descriptions and
+    parameters (keyword matching when it is not a usable pattern), the best
+    `max_search_results`, plus the deferred always_keep tools."""
+    scorer = build_scorer("regex", deferred)
+    problem = scorer.problem(query)
+    found = [s.tool for s in rank(scorer, query, limit=gateway.max_search_results,
+                                  explain=False)]
+    keys = {t.qualified_name for t in found}
+    found += [t for t in deferred if t.qualified_name not in keys
+              and (t.name in gateway.always_keep or t.qualified_name in gateway.always_keep)]
+    return Found(tuple(found), "keyword" if problem else "regex", problem)
 
 
 @dataclass(frozen=True)
@@ -161,30 +149,28 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         outcome = GatewayOutcome(gateway.strategy, total, keep, total, 0, False, None,
                                  f"filtering skipped: {reason}")
         return GatewayResult(result.visible, (), (), None, result.fates, outcome, decision)
-    scored = []
-    for i, tool in enumerate(request):
-        points, parts = relevance_points(tool, query, always_keep=gateway.always_keep,
-                                         expanded=expanded, recently_used=recently_used)
-        scored.append((points, i, tool, parts))
-    scored.sort(key=lambda item: (-item[0], item[1]))
+    scorer = build_scorer("relevance", request, always_keep=gateway.always_keep,
+                          expanded=expanded, recently_used=recently_used)
+    scores = scorer.scores(query)
+    order = sorted(range(total), key=lambda i: (-scores[i], i))
     kept_keys: set[str] = set()
     fates: dict[str, tuple[str, str, str]] = {}
     children = [flag, count]
-    for position, (points, _, tool, parts) in enumerate(scored, 1):
-        key = tool.qualified_name
-        why = f"score {points}" + (f": {'; '.join(parts)}" if parts else " (no evidence)")
-        forced = key in expanded or tool.name in gateway.always_keep or \
-            key in gateway.always_keep
+    for position, i in enumerate(order, 1):
+        tool = request[i]
+        points = scorer.points(query, i)
+        why = f"{sum(points.values())} points" + (
+            f": {scorer.explain(query, i)[0]}" if points else " (no evidence)")
         if position <= keep:
             fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
-        elif forced:
+        elif "expanded" in points or "always_keep" in points:
             fate = ("visible", "gateway-force-kept", f"rank {position} of {total}, {why}")
         else:
             fate = ("excluded", "gateway-dropped", f"rank {position} of {total}, {why}")
         if fate[0] == "visible":
-            kept_keys.add(key)
-        fates[key] = fate
-        children.append(Decision(names.get(key, tool.name), *fate))
+            kept_keys.add(tool.qualified_name)
+        fates[tool.qualified_name] = fate
+        children.append(Decision(names.get(tool.qualified_name, tool.name), *fate))
     kept = tuple(t for t in request if t.qualified_name in kept_keys)
     dropped = tuple(t for t in request if t.qualified_name not in kept_keys)
     reason = f"kept {len(kept)} of {total} by relevance"

@@ -30,7 +30,6 @@ TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
 STRATEGIES: tuple[str, ...] = ("passthrough", "relevance", "tool-search", "api")
 COMPLEXITIES: tuple[str, ...] = ("simple", "medium", "complex")
 SPECIAL_CATEGORIES: tuple[str, ...] = ("structured_output", "human")
-DEFAULT_SCORER = "keyword"
 DEFAULT_SEARCH_TOOL = "gateway_search_tools"
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -219,7 +218,7 @@ class Profile:
     filters: Filters = Filters()
     servers: Mapping[str, bool] = field(default_factory=dict)
     mcp: McpSettings = McpSettings()
-    scorer: str = DEFAULT_SCORER
+    scorer: str | None = None  # None: toolcat.search.default_scorer()
     scorer_options: Mapping[str, Any] = field(default_factory=dict)
     tool_search_mode: ToolSearchMode = ToolSearchMode()
     levels: Levels | None = None
@@ -469,7 +468,7 @@ class _Reader:
             "filters": self.filters(doc.get("filters"), is_builtin),
             "servers": self.servers(doc.get("servers")),
             "mcp": self.mcp(doc.get("mcp")),
-            "scorer": self.scorer(doc.get("scorer", DEFAULT_SCORER)),
+            "scorer": self.scorer(doc["scorer"]) if "scorer" in doc else None,
             "scorer_options": self.mapping("/scorer_options", doc.get("scorer_options"),
                                            tuple(doc.get("scorer_options") or ())),
             "tool_search_mode": self.tool_search_mode(doc.get("tool_search_mode")),

@@ -16,7 +16,6 @@ The stages, in order (each tool's fate is decided by the first stage that settle
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from toolcat.resolve.model import (
     Verdict,
 )
 from toolcat.resolve.profile import DEFAULT_PROFILE, Profile, check_names
+from toolcat.search import default_scorer
 from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
 
 SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
@@ -120,6 +120,8 @@ class Resolver:
             names.append(profile.gateway.search_tool_name)
         check_names(profile, catalog, names)
         self._scorer: Any = None
+        self.scorer_name, self.scorer_reason = (
+            (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
@@ -140,14 +142,12 @@ class Resolver:
             from toolcat.search import build_scorer
 
             try:
-                self._scorer = build_scorer(self.profile.scorer, self.catalog.tools,
+                self._scorer = build_scorer(self.scorer_name, self.catalog.tools,
                                             **self.profile.scorer_options)
-            except (TypeError, UsageError) as exc:
+            except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
-                unknown = re.search(r"unexpected keyword argument '(\w+)'", str(exc))
-                what = f"the option '{unknown.group(1)}'" if unknown else f"these options ({exc})"
-                raise ConfigError(f"scorer {self.profile.scorer} does not accept {what}",
-                                  where=self.profile.where("/scorer_options")) from None
+                raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),
+                                  hint=exc.hint) from None
         return self._scorer
 
     def scores(self, query: str) -> dict[str, float]:
@@ -212,8 +212,10 @@ class Resolver:
             f"{len(shown)} shown by the agent: {count['visible']} visible, "
             f"{count['deferred']} deferred, {count['excluded']} excluded before the gateway",
             tuple(stages))
+        scorer_decision = Decision("scorer", self.scorer_name, "scorer", self.scorer_reason)
         return _Agent(cap, choice, (*shown_builtins, *shown),
-                      (model_decision, format_decision, builtin_decision, catalog_decision))
+                      (model_decision, format_decision, scorer_decision, builtin_decision,
+                       catalog_decision))
 
     def _result(self, query: str, scores: Mapping[str, float], fates: dict[str, _Fate],
                 agent: _Agent, visible: list[Tool], extra: tuple[Tool, ...],
@@ -251,7 +253,7 @@ class Resolver:
                            for t in everything),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
             categories=self._categories(deferred), prompt=profile.prompt, tokens=tokens,
-            gateway=outcome, scorer=profile.scorer, trace=trace)
+            gateway=outcome, scorer=self.scorer_name, trace=trace)
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -383,7 +385,7 @@ class Resolver:
                 children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
         elif auto and profile.mcp.auto_search and candidates:
             title = "automatic search"
-            why = (f"tool_search ran with the query before the first turn ({profile.scorer} "
+            why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
                    f"scorer, score > {profile.mcp.min_score:g}); the cap is "
                    f"{'none' if limit is None else limit}")
             rank = 0

@@ -18,6 +18,8 @@ RULES: dict[str, str] = {
     "format that is available is used",
     "format-available": "seed 000: this format is enabled and available",
     "format-unavailable": "seed 000: this format is disabled or not available for the model",
+    "scorer": "the scorer that orders catalog tools by relevance: the profile's `scorer`, else "
+    "toolcat's default (the most accurate one installed)",
     # ---- built-in tools (seed 000, seed 001) -----------------------------------------------
     "builtin-enabled": "seed 000: in `builtins` (enabled_builtins), allowed by the built-in "
     "filter, and its own check passed",
@@ -96,7 +98,8 @@ RULES: dict[str, str] = {
     # ---- a scripted session (toolcat resolve --steps) ----------------------------------------
     "call-unavailable": "the model called a tool it does not see at this step: refused",
     "call-invalid": "the arguments do not match the tool's parameters: refused",
-    "search-regex": "seed 001: search_tools matched the regular expression",
+    "search-regex": "seed 001: search_tools matched the regular expression; the best 5 are "
+    "returned",
     "search-fuzzy-fallback": "seed 001: the regex matched nothing; fuzzy search returned the "
     "best 5",
     "search-invalid-regex": "seed 001: search_tools was given an invalid regular expression",

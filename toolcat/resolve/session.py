@@ -31,10 +31,10 @@ from toolcat.catalog.positions import join
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.resolve import api
+from toolcat.resolve.gateway import search_deferred
 from toolcat.resolve.model import Resolution
 from toolcat.resolve.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolve.resolver import Resolver, SessionState
-from toolcat.resolve.search import PatternError, gateway_search, search_tools
 
 MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
@@ -252,19 +252,26 @@ class Session:
 
     def _search_tools(self, before: Resolution, arguments: Mapping[str, Any]
                       ) -> tuple[Any, bool, str, str]:
+        from toolcat.search.find import search_tools
+        from toolcat.search.regex import compile_query
+
         query = arguments["query"]
-        try:
-            found = search_tools(self._pool(), query)
-        except PatternError as exc:
-            return ({"error": f"invalid regex pattern: {exc}"}, False, "search-invalid-regex",
-                    f"{query!r} is not a valid regular expression")
-        tools = [{"name": self.resolver.name(t), "description": t.description}
-                 for t in found.tools]
-        rule = "search-regex" if found.method == "regex" else "search-fuzzy-fallback"
-        note = (f"the regex matched {_count(len(tools), 'tool')}" if found.method == "regex"
-                else f"the regex matched nothing; fuzzy search found {len(tools)}")
-        message = SEARCH_MESSAGE if tools else NO_MATCH_MESSAGE
-        return {"found": len(tools), "tools": tools, "message": message}, False, rule, note
+        problem = compile_query(query)[1]
+        if problem:
+            error = problem if problem.startswith("invalid regex pattern") else \
+                f"invalid regex pattern: {problem}"
+            return {"error": error}, False, "search-invalid-regex", \
+                f"{query!r} is not a usable regular expression"
+        result = search_tools(query, self._pool())
+        tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description}
+                 for s in result.results]
+        if result.scorer == "regex":
+            rule, note = "search-regex", f"the regex matched {_count(len(tools), 'tool')}"
+        else:
+            rule = "search-fuzzy-fallback"
+            note = f"the regex matched nothing; fuzzy search found {_count(len(tools), 'tool')}"
+        return ({"found": len(tools), "tools": tools, "message": result.message}, False, rule,
+                note)
 
     def _add_tool(self, before: Resolution, arguments: Mapping[str, Any]
                   ) -> tuple[Any, bool, str, str]:
@@ -337,12 +344,12 @@ class Session:
             if answer.ignored:
                 note += f"; ignored names that are not deferred: {', '.join(answer.ignored)}"
         else:
-            result = gateway_search(deferred, query, limit=gateway.max_search_results,
-                                    always_keep=gateway.always_keep)
+            result = search_deferred(gateway, deferred, query)
             found = list(result.tools)
-            rule = "gateway-search-regex" if result.method == "regex" else \
-                "gateway-search-keyword"
+            rule = f"gateway-search-{result.method}"
             note = f"{result.method} matching found {_count(len(found), 'tool')}"
+            if result.problem:
+                note += f" ({result.problem})"
         self._expand([t.qualified_name for t in found])
         message = (f"Loaded {_count(len(found), 'tool')}; they can be called now." if found
                    else NO_MATCH_MESSAGE)
