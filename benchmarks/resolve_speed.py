@@ -2,6 +2,10 @@
 the following ones, on the demo catalog (72 tools) and on seal_tools (4,076 tools), for each
 bundled profile that fits the catalog; and the time per step of a scripted session.
 
+Profiles without a `scorer` use toolcat's default (hybrid with the semantic extra): its first
+resolution loads the model and encodes the catalog, which the embedding cache
+($TOOLCAT_CACHE_DIR) keeps for later runs.
+
 Usage: python benchmarks/resolve_speed.py [--queries N]
 """
 
@@ -35,12 +39,13 @@ def bench(label: str, catalog, profile, texts: list[str]) -> None:
     resolver = Resolver(catalog, profile)
     resolver.resolve(texts[0])
     first = time.perf_counter() - started
+    label = f"{label} ({resolver.scorer_name})"
     times = []
     for text in texts[1:]:
         t = time.perf_counter()
         resolver.resolve(text)
         times.append(time.perf_counter() - t)
-    print(f"{label:<42} first {first * 1000:8.1f} ms   then median "
+    print(f"{label:<52} first {first * 1000:8.1f} ms   then median "
           f"{statistics.median(times) * 1000:7.1f} ms  p95 "
           f"{sorted(times)[int(len(times) * 0.95)] * 1000:7.1f} ms  ({len(times)} queries)")
 
@@ -66,7 +71,7 @@ def main() -> None:
     t = time.perf_counter()
     session.run(script.calls)
     per_step = (time.perf_counter() - t) / len(script.calls)
-    print(f"{'session tool-search.yaml, per step':<42} {per_step * 1000:8.1f} ms")
+    print(f"{'session tool-search.yaml, per step':<52} {per_step * 1000:8.1f} ms")
 
 
 if __name__ == "__main__":
