@@ -64,7 +64,15 @@ def root(
 
 
 def _register() -> None:
-    from toolcat.cli import catalog_cmds, lint_cmds, lock_cmds, mcp_cmds, render_cmds, search_cmds
+    from toolcat.cli import (
+        catalog_cmds,
+        lint_cmds,
+        lock_cmds,
+        mcp_cmds,
+        render_cmds,
+        resolve_cmds,
+        search_cmds,
+    )
 
     app.command("list")(catalog_cmds.list_tools)
     app.command("show")(catalog_cmds.show)
@@ -79,6 +87,7 @@ def _register() -> None:
     app.command("check-call")(render_cmds.check_call)
     app.command("search")(search_cmds.search)
     app.command("pick")(search_cmds.pick)
+    app.command("resolve")(resolve_cmds.resolve)
 
 
 _register()
