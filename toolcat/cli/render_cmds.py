@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from toolcat.calls import CallReport, CheckedCall
     from toolcat.model import Catalog
     from toolcat.render.costs import CatalogCost
-    from toolcat.render.render import Rendered
+    from toolcat.render.renderer import Rendered
     from toolcat.resolve import Profile, Resolution
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
@@ -71,8 +71,8 @@ def render(
 
     from toolcat.cli.output import note, print_json, warn, write_output
     from toolcat.render.formats import get_format
-    from toolcat.render.render import from_resolution
-    from toolcat.render.render import render as render_request
+    from toolcat.render.renderer import from_resolution
+    from toolcat.render.renderer import render as render_request
 
     if format_ is not None:
         get_format(format_)
@@ -260,7 +260,7 @@ def tokens(
     from toolcat.cli import build
     from toolcat.cli.output import print_json
     from toolcat.render.costs import catalog_cost, method_for
-    from toolcat.render.render import model_id, request_provider
+    from toolcat.render.renderer import model_id, request_provider
 
     if provider:
         request_provider(provider)
