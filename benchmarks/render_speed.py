@@ -25,7 +25,7 @@ from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.model import ToolCall  # noqa: E402
 from toolcat.render import FORMATS, REQUEST_PROVIDERS, RenderInput, method_for, render  # noqa: E402
 from toolcat.render.costs import catalog_cost, visible_saving  # noqa: E402
-from toolcat.resolve import DEFAULT_PROFILE, Resolver, load_profile  # noqa: E402
+from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile  # noqa: E402
 
 SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools" / "catalog.json"
 

@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
-from toolcat.resolve import DEFAULT_PROFILE, Resolver, Session, load_profile  # noqa: E402
-from toolcat.resolve.session import load_script  # noqa: E402
+from toolcat.resolution import DEFAULT_PROFILE, Resolver, Session, load_profile  # noqa: E402
+from toolcat.resolution.session import load_script  # noqa: E402
 
 SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools"
 DEMO_QUERIES = REPO / "catalogs" / "demo-queries.jsonl"

@@ -35,13 +35,13 @@ _API = {
     "default_scorer": "toolcat.search",
     "rank": "toolcat.search",
     "SCORERS": "toolcat.search",
-    "resolve": "toolcat.resolve",
-    "load_profile": "toolcat.resolve",
-    "Profile": "toolcat.resolve",
-    "Resolution": "toolcat.resolve",
-    "Resolver": "toolcat.resolve",
-    "Session": "toolcat.resolve",
-    "DEFAULT_PROFILE": "toolcat.resolve",
+    "resolve": "toolcat.resolution",
+    "load_profile": "toolcat.resolution",
+    "Profile": "toolcat.resolution",
+    "Resolution": "toolcat.resolution",
+    "Resolver": "toolcat.resolution",
+    "Session": "toolcat.resolution",
+    "DEFAULT_PROFILE": "toolcat.resolution",
 }
 
 __all__ = sorted(_API)

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.render import from_resolution, render
-from toolcat.resolve import DEFAULT_PROFILE, resolve
+from toolcat.resolution import DEFAULT_PROFILE, resolve
 
 QUERY = "weather in tokyo"
 

@@ -14,7 +14,7 @@ import pytest
 
 import toolcat
 from tests.conftest import CATALOGS, DATA, REPO
-from toolcat.resolve import RULES
+from toolcat.resolution import RULES
 
 TOOLS = str(DATA / "resolve" / "tools.yaml")
 SMALL = str(DATA / "resolve" / "small.yaml")  # a small model without native tool calling
@@ -187,7 +187,7 @@ def test_resolve_from_python_takes_paths_or_objects():
     assert by_path.names() == by_object.names() == [
         "tool_search", "final_answer", "get_weather", "weather_forecast"]
     assert isinstance(by_path, toolcat.Resolution)
-    assert toolcat.resolve.resolve("weather", catalog).profile is toolcat.DEFAULT_PROFILE
+    assert toolcat.resolution.resolve("weather", catalog).profile is toolcat.DEFAULT_PROFILE
     assert Path(by_path.profile.source).name == "small.yaml"
     shipped = toolcat.resolve("weather in Tokyo", TOOLS, "small-model")
     assert shipped.profile.name == "small-model"

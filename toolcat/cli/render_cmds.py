@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from toolcat.model import Catalog
     from toolcat.render.costs import CatalogCost
     from toolcat.render.renderer import Rendered
-    from toolcat.resolve import Profile, Resolution
+    from toolcat.resolution import Profile, Resolution
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
@@ -104,7 +104,7 @@ def render(
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
              shape: str | None) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
-    from toolcat.resolve import DEFAULT_PROFILE, Resolver, load_profile
+    from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile
 
     chosen = load_profile(profile) if profile else DEFAULT_PROFILE
     cat = build.load(catalog, shape)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.tree import Tree
 
-    from toolcat.resolve import Decision, Resolution, Step
+    from toolcat.resolution import Decision, Resolution, Step
 
 ProfileOpt = Annotated[
     str | None,
@@ -49,7 +49,7 @@ def resolve(
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
     from toolcat.cli import build
     from toolcat.errors import UsageError
-    from toolcat.resolve import DEFAULT_PROFILE, Resolver, Session, load_profile, load_script
+    from toolcat.resolution import DEFAULT_PROFILE, Resolver, Session, load_profile, load_script
 
     chosen = load_profile(profile) if profile else DEFAULT_PROFILE
     script = load_script(steps) if steps is not None else None
@@ -183,7 +183,7 @@ def _tree(decision: Decision) -> Tree:
 def _grouped(children: tuple[Decision, ...]) -> list[Decision]:
     """Leaves that share outcome, rule and reason shown as one line naming them all (the
     JSON trace keeps one node per tool)."""
-    from toolcat.resolve import Decision
+    from toolcat.resolution import Decision
 
     groups: dict[tuple[str, str | None, str], list[Decision]] = {}
     for child in children:

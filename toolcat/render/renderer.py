@@ -22,7 +22,7 @@ from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
 
 if TYPE_CHECKING:
-    from toolcat.resolve import Profile, Resolution
+    from toolcat.resolution import Profile, Resolution
 
 DISCOVERY_TOOLS = frozenset({"tool_search", "search_tools", "add_tool"})
 

@@ -11,10 +11,10 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from toolcat.model import Catalog, Tool
-from toolcat.resolve.profile import SPECIAL_CATEGORIES
+from toolcat.resolution.profile import SPECIAL_CATEGORIES
 
 if TYPE_CHECKING:
-    from toolcat.resolve.profile import Profile
+    from toolcat.resolution.profile import Profile
 
 DISCOVERY = "discovery"
 OFFLOADING = "context_offloading"

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from toolcat.resolve import Resolver, Session
+from toolcat.resolution import Resolver, Session
 
 AGENT = "builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"
 TOTAL = 13  # catalog tools the agent sends (the legacy server is disabled)

@@ -19,7 +19,7 @@ import fnmatch
 from collections.abc import Callable, Mapping
 
 from toolcat.model import Server, Tool, matches
-from toolcat.resolve.profile import SPECIAL_CATEGORIES, Profile
+from toolcat.resolution.profile import SPECIAL_CATEGORIES, Profile
 
 
 def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.resolve.conftest import fate
+from tests.resolution.conftest import fate
 
 MODE = "tool_search_mode: {enabled: true}\n"
 DISCOVERY = ["search_tools", "add_tool", "show_all_tools"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from toolcat.errors import ConfigError
-from toolcat.resolve import Session, load_script
+from toolcat.resolution import Session, load_script
 
 MODE = "tool_search_mode: {enabled: true}\n"
 

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Catalog
-from toolcat.resolve import Profile, Resolution, Resolver, load_profile
+from toolcat.resolution import Profile, Resolution, Resolver, load_profile
 
 TOOLS = DATA / "resolve" / "tools.yaml"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.resolve.conftest import fate
+from tests.resolution.conftest import fate
 from toolcat.errors import ConfigError
 
 LARGE = "model: {size_b: 70}\n"

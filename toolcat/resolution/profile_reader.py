@@ -15,7 +15,7 @@ from typing import Any, Literal
 from toolcat.catalog.positions import PositionIndex, join
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
-from toolcat.resolve.profile import (
+from toolcat.resolution.profile import (
     COMPLEXITIES,
     DEFAULT_SEARCH_TOOL,
     FORMATS,
@@ -148,7 +148,7 @@ class ProfileReader:
     # ---- sections ------------------------------------------------------------------------
 
     def profile(self, data: Any, *, default_name: str) -> Profile:
-        from toolcat.resolve.builtins import builtin_names
+        from toolcat.resolution.builtins import builtin_names
 
         known = ("name", "description", "prompt", "model", "builtins", "database_sources",
                  "formats", "filters", "servers", "mcp", "scorer", "scorer_options",
@@ -238,7 +238,7 @@ class ProfileReader:
 
     def check_format_availability(self, profile: Profile) -> None:
         """A profile with no usable format can never talk to its model: refuse it."""
-        from toolcat.resolve.formats import availability
+        from toolcat.resolution.formats import availability
 
         if not any(ok for ok, _ in availability(profile).values()):
             reasons = "; ".join(f"{name}: {why}" for name, (_, why)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolcat.model import Tool, matches
-from toolcat.resolve.model import Decision
-from toolcat.resolve.profile import Levels
+from toolcat.resolution.model import Decision
+from toolcat.resolution.profile import Levels
 
 
 def is_core(tool: Tool, levels: Levels) -> bool:

@@ -10,7 +10,7 @@ The gateway sits between the agent and the model provider and only sees the requ
   force-keep always_keep and expanded tools; skipped when total <= min_tools or keep >= total.
   No search tool.
 - tool-search and api: defer every tool and show only the phantom search tool (plus the tools
-  earlier searches reinjected); the phantom loop resolves searches (see toolcat.resolve.session)
+  earlier searches reinjected); the phantom loop resolves searches (see toolcat.resolution.session)
   with `search_deferred` (tool-search) or the selector API (api).
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Tool
-from toolcat.resolve.model import Decision, GatewayOutcome
-from toolcat.resolve.profile import Gateway
+from toolcat.resolution.model import Decision, GatewayOutcome
+from toolcat.resolution.profile import Gateway
 from toolcat.search import build_scorer, rank
 
 

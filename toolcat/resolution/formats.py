@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolcat.resolve.model import Decision, FormatChoice
-from toolcat.resolve.profile import FORMATS
+from toolcat.resolution.model import Decision, FormatChoice
+from toolcat.resolution.profile import FORMATS
 
 if TYPE_CHECKING:
-    from toolcat.resolve.profile import Profile
+    from toolcat.resolution.profile import Profile
 
 
 def availability(profile: Profile) -> dict[str, tuple[bool, str]]:

@@ -7,8 +7,8 @@ from textwrap import dedent
 
 import pytest
 
-from tests.resolve.conftest import fate
-from toolcat.resolve.profile import Gateway
+from tests.resolution.conftest import fate
+from toolcat.resolution.profile import Gateway
 
 # the agent sends every catalog tool (13: 14 minus the disabled legacy server) and no built-in
 AGENT = "builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"

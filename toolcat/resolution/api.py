@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Tool
-from toolcat.resolve.profile import ApiSettings
+from toolcat.resolution.profile import ApiSettings
 
 MAX_ANSWER_BYTES = 10_000_000
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -280,7 +280,7 @@ def load_profile(spec: str | Path) -> Profile:
             built-in, scorer, format or strategy, naming file:line:column.
         CatalogError: the file is missing or is not valid YAML/JSON.
     """
-    from toolcat.resolve.profile_reader import ProfileReader
+    from toolcat.resolution.profile_reader import ProfileReader
 
     path = find_profile(spec)
     parsed = parse_file(path)

@@ -22,12 +22,12 @@ from typing import Any
 
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.resolve import levels as level_rules
-from toolcat.resolve.builtins import builtin_catalog, decide_builtin
-from toolcat.resolve.filters import eligibility
-from toolcat.resolve.formats import choose_format
-from toolcat.resolve.gateway import phantom_tool, run_gateway
-from toolcat.resolve.model import (
+from toolcat.resolution import levels as level_rules
+from toolcat.resolution.builtins import builtin_catalog, decide_builtin
+from toolcat.resolution.filters import eligibility
+from toolcat.resolution.formats import choose_format
+from toolcat.resolution.gateway import phantom_tool, run_gateway
+from toolcat.resolution.model import (
     Cap,
     Category,
     Decision,
@@ -37,7 +37,7 @@ from toolcat.resolve.model import (
     TokenCost,
     Verdict,
 )
-from toolcat.resolve.profile import DEFAULT_PROFILE, Profile, check_names
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
 from toolcat.search import default_scorer
 from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
 

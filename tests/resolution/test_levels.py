@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textwrap import dedent
 
-from tests.resolve.conftest import fate
+from tests.resolution.conftest import fate
 
 SHOW_ALL = "mcp: {defer: false, max_in_prompt: all}\nbuiltins: []\n"
 

@@ -30,11 +30,11 @@ from toolcat.catalog.files import parse_file
 from toolcat.catalog.positions import join
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
-from toolcat.resolve import api
-from toolcat.resolve.gateway import search_deferred
-from toolcat.resolve.model import Resolution
-from toolcat.resolve.profile import DEFAULT_PROFILE, Profile
-from toolcat.resolve.resolver import Resolver, SessionState
+from toolcat.resolution import api
+from toolcat.resolution.gateway import search_deferred
+from toolcat.resolution.model import Resolution
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
+from toolcat.resolution.resolver import Resolver, SessionState
 
 MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
@@ -71,7 +71,7 @@ class Step:
 
     `response` is the JSON the model receives (None when the gateway dropped the call, for a
     catalog tool, which toolcat does not run, and for a user message); `rule` is a key of
-    toolcat.resolve.rules.RULES; `added`/`removed` are the names that became visible or stopped
+    toolcat.resolution.rules.RULES; `added`/`removed` are the names that became visible or stopped
     being visible; `resolution` is the state after the step.
     """
 

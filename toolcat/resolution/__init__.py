@@ -1,22 +1,18 @@
-"""Resolve: which tools a model sees for a query and an agent profile, and why.
+"""Resolution: which tools a model sees for a query and an agent profile, and why.
 
     import toolcat
     resolution = toolcat.resolve("what's the weather in Tokyo", catalog, profile)
 
-`toolcat.resolve` is this package and also the function `resolve` (the package is callable), so
-`toolcat.resolve(...)`, `toolcat.resolve.resolve(...)` and `from toolcat.resolve import Profile`
-all work.
+The room is called `resolution` rather than `resolve` so that the package never shadows the
+public function `toolcat.resolve` (importing a subpackage sets the parent's attribute).
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
-from typing import Any
 
 from toolcat.model import Catalog
-from toolcat.resolve.model import (
+from toolcat.resolution.model import (
     Cap,
     Category,
     Decision,
@@ -26,10 +22,10 @@ from toolcat.resolve.model import (
     TokenCost,
     Verdict,
 )
-from toolcat.resolve.profile import DEFAULT_PROFILE, Profile, load_profile
-from toolcat.resolve.resolver import Resolver, SessionState
-from toolcat.resolve.rules import RULES
-from toolcat.resolve.session import Call, Script, Session, Step, load_script
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, load_profile
+from toolcat.resolution.resolver import Resolver, SessionState
+from toolcat.resolution.rules import RULES
+from toolcat.resolution.session import Call, Script, Session, Step, load_script
 
 
 def resolve(query: str, catalog: Catalog | str | Path | list[str | Path],
@@ -53,16 +49,6 @@ def resolve(query: str, catalog: Catalog | str | Path | list[str | Path],
         profile = load_profile(profile)
     return Resolver(catalog, profile).resolve(query)
 
-
-class _CallableModule(types.ModuleType):
-    # Importing the subpackage `toolcat.resolve` sets the attribute `toolcat.resolve` to this
-    # module, shadowing the public function of the same name; making the module callable keeps
-    # `toolcat.resolve(query, catalog, profile)` working either way.
-    def __call__(self, query: str, catalog: Any, profile: Any = None) -> Resolution:
-        return resolve(query, catalog, profile)
-
-
-sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = [
     "DEFAULT_PROFILE",
