@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ProfileOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
 
@@ -33,13 +33,6 @@ EncodingOpt = Annotated[
     str | None,
     typer.Option("--encoding", help="Count tokens in this OpenAI encoding (o200k_base, "
                  "cl100k_base). Default: the model's, else o200k_base.", show_default=False),
-]
-ProfileOpt = Annotated[
-    str | None,
-    typer.Option("--profile", "-p",
-                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
-                 "small-model. Default: a large model with native tool calling.",
-                 show_default=False),
 ]
 FormatOpt = Annotated[
     str | None,

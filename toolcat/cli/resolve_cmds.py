@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -17,13 +17,6 @@ if TYPE_CHECKING:
 
     from toolcat.resolution import Decision, Resolution, Step
 
-ProfileOpt = Annotated[
-    str | None,
-    typer.Option("--profile", "-p",
-                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
-                 "small-model. Default: a large model with native tool calling.",
-                 show_default=False),
-]
 StepsOpt = Annotated[
     Path | None,
     typer.Option("--steps",
