@@ -1,5 +1,6 @@
 """Render and check-call speed, in process: rendering the demo scenario in every format and
-for every provider, costing the 4,076-tool seal_tools catalog, and validating tool calls.
+for every provider, costing the 4,076-tool seal_tools catalog, and validating tool calls; and
+what resolve's visible set saves over the 109 demo queries under three bundled profiles.
 
 Usage: python benchmarks/render_speed.py [--runs N]
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -15,13 +17,15 @@ from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+QUERIES = REPO / "catalogs" / "demo-queries.jsonl"
 sys.path.insert(0, str(REPO))  # this checkout's toolcat, not an installed one
 
 from toolcat.calls import CallChecker  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.model import ToolCall  # noqa: E402
 from toolcat.render import FORMATS, REQUEST_PROVIDERS, RenderInput, method_for, render  # noqa: E402
-from toolcat.render.costs import catalog_cost  # noqa: E402
+from toolcat.render.costs import catalog_cost, visible_saving  # noqa: E402
+from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile  # noqa: E402
 
 SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools" / "catalog.json"
 
@@ -71,6 +75,16 @@ def main() -> None:
     per_call = best(lambda: [checker.check(c) for c in (good, bad) * (n // 2)], runs) / n
     print(f"check-call: first call of a tool (compiles its validator) {first * 1000:.1f} ms; "
           f"then {per_call * 1e6:.0f} µs per call ({1 / per_call:,.0f} calls/s)")
+
+    cost = catalog_cost(demo.tools, method_for(None))
+    queries = [json.loads(line)["query"] for line in QUERIES.read_text().splitlines() if line]
+    print(f"visible-set saving over {len(queries)} demo queries ({cost.total:,} tokens for "
+          "the whole catalog, exact o200k_base):")
+    for profile in (DEFAULT_PROFILE, load_profile("small-model"), load_profile("tool-search")):
+        resolver = Resolver(demo, profile)
+        shares = [visible_saving(cost, resolver.resolve(q).visible).share for q in queries]
+        print(f"  {profile.name:<12} mean {statistics.mean(shares):.1%}, "
+              f"min {min(shares):.1%}, max {max(shares):.1%}")
 
 
 if __name__ == "__main__":

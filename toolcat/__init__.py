@@ -35,6 +35,13 @@ _API = {
     "default_scorer": "toolcat.search",
     "rank": "toolcat.search",
     "SCORERS": "toolcat.search",
+    "resolve": "toolcat.resolution",
+    "load_profile": "toolcat.resolution",
+    "Profile": "toolcat.resolution",
+    "Resolution": "toolcat.resolution",
+    "Resolver": "toolcat.resolution",
+    "Session": "toolcat.resolution",
+    "DEFAULT_PROFILE": "toolcat.resolution",
 }
 
 __all__ = sorted(_API)

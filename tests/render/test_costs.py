@@ -60,7 +60,9 @@ def test_only_claude_models_carry_anthropics_overhead():
     assert method_for("anthropic", "claude-opus-4-5").overhead == 346
     assert method_for("bedrock", "us.anthropic.claude-sonnet-4-20250514-v1:0").overhead == 346
     assert method_for("bedrock", "amazon.nova-pro-v1:0").overhead == 0
+    assert method_for(None, "claude-sonnet-4").overhead == 346
     assert method_for("gemini").overhead == 0
+    assert method_for(None, "llama-3.2-3b-instruct").overhead == 0
 
 
 def test_an_unknown_encoding_is_a_usage_error():

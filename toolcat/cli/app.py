@@ -71,6 +71,7 @@ def _register() -> None:
         lock_cmds,
         mcp_cmds,
         render_cmds,
+        resolve_cmds,
         search_cmds,
     )
 
@@ -83,10 +84,12 @@ def _register() -> None:
     app.add_typer(mcp_cmds.import_app)
     app.command("lock")(lock_cmds.lock)
     app.command("diff")(lock_cmds.diff)
-    app.command("tokens")(render_cmds.tokens)
-    app.command("check-call")(render_cmds.check_call)
     app.command("search")(search_cmds.search)
     app.command("pick")(search_cmds.pick)
+    app.command("resolve")(resolve_cmds.resolve)
+    app.command("render")(render_cmds.render)
+    app.command("tokens")(render_cmds.tokens)
+    app.command("check-call")(render_cmds.check_call)
     app.command("bench")(bench_cmds.bench)
 
 

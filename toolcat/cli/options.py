@@ -34,3 +34,10 @@ LockfileOpt = Annotated[
     typer.Option("--lockfile", help="The lock file (default: toolcat.lock next to toolcat.yaml, "
                  "else in the current folder).", show_default=False),
 ]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", "-p",
+                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
+                 "small-model. Default: a large model with native tool calling.",
+                 show_default=False),
+]

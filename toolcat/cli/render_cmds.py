@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ProfileOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
 
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from toolcat.calls import CallReport, CheckedCall
     from toolcat.model import Catalog
     from toolcat.render.costs import CatalogCost
-    from toolcat.render.render import Rendered
-    from toolcat.resolve import Profile, Resolution
+    from toolcat.render.renderer import Rendered
+    from toolcat.resolution import Profile, Resolution
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
@@ -33,13 +33,6 @@ EncodingOpt = Annotated[
     str | None,
     typer.Option("--encoding", help="Count tokens in this OpenAI encoding (o200k_base, "
                  "cl100k_base). Default: the model's, else o200k_base.", show_default=False),
-]
-ProfileOpt = Annotated[
-    str | None,
-    typer.Option("--profile", "-p",
-                 help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
-                 "small-model. Default: a large model with native tool calling.",
-                 show_default=False),
 ]
 FormatOpt = Annotated[
     str | None,
@@ -71,8 +64,8 @@ def render(
 
     from toolcat.cli.output import note, print_json, warn, write_output
     from toolcat.render.formats import get_format
-    from toolcat.render.render import from_resolution
-    from toolcat.render.render import render as render_request
+    from toolcat.render.renderer import from_resolution
+    from toolcat.render.renderer import render as render_request
 
     if format_ is not None:
         get_format(format_)
@@ -104,7 +97,7 @@ def render(
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
              shape: str | None) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
-    from toolcat.resolve import DEFAULT_PROFILE, Resolver, load_profile
+    from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile
 
     chosen = load_profile(profile) if profile else DEFAULT_PROFILE
     cat = build.load(catalog, shape)
@@ -260,7 +253,7 @@ def tokens(
     from toolcat.cli import build
     from toolcat.cli.output import print_json
     from toolcat.render.costs import catalog_cost, method_for
-    from toolcat.render.render import model_id, request_provider
+    from toolcat.render.renderer import model_id, request_provider
 
     if provider:
         request_provider(provider)

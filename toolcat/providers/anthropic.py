@@ -42,20 +42,15 @@ def claims(item: Mapping[str, Json]) -> int:
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
-    return Tool(
+    return ctx.tool(
+        item, "anthropic", ctx.pointer_to("input_schema"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("input_schema"),
         strict=fields.flag("strict"),
         defer_loading=fields.flag("defer_loading"),
         examples=fields.values("input_examples"),
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("input_schema"),
-        shape="anthropic",
     )
 
 

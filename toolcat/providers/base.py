@@ -39,6 +39,15 @@ class ReadContext:
     def pointer_to(self, *tokens: str | int) -> str:
         return join(self.pointer, *tokens)
 
+    def tool(self, item: Mapping[str, Json], shape: str, schema_pointer: str,
+             **fields: Any) -> Tool:
+        """A Tool read from `item` here: `fields` are what the shape carries; the server and
+        source default to this file's, and raw, origin and the schema's place are filled in."""
+        fields.setdefault("server", self.default_server)
+        fields.setdefault("source", self.default_source)
+        return Tool(raw=item, origin=self.ref(), schema_pointer=schema_pointer, shape=shape,
+                    **fields)
+
     def fail(self, message: str, *tokens: str | int) -> CatalogError:
         return CatalogError(message, where=self.ref(*tokens))
 

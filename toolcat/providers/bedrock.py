@@ -49,18 +49,13 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     if parameters is not None and not isinstance(parameters, dict):
         raise ctx.fail("'inputSchema.json' must be a JSON Schema object",
                        "toolSpec", "inputSchema", "json")
-    return Tool(
+    return ctx.tool(
+        item, "bedrock", ctx.pointer_to("toolSpec", "inputSchema", "json"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=parameters,
         strict=fields.flag("strict"),
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=fields.rest(SPEC_KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("toolSpec", "inputSchema", "json"),
-        shape="bedrock",
     )
 
 

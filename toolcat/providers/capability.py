@@ -45,7 +45,8 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     level = fields.integer("level", 2)
     if level < 1:
         raise ctx.fail("'level' must be 1 (core) or more", "level")
-    return Tool(
+    return ctx.tool(
+        item, "capability", ctx.pointer_to("input_schema"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("input_schema"),
@@ -56,13 +57,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         cost=fields.mapping("cost"),
         constraints=fields.mapping("constraints"),
         implementation=fields.mapping("implementation"),
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("input_schema"),
-        shape="capability",
     )
 
 

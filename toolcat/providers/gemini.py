@@ -79,17 +79,12 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     else:
         parameters = subset_to_json_schema(fields.schema("parameters"))
         pointer = ctx.pointer_to("parameters")
-    return Tool(
+    return ctx.tool(
+        item, "gemini", pointer,
         name=fields.name(),
         description=fields.text("description"),
         parameters=parameters,
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=pointer,
-        shape="gemini",
     )
 
 

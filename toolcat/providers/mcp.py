@@ -30,19 +30,15 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
     annotations = fields.mapping("annotations")
     destructive = bool(annotations and annotations.get("destructiveHint") is True)
-    return Tool(
+    return ctx.tool(
+        item, "mcp", ctx.pointer_to("inputSchema"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("inputSchema"),
         annotations=annotations,
         safe=not destructive,
-        server=ctx.default_server,
         source="mcp",
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("inputSchema"),
-        shape="mcp",
     )
 
 

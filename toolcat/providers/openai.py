@@ -43,18 +43,13 @@ def read_wrapped(item: Mapping[str, Json], ctx: ReadContext, shape: str) -> Tool
     fields = Fields(function, ctx, ("function",))
     extra = {k: v for k, v in item.items() if k not in ("type", "function")}
     extra.update(fields.rest(FUNCTION_KEYS))
-    return Tool(
+    return ctx.tool(
+        item, shape, ctx.pointer_to("function", "parameters"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("parameters"),
         strict=fields.flag("strict"),
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=extra,
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("function", "parameters"),
-        shape=shape,
     )
 
 

@@ -40,19 +40,14 @@ def claims(item: Mapping[str, Json]) -> int:
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
-    return Tool(
+    return ctx.tool(
+        item, "openai-responses", ctx.pointer_to("parameters"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("parameters"),
         strict=fields.flag("strict"),
         defer_loading=fields.flag("defer_loading"),
-        server=ctx.default_server,
-        source=ctx.default_source,
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("parameters"),
-        shape="openai-responses",
     )
 
 

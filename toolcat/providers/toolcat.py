@@ -37,7 +37,8 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     level = fields.integer("level", DEFAULTS.level)
     if level < 1:
         raise ctx.fail("'level' must be 1 (core) or more", "level")
-    return Tool(
+    return ctx.tool(
+        item, "toolcat", ctx.pointer_to("parameters"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("parameters"),
@@ -59,10 +60,6 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         examples=fields.values("examples"),
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS),
-        raw=item,
-        origin=ctx.ref(),
-        schema_pointer=ctx.pointer_to("parameters"),
-        shape="toolcat",
     )
 
 

@@ -95,10 +95,11 @@ def method_for(provider: str | None, model: str | None = None,
         return Method(chosen, True, f"{chosen} is the encoding of "
                       f"{model or 'current OpenAI models'}; OpenAI adds a few formatting "
                       "tokens around each tool that are not counted")
-    reason = _NO_TOKENIZER.get(provider or "", f"the tokenizer of {model} is not known")
+    claude = bool(model) and "claude" in str(model).lower()
+    reason = _NO_TOKENIZER.get(provider or ("anthropic" if claude else ""),
+                               f"the tokenizer of {model} is not known")
     overhead, overhead_basis = 0, ""
-    if provider == "anthropic" or (provider == "bedrock" and model and (
-            "anthropic" in model.lower() or "claude" in model.lower())):
+    if provider == "anthropic" or (claude and provider in (None, "bedrock")):
         overhead, overhead_basis = anthropic_overhead(model)
     return Method(chosen, False, f"{reason}; the {chosen} count is used as a proxy",
                   overhead, overhead_basis)

@@ -22,7 +22,7 @@ from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
 
 if TYPE_CHECKING:
-    from toolcat.resolve import Profile, Resolution
+    from toolcat.resolution import Profile, Resolution
 
 DISCOVERY_TOOLS = frozenset({"tool_search", "search_tools", "add_tool"})
 
@@ -53,6 +53,7 @@ class Rendered:
     query: str
     format: str
     provider: str | None
+    model: str | None
     system_prompt: str
     sections: tuple[Section, ...]
     prompt_tools: tuple[Tool, ...]
@@ -67,6 +68,7 @@ class Rendered:
             "query": self.query,
             "format": self.format,
             "provider": self.provider,
+            "model": self.model,
             "system_prompt": self.system_prompt,
             "sections": [{"name": s.name, "text": s.text} for s in self.sections],
             "tools": {
@@ -159,7 +161,8 @@ def render(inp: RenderInput, provider: str | None = None,
         items = [t.definition() for t in prompt.payload_tools]
     tokens = count_request(prompt.text, items, method_for(provider, inp.model, encoding))
     return Rendered(
-        query=inp.query, format=fmt.name, provider=provider, system_prompt=prompt.text,
+        query=inp.query, format=fmt.name, provider=provider, model=inp.model,
+        system_prompt=prompt.text,
         sections=prompt.sections, prompt_tools=prompt.prompt_tools,
         payload_tools=prompt.payload_tools, deferred=deferred, payload=payload,
         tokens=tokens, notes=tuple(dict.fromkeys(notes)),

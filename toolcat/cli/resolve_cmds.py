@@ -1,0 +1,261 @@
+"""`toolcat resolve`: what the model sees for a query and a profile, and why; or a scripted
+discovery session, step by step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.tree import Tree
+
+    from toolcat.resolution import Decision, Resolution, Step
+
+StepsOpt = Annotated[
+    Path | None,
+    typer.Option("--steps",
+                 help="A scripted discovery session (search_tools, add_tool, show_all_tools, "
+                 "tool_search, the gateway's search tool, other calls): show each step.",
+                 show_default=False),
+]
+
+GROUP_AT = 3  # this many leaves with the same outcome, rule and reason share one line
+_STYLE = {"visible": "green", "deferred": "yellow", "excluded": "red", "eligible": "cyan",
+          "selected": "cyan", "available": "green", "unavailable": "red"}
+
+
+def resolve(
+    query: Annotated[str | None, typer.Argument(help="The user's request.",
+                                                show_default=False)] = None,
+    profile: ProfileOpt = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    steps: StepsOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Replay which tools the model sees for QUERY under a profile, and explain every step."""
+    from toolcat.cli import build
+    from toolcat.errors import UsageError
+    from toolcat.resolution import DEFAULT_PROFILE, Resolver, Session, load_profile, load_script
+
+    chosen = load_profile(profile) if profile else DEFAULT_PROFILE
+    script = load_script(steps) if steps is not None else None
+    text = query if query is not None else (script.query if script else None)
+    if not text:
+        raise UsageError("give a QUERY" + (" or a 'query' in the steps file" if script else ""))
+    cat = build.load(catalog, shape)
+    resolver = Resolver(cat, chosen)
+    if script is None:
+        resolution = resolver.resolve(text)
+        if json_:
+            from toolcat.cli.output import print_json
+
+            print_json(resolution.to_json())
+        else:
+            _print_resolution(resolution)
+        return
+    session = Session(cat, chosen, text, resolver=resolver)
+    initial = session.resolution
+    done = session.run(script.calls)
+    refused = sum(step.refused for step in done)
+    if json_:
+        from toolcat.cli.output import print_json
+
+        print_json({"query": text, "profile": {"name": chosen.name, "source": chosen.source},
+                    "steps_file": script.source, "initial": initial.to_json(),
+                    "steps": [step.to_json() for step in done], "refused": refused})
+    else:
+        _print_session(initial, done)
+    if refused:
+        raise typer.Exit(1)
+
+
+# ---- text output ------------------------------------------------------------------------------
+
+
+def _print_resolution(resolution: Resolution) -> None:
+    from toolcat.cli.output import console
+
+    _print_header(console, resolution)
+    _print_tools(console, resolution)
+    console.print()
+    console.print("[bold]why[/]")
+    console.print(_tree(resolution.trace))
+
+
+def _print_header(console: Console, resolution: Resolution) -> None:
+    from rich.markup import escape
+
+    profile = resolution.profile
+    model = profile.model
+    size = f"{model.size_b:g}B ({model.size_class})" if model.size_b is not None else \
+        "size not given"
+    fmt = resolution.format
+    rows = [
+        ("query", escape(resolution.query)),
+        ("profile", escape(profile.name + (f"  {profile.source}" if profile.source else ""))),
+        ("model", escape(f"{model.name} · {size} · "
+                         + ("native tool calling" if model.tool_calling
+                            else "no native tool calling"))),
+        ("format", f"[bold]{fmt.name}[/]" + (" (fallback)" if fmt.fallback else "")
+         + f" — {escape(fmt.reason)}"),
+        ("cap", ("none" if resolution.cap.limit is None else str(resolution.cap.limit))
+         + f" — {escape(resolution.cap.reason)}"),
+        ("scorer", resolution.scorer),
+    ]
+    if resolution.tool_search_mode:
+        rows.append(("mode", "tool search mode (seed 001)"))
+    if resolution.gateway is not None:
+        g = resolution.gateway
+        rows.append(("gateway", f"{g.strategy} — {escape(g.reason)}"))
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        console.print(f"[dim]{key:<{width}}[/]  {value}", soft_wrap=True)
+
+
+def _print_tools(console: Console, resolution: Resolution) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    by_key = {v.tool.qualified_name: v for v in resolution.verdicts}
+    table = Table(title=f"visible ({len(resolution.visible)})", title_justify="left",
+                  title_style="bold green")
+    for column, justify in (("name", "left"), ("server", "left"), ("rule", "left"),
+                            ("score", "right"), ("tokens", "right")):
+        table.add_column(column, justify=justify, no_wrap=column != "rule")  # type: ignore[arg-type]
+    for tool in resolution.visible:
+        v = by_key[tool.qualified_name]
+        table.add_row(v.name, tool.server, v.rule,
+                      "" if v.score is None else f"{v.score:.3f}", f"{v.tokens:,}")
+    console.print()
+    console.print(table)
+    if resolution.deferred:
+        vias: dict[str, list[str]] = {}
+        for tool in resolution.deferred:
+            v = by_key[tool.qualified_name]
+            vias.setdefault(v.via or "?", []).append(v.name)
+        console.print()
+        console.print(f"[bold yellow]deferred ({len(resolution.deferred)})[/]", soft_wrap=True)
+        for via, names in vias.items():
+            console.print(f"  via {via}: " + escape(", ".join(names)), soft_wrap=True)
+    if resolution.excluded:
+        rules: dict[str, list[str]] = {}
+        for tool in resolution.excluded:
+            v = by_key[tool.qualified_name]
+            rules.setdefault(v.rule, []).append(v.name)
+        console.print()
+        console.print(f"[bold red]excluded ({len(resolution.excluded)})[/]")
+        for rule, names in rules.items():
+            console.print(f"  {rule}: " + escape(", ".join(names)), soft_wrap=True)
+    t = resolution.tokens
+    share = f" ({t.visible / t.all:.1%})" if t.all else ""
+    console.print()
+    console.print(f"[bold]tokens[/] {t.visible:,} visible of {t.all:,}{share}; "
+                  f"{t.deferred:,} deferred; {t.encoding}", soft_wrap=True)
+
+
+def _tree(decision: Decision) -> Tree:
+    from rich.tree import Tree
+
+    root = Tree(_label(decision, root=True))
+    # siblings are added in trace order; the stack only decides which subtree is filled next
+    stack: list[tuple[Decision, Tree]] = [(decision, root)]
+    while stack:
+        node, branch = stack.pop()
+        for child in _grouped(node.children):
+            stack.append((child, branch.add(_label(child))))
+    return root
+
+
+def _grouped(children: tuple[Decision, ...]) -> list[Decision]:
+    """Leaves that share outcome, rule and reason shown as one line naming them all (the
+    JSON trace keeps one node per tool)."""
+    from toolcat.resolution import Decision
+
+    groups: dict[tuple[str, str | None, str], list[Decision]] = {}
+    for child in children:
+        if not child.children:
+            groups.setdefault((child.outcome, child.rule, child.reason), []).append(child)
+    out, done = [], set()
+    for child in children:
+        key = (child.outcome, child.rule, child.reason)
+        members = groups.get(key, []) if not child.children else []
+        if len(members) < GROUP_AT:
+            out.append(child)
+        elif key not in done:
+            done.add(key)
+            names = ", ".join(m.subject for m in members)
+            out.append(Decision(f"{names} ({len(members)})", child.outcome, child.rule,
+                                child.reason))
+    return out
+
+
+def _label(decision: Decision, *, root: bool = False) -> str:
+    from rich.markup import escape
+
+    style = _STYLE.get(decision.outcome, "bold" if not decision.rule else "")
+    outcome = f"[{style}]{escape(decision.outcome)}[/]" if style else escape(decision.outcome)
+    rule = f" [dim]\\[{decision.rule}][/]" if decision.rule else ""
+    subject = f"[bold]{escape(decision.subject)}[/]" if root or not decision.rule \
+        else escape(decision.subject)
+    return f"{subject} → {outcome}{rule} [dim]— {escape(decision.reason)}[/]"
+
+
+def _print_session(initial: Resolution, steps: list[Step]) -> None:
+    from rich.markup import escape
+
+    from toolcat.cli.output import console
+
+    _print_header(console, initial)
+    console.print()
+    console.print(f"[bold]before the first call[/]: {len(initial.visible)} visible — "
+                  + escape(", ".join(initial.names("visible"))), soft_wrap=True)
+    _print_footprint(console, initial)
+    for step in steps:
+        call = step.call
+        arguments = json.dumps(dict(call.arguments), ensure_ascii=False)
+        mark = "[red]refused[/]" if step.refused else "[green]ok[/]"
+        console.print()
+        console.print(f"[bold]step {step.number}[/]  {escape(call.name)} {escape(arguments)}  "
+                      f"{mark} [dim]\\[{step.rule}][/] {escape(step.note)}", soft_wrap=True)
+        console.print(f"  returned: {escape(_returned(step))}", soft_wrap=True)
+        after = step.resolution
+        change = "".join([f" +{n}" for n in step.added] + [f" -{n}" for n in step.removed])
+        console.print(f"  visible ({len(after.visible)}): "
+                      + escape(", ".join(after.names("visible")))
+                      + (f"  [cyan]{escape(change.strip())}[/]" if change else ""),
+                      soft_wrap=True)
+        _print_footprint(console, after)
+    refused = sum(step.refused for step in steps)
+    console.print()
+    console.print(f"{len(steps)} steps, {refused} refused", style="red" if refused else None)
+
+
+def _returned(step: Step) -> str:
+    """The response as JSON, with long descriptions shortened (`--json` has them whole)."""
+    if step.response is None:
+        return ("nothing: toolcat does not run catalog tools" if step.rule == "tool-call"
+                else "nothing: the gateway dropped the call")
+    response = step.response
+    if isinstance(response, dict) and isinstance(response.get("tools"), list):
+        response = {**response, "tools": [
+            {**t, "description": _shorten(t["description"])}
+            if isinstance(t, dict) and isinstance(t.get("description"), str) else t
+            for t in response["tools"]]}
+    return json.dumps(response, ensure_ascii=False)
+
+
+def _shorten(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _print_footprint(console: Console, resolution: Resolution) -> None:
+    t = resolution.tokens
+    console.print(f"  tokens: {t.visible:,} visible of {t.all:,}; {len(resolution.deferred)} "
+                  f"deferred ({t.deferred:,} tokens)", soft_wrap=True)

@@ -1,0 +1,272 @@
+"""The result of a resolution: what the model sees for one query and one profile, and why.
+
+`Resolution` is what the render room builds prompts and provider payloads from; every field is
+a plain frozen value. The tool lists hold `toolcat.model.Tool` objects; `verdicts` says, for
+every tool, where it ended and by which rule; `trace` is the tree of decisions in the order the
+resolver took them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from toolcat.model import Tool
+
+if TYPE_CHECKING:
+    from toolcat.resolution.profile import Profile
+
+Status = Literal["visible", "deferred", "excluded"]
+STATUSES: tuple[str, ...] = ("visible", "deferred", "excluded")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One node of the trace: what was decided about `subject`, by which rule, and why.
+
+    `rule` is a key of `toolcat.resolution.rules.RULES`, or None for a node that only groups its
+    children (a stage). `outcome` is a status for a tool ("visible", "excluded", ...) and the
+    chosen value for anything else ("hermes", "10").
+    """
+
+    subject: str
+    outcome: str
+    rule: str | None
+    reason: str
+    children: tuple[Decision, ...] = ()
+
+    def walk(self) -> Iterator[Decision]:
+        """This node and every node below it, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def find(self, subject: str) -> list[Decision]:
+        """Every node about `subject`, in trace order."""
+        return [node for node in self.walk() if node.subject == subject]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"subject": self.subject, "outcome": self.outcome, "rule": self.rule,
+                "reason": self.reason, "children": [c.to_json() for c in self.children]}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Where one tool ended: its status, the rule that put it there and why.
+
+    `name` is how the model knows the tool; `score` is the relevance score from the profile's
+    scorer (None for built-in and gateway tools); `via` names the search tool through which a
+    deferred tool can still be found.
+    """
+
+    tool: Tool
+    name: str
+    status: Status
+    rule: str
+    reason: str
+    builtin: bool = False
+    score: float | None = None
+    via: str | None = None
+    tokens: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "qualified_name": self.tool.qualified_name,
+            "server": self.tool.server,
+            "builtin": self.builtin,
+            "status": self.status,
+            "rule": self.rule,
+            "reason": self.reason,
+            "score": None if self.score is None else round(self.score, 6),
+            "via": self.via,
+            "tokens": self.tokens,
+        }
+
+
+@dataclass(frozen=True)
+class FormatChoice:
+    """The tool-call format of the prompt (seed 000) and why it was chosen.
+
+    `name` is one of native, code, hermes, mistral, pythonic, json; `fallback` is True when
+    the profile's primary format was not available; `unavailable` maps each enabled format
+    that cannot be used to the reason.
+    """
+
+    name: str
+    primary: str
+    fallback: bool
+    reason: str
+    available: tuple[str, ...]
+    unavailable: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "primary": self.primary, "fallback": self.fallback,
+                "reason": self.reason, "available": list(self.available),
+                "unavailable": dict(self.unavailable)}
+
+
+@dataclass(frozen=True)
+class Cap:
+    """How many catalog tools the agent puts in the prompt on its own (seed 000).
+
+    `limit` None means no cap; `size_class` is small, medium, large or unknown.
+    """
+
+    limit: int | None
+    size_class: str
+    rule: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"limit": self.limit, "size_class": self.size_class, "rule": self.rule,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Category:
+    """A server whose tools can be discovered: the "Available tool categories" of seed 001."""
+
+    name: str
+    description: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "description": self.description}
+
+
+@dataclass(frozen=True)
+class TokenCost:
+    """Exact tokens (toolcat.tokens) of the compact JSON definitions.
+
+    `visible` counts what the model is shown; `all` counts every catalog tool plus the visible
+    built-in and gateway tools, i.e. what showing everything would cost.
+    """
+
+    visible: int
+    deferred: int
+    all: int
+    encoding: str
+
+    @property
+    def saved(self) -> int:
+        return self.all - self.visible
+
+    def to_json(self) -> dict[str, Any]:
+        return {"visible": self.visible, "deferred": self.deferred, "all": self.all,
+                "saved": self.saved, "encoding": self.encoding}
+
+
+@dataclass(frozen=True)
+class GatewayOutcome:
+    """What the gateway (seed 004) did to the request's tools.
+
+    `search_fallback` is the effective enable_search_fallback after the forced values;
+    `search_tool` is the phantom tool's name when one was injected; `keep` is the relevance
+    keep count (None when not computed).
+    """
+
+    strategy: str
+    total: int
+    keep: int | None
+    kept: int
+    deferred: int
+    search_fallback: bool
+    search_tool: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"strategy": self.strategy, "total": self.total, "keep": self.keep,
+                "kept": self.kept, "deferred": self.deferred,
+                "search_fallback": self.search_fallback, "search_tool": self.search_tool,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Everything the model is shown for `query` under `profile`, and why.
+
+    Fields:
+        query: the user's request.
+        profile: the agent profile used.
+        visible: every tool the model sees, in prompt order: the built-ins (in the built-in
+            catalog's order), then catalog tools by descending relevance, after the cap; behind
+            a tool-search or api gateway, the phantom search tool and the tools it reinjected.
+        builtins: the visible built-in tools (a subsequence of `visible`).
+        deferred: tools not visible that the model can still discover with a search tool,
+            by descending relevance.
+        excluded: tools the model can neither see nor discover.
+        verdicts: one Verdict per tool (built-ins, catalog, gateway): status, rule, reason.
+        format: the chosen tool-call format and why (FormatChoice).
+        cap: the number of catalog tools the agent may put in the prompt (Cap).
+        tool_search_mode: whether seed 001's tool search mode is on.
+        categories: servers of the deferred tools with their descriptions, for the
+            "Available tool categories" section of the tool search prompt.
+        prompt: the base prompt from the profile.
+        tokens: token cost of what is visible against everything (TokenCost).
+        gateway: what the gateway did, or None when the profile has no gateway.
+        scorer: the name of the scorer that ordered the tools by relevance.
+        trace: the tree of decisions, each naming its rule (see toolcat.resolution.rules).
+    """
+
+    query: str
+    profile: Profile
+    visible: tuple[Tool, ...]
+    builtins: tuple[Tool, ...]
+    deferred: tuple[Tool, ...]
+    excluded: tuple[Tool, ...]
+    verdicts: tuple[Verdict, ...]
+    format: FormatChoice
+    cap: Cap
+    tool_search_mode: bool
+    categories: tuple[Category, ...]
+    prompt: str
+    tokens: TokenCost
+    gateway: GatewayOutcome | None
+    scorer: str
+    trace: Decision
+
+    @property
+    def catalog_tools(self) -> tuple[Tool, ...]:
+        """The visible tools that are not built-ins, in prompt order."""
+        builtin = {t.qualified_name for t in self.builtins}
+        return tuple(t for t in self.visible if t.qualified_name not in builtin)
+
+    def verdict(self, name: str) -> Verdict:
+        """The verdict of the tool called `name` (plain or `server:tool`)."""
+        for verdict in self.verdicts:
+            if name in (verdict.name, verdict.tool.name, verdict.tool.qualified_name):
+                return verdict
+        raise KeyError(name)
+
+    def names(self, status: Status = "visible") -> list[str]:
+        """The names of the tools with `status`, in the order of that list."""
+        tools = {"visible": self.visible, "deferred": self.deferred,
+                 "excluded": self.excluded}[status]
+        by_key = {v.tool.qualified_name: v.name for v in self.verdicts}
+        return [by_key[t.qualified_name] for t in tools]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable `toolcat resolve --json` shape (documented in the README)."""
+        by_key = {v.tool.qualified_name: v for v in self.verdicts}
+
+        def listed(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
+            return [by_key[t.qualified_name].to_json() for t in tools]
+
+        return {
+            "query": self.query,
+            "profile": {"name": self.profile.name, "source": self.profile.source},
+            "model": self.profile.model.to_json(),
+            "format": self.format.to_json(),
+            "cap": self.cap.to_json(),
+            "scorer": self.scorer,
+            "tool_search_mode": self.tool_search_mode,
+            "categories": [c.to_json() for c in self.categories],
+            "prompt": self.prompt,
+            "visible": listed(self.visible),
+            "deferred": listed(self.deferred),
+            "excluded": listed(self.excluded),
+            "gateway": self.gateway.to_json() if self.gateway else None,
+            "tokens": self.tokens.to_json(),
+            "trace": self.trace.to_json(),
+        }

@@ -1,0 +1,330 @@
+"""Agent profiles: every setting the seeds describe, read from YAML or JSON and validated.
+
+A profile says which built-ins are enabled, how tools are filtered, which tool-call formats the
+model can use, how big the model is, and which selection machinery sits between the catalog and
+the model (seed 000's deferral and automatic search, seed 001's tool search mode, seed 003's
+three levels, seed 004's gateway). Every problem is a ConfigError naming file:line:column.
+
+Names of catalog tools and servers are checked against a catalog when a resolver is built
+(`check_names`), since a profile is written once and used with any catalog.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from toolcat.catalog.files import parse_file
+from toolcat.catalog.positions import PositionIndex
+from toolcat.errors import ConfigError
+from toolcat.model import Catalog, SourceRef, matches
+from toolcat.paths import bundled
+
+FORMATS: tuple[str, ...] = ("native", "code", "hermes", "mistral", "pythonic", "json")
+TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
+STRATEGIES: tuple[str, ...] = ("passthrough", "relevance", "tool-search", "api")
+COMPLEXITIES: tuple[str, ...] = ("simple", "medium", "complex")
+SPECIAL_CATEGORIES: tuple[str, ...] = ("structured_output", "human")
+DEFAULT_SEARCH_TOOL = "gateway_search_tools"
+PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
+
+# seed 000: small < 7B, medium 7-30B, large > 30B
+SMALL_BELOW_B = 7.0
+LARGE_ABOVE_B = 30.0
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """The model: its name, whether it calls tools natively, its size in billions."""
+
+    name: str = "default"
+    tool_calling: bool = True
+    size_b: float | None = None
+
+    @property
+    def size_class(self) -> str:
+        """small (< 7B), medium (7-30B), large (> 30B), or unknown."""
+        if self.size_b is None:
+            return "unknown"
+        if self.size_b < SMALL_BELOW_B:
+            return "small"
+        return "large" if self.size_b > LARGE_ABOVE_B else "medium"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "tool_calling": self.tool_calling, "size_b": self.size_b,
+                "size_class": self.size_class}
+
+
+@dataclass(frozen=True)
+class Formats:
+    """Tool-call formats: the preferred one and the enabled ones, in fallback order."""
+
+    primary: str = "native"
+    enabled: tuple[str, ...] = FORMATS
+
+
+@dataclass(frozen=True)
+class Filter:
+    """An allow list and a deny list of names or patterns (`server:*`, wildcards)."""
+
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Seed 000's filter: builtin_allowed, server_allowed, tool_allowed."""
+
+    builtins: Filter = Filter()
+    servers: Filter = Filter()
+    tools: Filter = Filter()
+
+    def builtin_allowed(self, name: str) -> bool:
+        if name in self.builtins.deny:
+            return False
+        return not self.builtins.allow or name in self.builtins.allow
+
+
+@dataclass(frozen=True)
+class Caps:
+    """Catalog tools in the prompt by model size (seed 000)."""
+
+    small: int = 2
+    medium: int = 5
+    large: int = 10
+    unknown: int = 2  # seed 000: "Max MCP tools in prompt is based on model size (default: 2)"
+
+
+@dataclass(frozen=True)
+class McpSettings:
+    """How the agent presents catalog tools (seed 000).
+
+    `defer`: catalog tools are deferred and shown once a search materializes them (seed 000);
+    False is seed 001's normal mode, where they are shown directly. `auto_search`: run the
+    tool_search built-in with the query before the first turn. `max_in_prompt`: overrides the
+    cap by size; "all" lifts it.
+    """
+
+    defer: bool = True
+    auto_search: bool = True
+    min_score: float = 0.0
+    caps: Caps = Caps()
+    max_in_prompt: int | Literal["all"] | None = None
+
+
+@dataclass(frozen=True)
+class ToolSearchMode:
+    """Seed 001's tool search mode."""
+
+    enabled: bool = False
+    pre_discovered: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Levels:
+    """Seed 003's three-level selection.
+
+    `core_tools` None means "the tools with level 1"; `allowed_tools` None means no whitelist;
+    `simple_task_tools` None means "the core tools".
+    """
+
+    core_tools: tuple[str, ...] | None = None
+    required_capabilities: tuple[str, ...] = ()
+    skill_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    relevant_skill_groups: tuple[str, ...] = ()
+    allowed_tools: tuple[str, ...] | None = None
+    complexity: str = "medium"
+    simple_task_tools: tuple[str, ...] | None = None
+
+    def capabilities(self) -> tuple[str, ...]:
+        """Required capabilities plus those of the relevant skill groups, in order, once each."""
+        tags = list(self.required_capabilities)
+        for group in self.relevant_skill_groups:
+            tags += self.skill_groups.get(group, ())
+        return tuple(dict.fromkeys(tags))
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    """The api strategy's selector endpoint; `api_key` may hold `${ENV_VAR}`."""
+
+    endpoint: str | None = None
+    api_key: str | None = None
+    timeout: float = 2.0
+
+
+@dataclass(frozen=True)
+class Gateway:
+    """Seed 004's tool discovery pipe."""
+
+    enabled: bool = True
+    strategy: str = "relevance"
+    provider: str | None = None
+    api: ApiSettings = ApiSettings()
+    min_tools: int = 5
+    max_tools: int = 25
+    target_ratio: float = 0.8
+    always_keep: tuple[str, ...] = ()
+    enable_search_fallback: bool | None = None
+    search_tool_name: str = DEFAULT_SEARCH_TOOL
+    max_search_results: int = 5
+
+    @property
+    def search_fallback(self) -> bool:
+        """The effective flag: forced false for relevance, true for tool-search and api."""
+        if self.strategy == "relevance":
+            return False
+        if self.strategy in ("tool-search", "api"):
+            return True
+        return bool(self.enable_search_fallback)
+
+    def keep_count(self, total: int) -> int:
+        """Seed 004: by_ratio = int(total * target_ratio); min(by_ratio, max); max(., min)."""
+        by_ratio = int(total * self.target_ratio)
+        return max(min(by_ratio, self.max_tools), self.min_tools)
+
+
+@dataclass(frozen=True)
+class DatabaseSource:
+    name: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class NameRef:
+    """A catalog name the profile mentions, checked against each catalog it is used with."""
+
+    pointer: str
+    name: str
+    kind: Literal["tool", "server", "tool-or-builtin"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """An agent: everything that decides which tools its model sees."""
+
+    name: str = "default"
+    description: str = ""
+    prompt: str = ""
+    model: ModelSpec = ModelSpec()
+    builtins: tuple[str, ...] = ("tool_search",)
+    database_sources: tuple[DatabaseSource, ...] = ()
+    formats: Formats = Formats()
+    filters: Filters = Filters()
+    servers: Mapping[str, bool] = field(default_factory=dict)
+    mcp: McpSettings = McpSettings()
+    scorer: str | None = None  # None: toolcat.search.default_scorer()
+    scorer_options: Mapping[str, Any] = field(default_factory=dict)
+    tool_search_mode: ToolSearchMode = ToolSearchMode()
+    levels: Levels | None = None
+    gateway: Gateway | None = None
+    source: str | None = None
+    references: tuple[NameRef, ...] = ()
+    index: PositionIndex | None = field(default=None, compare=False, repr=False)
+
+    def where(self, pointer: str, *, key: bool = False) -> SourceRef | None:
+        """The file position of the setting at `pointer` (its key with `key=True`)."""
+        if self.source is None:
+            return None
+        if self.index is None:
+            return SourceRef(self.source)
+        line, column = self.index.locate(pointer + ("#key" if key else ""))
+        return SourceRef(self.source, line, column, pointer)
+
+    @property
+    def has_database(self) -> bool:
+        return any(source.enabled for source in self.database_sources)
+
+
+DEFAULT_PROFILE = Profile(
+    name="default",
+    description="A large model with native tool calling; catalog tools are deferred and the "
+    "automatic tool_search shows the 10 most relevant ones (seed 000's defaults).",
+    prompt="You are a helpful assistant. Use the tools when they help answer the request.",
+    model=ModelSpec(name="large-native", tool_calling=True, size_b=70.0),
+    builtins=("tool_search",),
+    formats=Formats(primary="native", enabled=FORMATS),
+)
+
+
+def bundled_profiles() -> dict[str, Path]:
+    """The profiles shipped in catalogs/profiles/, by name."""
+    folder = bundled("profiles")
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in PROFILE_SUFFIXES}
+
+
+def find_profile(spec: str | Path) -> Path:
+    """A profile path, or the name of a bundled profile (`small-model`)."""
+    path = Path(spec)
+    if path.exists() or path.suffix in PROFILE_SUFFIXES or len(path.parts) > 1:
+        return path
+    shipped = bundled_profiles()
+    if str(spec) in shipped:
+        return shipped[str(spec)]
+    raise ConfigError(f"no profile file or bundled profile named '{spec}'",
+                      hint="bundled: " + ", ".join(shipped))
+
+
+def load_profile(spec: str | Path) -> Profile:
+    """Read and validate a profile file (or a bundled profile by name).
+
+    Raises:
+        ConfigError: an unknown setting, a value of the wrong type or out of range, an unknown
+            built-in, scorer, format or strategy, naming file:line:column.
+        CatalogError: the file is missing or is not valid YAML/JSON.
+    """
+    from toolcat.resolution.profile_reader import ProfileReader
+
+    path = find_profile(spec)
+    parsed = parse_file(path)
+    return ProfileReader(parsed.path, parsed.index).profile(parsed.data, default_name=path.stem)
+
+
+def check_names(profile: Profile, catalog: Catalog, builtin_names: Sequence[str]) -> None:
+    """Every catalog tool and server the profile names must exist in `catalog`.
+
+    Raises:
+        ConfigError: at the profile's file:line for the first name that matches nothing.
+    """
+    servers = catalog.server_names()
+    for ref in profile.references:
+        problem = _name_problem(ref, catalog, servers, builtin_names)
+        if problem:
+            message, candidates = problem
+            close = difflib.get_close_matches(ref.name, candidates, n=3)
+            raise ConfigError(message, where=profile.where(ref.pointer),
+                              hint=f"did you mean {', '.join(close)}?" if close else None)
+
+
+def _name_problem(ref: NameRef, catalog: Catalog, servers: list[str],
+                  builtin_names: Sequence[str]) -> tuple[str, list[str]] | None:
+    """Why `ref` names nothing in the catalog, with candidates for a suggestion; or None.
+
+    A server must exist (a wildcard server part must match one); a tool name must exist; a
+    tool pattern with wildcards may match nothing (a generic deny list is no typo).
+    """
+    name = ref.name
+    server, _, tool = name.rpartition(":") if ref.kind != "server" else (name, "", "")
+    if server and not any(_fnmatch(s, server) for s in servers):
+        return f"no server '{server}' in the catalog (servers: {', '.join(servers)})", servers
+    if ref.kind == "server" or _WILDCARD.search(tool):
+        return None
+    if ref.kind == "tool-or-builtin" and name in builtin_names:
+        return None
+    if any(matches(name, t) for t in catalog.tools):
+        return None
+    return f"no tool '{name}' in the catalog", [t.name for t in catalog.tools]
+
+
+def _fnmatch(value: str, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(value, pattern)
+
+
+_WILDCARD = re.compile(r"[*?\[]")

@@ -1,0 +1,501 @@
+"""The resolver: replays, for one query, every decision of which tools the model sees.
+
+The stages, in order (each tool's fate is decided by the first stage that settles it):
+
+1. the model's size class and the cap of catalog tools in the prompt (seed 000);
+2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table);
+3. the three levels (seed 003), when the profile has `levels`;
+4. tools shown without a search: special categories and pre-discovered tools (tool search
+   mode), core tools (levels), tools the model discovered earlier in a session;
+5. built-ins (seed 000's tree, seed 001's always-available tools) and the format (seed 000);
+6. the rest of the catalog tools: deferred, with seed 000's automatic search materializing the
+   most relevant ones up to the cap; or shown directly in normal mode (`mcp.defer: false`);
+7. the gateway (seed 004), when the profile has one: it sees the request the agent built;
+8. a deferred tool that no reachable search tool can reveal is excluded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.errors import ConfigError, UsageError
+from toolcat.model import Catalog, Tool
+from toolcat.resolution import levels as level_rules
+from toolcat.resolution.builtins import builtin_catalog, decide_builtin
+from toolcat.resolution.filters import eligibility
+from toolcat.resolution.formats import choose_format
+from toolcat.resolution.gateway import phantom_tool, run_gateway
+from toolcat.resolution.model import (
+    Cap,
+    Category,
+    Decision,
+    FormatChoice,
+    GatewayOutcome,
+    Resolution,
+    TokenCost,
+    Verdict,
+)
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
+from toolcat.search import default_scorer
+from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
+
+SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """What a session has changed so far; all values are qualified tool names.
+
+    `discovered`: tools the model added (add_tool) or loaded (tool_search); `expanded`: tools
+    the gateway reinjected after a search; `recently_used`: tools the model called.
+    """
+
+    discovered: tuple[str, ...] = ()
+    expanded: tuple[str, ...] = ()
+    recently_used: tuple[str, ...] = ()
+
+
+@dataclass
+class _Fate:
+    status: str
+    rule: str
+    reason: str
+    via: str | None = None  # key of the search tool that can reveal a deferred tool
+
+
+@dataclass(frozen=True)
+class _Agent:
+    """What the agent decided before the gateway: its request is `request`."""
+
+    cap: Cap
+    format: FormatChoice
+    request: tuple[Tool, ...]
+    decisions: tuple[Decision, ...]
+
+
+def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
+    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says."""
+    model = profile.model
+    size = model.size_class
+    size_text = f"{model.size_b:g}B" if model.size_b is not None else "size not given"
+    model_decision = Decision(
+        "model", size, "model-size" if size != "unknown" else "model-size-unknown",
+        f"{model.name}, {size_text}, "
+        + ("native tool calling" if model.tool_calling else "no native tool calling"))
+    limit = profile.mcp.max_in_prompt
+    if limit == "all":
+        cap = Cap(None, size, "cap-none", "mcp.max_in_prompt is all: no cap")
+    elif isinstance(limit, int):
+        cap = Cap(limit, size, "cap-profile", f"mcp.max_in_prompt is {limit}")
+    else:
+        n = getattr(profile.mcp.caps, size)
+        why = (f"{size} model ({size_text})" if size != "unknown"
+               else "the model size is not given; seed 000's default")
+        cap = Cap(n, size, "cap-by-size" if size != "unknown" else "model-size-unknown",
+                  f"{n} catalog tools for a {why}" if size != "unknown" else f"{n}: {why}")
+    cap_decision = Decision("cap", "none" if cap.limit is None else str(cap.limit), cap.rule,
+                            cap.reason)
+    return cap, Decision("model", size, model_decision.rule, model_decision.reason,
+                         (cap_decision,))
+
+
+class Resolver:
+    """Resolves queries for one catalog and one profile; the scorer's index is built once.
+
+    Raises (on construction):
+        ConfigError: the profile names a tool or server the catalog does not have, or its
+            scorer options are not accepted by the scorer.
+    """
+
+    def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
+                 builtins: Catalog | None = None, encoding: str = DEFAULT_ENCODING) -> None:
+        self.catalog = catalog
+        self.profile = profile
+        self.builtins = builtins if builtins is not None else builtin_catalog()
+        self.encoding = encoding
+        names = [t.name for t in self.builtins.tools]
+        if profile.gateway is not None:
+            names.append(profile.gateway.search_tool_name)
+        check_names(profile, catalog, names)
+        self._scorer: Any = None
+        self.scorer_name, self.scorer_reason = (
+            (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
+        self._scores: dict[str, dict[str, float]] = {}
+        self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
+        self._tokens: dict[str, int] = {}
+        self._index = {t.qualified_name: i for i, t in enumerate(catalog.tools)}
+        self._servers = {s.name: s for s in catalog.servers}
+        self._names = {t.qualified_name: t.name for t in self.builtins.tools}
+        self._names.update((t.qualified_name, catalog.ident(t)) for t in catalog.tools)
+        if profile.gateway is not None:
+            phantom = phantom_tool(profile.gateway)
+            self._names[phantom.qualified_name] = phantom.name
+        self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    @property
+    def scorer(self) -> Any:
+        if self._scorer is None:
+            from toolcat.search import build_scorer
+
+            try:
+                self._scorer = build_scorer(self.scorer_name, self.catalog.tools,
+                                            **self.profile.scorer_options)
+            except UsageError as exc:
+                # an option the scorer does not take: the profile's scorer_options are wrong
+                raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),
+                                  hint=exc.hint) from None
+        return self._scorer
+
+    def scores(self, query: str) -> dict[str, float]:
+        """The profile scorer's relevance of every catalog tool to `query`, by key."""
+        if query not in self._scores:
+            if len(self._scores) >= SCORE_CACHE:
+                self._scores.pop(next(iter(self._scores)))
+            values = self.scorer.scores(query) if self.catalog.tools else []
+            self._scores[query] = {t.qualified_name: float(s)
+                                   for t, s in zip(self.catalog.tools, values, strict=True)}
+        return self._scores[query]
+
+    def name(self, tool: Tool) -> str:
+        """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
+        return self._names.get(tool.qualified_name, tool.name)
+
+    def tokens(self, tool: Tool) -> int:
+        key = tool.qualified_name
+        if key not in self._tokens:
+            self._tokens[key] = definition_tokens(tool, self.encoding)
+        return self._tokens[key]
+
+    def is_builtin(self, tool: Tool) -> bool:
+        return tool.qualified_name in self._builtin_keys and \
+            tool.qualified_name not in self._index
+
+    # ---- the resolution --------------------------------------------------------------------
+
+    def resolve(self, query: str, state: SessionState | None = None) -> Resolution:
+        """Everything the model is shown for `query`, with the trace of why."""
+        state = state or SessionState()
+        scores = self.scores(query)
+        fates: dict[str, _Fate] = {}
+        agent = self._agent(query, state, scores, fates)
+        gateway_decision, outcome, visible, extra = self._gateway(
+            query, agent.request, fates, state)
+        reach = self._reachability(fates)
+        return self._result(query, scores, fates, agent, visible, extra,
+                            [gateway_decision, *([reach] if reach else [])], outcome)
+
+    def _agent(self, query: str, state: SessionState, scores: Mapping[str, float],
+               fates: dict[str, _Fate]) -> _Agent:
+        """Stages 1-7: what the agent puts in its request."""
+        profile = self.profile
+        cap, model_decision = choose_cap(profile)
+        eligible, stages = self._catalog_stages(fates, state)
+        candidates = [t for t in eligible if t.qualified_name not in fates]
+        normal_mode = not profile.tool_search_mode.enabled and not profile.mcp.defer
+        over_cap = cap.limit is not None and len(candidates) > cap.limit
+        has_deferred = bool(candidates) and (not normal_mode or over_cap)
+        shown_builtins, builtin_decision = self._builtins(fates, has_deferred)
+        choice, format_decision = choose_format(profile)
+        auto = any(t.name == "tool_search" for t in shown_builtins)
+        stages.append(self._present(candidates, cap, fates, scores, auto=auto))
+        shown = sorted((t for t in eligible if fates[t.qualified_name].status == "visible"),
+                       key=lambda t: (-scores[t.qualified_name], self._index[t.qualified_name]))
+        count = {status: sum(1 for t in self.catalog.tools
+                             if fates[t.qualified_name].status == status)
+                 for status in ("visible", "deferred", "excluded")}
+        catalog_decision = Decision(
+            "catalog tools", f"{len(self.catalog.tools)} tools", None,
+            f"{len(shown)} shown by the agent: {count['visible']} visible, "
+            f"{count['deferred']} deferred, {count['excluded']} excluded before the gateway",
+            tuple(stages))
+        scorer_decision = Decision("scorer", self.scorer_name, "scorer", self.scorer_reason)
+        return _Agent(cap, choice, (*shown_builtins, *shown),
+                      (model_decision, format_decision, scorer_decision, builtin_decision,
+                       catalog_decision))
+
+    def _result(self, query: str, scores: Mapping[str, float], fates: dict[str, _Fate],
+                agent: _Agent, visible: list[Tool], extra: tuple[Tool, ...],
+                late: list[Decision], outcome: GatewayOutcome | None) -> Resolution:
+        """The Resolution: the lists in their orders, verdicts, tokens and the trace."""
+        everything = (*self.builtins.tools, *self.catalog.tools, *extra)
+        by_key = {t.qualified_name: t for t in everything}
+        position = {t.qualified_name: i for i, t in enumerate(agent.request)}
+        deferred = tuple(by_key[k] for k in sorted(
+            (k for k, f in fates.items() if f.status == "deferred"),
+            key=lambda k: (k not in position, position.get(k, 0), -scores.get(k, 0.0),
+                           self._index.get(k, -1))))
+        excluded = tuple(t for t in everything if fates[t.qualified_name].status == "excluded")
+        tokens = TokenCost(
+            visible=sum(self.tokens(t) for t in visible),
+            deferred=sum(self.tokens(t) for t in deferred),
+            all=sum(self.tokens(t) for t in self.catalog.tools)
+            + sum(self.tokens(t) for t in visible if t.qualified_name not in self._index),
+            encoding=self.encoding,
+        )
+        profile = self.profile
+        token_decision = Decision(
+            "tokens", f"{tokens.visible} of {tokens.all}", None,
+            f"the visible definitions cost {tokens.visible:,} tokens ({self.encoding}); "
+            f"showing every tool would cost {tokens.all:,}")
+        trace = Decision(
+            query, f"{len(visible)} visible, {len(deferred)} deferred, {len(excluded)} excluded",
+            None, f"profile {profile.name}" + (f" ({profile.source})" if profile.source else ""),
+            (*agent.decisions, *late, token_decision))
+        return Resolution(
+            query=query, profile=profile, visible=tuple(visible),
+            builtins=tuple(t for t in visible if self.is_builtin(t)), deferred=deferred,
+            excluded=excluded,
+            verdicts=tuple(self._verdict(t, fates[t.qualified_name], scores)
+                           for t in everything),
+            format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
+            categories=self._categories(deferred), prompt=profile.prompt, tokens=tokens,
+            gateway=outcome, scorer=self.scorer_name, trace=trace)
+
+    # ---- stages ----------------------------------------------------------------------------
+
+    def _catalog_stages(self, fates: dict[str, _Fate], state: SessionState
+                        ) -> tuple[list[Tool], list[Decision]]:
+        """Filters, levels and pins; returns the eligible tools (pinned ones have a fate)."""
+        profile = self.profile
+        filtered: list[Decision] = []
+        eligible: list[Tool] = []
+        quiet = 0
+        for tool in self.catalog.tools:
+            ok, rule, reason = eligibility(tool, profile, self._servers)
+            key = tool.qualified_name
+            if not ok:
+                fates[key] = _Fate("excluded", rule, reason)
+                filtered.append(Decision(self.name(tool), "excluded", rule, reason))
+                continue
+            eligible.append(tool)
+            if rule == "special-category":
+                fates[key] = _Fate("visible", rule, reason)
+                filtered.append(Decision(self.name(tool), "visible", rule, reason))
+            elif rule == "no-filter":
+                quiet += 1
+            else:
+                filtered.append(Decision(self.name(tool), "eligible", rule, reason))
+        if quiet:
+            filtered.insert(0, Decision(f"{quiet} tools", "eligible", "no-filter",
+                                        "no servers or tools are selected"))
+        stages = [Decision("filters", f"{len(eligible)} eligible", None,
+                           f"{len(self.catalog.tools) - len(eligible)} excluded by the server "
+                           "and tool filters", tuple(filtered))]
+        if profile.levels is not None:
+            eligible, decision = self._levels(eligible, fates)
+            stages.append(decision)
+        self.pool = tuple(eligible)
+        stages.append(self._pins(eligible, fates, state))
+        return eligible, stages
+
+    def _levels(self, eligible: list[Tool], fates: dict[str, _Fate]
+                ) -> tuple[list[Tool], Decision]:
+        assert self.profile.levels is not None
+        open_tools = [t for t in eligible if t.qualified_name not in fates]
+        outcome, expansion = level_rules.select(open_tools, self.profile.levels)
+        children = [expansion]
+        kept = []
+        for tool in eligible:
+            key = tool.qualified_name
+            if key not in outcome:
+                kept.append(tool)
+                continue
+            what, rule, reason = outcome[key]
+            if what == "excluded":
+                fates[key] = _Fate("excluded", rule, reason)
+            else:
+                kept.append(tool)
+                if what == "core":
+                    fates[key] = _Fate("visible", rule, reason)
+            children.append(Decision(self.name(tool), {"core": "visible", "matched": "selected",
+                                                       "excluded": "excluded"}[what],
+                                     rule, reason))
+        levels = self.profile.levels
+        return kept, Decision(
+            "levels", f"{len(kept)} selected", None,
+            f"core → capability tags → whitelist; complexity {levels.complexity}",
+            tuple(children))
+
+    def _pins(self, eligible: list[Tool], fates: dict[str, _Fate], state: SessionState
+              ) -> Decision:
+        profile = self.profile
+        children = []
+        pre = profile.tool_search_mode.pre_discovered if profile.tool_search_mode.enabled else ()
+        eligible_keys = {t.qualified_name for t in eligible}
+        for pattern in pre:
+            for tool in self.catalog.select([pattern]):
+                key = tool.qualified_name
+                if key not in eligible_keys:
+                    children.append(Decision(self.name(tool), fates[key].status, fates[key].rule,
+                                             "pre-discovered, but " + fates[key].reason))
+                elif key not in fates:
+                    fates[key] = _Fate("visible", "pre-discovered",
+                                       f"tool_search_mode.pre_discovered lists {pattern}")
+                    children.append(Decision(self.name(tool), "visible", "pre-discovered",
+                                             fates[key].reason))
+        for key in state.discovered:
+            if key in eligible_keys and key not in fates:
+                fates[key] = _Fate("visible", "discovered", "the model loaded it earlier in "
+                                   "the session")
+                tool = self.catalog.tools[self._index[key]]
+                children.append(Decision(self.name(tool), "visible", "discovered",
+                                         fates[key].reason))
+        return Decision("shown without a search", f"{len(children)} tools", None,
+                        "pre-discovered tools (tool search mode) and tools discovered in the "
+                        "session", tuple(children))
+
+    def _builtins(self, fates: dict[str, _Fate], has_deferred: bool
+                  ) -> tuple[list[Tool], Decision]:
+        shown, children = [], []
+        for tool in self.builtins.tools:
+            ok, rule, reason = decide_builtin(tool, self.profile, has_deferred=has_deferred)
+            fates[tool.qualified_name] = _Fate("visible" if ok else "excluded", rule, reason)
+            children.append(Decision(tool.name, "visible" if ok else "excluded", rule, reason))
+            if ok:
+                shown.append(tool)
+        return shown, Decision("built-ins", f"{len(shown)} visible", None,
+                               "seed 000's tree for each built-in; seed 001's always-available "
+                               "tools in tool search mode", tuple(children))
+
+    def _present(self, candidates: list[Tool], cap: Cap,
+                 fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool
+                 ) -> Decision:
+        """Deferral, the automatic search and the cap (seed 000), or normal mode."""
+        profile = self.profile
+        mode = profile.tool_search_mode.enabled
+        ordered = sorted(candidates, key=lambda t: (-scores[t.qualified_name],
+                                                     self._index[t.qualified_name]))
+        limit = cap.limit
+        via = "builtin:search_tools" if mode else "builtin:tool_search"
+        children = []
+        if not mode and not profile.mcp.defer:
+            title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
+            for rank, tool in enumerate(ordered, 1):
+                score = scores[tool.qualified_name]
+                if limit is None or rank <= limit:
+                    fate = _Fate("visible", "normal-mode", f"rank {rank}, score {score:.3f}")
+                else:
+                    fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; the "
+                                 f"cap is {limit}", via)
+                fates[tool.qualified_name] = fate
+                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+        elif auto and profile.mcp.auto_search and candidates:
+            title = "automatic search"
+            why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
+                   f"scorer, score > {profile.mcp.min_score:g}); the cap is "
+                   f"{'none' if limit is None else limit}")
+            rank = 0
+            for tool in ordered:
+                score = scores[tool.qualified_name]
+                if score > 0 and score > profile.mcp.min_score:
+                    rank += 1
+                    if limit is None or rank <= limit:
+                        fate = _Fate("visible", "auto-search-match",
+                                     f"rank {rank}, score {score:.3f}")
+                    else:
+                        fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; "
+                                     f"the cap is {limit}", via)
+                else:
+                    fate = _Fate("deferred", "auto-search-no-match",
+                                 f"score {score:.3f} for the query", via)
+                fates[tool.qualified_name] = fate
+                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+        else:
+            if mode:
+                title, rule = "tool search mode", "tool-search-mode-deferred"
+                why = "catalog tools wait for search_tools and add_tool"
+            else:
+                title, rule = "deferred", "auto-search-off"
+                why = ("mcp.auto_search is false" if not profile.mcp.auto_search
+                       else "tool_search is not shown, so no automatic search ran")
+            for tool in ordered:
+                fate = _Fate("deferred", rule, why, via)
+                fates[tool.qualified_name] = fate
+                children.append(Decision(self.name(tool), "deferred", rule, why))
+        return Decision(title, f"{sum(1 for c in children if c.outcome == 'visible')} shown",
+                        None, why, tuple(children))
+
+    def _gateway(self, query: str, request: tuple[Tool, ...], fates: dict[str, _Fate],
+                 state: SessionState
+                 ) -> tuple[Decision, GatewayOutcome | None, list[Tool], tuple[Tool, ...]]:
+        """Stage 8: the gateway's strategy applied to the agent's request."""
+        gateway = self.profile.gateway
+        if gateway is None:
+            return (Decision("gateway", "none", None, "the profile has no gateway"), None,
+                    list(request), ())
+        if not gateway.enabled:
+            return (Decision("gateway", "disabled", "gateway-disabled",
+                             "gateway.enabled is false: the request passes unchanged"), None,
+                    list(request), ())
+        result = run_gateway(gateway, request, self._names, query, expanded=state.expanded,
+                             recently_used=state.recently_used)
+        extra: tuple[Tool, ...] = ()
+        if result.phantom is not None:
+            fates[result.phantom.qualified_name] = _Fate("visible", "gateway-phantom",
+                                                         "injected by the gateway")
+            extra = (result.phantom,)
+        # passthrough, or relevance that skipped filtering, decided nothing: keep the agent's
+        # reasons for the tools it shows
+        changed = result.phantom is not None or bool(result.dropped)
+        for key, (status, rule, reason) in result.fates.items():
+            if changed:
+                via = result.phantom.qualified_name if result.phantom and status == "deferred" \
+                    else None
+                fates[key] = _Fate(status, rule, reason, via)
+        return result.decision, result.outcome, list(result.visible), extra
+
+    def _reachability(self, fates: dict[str, _Fate]) -> Decision | None:
+        """Stage 9: exclude deferred tools whose search tool the model can never reach."""
+
+        def reachable(key: str, seen: frozenset[str]) -> bool:
+            fate = fates.get(key)
+            if fate is None or key in seen:
+                return False
+            if fate.status == "visible":
+                return True
+            return fate.status == "deferred" and fate.via is not None and \
+                reachable(fate.via, seen | {key})
+
+        children = []
+        for key, fate in fates.items():
+            if fate.status == "deferred" and not (fate.via and reachable(fate.via,
+                                                                          frozenset({key}))):
+                searcher = self._names.get(fate.via or "", "a search tool")
+                fates[key] = _Fate("excluded", "undiscoverable",
+                                   f"{fate.reason}; and {searcher} is not available to the "
+                                   "model")
+                children.append(Decision(self._names.get(key, key), "excluded",
+                                         "undiscoverable", fates[key].reason))
+        if not children:
+            return None
+        return Decision("undiscoverable", f"{len(children)} excluded", None,
+                        "deferred tools that no search tool the model can use would show",
+                        tuple(children))
+
+    def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float]) -> Verdict:
+        key = tool.qualified_name
+        return Verdict(tool=tool, name=self.name(tool), status=fate.status,
+                       rule=fate.rule, reason=fate.reason, builtin=self.is_builtin(tool),
+                       score=scores.get(key) if key in self._index else None,
+                       via=self._names.get(fate.via) if fate.via else None,
+                       tokens=self.tokens(tool))
+
+    def _categories(self, deferred: tuple[Tool, ...]) -> tuple[Category, ...]:
+        servers = dict.fromkeys(t.server for t in deferred if t.qualified_name in self._index)
+        return tuple(Category(name, self._servers[name].description
+                              if name in self._servers else "")
+                     for name in self.catalog.server_names() if name in servers)
+
+
+def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:
+    """What the model sees for `query` with `catalog` under `profile` (default: a large model
+    with native tool calling), and why.
+
+    Raises:
+        ConfigError: the profile names tools or servers the catalog does not have.
+    """
+    return Resolver(catalog, profile or DEFAULT_PROFILE).resolve(query)
