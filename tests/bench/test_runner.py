@@ -125,3 +125,13 @@ def test_cut_offs_are_sorted_and_deduplicated(demo, demo_queries):
     report = run_bench(demo, demo_queries, ["keyword"], ks=[5, 1, 5])
     assert report.ks == (1, 5)
     assert max(len(o.ranking) for o in report.scorers[0].outcomes) == 5
+
+
+def test_the_public_api_runs_a_benchmark():
+    import toolcat
+
+    catalog = toolcat.load_catalog(CATALOGS)
+    queries, _ = resolve_labels(toolcat.load_queries(CATALOGS / "demo-queries.jsonl"), catalog)
+    report = toolcat.run_bench(catalog, queries, ["bm25"], ks=[5])
+    assert isinstance(report, toolcat.BenchReport)
+    assert 0.5 < report.scorer("bm25").metrics["recall@5"] < 1
