@@ -18,7 +18,7 @@ from toolcat.bench.queries import LabeledQuery, QuerySet
 from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutcome, ScorerRun
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
-from toolcat.search import SCORERS, build_scorer
+from toolcat.search import SCORERS, Scorer, build_scorer
 from toolcat.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
 
 DEFAULT_KS = (1, 3, 5, 10)
@@ -27,6 +27,9 @@ LATENCY_SAMPLES = 100  # single calls timed for the latency of a batched scorer
 
 # progress(scorer, queries done, queries in all); done == 0 while the index is being built
 Progress = Callable[[str, int, int], None]
+# one query judged: its outcome, its ranking metrics (None when no tool fits), and the
+# tokens of its top-k definitions for each k
+_Judged = tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]
 
 
 def run_bench(
@@ -121,35 +124,11 @@ class _ScorerBench:
         started = time.perf_counter()
         scorer = build_scorer(self.name, self.catalog.tools)
         build_s = time.perf_counter() - started
-        batch = getattr(scorer, "scores_many", None)
+        batch = getattr(scorer, "scores_many", None)  # optional in the scorer contract
         started = time.perf_counter()
-        judged: dict[int, tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]] = {}
-        timings: list[float] = []
-        queries = list(self.queries)
-        if callable(batch):
-            # texts of similar length batch together: a neural encoder pads every text of a
-            # batch to the longest one, so mixed lengths cost it two to three times as much
-            by_length = sorted(range(total), key=lambda i: len(queries[i].text))
-            for first in range(0, total, BATCH):
-                chunk = by_length[first:first + BATCH]
-                rows = batch([queries[i].text for i in chunk])
-                for i, scores in zip(chunk, rows, strict=True):
-                    judged[i] = self._judge(queries[i], _floats(scores))
-                self.progress(self.name, len(judged), total)
-            step = max(1, total // LATENCY_SAMPLES)
-            for query in queries[::step][:LATENCY_SAMPLES]:
-                began = time.perf_counter()
-                scorer.scores(query.text)
-                timings.append(time.perf_counter() - began)
-        else:
-            for i, query in enumerate(queries):
-                began = time.perf_counter()
-                scores = scorer.scores(query.text)
-                timings.append(time.perf_counter() - began)
-                judged[i] = self._judge(query, _floats(scores))
-                self.progress(self.name, len(judged), total)
+        results, timings = (self._batched(scorer, batch) if callable(batch)
+                            else self._one_by_one(scorer))
         run_s = time.perf_counter() - started
-        results = [judged[i] for i in range(total)]
         outcomes = tuple(r[0] for r in results)
         per_query = {o.id: m for o, m, _ in results if m is not None}
         return ScorerRun(
@@ -165,8 +144,41 @@ class _ScorerBench:
             batched=callable(batch),
         )
 
-    def _judge(self, query: LabeledQuery, scores: list[float]
-               ) -> tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]:
+    def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
+        """Every query through `scores`, each call timed."""
+        results, timings = [], []
+        for query in self.queries:
+            began = time.perf_counter()
+            scores = scorer.scores(query.text)
+            timings.append(time.perf_counter() - began)
+            results.append(self._judge(query, _floats(scores)))
+            self.progress(self.name, len(results), len(self.queries))
+        return results, timings
+
+    def _batched(self, scorer: Scorer, batch: Callable[[list[str]], Iterable[Any]]
+                 ) -> tuple[list[_Judged], list[float]]:
+        """Every query through `scores_many`, and up to LATENCY_SAMPLES single calls timed:
+        latency is what one request waits, which a batch does not show."""
+        queries = list(self.queries)
+        total = len(queries)
+        judged: dict[int, _Judged] = {}
+        # texts of similar length batch together: a neural encoder pads every text of a
+        # batch to the longest one, so mixed lengths cost it two to three times as much
+        by_length = sorted(range(total), key=lambda i: len(queries[i].text))
+        for first in range(0, total, BATCH):
+            chunk = by_length[first:first + BATCH]
+            rows = batch([queries[i].text for i in chunk])
+            for i, scores in zip(chunk, rows, strict=True):
+                judged[i] = self._judge(queries[i], _floats(scores))
+            self.progress(self.name, len(judged), total)
+        timings = []
+        for query in queries[::max(1, total // LATENCY_SAMPLES)][:LATENCY_SAMPLES]:
+            began = time.perf_counter()
+            scorer.scores(query.text)
+            timings.append(time.perf_counter() - began)
+        return [judged[i] for i in range(total)], timings
+
+    def _judge(self, query: LabeledQuery, scores: list[float]) -> _Judged:
         floor = self.min_score
         # the rule of toolcat.search.rank: nothing at 0, nothing under the floor, ties in
         # catalog order (a reverse sort is stable)
