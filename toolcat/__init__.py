@@ -42,6 +42,9 @@ _API = {
     "Resolver": "toolcat.resolution",
     "Session": "toolcat.resolution",
     "DEFAULT_PROFILE": "toolcat.resolution",
+    "load_queries": "toolcat.bench",
+    "run_bench": "toolcat.bench",
+    "BenchReport": "toolcat.bench",
 }
 
 __all__ = sorted(_API)

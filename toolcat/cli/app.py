@@ -65,6 +65,7 @@ def root(
 
 def _register() -> None:
     from toolcat.cli import (
+        bench_cmds,
         catalog_cmds,
         lint_cmds,
         lock_cmds,
@@ -89,6 +90,7 @@ def _register() -> None:
     app.command("render")(render_cmds.render)
     app.command("tokens")(render_cmds.tokens)
     app.command("check-call")(render_cmds.check_call)
+    app.command("bench")(bench_cmds.bench)
 
 
 _register()

@@ -1,0 +1,8 @@
+"""Measure tool selection on labeled query sets: scorers side by side, gates for CI."""
+
+from toolcat.bench.queries import LabeledQuery, QuerySet, load_queries, resolve_labels
+from toolcat.bench.report import BenchReport
+from toolcat.bench.runner import DEFAULT_KS, run_bench
+
+__all__ = ["DEFAULT_KS", "BenchReport", "LabeledQuery", "QuerySet", "load_queries",
+           "resolve_labels", "run_bench"]

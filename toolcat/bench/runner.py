@@ -1,0 +1,223 @@
+"""Run scorers over a labeled query set: rankings, metrics, timing and token cost."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from toolcat.bench.metrics import (
+    abstention,
+    group_qrels,
+    mean_metrics,
+    percentile,
+    query_metrics,
+)
+from toolcat.bench.queries import LabeledQuery, QuerySet
+from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutcome, ScorerRun
+from toolcat.errors import UsageError
+from toolcat.model import Catalog
+from toolcat.search import SCORERS, Scorer, build_scorer
+from toolcat.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
+
+DEFAULT_KS = (1, 3, 5, 10)
+BATCH = 64            # queries per call of a scorer's batched `scores_many`
+LATENCY_SAMPLES = 100  # single calls timed for the latency of a batched scorer
+
+# progress(scorer, queries done, queries in all); done == 0 while the index is being built
+Progress = Callable[[str, int, int], None]
+# one query judged: its outcome, its ranking metrics (None when no tool fits), and the
+# tokens of its top-k definitions for each k
+_Judged = tuple[QueryOutcome, dict[str, float] | None, dict[int, int]]
+
+
+def run_bench(
+    catalog: Catalog,
+    queries: QuerySet,
+    scorers: Sequence[str],
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    min_score: float = 0.0,
+    encoding: str = DEFAULT_ENCODING,
+    unknown_labels: Iterable[str] = (),
+    progress: Progress | None = None,
+) -> BenchReport:
+    """Rank every query with every scorer and measure it.
+
+    A scorer's ranking holds the tools scoring above 0 and at least `min_score` (what pick
+    would offer), ties in catalog order; it abstains on a query when that leaves nothing.
+    `queries` should have its labels resolved against `catalog` (see `resolve_labels`).
+
+    Raises:
+        UsageError: an unknown or repeated scorer, a bad cut-off or minimum score.
+    """
+    ks = check_ks(ks)
+    check_scorers(scorers)
+    if not 0 <= min_score <= 1:
+        raise UsageError(f"--min-score must be between 0 and 1, not {min_score}")
+    idents = [catalog.ident(t) for t in catalog.tools]
+    tokens = [definition_tokens(t, encoding) for t in catalog.tools]
+    runs = tuple(
+        _ScorerBench(name, catalog, queries, idents, tokens, ks, min_score, progress).run()
+        for name in scorers
+    )
+    summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
+                             _fingerprint(catalog))
+    return BenchReport(summary, queries, runs, ks, min_score, encoding,
+                       tuple(dict.fromkeys(unknown_labels)))
+
+
+def check_ks(ks: Sequence[int]) -> tuple[int, ...]:
+    """Cut-offs sorted and unique; each a whole number of at least 1."""
+    if not ks:
+        raise UsageError("give at least one cut-off k")
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise UsageError(f"a cut-off k must be a whole number of at least 1, not {k!r}")
+    return tuple(sorted(set(ks)))
+
+
+def check_scorers(names: Sequence[str]) -> None:
+    if not names:
+        raise UsageError(f"give at least one scorer; known: {', '.join(SCORERS)}")
+    for name in names:
+        if name not in SCORERS:
+            raise UsageError(f"unknown scorer '{name}'; known: {', '.join(SCORERS)}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise UsageError(f"scorer {', '.join(repeated)} is listed twice")
+
+
+def _fingerprint(catalog: Catalog) -> str:
+    digest = hashlib.sha256()
+    for tool in catalog.tools:
+        digest.update(tool.qualified_name.encode())
+        digest.update(definition_text(tool).encode())
+    return digest.hexdigest()[:16]
+
+
+def _floats(scores: Any) -> list[float]:
+    # numpy arrays index slowly element by element; one conversion is far cheaper
+    return scores.tolist() if hasattr(scores, "tolist") else list(scores)
+
+
+class _ScorerBench:
+    """One scorer over the query set (a class only to share the loop's many inputs)."""
+
+    def __init__(self, name: str, catalog: Catalog, queries: QuerySet, idents: list[str],
+                 tokens: list[int], ks: tuple[int, ...], min_score: float,
+                 progress: Progress | None) -> None:
+        self.name = name
+        self.catalog = catalog
+        self.queries = queries
+        self.queries_by_id = {q.id: q for q in queries}
+        self.idents = idents
+        self.tokens = tokens
+        self.ks = ks
+        self.min_score = min_score
+        self.progress = progress or (lambda name, done, total: None)
+
+    def run(self) -> ScorerRun:
+        total = len(self.queries)
+        self.progress(self.name, 0, total)
+        started = time.perf_counter()
+        scorer = build_scorer(self.name, self.catalog.tools)
+        build_s = time.perf_counter() - started
+        batch = getattr(scorer, "scores_many", None)  # optional in the scorer contract
+        started = time.perf_counter()
+        results, timings = (self._batched(scorer, batch) if callable(batch)
+                            else self._one_by_one(scorer))
+        run_s = time.perf_counter() - started
+        outcomes = tuple(r[0] for r in results)
+        per_query = {o.id: m for o, m, _ in results if m is not None}
+        return ScorerRun(
+            name=self.name,
+            metrics=self._metrics(outcomes, per_query),
+            categories=self._categories(outcomes, per_query),
+            build_s=build_s,
+            run_s=run_s,
+            latency=Latency(percentile(timings, 50) * 1000, percentile(timings, 95) * 1000,
+                            len(timings)),
+            tokens={k: sum(r[2][k] for r in results) / len(results) for k in self.ks},
+            outcomes=outcomes,
+            batched=callable(batch),
+        )
+
+    def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
+        """Every query through `scores`, each call timed."""
+        results, timings = [], []
+        for query in self.queries:
+            began = time.perf_counter()
+            scores = scorer.scores(query.text)
+            timings.append(time.perf_counter() - began)
+            results.append(self._judge(query, _floats(scores)))
+            self.progress(self.name, len(results), len(self.queries))
+        return results, timings
+
+    def _batched(self, scorer: Scorer, batch: Callable[[list[str]], Iterable[Any]]
+                 ) -> tuple[list[_Judged], list[float]]:
+        """Every query through `scores_many`, and up to LATENCY_SAMPLES single calls timed:
+        latency is what one request waits, which a batch does not show."""
+        queries = list(self.queries)
+        total = len(queries)
+        judged: dict[int, _Judged] = {}
+        # texts of similar length batch together: a neural encoder pads every text of a
+        # batch to the longest one, so mixed lengths cost it two to three times as much
+        by_length = sorted(range(total), key=lambda i: len(queries[i].text))
+        for first in range(0, total, BATCH):
+            chunk = by_length[first:first + BATCH]
+            rows = batch([queries[i].text for i in chunk])
+            for i, scores in zip(chunk, rows, strict=True):
+                judged[i] = self._judge(queries[i], _floats(scores))
+            self.progress(self.name, len(judged), total)
+        timings = []
+        for query in queries[::max(1, total // LATENCY_SAMPLES)][:LATENCY_SAMPLES]:
+            began = time.perf_counter()
+            scorer.scores(query.text)
+            timings.append(time.perf_counter() - began)
+        return [judged[i] for i in range(total)], timings
+
+    def _judge(self, query: LabeledQuery, scores: list[float]) -> _Judged:
+        floor = self.min_score
+        # the rule of toolcat.search.rank: nothing at 0, nothing under the floor, ties in
+        # catalog order (a reverse sort is stable)
+        order = sorted((i for i, s in enumerate(scores) if s > 0 and s >= floor),
+                       key=scores.__getitem__, reverse=True)
+        ranking = [self.idents[i] for i in order]
+        depth = self.ks[-1]
+        cost = {k: sum(self.tokens[i] for i in order[:k]) for k in self.ks}
+        top = tuple((self.idents[i], scores[i]) for i in order[:depth])
+        if not query.needs_tool:
+            return QueryOutcome(query.id, top, (), bool(ranking), cost[depth]), None, cost
+        values = query_metrics(set(group_qrels(query.groups, ranking)), ranking, self.ks)
+        position = {name: p for p, name in enumerate(ranking, 1)}
+        ranks = tuple(min((position[n] for n in group if n in position), default=None)
+                      for group in query.groups)
+        missed = values[f"recall@{depth}"] < 1
+        return QueryOutcome(query.id, top, ranks, missed, cost[depth]), values, cost
+
+    def _metrics(self, outcomes: Sequence[QueryOutcome],
+                 per_query: dict[str, dict[str, float]]) -> dict[str, float | None]:
+        values: dict[str, float | None] = dict(mean_metrics(per_query.values()))
+        if any(not self.queries_by_id[o.id].needs_tool for o in outcomes):
+            qrels = {o.id: dict.fromkeys(self.queries_by_id[o.id].relevant, 1)
+                     for o in outcomes}
+            run = {o.id: dict(o.ranking) for o in outcomes}
+            values.update(abstention(qrels, run))
+        return values
+
+    def _categories(self, outcomes: Sequence[QueryOutcome],
+                    per_query: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:
+        if not self.queries.has_categories:
+            return {}
+        groups: dict[str, list[QueryOutcome]] = {}
+        for outcome in outcomes:
+            category = self.queries_by_id[outcome.id].category
+            groups.setdefault("(none)" if category is None else category, []).append(outcome)
+        return {
+            name: {"queries": len(members),
+                   "metrics": self._metrics(members, {o.id: per_query[o.id] for o in members
+                                                      if o.id in per_query})}
+            for name, members in groups.items()
+        }

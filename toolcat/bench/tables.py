@@ -1,0 +1,156 @@
+"""A report as plain tables of strings, shared by the terminal view and `--markdown`.
+
+Metrics are rows and scorers are columns, so any number of cut-offs reads side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolcat.bench.compare import Comparison
+from toolcat.bench.report import BenchReport, QueryOutcome, ScorerRun
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    best: tuple[frozenset[int], ...] = ()  # per row, the columns holding the best value
+    notes: tuple[str, ...] = ()
+    text_columns: int = 1  # the first columns hold text; the rest numbers (right-aligned)
+
+    def numeric(self, column: int) -> bool:
+        return column >= self.text_columns
+
+
+def metrics_table(report: BenchReport) -> Table:
+    names = [s.name for s in report.scorers]
+    rows, best = [], []
+    for metric in report.metric_names():
+        values = [s.metrics.get(metric) for s in report.scorers]
+        rows.append((metric, *(number(v) for v in values)))
+        best.append(_best_columns(values))
+    title = (f"{plural(len(report.queries), 'query', 'queries')} ({report.without_tools} "
+             f"with no fitting tool) on {plural(report.catalog.tools, 'tool')}")
+    return Table(title, ("metric", *names), tuple(rows), tuple(best))
+
+
+def cost_table(report: BenchReport) -> Table:
+    runs = report.scorers
+    k = report.depth
+    total = report.catalog.tokens
+    rows = [
+        ("index build", *(seconds(r.build_s) for r in runs)),
+        ("latency p50", *(milliseconds(r.latency.p50_ms) for r in runs)),
+        ("latency p95", *(milliseconds(r.latency.p95_ms) for r in runs)),
+        (f"tokens/query @{k}", *(_tokens(r.tokens[k], total) for r in runs)),
+    ]
+    return Table(f"cost (whole catalog: {total:,} tokens; −n% is the saving)",
+                 ("", *(r.name for r in runs)),
+                 tuple(rows))
+
+
+def category_table(report: BenchReport) -> Table | None:
+    if not report.queries.has_categories:
+        return None
+    k = report.depth
+    first = report.scorers[0].categories
+    rows, best = [], []
+    for category, info in first.items():
+        values = []
+        for run in report.scorers:
+            metrics = run.categories[category]["metrics"]
+            values.append(metrics.get(f"recall@{k}", metrics.get("abstention_recall")))
+        needs_tool = f"recall@{k}" in first[category]["metrics"]
+        cells = [number(v) if needs_tool else f"abstain {number(v)}" for v in values]
+        rows.append((category, str(info["queries"]), *cells))
+        best.append(frozenset(c + 1 for c in _best_columns(values)))
+    return Table(f"per category: recall@{k} (abstention recall where no tool fits)",
+                 ("category", "queries", *(r.name for r in report.scorers)), tuple(rows),
+                 tuple(best))
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    metrics = list(dict.fromkeys(d.metric for s in comparison.scorers for d in s.deltas))
+    rows = []
+    for metric in metrics:
+        cells = []
+        for scorer in comparison.scorers:
+            delta = next((d for d in scorer.deltas if d.metric == metric), None)
+            if delta is None or delta.delta is None:
+                cells.append("–" if delta is None else f"{number(delta.old)} → "
+                             f"{number(delta.new)}")
+            else:
+                cells.append(f"{number(delta.old)} → {number(delta.new)} ({delta.delta:+.3f})")
+        rows.append((metric, *cells))
+    notes = [*comparison.notes]
+    for scorer in comparison.scorers:
+        notes.append(f"{scorer.scorer}: {len(scorer.improved)} queries now found"
+                     f"{_ids(scorer.improved)}, {len(scorer.regressed)} now missed"
+                     f"{_ids(scorer.regressed)}")
+    return Table(f"compared with {comparison.against}",
+                 ("metric", *(s.scorer for s in comparison.scorers)), tuple(rows),
+                 notes=tuple(notes))
+
+
+def misses_table(report: BenchReport, run: ScorerRun) -> Table:
+    rows = []
+    for outcome in run.missed():
+        query = report.by_id[outcome.id]
+        rows.append((outcome.id, query.text, _expected(query.groups, outcome),
+                     _top(outcome.ranking, 3)))
+    k = report.depth
+    return Table(f"{run.name}: {len(rows)} missed (a needed tool not in the top {k}, or a "
+                 "pick where no tool fits)", ("id", "query", "expected", "top 3"), tuple(rows),
+                 text_columns=4)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def number(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def seconds(value: float) -> str:
+    return f"{value:.2f} s" if value >= 1 else f"{value * 1000:.0f} ms"
+
+
+def milliseconds(value: float) -> str:
+    return f"{value:.0f} ms" if value >= 100 else f"{value:.2f} ms"
+
+
+def _tokens(mean: float, total: int) -> str:
+    saving = 1 - mean / total if total else 0.0
+    return f"{mean:,.0f} (−{saving:.0%})"
+
+
+def _best_columns(values: Sequence[float | None]) -> frozenset[int]:
+    present = [v for v in values if v is not None]
+    if len(values) < 2 or not present:
+        return frozenset()
+    top = max(present)
+    return frozenset(i + 1 for i, v in enumerate(values) if v is not None and v == top)
+
+
+def _expected(groups: Sequence[Sequence[str]], outcome: QueryOutcome) -> str:
+    if not groups:
+        return "(no tool)"
+    return "\n".join(f"{' | '.join(group)} ({'not ranked' if rank is None else f'#{rank}'})"
+                     for group, rank in zip(groups, outcome.ranks, strict=True))
+
+
+def _top(ranking: Sequence[tuple[str, float]], n: int) -> str:
+    if not ranking:
+        return "(nothing)"
+    return "\n".join(f"{name} {score:.2f}" for name, score in ranking[:n])
+
+
+def _ids(ids: Sequence[str], shown: int = 10) -> str:
+    if not ids:
+        return ""
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return f" ({', '.join(ids[:shown])}{more})"

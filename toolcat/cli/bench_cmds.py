@@ -1,0 +1,214 @@
+"""`toolcat bench`: tool-selection accuracy on a labeled query set, scorers side by side."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.search import SCORERS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from rich.console import RenderableType
+    from rich.progress import TaskID
+
+    from toolcat.bench.compare import Comparison
+    from toolcat.bench.report import BenchReport
+    from toolcat.bench.runner import Progress
+    from toolcat.bench.tables import Table
+
+# Command modules import the core inside each command, so `toolcat --help` stays fast.
+
+
+def bench(
+    queries: Annotated[Path, typer.Option(
+        "-q", "--queries", help="Labeled query set: .jsonl, .yaml or .json with {id, query, "
+        "relevant, relevant_groups, category}; any other file is TREC qrels (with --topics).",
+        show_default=False)],
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    scorer: Annotated[list[str] | None, typer.Option(
+        "--scorer", "-s", help=f"Scorers to compare, comma-separated or repeated: "
+        f"{', '.join(SCORERS)}. Default: the default scorer of pick.",
+        show_default=False)] = None,
+    k: Annotated[str, typer.Option(
+        "-k", help="Cut-offs for recall@k, precision@k and nDCG@k, comma-separated.")
+    ] = "1,3,5,10",
+    min_score: Annotated[float, typer.Option(
+        "--min-score", help="Pick only tools scoring at least this (0..1); a scorer that "
+        "picks nothing abstains.")] = 0.0,
+    topics: Annotated[Path | None, typer.Option(
+        "--topics", help="Query texts for a TREC qrels file: 'id<TAB>text' lines or <top> "
+        "blocks.", show_default=False)] = None,
+    json_: JsonOpt = False,
+    markdown: Annotated[bool, typer.Option(
+        "--markdown", help="Print Markdown tables (for a README or a PR comment).")] = False,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write a PNG of recall@k per scorer (needs the plot extra).",
+        show_default=False)] = None,
+    compare: Annotated[Path | None, typer.Option(
+        "--compare", help="An earlier `bench --json` output: show metric deltas and the "
+        "queries that flipped.", show_default=False)] = None,
+    fail_under: Annotated[list[str] | None, typer.Option(
+        "--fail-under", help="METRIC=VALUE or SCORER:METRIC=VALUE (repeatable): exit 1 when "
+        "a metric is under its bar.", show_default=False)] = None,
+    misses: Annotated[bool, typer.Option(
+        "--misses", help="List the queries each scorer got wrong.")] = False,
+    allow_unknown: Annotated[bool, typer.Option(
+        "--allow-unknown", help="Warn about labels that name no tool of the catalog instead "
+        "of stopping; they count as misses.")] = False,
+) -> None:
+    """Measure how well each scorer selects the labeled tools: hit@1, recall@k, precision@k,
+    MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
+    from toolcat.bench.compare import compare as compare_runs
+    from toolcat.bench.compare import load_past
+    from toolcat.bench.gates import check_bars, check_names, parse_bar
+    from toolcat.bench.markdown import to_markdown
+    from toolcat.bench.queries import load_queries, resolve_labels, unknown_labels_error
+    from toolcat.bench.report import report_metrics
+    from toolcat.bench.runner import check_scorers, run_bench
+    from toolcat.bench.tables import plural
+    from toolcat.cli import build
+    from toolcat.cli.output import console, note, print_json, warn, write_output
+    from toolcat.errors import UsageError
+
+    if json_ and markdown:
+        raise UsageError("--json and --markdown print different things; choose one")
+    ks = parse_ks(k)
+    names, reason = chosen_scorers(scorer)
+    check_scorers(names)
+    bars = [parse_bar(text) for text in fail_under or []]
+    past = load_past(compare) if compare is not None else None
+    cat = build.load(catalog, shape)
+    labeled, unknown = resolve_labels(load_queries(queries, topics=topics), cat)
+    if unknown:
+        problem = unknown_labels_error(unknown)
+        if not allow_unknown:
+            raise problem
+        warn(str(problem).removesuffix(f" ({problem.hint})"))
+    check_names(bars, report_metrics(labeled, ks), names)
+    if plot is not None:  # before a long run, not after it
+        from toolcat.bench.plot import recall_plot, require_matplotlib
+
+        require_matplotlib()
+    if reason and not json_:
+        note(f"scorer {names[0]}: {reason}")
+
+    with progress_bar(shown=not json_ and console.is_terminal) as progress:
+        report = run_bench(cat, labeled, names, ks=ks, min_score=min_score,
+                           unknown_labels=[u.name for u in unknown], progress=progress)
+    failures = check_bars(report, bars)
+    comparison = compare_runs(report, past) if past is not None else None
+
+    if json_:
+        print_json({**report.to_json(), "status": "fail" if failures else "ok",
+                    "failures": [f.to_json() for f in failures],
+                    "comparison": comparison.to_json() if comparison else None})
+    elif markdown:
+        typer.echo(to_markdown(report, comparison=comparison, failures=failures,
+                               bars=len(bars), misses=misses), nl=False)
+    else:
+        print_tables(report, comparison, misses)
+        for failure in failures:
+            console.print(f"[red]under the bar[/] {failure}", highlight=False)
+        if bars and not failures:
+            console.print(f"[green]{'all ' if len(bars) > 1 else ''}{plural(len(bars), 'bar')} "
+                          "cleared[/]")
+    if plot is not None:
+        inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
+        write_output(plot, recall_plot(report), protect=inputs)
+        if not json_:
+            note(f"wrote {plot}")
+    if failures:
+        raise typer.Exit(1)
+
+
+def parse_ks(text: str) -> list[int]:
+    """`1,3,5,10` -> [1, 3, 5, 10]."""
+    from toolcat.bench.runner import check_ks
+    from toolcat.errors import UsageError
+
+    try:
+        ks = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"-k takes whole numbers separated by commas, not '{text}'") from None
+    return list(check_ks(ks))
+
+
+def chosen_scorers(given: list[str] | None) -> tuple[list[str], str]:
+    """The scorers of `--scorer` (commas or repeats), or pick's default and why it is."""
+    if given:
+        return [n.strip() for text in given for n in text.split(",") if n.strip()], ""
+    from toolcat.search import default_scorer
+
+    name, reason = default_scorer()
+    return [name], f"the default scorer of pick ({reason})"
+
+
+@contextmanager
+def progress_bar(*, shown: bool) -> Iterator[Progress | None]:
+    """A rich progress bar per scorer on stderr, or nothing when hidden."""
+    if not shown:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bar
+
+    from toolcat.cli.output import err_console
+
+    tasks: dict[str, TaskID] = {}
+    with Bar("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+             console=err_console, transient=True) as bar:
+
+        def advance(scorer: str, done: int, total: int) -> None:
+            label = f"{scorer}: indexing" if done == 0 else scorer
+            if scorer not in tasks:
+                tasks[scorer] = bar.add_task(label, total=total)
+            bar.update(tasks[scorer], completed=done, description=label)
+
+        yield advance
+
+
+def print_tables(report: BenchReport, comparison: Comparison | None, misses: bool) -> None:
+    from toolcat.bench.tables import (
+        category_table,
+        comparison_table,
+        cost_table,
+        metrics_table,
+        misses_table,
+    )
+    from toolcat.cli.output import console
+
+    tables = [metrics_table(report), cost_table(report), category_table(report)]
+    if comparison is not None:
+        tables.append(comparison_table(comparison))
+    if misses:
+        tables += [misses_table(report, run) for run in report.scorers]
+    for table in tables:
+        if table is not None:
+            for renderable in rich_table(table):
+                console.print(renderable)
+
+
+def rich_table(data: Table) -> Iterator[RenderableType]:
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    yield Text(data.title, style="bold")
+    table = Table()
+    for i, name in enumerate(data.header):
+        table.add_column(name, justify="right" if data.numeric(i) else "left",
+                         no_wrap=i == 0, overflow="fold")
+    for i, row in enumerate(data.rows):
+        best = data.best[i] if i < len(data.best) else frozenset()
+        table.add_row(*(f"[bold green]{escape(c)}[/]" if j in best else escape(c)
+                        for j, c in enumerate(row)))
+    yield table
+    for line in data.notes:
+        yield escape(line)
