@@ -3,6 +3,7 @@ current directory or its parents; and the choice of catalogs a command works on.
 
     catalogs: [tools/, mcp-dump.json]   # relative to the config file
     lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
+    profile: profiles/agent.yaml        # the agent profile of resolve, render and tokens
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "search", "pick", "bench", "resolve", "render", "profile",
-            "lock")
+SECTIONS = ("catalogs", "lint", "profile")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Config:
 
     path: Path | None = None
     catalogs: tuple[Path, ...] = ()
+    profile: str | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -84,10 +85,17 @@ def _from_mapping(data: Any, path: Path) -> Config:
         catalogs = [catalogs]
     if not isinstance(catalogs, list) or not all(isinstance(c, str) for c in catalogs):
         raise ConfigError("'catalogs' must be a path or a list of paths", where=where)
+    profile = data.get("profile")
+    if profile is not None and not isinstance(profile, str):
+        raise ConfigError("'profile' must be a profile file or the name of a bundled profile",
+                          where=where)
+    if profile and (path.parent / profile).exists():
+        profile = str(path.parent / profile)
     return Config(
         path=path,
         catalogs=tuple(path.parent / c for c in catalogs),
-        sections={k: v for k, v in data.items() if k != "catalogs"},
+        profile=profile,
+        sections={k: v for k, v in data.items() if k not in ("catalogs", "profile")},
     )
 
 

@@ -204,3 +204,22 @@ def test_toolcat_resolve_is_callable_in_a_fresh_process():
                           text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
     assert done.stdout.strip() == "True ['tool_search', 'final_answer']"
+
+
+def test_the_profile_of_toolcat_yaml_applies_without_profile(run, isolated):
+    (isolated / "toolcat.yaml").write_text("profile: small-model\n")
+    data = json.loads(run("resolve", "weather in Tokyo", "--json").stdout)
+    assert data["profile"]["name"] == "small-model"
+    explicit = json.loads(run("resolve", "weather in Tokyo", "-p", "large-model-native",
+                              "--json").stdout)
+    assert explicit["profile"]["name"] == "large-model-native"
+
+
+def test_a_profile_path_in_toolcat_yaml_is_relative_to_it(run, isolated, monkeypatch):
+    (isolated / "agent").mkdir()
+    (isolated / "agent" / "bot.yaml").write_text("name: bot\nmodel: {name: tiny, size_b: 1}\n")
+    (isolated / "agent" / "toolcat.yaml").write_text("profile: bot.yaml\n")
+    (isolated / "agent" / "sub").mkdir()
+    monkeypatch.chdir(isolated / "agent" / "sub")
+    data = json.loads(run("resolve", "weather in Tokyo", "--json").stdout)
+    assert data["profile"]["name"] == "bot"

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs, find_config
 from toolcat.model import Catalog
+
+if TYPE_CHECKING:
+    from toolcat.resolution import Profile
 
 
 def config() -> Config:
@@ -28,3 +32,12 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
         if issue.severity == "warning":
             warn(str(issue))
     return loaded
+
+
+def profile(option: str | None, cfg: Config | None = None) -> Profile:
+    """`--profile`, else the `profile:` of toolcat.yaml, else the default profile (a large model
+    with native tool calling)."""
+    from toolcat.resolution import DEFAULT_PROFILE, load_profile
+
+    spec = option or (cfg or config()).profile
+    return load_profile(spec) if spec else DEFAULT_PROFILE

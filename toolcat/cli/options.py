@@ -38,6 +38,7 @@ ProfileOpt = Annotated[
     str | None,
     typer.Option("--profile", "-p",
                  help="Agent profile (YAML/JSON), or the name of a bundled profile such as "
-                 "small-model. Default: a large model with native tool calling.",
+                 "small-model. Default: profile: of toolcat.yaml, else a large model with "
+                 "native tool calling.",
                  show_default=False),
 ]

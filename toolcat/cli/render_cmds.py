@@ -97,9 +97,9 @@ def render(
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
              shape: str | None) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
-    from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile
+    from toolcat.resolution import Resolver
 
-    chosen = load_profile(profile) if profile else DEFAULT_PROFILE
+    chosen = build.profile(profile)
     cat = build.load(catalog, shape)
     return cat, chosen, Resolver(cat, chosen).resolve(query)
 

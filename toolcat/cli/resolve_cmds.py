@@ -42,9 +42,9 @@ def resolve(
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
     from toolcat.cli import build
     from toolcat.errors import UsageError
-    from toolcat.resolution import DEFAULT_PROFILE, Resolver, Session, load_profile, load_script
+    from toolcat.resolution import Resolver, Session, load_script
 
-    chosen = load_profile(profile) if profile else DEFAULT_PROFILE
+    chosen = build.profile(profile)
     script = load_script(steps) if steps is not None else None
     text = query if query is not None else (script.query if script else None)
     if not text:
