@@ -51,9 +51,9 @@ class HybridScorer:
         self.semantic = SemanticScorer(tools, model=model, cache=cache)
         self.weight = semantic_weight
 
-    def evidence(self, queries: Sequence[str]) -> np.ndarray:
-        """Total evidence per tool, one row per query."""
-        cosine = np.clip(self.semantic.similarity(queries), 0.0, None)
+    def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
+        cosine = np.clip(self.semantic.similarity(queries, cached=cached), 0.0, None)
         lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
@@ -66,7 +66,7 @@ class HybridScorer:
         return self._squash(self.evidence([query])[0]).tolist()
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return self._squash(self.evidence(queries)).tolist()
+        return self._squash(self.evidence(queries, cached=True)).tolist()
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         lexical = float(self.lexical.evidence(query)[0][index])

