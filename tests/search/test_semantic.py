@@ -58,3 +58,16 @@ def test_a_model_not_on_this_machine_is_an_error_not_a_download(demo, embedder):
     with pytest.raises(UsageError) as error:
         build_scorer("semantic", demo.tools, model="no-such-org/no-such-model")
     assert "offline" in str(error.value)
+
+
+def test_batched_queries_are_cached_and_score_as_one_by_one(demo, embedder, tmp_path,
+                                                            monkeypatch):
+    from toolcat.search.embeddings import EmbeddingCache, text_key
+
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    scorer = build_scorer("semantic", demo.tools[:12])
+    queries = ["weather in Lisbon", "send a note to the team channel"]
+    batched = scorer.scores_many(queries)
+    cached = EmbeddingCache(embedder.ident).load()
+    assert {text_key(q) for q in queries} <= cached.keys()
+    assert batched == [pytest.approx(scorer.scores(q), abs=1e-5) for q in queries]
