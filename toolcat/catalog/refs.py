@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcat.catalog.files import parse_file
 from toolcat.catalog.positions import escape, unescape
 from toolcat.errors import CatalogError
 
@@ -130,6 +129,8 @@ class RefChecker:
             chain.append(nxt)
 
     def _document(self, uri: str) -> Any:
+        from toolcat.catalog.files import parse_file  # YAML only when a file is referenced
+
         if uri not in self.documents:
             path = Path(unquote(uri.removeprefix("file://")))
             self.documents[uri] = parse_file(path).data
