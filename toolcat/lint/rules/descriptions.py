@@ -83,7 +83,7 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """The description is too short or too vague to be found by search.
 
     A description of fewer than `min_description_words` words (default 4), a placeholder such
-    as "TODO", or one made only of words like "handles", "data", "utility" or "does stuff"
+    as "tbd", or one made only of words like "handles", "data", "utility" or "does stuff"
     gives a search nothing to match and a model nothing to choose by. Say what the tool does,
     to what, and what it returns.
     """
