@@ -10,7 +10,6 @@ search of its own (at least one tool must not be deferred). A response carries i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
@@ -27,8 +26,8 @@ from toolcat.providers.base import (
     named_call,
     object_schema,
     own_extra,
+    with_deferred,
     with_model,
-    written_tools,
 )
 
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
@@ -73,14 +72,8 @@ def request(req: RequestInput) -> Written:
     if req.system:
         body["system"] = req.system
     body["messages"] = [{"role": "user", "content": req.query}]
-    # resolve decided what is shown: a shown tool is never deferred, whatever its catalog says
-    shown = [replace(tool, defer_loading=None) for tool in req.tools]
-    deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
-    tools = written_tools([*shown, *deferred], write_tool, notes)
-    if deferred and not req.discovery:
-        tools.append(dict(TOOL_SEARCH))
-        notes.append(f"{len(deferred)} tools are deferred (defer_loading); the "
-                     f"{TOOL_SEARCH['name']} server tool was added so the model can load them")
+    tools = with_deferred(req, write_tool, TOOL_SEARCH, f"{TOOL_SEARCH['name']} server tool",
+                          notes)
     if tools:
         body["tools"] = tools
     return with_model(req, body), notes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolcat.catalog.positions import PositionIndex, escape, join
@@ -240,6 +240,21 @@ def written_tools(tools: Sequence[Tool], write: Callable[[Tool], Written],
         items.append(item)
         notes.extend(tool_notes)
     return items
+
+
+def with_deferred(req: RequestInput, write: Callable[[Tool], Written], search_tool: Json,
+                  search_label: str, notes: list[str]) -> list[dict[str, Json]]:
+    """The tools of a request for a provider with deferred loading: shown tools as they are
+    (resolve decided they are shown, whatever their catalog says), the deferred ones with
+    `defer_loading: true`, and the provider's own search tool when the request brings none."""
+    shown = [replace(tool, defer_loading=None) for tool in req.tools]
+    deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
+    tools = written_tools([*shown, *deferred], write, notes)
+    if deferred and not req.discovery:
+        tools.append(dict(search_tool))
+        notes.append(f"{len(deferred)} tools are deferred (defer_loading); the {search_label} "
+                     "was added so the model can load them")
+    return tools
 
 
 def deferred_left_out(req: RequestInput, label: str, notes: list[str]) -> None:

@@ -10,7 +10,6 @@ arguments}`, where `arguments` is a JSON string.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
@@ -26,8 +25,8 @@ from toolcat.providers.base import (
     locate,
     named_call,
     own_extra,
+    with_deferred,
     with_model,
-    written_tools,
 )
 
 KEYS = {"type", "name", "description", "parameters", "strict", "defer_loading"}
@@ -80,14 +79,8 @@ def request(req: RequestInput) -> Written:
     if req.system:
         body["instructions"] = req.system
     body["input"] = [{"role": "user", "content": req.query}]
-    # resolve decided what is shown: a shown tool is never deferred, whatever its catalog says
-    shown = [replace(tool, defer_loading=None) for tool in req.tools]
-    deferred = [replace(tool, defer_loading=True) for tool in req.deferred]
-    tools = written_tools([*shown, *deferred], request_tool, notes)
-    if deferred and not req.discovery:
-        tools.append({"type": "tool_search"})
-        notes.append(f"{len(deferred)} tools are deferred (defer_loading); the hosted "
-                     "tool_search tool was added so the model can load them")
+    tools = with_deferred(req, request_tool, {"type": "tool_search"}, "hosted tool_search tool",
+                          notes)
     if tools:
         body["tools"] = tools
     return with_model(req, body), notes
