@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
+from toolcat.catalog.positions import escape
 from toolcat.model import Catalog, Tool
 
 WordOp = Literal["equal", "delete", "insert"]
@@ -162,9 +163,8 @@ def changed_paths(old: Any, new: Any, pointer: str = "") -> list[str]:
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[str] = []
         for key in list(old) + [k for k in new if k not in old]:
-            token = str(key).replace("~", "~0").replace("/", "~1")
             out += changed_paths(old.get(key, _MISSING), new.get(key, _MISSING),
-                                 f"{pointer}/{token}")
+                                 f"{pointer}/{escape(str(key))}")
         return out
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         out = []

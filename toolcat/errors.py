@@ -38,10 +38,6 @@ class CatalogError(ToolcatError):
     """A catalog file cannot be read: missing, malformed, of no known shape, or inconsistent."""
 
 
-class RefError(CatalogError):
-    """A `$ref` that is remote, points nowhere, or loops."""
-
-
 class DefinitionError(CatalogError):
     """A tool defined in Python breaks the `@tool` contract; raised at its decorator's line."""
 

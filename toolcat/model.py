@@ -107,8 +107,7 @@ class Tool:
 
     def size(self) -> int:
         """Bytes of the compact JSON of the model-facing definition."""
-        return len(json.dumps(self.definition(), separators=(",", ":"), ensure_ascii=False)
-                   .encode())
+        return len(compact_json(self.definition()).encode())
 
     def to_json(self) -> dict[str, Json]:
         """The stable JSON shape of a tool in every command's `--json` output."""
@@ -244,6 +243,11 @@ class Catalog:
             return SourceRef(tool.origin.file, tool.origin.line, tool.origin.column, pointer)
         line, column = index.locate(pointer)
         return SourceRef(tool.origin.file, line, column, pointer)
+
+
+def compact_json(value: Json) -> str:
+    """JSON without whitespace, as a request carries it (and as tokens and sizes count it)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def matches(pattern: str, tool: Tool) -> bool:

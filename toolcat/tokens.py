@@ -6,12 +6,11 @@ own formatting and hidden prompts) is the render room's business, and labeled th
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
 from toolcat.errors import UsageError
-from toolcat.model import Tool
+from toolcat.model import Tool, compact_json
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 DEFAULT_ENCODING = "o200k_base"
@@ -33,7 +32,7 @@ def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
 
 def definition_text(tool: Tool) -> str:
     """The compact JSON of the model-facing definition: what a tool costs in a request."""
-    return json.dumps(tool.definition(), separators=(",", ":"), ensure_ascii=False)
+    return compact_json(tool.definition())
 
 
 def definition_tokens(tool: Tool, encoding: str = DEFAULT_ENCODING) -> int:

@@ -98,11 +98,13 @@ def _from_list(items: list[Any], pointer: str, found: Found) -> Found:
             found.items.append((item, item_pointer))
     if found.hint == "gemini":
         # entries beside functionDeclarations are Gemini's own tools (googleSearch, ...)
-        for item, item_pointer in [(i, p) for i, p in found.items if "/functionDeclarations/"
-                                   not in p and "/function_declarations/" not in p]:
-            found.items.remove((item, item_pointer))
-            kind = next(iter(item), "?") if isinstance(item, dict) else "?"
-            found.skipped.append((item_pointer, f"a Gemini built-in tool '{kind}'"))
+        declared = [(i, p) for i, p in found.items
+                    if any(f"/{key}/" in p for key in GEMINI_KEYS)]
+        for item, item_pointer in found.items:
+            if (item, item_pointer) not in declared:
+                kind = next(iter(item), "?") if isinstance(item, dict) else "?"
+                found.skipped.append((item_pointer, f"a Gemini built-in tool '{kind}'"))
+        found.items = declared
     return found
 
 

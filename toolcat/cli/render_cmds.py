@@ -99,8 +99,9 @@ def _resolve(query: str, profile: str | None, catalog: list[str] | None,
     from toolcat.cli import build
     from toolcat.resolution import Resolver
 
-    chosen = build.profile(profile)
-    cat = build.load(catalog, shape)
+    cfg = build.config()  # read once: it names both the profile and the catalogs
+    chosen = build.profile(profile, cfg)
+    cat = build.load(catalog, shape, cfg=cfg)
     return cat, chosen, Resolver(cat, chosen).resolve(query)
 
 

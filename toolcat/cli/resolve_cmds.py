@@ -44,12 +44,13 @@ def resolve(
     from toolcat.errors import UsageError
     from toolcat.resolution import Resolver, Session, load_script
 
-    chosen = build.profile(profile)
+    cfg = build.config()  # read once: it names both the profile and the catalogs
+    chosen = build.profile(profile, cfg)
     script = load_script(steps) if steps is not None else None
     text = query if query is not None else (script.query if script else None)
     if not text:
         raise UsageError("give a QUERY" + (" or a 'query' in the steps file" if script else ""))
-    cat = build.load(catalog, shape)
+    cat = build.load(catalog, shape, cfg=cfg)
     resolver = Resolver(cat, chosen)
     if script is None:
         resolution = resolver.resolve(text)

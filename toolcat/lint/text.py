@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from toolcat.catalog.positions import unescape
+from toolcat.search.text import CAMEL_BOUNDARY
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"\w+")
 
 STOPWORDS = frozenset(
@@ -16,7 +16,7 @@ STOPWORDS = frozenset(
 
 def words(text: str) -> list[str]:
     """Lower-case words; camelCase and snake_case are split (`getUserId` -> get user id)."""
-    return list(_WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower()))
+    return list(_WORD.findall(CAMEL_BOUNDARY.sub(" ", text).replace("_", " ").lower()))
 
 
 _NOT_PLURAL = frozenset("does goes has was this its yes always news series species status "

@@ -9,12 +9,11 @@ tool use (Anthropic's hidden tool-use system prompt). Every count carries its Me
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolcat.model import Json, Tool
-from toolcat.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens
+from toolcat.model import Json, Tool, compact_json
+from toolcat.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens, definition_text
 
 OPENAI = ("openai", "openai-responses")
 _CL100K_MODELS = ("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada")
@@ -123,14 +122,9 @@ class TokenCount:
                 "total": self.total, "method": self.method.to_json()}
 
 
-def compact(value: Json) -> str:
-    """The compact JSON that a request carries."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def count_request(system: str, tool_items: Sequence[Json], method: Method) -> TokenCount:
     """Tokens of a system prompt and the tools array items (each as compact JSON)."""
-    tools = sum(count_tokens(compact(item), method.encoding) for item in tool_items)
+    tools = sum(count_tokens(compact_json(item), method.encoding) for item in tool_items)
     overhead = method.overhead if tool_items else 0
     return TokenCount(count_tokens(system, method.encoding), tools, overhead, method)
 
@@ -173,10 +167,10 @@ def tool_text(tool: Tool, shape: str = "canonical") -> str:
     """The compact JSON of a tool as `shape` (a provider's requests, or `{name, description,
     parameters}`) carries it."""
     if shape == "canonical":
-        return compact(tool.definition())
+        return definition_text(tool)
     from toolcat.providers import PROVIDERS
 
-    return compact(PROVIDERS[shape].tool_for_request(tool)[0])
+    return compact_json(PROVIDERS[shape].tool_for_request(tool)[0])
 
 
 def tool_tokens(tool: Tool, method: Method, shape: str = "canonical") -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolcat.model import Tool
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
 STOPWORDS = frozenset((
@@ -22,12 +22,12 @@ STOPWORDS = frozenset((
 
 def split_name(name: str) -> str:
     """`getWeatherNow`, `get_weather-now`, `math.factorial` -> words separated by spaces."""
-    return " ".join(_CAMEL.sub(" ", part) for part in _WORD.findall(name))
+    return " ".join(CAMEL_BOUNDARY.sub(" ", part) for part in _WORD.findall(name))
 
 
 def words(text: str) -> list[str]:
     """Lower-case alphanumeric words, camelCase split, one-letter words dropped."""
-    return [w for w in _WORD.findall(_CAMEL.sub(" ", text).lower()) if len(w) > 1]
+    return [w for w in _WORD.findall(CAMEL_BOUNDARY.sub(" ", text).lower()) if len(w) > 1]
 
 
 def terms(text: str) -> list[str]:
@@ -58,16 +58,6 @@ def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
                 stack.append(value)
 
 
-def searchable_text(tool: Tool) -> str:
-    """Name, split name, description, parameter names and descriptions, tags: one string."""
-    parts = [tool.name, split_name(tool.name), tool.description]
-    for name, description in parameter_texts(tool.parameters):
-        parts += [split_name(name), description]
-    parts += tool.tags
-    return "\n".join(p for p in parts if p)
-
-
-@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """The Snowball (Porter 2) English stem of a lower-case word: `messages` -> `messag`."""
     return _stemmer().stemWord(word)

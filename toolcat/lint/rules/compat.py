@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from toolcat.catalog.positions import escape
 from toolcat.catalog.refs import is_remote
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.targets import StrictRules, Target
@@ -56,7 +57,7 @@ def unsupported_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
             continue
         for node in ctx.nodes(tool):
             for key, value in node.schema.items():
-                at = f"{node.pointer}/{_token(key)}"
+                at = f"{node.pointer}/{escape(key)}"
                 if key in rules.rejected:
                     yield Problem(f"{rules.label} does not support '{key}'", schema=at,
                                   key=True, target=target.name)
@@ -113,7 +114,7 @@ def ignored_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
             dropped = [k for k in node.schema if k not in kept and k not in _META_KEYS]
             if dropped:
                 yield Problem(f"{target.label} drops {', '.join(map(repr, dropped))} "
-                              f"{_place(node)}", schema=f"{node.pointer}/{_token(dropped[0])}",
+                              f"{_place(node)}", schema=f"{node.pointer}/{escape(dropped[0])}",
                               key=True, target=target.name)
 
 
@@ -274,7 +275,7 @@ def _strict_problems(tool: Tool, rules: StrictRules, nodes: list[Node]) -> Itera
                     if name not in required:
                         yield Problem(f"{label} needs every property in required; "
                                       f"'{name}' is not (make it a union with null instead)",
-                                      schema=f"{node.pointer}/properties/{_token(name)}",
+                                      schema=f"{node.pointer}/properties/{escape(name)}",
                                       key=True)
         if isinstance(schema.get("enum"), list):
             enum_values += len(schema["enum"])
@@ -398,7 +399,3 @@ def property_name_rejected(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 def _place(node: Node) -> str:
     return "at the root" if not node.pointer else f"in '{parameter_path(node.pointer)}'"
-
-
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
