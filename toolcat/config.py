@@ -4,18 +4,20 @@ current directory or its parents; and the choice of catalogs a command works on.
     catalogs: [tools/, mcp-dump.json]   # relative to the config file
     lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
     profile: profiles/agent.yaml        # the agent profile of resolve, render and tokens
+    refs: {roots: [../shared-schemas]}  # folders a file `$ref` may reach besides the catalog's
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolcat.catalog.files import parse_file
+from toolcat.catalog.positions import PositionIndex
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.paths import demo_catalog
@@ -27,7 +29,8 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile")
+SECTIONS = ("catalogs", "lint", "profile", "refs")
+REFS_KEYS = ("roots",)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Config:
     path: Path | None = None
     catalogs: tuple[Path, ...] = ()
     profile: str | None = None
+    ref_roots: tuple[Path, ...] = ()
     sections: Mapping[str, Any] = field(default_factory=dict)
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -51,7 +55,8 @@ def find_config(start: Path) -> Config:
     for folder in (start, *start.parents):
         for name in CONFIG_NAMES:
             if (folder / name).is_file():
-                return _from_mapping(parse_file(folder / name).data, folder / name)
+                parsed = parse_file(folder / name)
+                return _from_mapping(parsed.data, folder / name, parsed.index)
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
             section = _pyproject_section(pyproject)
@@ -69,8 +74,12 @@ def _pyproject_section(path: Path) -> dict[str, Any] | None:
     return section if isinstance(section, dict) else None
 
 
-def _from_mapping(data: Any, path: Path) -> Config:
+def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> Config:
     where = SourceRef(str(path))
+
+    def at(pointer: str) -> SourceRef:
+        return SourceRef(str(path), *index.locate(pointer), pointer) if index else where
+
     if data is None:
         return Config(path=path)
     if not isinstance(data, dict):
@@ -95,8 +104,37 @@ def _from_mapping(data: Any, path: Path) -> Config:
         path=path,
         catalogs=tuple(path.parent / c for c in catalogs),
         profile=profile,
-        sections={k: v for k, v in data.items() if k not in ("catalogs", "profile")},
+        ref_roots=_ref_roots(data.get("refs"), path.parent, at),
+        sections={k: v for k, v in data.items() if k not in ("catalogs", "profile", "refs")},
     )
+
+
+def _ref_roots(value: Any, folder: Path, at: Callable[[str], SourceRef]) -> tuple[Path, ...]:
+    """`refs: {roots: [...]}`: existing folders, relative to the config file, symlinks resolved."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise ConfigError("'refs' must be a mapping such as {roots: [schemas/]}", where=at("/refs"))
+    unknown = sorted(set(value) - set(REFS_KEYS))
+    if unknown:
+        raise ConfigError(f"unknown setting refs.{unknown[0]}; known: {', '.join(REFS_KEYS)}",
+                          where=at(f"/refs/{unknown[0]}#key"))
+    roots = value.get("roots", [])
+    if isinstance(roots, str):
+        roots = [roots]
+    if not isinstance(roots, list):
+        raise ConfigError("'refs.roots' must be a folder or a list of folders",
+                          where=at("/refs/roots"))
+    out = []
+    for i, root in enumerate(roots):
+        if not isinstance(root, str) or not root.strip():
+            raise ConfigError("each of 'refs.roots' must be a folder path",
+                              where=at(f"/refs/roots/{i}"))
+        real = (folder / os.path.expanduser(root)).resolve()
+        if not real.is_dir():
+            raise ConfigError(f"refs.roots: '{root}' is not a folder", where=at(f"/refs/roots/{i}"))
+        out.append(real)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

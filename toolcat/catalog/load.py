@@ -47,6 +47,7 @@ def load_catalog(
     shape: str | None = None,
     lenient: bool = False,
     default_source: str = "custom",
+    ref_roots: Sequence[str | Path] = (),
 ) -> Catalog:
     """Load and merge catalog files and Python modules.
 
@@ -56,6 +57,8 @@ def load_catalog(
     `shape` forces one shape for every file instead of detecting it. With `lenient`, problems
     that still leave a usable catalog (a duplicated name, a bad `$ref`) are kept in
     `Catalog.issues` for lint to report; otherwise the first one raises a CatalogError.
+    A file `$ref` may reach only the folder tree of its catalog file and the `ref_roots`
+    (toolcat.yaml's `refs: {roots: [...]}`); see toolcat.catalog.refs.
 
     Raises:
         CatalogError: a file is missing, malformed, of no known shape, or (unless lenient)
@@ -63,7 +66,8 @@ def load_catalog(
     """
     if isinstance(sources, (str, Path)):
         sources = [sources]
-    loader = _Loader(shape=shape, default_source=default_source)
+    loader = _Loader(shape=shape, default_source=default_source,
+                     ref_roots=tuple(Path(root).resolve() for root in ref_roots))
     for path in expand_sources(sources):
         if is_python_source(path):
             loader.merge(load_python(path))
@@ -73,7 +77,8 @@ def load_catalog(
 
 
 class _Loader:
-    def __init__(self, *, shape: str | None, default_source: str) -> None:
+    def __init__(self, *, shape: str | None, default_source: str,
+                 ref_roots: tuple[Path, ...] = ()) -> None:
         self.shape = shape
         self.default_source = default_source
         self.tools: list[Tool] = []
@@ -81,7 +86,7 @@ class _Loader:
         self.sources: list[str] = []
         self.issues: list[LoadIssue] = []
         self.positions: dict[str, PositionIndex] = {}
-        self.refs = RefChecker()
+        self.refs = RefChecker(roots=ref_roots)
 
     def add(self, parsed: ParsedFile) -> None:
         file = parsed.path
@@ -103,8 +108,9 @@ class _Loader:
             if not parsed.has_refs:
                 continue
             for problem in self.refs.check(tool.parameters, base_uri):
-                line, column = parsed.index.locate(f"{tool.schema_pointer}{problem.pointer}")
-                where = SourceRef(file, line, column, f"{tool.schema_pointer}{problem.pointer}")
+                pointer = f"{tool.schema_pointer}{problem.pointer}"
+                line, column = parsed.index.locate(f"{pointer}/$ref")  # the reference itself
+                where = SourceRef(file, line, column, pointer)
                 self.issues.append(LoadIssue(problem.code, problem.message, where))
 
     def merge(self, part: Catalog) -> None:

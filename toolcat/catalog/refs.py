@@ -6,17 +6,21 @@ schema, as JSON Schema defines. Relative file references (`common.yaml#/$defs/Ad
 against the directory of the file that holds them. A reference with a URL scheme is remote and
 never fetched. A chain of references that comes back to itself without reaching a schema is a
 cycle; a recursive schema (a reference to an enclosing schema) is fine.
+
+A file reference is confined: it must land, symlinks resolved, inside the folder tree of the
+catalog file the tool came from, or inside one of the extra roots the project allows
+(`refs: {roots: [...]}` in toolcat.yaml). Anything else is refused before the file is opened
+or even looked at, so a catalog cannot copy `~/.ssh/id_rsa` or a `.env` into a payload.
 """
 
 from __future__ import annotations
 
-import copy
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from toolcat.catalog.positions import escape, unescape
 from toolcat.errors import CatalogError
@@ -76,27 +80,38 @@ def _find_anchor(document: Any, name: str) -> Any:
 
 @dataclass(frozen=True)
 class RefProblem:
-    code: str  # remote-ref | unresolved-ref | ref-cycle
+    code: str  # remote-ref | unresolved-ref | ref-outside | ref-cycle
     message: str
     pointer: str  # of the object holding the `$ref`, inside the checked schema
 
 
 @dataclass
 class RefChecker:
-    """Checks references and keeps every referenced file it read, keyed by file URI."""
+    """Checks references and keeps every referenced file it read, keyed by file URI.
+
+    `roots` are folders (absolute, symlinks resolved) that file references may reach besides
+    the folder tree of the catalog file holding the schema.
+    """
 
     documents: dict[str, Any] = field(default_factory=dict)
+    roots: tuple[Path, ...] = ()
     _checked: set[str] = field(default_factory=set)
 
-    def check(self, schema: Any, base_uri: str) -> list[RefProblem]:
+    def check(self, schema: Any, base_uri: str, home: Path | None = None) -> list[RefProblem]:
+        """Problems of every `$ref` in `schema`, read from the file at `base_uri`; `home` is
+        the folder of the catalog file (the folder of `base_uri` when not given)."""
+        if home is None:
+            home = _uri_path(base_uri)
+            home = home.parent if home is not None else Path.cwd()
         problems = []
         for ref, pointer in iter_refs(schema):
-            message = self._check_one(ref, schema, base_uri)
+            message = self._check_one(ref, schema, base_uri, home)
             if message:
                 problems.append(RefProblem(message[0], message[1], pointer))
         return problems
 
-    def _check_one(self, ref: str, root: Any, base_uri: str) -> tuple[str, str] | None:
+    def _check_one(self, ref: str, root: Any, base_uri: str,
+                   home: Path) -> tuple[str, str] | None:
         if is_remote(ref):
             return ("remote-ref", f"remote $ref '{ref}' is never fetched; "
                     "copy the schema next to the catalog or into $defs")
@@ -106,6 +121,10 @@ class RefChecker:
         while True:
             target_uri, fragment = urldefrag(urljoin(doc_uri, chain[-1]))
             if target_uri != doc_uri:
+                refused = self._outside(target_uri, home)
+                if refused:
+                    return ("ref-outside", f"$ref '{chain[-1]}' {refused}: not read "
+                            "(toolcat.yaml can allow a folder: refs: {roots: [...]})")
                 try:
                     document = self._document(target_uri)
                 except CatalogError as exc:
@@ -121,20 +140,45 @@ class RefChecker:
                 return ("unresolved-ref", f"$ref '{chain[-1]}' points nowhere{where}")
             if doc_uri != base_uri and doc_uri not in self._checked:
                 self._checked.add(doc_uri)
-                for inner in self.check(document, doc_uri):
+                for inner in self.check(document, doc_uri, home):
                     return (inner.code, f"{inner.message} (in {_shown(doc_uri)})")
             nxt = target.get("$ref") if isinstance(target, dict) else None
             if not isinstance(nxt, str) or is_remote(nxt):
                 return None
             chain.append(nxt)
 
+    def _outside(self, uri: str, home: Path) -> str | None:
+        """Why the file at `uri` may not be read, or None when it lies inside an allowed root.
+
+        Decided on the path alone (symlinks resolved), before the file is opened."""
+        path = _uri_path(uri)
+        if path is None:
+            return "names another host"
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):  # a symlink loop
+            return "cannot be resolved"
+        if any(real.is_relative_to(folder) for folder in (home.resolve(), *self.roots)):
+            return None
+        return f"resolves to {real}, outside the catalog's folder {home}"
+
     def _document(self, uri: str) -> Any:
         from toolcat.catalog.files import parse_file  # YAML only when a file is referenced
 
         if uri not in self.documents:
-            path = Path(unquote(uri.removeprefix("file://")))
+            path = _uri_path(uri)
+            if path is None:
+                raise CatalogError(f"not a local file: {uri}")
             self.documents[uri] = parse_file(path).data
         return self.documents[uri]
+
+
+def _uri_path(uri: str) -> Path | None:
+    """The local path of a `file:` URI, or None when it names another host or scheme."""
+    parts = urlsplit(uri)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    return Path(unquote(parts.path))
 
 
 def _shown(uri: str) -> str:
@@ -158,19 +202,16 @@ def bundle(schema: Any, base_uri: str, documents: Mapping[str, Any]) -> Any:
         return schema
     hoisted: dict[tuple[str, str], str] = {}
     defs: dict[str, Any] = {}
+    pending: list[tuple[str, str, str]] = []  # (def name, file URI, fragment) to copy
 
-    def rewrite(node: Any, doc_uri: str, document: Any) -> Any:
-        if isinstance(node, list):
-            return [rewrite(v, doc_uri, document) for v in node]
-        if not isinstance(node, dict):
-            return node
-        out = {k: rewrite(v, doc_uri, document) for k, v in node.items()}
-        ref = node.get("$ref")
-        if isinstance(ref, str) and not is_remote(ref):
-            target_uri, fragment = urldefrag(urljoin(doc_uri, ref))
-            if target_uri != base_uri:
-                out["$ref"] = "#/$defs/" + escape(hoist(target_uri, fragment))
-        return out
+    def retarget(doc_uri: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+        def fix(node: dict[str, Any], out: dict[str, Any]) -> None:
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not is_remote(ref):
+                target_uri, fragment = urldefrag(urljoin(doc_uri, ref))
+                if target_uri != base_uri and target_uri in documents:
+                    out["$ref"] = "#/$defs/" + escape(hoist(target_uri, fragment))
+        return fix
 
     def hoist(uri: str, fragment: str) -> str:
         key = (uri, fragment)
@@ -181,10 +222,36 @@ def bundle(schema: Any, base_uri: str, documents: Mapping[str, Any]) -> Any:
                 name += "_"
             hoisted[key] = name
             defs[name] = {}
-            document = documents[uri]
-            defs[name] = rewrite(resolve_pointer(document, fragment), uri, document)
+            pending.append((name, uri, fragment))
         return hoisted[key]
 
-    out = rewrite(schema, base_uri, schema)
-    out["$defs"] = {**copy.deepcopy(out.get("$defs", {})), **defs}
+    out = copy_json(schema, retarget(base_uri))
+    while pending:  # a queue, not recursion: chains of references may be long
+        name, uri, fragment = pending.pop()
+        target = resolve_pointer(documents[uri], fragment)
+        defs[name] = {} if target is _MISSING else copy_json(target, retarget(uri))
+    out["$defs"] = {**out.get("$defs", {}), **defs}  # `out` is a copy already
     return out
+
+
+def copy_json(value: Any, fix: Callable[[dict[str, Any], dict[str, Any]], None]) -> Any:
+    """A deep copy of a JSON value, made without recursion; `fix(original, copy)` is called on
+    every object once its scalar members are copied, and may change them."""
+    box: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, box, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, dict):
+            out: dict[str, Any] = {}
+            parent[key] = out
+            for k, v in item.items():
+                out[k] = v
+                if isinstance(v, (dict, list)):
+                    stack.append((v, out, k))
+            fix(item, out)
+        elif isinstance(item, list):
+            parent[key] = copied = list(item)
+            stack.extend((v, copied, i) for i, v in enumerate(item) if isinstance(v, (dict, list)))
+        else:
+            parent[key] = item
+    return box[0]

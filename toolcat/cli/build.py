@@ -26,8 +26,9 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
     """The catalog the user meant: `-c` paths, else $TOOLCAT_CATALOG, config, or the demo."""
     from toolcat.cli.output import warn
 
+    cfg = cfg or config()
     choice = catalog_choice(catalog, cfg)
-    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient)
+    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient, ref_roots=cfg.ref_roots)
     for issue in loaded.issues:
         if issue.severity == "warning":
             warn(str(issue))

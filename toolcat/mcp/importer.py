@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolcat.catalog.positions import MappedIndex
+from toolcat.catalog.refs import is_remote, iter_refs
 from toolcat.errors import ServerError
 from toolcat.mcp.client import DEFAULT_TIMEOUT, Listing, list_servers
 from toolcat.mcp.servers import ServerSpec
@@ -54,9 +55,20 @@ def listings_catalog(listings: Sequence[Listing]) -> Catalog:
                 raise ServerError(f"MCP server '{listing.spec.label}' listed the tool "
                                   f"'{tool.name}' twice")
             seen.add(tool.name)
+            _no_file_refs(tool, listing.spec.label)
             tools.append(tool)
     return Catalog(tools=tuple(tools), servers=tuple(servers),
                    sources=tuple(f"mcp:{listing.name}" for listing in listings))
+
+
+def _no_file_refs(tool: Tool, server: str) -> None:
+    """A live server's schema may use local (`#...`) references only: a file reference would
+    be resolved on this machine, where the server has no business pointing."""
+    for ref, pointer in iter_refs(tool.parameters):
+        if not ref.startswith("#") and not is_remote(ref):
+            raise ServerError(f"MCP server '{server}' sent tool '{tool.name}' with a file $ref "
+                              f"'{ref}' at inputSchema{pointer}; a live server's schema may "
+                              "only refer inside itself (#...)")
 
 
 def listing_server(listing: Listing) -> Server:

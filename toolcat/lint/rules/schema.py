@@ -348,14 +348,16 @@ def remote_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                 city: {type: string, description: City name.}
     """)
 def unresolved_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
-    """A `$ref` points nowhere, at a file that cannot be read, or loops.
+    """A `$ref` points nowhere, at a file that cannot be read, out of the catalog, or loops.
 
     The schema cannot be resolved, so neither a provider nor a validator can use it. A chain
     of references that comes back to itself without reaching a schema is a loop; a recursive
-    schema (a reference to an enclosing schema) is fine.
+    schema (a reference to an enclosing schema) is fine. A file reference that leaves the
+    catalog file's folder tree (symlinks resolved) is refused unread unless toolcat.yaml
+    allows its folder under `refs: roots:` (see docs/security.md).
     """
     for issue in catalog.issues:
-        if issue.code in ("unresolved-ref", "ref-cycle"):
+        if issue.code in ("unresolved-ref", "ref-cycle", "ref-outside"):
             yield Problem(issue.message, tool=ctx.tool_at(issue.where), where=issue.where)
 
 
