@@ -50,10 +50,10 @@ def test_bundle_leaves_a_schema_without_file_refs_untouched():
 
 
 @pytest.mark.parametrize(("name", "message"), [
-    ("cycle.yaml", "cycle.yaml:7:12: $ref cycle: #/$defs/a -> #/$defs/b -> #/$defs/a"),
+    ("cycle.yaml", "cycle.yaml:7:13: $ref cycle: #/$defs/a -> #/$defs/b -> #/$defs/a"),
     ("remote.yaml", "remote.yaml:8:11: remote $ref 'https://example.com/schemas/x.json' is "
                     "never fetched; copy the schema next to the catalog or into $defs"),
-    ("missing.yaml", "missing.yaml:7:12: $ref '#/$defs/absent' points nowhere"),
+    ("missing.yaml", "missing.yaml:7:13: $ref '#/$defs/absent' points nowhere"),
 ])
 def test_bad_refs_are_errors_at_their_position(name, message):
     with pytest.raises(CatalogError) as caught:

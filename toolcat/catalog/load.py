@@ -109,7 +109,7 @@ class _Loader:
                 continue
             for problem in self.refs.check(tool.parameters, base_uri):
                 pointer = f"{tool.schema_pointer}{problem.pointer}"
-                line, column = parsed.index.locate(f"{pointer}/$ref")  # the reference itself
+                line, column = parsed.index.locate(f"{pointer}/$ref#key")  # the `$ref` itself
                 where = SourceRef(file, line, column, pointer)
                 self.issues.append(LoadIssue(problem.code, problem.message, where))
 
