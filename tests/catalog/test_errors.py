@@ -77,5 +77,5 @@ def test_deep_nesting_is_an_error_not_a_crash(tmp_path):
 
     path = tmp_path / "deep.json"
     path.write_text('{"tools": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    with pytest.raises(CatalogError, match="nested too deeply"):
+    with pytest.raises(CatalogError, match="nested deeper than 64 levels"):
         load_catalog(path)

@@ -1,34 +1,55 @@
-"""Read one YAML or JSON file into plain Python data plus a position index.
+"""Read one YAML, JSON, JSONC or JSON Lines file into plain Python data plus a position index.
 
-Every failure is a CatalogError naming file:line:column where the parser knows it. YAML is
-composed by libyaml (when present) and built here node by node, which records positions and
-bounds alias expansion, so an alias bomb is refused instead of exhausting memory.
+Every failure is a CatalogError naming file:line:column where the parser knows it. Input is
+strict: a key given twice in one mapping, NaN or Infinity, nesting deeper than MAX_DEPTH and
+strings longer than MAX_STRING are refused, so no later stage (a recursive validator, a
+tokenizer, a printer) meets them.
+
+YAML is parsed into events by libyaml (when present) and composed here without recursion,
+which records positions, bounds nesting before anything deep is built, and bounds alias
+expansion, so an alias bomb is refused instead of exhausting memory.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from toolcat.catalog.positions import JsonIndex, MappedIndex, PositionIndex, escape
+from toolcat.catalog.positions import (
+    JsonIndex,
+    MappedIndex,
+    PositionIndex,
+    duplicate_key,
+    escape,
+    token_at_depth,
+)
 from toolcat.errors import CatalogError
 from toolcat.model import SourceRef
 
 YAML_SUFFIXES = (".yaml", ".yml")
-JSON_SUFFIXES = (".json",)
-CATALOG_SUFFIXES = YAML_SUFFIXES + JSON_SUFFIXES
+JSON_SUFFIXES = (".json", ".jsonc")
+JSON_LINES_SUFFIXES = (".jsonl", ".ndjson")
+# what a catalog folder is searched for (JSON Lines files there are usually query sets)
+CATALOG_SUFFIXES = (*YAML_SUFFIXES, ".json")
 
-# Expanding aliases may visit this many more nodes than the file has before it is refused.
-ALIAS_EXPANSION_LIMIT = 100
-ALIAS_EXPANSION_FLOOR = 1_000_000
+MAX_DEPTH = 64  # nested mappings/lists; real tool schemas stay under 12
+MAX_STRING = 1_000_000  # characters in one string or key
+# Aliases may make a YAML document at most ALIAS_RATIO times the nodes and characters the
+# file holds, and never add more than ALIAS_EXTRA_NODES nodes or ALIAS_EXTRA_CHARS characters.
+ALIAS_RATIO = 100
+ALIAS_EXTRA_NODES = 1_000_000
+ALIAS_EXTRA_CHARS = 10_000_000
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _FLATTENER = yaml.SafeLoader("")
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 @dataclass(frozen=True)
@@ -58,8 +79,12 @@ def read_text(path: Path) -> str:
 
 
 def parse_file(path: Path) -> ParsedFile:
-    """Parse a file by its suffix (YAML for .yaml/.yml, else JSON if it looks like JSON)."""
+    """Parse a file by its suffix: YAML for .yaml/.yml, JSON Lines for .jsonl/.ndjson, JSON
+    (comments and trailing commas allowed, as in VS Code's mcp.json) for .json/.jsonc, else
+    JSON if it looks like JSON."""
     text = read_text(path)
+    if path.suffix.lower() in JSON_LINES_SUFFIXES:
+        return parse_json_lines(text, str(path))
     return parse_text(text, str(path), yaml_syntax=_is_yaml(path, text))
 
 
@@ -70,14 +95,54 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         data, positions = _parse_yaml(text, shown)
         return ParsedFile(shown, data, MappedIndex(positions), "$ref" in text)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogError(
-            f"invalid JSON: {exc.msg}", where=SourceRef(shown, exc.lineno, exc.colno)
-        ) from exc
-    except RecursionError as exc:
-        raise CatalogError("JSON nested too deeply", where=SourceRef(shown)) from exc
-    return ParsedFile(shown, data, JsonIndex(text), "$ref" in text)
+        data, index = _parse_json(text, shown)
+    except CatalogError as strict:
+        data, index = _lenient_json(text, shown, strict)
+    return ParsedFile(shown, data, index, "$ref" in text)
+
+
+def check_value(value: Any, shown: str, index: PositionIndex | None = None,
+                pointer: str = "") -> None:
+    """Refuse a JSON value nested deeper than MAX_DEPTH, with a string longer than MAX_STRING,
+    or with a non-finite number; the error names the place (by `index` when given).
+
+    For values that did not come through parse_file: a live server's listing, the arguments
+    of a tool call."""
+    stack: list[tuple[Any, str, int]] = [(value, pointer, 0)]
+    while stack:
+        item, at, depth = stack.pop()
+        problem = _bad_scalar(item)
+        if problem is None and isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                problem = f"nested deeper than {MAX_DEPTH} levels"
+            elif isinstance(item, dict):
+                for key, sub in item.items():
+                    child = f"{at}/{escape(str(key))}"
+                    if isinstance(key, str) and len(key) > MAX_STRING:
+                        _refuse(_too_long(key), shown, index, child + "#key")
+                    stack.append((sub, child, depth + 1))
+            else:
+                stack.extend((sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(item))
+        if problem:
+            _refuse(problem, shown, index, at)
+
+
+def _bad_scalar(item: Any) -> str | None:
+    if isinstance(item, str) and len(item) > MAX_STRING:
+        return _too_long(item)
+    if isinstance(item, float) and not math.isfinite(item):
+        return "NaN and Infinity are not JSON numbers"
+    return None
+
+
+def _too_long(text: str) -> str:
+    return f"a string of {len(text):,} characters; the limit is {MAX_STRING:,}"
+
+
+def _refuse(problem: str, shown: str, index: PositionIndex | None, pointer: str) -> None:
+    where = SourceRef(shown, *index.locate(pointer), pointer or None) if index else \
+        SourceRef(shown, pointer=pointer or None)
+    raise CatalogError(problem, where=where)
 
 
 def _is_yaml(path: Path, text: str) -> bool:
@@ -89,13 +154,152 @@ def _is_yaml(path: Path, text: str) -> bool:
     return text.lstrip()[:1] not in ("{", "[")
 
 
+# --- JSON -------------------------------------------------------------------------------------
+
+class _Duplicate(Exception):
+    pass
+
+
+class _Constant(Exception):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Duplicate
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def _parse_json(text: str, shown: str, line: int = 0) -> tuple[Any, PositionIndex]:
+    """Strict JSON; `line` is added to reported lines (a line of a JSON Lines file)."""
+    index = JsonIndex(text)
+    try:
+        data = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise CatalogError(f"invalid JSON: {exc.msg}",
+                           where=SourceRef(shown, exc.lineno + line, exc.colno)) from exc
+    except _Duplicate as exc:
+        first, second, key = duplicate_key(text)
+        l1, c1 = _line_col(text, first)
+        l2, c2 = _line_col(text, second)
+        raise CatalogError(f"key '{key}' given twice in one object, at {l1 + line}:{c1} "
+                           f"and here", where=SourceRef(shown, l2 + line, c2)) from exc
+    except _Constant as exc:
+        offset = _bare_token(text, str(exc))
+        raise CatalogError(f"{exc} is not a JSON number; NaN and Infinity are refused",
+                           where=SourceRef(shown, *_shift(_line_col(text, offset), line))
+                           ) from exc
+    except RecursionError as exc:
+        offset = token_at_depth(text, MAX_DEPTH + 1)
+        raise CatalogError(f"nested deeper than {MAX_DEPTH} levels",
+                           where=SourceRef(shown, *_shift(_line_col(text, offset), line))
+                           ) from exc
+    except ValueError as exc:  # an integer with more digits than Python converts
+        match = re.search(r"\d{4000,}", text)
+        where = _line_col(text, match.start()) if match else (1, 1)
+        raise CatalogError(f"invalid JSON number: {exc}".split(";")[0],
+                           where=SourceRef(shown, *_shift(where, line))) from exc
+    check_value(data, shown, _Shifted(index, line) if line else index)
+    return data, index
+
+
+def _shift(position: tuple[int, int], lines: int) -> tuple[int, int]:
+    return position[0] + lines, position[1]
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _bare_token(text: str, token: str) -> int:
+    """Offset of `token` outside any JSON string (0 when absent)."""
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text):
+        if match.group() == token:
+            return match.start()
+    return 0
+
+
+class _Shifted:
+    """Positions of one line of a JSON Lines file, `lines` lines down the file."""
+
+    def __init__(self, index: PositionIndex, lines: int) -> None:
+        self.index, self.lines = index, lines
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        return _shift(self.index.locate(pointer), self.lines)
+
+
+# JSONC: comments and trailing commas become blanks, so every position stays where it was.
+_JSONC = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?|,(?=\s*[}\]])')
+
+
+def _lenient_json(text: str, shown: str, strict: CatalogError) -> tuple[Any, PositionIndex]:
+    """JSONC (comments, trailing commas), or JSON Lines in a .json file (BFCL's function
+    files); the strict error when the text is neither."""
+    if "Extra data" in strict.message and strict.where and (strict.where.line or 0) > 1:
+        try:
+            parsed = parse_json_lines(text, shown)
+        except CatalogError as lines:
+            raise (strict if lines.message.startswith("invalid JSON") else lines) from None
+        return parsed.data, parsed.index
+    blanked = _JSONC.sub(_blank, text)
+    if blanked == text or not strict.message.startswith("invalid JSON"):
+        raise strict
+    try:
+        return _parse_json(blanked, shown)
+    except CatalogError as lenient:
+        raise (strict if lenient.message.startswith("invalid JSON") else lenient) from None
+
+
+def _blank(match: re.Match[str]) -> str:
+    token = match.group()
+    if token.startswith('"'):
+        return token
+    return re.sub(r"[^\n]", " ", token)
+
+
+def parse_json_lines(text: str, shown: str) -> ParsedFile:
+    """One JSON value per line (blank lines skipped), as a list."""
+    items: list[Any] = []
+    lines: dict[int, PositionIndex] = {}
+    for number, line in enumerate(text.splitlines()):
+        if not line.strip():
+            continue
+        value, index = _parse_json(line, shown, number)
+        lines[len(items)] = _Shifted(index, number)
+        items.append(value)
+    if not items:
+        raise CatalogError("file is empty", where=SourceRef(shown))
+    return ParsedFile(shown, items, _LinesIndex(lines), "$ref" in text)
+
+
+class _LinesIndex:
+    def __init__(self, lines: dict[int, PositionIndex]) -> None:
+        self._lines = lines
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        first, _, rest = pointer.removeprefix("/").partition("/")
+        if not first.isdigit() or int(first) not in self._lines:
+            return (1, 1)
+        return self._lines[int(first)].locate("/" + rest if rest else "")
+
+
+# --- YAML -------------------------------------------------------------------------------------
+
 def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]:
     loader = _Loader(text)
     try:
-        root = loader.get_single_node()
+        root = _compose(loader, shown)
         if root is None:
             raise CatalogError("file is empty", where=SourceRef(shown))
-        return _YamlBuilder(loader, shown).build(root)
+        merged = _measure(root, shown)
+        return _YamlBuilder(loader, shown, merged).build(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
@@ -103,78 +307,213 @@ def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]
         raise CatalogError(f"invalid YAML: {problem}", where=where) from exc
     except yaml.YAMLError as exc:
         raise CatalogError(f"invalid YAML: {exc}", where=SourceRef(shown)) from exc
-    except RecursionError as exc:
-        raise CatalogError("YAML nested too deeply", where=SourceRef(shown)) from exc
     finally:
         loader.dispose()
+
+
+def _compose(loader: Any, shown: str) -> yaml.Node | None:
+    """The node tree of the file's single document, built from parser events in a loop."""
+    loader.get_event()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    anchors: dict[str, yaml.Node] = {}
+    open_nodes: list[yaml.Node] = []
+    keys: list[yaml.Node | None] = []  # the key waiting for its value, per open mapping
+    while True:
+        event = loader.get_event()
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            node = open_nodes.pop()
+            keys.pop()
+            node.end_mark = event.end_mark
+            if not open_nodes:
+                break
+            continue
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor not in anchors:
+                raise CatalogError(f"invalid YAML: alias *{event.anchor} names no anchor",
+                                   where=_mark(shown, event.start_mark))
+            node = anchors[event.anchor]
+        else:
+            node = _new_node(loader, event)
+            if event.anchor:
+                anchors[event.anchor] = node
+        if open_nodes:
+            parent = open_nodes[-1]
+            if isinstance(parent, yaml.SequenceNode):
+                parent.value.append(node)
+            elif keys[-1] is None:
+                keys[-1] = node
+            else:
+                parent.value.append((keys[-1], node))
+                keys[-1] = None
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(open_nodes) >= MAX_DEPTH:
+                raise CatalogError(f"nested deeper than {MAX_DEPTH} levels",
+                                   where=_mark(shown, event.start_mark))
+            open_nodes.append(node)
+            keys.append(None)
+        elif not open_nodes:
+            break
+    loader.get_event()  # document end
+    if not loader.check_event(yaml.StreamEndEvent):
+        event = loader.get_event()
+        raise CatalogError("expected one YAML document, found another",
+                           where=_mark(shown, event.start_mark))
+    return node
+
+
+def _new_node(loader: Any, event: Any) -> yaml.Node:
+    if isinstance(event, yaml.ScalarEvent):
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
+                               style=event.style)
+    kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = loader.resolve(kind, None, event.implicit)
+    return kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+
+
+def _mark(shown: str, mark: Any) -> SourceRef:
+    return SourceRef(shown, mark.line + 1, mark.column + 1)
+
+
+def _where(shown: str, node: yaml.Node) -> SourceRef:
+    return _mark(shown, node.start_mark)
+
+
+def _measure(root: yaml.Node, shown: str) -> dict[int, int]:
+    """Refuse alias expansion beyond the limits, and nesting that aliases make too deep,
+    without expanding anything; flattens `<<` merge keys in place.
+
+    Returns, per mapping with merge keys, how many of its pairs came from merging."""
+    done: dict[int, tuple[int, int, int]] = {}  # node id -> (nodes, characters, depth)
+    active: set[int] = set()
+    merged: dict[int, int] = {}
+    file_chars = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            parts = [done[id(child)] for child in _children(node)]
+            depth = 1 + max((p[2] for p in parts), default=0)
+            if depth > MAX_DEPTH:
+                raise CatalogError(f"YAML aliases nest the document deeper than {MAX_DEPTH} "
+                                   "levels", where=_where(shown, node))
+            done[key] = (1 + sum(p[0] for p in parts), sum(p[1] for p in parts), depth)
+            active.discard(key)
+            continue
+        if key in done:
+            continue
+        if key in active:
+            raise CatalogError("YAML alias refers to itself", where=_where(shown, node))
+        if isinstance(node, yaml.ScalarNode):
+            done[key] = (1, len(node.value), 0)
+            file_chars += len(node.value)
+            continue
+        active.add(key)
+        if isinstance(node, yaml.MappingNode):
+            _flatten(node, active, merged, shown)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(_children(node)))
+    nodes, chars, _ = done[id(root)]
+    distinct = len(done)
+    for what, have, expanded, extra in (("nodes", distinct, nodes, ALIAS_EXTRA_NODES),
+                                        ("characters", file_chars, chars, ALIAS_EXTRA_CHARS)):
+        if expanded > max(have, 1) * ALIAS_RATIO or expanded > have + extra:
+            raise CatalogError(
+                f"YAML aliases expand {have:,} {what} to {expanded:,} (an alias bomb?); "
+                f"refused", where=_where(shown, root))
+    return merged
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _flatten(node: yaml.MappingNode, active: set[int], merged: dict[int, int],
+             shown: str) -> None:
+    sources = [value for key, value in node.value if key.tag == _MERGE_TAG]
+    if not sources:
+        return
+    for source in sources:
+        for part in (source.value if isinstance(source, yaml.SequenceNode) else [source]):
+            if id(part) in active:
+                raise CatalogError("YAML alias refers to itself", where=_where(shown, part))
+    own = sum(1 for key, _ in node.value if key.tag != _MERGE_TAG)
+    yaml.SafeLoader.flatten_mapping(_FLATTENER, node)
+    merged[id(node)] = len(node.value) - own
 
 
 class _YamlBuilder:
     """Builds Python data from a composed YAML node tree, recording each node's position."""
 
-    def __init__(self, loader: Any, shown: str) -> None:
+    def __init__(self, loader: Any, shown: str, merged: dict[int, int]) -> None:
         self.loader = loader
         self.shown = shown
+        self.merged = merged
         self.positions: dict[str, tuple[int, int]] = {}
 
     def build(self, root: yaml.Node) -> tuple[Any, dict[str, tuple[int, int]]]:
-        distinct, expanded = _sizes(root, self.shown)
-        if expanded > max(ALIAS_EXPANSION_FLOOR, distinct * ALIAS_EXPANSION_LIMIT):
-            raise CatalogError(
-                f"YAML aliases expand {distinct:,} nodes to {expanded:,} (an alias bomb?); "
-                "refused", where=_where(self.shown, root))
-        return self._node(root, ""), self.positions
+        box: list[Any] = [None]
+        stack: list[tuple[yaml.Node, str, Any, Any]] = [(root, "", box, 0)]
+        while stack:
+            node, pointer, parent, slot = stack.pop()
+            self.positions[pointer] = (node.start_mark.line + 1, node.start_mark.column + 1)
+            if isinstance(node, yaml.ScalarNode):
+                parent[slot] = self._scalar(node)
+            elif isinstance(node, yaml.SequenceNode):
+                parent[slot] = items = [None] * len(node.value)
+                stack.extend((child, f"{pointer}/{i}", items, i)
+                             for i, child in reversed(list(enumerate(node.value))))
+            else:
+                parent[slot] = out = {}
+                stack.extend(reversed(self._pairs(node, pointer, out)))
+        return box[0], self.positions
 
-    def _node(self, node: yaml.Node, pointer: str) -> Any:
-        self.positions[pointer] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        if isinstance(node, yaml.ScalarNode):
-            value = self.loader.construct_object(node, deep=True)
-            # dates, binary and the like have no JSON form: keep the text as written
-            return value if isinstance(value, _JSON_SCALARS) else node.value
-        if isinstance(node, yaml.SequenceNode):
-            return [self._node(child, f"{pointer}/{i}") for i, child in enumerate(node.value)]
-        out: dict[str, Any] = {}
-        for key_node, value_node in node.value:
+    def _pairs(self, node: yaml.MappingNode, pointer: str,
+               out: dict[str, Any]) -> list[tuple[yaml.Node, str, Any, Any]]:
+        first_own = self.merged.get(id(node), 0)  # pairs before it came from `<<` merges
+        own: dict[str, yaml.Node] = {}
+        todo = []
+        for i, (key_node, value_node) in enumerate(node.value):
             if not isinstance(key_node, yaml.ScalarNode):
                 raise CatalogError("mapping keys must be plain scalars",
                                    where=_where(self.shown, key_node))
             # keys are JSON object keys: the text as written (`on:` stays "on", not True)
             key = key_node.value
+            if len(key) > MAX_STRING:
+                raise CatalogError(_too_long(key), where=_where(self.shown, key_node))
+            if i >= first_own:
+                if key in own:
+                    mark = own[key].start_mark
+                    raise CatalogError(
+                        f"key '{key}' given twice in one mapping, at {mark.line + 1}:"
+                        f"{mark.column + 1} and here", where=_where(self.shown, key_node))
+                own[key] = key_node
             child = f"{pointer}/{escape(key)}"
             self.positions[child + "#key"] = (key_node.start_mark.line + 1,
                                               key_node.start_mark.column + 1)
-            out[key] = self._node(value_node, child)
-        return out
+            out[key] = None
+            todo.append((value_node, child, out, key))
+        return todo
 
-
-def _where(shown: str, node: yaml.Node) -> SourceRef:
-    return SourceRef(shown, node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-def _sizes(root: yaml.Node, shown: str) -> tuple[int, int]:
-    """(distinct nodes, nodes once every alias is expanded), without expanding anything.
-
-    Also flattens `<<` merge keys in place, and refuses an alias that contains itself.
-    """
-    expanded: dict[int, int] = {}
-    active: set[int] = set()
-
-    def size(node: yaml.Node) -> int:
-        key = id(node)
-        if key in expanded:
-            return expanded[key]
-        if key in active:
-            raise CatalogError("YAML alias refers to itself", where=_where(shown, node))
-        active.add(key)
-        total = 1
-        if isinstance(node, yaml.SequenceNode):
-            total += sum(size(child) for child in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            yaml.SafeLoader.flatten_mapping(_FLATTENER, node)
-            total += sum(size(k) + size(v) for k, v in node.value)
-        active.discard(key)
-        expanded[key] = total
-        return total
-
-    total = size(root)
-    return len(expanded), total
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # an integer longer than Python converts, and the like
+            raise CatalogError(f"invalid YAML value: {exc}".split(";")[0],
+                               where=_where(self.shown, node)) from exc
+        problem = _bad_scalar(value)
+        if problem:
+            raise CatalogError(problem, where=_where(self.shown, node))
+        # dates, binary and the like have no JSON form: keep the text as written
+        return value if isinstance(value, _JSON_SCALARS) else node.value

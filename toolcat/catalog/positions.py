@@ -114,3 +114,45 @@ def scan_json(text: str) -> dict[str, int]:
             top = [pointer, False, 0, False, ""]
             stack.append(top)
     return offsets
+
+
+def duplicate_key(text: str) -> tuple[int, int, str]:
+    """(offset of the first, offset of the second, key) of the first key given twice in one
+    object of a JSON text; (0, 0, "") when there is none."""
+    objects: list[dict[str, int] | None] = []  # per open container: keys seen (None: array)
+    expecting_key = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first in "{[":
+            objects.append({} if first == "{" else None)
+            expecting_key = first == "{"
+            continue
+        if first in "}]":
+            objects.pop()
+            expecting_key = bool(objects) and objects[-1] is not None  # a value just ended
+            continue
+        seen = objects[-1] if objects else None
+        if seen is None:
+            continue
+        if expecting_key:
+            key = json.loads(token) if "\\" in token else token[1:-1]
+            if key in seen:
+                return seen[key], match.start(), key
+            seen[key] = match.start()
+        expecting_key = not expecting_key
+    return 0, 0, ""
+
+
+def token_at_depth(text: str, depth: int) -> int:
+    """Offset of the first `{` or `[` opening the `depth`-th nested level of a JSON text."""
+    level = 0
+    for match in _TOKEN.finditer(text):
+        first = match.group()[0]
+        if first in "{[":
+            level += 1
+            if level >= depth:
+                return match.start()
+        elif first in "}]":
+            level -= 1
+    return 0

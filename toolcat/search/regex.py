@@ -59,17 +59,31 @@ def compile_query(query: str) -> tuple[Any | None, str | None]:
         "backreferences, so matching stays linear-time)"
 
 
+# Texts are searched in runs of at most this many texts and bytes (a longer text is a run of its
+# own). A pattern that can span line breaks (`(?s).*`) makes each search scan to the end of its
+# run, so bounding the run keeps the whole search linear: at most RUN_TEXTS scans of each byte.
+RUN_TEXTS = 32
+RUN_BYTES = 1 << 16
+
+
 class _Field:
-    """One field of every tool as one UTF-8 buffer, lines apart, searched in a single pass."""
+    """One field of every tool as one UTF-8 buffer, lines apart, searched run by run."""
 
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = [t.encode() for t in texts]
         self.buffer = b"\n".join(self.texts)
         self.starts: list[int] = []
-        offset = 0
-        for text in self.texts:
+        self.runs: list[tuple[int, int]] = []  # (first text, one past the last text)
+        offset, first, size = 0, 0, 0
+        for i, text in enumerate(self.texts):
+            if i > first and (i - first >= RUN_TEXTS or size + len(text) > RUN_BYTES):
+                self.runs.append((first, i))
+                first, size = i, 0
             self.starts.append(offset)
             offset += len(text) + 1
+            size += len(text) + 1
+        if self.texts:
+            self.runs.append((first, len(self.texts)))
 
     def matching(self, pattern: Any, whole_text: bool) -> list[int]:
         """Indices of the texts the pattern matches.
@@ -80,18 +94,21 @@ class _Field:
         """
         if whole_text:
             return [i for i, text in enumerate(self.texts) if pattern.search(text)]
-        found, position, count = [], 0, len(self.texts)
-        while position <= len(self.buffer):
-            match = pattern.search(self.buffer, position)
-            if match is None:
-                break
-            index = bisect.bisect_right(self.starts, match.start()) - 1
-            end = self.starts[index] + len(self.texts[index])
-            if match.end() <= end or pattern.search(self.texts[index]):
-                found.append(index)
-            if index + 1 == count:
-                break
-            position = self.starts[index + 1]
+        found: list[int] = []
+        for first, last in self.runs:
+            position = self.starts[first]
+            run_end = self.starts[last - 1] + len(self.texts[last - 1])
+            while True:
+                match = pattern.search(self.buffer, position, run_end)
+                if match is None:
+                    break
+                index = bisect.bisect_right(self.starts, match.start(), first, last) - 1
+                end = self.starts[index] + len(self.texts[index])
+                if match.end() <= end or pattern.search(self.texts[index]):
+                    found.append(index)
+                if index + 1 == last:
+                    break
+                position = self.starts[index + 1]
         return found
 
 
