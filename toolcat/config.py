@@ -130,7 +130,7 @@ def _ref_roots(value: Any, folder: Path, at: Callable[[str], SourceRef]) -> tupl
         if not isinstance(root, str) or not root.strip():
             raise ConfigError("each of 'refs.roots' must be a folder path",
                               where=at(f"/refs/roots/{i}"))
-        real = (folder / os.path.expanduser(root)).resolve()
+        real = (folder / Path(root).expanduser()).resolve()
         if not real.is_dir():
             raise ConfigError(f"refs.roots: '{root}' is not a folder", where=at(f"/refs/roots/{i}"))
         out.append(real)
