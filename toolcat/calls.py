@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolcat.catalog.files import MAX_DEPTH, value_problem
 from toolcat.catalog.positions import escape
 from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import ResponseError, UsageError
@@ -115,10 +116,19 @@ def parse_arguments(raw: Json) -> tuple[Json, CallError | None]:
         return {}, None
     if isinstance(raw, str):
         try:
-            value = json.loads(raw)
+            value = json.loads(raw, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             return None, CallError("malformed-arguments", f"arguments are not valid JSON: "
                                    f"{exc.msg} at line {exc.lineno} column {exc.colno}")
+        except (RecursionError, ValueError) as exc:
+            message = f"nested deeper than {MAX_DEPTH} levels" \
+                if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+            return None, CallError("malformed-arguments", f"arguments refused: {message}")
+    # a validator recurses into the arguments: their depth and size are bounded first
+    problem = value_problem(value)
+    if problem is not None:
+        return None, CallError("malformed-arguments", f"arguments refused: {problem[0]}",
+                               problem[1])
     if not isinstance(value, dict):
         kind = {str: "a string", list: "a list", bool: "a boolean"}.get(type(value), "a number")
         if value is None:
@@ -126,6 +136,10 @@ def parse_arguments(raw: Json) -> tuple[Json, CallError | None]:
         return None, CallError("arguments-not-object",
                                f"arguments must be a JSON object, not {kind}")
     return value, None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 class CallChecker:

@@ -101,14 +101,22 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
     return ParsedFile(shown, data, index, "$ref" in text)
 
 
-def check_value(value: Any, shown: str, index: PositionIndex | None = None,
-                pointer: str = "") -> None:
-    """Refuse a JSON value nested deeper than MAX_DEPTH, with a string longer than MAX_STRING,
-    or with a non-finite number; the error names the place (by `index` when given).
+def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> None:
+    """Raise a CatalogError at the place of value_problem's problem, if there is one."""
+    found = value_problem(value)
+    if found:
+        problem, pointer = found
+        where = SourceRef(shown, *index.locate(pointer), pointer or None) if index else \
+            SourceRef(shown, pointer=pointer or None)
+        raise CatalogError(problem, where=where)
 
-    For values that did not come through parse_file: a live server's listing, the arguments
-    of a tool call."""
-    stack: list[tuple[Any, str, int]] = [(value, pointer, 0)]
+
+def value_problem(value: Any) -> tuple[str, str] | None:
+    """(problem, JSON pointer) of the first place where a JSON value nests deeper than
+    MAX_DEPTH, holds a string longer than MAX_STRING or a non-finite number; else None.
+
+    For values that did not come through parse_file, such as the arguments of a tool call."""
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, at, depth = stack.pop()
         problem = _bad_scalar(item)
@@ -119,12 +127,13 @@ def check_value(value: Any, shown: str, index: PositionIndex | None = None,
                 for key, sub in item.items():
                     child = f"{at}/{escape(str(key))}"
                     if isinstance(key, str) and len(key) > MAX_STRING:
-                        _refuse(_too_long(key), shown, index, child + "#key")
+                        return _too_long(key), child + "#key"
                     stack.append((sub, child, depth + 1))
             else:
                 stack.extend((sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(item))
         if problem:
-            _refuse(problem, shown, index, at)
+            return problem, at
+    return None
 
 
 def _bad_scalar(item: Any) -> str | None:
@@ -137,12 +146,6 @@ def _bad_scalar(item: Any) -> str | None:
 
 def _too_long(text: str) -> str:
     return f"a string of {len(text):,} characters; the limit is {MAX_STRING:,}"
-
-
-def _refuse(problem: str, shown: str, index: PositionIndex | None, pointer: str) -> None:
-    where = SourceRef(shown, *index.locate(pointer), pointer or None) if index else \
-        SourceRef(shown, pointer=pointer or None)
-    raise CatalogError(problem, where=where)
 
 
 def _is_yaml(path: Path, text: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from toolcat.catalog.files import value_problem
 from toolcat.catalog.positions import MappedIndex
 from toolcat.catalog.refs import is_remote, iter_refs
 from toolcat.errors import ServerError
@@ -48,6 +49,10 @@ def listings_catalog(listings: Sequence[Listing]) -> Catalog:
             # `x-toolcat-*` keys steer toolcat itself (x-toolcat-ignore silences lint rules);
             # a server must not be able to set them, least of all to hide its own changes.
             item = {k: v for k, v in sent.items() if not k.startswith(CONTROL_PREFIX)}
+            problem = value_problem(item)
+            if problem is not None:
+                raise ServerError(f"MCP server '{listing.spec.label}' sent a tool refused at "
+                                  f"/tools/{index}{problem[1]}: {problem[0]}")
             ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
                               default_server=listing.name, default_source="mcp")
             tool = MCP.read_tool(item, ctx)
