@@ -25,9 +25,21 @@ def _encoding(name: str) -> Any:
     return bpe_openai.get_encoding(name)
 
 
+# The tokenizer refuses a text of a million characters or 200,000 tokens (up to 4 per character);
+# longer texts are counted in pieces cut before a space, where a new token starts anyway.
+PIECE = 40_000
+
+
 def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
-    """Exact number of tokens of `text` in an OpenAI encoding."""
-    return len(_encoding(encoding).encode_ordinary(text))
+    """Number of tokens of `text` in an OpenAI encoding (exact below PIECE characters)."""
+    encode = _encoding(encoding).encode_ordinary
+    total, start = 0, 0
+    while len(text) - start > PIECE:
+        cut = text.rfind(" ", start + PIECE // 2, start + PIECE)
+        cut = cut if cut > start else start + PIECE
+        total += len(encode(text[start:cut]))
+        start = cut
+    return total + len(encode(text[start:]))
 
 
 def definition_text(tool: Tool) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import islice
 
 from toolcat.search.regex import compile_query
 from toolcat.search.text import STOPWORDS, stem, words
@@ -11,12 +12,13 @@ from toolcat.search.text import STOPWORDS, stem, words
 # a word of running text or of an identifier: `getWeather` -> get, Weather
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 STEMMING = frozenset({"bm25", "hybrid", "semantic"})  # scorers that match word stems
+MAX_SPANS = 1000  # per text: more is no help to a reader, and each costs a style in the table
 
 
 def word_spans(text: str, found: Callable[[str], bool]) -> list[tuple[int, int]]:
     """Spans of the words of `text` (lower-cased) that `found` accepts."""
-    return [m.span() for m in _WORD.finditer(text)
-            if len(m.group()) > 1 and found(m.group().lower())]
+    return list(islice((m.span() for m in _WORD.finditer(text)
+                        if len(m.group()) > 1 and found(m.group().lower())), MAX_SPANS))
 
 
 def pattern_spans(text: str, query: str) -> list[tuple[int, int]]:
@@ -26,9 +28,22 @@ def pattern_spans(text: str, query: str) -> list[tuple[int, int]]:
     if pattern is None:
         return []
     data = text.encode()
-    return [(len(data[:m.start()].decode(errors="ignore")),
-             len(data[:m.end()].decode(errors="ignore")))
-            for m in pattern.finditer(data) if m.end() > m.start()]
+    found = islice((m for m in pattern.finditer(data) if m.end() > m.start()), MAX_SPANS)
+    if len(data) == len(text):  # ASCII: byte offsets are character offsets
+        return [m.span() for m in found]
+    # byte offsets to character offsets in one pass over the matches, which come in order
+    out: list[tuple[int, int]] = []
+    byte, char = 0, 0
+
+    def chars(offset: int) -> int:
+        nonlocal byte, char
+        char += len(data[byte:offset].decode(errors="ignore"))
+        byte = offset
+        return char
+
+    for match in found:
+        out.append((chars(match.start()), chars(match.end())))
+    return out
 
 
 def spans(text: str, query: str, scorer: str) -> list[tuple[int, int]]:

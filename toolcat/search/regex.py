@@ -19,6 +19,7 @@ import bisect
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 import re2
@@ -28,6 +29,7 @@ from toolcat.search.keyword import KeywordScorer
 from toolcat.search.text import parameter_texts, split_name
 
 NAME, DESCRIPTION, PARAMETERS = 0.6, 0.3, 0.1
+NAME_MATCHES = 1000
 MAX_PATTERN = 2000  # characters; RE2 also bounds the memory a pattern may take
 
 _OPTIONS = re2.Options()
@@ -138,7 +140,10 @@ class RegexScorer:
 
     def _name_score(self, pattern: Any, index: int) -> float:
         name = self._fields[0].texts[index]
-        longest = max((m.end() - m.start() for m in pattern.finditer(name)), default=0)
+        # the longest of the first NAME_MATCHES matches: a name matched more often than that
+        # (a 'name' of a million letters) is scored without walking every match
+        longest = max((m.end() - m.start()
+                       for m in islice(pattern.finditer(name), NAME_MATCHES)), default=0)
         return NAME * (0.5 + 0.5 * (longest / len(name) if name else 1.0))
 
     def scores(self, query: str) -> list[float]:
