@@ -66,6 +66,10 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
     if isinstance(data.get("servers"), list):
         found.servers = _pointed(data["servers"], join(pointer, "servers"))
         found.hint = "toolcat"  # only toolcat's own format declares servers
+    elif "servers" in data and "tools" in data:
+        at = join(pointer, "servers")
+        raise CatalogError("'servers' must be a list",
+                           where=SourceRef(file, *index.locate(at), at))
     if isinstance(data.get("tools"), list):
         return _from_list(data["tools"], join(pointer, "tools"), found)
     if isinstance(data.get("capabilities"), list):

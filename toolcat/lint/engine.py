@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from toolcat.catalog.positions import join
+from toolcat.errors import CatalogError
 from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
+from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.providers.base import IGNORE_KEY
 
 _WRAPPERS = ("function", "toolSpec")  # shapes that nest the tool's fields one level down
 
@@ -25,6 +28,7 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     """
     settings = settings or LintSettings()
     settings.validate()
+    _check_ignores(catalog)
     targets = get_targets(settings.targets)
     ctx = Context(catalog, settings.all_options(), targets)
     findings: list[Finding] = []
@@ -50,6 +54,27 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     findings.sort(key=Finding.sort_key)
     return LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
                       tuple(t.name for t in targets))
+
+
+def _check_ignores(catalog: Catalog) -> None:
+    """An unknown rule in `x-toolcat-ignore` is an error, as it is in toolcat.yaml."""
+    owners = [(t.extra, t.origin) for t in catalog.tools]
+    owners += [(s.extra, s.origin) for s in catalog.servers]
+    for extra, origin in owners:
+        value = extra.get(IGNORE_KEY)
+        patterns = [value] if isinstance(value, str) else value or []
+        for i, pattern in enumerate(patterns):
+            if any(rule_matches(str(pattern), rule) for rule in RULES.values()):
+                continue
+            where = origin
+            if origin is not None and origin.pointer is not None:
+                item = [i] if isinstance(value, list) else []
+                pointer = join(origin.pointer, IGNORE_KEY, *item)
+                index = catalog.positions.get(origin.file)
+                where = SourceRef(origin.file, *index.locate(pointer), pointer) if index else origin
+            raise CatalogError(f"unknown rule '{pattern}' in {IGNORE_KEY}; known: ALL, "
+                               f"{', '.join(RULES)} (or their names, or a prefix like TC3)",
+                               where=where)
 
 
 def _silenced(rule: Rule, ignored: frozenset[str]) -> bool:

@@ -115,6 +115,7 @@ class Provider:
 
 
 BASE_FIELDS = frozenset({"name", "description", "parameters"})
+IGNORE_KEY = "x-toolcat-ignore"  # lint rules a tool or server silences for itself
 
 
 class Fields:
@@ -198,6 +199,12 @@ class Fields:
         return value
 
     def rest(self, known: set[str]) -> dict[str, Json]:
+        """The keys not in `known`, kept as they are; `x-toolcat-ignore` is type-checked."""
+        if IGNORE_KEY in self.item and IGNORE_KEY not in known:
+            value = self.item[IGNORE_KEY]
+            if not isinstance(value, (str, list)) or (
+                    isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+                raise self._fail(IGNORE_KEY, "a lint rule id or a list of rule ids")
         return {k: v for k, v in self.item.items() if k not in known}
 
 
