@@ -111,7 +111,7 @@ def dump_lock(lock: Lock) -> str:
     """The text of a lock file: JSON, one tool per block, sorted, stable across runs."""
     tools = {key: {"sha256": p.digest, **p.fields} for key, p in sorted(lock.pins.items())}
     return json.dumps({"version": LOCK_VERSION, "tools": tools}, indent=2,
-                      ensure_ascii=False) + "\n"
+                      ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def read_lock(path: Path) -> Lock:

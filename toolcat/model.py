@@ -247,7 +247,7 @@ class Catalog:
 
 def compact_json(value: Json) -> str:
     """JSON without whitespace, as a request carries it (and as tokens and sizes count it)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def matches(pattern: str, tool: Tool) -> bool:

@@ -67,7 +67,7 @@ class QuerySet:
     def fingerprint(self) -> str:
         """A short hash of ids, texts and labels: equal sets have equal fingerprints."""
         data = json.dumps([[q.id, q.text, q.groups] for q in self.queries],
-                          separators=(",", ":"), ensure_ascii=False)
+                          separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 

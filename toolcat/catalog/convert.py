@@ -39,4 +39,4 @@ def convert(tools: Iterable[Tool | Any], shape: str, servers: Sequence[Server] =
 def to_text(payload: Any, *, as_yaml: bool) -> str:
     if as_yaml:
         return yaml.safe_dump(payload, sort_keys=False, allow_unicode=True, width=100)
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

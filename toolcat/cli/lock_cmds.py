@@ -144,7 +144,7 @@ def _field_line(change: FieldChange) -> Text:
 
 
 def _compact(value: Any) -> str:
-    return _short(json.dumps(value, ensure_ascii=False), 60)
+    return _short(json.dumps(value, ensure_ascii=False, allow_nan=False), 60)
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -19,7 +19,7 @@ err_console = Console(stderr=True, highlight=False)
 
 def print_json(data: Any) -> None:
     """JSON on stdout, unstyled, for scripts."""
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
 
 
 def warn(message: str) -> None:

@@ -80,7 +80,7 @@ def render(
     if provider is None:
         text = rendered.system_prompt + "\n"
     else:
-        text = json.dumps(rendered.payload, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(rendered.payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if output is not None:
         write_output(output, text, protect=[*cat.sources, *([chosen.source] if chosen.source
                                                            else [])])

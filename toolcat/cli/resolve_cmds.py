@@ -220,7 +220,7 @@ def _print_session(initial: Resolution, steps: list[Step]) -> None:
     _print_footprint(console, initial)
     for step in steps:
         call = step.call
-        arguments = json.dumps(dict(call.arguments), ensure_ascii=False)
+        arguments = json.dumps(dict(call.arguments), ensure_ascii=False, allow_nan=False)
         mark = "[red]refused[/]" if step.refused else "[green]ok[/]"
         console.print()
         console.print(f"[bold]step {step.number}[/]  {escape(call.name)} {escape(arguments)}  "
@@ -249,7 +249,7 @@ def _returned(step: Step) -> str:
             {**t, "description": _shorten(t["description"])}
             if isinstance(t, dict) and isinstance(t.get("description"), str) else t
             for t in response["tools"]]}
-    return json.dumps(response, ensure_ascii=False)
+    return json.dumps(response, ensure_ascii=False, allow_nan=False)
 
 
 def _shorten(text: str, width: int = 60) -> str:

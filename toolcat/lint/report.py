@@ -37,7 +37,8 @@ def shown_path(file: str, root: Path | None = None) -> str:
 
 
 def to_json(report: LintReport, *, strict: bool = False) -> str:
-    return json.dumps(report.to_json(strict=strict), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(report.to_json(strict=strict), indent=2, ensure_ascii=False,
+                      allow_nan=False) + "\n"
 
 
 def to_sarif(report: LintReport, *, strict: bool = False) -> str:
@@ -60,7 +61,7 @@ def to_sarif(report: LintReport, *, strict: bool = False) -> str:
             "results": results,
         }],
     }
-    return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(sarif, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _sarif_rule(rule: Rule) -> dict[str, Any]:

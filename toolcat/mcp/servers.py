@@ -157,4 +157,5 @@ def _strings(value: Any, what: str, where: SourceRef) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
             isinstance(v, (str, int, float, bool)) for v in value.values()):
         raise ConfigError(f"{what} must be a mapping of names to strings", where=where)
-    return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in value.items()}
+    return {str(k): v if isinstance(v, str) else json.dumps(v, allow_nan=False)
+            for k, v in value.items()}

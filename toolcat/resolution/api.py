@@ -51,7 +51,7 @@ def select(settings: ApiSettings, *, pattern: str, top_k: int, always_keep: Sequ
     """Ask the selector which of the deferred `tools` match `pattern`."""
     if not settings.endpoint:
         return ApiAnswer(failure="no endpoint is configured (gateway.api.endpoint)")
-    data = json.dumps(request_body(pattern, top_k, always_keep, tools)).encode()
+    data = json.dumps(request_body(pattern, top_k, always_keep, tools), allow_nan=False).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     key = expand_env(settings.api_key) if settings.api_key else ""
     if key:

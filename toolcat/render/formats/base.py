@@ -35,7 +35,7 @@ class PromptFormat:
 
 def dumps(value: Json, indent: int | None = None) -> str:
     """JSON as chat templates write it (`tojson`): key order kept, non-ASCII kept."""
-    return json.dumps(value, ensure_ascii=False, indent=indent)
+    return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
 def function_entry(tool: Tool) -> dict[str, Json]:
