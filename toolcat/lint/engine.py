@@ -58,9 +58,9 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
 
 def _check_ignores(catalog: Catalog) -> None:
     """An unknown rule in `x-toolcat-ignore` is an error, as it is in toolcat.yaml."""
-    owners = [(t.extra, t.origin) for t in catalog.tools]
-    owners += [(s.extra, s.origin) for s in catalog.servers]
-    for extra, origin in owners:
+    owners = [(t.extra, t.origin, t.raw) for t in catalog.tools]
+    owners += [(s.extra, s.origin, {IGNORE_KEY: None}) for s in catalog.servers]
+    for extra, origin, raw in owners:
         value = extra.get(IGNORE_KEY)
         patterns = [value] if isinstance(value, str) else value or []
         for i, pattern in enumerate(patterns):
@@ -68,8 +68,10 @@ def _check_ignores(catalog: Catalog) -> None:
                 continue
             where = origin
             if origin is not None and origin.pointer is not None:
+                nested = [w for w in _WRAPPERS if IGNORE_KEY not in raw
+                          and isinstance(raw.get(w), dict) and IGNORE_KEY in raw[w]]
                 item = [i] if isinstance(value, list) else []
-                pointer = join(origin.pointer, IGNORE_KEY, *item)
+                pointer = join(origin.pointer, *nested[:1], IGNORE_KEY, *item)
                 index = catalog.positions.get(origin.file)
                 where = SourceRef(origin.file, *index.locate(pointer), pointer) if index else origin
             raise CatalogError(f"unknown rule '{pattern}' in {IGNORE_KEY}; known: ALL, "

@@ -1,0 +1,113 @@
+"""Hostile inputs stay linear: each case is timed in a fresh `python -m toolcat` process next to
+a benign reference of the same size, measured in the same run; the figure is the ratio.
+
+    python benchmarks/hostile_speed.py            # every case
+    python benchmarks/hostile_speed.py --tools 2000
+
+Cases (issue 14): regex search with patterns that span lines (`(?s).*`, `[\\s\\S]*`) against a
+plain word at 8,000 tools; highlighting a 400,000-character name against a short one; YAML alias
+bombs padded with distinct nodes and with one long string against the same file without
+aliases; a string over the size limit and nesting past the depth limit (refused at once).
+Target: every ratio under 3 (the pathological input costs about what the benign one does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(argv: list[str], timeout: float) -> tuple[float, float, int]:
+    """(wall seconds, peak MB of the child, exit code; -1 when it ran out of time)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "toolcat", *argv], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = started + timeout
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            child.kill()
+            pid, status, usage = os.wait4(child.pid, 0)
+            return time.perf_counter() - started, usage.ru_maxrss / 1024, -1
+        time.sleep(0.01)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - started, usage.ru_maxrss / 1024, child.returncode
+
+
+def tools(count: int, name: str = "tool_{i}") -> list[dict]:
+    return [{"name": name.format(i=i), "description": f"Does thing number {i} for the user.",
+             "parameters": {"type": "object",
+                            "properties": {"x": {"type": "string", "description": "A value."}}}}
+            for i in range(count)]
+
+
+def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
+    """(label, hostile argv, reference argv)."""
+    many = folder / "many.json"
+    many.write_text(json.dumps(tools(count)))
+    huge = folder / "huge-name.json"
+    huge.write_text(json.dumps([{"name": "a" * 400_000, "description": "A long name."},
+                                *tools(10)]))
+    short = folder / "short-name.json"
+    short.write_text(json.dumps([{"name": "a" * 40, "description": "A long name."},
+                                 *tools(10)]))
+    padding = "".join(f"p{i}: [{i}, {i + 1}, {i + 2}]\n" for i in range(60_000))
+    nodes = folder / "nodes-bomb.yaml"
+    nodes.write_text("a: &a [" + ", ".join(["x"] * 100) + "]\nb: &b ["
+                     + ", ".join(["*a"] * 100) + "]\nc: [" + ", ".join(["*b"] * 2000) + "]\n"
+                     + padding + "tools: []\n")
+    plain = folder / "plain.yaml"
+    plain.write_text(padding + "tools: []\n")
+    text = folder / "text-bomb.yaml"
+    text.write_text(f"s: &s {'x' * 200_000}\nt: [" + ", ".join(["*s"] * 1000) + "]\ntools: []\n")
+    once = folder / "text-once.yaml"
+    once.write_text(f"s: {'x' * 200_000}\ntools: []\n")
+    big_string = folder / "big-string.json"
+    big_string.write_text(json.dumps([{"name": "t", "description": "x" * 16_000_000}]))
+    deep = folder / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    flat = folder / "flat.json"
+    flat.write_text("[" + "[]," * 100_000 + "[]]")
+    return [
+        ("search (?s).*", ["search", "(?s).*", "-c", str(many)],
+         ["search", "thing", "-c", str(many)]),
+        ("search [\\s\\S]*", ["search", r"[\s\S]*", "-c", str(many)],
+         ["search", "thing", "-c", str(many)]),
+        ("highlight 400k name", ["search", "a", "-c", str(huge)],
+         ["search", "a", "-c", str(short)]),
+        ("alias bomb (nodes)", ["list", "-c", str(nodes)], ["list", "-c", str(plain)]),
+        ("alias bomb (text)", ["list", "-c", str(text)], ["list", "-c", str(once)]),
+        ("16 MB string", ["show", "t", "-c", str(big_string)], ["list", "-c", str(once)]),
+        ("100k-deep nesting", ["lint", "-c", str(deep)], ["lint", "-c", str(flat)]),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tools", type=int, default=8000)
+    parser.add_argument("--timeout", type=float, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        print(f"{'case':<22} {'hostile s':>9} {'MB':>6} {'exit':>4}   "
+              f"{'reference s':>11} {'MB':>6}   {'ratio':>5}")
+        for label, hostile, reference in cases(Path(folder), args.tools):
+            ref_wall, ref_mb, _ = run(reference, args.timeout)
+            wall, mb, code = run(hostile, args.timeout)
+            shown = "hang" if code == -1 else str(code)
+            print(f"{label:<22} {wall:>9.2f} {mb:>6.0f} {shown:>4}   {ref_wall:>11.2f} "
+                  f"{ref_mb:>6.0f}   {wall / ref_wall:>5.2f}")
+
+
+if __name__ == "__main__":
+    main()
