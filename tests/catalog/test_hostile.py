@@ -345,3 +345,18 @@ def test_patterns_that_span_lines_find_each_matching_tool_once(run, tmp_path, pa
     expected = [f"tool_{i}" for i in range(8000)
                 if spans_all or (str(i).startswith("1") and "9" in str(i)[1:])]
     assert sorted(names) == sorted(expected)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("escaped.json", '[{"name": "a", "parameters": {"properties": {"p": '
+                     '{"$\\u0072ef": "../secret.json"}}}}]'),
+    ("escaped.yaml", 'tools:\n  - name: a\n    parameters:\n      properties:\n'
+                     '        p: {"\\x24ref": ../secret.json}\n'),
+])
+def test_a_ref_key_spelled_with_escapes_is_confined_too(run, tmp_path, secret, name, text):
+    path = tmp_path / "catalog" / name
+    path.parent.mkdir()
+    path.write_text(text)
+    result = run("lint", "--json", "-c", str(path))
+    assert "TC106" in {f["rule"] for f in json.loads(result.stdout)["findings"]}
+    assert SECRET not in result.output

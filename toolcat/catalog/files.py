@@ -93,12 +93,21 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         raise CatalogError("file is empty", where=SourceRef(shown))
     if yaml_syntax:
         data, positions = _parse_yaml(text, shown)
-        return ParsedFile(shown, data, MappedIndex(positions), "$ref" in text)
+        return ParsedFile(shown, data, MappedIndex(positions), _may_refer(text))
     try:
         data, index = _parse_json(text, shown)
     except CatalogError as strict:
         data, index = _lenient_json(text, shown, strict)
-    return ParsedFile(shown, data, index, "$ref" in text)
+    return ParsedFile(shown, data, index, _may_refer(text))
+
+
+# "$ref" as written, or any escaped character (JSON \u, YAML \x \u \U), which could spell it
+_REF_HINT = re.compile(r"\$ref|\\[xuU]")
+
+
+def _may_refer(text: str) -> bool:
+    """Whether the text may hold a `$ref` key (when not, no reference needs checking)."""
+    return _REF_HINT.search(text) is not None
 
 
 def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> None:
@@ -279,7 +288,7 @@ def parse_json_lines(text: str, shown: str) -> ParsedFile:
         items.append(value)
     if not items:
         raise CatalogError("file is empty", where=SourceRef(shown))
-    return ParsedFile(shown, items, _LinesIndex(lines), "$ref" in text)
+    return ParsedFile(shown, items, _LinesIndex(lines), _may_refer(text))
 
 
 class _LinesIndex:
