@@ -233,6 +233,9 @@ def _violations(validator: Any, arguments: Json) -> list[CallError]:
     except Unresolvable as exc:
         return [CallError("invalid-schema", f"the tool's schema has a $ref that cannot be "
                           f"resolved: {exc}")]
+    except RecursionError:  # a loop of references through files, which load cannot see
+        return [CallError("invalid-schema", "the tool's schema applies itself endlessly "
+                          "(a $ref loop that never descends into the arguments)")]
     errors = []
     for error in found:
         message = error.message

@@ -360,3 +360,29 @@ def test_a_ref_key_spelled_with_escapes_is_confined_too(run, tmp_path, secret, n
     result = run("lint", "--json", "-c", str(path))
     assert "TC106" in {f["rule"] for f in json.loads(result.stdout)["findings"]}
     assert SECRET not in result.output
+
+
+def test_a_schema_that_applies_itself_without_descending_is_a_ref_loop(run, tmp_path):
+    """`anyOf: [{$ref: '#'}]` would make any validator recurse until the stack runs out."""
+    path = tmp_path / "loop.yaml"
+    path.write_text("tools:\n  - name: loop\n    description: Loops.\n    parameters:\n"
+                    "      type: object\n      anyOf:\n        - $ref: '#'\n"
+                    "      properties:\n        child: {$ref: '#'}\n")
+    one_line_error(run("list", "-c", str(path)), f"{path}:7:11",
+                   "$ref loop: the schema applies itself to the same value", "# -> #/anyOf/0 -> #")
+    result = run("lint", "--json", "-c", str(path))
+    assert "TC106" in {f["rule"] for f in json.loads(result.stdout)["findings"]}
+
+
+def test_a_loop_through_files_is_a_refused_call_not_a_crash(run, tmp_path):
+    (tmp_path / "a.json").write_text('{"anyOf": [{"$ref": "b.json"}]}')
+    (tmp_path / "b.json").write_text('{"anyOf": [{"$ref": "a.json"}]}')
+    path = tmp_path / "tools.json"
+    path.write_text('[{"name": "loop", "description": "Loops.", '
+                    '"parameters": {"type": "object", "allOf": [{"$ref": "a.json"}]}}]')
+    response = tmp_path / "response.json"
+    response.write_text(json.dumps({"choices": [{"message": {"tool_calls": [
+        {"id": "1", "type": "function", "function": {"name": "loop", "arguments": "{}"}}]}}]}))
+    result = run("check-call", str(response), "--provider", "openai", "-c", str(path))
+    assert result.exit_code == 1
+    assert "applies itself endlessly" in result.stdout

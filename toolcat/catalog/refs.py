@@ -108,6 +108,15 @@ class RefChecker:
             message = self._check_one(ref, schema, base_uri, home)
             if message:
                 problems.append(RefProblem(message[0], message[1], pointer))
+        loop = in_place_loop(schema)
+        if loop is not None and not problems:
+            holder = next(p for p in reversed(loop[:-1])
+                          if isinstance(resolve_pointer(schema, p), dict)
+                          and "$ref" in resolve_pointer(schema, p)) if len(loop) > 1 else ""
+            problems.append(RefProblem(
+                "ref-cycle", "$ref loop: the schema applies itself to the same value without "
+                "descending into it (" + " -> ".join("#" + p for p in loop) + "), so no "
+                "validator can finish", holder))
         return problems
 
     def _check_one(self, ref: str, root: Any, base_uri: str,
@@ -179,6 +188,72 @@ def _uri_path(uri: str) -> Path | None:
     if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
         return None
     return Path(unquote(parts.path))
+
+
+# keywords that apply their subschemas to the same value (not to a property or an item of it)
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_ONE = ("not", "if", "then", "else")
+_IN_PLACE_MAPS = ("dependentSchemas", "dependencies")
+
+
+def in_place_loop(schema: Any) -> list[str] | None:
+    """A chain of JSON pointers through local `$ref`s and in-place applicators (allOf, anyOf,
+    not, if, ...) that leads from a subschema back to itself, or None.
+
+    Such a schema makes a validator recurse forever on any value: it never moves on to a
+    property or an item. A recursive schema that descends (`properties: {child: {$ref: "#"}}`)
+    is fine. Found with a depth-first search without recursion, linear in the schema."""
+    if not isinstance(schema, dict) or not any(True for _ in iter_refs(schema)):
+        return None
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    for start, _ in _subschemas(schema):
+        if start in state:
+            continue
+        path = [start]
+        stack = [iter(_in_place(schema, start))]
+        state[start] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(_in_place(schema, nxt)))
+    return None
+
+
+def _subschemas(schema: Any) -> Iterator[tuple[str, Any]]:
+    stack = [("", schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            yield pointer, node
+            stack.extend((f"{pointer}/{escape(str(k))}", v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in enumerate(node))
+
+
+def _in_place(schema: Any, pointer: str) -> Iterator[str]:
+    node = resolve_pointer(schema, pointer) if pointer else schema
+    if not isinstance(node, dict):
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")):
+        target = "/".join(escape(unescape(t)) for t in unquote(ref[1:]).split("/"))
+        yield target
+    for key in _IN_PLACE_LISTS:
+        if isinstance(node.get(key), list):
+            yield from (f"{pointer}/{key}/{i}" for i in range(len(node[key])))
+    for key in _IN_PLACE_ONE:
+        if isinstance(node.get(key), dict):
+            yield f"{pointer}/{key}"
+    for key in _IN_PLACE_MAPS:
+        if isinstance(node.get(key), dict):
+            yield from (f"{pointer}/{key}/{escape(str(k))}" for k in node[key])
 
 
 def _shown(uri: str) -> str:
