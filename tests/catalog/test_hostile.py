@@ -386,3 +386,22 @@ def test_a_loop_through_files_is_a_refused_call_not_a_crash(run, tmp_path):
     result = run("check-call", str(response), "--provider", "openai", "-c", str(path))
     assert result.exit_code == 1
     assert "applies itself endlessly" in result.stdout
+
+
+@pytest.mark.timeout(60)
+def test_gemini_inlining_of_long_or_doubling_ref_chains_is_bounded(tmp_path):
+    from toolcat.catalog.load import load_catalog
+    from toolcat.render.renderer import RenderInput, render
+
+    defs = {f"d{i}": {"type": "object", "properties": {
+        "x": {"$ref": f"#/$defs/d{i + 1}"}, "y": {"$ref": f"#/$defs/d{i + 1}"}}}
+        for i in range(400)}
+    defs["d400"] = {"type": "string"}
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps([{"name": "chain", "description": "Chained definitions.",
+                                 "parameters": {"type": "object", "$defs": defs,
+                                                "properties": {"a": {"$ref": "#/$defs/d0"}}}}]))
+    catalog = load_catalog(path)
+    rendered = render(RenderInput(tools=catalog.tools, documents=catalog.documents), "gemini")
+    assert len(json.dumps(rendered.payload)) < 10_000_000
+    assert any("not inlined (over 16 nested" in note for note in rendered.notes)

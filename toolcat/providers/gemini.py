@@ -109,6 +109,8 @@ KEPT = frozenset({
 FORMATS = {"STRING": {"enum", "date-time"}, "NUMBER": {"float", "double"},
            "INTEGER": {"int32", "int64"}}
 Change = tuple[str, str]  # (JSON pointer in the canonical schema, what changed)
+MAX_INLINED_DEPTH = 16  # references inlined inside one another
+MAX_INLINED = 1000  # references inlined in one schema
 
 
 def to_subset(schema: Json) -> tuple[Json, list[Change]]:
@@ -240,6 +242,12 @@ def _inline(node: Mapping[str, Json], ref: str, at: str, root: Json, refs: tuple
     elif ref in refs:
         changes.append((here, f"recursive $ref {ref!r} became a free-form object"))
         inlined = {"type": "OBJECT"}
+    elif len(refs) >= MAX_INLINED_DEPTH or _inlined(changes) >= MAX_INLINED:
+        # chains of references expand without bound (each definition using the next twice
+        # doubles the schema): past these limits the rest is sent free-form
+        changes.append((here, f"$ref {ref!r} not inlined (over {MAX_INLINED_DEPTH} nested "
+                        f"or {MAX_INLINED} in all); a free-form object was sent"))
+        inlined = {"type": "OBJECT"}
     else:
         changes.append((here, f"$ref {ref!r} was inlined"))
         inlined = _translate(target, at, root, (*refs, ref), changes)
@@ -247,6 +255,10 @@ def _inline(node: Mapping[str, Json], ref: str, at: str, root: Json, refs: tuple
     if not siblings:
         return inlined
     return {**inlined, **_translate(siblings, at, root, refs, changes)}
+
+
+def _inlined(changes: list[Change]) -> int:
+    return sum(1 for _, what in changes if what.endswith("was inlined"))
 
 
 def declaration(tool: Tool) -> Written:
