@@ -231,7 +231,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 
 def _bare_token(text: str, token: str) -> int:
     """Offset of `token` outside any JSON string (0 when absent)."""
-    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|' + re.escape(token), text):
+    for match in re.finditer(r'"[^"\\]*(?:\\.[^"\\]*)*"|' + re.escape(token), text):
         if match.group() == token:
             return match.start()
     return 0
@@ -248,7 +248,8 @@ class _Shifted:
 
 
 # JSONC: comments and trailing commas become blanks, so every position stays where it was.
-_JSONC = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?|,(?=\s*[}\]])')
+_JSONC = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/)?'
+                    r'|,(?=\s*[}\]])')
 
 
 def _lenient_json(text: str, shown: str, strict: CatalogError) -> tuple[Any, PositionIndex]:

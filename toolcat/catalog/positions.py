@@ -14,7 +14,9 @@ from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]|[^\s{}\[\]:,"]+')
+# strings as an unrolled loop: a run of plain characters costs no backtracking memory, so a
+# string of millions of characters is scanned in constant space
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]|[^\s{}\[\]:,"]+')
 
 
 def escape(token: str) -> str:
