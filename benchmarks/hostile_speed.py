@@ -3,6 +3,7 @@ a benign reference of the same size, measured in the same run; the figure is the
 
     python benchmarks/hostile_speed.py            # every case
     python benchmarks/hostile_speed.py --tools 2000
+    python benchmarks/hostile_speed.py --code ../main --timeout 120   # another checkout: before
 
 Cases (issue 14): regex search with patterns that span lines (`(?s).*`, `[\\s\\S]*`) against a
 plain word at 8,000 tools; highlighting a 400,000-character name against a short one; YAML alias
@@ -25,11 +26,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run(argv: list[str], timeout: float) -> tuple[float, float, int]:
+def run(argv: list[str], timeout: float, code: Path = REPO) -> tuple[float, float, int]:
     """(wall seconds, peak MB of the child, exit code; -1 when it ran out of time)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
     started = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "toolcat", *argv], env=env,
+    # run in the catalog's folder: `python -m` puts the current folder first on sys.path
+    folder = Path(argv[argv.index("-c") + 1]).parent
+    child = subprocess.Popen([sys.executable, "-m", "toolcat", *argv], env=env, cwd=folder,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = started + timeout
     while True:
@@ -79,6 +82,10 @@ def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
     deep.write_text("[" * 100_000 + "]" * 100_000)
     flat = folder / "flat.json"
     flat.write_text("[" + "[]," * 100_000 + "[]]")
+    deep_yaml = folder / "deep.yaml"
+    deep_yaml.write_text("[" * 100_000 + "]" * 100_000)
+    flat_yaml = folder / "flat.yaml"
+    flat_yaml.write_text("[" + "[]," * 100_000 + "[]]")
     return [
         ("search (?s).*", ["search", "(?s).*", "-c", str(many)],
          ["search", "thing", "-c", str(many)]),
@@ -89,7 +96,8 @@ def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
         ("alias bomb (nodes)", ["list", "-c", str(nodes)], ["list", "-c", str(plain)]),
         ("alias bomb (text)", ["list", "-c", str(text)], ["list", "-c", str(once)]),
         ("16 MB string", ["show", "t", "-c", str(big_string)], ["list", "-c", str(once)]),
-        ("100k-deep nesting", ["lint", "-c", str(deep)], ["lint", "-c", str(flat)]),
+        ("100k-deep JSON", ["lint", "-c", str(deep)], ["lint", "-c", str(flat)]),
+        ("100k-deep YAML", ["lint", "-c", str(deep_yaml)], ["lint", "-c", str(flat_yaml)]),
     ]
 
 
@@ -97,14 +105,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tools", type=int, default=8000)
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--code", type=Path, default=REPO,
+                        help="the toolcat checkout to measure (default: this one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         print(f"{'case':<22} {'hostile s':>9} {'MB':>6} {'exit':>4}   "
               f"{'reference s':>11} {'MB':>6}   {'ratio':>5}")
         for label, hostile, reference in cases(Path(folder), args.tools):
-            ref_wall, ref_mb, _ = run(reference, args.timeout)
-            wall, mb, code = run(hostile, args.timeout)
-            shown = "hang" if code == -1 else str(code)
+            ref_wall, ref_mb, _ = run(reference, args.timeout, args.code.resolve())
+            wall, mb, code = run(hostile, args.timeout, args.code.resolve())
+            shown = {-1: "hang", -11: "segv"}.get(code, str(code))
             print(f"{label:<22} {wall:>9.2f} {mb:>6.0f} {shown:>4}   {ref_wall:>11.2f} "
                   f"{ref_mb:>6.0f}   {wall / ref_wall:>5.2f}")
 
