@@ -140,3 +140,18 @@ def test_any_model_response_is_checked_or_is_one_error_line(run, response, synta
     with tempfile.TemporaryDirectory() as folder:
         path = write(response, syntax, Path(folder))
         ends_cleanly(run("check-call", str(path), "--provider", "openai", "--json"), 0, 1)
+
+
+MARKERS = ["<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "```json",
+           "```", '{"name": "get_weather", "arguments": ', "get_weather(", ")", "[", "]", "{",
+           "}", '"', ",", ":", "=", "1", "NaN", " "]
+
+
+@settings(FUZZ, max_examples=60)
+@given(parts=st.lists(st.sampled_from(MARKERS) | st.text(max_size=5), max_size=30),
+       fmt=st.sampled_from(["hermes", "mistral", "pythonic", "json"]))
+def test_any_completion_text_is_checked_or_is_one_error_line(run, parts, fmt):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "completion.txt"
+        path.write_text("".join(parts))
+        ends_cleanly(run("check-call", str(path), "--format", fmt, "--json"), 0, 1)

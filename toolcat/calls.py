@@ -285,7 +285,11 @@ def read_calls(path: Path, *, provider: str | None = None,
         if parse is None:
             raise UsageError(f"format '{fmt}' has no completion parser; known: "
                              f"{', '.join(TEXT_PARSERS)}")
-        return parse(read_text(path))
+        try:
+            return parse(read_text(path))
+        except RecursionError:  # a JSON value in the text nested past what the decoder follows
+            raise ResponseError(f"a tool call in the completion is nested deeper than "
+                                f"{MAX_DEPTH} levels", where=SourceRef(str(path))) from None
     from toolcat.providers import PROVIDERS
 
     target = PROVIDERS.get(str(provider))

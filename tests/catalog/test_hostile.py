@@ -405,3 +405,14 @@ def test_gemini_inlining_of_long_or_doubling_ref_chains_is_bounded(tmp_path):
     rendered = render(RenderInput(tools=catalog.tools, documents=catalog.documents), "gemini")
     assert len(json.dumps(rendered.payload)) < 10_000_000
     assert any("not inlined (over 16 nested" in note for note in rendered.notes)
+
+
+@pytest.mark.parametrize(("fmt", "text"), [
+    ("mistral", '[TOOL_CALLS][{"name": "t", "arguments": ' + "[" * 5000 + "]" * 5000 + "}]"),
+    ("json", '{"name": "t", "arguments": {"a": ' + "[" * 5000 + "]" * 5000 + "}}"),
+])
+def test_a_completion_nested_past_the_decoder_is_one_error_line(run, tmp_path, fmt, text):
+    path = tmp_path / "completion.txt"
+    path.write_text(text)
+    one_line_error(run("check-call", str(path), "--format", fmt), str(path),
+                   "nested deeper than 64 levels")

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from toolcat.catalog.files import MAX_DEPTH, value_problem
 from toolcat.model import Json, Tool, ToolCall
 
 Instructions = Callable[[Sequence[Tool], Sequence[Tool]], tuple[str, list[str]]]
@@ -64,9 +65,14 @@ def call_at(text: str, offset: int, name: str, arguments: Json = None, *,
 def loads_object(text: str) -> tuple[Json, str | None]:
     """A JSON value, or None and the reason it is not one (with its line and column)."""
     try:
-        return json.loads(text), None
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         return None, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    except (RecursionError, ValueError) as exc:  # nesting the decoder cannot follow, huge ints
+        return None, "refused: " + (f"nested deeper than {MAX_DEPTH} levels"
+                                    if isinstance(exc, RecursionError) else str(exc))
+    problem = value_problem(value)
+    return (None, f"refused: {problem[0]} at {problem[1] or '/'}") if problem else (value, None)
 
 
 def call_from_object(value: Json, text: str, offset: int, *,
