@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.files import parse_file, read_text
-from toolcat.errors import ConfigError, UsageError
+from toolcat.catalog.files import parse_file, parse_json_lines, read_text
+from toolcat.errors import CatalogError, ConfigError, UsageError
 from toolcat.model import Catalog, SourceRef
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -109,16 +109,15 @@ def load_queries(path: str | Path, *, topics: str | Path | None = None) -> Query
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
-    shown = str(path)
-    for lineno, line in enumerate(read_text(path).splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"invalid JSON: {exc.msg}",
-                              where=SourceRef(shown, lineno, exc.colno)) from exc
-        yield item, SourceRef(shown, lineno, 1)
+    text = read_text(path)
+    if not text.strip():
+        return
+    try:
+        parsed = parse_json_lines(text, str(path))  # strict, with limits, as catalogs are read
+    except CatalogError as exc:
+        raise ConfigError(exc.message, where=exc.where) from None
+    for i, item in enumerate(parsed.data):
+        yield item, SourceRef(parsed.path, parsed.index.locate(f"/{i}")[0], 1)
 
 
 def _structured_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
