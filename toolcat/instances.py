@@ -256,6 +256,8 @@ def _as_json(response: Any) -> Json:
         except json.JSONDecodeError as exc:
             raise ResponseError(f"the response is not valid JSON: {exc.msg} at line "
                                 f"{exc.lineno} column {exc.colno}") from None
+        except RecursionError:
+            raise ResponseError("the response is nested too deeply to read") from None
     dump = getattr(response, "model_dump", None)
     if callable(dump):  # an SDK response object: its wire form, with wire (alias) names
         return dump(mode="json", by_alias=True, exclude_none=True)

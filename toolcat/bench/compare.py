@@ -86,6 +86,8 @@ def load_past(path: str | Path) -> PastRun:
     except json.JSONDecodeError as exc:
         raise ConfigError(f"invalid JSON: {exc.msg}",
                           where=SourceRef(shown, exc.lineno, exc.colno)) from exc
+    except RecursionError:
+        raise ConfigError("not a bench report: nested too deeply", where=SourceRef(shown)) from None
     return past_from_json(data, shown)
 
 

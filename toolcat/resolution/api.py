@@ -81,7 +81,7 @@ def interpret(raw: bytes, tools: Sequence[Tool]) -> ApiAnswer:
     """Map an answer's selected_names back to the deferred tools."""
     try:
         answer = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested past the decoder
         return ApiAnswer(failure="the answer is not JSON")
     names = answer.get("selected_names") if isinstance(answer, dict) else None
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
