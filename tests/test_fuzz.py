@@ -17,7 +17,7 @@ from toolcat.errors import ToolcatError
 from toolcat.render.formats import FORMATS
 from toolcat.render.renderer import RenderInput, render
 
-FUZZ = settings(max_examples=100, deadline=None, database=None, derandomize=True,
+FUZZ = settings(max_examples=300, deadline=None, database=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 
@@ -94,7 +94,7 @@ def test_any_text_loads_or_is_one_error_line(run, text, suffix):
         ends_cleanly(run("list", "--json", "-c", str(path)), 0)
 
 
-@settings(FUZZ, max_examples=150)
+@settings(FUZZ, max_examples=250)
 @given(document=documents, syntax=st.sampled_from(["json", "yaml", "jsonl"]))
 def test_any_catalog_lints_converts_and_renders_or_is_one_error_line(run, document, syntax):
     with tempfile.TemporaryDirectory() as folder:
