@@ -115,8 +115,8 @@ def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> N
     found = value_problem(value)
     if found:
         problem, pointer = found
-        where = SourceRef(shown, *index.locate(pointer), pointer or None) if index else \
-            SourceRef(shown, pointer=pointer or None)
+        where = SourceRef(shown, *index.locate(pointer), pointer) if index else \
+            SourceRef(shown, pointer=pointer)
         raise CatalogError(problem, where=where)
 
 
@@ -381,8 +381,8 @@ def _new_node(loader: Any, event: Any) -> yaml.Node:
         tag = event.tag
         if tag is None or tag == "!":
             tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,
-                               style=event.style)
+        marks: Any = (event.start_mark, event.end_mark)  # libyaml's own Mark class
+        return yaml.ScalarNode(tag, event.value, *marks, style=event.style)
     kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
     tag = event.tag
     if tag is None or tag == "!":
@@ -487,8 +487,9 @@ class _YamlBuilder:
                 parent[slot] = items = [None] * len(node.value)
                 stack.extend((child, f"{pointer}/{i}", items, i)
                              for i, child in reversed(list(enumerate(node.value))))
-            else:
-                parent[slot] = out = {}
+            elif isinstance(node, yaml.MappingNode):
+                out: dict[str, Any] = {}
+                parent[slot] = out
                 stack.extend(reversed(self._pairs(node, pointer, out)))
         return box[0], self.positions
 
