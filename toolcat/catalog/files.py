@@ -381,8 +381,9 @@ def _new_node(loader: Any, event: Any) -> yaml.Node:
         tag = event.tag
         if tag is None or tag == "!":
             tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        marks: Any = (event.start_mark, event.end_mark)  # libyaml's own Mark class
-        return yaml.ScalarNode(tag, event.value, *marks, style=event.style)
+        start: Any = event.start_mark  # libyaml's own Mark class, which the stubs do not know
+        end: Any = event.end_mark
+        return yaml.ScalarNode(tag, event.value, start, end, style=event.style)
     kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
     tag = event.tag
     if tag is None or tag == "!":
