@@ -212,7 +212,7 @@ def _parse_json(text: str, shown: str, line: int = 0) -> tuple[Any, PositionInde
                            where=SourceRef(shown, *_shift(_line_col(text, offset), line))
                            ) from exc
     except ValueError as exc:  # an integer with more digits than Python converts
-        match = re.search(r"\d{4000,}", text)
+        match = re.search(r"(?<!\d)\d{4000,}", text)  # runs tried from their start: linear
         where = _line_col(text, match.start()) if match else (1, 1)
         raise CatalogError(f"invalid JSON number: {exc}".split(";")[0],
                            where=SourceRef(shown, *_shift(where, line))) from exc
