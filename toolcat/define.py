@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolcat.calls import CallChecker, CallError
+from toolcat.catalog.files import value_problem
 from toolcat.catalog.refs import RefChecker, base_uri_for
 from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
@@ -182,6 +183,10 @@ def _check_schema(tool: Tool, where: SourceRef) -> Validator | None:
         raise DefinitionError(
             f"{label}: parameters must be a JSON Schema object (a dict) or a pydantic model "
             "class", where=where)
+    problem = value_problem(tool.parameters)  # NaN, nesting or sizes a file could not hold
+    if problem is not None:
+        raise DefinitionError(f"{label}: parameters at '{problem[1] or '/'}': {problem[0]}",
+                              where=replace(where, pointer="/parameters" + problem[1]))
     base_uri = base_uri_for(where.file)
     refs = RefChecker()
     for problem in refs.check(tool.parameters, base_uri):

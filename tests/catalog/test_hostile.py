@@ -416,3 +416,15 @@ def test_a_completion_nested_past_the_decoder_is_one_error_line(run, tmp_path, f
     path.write_text(text)
     one_line_error(run("check-call", str(path), "--format", fmt), str(path),
                    "nested deeper than 64 levels")
+
+
+def test_a_python_tool_whose_schema_holds_nan_is_refused_at_its_decorator(run, tmp_path):
+    path = tmp_path / "nan_schema_tools.py"
+    path.write_text("import toolcat\n\n\n"
+                    "@toolcat.tool(parameters={'type': 'object', 'properties': "
+                    "{'x': {'type': 'number', 'default': float('nan')}}})\n"
+                    "def scale(x: float = 1.0) -> float:\n"
+                    "    '''Scale a value.'''\n"
+                    "    return x\n")
+    one_line_error(run("list", "-c", str(path)), f"{path}:4:1",
+                   "parameters at '/properties/x/default': NaN and Infinity are not JSON")
