@@ -308,10 +308,11 @@ class _LinesIndex:
 def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]:
     loader = _Loader(text)
     try:
-        root = _compose(loader, shown)
+        root, shared = _compose(loader, shown)
         if root is None:
             raise CatalogError("file is empty", where=SourceRef(shown))
-        merged = _measure(root, shown)
+        # without aliases and merge keys the tree is as large and deep as the file: no expansion
+        merged = _measure(root, shown) if shared else {}
         return _YamlBuilder(loader, shown, merged).build(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -324,66 +325,75 @@ def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]
         loader.dispose()
 
 
-def _compose(loader: Any, shown: str) -> yaml.Node | None:
-    """The node tree of the file's single document, built from parser events in a loop."""
+def _compose(loader: Any, shown: str) -> tuple[yaml.Node | None, bool]:
+    """The node tree of the file's single document, built from parser events in a loop, and
+    whether it has aliases or merge keys (nodes that appear in more than one place)."""
     loader.get_event()  # stream start
     if loader.check_event(yaml.StreamEndEvent):
-        return None
+        return None, False
     loader.get_event()  # document start
+    shared = False
     anchors: dict[str, yaml.Node] = {}
-    open_nodes: list[yaml.Node] = []
-    keys: list[yaml.Node | None] = []  # the key waiting for its value, per open mapping
+    # per open collection: [node, is a sequence, the mapping key waiting for its value]
+    frames: list[list[Any]] = []
+    node: yaml.Node
+    get_event, resolve = loader.get_event, loader.resolve
+    scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+    ends = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
     while True:
-        event = loader.get_event()
-        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            node = open_nodes.pop()
-            keys.pop()
+        event = get_event()
+        kind = type(event)
+        if kind is scalar_event:
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = resolve(yaml.ScalarNode, event.value, event.implicit)
+            start: Any = event.start_mark  # libyaml's own Mark class, unknown to the stubs
+            node = yaml.ScalarNode(tag, event.value, start, event.end_mark, style=event.style)
+            shared = shared or tag == _MERGE_TAG
+            if event.anchor:
+                anchors[event.anchor] = node
+        elif kind in ends:
+            node = frames.pop()[0]
             node.end_mark = event.end_mark
-            if not open_nodes:
+            if not frames:
                 break
             continue
-        if isinstance(event, yaml.AliasEvent):
+        elif kind is alias_event:
             if event.anchor not in anchors:
                 raise CatalogError(f"invalid YAML: alias *{event.anchor} names no anchor",
                                    where=_mark(shown, event.start_mark))
             node = anchors[event.anchor]
+            shared = True
         else:
-            node = _new_node(loader, event)
+            node = _new_collection(loader, event)
             if event.anchor:
                 anchors[event.anchor] = node
-        if open_nodes:
-            parent = open_nodes[-1]
-            if isinstance(parent, yaml.SequenceNode):
-                parent.value.append(node)
-            elif keys[-1] is None:
-                keys[-1] = node
+        if frames:
+            frame = frames[-1]
+            if frame[1]:
+                frame[0].value.append(node)
+            elif frame[2] is None:
+                frame[2] = node
             else:
-                parent.value.append((keys[-1], node))
-                keys[-1] = None
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if len(open_nodes) >= MAX_DEPTH:
-                raise CatalogError(f"nested deeper than {MAX_DEPTH} levels",
-                                   where=_mark(shown, event.start_mark))
-            open_nodes.append(node)
-            keys.append(None)
-        elif not open_nodes:
-            break
+                frame[0].value.append((frame[2], node))
+                frame[2] = None
+        if kind is scalar_event or kind is alias_event:
+            if not frames:
+                break
+            continue
+        if len(frames) >= MAX_DEPTH:
+            raise CatalogError(f"nested deeper than {MAX_DEPTH} levels",
+                               where=_mark(shown, event.start_mark))
+        frames.append([node, kind is yaml.SequenceStartEvent, None])
     loader.get_event()  # document end
     if not loader.check_event(yaml.StreamEndEvent):
         event = loader.get_event()
         raise CatalogError("expected one YAML document, found another",
                            where=_mark(shown, event.start_mark))
-    return node
+    return node, shared
 
 
-def _new_node(loader: Any, event: Any) -> yaml.Node:
-    if isinstance(event, yaml.ScalarEvent):
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        start: Any = event.start_mark  # libyaml's own Mark class, which the stubs do not know
-        end: Any = event.end_mark
-        return yaml.ScalarNode(tag, event.value, start, end, style=event.style)
+def _new_collection(loader: Any, event: Any) -> yaml.Node:
     kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
     tag = event.tag
     if tag is None or tag == "!":
