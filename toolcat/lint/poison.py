@@ -1,0 +1,429 @@
+"""Find instructions to the model hidden in a tool definition (tool poisoning), however written.
+
+Every string of the definition is read as a model would read it, not as a reviewer sees it:
+
+1. normalised: look-alike and full-width letters folded to ASCII, invisible characters dropped,
+   Unicode tag characters decoded (`lookalike.fold_text`); words hyphenated or split over
+   lines joined; letter-spaced (`i g n o r e`) or dotted (`D.O N.O.T`) words closed up;
+   identifiers (`ignore_previous_instructions`, `doNotTell`) split into words;
+2. decoded: base64, hexadecimal (`\\x..`, spaced or `0x`), `\\u` escapes, percent-encoding and
+   HTML entities are decoded and the result read again (two levels deep);
+3. matched against the attack patterns below: one precompiled RE2 expression, so time is
+   linear in the text whatever it holds.
+
+Each hit is `grave` (a clear attack: TC601 reports it as an error) or not (suspicious wording,
+TC606's warning). The patterns describe classes of attack, not known samples: instructions to
+ignore earlier instructions, to keep something from the user, to read or send secrets, to act
+on other tools, to change identity; fake message boundaries and roles; hidden blocks.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import unquote
+
+import re2
+
+from toolcat.lint.lookalike import fold_text
+from toolcat.lint.walk import strings
+from toolcat.search.text import CAMEL_BOUNDARY
+
+# Keys whose values are machine words, never prose a model is told to follow.
+SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
+                          "contentEncoding", "contentMediaType", "$dynamicRef", "x-toolcat-ignore"})
+MIN_LENGTH = 6  # nothing shorter can say anything
+MAX_DEPTH = 2  # an encoded payload inside an encoded payload is read; deeper is not
+
+_S = r"[ \n]"  # one gap between words: whitespace runs are a single space or newline by then
+_GAP = r"[^.!?]"  # inside one sentence
+
+_QUALIFIED = (r"(?:previous|prior|preceding|above|earlier|former|original|initial|system"
+              r"|safety|developer|your|these|those|any other|all other|all prior"
+              r"|all previous|all earlier|all (?:of )?(?:the|your) (?:previous|prior|above))")
+_ORDERS = (r"(?:instructions?|prompts?|rules|guidelines|guidance|directives|policies|policy"
+           r"|constraints|restrictions|commands|orders|messages)")
+# files that hold keys and tokens (not ~/.ssh/config or known_hosts: SSH tools name those)
+_SECRET_FILES = (r"(?:~/\.ssh/?(?:[\s.,;:)'\"`]|$)|(?:~/)?\.ssh/(?:id|identity)\b"
+                 r"|\bid (?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[^\w.])\.env"
+                 r"(?:\.?(?:[^\w.]|$))|~/\.aws\b|\.aws/credentials|/etc/(?:passwd|shadow)\b"
+                 r"|\.netrc\b|\.git-credentials|\bmcp\.json\b|claude desktop config"
+                 r"|~/\.cursor\b|\.kube/config\b|\.docker/config\.json|\.npmrc\b|\.pypirc\b"
+                 r"|\bwallet\.dat\b|\.(?:bash|zsh) history\b|\bkeychain\b)")
+_SECRET_WORDS = (r"(?:ssh keys?|private keys?|secret keys?|api keys?|access keys?|credentials"
+                 r"|secrets?|passwords?|passphrases?|tokens|access tokens|auth tokens"
+                 r"|session cookies|cookies|environment variables|env vars|seed phrases?"
+                 r"|recovery phrases?)")
+_LEAK = ("send|pass|include|upload|forward|attach|append|paste|put|add|copy|cat|leak|exfiltrate"
+         "|extract|dump|collect|post|email|share|give|provide|transmit")
+_LEAK_VERBS = f"(?:{_LEAK})"
+_READ_VERBS = f"(?:read|open|load|print|output|show|reveal|{_LEAK})"
+_IMPERATIVE = r"(?:^|[.!?:;>\]\-] ?|\n|\b(?:and|also|then|please|always|must|should) )"
+_USER = (r"(?:users?|human|operator|customer|requester|person (?:you are|you're) (?:helping"
+         r"|assisting|talking to|working for))")
+_OVERRIDE = (r"(?:ignore|ignoring|disregard|forget|override|overrule|bypass|abandon|discard"
+             r"|pay no attention to|do not follow|don't follow|stop following|no longer follow"
+             r"|set aside|throw out)")
+_CONCEAL_VERBS = (r"(?:tell|telling|inform|informing|mention|mentioning|notify|notifying"
+                  r"|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|let)")
+_SECRETLY = r"(?:quietly|silently|secretly|covertly|discreetly|stealthily|invisibly)"
+_SECRET_ACTS = (r"(?:call|invoke|use|send|email|forward|upload|copy|delete|remove|read|include"
+                r"|add|attach|transfer|post|execute|exfiltrate|leak|change|modify|replace)")
+
+# (what it is, grave, pattern); a literal space in a pattern matches one gap between words
+# (a space or a line break), so no character class may hold a literal space: write \s there
+PATTERNS: tuple[tuple[str, bool, str], ...] = (
+    ("a hidden instruction block", True,
+     r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|critical|override|sudo"
+     r"|assistant|developer)\b[^>]{0,40}>|\[\s*(?:system|important|instructions?|admin"
+     r"|developer)\s*\]|\bsystem override\b"),
+    ("an instruction to ignore earlier instructions", True,
+     rf"\b{_OVERRIDE}\b{_GAP}{{0,40}}?\b{_QUALIFIED}\b{_GAP}{{0,30}}?\b{_ORDERS}\b"
+     rf"|\b{_OVERRIDE}\b{_GAP}{{0,20}}?\b{_ORDERS} (?:you (?:were|have been|had been) given"
+     r"|you (?:received|got)|given (?:to you )?(?:earlier|before|previously)|(?:from|of) (?:the )?"
+     r"(?:user|system|developer|operator))\b"
+     r"|\b(?:forget|ignore|disregard) (?:everything|all|anything)(?: that)? (?:you (?:were|have"
+     r" been|had been) (?:told|given)|(?:said |written )?(?:above|before|earlier|so far"
+     r"|previously))\b"
+     r"|\bthe only (?:rules|instructions) (?:that apply|to follow|you (?:must|should|may)"
+     r" follow) (?:are|is)\b"
+     rf"|\bregardless of (?:any |all |the |your )*(?:previous |prior |earlier |other |system "
+     rf"|safety )?{_ORDERS}\b"
+     r"|\bnew (?:system )?instructions\s*:|\b(?:these|this|the following) instructions?"
+     r" (?:take|takes|have|has) (?:precedence|priority)\b"
+     r"|\b(?:reveal|print|show|output|repeat|leak|disclose|tell me)\b.{0,20}"
+     r"\b(?:your|the) (?:system prompt|hidden (?:rules|instructions|prompt)|initial prompt"
+     r"|instructions above)"),
+    ("an instruction to keep something from the user", True,
+     rf"\b(?:do not|don't|dont|never|without|avoid|no need to)\b (?:ever )?{_CONCEAL_VERBS}\b"
+     rf"{_GAP}{{0,60}}?\b(?:the|your) {_USER}\b"
+     rf"|\b(?:the|your) {_USER} (?:must|should|need|needs to|may|can|is to|is)(?: not| never)"
+     r" (?:ever )?(?:know|see|notice|find out|be told|learn|be informed|be aware|be made aware)\b"
+     r"|\bkeep (?:this|it|that|these)(?: [^\s.!?]+){0,3}? (?:to yourself|secret|hidden"
+     r"|confidential|between us)\b"
+     rf"|\b{_SECRETLY} {_SECRET_ACTS}\b|\b{_SECRET_ACTS}\b{_GAP}{{0,40}}?\b{_SECRETLY}\b"
+     r"|\bwithout (?:informing|telling|notifying|alerting) (?:the |your )?users?\b"),
+    ("a request to read or send secrets", True,
+     rf"\b{_READ_VERBS}\b(?: [^\s.!?]+){{0,3}}? ?[`'\"(]?{_SECRET_FILES}"
+     rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,40}}?\b(?:the user'?s |all (?:the |of the )?|any |every "
+     rf"|their |your )(?:saved |stored |own )?{_SECRET_WORDS}\b"
+     rf"|\b{_SECRET_WORDS} (?:that )?you (?:know|have|can see|saw|remember|have seen)\b"
+     r"|\bexfiltrate\b"
+     rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,30}}?\b(?:conversation|chat history|chat log|transcript"
+     r"|message history|(?:last|previous|recent) messages)\b.{0,60}?(?:https?://|\b\S+@\S+\.\w)"),
+    ("an instruction about other tools", True,
+     r"\bwhen(?:ever)? this (?:tool|server|plugin|extension|integration) is (?:available"
+     r"|present|loaded|installed|enabled|connected|active)\b"
+     r"|\bwhen \(?[\w.\-]+\)? ?[\w.\-]* is (?:invoked|called|used)\b"
+     rf"{_GAP}{{0,40}}?\b(?:change|set|replace|add|modify|redirect)\b"
+     r"|\b(?:change|modify|alter|override|replace|hijack)s? the (?:behaviou?r|instructions)"
+     r" of\b|\bchange the (?:recipient|destination|target account|receiver|address|iban"
+     r"|account number) to\b"
+     rf"|{_IMPERATIVE}(?:b?cc|forward|redirect|copy|mirror|send|route)\b{_GAP}{{0,20}}?\b(?:every"
+     r"|all|each|any) (?:outgoing |incoming |future )?(?:e-?mails?|messages?|payments?"
+     r"|transfers?|transactions?|calls?|requests?)\b"
+     r"|\b(?:all|every|each) (?:outgoing |future )?(?:e-?mails?|messages?|payments?|transfers?"
+     r"|transactions?) (?:must|should|need to|are to|have to|will) (?:also )?(?:be )?(?:sent"
+     r"|forwarded|redirected|routed|copied|cc'?d|bcc'?d|mirrored) to\b"
+     r"|\b(?:instead of|rather than|never use|do not use|don't use) (?:the )?[`'\"]?[\w.\-]+"
+     rf"[`'\"]? tool\b{_GAP}{{0,30}}?\b(?:always|must|only)\b"
+     r"|\btools? (?:from|of|on) other servers? (?:are|is) (?:deprecated|disabled|unsafe"
+     r"|broken|not to be used|obsolete)"),
+    ("an instruction to change identity", True,
+     r"\byou are now (?:a|an|in|the|my|operating|running|dan|free|unrestricted|jailbroken"
+     r"|allowed|authori[sz]ed|permitted)\b|\byou are no longer\b"
+     r"|\bfrom now on,? (?:you|the assistant|the model|respond|answer|always|never|act|ignore)\b"
+     r"|\bpretend (?:to be|you are|you're)\b"
+     r"|\bact as (?:an? )?(?:unrestricted|jailbroken|dan|root|sudo|system|developer)\b"
+     r"|\b(?:developer|god|jailbreak|dan|unrestricted|admin|maintenance|debug|sudo) mode"
+     r"\b.{0,20}?\b(?:enabled|activated|on|engaged|unlocked)\b"
+     r"|\bunrestricted (?:assistant|ai|model|mode|agent)\b"
+     r"|\b(?:ai|assistant|model|agent|you)\b.{0,20}?\b(?:without|with no|free of) (?:any )?"
+     r"(?:restrictions|limits|rules|filters|content policy|safety)\b"
+     r"|\b(?:without|no|ignoring) (?:any )?(?:content policy|safety filters?"
+     r"|safety guidelines|guardrails|censorship)\b"
+     r"|\bnever refuse\b|\bwithout refusing\b|\bdo not refuse\b"
+     r"|\b(?:obey|follow|comply with) (?:only )?(?:the )?(?:instructions|commands|orders) "
+     r"(?:inside|in|from) (?:tool|this|the) (?:results?|server|tool|outputs?)\b"
+     r"|\bobeys? only\b|\b(?:obey|follow|listen to|take orders from) (?:only )?(?:this|the)"
+     r" (?:tool|server)(?: only)?\b"
+     r"|\bthe user has (?:already )?(?:granted|given|authori[sz]ed|approved|allowed)\b"
+     r".{0,30}?\b(?:access|permission|consent|admin|root)\b"),
+    ("a fake message boundary or role", True,
+     r"[\"'](?:role)[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"
+     r"|<\|(?:im\sstart|im\send|system|user|assistant|endoftext|eot\sid|start\sheader\sid"
+     r"|end\sheader\sid)\|>|\[/?inst\]|<</?sys>>"  # `_` reads as a space by now
+     r"|</(?:tool\sdescription|tools|functions?|tool|tool\scall|function\sresults"
+     r"|description)>"
+     r"|(?:^|\n|[.!?>\]] )(?:system|assistant|developer|admin) ?: ?(?:you|the assistant"
+     r"|the model|ignore|read|send|do|never|always|from now|tools|all|every|silently"
+     r"|disregard|forget)\b"),
+    # suspicious: said by benign servers too, worth a look (TC606)
+    ("wording that overrides what the model was told before", False,
+     r"\byou (?:were|have been|had been) (?:told|advised|instructed|asked|trained|programmed"
+     r"|configured)\b|\b(?:originally|previously|initially),? you (?:did not|didn't|could not"
+     r"|couldn't|were not|weren't|had no|cannot|can't)\b"
+     r"|\b(?:now|this tool|this server) (?:grants?|gives?) you\b"
+     r"|\byou (?:now )?have (?:full|unrestricted|root|admin|unlimited) access\b"),
+    ("a threat that the tool will not work otherwise", False,
+     r"\botherwise (?:the|this) tool (?:will not|won't|will fail|cannot|can't|does not"
+     r"|doesn't) work\b"),
+    ("an instruction to act without the user's consent", False,
+     r"\bwithout (?:asking|consulting) the users?\b|\bwithout (?:the )?users?'?s? "
+     r"(?:confirmation|consent|permission|approval|knowledge)\b"
+     r"|\b(?:do not|don't|never) (?:mention|disclose) (?:this|that|these|it)\b"),
+    ("a note addressed to the model", False,
+     r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|assistant|model|llm|agent)\b"),
+    ("a path to secret files", False, _SECRET_FILES),
+)
+
+# Closed-up letter-spaced runs have no word boundaries left; these phrases are read there.
+SQUEEZED: tuple[tuple[str, str], ...] = (
+    ("an instruction to ignore earlier instructions",
+     r"(?:ignore|disregard|forget|override|bypass)(?:all|any|the|your|of)*(?:previous|prior"
+     r"|preceding|above|earlier|system|safety|original)(?:instructions?|prompts?|rules"
+     r"|guidelines|directives)"),
+    ("an instruction to keep something from the user",
+     r"(?:donot|dont|never)(?:ever)?(?:tell|inform|mention|notify|reveal|alert|show)(?:this)?"
+     r"(?:to)?(?:the|your)users?"),
+    ("an instruction to change identity", r"youarenow|youarenolonger|fromnowonyou"),
+    ("a request to read or send secrets",
+     r"(?:read|send|include|pass|upload|cat|copy|paste|append|attach|leak|exfiltrate)[a-z0-9]"
+     r"{0,24}?(?:sshid(?:rsa|ed25519|ecdsa|dsa)|awscredentials|gitcredentials|etcpasswd"
+     r"|etcshadow|mcpjson|netrc)"),
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One poisoned string: where, what, how hidden, and the text that matched."""
+
+    pointer: str  # JSON pointer of the string inside the definition ("" is the whole entry)
+    key: bool  # the string is an object key
+    label: str
+    grave: bool
+    evidence: str  # the normalised (decoded) words that matched
+    disguise: str | None  # how it was hidden; None when in plain sight
+    text: str  # the whole string as written
+
+
+def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
+    """Every hit in every string (values and keys) of a tool's entry or schema."""
+    items = [(at, text, is_key) for at, text, is_key in strings(entry, pointer)
+             if len(text) >= MIN_LENGTH
+             and (is_key or at.rsplit("/", 1)[-1] not in SKIPPED_KEYS)]
+    if not items or not _suspect([text for _, text, _ in items]):
+        return []
+    hits: list[Hit] = []
+    for at, text, is_key in items:
+        seen: set[tuple[str, bool]] = set()
+        for label, grave, evidence, disguise in scan_text(text):
+            if (label, grave) not in seen:
+                seen.add((label, grave))
+                hits.append(Hit(at, is_key, label, grave, evidence, disguise, text))
+    return hits
+
+
+def scan_text(text: str, depth: int = 0, disguise: str | None = None
+              ) -> Iterator[tuple[str, bool, str, str | None]]:
+    """(label, grave, evidence, disguise) for each pattern found in `text` or in what it
+    encodes. Anything found in an encoded payload is grave. Linear in the length of `text`."""
+    view, how = _normalise(text)
+    seen: set[str] = set()
+    for match in _compiled().finditer(view):
+        label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
+        seen.add(label)
+        yield label, grave or disguise is not None, _evidence(match.group()), \
+            disguise or _disguise(text, how, match.group())
+    for match in _squeezed().finditer(" ".join(_RUN.findall(view))):
+        label = SQUEEZED[int(match.lastgroup[1:])][0]
+        seen.add(label)
+        yield label, True, _evidence(match.group()), disguise or "letter spacing"
+    if depth < MAX_DEPTH:
+        for name, decoded in _decoded(text):
+            for label, grave, evidence, shown in scan_text(decoded, depth + 1, name):
+                if label not in seen:  # what shows in plain sight is reported as such
+                    yield label, grave, evidence, shown
+    if not seen and disguise is None:
+        comment = _comment(text)
+        if comment:
+            grave = bool(_ADDRESSED.search(comment.lower()))
+            yield ("instructions hidden in a comment" if grave else "text hidden in a comment",
+                   grave, _evidence(comment), "a comment")
+
+
+_SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full stop and a line
+
+
+def _suspect(texts: list[str]) -> bool:
+    """Whether any of `texts` may hold something: all of them are read in one pass, as one
+    text, so a clean definition (nearly all of them) costs one match, not one per string."""
+    texts = [text.replace("\x00", " ") for text in texts]
+    joined = _SEPARATOR.join(texts)
+    if "<!--" in joined or "]:" in joined or next(_decoded(joined), None) is not None:
+        return True
+    words = _SEPARATOR.join(text if " " in text or "\n" in text
+                            else CAMEL_BOUNDARY.sub(" ", text) for text in texts)
+    view, _ = _normalise(words)
+    return bool(_compiled().search(view) or _squeezed().search(" ".join(_RUN.findall(view))))
+
+
+@cache
+def _compiled() -> Any:
+    """All patterns as one RE2 expression; each is a named group `p<index>`."""
+    options = re2.Options()
+    options.case_sensitive = False
+    options.max_mem = 64 << 20
+    parts = [f"(?P<p{i}>{pattern.replace(' ', _S)})"
+             for i, (_, _, pattern) in enumerate(PATTERNS)]
+    return re2.compile("|".join(parts), options)
+
+
+@cache
+def _squeezed() -> Any:
+    return re2.compile("|".join(f"(?P<p{i}>{pattern})"
+                                for i, (_, pattern) in enumerate(SQUEEZED)))
+
+
+# Python's re where a pattern cannot backtrack more than once over a stretch of text (so it
+# stays linear, and re is several times faster per call than the re2 wrapper); RE2 elsewhere.
+_HYPHENATED = re.compile(r"(\w)-[ \t]*\r?\n\s*(\w)")
+_SPACES = re.compile(r"[^\S\n]+")
+_BREAKS = re.compile(r" ?\n[ \n]*")  # after _SPACES: a space run is one space
+_DOTTED = re.compile(r"\b[a-z](?:[.\-·*][a-z]\b)+\.?")
+_DOTS = re.compile(r"[.\-·*]")
+_SPACED = re.compile(r"(?:^| )\S \S \S")
+_LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
+
+
+def _normalise(text: str) -> tuple[str, str | None]:
+    """The text as a model reads it, and how it was disguised (None when it was not)."""
+    how = None
+    folded = fold_text(text)
+    if folded != text.lower():
+        how = "look-alike or invisible characters"
+    if " " not in folded and "\n" not in folded:  # an identifier: name, key, enum value
+        folded = fold_text(CAMEL_BOUNDARY.sub(" ", text))
+    folded = _HYPHENATED.sub(r"\1\2", folded).replace("_", " ").replace("\t", " ")
+    closed = _DOTTED.sub(lambda m: _DOTS.sub("", m.group()), folded)
+    if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
+        closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
+    if closed != folded:
+        how = how or "letter spacing"
+    return _BREAKS.sub("\n", _SPACES.sub(" ", closed)).strip(), how
+
+
+def _disguise(text: str, how: str | None, matched: str) -> str | None:
+    """How the matched words were hidden in `text`, by what it took to find them."""
+    if how == "letter spacing":
+        spaced = _BREAKS.sub("\n", _SPACES.sub(" ", fold_text(text).replace("_", " ")))
+        return how if matched not in spaced else None
+    return how or ("split over lines" if "\n" in matched else None)
+
+
+def _close_letter_spacing(line: str) -> str:
+    """`i g n o r e  a l l` -> `ignore all`: runs of three or more single characters
+    separated by single spaces are closed up; wider gaps stay word gaps."""
+    tokens = line.split(" ")
+    shortest = 3 if not _LETTER_SPACED.search(line) else 2  # "d o  n o t" once spacing shows
+    out: list[str] = []
+    run: list[str] = []
+    for token in [*tokens, "  "]:
+        if len(token) == 1:
+            run.append(token)
+            continue
+        out.extend(["".join(run)] if len(run) >= shortest else run)
+        run = []
+        if token != "  ":
+            out.append(token)
+    return " ".join(word for word in out if word)
+
+
+# words long enough to hold a closed-up phrase ("youarenow"); the squeezed patterns read them
+_RUN = re.compile(r"[a-z0-9]{9,}")
+
+
+def _evidence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# encoded payloads, in one RE2 pass (hex first: every hex run is also base64's alphabet)
+_ENCODED = re2.compile(r"(?P<hex>(?:0x)?(?:[0-9a-fA-F]{2}){8,}(?:[^A-Za-z0-9+/\-_=]|$)"
+                       r"|(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}[ :,]){6,}[0-9a-fA-F]{2})"
+                       r"|(?P<escapes>(?:\\u[0-9a-fA-F]{4}){4,})"
+                       r"|(?P<base64>[A-Za-z0-9+/\-_]{20,}={0,2})")
+_HEX_NOISE = re.compile(r"\\x|[^0-9a-fA-F]")
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
+_COMMENT = re2.compile(r"(?s)<!--(.*?)(?:-->|$)|\[(?://|comment)\]: *(?:#|<>) *\((.*?)\)")
+MAX_PAYLOAD = 1 << 20
+
+
+def _decoded(text: str) -> Iterator[tuple[str, str]]:
+    """(how it was encoded, readable text) for each payload `text` hides."""
+    for match in _ENCODED.finditer(text):
+        payload = match.group()
+        if len(payload) > MAX_PAYLOAD:
+            continue
+        if match.lastgroup == "hex":
+            digits = _HEX_NOISE.sub("", payload.removeprefix("0x"))
+            readable = _readable(binascii.unhexlify(digits[: len(digits) // 2 * 2]))
+            if readable:
+                yield "hexadecimal", readable
+        elif match.lastgroup == "escapes":
+            yield "\\u escapes", payload.encode().decode("unicode_escape")
+        elif not payload.isalpha() and not payload.isdigit():
+            readable = _readable(_unbase64(payload))
+            if readable:
+                yield "base64", readable
+    if len(_PERCENT.findall(text)) >= 3:
+        yield "percent-encoding", unquote(text)
+    if _ENTITY.search(text):
+        yield "HTML entities", html.unescape(text)
+
+
+def _unbase64(payload: str) -> bytes:
+    padded = payload.rstrip("=")
+    padded += "=" * (-len(padded) % 4)
+    try:
+        if "-" in padded or "_" in padded:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def _readable(data: bytes) -> str | None:
+    """`data` as text when it reads as words (mostly printable, with spaces), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < MIN_LENGTH or " " not in text:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    return text if printable >= 0.95 * len(text) else None
+
+
+# words that make hidden text an instruction to the model rather than a maintainer's note
+_ADDRESSED = re.compile(r"\b(?:you|your|user|assistant|model|ai|llm|agent|call|invoke|tool"
+                        r"|pass|send|forward|upload|ignore|reply|respond|answer)\b")
+
+
+def _comment(text: str) -> str | None:
+    """The words of an HTML or markdown comment, when it holds at least three."""
+    if "<!--" not in text and "]:" not in text:
+        return None
+    for match in _COMMENT.finditer(text):
+        words = (match.group(1) or match.group(2) or "").split()
+        if len(words) >= 3:
+            return " ".join(words)
+    return None
+
