@@ -268,9 +268,7 @@ def _suspect(texts: list[str]) -> bool:
     joined = _SEPARATOR.join(texts)
     if "<!--" in joined or "]:" in joined or next(_decoded(joined), None) is not None:
         return True
-    words = _SEPARATOR.join(text if " " in text or "\n" in text
-                            else CAMEL_BOUNDARY.sub(" ", text) for text in texts)
-    view, _ = _normalise(words)
+    view, _ = _normalise(joined)
     return bool(_compiled().search(view) or _squeezed().search(" ".join(_RUN.findall(view))))
 
 
@@ -305,11 +303,9 @@ _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 def _normalise(text: str) -> tuple[str, str | None]:
     """The text as a model reads it, and how it was disguised (None when it was not)."""
     how = None
-    folded = fold_text(text)
-    if folded != text.lower():
+    if not text.isascii() and fold_text(text) != text.lower():
         how = "look-alike or invisible characters"
-    if " " not in folded and "\n" not in folded:  # an identifier: name, key, enum value
-        folded = fold_text(CAMEL_BOUNDARY.sub(" ", text))
+    folded = _words(text)
     folded = _HYPHENATED.sub(r"\1\2", folded).replace("_", " ").replace("\t", " ")
     closed = _DOTTED.sub(lambda m: _DOTS.sub("", m.group()), folded)
     if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
@@ -319,10 +315,15 @@ def _normalise(text: str) -> tuple[str, str | None]:
     return _BREAKS.sub("\n", _SPACES.sub(" ", closed)).strip(), how
 
 
+def _words(text: str) -> str:
+    """Folded text with identifiers split into words (`doNotTell` -> `do not tell`)."""
+    return fold_text(CAMEL_BOUNDARY.sub(" ", text))
+
+
 def _disguise(text: str, how: str | None, matched: str) -> str | None:
     """How the matched words were hidden in `text`, by what it took to find them."""
     if how == "letter spacing":
-        spaced = _BREAKS.sub("\n", _SPACES.sub(" ", fold_text(text).replace("_", " ")))
+        spaced = _BREAKS.sub("\n", _SPACES.sub(" ", _words(text).replace("_", " ")))
         return how if matched not in spaced else None
     return how or ("split over lines" if "\n" in matched else None)
 
