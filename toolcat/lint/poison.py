@@ -60,6 +60,12 @@ _SECRET_WORDS = (r"(?:ssh keys?|private keys?|secret keys?|api keys?|access keys
                  r"|secrets?|passwords?|passphrases?|tokens|access tokens|auth tokens"
                  r"|session cookies|cookies|environment variables|env vars|seed phrases?"
                  r"|recovery phrases?)")
+_STRONG_SECRETS = (r"(?:aws secret access key|secret access key|aws access key id|github token"
+                   r"|openai api key|anthropic api key|private key file|seed phrases?"
+                   r"|recovery phrases?|session cookies?|auth(?:orization)? headers?"
+                   r"|bearer tokens?|refresh tokens?|ssh private keys?)")
+_STORE = (r"(?:store|put|save|record|copy|include|write|paste|place|insert|add|pass|log|send"
+          r"|keep|attach|append|forward|upload)")
 _LEAK = ("send|pass|include|upload|forward|attach|append|paste|put|add|copy|cat|leak|exfiltrate"
          "|extract|dump|collect|post|email|share|give|provide|transmit")
 _LEAK_VERBS = f"(?:{_LEAK})"
@@ -91,6 +97,16 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\b(?:forget|ignore|disregard) (?:everything|all|anything)(?: that)? (?:you (?:were|have"
      r" been|had been) (?:told|given)|(?:said |written )?(?:above|before|earlier|so far"
      r"|previously))\b"
+     rf"|\b(?:your|the|previous|prior|earlier|original|initial|developer'?s?|system'?s?"
+     rf"|assistant'?s?) (?:(?:previous|prior|earlier|original|current) )?{_ORDERS}\b{_GAP}{{0,40}}?"
+     r"\b(?:is|are|have been|has been|were|was)(?: now)? (?:outdated|obsolete|void|revoked"
+     r"|cancell?ed|superseded|replaced|lifted|suspended|invalid|no longer (?:valid|apply"
+     r"|applies|in effect|binding))\b"
+     r"|\byour new (?:system prompt|instructions|rules|directives|role|identity|persona)\b"
+     r"|\btreat (?:this|these|the following)(?: [^\s.!?]+){0,2}? as (?:your |the )?(?:new )?"
+     r"(?:system prompt|instructions|rules|highest priority)\b"
+     rf"|\b(?:whatever|no matter what|regardless of what|even if) the {_USER} (?:says|asks"
+     r"|wants|requests|tells you|instructs|types)\b"
      r"|\bthe only (?:rules|instructions) (?:that apply|to follow|you (?:must|should|may)"
      r" follow) (?:are|is)\b"
      rf"|\bregardless of (?:any |all |the |your )*(?:previous |prior |earlier |other |system "
@@ -103,8 +119,11 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
     ("an instruction to keep something from the user", True,
      rf"\b(?:do not|don't|dont|never|without|avoid|no need to)\b (?:ever )?{_CONCEAL_VERBS}\b"
      rf"{_GAP}{{0,60}}?\b(?:the|your) {_USER}\b"
-     rf"|\b(?:the|your) {_USER} (?:must|should|need|needs to|may|can|is to|is)(?: not| never)"
-     r" (?:ever )?(?:know|see|notice|find out|be told|learn|be informed|be aware|be made aware)\b"
+     rf"|\b(?:the|your) {_USER} (?:(?:must|should|need|needs to|may|can|is to|is|will|does"
+     r"|do) )?(?:not|never) (?:ever )?(?:know|knows|see|sees|notice|notices|find out|finds out"
+     r"|be told|learn|learns|be informed|be aware|be made aware|realize|realise|suspect)\b"
+     r"|\b(?:need not|needn't|must not|should not|does not need to|do not need to) be"
+     r" (?:mentioned|disclosed|reported|shown|revealed|brought up)\b"
      r"|\bkeep (?:this|it|that|these)(?: [^\s.!?]+){0,3}? (?:to yourself|secret|hidden"
      r"|confidential|between us)\b"
      rf"|\b{_SECRETLY} {_SECRET_ACTS}\b|\b{_SECRET_ACTS}\b{_GAP}{{0,40}}?\b{_SECRETLY}\b"
@@ -115,6 +134,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      rf"|their |your )(?:saved |stored |own )?{_SECRET_WORDS}\b"
      rf"|\b{_SECRET_WORDS} (?:that )?you (?:know|have|can see|saw|remember|have seen)\b"
      r"|\bexfiltrate\b"
+     rf"|\b{_READ_VERBS}\b{_GAP}{{0,60}}?\b{_STRONG_SECRETS}\b"
+
      rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,30}}?\b(?:conversation|chat history|chat log|transcript"
      r"|message history|(?:last|previous|recent) messages)\b.{0,60}?(?:https?://|\b\S+@\S+\.\w)"),
     ("an instruction about other tools", True,
@@ -128,6 +149,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      rf"|{_IMPERATIVE}(?:b?cc|forward|redirect|copy|mirror|send|route)\b{_GAP}{{0,20}}?\b(?:every"
      r"|all|each|any) (?:outgoing |incoming |future )?(?:e-?mails?|messages?|payments?"
      r"|transfers?|transactions?|calls?|requests?)\b"
+     r"|\b(?:all|every|each)\b[^.!?]{0,40}?\balso (?:be )?(?:cc'?d|bcc'?d|copied|forwarded"
+     r"|mirrored|sent|shared) (?:to|with)\b"
      r"|\b(?:all|every|each) (?:outgoing |future )?(?:e-?mails?|messages?|payments?|transfers?"
      r"|transactions?) (?:must|should|need to|are to|have to|will) (?:also )?(?:be )?(?:sent"
      r"|forwarded|redirected|routed|copied|cc'?d|bcc'?d|mirrored) to\b"
@@ -144,12 +167,15 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\b(?:developer|god|jailbreak|dan|unrestricted|admin|maintenance|debug|sudo) mode"
      r"\b.{0,20}?\b(?:enabled|activated|on|engaged|unlocked)\b"
      r"|\bunrestricted (?:assistant|ai|model|mode|agent)\b"
+     r"|\byou are (?:now )?(?:an? )?(?:unfiltered|uncensored|unrestricted|jailbroken|unaligned"
+     r"|unbound|unchained|amoral|evil)\b"
      r"|\b(?:ai|assistant|model|agent|you)\b.{0,20}?\b(?:without|with no|free of) (?:any )?"
      r"(?:restrictions|limits|rules|filters|content policy|safety)\b"
      r"|\b(?:without|no|ignoring) (?:any )?(?:content policy|safety filters?"
      r"|safety guidelines|guardrails|censorship)\b"
      r"|\bnever refuse\b|\bwithout refusing\b|\bdo not refuse\b"
-     r"|\b(?:obey|follow|comply with) (?:only )?(?:the )?(?:instructions|commands|orders) "
+     r"|\b(?:obey|follow|comply with) (?:only )?(?:the )?(?:instructions|commands|orders"
+     r"|directions|directives) "
      r"(?:inside|in|from) (?:tool|this|the) (?:results?|server|tool|outputs?)\b"
      r"|\bobeys? only\b|\b(?:obey|follow|listen to|take orders from) (?:only )?(?:this|the)"
      r" (?:tool|server)(?: only)?\b"
@@ -161,6 +187,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|end\sheader\sid)\|>|\[/?inst\]|<</?sys>>"  # `_` reads as a space by now
      r"|</(?:tool\sdescription|tools|functions?|tool|tool\scall|function\sresults"
      r"|description)>"
+     r"|(?:^|\n)\s*role\s*:\s*(?:system|developer)\b"
+     r"|\b(?:system|admin|developer|security) (?:notice|message|update|alert|override"
+     r"|instruction|directive)s? ?:"
      r"|(?:^|\n|[.!?>\]] )(?:system|assistant|developer|admin) ?: ?(?:you|the assistant"
      r"|the model|ignore|read|send|do|never|always|from now|tools|all|every|silently"
      r"|disregard|forget)\b"),
@@ -177,7 +206,12 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
     ("an instruction to act without the user's consent", False,
      r"\bwithout (?:asking|consulting) the users?\b|\bwithout (?:the )?users?'?s? "
      r"(?:confirmation|consent|permission|approval|knowledge)\b"
-     r"|\b(?:do not|don't|never) (?:mention|disclose) (?:this|that|these|it)\b"),
+     r"|\b(?:do not|don't|never) (?:mention|disclose|bring up|talk about|refer to)"
+     r" (?:this|that|these|it)\b|\b(?:do not|don't|never) bring (?:it|this|that) up\b"),
+    ("a request to pass the user's secrets along", False,
+     rf"\b{_STORE}\b{_GAP}{{0,30}}?\b(?:the )?(?:passwords?|passphrases?|pins?|credentials"
+     rf"|api keys?|tokens?|cookies|private keys?) (?:that )?the {_USER} (?:types|enters|gives"
+     r"|provides|sends|shares|uses)\b"),
     ("a note addressed to the model", False,
      r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|assistant|model|llm|agent)\b"),
     ("a path to secret files", False, _SECRET_FILES),
