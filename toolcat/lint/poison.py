@@ -77,7 +77,10 @@ _OVERRIDE = (r"(?:ignore|ignoring|disregard|forget|override|overrule|bypass|aban
              r"|pay no attention to|do not follow|don't follow|stop following|no longer follow"
              r"|set aside|throw out)")
 _CONCEAL_VERBS = (r"(?:tell|telling|inform|informing|mention|mentioning|notify|notifying"
-                  r"|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|let)")
+                  r"|alert|alerting|reveal|revealing|show|showing|disclose|disclosing|let"
+                  r"|letting|warn|warning)")
+_NEGATED = (r"(?:do not|don't|dont|never|without|avoid|no need to|must not|mustn't|should not"
+            r"|shouldn't|may not|cannot|can't|won't|will not)")
 _SECRETLY = r"(?:quietly|silently|secretly|covertly|discreetly|stealthily|invisibly)"
 _SECRET_ACTS = (r"(?:call|invoke|use|send|email|forward|upload|copy|delete|remove|read|include"
                 r"|add|attach|transfer|post|execute|exfiltrate|leak|change|modify|replace)")
@@ -107,6 +110,18 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"(?:system prompt|instructions|rules|highest priority)\b"
      rf"|\b(?:whatever|no matter what|regardless of what|even if) the {_USER} (?:says|asks"
      r"|wants|requests|tells you|instructs|types)\b"
+     r"|\b(?:the|your) (?:real|actual|true) (?:instructions|task|rules|prompt|goal|job"
+     r"|purpose|orders)\b"
+     r"|\b(?:instructions|text|everything|messages?) above (?:this line |this )?(?:was|were|is"
+     r"|are) (?:written by|from|fake|forged|injected)\b"
+     r"|\bact as if\b[^.!?]{0,30}?\b(?:policy|policies|rules|guidelines|restrictions"
+     r"|instructions|filters?|limits)\b"
+     r"|\b(?:safety|content|usage) (?:policy|policies|rules|guidelines|filters?) (?:does not"
+     r"|do not|doesn't|don't|no longer|are|is) (?:exist|apply|disabled|off|suspended|lifted)\b"
+     r"|\b(?:if|whatever|when|whenever) (?:it|this tool|the tool|its output|the output|the result"
+     r"|the response|this server) (?:tells|asks|instructs|says|wants) you to\b"
+     r"|\b(?:output|result|response|answer)s? (?:of this tool )?(?:is|are) (?:authoritative"
+     r"|binding|to be obeyed)\b"
      r"|\bthe only (?:rules|instructions) (?:that apply|to follow|you (?:must|should|may)"
      r" follow) (?:are|is)\b"
      rf"|\bregardless of (?:any |all |the |your )*(?:previous |prior |earlier |other |system "
@@ -117,7 +132,7 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"\b(?:your|the) (?:system prompt|hidden (?:rules|instructions|prompt)|initial prompt"
      r"|instructions above)"),
     ("an instruction to keep something from the user", True,
-     rf"\b(?:do not|don't|dont|never|without|avoid|no need to)\b (?:ever )?{_CONCEAL_VERBS}\b"
+     rf"\b{_NEGATED}\b (?:ever )?{_CONCEAL_VERBS}\b"
      rf"{_GAP}{{0,60}}?\b(?:the|your) {_USER}\b"
      rf"|\b(?:the|your) {_USER} (?:(?:must|should|need|needs to|may|can|is to|is|will|does"
      r"|do) )?(?:not|never) (?:ever )?(?:know|knows|see|sees|notice|notices|find out|finds out"
@@ -134,6 +149,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      rf"|their |your )(?:saved |stored |own )?{_SECRET_WORDS}\b"
      rf"|\b{_SECRET_WORDS} (?:that )?you (?:know|have|can see|saw|remember|have seen)\b"
      r"|\bexfiltrate\b"
+     r"|\b(?:collect|gather|harvest|extract|scrape|record|copy|send|forward|submit)\b[^.!?]{0,40}?"
+     r"\b(?:every|all|any|each)\b[^.!?]{0,50}?\b(?:in|from) (?:the|this) (?:conversation"
+     r"|chat|context|session|history|transcript)\b"
      rf"|\b{_READ_VERBS}\b{_GAP}{{0,60}}?\b{_STRONG_SECRETS}\b"
 
      rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,30}}?\b(?:conversation|chat history|chat log|transcript"
@@ -156,6 +174,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|forwarded|redirected|routed|copied|cc'?d|bcc'?d|mirrored) to\b"
      r"|\b(?:instead of|rather than|never use|do not use|don't use) (?:the )?[`'\"]?[\w.\-]+"
      rf"[`'\"]? tool\b{_GAP}{{0,30}}?\b(?:always|must|only)\b"
+     rf"|\binstead of (?:the one|what|whatever|the (?:account|address|recipient|number|link|url"
+     rf"|iban|wallet)) (?:they|the {_USER}|you were|you are) (?:mention|mentions|mentioned|gave"
+     r"|gives|give|provided|provide|asked for|asks for|specified|specify|told|given)"
      r"|\btools? (?:from|of|on) other servers? (?:are|is) (?:deprecated|disabled|unsafe"
      r"|broken|not to be used|obsolete)"),
     ("an instruction to change identity", True,
@@ -206,6 +227,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
     ("an instruction to act without the user's consent", False,
      r"\bwithout (?:asking|consulting) the users?\b|\bwithout (?:the )?users?'?s? "
      r"(?:confirmation|consent|permission|approval|knowledge)\b"
+     rf"|\bwithout (?:checking|confirming|consulting|asking) (?:with |first with )?the {_USER}\b"
+     rf"|\b(?:full|entire|complete|whole|exact) (?:text|content|contents|copy) of (?:the |every "
+     rf"|each |all )?(?:{_USER}'?s )?(?:requests?|messages?|prompts?|conversation|input|queries)\b"
      r"|\b(?:do not|don't|never) (?:mention|disclose|bring up|talk about|refer to)"
      r" (?:this|that|these|it)\b|\b(?:do not|don't|never) bring (?:it|this|that) up\b"),
     ("a request to pass the user's secrets along", False,
@@ -217,20 +241,22 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
     ("a path to secret files", False, _SECRET_FILES),
 )
 
-# Closed-up letter-spaced runs have no word boundaries left; these phrases are read there.
-SQUEEZED: tuple[tuple[str, str], ...] = (
+# Phrases read with every space and mark taken out, for words closed up from letter spacing
+# or broken apart ("dis regard prev ious"). All of them are read in closed-up runs; those
+# marked True, long and specific enough, in the whole text run together too.
+SQUEEZED: tuple[tuple[str, str, bool], ...] = (
     ("an instruction to ignore earlier instructions",
      r"(?:ignore|disregard|forget|override|bypass)(?:all|any|the|your|of)*(?:previous|prior"
      r"|preceding|above|earlier|system|safety|original)(?:instructions?|prompts?|rules"
-     r"|guidelines|directives)"),
+     r"|guidelines|directives)", True),
     ("an instruction to keep something from the user",
      r"(?:donot|dont|never)(?:ever)?(?:tell|inform|mention|notify|reveal|alert|show)(?:this)?"
-     r"(?:to)?(?:the|your)users?"),
-    ("an instruction to change identity", r"youarenow|youarenolonger|fromnowonyou"),
+     r"(?:to)?(?:the|your)users?", True),
+    ("an instruction to change identity", r"youarenow|youarenolonger|fromnowonyou", False),
     ("a request to read or send secrets",
      r"(?:read|send|include|pass|upload|cat|copy|paste|append|attach|leak|exfiltrate)[a-z0-9]"
      r"{0,24}?(?:sshid(?:rsa|ed25519|ecdsa|dsa)|awscredentials|gitcredentials|etcpasswd"
-     r"|etcshadow|mcpjson|netrc)"),
+     r"|etcshadow|mcpjson|netrc)", True),
 )
 
 
@@ -275,10 +301,22 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
             disguise or _disguise(text, how, match.group())
-    for match in _squeezed().finditer(" ".join(_RUN.findall(view))):
+    for match in _squeezed(False).finditer(" ".join(_RUN.findall(view))):
         label = SQUEEZED[int(match.lastgroup[1:])][0]
         seen.add(label)
         yield label, True, _evidence(match.group()), disguise or "letter spacing"
+    for match in _squeezed(True).finditer(_NOT_ALNUM.sub("", view)):
+        label = SQUEEZED[int(match.lastgroup[1:])][0]
+        if label not in seen:
+            seen.add(label)
+            yield label, True, _evidence(match.group()), disguise or "words broken apart"
+    leet = _leet(view)
+    if leet is not None:
+        for match in _compiled().finditer(leet):
+            label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
+            if label not in seen:
+                seen.add(label)
+                yield label, grave, _evidence(match.group()), disguise or "digits for letters"
     if depth < MAX_DEPTH:
         for name, decoded in _decoded(text):
             for label, grave, evidence, shown in scan_text(decoded, depth + 1, name):
@@ -303,7 +341,10 @@ def _suspect(texts: list[str]) -> bool:
     if "<!--" in joined or "]:" in joined or next(_decoded(joined), None) is not None:
         return True
     view, _ = _normalise(joined)
-    return bool(_compiled().search(view) or _squeezed().search(" ".join(_RUN.findall(view))))
+    leet = _leet(view)
+    return bool(_compiled().search(view) or _squeezed(False).search(" ".join(_RUN.findall(view)))
+                or _squeezed(True).search(_NOT_ALNUM.sub("", view))
+                or (leet is not None and _compiled().search(leet)))
 
 
 @cache
@@ -318,9 +359,33 @@ def _compiled() -> Any:
 
 
 @cache
-def _squeezed() -> Any:
+def _squeezed(anywhere: bool) -> Any:
+    """The SQUEEZED patterns for closed-up runs, or (`anywhere`) for the whole text."""
     return re2.compile("|".join(f"(?P<p{i}>{pattern})"
-                                for i, (_, pattern) in enumerate(SQUEEZED)))
+                                for i, (_, pattern, whole) in enumerate(SQUEEZED)
+                                if whole or not anywhere))
+
+
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_MIXED = re.compile(r"\b[a-z]*[0-9][a-z0-9]*\b")
+_DIGITS_AS_LETTERS = str.maketrans("013457", "oieast")
+
+
+def _leet(view: str) -> str | None:
+    """The text with digits read as the letters they stand for in words that mix both
+    (`1gn0re` -> `ignore`), or None when no word does."""
+    changed = False
+
+    def letters(match: re.Match[str]) -> str:
+        nonlocal changed
+        word = match.group()
+        if word.isdigit() or not any(c.isalpha() for c in word):
+            return word
+        changed = True
+        return word.translate(_DIGITS_AS_LETTERS)
+
+    read = _MIXED.sub(letters, view)
+    return read if changed else None
 
 
 # Python's re where a pattern cannot backtrack more than once over a stretch of text (so it
