@@ -256,7 +256,7 @@ SQUEEZED: tuple[tuple[str, str, bool], ...] = (
     ("a request to read or send secrets",
      r"(?:read|send|include|pass|upload|cat|copy|paste|append|attach|leak|exfiltrate)[a-z0-9]"
      r"{0,24}?(?:sshid(?:rsa|ed25519|ecdsa|dsa)|awscredentials|gitcredentials|etcpasswd"
-     r"|etcshadow|mcpjson|netrc)", True),
+     r"|etcshadow|mcpjson|netrc)", False),
 )
 
 
@@ -367,6 +367,7 @@ def _squeezed(anywhere: bool) -> Any:
 
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_DIGIT_BY_LETTER = re.compile(r"[a-z][0-9]|[0-9][a-z]")
 _MIXED = re.compile(r"\b[a-z]*[0-9][a-z0-9]*\b")
 _DIGITS_AS_LETTERS = str.maketrans("013457", "oieast")
 
@@ -374,6 +375,8 @@ _DIGITS_AS_LETTERS = str.maketrans("013457", "oieast")
 def _leet(view: str) -> str | None:
     """The text with digits read as the letters they stand for in words that mix both
     (`1gn0re` -> `ignore`), or None when no word does."""
+    if not _DIGIT_BY_LETTER.search(view):
+        return None
     changed = False
 
     def letters(match: re.Match[str]) -> str:
@@ -405,7 +408,9 @@ def _normalise(text: str) -> tuple[str, str | None]:
     if not text.isascii() and fold_text(text) != text.lower():
         how = "look-alike or invisible characters"
     folded = _words(text)
-    folded = _HYPHENATED.sub(r"\1\2", folded).replace("_", " ").replace("\t", " ")
+    if "-" in folded and "\n" in folded:
+        folded = _HYPHENATED.sub(r"\1\2", folded)
+    folded = folded.replace("_", " ").replace("\t", " ")
     closed = _DOTTED.sub(lambda m: _DOTS.sub("", m.group()), folded)
     if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
         closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
