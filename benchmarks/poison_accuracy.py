@@ -112,12 +112,30 @@ def false_positives(show: bool) -> None:
     print(f"{'all':<20} {total:>6} {errors:>7} {errors / total:>8.2%} {warned:>7}")
 
 
+def linearity() -> None:
+    """Time to read one hostile string at two sizes: linear time keeps the ratio near 10."""
+    from toolcat.lint.poison import scan_definition
+
+    unit = ("a " * 50 + "<!--" * 10 + "%41" * 10 + "0" * 100 + "&#x41;" * 10 + "\u200b" * 10
+            + "A" * 100 + "i g n o r e " + "QUJD" * 10 + " \\x41" * 10 + "[//]: # (" * 5)
+    seconds = []
+    for copies in (100, 1000):
+        text = unit * copies
+        started = time.perf_counter()
+        scan_definition({"name": "hostile", "description": text})
+        seconds.append(time.perf_counter() - started)
+        print(f"hostile string of {len(text):>9,} characters: {seconds[-1]:.2f} s")
+    print(f"ratio for 10x the text: {seconds[1] / seconds[0]:.1f}\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
     args = parser.parse_args()
     recall(args.show)
     false_positives(args.show)
+    print()
+    linearity()
 
 
 if __name__ == "__main__":
