@@ -300,7 +300,7 @@ def shadowed_name(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                       related=related)
 
 
-@catalog_rule("TC605", "look-alike-name", "error", example_settings={"ignore": ["TC201"]}, bad="""
+@catalog_rule("TC605", "look-alike-name", "error", bad="""
     servers:
       - name: git
       - name: helpers
