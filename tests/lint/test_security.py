@@ -184,3 +184,10 @@ def test_huge_and_hostile_strings_are_read_without_error(tmp_path):
                + "&#x41;" * 10_000 + "\u200b" * 10_000 + "A" * 100_000)
     report = lint_one(tmp_path, tool(hostile))
     assert {f.rule for f in report.findings} <= {"TC601", "TC602", "TC606"}
+
+
+def test_one_note_per_entry_however_many_security_rules_it_names(tmp_path):
+    entry = tool("Adds two numbers and returns the sum.", **{"x-toolcat-ignore": ["ALL"]})
+    findings = lint_one(tmp_path, entry, LintSettings()).findings
+    [note] = [f for f in findings if f.severity == "info"]
+    assert "TC601 (tool-poisoning), TC602 (hidden-unicode)" in note.message

@@ -34,7 +34,7 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     targets = get_targets(settings.targets)
     ctx = Context(catalog, settings.all_options(), targets)
     findings: list[Finding] = []
-    tried: dict[tuple[object, str], tuple[Rule, Tool | None, str | None]] = {}
+    tried: dict[object, tuple[list[Rule], Tool | None, str | None]] = {}
     ran: list[str] = []
     for rule in settings.active_rules():
         if rule.needs_target and not targets:
@@ -46,7 +46,7 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
                 if _silenced(rule, tool.ignored_rules):
                     if not _protected(rule):
                         continue
-                    tried[(id(tool), rule.id)] = (rule, tool, None)
+                    tried.setdefault(id(tool), ([], tool, None))[0].append(rule)
                 findings += [_finding(rule, severity, problem, tool, catalog)
                              for problem in rule.check(tool, ctx)]
         else:
@@ -54,13 +54,17 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
                 if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):
                     if not _protected(rule):
                         continue
-                    tried[(id(problem.tool), rule.id)] = (rule, problem.tool, None)
+                    entry = tried.setdefault(id(problem.tool), ([], problem.tool, None))
+                    if rule not in entry[0]:
+                        entry[0].append(rule)
                 if problem.server and _silenced(rule, _server_ignores(catalog, problem.server)):
                     if not _protected(rule):
                         continue
-                    tried[(problem.server, rule.id)] = (rule, None, problem.server)
+                    entry = tried.setdefault(problem.server, ([], None, problem.server))
+                    if rule not in entry[0]:
+                        entry[0].append(rule)
                 findings.append(_finding(rule, severity, problem, problem.tool, catalog))
-    findings += [_refused(rule, tool, server, catalog) for rule, tool, server in tried.values()]
+    findings += [_refused(rules, tool, server, catalog) for rules, tool, server in tried.values()]
     findings.sort(key=Finding.sort_key)
     report = LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
                         tuple(t.name for t in targets))
@@ -76,18 +80,21 @@ def _protected(rule: Rule) -> bool:
     return rule.id.startswith(PROTECTED_FAMILY)
 
 
-def _refused(rule: Rule, tool: Tool | None, server: str | None, catalog: Catalog) -> Finding:
-    """The note that an `x-toolcat-ignore` in the catalog did not silence a security rule."""
+def _refused(rules: list[Rule], tool: Tool | None, server: str | None,
+             catalog: Catalog) -> Finding:
+    """The note, under the first of `rules`, that an `x-toolcat-ignore` in the catalog did not
+    silence security rules."""
     subject = f"tool '{tool.name}'" if tool is not None else f"server '{server}'"
-    problem = Problem(f"{subject} asks to silence the security rule {rule.id} ({rule.name}) "
-                      f"with x-toolcat-ignore, which a catalog cannot do for itself; accept "
-                      f"its findings in toolcat.yaml (lint.ignore or lint.severity) or in a "
+    named = ", ".join(f"{rule.id} ({rule.name})" for rule in rules)
+    problem = Problem(f"{subject} asks to silence the security rule{'s' * (len(rules) > 1)} "
+                      f"{named} with x-toolcat-ignore, which a catalog cannot do for itself; "
+                      f"accept findings in toolcat.yaml (lint.ignore or lint.severity) or in a "
                       f"baseline (toolcat lint --write-baseline FILE)", tool=tool,
                       field="x-toolcat-ignore", key=True, server=server)
     entry = catalog.server(server) if tool is None and server is not None else None
     if entry is not None and entry.origin is not None:
         problem = replace(problem, where=entry.origin)
-    return _finding(rule, "info", problem, tool, catalog)
+    return _finding(rules[0], "info", problem, tool, catalog)
 
 
 def _silenced(rule: Rule, ignored: frozenset[str]) -> bool:
