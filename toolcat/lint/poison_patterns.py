@@ -38,9 +38,10 @@ _LEAK = ("send|pass|include|upload|forward|attach|append|paste|put|add|copy|cat|
          "|extract|dump|collect|post|email|share|give|provide|transmit")
 _LEAK_VERBS = f"(?:{_LEAK})"
 _READ_VERBS = f"(?:read|open|load|print|output|show|reveal|{_LEAK})"
-_IMPERATIVE = r"(?:^|[.!?:;>\]\-] ?|\n|\b(?:and|also|then|please|always|must|should) )"
-_USER = (r"(?:users?|human|operator|customer|requester|person (?:you are|you're) (?:helping"
-         r"|assisting|talking to|working for))")
+_IMPERATIVE = (r"(?:^|[.!?:;>\]\-] ?|\n|\b(?:and|also|then|please|always|must|should"
+               r"|you to) )")
+_USER = (r"(?:users?|end users?|human|operator|customer|requester|person (?:you are|you're)"
+         r" (?:helping|assisting|talking to|working for))")
 _OVERRIDE = (r"(?:ignore|ignoring|disregard|forget|override|overrule|bypass|abandon|discard"
              r"|pay no attention to|do not follow|don't follow|stop following|no longer follow"
              r"|set aside|throw out)")
@@ -59,7 +60,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
     ("a hidden instruction block", True,
      r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|critical|override|sudo"
      r"|assistant|developer)\b[^>]{0,40}>|\[\s*(?:system|important|instructions?|admin"
-     r"|developer)\s*\]|\bsystem override\b"),
+     r"|developer|(?:assistant|ai|model|agent|llm) (?:note|notice|message|instructions?))\s*\]"
+     r"|\bsystem override\b"),
     ("an instruction to ignore earlier instructions", True,
      rf"\b{_OVERRIDE}\b{_GAP}{{0,40}}?\b{_QUALIFIED}\b{_GAP}{{0,30}}?\b{_ORDERS}\b"
      rf"|\b{_OVERRIDE}\b{_GAP}{{0,20}}?\b{_ORDERS} (?:you (?:were|have been|had been) given"
@@ -69,10 +71,12 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r" been|had been) (?:told|given)|(?:said |written )?(?:above|before|earlier|so far"
      r"|previously))\b"
      rf"|\b(?:your|the|previous|prior|earlier|original|initial|developer'?s?|system'?s?"
-     rf"|assistant'?s?) (?:(?:previous|prior|earlier|original|current) )?{_ORDERS}\b{_GAP}{{0,40}}?"
+     rf"|assistant'?s?) (?:[^\s.!?]+ )?{_ORDERS}\b{_GAP}{{0,40}}?"
      r"\b(?:is|are|have been|has been|were|was)(?: now)? (?:outdated|obsolete|void|revoked"
-     r"|cancell?ed|superseded|replaced|lifted|suspended|invalid|no longer (?:valid|apply"
-     r"|applies|in effect|binding))\b"
+     r"|cancell?ed|superseded|replaced|lifted|suspended|invalid|relaxed|loosened|waived"
+     r"|removed|disabled|turned off|no longer (?:valid|apply|applies|in effect|binding))\b"
+     rf"|\b(?:ignore|disregard|override|overrule)\b (?:the|what the) {_USER}'?s? (?:choice"
+     r"|choices|preference|preferences|selection|request|wishes|decision|says|asks|wants)\b"
      r"|\byour new (?:system prompt|instructions|rules|directives|role|identity|persona)\b"
      r"|\btreat (?:this|these|the following)(?: [^\s.!?]+){0,2}? as (?:your |the )?(?:new )?"
      r"(?:system prompt|instructions|rules|highest priority)\b"
@@ -107,6 +111,11 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|be told|learn|learns|be informed|be aware|be made aware|realize|realise|suspect)\b"
      r"|\b(?:need not|needn't|must not|should not|does not need to|do not need to) be"
      r" (?:mentioned|disclosed|reported|shown|revealed|brought up)\b"
+     r"|\bif (?:asked|questioned) (?:about|what|how|whether) (?:this|the) (?:tool|server"
+     rf"|it)\b{_GAP}{{0,30}}?\b(?:say|tell|answer|reply|claim|pretend)\b"
+     r"|\bno matter what (?:the|it|this|that) [^\s.!?]+ (?:contains|says|shows|returns"
+     r"|finds)\b|\bsay (?:that )?(?:no|there (?:are|were) no) (?:issues|problems|errors"
+     r"|vulnerabilities|bugs)(?: (?:were|was|are))? found\b"
      r"|\bkeep (?:this|it|that|these)(?: [^\s.!?]+){0,3}? (?:to yourself|secret|hidden"
      r"|confidential|between us)\b"
      rf"|\b{_SECRETLY} {_SECRET_ACTS}\b|\b{_SECRET_ACTS}\b{_GAP}{{0,40}}?\b{_SECRETLY}\b"
@@ -132,7 +141,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\b(?:change|modify|alter|override|replace|hijack)s? the (?:behaviou?r|instructions)"
      r" of\b|\bchange the (?:recipient|destination|target account|receiver|address|iban"
      r"|account number) to\b"
-     rf"|{_IMPERATIVE}(?:b?cc|forward|redirect|copy|mirror|send|route)\b{_GAP}{{0,20}}?\b(?:every"
+     r"|\b(?:forward|send|copy|cc|bcc|mirror|email|dm)\b (?:a copy of |copies of )?(?:every"
+     r"|all|each)\b[^.!?]{0,30}? to [^\s@]+@"
+     rf"|{_IMPERATIVE}(?:b?cc|forward|redirect|copy|mirror|send|route|dm)\b{_GAP}{{0,20}}?\b(?:every"
      r"|all|each|any) (?:outgoing |incoming |future )?(?:e-?mails?|messages?|payments?"
      r"|transfers?|transactions?|calls?|requests?)\b"
      r"|\b(?:all|every|each)\b[^.!?]{0,40}?\balso (?:be )?(?:cc'?d|bcc'?d|copied|forwarded"
