@@ -59,11 +59,12 @@ class Hit:
 
 def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
     """Every hit in every string (values and keys) of a tool's entry or schema."""
+    texts = texts_of(entry)
+    if not texts or not _suspect(texts):
+        return []
     items = [(at, text, is_key) for at, text, is_key in strings(entry, pointer)
              if len(text) >= MIN_LENGTH
              and (is_key or at.rsplit("/", 1)[-1] not in SKIPPED_KEYS)]
-    if not items or not _suspect([text for _, text, _ in items]):
-        return []
     hits: list[Hit] = []
     for at, text, is_key in items:
         seen: set[tuple[str, bool]] = set()
@@ -112,6 +113,35 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
             grave = bool(_ADDRESSED.search(comment.lower()))
             yield ("instructions hidden in a comment" if grave else "text hidden in a comment",
                    grave, _evidence(comment), "a comment")
+
+
+def texts_of(value: Any, shortest: int = MIN_LENGTH,
+             skipped: frozenset[str] = SKIPPED_KEYS) -> list[str]:
+    """Every string and key in a JSON value at least `shortest` long, leaving out the values
+    of `skipped` keys; without pointers, for a quick first pass over a definition."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if isinstance(key, str) and len(key) >= shortest:
+                    found.append(key)
+                if isinstance(sub, str):
+                    if len(sub) >= shortest and key not in skipped:
+                        found.append(sub)
+                elif isinstance(sub, (dict, list)):
+                    stack.append(sub)
+        elif isinstance(item, list):
+            for sub in item:
+                if isinstance(sub, str):
+                    if len(sub) >= shortest:
+                        found.append(sub)
+                elif isinstance(sub, (dict, list)):
+                    stack.append(sub)
+        elif isinstance(item, str) and len(item) >= shortest:
+            found.append(item)
+    return found
 
 
 _SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full stop and a line
@@ -195,12 +225,17 @@ def _normalise(text: str) -> tuple[str, str | None]:
     if "-" in folded and "\n" in folded:
         folded = _HYPHENATED.sub(r"\1\2", folded)
     folded = folded.replace("_", " ").replace("\t", " ")
-    closed = _DOTTED.sub(lambda m: _DOTS.sub("", m.group()), folded)
+    closed = _DOTTED.sub(_undotted, folded)
     if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
         closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
     if closed != folded:
         how = how or "letter spacing"
-    return _BREAKS.sub("\n", _SPACES.sub(" ", closed)).strip(), how
+    closed = _SPACES.sub(" ", closed)
+    return (_BREAKS.sub("\n", closed) if "\n" in closed else closed).strip(), how
+
+
+def _undotted(match: re.Match[str]) -> str:
+    return _DOTS.sub("", match.group())
 
 
 def _words(text: str) -> str:

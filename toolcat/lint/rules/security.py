@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from toolcat.catalog.positions import unescape
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
-from toolcat.lint.poison import Hit, scan_definition
+from toolcat.lint.poison import Hit, scan_definition, texts_of
 from toolcat.lint.walk import strings
 from toolcat.model import Catalog, SourceRef, Tool
 
@@ -223,9 +223,14 @@ def hidden_unicode(tool: Tool, ctx: Context) -> Iterator[Problem]:
     the model reads: they hide instructions, or make two names look the same. Every string
     and key of the tool's entry is checked: name, title, description, schema, annotations.
     """
-    texts = list(strings(dict(tool.raw)))
     schema = tool.parameters
-    if schema is not None and schema != _raw_schema(tool):
+    resolved = schema is not None and schema != _raw_schema(tool)
+    every = texts_of(dict(tool.raw), 1, frozenset()) + (
+        texts_of(schema, 1, frozenset()) if resolved else [])
+    if not _FAST_CHECK.search("\n".join(every)):
+        return  # every string is printable ASCII (nearly every definition)
+    texts = list(strings(dict(tool.raw)))
+    if resolved:
         texts += [(f"#schema{pointer}", text, key) for pointer, text, key in strings(schema)]
     seen: set[str] = set()
     for pointer, text, is_key in texts:
