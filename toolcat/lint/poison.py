@@ -62,6 +62,11 @@ def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
     texts = texts_of(entry)
     if not texts or not _suspect(texts):
         return []
+    return read_each_string(entry, pointer)
+
+
+def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
+    """`scan_definition` without its quick first pass: every string read on its own."""
     items = [(at, text, is_key) for at, text, is_key in strings(entry, pointer)
              if len(text) >= MIN_LENGTH
              and (is_key or at.rsplit("/", 1)[-1] not in SKIPPED_KEYS)]
