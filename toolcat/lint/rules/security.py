@@ -55,12 +55,17 @@ def place(tool: Tool, ctx: Context, pointer: str, key: bool = False) -> SourceRe
         return None
     if pointer.startswith("#schema"):
         return ctx.catalog.locate(tool, pointer.removeprefix("#schema"))
-    full = tool.origin.pointer + pointer
-    index = ctx.catalog.positions.get(tool.origin.file)
+    return _inside(ctx.catalog, tool.origin, pointer, key)
+
+
+def _inside(catalog: Catalog, origin: SourceRef, pointer: str, key: bool) -> SourceRef:
+    """The position of `pointer` (relative to the entry at `origin`) in the entry's file."""
+    full = origin.pointer + pointer
+    index = catalog.positions.get(origin.file)
     if index is None:
-        return SourceRef(tool.origin.file, tool.origin.line, tool.origin.column, full)
+        return SourceRef(origin.file, origin.line, origin.column, full)
     line, column = index.locate(full + ("#key" if key else ""))
-    return SourceRef(tool.origin.file, line, column, full)
+    return SourceRef(origin.file, line, column, full)
 
 
 def what(pointer: str, key: bool) -> str:
@@ -477,12 +482,6 @@ def poisoned_server(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     for server in catalog.servers:
         entry = {"description": server.description, **server.extra}
         for pointer, key, found in _grouped(scan_definition(entry), grave=True):
-            where = None
-            if server.origin is not None:
-                full = server.origin.pointer + pointer
-                index = catalog.positions.get(server.origin.file)
-                line, column = index.locate(full + ("#key" if key else "")) if index else (
-                    server.origin.line, server.origin.column)
-                where = SourceRef(server.origin.file, line, column, full)
+            where = _inside(catalog, server.origin, pointer, key) if server.origin else None
             yield Problem(f"server '{server.name}': {_described(pointer, key, found)}",
                           where=where, server=server.name, evidence=found[0].text)
