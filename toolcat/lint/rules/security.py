@@ -1,10 +1,11 @@
-"""TC6xx: security: tool poisoning, hidden characters, and names that shadow another server.
+"""TC6xx: security: tool poisoning, hidden characters, names that shadow or imitate another
+server's tools, poisoned server instructions.
 
-Everything here runs offline on the definition's own text; nothing is sent anywhere. The
-poisoning patterns follow the attacks published against MCP clients (Invariant Labs, "Tool
-Poisoning Attacks", 2025): instructions addressed to the model inside a description, often in
-an `<IMPORTANT>` block, telling it to read `~/.ssh` or `.env`, to keep quiet about it, or to
-change how another server's tool behaves.
+Everything here runs offline on the definition's own text; nothing is sent anywhere. Reading
+text the way a model does (folding look-alikes, decoding payloads) is `toolcat.lint.poison`;
+the attack classes are `toolcat.lint.poison_patterns`, after the attacks published against MCP
+clients (Invariant Labs, "Tool Poisoning Attacks", 2025, and since). The engine does not let a
+catalog silence these rules on itself (see `toolcat.lint.engine`).
 """
 
 from __future__ import annotations
@@ -80,9 +81,10 @@ def what(pointer: str, key: bool) -> str:
         (len(tokens) - inner == 1 or tokens[0] in ("function", "toolSpec"))
     if field == "instructions":
         return "the instructions"
-    names = {"name": "name", "description": "description", "title": "title"}
-    if field in names:
-        return f"the {names[field]}" if top else f"a {names[field]} in the schema"
+    if tokens and tokens[0] == "annotations":
+        return f"the annotations' {field}"
+    if field in ("name", "description", "title"):
+        return f"the {field}" if top else f"a {field} in the schema"
     kinds = {"enum": "an enum value", "examples": "an example", "default": "a default",
              "const": "a const"}
     return kinds.get(field, "a string")
