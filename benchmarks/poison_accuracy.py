@@ -4,10 +4,12 @@ Recall: the labeled poisoned corpus in tests/data/poison/poisoned/, one file per
 (lookalike.yaml is linted together with the real servers it imitates). A tool is caught when a
 security rule reports an error on it; "flagged" counts warnings too.
 
-False positives: every tool of ../shared/benchdata (bfcl_v4, seal_tools, metatool) and the
+False positives: every tool of ../shared/benchdata (bfcl_v4, seal_tools, metatool), the
 benign corpus in tests/data/poison/benign/ (real MCP servers: time, fetch, git, text-editor,
-plus assertive usage guidance). A tool is a false positive when a security rule reports an
-error on it; warnings are counted apart.
+plus assertive usage guidance), and, when botocore is installed, the documentation of every
+AWS API operation (about 20,000, HTML) as tool descriptions. A tool is a false positive when a
+poisoning rule reports an error on it; warnings are counted apart. (TC603, the same name on
+two servers, and TC604, the lock, are not poisoning rules and are left out.)
 
     python benchmarks/poison_accuracy.py
     python benchmarks/poison_accuracy.py --show     # also print every miss and false alarm
@@ -31,7 +33,7 @@ from toolcat.model import Catalog  # noqa: E402
 
 CORPUS = REPO / "tests" / "data" / "poison"
 SETS = ("bfcl_v4", "seal_tools", "metatool")
-SECURITY = LintSettings(select=("TC6",))
+SECURITY = LintSettings(select=("TC601", "TC602", "TC605", "TC606", "TC607"))
 
 
 def benchdata() -> Path | None:
@@ -85,6 +87,31 @@ def recall(show: bool) -> None:
           f"{flagged / total:>8.1%}\n")
 
 
+def aws_operations(folder: Path) -> Path | None:
+    """Every AWS API operation botocore describes, as a catalog of tools (name, HTML
+    documentation) in `folder`, or None without botocore."""
+    try:
+        import botocore
+    except ImportError:
+        return None
+    import gzip
+    import json
+
+    tools = []
+    for path in sorted((Path(botocore.__file__).parent / "data").glob("*/*/service-2.json*")):
+        opened = gzip.open(path, "rt") if path.suffix == ".gz" else path.open()
+        with opened as handle:
+            model = json.load(handle)
+        service = path.parent.parent.name
+        tools += [{"name": name, "description": operation["documentation"], "server": service,
+                   "parameters": {"type": "object", "properties": {}}}
+                  for name, operation in model.get("operations", {}).items()
+                  if operation.get("documentation")]
+    target = folder / "aws-api-docs.json"
+    target.write_text(json.dumps({"tools": tools}))
+    return target
+
+
 def false_positives(show: bool) -> None:
     sources: list[tuple[str, list[Path]]] = []
     root = benchdata()
@@ -93,6 +120,12 @@ def false_positives(show: bool) -> None:
     else:
         sources += [(name, [root / name / "catalog.json"]) for name in SETS]
     sources += [(path.stem, [path]) for path in sorted((CORPUS / "benign").iterdir())]
+    import tempfile
+
+    temporary = tempfile.TemporaryDirectory()
+    aws = aws_operations(Path(temporary.name))
+    if aws is not None:
+        sources.append(("aws-api-docs", [aws]))
     print(f"{'benign set':<20} {'tools':>6} {'errors':>7} {'FP rate':>8} {'warned':>7} "
           f"{'seconds':>8}")
     total = errors = warned = 0

@@ -32,7 +32,7 @@ from urllib.parse import unquote
 import re2
 
 from toolcat.lint.lookalike import fold_text
-from toolcat.lint.poison_patterns import PATTERNS, SQUEEZED
+from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
 from toolcat.search.text import CAMEL_BOUNDARY
 
@@ -86,8 +86,11 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
     encodes. Anything found in an encoded payload is grave. Linear in the length of `text`."""
     view, how = _normalise(text)
     seen: set[str] = set()
+    html = _HTML.search(text) is not None
     for match in _compiled().finditer(view):
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
+        if label == IMPORTANT_BLOCK and html:
+            continue
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
             disguise or _disguise(text, how, match.group())
@@ -104,7 +107,7 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
     if leet is not None:
         for match in _compiled().finditer(leet):
             label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
-            if label not in seen:
+            if label not in seen and not (label == IMPORTANT_BLOCK and html):
                 seen.add(label)
                 yield label, grave, _evidence(match.group()), disguise or "digits for letters"
     if depth < MAX_DEPTH:
@@ -149,6 +152,7 @@ def texts_of(value: Any, shortest: int = MIN_LENGTH,
     return found
 
 
+_HTML = re.compile(r"</?(?:p|code|a|ul|ol|li|b|i|br|div|span|note)\b[^>]{0,80}>", re.IGNORECASE)
 _SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full stop and a line
 
 

@@ -10,10 +10,15 @@ servers also use (TC606, warning).
 
 from __future__ import annotations
 
+# An <IMPORTANT> tag is the signature of published attacks in plain or markdown text, and
+# ordinary markup in HTML documentation (AWS's API docs use it 700 times): `poison` drops it
+# from text that is HTML.
+IMPORTANT_BLOCK = "an <IMPORTANT> block"
+
 _GAP = r"[^.!?]"  # inside one sentence
 
 _QUALIFIED = (r"(?:previous|prior|preceding|above|earlier|former|original|initial|system"
-              r"|safety|developer|your|these|those|any other|all other|all prior"
+              r"|developer|your|these|those|any other|all other|all prior"
               r"|all previous|all earlier|all (?:of )?(?:the|your) (?:previous|prior|above))")
 _ORDERS = (r"(?:instructions?|prompts?|rules|guidelines|guidance|directives|policies|policy"
            r"|constraints|restrictions|commands|orders|messages)")
@@ -57,21 +62,26 @@ _SECRET_ACTS = (r"(?:call|invoke|use|send|email|forward|upload|copy|delete|remov
 # (what it is, grave, pattern); a literal space in a pattern matches one gap between words
 # (a space or a line break), so no character class may hold a literal space: write \s there
 PATTERNS: tuple[tuple[str, bool, str], ...] = (
+    (IMPORTANT_BLOCK, True, r"<\s*/?\s*(?:important|critical)\b[^>]{0,40}>"),
     ("a hidden instruction block", True,
-     r"<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|critical|override|sudo"
+     r"<\s*/?\s*(?:system|instructions?|secret|hidden|admin|override|sudo"
      r"|assistant|developer)\b[^>]{0,40}>|\[\s*(?:system|important|instructions?|admin"
      r"|developer|(?:assistant|ai|model|agent|llm) (?:note|notice|message|instructions?))\s*\]"
      r"|\bsystem override\b"),
     ("an instruction to ignore earlier instructions", True,
-     rf"\b{_OVERRIDE}\b{_GAP}{{0,40}}?\b{_QUALIFIED}\b{_GAP}{{0,30}}?\b{_ORDERS}\b"
+     rf"\b{_OVERRIDE}\b(?: -)?(?: (?:all|any|the|your|of|these|those|what|such|every|my))*"
+     rf" {_QUALIFIED}\b{_GAP}{{0,30}}?\b{_ORDERS}\b"
+     rf"|\b(?:ignore|ignoring|disregard|forget|bypass|pay no attention to|set aside)\b(?: -)?"
+     rf"(?: (?:all|any|the|your|of|these|those|what|such|every|my))* safety\b{_GAP}{{0,30}}?"
+     rf"\b{_ORDERS}\b"
      rf"|\b{_OVERRIDE}\b{_GAP}{{0,20}}?\b{_ORDERS} (?:you (?:were|have been|had been) given"
      r"|you (?:received|got)|given (?:to you )?(?:earlier|before|previously)|(?:from|of) (?:the )?"
      r"(?:user|system|developer|operator))\b"
      r"|\b(?:forget|ignore|disregard) (?:everything|all|anything)(?: that)? (?:you (?:were|have"
      r" been|had been) (?:told|given)|(?:said |written )?(?:above|before|earlier|so far"
      r"|previously))\b"
-     rf"|\b(?:your|the|previous|prior|earlier|original|initial|developer'?s?|system'?s?"
-     rf"|assistant'?s?) (?:[^\s.!?]+ )?{_ORDERS}\b{_GAP}{{0,40}}?"
+     rf"|\b(?:your|previous|prior|earlier|original|initial|developer'?s?|system'?s?"
+     rf"|assistant'?s?|model'?s?) (?:[^\s.!?]+ )?{_ORDERS}\b{_GAP}{{0,40}}?"
      r"\b(?:is|are|have been|has been|were|was)(?: now)? (?:outdated|obsolete|void|revoked"
      r"|cancell?ed|superseded|replaced|lifted|suspended|invalid|relaxed|loosened|waived"
      r"|removed|disabled|turned off|no longer (?:valid|apply|applies|in effect|binding))\b"
@@ -129,7 +139,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\b(?:collect|gather|harvest|extract|scrape|record|copy|send|forward|submit)\b[^.!?]{0,40}?"
      r"\b(?:every|all|any|each)\b[^.!?]{0,50}?\b(?:in|from) (?:the|this) (?:conversation"
      r"|chat|context|session|history|transcript)\b"
-     rf"|\b{_READ_VERBS}\b{_GAP}{{0,60}}?\b{_STRONG_SECRETS}\b"
+     rf"|\b(?:print|output|reveal|leak|exfiltrate|send|upload|forward|post|email|paste|dump"
+     rf"|share|expose|display)\b{_GAP}{{0,60}}?\b{_STRONG_SECRETS}\b"
 
      rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,30}}?\b(?:conversation|chat history|chat log|transcript"
      r"|message history|(?:last|previous|recent) messages)\b.{0,60}?(?:https?://|\b\S+@\S+\.\w)"),
@@ -138,14 +149,14 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|present|loaded|installed|enabled|connected|active)\b"
      r"|\bwhen \(?[\w.\-]+\)? ?[\w.\-]* is (?:invoked|called|used)\b"
      rf"{_GAP}{{0,40}}?\b(?:change|set|replace|add|modify|redirect)\b"
-     r"|\b(?:change|modify|alter|override|replace|hijack)s? the (?:behaviou?r|instructions)"
+     r"|\b(?:change|modify|alter|override|replace|hijack) the (?:behaviou?r|instructions)"
      r" of\b|\bchange the (?:recipient|destination|target account|receiver|address|iban"
      r"|account number) to\b"
      r"|\b(?:forward|send|copy|cc|bcc|mirror|email|dm)\b (?:a copy of |copies of )?(?:every"
      r"|all|each)\b[^.!?]{0,30}? to [^\s@]+@"
      rf"|{_IMPERATIVE}(?:b?cc|forward|redirect|copy|mirror|send|route|dm)\b{_GAP}{{0,20}}?\b(?:every"
      r"|all|each|any) (?:outgoing |incoming |future )?(?:e-?mails?|messages?|payments?"
-     r"|transfers?|transactions?|calls?|requests?)\b"
+     r"|transfers?|transactions?)\b"
      r"|\b(?:all|every|each)\b[^.!?]{0,40}?\balso (?:be )?(?:cc'?d|bcc'?d|copied|forwarded"
      r"|mirrored|sent|shared) (?:to|with)\b"
      r"|\b(?:all|every|each) (?:outgoing |future )?(?:e-?mails?|messages?|payments?|transfers?"
@@ -160,7 +171,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|broken|not to be used|obsolete)"),
     ("an instruction to change identity", True,
      r"\byou are now (?:a|an|in|the|my|operating|running|dan|free|unrestricted|jailbroken"
-     r"|allowed|authori[sz]ed|permitted)\b|\byou are no longer\b"
+     r"|allowed|authori[sz]ed|permitted)\b|\byou are no longer (?:an? |bound|restricted|limited"
+     r"|required to follow|subject to|an assistant)"
      r"|\bfrom now on,? (?:you|the assistant|the model|respond|answer|always|never|act|ignore)\b"
      r"|\bpretend (?:to be|you are|you're)\b"
      r"|\bact as (?:an? )?(?:unrestricted|jailbroken|dan|root|sudo|system|developer)\b"
@@ -185,8 +197,8 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"[\"'](?:role)[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']"
      r"|<\|(?:im\sstart|im\send|system|user|assistant|endoftext|eot\sid|start\sheader\sid"
      r"|end\sheader\sid)\|>|\[/?inst\]|<</?sys>>"  # `_` reads as a space by now
-     r"|</(?:tool\sdescription|tools|functions?|tool|tool\scall|function\sresults"
-     r"|description)>"
+     r"|</(?:tool\sdescription|tools|functions|tool\scall|tool\sresult|function\sresults"
+     r"|function\scalls)>"
      r"|(?:^|\n)\s*role\s*:\s*(?:system|developer)\b"
      r"|\b(?:system|admin|developer|security) (?:notice|message|update|alert|override"
      r"|instruction|directive)s? ?:"
@@ -225,8 +237,9 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
 # marked True, long and specific enough, in the whole text run together too.
 SQUEEZED: tuple[tuple[str, str, bool], ...] = (
     ("an instruction to ignore earlier instructions",
-     r"(?:ignore|disregard|forget|override|bypass)(?:all|any|the|your|of)*(?:previous|prior"
-     r"|preceding|above|earlier|system|safety|original)(?:instructions?|prompts?|rules"
+     r"(?:(?:ignore|disregard|forget|bypass)(?:all|any|the|your|of)*(?:safety|previous|prior"
+     r"|preceding|above|earlier|system|original)|override(?:all|any|the|your|of)*(?:previous"
+     r"|prior|preceding|above|earlier|system|original))(?:instructions?|prompts?|rules"
      r"|guidelines|directives)", True),
     ("an instruction to keep something from the user",
      r"(?:donot|dont|never)(?:ever)?(?:tell|inform|mention|notify|reveal|alert|show)(?:this)?"
