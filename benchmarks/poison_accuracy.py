@@ -99,9 +99,8 @@ def aws_operations(folder: Path) -> Path | None:
 
     tools = []
     for path in sorted((Path(botocore.__file__).parent / "data").glob("*/*/service-2.json*")):
-        opened = gzip.open(path, "rt") if path.suffix == ".gz" else path.open()
-        with opened as handle:
-            model = json.load(handle)
+        data = path.read_bytes()
+        model = json.loads(gzip.decompress(data) if path.suffix == ".gz" else data)
         service = path.parent.parent.name
         tools += [{"name": name, "description": operation["documentation"], "server": service,
                    "parameters": {"type": "object", "properties": {}}}
