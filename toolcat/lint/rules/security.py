@@ -73,7 +73,7 @@ def what(pointer: str, key: bool) -> str:
     """A reader's name for the string at `pointer` of a tool entry."""
     tokens = [unescape(t) for t in pointer.removeprefix("#schema").split("/")[1:]]
     if key:
-        return "a key"
+        return "a property name" if len(tokens) > 1 and tokens[-2] == "properties" else "a key"
     last = tokens[-1] if tokens else ""
     inner = last.isdigit() and len(tokens) > 1
     field = tokens[-2] if inner else last
