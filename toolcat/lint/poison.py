@@ -115,12 +115,12 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
             for label, grave, evidence, shown in scan_text(decoded, depth + 1, name):
                 if label not in seen:  # what shows in plain sight is reported as such
                     yield label, grave, evidence, shown
-    if not seen and disguise is None:
+    if not seen:
         comment = _comment(text)
         if comment:
             grave = bool(_ADDRESSED.search(comment.lower()))
             yield ("instructions hidden in a comment" if grave else "text hidden in a comment",
-                   grave, _evidence(comment), "a comment")
+                   grave or disguise is not None, _evidence(comment), disguise or "a comment")
 
 
 def texts_of(value: Any, shortest: int = MIN_LENGTH,
@@ -153,6 +153,7 @@ def texts_of(value: Any, shortest: int = MIN_LENGTH,
 
 
 _HTML = re.compile(r"</?(?:p|code|a|ul|ol|li|b|i|br|div|span|note)\b[^>]{0,80}>", re.IGNORECASE)
+_LINE_BREAKS = str.maketrans("\u2028\u2029\x85\x0b\x0c\r", "\n\n\n\n\n\n")
 _SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full stop and a line
 
 
@@ -233,7 +234,7 @@ def _normalise(text: str) -> tuple[str, str | None]:
     folded = _words(text)
     if "-" in folded and "\n" in folded:
         folded = _HYPHENATED.sub(r"\1\2", folded)
-    folded = folded.replace("_", " ").replace("\t", " ")
+    folded = folded.replace("_", " ").replace("\t", " ").translate(_LINE_BREAKS)
     closed = _DOTTED.sub(_undotted, folded)
     if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
         closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
