@@ -79,7 +79,7 @@ def test_x_toolcat_ignore_silences_a_rule_for_that_tool_only(tmp_path):
 
 def test_x_toolcat_ignore_works_in_provider_shapes_and_for_catalog_rules(tmp_path):
     wrapped = {"type": "function", "function": {
-        **tool("get_weather"), "x-toolcat-ignore": "TC603"}}
+        **tool("getWeather"), "x-toolcat-ignore": ["TC204", "TC501"]}}
     first = write(tmp_path, [tool("get_weather")], "a.json")
     second = tmp_path / "b.json"
     second.write_text(json.dumps({"tools": [wrapped]}))

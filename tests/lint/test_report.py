@@ -40,14 +40,14 @@ def sarif_validator():
 
 def test_json_report_has_the_documented_shape(report):
     data = json.loads(to_json(report))
-    assert sorted(data) == ["counts", "findings", "rules", "sources", "status", "targets",
-                            "tools"]
+    assert sorted(data) == ["baseline", "counts", "findings", "rules", "sources", "status",
+                            "targets", "tools"]
     assert data["status"] == "fail" and data["targets"] == ["openai"]
     assert data["counts"] == report.counts() and sum(data["counts"].values()) == len(
         data["findings"])
     first = data["findings"][0]
-    assert sorted(first) == ["column", "file", "line", "message", "name", "pointer", "related",
-                             "rule", "severity", "target", "tool"]
+    assert sorted(first) == ["column", "file", "fingerprint", "line", "message", "name",
+                             "pointer", "related", "rule", "severity", "target", "tool"]
 
 
 def test_sarif_output_is_valid_sarif_2_1_0(report, sarif_validator):

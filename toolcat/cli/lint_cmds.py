@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from toolcat.lint.model import LintReport, Rule
     from toolcat.lint.settings import LintSettings
+    from toolcat.model import Catalog
 
 FORMATS = ("text", "json", "sarif", "github")
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -46,6 +47,16 @@ FormatOpt = Annotated[
 StrictOpt = Annotated[
     bool, typer.Option("--strict", help="Exit 1 on warnings too, not only on errors.")
 ]
+BaselineOpt = Annotated[
+    Path | None,
+    typer.Option("--baseline", help="Leave out the findings this baseline file accepts "
+                 "(replaces `lint: baseline:` of toolcat.yaml).", show_default=False),
+]
+WriteBaselineOpt = Annotated[
+    Path | None,
+    typer.Option("--write-baseline", help="Accept every current finding: write them to this "
+                 "baseline file and exit 0.", show_default=False),
+]
 LockedOpt = Annotated[
     bool, typer.Option("--locked", help="Also report tools that changed, appeared or vanished "
                        "since `toolcat lock` (TC604).")
@@ -65,12 +76,15 @@ def lint(
     strict: StrictOpt = False,
     locked: LockedOpt = False,
     lockfile: LockfileOpt = None,
+    baseline: BaselineOpt = None,
+    write_baseline: WriteBaselineOpt = None,
 ) -> None:
     """Check a catalog: schemas, names, descriptions, provider limits, tool poisoning.
 
     Exit 1 when an error remains (with --strict, a warning too), 0 when clean, 2 when the
     catalog cannot be read. Rules: `toolcat rules`; settings: the `lint:` section of
-    toolcat.yaml or [tool.toolcat.lint] in pyproject.toml.
+    toolcat.yaml or [tool.toolcat.lint] in pyproject.toml. Reviewed findings are accepted in
+    a baseline file (--write-baseline, --baseline), never in the catalog itself.
     """
     from toolcat.cli import build
     from toolcat.lint.engine import lint_catalog
@@ -79,17 +93,42 @@ def lint(
     fmt = _format(format_, json_)
     cfg = build.config()
     settings = settings_from_config(cfg).with_overrides(
-        select=select or (), ignore=ignore or (), targets=target or ())
+        select=select or (), ignore=ignore or (), targets=target or (),
+        baseline=str(baseline) if baseline else None)
     if locked or lockfile:
         from toolcat.lock import default_lock_path
 
         settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
     cat = build.load(sources or None, shape, lenient=True, cfg=cfg)
+    if write_baseline is not None:
+        accept_all(cat, settings, write_baseline)
+        return
     report = lint_catalog(cat, settings)
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
+    if report.stale:
+        from toolcat.cli.output import note
+
+        note(f"{report.stale} baseline entr{'ies' if report.stale != 1 else 'y'} in "
+             f"{report.baseline} matched nothing (the text changed or the tool is gone); "
+             f"--write-baseline rewrites the file")
     if report.failed(strict=strict):
         raise typer.Exit(1)
+
+
+def accept_all(cat: Catalog, settings: LintSettings, path: Path) -> None:
+    """Write every finding of a lint run (without any baseline) to the baseline `path`."""
+    from dataclasses import replace
+
+    from toolcat.cli.output import note, write_output
+    from toolcat.lint.baseline import dump_baseline
+    from toolcat.lint.engine import lint_catalog
+
+    report = lint_catalog(cat, replace(settings, baseline=None))
+    write_output(path, dump_baseline(report), protect=cat.sources)
+    count = len(report.findings)
+    note(f"accepted {count} finding{'s' * (count != 1)} in {path}; lint with --baseline "
+         f"{path} (or `lint: baseline:` in toolcat.yaml) to leave them out")
 
 
 def with_lock(settings: LintSettings, path: Path) -> LintSettings:
@@ -188,6 +227,9 @@ def print_text(report: LintReport, console: Console) -> None:
         console.print()
     style = "bold red" if report.failed() else ("yellow" if report.findings else "green")
     console.print(Text(summary(report), style=style))
+    if report.baseline:
+        console.print(Text(f"{report.accepted} accepted in the baseline {report.baseline}",
+                           style="dim"))
 
 
 def rules(

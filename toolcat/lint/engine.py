@@ -1,5 +1,10 @@
 """Run the rules over a catalog: the engine places each problem in the file, applies the
-settings and `x-toolcat-ignore`, and returns a sorted LintReport."""
+settings, `x-toolcat-ignore` and the baseline, and returns a sorted LintReport.
+
+Security rules (TC6xx) are not silenced by `x-toolcat-ignore`: a catalog written by a
+stranger must not be able to switch off the checks on itself. Only the project's own settings
+(`lint.ignore`, `lint.severity`) and its baseline can; a file that tries gets an `info`
+finding saying so."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from dataclasses import replace
 
 from toolcat.catalog.positions import join
 from toolcat.errors import CatalogError
+from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
 from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
@@ -32,6 +38,7 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     targets = get_targets(settings.targets)
     ctx = Context(catalog, settings.all_options(), targets)
     findings: list[Finding] = []
+    tried: dict[object, tuple[list[Rule], Tool | None, str | None]] = {}
     ran: list[str] = []
     for rule in settings.active_rules():
         if rule.needs_target and not targets:
@@ -41,19 +48,57 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
         if rule.scope == "tool":
             for tool in catalog.tools:
                 if _silenced(rule, tool.ignored_rules):
-                    continue
+                    if not _protected(rule):
+                        continue
+                    tried.setdefault(id(tool), ([], tool, None))[0].append(rule)
                 findings += [_finding(rule, severity, problem, tool, catalog)
                              for problem in rule.check(tool, ctx)]
         else:
             for problem in rule.check(catalog, ctx):
                 if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):
-                    continue
+                    if not _protected(rule):
+                        continue
+                    entry = tried.setdefault(id(problem.tool), ([], problem.tool, None))
+                    if rule not in entry[0]:
+                        entry[0].append(rule)
                 if problem.server and _silenced(rule, _server_ignores(catalog, problem.server)):
-                    continue
+                    if not _protected(rule):
+                        continue
+                    entry = tried.setdefault(problem.server, ([], None, problem.server))
+                    if rule not in entry[0]:
+                        entry[0].append(rule)
                 findings.append(_finding(rule, severity, problem, problem.tool, catalog))
+    findings += [_refused(rules, tool, server, catalog) for rules, tool, server in tried.values()]
     findings.sort(key=Finding.sort_key)
-    return LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
-                      tuple(t.name for t in targets))
+    report = LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
+                        tuple(t.name for t in targets))
+    if settings.baseline:
+        report = apply_baseline(report, load_baseline(settings.baseline))
+    return report
+
+
+PROTECTED_FAMILY = "TC6"  # security: only the project's own settings can silence these
+
+
+def _protected(rule: Rule) -> bool:
+    return rule.id.startswith(PROTECTED_FAMILY)
+
+
+def _refused(rules: list[Rule], tool: Tool | None, server: str | None,
+             catalog: Catalog) -> Finding:
+    """The note, under the first of `rules`, that an `x-toolcat-ignore` in the catalog did not
+    silence security rules."""
+    subject = f"tool '{tool.name}'" if tool is not None else f"server '{server}'"
+    named = ", ".join(f"{rule.id} ({rule.name})" for rule in rules)
+    problem = Problem(f"{subject} asks to silence the security rule{'s' * (len(rules) > 1)} "
+                      f"{named} with x-toolcat-ignore, which a catalog cannot do for itself; "
+                      f"accept findings in toolcat.yaml (lint.ignore or lint.severity) or in a "
+                      f"baseline (toolcat lint --write-baseline FILE)", tool=tool,
+                      field="x-toolcat-ignore", key=True, server=server)
+    entry = catalog.server(server) if tool is None and server is not None else None
+    if entry is not None and entry.origin is not None:
+        problem = replace(problem, where=entry.origin)
+    return _finding(rules[0], "info", problem, tool, catalog)
 
 
 def _check_ignores(catalog: Catalog) -> None:
@@ -100,6 +145,9 @@ def _finding(rule: Rule, severity: Severity, problem: Problem, tool: Tool | None
         where=locate(problem, tool, catalog),
         related=problem.related,
         target=problem.target,
+        server=tool.server if tool is not None else problem.server,
+        tool_name=tool.name if tool is not None else None,
+        fingerprint=fingerprint(rule.id, problem.evidence or problem.message),
     )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import inspect
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from toolcat.lint.walk import Node, walk
 from toolcat.model import Catalog, SourceRef, Tool
@@ -14,6 +14,7 @@ from toolcat.model import Catalog, SourceRef, Tool
 if TYPE_CHECKING:
     from toolcat.lint.targets import Target
 
+T = TypeVar("T")
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
 Scope = Literal["tool", "catalog"]
@@ -46,6 +47,7 @@ class Problem:
     related: tuple[SourceRef, ...] = ()
     target: str | None = None
     server: str | None = None  # a finding about a server, which it can silence
+    evidence: str | None = None  # the text it is about; a baseline accepts this text only
 
 
 @dataclass
@@ -58,6 +60,14 @@ class Context:
     _nodes: dict[int, list[Node]] = field(default_factory=dict, repr=False)
     _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, kind: str, tool: Tool, compute: Callable[[], T]) -> T:
+        """`compute()` once per tool and kind, shared by the rules that need it."""
+        key = (kind, id(tool))
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def nodes(self, tool: Tool) -> list[Node]:
         """Every subschema of the tool's parameters (walked once, shared by all rules)."""
@@ -175,6 +185,9 @@ class Finding:
     where: SourceRef | None = None
     related: tuple[SourceRef, ...] = ()
     target: str | None = None
+    server: str | None = None  # the tool's server (or the server the finding is about)
+    tool_name: str | None = None
+    fingerprint: str = ""  # rule + the text it is about: stable across moves and re-imports
 
     def sort_key(self) -> tuple:
         where = self.where or SourceRef("")
@@ -194,6 +207,7 @@ class Finding:
             "column": where.column or None,
             "pointer": where.pointer if self.where else None,
             "related": [r.to_json() for r in self.related],
+            "fingerprint": self.fingerprint,
         }
 
 
@@ -206,6 +220,9 @@ class LintReport:
     tools: int = 0
     rules: tuple[str, ...] = ()  # ids of the rules that ran
     targets: tuple[str, ...] = ()
+    baseline: str | None = None  # the baseline file applied, if any
+    accepted: int = 0  # findings the baseline accepted (left out of `findings`)
+    stale: int = 0  # baseline entries that matched nothing: their text changed or is gone
 
     def counts(self) -> dict[str, int]:
         counted = Counter(f.severity for f in self.findings)
@@ -219,7 +236,7 @@ class LintReport:
     def with_findings(self, findings: tuple[Finding, ...] | list[Finding]) -> LintReport:
         """This report plus more findings (from another check), kept in order."""
         merged = sorted((*self.findings, *findings), key=Finding.sort_key)
-        return LintReport(tuple(merged), self.sources, self.tools, self.rules, self.targets)
+        return replace(self, findings=tuple(merged))
 
     def to_json(self, *, strict: bool = False) -> dict[str, Any]:
         return {
@@ -230,4 +247,6 @@ class LintReport:
             "rules": list(self.rules),
             "counts": self.counts(),
             "findings": [f.to_json() for f in self.findings],
+            "baseline": {"file": self.baseline, "accepted": self.accepted,
+                         "stale": self.stale} if self.baseline else None,
         }

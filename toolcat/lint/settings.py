@@ -7,6 +7,7 @@ section of toolcat.yaml (or `[tool.toolcat.lint]` of pyproject.toml) and from op
       severity: {TC204: error}   # error | warning | info, by id, prefix or name
       targets: [openai, gemini]  # provider rules for these targets (or: all)
       options: {max_server_tools: 60}
+      baseline: toolcat-baseline.yaml   # findings accepted on review (see lint/baseline.py)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from toolcat.lint.rules import RULES
 from toolcat.lint.targets import TARGETS
 from toolcat.model import SourceRef
 
-KEYS = ("select", "ignore", "severity", "targets", "options")
+KEYS = ("select", "ignore", "severity", "targets", "options", "baseline")
 FILE_OPTIONS = frozenset({"lockfile"})  # options that name a file
 
 
@@ -48,6 +49,7 @@ class LintSettings:
     severity: Mapping[str, Severity] = field(default_factory=dict)
     targets: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    baseline: str | None = None  # a baseline file (toolcat.lint.baseline)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None
@@ -75,7 +77,11 @@ class LintSettings:
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise fail("'options' must be a mapping of option names to values")
-        settings = replace(settings, severity=dict(severity), options=dict(options))
+        baseline = data.get("baseline")
+        if baseline is not None and not (isinstance(baseline, str) and baseline):
+            raise fail("'baseline' must be the path of a baseline file")
+        settings = replace(settings, severity=dict(severity), options=dict(options),
+                           baseline=baseline)
         try:
             settings.validate()
         except UsageError as exc:
@@ -83,14 +89,16 @@ class LintSettings:
         return settings
 
     def with_overrides(self, *, select: Iterable[str] = (), ignore: Iterable[str] = (),
-                       targets: Iterable[str] = ()) -> LintSettings:
-        """Command-line choices: `select` and `targets` replace, `ignore` adds."""
+                       targets: Iterable[str] = (), baseline: str | None = None
+                       ) -> LintSettings:
+        """Command-line choices: `select`, `targets` and `baseline` replace, `ignore` adds."""
         select, ignore, targets = _split(select), _split(ignore), _split(targets)
         updated = replace(
             self,
             select=select or self.select,
             ignore=self.ignore + ignore,
             targets=targets or self.targets,
+            baseline=baseline or self.baseline,
         )
         updated.validate()
         return updated
@@ -162,4 +170,7 @@ def settings_from_config(config: Config) -> LintSettings:
     options = {name: str(config.path.parent / value)
                if name in FILE_OPTIONS and value and not Path(value).is_absolute() else value
                for name, value in settings.options.items()}
-    return replace(settings, options=options)
+    baseline = settings.baseline
+    if baseline and not Path(baseline).is_absolute():
+        baseline = str(config.path.parent / baseline)
+    return replace(settings, options=options, baseline=baseline)

@@ -1,0 +1,104 @@
+"""Findings accepted on review, kept outside the catalog they are about.
+
+A baseline is a YAML file the project keeps next to toolcat.yaml (`toolcat lint
+--write-baseline FILE` writes it, `--baseline FILE` or `lint: baseline:` reads it). Each
+entry is keyed by rule, server, tool and a fingerprint of the text the finding is about, not
+by file position: re-importing a server or moving a tool keeps it accepted, while a change of
+the text makes the finding come back. This is how a project accepts a security finding,
+since a catalog cannot silence security rules on itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import yaml
+
+from toolcat.errors import ConfigError
+from toolcat.lint.model import Finding, LintReport
+from toolcat.model import SourceRef
+
+VERSION = 1
+HEADER = """\
+# toolcat lint baseline: findings accepted on review (toolcat lint --write-baseline).
+# An entry matches by rule, server, tool and a fingerprint of the text the finding is about;
+# when that text changes, the finding is reported again. `message` is for the reader only.
+"""
+
+Key = tuple[str, str, str, str]
+
+
+def fingerprint(rule: str, text: str) -> str:
+    """A short, stable hash of what a finding is about."""
+    return hashlib.sha256(f"{rule}\0{text}".encode()).hexdigest()[:16]
+
+
+def key_of(finding: Finding) -> Key:
+    return (finding.rule, finding.server or "", finding.tool_name or "", finding.fingerprint)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The accepted findings of one file, as a multiset of keys."""
+
+    path: str
+    keys: Counter[Key]
+
+
+def load_baseline(path: Path | str) -> Baseline:
+    """Read a baseline file; a missing, malformed or mistyped one is a ConfigError."""
+    where = SourceRef(str(path))
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the baseline: {exc.strerror or exc}",
+                          where=where) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = SourceRef(str(path), mark.line + 1, mark.column + 1) if mark else where
+        raise ConfigError(f"the baseline is not valid YAML: {getattr(exc, 'problem', exc)}",
+                          where=at) from None
+    if not isinstance(data, dict) or data.get("version") != VERSION \
+            or not isinstance(data.get("accepted", []), list):
+        raise ConfigError(f"not a toolcat baseline (expected `version: {VERSION}` and an "
+                          "`accepted` list)", where=where)
+    keys: Counter[Key] = Counter()
+    for number, entry in enumerate(data.get("accepted") or [], 1):
+        fields = ("rule", "server", "tool", "fingerprint")
+        if not isinstance(entry, dict) or not all(
+                isinstance(entry.get(f, ""), str) for f in fields) \
+                or not entry.get("rule") or not entry.get("fingerprint"):
+            raise ConfigError(f"accepted entry {number} needs `rule` and `fingerprint` "
+                              "(and `server`, `tool`) as text", where=where)
+        keys[tuple(entry.get(f, "") for f in fields)] += 1  # type: ignore[index]
+    return Baseline(str(path), keys)
+
+
+def apply_baseline(report: LintReport, baseline: Baseline) -> LintReport:
+    """The report without the findings the baseline accepts, counting them and the entries
+    that matched nothing."""
+    left = Counter(baseline.keys)
+    kept = []
+    for finding in report.findings:
+        key = key_of(finding)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            kept.append(finding)
+    accepted = len(report.findings) - len(kept)
+    return replace(report, findings=tuple(kept), baseline=baseline.path, accepted=accepted,
+                   stale=sum(left.values()))
+
+
+def dump_baseline(report: LintReport) -> str:
+    """Every finding of `report` as an accepted entry (sorted, so diffs stay small)."""
+    entries = sorted(
+        ({"rule": f.rule, "server": f.server or "", "tool": f.tool_name or "",
+          "fingerprint": f.fingerprint, "message": f.message} for f in report.findings),
+        key=lambda e: (e["rule"], e["server"], e["tool"], e["fingerprint"]))
+    body = yaml.safe_dump({"version": VERSION, "accepted": entries}, sort_keys=False,
+                          allow_unicode=True, width=100)
+    return HEADER + body

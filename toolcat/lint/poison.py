@@ -1,0 +1,363 @@
+"""Find instructions to the model hidden in a tool definition (tool poisoning), however written.
+
+Every string of the definition is read as a model would read it, not as a reviewer sees it:
+
+1. normalised: look-alike and full-width letters folded to ASCII, invisible characters dropped,
+   Unicode tag characters decoded (`lookalike.fold_text`); words hyphenated or split over
+   lines joined; letter-spaced (`i g n o r e`) or dotted (`D.O N.O.T`) words closed up;
+   identifiers (`ignore_previous_instructions`, `doNotTell`) split into words;
+2. decoded: base64, hexadecimal (`\\x..`, spaced or `0x`), `\\u` escapes, percent-encoding and
+   HTML entities are decoded and the result read again (two levels deep);
+3. matched against the attack patterns of `poison_patterns`: one precompiled RE2 expression,
+   so time is linear in the text whatever it holds.
+
+Each hit is `grave` (a clear attack: TC601 reports it as an error) or not (suspicious wording,
+TC606's warning). The patterns describe classes of attack, not known samples: instructions to
+ignore earlier instructions, to keep something from the user, to read or send secrets, to act
+on other tools, to change identity; fake message boundaries and roles; hidden blocks.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import unquote
+
+import re2
+
+from toolcat.lint.lookalike import fold_text
+from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
+from toolcat.lint.walk import strings
+from toolcat.search.text import CAMEL_BOUNDARY
+
+# Keys whose values are machine words, never prose a model is told to follow.
+SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
+                          "contentEncoding", "contentMediaType", "$dynamicRef", "x-toolcat-ignore"})
+MIN_LENGTH = 6  # nothing shorter can say anything
+MAX_DEPTH = 2  # an encoded payload inside an encoded payload is read; deeper is not
+_S = r"[ \n]"  # how a literal space in a pattern is matched: one gap between words
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One poisoned string: where, what, how hidden, and the text that matched."""
+
+    pointer: str  # JSON pointer of the string inside the definition ("" is the whole entry)
+    key: bool  # the string is an object key
+    label: str
+    grave: bool
+    evidence: str  # the normalised (decoded) words that matched
+    disguise: str | None  # how it was hidden; None when in plain sight
+    text: str  # the whole string as written
+
+
+def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
+    """Every hit in every string (values and keys) of a tool's entry or schema."""
+    texts = texts_of(entry)
+    if not texts or not _suspect(texts):
+        return []
+    return read_each_string(entry, pointer)
+
+
+def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
+    """`scan_definition` without its quick first pass: every string read on its own."""
+    items = [(at, text, is_key) for at, text, is_key in strings(entry, pointer)
+             if len(text) >= MIN_LENGTH
+             and (is_key or at.rsplit("/", 1)[-1] not in SKIPPED_KEYS)]
+    hits: list[Hit] = []
+    for at, text, is_key in items:
+        seen: set[tuple[str, bool]] = set()
+        for label, grave, evidence, disguise in scan_text(text):
+            if (label, grave) not in seen:
+                seen.add((label, grave))
+                hits.append(Hit(at, is_key, label, grave, evidence, disguise, text))
+    return hits
+
+
+def scan_text(text: str, depth: int = 0, disguise: str | None = None
+              ) -> Iterator[tuple[str, bool, str, str | None]]:
+    """(label, grave, evidence, disguise) for each pattern found in `text` or in what it
+    encodes. Anything found in an encoded payload is grave. Linear in the length of `text`."""
+    view, how = _normalise(text)
+    seen: set[str] = set()
+    html = _HTML.search(text) is not None
+    for match in _compiled().finditer(view):
+        label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
+        if label == IMPORTANT_BLOCK and html:
+            continue
+        seen.add(label)
+        yield label, grave or disguise is not None, _evidence(match.group()), \
+            disguise or _disguise(text, how, match.group())
+    for match in _squeezed(False).finditer(" ".join(_RUN.findall(view))):
+        label = SQUEEZED[int(match.lastgroup[1:])][0]
+        seen.add(label)
+        yield label, True, _evidence(match.group()), disguise or "letter spacing"
+    for match in _squeezed(True).finditer(_NOT_ALNUM.sub("", view)):
+        label = SQUEEZED[int(match.lastgroup[1:])][0]
+        if label not in seen:
+            seen.add(label)
+            yield label, True, _evidence(match.group()), disguise or "words broken apart"
+    leet = _leet(view)
+    if leet is not None:
+        for match in _compiled().finditer(leet):
+            label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
+            if label not in seen and not (label == IMPORTANT_BLOCK and html):
+                seen.add(label)
+                yield label, grave, _evidence(match.group()), disguise or "digits for letters"
+    if depth < MAX_DEPTH:
+        for name, decoded in _decoded(text):
+            for label, grave, evidence, shown in scan_text(decoded, depth + 1, name):
+                if label not in seen:  # what shows in plain sight is reported as such
+                    yield label, grave, evidence, shown
+    if not seen:
+        comment = _comment(text)
+        if comment:
+            grave = bool(_ADDRESSED.search(comment.lower()))
+            yield ("instructions hidden in a comment" if grave else "text hidden in a comment",
+                   grave or disguise is not None, _evidence(comment), disguise or "a comment")
+
+
+def texts_of(value: Any, shortest: int = MIN_LENGTH,
+             skipped: frozenset[str] = SKIPPED_KEYS) -> list[str]:
+    """Every string and key in a JSON value at least `shortest` long, leaving out the values
+    of `skipped` keys; without pointers, for a quick first pass over a definition."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if isinstance(key, str) and len(key) >= shortest:
+                    found.append(key)
+                if isinstance(sub, str):
+                    if len(sub) >= shortest and key not in skipped:
+                        found.append(sub)
+                elif isinstance(sub, (dict, list)):
+                    stack.append(sub)
+        elif isinstance(item, list):
+            for sub in item:
+                if isinstance(sub, str):
+                    if len(sub) >= shortest:
+                        found.append(sub)
+                elif isinstance(sub, (dict, list)):
+                    stack.append(sub)
+        elif isinstance(item, str) and len(item) >= shortest:
+            found.append(item)
+    return found
+
+
+_HTML = re.compile(r"</?(?:p|code|a|ul|ol|li|b|i|br|div|span|note)\b[^>]{0,80}>", re.IGNORECASE)
+_LINE_BREAKS = str.maketrans("\u2028\u2029\x85\x0b\x0c\r", "\n\n\n\n\n\n")
+_SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full stop and a line
+
+
+def _suspect(texts: list[str]) -> bool:
+    """Whether any of `texts` may hold something: all of them are read in one pass, as one
+    text, so a clean definition (nearly all of them) costs one match, not one per string."""
+    texts = [text.replace("\x00", " ") for text in texts]
+    joined = _SEPARATOR.join(texts)
+    if "<!--" in joined or "]:" in joined or next(_decoded(joined), None) is not None:
+        return True
+    view, _ = _normalise(joined)
+    leet = _leet(view)
+    return bool(_compiled().search(view) or _squeezed(False).search(" ".join(_RUN.findall(view)))
+                or _squeezed(True).search(_NOT_ALNUM.sub("", view))
+                or (leet is not None and _compiled().search(leet)))
+
+
+@cache
+def _compiled() -> Any:
+    """All patterns as one RE2 expression; each is a named group `p<index>`."""
+    options = re2.Options()
+    options.case_sensitive = False
+    options.max_mem = 64 << 20
+    parts = [f"(?P<p{i}>{pattern.replace(' ', _S)})"
+             for i, (_, _, pattern) in enumerate(PATTERNS)]
+    return re2.compile("|".join(parts), options)
+
+
+@cache
+def _squeezed(anywhere: bool) -> Any:
+    """The SQUEEZED patterns for closed-up runs, or (`anywhere`) for the whole text."""
+    return re2.compile("|".join(f"(?P<p{i}>{pattern})"
+                                for i, (_, pattern, whole) in enumerate(SQUEEZED)
+                                if whole or not anywhere))
+
+
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_DIGIT_BY_LETTER = re.compile(r"[a-z][0-9]|[0-9][a-z]")
+_MIXED = re.compile(r"\b[a-z]*[0-9][a-z0-9]*\b")
+_DIGITS_AS_LETTERS = str.maketrans("013457", "oieast")
+
+
+def _leet(view: str) -> str | None:
+    """The text with digits read as the letters they stand for in words that mix both
+    (`1gn0re` -> `ignore`), or None when no word does."""
+    if not _DIGIT_BY_LETTER.search(view):
+        return None
+    changed = False
+
+    def letters(match: re.Match[str]) -> str:
+        nonlocal changed
+        word = match.group()
+        if word.isdigit() or not any(c.isalpha() for c in word):
+            return word
+        changed = True
+        return word.translate(_DIGITS_AS_LETTERS)
+
+    read = _MIXED.sub(letters, view)
+    return read if changed else None
+
+
+# Python's re where a pattern cannot backtrack more than once over a stretch of text (so it
+# stays linear, and re is several times faster per call than the re2 wrapper); RE2 elsewhere.
+_HYPHENATED = re.compile(r"(\w)-[ \t]*\r?\n\s*(\w)")
+_SPACES = re.compile(r"[^\S\n]+")
+_BREAKS = re.compile(r" ?\n[ \n]*")  # after _SPACES: a space run is one space
+_DOTTED = re.compile(r"\b[a-z](?:[.\-·*][a-z]\b)+\.?")
+_DOTS = re.compile(r"[.\-·*]")
+_SPACED = re.compile(r"(?:^| )\S \S \S")
+_LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
+
+
+def _normalise(text: str) -> tuple[str, str | None]:
+    """The text as a model reads it, and how it was disguised (None when it was not)."""
+    how = None
+    if not text.isascii() and fold_text(text) != text.lower():
+        how = "look-alike or invisible characters"
+    folded = _words(text)
+    if "-" in folded and "\n" in folded:
+        folded = _HYPHENATED.sub(r"\1\2", folded)
+    folded = folded.replace("_", " ").replace("\t", " ").translate(_LINE_BREAKS)
+    closed = _DOTTED.sub(_undotted, folded)
+    if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
+        closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
+    if closed != folded:
+        how = how or "letter spacing"
+    closed = _SPACES.sub(" ", closed)
+    return (_BREAKS.sub("\n", closed) if "\n" in closed else closed).strip(), how
+
+
+def _undotted(match: re.Match[str]) -> str:
+    return _DOTS.sub("", match.group())
+
+
+def _words(text: str) -> str:
+    """Folded text with identifiers split into words (`doNotTell` -> `do not tell`)."""
+    return fold_text(CAMEL_BOUNDARY.sub(" ", text))
+
+
+def _disguise(text: str, how: str | None, matched: str) -> str | None:
+    """How the matched words were hidden in `text`, by what it took to find them."""
+    if how == "letter spacing":
+        spaced = _BREAKS.sub("\n", _SPACES.sub(" ", _words(text).replace("_", " ")))
+        return how if matched not in spaced else None
+    return how or ("split over lines" if "\n" in matched else None)
+
+
+def _close_letter_spacing(line: str) -> str:
+    """`i g n o r e  a l l` -> `ignore all`: runs of three or more single characters
+    separated by single spaces are closed up; wider gaps stay word gaps."""
+    tokens = line.split(" ")
+    shortest = 3 if not _LETTER_SPACED.search(line) else 2  # "d o  n o t" once spacing shows
+    out: list[str] = []
+    run: list[str] = []
+    for token in [*tokens, "  "]:
+        if len(token) == 1:
+            run.append(token)
+            continue
+        out.extend(["".join(run)] if len(run) >= shortest else run)
+        run = []
+        if token != "  ":
+            out.append(token)
+    return " ".join(word for word in out if word)
+
+
+# words long enough to hold a closed-up phrase ("youarenow"); the squeezed patterns read them
+_RUN = re.compile(r"[a-z0-9]{9,}")
+
+
+def _evidence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# encoded payloads, in one RE2 pass (hex first: every hex run is also base64's alphabet)
+_ENCODED = re2.compile(r"(?P<hex>(?:0x)?(?:[0-9a-fA-F]{2}){8,}(?:[^A-Za-z0-9+/\-_=]|$)"
+                       r"|(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}[ :,]){6,}[0-9a-fA-F]{2})"
+                       r"|(?P<escapes>(?:\\u[0-9a-fA-F]{4}){4,})"
+                       r"|(?P<base64>[A-Za-z0-9+/\-_]{20,}={0,2})")
+_HEX_NOISE = re.compile(r"\\x|[^0-9a-fA-F]")
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
+_COMMENT = re2.compile(r"(?s)<!--(.*?)(?:-->|$)|\[(?://|comment)\]: *(?:#|<>) *\((.*?)\)")
+MAX_PAYLOAD = 1 << 20
+
+
+def _decoded(text: str) -> Iterator[tuple[str, str]]:
+    """(how it was encoded, readable text) for each payload `text` hides."""
+    for match in _ENCODED.finditer(text):
+        payload = match.group()
+        if len(payload) > MAX_PAYLOAD:
+            continue
+        if match.lastgroup == "hex":
+            digits = _HEX_NOISE.sub("", payload.removeprefix("0x"))
+            readable = _readable(binascii.unhexlify(digits[: len(digits) // 2 * 2]))
+            if readable:
+                yield "hexadecimal", readable
+        elif match.lastgroup == "escapes":
+            yield "\\u escapes", payload.encode().decode("unicode_escape")
+        elif not payload.isalpha() and not payload.isdigit():
+            readable = _readable(_unbase64(payload))
+            if readable:
+                yield "base64", readable
+    if len(_PERCENT.findall(text)) >= 3:
+        yield "percent-encoding", unquote(text)
+    if _ENTITY.search(text):
+        yield "HTML entities", html.unescape(text)
+
+
+def _unbase64(payload: str) -> bytes:
+    padded = payload.rstrip("=")
+    padded += "=" * (-len(padded) % 4)
+    try:
+        if "-" in padded or "_" in padded:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def _readable(data: bytes) -> str | None:
+    """`data` as text when it reads as words (mostly printable, with spaces), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < MIN_LENGTH or " " not in text:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    return text if printable >= 0.95 * len(text) else None
+
+
+# words that make hidden text an instruction to the model rather than a maintainer's note
+_ADDRESSED = re.compile(r"\b(?:you|your|user|assistant|model|ai|llm|agent|call|invoke|tool"
+                        r"|pass|send|forward|upload|ignore|reply|respond|answer)\b")
+
+
+def _comment(text: str) -> str | None:
+    """The words of an HTML or markdown comment, when it holds at least three."""
+    if "<!--" not in text and "]:" not in text:
+        return None
+    for match in _COMMENT.finditer(text):
+        words = (match.group(1) or match.group(2) or "").split()
+        if len(words) >= 3:
+            return " ".join(words)
+    return None
+
