@@ -130,9 +130,9 @@ def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
             return
         import io
 
-        from rich.console import Console
+        from toolcat.cli.output import PipeAwareConsole
 
-        plain = Console(record=True, width=100, color_system=None, file=io.StringIO())
+        plain = PipeAwareConsole(record=True, color_system=None, file=io.StringIO())
         print_text(report, plain)
         text = plain.export_text()
     else:
