@@ -36,9 +36,10 @@ def convert(tools: Iterable[Tool | Any], shape: str, servers: Sequence[Server] =
     return Converted(shape, provider.wrap(items, servers), tuple(notes), len(items))
 
 
-def to_text(payload: Any, *, as_yaml: bool) -> str:
+def to_text(payload: Any, *, as_yaml: bool, width: int = 100) -> str:
+    """JSON, or YAML with strings folded at `width` columns (a huge width: never folded)."""
     if as_yaml:
-        return "".join(_yaml_parts(payload))
+        return "".join(_yaml_parts(payload, width))
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -47,12 +48,12 @@ def to_text(payload: Any, *, as_yaml: bool) -> str:
 _YAML_BATCH = 500
 
 
-def _yaml_parts(payload: Any) -> Iterator[str]:
+def _yaml_parts(payload: Any, width: int) -> Iterator[str]:
     # libyaml's emitter when PyYAML has it: 50,000 tools in seconds rather than a minute
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
     def dump(data: Any) -> str:
-        return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)
+        return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=width)
 
     if not isinstance(payload, dict) or not payload:
         yield dump(payload)

@@ -82,11 +82,9 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """Show one tool's full definition, as written, with where it came from."""
-    from rich.syntax import Syntax
-
     from toolcat.catalog.convert import to_text
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import UNWRAPPED, console, print_code, print_json
 
     cat = build.load(catalog, shape)
     tool = find_tool(cat, name)
@@ -102,9 +100,8 @@ def show(
     if tool.description:
         console.print(tool.description, markup=False)
     is_yaml = bool(tool.origin and tool.origin.file.endswith((".yaml", ".yml")))
-    text = to_text(tool.raw, as_yaml=is_yaml)
-    console.print(Syntax(text, "yaml" if is_yaml else "json", theme="ansi_dark",
-                         background_color="default", word_wrap=True))
+    text = to_text(tool.raw, as_yaml=is_yaml, width=UNWRAPPED)  # one line per value, as typed
+    print_code(text, "yaml" if is_yaml else "json")
 
 
 def find_tool(catalog: Catalog, name: str) -> Tool:

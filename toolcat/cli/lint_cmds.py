@@ -68,9 +68,11 @@ def lint(
 ) -> None:
     """Check a catalog: schemas, names, descriptions, provider limits, tool poisoning.
 
-    Exit 1 when an error remains (with --strict, a warning too), 0 when clean, 2 when the
-    catalog cannot be read. Rules: `toolcat rules`; settings: the `lint:` section of
-    toolcat.yaml or [tool.toolcat.lint] in pyproject.toml.
+    Lints the files and folders given, else $TOOLCAT_CATALOG or the catalogs of toolcat.yaml;
+    with none of them, exit 2 (`-c demo` lints the bundled demo catalog). Exit 1 when an error
+    remains (with --strict, a warning too), 0 when clean, 2 when the catalog cannot be read.
+    Rules: `toolcat rules`; settings: the `lint:` section of toolcat.yaml or
+    [tool.toolcat.lint] in pyproject.toml.
     """
     from toolcat.cli import build
     from toolcat.lint.engine import lint_catalog
@@ -85,7 +87,7 @@ def lint(
 
         settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
-    cat = build.load(sources or None, shape, lenient=True, cfg=cfg)
+    cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
     report = lint_catalog(cat, settings)
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
     if report.failed(strict=strict):

@@ -35,7 +35,7 @@ def lock(
     from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
 
     cfg = build.config()
-    cat = build.load(catalog, shape, cfg=cfg)
+    cat = build.load(catalog, shape, cfg=cfg, demo=False)
     path = lockfile or default_lock_path(cfg.path, Path.cwd())
     previous = None
     if path.exists():
