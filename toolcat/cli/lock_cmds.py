@@ -136,7 +136,7 @@ def _field_line(change: FieldChange) -> Text:
                 line.append(f"[-{text}-]", style="red strike")
             else:
                 line.append(f"{{+{text}+}}", style="green")
-    elif change.paths:
+    elif change.paths and change.paths != ("",):  # "" is the whole value: show it instead
         line.append(", ".join(change.paths))
     else:
         line.append(f"{_compact(change.old)} → {_compact(change.new)}")
