@@ -9,6 +9,7 @@ import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from toolcat.model import Catalog, Tool
@@ -62,7 +63,7 @@ def list_tools(
         print_json({"sources": list(cat.sources), "count": len(tools),
                     "tools": [summary_json(cat, t) for t in tools]})
         return
-    table = Table(title=f"{len(tools)} tools", title_justify="left")
+    table = Table(title=plural(len(tools), "tool"), title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("server", no_wrap=True)
     table.add_column("level", justify="right")
@@ -198,4 +199,4 @@ def convert(
         as_yaml = PROVIDERS[to].yaml_native
         typer.echo(to_text(result.payload, as_yaml=as_yaml), nl=False)
     else:
-        console.print(f"wrote {result.count} tools as {to} to {output}")
+        console.print(f"wrote {plural(result.count, 'tool')} as {to} to {output}")

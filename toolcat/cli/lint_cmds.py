@@ -9,6 +9,7 @@ import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, OutputOpt, ShapeOpt
 from toolcat.lint.targets import TARGETS
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -152,8 +153,7 @@ def summary(report: LintReport) -> str:
              f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
              f"{counts['info']} info"]
     files = len(report.sources)
-    return (f"{', '.join(parts)} in {report.tools:,} tools from {files} "
-            f"file{'s' * (files != 1)}")
+    return f"{', '.join(parts)} in {plural(report.tools, 'tool')} from {plural(files, 'file')}"
 
 
 def print_text(report: LintReport, console: Console) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, ShapeOpt
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -51,11 +52,11 @@ def lock(
                     "replaced": previous is not None,
                     "changes": [c.to_json() for c in changes]})
         return
-    console.print(f"locked {_count(len(cat.tools), 'tool')} on {_count(servers, 'server')} "
+    console.print(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
                   f"in {path}", markup=False)
     if previous is not None:
         console.print("  no change since the previous lock" if not changes else
-                      f"  {_count(len(changes), 'difference')} from the previous lock:",
+                      f"  {plural(len(changes), 'difference')} from the previous lock:",
                       markup=False)
     for change in changes:
         console.print(f"  {change.describe()}", markup=False)
@@ -152,5 +153,3 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
