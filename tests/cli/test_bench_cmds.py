@@ -282,3 +282,15 @@ def test_a_bfcl_catalog_and_query_set_run_side_by_side(run):
     assert sorted(data["scorers"][0]["categories"]) == [
         "multiple", "parallel", "parallel_multiple", "simple_python"]
     assert "abstention_recall" not in data["metrics"]
+
+
+def test_misses_says_no_misses_instead_of_an_empty_table(run, tmp_path):
+    queries = tmp_path / "easy.jsonl"
+    queries.write_text('{"id": "w", "query": "current weather in Paris", '
+                       '"relevant": ["get_weather"]}\n')
+    result = run("bench", "-c", "demo", "-q", str(queries), "-s", "keyword", "--misses")
+    assert result.exit_code == 0, result.stderr
+    assert "keyword: no misses" in result.stdout.splitlines()
+    markdown = run("bench", "-c", "demo", "-q", str(queries), "-s", "keyword", "--misses",
+                   "--markdown")
+    assert markdown.stdout.rstrip().endswith("**keyword: no misses**")
