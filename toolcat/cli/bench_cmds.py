@@ -86,7 +86,8 @@ def bench(
     bars = [parse_bar(text) for text in fail_under or []]
     past = load_past(compare) if compare is not None else None
     cat = build.load(catalog, shape)
-    inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
+    inputs: list[str | Path] = [queries, *cat.sources,
+                                *(p for p in (topics, compare) if p is not None)]
     if plot is not None:  # before a long run, not after it
         from toolcat.bench.plot import plot_format, recall_plot, require_matplotlib
 

@@ -6,10 +6,8 @@
 
 from __future__ import annotations
 
-import socket
-
 import anyio
-import uvicorn
+from demo_server import serve_app  # the script's folder is on sys.path
 from mcp.server.mcpserver import MCPServer
 
 app = MCPServer("sse-only")
@@ -21,20 +19,5 @@ def hello(name: str) -> str:
     return f"hello {name}"
 
 
-async def main() -> None:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    web = uvicorn.Server(uvicorn.Config(app.sse_app(), log_level="warning"))
-
-    async def announce() -> None:
-        while not web.started:
-            await anyio.sleep(0.02)
-        print(sock.getsockname()[1], flush=True)
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(announce)
-        await web.serve(sockets=[sock])
-
-
 if __name__ == "__main__":
-    anyio.run(main)
+    anyio.run(serve_app, app.sse_app())
