@@ -6,6 +6,7 @@ real CLI, in a subprocess where a real pipe or a real stdout matters.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -84,7 +85,8 @@ def test_dev_stdout_into_a_pipe_is_the_output(tmp_path):
     done = toolcat("convert", "-c", WEATHER, "--to", "openai", "-o", "/dev/stdout")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    assert "tools" in yaml.safe_load(done.stdout.split("wrote")[0])
+    assert len(json.loads(done.stdout)["tools"]) == 8  # nothing else on stdout
+    assert "wrote 8 tools as openai to /dev/stdout" in done.stderr
 
 
 def test_dev_stdout_redirected_to_a_file_keeps_the_file(tmp_path):

@@ -183,7 +183,7 @@ def convert(
     from toolcat.catalog.convert import convert as convert_tools
     from toolcat.catalog.convert import to_text
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json, warn, write_output
+    from toolcat.cli.output import print_json, say_written, warn, write_output
 
     cat = build.load(catalog, shape)
     result = convert_tools(cat.tools, to, cat.servers)
@@ -199,4 +199,4 @@ def convert(
         as_yaml = PROVIDERS[to].yaml_native
         typer.echo(to_text(result.payload, as_yaml=as_yaml), nl=False)
     else:
-        console.print(f"wrote {plural(result.count, 'tool')} as {to} to {output}")
+        say_written(f"wrote {plural(result.count, 'tool')} as {to} to {output}")

@@ -78,7 +78,7 @@ def import_mcp(
     """
     started = time.monotonic()  # --timeout covers everything from here, writing included
     from toolcat.catalog.convert import convert, to_text
-    from toolcat.cli.output import check_output, console, note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, note, print_json, say_written, warn, write_output
     from toolcat.errors import UsageError
     from toolcat.mcp.client import list_servers
     from toolcat.mcp.importer import listings_catalog
@@ -120,7 +120,7 @@ def import_mcp(
         typer.echo(text, nl=False)
         note(done)
     else:
-        console.print(f"{done} to {output}", markup=False)
+        say_written(f"{done} to {output}")
 
 
 def within(deadline: float, timeout: float, work: Callable[[], T], what: str) -> T:

@@ -74,6 +74,18 @@ _STREAMS = {"/dev/stdout": 1, "/dev/stderr": 2, "/proc/self/fd/1": 1, "/proc/sel
             "/dev/fd/1": 1, "/dev/fd/2": 2}
 
 
+_stdout_taken = False  # the last write_output went to stdout: messages must keep out of it
+
+
+def say_written(message: str) -> None:
+    """The one-line account of a file written with -o: on stdout, unless the file was stdout
+    itself (`-o /dev/stdout`), where it would corrupt what was written; then on stderr."""
+    if _stdout_taken:
+        note(message)
+    else:
+        console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
 def check_output(path: Path, *, protect: Iterable[str | Path] = ()) -> str:
     """How `path` will be written, checked before any work is done: "stream" (stdout or
     stderr), "in-place" (a character device such as /dev/null, or a named pipe), or "replace"
@@ -89,7 +101,7 @@ def check_output(path: Path, *, protect: Iterable[str | Path] = ()) -> str:
     if any(Path(p).resolve() == target for p in protect):
         raise UsageError(f"{path} is one of the inputs; refusing to overwrite it")
     try:
-        mode = target.stat().st_mode
+        mode = path.stat().st_mode  # through /dev/fd/N too, which resolve() cannot name
     except FileNotFoundError:
         mode = None
     except OSError as exc:
@@ -124,6 +136,8 @@ def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path]
     data = text.encode() if isinstance(text, str) else text
     try:
         if how == "stream":
+            global _stdout_taken
+            _stdout_taken = _STREAMS[str(path)] == 1
             _write_stream(_STREAMS[str(path)], data)
         elif how == "in-place":
             with path.open("wb") as handle:
