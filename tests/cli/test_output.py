@@ -169,3 +169,17 @@ def test_long_lines_are_not_wrapped_into_a_pipe(tmp_path):
     assert findings, linted.stdout
     for line in findings:  # each finding on one line, with its rule's name at the end
         assert line.rstrip().split()[-1].islower(), line
+
+
+def test_import_refuses_a_missing_folder_before_starting_any_server(run, tmp_path):
+    pytest.importorskip("mcp")
+    result = run("import", "mcp", "-o", str(tmp_path / "no" / "x.yaml"), "--",
+                 "toolcat-no-such-server")
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr and "cannot start" not in result.stderr
+
+
+def test_shell_completion_is_available():
+    done = toolcat("--show-completion", "bash")
+    assert done.returncode == 0, done.stderr
+    assert "TOOLCAT_COMPLETE=complete_bash" in done.stdout and "complete -o default" in done.stdout
