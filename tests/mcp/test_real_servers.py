@@ -106,9 +106,9 @@ def test_what_time_is_it_in_tokyo_finds_get_current_time(run, isolated, repo):
     out = isolated / "all.yaml"
     assert run("import", "mcp", "--timeout", START_TIMEOUT, "--config", str(config), "-o",
                str(out)).exit_code == 0
-    for scorer in ("bm25", "hybrid"):
-        found = run("search", "what time is it in Tokyo", "-c", str(out), "--scorer", scorer,
-                    "--json")
+    for scorer in (None, "bm25", "hybrid"):  # None: search's default scorer
+        chosen = ["--scorer", scorer] if scorer else []
+        found = run("search", "what time is it in Tokyo", "-c", str(out), *chosen, "--json")
         assert found.exit_code == 0, found.stderr
         top3 = [t["name"] for t in json.loads(found.stdout)["tools"][:3]]
         assert "get_current_time" in top3, (scorer, top3)
