@@ -183,3 +183,10 @@ def test_shell_completion_is_available():
     done = toolcat("--show-completion", "bash")
     assert done.returncode == 0, done.stderr
     assert "TOOLCAT_COMPLETE=complete_bash" in done.stdout and "complete -o default" in done.stdout
+
+
+def test_lock_into_stdout_does_not_read_it_first():
+    done = toolcat("lock", "-c", "demo", "--lockfile", "/dev/stdout")  # a read would block
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["version"] == 1
+    assert "locked 72 tools on 8 servers in /dev/stdout" in done.stderr

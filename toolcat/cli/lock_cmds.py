@@ -31,7 +31,14 @@ def lock(
     `toolcat lint --locked` then fails when a tool changed, appeared or vanished since.
     """
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json, warn, write_output
+    from toolcat.cli.output import (
+        check_output,
+        console,
+        print_json,
+        say_written,
+        warn,
+        write_output,
+    )
     from toolcat.errors import ToolcatError
     from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
 
@@ -39,7 +46,8 @@ def lock(
     cat = build.load(catalog, shape, cfg=cfg, demo=False)
     path = lockfile or default_lock_path(cfg.path, Path.cwd())
     previous = None
-    if path.exists():
+    # only a regular file holds a previous lock: reading /dev/stdout or a pipe would block
+    if check_output(path, protect=cat.sources) == "replace" and path.exists():
         try:
             previous = read_lock(path)
         except ToolcatError as exc:
@@ -52,8 +60,8 @@ def lock(
                     "replaced": previous is not None,
                     "changes": [c.to_json() for c in changes]})
         return
-    console.print(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
-                  f"in {path}", markup=False)
+    say_written(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
+                f"in {path}")
     if previous is not None:
         console.print("  no change since the previous lock" if not changes else
                       f"  {plural(len(changes), 'difference')} from the previous lock:",
