@@ -96,3 +96,14 @@ def test_the_readme_ci_recipe_installs_from_the_repository_and_lints_the_users_f
         assert done.returncode == 1, (line, done.stderr)
     sarif = json.loads((project / "toolcat.sarif").read_text())
     assert sarif["runs"][0]["results"]
+
+
+def test_the_readme_set_up_command_runs_on_the_bundled_demo(tmp_path):
+    command = _readme_block("## Set-up", "bash").strip()
+    steps = [shlex.split(step) for step in command.split("&&")]
+    toolcat_steps = [argv for argv in steps if argv[0] == "toolcat"]
+    assert [argv[1] for argv in toolcat_steps] == ["lint", "pick"]
+    for argv in toolcat_steps:  # in an empty folder: no toolcat.yaml to fall back on
+        done = _toolcat(argv, tmp_path)
+        assert done.returncode == 0, (argv, done.stderr)
+    assert "github:create_pull_request" in done.stdout
