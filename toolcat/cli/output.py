@@ -132,12 +132,12 @@ def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path]
     Raises:
         UsageError: `path` cannot be written (see check_output), or the write failed.
     """
+    global _stdout_taken
     how = check_output(path, protect=protect)
+    _stdout_taken = how == "stream" and _STREAMS[str(path)] == 1
     data = text.encode() if isinstance(text, str) else text
     try:
         if how == "stream":
-            global _stdout_taken
-            _stdout_taken = _STREAMS[str(path)] == 1
             _write_stream(_STREAMS[str(path)], data)
         elif how == "in-place":
             with path.open("wb") as handle:
