@@ -93,11 +93,12 @@ def import_mcp(
         check_output(output, protect=protect)  # before any server is started
     listings = list_servers(specs, timeout=timeout, deadline=deadline)
     as_yaml = output is None or output.suffix.lower() != ".json"
+    needs_text = output is not None or not json_  # --json alone prints the catalog as JSON
 
     def catalog_text() -> tuple[Catalog, Any, str]:
         catalog = listings_catalog(listings)
         payload = convert(catalog.tools, "toolcat", catalog.servers).payload
-        return catalog, payload, to_text(payload, as_yaml=as_yaml)
+        return catalog, payload, to_text(payload, as_yaml=as_yaml) if needs_text else ""
 
     count = plural(sum(len(listing.tools) for listing in listings), "tool")
     catalog, payload, text = within(deadline, timeout, catalog_text, f"writing {count}")
