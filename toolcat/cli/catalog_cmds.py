@@ -183,9 +183,11 @@ def convert(
     from toolcat.catalog.convert import convert as convert_tools
     from toolcat.catalog.convert import to_text
     from toolcat.cli import build
-    from toolcat.cli.output import print_json, say_written, warn, write_output
+    from toolcat.cli.output import check_output, print_json, say_written, warn, write_output
 
     cat = build.load(catalog, shape)
+    if output is not None:
+        check_output(output, protect=cat.sources)  # before converting and its warnings
     result = convert_tools(cat.tools, to, cat.servers)
     for text in result.notes:
         warn(text)

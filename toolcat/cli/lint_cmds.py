@@ -89,6 +89,10 @@ def lint(
         settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
     cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
+    if output is not None:
+        from toolcat.cli.output import check_output
+
+        check_output(output, protect=cat.sources)  # before linting, which may take a while
     report = lint_catalog(cat, settings)
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
     if report.failed(strict=strict):

@@ -63,13 +63,15 @@ def render(
     payload, built from what resolve decides under the profile."""
     import json
 
-    from toolcat.cli.output import note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, note, print_json, warn, write_output
     from toolcat.render.formats import get_format
     from toolcat.render.renderer import from_resolution
     from toolcat.render.renderer import render as render_request
 
     if format_ is not None:
         get_format(format_)
+    if output is not None:
+        check_output(output)  # before any work; the inputs are protected when it is written
     cat, chosen, resolution = _resolve(query, profile, catalog, shape)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model)
     rendered = render_request(inp, provider, encoding)
