@@ -5,6 +5,11 @@
   server, initialize, list 11 pages, stop the server, write the catalog);
 - a server that never answers, with --timeout 2: how long until the error (the SDK's shutdown
   sequence adds its grace period to the timeout);
+- the reference servers from PyPI (mcp-server-time, -fetch, -git): `toolcat import mcp` next
+  to the reference measured in the same run, a bare SDK client that only lists the tools
+  (SDK import, server start, initialize, tools/list, stop); the ratio is toolcat's overhead;
+- `--timeout` as a deadline: a 50,000-tool import (YAML and JSON) and a silent HTTP server,
+  against the timeout given;
 - lock, drift (the check behind `lint --locked`) and diff on the 4,076-tool seal_tools catalog.
 
 Usage: python benchmarks/mcp_speed.py [--runs N]
@@ -13,8 +18,10 @@ Usage: python benchmarks/mcp_speed.py [--runs N]
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import select
+import socket
 import statistics
 import subprocess
 import sys
@@ -57,6 +64,60 @@ def report(label: str, times: list[float]) -> None:
           f"min {min(times):.3f} s  max {max(times):.3f} s")
 
 
+# The reference: the least a client can do to list a server's tools with the official SDK.
+BARE_CLIENT = """
+import os, sys, anyio
+from mcp import Client, StdioServerParameters, stdio_client
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:], env=dict(os.environ))
+    async with Client(stdio_client(params), cache=None) as client:
+        await client.list_tools()
+anyio.run(main)
+"""
+
+
+def reference_servers(runs: int, tmp: str) -> None:
+    repo = Path(tmp) / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    servers = {"mcp-server-time": ["mcp_server_time", "--local-timezone", "UTC"],
+               "mcp-server-fetch": ["mcp_server_fetch"],
+               "mcp-server-git": ["mcp_server_git", "--repository", str(repo)]}
+    out = str(Path(tmp) / "ref.yaml")
+    for name, (module, *args) in servers.items():
+        if importlib.util.find_spec(module) is None:
+            print(f"{name}: not installed (the test extra installs it)")
+            continue
+        server = [sys.executable, "-m", module, *args]
+        ours, bare = [], []
+        for _ in range(runs):  # interleaved, so both see the same load
+            ours += wall([sys.executable, "-m", "toolcat", "import", "mcp", "-o", out, "--",
+                          *server], 1)
+            bare += wall([sys.executable, "-c", BARE_CLIENT, *server], 1)
+        ratio = statistics.median(ours) / statistics.median(bare)
+        report(f"import mcp, {name}", ours)
+        report(f"  reference: bare SDK client, {name}", bare)
+        print(f"  ratio toolcat / reference: {ratio:.2f}")
+
+
+def deadlines(tmp: str) -> None:
+    big = [sys.executable, str(REPO / "tests" / "mcp" / "servers" / "demo_server.py"),
+           "--extra-tools", "50000", "--page-size", "1000"]
+    toolcat = [sys.executable, "-m", "toolcat", "import", "mcp"]
+    for suffix in ("yaml", "json"):
+        out = str(Path(tmp) / f"big.{suffix}")
+        [took] = wall([*toolcat, "--timeout", "60", "-o", out, "--", *big], 1)
+        print(f"import mcp, 50,004 tools to .{suffix}, --timeout 60: {took:.2f} s "
+              f"({took / 60:.0%} of the timeout)")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()  # accepts (in the kernel's backlog) and never answers
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"
+    [took] = wall([*toolcat, "--timeout", "10", "--url", url], 1, ok=False)
+    listener.close()
+    print(f"import mcp, an HTTP server that never answers, --timeout 10: {took:.2f} s "
+          f"({took / 10:.0%} of the timeout)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -77,6 +138,8 @@ def main() -> None:
                 server.terminate()
         report("import mcp, a server that never answers, --timeout 2",
                wall([*toolcat, "--timeout", "2", "--", *HANG], min(runs, 3), ok=False))
+        reference_servers(runs, tmp)
+        deadlines(tmp)
 
     from toolcat.catalog.load import load_catalog
     from toolcat.diff import diff_catalogs

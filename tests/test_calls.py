@@ -107,7 +107,7 @@ def test_the_text_report_names_each_call_by_file_line_and_column(run, tmp_path):
     response.write_text(json.dumps(build_response("openai", CASES[:4]), indent=2))
     result = run("check-call", str(response), "--provider", "openai")
     assert result.exit_code == 1
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert lines[0].startswith(f"{response}:") and "get_weather (c1)  accepted" in lines[0]
     assert "did you mean get_weather" in result.output
     assert lines[-1] == "4 calls: 2 accepted, 2 refused"

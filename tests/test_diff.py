@@ -52,7 +52,7 @@ def test_schema_changes_name_the_nodes_that_differ():
     assert change.field == "parameters"
     assert change.paths == ("/properties/path/description", "/properties/mode", "/required")
     assert changed_paths([1, 2], [1, 3]) == ["/1"]
-    assert changed_paths({"a": 1}, 5) == ["/"]
+    assert changed_paths({"a": 1}, 5) == [""]
 
 
 def test_a_tool_that_moved_to_another_server_is_one_change():

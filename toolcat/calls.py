@@ -187,6 +187,10 @@ class CallChecker:
             return CallError("invalid-schema", f"the tool's schema is invalid: "
                              f"{_short(exc.message)}", _pointer(exc.path))
         # The specifications registry has no retrieve function: no $ref is ever fetched.
+        # The draft's FormatChecker checks every format it has a checker for; those that need
+        # a package (date-time, time, uri, uri-reference, hostname, duration, json-pointer,
+        # uri-template, idn-hostname, iri) come with jsonschema's format-nongpl extra, a
+        # dependency of toolcat. Without one, a format would be skipped silently.
         checker = cls.FORMAT_CHECKER if self.check_formats else None
         return cls(schema, registry=REGISTRY, format_checker=checker)
 

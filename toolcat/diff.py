@@ -157,7 +157,8 @@ def word_diff(old: str, new: str) -> list[tuple[WordOp, str]]:
 
 
 def changed_paths(old: Any, new: Any, pointer: str = "") -> list[str]:
-    """JSON pointers of the deepest nodes where two JSON values differ."""
+    """JSON pointers of the deepest nodes where two JSON values differ; "" (RFC 6901's pointer
+    to the whole value) when the values differ as a whole, e.g. one is absent."""
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
@@ -171,4 +172,4 @@ def changed_paths(old: Any, new: Any, pointer: str = "") -> list[str]:
         for index, (a, b) in enumerate(zip(old, new, strict=True)):
             out += changed_paths(a, b, f"{pointer}/{index}")
         return out
-    return [pointer or "/"]
+    return [pointer]

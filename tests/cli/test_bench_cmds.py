@@ -14,7 +14,7 @@ from toolcat.bench.metrics import group_qrels, query_metrics
 
 DEMO_QUERIES = str(CATALOGS / "demo-queries.jsonl")
 # the keyword scorer is instant; these tests are about the command, not the scorer
-DEMO = ("-q", DEMO_QUERIES, "-s", "keyword")
+DEMO = ("-c", "demo", "-q", DEMO_QUERIES, "-s", "keyword")
 BFCL = DATA / "bench" / "bfcl_v4"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -50,11 +50,11 @@ def test_the_default_scorer_is_picks_default(run, shared_cache, tmp_path):
     name, reason = default_scorer()
     subset = tmp_path / "some.jsonl"  # a neural scorer: a dozen queries keep the test quick
     subset.write_text("".join(Path(DEMO_QUERIES).read_text().splitlines(True)[::9]))
-    result = run("bench", "-q", str(subset), "--json")
+    result = run("bench", "-c", "demo", "-q", str(subset), "--json")
     data = json.loads(result.stdout)
     assert [s["name"] for s in data["scorers"]] == [name]
     assert data["scorers"][0]["metrics"]["recall@10"] > 0.5
-    table = run("bench", "-q", str(subset))
+    table = run("bench", "-c", "demo", "-q", str(subset))
     assert table.stderr.startswith(f"scorer {name}: the default scorer of pick ({reason})")
 
 
@@ -191,7 +191,7 @@ def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
         end += 1
     weather.write_text("\n".join([*lines[:start], "    description: Returns data.",
                                   *lines[end:]]) + "\n")
-    changed = run("bench", *DEMO, "-c", str(catalog), "--compare", str(old),
+    changed = run("bench", *DEMO[2:], "-c", str(catalog), "--compare", str(old),
                   "--json")
     assert changed.exit_code == 0  # comparing reports; only bars fail a run
     result = json.loads(changed.stdout)["comparison"]
@@ -199,7 +199,7 @@ def test_compare_shows_deltas_and_the_queries_that_flipped(run, tmp_path):
     keyword = result["scorers"]["keyword"]
     assert keyword["regressed"] and not keyword["improved"]
     assert keyword["metrics"]["recall@10"]["delta"] < 0
-    table = run("bench", *DEMO, "-c", str(catalog), "--compare", str(old))
+    table = run("bench", *DEMO[2:], "-c", str(catalog), "--compare", str(old))
     assert f"compared with {old}" in table.stdout
     assert f"keyword: 0 queries now found, {len(keyword['regressed'])} now missed (" in (
         table.stdout.replace("\n", " "))
@@ -239,7 +239,7 @@ def test_unknown_labels_stop_the_run_unless_allowed(run, tmp_path):
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"id": "a", "query": "is it raining?", "relevant": ["get_weather"]}\n'
                        '{"id": "b", "query": "order pizza", "relevant": ["order_pizza"]}\n')
-    result = run("bench", "-s", "keyword", "-q", str(queries))
+    result = run("bench", "-c", "demo", "-s", "keyword", "-q", str(queries))
     assert result.exit_code == 2
     assert result.stderr == (
         f"toolcat: error: {queries}:2:1: 1 label name no tool of the catalog: order_pizza "
@@ -282,3 +282,15 @@ def test_a_bfcl_catalog_and_query_set_run_side_by_side(run):
     assert sorted(data["scorers"][0]["categories"]) == [
         "multiple", "parallel", "parallel_multiple", "simple_python"]
     assert "abstention_recall" not in data["metrics"]
+
+
+def test_misses_says_no_misses_instead_of_an_empty_table(run, tmp_path):
+    queries = tmp_path / "easy.jsonl"
+    queries.write_text('{"id": "w", "query": "current weather in Paris", '
+                       '"relevant": ["get_weather"]}\n')
+    result = run("bench", "-c", "demo", "-q", str(queries), "-s", "keyword", "--misses")
+    assert result.exit_code == 0, result.stderr
+    assert "keyword: no misses" in result.stdout.splitlines()
+    markdown = run("bench", "-c", "demo", "-q", str(queries), "-s", "keyword", "--misses",
+                   "--markdown")
+    assert markdown.stdout.rstrip().endswith("**keyword: no misses**")

@@ -20,7 +20,7 @@ CLEAN = str(EXAMPLES / "TC101" / "good.json")
 
 
 def test_lint_on_the_bundled_demo_catalog_is_clean(run):
-    result = run("lint")
+    result = run("lint", "-c", "demo")
     assert result.exit_code == 0, result.stdout
     assert re.fullmatch(r"0 errors, 0 warnings, 0 info in \d+ tools from \d+ files",
                         result.stdout.strip())

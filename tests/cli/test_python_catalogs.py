@@ -195,7 +195,7 @@ def test_check_call_instantiate_flags_calls_accepted_without_a_schema(run, isola
         "open_dashboard (t0)  instantiated without validation (no_schema_mode human-approval)"
         " → dash.Dash")
     assert result.stdout.splitlines()[-1] == (
-        "1 calls: 0 instantiated, 1 instantiated without validation, 0 refused")
+        "1 call: 0 instantiated, 1 instantiated without validation, 0 refused")
 
 
 def test_check_call_instantiate_reads_text_completions_too(run, agent, tmp_path):
@@ -207,4 +207,4 @@ def test_check_call_instantiate_reads_text_completions_too(run, agent, tmp_path)
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         f"{completion}:1:1  get_weather  instantiated → my_agent.tools.GetWeather",
-        "1 calls: 1 instantiated, 0 refused"]
+        "1 call: 1 instantiated, 0 refused"]

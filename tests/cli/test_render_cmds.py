@@ -27,7 +27,7 @@ def test_tokens_per_tool_match_the_exact_count_of_the_definition(run, data):
 
 
 def test_tokens_for_anthropic_are_an_estimate_and_say_so(run):
-    result = run("tokens", "--provider", "anthropic")
+    result = run("tokens", "-c", "demo", "--provider", "anthropic")
     assert result.exit_code == 0
     first = result.output.splitlines()[0]
     assert "estimate via o200k_base" in first

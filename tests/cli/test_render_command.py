@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("shared_cache")
 
 
 def test_render_prints_the_system_prompt_of_the_default_profile(run):
-    result = run("render", QUERY)
+    result = run("render", QUERY, "-c", "demo")
     assert result.exit_code == 0, result.output
     assert result.stdout == DEFAULT_PROFILE.prompt + "\n"
     assert result.stderr.startswith("format native (the preferred format native is available")

@@ -50,7 +50,7 @@ def test_search_that_finds_nothing_says_so_and_succeeds(run):
 
 
 def test_an_unknown_scorer_is_refused_with_the_known_names(run):
-    result = run("search", "weather", "--scorer", "nope")
+    result = run("search", "weather", "-c", "demo", "--scorer", "nope")
     assert result.exit_code == 2
     assert result.stderr.startswith("toolcat: error: unknown scorer 'nope'; known: " +
                                     ", ".join(SCORERS))

@@ -53,3 +53,26 @@ def test_urls_lose_passwords_and_secret_query_parameters():
     assert redact_url("https://user:pw@example.com/mcp?api_key=abc&region=eu") == (
         f"https://user:{REDACTED}@example.com/mcp?api_key={REDACTED}&region=eu")
     assert redact_url("http://127.0.0.1:8000/mcp") == "http://127.0.0.1:8000/mcp"
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["-h", "db", "-u", "root", "-p", "hunter2"], ["-h", "db", "-u", "root", "-p", REDACTED]),
+    (["-u", "root", "-phunter2"], ["-u", "root", f"-p{REDACTED}"]),
+    (["--password", "hunter2", "--token", "abc"], ["--password", REDACTED, "--token", REDACTED]),
+    (["-a", "s3cret", "--port", "6379"], ["-a", REDACTED, "--port", "6379"]),
+    (["-e", "API_KEY=abc123", "-e", "LOG_LEVEL=info"],
+     ["-e", f"API_KEY={REDACTED}", "-e", "LOG_LEVEL=info"]),
+])
+def test_passwords_after_short_and_long_options_are_redacted(args, expected):
+    assert redact_args(args) == expected
+
+
+@pytest.mark.parametrize("args", [
+    ["-y", "-p", "@scope/server-files", "server-files"],  # npx -p: a package
+    ["-p", "mcp-server-foo@1.2.0", "serve"],
+    ["run", "-p", "8080:80", "image"],  # docker -p: a port mapping
+    ["-p", "3.12", "mcp-server-time"],  # uvx -p: a Python version
+    ["--port", "5432", "-p5432"],
+])
+def test_packages_ports_and_versions_after_p_are_kept(args):
+    assert redact_args(args) == args

@@ -15,8 +15,8 @@ from toolcat.bench.tables import (
     cost_table,
     metrics_table,
     misses_table,
-    plural,
 )
+from toolcat.wording import plural
 
 
 def to_markdown(
@@ -50,7 +50,7 @@ def table(data: Table) -> str:
     """One table: a bold title line, a pipe table (numbers right-aligned), then its notes."""
     lines = [f"**{data.title}**", ""]
     if not data.rows:
-        return "\n".join([*lines, "None."])
+        return f"**{data.title}**" if data.empty else "\n".join([*lines, "None."])
     lines.append("| " + " | ".join(_cell(h) for h in data.header) + " |")
     lines.append("|" + "|".join("--:" if data.numeric(i) else "---"
                                 for i in range(len(data.header))) + "|")

@@ -1,4 +1,5 @@
-"""`bench --plot`: recall@k curves, one per scorer, as PNG bytes (needs the `plot` extra)."""
+"""`bench --plot`: recall@k curves, one per scorer, as PNG, SVG or PDF bytes (needs the `plot`
+extra)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,23 @@ import io
 from pathlib import Path
 
 from toolcat.bench.report import BenchReport
-from toolcat.errors import MissingExtraError
+from toolcat.errors import MissingExtraError, UsageError
+
+# file suffix -> matplotlib's format name
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: Path) -> str:
+    """The image format a plot file's suffix asks for.
+
+    Raises:
+        UsageError: the suffix is not one of PLOT_FORMATS.
+    """
+    fmt = PLOT_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise UsageError(f"--plot {path}: cannot tell the image format from "
+                         f"'{path.suffix or 'no suffix'}'; use {', '.join(PLOT_FORMATS)}")
+    return fmt
 
 
 def require_matplotlib() -> None:
@@ -16,8 +33,8 @@ def require_matplotlib() -> None:
         raise MissingExtraError("--plot", "plot")
 
 
-def recall_plot(report: BenchReport) -> bytes:
-    """A PNG of recall@k against k for every scorer of the report.
+def recall_plot(report: BenchReport, fmt: str = "png") -> bytes:
+    """An image (`fmt`: png, svg or pdf) of recall@k against k for every scorer of the report.
 
     Raises:
         MissingExtraError: matplotlib is not installed.
@@ -44,5 +61,5 @@ def recall_plot(report: BenchReport) -> bytes:
                    f"{report.catalog.tools} tools", fontsize=10)
     figure.tight_layout()
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
+    figure.savefig(buffer, format=fmt)
     return buffer.getvalue()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from toolcat.bench.compare import Comparison
 from toolcat.bench.report import BenchReport, QueryOutcome, ScorerRun
+from toolcat.wording import plural
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class Table:
     best: tuple[frozenset[int], ...] = ()  # per row, the columns holding the best value
     notes: tuple[str, ...] = ()
     text_columns: int = 1  # the first columns hold text; the rest numbers (right-aligned)
+    empty: bool = False  # with no rows, the title says it all: print no header
+
 
     def numeric(self, column: int) -> bool:
         return column >= self.text_columns
@@ -101,14 +104,12 @@ def misses_table(report: BenchReport, run: ScorerRun) -> Table:
         query = report.by_id[outcome.id]
         rows.append((outcome.id, query.text, _expected(query.groups, outcome),
                      _top(outcome.ranking, 3)))
+    if not rows:
+        return Table(f"{run.name}: no misses", (), (), empty=True)
     k = report.depth
     return Table(f"{run.name}: {len(rows)} missed (a needed tool not in the top {k}, or a "
                  "pick where no tool fits)", ("id", "query", "expected", "top 3"), tuple(rows),
                  text_columns=4)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def number(value: float | None) -> str:

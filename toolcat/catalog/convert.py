@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,32 @@ def convert(tools: Iterable[Tool | Any], shape: str, servers: Sequence[Server] =
     return Converted(shape, provider.wrap(items, servers), tuple(notes), len(items))
 
 
-def to_text(payload: Any, *, as_yaml: bool) -> str:
+def to_text(payload: Any, *, as_yaml: bool, width: int = 100) -> str:
+    """JSON, or YAML with strings folded at `width` columns (a huge width: never folded)."""
     if as_yaml:
-        return yaml.safe_dump(payload, sort_keys=False, allow_unicode=True, width=100)
+        return "".join(_yaml_parts(payload, width))
     return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# Long lists are dumped this many items at a time: the same text, but no single call into
+# libyaml runs for seconds, so a caller's deadline can interrupt between batches.
+_YAML_BATCH = 500
+
+
+def _yaml_parts(payload: Any, width: int) -> Iterator[str]:
+    # libyaml's emitter when PyYAML has it: 50,000 tools in seconds rather than a minute
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    def dump(data: Any) -> str:
+        return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=width)
+
+    if not isinstance(payload, dict) or not payload:
+        yield dump(payload)
+        return
+    for key, value in payload.items():
+        if not (isinstance(value, list) and len(value) > _YAML_BATCH):
+            yield dump({key: value})
+            continue
+        yield dump({key: []}).removesuffix(" []\n") + "\n"  # `key:` as PyYAML writes it
+        for start in range(0, len(value), _YAML_BATCH):
+            yield dump(value[start:start + _YAML_BATCH])

@@ -37,7 +37,7 @@ app = typer.Typer(
     help="A workbench for catalogs of LLM tools: list, lint, search, pick, resolve, render, "
     "and benchmark tool selection.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish
     pretty_exceptions_show_locals=False,
     rich_markup_mode=None,
 )

@@ -49,7 +49,8 @@ def bench(
     markdown: Annotated[bool, typer.Option(
         "--markdown", help="Print Markdown tables (for a README or a PR comment).")] = False,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="Write a PNG of recall@k per scorer (needs the plot extra).",
+        "--plot", help="Write a plot of recall@k per scorer: PNG, SVG or PDF by the file's "
+        "suffix (needs the plot extra).",
         show_default=False)] = None,
     compare: Annotated[Path | None, typer.Option(
         "--compare", help="An earlier `bench --json` output: show metric deltas and the "
@@ -72,10 +73,10 @@ def bench(
     from toolcat.bench.queries import load_queries, resolve_labels, unknown_labels_error
     from toolcat.bench.report import report_metrics
     from toolcat.bench.runner import check_scorers, run_bench
-    from toolcat.bench.tables import plural
     from toolcat.cli import build
-    from toolcat.cli.output import console, note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, console, note, print_json, warn, write_output
     from toolcat.errors import UsageError
+    from toolcat.wording import plural
 
     if json_ and markdown:
         raise UsageError("--json and --markdown print different things; choose one")
@@ -85,6 +86,14 @@ def bench(
     bars = [parse_bar(text) for text in fail_under or []]
     past = load_past(compare) if compare is not None else None
     cat = build.load(catalog, shape)
+    inputs: list[str | Path] = [queries, *cat.sources,
+                                *(p for p in (topics, compare) if p is not None)]
+    if plot is not None:  # before a long run, not after it
+        from toolcat.bench.plot import plot_format, recall_plot, require_matplotlib
+
+        check_output(plot, protect=inputs)
+        image_format = plot_format(plot)
+        require_matplotlib()
     labeled, unknown = resolve_labels(load_queries(queries, topics=topics), cat)
     if unknown:
         problem = unknown_labels_error(unknown)
@@ -92,10 +101,6 @@ def bench(
             raise problem
         warn(str(problem).removesuffix(f" ({problem.hint})"))
     check_names(bars, report_metrics(labeled, ks), names)
-    if plot is not None:  # before a long run, not after it
-        from toolcat.bench.plot import recall_plot, require_matplotlib
-
-        require_matplotlib()
     if reason and not json_:
         note(f"scorer {names[0]}: {reason}")
 
@@ -120,8 +125,7 @@ def bench(
             console.print(f"[green]{'all ' if len(bars) > 1 else ''}{plural(len(bars), 'bar')} "
                           "cleared[/]")
     if plot is not None:
-        inputs = [queries, *cat.sources, *(p for p in (topics, compare) if p is not None)]
-        write_output(plot, recall_plot(report), protect=inputs)
+        write_output(plot, recall_plot(report, image_format), protect=inputs)
         if not json_:
             note(f"wrote {plot}")
     if failures:
@@ -201,6 +205,8 @@ def rich_table(data: Table) -> Iterator[RenderableType]:
     from rich.text import Text
 
     yield Text(data.title, style="bold")
+    if data.empty:
+        return
     table = Table()
     for i, name in enumerate(data.header):
         table.add_column(name, justify="right" if data.numeric(i) else "left",

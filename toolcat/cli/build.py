@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs, find_config
+from toolcat.errors import UsageError
 from toolcat.model import Catalog
+from toolcat.paths import demo_catalog
 
 if TYPE_CHECKING:
     from toolcat.resolution import Profile
@@ -17,18 +19,38 @@ def config() -> Config:
     return find_config(Path.cwd())
 
 
+# `-c demo` names the bundled demo catalog (unless a file called `demo` is there).
+DEMO = "demo"
+NO_CATALOG = ("no catalog: pass paths, -c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml "
+              "(-c demo for the bundled demo catalog)")
+
+
 def catalog_choice(catalog: list[str] | None, cfg: Config | None = None) -> CatalogChoice:
-    return choose_catalogs(catalog or [], config=cfg or config())
+    paths = [str(demo_catalog()) if c == DEMO and not Path(c).exists() else c
+             for c in catalog or []]
+    return choose_catalogs(paths, config=cfg or config())
 
 
 def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool = False,
-         cfg: Config | None = None) -> Catalog:
-    """The catalog the user meant: `-c` paths, else $TOOLCAT_CATALOG, config, or the demo."""
-    from toolcat.cli.output import warn
+         cfg: Config | None = None, demo: bool = True) -> Catalog:
+    """The catalog the user meant: `-c` paths, else $TOOLCAT_CATALOG, config, or the demo
+    (said on stderr; with `demo=False`, for commands that check or pin a project's own
+    catalog, no catalog at all is a usage error instead).
+
+    Raises:
+        UsageError: no catalog is configured and `demo` is False.
+    """
+    from toolcat.cli.output import note, warn
 
     cfg = cfg or config()
     choice = catalog_choice(catalog, cfg)
-    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient, ref_roots=cfg.ref_roots)
+    if choice.reason == "demo":
+        if not demo:
+            raise UsageError(NO_CATALOG)
+        note("toolcat: no catalog given (-c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml); "
+             "using the bundled demo catalog")
+    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient,
+                          ref_roots=cfg.ref_roots)
     for issue in loaded.issues:
         if issue.severity == "warning":
             warn(str(issue))

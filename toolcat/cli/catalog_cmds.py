@@ -9,6 +9,7 @@ import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from toolcat.model import Catalog, Tool
@@ -62,7 +63,7 @@ def list_tools(
         print_json({"sources": list(cat.sources), "count": len(tools),
                     "tools": [summary_json(cat, t) for t in tools]})
         return
-    table = Table(title=f"{len(tools)} tools", title_justify="left")
+    table = Table(title=plural(len(tools), "tool"), title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("server", no_wrap=True)
     table.add_column("level", justify="right")
@@ -82,11 +83,9 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """Show one tool's full definition, as written, with where it came from."""
-    from rich.syntax import Syntax
-
     from toolcat.catalog.convert import to_text
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import UNWRAPPED, console, print_code, print_json
 
     cat = build.load(catalog, shape)
     tool = find_tool(cat, name)
@@ -102,9 +101,8 @@ def show(
     if tool.description:
         console.print(tool.description, markup=False)
     is_yaml = bool(tool.origin and tool.origin.file.endswith((".yaml", ".yml")))
-    text = to_text(tool.raw, as_yaml=is_yaml)
-    console.print(Syntax(text, "yaml" if is_yaml else "json", theme="ansi_dark",
-                         background_color="default", word_wrap=True))
+    text = to_text(tool.raw, as_yaml=is_yaml, width=UNWRAPPED)  # one line per value, as typed
+    print_code(text, "yaml" if is_yaml else "json")
 
 
 def find_tool(catalog: Catalog, name: str) -> Tool:
@@ -185,9 +183,11 @@ def convert(
     from toolcat.catalog.convert import convert as convert_tools
     from toolcat.catalog.convert import to_text
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json, warn, write_output
+    from toolcat.cli.output import check_output, print_json, say_written, warn, write_output
 
     cat = build.load(catalog, shape)
+    if output is not None:
+        check_output(output, protect=cat.sources)  # before converting and its warnings
     result = convert_tools(cat.tools, to, cat.servers)
     for text in result.notes:
         warn(text)
@@ -201,4 +201,4 @@ def convert(
         as_yaml = PROVIDERS[to].yaml_native
         typer.echo(to_text(result.payload, as_yaml=as_yaml), nl=False)
     else:
-        console.print(f"wrote {result.count} tools as {to} to {output}")
+        say_written(f"wrote {plural(result.count, 'tool')} as {to} to {output}")

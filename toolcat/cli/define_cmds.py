@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from toolcat.wording import plural
+
 if TYPE_CHECKING:
     from toolcat.instances import Hydrated, Hydration
     from toolcat.model import Catalog
@@ -56,7 +58,7 @@ def _print(result: Hydration) -> None:
     parts.append(f"{len(result.refused)} refused")
     if result.count("no-class"):
         parts.append(f"{result.count('no-class')} without a Python class")
-    console.print(f"{len(result.calls)} calls: " + ", ".join(parts), markup=False)
+    console.print(f"{plural(len(result.calls), 'call')}: " + ", ".join(parts), markup=False)
 
 
 def _print_call(source: str, hydrated: Hydrated) -> None:

@@ -9,6 +9,7 @@ import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, OutputOpt, ShapeOpt
 from toolcat.lint.targets import TARGETS
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -81,10 +82,12 @@ def lint(
 ) -> None:
     """Check a catalog: schemas, names, descriptions, provider limits, tool poisoning.
 
-    Exit 1 when an error remains (with --strict, a warning too), 0 when clean, 2 when the
-    catalog cannot be read. Rules: `toolcat rules`; settings: the `lint:` section of
-    toolcat.yaml or [tool.toolcat.lint] in pyproject.toml. Reviewed findings are accepted in
-    a baseline file (--write-baseline, --baseline), never in the catalog itself.
+    Lints the files and folders given, else $TOOLCAT_CATALOG or the catalogs of toolcat.yaml;
+    with none of them, exit 2 (`-c demo` lints the bundled demo catalog). Exit 1 when an error
+    remains (with --strict, a warning too), 0 when clean, 2 when the catalog cannot be read.
+    Rules: `toolcat rules`; settings: the `lint:` section of toolcat.yaml or
+    [tool.toolcat.lint] in pyproject.toml. Reviewed findings are accepted in a baseline
+    file (--write-baseline, --baseline), never in the catalog itself.
     """
     from toolcat.cli import build
     from toolcat.lint.engine import lint_catalog
@@ -100,16 +103,22 @@ def lint(
 
         settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
-    cat = build.load(sources or None, shape, lenient=True, cfg=cfg)
+    cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
     if write_baseline is not None:
         accept_all(cat, settings, write_baseline)
         return
+    if output is not None:
+        from toolcat.cli.output import check_output
+
+        check_output(output, protect=cat.sources)  # before linting, which may take a while
     report = lint_catalog(cat, settings)
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
     if report.stale:
         from toolcat.cli.output import note
 
-        note(f"{report.stale} baseline entr{'ies' if report.stale != 1 else 'y'} in "
+        from toolcat.wording import plural
+
+        note(f"{plural(report.stale, 'baseline entry', 'baseline entries')} in "
              f"{report.baseline} matched nothing (the text changed or the tool is gone); "
              f"--write-baseline rewrites the file")
     if report.failed(strict=strict):
@@ -169,9 +178,9 @@ def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
             return
         import io
 
-        from rich.console import Console
+        from toolcat.cli.output import PipeAwareConsole
 
-        plain = Console(record=True, width=100, color_system=None, file=io.StringIO())
+        plain = PipeAwareConsole(record=True, color_system=None, file=io.StringIO())
         print_text(report, plain)
         text = plain.export_text()
     else:
@@ -189,8 +198,7 @@ def summary(report: LintReport) -> str:
              f"{counts['warning']} warning{'s' * (counts['warning'] != 1)}",
              f"{counts['info']} info"]
     files = len(report.sources)
-    return (f"{', '.join(parts)} in {report.tools:,} tools from {files} "
-            f"file{'s' * (files != 1)}")
+    return f"{', '.join(parts)} in {plural(report.tools, 'tool')} from {plural(files, 'file')}"
 
 
 def print_text(report: LintReport, console: Console) -> None:

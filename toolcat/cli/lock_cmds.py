@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, ShapeOpt
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -30,15 +31,23 @@ def lock(
     `toolcat lint --locked` then fails when a tool changed, appeared or vanished since.
     """
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json, warn, write_output
+    from toolcat.cli.output import (
+        check_output,
+        console,
+        print_json,
+        say_written,
+        warn,
+        write_output,
+    )
     from toolcat.errors import ToolcatError
     from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
 
     cfg = build.config()
-    cat = build.load(catalog, shape, cfg=cfg)
+    cat = build.load(catalog, shape, cfg=cfg, demo=False)
     path = lockfile or default_lock_path(cfg.path, Path.cwd())
     previous = None
-    if path.exists():
+    # only a regular file holds a previous lock: reading /dev/stdout or a pipe would block
+    if check_output(path, protect=cat.sources) == "replace" and path.exists():
         try:
             previous = read_lock(path)
         except ToolcatError as exc:
@@ -51,11 +60,11 @@ def lock(
                     "replaced": previous is not None,
                     "changes": [c.to_json() for c in changes]})
         return
-    console.print(f"locked {_count(len(cat.tools), 'tool')} on {_count(servers, 'server')} "
-                  f"in {path}", markup=False)
+    say_written(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
+                f"in {path}")
     if previous is not None:
         console.print("  no change since the previous lock" if not changes else
-                      f"  {_count(len(changes), 'difference')} from the previous lock:",
+                      f"  {plural(len(changes), 'difference')} from the previous lock:",
                       markup=False)
     for change in changes:
         console.print(f"  {change.describe()}", markup=False)
@@ -136,7 +145,7 @@ def _field_line(change: FieldChange) -> Text:
                 line.append(f"[-{text}-]", style="red strike")
             else:
                 line.append(f"{{+{text}+}}", style="green")
-    elif change.paths:
+    elif change.paths and change.paths != ("",):  # "" is the whole value: show it instead
         line.append(", ".join(change.paths))
     else:
         line.append(f"{_compact(change.old)} → {_compact(change.new)}")
@@ -152,5 +161,3 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -11,8 +13,11 @@ from toolcat.cli.options import JsonOpt, OutputOpt
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
+    from toolcat.model import Catalog
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
+
+T = TypeVar("T")
 
 import_app = typer.Typer(
     name="import",
@@ -58,8 +63,8 @@ def import_mcp(
     output: OutputOpt = None,
     timeout: Annotated[
         float,
-        typer.Option("--timeout", help="Seconds each server gets to start and list its "
-                     "tools."),
+        typer.Option("--timeout", help="Seconds for the whole import: starting the servers, "
+                     "listing their tools, stopping them and writing the catalog."),
     ] = 30.0,
     json_: JsonOpt = False,
 ) -> None:
@@ -71,25 +76,37 @@ def import_mcp(
 
     toolcat import mcp --config claude_desktop_config.json
     """
+    started = time.monotonic()  # --timeout covers everything from here, writing included
     from toolcat.catalog.convert import convert, to_text
-    from toolcat.cli.output import console, note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, note, print_json, say_written, warn, write_output
     from toolcat.errors import UsageError
     from toolcat.mcp.client import list_servers
     from toolcat.mcp.importer import listings_catalog
+    from toolcat.wording import plural
 
     if timeout <= 0:
         raise UsageError("--timeout must be a positive number of seconds")
+    deadline = started + timeout
     specs = _specs(command, url, header, config, server, name)
-    listings = list_servers(specs, timeout=timeout)
-    catalog = listings_catalog(listings)
-    payload = convert(catalog.tools, "toolcat", catalog.servers).payload
+    protect = [config] if config else []
+    if output is not None:
+        check_output(output, protect=protect)  # before any server is started
+    listings = list_servers(specs, timeout=timeout, deadline=deadline)
+    as_yaml = output is None or output.suffix.lower() != ".json"
+    needs_text = output is not None or not json_  # --json alone prints the catalog as JSON
+
+    def catalog_text() -> tuple[Catalog, Any, str]:
+        catalog = listings_catalog(listings)
+        payload = convert(catalog.tools, "toolcat", catalog.servers).payload
+        return catalog, payload, to_text(payload, as_yaml=as_yaml) if needs_text else ""
+
+    count = plural(sum(len(listing.tools) for listing in listings), "tool")
+    catalog, payload, text = within(deadline, timeout, catalog_text, f"writing {count}")
     for listing in listings:
         if not listing.tools:
             warn(f"MCP server '{listing.name}' lists no tools")
-    as_yaml = output is None or output.suffix.lower() != ".json"
     if output is not None:
-        write_output(output, to_text(payload, as_yaml=as_yaml),
-                     protect=[config] if config else ())
+        write_output(output, text, protect=protect)
     summary = [{"name": listing.name, "transport": listing.spec.transport,
                 "tools": len(listing.tools), "server_info": dict(listing.info)}
                for listing in listings]
@@ -98,13 +115,41 @@ def import_mcp(
                 "output": str(output) if output else None}
         print_json(data if output else {**data, "catalog": payload})
         return
-    counts = ", ".join(f"{s['tools']} from {s['name']}" for s in summary)
+    counts = ", ".join(f"{s['tools']:,} from {s['name']}" for s in summary)
+    done = f"imported {plural(len(catalog.tools), 'tool')} ({counts})"
     if output is None:
-        typer.echo(to_text(payload, as_yaml=True), nl=False)
-        note(f"imported {len(catalog.tools)} tools ({counts})")
+        typer.echo(text, nl=False)
+        note(done)
     else:
-        console.print(f"imported {len(catalog.tools)} tools ({counts}) to {output}",
-                      markup=False)
+        say_written(f"{done} to {output}")
+
+
+def within(deadline: float, timeout: float, work: Callable[[], T], what: str) -> T:
+    """`work()`, or an error at `deadline` if it has not finished by then: --timeout is a
+    deadline for the whole command. The work runs in a daemon thread, abandoned on time-out
+    (it only builds text; nothing is written until it is done)."""
+    import threading
+
+    from toolcat.errors import ToolcatError
+
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:  # handed over to the caller's thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="toolcat-write", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if failure:
+        raise failure[0]
+    if not result:
+        raise ToolcatError(f"--timeout {timeout:g} s ran out while {what}; nothing was "
+                           "written (give a longer --timeout)")
+    return result[0]
 
 
 def _specs(command: list[str] | None, url: str | None, header: list[str] | None,

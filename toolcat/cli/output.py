@@ -4,22 +4,59 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
 from toolcat.errors import UsageError
 
-console = Console(highlight=False, soft_wrap=False)
-err_console = Console(stderr=True, highlight=False)
+# Lines meant for a file or a pipe are never wrapped: `show > file` keeps the YAML valid and
+# `lint | grep` sees one finding per line.
+UNWRAPPED = 1_000_000
+
+
+class PipeAwareConsole(Console):
+    """A rich Console that wraps at the terminal's width only when it writes to a terminal.
+
+    rich asks stdin, stdout and stderr for a terminal size, so `toolcat show > file` typed in
+    an 80-column terminal would be cut at 80 columns; and without any terminal it wraps at 80.
+    """
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        if self._width is None and not self.is_terminal:
+            return ConsoleDimensions(UNWRAPPED, super().size.height)
+        return super().size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
+console = PipeAwareConsole(highlight=False, soft_wrap=False)
+err_console = PipeAwareConsole(stderr=True, highlight=False)
 
 
 def print_json(data: Any) -> None:
     """JSON on stdout, unstyled, for scripts."""
     print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+def print_code(text: str, language: str) -> None:
+    """Source text (YAML, JSON): highlighted on a terminal, byte for byte into a file or pipe."""
+    if not console.is_terminal:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+        return
+    from rich.syntax import Syntax
+
+    console.print(Syntax(text.rstrip("\n"), language, theme="ansi_dark",
+                         background_color="default", word_wrap=True))
 
 
 def warn(message: str) -> None:
@@ -31,28 +68,116 @@ def note(message: str) -> None:
     err_console.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
-def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path] = ()) -> None:
-    """Write atomically: a failed or interrupted write leaves the old file as it was.
+# Paths that name an open stream of this process rather than a file: written in place, never
+# replaced (a rename there would turn /dev/stdout into a stray file, or fail on a pipe).
+_STREAMS = {"/dev/stdout": 1, "/dev/stderr": 2, "/proc/self/fd/1": 1, "/proc/self/fd/2": 2,
+            "/dev/fd/1": 1, "/dev/fd/2": 2}
 
-    Refuses to overwrite any of the `protect` paths (the command's own inputs).
+
+_stdout_taken = False  # the last write_output went to stdout: messages must keep out of it
+
+
+def say_written(message: str) -> None:
+    """The one-line account of a file written with -o: on stdout, unless the file was stdout
+    itself (`-o /dev/stdout`), where it would corrupt what was written; then on stderr."""
+    if _stdout_taken:
+        note(message)
+    else:
+        console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def check_output(path: Path, *, protect: Iterable[str | Path] = ()) -> str:
+    """How `path` will be written, checked before any work is done: "stream" (stdout or
+    stderr), "in-place" (a character device such as /dev/null, or a named pipe), or "replace"
+    (a regular file, new or existing, replaced atomically).
+
+    Raises:
+        UsageError: `path` is one of the inputs, a folder, a socket or another kind of file
+            that cannot hold the output, or its folder does not exist.
     """
-    target = path.resolve()
+    if str(path) in _STREAMS:
+        return "stream"
+    target = path.resolve()  # through symlinks: a link to a file is written through
     if any(Path(p).resolve() == target for p in protect):
         raise UsageError(f"{path} is one of the inputs; refusing to overwrite it")
-    if target.is_dir():
-        raise UsageError(f"{path} is a directory")
-    if not target.parent.is_dir():
-        raise UsageError(f"{path}: folder {target.parent} does not exist")
+    try:
+        mode = path.stat().st_mode  # through /dev/fd/N too, which resolve() cannot name
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if mode is None:
+        if not target.parent.is_dir():
+            link = f" (a symbolic link to {target})" if path.is_symlink() else ""
+            raise UsageError(f"cannot write {path}{link}: folder {target.parent} does not exist")
+        return "replace"
+    if stat.S_ISREG(mode):
+        return "replace"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "in-place"
+    kind = "a folder" if stat.S_ISDIR(mode) else "a socket" if stat.S_ISSOCK(mode) else (
+        "a block device" if stat.S_ISBLK(mode) else "not a regular file")
+    raise UsageError(f"cannot write {path}: it is {kind}; give a file name, a named pipe, "
+                     "/dev/null or /dev/stdout")
+
+
+def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path] = ()) -> None:
+    """Write `text` to `path` without destroying what was there.
+
+    A regular file (or a symlink to one) is replaced atomically, keeping its mode: a failed or
+    interrupted write leaves the old file as it was. stdout, stderr, devices such as /dev/null
+    and named pipes are written in place, never replaced. Anything else is refused, as are the
+    `protect` paths (the command's own inputs).
+
+    Raises:
+        UsageError: `path` cannot be written (see check_output), or the write failed.
+    """
+    global _stdout_taken
+    how = check_output(path, protect=protect)
+    _stdout_taken = how == "stream" and _STREAMS[str(path)] == 1
     data = text.encode() if isinstance(text, str) else text
+    try:
+        if how == "stream":
+            _write_stream(_STREAMS[str(path)], data)
+        elif how == "in-place":
+            with path.open("wb") as handle:
+                handle.write(data)
+        else:
+            _replace(path.resolve(), data)
+    except BrokenPipeError:
+        raise UsageError(f"cannot write {path}: the reader closed the pipe") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _write_stream(fd: int, data: bytes) -> None:
+    stream = sys.stdout if fd == 1 else sys.stderr
+    stream.flush()
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (a test runner's capture)
+        stream.write(data.decode())
+    else:
+        buffer.write(data)
+    stream.flush()
+
+
+def _replace(target: Path, data: bytes) -> None:
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        if target.exists():
-            Path(temp).chmod(target.stat().st_mode & 0o777)
-        else:
-            Path(temp).chmod(0o644)
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        Path(temp).chmod(mode)
         Path(temp).replace(target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -11,6 +11,7 @@ import typer
 from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ProfileOpt, ShapeOpt
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from toolcat.calls import CallReport, CheckedCall
@@ -62,13 +63,15 @@ def render(
     payload, built from what resolve decides under the profile."""
     import json
 
-    from toolcat.cli.output import note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, note, print_json, warn, write_output
     from toolcat.render.formats import get_format
     from toolcat.render.renderer import from_resolution
     from toolcat.render.renderer import render as render_request
 
     if format_ is not None:
         get_format(format_)
+    if output is not None:
+        check_output(output)  # before any work; the inputs are protected when it is written
     cat, chosen, resolution = _resolve(query, profile, catalog, shape)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model)
     rendered = render_request(inp, provider, encoding)
@@ -120,12 +123,24 @@ def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,
     }
 
 
+def _where_tools_went(rendered: Rendered) -> str:
+    """Counts that match the payload: a provider with deferred loading carries the deferred
+    tools in it (marked defer_loading); the others leave them out."""
+    text = (f"{plural(len(rendered.prompt_tools), 'tool')} described in the prompt, "
+            f"{len(rendered.payload_tools):,} in the payload")
+    if not rendered.deferred:
+        return text
+    carried = rendered.provider is not None and (
+        "defer_loading" in PROVIDERS[rendered.provider].carries)
+    deferred = len(rendered.deferred)
+    return text + (f" and {deferred:,} more in it with defer_loading" if carried else
+                   f", {deferred:,} deferred and left out of it")
+
+
 def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) -> str:
     tokens = rendered.tokens
     reason = "chosen with --format" if format_ else resolution.format.reason
-    parts = [f"format {rendered.format} ({reason})",
-             f"{len(rendered.prompt_tools)} tools described in the prompt, "
-             f"{len(rendered.payload_tools)} in the payload, {len(rendered.deferred)} deferred"]
+    parts = [f"format {rendered.format} ({reason})", _where_tools_went(rendered)]
     cost = f"{tokens.total:,} tokens: system prompt {tokens.system:,}"
     if tokens.tools or tokens.overhead:
         cost += f" + tools {tokens.tools:,}"
@@ -205,7 +220,7 @@ def _print_report(report: CallReport) -> None:
         _print_call(report.source, checked)
     accepted = len(report.calls) - report.refused
     unvalidated = sum(c.accepted and not c.validated for c in report.calls)
-    summary = f"{len(report.calls)} calls: {accepted} accepted"
+    summary = f"{plural(len(report.calls), 'call')}: {accepted} accepted"
     if unvalidated:
         summary += f" ({unvalidated} without validation)"
     summary += f", {report.refused} refused"
@@ -293,7 +308,7 @@ def _print_saving(visible: dict) -> None:
     from toolcat.cli.output import console
 
     console.print(f"visible set for [bold]\"{escape(visible['query'])}\"[/] under profile "
-                  f"{escape(visible['profile']['name'])}: {len(visible['tools'])} tools, "
+                  f"{escape(visible['profile']['name'])}: {plural(len(visible['tools']), 'tool')}, "
                   f"{visible['tokens']:,} of {visible['all']:,} tokens; saves "
                   f"[bold]{visible['saved']:,}[/] ({visible['saved_share']:.1%})",
                   soft_wrap=True)
@@ -320,8 +335,9 @@ def _print_cost(cost: CatalogCost) -> None:
     method = cost.method
     how = "compact JSON definitions" if cost.shape == "canonical" \
         else f"definitions as {PROVIDERS[cost.shape].label} requests carry them"
-    console.print(f"[bold]{cost.total:,} tokens[/] for {len(cost.tools)} tools on "
-                  f"{len(cost.servers)} servers ({method.label}; {how})", soft_wrap=True)
+    console.print(f"[bold]{plural(cost.total, 'token')}[/] for {plural(len(cost.tools), 'tool')} "
+                  f"on {plural(len(cost.servers), 'server')} ({method.label}; {how})",
+                  soft_wrap=True)
     console.print(f"[dim]{method.basis}[/]", soft_wrap=True)
     servers = Table(title="per server", title_justify="left")
     servers.add_column("server", no_wrap=True)

@@ -8,7 +8,9 @@ wrote on stdout that was not a JSON-RPC message. A stdio server is always stoppe
 out by the SDK's shutdown sequence: stdin closed, 2 s to exit, then SIGTERM and SIGKILL to its
 whole process group. The wait for answers ends early enough (STOP_ALLOWANCE, or half the
 timeout when it is short) that the stop still fits in the timeout; only a server that also
-ignores SIGTERM takes 2 s longer.
+ignores SIGTERM takes 2 s longer. The timeout can also be given as a deadline (a
+`time.monotonic()` instant) that the caller started before importing the SDK, so that the
+import, the exchange and the caller's own writing all fit in what the user asked for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +38,8 @@ MAX_PAGES = 10_000
 # The SDK gives a stdio server 2 s to exit once its stdin closes, then signals its process
 # group and reaps it (about 4 s in all here); that stop is kept inside the user's timeout.
 STOP_ALLOWANCE = 5.0
+# Closing an HTTP session (the SDK's DELETE, the connection pool) is quick; keep a little.
+HTTP_CLOSE_ALLOWANCE = 1.0
 
 
 @dataclass(frozen=True)
@@ -48,9 +53,10 @@ class Listing:
     tools: tuple[Mapping[str, Json], ...] = ()
 
 
-def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT
-                 ) -> list[Listing]:
-    """The tools of every server, asked concurrently, in the order of `specs`.
+def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT,
+                 deadline: float | None = None) -> list[Listing]:
+    """The tools of every server, asked concurrently, in the order of `specs`, all done within
+    `timeout` seconds of the `deadline`'s start (default: now), the servers' stop included.
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -62,10 +68,11 @@ def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOU
     except ImportError:
         raise MissingExtraError("importing from MCP servers", "mcp") from None
     results: list[Listing | ServerError | None] = [None] * len(specs)
+    end = time.monotonic() + timeout if deadline is None else deadline
 
     async def one(index: int, spec: ServerSpec) -> None:
         try:
-            results[index] = await list_server(spec, timeout=timeout)
+            results[index] = await list_server(spec, timeout=timeout, deadline=end)
         except ServerError as exc:
             results[index] = exc
 
@@ -84,8 +91,10 @@ def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOU
     return [r for r in results if isinstance(r, Listing)]
 
 
-async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT) -> Listing:
-    """Connect to one server, list all its tools page by page, and disconnect.
+async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
+                      deadline: float | None = None) -> Listing:
+    """Connect to one server, list all its tools page by page, and disconnect, by `deadline`
+    (a time.monotonic() instant; default: `timeout` seconds from now).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -99,9 +108,9 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT) -> 
 
     _quiet_sdk_logging()
     seen = _Garbage()
-    answer_within = timeout
-    if spec.transport == "stdio":
-        answer_within -= min(STOP_ALLOWANCE, timeout / 2)
+    end = time.monotonic() + timeout if deadline is None else deadline
+    allowance = STOP_ALLOWANCE if spec.transport == "stdio" else HTTP_CLOSE_ALLOWANCE
+    answer_within = max(0.0, end - time.monotonic() - min(allowance, timeout / 2))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
             with anyio.fail_after(answer_within):
@@ -117,6 +126,12 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT) -> 
             problem = _explain(cause, spec, timeout)
             if problem is None:
                 raise
+            if spec.transport == "http" and not isinstance(cause, TimeoutError) and (
+                    await _speaks_old_sse(spec, end - time.monotonic())):
+                problem = (f"MCP server at {spec.url} speaks only the old HTTP+SSE transport "
+                           "(a GET event stream), which toolcat does not import; give the "
+                           "server's streamable HTTP endpoint if it has one (often /mcp), "
+                           "or start it over stdio with -- COMMAND")
             raise ServerError(problem + seen.detail() + _stderr_tail(errlog)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
@@ -138,6 +153,30 @@ def _transport(spec: ServerSpec, errlog: IO[str]) -> Any:
     params = StdioServerParameters(command=spec.command, args=list(spec.args),
                                    env={**os.environ, **spec.env}, cwd=spec.cwd)
     return stdio_client(params, errlog=errlog)
+
+
+async def _speaks_old_sse(spec: ServerSpec, time_left: float) -> bool:
+    """Whether `spec.url` answers a GET with the event stream of the 2024-11-05 HTTP+SSE
+    transport (its first event names the endpoint for messages). Asked only after the
+    streamable HTTP exchange failed, so a failure can say why."""
+    import anyio
+    import httpx2
+
+    if time_left <= 0.2:
+        return False
+    try:
+        with anyio.move_on_after(min(2.0, time_left - 0.1)):
+            async with httpx2.AsyncClient(headers=dict(spec.headers), timeout=None) as http:
+                headers = {"Accept": "text/event-stream"}
+                async with http.stream("GET", spec.url, headers=headers) as response:
+                    kind = response.headers.get("content-type", "")
+                    if response.status_code != 200 or "text/event-stream" not in kind:
+                        return False
+                    async for chunk in response.aiter_text():
+                        return "event: endpoint" in chunk or "event:endpoint" in chunk
+    except (httpx2.HTTPError, httpx2.InvalidURL, OSError):
+        return False
+    return False
 
 
 def _owning(http: Any, transport: Any) -> Any:

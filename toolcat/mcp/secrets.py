@@ -84,24 +84,49 @@ def redact_mapping(values: Mapping[str, str]) -> dict[str, str]:
     return {k: REDACTED if is_secret(k, str(v)) else str(v) for k, v in values.items()}
 
 
+# Short options that take a password in common clients (mysql -p, redis-cli -a, sshpass -p);
+# the same letters mean a package or a port elsewhere, so values of those shapes are kept.
+SECRET_SHORT_OPTIONS = frozenset({"-p", "-a"})
+_NOT_A_PASSWORD = re.compile(
+    r"""^(?: @?[\w.-]+/[\w./-]+(?:@[\w.^~-]+)?   # a package (@scope/name, owner/repo) or path
+           | \d[\d.:]*(?:/(?:tcp|udp))?               # a port, a port mapping, a version
+           | [a-z][a-z0-9]*(?:-[a-z0-9]+)*@[\w.^~-]+  # an npm package with a version
+         )$""", re.VERBOSE)
+_SETTING = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)  # NAME=value (docker -e)
+
+
+def _secret_option(arg: str) -> bool:
+    return arg in SECRET_SHORT_OPTIONS or (arg.startswith("--") and secret_name(arg))
+
+
 def redact_args(args: Sequence[str]) -> list[str]:
     """Command-line arguments with secrets replaced: secret-looking values, the value of
-    `--api-key=VALUE`, and the argument after a secret-named option such as `--token`."""
+    `--api-key=VALUE` or `NAME=VALUE` with a secret name, and the argument after a
+    secret-named option such as `--token` or `--password`, or after `-p`/`-a` (a password
+    in mysql, redis-cli, sshpass) unless it has the shape of a package, path, port or version.
+    """
     out: list[str] = []
-    after_secret_option = False
+    after: str | None = None  # the secret option whose value comes next
     for arg in args:
-        if after_secret_option and not arg.startswith("-"):
-            out.append(REDACTED)
-            after_secret_option = False
-            continue
-        after_secret_option = False
+        if after is not None:
+            option, after = after, None
+            short = option in SECRET_SHORT_OPTIONS
+            if not (short and _NOT_A_PASSWORD.match(arg)) and (short or not arg.startswith("-")):
+                out.append(REDACTED)
+                continue
         option, eq, value = arg.partition("=")
+        setting = _SETTING.match(arg)
         if arg.startswith("-") and eq:
             out.append(f"{option}={redact_url(value) if '://' in value else value}"
                        if not is_secret(option, value) else f"{option}={REDACTED}")
-        elif arg.startswith("-") and secret_name(arg):
+        elif _secret_option(arg) or (arg.startswith("-") and secret_name(arg)):
             out.append(arg)
-            after_secret_option = True
+            after = arg
+        elif arg.startswith("-p") and len(arg) > 2 and arg[2] != "-" and not (
+                _NOT_A_PASSWORD.match(arg[2:])):
+            out.append(f"-p{REDACTED}")  # mysql's -pPASSWORD
+        elif setting and is_secret(setting.group(1), setting.group(2)):
+            out.append(f"{setting.group(1)}={REDACTED}")
         elif "://" in arg:
             out.append(redact_url(arg))
         else:

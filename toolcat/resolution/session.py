@@ -35,6 +35,7 @@ from toolcat.resolution.gateway import search_deferred
 from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
+from toolcat.wording import plural
 
 MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
@@ -266,10 +267,10 @@ class Session:
         tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description}
                  for s in result.results]
         if result.scorer == "regex":
-            rule, note = "search-regex", f"the regex matched {_count(len(tools), 'tool')}"
+            rule, note = "search-regex", f"the regex matched {plural(len(tools), 'tool')}"
         else:
             rule = "search-fuzzy-fallback"
-            note = f"the regex matched nothing; fuzzy search found {_count(len(tools), 'tool')}"
+            note = f"the regex matched nothing; fuzzy search found {plural(len(tools), 'tool')}"
         return ({"found": len(tools), "tools": tools, "message": result.message}, False, rule,
                 note)
 
@@ -340,18 +341,18 @@ class Session:
                         "tools")
             found = [t for t in deferred if t.qualified_name in answer.selected]
             rule = "gateway-api-selected"
-            note = f"the selector chose {_count(len(found), 'tool')}"
+            note = f"the selector chose {plural(len(found), 'tool')}"
             if answer.ignored:
                 note += f"; ignored names that are not deferred: {', '.join(answer.ignored)}"
         else:
             result = search_deferred(gateway, deferred, query)
             found = list(result.tools)
             rule = f"gateway-search-{result.method}"
-            note = f"{result.method} matching found {_count(len(found), 'tool')}"
+            note = f"{result.method} matching found {plural(len(found), 'tool')}"
             if result.problem:
                 note += f" ({result.problem})"
         self._expand([t.qualified_name for t in found])
-        message = (f"Loaded {_count(len(found), 'tool')}; they can be called now." if found
+        message = (f"Loaded {plural(len(found), 'tool')}; they can be called now." if found
                    else NO_MATCH_MESSAGE)
         return ({"found": len(found), "tools": _summaries(self.resolver, found),
                  "message": message}, False, rule, note)
@@ -363,10 +364,6 @@ class Session:
     def _expand(self, keys: Sequence[str]) -> None:
         merged = (*self.state.expanded, *keys)
         self.state = replace(self.state, expanded=tuple(dict.fromkeys(merged)))
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _summaries(resolver: Resolver, tools: Sequence[Tool]) -> list[dict[str, str]]:

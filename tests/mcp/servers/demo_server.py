@@ -85,11 +85,15 @@ def build(tools: list[types.Tool], page_size: int) -> Server:
 
 
 async def serve_http(server: Server) -> None:
+    await serve_app(server.streamable_http_app(host="127.0.0.1"))
+
+
+async def serve_app(app: object) -> None:
+    """Serve an ASGI app on 127.0.0.1 and a free port, printed on stdout once it listens."""
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    app = server.streamable_http_app(host="127.0.0.1")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     web = uvicorn.Server(config)
 
