@@ -139,7 +139,7 @@ responses = (st.fixed_dictionaries({"choices": st.lists(st.fixed_dictionaries(
 def test_any_model_response_is_checked_or_is_one_error_line(run, response, syntax):
     with tempfile.TemporaryDirectory() as folder:
         path = write(response, syntax, Path(folder))
-        ends_cleanly(run("check-call", str(path), "--provider", "openai", "--json"), 0, 1)
+        ends_cleanly(run("check-call", str(path), "--provider", "openai", "--json", "-c", "demo"), 0, 1)
 
 
 MARKERS = ["<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "```json",
@@ -154,4 +154,4 @@ def test_any_completion_text_is_checked_or_is_one_error_line(run, parts, fmt):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "completion.txt"
         path.write_text("".join(parts))
-        ends_cleanly(run("check-call", str(path), "--format", fmt, "--json"), 0, 1)
+        ends_cleanly(run("check-call", str(path), "--format", fmt, "--json", "-c", "demo"), 0, 1)

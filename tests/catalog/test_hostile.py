@@ -414,7 +414,7 @@ def test_gemini_inlining_of_long_or_doubling_ref_chains_is_bounded(tmp_path):
 def test_a_completion_nested_past_the_decoder_is_one_error_line(run, tmp_path, fmt, text):
     path = tmp_path / "completion.txt"
     path.write_text(text)
-    one_line_error(run("check-call", str(path), "--format", fmt), str(path),
+    one_line_error(run("check-call", str(path), "--format", fmt, "-c", "demo"), str(path),
                    "nested deeper than 64 levels")
 
 
