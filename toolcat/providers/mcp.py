@@ -11,6 +11,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     Written,
@@ -18,6 +19,7 @@ from toolcat.providers.base import (
     object_schema,
     own_extra,
 )
+from toolcat.providers.names import NameRule
 
 KEYS = {"name", "description", "inputSchema", "annotations"}
 
@@ -43,7 +45,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     annotations = dict(tool.annotations or {})
     if not tool.safe:
         annotations["destructiveHint"] = True
@@ -66,5 +68,5 @@ PROVIDER = Provider(
     read_tool=read_tool,
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
-    limits=Limits(name_pattern=r"^[A-Za-z0-9._-]{1,128}$"),
+    limits=Limits(names=NameRule("A-Za-z0-9._-", max_length=128)),
 )

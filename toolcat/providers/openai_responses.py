@@ -17,6 +17,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -74,7 +75,7 @@ def request_tool(tool: Tool) -> Written:
 
 
 def request(req: RequestInput) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {}
     if req.system:
         body["instructions"] = req.system
