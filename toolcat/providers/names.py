@@ -23,10 +23,11 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from toolcat.model import Tool
+from toolcat.errors import ConfigError
+from toolcat.model import SourceRef, Tool
 
 PrefixPolicy = Literal["collisions", "always"]
 PREFIX_POLICIES: tuple[str, ...] = ("collisions", "always")
@@ -98,6 +99,16 @@ class NameMap:
         """The tool sent as `wire`, when the map renamed it or knows it by that name."""
         return self.by_wire.get(wire)
 
+    def original(self, wire: str) -> str:
+        """The name the tool sent as `wire` has in its catalog."""
+        found = self.by_wire.get(wire)
+        return found.name if found is not None else wire
+
+    def back(self, tools: Iterable[Tool]) -> tuple[Tool, ...]:
+        """`tools` (as sent) with their catalog names again."""
+        return tuple(replace(t, name=self.original(t.name))
+                     if self.original(t.name) != t.name else t for t in tools)
+
 
 def shared_names(tools: Iterable[Tool]) -> frozenset[str]:
     """Names that more than one server uses."""
@@ -144,6 +155,19 @@ def name_map(tools: Iterable[Tool], rule: NameRule,
     renamed = tuple(Renamed(t, wanted[(t.server, t.name)], reasons[(t.server, t.name)])
                     for t in tools if (t.server, t.name) in reasons)
     return NameMap(wanted, by_wire, renamed)
+
+
+def prefix_setting(section: Mapping[str, object], where: str = "toolcat.yaml") -> PrefixPolicy:
+    """`names: {prefix: collisions | always}` of toolcat.yaml (default: collisions)."""
+    value = section.get("prefix", "collisions")
+    unknown = sorted(set(section) - {"prefix"})
+    if unknown:
+        raise ConfigError(f"unknown setting names.{unknown[0]}; known: prefix",
+                          where=SourceRef(where))
+    if value not in PREFIX_POLICIES:
+        raise ConfigError(f"'names.prefix' must be one of {', '.join(PREFIX_POLICIES)}, "
+                          f"not {value!r}", where=SourceRef(where))
+    return value  # type: ignore[return-value]
 
 
 def _key(tool: Tool) -> str:
