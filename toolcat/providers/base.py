@@ -9,6 +9,7 @@ tools) and read the tool calls out of a response (`parse_calls`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,7 @@ from toolcat.catalog.positions import PositionIndex, escape, join
 from toolcat.errors import CatalogError, ResponseError
 from toolcat.model import Server, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
+from toolcat.providers.types import json_schema_types
 
 Json = Any
 
@@ -30,6 +32,8 @@ class ReadContext:
     index: PositionIndex
     default_server: str = ""
     default_source: str = "custom"
+    # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
+    mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
 
     def ref(self, *tokens: str | int) -> SourceRef:
         pointer = join(self.pointer, *tokens)
@@ -45,6 +49,9 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
+        if fields.get("parameters") is not None:
+            fields["parameters"], made = json_schema_types(fields["parameters"])
+            self.mapped_types.update(made)
         return Tool(raw=item, origin=self.ref(), schema_pointer=schema_pointer, shape=shape,
                     **fields)
 
