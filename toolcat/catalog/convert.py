@@ -80,8 +80,8 @@ def lost_fields(tools: Sequence[Tool], carries: frozenset[str], shape: str) -> l
         if losing:
             shown = ", ".join(losing[:3]) + (f" and {len(losing) - 3} more"
                                              if len(losing) > 3 else "")
-            notes.append(f"{label} of {len(losing)} tools dropped: {shape} has no place for "
-                         f"it ({shown})")
+            count = f"{len(losing)} tool{'s' if len(losing) != 1 else ''}"
+            notes.append(f"{label} of {count} dropped: {shape} has no place for it ({shown})")
     return notes
 
 
