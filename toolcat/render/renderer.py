@@ -157,8 +157,11 @@ def render(inp: RenderInput, provider: str | None = None,
     fmt = get_format(inp.format)
     target = request_provider(provider) if provider else None
     docs = inp.documents
-    names = name_map(inp.universe or (*inp.builtins, *inp.tools, *inp.deferred),
-                     target.limits.names if target else ANY_NAME, inp.prefix)
+    # a text prompt's names are text the model writes back (check-call --format): only the
+    # tools array of a native request must follow the provider's name rule
+    rule = target.limits.names if target and fmt.name == "native" else ANY_NAME
+    names = name_map(inp.universe or (*inp.builtins, *inp.tools, *inp.deferred), rule,
+                     inp.prefix)
     builtins = tuple(_wired(self_contained(t, docs), names) for t in inp.builtins)
     tools = tuple(_wired(self_contained(t, docs), names) for t in inp.tools)
     deferred = tuple(_wired(self_contained(t, docs), names) for t in inp.deferred) \
