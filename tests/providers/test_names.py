@@ -106,3 +106,15 @@ def test_render_prints_one_line_per_kind_of_note_and_every_note_with_verbose(run
         in short.stderr
     assert full.stderr.count("\n") > short.stderr.count("\n")
     assert "jira:read_file is sent as 'jira__read_file'" in full.stderr
+
+
+def test_a_text_prompt_prefixes_shared_names_and_check_call_reads_them_back(run, tmp_path):
+    prompt = run("render", "search jira issues", "-c", HARD, "-f", "hermes").stdout
+    assert '"name": "jira__search"' in prompt and '"name": "Math.sum"' in prompt
+    (tmp_path / "completion.txt").write_text(
+        '<tool_call>\n{"name": "jira__search", "arguments": {"jql": "project = OPS"}}\n'
+        '</tool_call>')
+    checked = run("check-call", str(tmp_path / "completion.txt"), "-f", "hermes", "-c", HARD,
+                  "--json")
+    assert checked.exit_code == 0, checked.output
+    assert json.loads(checked.stdout)["calls"][0]["tool"] == "jira:search"

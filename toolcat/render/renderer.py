@@ -169,7 +169,8 @@ def render(inp: RenderInput, provider: str | None = None,
     prompt = build_prompt(fmt, base_prompt=inp.base_prompt, builtins=builtins, tools=tools,
                           tool_search=inp.tool_search, categories=inp.categories)
     shown = [*builtins, *tools, *deferred]
-    notes: list[str | Note] = [*prompt.notes, *_renamed(names, shown, target)]
+    notes: list[str | Note] = [*prompt.notes,
+                               *_renamed(names, shown, target if rule is not ANY_NAME else None)]
     payload = None
     rejected: list[str] = []
     if target is not None and target.request is not None:
