@@ -160,3 +160,17 @@ def test_gemini_sends_parameterless_tools_without_parameters(catalogs):
     assert "parameters" not in declared["ping"]
     assert "parameters" not in declared["list_repos"]
     assert declared["Math.sum"]["parameters"]["type"] == "OBJECT"  # Gemini allows dots
+
+
+def test_what_a_provider_would_still_refuse_is_an_error_and_exit_1(run, tmp_path):
+    path = tmp_path / "odd.yaml"
+    path.write_text("tools:\n"
+                    "  - name: send\n    description: Send a message.\n"
+                    "    parameters: {type: object, properties: {to: {type: address}}}\n"
+                    "  - name: count\n    description: Count things.\n"
+                    "    parameters: {type: integer}\n")
+    result = run("render", "send a message", "-c", str(path), "--provider", "anthropic")
+    assert result.exit_code == 1
+    assert "error: send: type 'address' is not a JSON Schema type" in result.stderr
+    assert "error: count: Anthropic Messages needs an object schema at the root" in result.stderr
+    assert '"tools"' in result.stdout  # the payload is still written, for inspection
