@@ -118,3 +118,22 @@ def test_a_text_prompt_prefixes_shared_names_and_check_call_reads_them_back(run,
                   "--json")
     assert checked.exit_code == 0, checked.output
     assert json.loads(checked.stdout)["calls"][0]["tool"] == "jira:search"
+
+
+def test_the_project_can_prefix_every_tool(run, tmp_path):
+    from pathlib import Path
+
+    Path("toolcat.yaml").write_text("names: {prefix: always}\n")
+    data = json.loads(run("render", "create a jira issue", "-c", HARD, "--provider", "openai",
+                          "--json").stdout)
+    sent = {t["function"]["name"] for t in data["payload"]["tools"]}
+    assert "jira__create_issue" in sent and "create_issue" not in sent
+    (tmp_path / "reply.json").write_text(response(
+        ("jira__create_issue", {"fields": {"summary": "Broken build"}})))
+    checked = run("check-call", str(tmp_path / "reply.json"), "--provider", "openai",
+                  "-c", HARD, "--json")
+    assert json.loads(checked.stdout)["calls"][0]["tool"] == "jira:create_issue"
+    Path("toolcat.yaml").write_text("names: {prefix: sometimes}\n")
+    wrong = run("render", "x", "-c", HARD, "--provider", "openai")
+    assert wrong.exit_code == 2
+    assert "'names.prefix' must be one of collisions, always" in wrong.stderr
