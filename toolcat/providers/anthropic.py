@@ -98,4 +98,5 @@ PROVIDER = Provider(
     limits=Limits(notes=("at most 20 strict tools per request",)),
     request=request,
     parse_calls=parse_calls,
+    defers=True,
 )

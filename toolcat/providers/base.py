@@ -153,6 +153,7 @@ class Provider:
     # what the provider's API does to a schema it is sent (None: keeps all of it); render's
     # notes and lint's TC402 both come from here
     schema_changes: Callable[[Json], list[SchemaChange]] | None = None
+    defers: bool = False  # requests carry deferred tools (marked defer_loading)
 
     def tool_for_request(self, tool: Tool) -> Written:
         """One tool as this provider's requests carry it."""

@@ -97,4 +97,5 @@ PROVIDER = Provider(
     limits=Limits(),
     request=request,
     parse_calls=parse_calls,
+    defers=True,
 )

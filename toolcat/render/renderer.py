@@ -183,8 +183,8 @@ def render(inp: RenderInput, provider: str | None = None,
         payload, request_notes = target.request(request)
         notes += request_notes
         items = [target.tool_for_request(t)[0] for t in prompt.payload_tools]
-        rejected = [problem for t in (*prompt.payload_tools, *deferred)
-                    for problem in _refused(t, target)]
+        sent = (*prompt.payload_tools, *(deferred if target.defers else ()))
+        rejected = [problem for t in sent for problem in _refused(t, target)]
     else:
         items = [t.definition() for t in prompt.payload_tools]
     tokens = count_request(prompt.text, items, method_for(provider, inp.model, encoding))
