@@ -139,7 +139,8 @@ responses = (st.fixed_dictionaries({"choices": st.lists(st.fixed_dictionaries(
 def test_any_model_response_is_checked_or_is_one_error_line(run, response, syntax):
     with tempfile.TemporaryDirectory() as folder:
         path = write(response, syntax, Path(folder))
-        ends_cleanly(run("check-call", str(path), "--provider", "openai", "--json", "-c", "demo"), 0, 1)
+        ends_cleanly(run("check-call", str(path), "--provider", "openai", "--json",
+                         "-c", "demo"), 0, 1)
 
 
 MARKERS = ["<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "```json",

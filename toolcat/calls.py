@@ -23,6 +23,7 @@ from toolcat.catalog.positions import escape
 from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import ResponseError, UsageError
 from toolcat.model import Catalog, Json, SourceRef, Tool, ToolCall
+from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map, split_prefixed
 
 MAX_MESSAGE = 300  # characters of a validation message; models can send very long values
 
@@ -145,14 +146,24 @@ def _no_constant(name: str) -> Any:
 class CallChecker:
     """Checks calls against the tools of a catalog; each tool's validator is compiled once."""
 
-    def __init__(self, catalog: Catalog, *, check_formats: bool = True) -> None:
+    def __init__(self, catalog: Catalog, *, check_formats: bool = True,
+                 names: NameMap | None = None) -> None:
         self.catalog = catalog
         self.check_formats = check_formats
+        self.names = names
         self._validators: dict[int, Any] = {}
 
     def find(self, name: str) -> tuple[Tool | None, CallError | None]:
-        """The tool a call names, or why there is none."""
+        """The tool a call names, or why there is none. A name render changed (a server in
+        front of a shared name, a sanitized name) is mapped back with `names`, the same
+        provider rule render used."""
+        mapped = self.names.tool(name) if self.names is not None else None
+        if mapped is not None:
+            return mapped, None
         found = self.catalog.find(name)
+        prefixed = split_prefixed(name)
+        if not found and prefixed is not None:
+            found = self.catalog.find(f"{prefixed[0]}:{prefixed[1]}")
         if len(found) == 1:
             return found[0], None
         if found:
@@ -312,9 +323,21 @@ def read_calls(path: Path, *, provider: str | None = None,
     return located
 
 
+def wire_names(catalog: Catalog, provider: str | None,
+               prefix: PrefixPolicy = "collisions") -> NameMap:
+    """The names render gives the catalog's tools for `provider` (or for a text prompt)."""
+    from toolcat.providers import PROVIDERS
+
+    known = PROVIDERS.get(provider) if provider else None
+    return name_map(catalog.tools, known.limits.names if known else ANY_NAME, prefix)
+
+
 def check_response(catalog: Catalog, path: Path, *, provider: str | None = None,
-                   fmt: str | None = None, checker: CallChecker | None = None) -> CallReport:
-    """Read the calls of a response or completion file and check each against `catalog`."""
+                   fmt: str | None = None, checker: CallChecker | None = None,
+                   prefix: PrefixPolicy = "collisions") -> CallReport:
+    """Read the calls of a response or completion file and check each against `catalog`,
+    mapping the names render changed back to their tools."""
     calls = read_calls(path, provider=provider, fmt=fmt)
-    checked = (checker or CallChecker(catalog)).check_all(calls)
+    checker = checker or CallChecker(catalog, names=wire_names(catalog, provider, prefix))
+    checked = checker.check_all(calls)
     return CallReport(checked, str(path), provider, fmt)

@@ -5,6 +5,8 @@ current directory or its parents; and the choice of catalogs a command works on.
     lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
     profile: profiles/agent.yaml        # the agent profile of resolve, render and tokens
     refs: {roots: [../shared-schemas]}  # folders a file `$ref` may reach besides the catalog's
+    names: {prefix: collisions}         # server__tool only for shared names, or `always`
+    mcp: {unannotated: unsafe}          # MCP tools without safety hints: the spec's default
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile", "refs")
+SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp")
 REFS_KEYS = ("roots",)
 
 

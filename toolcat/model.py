@@ -71,6 +71,7 @@ class Tool:
     category: str | None = None
     priority: int = 50
     safe: bool = True
+    safety: str = ""  # why `safe` has its value when no one wrote it (see providers/mcp.py)
     strict: bool | None = None
     allow_no_schema: bool = False
     no_schema_mode: str | None = None
@@ -124,6 +125,7 @@ class Tool:
             "category": self.category,
             "priority": self.priority,
             "safe": self.safe,
+            "safety": self.safety,
             "strict": self.strict,
             "allow_no_schema": self.allow_no_schema,
             "no_schema_mode": self.no_schema_mode,

@@ -86,8 +86,12 @@ def test_without_tools_or_base_prompt_the_prompt_is_empty():
     assert prompt.text == "" and prompt.sections == ()
 
 
-def test_tools_sharing_a_name_are_noted(scenario):
-    twin = replace(scenario.tools[0], server="other")
-    rendered = render(replace(scenario, tools=(*scenario.tools, twin)))
-    assert any("get_weather: 2 tools of different servers share this name" in n
-               for n in rendered.notes)
+def test_tools_sharing_a_name_get_their_server_in_front_and_a_note(scenario):
+    first = scenario.tools[0]
+    twin = replace(first, server="other")
+    rendered = render(replace(scenario, tools=(*scenario.tools, twin)), "openai")
+    sent = [t["function"]["name"] for t in rendered.payload["tools"]]
+    assert f"{first.server}__{first.name}" in sent and f"other__{first.name}" in sent
+    assert first.name not in sent
+    assert f"other:{first.name} is sent as 'other__{first.name}'" in "\n".join(rendered.notes)
+    assert [t.name for t in rendered.payload_tools].count(first.name) == 2

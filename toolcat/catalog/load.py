@@ -14,6 +14,7 @@ from toolcat.catalog.refs import RefChecker, base_uri_for
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
+from toolcat.providers.types import TypeNames
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
@@ -99,12 +100,14 @@ class _Loader:
                           or Path(file).stem)
         self.issues += skipped_issues(found, file, parsed.index)
         base_uri = base_uri_for(file)
+        typed = TypeNames()
         for item, pointer in found.items:
             ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)
             self.tools.append(tool)
+            typed.add(tool, ctx)
             if not parsed.has_refs:
                 continue
             for problem in self.refs.check(tool.parameters, base_uri):
@@ -112,6 +115,7 @@ class _Loader:
                 line, column = parsed.index.locate(f"{pointer}/$ref#key")  # the `$ref` itself
                 where = SourceRef(file, line, column, pointer)
                 self.issues.append(LoadIssue(problem.code, problem.message, where))
+        self.issues += typed.issues()
 
     def merge(self, part: Catalog) -> None:
         """Add the tools of a catalog read elsewhere (a Python module)."""

@@ -51,10 +51,23 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
              "using the bundled demo catalog")
     loaded = load_catalog(choice.paths, shape=shape, lenient=lenient,
                           ref_roots=cfg.ref_roots)
+    loaded = _mcp_policy(loaded, cfg)
     for issue in loaded.issues:
         if issue.severity == "warning":
             warn(str(issue))
     return loaded
+
+
+def _mcp_policy(catalog: Catalog, cfg: Config) -> Catalog:
+    """toolcat.yaml's `mcp: {unannotated: safe}` trusts MCP tools that give no safety hint."""
+    from dataclasses import replace
+
+    from toolcat.providers.mcp import trust_unannotated, unannotated_setting
+
+    policy = unannotated_setting(cfg.section("mcp"), str(cfg.path))
+    if policy == "unsafe":
+        return catalog
+    return replace(catalog, tools=trust_unannotated(catalog.tools, policy))
 
 
 def profile(option: str | None, cfg: Config | None = None) -> Profile:

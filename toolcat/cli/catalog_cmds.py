@@ -40,6 +40,7 @@ def summary_json(catalog: Catalog, tool: Tool) -> dict:
         "level": tool.level,
         "tags": list(tool.tags),
         "safe": tool.safe,
+        "safety": tool.safety,
         "size": tool.size(),
         "origin": tool.origin.to_json() if tool.origin else None,
     }
@@ -72,8 +73,16 @@ def list_tools(
     table.add_column("size", justify="right")
     for tool in tools:
         table.add_row(cat.ident(tool), tool.server, str(tool.level), ", ".join(tool.tags),
-                      "yes" if tool.safe else "[red]no[/]", f"{tool.size():,} B")
+                      _safe_cell(tool), f"{tool.size():,} B")
     console.print(table)
+
+
+def _safe_cell(tool: Tool, yes: str = "yes", no: str = "no") -> str:
+    """Safe or not, and why when no one wrote it: "no (no annotations: MCP default)"."""
+    from rich.markup import escape
+
+    why = f" [dim]({escape(tool.safety)})[/]" if tool.safety else ""
+    return (yes if tool.safe else f"[red]{no}[/]") + why
 
 
 def show(
@@ -94,7 +103,7 @@ def show(
         return
     console.print(f"[bold]{tool.qualified_name}[/]  [dim]{tool.origin}[/]")
     facts = [f"kind {tool.kind}", f"level {tool.level}", f"source {tool.source}",
-             "safe" if tool.safe else "[red]unsafe[/]"]
+             _safe_cell(tool, "safe", "unsafe")]
     if tool.tags:
         facts.append("tags " + ", ".join(tool.tags))
     console.print("  ".join(facts))

@@ -115,7 +115,6 @@ def lint(
     emit(report, fmt, output=output, strict=strict, protect=cat.sources)
     if report.stale:
         from toolcat.cli.output import note
-
         from toolcat.wording import plural
 
         note(f"{plural(report.stale, 'baseline entry', 'baseline entries')} in "

@@ -16,6 +16,7 @@ from toolcat.wording import plural
 if TYPE_CHECKING:
     from toolcat.calls import CallReport, CheckedCall
     from toolcat.model import Catalog
+    from toolcat.providers.names import PrefixPolicy
     from toolcat.render.costs import CatalogCost
     from toolcat.render.renderer import Rendered
     from toolcat.resolution import Profile, Resolution
@@ -57,10 +58,13 @@ def render(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     output: OutputOpt = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Print every note, not one line per kind of note.")] = False,
     json_: JsonOpt = False,
 ) -> None:
     """The system prompt the model gets for QUERY, or with --provider the whole request
-    payload, built from what resolve decides under the profile."""
+    payload, built from what resolve decides under the profile. Exit 1 when the payload holds
+    something the provider rejects that toolcat could not map."""
     import json
 
     from toolcat.cli.output import check_output, note, print_json, warn, write_output
@@ -73,13 +77,19 @@ def render(
     if output is not None:
         check_output(output)  # before any work; the inputs are protected when it is written
     cat, chosen, resolution = _resolve(query, profile, catalog, shape)
-    inp = from_resolution(resolution, cat.documents, format=format_, model=model)
+    inp = from_resolution(resolution, cat.documents, format=format_, model=model,
+                          prefix=_prefix())
     rendered = render_request(inp, provider, encoding)
     notes = list(rendered.notes)
+    shown = list(rendered.notes if verbose else rendered.summary)
     if format_ == "native" and not chosen.model.tool_calling:
-        notes.insert(0, f"the profile's model {chosen.model.name} has no native tool calling")
-    for text in notes:
+        first = f"the profile's model {chosen.model.name} has no native tool calling"
+        notes.insert(0, first)
+        shown.insert(0, first)
+    for text in shown:
         warn(text)
+    for text in rendered.rejected:
+        note(f"error: {text}")
     if provider is None:
         text = rendered.system_prompt + "\n"
     else:
@@ -89,12 +99,25 @@ def render(
                                                            else [])])
     if json_:
         print_json(_render_json(rendered, resolution, chosen, format_, notes))
+        if rendered.rejected:
+            raise typer.Exit(1)
         return
     if output is None:
         typer.echo(text, nl=False)
     else:
         note(f"wrote the {'request' if provider else 'system prompt'} to {output}")
     note(_summary(rendered, resolution, format_))
+    if rendered.rejected:
+        raise typer.Exit(1)
+
+
+def _prefix() -> PrefixPolicy:
+    """toolcat.yaml's `names: {prefix: ...}`."""
+    from toolcat.cli import build
+    from toolcat.providers.names import prefix_setting
+
+    cfg = build.config()
+    return prefix_setting(cfg.section("names"), str(cfg.path))
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
@@ -186,7 +209,7 @@ def check_call(
 
         check_instances(cat, response, provider=provider, fmt=format_, json_=json_)
         return
-    report = check_response(cat, response, provider=provider, fmt=format_)
+    report = check_response(cat, response, provider=provider, fmt=format_, prefix=_prefix())
     if json_:
         print_json(report.to_json())
     else:

@@ -9,17 +9,20 @@ source. Tool-name patterns and request caps live in each provider's `Limits`
 
 A target is what you ship to: `openai` is Chat Completions as you would normally call it (strict
 rules apply to tools marked `strict: true`); `openai-strict` is the same with every tool sent
-strict. `gemini` checks the schema toolcat writes, `parametersJsonSchema`.
+strict, and is left out of `all`. What a provider drops from a schema (Gemini's `parameters`
+subset, the Ollama server's structs) is described once, by the provider's `schema_changes`,
+which both `render --provider` and TC402 use, so lint and render agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Limits
+from toolcat.providers.base import Limits, SchemaChange
 
 TABLE_VERSION = "2026-08-21"  # the newest source date in provider-formats.md
 
@@ -103,21 +106,6 @@ BEDROCK_STRICT = StrictRules(
     source="AWS Bedrock User Guide, structured output (provider-formats.md §8.3)",
 )
 
-# Gemini honours these keywords of `parametersJsonSchema` (the docstring of the sibling field
-# responseJsonSchema, applied here as provider-formats.md §8.4 suggests [inference]); others are
-# dropped without an error. `$schema` and `$comment` are harmless and not reported.
-GEMINI_KEPT = frozenset({"$id", "$defs", "$ref", "$anchor", "type", "format", "title",
-                         "description", "enum", "items", "prefixItems", "minItems", "maxItems",
-                         "minimum", "maximum", "anyOf", "oneOf", "properties",
-                         "additionalProperties", "required", "propertyOrdering", "$schema",
-                         "$comment"})
-
-# ollama-python validates dict tools into pydantic models that keep only these keys
-# (ollama/_types.py Tool.Function.Parameters and its Property; provider-formats.md §5).
-OLLAMA_ROOT_KEPT = frozenset({"type", "$defs", "items", "required", "properties"})
-OLLAMA_PROPERTY_KEPT = frozenset({"type", "items", "description", "enum"})
-
-
 @dataclass(frozen=True)
 class Target:
     """One provider a catalog ships to, and what its API does with a tool definition."""
@@ -127,8 +115,7 @@ class Target:
     provider: str  # PROVIDERS key whose Limits give the name pattern and the request cap
     strict: StrictRules | None = None  # rules for tools sent with strict: true
     always_strict: bool = False  # every tool is sent strict
-    kept: frozenset[str] | None = None  # keywords it honours; others are dropped
-    kept_root: frozenset[str] | None = None  # at the root, when it differs from `kept`
+    in_all: bool = True  # part of `--target all`
     property_name_pattern: str | None = None
     description_max: int | None = None  # beyond this many characters: a note
     max_tools: int | None = None  # overrides the provider's Limits.max_tools
@@ -138,6 +125,11 @@ class Target:
     @property
     def limits(self) -> Limits:
         return PROVIDERS[self.provider].limits
+
+    @property
+    def schema_changes(self) -> Callable[[Any], list[SchemaChange]] | None:
+        """What the provider's API does to a schema (render's notes come from the same)."""
+        return PROVIDERS[self.provider].schema_changes
 
     @property
     def tool_cap(self) -> int | None:
@@ -162,20 +154,21 @@ TARGETS: dict[str, Target] = {
         Target(
             name="openai-strict", label="OpenAI Chat Completions, every tool strict",
             provider="openai", strict=OPENAI_STRICT, always_strict=True, description_max=1024,
+            in_all=False,
         ),
         Target(name="anthropic", label="Anthropic Messages", provider="anthropic",
                strict=ANTHROPIC_STRICT),
         Target(
-            name="gemini", label="Google Gemini (parametersJsonSchema)", provider="gemini",
-            kept=GEMINI_KEPT, property_name_pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+            name="gemini", label="Google Gemini", provider="gemini",
+            property_name_pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$",
             max_tools_note="Gemini API docstring; Vertex AI documents 128",
         ),
         Target(name="bedrock", label="AWS Bedrock Converse", provider="bedrock",
                strict=BEDROCK_STRICT),
         Target(
-            name="ollama", label="Ollama via ollama-python", provider="ollama",
-            kept=OLLAMA_PROPERTY_KEPT, kept_root=OLLAMA_ROOT_KEPT,
-            notes=("raw HTTP requests to /api/chat keep every keyword",),
+            name="ollama", label="Ollama /api/chat", provider="ollama",
+            notes=("the ollama Python client drops more (nested properties, anyOf) before "
+                   "sending; post the JSON over HTTP",),
         ),
         Target(name="mistral", label="Mistral API", provider="mistral"),
     )
@@ -183,11 +176,13 @@ TARGETS: dict[str, Target] = {
 
 
 def get_targets(names: list[str] | tuple[str, ...]) -> tuple[Target, ...]:
-    """Targets by name (`all` means every one), in the order given, without repeats."""
+    """Targets by name, in the order given, without repeats. `all` means every provider as it
+    is ordinarily called: `openai-strict` (every tool strict, which ordinary tools fail) only
+    counts when named."""
     chosen: dict[str, Target] = {}
     for name in names:
         if name == "all":
-            chosen.update(TARGETS)
+            chosen.update((n, t) for n, t in TARGETS.items() if t.in_all)
         elif name in TARGETS:
             chosen[name] = TARGETS[name]
         else:

@@ -17,6 +17,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -54,7 +55,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     written = drop_none({
         "name": tool.name,
         "description": tool.description or None,
@@ -67,7 +68,7 @@ def write_tool(tool: Tool) -> Written:
 
 
 def request(req: RequestInput) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {}
     if req.system:
         body["system"] = req.system
@@ -97,4 +98,5 @@ PROVIDER = Provider(
     limits=Limits(notes=("at most 20 strict tools per request",)),
     request=request,
     parse_calls=parse_calls,
+    defers=True,
 )

@@ -9,7 +9,7 @@ tools) and read the tool calls out of a response (`parse_calls`).
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +17,8 @@ from typing import Any
 from toolcat.catalog.positions import PositionIndex, escape, join
 from toolcat.errors import CatalogError, ResponseError
 from toolcat.model import Server, SourceRef, Tool, ToolCall
+from toolcat.providers.names import NameRule
+from toolcat.providers.types import json_schema_types
 
 Json = Any
 
@@ -30,6 +32,8 @@ class ReadContext:
     index: PositionIndex
     default_server: str = ""
     default_source: str = "custom"
+    # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
+    mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
 
     def ref(self, *tokens: str | int) -> SourceRef:
         pointer = join(self.pointer, *tokens)
@@ -45,6 +49,9 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
+        if fields.get("parameters") is not None:
+            fields["parameters"], made = json_schema_types(fields["parameters"])
+            self.mapped_types.update(made)
         return Tool(raw=item, origin=self.ref(), schema_pointer=schema_pointer, shape=shape,
                     **fields)
 
@@ -56,17 +63,52 @@ class ReadContext:
 class Limits:
     """Documented limits of a provider (see ../shared/reference/provider-formats.md)."""
 
-    name_pattern: str = r"^[a-zA-Z0-9_-]{1,64}$"
+    names: NameRule = field(default_factory=NameRule)  # `^[a-zA-Z0-9_-]{1,64}$` by default
     max_tools: int | None = None
     description_required: bool = False
     parameters_required: bool = False
     notes: tuple[str, ...] = ()
 
+    @property
+    def name_pattern(self) -> str:
+        return self.names.pattern
+
     def name_ok(self, name: str) -> bool:
-        return re.fullmatch(self.name_pattern, name) is not None
+        return self.names.accepts(name)
 
 
-Written = tuple[dict[str, Json], list[str]]
+@dataclass(frozen=True)
+class Note:
+    """Something a written tool or request could not keep as it is. Notes of one `kind` are
+    summarised as one line with a count (`render` without -v); `tool` is the tool concerned."""
+
+    text: str
+    kind: str = ""
+    tool: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Notes = list["str | Note"]
+Written = tuple[dict[str, Json], Notes]
+
+
+@dataclass(frozen=True)
+class SchemaChange:
+    """What a provider does to one keyword of a schema: drops it (the constraint is lost) or
+    says it another way (`dropped` false). `pointer` is the keyword's place in the canonical
+    schema."""
+
+    pointer: str
+    keyword: str
+    message: str
+    dropped: bool = True
+
+
+# Annotations for people, not constraints: a provider that drops them loses nothing a model
+# needs (pydantic writes a `title` on every property), so they are never reported.
+UNREPORTED_KEYWORDS = frozenset({"title", "$schema", "$comment", "$id", "$anchor"})
 
 
 @dataclass(frozen=True)
@@ -108,6 +150,10 @@ class Provider:
     request: Callable[[RequestInput], Written] | None = None
     parse_calls: Callable[[Json], list[ToolCall]] | None = None
     request_tool: Callable[[Tool], Written] | None = None  # when it differs from write_tool
+    # what the provider's API does to a schema it is sent (None: keeps all of it); render's
+    # notes and lint's TC402 both come from here
+    schema_changes: Callable[[Json], list[SchemaChange]] | None = None
+    defers: bool = False  # requests carry deferred tools (marked defer_loading)
 
     def tool_for_request(self, tool: Tool) -> Written:
         """One tool as this provider's requests carry it."""
@@ -213,12 +259,14 @@ def own_extra(tool: Tool, shape: str) -> dict[str, Json]:
     return dict(tool.extra) if tool.shape == shape else {}
 
 
-def object_schema(tool: Tool, notes: list[str], provider: str) -> Json:
+def object_schema(tool: Tool, notes: Notes, provider: str) -> Json:
     """The tool's schema, or an empty object schema (noted) where the format requires one."""
     if tool.parameters is not None:
         return tool.parameters
-    notes.append(f"{tool.name}: has no parameters schema; {provider} requires one, "
-                 "so an empty object schema was written")
+    notes.append(Note(f"{tool.name}: has no parameters schema; {provider} requires one, so "
+                      "an empty object schema was written",
+                      f"{provider} requires a parameters schema: an empty object schema was "
+                      "written", tool.name))
     return {"type": "object", "properties": {}}
 
 
@@ -240,7 +288,7 @@ def with_model(req: RequestInput, body: dict[str, Json], key: str = "model") -> 
 
 
 def written_tools(tools: Sequence[Tool], write: Callable[[Tool], Written],
-                  notes: list[str]) -> list[dict[str, Json]]:
+                  notes: Notes) -> list[dict[str, Json]]:
     items = []
     for tool in tools:
         item, tool_notes = write(tool)
@@ -250,7 +298,7 @@ def written_tools(tools: Sequence[Tool], write: Callable[[Tool], Written],
 
 
 def with_deferred(req: RequestInput, write: Callable[[Tool], Written], search_tool: Json,
-                  search_label: str, notes: list[str]) -> list[dict[str, Json]]:
+                  search_label: str, notes: Notes) -> list[dict[str, Json]]:
     """The tools of a request for a provider with deferred loading: shown tools as they are
     (resolve decided they are shown, whatever their catalog says), the deferred ones with
     `defer_loading: true`, and the provider's own search tool when the request brings none."""
@@ -264,7 +312,7 @@ def with_deferred(req: RequestInput, write: Callable[[Tool], Written], search_to
     return tools
 
 
-def deferred_left_out(req: RequestInput, label: str, notes: list[str]) -> None:
+def deferred_left_out(req: RequestInput, label: str, notes: Notes) -> None:
     """Note that a provider without deferred loading leaves the deferred tools out."""
     if req.deferred:
         how = ("through the tool search tool" if req.discovery

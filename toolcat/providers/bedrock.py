@@ -16,6 +16,8 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Note,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -60,9 +62,10 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     if not tool.description:
-        notes.append(f"{tool.name}: Bedrock rejects an empty description; it was left out")
+        notes.append(Note(f"{tool.name}: Bedrock rejects an empty description; it was left out",
+                          "Bedrock rejects an empty description: it was left out", tool.name))
     spec = drop_none({
         "name": tool.name,
         "description": tool.description or None,
@@ -73,7 +76,7 @@ def write_tool(tool: Tool) -> Written:
 
 
 def request(req: RequestInput) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {}
     if req.system:
         body["system"] = [{"text": req.system}]

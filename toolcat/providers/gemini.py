@@ -15,17 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolcat.catalog.positions import escape
+from toolcat.catalog.positions import escape, unescape
 from toolcat.catalog.refs import resolve_pointer
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
+    UNREPORTED_KEYWORDS,
     Fields,
     Json,
     Limits,
+    Note,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
+    SchemaChange,
     Written,
     deferred_left_out,
     drop_none,
@@ -33,6 +37,7 @@ from toolcat.providers.base import (
     named_call,
     own_extra,
 )
+from toolcat.providers.names import NameRule
 
 KEYS = {"name", "description", "parameters", "parametersJsonSchema"}
 _RENAMED = {"defs": "$defs", "ref": "$ref"}
@@ -193,7 +198,7 @@ def _translate(node: Json, at: str, root: Json, refs: tuple[str, ...],
             out[key] = value
         elif key in ("$defs", "definitions"):
             changes.append((here, f"{key} dropped: its schemas are inlined where referenced"))
-        elif key != "format":
+        elif key != "format" and key not in UNREPORTED_KEYWORDS:
             changes.append((here, f"{key} dropped: not in Gemini's schema subset"))
     _format(node, out, at, changes)
     if nullable:
@@ -261,15 +266,32 @@ def _inlined(changes: list[Change]) -> int:
     return sum(1 for _, what in changes if what.endswith("was inlined"))
 
 
+def schema_changes(schema: Json) -> list[SchemaChange]:
+    """What a request does to `schema` (see `to_subset`): every drop and translation."""
+    return [SchemaChange(pointer, unescape(pointer.rsplit("/", 1)[-1]) if pointer else "",
+                         message, "dropped" in message or "free-form" in message)
+            for pointer, message in to_subset(schema)[1]]
+
+
+def parameterless(subset: Json) -> bool:
+    """An OBJECT without properties: Gemini answers 400 ("properties: should be non-empty for
+    OBJECT type"), so such a tool is sent with no `parameters` at all."""
+    return isinstance(subset, dict) and subset.get("type") == "OBJECT" \
+        and not subset.get("properties") and "anyOf" not in subset
+
+
 def declaration(tool: Tool) -> Written:
     """A function declaration as a request sends it, with the schema in the subset."""
     item = {"name": tool.name}
     if tool.description:
         item["description"] = tool.description
-    notes: list[str] = []
+    notes: Notes = []
     if tool.parameters is not None:
-        item["parameters"], changes = to_subset(tool.parameters)
-        notes = [f"{tool.name}: Gemini schema: {what} (at {where or '/'})"
+        subset, changes = to_subset(tool.parameters)
+        if not parameterless(subset):
+            item["parameters"] = subset
+        notes = [Note(f"{tool.name}: Gemini schema: {what} (at {where or '/'})",
+                      f"Gemini schema: {what}", tool.name)
                  for where, what in _grouped(changes)]
     return item, notes
 
@@ -283,7 +305,7 @@ def _grouped(changes: list[Change]) -> list[tuple[str, str]]:
 
 
 def request(req: RequestInput) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {}
     if req.system:
         body["systemInstruction"] = {"parts": [{"text": req.system}]}
@@ -322,8 +344,10 @@ PROVIDER = Provider(
     read_tool=read_tool,
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": [{"functionDeclarations": items}]},
-    limits=Limits(name_pattern=r"^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$", max_tools=512),
+    limits=Limits(names=NameRule("a-zA-Z0-9_.:-", letter_first=True, max_length=128),
+                  max_tools=512),
     request=request,
     parse_calls=parse_calls,
     request_tool=declaration,
+    schema_changes=schema_changes,
 )

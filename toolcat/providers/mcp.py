@@ -1,16 +1,26 @@
 """MCP `tools/list` results: `{tools: [{name, title, description, inputSchema, outputSchema,
-annotations}]}`. `annotations.destructiveHint: true` makes a tool unsafe."""
+annotations}]}`.
+
+Safety follows the MCP specification's defaults for tool annotations (schema.ts
+`ToolAnnotations`): `readOnlyHint` false, `destructiveHint` true (meaningful only when the tool
+is not read-only), `idempotentHint` false, `openWorldHint` true. So a tool is safe when it says
+`readOnlyHint: true` or `destructiveHint: false`, and a tool that says neither, annotated or
+not, may destroy: unsafe. toolcat.yaml's `mcp: {unannotated: safe}` trusts such tools instead.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from toolcat.model import Tool
+from toolcat.errors import ConfigError
+from toolcat.model import SourceRef, Tool
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     Written,
@@ -18,6 +28,7 @@ from toolcat.providers.base import (
     object_schema,
     own_extra,
 )
+from toolcat.providers.names import NameRule
 
 KEYS = {"name", "description", "inputSchema", "annotations"}
 
@@ -26,29 +37,70 @@ def claims(item: Mapping[str, Json]) -> int:
     return 3 if "inputSchema" in item else 0
 
 
+UNANNOTATED = "no readOnlyHint or destructiveHint: MCP default"
+UNANNOTATED_POLICIES = ("unsafe", "safe")
+
+
+def annotated_safety(annotations: Mapping[str, Json] | None) -> tuple[bool, str]:
+    """(safe, why) for a tool with these MCP annotations, by the specification's defaults."""
+    hints = annotations or {}
+    if hints.get("readOnlyHint") is True:
+        return True, "readOnlyHint: true"
+    if hints.get("destructiveHint") is False:
+        return True, "destructiveHint: false"
+    if hints.get("destructiveHint") is True:
+        return False, "destructiveHint: true"
+    return False, UNANNOTATED if annotations else "no annotations: MCP default"
+
+
+def trust_unannotated(tools: Sequence[Tool], policy: str) -> tuple[Tool, ...]:
+    """`tools` with those whose safety is the MCP default made safe when `policy` is "safe"
+    (toolcat.yaml `mcp: {unannotated: safe}`)."""
+    if policy == "unsafe":
+        return tuple(tools)
+    return tuple(replace(t, safe=True, safety=f"{t.safety}, trusted by mcp.unannotated")
+                 if t.safety.endswith("MCP default") else t for t in tools)
+
+
+def unannotated_setting(section: Mapping[str, Json], where: str = "toolcat.yaml") -> str:
+    """`mcp: {unannotated: unsafe | safe}` of toolcat.yaml (default: unsafe, as the spec)."""
+    unknown = sorted(set(section) - {"unannotated"})
+    if unknown:
+        raise ConfigError(f"unknown setting mcp.{unknown[0]}; known: unannotated",
+                          where=SourceRef(where))
+    value = section.get("unannotated", "unsafe")
+    if value not in UNANNOTATED_POLICIES:
+        raise ConfigError(f"'mcp.unannotated' must be one of "
+                          f"{', '.join(UNANNOTATED_POLICIES)}, not {value!r}",
+                          where=SourceRef(where))
+    return str(value)
+
+
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
     annotations = fields.mapping("annotations")
-    destructive = bool(annotations and annotations.get("destructiveHint") is True)
+    safe, why = annotated_safety(annotations)
     return ctx.tool(
         item, "mcp", ctx.pointer_to("inputSchema"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("inputSchema"),
         annotations=annotations,
-        safe=not destructive,
+        safe=safe,
+        safety=why,
         source="mcp",
         extra=fields.rest(KEYS),
     )
 
 
 def write_tool(tool: Tool) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     annotations = dict(tool.annotations or {})
-    if not tool.safe:
-        annotations["destructiveHint"] = True
-    elif annotations.get("destructiveHint") is True:
-        annotations["destructiveHint"] = False
+    if tool.safe != annotated_safety(tool.annotations)[0]:
+        # say what toolcat knows, so an MCP client reading the file decides the same
+        if not tool.safe:
+            annotations.pop("readOnlyHint", None)
+        annotations["destructiveHint"] = not tool.safe
     written = drop_none({
         "name": tool.name,
         "description": tool.description or None,
@@ -66,5 +118,5 @@ PROVIDER = Provider(
     read_tool=read_tool,
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": items},
-    limits=Limits(name_pattern=r"^[A-Za-z0-9._-]{1,128}$"),
+    limits=Limits(names=NameRule("A-Za-z0-9._-", max_length=128)),
 )

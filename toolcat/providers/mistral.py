@@ -10,6 +10,7 @@ from toolcat.providers.base import (
     BASE_FIELDS,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -30,7 +31,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     schema = object_schema(tool, notes, "Mistral")
     written, _ = write_wrapped(tool, "mistral")
     written["function"]["parameters"] = schema

@@ -15,6 +15,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -79,7 +80,7 @@ CALL_PATHS = ("choices/*/message/tool_calls/*", "message/tool_calls/*", "tool_ca
 
 def chat_request(req: RequestInput, write: Callable[[Tool], Written], label: str) -> Written:
     """`{model?, messages: [system?, user], tools?}`: the body of a chat request."""
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {"messages": messages(req)}
     if req.tools:
         body["tools"] = written_tools(req.tools, write, notes)

@@ -17,6 +17,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Notes,
     Provider,
     ReadContext,
     RequestInput,
@@ -51,35 +52,27 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
+    """A flat function tool. `name`, `parameters` and `strict` are required by the SDK's
+    FunctionToolParam, and the API reads a missing `strict` as true (then rejects every schema
+    with an optional field), so `strict` is always written: false unless the tool says so."""
     return {
         "type": "function",
-        **drop_none({
-            "name": tool.name,
-            "description": tool.description or None,
-            "parameters": tool.parameters,
-            "strict": tool.strict,
-            "defer_loading": tool.defer_loading,
-        }),
+        "name": tool.name,
+        **drop_none({"description": tool.description or None}),
+        "parameters": tool.parameters,
+        "strict": bool(tool.strict),
+        **drop_none({"defer_loading": tool.defer_loading}),
         **own_extra(tool, "openai-responses"),
     }, []
 
 
-def request_tool(tool: Tool) -> Written:
-    """A tool as a request sends it: `strict` is always written, because the Responses API
-    treats a missing `strict` as true and then rejects every schema with optional fields."""
-    item, notes = write_tool(tool)
-    item.setdefault("parameters", None)
-    item.setdefault("strict", False)
-    return item, notes
-
-
 def request(req: RequestInput) -> Written:
-    notes: list[str] = []
+    notes: Notes = []
     body: dict[str, Json] = {}
     if req.system:
         body["instructions"] = req.system
     body["input"] = [{"role": "user", "content": req.query}]
-    tools = with_deferred(req, request_tool, {"type": "tool_search"}, "hosted tool_search tool",
+    tools = with_deferred(req, write_tool, {"type": "tool_search"}, "hosted tool_search tool",
                           notes)
     if tools:
         body["tools"] = tools
@@ -104,5 +97,5 @@ PROVIDER = Provider(
     limits=Limits(),
     request=request,
     parse_calls=parse_calls,
-    request_tool=request_tool,
+    defers=True,
 )

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Server, Tool
 from toolcat.providers.base import Fields, Json, Provider, ReadContext, Written
+from toolcat.providers.mcp import annotated_safety
 
 KEYS = {"name", "description", "parameters", "server", "kind", "source", "level", "tags",
         "category", "priority", "safe", "strict", "allow_no_schema", "no_schema_mode",
@@ -37,6 +38,12 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     level = fields.integer("level", DEFAULTS.level)
     if level < 1:
         raise ctx.fail("'level' must be 1 (core) or more", "level")
+    source = fields.choice("source", SOURCES, ctx.default_source) or ctx.default_source
+    annotations = fields.mapping("annotations")
+    safe, safety = bool(fields.flag("safe", True)), ""
+    if "safe" not in item and source == "mcp":
+        # an imported MCP tool: its annotations decide, by the MCP specification's defaults
+        safe, safety = annotated_safety(annotations)
     return ctx.tool(
         item, "toolcat", ctx.pointer_to("parameters"),
         name=fields.name(),
@@ -44,19 +51,20 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         parameters=fields.schema("parameters"),
         server=fields.text("server") or ctx.default_server,
         kind=fields.choice("kind", KINDS, DEFAULTS.kind) or DEFAULTS.kind,
-        source=fields.choice("source", SOURCES, ctx.default_source) or ctx.default_source,
+        source=source,
         level=level,
         tags=fields.strings("tags"),
         category=fields.optional_text("category"),
         priority=fields.integer("priority", DEFAULTS.priority),
-        safe=bool(fields.flag("safe", True)),
+        safe=safe,
+        safety=safety,
         strict=fields.flag("strict"),
         allow_no_schema=bool(fields.flag("allow_no_schema", False)),
         no_schema_mode=fields.choice("no_schema_mode", NO_SCHEMA_MODES, None),
         defer_loading=fields.flag("defer_loading"),
         cost=fields.mapping("cost"),
         constraints=fields.mapping("constraints"),
-        annotations=fields.mapping("annotations"),
+        annotations=annotations,
         examples=fields.values("examples"),
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS),
@@ -74,6 +82,9 @@ def write_tool(tool: Tool) -> Written:
                 "allow_no_schema", "no_schema_mode", "defer_loading", "cost", "constraints",
                 "annotations", "implementation"):
         value = getattr(tool, key)
+        if key == "safe" and tool.source == "mcp" and tool.safety \
+                and value == annotated_safety(tool.annotations)[0]:
+            continue  # read again from the annotations, so toolcat.yaml's mcp policy applies
         if value != getattr(DEFAULTS, key):
             out[key] = value
     if tool.tags:

@@ -7,7 +7,6 @@ on how they were decided.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -16,7 +15,8 @@ from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Provider, RequestInput
+from toolcat.providers.base import Note, Provider, RequestInput
+from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
@@ -43,6 +43,11 @@ class RenderInput:
     categories: tuple[str, ...] = ()
     model: str | None = None
     documents: Mapping[str, Json] = field(default_factory=dict)
+    # every tool names must stay distinct from (the whole catalog and the built-ins), so a
+    # tool's wire name does not depend on which tools one request carries; default: the
+    # tools above. `prefix` says which tools get their server in front of their name.
+    universe: tuple[Tool, ...] = ()
+    prefix: PrefixPolicy = "collisions"
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,9 @@ class Rendered:
     payload: Json | None
     tokens: TokenCount
     notes: tuple[str, ...]
+    summary: tuple[str, ...] = ()  # the notes, one line per kind with a count
+    rejected: tuple[str, ...] = ()  # what the provider will refuse that could not be mapped
+    names: Mapping[str, str] = field(default_factory=dict)  # server:tool -> name sent
 
     def to_json(self) -> dict[str, Json]:
         return {
@@ -79,11 +87,15 @@ class Rendered:
             "payload": self.payload,
             "tokens": self.tokens.to_json(),
             "notes": list(self.notes),
+            "summary": list(self.summary),
+            "rejected": list(self.rejected),
+            "names": dict(self.names),
         }
 
 
 def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None = None, *,
-                    format: str | None = None, model: str | None = None) -> RenderInput:
+                    format: str | None = None, model: str | None = None,
+                    prefix: PrefixPolicy = "collisions") -> RenderInput:
     """The render inputs of a resolution; `format` and `model` override the profile's."""
     categories = tuple(f"{c.name} ({c.description})" if c.description else c.name
                        for c in resolution.categories)
@@ -98,6 +110,8 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
         categories=categories,
         model=model or model_id(resolution.profile),
         documents=documents or {},
+        universe=(*resolution.visible, *resolution.deferred, *resolution.excluded),
+        prefix=prefix,
     )
 
 
@@ -133,43 +147,142 @@ def render(inp: RenderInput, provider: str | None = None,
            encoding: str | None = None) -> Rendered:
     """The system prompt for `inp` and, with a provider, the request payload for it.
 
+    Tools go out under their wire names (see toolcat.providers.names): a name two servers
+    share gets its server in front, a name the provider rejects is sanitized; each change is
+    a note, and check-call maps the names back.
+
     Raises:
         UsageError: an unknown format, provider or encoding.
     """
     fmt = get_format(inp.format)
     target = request_provider(provider) if provider else None
     docs = inp.documents
-    builtins = tuple(self_contained(t, docs) for t in inp.builtins)
-    tools = tuple(self_contained(t, docs) for t in inp.tools)
-    deferred = tuple(self_contained(t, docs) for t in inp.deferred) \
+    # a text prompt's names are text the model writes back (check-call --format): only the
+    # tools array of a native request must follow the provider's name rule
+    rule = target.limits.names if target and fmt.name == "native" else ANY_NAME
+    names = name_map(inp.universe or (*inp.builtins, *inp.tools, *inp.deferred), rule,
+                     inp.prefix)
+    builtins = tuple(_wired(self_contained(t, docs), names) for t in inp.builtins)
+    tools = tuple(_wired(self_contained(t, docs), names) for t in inp.tools)
+    deferred = tuple(_wired(self_contained(t, docs), names) for t in inp.deferred) \
         if fmt.name == "native" else ()
     prompt = build_prompt(fmt, base_prompt=inp.base_prompt, builtins=builtins, tools=tools,
                           tool_search=inp.tool_search, categories=inp.categories)
-    notes = [*prompt.notes, *_shared_names([*builtins, *tools, *deferred])]
+    shown = [*builtins, *tools, *deferred]
+    notes: list[str | Note] = [*prompt.notes,
+                               *_renamed(names, shown, target if rule is not ANY_NAME else None)]
     payload = None
+    rejected: list[str] = []
     if target is not None and target.request is not None:
         visible = (*builtins, *tools)
         request = RequestInput(
             system=prompt.text, query=inp.query, tools=prompt.payload_tools,
             deferred=deferred, model=inp.model,
-            discovery=any(t.name in DISCOVERY_TOOLS for t in visible),
+            discovery=any(names.original(t.name) in DISCOVERY_TOOLS for t in visible),
         )
         payload, request_notes = target.request(request)
         notes += request_notes
         items = [target.tool_for_request(t)[0] for t in prompt.payload_tools]
+        sent = (*prompt.payload_tools, *(deferred if target.defers else ()))
+        rejected = [problem for t in sent for problem in _refused(t, target)]
     else:
         items = [t.definition() for t in prompt.payload_tools]
     tokens = count_request(prompt.text, items, method_for(provider, inp.model, encoding))
+    back = names.back
     return Rendered(
         query=inp.query, format=fmt.name, provider=provider, model=inp.model,
         system_prompt=prompt.text,
-        sections=prompt.sections, prompt_tools=prompt.prompt_tools,
-        payload_tools=prompt.payload_tools, deferred=deferred, payload=payload,
-        tokens=tokens, notes=tuple(dict.fromkeys(notes)),
+        sections=prompt.sections, prompt_tools=back(prompt.prompt_tools),
+        payload_tools=back(prompt.payload_tools), deferred=back(deferred), payload=payload,
+        tokens=tokens, notes=tuple(dict.fromkeys(str(n) for n in notes)),
+        summary=summarize(notes), rejected=tuple(rejected),
+        names={r.tool.qualified_name: r.wire for r in names.renamed},
     )
 
 
-def _shared_names(tools: list[Tool]) -> list[str]:
-    counts = Counter(t.name for t in tools)
-    return [f"{name}: {n} tools of different servers share this name; a model cannot tell "
-            "them apart" for name, n in counts.items() if n > 1]
+def _wired(tool: Tool, names: NameMap) -> Tool:
+    wire = names.wire(tool)
+    return tool if wire == tool.name else replace(tool, name=wire)
+
+
+_WHY = {"shared": "its name is shared by several servers",
+        "rejected": "{label} rejects the name as it is",
+        "both": "its name is shared by several servers and {label} rejects it as it is"}
+
+
+def _renamed(names: NameMap, shown: list[Tool], target: Provider | None) -> list[Note]:
+    label = target.label if target else "the prompt"
+    sent = {t.name for t in shown}
+    return [Note(f"{r.tool.qualified_name} is sent as '{r.wire}': "
+                 f"{_WHY[r.reason].format(label=label)}",
+                 "tool names changed for " + label + " (check-call maps them back)",
+                 r.tool.qualified_name)
+            for r in names.renamed if r.wire in sent]
+
+
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def _refused(tool: Tool, provider: Provider) -> list[str]:
+    """What `provider` answers 400 to in `tool`, that toolcat did not map: a root schema that
+    is not an object, and `type` names that JSON Schema does not have."""
+    schema = tool.parameters
+    if not isinstance(schema, dict):
+        return []
+    problems = []
+    root = schema.get("type", "object")
+    if root != "object" and not (isinstance(root, list) and "object" in root):
+        problems.append(f"{tool.name}: {provider.label} needs an object schema at the root, "
+                        f"not type {root!r}")
+    bad = sorted(set(_type_names(schema)) - JSON_TYPES)
+    if bad:
+        problems.append(f"{tool.name}: type {', '.join(map(repr, bad))} is not a JSON Schema "
+                        f"type; {provider.label} rejects the schema")
+    return problems
+
+
+def _type_names(node: Json) -> list[str]:
+    """Every string under a `type` key of a schema (a property called `type` is a schema, so
+    it is walked, not read)."""
+    found: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, list):
+            stack.extend(current)
+        elif isinstance(current, dict):
+            for key, value in current.items():
+                if key == "type" and isinstance(value, str):
+                    found.append(value)
+                elif key == "type" and isinstance(value, list):
+                    found += [v for v in value if isinstance(v, str)]
+                elif key not in ("enum", "const", "default", "examples", "example"):
+                    stack.append(value)
+    return found
+
+
+def summarize(notes: list[str | Note]) -> tuple[str, ...]:
+    """The notes with those of one kind folded into one line: the kind, how many tools, and
+    the first few of them."""
+    by_kind: dict[str, list[Note]] = {}
+    order: list[str | Note] = []
+    for note in notes:
+        if isinstance(note, Note) and note.kind:
+            if note.kind not in by_kind:
+                order.append(note.kind)
+            by_kind.setdefault(note.kind, []).append(note)
+        else:
+            order.append(note)
+    lines = []
+    for entry in order:
+        group = by_kind.get(entry) if isinstance(entry, str) else None
+        if group is None:
+            lines.append(str(entry))
+        elif len(group) == 1:
+            lines.append(group[0].text)
+        else:
+            tools = list(dict.fromkeys(n.tool for n in group))
+            shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3} more" if len(tools) > 3
+                                            else "")
+            lines.append(f"{entry}: {len(tools)} tools ({shown})")
+    return tuple(dict.fromkeys(lines))

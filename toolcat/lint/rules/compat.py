@@ -80,11 +80,11 @@ def unsupported_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            login:
+            email:
               type: string
-              pattern: "^[a-z][a-z0-9]{2,15}$"
-              description: Login name.
-          required: [login]
+              format: email
+              description: Email address.
+          required: [email]
     """, good="""
     tools:
       - name: create_user
@@ -92,40 +92,38 @@ def unsupported_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
         parameters:
           type: object
           properties:
-            login:
+            email:
               type: string
-              description: Login name, 3 to 16 lower-case letters or digits, starting with a letter.
-          required: [login]
+              description: Email address, such as ada@example.com.
+          required: [email]
     """)
 def ignored_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A target silently drops a keyword, so the model never sees that constraint.
 
-    Gemini honours only part of JSON Schema in `parametersJsonSchema` (no `pattern`,
-    `minLength`, `default`, `allOf`, `const`, ...), and the ollama Python client keeps only
-    `type`, `items`, `description` and `enum` of each property (nested `properties`
-    included). Nothing fails: the constraint just vanishes. Say it in the description too,
-    and validate calls on your side (toolcat does).
+    Gemini's `parameters` schema is an OpenAPI subset (no `additionalProperties`, `const`,
+    `not`, `exclusiveMinimum`, most `format`s, ...), and the Ollama server keeps only `type`,
+    `items`, `description`, `enum`, `anyOf` and nested `properties` of each property.
+    Nothing fails: the constraint just vanishes. Say it in the description too, and validate
+    calls on your side (toolcat does). `render --provider` reports the same drops, from the
+    same description of each provider. Annotations such as `title` are not reported: losing
+    them costs the model nothing.
     """
-    for target in ctx.targets:
-        if target.kept is None:
-            continue
-        for node in _checked_nodes(target, ctx.nodes(tool)):
-            kept = target.kept_root if node.pointer == "" and target.kept_root else target.kept
-            dropped = [k for k in node.schema if k not in kept and k not in _META_KEYS]
-            if dropped:
-                yield Problem(f"{target.label} drops {', '.join(map(repr, dropped))} "
-                              f"{_place(node)}", schema=f"{node.pointer}/{escape(dropped[0])}",
-                              key=True, target=target.name)
-
-
-def _checked_nodes(target: Target, nodes: list[Node]) -> Iterator[Node]:
-    """The nodes a target reads: all of them, or (ollama) the root and its own properties."""
-    if target.kept_root is None:
-        yield from nodes
+    if not isinstance(tool.parameters, dict):
         return
-    for node in nodes:
-        if node.pointer == "" or (node.via == "properties" and node.pointer.count("/") == 2):
-            yield node
+    for target in ctx.targets:
+        changes = target.schema_changes
+        if changes is None:
+            continue
+        by_node: dict[str, list[str]] = {}
+        for change in changes(tool.parameters):
+            if change.dropped:
+                node = change.pointer.rsplit("/", 1)[0]
+                by_node.setdefault(node, []).append(change.keyword)
+        for node, keys in by_node.items():
+            place = "at the root" if not node else f"in '{parameter_path(node)}'"
+            yield Problem(f"{target.label} drops {', '.join(map(repr, dict.fromkeys(keys)))} "
+                          f"{place}", schema=f"{node}/{escape(keys[0])}", key=True,
+                          target=target.name)
 
 
 @catalog_rule("TC403", "request-limits", "warning", needs_target=True,

@@ -1,0 +1,38 @@
+"""`convert` says on stderr what the target shape cannot hold, writes `strict` for OpenAI
+Responses, and keeps the server, so `diff` of a file and its conversion shows only the loss."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import CATALOGS
+
+GITHUB = str(CATALOGS / "github.yaml")
+
+
+def test_every_lost_field_is_a_warning_with_its_count(run):
+    result = run("convert", "-c", GITHUB, "--to", "openai")
+    assert result.exit_code == 0
+    assert "safety (safe: false) of 2 tools dropped: openai has no place for it " \
+           "(github:delete_branch, github:delete_repository)" in result.stderr
+    assert "MCP annotations of 10 tools dropped" in result.stderr
+    assert "level of 1 tool dropped" in result.stderr
+    assert "safety" not in run("convert", "-c", GITHUB, "--to", "mcp").stderr
+
+
+def test_openai_responses_always_says_strict(run):
+    payload = json.loads(run("convert", "-c", GITHUB, "--to", "openai-responses").stdout)
+    assert all(tool["strict"] is False for tool in payload["tools"])
+
+
+def test_the_server_survives_conversion_so_diff_shows_only_what_was_lost(run):
+    Path("github.json").write_text(run("convert", "-c", GITHUB, "--to", "mcp").stdout)
+    result = json.loads(run("diff", GITHUB, "github.json", "--json").stdout)
+    fields = {f["field"] for tool in result["changed"] for f in tool["changes"]}
+    assert fields == {"level", "tags", "priority", "examples"}  # what mcp cannot hold, warned
+
+
+def test_several_servers_in_one_shape_without_servers_is_a_warning(run):
+    result = run("convert", "-c", str(CATALOGS), "--to", "anthropic")
+    assert "the servers of 72 tools (calendar, database, email, ...) dropped" in result.stderr

@@ -1,0 +1,91 @@
+"""Type names that are not JSON Schema's, read as the JSON Schema types they mean.
+
+Berkeley Function-Calling Leaderboard files (and tools written from Python, Java or JavaScript
+signatures) say `dict`, `float`, `tuple`, `long`, `any`, `String`, `HashMap`, ... where JSON
+Schema says `object`, `number`, `array`, `integer`, no type, `string`. Every provider rejects
+those names, and a validator cannot compile them, so they are mapped when a file is read (the
+file's own text stays in `Tool.raw`), with one warning per file that names each mapping.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from toolcat.model import LoadIssue, SourceRef, Tool
+
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+# lower-cased foreign name -> JSON Schema type (None: any value, so no `type` at all)
+FOREIGN_TYPES: Mapping[str, str | None] = {
+    "dict": "object", "map": "object", "hashmap": "object", "object": "object",
+    "list": "array", "tuple": "array", "set": "array", "array": "array", "arraylist": "array",
+    "float": "number", "double": "number", "number": "number",
+    "int": "integer", "long": "integer", "short": "integer", "byte": "integer",
+    "bigint": "integer", "integer": "integer",
+    "str": "string", "char": "string", "string": "string",
+    "bool": "boolean", "boolean": "boolean",
+    "any": None,
+}
+# values of these keys are data, not schemas
+_DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example", "required"})
+
+
+def json_schema_types(schema: Any) -> tuple[Any, Counter[str]]:
+    """`schema` with foreign type names mapped (a new object; the input is untouched when
+    nothing changes), and how many times each mapping (`dict→object`) was made."""
+    made: Counter[str] = Counter()
+    return _mapped(schema, made), made
+
+
+def _mapped(node: Any, made: Counter[str]) -> Any:
+    if isinstance(node, list):
+        items = [_mapped(v, made) for v in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    changed = False
+    for key, value in node.items():
+        if key == "type" and isinstance(value, str) and value not in JSON_TYPES \
+                and value.lower() in FOREIGN_TYPES:
+            new = FOREIGN_TYPES[value.lower()]
+            made[f"{value}→{new or 'no type'}"] += 1
+            changed = True
+            if new is not None:
+                out[key] = new
+            continue
+        mapped = value if key in _DATA_KEYS else _mapped(value, made)
+        changed = changed or mapped is not value
+        out[key] = mapped
+    return out if changed else node
+
+
+def mapped_note(made: Counter[str], tools: int) -> str:
+    """The warning for one file: `3 tools use type names JSON Schema does not have; read as
+    dict→object (×4), any→no type (×1)`."""
+    listed = ", ".join(f"{what} (×{n})" for what, n in made.most_common())
+    return (f"{tools} tools use type names JSON Schema does not have (BFCL/Python style); "
+            f"read as {listed}")
+
+
+class TypeNames:
+    """The mappings made while reading one file, as one warning at its first such tool."""
+
+    def __init__(self) -> None:
+        self.made: Counter[str] = Counter()
+        self.tools = 0
+        self.first: SourceRef | None = None
+
+    def add(self, tool: Tool, ctx: Any) -> None:
+        if ctx.mapped_types:
+            self.made.update(ctx.mapped_types)
+            self.tools += 1
+            self.first = self.first or tool.origin
+
+    def issues(self) -> list[LoadIssue]:
+        if not self.made:
+            return []
+        return [LoadIssue("type-names", mapped_note(self.made, self.tools), self.first,
+                          "warning")]
