@@ -23,13 +23,7 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
 
     def factory(tools: Sequence[Tool], **options: Any) -> Scorer:
         scorer_class = getattr(importlib.import_module(module), cls)
-        accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
-                    if p.kind is inspect.Parameter.KEYWORD_ONLY]
-        unknown = sorted(set(options) - set(accepted))
-        if unknown:
-            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
-            raise UsageError(f"the {scorer_class.name} scorer takes no option "
-                             f"{', '.join(unknown)}; {takes}")
+        _check(scorer_class, options)
         return scorer_class(tools, **options)
 
     factory.__qualname__ = factory.__name__ = cls
@@ -37,15 +31,36 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
     return factory
 
 
-SCORERS: dict[str, Callable[..., Scorer]] = {
-    "regex": _lazy("toolcat.search.regex", "RegexScorer"),
-    "keyword": _lazy("toolcat.search.keyword", "KeywordScorer"),
-    "fuzzy": _lazy("toolcat.search.fuzzy", "FuzzyScorer"),
-    "bm25": _lazy("toolcat.search.bm25", "BM25Scorer"),
-    "semantic": _lazy("toolcat.search.semantic", "SemanticScorer"),
-    "hybrid": _lazy("toolcat.search.hybrid", "HybridScorer"),
-    "relevance": _lazy("toolcat.search.relevance", "RelevanceScorer"),
+def _check(scorer_class: type, options: dict[str, Any]) -> None:
+    accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
+        raise UsageError(f"the {scorer_class.name} scorer takes no option "
+                         f"{', '.join(unknown)}; {takes}")
+
+
+def check_options(name: str, options: dict[str, Any]) -> None:
+    """Raise UsageError unless the scorer called `name` takes every one of `options`."""
+    try:
+        module, cls = _CLASSES[name]
+    except KeyError:
+        raise UsageError(f"unknown scorer '{name}'; known: {', '.join(SCORERS)}") from None
+    _check(getattr(importlib.import_module(module), cls), options)
+
+
+_CLASSES = {
+    "regex": ("toolcat.search.regex", "RegexScorer"),
+    "keyword": ("toolcat.search.keyword", "KeywordScorer"),
+    "fuzzy": ("toolcat.search.fuzzy", "FuzzyScorer"),
+    "bm25": ("toolcat.search.bm25", "BM25Scorer"),
+    "semantic": ("toolcat.search.semantic", "SemanticScorer"),
+    "hybrid": ("toolcat.search.hybrid", "HybridScorer"),
+    "relevance": ("toolcat.search.relevance", "RelevanceScorer"),
 }
+SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(module, cls)
+                                             for name, (module, cls) in _CLASSES.items()}
 SEMANTIC = ("semantic", "hybrid")  # the scorers that need the `semantic` extra and take --model
 LEXICAL_DEFAULT = "bm25"
 

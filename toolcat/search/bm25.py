@@ -24,7 +24,8 @@ import math
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from toolcat.model import Tool
 from toolcat.search.text import (
@@ -142,6 +143,45 @@ class BM25Index:
                    bits)
 
 
+    def save(self, handle: BinaryIO) -> None:
+        """Write the index as an uncompressed .npz (no pickles) to an open binary file."""
+        import numpy as np
+
+        np.savez(handle, terms=np.frombuffer("\n".join(self.terms).encode(), dtype=np.uint8),
+                 idf=self.idf, indptr=self.indptr, indices=self.indices, data=self.data,
+                 field_indptr=self.field_indptr, field_indices=self.field_indices,
+                 field_bits=self.field_bits, shape=np.array([self.size]),
+                 k1=np.array([self.k1]))
+
+    @classmethod
+    def load(cls, path: Path, *, size: int, k1: float) -> BM25Index:
+        """The index saved at `path`, checked for consistency with a catalog of `size` tools.
+
+        Raises:
+            ValueError: the file holds no such index, or one that does not fit.
+            OSError, KeyError, zipfile.BadZipFile: the file cannot be read.
+        """
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as stored:
+            found = {name: stored[name] for name in stored.files}
+        text = found["terms"].tobytes().decode()
+        terms = tuple(text.split("\n")) if text else ()
+        index = cls(terms, found["idf"], found["indptr"], found["indices"], found["data"],
+                    int(found["shape"][0]), float(found["k1"][0]), found["field_indptr"],
+                    found["field_indices"], found["field_bits"])
+        postings, fields = len(index.indices), len(index.field_indices)
+        if (index.size != size or index.k1 != k1 or len(index.idf) != len(terms)
+                or len(index.indptr) != len(terms) + 1 or len(index.field_indptr) != size + 1
+                or index.indptr[-1] != postings or len(index.data) != postings
+                or index.field_indptr[-1] != fields or len(index.field_bits) != fields
+                or (postings and not 0 <= index.indices.min() <= index.indices.max() < size)
+                or (fields and not 0 <= index.field_indices.min()
+                    <= index.field_indices.max() < len(terms))):
+            raise ValueError("the stored index does not fit this catalog")
+        return index
+
+
 def _reduce(keys: np.ndarray, values: np.ndarray, ufunc: Any) -> tuple[np.ndarray, np.ndarray]:
     """The distinct keys in ascending order, and `ufunc` over the values of each."""
     import numpy as np
@@ -159,11 +199,20 @@ class BM25Scorer:
 
     name = "bm25"
 
-    def __init__(self, tools: Sequence[Tool], *, k1: float = 1.2,
-                 index: BM25Index | None = None) -> None:
+    def __init__(self, tools: Sequence[Tool], *, k1: float = 1.2) -> None:
+        self._setup(tools, BM25Index.build(tools, k1))
+
+    @classmethod
+    def from_index(cls, tools: Sequence[Tool], index: BM25Index) -> BM25Scorer:
+        """A scorer over `tools` with the index already built over them (a persisted one)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(tools, index)
+        return scorer
+
+    def _setup(self, tools: Sequence[Tool], index: BM25Index) -> None:
         self.tools = tools
-        self.k1 = k1
-        self.index = index if index is not None else BM25Index.build(tools, k1)
+        self.k1 = index.k1
+        self.index = index
         self._term_ids = {term: i for i, term in enumerate(self.index.terms)}
         n = len(tools)
         # the idf of a term that occurs in one tool: the least a query's weight can be

