@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,9 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
 
     choice = catalog_choice(catalog, cfg)
     loaded = load_catalog(choice.paths, shape=shape, lenient=lenient)
+    # The catalog lives until the command ends: the cycle collector need not walk its
+    # objects again and again (that took a third of `toolcat list` at 43,000 tools).
+    gc.freeze()
     for issue in loaded.issues:
         if issue.severity == "warning":
             warn(str(issue))
