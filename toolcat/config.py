@@ -4,6 +4,7 @@ current directory or its parents; and the choice of catalogs a command works on.
     catalogs: [tools/, mcp-dump.json]   # relative to the config file
     lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
     profile: profiles/agent.yaml        # the agent profile of resolve, render and tokens
+    device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile")
+SECTIONS = ("catalogs", "lint", "profile", "device")
 
 
 @dataclass(frozen=True)

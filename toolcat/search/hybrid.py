@@ -33,6 +33,7 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
+from toolcat.search.device import Progress
 from toolcat.search.semantic import SemanticScorer
 
 LAMBDA = 12.0
@@ -45,8 +46,10 @@ class HybridScorer:
     name = "hybrid"
 
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
-                 cache: bool = True, semantic_weight: float = LAMBDA) -> None:
-        self._setup(BM25Scorer(tools), SemanticScorer(tools, model=model, cache=cache),
+                 cache: bool = True, semantic_weight: float = LAMBDA,
+                 device: str | None = None, progress: Progress | None = None) -> None:
+        self._setup(BM25Scorer(tools), SemanticScorer(tools, model=model, cache=cache,
+                                                      device=device, progress=progress),
                     semantic_weight)
 
     @classmethod

@@ -31,6 +31,8 @@ from toolcat.search.base import Scorer
 if TYPE_CHECKING:
     import numpy as np
 
+    from toolcat.search.device import Progress
+
 FORMAT = 1  # bump when what is stored changes
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
@@ -91,7 +93,7 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
     from toolcat.search.semantic import SemanticScorer
 
     semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
-        k: v for k, v in options.items() if k in ("model", "cache")}))
+        k: v for k, v in options.items() if k in ("model", "cache", "device", "progress")}))
     if name == "semantic":
         return semantic
     from toolcat.search.hybrid import HybridScorer
@@ -112,6 +114,7 @@ def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> Scorer:
 
 
 def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: bool = True,
+             device: str | None = None, progress: Progress | None = None,
              ) -> tuple[Any, np.ndarray, int, bool]:
     """The embedder, the tools' vectors (one row per tool), how many were encoded now, and
     `cache`. Without `cache`, nothing is read or written."""
@@ -120,14 +123,15 @@ def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: b
     from toolcat.search.embeddings import load_embedder
     from toolcat.search.semantic import tool_vectors
 
-    embedder = load_embedder(model)
+    embedder = load_embedder(model, device)
     if not cache:
-        return (embedder, *tool_vectors(tools, embedder, cache=False), False)
+        return (embedder, *tool_vectors(tools, embedder, cache=False, progress=progress),
+                False)
     encoded = 0
 
     def build() -> np.ndarray:
         nonlocal encoded
-        vectors, encoded = tool_vectors(tools, embedder)
+        vectors, encoded = tool_vectors(tools, embedder, progress=progress)
         return vectors
 
     def load(path: Path) -> np.ndarray:

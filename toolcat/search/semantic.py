@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
+from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder, embed_texts, load_embedder
 from toolcat.search.text import identifier_names, own_description, parameter_texts, split_name
 
@@ -34,10 +35,11 @@ def tool_text(tool: Tool, names: frozenset[str] = frozenset()) -> str:
 
 
 def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
-                 ) -> tuple[np.ndarray, int]:
+                 progress: Progress | None = None) -> tuple[np.ndarray, int]:
     """The vectors of `tools` (one row each) and how many had to be encoded now."""
     names = identifier_names(tools)
-    return embed_texts(embedder, [tool_text(t, names) for t in tools], cache=cache)
+    return embed_texts(embedder, [tool_text(t, names) for t in tools], cache=cache,
+                       progress=progress)
 
 
 class SemanticScorer:
@@ -46,9 +48,13 @@ class SemanticScorer:
     name = "semantic"
 
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
-                 cache: bool = True) -> None:
-        embedder = load_embedder(model)
-        self._setup(tools, embedder, *tool_vectors(tools, embedder, cache=cache), cache)
+                 cache: bool = True, device: str | None = None,
+                 progress: Progress | None = None) -> None:
+        """`device`: see toolcat.search.device; `progress(done, total)` hears how encoding
+        the tools goes, when some are not in the cache."""
+        embedder = load_embedder(model, device)
+        self._setup(tools, embedder,
+                    *tool_vectors(tools, embedder, cache=cache, progress=progress), cache)
 
     @classmethod
     def from_vectors(cls, tools: Sequence[Tool], embedder: Embedder, vectors: np.ndarray,
