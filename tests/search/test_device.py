@@ -28,7 +28,7 @@ def test_an_unknown_device_is_refused_with_the_known_ones(run):
 def test_the_device_applies_to_the_semantic_scorers_only(run):
     result = run("pick", "weather", "--scorer", "bm25", "--device", "cpu")
     assert result.exit_code == 2
-    assert "--device applies to the semantic and hybrid scorers only" in result.stderr
+    assert "--device applies to the semantic, hybrid and cascade scorers only" in result.stderr
 
 
 def test_a_bad_device_in_the_environment_is_refused(run, monkeypatch):

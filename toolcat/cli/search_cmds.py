@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
+_SEMANTIC_NAMES = f"{', '.join(SEMANTIC[:-1])} and {SEMANTIC[-1]}"
 SearchArg = Annotated[str, typer.Argument(
     help="A regex pattern (words work too; see --scorer).", show_default=False)]
 RequestArg = Annotated[str, typer.Argument(help="The request the tools are for.",
@@ -24,7 +25,7 @@ RequestArg = Annotated[str, typer.Argument(help="The request the tools are for."
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
-                 f"{' and '.join(SEMANTIC)} (default: the offline all-MiniLM-L6-v2).",
+                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2).",
                  show_default=False),
 ]
 
@@ -36,7 +37,7 @@ def _scorer_opt(default_help: str) -> object:
 
 DeviceOpt = Annotated[
     str | None,
-    typer.Option("--device", help=f"Where {' and '.join(SEMANTIC)} run the embedding model: "
+    typer.Option("--device", help=f"Where {_SEMANTIC_NAMES} run the embedding model: "
                  "auto (a GPU when torch sees one), cpu, cuda or mps. Default: "
                  "$TOOLCAT_DEVICE, else `device:` in toolcat.yaml, else auto.",
                  show_default=False),
@@ -55,7 +56,7 @@ def _options(scorer: str | None, model: str | None, device: str | None = None,
 
     for name, value in (("--model", model), ("--device", device)):
         if value is not None and scorer not in SEMANTIC:
-            raise UsageError(f"{name} applies to the {' and '.join(SEMANTIC)} scorers only")
+            raise UsageError(f"{name} applies to the {_SEMANTIC_NAMES} scorers only")
     if scorer not in SEMANTIC:
         return {}
     options: dict[str, Any] = {} if model is None else {"model": model}

@@ -57,11 +57,13 @@ _CLASSES = {
     "bm25": ("toolcat.search.bm25", "BM25Scorer"),
     "semantic": ("toolcat.search.semantic", "SemanticScorer"),
     "hybrid": ("toolcat.search.hybrid", "HybridScorer"),
+    "cascade": ("toolcat.search.cascade", "CascadeScorer"),
     "relevance": ("toolcat.search.relevance", "RelevanceScorer"),
 }
 SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(module, cls)
                                              for name, (module, cls) in _CLASSES.items()}
-SEMANTIC = ("semantic", "hybrid")  # the scorers that need the `semantic` extra and take --model
+# the scorers that need the `semantic` extra and take --model and --device
+SEMANTIC = ("semantic", "hybrid", "cascade")
 LEXICAL_DEFAULT = "bm25"
 
 

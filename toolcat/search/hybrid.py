@@ -72,27 +72,33 @@ class HybridScorer:
         lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
-    @staticmethod
-    def _squash(evidence: np.ndarray) -> np.ndarray:
-        cubed = evidence**3
-        return cubed / (cubed + MIDPOINT**3)
-
-    def scores(self, query: str) -> list[float]:
-        return self._squash(self.evidence([query])[0]).tolist()
+    def scores(self, query: str) -> np.ndarray:
+        return squash(self.evidence([query])[0])
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return self._squash(self.evidence(queries, cached=True)).tolist()
+        return squash(self.evidence(queries, cached=True)).tolist()
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        lexical = float(self.lexical.evidence(query)[0][index])
-        cosine = float(self.semantic.similarity([query])[0][index])
-        semantic = self.weight * max(cosine, 0.0)
-        _, lexical_details = self.lexical.explain(query, index)
-        matched = ", ".join(lexical_details["matched"]) or "no query term"
-        lead = "lexical" if lexical >= semantic else "semantic"
-        reason = (f"{lead} evidence leads: terms {matched} ({lexical:.1f}) + "
-                  f"similarity {cosine:.2f} ({semantic:.1f})")
-        return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
-                        "semantic_evidence": round(semantic, 6),
-                        "matched": lexical_details["matched"],
-                        "model": self.semantic.embedder.ident}
+        return why(self.lexical, query, index, float(self.lexical.evidence(query)[0][index]),
+                   float(self.semantic.similarity([query])[0][index]), self.weight,
+                   self.semantic.embedder.ident)
+
+
+def squash(evidence: np.ndarray) -> np.ndarray:
+    """Evidence in nats to a score in 0..1 (see the module docstring)."""
+    cubed = evidence**3
+    return cubed / (cubed + MIDPOINT**3)
+
+
+def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosine: float,
+        weight: float, model: str) -> tuple[str, dict[str, Any]]:
+    """The reason and details of a hybrid score: which part leads, and by how much."""
+    semantic = weight * max(cosine, 0.0)
+    _, lexical_details = lexical_scorer.explain(query, index)
+    matched = ", ".join(lexical_details["matched"]) or "no query term"
+    lead = "lexical" if lexical >= semantic else "semantic"
+    reason = (f"{lead} evidence leads: terms {matched} ({lexical:.1f}) + "
+              f"similarity {cosine:.2f} ({semantic:.1f})")
+    return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
+                    "semantic_evidence": round(semantic, 6),
+                    "matched": lexical_details["matched"], "model": model}

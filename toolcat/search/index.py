@@ -85,11 +85,15 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
     catalog was seen before (see the module docstring); `build_scorer` otherwise."""
     tools = catalog.tools if isinstance(catalog, Catalog) else catalog
     key = catalog_key(catalog) if isinstance(catalog, Catalog) else None
-    if key is None or name not in ("bm25", "semantic", "hybrid"):
+    if key is None or name not in ("bm25", "semantic", "hybrid", "cascade"):
         return build_scorer(name, tools, **options)
     check_options(name, options)
     if name == "bm25":
         return _bm25(key, tools, **options)
+    if name == "cascade":
+        from toolcat.search.cascade import CascadeScorer
+
+        return CascadeScorer.from_lexical(_bm25(key, tools), **options)  # type: ignore[arg-type]
     from toolcat.search.semantic import SemanticScorer
 
     semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{

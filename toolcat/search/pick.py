@@ -98,7 +98,7 @@ def pick(
 
     `catalog` is a Catalog, tools, or a catalog path. `scorer` is a name from SCORERS, a
     Scorer already built over the same tools, or None for the most accurate scorer available
-    (`default_scorer()`). `options` go to the scorer (`model=` for semantic and hybrid).
+    (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
     `timeout_ms` bounds building the index and scoring together.
 
     Raises:

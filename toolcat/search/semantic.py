@@ -93,8 +93,8 @@ class SemanticScorer:
     def score_array(self, query: str) -> np.ndarray:
         return np.clip(self.similarity([query])[0], 0.0, 1.0)
 
-    def scores(self, query: str) -> list[float]:
-        return self.score_array(query).tolist()
+    def scores(self, query: str) -> np.ndarray:
+        return self.score_array(query)
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
         return np.clip(self.similarity(queries, cached=True), 0.0, 1.0).tolist()
