@@ -197,8 +197,8 @@ def pick(
         raise UsageError("--timeout-ms must be more than 0")
     cat = build.load(catalog, shape)
     if scorer is None:
-        scorer, why = default_scorer()
-        if scorer not in SEMANTIC:
+        scorer, why = default_scorer(len(cat.tools))
+        if scorer != "hybrid":
             note(f"note: {why}")
     with EncodingBar() as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,

