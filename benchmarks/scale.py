@@ -138,18 +138,27 @@ print([names[i] for i in found[0]])
 """
 
 
+TIME = Path("/usr/bin/time")
+
+
 def run(argv: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MB) of one fresh process."""
+    """Wall seconds and peak resident memory (MB) of one fresh process.
+
+    The peak comes from GNU time when it is there: a child forked from this (large) process
+    would count the pages it shared with it before exec."""
+    measured = [str(TIME), "-f", "%M", *argv] if TIME.exists() else list(argv)
     started = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(measured, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})})
     assert proc.stderr is not None
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     error = proc.stderr.read().decode()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{error}")
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed ({code}):\n{error}")
+    if TIME.exists():
+        return wall, int(error.strip().splitlines()[-1]) / 1024
     return wall, usage.ru_maxrss / 1024
 
 
@@ -199,29 +208,33 @@ def bm25s_index(tools: Sequence) -> tuple[object, float]:
     return retriever, time.perf_counter() - started
 
 
-def bm25s_query_ms(retriever: object, asked: Sequence[str]) -> float:
+def interleaved_ms(ours: Callable[[str], object], reference: Callable[[str], object],
+                   asked: Sequence[str]) -> tuple[float, float]:
+    """Median seconds per query of each, query by query in turn, so that a busy moment of
+    the machine weighs on both alike (the first query warms both up and is not counted)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for query in [asked[0], *asked]:
+        for side, answer in enumerate((ours, reference)):
+            started = time.perf_counter()
+            answer(query)
+            times[side].append(time.perf_counter() - started)
+    return statistics.median(times[0][1:]), statistics.median(times[1][1:])
+
+
+def bm25s_answer(retriever: object) -> Callable[[str], object]:
     import bm25s
     import Stemmer
 
     stemmer = Stemmer.Stemmer("english")
-    times = []
-    for query in [asked[0], *asked]:
-        started = time.perf_counter()
-        retriever.retrieve(bm25s.tokenize([query], stopwords="en", stemmer=stemmer,  # type: ignore[attr-defined]
-                                          show_progress=False), k=10, show_progress=False)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times[1:])
+    return lambda query: retriever.retrieve(  # type: ignore[attr-defined]
+        bm25s.tokenize([query], stopwords="en", stemmer=stemmer, show_progress=False), k=10,
+        show_progress=False)
 
 
-def toolcat_query_ms(scorer: object, asked: Sequence[str]) -> float:
+def toolcat_answer(scorer: object) -> Callable[[str], object]:
     from toolcat.search import rank
 
-    times = []
-    for query in [asked[0], *asked]:
-        started = time.perf_counter()
-        rank(scorer, query, limit=10)  # type: ignore[arg-type]
-        times.append(time.perf_counter() - started)
-    return statistics.median(times[1:])
+    return lambda query: rank(scorer, query, limit=10)  # type: ignore[arg-type]
 
 
 def bm25_rows(sizes: dict[str, Sequence], asked: list[str], build_only: bool = False) -> None:
@@ -241,8 +254,8 @@ def bm25_rows(sizes: dict[str, Sequence], asked: list[str], build_only: bool = F
             continue
         target = "(target ≤ 1.5×)" if len(tools) < 10_000 else "(target ≤ 2×)"
         row(f"BM25 per query, {label}, index prebuilt, top 10 with reasons",
-            toolcat_query_ms(scorer, asked), bm25s_query_ms(retriever, asked), "ms", "bm25s",
-            target)
+            *interleaved_ms(toolcat_answer(scorer), bm25s_answer(retriever), asked), "ms",
+            "bm25s", target)
 
 
 def semantic_row(tools: Sequence, asked: list[str]) -> None:
@@ -254,17 +267,16 @@ def semantic_row(tools: Sequence, asked: list[str]) -> None:
     scorer = build_scorer("semantic", tools)  # fills the embedding cache
     model = load_embedder().model
     matrix = scorer.vectors  # type: ignore[attr-defined]
-    times = []
-    for query in [asked[0], *asked]:
-        started = time.perf_counter()
+
+    def reference(query: str) -> object:
         vector = model.encode([query], normalize_embeddings=True, show_progress_bar=False)
         cosine = matrix @ vector[0]
         top = np.argpartition(-cosine, 10)[:10]
-        top[np.argsort(-cosine[top])]
-        times.append(time.perf_counter() - started)
-    reference = statistics.median(times[1:])
-    row(f"semantic per query, {len(tools):,} tools, embeddings cached", toolcat_query_ms(
-        scorer, asked), reference, "ms", "sentence-transformers + numpy", "(target ≤ 1.2×)")
+        return top[np.argsort(-cosine[top])]
+
+    ours, theirs = interleaved_ms(toolcat_answer(scorer), reference, asked)
+    row(f"semantic per query, {len(tools):,} tools, embeddings cached, top 10 with reasons",
+        ours, theirs, "ms", "sentence-transformers + numpy", "(target ≤ 1.2×)")
 
 
 def embed_row(tools: Sequence, sample: int) -> None:
