@@ -3,40 +3,8 @@ stream every row as plain lines."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import re
-import struct
-import subprocess
-import sys
-import termios
-
-from tests.conftest import CATALOGS, REPO
-
-
-def on_terminal(*args: str) -> str:
-    """stdout of `toolcat ARGS` run on a real pseudo-terminal, 200 columns wide."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200", "TERM": "xterm",
-           "NO_COLOR": "1"}
-    with subprocess.Popen([sys.executable, "-m", "toolcat", *args], stdout=follower,
-                          stderr=subprocess.PIPE, env=env, cwd=REPO) as proc:
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the terminal closed: the command is done
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        assert proc.wait(timeout=60) == 0
-    os.close(leader)
-    text = b"".join(chunks).decode().replace("\r\n", "\n")
-    return re.sub(r"\x1b\[[0-9;]*m", "", text)  # styles (italic, bold) are not colours
+from tests.conftest import CATALOGS
+from tests.terminal import on_terminal
 
 
 def test_list_on_a_terminal_shows_the_first_rows_and_counts_the_rest():

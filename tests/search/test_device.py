@@ -3,18 +3,15 @@ progress of encoding reported to the caller."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
-import struct
 import subprocess
 import sys
-import termios
 
 import pytest
 
 from tests.conftest import REPO
+from tests.terminal import on_terminal
 from toolcat.model import Tool
 from toolcat.search import build_scorer
 
@@ -88,26 +85,11 @@ def test_the_cli_draws_a_progress_bar_only_on_a_terminal(tmp_path):
     catalog = tmp_path / "tools.json"
     catalog.write_text(json.dumps([{"name": f"tool_{i}", "description": f"Thing {i}."}
                                    for i in range(600)]))
-    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(tmp_path / "c1"),
-           "TERM": "xterm", "NO_COLOR": "1"}
-    args = [sys.executable, "-m", "toolcat", "pick", "thing 5", "-c", str(catalog),
-            "--scorer", "semantic", "--device", "cpu"]
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
-    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=follower, env=env) as proc:
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        assert proc.wait(timeout=120) == 0
-    os.close(leader)
-    assert "encoding tools" in b"".join(chunks).decode(errors="replace")
-    piped = subprocess.run(args, capture_output=True, text=True, check=True, timeout=120,
-                           env={**env, "TOOLCAT_CACHE_DIR": str(tmp_path / "c2")})
+    args = ["pick", "thing 5", "-c", str(catalog), "--scorer", "semantic", "--device", "cpu"]
+    shown = on_terminal(*args, stream="stderr", columns=120,
+                        env={"TOOLCAT_CACHE_DIR": str(tmp_path / "c1")})
+    assert "encoding tools" in shown
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(tmp_path / "c2")}
+    piped = subprocess.run([sys.executable, "-m", "toolcat", *args], capture_output=True,
+                           text=True, check=True, timeout=120, env=env)
     assert piped.stderr == "" and "tool_5" in piped.stdout

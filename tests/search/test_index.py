@@ -21,6 +21,14 @@ def toolcat(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, cwd=REPO, check=False, timeout=120)
 
 
+def catalog_of(folder: Path, **descriptions: str) -> Path:
+    """A JSON catalog of tools named by the keywords, described by their values."""
+    catalog = folder / "tools.json"
+    catalog.write_text(json.dumps([{"name": name, "description": description}
+                                   for name, description in descriptions.items()]))
+    return catalog
+
+
 def index_files(cache: Path) -> list[Path]:
     return sorted((cache / "index").glob("*-bm25-*.npz"))
 
@@ -41,15 +49,12 @@ def test_a_catalog_seen_before_is_picked_from_its_stored_index(tmp_path):
 
 def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
     cache = tmp_path / "cache"
-    catalog = tmp_path / "tools.json"
-    catalog.write_text(json.dumps([
-        {"name": "create_pull_request", "description": "Open a pull request."},
-        {"name": "get_weather", "description": "Current weather for a city."}]))
+    catalog = catalog_of(tmp_path, create_pull_request="Open a pull request.",
+                         get_weather="Current weather for a city.")
     before = toolcat("pick", QUERY, "-c", str(catalog), "--scorer", "bm25", "--json",
                      cache=cache)
-    catalog.write_text(json.dumps([
-        {"name": "merge_branch", "description": "Merge a branch into another."},
-        {"name": "get_weather", "description": "Current weather for a city."}]))
+    catalog_of(tmp_path, merge_branch="Merge a branch into another.",
+               get_weather="Current weather for a city.")
     after = toolcat("pick", QUERY, "-c", str(catalog), "--scorer", "bm25", "--json",
                     cache=cache)
     assert [p["name"] for p in json.loads(before.stdout)["picks"]] == ["create_pull_request"]
@@ -102,10 +107,8 @@ def test_an_unwritable_cache_only_costs_the_rebuild(tmp_path):
 @pytest.mark.semantic
 def test_garbage_embedding_caches_are_rebuilt_and_both_runs_succeed(tmp_path):
     cache = tmp_path / "cache"
-    catalog = tmp_path / "tools.json"
-    catalog.write_text(json.dumps([
-        {"name": "drop_table", "description": "Delete a database table and its rows."},
-        {"name": "get_weather", "description": "Current weather for a city."}]))
+    catalog = catalog_of(tmp_path, drop_table="Delete a database table and its rows.",
+                         get_weather="Current weather for a city.")
     args = ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
             "--json")
     clean = toolcat(*args, cache=cache)
