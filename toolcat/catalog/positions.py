@@ -69,6 +69,7 @@ class JsonIndex:
         #   token -> (offset of the key or -1, offset of the value)
         self._lines: list[int] = [0]  # offsets whose line is known, ascending ...
         self._line_of: list[int] = [1]  # ... and their lines
+        self._root: int | None = None  # offset of the top value
 
     def locate(self, pointer: str) -> tuple[int, int]:
         offset = self.offset(pointer)
@@ -77,17 +78,20 @@ class JsonIndex:
     def offset(self, pointer: str) -> int | None:
         """The offset of the node at `pointer` (`pointer#key`: of its key), or of its nearest
         ancestor; None for an empty text."""
-        want_key = pointer.endswith("#key")
-        tokens = [unescape(t) for t in pointer.removesuffix("#key").split("/")[1:]]
-        at = _WHITESPACE.match(self._text).end()
+        if self._root is None:
+            self._root = _WHITESPACE.match(self._text).end()
+        at = self._root
         if at >= len(self._text):
             return None
+        want_key = pointer.endswith("#key")
+        tokens = (pointer[:-4] if want_key else pointer).split("/")[1:]
+        last = len(tokens) - 1
         for depth, token in enumerate(tokens):
-            member = self._members_of(at).get(token)
+            member = self._members_of(at).get(unescape(token) if "~" in token else token)
             if member is None:
                 return at
             key, value = member
-            if want_key and depth == len(tokens) - 1:
+            if want_key and depth == last:
                 return key if key >= 0 else at  # an array item has no key
             at = value
         return at
