@@ -68,7 +68,8 @@ class JsonIndex:
         self._members: dict[int, dict[str, tuple[int, int]]] = {}  # container offset ->
         #   token -> (offset of the key or -1, offset of the value)
         self._lines: list[int] = [0]  # offsets whose line is known, ascending ...
-        self._line_of: list[int] = [1]  # ... and their lines
+        self._line_of: list[int] = [1]  # ... their lines ...
+        self._starts: list[int] = [0]  # ... and where those lines start
         self._root: int | None = None  # offset of the top value
 
     def locate(self, pointer: str) -> tuple[int, int]:
@@ -103,13 +104,28 @@ class JsonIndex:
         return found
 
     def _line_column(self, offset: int) -> tuple[int, int]:
-        text = self._text
-        i = bisect.bisect_right(self._lines, offset) - 1
-        line = self._line_of[i] + text.count("\n", self._lines[i], offset)
-        if offset > self._lines[-1]:
-            self._lines.append(offset)
-            self._line_of.append(line)
-        return line, offset - text.rfind("\n", 0, offset)
+        """Newlines are counted from the nearest offset already located, before or after,
+        so lookups in any order read each stretch of text about once (a minified file is one
+        long line: its line start is never searched for again)."""
+        text, lines, starts = self._text, self._lines, self._starts
+        i = bisect.bisect_right(lines, offset) - 1
+        if lines[i] == offset:
+            return self._line_of[i], offset - starts[i] + 1
+        after = i + 1 < len(lines) and lines[i + 1] - offset < offset - lines[i]
+        if after:
+            newlines = text.count("\n", offset, lines[i + 1])
+            line = self._line_of[i + 1] - newlines
+        else:
+            newlines = text.count("\n", lines[i], offset)
+            line = self._line_of[i] + newlines
+        if after and not newlines:
+            start = starts[i + 1]
+        else:
+            start = text.rfind("\n", lines[i], offset) + 1 or starts[i]
+        lines.insert(i + 1, offset)
+        self._line_of.insert(i + 1, line)
+        starts.insert(i + 1, start)
+        return line, offset - start + 1
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
