@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
     from toolcat.search.device import Progress
 
-FORMAT = 1  # bump when what is stored changes
+# Bump when what is stored changes, or when loading the same files can give other tools
+# (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
+FORMAT = 1
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
