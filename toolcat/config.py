@@ -7,6 +7,7 @@ current directory or its parents; and the choice of catalogs a command works on.
     refs: {roots: [../shared-schemas]}  # folders a file `$ref` may reach besides the catalog's
     names: {prefix: collisions}         # server__tool only for shared names, or `always`
     mcp: {unannotated: unsafe}          # MCP tools without safety hints: the spec's default
+    device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp")
+SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device")
 REFS_KEYS = ("roots",)
 
 

@@ -6,7 +6,12 @@ own formatting and hidden prompts) is the render room's business, and labeled th
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.util
+import sys
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from toolcat.errors import UsageError
@@ -17,12 +22,31 @@ DEFAULT_ENCODING = "o200k_base"
 
 
 @cache
-def _encoding(name: str) -> Any:
+def _tokenizer(name: str) -> Any:
+    """The Rust tokenizer of an encoding, loaded once per process."""
     if name not in ENCODINGS:
         raise UsageError(f"unknown encoding '{name}'; known: {', '.join(ENCODINGS)}")
-    import bpe_openai
+    return _bindings().tokenizer_for_encoding(name)
 
-    return bpe_openai.get_encoding(name)
+
+@cache
+def _bindings() -> Any:
+    """bpe-openai's Rust extension. Importing the `bpe_openai` package decodes all three of
+    its vocabularies in Python (3.5 s) to read their special tokens, which counting never
+    uses; the extension module alone loads in a tenth of a second and counts the same."""
+    loaded = sys.modules.get("bpe_openai._bindings")
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("bpe_openai")  # found, not imported
+    for folder in (package.submodule_search_locations or []) if package else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(folder) / f"_bindings{suffix}"
+            spec = importlib.util.spec_from_file_location("bpe_openai._bindings", path)
+            if path.is_file() and spec is not None and spec.loader is not None:
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                return module
+    return importlib.import_module("bpe_openai._bindings")  # an unusual installation
 
 
 # The tokenizer refuses a text of a million characters or 200,000 tokens (up to 4 per character);
@@ -31,15 +55,23 @@ PIECE = 40_000
 
 
 def count_tokens(text: str, encoding: str = DEFAULT_ENCODING) -> int:
-    """Number of tokens of `text` in an OpenAI encoding (exact below PIECE characters)."""
-    encode = _encoding(encoding).encode_ordinary
+    """Exact number of tokens of `text` in an OpenAI encoding (exact below PIECE characters)."""
+    tokenizer = _tokenizer(encoding)
     total, start = 0, 0
     while len(text) - start > PIECE:
         cut = text.rfind(" ", start + PIECE // 2, start + PIECE)
         cut = cut if cut > start else start + PIECE
-        total += len(encode(text[start:cut]))
+        total += _count(tokenizer, text[start:cut])
         start = cut
-    return total + len(encode(text[start:]))
+    return total + _count(tokenizer, text[start:])
+
+
+def _count(tokenizer: Any, text: str) -> int:
+    try:
+        return int(tokenizer.count(text))
+    except UnicodeEncodeError:  # lone surrogates count as U+FFFD, as bpe-openai's encode does
+        return int(tokenizer.count(
+            text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
 
 
 def definition_text(tool: Tool) -> str:

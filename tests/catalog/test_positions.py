@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
-from toolcat.catalog.positions import scan_json
+from toolcat.catalog.positions import JsonIndex, scan_json
 
 POS = DATA / "positions"
 
@@ -69,3 +69,29 @@ def eval_pointer(data, pointer):
         token = token.replace("~1", "/").replace("~0", "~")
         data = data[int(token)] if isinstance(data, list) else data[token]
     return data
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": [1, {"b": "x\\"y", "c/d": null}], "e~f": {"": true}}',
+    '[{"k": "\\u00e9"}, [], {}, [[[-1.5e3]]]]',
+    ' \n [ \n 1 , \n {"x" : [ ] ,\n "y":\n{"z": "\\n"}} ]\n',
+    '{"a": 1, "a": {"b": 2}}',
+])
+def test_lookups_on_demand_agree_with_the_full_scan(text):
+    """JsonIndex reads only the containers on a looked-up path; it must find what the full
+    token scan finds, keys, missing nodes and duplicate keys (the last one wins) included."""
+    offsets = scan_json(text)
+    lines = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def expected(pointer):
+        while pointer not in offsets:
+            pointer = pointer.rsplit("/", 1)[0]
+        line = sum(1 for start in lines if start <= offsets[pointer])
+        return line, offsets[pointer] - lines[line - 1] + 1
+
+    index = JsonIndex(text)
+    values = [p for p in offsets if not p.endswith("#key")]
+    asked = [*reversed(values), *(p for p in offsets if p.endswith("#key")),
+             *(f"{p}/absent/0" for p in values)]
+    for pointer in asked:
+        assert index.locate(pointer) == expected(pointer), pointer

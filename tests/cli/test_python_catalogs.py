@@ -64,7 +64,7 @@ def test_what_a_module_prints_on_import_goes_to_stderr(run, agent):
 def test_list_takes_a_py_file(run, agent):
     result = run("list", "-c", "my_agent/tools.py")
     assert result.exit_code == 0
-    assert "2 tools" in result.stdout and "drop_table" in result.stdout
+    assert len(result.stdout.splitlines()) == 2 and "drop_table\ttools" in result.stdout
 
 
 def test_show_names_the_decorator_and_the_implementation(run, agent):

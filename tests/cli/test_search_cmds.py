@@ -59,7 +59,7 @@ def test_an_unknown_scorer_is_refused_with_the_known_names(run):
 def test_model_applies_to_semantic_scorers_only(run):
     result = run("search", "weather", "--scorer", "bm25", "--model", "x")
     assert result.exit_code == 2
-    assert "--model applies to the semantic and hybrid scorers only" in result.stderr
+    assert "--model applies to the semantic, hybrid and cascade scorers only" in result.stderr
 
 
 def test_pick_explains_each_pick_and_where_it_is_defined(run):

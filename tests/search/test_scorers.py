@@ -25,7 +25,7 @@ def needs(request):
 
 def test_the_registry_lists_every_scorer_of_the_issue():
     assert list(SCORERS) == ["regex", "keyword", "fuzzy", "bm25", "semantic", "hybrid",
-                             "relevance"]
+                             "cascade", "relevance"]
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,8 +50,16 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
             raise UsageError(NO_CATALOG)
         note("toolcat: no catalog given (-c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml); "
              "using the bundled demo catalog")
-    loaded = load_catalog(choice.paths, shape=shape, lenient=lenient,
-                          ref_roots=cfg.ref_roots)
+    # The catalog lives until the command ends and holds no reference cycles: the cycle
+    # collector need not walk its objects, not even once when it is switched back on (at
+    # 43,000 tools those walks took 0.5 s of a 1.7 s load, and a third of `toolcat list`).
+    gc.disable()
+    try:
+        loaded = load_catalog(choice.paths, shape=shape, lenient=lenient,
+                              ref_roots=cfg.ref_roots)
+    finally:
+        gc.freeze()
+        gc.enable()
     loaded = _mcp_policy(loaded, cfg)
     for issue in loaded.issues:
         if issue.severity == "warning":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -46,15 +47,26 @@ def summary_json(catalog: Catalog, tool: Tool) -> dict:
     }
 
 
+TERMINAL_ROWS = 50  # rows of a table shown on a terminal unless --all or --limit
+LimitOpt = Annotated[int | None, typer.Option(
+    "--limit", "-n", min=1, show_default=False,
+    help=f"Show at most this many rows (on a terminal the default is {TERMINAL_ROWS}).")]
+AllOpt = Annotated[bool, typer.Option("--all", help="Show every row, even on a terminal.")]
+
+
 def list_tools(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     server: ServerOpt = None,
+    limit: LimitOpt = None,
+    all_: AllOpt = False,
     json_: JsonOpt = False,
 ) -> None:
-    """List the tools of the catalog: name, server, level, tags, safe, definition size."""
-    from rich.table import Table
+    """List the tools of the catalog: name, server, level, tags, safe, definition size.
 
+    On a terminal, a table of the first rows and how many more there are; otherwise one
+    tab-separated line per tool (name, server, level, tags, safe, bytes), streamed.
+    """
     from toolcat.cli import build
     from toolcat.cli.output import console, print_json
 
@@ -64,6 +76,14 @@ def list_tools(
         print_json({"sources": list(cat.sources), "count": len(tools),
                     "tools": [summary_json(cat, t) for t in tools]})
         return
+    if not console.is_terminal:
+        shown = tools if limit is None else tools[:limit]
+        _write_lines(f"{cat.ident(t)}\t{t.server}\t{t.level}\t{','.join(t.tags)}\t"
+                     f"{_safe_text(t)}\t{t.size()}" for t in shown)
+        return
+    from rich.table import Table
+
+    shown = tools[:_rows(limit, all_)]
     table = Table(title=plural(len(tools), "tool"), title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
     table.add_column("server", no_wrap=True)
@@ -71,10 +91,42 @@ def list_tools(
     table.add_column("tags")
     table.add_column("safe")
     table.add_column("size", justify="right")
-    for tool in tools:
+    for tool in shown:
         table.add_row(cat.ident(tool), tool.server, str(tool.level), ", ".join(tool.tags),
                       _safe_cell(tool), f"{tool.size():,} B")
     console.print(table)
+    _more(len(tools) - len(shown), "tool")
+
+
+def _rows(limit: int | None, all_: bool) -> int | None:
+    return None if all_ else limit or TERMINAL_ROWS
+
+
+def _more(hidden: int, noun: str) -> None:
+    from toolcat.cli.output import console
+
+    if hidden > 0:
+        console.print(f"… {plural(hidden, 'more ' + noun)} (--all to show them, --limit N "
+                      "for N rows)", highlight=False)
+
+
+def _write_lines(lines: Iterable[str]) -> None:
+    """Plain lines on stdout, written in blocks: a pipe gets them as they are made."""
+    import sys
+
+    block: list[str] = []
+    for line in lines:
+        block.append(line)
+        if len(block) == 1000:
+            sys.stdout.write("\n".join(block) + "\n")
+            block.clear()
+    if block:
+        sys.stdout.write("\n".join(block) + "\n")
+    sys.stdout.flush()
+
+
+def _safe_text(tool: Tool) -> str:
+    return ("yes" if tool.safe else "no") + (f" ({tool.safety})" if tool.safety else "")
 
 
 def _safe_cell(tool: Tool, yes: str = "yes", no: str = "no") -> str:
@@ -134,11 +186,15 @@ def find_tool(catalog: Catalog, name: str) -> Tool:
 def stats(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
+    limit: LimitOpt = None,
+    all_: AllOpt = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Counts per server, per level and per tag, and the size of the definitions."""
-    from rich.table import Table
+    """Counts per server, per level, per kind and per tag, and the size of the definitions.
 
+    On a terminal, tables of the largest counts and how many more rows there are; otherwise
+    plain lines: the summary, then `per <what>` and one tab-separated `name, count` a row.
+    """
     from toolcat.cli import build
     from toolcat.cli.output import console, print_json
 
@@ -148,18 +204,36 @@ def stats(
         print_json(data)
         return
     size = data["size"]
-    console.print(f"[bold]{data['tools']} tools[/] on {len(data['servers'])} servers "
-                  f"from {len(cat.sources)} files; {data['unsafe']} unsafe; definitions "
-                  f"{size['total']:,} bytes (mean {size['mean']:,}, largest "
-                  f"{size['largest']['name']} {size['largest']['bytes']:,})", soft_wrap=True)
-    for title, counts in (("server", data["servers"]), ("level", data["levels"]),
-                          ("kind", data["kinds"]), ("tag", data["tags"])):
+    head = f"{data['tools']} tools"
+    tail = (f"on {len(data['servers'])} servers from {len(cat.sources)} files; "
+            f"{data['unsafe']} unsafe; definitions {size['total']:,} bytes (mean "
+            f"{size['mean']:,}, largest {size['largest']['name']} "
+            f"{size['largest']['bytes']:,})")
+    sections = (("server", data["servers"]), ("level", data["levels"]),
+                ("kind", data["kinds"]), ("tag", data["tags"]))
+    if not console.is_terminal:
+        def lines() -> Iterator[str]:
+            yield f"{head} {tail}"
+            for title, counts in sections:
+                yield f"per {title}"
+                rows = list(counts.items())
+                yield from (f"{key}\t{count}" for key, count in
+                            (rows if limit is None else rows[:limit]))
+        _write_lines(lines())
+        return
+    from rich.table import Table
+
+    console.print(f"[bold]{head}[/] {tail}", soft_wrap=True)
+    rows = _rows(limit, all_)
+    for title, counts in sections:
         table = Table(title=f"per {title}", title_justify="left")
         table.add_column(title, no_wrap=True)
         table.add_column("tools", justify="right")
-        for key, count in counts.items():
+        items = list(counts.items())
+        for key, count in items[:rows]:
             table.add_row(str(key), str(count))
         console.print(table)
+        _more(len(items) - len(items[:rows]), title)
 
 
 def catalog_stats(cat: Catalog) -> dict:
@@ -168,7 +242,7 @@ def catalog_stats(cat: Catalog) -> dict:
     tags: Counter[str] = Counter(tag for t in cat.tools for tag in t.tags)
     return {
         "tools": len(cat.tools),
-        "servers": dict(Counter(t.server for t in cat.tools)),
+        "servers": dict(Counter(t.server for t in cat.tools).most_common()),
         "levels": {str(k): v for k, v in sorted(Counter(t.level for t in cat.tools).items())},
         "kinds": dict(Counter(t.kind for t in cat.tools)),
         "tags": dict(tags.most_common()),

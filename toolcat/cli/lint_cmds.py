@@ -213,6 +213,9 @@ def print_text(report: LintReport, console: Console) -> None:
         groups.setdefault(file, []).append(finding)
     for file, findings in groups.items():
         console.print(Text(shown_path(file) if file else "(catalog)", style="bold underline"))
+        if not console.is_terminal and not console.record:
+            _print_plain(findings)  # rich lays a table out at 0.3 ms a row: 30 s for 94k
+            continue
         table = Table.grid(padding=(0, 2))
         table.add_column(justify="right", no_wrap=True)
         table.add_column(no_wrap=True)
@@ -237,6 +240,24 @@ def print_text(report: LintReport, console: Console) -> None:
     if report.baseline:
         console.print(Text(f"{report.accepted} accepted in the baseline {report.baseline}",
                            style="dim"))
+
+
+def _print_plain(findings: list) -> None:
+    """The rows of `print_text`'s table as plain lines (into a pipe, nothing is folded)."""
+    import sys
+
+    rows = []
+    for finding in findings:
+        where = finding.where
+        message = f"{finding.tool}: {finding.message}" if finding.tool else finding.message
+        if finding.target:
+            message += f" [{finding.target}]"
+        rows.append((f"{where.line}:{where.column}" if where and where.line else "",
+                     finding.severity, finding.rule, f"{message}  {finding.name}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    sys.stdout.write("".join(f"{a:>{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}\n"
+                             for a, b, c, d in rows) + "\n")
+    sys.stdout.flush()
 
 
 def rules(

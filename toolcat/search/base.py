@@ -15,10 +15,10 @@ score means, so a threshold (`min_score`) means the same for every query.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 from toolcat.model import Tool
 
@@ -28,7 +28,7 @@ class Scorer(Protocol):
     tools: Sequence[Tool]
 
     def scores(self, query: str) -> Sequence[float]:
-        """One score in 0..1 per tool, aligned with `tools`."""
+        """One score in 0..1 per tool, aligned with `tools` (a list or a numpy array)."""
         ...
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
@@ -67,27 +67,54 @@ def rank(
     limit: int | None = None,
     min_score: float = 0.0,
     explain: bool = True,
-    where: Callable[[Tool], bool] | None = None,
+    where: Callable[[Tool], bool] | Sequence[bool] | None = None,
 ) -> list[Scored]:
     """Tools by descending score (ties keep catalog order), at or above `min_score`, and only
-    those `where` accepts when it is given.
+    those `where` accepts when it is given: a predicate on a tool, or one flag per tool.
 
-    Tools scoring exactly 0 never rank: a zero means "no evidence at all".
+    Tools scoring exactly 0 never rank: a zero means "no evidence at all". The work is done
+    on arrays: the best `limit` by partition, not by sorting every score; a predicate is
+    turned into a mask once per scorer (see `tool_mask`).
     """
-    scores = scorer.scores(query)
-    tools = scorer.tools
-    candidates = (i for i, s in enumerate(scores) if s > 0 and s >= min_score
-                  and (where is None or where(tools[i])))
+    import numpy as np
 
-    def key(i: int) -> tuple[float, int]:
-        return -scores[i], i
-
-    if limit is not None:
-        order = heapq.nsmallest(limit, candidates, key=key)
-    else:
-        order = sorted(candidates, key=key)
+    scores = np.asarray(scorer.scores(query), dtype=np.float64)
+    keep = scores > 0
+    if min_score > 0:
+        keep &= scores >= min_score
+    if where is not None:
+        keep &= tool_mask(scorer, where) if callable(where) else np.asarray(where, dtype=bool)
+    candidates = np.flatnonzero(keep)
+    if limit is not None and limit < len(candidates):
+        values = scores[candidates]
+        # every candidate at least as good as the limit-th best, ties included, so that ties
+        # are broken by catalog order below
+        kth = np.partition(values, len(values) - limit)[len(values) - limit]
+        candidates = candidates[values >= kth]
+    order = candidates[np.lexsort((candidates, -scores[candidates]))][:limit]
     ranked = []
-    for position, i in enumerate(order, 1):
+    for position, i in enumerate(order.tolist(), 1):
         reason, details = scorer.explain(query, i) if explain else ("", {})
         ranked.append(Scored(scorer.tools[i], float(scores[i]), position, reason, details))
     return ranked
+
+
+_masks: WeakKeyDictionary[Any, dict[Callable[[Tool], bool], Any]] = WeakKeyDictionary()
+
+
+def tool_mask(scorer: Scorer, predicate: Callable[[Tool], bool]) -> Any:
+    """`predicate` over `scorer.tools` as a boolean array, computed once per scorer and
+    predicate: it depends only on the catalog, not on the query."""
+    import numpy as np
+
+    try:
+        found = _masks.setdefault(scorer, {})
+    except TypeError:  # a scorer that cannot be weakly referenced: computed every time
+        found = {}
+    mask = found.get(predicate)
+    if mask is None:
+        if len(found) >= 8:  # predicates made afresh on every call (lambdas) are not kept
+            found.clear()
+        mask = found[predicate] = np.fromiter((bool(predicate(t)) for t in scorer.tools),
+                                              dtype=bool, count=len(scorer.tools))
+    return mask

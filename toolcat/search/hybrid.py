@@ -33,6 +33,7 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
+from toolcat.search.device import Progress
 from toolcat.search.semantic import SemanticScorer
 
 LAMBDA = 12.0
@@ -45,11 +46,25 @@ class HybridScorer:
     name = "hybrid"
 
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
-                 cache: bool = True, semantic_weight: float = LAMBDA) -> None:
-        self.tools = tools
-        self.lexical = BM25Scorer(tools)
-        self.semantic = SemanticScorer(tools, model=model, cache=cache)
-        self.weight = semantic_weight
+                 cache: bool = True, semantic_weight: float = LAMBDA,
+                 device: str | None = None, progress: Progress | None = None) -> None:
+        self._setup(BM25Scorer(tools), SemanticScorer(tools, model=model, cache=cache,
+                                                      device=device, progress=progress),
+                    semantic_weight)
+
+    @classmethod
+    def from_parts(cls, lexical: BM25Scorer, semantic: SemanticScorer, *,
+                   semantic_weight: float = LAMBDA) -> HybridScorer:
+        """A hybrid of scorers already built over the same tools (a persisted index)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(lexical, semantic, semantic_weight)
+        return scorer
+
+    def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer, weight: float) -> None:
+        self.tools = lexical.tools
+        self.lexical = lexical
+        self.semantic = semantic
+        self.weight = weight
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
@@ -57,27 +72,33 @@ class HybridScorer:
         lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
-    @staticmethod
-    def _squash(evidence: np.ndarray) -> np.ndarray:
-        cubed = evidence**3
-        return cubed / (cubed + MIDPOINT**3)
-
-    def scores(self, query: str) -> list[float]:
-        return self._squash(self.evidence([query])[0]).tolist()
+    def scores(self, query: str) -> np.ndarray:
+        return squash(self.evidence([query])[0])
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return self._squash(self.evidence(queries, cached=True)).tolist()
+        return squash(self.evidence(queries, cached=True)).tolist()
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        lexical = float(self.lexical.evidence(query)[0][index])
-        cosine = float(self.semantic.similarity([query])[0][index])
-        semantic = self.weight * max(cosine, 0.0)
-        _, lexical_details = self.lexical.explain(query, index)
-        matched = ", ".join(lexical_details["matched"]) or "no query term"
-        lead = "lexical" if lexical >= semantic else "semantic"
-        reason = (f"{lead} evidence leads: terms {matched} ({lexical:.1f}) + "
-                  f"similarity {cosine:.2f} ({semantic:.1f})")
-        return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
-                        "semantic_evidence": round(semantic, 6),
-                        "matched": lexical_details["matched"],
-                        "model": self.semantic.embedder.ident}
+        return why(self.lexical, query, index, float(self.lexical.evidence(query)[0][index]),
+                   float(self.semantic.similarity([query])[0][index]), self.weight,
+                   self.semantic.embedder.ident)
+
+
+def squash(evidence: np.ndarray) -> np.ndarray:
+    """Evidence in nats to a score in 0..1 (see the module docstring)."""
+    cubed = evidence**3
+    return cubed / (cubed + MIDPOINT**3)
+
+
+def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosine: float,
+        weight: float, model: str) -> tuple[str, dict[str, Any]]:
+    """The reason and details of a hybrid score: which part leads, and by how much."""
+    semantic = weight * max(cosine, 0.0)
+    _, lexical_details = lexical_scorer.explain(query, index)
+    matched = ", ".join(lexical_details["matched"]) or "no query term"
+    lead = "lexical" if lexical >= semantic else "semantic"
+    reason = (f"{lead} evidence leads: terms {matched} ({lexical:.1f}) + "
+              f"similarity {cosine:.2f} ({semantic:.1f})")
+    return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
+                    "semantic_evidence": round(semantic, 6),
+                    "matched": lexical_details["matched"], "model": model}

@@ -11,15 +11,16 @@ scores high enough, the result is empty and says "no tool fits".
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import build_scorer, default_scorer
+from toolcat.search import default_scorer
 from toolcat.search.base import Scored, Scorer, rank
+from toolcat.search.index import indexed_scorer
 
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
@@ -97,7 +98,7 @@ def pick(
 
     `catalog` is a Catalog, tools, or a catalog path. `scorer` is a name from SCORERS, a
     Scorer already built over the same tools, or None for the most accurate scorer available
-    (`default_scorer()`). `options` go to the scorer (`model=` for semantic and hybrid).
+    (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
     `timeout_ms` bounds building the index and scoring together.
 
     Raises:
@@ -111,10 +112,11 @@ def pick(
         raise UsageError("min_score must be between 0 and 1")
     if timeout_ms is not None and timeout_ms <= 0:
         raise UsageError("timeout_ms must be more than 0")
-    tools = _tools(catalog)
+    source = _source(catalog)
+    tools = source.tools if isinstance(source, Catalog) else source
     prebuilt = None if scorer is None or isinstance(scorer, str) else scorer
     if prebuilt is None:
-        name = scorer if isinstance(scorer, str) else default_scorer()[0]
+        name = scorer if isinstance(scorer, str) else default_scorer(len(tools))[0]
     else:
         name = prebuilt.name
         if options:
@@ -128,7 +130,7 @@ def pick(
                               "considered": len(tools) - len(excluded)}
 
     def ranked() -> list[Scored]:
-        built = prebuilt or build_scorer(name, tools, **options)
+        built = prebuilt or indexed_scorer(name, source, **options)
         return rank(built, query, limit=max_candidates, min_score=min_score,
                     where=None if allow_unsafe else _is_safe)
 
@@ -154,13 +156,14 @@ def _is_safe(tool: Tool) -> bool:
     return tool.safe
 
 
-def _tools(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Sequence[Tool]:
+def _source(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Catalog | tuple[Tool, ...]:
+    """The catalog (whose files key the persisted index), or the tools as given."""
     if isinstance(catalog, Catalog):
-        return catalog.tools
+        return catalog
     if isinstance(catalog, (str, PathLike)):
         from toolcat.catalog.load import load_catalog
 
-        return load_catalog(catalog).tools
+        return load_catalog(catalog)
     return tuple(catalog)
 
 

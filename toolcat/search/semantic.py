@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.embeddings import embed_texts, load_embedder
+from toolcat.search.device import Progress
+from toolcat.search.embeddings import Embedder, embed_texts, load_embedder
 from toolcat.search.text import identifier_names, own_description, parameter_texts, split_name
 
 MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
@@ -33,19 +34,42 @@ def tool_text(tool: Tool, names: frozenset[str] = frozenset()) -> str:
     return text[:MAX_CHARS]
 
 
+def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
+                 progress: Progress | None = None) -> tuple[np.ndarray, int]:
+    """The vectors of `tools` (one row each) and how many had to be encoded now."""
+    names = identifier_names(tools)
+    return embed_texts(embedder, [tool_text(t, names) for t in tools], cache=cache,
+                       progress=progress)
+
+
 class SemanticScorer:
     """Cosine similarity of embeddings from a sentence-transformers model (offline)."""
 
     name = "semantic"
 
     def __init__(self, tools: Sequence[Tool], *, model: str | None = None,
-                 cache: bool = True) -> None:
+                 cache: bool = True, device: str | None = None,
+                 progress: Progress | None = None) -> None:
+        """`device`: see toolcat.search.device; `progress(done, total)` hears how encoding
+        the tools goes, when some are not in the cache."""
+        embedder = load_embedder(model, device)
+        self._setup(tools, embedder,
+                    *tool_vectors(tools, embedder, cache=cache, progress=progress), cache)
+
+    @classmethod
+    def from_vectors(cls, tools: Sequence[Tool], embedder: Embedder, vectors: np.ndarray,
+                     encoded: int = 0, cache: bool = True) -> SemanticScorer:
+        """A scorer over `tools` with their vectors already at hand (a persisted index)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(tools, embedder, vectors, encoded, cache)
+        return scorer
+
+    def _setup(self, tools: Sequence[Tool], embedder: Embedder, vectors: np.ndarray,
+               encoded: int, cache: bool) -> None:
         self.tools = tools
         self.cache = cache
-        self.embedder = load_embedder(model)
-        names = identifier_names(tools)
-        self.vectors, self.encoded = embed_texts(
-            self.embedder, [tool_text(t, names) for t in tools], cache=cache)
+        self.embedder = embedder
+        self.vectors, self.encoded = vectors, encoded
         self._matrix: Any = None
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
@@ -69,8 +93,8 @@ class SemanticScorer:
     def score_array(self, query: str) -> np.ndarray:
         return np.clip(self.similarity([query])[0], 0.0, 1.0)
 
-    def scores(self, query: str) -> list[float]:
-        return self.score_array(query).tolist()
+    def scores(self, query: str) -> np.ndarray:
+        return self.score_array(query)
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
         return np.clip(self.similarity(queries, cached=True), 0.0, 1.0).tolist()

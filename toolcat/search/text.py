@@ -27,12 +27,56 @@ def split_name(name: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-case alphanumeric words, camelCase split, one-letter words dropped."""
-    return [w for w in _WORD.findall(CAMEL_BOUNDARY.sub(" ", text).lower()) if len(w) > 1]
+    parts = _parts
+    return [w for raw in _WORD.findall(text)
+            for w in (parts[raw] if raw in parts else _split(raw)[0])]
 
 
 def terms(text: str) -> list[str]:
     """`words` without stop words: what a query is matched on."""
-    return [w for w in words(text) if w not in STOPWORDS]
+    kept = _kept
+    return [w for raw in _WORD.findall(text)
+            for w in (kept[raw] if raw in kept else _split(raw)[1])]
+
+
+# Catalogs repeat the same few ten thousand words: each raw word is split, filtered and
+# stemmed once per process. Bounded, since every text may come from a stranger.
+_CACHE_LIMIT = 500_000
+_parts: dict[str, tuple[str, ...]] = {}  # raw word -> its lower-case parts (words)
+_kept: dict[str, tuple[str, ...]] = {}  # raw word -> its parts that are not stop words (terms)
+_stems: dict[str, tuple[str, ...]] = {}  # raw word -> the stems of its terms (stems)
+
+
+def _split(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words and terms of one alphanumeric run. A camelCase boundary needs an upper-case
+    letter after the first character, so most words skip the regular expression."""
+    if len(_parts) > _CACHE_LIMIT:
+        _parts.clear()
+        _kept.clear()
+        _stems.clear()
+    if raw[1:].islower() or not any(c.isupper() for c in raw[1:]):
+        split = [raw.lower()]
+    else:
+        split = CAMEL_BOUNDARY.sub(" ", raw).lower().split()
+    found = tuple(w for w in split if len(w) > 1)
+    kept = tuple(w for w in found if w not in STOPWORDS)
+    _parts[raw] = found
+    _kept[raw] = kept
+    return found, kept
+
+
+def raw_words(text: str) -> list[str]:
+    """The alphanumeric runs of `text`, as written (before camelCase splitting)."""
+    return _WORD.findall(text)
+
+
+def word_stems(raw: str) -> tuple[str, ...]:
+    """The stems of one alphanumeric run (what `stems` gives for it), cached."""
+    found = _stems.get(raw)
+    if found is None:
+        kept = _kept[raw] if raw in _parts else _split(raw)[1]
+        found = _stems[raw] = tuple(_stemmer().stemWords(kept)) if kept else ()
+    return found
 
 
 def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
@@ -43,12 +87,13 @@ def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
         if isinstance(node, list):
             stack.extend(node)
             continue
-        if not isinstance(node, Mapping):
+        if type(node) is not dict and not isinstance(node, Mapping):  # the ABC check is slow
             continue
         properties = node.get("properties")
         if isinstance(properties, Mapping):
             for name, sub in properties.items():
-                description = sub.get("description", "") if isinstance(sub, Mapping) else ""
+                description = sub.get("description", "") if type(sub) is dict or isinstance(
+                    sub, Mapping) else ""
                 yield str(name), description if isinstance(description, str) else ""
         for key in ("properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
             value = node.get(key)
@@ -72,7 +117,9 @@ def _stemmer() -> Any:
 
 def stems(text: str) -> list[str]:
     """`terms` reduced to their stems: what the ranking scorers match on."""
-    return [stem(w) for w in terms(text)]
+    cached = _stems
+    return [s for raw in _WORD.findall(text)
+            for s in (cached[raw] if raw in cached else word_stems(raw))]
 
 
 _IDENTIFIER = re.compile(r"[_.]|[a-z][A-Z]")

@@ -1,0 +1,376 @@
+"""Scale: every command at 43,000 tools, side by side with the plainest script that does the
+same job (issue 15). Every row prints toolcat / reference / ratio, measured in this run.
+
+The 43k catalog is built deterministically from the three sets in ../shared/benchdata
+(5,044 tools) and renamed, reworded copies of them (a verb swapped for a synonym, a suffix
+word, another server, synonyms in the description), written to a temporary folder.
+
+References (the floors): `json.load` of the catalog; a plain list script (load, one record and
+one printed line per tool); bm25s (with the same Snowball stemmer and English stop words)
+indexing and answering one query, and answering from an index it saved to disk;
+sentence-transformers + numpy for semantic queries.
+
+    python benchmarks/scale.py                  # every row
+    python benchmarks/scale.py --rows bm25 list # some rows: bm25 build list stats pick lint
+                                                #   semantic embed cascade
+    python benchmarks/scale.py --runs 1         # fresh-process rows run once (default 3)
+
+Needs the `bench` extra (bm25s) and, for the semantic rows, the `semantic` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+BENCHDATA = Path(os.environ.get("TOOLCAT_BENCHDATA") or REPO.parent / "shared" / "benchdata")
+SETS = ("seal_tools", "bfcl_v4", "metatool")
+SIZE = 43_000
+ROWS = ("bm25", "build", "list", "stats", "pick", "lint", "semantic", "embed", "cascade")
+
+VERBS = {"get": "fetch", "fetch": "retrieve", "retrieve": "lookup", "search": "find",
+         "find": "search", "create": "make", "make": "build", "add": "insert", "update": "modify",
+         "delete": "remove", "remove": "drop", "calculate": "compute", "compute": "calc",
+         "send": "post", "list": "enumerate", "check": "verify", "analyze": "assess",
+         "generate": "produce", "convert": "transform", "set": "configure"}
+SUFFIXES = ("pro", "lite", "plus", "alt", "next", "max", "mini", "ex", "hub", "box")
+WORDS = {"get": "obtain", "retrieve": "fetch", "information": "details", "specific": "given",
+         "calculate": "compute", "provide": "give", "returns": "gives back", "the user": "a user",
+         "search": "look up", "list": "set", "number": "count", "data": "records",
+         "create": "make", "analyze": "examine", "for a": "for one"}
+
+
+def variant(tool: dict, k: int, rng: random.Random) -> dict:
+    """A renamed, reworded copy of `tool` (the k-th of its copies)."""
+    name = tool["name"]
+    for verb, other in VERBS.items():
+        if name.lower().startswith(verb):
+            name = (other.capitalize() if name[0].isupper() else other) + name[len(verb):]
+            break
+    joiner = "_" if "_" in name or name.islower() else ""
+    suffix = SUFFIXES[(k - 1) % len(SUFFIXES)]
+    name = f"{name}{joiner}{suffix.capitalize() if not joiner else suffix}"
+    if k > len(SUFFIXES):
+        name += str(k // len(SUFFIXES))
+    words = tool.get("description", "")
+    for word, other in rng.sample(sorted(WORDS.items()), 6):
+        words = words.replace(word, other)
+    if rng.random() < 0.5:
+        words += f" ({suffix} edition)"
+    return {"name": name, "description": words, "parameters": tool.get("parameters"),
+            "server": f"{tool.get('server') or 'tools'}-{suffix}{k}"}
+
+
+def build_catalog(size: int = SIZE) -> list[dict]:
+    base = []
+    for set_name in SETS:
+        for tool in json.loads((BENCHDATA / set_name / "catalog.json").read_text()):
+            base.append({"name": tool["name"], "description": tool.get("description", ""),
+                         "parameters": tool.get("parameters"),
+                         "server": tool.get("server") or set_name})
+    tools, k = list(base), 0
+    while len(tools) < size:
+        k += 1
+        rng = random.Random(k)
+        tools += [variant(t, k, rng) for t in base[: size - len(tools)]]
+    return tools
+
+
+def queries(n: int) -> list[str]:
+    with (BENCHDATA / "seal_tools" / "queries.jsonl").open(encoding="utf-8") as handle:
+        return [json.loads(line)["query"] for line in handle][:n]
+
+
+# ---- fresh-process references ------------------------------------------------------------
+
+PLAIN_LIST = """
+import json, sys
+tools = json.load(open(sys.argv[1], encoding="utf-8"))
+out = []
+for t in tools:
+    record = {"name": t["name"], "server": t.get("server", ""), "description":
+              t.get("description", ""), "size": len(json.dumps(t, separators=(",", ":")))}
+    out.append(f"{record['name']}\\t{record['server']}\\t{record['size']}")
+sys.stdout.write("\\n".join(out) + "\\n")
+"""
+JSON_LOAD = "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))"
+BM25S_TEXT = """
+def text(t):
+    params = (t.get("parameters") or {}).get("properties") or {}
+    parts = [t["name"], t.get("description", "")]
+    for name, sub in params.items():
+        parts += [name, sub.get("description", "") if isinstance(sub, dict) else ""]
+    return " ".join(parts)
+"""
+BM25S_INDEX_QUERY = BM25S_TEXT + """
+import json, sys, bm25s, Stemmer
+stemmer = Stemmer.Stemmer("english")
+tools = json.load(open(sys.argv[1], encoding="utf-8"))
+retriever = bm25s.BM25(k1=1.2, b=0.75)
+retriever.index(bm25s.tokenize([text(t) for t in tools], stopwords="en", stemmer=stemmer,
+                               show_progress=False), show_progress=False)
+if len(sys.argv) > 3:
+    retriever.save(sys.argv[3])
+    json.dump([t["name"] for t in tools], open(sys.argv[3] + "/names.json", "w"))
+found, scores = retriever.retrieve(bm25s.tokenize([sys.argv[2]], stopwords="en",
+    stemmer=stemmer, show_progress=False), k=3, show_progress=False)
+print([tools[i]["name"] for i in found[0]])
+"""
+BM25S_SAVED = """
+import json, sys, bm25s, Stemmer
+retriever = bm25s.BM25.load(sys.argv[1])
+names = json.load(open(sys.argv[1] + "/names.json"))
+found, scores = retriever.retrieve(bm25s.tokenize([sys.argv[2]], stopwords="en",
+    stemmer=Stemmer.Stemmer("english"), show_progress=False), k=3, show_progress=False)
+print([names[i] for i in found[0]])
+"""
+
+
+TIME = Path("/usr/bin/time")
+
+
+def run(argv: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of one fresh process.
+
+    The peak comes from GNU time when it is there: a child forked from this (large) process
+    would count the pages it shared with it before exec."""
+    measured = [str(TIME), "-f", "%M", *argv] if TIME.exists() else list(argv)
+    started = time.perf_counter()
+    proc = subprocess.Popen(measured, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})})
+    assert proc.stderr is not None
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    error = proc.stderr.read().decode()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed ({code}):\n{error}")
+    if TIME.exists():
+        return wall, int(error.strip().splitlines()[-1]) / 1024
+    return wall, usage.ru_maxrss / 1024
+
+
+def median_run(argv: Sequence[str], runs: int, env: dict[str, str] | None = None,
+               before: Callable[[], dict[str, str]] | None = None) -> tuple[float, float]:
+    walls, peaks = [], []
+    for _ in range(runs):
+        wall, peak = run(argv, {**(env or {}), **(before() if before else {})})
+        walls.append(wall)
+        peaks.append(peak)
+    return statistics.median(walls), max(peaks)
+
+
+def toolcat(*args: str) -> list[str]:
+    return [sys.executable, "-m", "toolcat", *args]
+
+
+def script(code: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", code, *args]
+
+
+# ---- printing ----------------------------------------------------------------------------
+
+def row(label: str, ours: float, reference: float, unit: str, ref_label: str,
+        target: str = "", note: str = "") -> None:
+    ratio = ours / reference if reference else float("nan")
+    scale = 1000 if unit == "ms" else 1
+    print(f"| {label} | {ours * scale:.2f} {unit} | {ref_label} {reference * scale:.2f} {unit} "
+          f"| {ratio:.2f}× {target} {note}|", flush=True)
+
+
+# ---- in-process rows ---------------------------------------------------------------------
+
+def bm25s_index(tools: Sequence) -> tuple[object, float]:
+    import bm25s
+    import Stemmer
+
+    from toolcat.search.text import parameter_texts
+
+    started = time.perf_counter()
+    texts = [" ".join([t.name, t.description, *(f"{n} {d}" for n, d in
+                                                 parameter_texts(t.parameters))])
+             for t in tools]
+    retriever = bm25s.BM25(k1=1.2, b=0.75)
+    retriever.index(bm25s.tokenize(texts, stopwords="en", stemmer=Stemmer.Stemmer("english"),
+                                   show_progress=False), show_progress=False)
+    return retriever, time.perf_counter() - started
+
+
+def interleaved_ms(ours: Callable[[str], object], reference: Callable[[str], object],
+                   asked: Sequence[str]) -> tuple[float, float]:
+    """Median seconds per query of each, query by query in turn, so that a busy moment of
+    the machine weighs on both alike (the first query warms both up and is not counted)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for query in [asked[0], *asked]:
+        for side, answer in enumerate((ours, reference)):
+            started = time.perf_counter()
+            answer(query)
+            times[side].append(time.perf_counter() - started)
+    return statistics.median(times[0][1:]), statistics.median(times[1][1:])
+
+
+def bm25s_answer(retriever: object) -> Callable[[str], object]:
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+    return lambda query: retriever.retrieve(  # type: ignore[attr-defined]
+        bm25s.tokenize([query], stopwords="en", stemmer=stemmer, show_progress=False), k=10,
+        show_progress=False)
+
+
+def toolcat_answer(scorer: object) -> Callable[[str], object]:
+    from toolcat.search import rank
+
+    return lambda query: rank(scorer, query, limit=10)  # type: ignore[arg-type]
+
+
+def bm25_rows(sizes: dict[str, Sequence], asked: list[str], build_only: bool = False) -> None:
+    from toolcat.search import build_scorer
+
+    for label, tools in sizes.items():
+        builds, refs = [], []
+        scorer = retriever = None
+        for _ in range(3 if len(tools) < 10_000 else 2):
+            started = time.perf_counter()
+            scorer = build_scorer("bm25", tools)
+            builds.append(time.perf_counter() - started)
+            retriever, took = bm25s_index(tools)
+            refs.append(took)
+        row(f"BM25 index build, {label}", min(builds), min(refs), "s", "bm25s", "(target ≤ 2×)")
+        if build_only:
+            continue
+        target = "(target ≤ 1.5×)" if len(tools) < 10_000 else "(target ≤ 2×)"
+        row(f"BM25 per query, {label}, index prebuilt, top 10 with reasons",
+            *interleaved_ms(toolcat_answer(scorer), bm25s_answer(retriever), asked), "ms",
+            "bm25s", target)
+
+
+def semantic_row(tools: Sequence, asked: list[str]) -> None:
+    import numpy as np
+
+    from toolcat.search import build_scorer
+    from toolcat.search.embeddings import load_embedder
+
+    scorer = build_scorer("semantic", tools)  # fills the embedding cache
+    model = load_embedder().model
+    matrix = scorer.vectors  # type: ignore[attr-defined]
+
+    def reference(query: str) -> object:
+        vector = model.encode([query], normalize_embeddings=True, show_progress_bar=False)
+        cosine = matrix @ vector[0]
+        top = np.argpartition(-cosine, 10)[:10]
+        return top[np.argsort(-cosine[top])]
+
+    ours, theirs = interleaved_ms(toolcat_answer(scorer), reference, asked)
+    row(f"semantic per query, {len(tools):,} tools, embeddings cached, top 10 with reasons",
+        ours, theirs, "ms", "sentence-transformers + numpy", "(target ≤ 1.2×)")
+
+
+def embed_row(tools: Sequence, sample: int) -> None:
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.semantic import tool_text
+
+    embedder = load_embedder()
+    texts = [tool_text(t) for t in tools[:sample]]
+    embedder.encode(texts[:8])  # load the model
+    started = time.perf_counter()
+    embedder.encode(texts)
+    took = time.perf_counter() - started
+    per = took / len(texts)
+    device = getattr(embedder, "device", "cpu")
+    print(f"| embed on {device}, {sample} tools measured | {took:.1f} s | "
+          f"4,076 tools ≈ {per * 4076:.0f} s, 43k ≈ {per * 43000 / 60:.1f} min "
+          f"({per * 1000:.1f} ms a tool) | |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", nargs="+", default=ROWS, choices=ROWS)
+    parser.add_argument("--runs", type=int, default=3, help="runs of each fresh-process row")
+    parser.add_argument("--queries", type=int, default=200, help="queries per in-process row")
+    parser.add_argument("--embed", type=int, default=512, help="tools encoded for the embed row")
+    parser.add_argument("--folder", type=Path, help="keep the generated catalogs here")
+    args = parser.parse_args()
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="toolcat-scale-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    big = folder / "catalog-43k.json"
+    if not big.exists():
+        big.write_text(json.dumps(build_catalog(), indent=1), encoding="utf-8")
+    seal = BENCHDATA / "seal_tools" / "catalog.json"
+    asked = queries(args.queries)
+    print(f"catalog: {big} ({big.stat().st_size / 1e6:.1f} MB, {SIZE:,} tools); "
+          f"{len(asked)} seal_tools queries\n")
+    print("| measure | toolcat | reference | ratio |\n|---|---|---|---|")
+
+    from toolcat.catalog.load import load_catalog
+
+    if {"bm25", "build"} & set(args.rows):
+        sizes = {"4,076 tools": load_catalog(seal).tools, "43k tools": load_catalog(big).tools}
+        bm25_rows(sizes, asked, build_only="bm25" not in args.rows)
+
+    plain = median_run(script(PLAIN_LIST, str(big)), args.runs)
+    json_load = median_run(script(JSON_LOAD, str(big)), args.runs)
+    print(f"| (floors, 43k) `json.load` | | {json_load[0]:.2f} s, {json_load[1]:.0f} MB | |")
+    print(f"| (floors, 43k) plain list script | | {plain[0]:.2f} s, {plain[1]:.0f} MB | |")
+    for command in ("list", "stats"):
+        if command in args.rows:
+            wall, _ = median_run(toolcat(command, "-c", str(big)), args.runs)
+            row(f"`toolcat {command}`, 43k, stdout a pipe", wall, plain[0], "s",
+                "plain list script", "(target ≤ 2×)")
+
+    if "pick" in args.rows:
+        query = "Retrieve information about the number of nurses in a specific country."
+        saved = folder / "bm25s-index"
+        index_query = median_run(script(BM25S_INDEX_QUERY, str(big), query, str(saved)),
+                                 args.runs)
+        from_saved = median_run(script(BM25S_SAVED, str(saved), query), args.runs)
+        argv = toolcat("pick", query, "-c", str(big), "--scorer", "bm25")
+        unseen = median_run(argv, args.runs, before=lambda: {
+            "TOOLCAT_CACHE_DIR": tempfile.mkdtemp(prefix="cache-", dir=folder)})
+        cache = {"TOOLCAT_CACHE_DIR": str(folder / "cache-seen")}
+        run(argv, cache)
+        seen = median_run(argv, args.runs, cache)
+        row("`toolcat pick --scorer bm25`, fresh process, 43k, unseen catalog", unseen[0],
+            index_query[0], "s", "bm25s load+index+query", "(target ≤ 2×)",
+            f"peak {unseen[1]:.0f} MB")
+        row("`toolcat pick --scorer bm25`, fresh process, 43k, catalog seen before", seen[0],
+            from_saved[0], "s", "bm25s from a saved index", "(target ≤ 3×)",
+            f"peak {seen[1]:.0f} MB")
+
+    if "lint" in args.rows:
+        for label, path in (("4,076 tools", seal), ("43k", big)):
+            small_plain = plain if path == big else median_run(script(PLAIN_LIST, str(path)),
+                                                              args.runs)
+            wall, peak = median_run(toolcat("lint", "-c", str(path)), args.runs)
+            budget = 12 * small_plain[0] + 1
+            row(f"`toolcat lint`, {label}", wall, small_plain[0], "s", "plain list script",
+                f"(target ≤ 12× + 1 s = {budget:.1f} s: {'ok' if wall <= budget else 'OVER'})",
+                f"peak {peak:.0f} MB")
+
+    if {"semantic", "embed", "cascade"} & set(args.rows):
+        from toolcat.search.embeddings import semantic_available
+
+        if not semantic_available():
+            print("| semantic rows | skipped: the `semantic` extra is not installed | | |")
+            return
+        if "semantic" in args.rows:
+            semantic_row(load_catalog(seal).tools, asked)
+        if "embed" in args.rows:
+            embed_row(load_catalog(big).tools, args.embed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The persisted search index: a catalog seen before is loaded, a damaged cache heals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CATALOGS, REPO
+
+QUERY = "open a pull request for my branch"
+
+
+def toolcat(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "toolcat", *args], capture_output=True,
+                          text=True, env=env, cwd=REPO, check=False, timeout=120)
+
+
+def catalog_of(folder: Path, **descriptions: str) -> Path:
+    """A JSON catalog of tools named by the keywords, described by their values."""
+    catalog = folder / "tools.json"
+    catalog.write_text(json.dumps([{"name": name, "description": description}
+                                   for name, description in descriptions.items()]))
+    return catalog
+
+
+def index_files(cache: Path) -> list[Path]:
+    return sorted((cache / "index").glob("*-bm25-*.npz"))
+
+
+def test_a_catalog_seen_before_is_picked_from_its_stored_index(tmp_path):
+    cache = tmp_path / "cache"
+    first = toolcat("pick", QUERY, "--scorer", "bm25", "--explain", "--json", cache=cache)
+    assert first.returncode == 0, first.stderr
+    [stored] = index_files(cache)
+    written = stored.stat().st_mtime_ns
+    second = toolcat("pick", QUERY, "--scorer", "bm25", "--explain", "--json", cache=cache)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout) == json.loads(first.stdout)
+    assert json.loads(first.stdout)["picks"][0]["provenance"]["details"]["matched"]
+    assert index_files(cache) == [stored]
+    assert stored.stat().st_mtime_ns == written  # loaded, not built again
+
+
+def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
+    cache = tmp_path / "cache"
+    catalog = catalog_of(tmp_path, create_pull_request="Open a pull request.",
+                         get_weather="Current weather for a city.")
+    before = toolcat("pick", QUERY, "-c", str(catalog), "--scorer", "bm25", "--json",
+                     cache=cache)
+    catalog_of(tmp_path, merge_branch="Merge a branch into another.",
+               get_weather="Current weather for a city.")
+    after = toolcat("pick", QUERY, "-c", str(catalog), "--scorer", "bm25", "--json",
+                    cache=cache)
+    assert [p["name"] for p in json.loads(before.stdout)["picks"]] == ["create_pull_request"]
+    assert [p["name"] for p in json.loads(after.stdout)["picks"]] == ["merge_branch"]
+    assert len(index_files(cache)) == 2
+
+
+def test_a_garbage_index_is_rebuilt_with_a_one_line_warning(tmp_path):
+    cache = tmp_path / "cache"
+    clean = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    [stored] = index_files(cache)
+    stored.write_bytes(b"PK\x03\x04 this is not an index" * 10)
+    healed = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    assert healed.returncode == 0
+    assert json.loads(healed.stdout) == json.loads(clean.stdout)
+    [line] = healed.stderr.strip().splitlines()
+    assert line.startswith("warning: the search cache ") and "rebuilding it" in line
+    again = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    assert again.returncode == 0 and again.stderr == ""
+    assert json.loads(again.stdout) == json.loads(clean.stdout)
+
+
+def test_an_index_of_another_catalog_size_is_not_trusted(tmp_path):
+    cache = tmp_path / "cache"
+    catalog = tmp_path / "tools.json"
+    tools = [{"name": f"tool_{i}", "description": f"Does thing number {i}."} for i in range(3)]
+    catalog.write_text(json.dumps(tools))
+    toolcat("pick", "thing", "-c", str(catalog), "--scorer", "bm25", cache=cache)
+    [stored] = index_files(cache)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(tools[:2]))
+    toolcat("pick", "thing", "-c", str(other), "--scorer", "bm25", cache=cache)
+    [foreign] = [p for p in index_files(cache) if p != stored]
+    foreign.replace(stored)  # the index of two tools where three are expected
+    result = toolcat("pick", "thing", "-c", str(catalog), "--scorer", "bm25", "--json",
+                     cache=cache)
+    assert result.returncode == 0
+    assert "does not fit this catalog" in result.stderr
+    assert len(json.loads(result.stdout)["picks"]) == 3
+
+
+def test_an_unwritable_cache_only_costs_the_rebuild(tmp_path):
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder should be")
+    result = toolcat("pick", QUERY, "-c", str(CATALOGS), "--scorer", "bm25", cache=blocked)
+    assert result.returncode == 0, result.stderr
+    assert "create_pull_request" in result.stdout
+
+
+@pytest.mark.semantic
+def test_garbage_embedding_caches_are_rebuilt_and_both_runs_succeed(tmp_path):
+    cache = tmp_path / "cache"
+    catalog = catalog_of(tmp_path, drop_table="Delete a database table and its rows.",
+                         get_weather="Current weather for a city.")
+    args = ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
+            "--json")
+    clean = toolcat(*args, cache=cache)
+    assert clean.returncode == 0, clean.stderr
+    shards = list((cache / "embeddings").rglob("*.npz"))
+    vectors = list((cache / "index").glob("*-vectors-*.npy"))
+    assert shards and vectors
+    for damaged in [*shards, *vectors]:
+        damaged.write_bytes(b"\x93NUMPY garbage" + bytes(range(256)))
+    for _ in range(2):
+        result = toolcat(*args, cache=cache)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert json.loads(result.stdout)["picks"] == json.loads(clean.stdout)["picks"]
+    (cache / "index").joinpath(vectors[0].name).unlink()  # the shards alone were healed too
+    assert toolcat(*args, cache=cache).stderr == ""

@@ -1,0 +1,157 @@
+"""The persisted search index: what a scorer computes from the catalog alone, kept on disk.
+
+A catalog read from files is identified by its content: the SHA-256 of every file it was read
+from and every file a `$ref` pointed into, the tools' names as loaded, and the versions of
+toolcat and of this format. The BM25 index is stored under that key, and the tool embeddings
+under that key and the model's identity, in `cache_dir()/index/`. A later run on the same
+catalog, in any process, loads them instead of rebuilding: no tokenizing, no encoding.
+
+A file that cannot be read (truncated, garbage, another format) is rebuilt and replaced, with
+a one-line warning on the `toolcat` logger. Files are written atomically, so a reader never
+sees half of one. A catalog that is not only files (tools given in Python, a Python module)
+is indexed in memory every time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
+
+from toolcat import __version__
+from toolcat.model import Catalog, Tool
+from toolcat.paths import UNREADABLE, cache_dir, write_atomically
+from toolcat.search import build_scorer, check_options
+from toolcat.search.base import Scorer
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from toolcat.search.device import Progress
+
+# Bump when what is stored changes, or when loading the same files can give other tools
+# (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
+FORMAT = 1
+log = logging.getLogger("toolcat")
+T = TypeVar("T")
+
+
+def catalog_key(catalog: Catalog) -> str | None:
+    """The content hash of a catalog read from files, or None when it was not (only) read
+    from JSON or YAML files."""
+    digest = hashlib.sha256(f"toolcat {__version__} index {FORMAT}\0".encode())
+    files = [Path(source) for source in catalog.sources]
+    for uri in sorted(catalog.documents):
+        if not uri.startswith("file://"):
+            return None
+        files.append(Path(unquote(uri.removeprefix("file://"))))
+    if not files:
+        return None
+    for path in files:
+        if path.suffix.lower() not in (".json", ".yaml", ".yml"):
+            return None
+        try:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError:
+            return None
+    digest.update("\0".join(t.qualified_name for t in catalog.tools).encode())
+    return digest.hexdigest()[:40]
+
+
+def index_path(key: str, part: str) -> Path:
+    return cache_dir() / "index" / f"{key}-{part}"
+
+
+def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
+                  save: Callable[[T, Any], None]) -> T:
+    """`load(path)` when the file is there and sound; otherwise `build()`, saved to `path`
+    (atomically; a cache that cannot be written is left alone)."""
+    if path.exists():
+        try:
+            return load(path)
+        except UNREADABLE as exc:
+            log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
+                        path, _first_line(exc))
+    built = build()
+    with contextlib.suppress(OSError):  # a cache that cannot be written is no error
+        write_atomically(path, lambda handle: save(built, handle))
+    return built
+
+
+def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
+    """The scorer called `name` over the catalog's tools, from the persisted index when the
+    catalog was seen before (see the module docstring); `build_scorer` otherwise."""
+    tools = catalog.tools if isinstance(catalog, Catalog) else catalog
+    key = catalog_key(catalog) if isinstance(catalog, Catalog) else None
+    if key is None or name not in ("bm25", "semantic", "hybrid", "cascade"):
+        return build_scorer(name, tools, **options)
+    check_options(name, options)
+    if name == "bm25":
+        return _bm25(key, tools, **options)
+    if name == "cascade":
+        from toolcat.search.cascade import CascadeScorer
+
+        return CascadeScorer.from_lexical(_bm25(key, tools), **options)  # type: ignore[arg-type]
+    from toolcat.search.semantic import SemanticScorer
+
+    semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
+        k: v for k, v in options.items() if k in ("model", "cache", "device", "progress")}))
+    if name == "semantic":
+        return semantic
+    from toolcat.search.hybrid import HybridScorer
+
+    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{  # type: ignore[arg-type]
+        k: v for k, v in options.items() if k == "semantic_weight"})
+
+
+def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> Scorer:
+    from toolcat.search.bm25 import BM25Index, BM25Scorer
+
+    def load(path: Path) -> BM25Index:
+        return BM25Index.load(path, size=len(tools), k1=k1)
+
+    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), load,
+                          lambda: BM25Index.build(tools, k1), BM25Index.save)
+    return BM25Scorer.from_index(tools, index)
+
+
+def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: bool = True,
+             device: str | None = None, progress: Progress | None = None,
+             ) -> tuple[Any, np.ndarray, int, bool]:
+    """The embedder, the tools' vectors (one row per tool), how many were encoded now, and
+    `cache`. Without `cache`, nothing is read or written."""
+    import numpy as np
+
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.semantic import tool_vectors
+
+    embedder = load_embedder(model, device)
+    if not cache:
+        return (embedder, *tool_vectors(tools, embedder, cache=False, progress=progress),
+                False)
+    encoded = 0
+
+    def build() -> np.ndarray:
+        nonlocal encoded
+        vectors, encoded = tool_vectors(tools, embedder, progress=progress)
+        return vectors
+
+    def load(path: Path) -> np.ndarray:
+        vectors = np.load(path, allow_pickle=False)
+        if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32:
+            raise ValueError("the stored embeddings do not fit this catalog")
+        return vectors
+
+    ident = hashlib.sha256(embedder.ident.encode()).hexdigest()[:12]
+    vectors = load_or_build(index_path(key, f"vectors-{ident}.npy"), load, build,
+                            lambda built, handle: np.save(handle, built))
+    return embedder, vectors, encoded, True
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
