@@ -67,5 +67,5 @@ def test_a_catalog_past_ten_thousand_tools_is_picked_with_the_cascade(run, tmp_p
     data = json.loads(result.stdout)
     assert data["scorer"] == "cascade" and data["picks"][0]["name"] == "ledger_4242"
     assert "cascade (BM25F candidates re-ranked by hybrid)" in result.stderr
-    small = run("pick", "drop the users table", "--json")
+    small = run("pick", "drop the users table", "-c", "demo", "--json")
     assert json.loads(small.stdout)["scorer"] == "hybrid" and small.stderr == ""

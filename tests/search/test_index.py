@@ -64,15 +64,15 @@ def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
 
 def test_a_garbage_index_is_rebuilt_with_a_one_line_warning(tmp_path):
     cache = tmp_path / "cache"
-    clean = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    clean = toolcat("pick", QUERY, "-c", "demo", "--scorer", "bm25", "--json", cache=cache)
     [stored] = index_files(cache)
     stored.write_bytes(b"PK\x03\x04 this is not an index" * 10)
-    healed = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    healed = toolcat("pick", QUERY, "-c", "demo", "--scorer", "bm25", "--json", cache=cache)
     assert healed.returncode == 0
     assert json.loads(healed.stdout) == json.loads(clean.stdout)
     [line] = healed.stderr.strip().splitlines()
     assert line.startswith("warning: the search cache ") and "rebuilding it" in line
-    again = toolcat("pick", QUERY, "--scorer", "bm25", "--json", cache=cache)
+    again = toolcat("pick", QUERY, "-c", "demo", "--scorer", "bm25", "--json", cache=cache)
     assert again.returncode == 0 and again.stderr == ""
     assert json.loads(again.stdout) == json.loads(clean.stdout)
 
