@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import (
+    AllowUnsafeOpt,
+    CatalogOpt,
+    JsonOpt,
+    OutputOpt,
+    ProfileOpt,
+    ShapeOpt,
+)
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
 
@@ -56,6 +63,7 @@ def render(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     output: OutputOpt = None,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """The system prompt the model gets for QUERY, or with --provider the whole request
@@ -69,7 +77,7 @@ def render(
 
     if format_ is not None:
         get_format(format_)
-    cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model)
     rendered = render_request(inp, provider, encoding)
     notes = list(rendered.notes)
@@ -95,12 +103,12 @@ def render(
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
-             shape: str | None) -> tuple[Catalog, Profile, Resolution]:
+             shape: str | None, allow_unsafe: bool) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
     from toolcat.resolution import Resolver
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
-    chosen = build.profile(profile, cfg)
+    chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
     return cat, chosen, Resolver(cat, chosen).resolve(query)
 
@@ -247,6 +255,7 @@ def tokens(
         "--model", help="Model id that picks the tokenizer and overhead (default: the "
         "profile's).", show_default=False)] = None,
     encoding: EncodingOpt = None,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Token cost of every tool definition, largest first, per server and for the whole
@@ -260,7 +269,7 @@ def tokens(
         request_provider(provider)
     visible = None
     if query is not None:
-        cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+        cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
         model = model or model_id(chosen)
     else:
         cat = build.load(catalog, shape)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,6 +37,7 @@ def resolve(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     steps: StepsOpt = None,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
@@ -45,7 +46,7 @@ def resolve(
     from toolcat.resolution import Resolver, Session, load_script
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
-    chosen = build.profile(profile, cfg)
+    chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     script = load_script(steps) if steps is not None else None
     text = query if query is not None else (script.query if script else None)
     if not text:

@@ -37,6 +37,9 @@ from toolcat.resolution.model import (
     TokenCost,
     Verdict,
 )
+from toolcat.resolution.order import by_preference
+from toolcat.resolution.order import describe as describe_order
+from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
 from toolcat.search import default_scorer
 from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
@@ -75,8 +78,18 @@ class _Agent:
     decisions: tuple[Decision, ...]
 
 
+def is_normal_mode(profile: Profile) -> bool:
+    """Seed 001's normal mode: catalog tools shown directly (`mcp.defer: false`)."""
+    return not profile.tool_search_mode.enabled and not profile.mcp.defer
+
+
 def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
-    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says."""
+    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says.
+
+    Seed 000 caps the tools its automatic search materializes; seed 001's normal mode shows
+    every tool. So the caps by size apply to deferred catalog tools, and normal mode is capped
+    only by an explicit `mcp.max_in_prompt`.
+    """
     model = profile.model
     size = model.size_class
     size_text = f"{model.size_b:g}B" if model.size_b is not None else "size not given"
@@ -89,6 +102,10 @@ def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
         cap = Cap(None, size, "cap-none", "mcp.max_in_prompt is all: no cap")
     elif isinstance(limit, int):
         cap = Cap(limit, size, "cap-profile", f"mcp.max_in_prompt is {limit}")
+    elif is_normal_mode(profile):
+        cap = Cap(None, size, "cap-normal-mode", "normal mode (mcp.defer: false) shows every "
+                  "tool, as seed 001's does; the caps by size bound the automatic search; "
+                  "mcp.max_in_prompt caps normal mode")
     else:
         n = getattr(profile.mcp.caps, size)
         why = (f"{size} model ({size_text})" if size != "unknown"
@@ -195,7 +212,7 @@ class Resolver:
         cap, model_decision = choose_cap(profile)
         eligible, stages = self._catalog_stages(fates, state)
         candidates = [t for t in eligible if t.qualified_name not in fates]
-        normal_mode = not profile.tool_search_mode.enabled and not profile.mcp.defer
+        normal_mode = is_normal_mode(profile)
         over_cap = cap.limit is not None and len(candidates) > cap.limit
         has_deferred = bool(candidates) and (not normal_mode or over_cap)
         shown_builtins, builtin_decision = self._builtins(fates, has_deferred)
@@ -275,16 +292,17 @@ class Resolver:
             if rule == "special-category":
                 fates[key] = _Fate("visible", rule, reason)
                 filtered.append(Decision(self.name(tool), "visible", rule, reason))
-            elif rule == "no-filter":
+            elif rule == "no-filter" and tool.safe:
                 quiet += 1
             else:
                 filtered.append(Decision(self.name(tool), "eligible", rule, reason))
         if quiet:
             filtered.insert(0, Decision(f"{quiet} tools", "eligible", "no-filter",
                                         "no servers or tools are selected"))
+        unsafe = sum(1 for d in filtered if d.rule == "unsafe")
         stages = [Decision("filters", f"{len(eligible)} eligible", None,
-                           f"{len(self.catalog.tools) - len(eligible)} excluded by the server "
-                           "and tool filters", tuple(filtered))]
+                           f"{len(self.catalog.tools) - len(eligible) - unsafe} excluded by the "
+                           f"server and tool filters, {unsafe} as unsafe", tuple(filtered))]
         if profile.levels is not None:
             eligible, decision = self._levels(eligible, fates)
             stages.append(decision)
@@ -364,46 +382,52 @@ class Resolver:
     def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool
                  ) -> Decision:
-        """Deferral, the automatic search and the cap (seed 000), or normal mode."""
+        """Deferral, the automatic search with its floor and the cap (seed 000), or normal
+        mode (seed 001); tools in order of preference (relevance, priority)."""
         profile = self.profile
         mode = profile.tool_search_mode.enabled
-        ordered = sorted(candidates, key=lambda t: (-scores[t.qualified_name],
-                                                     self._index[t.qualified_name]))
+        levels = profile.levels is not None
+        ordered = by_preference(candidates, scores, self._index, levels=levels)
+        ties = priority_notes(ordered, scores, self.name, levels=levels)
         limit = cap.limit
         via = "builtin:search_tools" if mode else "builtin:tool_search"
         children = []
+
+        def settle(tool: Tool, fate: _Fate) -> None:
+            fates[tool.qualified_name] = fate
+            children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+
+        def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
+            score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
+            if tool.qualified_name in ties:
+                score += f"; {ties[tool.qualified_name]}"
+            if limit is None or rank <= limit:
+                return _Fate("visible", rule, score)
+            return _Fate("deferred", "over-cap", f"{score}; the cap is {limit}", via)
+
         if not mode and not profile.mcp.defer:
             title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
             for rank, tool in enumerate(ordered, 1):
-                score = scores[tool.qualified_name]
-                if limit is None or rank <= limit:
-                    fate = _Fate("visible", "normal-mode", f"rank {rank}, score {score:.3f}")
-                else:
-                    fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; the "
-                                 f"cap is {limit}", via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+                settle(tool, ranked(rank, tool, "normal-mode"))
         elif auto and profile.mcp.auto_search and candidates:
             title = "automatic search"
+            floor = profile.mcp.min_score
             why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
-                   f"scorer, score > {profile.mcp.min_score:g}); the cap is "
+                   f"scorer, score >= mcp.min_score {floor:g}); the cap is "
                    f"{'none' if limit is None else limit}")
             rank = 0
             for tool in ordered:
                 score = scores[tool.qualified_name]
-                if score > 0 and score > profile.mcp.min_score:
+                if score > 0 and score >= floor:
                     rank += 1
-                    if limit is None or rank <= limit:
-                        fate = _Fate("visible", "auto-search-match",
-                                     f"rank {rank}, score {score:.3f}")
-                    else:
-                        fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; "
-                                     f"the cap is {limit}", via)
+                    settle(tool, ranked(rank, tool, "auto-search-match"))
+                elif score > 0:
+                    settle(tool, _Fate("deferred", "below-min-score",
+                                       f"score {score:.3f} is under mcp.min_score {floor:g}",
+                                       via))
                 else:
-                    fate = _Fate("deferred", "auto-search-no-match",
-                                 f"score {score:.3f} for the query", via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+                    settle(tool, _Fate("deferred", "auto-search-no-match",
+                                       "score 0: no evidence for the query", via))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -413,9 +437,10 @@ class Resolver:
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not shown, so no automatic search ran")
             for tool in ordered:
-                fate = _Fate("deferred", rule, why, via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), "deferred", rule, why))
+                settle(tool, _Fate("deferred", rule, why, via))
+        if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
+                (levels or ties):
+            children.insert(0, describe_order(levels))
         return Decision(title, f"{sum(1 for c in children if c.outcome == 'visible')} shown",
                         None, why, tuple(children))
 
@@ -465,15 +490,18 @@ class Resolver:
             if fate.status == "deferred" and not (fate.via and reachable(fate.via,
                                                                           frozenset({key}))):
                 searcher = self._names.get(fate.via or "", "a search tool")
-                fates[key] = _Fate("excluded", "undiscoverable",
+                # a tool the cap cut keeps the cap as its rule: the cap is what hid it
+                rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
+                fates[key] = _Fate("excluded", rule,
                                    f"{fate.reason}; and {searcher} is not available to the "
                                    "model")
-                children.append(Decision(self._names.get(key, key), "excluded",
-                                         "undiscoverable", fates[key].reason))
+                children.append(Decision(self._names.get(key, key), "excluded", rule,
+                                         fates[key].reason))
         if not children:
             return None
-        return Decision("undiscoverable", f"{len(children)} excluded", None,
-                        "deferred tools that no search tool the model can use would show",
+        return Decision("unreachable", f"{len(children)} excluded", None,
+                        "deferred tools that no search tool the model can use would show "
+                        "(over-cap: the cap cut them; undiscoverable: nothing shows them)",
                         tuple(children))
 
     def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float]) -> Verdict:
