@@ -219,8 +219,8 @@ class Resolver:
         choice, format_decision = choose_format(profile)
         auto = any(t.name == "tool_search" for t in shown_builtins)
         stages.append(self._present(candidates, cap, fates, scores, auto=auto))
-        shown = sorted((t for t in eligible if fates[t.qualified_name].status == "visible"),
-                       key=lambda t: (-scores[t.qualified_name], self._index[t.qualified_name]))
+        shown = by_preference([t for t in eligible if fates[t.qualified_name].status == "visible"],
+                              scores, self._index, levels=profile.levels is not None)
         count = {status: sum(1 for t in self.catalog.tools
                              if fates[t.qualified_name].status == status)
                  for status in ("visible", "deferred", "excluded")}
