@@ -256,16 +256,12 @@ class Session:
     def _search_tools(self, before: Resolution, arguments: Mapping[str, Any]
                       ) -> tuple[Any, bool, str, str]:
         from toolcat.search.find import search_tools
-        from toolcat.search.regex import compile_query
 
         query = arguments["query"]
-        problem = compile_query(query)[1]
-        if problem:
-            error = problem if problem.startswith("invalid regex pattern") else \
-                f"invalid regex pattern: {problem}"
-            return {"error": error}, False, "search-invalid-regex", \
-                f"{query!r} is not a usable regular expression"
         result = search_tools(query, self._pool())
+        if result.error is not None:
+            return result.to_json(), False, "search-invalid-regex", \
+                f"{query!r} is not a usable regular expression"
         tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description}
                  for s in result.results]
         if result.scorer == "regex":
