@@ -145,6 +145,7 @@ def stats(
                   f"from {len(cat.sources)} files; {data['unsafe']} unsafe; definitions "
                   f"{size['total']:,} bytes (mean {size['mean']:,}, largest "
                   f"{size['largest']['name']} {size['largest']['bytes']:,})", soft_wrap=True)
+    console.print(f"advice: {data['advice']['text']}", markup=False, soft_wrap=True)
     for title, counts in (("server", data["servers"]), ("level", data["levels"]),
                           ("kind", data["kinds"]), ("tag", data["tags"])):
         table = Table(title=f"per {title}", title_justify="left")
@@ -156,6 +157,8 @@ def stats(
 
 
 def catalog_stats(cat: Catalog) -> dict:
+    from toolcat.resolution.advice import advise
+
     sizes = {t.qualified_name: t.size() for t in cat.tools}
     largest = max(sizes, key=lambda k: sizes[k]) if sizes else ""
     tags: Counter[str] = Counter(tag for t in cat.tools for tag in t.tags)
@@ -171,6 +174,7 @@ def catalog_stats(cat: Catalog) -> dict:
             "mean": round(sum(sizes.values()) / len(sizes)) if sizes else 0,
             "largest": {"name": largest, "bytes": sizes.get(largest, 0)},
         },
+        "advice": advise(len(cat.tools)).to_json(),
     }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.resolution import levels as level_rules
+from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
@@ -202,8 +203,13 @@ class Resolver:
         gateway_decision, outcome, visible, extra = self._gateway(
             query, agent.request, fates, state)
         reach = self._reachability(fates)
-        return self._result(query, scores, fates, agent, visible, extra,
-                            [gateway_decision, *([reach] if reach else [])], outcome)
+        late = [gateway_decision, *([reach] if reach else [])]
+        shown = sum(1 for t in visible if t.qualified_name in self._index)
+        if shown >= TOOL_SEARCH_FROM:
+            late.append(Decision("advice", "tool search mode", "advice-tool-search",
+                                 advise(shown).text.replace("tools:", "catalog tools shown at "
+                                                            "once:", 1)))
+        return self._result(query, scores, fates, agent, visible, extra, late, outcome)
 
     def _agent(self, query: str, state: SessionState, scores: Mapping[str, float],
                fates: dict[str, _Fate]) -> _Agent:

@@ -87,6 +87,8 @@ RULES: dict[str, str] = {
     "search_tools and added with add_tool",
     "undiscoverable": "deferred, but no search tool the model can reach would ever show it "
     "(a tool the cap cut keeps the rule `over-cap`)",
+    "advice-tool-search": "seed 001: the model is shown 30 catalog tools or more at once; "
+    "seed 001 advises tool search mode, seed 002 picking per request (advice, not a fate)",
     # ---- gateway tool discovery (seed 004) ---------------------------------------------------
     "gateway-disabled": "seed 004: the gateway's tool discovery is off (`gateway.enabled: false`)",
     "gateway-passthrough": "seed 004: passthrough returns the request unchanged",
