@@ -2,16 +2,21 @@
 
 The stages, in order (each tool's fate is decided by the first stage that settles it):
 
-1. the model's size class and the cap of catalog tools in the prompt (seed 000);
-2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table);
+1. the model's size class and the cap of catalog tools in the prompt (seed 000); normal mode
+   (seed 001) has no cap by size;
+2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table), then
+   safety (seed 002's allowUnsafe);
 3. the three levels (seed 003), when the profile has `levels`;
 4. tools shown without a search: special categories and pre-discovered tools (tool search
    mode), core tools (levels), tools the model discovered earlier in a session;
 5. built-ins (seed 000's tree, seed 001's always-available tools) and the format (seed 000);
-6. the rest of the catalog tools: deferred, with seed 000's automatic search materializing the
-   most relevant ones up to the cap; or shown directly in normal mode (`mcp.defer: false`);
+6. the rest of the catalog tools, in order of preference (relevance, seed 003's priority):
+   deferred, with seed 000's automatic search materializing those that reach the relevance
+   floor (seed 002's 0.05) up to the cap; or shown directly in normal mode (`mcp.defer: false`);
 7. the gateway (seed 004), when the profile has one: it sees the request the agent built;
-8. a deferred tool that no reachable search tool can reveal is excluded.
+8. a deferred tool that no reachable search tool can reveal is excluded (keeping `over-cap`
+   when the cap cut it);
+9. the seeds' advice when 30 catalog tools or more are shown at once.
 """
 
 from __future__ import annotations
