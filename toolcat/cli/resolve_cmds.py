@@ -110,7 +110,12 @@ def _print_header(console: Console, resolution: Resolution) -> None:
         ("cap", ("none" if resolution.cap.limit is None else str(resolution.cap.limit))
          + f" — {escape(resolution.cap.reason)}"),
         ("scorer", resolution.scorer),
+        ("safety", "unsafe tools shown (allow_unsafe)" if profile.allow_unsafe
+         else "unsafe tools left out (--allow-unsafe to show them)"),
     ]
+    if not resolution.tool_search_mode and profile.mcp.defer:
+        rows.append(("floor", f"{profile.mcp.min_score:g} — the automatic search's "
+                              "mcp.min_score"))
     if resolution.tool_search_mode:
         rows.append(("mode", "tool search mode (seed 001)"))
     if resolution.gateway is not None:
