@@ -17,13 +17,21 @@ import inspect
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
+from toolcat.search.base import Scorer
 
 ScorerFunction = Callable[[str, Tool], Any]
 _ROUNDING = 1e-9  # a cosine of 1.0000000002 is still 1
+
+
+def as_scorer(scorer: Scorer | ScorerFunction, tools: Sequence[Tool]) -> Scorer:
+    """`scorer` itself when it is a Scorer (it has `scores`), else the function as one."""
+    if hasattr(scorer, "scores"):
+        return cast(Scorer, scorer)
+    return FunctionScorer(cast(ScorerFunction, scorer), tools)
 
 
 def query_text(query: Any) -> str:
@@ -62,7 +70,7 @@ class FunctionScorer:
 
     def __init__(self, function: ScorerFunction, tools: Sequence[Tool]) -> None:
         self.function = function
-        self.tools = tuple(tools)
+        self.tools: Sequence[Tool] = tuple(tools)
         self.name = getattr(function, "__name__", type(function).__name__)
         self._last: tuple[str, list[_Outcome]] | None = None
 
@@ -83,7 +91,8 @@ class FunctionScorer:
         return self._last[1]
 
     def _outcome(self, answer: Any, tool: Tool) -> _Outcome:
-        reason, details = "", {}
+        reason: str = ""
+        details: Any = {}
         value = answer
         if isinstance(answer, Mapping):
             if "score" not in answer:

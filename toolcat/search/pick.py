@@ -20,7 +20,7 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import build_scorer, default_scorer
 from toolcat.search.base import Scored, Scorer, rank
-from toolcat.search.function import FunctionScorer, ScorerFunction, query_text
+from toolcat.search.function import ScorerFunction, as_scorer, query_text
 
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
@@ -116,9 +116,7 @@ def pick(
         raise UsageError("timeout_ms must be more than 0")
     query = query_text(query)
     tools = _tools(catalog)
-    if callable(scorer) and not hasattr(scorer, "scores"):
-        scorer = FunctionScorer(scorer, tools)
-    prebuilt = None if scorer is None or isinstance(scorer, str) else scorer
+    prebuilt = None if scorer is None or isinstance(scorer, str) else as_scorer(scorer, tools)
     if prebuilt is None:
         name = scorer if isinstance(scorer, str) else default_scorer()[0]
     else:
