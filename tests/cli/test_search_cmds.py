@@ -37,11 +37,11 @@ def test_search_with_a_named_scorer_and_a_limit(run):
     assert {t["name"] for t in data["tools"]} == {"send_email", "send_message"}
 
 
-def test_search_with_an_invalid_pattern_notes_the_keyword_fallback(run):
+def test_search_with_an_invalid_pattern_is_seed_001s_error(run):
     result = run("search", "missing (")
-    assert result.exit_code == 0
-    assert "note: invalid regex pattern: missing )" in result.stderr
-    assert "found (keyword)" in result.stdout
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "invalid regex pattern: missing ), unterminated subpattern" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_search_that_finds_nothing_says_so_and_succeeds(run):

@@ -15,7 +15,7 @@ import pytest
 from toolcat.resolution import Resolver, Session
 
 AGENT = "builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"
-TOTAL = 13  # catalog tools the agent sends (the legacy server is disabled)
+TOTAL = 12  # catalog tools the agent sends (legacy is disabled, delete_repository unsafe)
 SLOW_SECONDS = 1.0
 
 

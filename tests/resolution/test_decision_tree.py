@@ -122,7 +122,9 @@ def test_the_profile_sets_or_lifts_the_cap(resolved):
 def test_min_score_keeps_weak_matches_deferred(resolved):
     r = resolved(LARGE + "mcp: {min_score: 0.6}", query="weather forecast")
     assert r.names("visible") == ["tool_search", "weather_forecast"]
-    assert fate(r, "get_weather") == ("deferred", "auto-search-no-match")
+    assert fate(r, "get_weather") == ("deferred", "below-min-score")
+    assert "under mcp.min_score 0.6" in r.verdict("get_weather").reason
+    assert fate(r, "send_message") == ("deferred", "auto-search-no-match")
 
 
 def test_without_the_automatic_search_catalog_tools_stay_deferred(resolved):
@@ -138,13 +140,26 @@ def test_without_a_search_tool_deferred_tools_can_never_be_shown(resolved):
     assert r.deferred == ()
 
 
-def test_normal_mode_shows_catalog_tools_directly_up_to_the_cap(resolved):
+def test_normal_mode_shows_every_catalog_tool_whatever_the_model_size(resolved, catalog):
     r = resolved("model: {size_b: 3}\nmcp: {defer: false}", query="weather forecast")
+    assert (r.cap.limit, r.cap.rule) == (None, "cap-normal-mode")
+    assert r.names("visible")[:2] == ["weather_forecast", "get_weather"]
+    assert fate(r, "send_message") == ("visible", "normal-mode")
+    assert fate(r, "tool_search") == ("excluded", "builtin-no-deferred-tools")
+    # every eligible tool: not the disabled legacy server, not the unsafe delete_repository
+    assert len(r.visible) == len(catalog.tools) - 2
+
+
+def test_max_in_prompt_caps_normal_mode_and_the_cut_is_its_own_rule(resolved):
+    r = resolved("model: {size_b: 3}\nmcp: {defer: false, max_in_prompt: 2}",
+                 query="weather forecast")
     assert r.names("visible") == ["tool_search", "weather_forecast", "get_weather"]
-    assert fate(r, "weather_forecast") == ("visible", "normal-mode")
     assert fate(r, "send_message") == ("deferred", "over-cap")
-    no_search = resolved("model: {size_b: 3}\nmcp: {defer: false}\nbuiltins: []")
-    assert fate(no_search, "send_message") == ("excluded", "undiscoverable")
+    no_search = resolved("mcp: {defer: false, max_in_prompt: 2}\nbuiltins: []",
+                         query="weather forecast")
+    assert fate(no_search, "send_message") == ("excluded", "over-cap")
+    assert "the cap is 2" in no_search.verdict("send_message").reason
+    assert not [v for v in no_search.verdicts if v.rule == "undiscoverable"]
 
 
 def test_every_tool_has_exactly_one_verdict_and_one_list(resolved, catalog):

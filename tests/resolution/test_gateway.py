@@ -11,7 +11,7 @@ from tests.resolution.conftest import fate
 from toolcat.resolution.profile import Gateway
 
 # the agent sends every catalog tool (13: 14 minus the disabled legacy server) and no built-in
-AGENT = "builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"
+AGENT = "builtins: []\nmcp: {defer: false, max_in_prompt: all}\nallow_unsafe: true\n"
 TOTAL = 13
 
 

@@ -143,8 +143,8 @@ def test_the_gateway_search_matches_parameters_falls_back_to_keywords_and_adds_a
     s = session("builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"
                 "gateway: {strategy: tool-search, always_keep: [list_channels]}")
     by_parameter = s.call("gateway_search_tools", {"query": "owner/name"})
-    assert set(by_parameter.added) == {"create_issue", "list_issues", "delete_repository",
-                                       "list_channels"}
+    # delete_repository matches too, but it is unsafe: the agent never sent it
+    assert set(by_parameter.added) == {"create_issue", "list_issues", "list_channels"}
     keyword = s.call("gateway_search_tools", {"query": "(weather"})
     assert keyword.rule == "gateway-search-keyword"
     assert "get_weather" in keyword.added

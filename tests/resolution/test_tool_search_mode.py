@@ -85,7 +85,7 @@ WORKSPACE = {"read_workspace_file", "write_workspace_file"}
                  id="server:* pattern"),
 ])
 def test_the_filtering_table(resolved, filters, discoverable, rule):
-    r = resolved(MODE + f"filters: {filters}")
+    r = resolved(MODE + f"allow_unsafe: true\nfilters: {filters}")  # delete_repository
     deferred = {v.name for v in r.verdicts if v.status == "deferred"}
     assert deferred == discoverable
     everything = WEATHER | SLACK | GITHUB | WORKSPACE

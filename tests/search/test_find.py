@@ -34,11 +34,14 @@ def test_nothing_found_says_so(demo):
     assert (data["found"], data["tools"], data["message"]) == (0, [], NOT_FOUND)
 
 
-def test_an_invalid_pattern_is_searched_by_keywords_with_a_note(demo):
+def test_an_invalid_pattern_is_seed_001s_error(demo):
     result = search_tools("missing (", demo.tools)
-    assert result.scorer == "keyword"
-    assert result.note.startswith("invalid regex pattern")
-    assert result.found
+    assert result.found == 0
+    assert result.to_json() == {"error": "invalid regex pattern: missing ), unterminated "
+                                "subpattern at position 8"}
+    lookbehind = search_tools("(?<=get_)weather", demo.tools).to_json()
+    assert lookbehind["error"].startswith("invalid regex pattern: the pattern needs a feature "
+                                          "RE2 lacks")
 
 
 def test_a_named_scorer_ranks_alone_up_to_the_limit(demo):

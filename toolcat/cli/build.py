@@ -79,10 +79,14 @@ def _mcp_policy(catalog: Catalog, cfg: Config) -> Catalog:
     return replace(catalog, tools=trust_unannotated(catalog.tools, policy))
 
 
-def profile(option: str | None, cfg: Config | None = None) -> Profile:
+def profile(option: str | None, cfg: Config | None = None, *,
+            allow_unsafe: bool = False) -> Profile:
     """`--profile`, else the `profile:` of toolcat.yaml, else the default profile (a large model
-    with native tool calling)."""
+    with native tool calling); `--allow-unsafe` sets its allow_unsafe."""
+    from dataclasses import replace
+
     from toolcat.resolution import DEFAULT_PROFILE, load_profile
 
     spec = option or (cfg or config()).profile
-    return load_profile(spec) if spec else DEFAULT_PROFILE
+    chosen = load_profile(spec) if spec else DEFAULT_PROFILE
+    return replace(chosen, allow_unsafe=True) if allow_unsafe else chosen

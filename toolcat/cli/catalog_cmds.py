@@ -214,6 +214,7 @@ def stats(
     if not console.is_terminal:
         def lines() -> Iterator[str]:
             yield f"{head} {tail}"
+            yield f"advice: {data['advice']['text']}"
             for title, counts in sections:
                 yield f"per {title}"
                 rows = list(counts.items())
@@ -224,6 +225,7 @@ def stats(
     from rich.table import Table
 
     console.print(f"[bold]{head}[/] {tail}", soft_wrap=True)
+    console.print(f"advice: {data['advice']['text']}", markup=False, soft_wrap=True)
     rows = _rows(limit, all_)
     for title, counts in sections:
         table = Table(title=f"per {title}", title_justify="left")
@@ -237,6 +239,8 @@ def stats(
 
 
 def catalog_stats(cat: Catalog) -> dict:
+    from toolcat.resolution.advice import advise
+
     sizes = {t.qualified_name: t.size() for t in cat.tools}
     largest = max(sizes, key=lambda k: sizes[k]) if sizes else ""
     tags: Counter[str] = Counter(tag for t in cat.tools for tag in t.tags)
@@ -252,6 +256,7 @@ def catalog_stats(cat: Catalog) -> dict:
             "mean": round(sum(sizes.values()) / len(sizes)) if sizes else 0,
             "largest": {"name": largest, "bytes": sizes.get(largest, 0)},
         },
+        "advice": advise(len(cat.tools)).to_json(),
     }
 
 

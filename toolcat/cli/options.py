@@ -43,3 +43,8 @@ ProfileOpt = Annotated[
                  "native tool calling.",
                  show_default=False),
 ]
+AllowUnsafeOpt = Annotated[
+    bool,
+    typer.Option("--allow-unsafe", help="Show tools marked unsafe (safe: false), as the "
+                 "profile's allow_unsafe: true does; they are left out by default."),
+]

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import (
+    AllowUnsafeOpt,
+    CatalogOpt,
+    JsonOpt,
+    OutputOpt,
+    ProfileOpt,
+    ShapeOpt,
+)
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
 from toolcat.wording import plural
@@ -60,6 +67,7 @@ def render(
     output: OutputOpt = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Print every note, not one line per kind of note.")] = False,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """The system prompt the model gets for QUERY, or with --provider the whole request
@@ -76,7 +84,7 @@ def render(
         get_format(format_)
     if output is not None:
         check_output(output)  # before any work; the inputs are protected when it is written
-    cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model,
                           prefix=_prefix())
     rendered = render_request(inp, provider, encoding)
@@ -121,12 +129,12 @@ def _prefix() -> PrefixPolicy:
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
-             shape: str | None) -> tuple[Catalog, Profile, Resolution]:
+             shape: str | None, allow_unsafe: bool) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
     from toolcat.resolution import Resolver
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
-    chosen = build.profile(profile, cfg)
+    chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
     return cat, chosen, Resolver(cat, chosen).resolve(query)
 
@@ -285,6 +293,7 @@ def tokens(
         "--model", help="Model id that picks the tokenizer and overhead (default: the "
         "profile's).", show_default=False)] = None,
     encoding: EncodingOpt = None,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Token cost of every tool definition, largest first, per server and for the whole
@@ -298,7 +307,7 @@ def tokens(
         request_provider(provider)
     visible = None
     if query is not None:
-        cat, chosen, resolution = _resolve(query, profile, catalog, shape)
+        cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
         model = model or model_id(chosen)
     else:
         cat = build.load(catalog, shape)

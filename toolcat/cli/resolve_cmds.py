@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,6 +37,7 @@ def resolve(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     steps: StepsOpt = None,
+    allow_unsafe: AllowUnsafeOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
@@ -45,7 +46,7 @@ def resolve(
     from toolcat.resolution import Resolver, Session, load_script
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
-    chosen = build.profile(profile, cfg)
+    chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     script = load_script(steps) if steps is not None else None
     text = query if query is not None else (script.query if script else None)
     if not text:
@@ -109,7 +110,12 @@ def _print_header(console: Console, resolution: Resolution) -> None:
         ("cap", ("none" if resolution.cap.limit is None else str(resolution.cap.limit))
          + f" — {escape(resolution.cap.reason)}"),
         ("scorer", resolution.scorer),
+        ("safety", "unsafe tools shown (allow_unsafe)" if profile.allow_unsafe
+         else "unsafe tools left out (--allow-unsafe to show them)"),
     ]
+    if not resolution.tool_search_mode and profile.mcp.defer:
+        rows.append(("floor", f"{profile.mcp.min_score:g} — the automatic search's "
+                              "mcp.min_score"))
     if resolution.tool_search_mode:
         rows.append(("mode", "tool search mode (seed 001)"))
     if resolution.gateway is not None:

@@ -118,18 +118,21 @@ def search(
 ) -> None:
     """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001)."""
     from toolcat.cli import build
-    from toolcat.cli.output import console, note, print_json
+    from toolcat.cli.output import console, print_json
     from toolcat.search.find import search_tools
 
     cat = build.load(catalog, shape)
     with EncodingBar() as bar:
         result = search_tools(query, cat.tools, scorer=scorer, limit=limit,
                               **_options(scorer, model, device, bar))
+    if result.error is not None:
+        from toolcat.errors import UsageError
+
+        raise UsageError(result.error, hint="escape the special characters (\\( \\+ \\?), "
+                         "or search words with --scorer bm25")
     if json_:
         print_json(result.to_json())
         return
-    if result.note:
-        note(f"note: {result.note}; searched by keywords")
     if not result.results:
         console.print(result.message)
         return

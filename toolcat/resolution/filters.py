@@ -10,7 +10,8 @@ tool_allowed, with seed 001's filtering table.
 | `server:*` in `filters.tools.allow` | every tool of that server |
 
 Deny lists win over allow lists. In tool search mode, tools of category structured_output or
-human bypass the filters (seed 001).
+human bypass the filters (seed 001). A tool marked `safe: false` that the filters let through
+is excluded (rule `unsafe`) unless the profile says `allow_unsafe: true` (seed 002).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from toolcat.resolution.profile import SPECIAL_CATEGORIES, Profile
 
 def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
                 ) -> tuple[bool, str, str]:
-    """(eligible, rule, reason) for one catalog tool; `servers` are the catalog's by name."""
+    """(eligible, rule, reason) for one catalog tool; `servers` are the catalog's by name.
+
+    The filters speak first; a tool they let through that is marked `safe: false` is then left
+    out unless the profile allows unsafe tools (seed 002's allowUnsafe).
+    """
     server = tool.server
     if server in profile.servers:
         enabled, by = profile.servers[server], "the profile"
@@ -33,6 +38,19 @@ def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
         enabled, by = (declared.enabled if declared else True), "the catalog"
     if not enabled:
         return False, "server-disabled", f"server {server} is disabled by {by}"
+    ok, rule, reason = _filtered(tool, profile)
+    if ok and not tool.safe:
+        if not profile.allow_unsafe:
+            return False, "unsafe", UNSAFE_REASON
+        reason += "; marked unsafe, allowed by allow_unsafe"
+    return ok, rule, reason
+
+
+UNSAFE_REASON = "marked unsafe (safe: false); allow_unsafe is off (--allow-unsafe to show it)"
+
+
+def _filtered(tool: Tool, profile: Profile) -> tuple[bool, str, str]:
+    server = tool.server
     if profile.tool_search_mode.enabled and tool.category in SPECIAL_CATEGORIES:
         return True, "special-category", f"category {tool.category} bypasses the filters"
     rules = profile.filters

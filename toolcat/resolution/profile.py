@@ -24,6 +24,7 @@ from toolcat.catalog.positions import PositionIndex
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, matches
 from toolcat.paths import bundled
+from toolcat.search.pick import MIN_SCORE
 
 FORMATS: tuple[str, ...] = ("native", "code", "hermes", "mistral", "pythonic", "json")
 TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
@@ -105,14 +106,16 @@ class McpSettings:
     """How the agent presents catalog tools (seed 000).
 
     `defer`: catalog tools are deferred and shown once a search materializes them (seed 000);
-    False is seed 001's normal mode, where they are shown directly. `auto_search`: run the
-    tool_search built-in with the query before the first turn. `max_in_prompt`: overrides the
-    cap by size; "all" lifts it.
+    False is seed 001's normal mode, where they are all shown directly. `auto_search`: run the
+    tool_search built-in with the query before the first turn. `min_score`: the relevance
+    floor of a search (seed 002's 0.05, as `pick` uses). `caps`: seed 000's caps by model
+    size, for the automatic search. `max_in_prompt`: overrides the cap by size, and caps
+    normal mode too; "all" lifts it.
     """
 
     defer: bool = True
     auto_search: bool = True
-    min_score: float = 0.0
+    min_score: float = MIN_SCORE
     caps: Caps = Caps()
     max_in_prompt: int | Literal["all"] | None = None
 
@@ -220,6 +223,7 @@ class Profile:
     mcp: McpSettings = McpSettings()
     scorer: str | None = None  # None: toolcat.search.default_scorer()
     scorer_options: Mapping[str, Any] = field(default_factory=dict)
+    allow_unsafe: bool = False  # seed 002: tools marked `safe: false` are left out unless True
     tool_search_mode: ToolSearchMode = ToolSearchMode()
     levels: Levels | None = None
     gateway: Gateway | None = None

@@ -34,6 +34,7 @@ from toolcat.resolution.profile import (
     Profile,
     ToolSearchMode,
 )
+from toolcat.search.pick import MIN_SCORE
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
@@ -152,7 +153,7 @@ class ProfileReader:
 
         known = ("name", "description", "prompt", "model", "builtins", "database_sources",
                  "formats", "filters", "servers", "mcp", "scorer", "scorer_options",
-                 "tool_search_mode", "levels", "gateway")
+                 "allow_unsafe", "tool_search_mode", "levels", "gateway")
         doc = self.mapping("", data, known)
         builtins = builtin_names()
 
@@ -180,6 +181,7 @@ class ProfileReader:
             "scorer": self.scorer(doc["scorer"]) if "scorer" in doc else None,
             "scorer_options": self.mapping("/scorer_options", doc.get("scorer_options"),
                                            tuple(doc.get("scorer_options") or ())),
+            "allow_unsafe": self.boolean("/allow_unsafe", doc.get("allow_unsafe", False)),
             "tool_search_mode": self.tool_search_mode(doc.get("tool_search_mode")),
             "levels": self.levels(doc["levels"]) if "levels" in doc else None,
             "gateway": self.gateway(doc["gateway"]) if "gateway" in doc else None,
@@ -291,7 +293,8 @@ class ProfileReader:
         return McpSettings(
             defer=self.boolean("/mcp/defer", doc.get("defer", True)),
             auto_search=self.boolean("/mcp/auto_search", doc.get("auto_search", True)),
-            min_score=self.number("/mcp/min_score", doc.get("min_score", 0.0), low=0, high=1),
+            min_score=self.number("/mcp/min_score", doc.get("min_score", MIN_SCORE), low=0,
+                                  high=1),
             caps=caps,
             max_in_prompt=limit,
         )

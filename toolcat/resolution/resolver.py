@@ -2,16 +2,21 @@
 
 The stages, in order (each tool's fate is decided by the first stage that settles it):
 
-1. the model's size class and the cap of catalog tools in the prompt (seed 000);
-2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table);
+1. the model's size class and the cap of catalog tools in the prompt (seed 000); normal mode
+   (seed 001) has no cap by size;
+2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table), then
+   safety (seed 002's allowUnsafe);
 3. the three levels (seed 003), when the profile has `levels`;
 4. tools shown without a search: special categories and pre-discovered tools (tool search
    mode), core tools (levels), tools the model discovered earlier in a session;
 5. built-ins (seed 000's tree, seed 001's always-available tools) and the format (seed 000);
-6. the rest of the catalog tools: deferred, with seed 000's automatic search materializing the
-   most relevant ones up to the cap; or shown directly in normal mode (`mcp.defer: false`);
+6. the rest of the catalog tools, in order of preference (relevance, seed 003's priority):
+   deferred, with seed 000's automatic search materializing those that reach the relevance
+   floor (seed 002's 0.05) up to the cap; or shown directly in normal mode (`mcp.defer: false`);
 7. the gateway (seed 004), when the profile has one: it sees the request the agent built;
-8. a deferred tool that no reachable search tool can reveal is excluded.
+8. a deferred tool that no reachable search tool can reveal is excluded (keeping `over-cap`
+   when the cap cut it);
+9. the seeds' advice when 30 catalog tools or more are shown at once.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.resolution import levels as level_rules
+from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
@@ -37,6 +43,9 @@ from toolcat.resolution.model import (
     TokenCost,
     Verdict,
 )
+from toolcat.resolution.order import by_preference
+from toolcat.resolution.order import describe as describe_order
+from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
 from toolcat.search import default_scorer
 from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
@@ -75,8 +84,18 @@ class _Agent:
     decisions: tuple[Decision, ...]
 
 
+def is_normal_mode(profile: Profile) -> bool:
+    """Seed 001's normal mode: catalog tools shown directly (`mcp.defer: false`)."""
+    return not profile.tool_search_mode.enabled and not profile.mcp.defer
+
+
 def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
-    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says."""
+    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says.
+
+    Seed 000 caps the tools its automatic search materializes; seed 001's normal mode shows
+    every tool. So the caps by size apply to deferred catalog tools, and normal mode is capped
+    only by an explicit `mcp.max_in_prompt`.
+    """
     model = profile.model
     size = model.size_class
     size_text = f"{model.size_b:g}B" if model.size_b is not None else "size not given"
@@ -89,6 +108,10 @@ def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
         cap = Cap(None, size, "cap-none", "mcp.max_in_prompt is all: no cap")
     elif isinstance(limit, int):
         cap = Cap(limit, size, "cap-profile", f"mcp.max_in_prompt is {limit}")
+    elif is_normal_mode(profile):
+        cap = Cap(None, size, "cap-normal-mode", "normal mode (mcp.defer: false) shows every "
+                  "tool, as seed 001's does; the caps by size bound the automatic search; "
+                  "mcp.max_in_prompt caps normal mode")
     else:
         n = getattr(profile.mcp.caps, size)
         why = (f"{size} model ({size_text})" if size != "unknown"
@@ -185,8 +208,13 @@ class Resolver:
         gateway_decision, outcome, visible, extra = self._gateway(
             query, agent.request, fates, state)
         reach = self._reachability(fates)
-        return self._result(query, scores, fates, agent, visible, extra,
-                            [gateway_decision, *([reach] if reach else [])], outcome)
+        late = [gateway_decision, *([reach] if reach else [])]
+        shown = sum(1 for t in visible if t.qualified_name in self._index)
+        if shown >= TOOL_SEARCH_FROM:
+            late.append(Decision("advice", "tool search mode", "advice-tool-search",
+                                 advise(shown).text.replace("tools:", "catalog tools shown at "
+                                                            "once:", 1)))
+        return self._result(query, scores, fates, agent, visible, extra, late, outcome)
 
     def _agent(self, query: str, state: SessionState, scores: Mapping[str, float],
                fates: dict[str, _Fate]) -> _Agent:
@@ -195,15 +223,15 @@ class Resolver:
         cap, model_decision = choose_cap(profile)
         eligible, stages = self._catalog_stages(fates, state)
         candidates = [t for t in eligible if t.qualified_name not in fates]
-        normal_mode = not profile.tool_search_mode.enabled and not profile.mcp.defer
+        normal_mode = is_normal_mode(profile)
         over_cap = cap.limit is not None and len(candidates) > cap.limit
         has_deferred = bool(candidates) and (not normal_mode or over_cap)
         shown_builtins, builtin_decision = self._builtins(fates, has_deferred)
         choice, format_decision = choose_format(profile)
         auto = any(t.name == "tool_search" for t in shown_builtins)
         stages.append(self._present(candidates, cap, fates, scores, auto=auto))
-        shown = sorted((t for t in eligible if fates[t.qualified_name].status == "visible"),
-                       key=lambda t: (-scores[t.qualified_name], self._index[t.qualified_name]))
+        shown = by_preference([t for t in eligible if fates[t.qualified_name].status == "visible"],
+                              scores, self._index, levels=profile.levels is not None)
         count = {status: sum(1 for t in self.catalog.tools
                              if fates[t.qualified_name].status == status)
                  for status in ("visible", "deferred", "excluded")}
@@ -275,16 +303,17 @@ class Resolver:
             if rule == "special-category":
                 fates[key] = _Fate("visible", rule, reason)
                 filtered.append(Decision(self.name(tool), "visible", rule, reason))
-            elif rule == "no-filter":
+            elif rule == "no-filter" and tool.safe:
                 quiet += 1
             else:
                 filtered.append(Decision(self.name(tool), "eligible", rule, reason))
         if quiet:
             filtered.insert(0, Decision(f"{quiet} tools", "eligible", "no-filter",
                                         "no servers or tools are selected"))
+        unsafe = sum(1 for d in filtered if d.rule == "unsafe")
         stages = [Decision("filters", f"{len(eligible)} eligible", None,
-                           f"{len(self.catalog.tools) - len(eligible)} excluded by the server "
-                           "and tool filters", tuple(filtered))]
+                           f"{len(self.catalog.tools) - len(eligible) - unsafe} excluded by the "
+                           f"server and tool filters, {unsafe} as unsafe", tuple(filtered))]
         if profile.levels is not None:
             eligible, decision = self._levels(eligible, fates)
             stages.append(decision)
@@ -364,46 +393,52 @@ class Resolver:
     def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool
                  ) -> Decision:
-        """Deferral, the automatic search and the cap (seed 000), or normal mode."""
+        """Deferral, the automatic search with its floor and the cap (seed 000), or normal
+        mode (seed 001); tools in order of preference (relevance, priority)."""
         profile = self.profile
         mode = profile.tool_search_mode.enabled
-        ordered = sorted(candidates, key=lambda t: (-scores[t.qualified_name],
-                                                     self._index[t.qualified_name]))
+        levels = profile.levels is not None
+        ordered = by_preference(candidates, scores, self._index, levels=levels)
+        ties = priority_notes(ordered, scores, self.name, levels=levels)
         limit = cap.limit
         via = "builtin:search_tools" if mode else "builtin:tool_search"
         children = []
+
+        def settle(tool: Tool, fate: _Fate) -> None:
+            fates[tool.qualified_name] = fate
+            children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+
+        def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
+            score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
+            if tool.qualified_name in ties:
+                score += f"; {ties[tool.qualified_name]}"
+            if limit is None or rank <= limit:
+                return _Fate("visible", rule, score)
+            return _Fate("deferred", "over-cap", f"{score}; the cap is {limit}", via)
+
         if not mode and not profile.mcp.defer:
             title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
             for rank, tool in enumerate(ordered, 1):
-                score = scores[tool.qualified_name]
-                if limit is None or rank <= limit:
-                    fate = _Fate("visible", "normal-mode", f"rank {rank}, score {score:.3f}")
-                else:
-                    fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; the "
-                                 f"cap is {limit}", via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+                settle(tool, ranked(rank, tool, "normal-mode"))
         elif auto and profile.mcp.auto_search and candidates:
             title = "automatic search"
+            floor = profile.mcp.min_score
             why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
-                   f"scorer, score > {profile.mcp.min_score:g}); the cap is "
+                   f"scorer, score >= mcp.min_score {floor:g}); the cap is "
                    f"{'none' if limit is None else limit}")
             rank = 0
             for tool in ordered:
                 score = scores[tool.qualified_name]
-                if score > 0 and score > profile.mcp.min_score:
+                if score > 0 and score >= floor:
                     rank += 1
-                    if limit is None or rank <= limit:
-                        fate = _Fate("visible", "auto-search-match",
-                                     f"rank {rank}, score {score:.3f}")
-                    else:
-                        fate = _Fate("deferred", "over-cap", f"rank {rank}, score {score:.3f}; "
-                                     f"the cap is {limit}", via)
+                    settle(tool, ranked(rank, tool, "auto-search-match"))
+                elif score > 0:
+                    settle(tool, _Fate("deferred", "below-min-score",
+                                       f"score {score:.3f} is under mcp.min_score {floor:g}",
+                                       via))
                 else:
-                    fate = _Fate("deferred", "auto-search-no-match",
-                                 f"score {score:.3f} for the query", via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+                    settle(tool, _Fate("deferred", "auto-search-no-match",
+                                       "score 0: no evidence for the query", via))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -413,9 +448,10 @@ class Resolver:
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not shown, so no automatic search ran")
             for tool in ordered:
-                fate = _Fate("deferred", rule, why, via)
-                fates[tool.qualified_name] = fate
-                children.append(Decision(self.name(tool), "deferred", rule, why))
+                settle(tool, _Fate("deferred", rule, why, via))
+        if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
+                (levels or ties):
+            children.insert(0, describe_order(levels))
         return Decision(title, f"{sum(1 for c in children if c.outcome == 'visible')} shown",
                         None, why, tuple(children))
 
@@ -465,15 +501,18 @@ class Resolver:
             if fate.status == "deferred" and not (fate.via and reachable(fate.via,
                                                                           frozenset({key}))):
                 searcher = self._names.get(fate.via or "", "a search tool")
-                fates[key] = _Fate("excluded", "undiscoverable",
+                # a tool the cap cut keeps the cap as its rule: the cap is what hid it
+                rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
+                fates[key] = _Fate("excluded", rule,
                                    f"{fate.reason}; and {searcher} is not available to the "
                                    "model")
-                children.append(Decision(self._names.get(key, key), "excluded",
-                                         "undiscoverable", fates[key].reason))
+                children.append(Decision(self._names.get(key, key), "excluded", rule,
+                                         fates[key].reason))
         if not children:
             return None
-        return Decision("undiscoverable", f"{len(children)} excluded", None,
-                        "deferred tools that no search tool the model can use would show",
+        return Decision("unreachable", f"{len(children)} excluded", None,
+                        "deferred tools that no search tool the model can use would show "
+                        "(over-cap: the cap cut them; undiscoverable: nothing shows them)",
                         tuple(children))
 
     def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float]) -> Verdict:

@@ -13,6 +13,9 @@ RULES: dict[str, str] = {
     "cap-by-size": "seed 000: at most this many catalog tools in the prompt for the model size",
     "cap-profile": "the profile sets the number of catalog tools in the prompt itself",
     "cap-none": "the profile lifts the cap (`max_in_prompt: all`)",
+    "cap-normal-mode": "seed 001's normal mode (`mcp.defer: false`) shows every tool; seed "
+    "000's caps by size bound its automatic search, and only `mcp.max_in_prompt` caps normal "
+    "mode",
     "format-primary": "seed 000: the preferred format (`formats.primary`) is available",
     "format-fallback": "seed 000: the preferred format is unavailable; the first enabled "
     "format that is available is used",
@@ -49,6 +52,8 @@ RULES: dict[str, str] = {
     "tool-selected": "seed 001: the tool matches `filters.tools.allow` (selectedTools, "
     "`server:*` included)",
     "no-filter": "seed 001: no servers or tools are selected, so every tool is discoverable",
+    "unsafe": "seed 002: the tool is marked `safe: false` and the profile does not allow "
+    "unsafe tools (`allow_unsafe`, `--allow-unsafe`)",
     # ---- three-level selection (seed 003) --------------------------------------------------
     "level-core": "seed 003 level 1: a core tool (level 1, or in `levels.core_tools`) is "
     "always included",
@@ -67,14 +72,23 @@ RULES: dict[str, str] = {
     # ---- deferral, the automatic search and the cap (seed 000, seed 001) --------------------
     "auto-search-match": "seed 000: the automatic tool_search with the query found it and it "
     "fits under the cap, so it is materialized",
-    "auto-search-no-match": "seed 000: the automatic tool_search with the query did not find it",
+    "auto-search-no-match": "seed 000: the automatic tool_search with the query did not find "
+    "it (score 0)",
+    "below-min-score": "seed 002: the automatic tool_search scored it under the relevance "
+    "floor `mcp.min_score` (0.05 unless the profile says otherwise, as `pick` uses)",
+    "priority": "seed 003: higher priority is preferred when tools match equally: it breaks "
+    "ties in relevance score, and orders the tools the levels matched by capability",
     "auto-search-off": "seed 000: catalog tools are deferred and no automatic search ran "
     "(tool_search not shown, or `mcp.auto_search: false`)",
-    "over-cap": "seed 000: relevant, but the cap of catalog tools in the prompt is reached",
+    "over-cap": "seed 000: the cap of catalog tools in the prompt is reached; deferred when a "
+    "search tool can still reveal it, else excluded",
     "normal-mode": "seed 001's normal mode (`mcp.defer: false`): the tool is shown directly",
     "tool-search-mode-deferred": "seed 001: in tool search mode the tool must be found with "
     "search_tools and added with add_tool",
-    "undiscoverable": "deferred, but no search tool the model can reach would ever show it",
+    "undiscoverable": "deferred, but no search tool the model can reach would ever show it "
+    "(a tool the cap cut keeps the rule `over-cap`)",
+    "advice-tool-search": "seed 001: the model is shown 30 catalog tools or more at once; "
+    "seed 001 advises tool search mode, seed 002 picking per request (advice, not a fate)",
     # ---- gateway tool discovery (seed 004) ---------------------------------------------------
     "gateway-disabled": "seed 004: the gateway's tool discovery is off (`gateway.enabled: false`)",
     "gateway-passthrough": "seed 004: passthrough returns the request unchanged",

@@ -15,8 +15,11 @@ Each call must be to a tool the model sees at that point, with arguments valid f
 otherwise it is refused with an error response. The discovery calls answer in seed 001's shapes
 (search_tools, show_all_tools; add_tool in toolcat's own shape, which seed 001 does not give),
 seed 000's tool_search loads what it finds, and the gateway's phantom search tool (seed 004)
-reinjects what it finds, at most 5 times in a row (the phantom loop limit). Any other call is
-recorded as recently used (it counts for the gateway's relevance score) and is not run.
+reinjects what it finds, at most 5 times in a row (the phantom loop limit). Behind a relevance
+gateway, which has no search tool of its own, what the model's own searches load (tool_search,
+add_tool) counts as expanded: +1000 in the gateway's score for the rest of the session. Any
+other call is recorded as recently used (it counts for the gateway's relevance score) and is
+not run.
 """
 
 from __future__ import annotations
@@ -254,16 +257,12 @@ class Session:
     def _search_tools(self, before: Resolution, arguments: Mapping[str, Any]
                       ) -> tuple[Any, bool, str, str]:
         from toolcat.search.find import search_tools
-        from toolcat.search.regex import compile_query
 
         query = arguments["query"]
-        problem = compile_query(query)[1]
-        if problem:
-            error = problem if problem.startswith("invalid regex pattern") else \
-                f"invalid regex pattern: {problem}"
-            return {"error": error}, False, "search-invalid-regex", \
-                f"{query!r} is not a usable regular expression"
         result = search_tools(query, self._pool())
+        if result.error is not None:
+            return result.to_json(), False, "search-invalid-regex", \
+                f"{query!r} is not a usable regular expression"
         tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description}
                  for s in result.results]
         if result.scorer == "regex":
@@ -287,7 +286,7 @@ class Session:
             else:
                 added.append(self.resolver.name(tool))
                 keys.append(tool.qualified_name)
-        self._discover(keys)
+        expanded = self._discover(keys)
         parts = []
         if added:
             parts.append(f"Added {', '.join(added)}; they can be called now.")
@@ -297,7 +296,8 @@ class Session:
             parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
         response = {"added": added, "already_available": already, "not_found": missing,
                     "message": " ".join(parts)}
-        return response, False, "add-tool", f"{len(added)} added, {len(missing)} not found"
+        return response, False, "add-tool", \
+            f"{len(added)} added, {len(missing)} not found{expanded}"
 
     def _show_all_tools(self, before: Resolution, arguments: Mapping[str, Any]
                         ) -> tuple[Any, bool, str, str]:
@@ -312,15 +312,18 @@ class Session:
         query, limit = arguments["query"], int(arguments.get("limit", TOOL_SEARCH_LIMIT))
         visible = {t.qualified_name for t in before.visible}
         scores = self.resolver.scores(query)
+        floor = self.resolver.profile.mcp.min_score  # the automatic search's floor
         pool = [t for t in self._pool() if t.qualified_name not in visible
-                and scores.get(t.qualified_name, 0.0) > 0]
+                and scores.get(t.qualified_name, 0.0) > 0
+                and scores[t.qualified_name] >= floor]
         pool.sort(key=lambda t: -scores[t.qualified_name])
         found = pool[:limit]
-        self._discover([t.qualified_name for t in found])
+        expanded = self._discover([t.qualified_name for t in found])
         tools = [{"name": self.resolver.name(t), "server": t.server,
                   "description": t.description} for t in found]
         return ({"query": query, "found": len(tools), "tools": tools}, False,
-                "tool-search-call", f"{len(tools)} tools found and loaded by relevance")
+                "tool-search-call",
+                f"{len(tools)} tools found and loaded by relevance{expanded}")
 
     def _gateway_search(self, before: Resolution, arguments: Mapping[str, Any]
                         ) -> tuple[Any, bool, str, str]:
@@ -357,9 +360,18 @@ class Session:
         return ({"found": len(found), "tools": _summaries(self.resolver, found),
                  "message": message}, False, rule, note)
 
-    def _discover(self, keys: Sequence[str]) -> None:
+    def _discover(self, keys: Sequence[str]) -> str:
+        """Load `keys` into the model's tools; returns a note for the step ("" or why the
+        gateway now counts them as expanded)."""
         merged = (*self.state.discovered, *keys)
         self.state = replace(self.state, discovered=tuple(dict.fromkeys(merged)))
+        gateway = self.resolver.profile.gateway
+        if not keys or gateway is None or not gateway.enabled or gateway.strategy != "relevance":
+            return ""
+        # relevance has no search tool of its own: the model's searches are the session's
+        # searches, and what they load is expanded (+1000, sticky; seed 004)
+        self._expand(keys)
+        return "; expanded for the relevance gateway (+1000)"
 
     def _expand(self, keys: Sequence[str]) -> None:
         merged = (*self.state.expanded, *keys)

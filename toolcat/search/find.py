@@ -1,7 +1,10 @@
 """Seed 001's `search_tools`: regex first, fuzzy when the pattern matches nothing, top 5.
 
 The result has seed 001's response shape (`found`, `tools`, `message`) so that an agent's
-search tool can return it as is; `toolcat search` prints it.
+search tool can return it as is; `toolcat search` prints it. A query that is not a usable
+pattern gets seed 001's error (`{"error": "invalid regex pattern: ..."}`), the same for the
+command and for a model's search_tools call; only seed 004's gateway search falls back to
+keywords, as that seed says.
 """
 
 from __future__ import annotations
@@ -31,13 +34,17 @@ class SearchResult:
     results: tuple[Scored, ...]
     message: str
     note: str | None = None
+    error: str | None = None  # seed 001's error: the query is not a usable pattern
 
     @property
     def found(self) -> int:
         return len(self.results)
 
     def to_json(self) -> dict[str, Any]:
-        """Seed 001's response (`found`, `tools`, `message`), plus `scorer` and `note`."""
+        """Seed 001's response (`found`, `tools`, `message`), plus `scorer` and `note`; or
+        seed 001's `{"error": ...}` for a query that is not a usable pattern."""
+        if self.error is not None:
+            return {"error": self.error}
         return {
             "found": self.found,
             "tools": [{"name": s.tool.name, "description": s.tool.description,
@@ -55,8 +62,8 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
 
     With no `scorer`, seed 001's behaviour: the query is a case-insensitive regular
     expression; when it matches no tool, fuzzy search (substring, words, characters) takes
-    over; an unusable pattern is searched by keywords (seed 004), with a note saying why.
-    Otherwise the named scorer (or the given Scorer) ranks alone.
+    over; an unusable pattern is seed 001's error (`error`, nothing found). Otherwise the
+    named scorer (or the given Scorer) ranks alone.
 
     Raises:
         UsageError: unknown scorer or option.
@@ -70,11 +77,25 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
     if options:
         raise UsageError(f"option {', '.join(options)} needs --scorer: the default regex and "
                          "fuzzy search take none")
+    error = pattern_error(query)
+    if error is not None:
+        return SearchResult(query, "regex", (), error, error=error)
     regex = RegexScorer(tools)
-    note = regex.problem(query)
     found = tuple(rank(regex, query, limit=limit, min_score=min_score))
     if found:
-        return SearchResult(query, "keyword" if note else "regex", found, FOUND, note)
+        return SearchResult(query, "regex", found, FOUND)
     fuzzy = build_scorer("fuzzy", tools)
     found = tuple(rank(fuzzy, query, limit=limit, min_score=min_score))
-    return SearchResult(query, "fuzzy", found, FOUND_FUZZY if found else NOT_FOUND, note)
+    return SearchResult(query, "fuzzy", found, FOUND_FUZZY if found else NOT_FOUND)
+
+
+def pattern_error(query: str) -> str | None:
+    """Seed 001's error for a query that is not a usable pattern (invalid, or needing what RE2
+    lacks: lookaround, backreferences), or None."""
+    from toolcat.search.regex import compile_query
+
+    problem = compile_query(query)[1]
+    if problem is None:
+        return None
+    return problem if problem.startswith("invalid regex pattern") else \
+        f"invalid regex pattern: {problem}"

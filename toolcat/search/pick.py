@@ -21,6 +21,7 @@ from toolcat.model import Catalog, Tool
 from toolcat.search import default_scorer
 from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.index import indexed_scorer
+from toolcat.search.function import ScorerFunction, as_scorer, query_text
 
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
@@ -84,20 +85,22 @@ class PickResult:
 
 
 def pick(
-    query: str,
+    query: Any,
     catalog: Catalog | Iterable[Tool] | str | PathLike[str],
     *,
     max_candidates: int = MAX_CANDIDATES,
     min_score: float = MIN_SCORE,
     allow_unsafe: bool = False,
-    scorer: str | Scorer | None = None,
+    scorer: str | Scorer | ScorerFunction | None = None,
     timeout_ms: float | None = None,
     **options: Any,
 ) -> PickResult:
     """Choose the tools of `catalog` that fit `query` (seed 002's pickTools).
 
-    `catalog` is a Catalog, tools, or a catalog path. `scorer` is a name from SCORERS, a
-    Scorer already built over the same tools, or None for the most accurate scorer available
+    `query` is text, or an object stringified as JSON (seed 002). `catalog` is a Catalog,
+    tools, or a catalog path. `scorer` is a name from SCORERS, a Scorer already built over the
+    same tools, a plain function `(query, tool) -> score` (seed 002's ScorerFn; see
+    toolcat.search.function), or None for the most accurate scorer available
     (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
     `timeout_ms` bounds building the index and scoring together.
 
@@ -112,9 +115,10 @@ def pick(
         raise UsageError("min_score must be between 0 and 1")
     if timeout_ms is not None and timeout_ms <= 0:
         raise UsageError("timeout_ms must be more than 0")
+    query = query_text(query)
     source = _source(catalog)
     tools = source.tools if isinstance(source, Catalog) else source
-    prebuilt = None if scorer is None or isinstance(scorer, str) else scorer
+    prebuilt = None if scorer is None or isinstance(scorer, str) else as_scorer(scorer, tools)
     if prebuilt is None:
         name = scorer if isinstance(scorer, str) else default_scorer(len(tools))[0]
     else:

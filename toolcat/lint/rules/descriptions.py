@@ -12,13 +12,20 @@ from toolcat.model import Tool
 
 PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
                           "lorem", "n/a", "na", "none", "test", "tool", "function"})
-# words that add nothing about what a tool does, when they are all a description has
+# words that add nothing about what a tool does: generic verbs (seed 001's bad example
+# "Returns data about conditions" is one of them, two of these and one other word), generic
+# nouns and filler
 VAGUE = frozenset(("do does doing handle handles handler helper helps process processes "
                    "manage manages misc miscellaneous stuff thing things various utility util "
                    "function tool api call calls operation operations action actions data info "
                    "information something run runs execute executes general generic perform "
                    "performs task tasks work works other others some certain etc stuff "
-                   "with").split())
+                   "with returns returned returning get gets getting fetch fetches "
+                   "fetching retrieve retrieves retrieving provide provides providing give "
+                   "gives obtain obtains about regarding related relating concerning relevant "
+                   "corresponding particular given specified specific all any each every "
+                   "result results detail details value values item items content contents "
+                   "object objects entity entities resource resources").split())
 NAME_FILLER = frozenset({"tool", "function", "api", "call", "calls", "this", "use", "used",
                          "method", "endpoint"})
 
@@ -83,9 +90,10 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """The description is too short or too vague to be found by search.
 
     A description of fewer than `min_description_words` words (default 4), a placeholder such
-    as "tbd", or one made only of words like "handles", "data", "utility" or "does stuff"
-    gives a search nothing to match and a model nothing to choose by. Say what the tool does,
-    to what, and what it returns.
+    as "tbd", or one with at most one specific word among generic ones like "handles",
+    "returns", "data", "utility" or "does stuff" (seed 001's bad example: "Returns data about
+    conditions") gives a search nothing to match and a model nothing to choose by. Say what
+    the tool does, to what, and what it returns.
     """
     text = tool.description.strip()
     if not text:
@@ -99,9 +107,16 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield Problem(f"the description has {len(found)} word{'s' * (len(found) != 1)} "
                       f"(at least {minimum}): too little for search to match or a model to "
                       "choose by", field="description")
-    elif all(w in VAGUE or w in STOPWORDS for w in found):
-        yield Problem(f"the description {text!r} says nothing specific about what the tool "
-                      "does", field="description")
+    else:
+        specific = {stem(w): w for w in found if w not in VAGUE and w not in STOPWORDS}
+        if not specific:
+            yield Problem(f"the description {text!r} says nothing specific about what the "
+                          "tool does", field="description")
+        elif len(specific) == 1:
+            only = next(iter(specific.values()))
+            yield Problem(f"the description {text!r} says little about what the tool does: "
+                          f"only '{only}' is specific; say what it does, to what, and what it "
+                          "returns", field="description")
 
 
 @tool_rule("TC303", "undocumented-parameter", "warning", bad="""

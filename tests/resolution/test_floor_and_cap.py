@@ -1,0 +1,81 @@
+"""Seed 002's relevance floor in resolve's automatic search, and seed 000's caps settled
+against seed 001's normal mode, each visible in the trace under its own rule."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.resolution.conftest import fate
+
+
+@pytest.fixture(autouse=True)
+def shared_embeddings(isolated, monkeypatch, tmp_path_factory):
+    """The default profile uses toolcat's default scorer (hybrid with the semantic extra): one
+    embedding cache for the module encodes the demo catalog once."""
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "embeddings"))
+
+
+def test_a_request_no_tool_fits_shows_no_catalog_tool_as_pick_says(run):
+    data = json.loads(run("resolve", "tell me a joke", "--json").stdout)
+    assert [t["name"] for t in data["visible"]] == ["tool_search"]
+    floored = [t for t in data["deferred"] if t["rule"] == "below-min-score"]
+    assert floored, "the scorer gives every tool some score; the floor defers them"
+    assert all(0 < t["score"] < 0.05 for t in floored)
+    assert "under mcp.min_score 0.05" in floored[0]["reason"]
+    picked = json.loads(run("pick", "tell me a joke", "--json").stdout)
+    assert picked["picks"] == [] and picked["min_score"] == 0.05
+
+
+def test_the_floor_keeps_the_tools_that_fit(run):
+    data = json.loads(run("resolve", "what's the weather in Tokyo", "--json").stdout)
+    shown = [t["name"] for t in data["visible"] if not t["builtin"]]
+    assert "get_weather" in shown
+    assert all(t["score"] >= 0.05 for t in data["visible"] if not t["builtin"])
+
+
+def test_the_floor_is_set_in_the_profile(resolved):
+    assert resolved("model: {size_b: 70}").profile.mcp.min_score == 0.05
+    r = resolved("model: {size_b: 70}\nmcp: {min_score: 0.0}", query="weather in Tokyo")
+    assert r.verdicts and not [v for v in r.verdicts if v.rule == "below-min-score"]
+    high = resolved("model: {size_b: 70}\nmcp: {min_score: 0.99}", query="weather in Tokyo")
+    assert fate(high, "get_weather") == ("deferred", "below-min-score")
+    automatic = high.trace.find("automatic search")[0]
+    assert "score >= mcp.min_score 0.99" in automatic.reason
+
+
+def test_a_bad_floor_names_its_position(run, write):
+    profile = write("mcp:\n  min_score: 2\n")
+    result = run("resolve", "weather", "-p", str(profile))
+    assert result.exit_code == 2
+    assert f"{profile}:2:14" in result.stderr and "<= 1" in result.stderr
+
+
+def test_normal_mode_shows_every_tool_of_the_demo_catalog_for_a_small_model(run, write):
+    profile = write("model: {size_b: 3}\nmcp: {defer: false}\n")
+    data = json.loads(run("resolve", "weather", "-p", str(profile), "--json").stdout)
+    assert (data["cap"]["limit"], data["cap"]["rule"]) == (None, "cap-normal-mode")
+    assert {t["rule"] for t in data["visible"]} == {"normal-mode"}
+    assert data["deferred"] == []
+    assert {t["rule"] for t in data["excluded"] if not t["builtin"]} == {"unsafe"}
+
+
+def test_a_cap_that_cuts_is_its_own_rule_in_text_and_json(run, write):
+    profile = write("model: {size_b: 3}\nmcp: {defer: false, max_in_prompt: 3}\nbuiltins: []\n")
+    data = json.loads(run("resolve", "weather", "-p", str(profile), "--json").stdout)
+    assert len(data["visible"]) == 3
+    cut = [t for t in data["excluded"] if t["rule"] == "over-cap"]
+    assert len(cut) == 62 - 3  # 72 tools, 10 unsafe
+    assert "the cap is 3" in cut[0]["reason"] and "tool_search is not available" in \
+        cut[0]["reason"]
+    assert not [t for t in data["excluded"] if t["rule"] == "undiscoverable"]
+    text = run("resolve", "weather", "-p", str(profile)).stdout
+    assert "over-cap: " in text and "[undiscoverable]" not in text
+
+
+def test_the_automatic_search_keeps_seed_000s_cap_by_size(run):
+    data = json.loads(run("resolve", "weather", "-p", "small-model", "--json").stdout)
+    assert (data["cap"]["limit"], data["cap"]["rule"]) == (2, "cap-by-size")
+    assert len([t for t in data["visible"] if not t["builtin"]]) == 2
+    assert any(t["rule"] == "over-cap" for t in data["deferred"])

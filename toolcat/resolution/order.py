@@ -1,0 +1,57 @@
+"""The order in which the agent offers catalog tools: relevance, and seed 003's priority.
+
+Seed 003 says a higher `priority` is "preferred when multiple tools match". Without levels,
+tools match by relevance to the query, so priority breaks ties between equal scores. With
+levels, the capability tags decide which tools match (seed 003's level 2), so priority orders
+the matched tools and the score breaks ties between equal priorities. Catalog order decides
+last. The order matters where a cap cuts the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
+
+from toolcat.model import Tool
+from toolcat.resolution.model import Decision
+
+
+def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
+                  position: Mapping[str, int], *, levels: bool) -> list[Tool]:
+    """`tools`, most preferred first."""
+
+    def key(tool: Tool) -> tuple[float, float, int]:
+        score, priority = scores[tool.qualified_name], tool.priority
+        first, second = (priority, score) if levels else (score, priority)
+        return -first, -second, position[tool.qualified_name]
+
+    return sorted(tools, key=key)
+
+
+def describe(levels: bool) -> Decision:
+    """The trace's note on how the tools were ordered."""
+    if levels:
+        return Decision("order", "priority, then score", "priority",
+                        "the levels matched these tools by capability; seed 003 prefers the "
+                        "higher priority, and the relevance score breaks ties")
+    return Decision("order", "score, then priority", "priority",
+                    "by relevance score; seed 003's priority breaks ties between equal scores")
+
+
+def notes(ordered: Sequence[Tool], scores: Mapping[str, float],
+          name: Callable[[Tool], str], *, levels: bool) -> dict[str, str]:
+    """What priority did to each tool's place, by key (only where it did something)."""
+    if levels:
+        return {t.qualified_name: f"priority {t.priority}" for t in ordered}
+    out: dict[str, str] = {}
+    for above, below in pairwise(ordered):
+        if scores[above.qualified_name] != scores[below.qualified_name] or \
+                above.priority == below.priority:
+            continue
+        out.setdefault(above.qualified_name,
+                       f"priority {above.priority} ranks it above {name(below)} (same score, "
+                       f"priority {below.priority})")
+        out.setdefault(below.qualified_name,
+                       f"ranked below {name(above)}: same score, lower priority "
+                       f"({below.priority} < {above.priority})")
+    return out
