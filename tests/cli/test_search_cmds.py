@@ -38,7 +38,7 @@ def test_search_with_a_named_scorer_and_a_limit(run):
 
 
 def test_search_with_an_invalid_pattern_is_seed_001s_error(run):
-    result = run("search", "missing (")
+    result = run("search", "missing (", "-c", "demo")
     assert (result.exit_code, result.stdout) == (2, "")
     assert "invalid regex pattern: missing ), unterminated subpattern" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

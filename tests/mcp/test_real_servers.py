@@ -59,6 +59,8 @@ def servers(repo: Path) -> dict[str, list[str]]:
     }
 
 
+REQUESTS = {"time": "what time is it in Tokyo", "fetch": "fetch the page at this URL",
+            "git": "show the status of my git repository"}
 EXPECTED = {  # tools each server is known to list (a newer release may add more)
     "time": {"get_current_time", "convert_time"},
     "fetch": {"fetch"},
@@ -86,7 +88,7 @@ def test_import_then_lint_search_and_render(run, isolated, repo, name):
     report = json.loads(linted.stdout)
     assert report["tools"] == n
 
-    rendered = run("render", "use the tools", "-c", str(out), "--provider", "openai",
+    rendered = run("render", REQUESTS[name], "-c", str(out), "--provider", "openai",
                    "--json")
     assert rendered.exit_code == 0, rendered.stderr
     data = json.loads(rendered.stdout)

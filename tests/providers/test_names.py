@@ -67,8 +67,17 @@ def response(*calls: tuple[str, dict]) -> str:
         for i, (name, args) in enumerate(calls)]}}]})
 
 
+def show_all(folder) -> str:
+    """A profile in seed 001's normal mode: every tool is in the request, whatever the query."""
+    path = folder / "show-all.yaml"
+    path.write_text("name: show-all\nmodel: {name: any, tool_calling: true, size_b: 70}\n"
+                    "mcp: {defer: false}\n")
+    return str(path)
+
+
 def test_render_and_check_call_round_trip_through_the_cli(run, tmp_path):
-    result = run("render", "search jira issues", "-c", HARD, "--provider", "openai", "--json")
+    result = run("render", "search jira issues", "-c", HARD, "--provider", "openai", "--json",
+                 "-p", show_all(tmp_path))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     sent = {t["function"]["name"] for t in data["payload"]["tools"]}
@@ -109,7 +118,8 @@ def test_render_prints_one_line_per_kind_of_note_and_every_note_with_verbose(run
 
 
 def test_a_text_prompt_prefixes_shared_names_and_check_call_reads_them_back(run, tmp_path):
-    prompt = run("render", "search jira issues", "-c", HARD, "-f", "hermes").stdout
+    prompt = run("render", "search jira issues", "-c", HARD, "-f", "hermes",
+                 "-p", show_all(tmp_path)).stdout
     assert '"name": "jira__search"' in prompt and '"name": "Math.sum"' in prompt
     (tmp_path / "completion.txt").write_text(
         '<tool_call>\n{"name": "jira__search", "arguments": {"jql": "project = OPS"}}\n'

@@ -20,8 +20,8 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import default_scorer
 from toolcat.search.base import Scored, Scorer, rank
-from toolcat.search.index import indexed_scorer
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
+from toolcat.search.index import indexed_scorer
 
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
