@@ -14,8 +14,10 @@ stdio that is one client; over HTTP every client of the process shares it.
 from __future__ import annotations
 
 import json
+import signal
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,8 +170,10 @@ async def serve_stdio(serving: Serving) -> None:
     from mcp.server.stdio import stdio_server
 
     server = build_server(serving)
-    async with serving.upstreams, stdio_server() as (read, write):
-        await server.run(read, write, init_options(server))
+    async with _until_signalled() as scope:
+        with scope:
+            async with serving.upstreams, stdio_server() as (read, write):
+                await server.run(read, write, init_options(server))
 
 
 async def serve_http(serving: Serving, host: str, port: int,
@@ -197,6 +201,24 @@ async def serve_http(serving: Serving, host: str, port: int,
     async with serving.upstreams, anyio.create_task_group() as group:
         group.start_soon(announce)
         await web.serve(sockets=[sock])
+
+
+@asynccontextmanager
+async def _until_signalled() -> AsyncIterator[anyio.CancelScope]:
+    """A scope that SIGTERM or SIGINT cancels. The signals are caught until the block is
+    left, so that the upstream servers are stopped and reaped (bounded by the SDK's
+    shutdown) even when a client that closed stdin follows up with SIGTERM."""
+    scope = anyio.CancelScope()
+
+    async def watch() -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for _ in signals:
+                scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        yield scope
+        group.cancel_scope.cancel()
 
 
 def _definition(name: str, tool: Tool) -> types.Tool:

@@ -42,6 +42,7 @@ class _Upstream:
     failure: str | None = None
     started_ms: float | None = None
     errlog: IO[str] | None = None
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
 
     @property
     def usable(self) -> bool:
@@ -76,8 +77,8 @@ class Upstreams:
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> bool | None:
-        for upstream in self._running.values():
-            upstream.stop.set()
+        for upstream in list(self._running.values()):
+            self._retire(upstream)
         assert self._group is not None
         return await self._group.__aexit__(kind, exc, tb)
 
@@ -135,7 +136,10 @@ class Upstreams:
         return upstream
 
     def _retire(self, upstream: _Upstream) -> None:
+        """Stop `upstream`, even while it is still starting: cancelling its task runs the
+        SDK's shutdown of the server (and of its process group)."""
         upstream.stop.set()
+        upstream.scope.cancel()
         if self._running.get(upstream.spec.name) is upstream:
             del self._running[upstream.spec.name]
 
@@ -147,10 +151,11 @@ class Upstreams:
         with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
             upstream.errlog = errlog
             try:
-                async with Client(_transport(spec, errlog), cache=None) as client:
-                    upstream.session = client.session
-                    upstream.ready.set()
-                    await upstream.stop.wait()
+                with upstream.scope:
+                    async with Client(_transport(spec, errlog), cache=None) as client:
+                        upstream.session = client.session
+                        upstream.ready.set()
+                        await upstream.stop.wait()
             except Exception as exc:  # reported to the call that waits
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
