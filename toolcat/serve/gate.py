@@ -31,7 +31,8 @@ from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.resolution.builtins import DISCOVERY
 from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
-from toolcat.resolution.resolver import Resolver, SessionState
+from toolcat.resolution.resolver import Resolver
+from toolcat.resolution.session import Session
 from toolcat.search import Scorer, build_scorer, default_scorer
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
 
@@ -91,10 +92,9 @@ class Gate:
         self._scorer_options = dict(profile.scorer_options)
         self.floor = profile.mcp.min_score
         self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe))
-        self.state = SessionState()
+        self.session = Session(catalog, self.resolver.profile, "", resolver=self.resolver)
         self.checker = CallChecker(catalog)
-        self._resolution = self.resolver.resolve("", self.state)
-        served = {t.qualified_name for t in self._resolution.builtins
+        served = {t.qualified_name for t in self.resolution.builtins
                   if t.category == DISCOVERY}
         self._builtins = {t.name: t for t in self.resolver.builtins.tools
                           if t.qualified_name in served}
@@ -110,13 +110,14 @@ class Gate:
 
     @property
     def resolution(self) -> Resolution:
-        return self._resolution
+        """What the client sees now (the session's latest resolution)."""
+        return self.session.resolution
 
     def visible(self) -> list[tuple[str, Tool]]:
         """(name shown, tool) of every tool the client can call now, in tools/list order:
         the discovery built-ins, then the visible catalog tools."""
         shown = [(name, tool) for name, tool in self._builtins.items()]
-        shown += [(self.name(t), t) for t in self._resolution.catalog_tools if self.allowed(t)]
+        shown += [(self.name(t), t) for t in self.resolution.catalog_tools if self.allowed(t)]
         return shown
 
     def name(self, tool: Tool) -> str:
@@ -142,7 +143,7 @@ class Gate:
             return f"'{name}' is {UNSAFE}"
         if tool in self.pool:
             return f"'{name}' has not been added; call add_tool with tool_names ['{name}'] first"
-        verdict = self._resolution.verdict(tool.qualified_name)
+        verdict = self.resolution.verdict(tool.qualified_name)
         return f"'{name}' is not available to this profile ({verdict.reason})"
 
     # ---- seed 001's discovery tools --------------------------------------------------------
@@ -210,45 +211,32 @@ class Gate:
 
     def add(self, names: Sequence[str]) -> AddAnswer:
         """add_tool: make the named tools callable; says which were added, which were
-        already available, which are unknown, and which were refused and why."""
-        visible = {t.qualified_name for _, t in self.visible()}
-        added: list[str] = []
-        keys: list[str] = []
-        already: list[str] = []
-        missing: list[str] = []
+        already available, which are unknown, and which were refused and why.
+
+        The session's own add_tool (toolcat.resolution.session, as `resolve --steps` replays
+        it) adds what this gate lets through; unsafe tools and tools the profile leaves out
+        are refused here first, with the reason."""
+        passed: list[str] = []
         refused: list[dict[str, str]] = []
         for name in dict.fromkeys(names):
-            tool = self._pool_tool(name)
-            if tool is not None and tool.qualified_name in visible:
-                already.append(self.name(tool))
-            elif tool is not None:
-                added.append(self.name(tool))
-                keys.append(tool.qualified_name)
-            elif (other := self._catalog_tool(name)) is None:
-                missing.append(name)
+            other = None if self._pool_tool(name) else self._catalog_tool(name)
+            if other is None:
+                passed.append(name)
             elif not self.allowed(other):
                 refused.append({"name": name, "reason": UNSAFE})
             else:
-                reason = self._resolution.verdict(other.qualified_name).reason
+                reason = self.resolution.verdict(other.qualified_name).reason
                 refused.append({"name": name, "reason": f"not available to this profile "
                                 f"({reason})"})
-        if keys:
-            discovered = tuple(dict.fromkeys((*self.state.discovered, *keys)))
-            self.state = replace(self.state, discovered=discovered)
-            self._resolution = self.resolver.resolve("", self.state)
-        parts = []
-        if added:
-            parts.append(f"Added {', '.join(added)}; they can be called now.")
-        if already:
-            parts.append(f"Already available: {', '.join(already)}.")
+        step = self.session.call("add_tool", {"tool_names": passed})
+        self.session.steps.clear()  # a served session is long: keep no trace of past steps
+        response = dict(step.response)
+        message = response.pop("message")
         if refused:
-            parts.append("Refused: " + "; ".join(f"{r['name']} ({r['reason']})"
-                                                  for r in refused) + ".")
-        if missing:
-            parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
-        response = {"added": added, "already_available": already, "not_found": missing,
-                    "refused": refused, "message": " ".join(parts) or "No tool names given."}
-        return AddAnswer(response, tuple(added))
+            message = " ".join(filter(None, [message, "Refused: " + "; ".join(
+                f"{r['name']} ({r['reason']})" for r in refused) + "."]))
+        response.update(refused=refused, message=message or "No tool names given.")
+        return AddAnswer(response, tuple(response["added"]))
 
     def show_all(self) -> dict[str, Any]:
         """show_all_tools: the names of every tool the client can see or find (seed 001)."""
