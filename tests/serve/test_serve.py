@@ -262,6 +262,21 @@ def test_streamable_http_with_subscriptions_on_a_free_port(time_catalog, fast_pr
                     assert names == [*DISCOVERY, "get_current_time"]
                     result = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
                     assert result.structured_content["timezone"] == "Asia/Tokyo"
+                # a handshake-era client gets the notification on its connection; the session
+                # (what was added) belongs to the server process, shared by its clients
+                changed: list[object] = []
+
+                async def handler(message) -> None:
+                    if isinstance(message, types.ToolListChangedNotification):
+                        changed.append(message)
+
+                async with Client(url, cache=None, mode="legacy",
+                                  message_handler=handler) as legacy:
+                    assert legacy.protocol_version != "2026-07-28"
+                    await legacy.call_tool("add_tool", {"tool_names": ["convert_time"]})
+                    names = [t.name for t in (await legacy.list_tools()).tools]
+                    assert names == [*DISCOVERY, "get_current_time", "convert_time"]
+                    assert len(changed) == 1
 
             anyio.run(session)
         finally:

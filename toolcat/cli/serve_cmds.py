@@ -70,6 +70,9 @@ def serve(
         assert address is not None
         note(f"toolcat serve: {len(cat.tools)} tools at http://{address[0]}:{port}/mcp")
 
+    if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
+        note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
             call_timeout=call_timeout, overrides=overrides, ready=ready)
