@@ -9,6 +9,7 @@ query). The ratio is reference / serve: above 1, serve is faster.
     python benchmarks/serve_speed.py                        # demo and seal_tools, bm25 + default
     python benchmarks/serve_speed.py --queries 20 --scorers bm25
     python benchmarks/serve_speed.py --upstream             # also: mcp-server-time via serve
+    python benchmarks/serve_speed.py --round-trip           # also: search_tools over stdio
 """
 
 from __future__ import annotations
@@ -122,18 +123,56 @@ def bench_upstream(rounds: int) -> None:
     print(f"  later calls (kept for the session) {summary(laters)}")
 
 
+def bench_round_trip(name: str, count: int, scorer: str, benchdata: Path) -> None:
+    """search_tools through `python -m toolcat serve` over stdio, JSON-RPC included: the first
+    answer (it may wait for the index built as serve starts) and the ones after it."""
+    import tempfile
+
+    import anyio
+    from mcp import Client, StdioServerParameters, stdio_client
+
+    catalog = REPO / "catalogs" if name == "demo" else benchdata / name / "catalog.json"
+    items = queries(name, count, benchdata)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with tempfile.TemporaryDirectory() as folder:
+        profile = Path(folder) / "profile.yaml"
+        profile.write_text(f"name: bench\nscorer: {scorer}\n")
+        params = StdioServerParameters(command=sys.executable, env=env, args=[
+            "-m", "toolcat", "serve", "-c", str(catalog), "-p", str(profile)])
+        ms: list[float] = []
+
+        async def session() -> float:
+            began = time.perf_counter()
+            async with Client(stdio_client(params), mode="legacy", cache=None) as client:
+                connected = (time.perf_counter() - began) * 1000
+                for query in items:
+                    start = time.perf_counter()
+                    await client.call_tool("search_tools", {"query": query})
+                    ms.append((time.perf_counter() - start) * 1000)
+            return connected
+
+        connected = anyio.run(session)
+    print(f"  round trip over stdio, {scorer:<8}      {summary(ms[1:])}  (serve up in "
+          f"{connected:.0f} ms, first answer {ms[0]:.0f} ms)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", default=["demo", "seal_tools"])
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--scorers", nargs="+", default=["bm25", default_scorer()[0]])
     parser.add_argument("--upstream", action="store_true")
+    parser.add_argument("--round-trip", action="store_true",
+                        help="also search_tools through toolcat serve over stdio")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--benchdata", type=Path, default=BENCHDATA)
     options = parser.parse_args()
     for name in options.sets:
         bench_set(name, options.queries, list(dict.fromkeys(options.scorers)),
                   options.benchdata)
+        if options.round_trip:
+            for scorer in dict.fromkeys(options.scorers):
+                bench_round_trip(name, options.queries, scorer, options.benchdata)
     if options.upstream:
         bench_upstream(options.rounds)
 
