@@ -94,6 +94,8 @@ servers:
     mcp: {{{stdio}, args: [{demo!r}], env: {{DEMO_GREETING: <redacted>}}}}
   - name: notes
     description: a plain catalog entry, no MCP server behind it
+  - name: picky
+    mcp: {{{stdio}, args: [-c, "import sys; sys.exit('token ${{API_TOKEN}} rejected')"]}}
 tools:
   - {{name: wait_forever, server: stuck, description: Wait for what never comes., {empty}}}
   - {{name: report_status, server: gone, description: Report the database status., {empty}}}
@@ -109,5 +111,6 @@ tools:
     safe: false
   - {{name: open_vault, server: vault, description: Open the vault., {empty}}}
   - {{name: take_note, server: notes, description: Write down a note., {empty}}}
+  - {{name: check_token, server: picky, description: Check the API token., {empty}}}
 """)
     return path, pids

@@ -16,7 +16,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.mcp.conftest import alive
+from tests.mcp.conftest import DEMO, alive
 from tests.serve.conftest import environment, served, text
 
 pytestmark = pytest.mark.mcp
@@ -203,6 +203,32 @@ def test_allow_unsafe_lets_add_tool_add_destructive_tools(trouble_catalog, fast_
             assert listed["delete_file"].annotations.destructive_hint is True
 
     anyio.run(session)
+
+
+def test_secrets_reach_the_upstream_but_never_the_client_or_the_log(trouble_catalog,
+                                                                     fast_profile, tmp_path):
+    catalog, _ = trouble_catalog
+    token = "sk-" + "live-4f9Q2xZ7pL0mN3vB8cR5tY1w"
+    config = tmp_path / "claude_desktop_config.json"  # the vault's entry, with its secret
+    config.write_text(json.dumps({"mcpServers": {"vault": {
+        "command": sys.executable, "args": [DEMO[1]], "env": {"DEMO_GREETING": token}}}}))
+    log = tmp_path / "serve.jsonl"
+
+    async def session() -> None:
+        async with served("-c", str(catalog), "-p", str(fast_profile), "--servers",
+                          str(config), "--log", str(log),
+                          env=environment(API_TOKEN=token)) as client:
+            await client.call_tool("add_tool", {"tool_names": ["check_token", "open_vault"]})
+            rejected = await client.call_tool("check_token", {})
+            assert rejected.is_error
+            # the server got the token (it says so on stderr), the client sees it redacted
+            assert "token <redacted> rejected" in text(rejected)
+            assert token not in text(rejected)
+            vault = await client.call_tool("open_vault", {})  # started from --servers
+            assert vault.is_error and "-32601" in text(vault)
+
+    anyio.run(session)
+    assert "<redacted>" in log.read_text() and token not in log.read_text()
 
 
 def test_a_broken_scorer_fails_open_with_the_visible_tools(time_catalog, tmp_path):
