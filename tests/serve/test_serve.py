@@ -5,6 +5,7 @@ demo server, and servers that hang or exit."""
 from __future__ import annotations
 
 import json
+import os
 import select
 import signal
 import subprocess
@@ -94,17 +95,26 @@ def test_time_server_found_added_and_called_through_toolcat(time_catalog, fast_p
             again = await client.call_tool("get_current_time", {"timezone": "Europe/Paris"})
             assert again.structured_content["timezone"] == "Europe/Paris"
 
+            for pid in running("mcp-server-time"):  # the upstream dies mid-session
+                os.kill(pid, signal.SIGKILL)
+            assert settle(lambda: running("mcp-server-time") == [])
+            lost = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
+            assert lost.is_error and "mcp-time" in text(lost)
+            back = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
+            assert not back.is_error  # started again on the next call
+
     anyio.run(session)
     assert settle(lambda: running("mcp-server-time") == []), "the upstream outlived serve"
     logged = events(log)
     assert [e["event"] for e in logged] == ["start", "refused", "search", "add", "refused",
-                                            "call", "call", "stop"]
+                                            "call", "call", "call", "call", "stop"]
     search = logged[2]
     assert (search["query"], search["method"], search["found"]) == (
         "current time", "regex", ["get_current_time"])
     first, second = logged[5], logged[6]
     assert first["ok"] and first["server"] == "mcp-time" and first["arguments"] == ["timezone"]
     assert first["start_ms"] > 0 and "start_ms" not in second  # started once, kept
+    assert not logged[7]["ok"] and logged[8]["ok"] and logged[8]["start_ms"] > 0
     assert logged[-1]["started"] == ["mcp-time"]
     assert "Asia/Tokyo" not in log.read_text()  # arguments are not logged
 
