@@ -6,7 +6,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,23 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from tests.mcp.conftest import BROKEN, DEMO, START_TIMEOUT
+from tests.mcp.conftest import BROKEN, DEMO, START_TIMEOUT, running_servers
 
 pytest.importorskip("mcp")
 
 FAST_PROFILE = "name: fast\ndescription: bm25 instead of the default scorer, for speed\n" \
     "scorer: bm25\n"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_orphans() -> Iterator[None]:
+    """After the serve tests, no upstream server they made serve start is left running."""
+    yield
+    if Path("/proc/self").exists():
+        end = time.monotonic() + 10  # the last session's shutdown may still be reaping
+        while running_servers() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert running_servers() == []
 
 
 def environment(**extra: str) -> dict[str, str]:

@@ -119,13 +119,27 @@ class Upstreams:
                                 f"{self.timeout:g} s; it was stopped and will be started "
                                 "again on the next call") from None
         except Exception as exc:  # the SDK's and the transport's failures
-            problem = _explain(root_cause(exc), spec, self.timeout) or \
-                f"{type(exc).__name__}: {exc}"
+            cause = root_cause(exc)
+            problem = self._problem(cause, spec, "during the call")
+            if _answered(cause):  # a JSON-RPC error: the server is fine, keep it
+                raise UpstreamError(self.secrets.scrub(
+                    f"calling {name} on MCP server '{spec.name}' failed: {problem}")) from None
+            tail = _stderr_tail(upstream.errlog)
             self._retire(upstream)
             raise UpstreamError(self.secrets.scrub(
-                f"calling {name} on MCP server '{spec.name}' failed: {problem}"
-                + _stderr_tail(upstream.errlog))) from None
+                f"calling {name} on MCP server '{spec.name}' failed: {problem}{tail}; it "
+                "will be started again on the next call")) from None
         return Relayed(result, start_ms, (time.perf_counter() - sent) * 1000)
+
+    def _problem(self, cause: BaseException, spec: ServerSpec, when: str) -> str:
+        """One line on what went wrong with an upstream, for the client."""
+        from mcp import MCPError
+        from mcp_types import CONNECTION_CLOSED
+
+        if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
+            gone = "exited" if spec.transport == "stdio" else "closed the connection"
+            return f"MCP server '{spec.name}' {gone} {when}"
+        return _explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
 
     def _start(self, spec: ServerSpec) -> _Upstream:
         assert self._group is not None, "use Upstreams as an async context manager"
@@ -159,7 +173,7 @@ class Upstreams:
             except Exception as exc:  # reported to the call that waits
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
-                    _explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
+                    self._problem(cause, spec, "before it had started")
                 if not upstream.ready.is_set():
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
@@ -168,6 +182,14 @@ class Upstreams:
                 upstream.stop.set()
                 upstream.ready.set()
                 upstream.errlog = None
+
+
+def _answered(cause: BaseException) -> bool:
+    """Whether the server answered with a JSON-RPC error (it is alive and speaking MCP)."""
+    from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    return isinstance(cause, MCPError) and cause.code != CONNECTION_CLOSED
 
 
 def _stderr_tail(errlog: IO[str] | None) -> str:
