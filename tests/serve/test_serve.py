@@ -30,7 +30,8 @@ def events(log: Path) -> list[dict]:
 
 
 def running(command: str) -> list[int]:
-    """Live processes whose command line contains `command` (Linux /proc)."""
+    """Live processes started (through serve) by this test process whose command line
+    contains `command` (Linux /proc); other people's processes are not ours to see."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -38,9 +39,25 @@ def running(command: str) -> list[int]:
                 cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
             except OSError:
                 continue
-            if command in cmdline and alive(int(entry.name)):
-                found.append(int(entry.name))
+            pid = int(entry.name)
+            if command in cmdline and alive(pid) and descends_from_us(pid):
+                found.append(pid)
     return found
+
+
+def descends_from_us(pid: int) -> bool:
+    me = os.getpid()
+    for _ in range(64):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return False
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the parent's id
+        if pid == me:
+            return True
+        if pid <= 1:
+            return False
+    return False
 
 
 def settle(check, seconds: float = 10.0) -> bool:
@@ -102,9 +119,12 @@ def test_time_server_found_added_and_called_through_toolcat(time_catalog, fast_p
             assert lost.is_error and "mcp-time" in text(lost)
             back = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
             assert not back.is_error  # started again on the next call
+            upstreams.extend(running("mcp-server-time"))
 
+    upstreams: list[int] = []
     anyio.run(session)
-    assert settle(lambda: running("mcp-server-time") == []), "the upstream outlived serve"
+    assert upstreams, "no upstream was seen running"
+    assert settle(lambda: not any(alive(p) for p in upstreams)), "the upstream outlived serve"
     logged = events(log)
     assert [e["event"] for e in logged] == ["start", "refused", "search", "add", "refused",
                                             "call", "call", "call", "call", "stop"]
@@ -271,6 +291,7 @@ def test_a_broken_scorer_fails_open_with_the_visible_tools(time_catalog, tmp_pat
 def test_streamable_http_with_subscriptions_on_a_free_port(time_catalog, fast_profile):
     from mcp import Client
 
+    upstreams: list[int] = []
     with subprocess.Popen(
             [sys.executable, "-m", "toolcat", "serve", "-c", str(time_catalog), "-p",
              str(fast_profile), "--http", "127.0.0.1:0"],
@@ -298,6 +319,7 @@ def test_streamable_http_with_subscriptions_on_a_free_port(time_catalog, fast_pr
                     assert names == [*DISCOVERY, "get_current_time"]
                     result = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
                     assert result.structured_content["timezone"] == "Asia/Tokyo"
+                    upstreams.extend(running("mcp-server-time"))
                 # a handshake-era client gets the notification on its connection; the session
                 # (what was added) belongs to the server process, shared by its clients
                 changed: list[object] = []
@@ -323,7 +345,8 @@ def test_streamable_http_with_subscriptions_on_a_free_port(time_catalog, fast_pr
                 process.kill()
                 process.wait()
         assert process.returncode == 0, process.stderr.read() if process.stderr else ""
-    assert settle(lambda: running("mcp-server-time") == []), "the upstream outlived serve"
+    assert upstreams, "no upstream was seen running"
+    assert settle(lambda: not any(alive(p) for p in upstreams)), "the upstream outlived serve"
 
 
 @pytest.mark.parametrize(("args", "message"), [
