@@ -188,7 +188,7 @@ def test_unsafe_tools_refused_failures_answered_and_no_server_left(trouble_catal
             assert refused.is_error and "unsafe" in text(refused)
 
             plain = await client.call_tool("take_note", {})
-            assert plain.is_error and "has no server to call" in text(plain)
+            assert plain.is_error and "records no MCP server to call" in text(plain)
 
             secret = await client.call_tool("open_vault", {})
             assert secret.is_error and "DEMO_GREETING" in text(secret)

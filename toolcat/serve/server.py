@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import signal
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +37,7 @@ from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.upstream import UpstreamError, Upstreams
 
+Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
 NAME = "toolcat"
 INSTRUCTIONS = (
     "This server fronts a large catalog of tools that are not loaded by default. Call "
@@ -67,7 +68,7 @@ class Serving:
     # ---- tools/call ------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None,
-                   notify: Any) -> types.CallToolResult:
+                   notify: Notify) -> types.CallToolResult:
         """Answer one tools/call; `notify` is awaited when the tool list changed."""
         arguments = dict(arguments or {})
         builtin = self.gate.builtin(name)
@@ -86,7 +87,7 @@ class Serving:
                           + "\n".join(f"- {p}" for p in problems))
         return await self._relay(name, tool, arguments)
 
-    async def _builtin(self, tool: Tool, arguments: dict[str, Any], notify: Any
+    async def _builtin(self, tool: Tool, arguments: dict[str, Any], notify: Notify
                        ) -> types.CallToolResult:
         checked = self._builtin_checker.check(ToolCall(tool.name, arguments))
         if checked.errors:
@@ -125,7 +126,7 @@ class Serving:
         except LaunchError as exc:
             message = self.secrets.scrub(str(exc))
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=message)
-            return _error(f"{name} has no server to call: {message}")
+            return _error(f"cannot call {name}: {message}")
         try:
             relayed = await self.upstreams.call(spec, tool.name, arguments)
         except UpstreamError as exc:
