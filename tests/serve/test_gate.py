@@ -40,6 +40,16 @@ def test_the_tool_search_profile_decides_what_is_visible_and_findable(demo):
     assert "not available to this profile" in gate.unavailable(weather.name)
 
 
+def test_levels_show_the_core_tools_and_narrow_what_can_be_found(demo):
+    gate = Gate(demo, load_profile("capability-levels"))
+    core = [t.name for t in demo.tools if t.level == 1 and gate.allowed(t)
+            and gate.resolution.verdict(t.qualified_name).status == "visible"]
+    assert core and [name for name, _ in gate.visible()] == [*DISCOVERY, *core]
+    assert "run_query" in gate.show_all()["tools"]  # matched by a required capability
+    refused = gate.add(["send_message"]).response["refused"]  # no required capability
+    assert refused[0]["reason"].startswith("not available to this profile: ")
+
+
 def test_search_is_regex_first_then_the_scorer_then_fuzzy(demo):
     gate = Gate(demo, BM25)
     regex = gate.search("slack|channel")

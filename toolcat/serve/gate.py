@@ -141,10 +141,10 @@ class Gate:
             return f"there is no tool called '{name}'; use search_tools to find tools"
         if not self.allowed(tool):
             return f"'{name}' is {UNSAFE}"
-        if tool in self.pool:
+        if tool.qualified_name in {t.qualified_name for t in self.pool}:
             return f"'{name}' has not been added; call add_tool with tool_names ['{name}'] first"
         verdict = self.resolution.verdict(tool.qualified_name)
-        return f"'{name}' is not available to this profile ({verdict.reason})"
+        return f"'{name}' is not available to this profile: {verdict.reason}"
 
     # ---- seed 001's discovery tools --------------------------------------------------------
 
@@ -226,8 +226,8 @@ class Gate:
                 refused.append({"name": name, "reason": UNSAFE})
             else:
                 reason = self.resolution.verdict(other.qualified_name).reason
-                refused.append({"name": name, "reason": f"not available to this profile "
-                                f"({reason})"})
+                refused.append({"name": name,
+                                "reason": f"not available to this profile: {reason}"})
         step = self.session.call("add_tool", {"tool_names": passed})
         self.session.steps.clear()  # a served session is long: keep no trace of past steps
         response = dict(step.response)
