@@ -75,6 +75,14 @@ def test_added_tools_become_callable_and_their_calls_are_checked(demo):
     assert problems and "/path" in problems[0]
 
 
+def test_oversized_requests_are_refused_before_any_work(demo):
+    gate = Gate(demo, BM25)
+    search = gate.search("weather " * 200)
+    assert search.method == "refused" and "at most 1,000" in search.response["error"]
+    added = gate.add([f"tool_{i}" for i in range(101)])
+    assert added.added == () and "at most 100" in added.response["error"]
+
+
 def test_unsafe_tools_need_allow_unsafe(demo):
     unsafe = next(t for t in demo.tools if not t.safe)
     name = demo.ident(unsafe)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -39,6 +39,8 @@ from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_too
 # The visibility resolution never ranks (tool search mode defers every catalog tool), so it
 # gets the cheapest scorer; the search scorer is built apart, in the background.
 VISIBILITY_SCORER = "regex"
+MAX_QUERY = 1_000  # characters of a search_tools query (fuzzy search is O(query x tools))
+MAX_NAMES = 100  # tool names in one add_tool call
 UNSAFE = ("marked unsafe (safe: false, e.g. an MCP destructiveHint); start toolcat serve with "
           "--allow-unsafe or set allow_unsafe: true in the profile to add it")
 FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
@@ -99,6 +101,8 @@ class Gate:
         self._builtins = {t.name: t for t in self.resolver.builtins.tools
                           if t.qualified_name in served}
         self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
+        self._pool_names = _names(self.pool, self.name)
+        self._catalog_names = _names(catalog.tools, self.name)
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
@@ -141,7 +145,7 @@ class Gate:
             return f"there is no tool called '{name}'; use search_tools to find tools"
         if not self.allowed(tool):
             return f"'{name}' is {UNSAFE}"
-        if tool.qualified_name in {t.qualified_name for t in self.pool}:
+        if self._pool_tool(tool.qualified_name) is not None:
             return f"'{name}' has not been added; call add_tool with tool_names ['{name}'] first"
         verdict = self.resolution.verdict(tool.qualified_name)
         return f"'{name}' is not available to this profile: {verdict.reason}"
@@ -179,6 +183,9 @@ class Gate:
 
     def search(self, query: str) -> SearchAnswer:
         """search_tools: regex, then the default scorer, then fuzzy; fails open."""
+        if len(query) > MAX_QUERY:
+            error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
+            return SearchAnswer({"error": error}, "refused", (), error)
         try:
             method, found = self._search(query)
         except Exception as exc:  # seed 004's fail-open: any scorer failure
@@ -218,6 +225,10 @@ class Gate:
         are refused here first, with the reason."""
         passed: list[str] = []
         refused: list[dict[str, str]] = []
+        if len(names) > MAX_NAMES:
+            message = f"{len(names):,} tool names in one call; at most {MAX_NAMES}"
+            return AddAnswer({"added": [], "already_available": [], "not_found": [],
+                              "refused": [], "message": message, "error": message}, ())
         for name in dict.fromkeys(names):
             other = None if self._pool_tool(name) else self._catalog_tool(name)
             if other is None:
@@ -256,20 +267,23 @@ class Gate:
     # ---- lookups ---------------------------------------------------------------------------
 
     def _pool_tool(self, name: str) -> Tool | None:
-        return _named(self.pool, name, self.name)
+        return self._pool_names.get(name)
 
     def _catalog_tool(self, name: str) -> Tool | None:
-        return _named(self.catalog.tools, name, self.name)
+        return self._catalog_names.get(name)
 
 
-def _named(tools: Sequence[Tool], name: str, shown: Any) -> Tool | None:
-    """The tool of `tools` that `name` means: its shown name or `server:tool`; a plain name
-    when it is unambiguous among `tools`."""
+def _names(tools: Sequence[Tool], shown: Callable[[Tool], str]) -> dict[str, Tool]:
+    """What a client may call each of `tools` by: its shown name, `server:tool`, and its
+    plain name where that is unambiguous among `tools`."""
+    plain: dict[str, list[Tool]] = {}
     for tool in tools:
-        if name in (shown(tool), tool.qualified_name):
-            return tool
-    plain = [t for t in tools if t.name == name]
-    return plain[0] if len(plain) == 1 else None
+        plain.setdefault(tool.name, []).append(tool)
+    index = {name: found[0] for name, found in plain.items() if len(found) == 1}
+    for tool in tools:
+        index[tool.qualified_name] = tool
+        index[shown(tool)] = tool
+    return index
 
 
 def _short(text: str, limit: int = 300) -> str:

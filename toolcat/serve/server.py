@@ -32,7 +32,7 @@ from toolcat.calls import CallChecker
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Tool, ToolCall
 from toolcat.providers import PROVIDERS
-from toolcat.serve.gate import Gate
+from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.upstream import UpstreamError, Upstreams
@@ -99,15 +99,22 @@ class Serving:
         if tool.name == "search_tools":
             query = str(arguments["query"])
             answer = await anyio.to_thread.run_sync(self.gate.search, query)
-            self.log.write("search", query=query, method=answer.method, found=list(answer.found),
-                           ms=_ms(began), **({"error": answer.error} if answer.error else {}))
+            self.log.write("search", query=query[:MAX_QUERY], method=answer.method,
+                           found=list(answer.found), ms=_ms(began),
+                           **({"error": answer.error} if answer.error else {}))
+            if answer.method == "refused":
+                return _error(f"search_tools: {answer.error}")
             return _answer(answer.response)
         if tool.name == "add_tool":
-            added = self.gate.add([str(n) for n in arguments["tool_names"]])
+            names = [str(n) for n in arguments["tool_names"]]
+            added = self.gate.add(names)
             response = added.response
-            self.log.write("add", requested=list(arguments["tool_names"]),
-                           added=list(added.added), not_found=response["not_found"],
-                           refused=response["refused"], ms=_ms(began))
+            self.log.write("add", requested=names[:MAX_NAMES], added=list(added.added),
+                           not_found=response["not_found"], refused=response["refused"],
+                           ms=_ms(began), **({"error": response["error"]}
+                                             if "error" in response else {}))
+            if "error" in response:
+                return _error(f"add_tool: {response['error']}")
             if added.added:
                 await notify()
             return _answer(response)
