@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from tests.mcp.conftest import BROKEN, DEMO, START_TIMEOUT, running_servers
+from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over HTTP
+    BROKEN,
+    DEMO,
+    START_TIMEOUT,
+    http_url,
+    running_servers,
+)
 
 pytest.importorskip("mcp")
 
@@ -23,7 +29,7 @@ FAST_PROFILE = "name: fast\ndescription: bm25 instead of the default scorer, for
     "scorer: bm25\n"
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def no_orphans() -> Iterator[None]:
     """After the serve tests, no upstream server they made serve start is left running."""
     yield

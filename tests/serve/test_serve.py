@@ -261,6 +261,29 @@ def test_secrets_reach_the_upstream_but_never_the_client_or_the_log(trouble_cata
     assert "<redacted>" in log.read_text() and token not in log.read_text()
 
 
+def test_an_http_upstream_is_reached_with_its_headers(http_url, fast_profile, tmp_path):
+    catalog = tmp_path / "remote.yaml"
+    catalog.write_text(f"""\
+servers:
+  - name: remote
+    mcp: {{transport: http, url: {http_url!r}, headers: {{Authorization: "Bearer ${{TOKEN}}"}}}}
+tools:
+  - {{name: list_files, server: remote, description: List the files., parameters: {{type: object}}}}
+""")
+
+    async def session() -> None:
+        async with served("-c", str(catalog), "-p", str(fast_profile),
+                          env=environment(TOKEN="t0k3n-" + "9f8e7d6c5b4a")) as client:
+            await client.call_tool("add_tool", {"tool_names": ["list_files"]})
+            answer = await client.call_tool("list_files", {})
+            # the demo server lists tools but answers no calls: its JSON-RPC error comes back
+            assert answer.is_error and "-32601" in text(answer)
+            again = await client.call_tool("list_files", {})
+            assert again.is_error and "-32601" in text(again)
+
+    anyio.run(session)
+
+
 def test_a_broken_scorer_fails_open_with_the_visible_tools(time_catalog, tmp_path):
     profile = tmp_path / "broken.yaml"
     # a scorer that cannot be built: the search fails at the first query that needs it
