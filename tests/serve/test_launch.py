@@ -49,6 +49,15 @@ def test_a_redacted_header_needs_the_client_configuration():
     assert TOKEN not in secrets.scrub(f"401 for Bearer {TOKEN}")
 
 
+def test_secrets_in_a_url_are_remembered():
+    given = ServerSpec("http", name="gh", url=f"https://bot:hunter22@mcp.example/mcp?api_key={TOKEN}")
+    secrets = Secrets()
+    launch_spec(catalog(transport="http", url="https://mcp.example/mcp"), "gh",
+                overrides={"gh": given}, environ={}, secrets=secrets)
+    assert secrets.scrub(f"GET {given.url} failed") == \
+        "GET https://bot:<redacted>@mcp.example/mcp?api_key=<redacted> failed"
+
+
 def test_servers_without_launch_settings_and_missing_variables_say_so():
     with pytest.raises(LaunchError, match="no MCP server to call"):
         launch_spec(Catalog(servers=(Server(name="gh"),)), "gh", environ={})

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from toolcat.mcp.secrets import REDACTED, is_secret
 from toolcat.mcp.servers import ServerSpec
@@ -142,6 +143,14 @@ def _expanded(spec: ServerSpec, name: str, env: Mapping[str, str],
     secrets.add(v for k, v in {**server_env, **headers}.items() if is_secret(k, v))
     args = tuple(fill(arg, f"argument {i + 1}") for i, arg in enumerate(spec.args))
     secrets.add(a for a in args if is_secret("", a))
-    return replace(spec, env=server_env, headers=headers, args=args,
-                   url=fill(spec.url, "the url") if spec.url else spec.url,
+    url = fill(spec.url, "the url") if spec.url else spec.url
+    secrets.add(_url_secrets(url))
+    return replace(spec, env=server_env, headers=headers, args=args, url=url,
                    command=fill(spec.command, "the command"))
+
+
+def _url_secrets(url: str) -> list[str]:
+    """The password and the secret-looking query values of a URL."""
+    parts = urlsplit(url)
+    found = [parts.password] if parts.password else []
+    return found + [v for k, v in parse_qsl(parts.query) if is_secret(k, v)]
