@@ -52,7 +52,7 @@ class SearchAnswer:
     """What search_tools answers (`response`, seed 001's shape) and how it was found."""
 
     response: dict[str, Any]
-    method: str  # regex | the scorer's name | fuzzy | fail-open
+    method: str  # regex | the scorer's name | fuzzy | fail-open | refused (oversized query)
     found: tuple[str, ...]
     error: str | None = None
 
