@@ -73,6 +73,7 @@ def _register() -> None:
         render_cmds,
         resolve_cmds,
         search_cmds,
+        serve_cmds,
     )
 
     app.command("list")(catalog_cmds.list_tools)
@@ -91,6 +92,7 @@ def _register() -> None:
     app.command("tokens")(render_cmds.tokens)
     app.command("check-call")(render_cmds.check_call)
     app.command("bench")(bench_cmds.bench)
+    app.command("serve")(serve_cmds.serve)
 
 
 _register()

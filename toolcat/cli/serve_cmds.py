@@ -1,0 +1,94 @@
+"""`toolcat serve`: the catalog as an MCP server (stdio, or streamable HTTP with --http)."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, ProfileOpt, ShapeOpt
+
+if TYPE_CHECKING:
+    from toolcat.mcp.servers import ServerSpec
+
+# The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
+
+
+def serve(
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    profile: ProfileOpt = None,
+    http: Annotated[
+        str | None,
+        typer.Option("--http", metavar="HOST:PORT", help="Serve streamable HTTP at "
+                     "http://HOST:PORT/mcp instead of stdio (port 0: a free port, printed "
+                     "on stderr).", show_default=False),
+    ] = None,
+    allow_unsafe: Annotated[
+        bool, typer.Option("--allow-unsafe", help="Let add_tool add tools marked unsafe "
+                           "(safe: false, MCP destructiveHint).")
+    ] = False,
+    servers: Annotated[
+        Path | None,
+        typer.Option("--servers", help="An MCP client configuration (mcpServers layout) "
+                     "whose entries replace the catalog's launch settings of the servers "
+                     "they name, secrets included.", show_default=False),
+    ] = None,
+    call_timeout: Annotated[
+        float, typer.Option("--call-timeout", help="Seconds an upstream server gets to "
+                            "start and answer a call.")
+    ] = 60.0,
+    log: Annotated[
+        Path | None,
+        typer.Option("--log", help="Append the session's events to this JSON Lines file.",
+                     show_default=False),
+    ] = None,
+) -> None:
+    """Serve the catalog as an MCP server: search_tools and add_tool in front of deferred
+    tools, calls relayed to the servers the tools come from.
+
+    toolcat serve -c catalog.yaml
+
+    toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
+    """
+    from toolcat.cli import build
+    from toolcat.cli.output import note
+    from toolcat.errors import UsageError
+    from toolcat.serve import serve as run
+
+    if call_timeout <= 0:
+        raise UsageError("--call-timeout must be a positive number of seconds")
+    address = _address(http) if http is not None else None
+    overrides = _overrides(servers) if servers is not None else {}
+    cfg = build.config()
+    chosen = build.profile(profile, cfg)
+    cat = build.load(catalog, shape, cfg=cfg)
+
+    def ready(port: int) -> None:
+        assert address is not None
+        note(f"toolcat serve: {len(cat.tools)} tools at http://{address[0]}:{port}/mcp")
+
+    if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
+        note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
+        run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
+            call_timeout=call_timeout, overrides=overrides, ready=ready)
+
+
+def _address(value: str) -> tuple[str, int]:
+    from toolcat.errors import UsageError
+
+    host, sep, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise UsageError(f"--http '{value}' is not HOST:PORT, e.g. 127.0.0.1:8765")
+    return host, int(port)
+
+
+def _overrides(path: Path) -> dict[str, ServerSpec]:
+    from toolcat.mcp.servers import read_client_config
+
+    return {spec.name: spec for spec in read_client_config(path)}

@@ -1,0 +1,291 @@
+"""What a `toolcat serve` session shows its client, and what `search_tools`, `add_tool` and
+`show_all_tools` answer: seed 001's tool search mode over a catalog, decided by the resolver.
+
+The profile is used as `toolcat resolve` uses it, in tool search mode: its filters, levels,
+pre-discovered tools and special categories decide which catalog tools are visible from the
+start and which can be found at all; the discovery built-ins are always shown. Built-ins the
+server cannot run (code execution, SQL, context offloading) are not offered, and a gateway in
+the profile is left out: serve is seed 001's surface, not seed 004's proxy.
+
+Search (`search_tools`): the query as a case-insensitive regular expression first (seed 001);
+when it matches nothing (or is not a usable pattern), the profile's scorer, else the
+catalog's default scorer (`toolcat.search.default_scorer`), ranks the tools above the
+profile's relevance floor; when that finds nothing either, fuzzy search (seed 001's fallback)
+catches typos. At most 5 tools. When the search itself fails (a scorer raises), the answer
+fails open (seed 004): the tools visible without a search, and a message saying what broke.
+
+Safety: a tool marked unsafe (`safe: false`, an MCP destructiveHint) is neither found nor
+added unless the profile (`allow_unsafe`) or the server's `--allow-unsafe` allows it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from toolcat.calls import CallChecker
+from toolcat.model import Catalog, Tool, ToolCall
+from toolcat.resolution.builtins import DISCOVERY
+from toolcat.resolution.model import Resolution
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
+from toolcat.resolution.resolver import Resolver
+from toolcat.resolution.session import Session
+from toolcat.search import Scorer, build_scorer, default_scorer
+from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
+
+# The visibility resolution never ranks (tool search mode defers every catalog tool), so it
+# gets the cheapest scorer; the search scorer is built apart, in the background.
+VISIBILITY_SCORER = "regex"
+MAX_QUERY = 1_000  # characters of a search_tools query (fuzzy search is O(query x tools))
+MAX_NAMES = 100  # tool names in one add_tool call
+UNSAFE = ("marked unsafe (safe: false, e.g. an MCP destructiveHint); start toolcat serve with "
+          "--allow-unsafe or set allow_unsafe: true in the profile to add it")
+FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
+             "a search. Call them directly, or try search_tools again later.")
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    """What search_tools answers (`response`, seed 001's shape) and how it was found."""
+
+    response: dict[str, Any]
+    method: str  # regex | the scorer's name | fuzzy | fail-open | refused (oversized query)
+    found: tuple[str, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class AddAnswer:
+    """What add_tool answers, and the names that became callable."""
+
+    response: dict[str, Any]
+    added: tuple[str, ...]
+
+
+def serving_profile(profile: Profile, *, allow_unsafe: bool = False) -> Profile:
+    """`profile` as serve uses it: tool search mode on, no gateway, unsafe tools allowed when
+    asked, and the cheap visibility scorer (search builds the profile's own apart)."""
+    mode = replace(profile.tool_search_mode, enabled=True)
+    changes: dict[str, Any] = {"tool_search_mode": mode, "gateway": None,
+                               "scorer": VISIBILITY_SCORER, "scorer_options": {}}
+    if allow_unsafe and "allow_unsafe" in {f.name for f in fields(Profile)}:
+        changes["allow_unsafe"] = True  # profiles that know seed 002's allow_unsafe
+    return replace(profile, **changes)
+
+
+class Gate:
+    """One session's view of the catalog: what is visible, what can be found and added.
+
+    The search scorer's index is built on a background thread as soon as the gate exists
+    (`warm`), so the first search does not pay for it unless it comes very early.
+
+    Raises (on construction):
+        ConfigError: the profile names a tool or server the catalog does not have.
+    """
+
+    def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
+                 allow_unsafe: bool = False) -> None:
+        self.catalog = catalog
+        self.allow_unsafe = allow_unsafe or bool(getattr(profile, "allow_unsafe", False))
+        self.scorer_name = profile.scorer or default_scorer()[0]
+        self._scorer_options = dict(profile.scorer_options)
+        self.floor = profile.mcp.min_score
+        self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe))
+        self.session = Session(catalog, self.resolver.profile, "", resolver=self.resolver)
+        self.checker = CallChecker(catalog)
+        served = {t.qualified_name for t in self.resolution.builtins
+                  if t.category == DISCOVERY}
+        self._builtins = {t.name: t for t in self.resolver.builtins.tools
+                          if t.qualified_name in served}
+        self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
+        self._pool_names = _names(self.pool, self.name)
+        self._catalog_names = _names(catalog.tools, self.name)
+        self._scorers: dict[str, Scorer | BaseException] = {}
+        self._lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+
+    # ---- what the client sees --------------------------------------------------------------
+
+    def allowed(self, tool: Tool) -> bool:
+        return tool.safe or self.allow_unsafe
+
+    @property
+    def resolution(self) -> Resolution:
+        """What the client sees now (the session's latest resolution)."""
+        return self.session.resolution
+
+    def visible(self) -> list[tuple[str, Tool]]:
+        """(name shown, tool) of every tool the client can call now, in tools/list order:
+        the discovery built-ins, then the visible catalog tools."""
+        shown = [(name, tool) for name, tool in self._builtins.items()]
+        shown += [(self.name(t), t) for t in self.resolution.catalog_tools if self.allowed(t)]
+        return shown
+
+    def name(self, tool: Tool) -> str:
+        """The name a catalog tool is shown and called by; `server:tool` when it is shared
+        or is the name of a discovery built-in."""
+        name = self.resolver.name(tool)
+        return tool.qualified_name if name in self._builtins else name
+
+    def builtin(self, name: str) -> Tool | None:
+        return self._builtins.get(name)
+
+    def callable(self, name: str) -> Tool | None:
+        """The visible catalog tool called `name`, or None."""
+        return next((t for shown, t in self.visible()[len(self._builtins):] if shown == name),
+                    None)
+
+    def unavailable(self, name: str) -> str:
+        """Why `name` cannot be called now, for the client."""
+        tool = self._pool_tool(name) or self._catalog_tool(name)
+        if tool is None:
+            return f"there is no tool called '{name}'; use search_tools to find tools"
+        if not self.allowed(tool):
+            return f"'{name}' is {UNSAFE}"
+        if self._pool_tool(tool.qualified_name) is not None:
+            return f"'{name}' has not been added; call add_tool with tool_names ['{name}'] first"
+        verdict = self.resolution.verdict(tool.qualified_name)
+        return f"'{name}' is not available to this profile: {verdict.reason}"
+
+    # ---- seed 001's discovery tools --------------------------------------------------------
+
+    def warm(self) -> threading.Thread:
+        """Build the search scorers' indexes on a background thread."""
+        thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
+        thread.start()
+        return thread
+
+    def _warm(self) -> None:
+        for name in ("regex", self.scorer_name, "fuzzy"):
+            # a failure is kept, and reported by the search that needs the scorer
+            with contextlib.suppress(Exception):
+                self.scorer(name)
+
+    def scorer(self, name: str) -> Scorer:
+        """The scorer called `name` over the searchable pool (built once; a failure to build
+        is kept and raised again)."""
+        with self._lock:
+            lock = self._locks.setdefault(name, threading.Lock())
+        with lock:  # one build per scorer; the others stay usable meanwhile
+            if name not in self._scorers:
+                options = self._scorer_options if name == self.scorer_name else {}
+                try:
+                    self._scorers[name] = build_scorer(name, self.pool, **options)
+                except Exception as exc:  # re-raised to each search below
+                    self._scorers[name] = exc
+            built = self._scorers[name]
+        if isinstance(built, BaseException):
+            raise built
+        return built
+
+    def search(self, query: str) -> SearchAnswer:
+        """search_tools: regex, then the default scorer, then fuzzy; fails open."""
+        if len(query) > MAX_QUERY:
+            error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
+            return SearchAnswer({"error": error}, "refused", (), error)
+        try:
+            method, found = self._search(query)
+        except Exception as exc:  # seed 004's fail-open: any scorer failure
+            problem = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+            tools = [{"name": name, "description": t.description}
+                     for name, t in self.visible()]
+            response = {"found": len(tools), "tools": tools,
+                        "message": FAIL_OPEN.format(problem=_short(problem)),
+                        "error": _short(problem)}
+            return SearchAnswer(response, "fail-open", tuple(t["name"] for t in tools),
+                                _short(problem))
+        tools = [{"name": self.name(t), "description": t.description} for t in found]
+        message = NOT_FOUND if not found else FOUND_FUZZY if method == "fuzzy" else FOUND
+        return SearchAnswer({"found": len(tools), "tools": tools, "message": message}, method,
+                            tuple(t["name"] for t in tools))
+
+    def _search(self, query: str) -> tuple[str, list[Tool]]:
+        if not self.pool:
+            return "none", []
+        regex = search_tools(query, self.pool, scorer=self.scorer("regex"), limit=LIMIT)
+        if regex.results:
+            return "regex", [s.tool for s in regex.results]
+        ranked = search_tools(query, self.pool, scorer=self.scorer(self.scorer_name),
+                              limit=LIMIT, min_score=self.floor)
+        found = [s.tool for s in ranked.results if s.score > 0]
+        if found:
+            return self.scorer_name, found
+        fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
+        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0]
+
+    def add(self, names: Sequence[str]) -> AddAnswer:
+        """add_tool: make the named tools callable; says which were added, which were
+        already available, which are unknown, and which were refused and why.
+
+        The session's own add_tool (toolcat.resolution.session, as `resolve --steps` replays
+        it) adds what this gate lets through; unsafe tools and tools the profile leaves out
+        are refused here first, with the reason."""
+        passed: list[str] = []
+        refused: list[dict[str, str]] = []
+        if len(names) > MAX_NAMES:
+            message = f"{len(names):,} tool names in one call; at most {MAX_NAMES}"
+            return AddAnswer({"added": [], "already_available": [], "not_found": [],
+                              "refused": [], "message": message, "error": message}, ())
+        for name in dict.fromkeys(names):
+            other = None if self._pool_tool(name) else self._catalog_tool(name)
+            if other is None:
+                passed.append(name)
+            elif not self.allowed(other):
+                refused.append({"name": name, "reason": UNSAFE})
+            else:
+                reason = self.resolution.verdict(other.qualified_name).reason
+                refused.append({"name": name,
+                                "reason": f"not available to this profile: {reason}"})
+        step = self.session.call("add_tool", {"tool_names": passed})
+        self.session.steps.clear()  # a served session is long: keep no trace of past steps
+        response = dict(step.response)
+        message = response.pop("message")
+        if refused:
+            message = " ".join(filter(None, [message, "Refused: " + "; ".join(
+                f"{r['name']} ({r['reason']})" for r in refused) + "."]))
+        response.update(refused=refused, message=message or "No tool names given.")
+        return AddAnswer(response, tuple(response["added"]))
+
+    def show_all(self) -> dict[str, Any]:
+        """show_all_tools: the names of every tool the client can see or find (seed 001)."""
+        names = {name for name, _ in self.visible()}
+        names.update(self.name(t) for t in self.pool)
+        listed = sorted(names)
+        return {"total": len(listed), "tools": listed}
+
+    # ---- calls -----------------------------------------------------------------------------
+
+    def check(self, tool: Tool, arguments: Mapping[str, Any] | None) -> list[str]:
+        """Why `arguments` break `tool`'s schema (check-call's checker); empty when they fit."""
+        checked = self.checker.check(ToolCall(tool.qualified_name, dict(arguments or {})))
+        return [f"{e.pointer or '/'}: {e.message}" if e.pointer else e.message
+                for e in checked.errors]
+
+    # ---- lookups ---------------------------------------------------------------------------
+
+    def _pool_tool(self, name: str) -> Tool | None:
+        return self._pool_names.get(name)
+
+    def _catalog_tool(self, name: str) -> Tool | None:
+        return self._catalog_names.get(name)
+
+
+def _names(tools: Sequence[Tool], shown: Callable[[Tool], str]) -> dict[str, Tool]:
+    """What a client may call each of `tools` by: its shown name, `server:tool`, and its
+    plain name where that is unambiguous among `tools`."""
+    plain: dict[str, list[Tool]] = {}
+    for tool in tools:
+        plain.setdefault(tool.name, []).append(tool)
+    index = {name: found[0] for name, found in plain.items() if len(found) == 1}
+    for tool in tools:
+        index[tool.qualified_name] = tool
+        index[shown(tool)] = tool
+    return index
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
