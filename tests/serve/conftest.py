@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,8 +18,8 @@ from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over 
     BROKEN,
     DEMO,
     START_TIMEOUT,
+    assert_no_servers_left,
     http_url,
-    running_servers,
 )
 
 pytest.importorskip("mcp")
@@ -31,18 +30,9 @@ FAST_PROFILE = "name: fast\ndescription: bm25 instead of the default scorer, for
 
 @pytest.fixture(scope="session", autouse=True)
 def no_orphans() -> Iterator[None]:
-    """After the serve tests, no upstream server they made serve start is left running (the
-    HTTP demo server is the http_url fixture's own, stopped by it)."""
-
-    def left() -> list[str]:
-        return [line for line in running_servers() if "--http" not in line]
-
+    """After the serve tests, no upstream server they made serve start is left running."""
     yield
-    if Path("/proc/self").exists():
-        end = time.monotonic() + 10  # the last session's shutdown may still be reaping
-        while left() and time.monotonic() < end:
-            time.sleep(0.1)
-        assert left() == []
+    assert_no_servers_left()
 
 
 def environment(**extra: str) -> dict[str, str]:

@@ -106,7 +106,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     except ImportError:
         raise MissingExtraError("importing from MCP servers", "mcp") from None
 
-    _quiet_sdk_logging()
+    quiet_sdk_logging()
     seen = _Garbage()
     end = time.monotonic() + timeout if deadline is None else deadline
     allowance = STOP_ALLOWANCE if spec.transport == "stdio" else HTTP_CLOSE_ALLOWANCE
@@ -114,7 +114,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
             with anyio.fail_after(answer_within):
-                async with Client(_transport(spec, errlog), cache=None,
+                async with Client(transport(spec, errlog), cache=None,
                                   message_handler=seen.handle) as client:
                     tools = await _all_tools(client, spec)
                     info = client.server_info
@@ -123,7 +123,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
                 raise cause from None
-            problem = _explain(cause, spec, timeout)
+            problem = explain(cause, spec, timeout)
             if problem is None:
                 raise
             if spec.transport == "http" and not isinstance(cause, TimeoutError) and (
@@ -132,13 +132,13 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            raise ServerError(problem + seen.detail() + _stderr_tail(errlog)) from None
+            raise ServerError(problem + seen.detail() + stderr_tail(errlog)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools))
 
 
-def _transport(spec: ServerSpec, errlog: IO[str]) -> Any:
+def transport(spec: ServerSpec, errlog: IO[str]) -> Any:
     if spec.transport == "http":
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
@@ -253,7 +253,7 @@ def _offending_input(exc: Exception) -> str | None:
     return _short(repr(value)) if value is not None else None
 
 
-def _explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None:
+def explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None:
     """A one-line account of a failure, or None when it is not the server's doing (a bug)."""
     import httpx2
     from mcp import MCPError
@@ -301,7 +301,7 @@ def _is_cancellation(exc: BaseException) -> bool:
     return isinstance(exc, anyio.get_cancelled_exc_class())
 
 
-def _stderr_tail(errlog: IO[str]) -> str:
+def stderr_tail(errlog: IO[str]) -> str:
     errlog.flush()
     errlog.seek(0)
     lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
@@ -319,7 +319,7 @@ def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _quiet_sdk_logging() -> None:
+def quiet_sdk_logging() -> None:
     """The SDK logs transport noise (tracebacks for every garbled line); toolcat reports
     failures itself, so without a logging set-up of the caller's, that noise stays silent."""
     logger = logging.getLogger("mcp")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolcat.calls import CallChecker
@@ -71,8 +71,8 @@ def serving_profile(profile: Profile, *, allow_unsafe: bool = False) -> Profile:
     mode = replace(profile.tool_search_mode, enabled=True)
     changes: dict[str, Any] = {"tool_search_mode": mode, "gateway": None,
                                "scorer": VISIBILITY_SCORER, "scorer_options": {}}
-    if allow_unsafe and "allow_unsafe" in {f.name for f in fields(Profile)}:
-        changes["allow_unsafe"] = True  # profiles that know seed 002's allow_unsafe
+    if allow_unsafe:
+        changes["allow_unsafe"] = True
     return replace(profile, **changes)
 
 
@@ -89,7 +89,7 @@ class Gate:
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
                  allow_unsafe: bool = False) -> None:
         self.catalog = catalog
-        self.allow_unsafe = allow_unsafe or bool(getattr(profile, "allow_unsafe", False))
+        self.allow_unsafe = allow_unsafe or profile.allow_unsafe
         self.scorer_name = profile.scorer or default_scorer()[0]
         self._scorer_options = dict(profile.scorer_options)
         self.floor = profile.mcp.min_score

@@ -23,7 +23,7 @@ import mcp_types as types
 from anyio.abc import TaskGroup
 
 from toolcat.errors import ServerError
-from toolcat.mcp.client import _explain, _quiet_sdk_logging, _transport, root_cause
+from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
 from toolcat.mcp.servers import ServerSpec
 from toolcat.serve import DEFAULT_CALL_TIMEOUT
 from toolcat.serve.launch import Secrets
@@ -70,7 +70,7 @@ class Upstreams:
         self._group: TaskGroup | None = None
 
     async def __aenter__(self) -> Upstreams:
-        _quiet_sdk_logging()
+        quiet_sdk_logging()
         self._group = anyio.create_task_group()
         await self._group.__aenter__()
         return self
@@ -139,7 +139,7 @@ class Upstreams:
         if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
             gone = "exited" if spec.transport == "stdio" else "closed the connection"
             return f"MCP server '{spec.name}' {gone} {when}"
-        return _explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
+        return explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
 
     def _start(self, spec: ServerSpec) -> _Upstream:
         assert self._group is not None, "use Upstreams as an async context manager"
@@ -166,7 +166,7 @@ class Upstreams:
             upstream.errlog = errlog
             try:
                 with upstream.scope:
-                    async with Client(_transport(spec, errlog), cache=None) as client:
+                    async with Client(transport(spec, errlog), cache=None) as client:
                         upstream.session = client.session
                         upstream.ready.set()
                         await upstream.stop.wait()
@@ -195,10 +195,8 @@ def _answered(cause: BaseException) -> bool:
 def _stderr_tail(errlog: IO[str] | None) -> str:
     if errlog is None or errlog.closed:
         return ""
-    from toolcat.mcp.client import _stderr_tail as tail
-
     position = errlog.tell()
     try:
-        return tail(errlog)
+        return stderr_tail(errlog)
     finally:
         errlog.seek(position)
