@@ -105,3 +105,19 @@ def test_tokens_shows_what_the_visible_set_saves(run):
     assert 0.5 < visible["saved_share"] < 1
     text = run("tokens", QUERY).stdout
     assert f'visible set for "{QUERY}" under profile default' in text
+
+
+def test_a_gateway_search_tool_is_the_only_way_to_its_deferred_tools(run):
+    """Behind a tool-search gateway the request carries the gateway's search tool and not the
+    deferred tools with the provider's own tool search: one search, not two competing."""
+    behind = run("render", "open a pull request", "-c", "demo", "-p", "gateway-tool-search",
+                 "--provider", "anthropic", "--json")
+    assert behind.exit_code == 0, behind.output
+    tools = json.loads(behind.stdout)["payload"]["tools"]
+    assert [t["name"] for t in tools] == ["gateway_search_tools"]
+    assert "defer_loading" not in behind.stderr
+    # without a gateway, deferred tools still go out with defer_loading, for the model to load
+    native = run("render", "open a pull request", "-c", "demo", "-p", "tool-search",
+                 "--provider", "anthropic", "--json")
+    sent = json.loads(native.stdout)["payload"]["tools"]
+    assert any(t.get("defer_loading") for t in sent)

@@ -105,7 +105,7 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
         format=format or resolution.format.name,
         builtins=resolution.builtins,
         tools=resolution.catalog_tools,
-        deferred=resolution.deferred,
+        deferred=_provider_deferred(resolution),
         tool_search=resolution.tool_search_mode,
         categories=categories,
         model=model or model_id(resolution.profile),
@@ -113,6 +113,17 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
         universe=(*resolution.visible, *resolution.deferred, *resolution.excluded),
         prefix=prefix,
     )
+
+
+def _provider_deferred(resolution: Resolution) -> tuple[Tool, ...]:
+    """The deferred tools a request carries for the provider to load (defer_loading). Those
+    behind a gateway's search tool stay out: the gateway injects them when its tool finds
+    them (seed 004), and a second, provider-side search over the same tools would compete."""
+    behind = resolution.gateway.search_tool if resolution.gateway else None
+    if behind is None:
+        return resolution.deferred
+    via = {v.tool.qualified_name: v.via for v in resolution.verdicts}
+    return tuple(t for t in resolution.deferred if via.get(t.qualified_name) != behind)
 
 
 def model_id(profile: Profile) -> str | None:
