@@ -43,9 +43,12 @@ if TYPE_CHECKING:
 
 # Field weights and length normalisation. The name is short and chosen with care, so one
 # occurrence there says more than one in a long description; parameters describe inputs, not
-# purpose, so they count for less.
+# purpose, so they count for less. A name word the query does not ask for marks a narrower
+# tool (get_weather vs get_historical_weather for "the weather in Tokyo"), so names are
+# length-normalised as fully as descriptions: with b = 0.3 the longer name barely paid for its
+# extra word, and the narrower tool's longer description, repeating the term, put it first.
 FIELDS: dict[str, tuple[float, float]] = {  # name: (weight w_f, length normalisation b_f)
-    "name": (3.0, 0.3),
+    "name": (3.0, 0.75),
     "description": (1.0, 0.75),
     "parameters": (0.5, 0.75),
     "tags": (1.0, 0.3),

@@ -1,0 +1,134 @@
+"""Requests with one obvious tool rank that tool first (issue 20, item 6).
+
+The queries are written as a user would type them, not from the tools' text, over the demo
+catalog and over the tool lists of two real MCP servers (mcp-server-time and mcp-server-git,
+imported with `toolcat import mcp` into tests/data/servers/, so no server is started here).
+
+A query a scorer still ranks wrong is listed in MISSES and runs as a strict xfail: it fails
+the day the scorer gets it right, so the list is kept truthful.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+
+from tests.conftest import CATALOGS, DATA
+from toolcat.catalog.load import load_catalog
+from toolcat.model import Tool
+from toolcat.search import build_scorer, default_scorer, rank
+
+SERVERS = DATA / "servers"
+
+OBVIOUS: list[tuple[str, str, str]] = [  # (catalog, query, the obvious tool)
+    ("demo", "what's the weather in Tokyo", "get_weather"),
+    ("demo", "weather forecast for Paris next week", "weather_forecast"),
+    ("demo", "what was the weather like in Chicago last January", "get_historical_weather"),
+    ("demo", "when does the sun set today", "get_sunrise_sunset"),
+    ("demo", "is the air quality bad today", "get_air_quality"),
+    ("demo", "send an email to Bob", "send_email"),
+    ("demo", "reply to that email", "reply_to_email"),
+    ("demo", "delete the file old.log", "delete_file"),
+    ("demo", "read the file notes.txt", "read_file"),
+    ("demo", "schedule a meeting tomorrow at 3pm", "create_event"),
+    ("demo", "open a pull request", "create_pull_request"),
+    ("demo", "post a message in the slack channel", "send_message"),
+    ("demo", "run this SQL query", "run_query"),
+    ("time", "what time is it in Tokyo", "get_current_time"),
+    ("time", "current time in London", "get_current_time"),
+    ("time", "convert 3pm New York time to Berlin time", "convert_time"),
+    ("git", "show recent commits", "git_log"),
+    ("git", "show the commit history", "git_log"),
+    ("git", "commit my changes", "git_commit"),
+    ("git", "stage the file README.md", "git_add"),
+    ("git", "switch to the develop branch", "git_checkout"),
+    ("git", "create a new branch called feature-x", "git_create_branch"),
+    ("git", "list all branches", "git_branch"),
+    ("git", "unstage everything", "git_reset"),
+    ("git", "what's the status of my working tree", "git_status"),
+]
+
+# (scorer, query): still ranked wrong, and why
+MISSES: dict[tuple[str, str], str] = {
+    ("bm25", "what was the weather like in Chicago last January"):
+        "no query word but 'weather' is in the tool; get_weather's name is shorter",
+    ("bm25", "when does the sun set today"): "'sun set' never meets 'sunset'",
+    ("bm25", "delete the file old.log"): "'log' is in edit_file's text",
+    ("bm25", "what time is it in Tokyo"):
+        "'Tokyo' occurs only in convert_time's parameter example",
+    ("bm25", "show recent commits"): "'commit' is git_commit's name; 'log' is not asked for",
+    ("bm25", "show the commit history"): "'commit' is git_commit's name; 'log' is not asked for",
+    ("bm25", "unstage everything"): "'unstage' is in git_diff_unstaged's name",
+    ("hybrid", "what's the weather in Tokyo"):
+        "the embedding finds get_historical_weather's text closer (0.327 against 0.305)",
+    ("hybrid", "read the file notes.txt"): "the embedding prefers get_file_info",
+    ("hybrid", "schedule a meeting tomorrow at 3pm"): "the embedding prefers find_free_time",
+    ("hybrid", "run this SQL query"): "the embedding prefers export_query_to_csv",
+    ("hybrid", "what time is it in Tokyo"):
+        "the embedded parameter text of convert_time mentions Asia/Tokyo",
+    ("hybrid", "show the commit history"): "the embedding prefers git_show",
+    # `toolcat search` without --scorer: a regex, then fuzzy (words and characters)
+    ("search", "what was the weather like in Chicago last January"):
+        "both tools match the same words; get_weather's name is closer",
+    ("search", "delete the file old.log"): "edit_file's text also has 'old' and 'deletes'",
+    ("search", "what time is it in Tokyo"):
+        "'Tokyo' in convert_time's parameter example matches the query's last word",
+    ("search", "stage the file README.md"): "'stage' resembles 'staged' in git_diff_staged",
+    ("search", "show recent commits"): "'commits' resembles the characters of git_commit",
+    ("search", "show the commit history"): "'commit' resembles the characters of git_commit",
+    ("search", "unstage everything"): "'unstage' resembles git_diff_unstaged's name",
+}
+
+
+@cache
+def tools(catalog: str) -> tuple[Tool, ...]:
+    path = CATALOGS if catalog == "demo" else SERVERS / f"{catalog}.yaml"
+    return tuple(load_catalog(path).tools)
+
+
+@cache
+def scorer(name: str, catalog: str) -> object:
+    return build_scorer(name, list(tools(catalog)))
+
+
+def cases(scorer_name: str) -> list[object]:
+    marks = {q: pytest.mark.xfail(reason=MISSES[(scorer_name, q)], strict=True)
+             for s, q in MISSES if s == scorer_name}
+    return [pytest.param(c, q, t, marks=marks.get(q, ()), id=f"{c}: {q}")
+            for c, q, t in OBVIOUS]
+
+
+def first(name: str, catalog: str, query: str) -> str | None:
+    found = rank(scorer(name, catalog), query, limit=1, explain=False)  # type: ignore[arg-type]
+    return found[0].tool.name if found else None
+
+
+def test_the_server_catalogs_are_the_imported_tool_lists() -> None:
+    assert [t.name for t in tools("time")] == ["get_current_time", "convert_time"]
+    assert {"git_log", "git_commit", "git_status", "git_reset"} <= {t.name for t in tools("git")}
+
+
+@pytest.mark.parametrize(("catalog", "query", "tool"), cases("bm25"))
+def test_bm25_ranks_the_obvious_tool_first(catalog: str, query: str, tool: str) -> None:
+    assert first("bm25", catalog, query) == tool
+
+
+@pytest.mark.semantic
+@pytest.mark.parametrize(("catalog", "query", "tool"), cases("hybrid"))
+def test_hybrid_ranks_the_obvious_tool_first(catalog: str, query: str, tool: str,
+                                             shared_cache: object) -> None:
+    assert default_scorer()[0] == "hybrid"  # what `pick` uses
+    assert first("hybrid", catalog, query) == tool
+
+
+@pytest.mark.parametrize(("catalog", "query", "tool"), cases("search"))
+def test_plain_search_ranks_the_obvious_tool_first(catalog: str, query: str, tool: str,
+                                                   run: Callable[..., object]) -> None:
+    """`toolcat search` with no --scorer: the query as a regex, fuzzy when nothing matches."""
+    path = CATALOGS if catalog == "demo" else SERVERS / f"{catalog}.yaml"
+    result = run("search", "-c", str(path), query, "--json")
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert json.loads(result.stdout)["tools"][0]["name"] == tool  # type: ignore[attr-defined]
