@@ -101,8 +101,10 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
     return ParsedFile(shown, data, index, _may_refer(text))
 
 
-# "$ref" as written, or any escaped character (JSON \u, YAML \x \u \U), which could spell it
-_REF_HINT = re.compile(r"\$ref|\\[xuU]")
+# "$ref" as written, an escape of one of its characters (JSON \u, YAML \x \u \U), or a YAML
+# escaped line break, which joins a double-quoted key written on two lines; other escapes
+# (accented letters in descriptions, common in real catalogs) cannot spell it
+_REF_HINT = re.compile(r"\$ref|\\(?:x|u00|U000000)(?:24|72|65|66)|\\\r?\n")
 
 
 def _may_refer(text: str) -> bool:
@@ -125,6 +127,8 @@ def value_problem(value: Any) -> tuple[str, str] | None:
     MAX_DEPTH, holds a string longer than MAX_STRING or a non-finite number; else None.
 
     For values that did not come through parse_file, such as the arguments of a tool call."""
+    if _within_limits(value):
+        return None
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, at, depth = stack.pop()
@@ -143,6 +147,46 @@ def value_problem(value: Any) -> tuple[str, str] | None:
         if problem:
             return problem, at
     return None
+
+
+def _within_limits(value: Any) -> bool:
+    """Whether value_problem would find nothing: one pass that builds no pointers (the walk
+    that names the place runs only when something is wrong)."""
+    stack = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        kind = type(node)
+        if kind is dict:
+            if depth >= MAX_DEPTH:
+                return False
+            for key in node:
+                if isinstance(key, str) and len(key) > MAX_STRING:
+                    return False
+            children = node.values()
+        elif kind is list:
+            if depth >= MAX_DEPTH:
+                return False
+            children = node
+        else:
+            children = (node,)
+            depth -= 1  # a lone scalar is checked below at the depth of its parent
+        for child in children:
+            kind = type(child)
+            if kind is str:
+                if len(child) > MAX_STRING:
+                    return False
+            elif kind is dict or kind is list:
+                push((child, depth + 1))
+            elif kind is float:
+                if not math.isfinite(child):
+                    return False
+            elif kind not in _PLAIN:
+                return False  # a subclass or another type: the careful walk decides
+    return True
+
+
+_PLAIN = frozenset({int, bool, type(None)})
 
 
 def _bad_scalar(item: Any) -> str | None:
