@@ -146,11 +146,23 @@ def choose_shape(found: Found, forced: str | None) -> Provider:
         return get_provider(forced)
     if found.hint:
         return PROVIDERS[found.hint]
-    totals = dict.fromkeys(PROVIDERS, 0)
+    # items alike to `claims` (the same keys, value types and `type`) are asked once: a
+    # catalog is mostly one shape, so 43,000 items make a handful of questions
+    alike: dict[tuple[Any, ...], list[Any]] = {}
     for item, _ in found.items:
         if isinstance(item, dict):
-            for name, provider in PROVIDERS.items():
-                totals[name] += provider.claims(item)
+            kind = item.get("type")
+            key = (tuple(item), tuple(map(type, item.values())),
+                   kind if isinstance(kind, str) else None)
+            group = alike.get(key)
+            if group is None:
+                alike[key] = [item, 1]
+            else:
+                group[1] += 1
+    totals = dict.fromkeys(PROVIDERS, 0)
+    for item, count in alike.values():
+        for name, provider in PROVIDERS.items():
+            totals[name] += provider.claims(item) * count
     best = max(totals, key=lambda name: totals[name])
     return PROVIDERS[best if totals[best] else "toolcat"]
 

@@ -130,7 +130,9 @@ class RequestInput:
 
 @dataclass(frozen=True)
 class Provider:
-    """One wire format. `claims` scores how much an item looks like this format (0 = not).
+    """One wire format. `claims` scores how much an item looks like this format (0 = not);
+    it may look only at the item's keys, the types of their values and the value of `type`
+    (detection asks once for all items alike in these, see toolcat.catalog.detect).
 
     `request` and `parse_calls` exist for the model APIs only (not for catalog shapes such as
     mcp, toolcat or capability): `request` builds a whole request body with its notes, and
