@@ -104,12 +104,12 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
 # "$ref" as written, an escape of one of its characters (JSON \u, YAML \x \u \U), or a YAML
 # escaped line break, which joins a double-quoted key written on two lines; other escapes
 # (accented letters in descriptions, common in real catalogs) cannot spell it
-_REF_HINT = re.compile(r"\$ref|\\(?:x|u00|U000000)(?:24|72|65|66)|\\\r?\n")
+_REF_ESCAPE = re.compile(r"\\(?:x|u00|U000000)(?:24|72|65|66)|\\\r?\n")
 
 
 def _may_refer(text: str) -> bool:
     """Whether the text may hold a `$ref` key (when not, no reference needs checking)."""
-    return _REF_HINT.search(text) is not None
+    return "$ref" in text or _REF_ESCAPE.search(text) is not None
 
 
 def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from toolcat.catalog.positions import PositionIndex, escape, join
 from toolcat.errors import CatalogError, ResponseError
-from toolcat.model import Server, SourceRef, Tool, ToolCall
+from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
 from toolcat.providers.types import json_schema_types
 
@@ -52,7 +52,8 @@ class ReadContext:
         if fields.get("parameters") is not None:
             fields["parameters"], made = json_schema_types(fields["parameters"])
             self.mapped_types.update(made)
-        return Tool(raw=item, origin=self.ref(), schema_pointer=schema_pointer, shape=shape,
+        origin = PendingSourceRef(self.file, self.pointer, self.index.locate)
+        return Tool(raw=item, origin=origin, schema_pointer=schema_pointer, shape=shape,
                     **fields)
 
     def fail(self, message: str, *tokens: str | int) -> CatalogError:
