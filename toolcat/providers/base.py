@@ -34,6 +34,8 @@ class ReadContext:
     default_source: str = "custom"
     # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
     mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
+    # False when the file is known to hold no foreign type name: schemas are taken as they are
+    foreign_types: bool = True
 
     def ref(self, *tokens: str | int) -> SourceRef:
         pointer = join(self.pointer, *tokens)
@@ -49,7 +51,7 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
-        if fields.get("parameters") is not None:
+        if self.foreign_types and fields.get("parameters") is not None:
             fields["parameters"], made = json_schema_types(fields["parameters"])
             self.mapped_types.update(made)
         origin = PendingSourceRef(self.file, self.pointer, self.index.locate)
