@@ -54,6 +54,8 @@ class PendingSourceRef(SourceRef):
     prints as the SourceRef it stands for."""
 
     __slots__ = ("_locate", "_place")
+    _locate: Callable[[str], tuple[int, int]]
+    _place: tuple[int, int] | None
 
     def __init__(self, file: str, pointer: str,
                  locate: Callable[[str], tuple[int, int]]) -> None:
