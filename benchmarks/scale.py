@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))
 BENCHDATA = Path(os.environ.get("TOOLCAT_BENCHDATA") or REPO.parent / "shared" / "benchdata")
 SETS = ("seal_tools", "bfcl_v4", "metatool")
 SIZE = 43_000
-ROWS = ("bm25", "build", "list", "stats", "pick", "lint", "semantic", "embed", "cascade")
+ROWS = ("bm25", "build", "load", "list", "stats", "pick", "lint", "semantic", "embed", "cascade")
 
 VERBS = {"get": "fetch", "fetch": "retrieve", "retrieve": "lookup", "search": "find",
          "find": "search", "create": "make", "make": "build", "add": "insert", "update": "modify",
@@ -106,6 +106,8 @@ for t in tools:
 sys.stdout.write("\\n".join(out) + "\\n")
 """
 JSON_LOAD = "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))"
+LOAD_CATALOG = ("import sys; from toolcat.catalog.load import load_catalog; "
+                "load_catalog(sys.argv[1])")
 BM25S_TEXT = """
 def text(t):
     params = (t.get("parameters") or {}).get("properties") or {}
@@ -325,6 +327,10 @@ def main() -> None:
     json_load = median_run(script(JSON_LOAD, str(big)), args.runs)
     print(f"| (floors, 43k) `json.load` | | {json_load[0]:.2f} s, {json_load[1]:.0f} MB | |")
     print(f"| (floors, 43k) plain list script | | {plain[0]:.2f} s, {plain[1]:.0f} MB | |")
+    if "load" in args.rows:
+        wall, _ = median_run(script(LOAD_CATALOG, str(big)), args.runs)
+        row("loading the catalog (`load_catalog`), fresh process, 43k", wall, json_load[0], "s",
+            "`json.load`", "(issue 15: within a small factor)")
     for command in ("list", "stats"):
         if command in args.rows:
             wall, _ = median_run(toolcat(command, "-c", str(big)), args.runs)

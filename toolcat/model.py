@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
@@ -43,6 +44,61 @@ class SourceRef:
     def to_json(self) -> dict[str, Json]:
         return {"file": self.file, "line": self.line, "column": self.column,
                 "pointer": self.pointer}
+
+
+class PendingSourceRef(SourceRef):
+    """A SourceRef whose line and column are looked up (`locate(pointer)`) when first read.
+
+    Loading gives every tool its origin; most commands never print it, and finding the
+    line of each of 43,000 tools costs a sixth of loading them. It equals, hashes and
+    prints as the SourceRef it stands for."""
+
+    __slots__ = ("_locate", "_place")
+    _locate: Callable[[str], tuple[int, int]]
+    _place: tuple[int, int] | None
+
+    def __init__(self, file: str, pointer: str,
+                 locate: Callable[[str], tuple[int, int]]) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "pointer", pointer)
+        object.__setattr__(self, "_locate", locate)
+        object.__setattr__(self, "_place", None)
+
+    def _found(self) -> tuple[int, int]:
+        place = self._place
+        if place is None:
+            with _LOCATING:  # a position index is not safe to fill from two threads
+                place = self._place or self._locate(self.pointer)
+                object.__setattr__(self, "_place", place)
+        return place
+
+    @property  # type: ignore[override]
+    def line(self) -> int:
+        return self._found()[0]
+
+    @property  # type: ignore[override]
+    def column(self) -> int:
+        return self._found()[1]
+
+    def resolved(self) -> SourceRef:
+        return SourceRef(self.file, *self._found(), self.pointer)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourceRef):
+            return NotImplemented
+        return (self.file, self.line, self.column, self.pointer) == \
+            (other.file, other.line, other.column, other.pointer)
+
+    __hash__ = SourceRef.__hash__
+
+    def __repr__(self) -> str:
+        return repr(self.resolved())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return SourceRef, (self.file, self.line, self.column, self.pointer)
+
+
+_LOCATING = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)

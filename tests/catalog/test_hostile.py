@@ -352,6 +352,12 @@ def test_patterns_that_span_lines_find_each_matching_tool_once(run, tmp_path, pa
                      '{"$\\u0072ef": "../secret.json"}}}}]'),
     ("escaped.yaml", 'tools:\n  - name: a\n    parameters:\n      properties:\n'
                      '        p: {"\\x24ref": ../secret.json}\n'),
+    # an escaped line break joins a double-quoted key written on two lines
+    ("joined.yaml", 'tools:\n  - name: a\n    parameters:\n      properties:\n'
+                    '        p:\n          ? "$r\\\n            ef"\n          : ../secret.json\n'),
+    # escapes of other characters (an accented description) beside an escaped `$ref`
+    ("accented.json", '[{"name": "a", "description": "caf\\u00e9", "parameters": '
+                      '{"properties": {"p": {"\\u0024ref": "../secret.json"}}}}]'),
 ])
 def test_a_ref_key_spelled_with_escapes_is_confined_too(run, tmp_path, secret, name, text):
     path = tmp_path / "catalog" / name

@@ -95,3 +95,17 @@ def test_lookups_on_demand_agree_with_the_full_scan(text):
              *(f"{p}/absent/0" for p in values)]
     for pointer in asked:
         assert index.locate(pointer) == expected(pointer), pointer
+
+
+def test_array_items_found_in_any_order_while_stepping_only_as_far_as_asked():
+    """An array is stepped through lazily: items asked out of order, again, past the end
+    and inside an item must all be where the full scan puts them."""
+    text = "[\n" + ",\n".join(f' {{"name": "t{i}", "p": [{i}, {{"q": {i}}}]}}'
+                              for i in range(50)) + "\n]\n"
+    offsets = scan_json(text)
+    index = JsonIndex(text)
+    for pointer in ["/7", "/3", "/30/p/1/q", "/3", "/49", "/0/name#key", "/12/p/0"]:
+        at = offsets[pointer]
+        line = text.count("\n", 0, at) + 1
+        assert index.locate(pointer) == (line, at - (text.rfind("\n", 0, at) + 1) + 1), pointer
+    assert index.locate("/50") == (1, 1)  # past the end: the array itself

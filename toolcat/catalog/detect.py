@@ -90,16 +90,21 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
 
 
 def _from_list(items: list[Any], pointer: str, found: Found) -> Found:
+    append = found.items.append
     for i, item in enumerate(items):
-        item_pointer = join(pointer, i)
-        if isinstance(item, dict) and any(isinstance(item.get(k), list) for k in GEMINI_KEYS):
-            key = next(k for k in GEMINI_KEYS if isinstance(item.get(k), list))
+        item_pointer = f"{pointer}/{i}"  # an index needs no escaping
+        if not isinstance(item, dict):
+            append((item, item_pointer))
+            continue
+        key = next((k for k in GEMINI_KEYS if isinstance(item.get(k), list)), None) \
+            if GEMINI_KEYS[0] in item or GEMINI_KEYS[1] in item else None
+        if key is not None:
             found.hint = "gemini"
             found.items += _pointed(item[key], join(item_pointer, key))
-        elif isinstance(item, dict) and (reason := _not_a_function(item)):
+        elif reason := _not_a_function(item):
             found.skipped.append((item_pointer, reason))
         else:
-            found.items.append((item, item_pointer))
+            append((item, item_pointer))
     if found.hint == "gemini":
         # entries beside functionDeclarations are Gemini's own tools (googleSearch, ...)
         declared = [(i, p) for i, p in found.items
@@ -146,11 +151,23 @@ def choose_shape(found: Found, forced: str | None) -> Provider:
         return get_provider(forced)
     if found.hint:
         return PROVIDERS[found.hint]
-    totals = dict.fromkeys(PROVIDERS, 0)
+    # items alike to `claims` (the same keys, value types and `type`) are asked once: a
+    # catalog is mostly one shape, so 43,000 items make a handful of questions
+    alike: dict[tuple[Any, ...], list[Any]] = {}
     for item, _ in found.items:
         if isinstance(item, dict):
-            for name, provider in PROVIDERS.items():
-                totals[name] += provider.claims(item)
+            kind = item.get("type")
+            key = (tuple(item), tuple(map(type, item.values())),
+                   kind if isinstance(kind, str) else None)
+            group = alike.get(key)
+            if group is None:
+                alike[key] = [item, 1]
+            else:
+                group[1] += 1
+    totals = dict.fromkeys(PROVIDERS, 0)
+    for item, count in alike.values():
+        for name, provider in PROVIDERS.items():
+            totals[name] += provider.claims(item) * count
     best = max(totals, key=lambda name: totals[name])
     return PROVIDERS[best if totals[best] else "toolcat"]
 

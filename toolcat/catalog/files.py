@@ -58,6 +58,9 @@ class ParsedFile:
     data: Any
     index: PositionIndex
     has_refs: bool = True  # False when the text has no "$ref" at all: nothing to check
+    # every string value of a `type` key in the document, when known (strict JSON); the
+    # loader maps foreign type names (`dict`, ...) only in files that may hold one
+    type_names: frozenset[str] | None = None
 
 
 def read_text(path: Path) -> str:
@@ -94,25 +97,30 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
     if yaml_syntax:
         data, positions = _parse_yaml(text, shown)
         return ParsedFile(shown, data, MappedIndex(positions), _may_refer(text))
+    type_names: set[str] = set()
     try:
-        data, index = _parse_json(text, shown)
+        data, index = _parse_json(text, shown, type_names=type_names)
     except CatalogError as strict:
         data, index = _lenient_json(text, shown, strict)
-    return ParsedFile(shown, data, index, _may_refer(text))
+        return ParsedFile(shown, data, index, _may_refer(text))
+    return ParsedFile(shown, data, index, _may_refer(text), frozenset(type_names))
 
 
-# "$ref" as written, or any escaped character (JSON \u, YAML \x \u \U), which could spell it
-_REF_HINT = re.compile(r"\$ref|\\[xuU]")
+# "$ref" as written, an escape of one of its characters (JSON \u, YAML \x \u \U), or a YAML
+# escaped line break, which joins a double-quoted key written on two lines; other escapes
+# (accented letters in descriptions, common in real catalogs) cannot spell it
+_REF_ESCAPE = re.compile(r"\\(?:x|u00|U000000)(?:24|72|65|66)|\\\r?\n")
 
 
 def _may_refer(text: str) -> bool:
     """Whether the text may hold a `$ref` key (when not, no reference needs checking)."""
-    return _REF_HINT.search(text) is not None
+    return "$ref" in text or _REF_ESCAPE.search(text) is not None
 
 
-def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> None:
+def check_value(value: Any, shown: str, index: PositionIndex | None = None,
+                type_names: set[str] | None = None) -> None:
     """Raise a CatalogError at the place of value_problem's problem, if there is one."""
-    found = value_problem(value)
+    found = value_problem(value, type_names)
     if found:
         problem, pointer = found
         where = SourceRef(shown, *index.locate(pointer), pointer) if index else \
@@ -120,11 +128,17 @@ def check_value(value: Any, shown: str, index: PositionIndex | None = None) -> N
         raise CatalogError(problem, where=where)
 
 
-def value_problem(value: Any) -> tuple[str, str] | None:
+def value_problem(value: Any, type_names: set[str] | None = None) -> tuple[str, str] | None:
     """(problem, JSON pointer) of the first place where a JSON value nests deeper than
     MAX_DEPTH, holds a string longer than MAX_STRING or a non-finite number; else None.
+    `type_names`, when given, receives every string value of a `type` key on the way (or
+    UNKNOWN_TYPES when the fast walk did not see them all).
 
     For values that did not come through parse_file, such as the arguments of a tool call."""
+    if _within_limits(value, type_names):
+        return None
+    if type_names is not None:
+        type_names.add(UNKNOWN_TYPES)
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, at, depth = stack.pop()
@@ -143,6 +157,53 @@ def value_problem(value: Any) -> tuple[str, str] | None:
         if problem:
             return problem, at
     return None
+
+
+UNKNOWN_TYPES = "?"  # not a JSON Schema type name: the loader checks every schema
+
+
+def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
+    """Whether value_problem would find nothing: one pass that builds no pointers (the walk
+    that names the place runs only when something is wrong)."""
+    stack = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        kind = type(node)
+        if kind is dict:
+            if depth >= MAX_DEPTH:
+                return False
+            if type_names is not None:
+                named = node.get("type")
+                if type(named) is str:
+                    type_names.add(named)
+            for key in node:
+                if isinstance(key, str) and len(key) > MAX_STRING:
+                    return False
+            children = node.values()
+        elif kind is list:
+            if depth >= MAX_DEPTH:
+                return False
+            children = node
+        else:
+            children = (node,)
+            depth -= 1  # a lone scalar is checked below at the depth of its parent
+        for child in children:
+            kind = type(child)
+            if kind is str:
+                if len(child) > MAX_STRING:
+                    return False
+            elif kind is dict or kind is list:
+                push((child, depth + 1))
+            elif kind is float:
+                if not math.isfinite(child):
+                    return False
+            elif kind not in _PLAIN:
+                return False  # a subclass or another type: the careful walk decides
+    return True
+
+
+_PLAIN = frozenset({int, bool, type(None)})
 
 
 def _bad_scalar(item: Any) -> str | None:
@@ -187,8 +248,10 @@ def _no_constant(name: str) -> Any:
     raise _Constant(name)
 
 
-def _parse_json(text: str, shown: str, line: int = 0) -> tuple[Any, PositionIndex]:
-    """Strict JSON; `line` is added to reported lines (a line of a JSON Lines file)."""
+def _parse_json(text: str, shown: str, line: int = 0,
+                type_names: set[str] | None = None) -> tuple[Any, PositionIndex]:
+    """Strict JSON; `line` is added to reported lines (a line of a JSON Lines file);
+    `type_names` as for value_problem."""
     index = JsonIndex(text)
     try:
         data = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
@@ -216,7 +279,7 @@ def _parse_json(text: str, shown: str, line: int = 0) -> tuple[Any, PositionInde
         where = _line_col(text, match.start()) if match else (1, 1)
         raise CatalogError(f"invalid JSON number: {exc}".split(";")[0],
                            where=SourceRef(shown, *_shift(where, line))) from exc
-    check_value(data, shown, _Shifted(index, line) if line else index)
+    check_value(data, shown, _Shifted(index, line) if line else index, type_names)
     return data, index
 
 

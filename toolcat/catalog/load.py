@@ -16,7 +16,7 @@ from toolcat.catalog.refs import RefChecker, base_uri_for
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
-from toolcat.providers.types import TypeNames
+from toolcat.providers.types import JSON_TYPES, TypeNames
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
@@ -117,8 +117,10 @@ class _Loader:
         self.issues += skipped_issues(found, file, parsed.index)
         base_uri = base_uri_for(file)
         typed = TypeNames()
+        foreign = parsed.type_names is None or not parsed.type_names <= JSON_TYPES
         for item, pointer in found.items:
-            ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source)
+            ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source,
+                              foreign_types=foreign)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)

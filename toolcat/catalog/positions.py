@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Iterator
 from json.decoder import scanstring
 from typing import Protocol, TypeVar
 
@@ -67,8 +68,10 @@ class JsonIndex:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._members: dict[int, dict[str, tuple[int, int]]] = {}  # container offset ->
-        #   token -> (offset of the key or -1, offset of the value)
+        # container offset -> (its members stepped over so far, the steps still to take)
+        self._members: dict[int, tuple[dict[str, tuple[int, int]],
+                                       Iterator[tuple[str, tuple[int, int]]] | None]] = {}
+        #   members: token -> (offset of the key or -1, offset of the value)
         self._lines: list[int] = [0]  # offsets whose line is known, ascending ...
         self._line_of: list[int] = [1]  # ... their lines ...
         self._starts: list[int] = [0]  # ... and where those lines start
@@ -90,7 +93,7 @@ class JsonIndex:
         tokens = (pointer[:-4] if want_key else pointer).split("/")[1:]
         last = len(tokens) - 1
         for depth, token in enumerate(tokens):
-            member = self._members_of(at).get(unescape(token) if "~" in token else token)
+            member = self._member(at, unescape(token) if "~" in token else token)
             if member is None:
                 return at
             key, value = member
@@ -99,11 +102,25 @@ class JsonIndex:
             at = value
         return at
 
-    def _members_of(self, at: int) -> dict[str, tuple[int, int]]:
-        found = self._members.get(at)
-        if found is None:
-            found = self._members[at] = _members(self._text, at)
-        return found
+    def _member(self, at: int, token: str) -> tuple[int, int] | None:
+        """A member of the container at `at`. An array is stepped through only as far as the
+        item asked for (the few tools `pick` shows need not cost a pass over the whole
+        catalog); an object is read whole, so that of a key given twice the last one counts,
+        as in the parsed data."""
+        entry = self._members.get(at)
+        if entry is None:
+            steps = _members(self._text, at)
+            entry = self._members[at] = ({}, steps) if self._text[at] == "[" else \
+                (dict(steps), None)
+        found, rest = entry
+        hit = found.get(token)
+        if hit is None and rest is not None:
+            for name, member in rest:
+                found[name] = member
+                if name == token:
+                    return member
+            self._members[at] = (found, None)
+        return hit
 
     def _line_column(self, offset: int) -> tuple[int, int]:
         """Newlines are counted from the nearest offset already located, before or after,
@@ -135,15 +152,14 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SKIP = json.JSONDecoder(object_pairs_hook=lambda pairs: None).raw_decode
 
 
-def _members(text: str, at: int) -> dict[str, tuple[int, int]]:
-    """The members of the container at `at` (the text is valid JSON: it was parsed already):
-    token -> (offset of the key, or -1 in an array; offset of the value)."""
+def _members(text: str, at: int) -> Iterator[tuple[str, tuple[int, int]]]:
+    """The members of the container at `at` in order (the text is valid JSON: it was parsed
+    already): (token, (offset of the key, or -1 in an array; offset of the value))."""
     opening = text[at]
     if opening not in "[{":
-        return {}
+        return
     closing = "]" if opening == "[" else "}"
     skip = _WHITESPACE.match
-    found: dict[str, tuple[int, int]] = {}
     position = skip(text, at + 1).end()
     index = 0
     while text[position] != closing:
@@ -155,11 +171,10 @@ def _members(text: str, at: int) -> dict[str, tuple[int, int]]:
         else:
             key_at, token = -1, str(index)
             index += 1
-        found[token] = (key_at, position)
+        yield token, (key_at, position)
         position = skip(text, _SKIP(text, position)[1]).end()
         if text[position] == ",":
             position = skip(text, position + 1).end()
-    return found
 
 
 def _nearest(positions: dict[str, T], pointer: str) -> T | None:

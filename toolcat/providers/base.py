@@ -16,7 +16,7 @@ from typing import Any
 
 from toolcat.catalog.positions import PositionIndex, escape, join
 from toolcat.errors import CatalogError, ResponseError
-from toolcat.model import Server, SourceRef, Tool, ToolCall
+from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
 from toolcat.providers.types import json_schema_types
 
@@ -34,6 +34,8 @@ class ReadContext:
     default_source: str = "custom"
     # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
     mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
+    # False when the file is known to hold no foreign type name: schemas are taken as they are
+    foreign_types: bool = True
 
     def ref(self, *tokens: str | int) -> SourceRef:
         pointer = join(self.pointer, *tokens)
@@ -49,10 +51,11 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
-        if fields.get("parameters") is not None:
+        if self.foreign_types and fields.get("parameters") is not None:
             fields["parameters"], made = json_schema_types(fields["parameters"])
             self.mapped_types.update(made)
-        return Tool(raw=item, origin=self.ref(), schema_pointer=schema_pointer, shape=shape,
+        origin = PendingSourceRef(self.file, self.pointer, self.index.locate)
+        return Tool(raw=item, origin=origin, schema_pointer=schema_pointer, shape=shape,
                     **fields)
 
     def fail(self, message: str, *tokens: str | int) -> CatalogError:
@@ -130,7 +133,9 @@ class RequestInput:
 
 @dataclass(frozen=True)
 class Provider:
-    """One wire format. `claims` scores how much an item looks like this format (0 = not).
+    """One wire format. `claims` scores how much an item looks like this format (0 = not);
+    it may look only at the item's keys, the types of their values and the value of `type`
+    (detection asks once for all items alike in these, see toolcat.catalog.detect).
 
     `request` and `parse_calls` exist for the model APIs only (not for catalog shapes such as
     mcp, toolcat or capability): `request` builds a whole request body with its notes, and

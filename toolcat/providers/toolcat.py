@@ -33,8 +33,15 @@ def claims(item: Mapping[str, Json]) -> int:
     return 2 if (KEYS - {"name", "description", "parameters"}) & item.keys() else 1
 
 
+# a tool with only these keys keeps every other field's default (the usual case in a big
+# catalog): read without asking for the twenty absent ones
+PLAIN_KEYS = frozenset({"name", "description", "parameters", "server"})
+
+
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
+    if item.keys() <= PLAIN_KEYS and ctx.default_source != "mcp":
+        return ctx.tool(item, "toolcat", ctx.pointer_to("parameters"), **_plain(fields, ctx))
     level = fields.integer("level", DEFAULTS.level)
     if level < 1:
         raise ctx.fail("'level' must be 1 (core) or more", "level")
@@ -46,10 +53,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         safe, safety = annotated_safety(annotations)
     return ctx.tool(
         item, "toolcat", ctx.pointer_to("parameters"),
-        name=fields.name(),
-        description=fields.text("description"),
-        parameters=fields.schema("parameters"),
-        server=fields.text("server") or ctx.default_server,
+        **_plain(fields, ctx),
         kind=fields.choice("kind", KINDS, DEFAULTS.kind) or DEFAULTS.kind,
         source=source,
         level=level,
@@ -69,6 +73,12 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS),
     )
+
+
+def _plain(fields: Fields, ctx: ReadContext) -> dict[str, Json]:
+    return {"name": fields.name(), "description": fields.text("description"),
+            "parameters": fields.schema("parameters"),
+            "server": fields.text("server") or ctx.default_server}
 
 
 def write_tool(tool: Tool) -> Written:

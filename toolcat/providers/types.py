@@ -36,7 +36,29 @@ def json_schema_types(schema: Any) -> tuple[Any, Counter[str]]:
     """`schema` with foreign type names mapped (a new object; the input is untouched when
     nothing changes), and how many times each mapping (`dict→object`) was made."""
     made: Counter[str] = Counter()
+    if not _has_foreign(schema):
+        return schema, made  # the common case: one walk that builds nothing
     return _mapped(schema, made), made
+
+
+def _has_foreign(schema: Any) -> bool:
+    """Whether `schema` may hold a foreign type name (conservative: data keys included)."""
+    stack = [schema]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        if isinstance(node, dict):
+            kind = node.get("type")
+            if isinstance(kind, str) and kind not in JSON_TYPES and kind.lower() in FOREIGN_TYPES:
+                return True
+            for value in node.values():
+                if isinstance(value, (dict, list)):
+                    push(value)
+        elif isinstance(node, list):
+            for value in node:
+                if isinstance(value, (dict, list)):
+                    push(value)
+    return False
 
 
 def _mapped(node: Any, made: Counter[str]) -> Any:
