@@ -23,8 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
-BENCHDATA = REPO.parent / "shared" / "benchdata"
 SEMANTIC = {"semantic", "hybrid", "relevance"}  # scorers that embed (and so use the cache)
 
 

@@ -15,8 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
-SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools" / "catalog.json"
+SEAL = BENCHDATA / "seal_tools" / "catalog.json"
 
 BREAKDOWN = """
 import json, sys, time

@@ -30,9 +30,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools" / "catalog.json"
+SEAL = BENCHDATA / "seal_tools" / "catalog.json"
 DEMO = [sys.executable, str(REPO / "tests" / "mcp" / "servers" / "demo_server.py"),
         "--extra-tools", "1000", "--page-size", "100"]
 HANG = [sys.executable, str(REPO / "tests" / "mcp" / "servers" / "broken_server.py"), "hang"]

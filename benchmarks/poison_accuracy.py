@@ -23,6 +23,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -34,14 +36,6 @@ from toolcat.model import Catalog  # noqa: E402
 CORPUS = REPO / "tests" / "data" / "poison"
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SECURITY = LintSettings(select=("TC601", "TC602", "TC605", "TC606", "TC607"))
-
-
-def benchdata() -> Path | None:
-    """../shared/benchdata from the checkout or any folder above it (worktrees sit deeper)."""
-    for folder in REPO.parents:
-        if (folder / "shared" / "benchdata").is_dir():
-            return folder / "shared" / "benchdata"
-    return None
 
 
 def verdicts(catalog: Catalog) -> dict[str, set[str]]:
@@ -113,11 +107,10 @@ def aws_operations(folder: Path) -> Path | None:
 
 def false_positives(show: bool) -> None:
     sources: list[tuple[str, list[Path]]] = []
-    root = benchdata()
-    if root is None:
-        print("(../shared/benchdata not found: benign corpus only)")
+    if not BENCHDATA.is_dir():
+        print(f"({BENCHDATA} not found: benign corpus only)")
     else:
-        sources += [(name, [root / name / "catalog.json"]) for name in SETS]
+        sources += [(name, [BENCHDATA / name / "catalog.json"]) for name in SETS]
     sources += [(path.stem, [path]) for path in sorted((CORPUS / "benign").iterdir())]
     import tempfile
 

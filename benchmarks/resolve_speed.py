@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -25,7 +27,7 @@ from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.resolution import DEFAULT_PROFILE, Resolver, Session, load_profile  # noqa: E402
 from toolcat.resolution.session import load_script  # noqa: E402
 
-SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools"
+SEAL = BENCHDATA / "seal_tools"
 DEMO_QUERIES = REPO / "catalogs" / "demo-queries.jsonl"
 
 

@@ -32,10 +32,11 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-BENCHDATA = Path(os.environ.get("TOOLCAT_BENCHDATA") or REPO.parent / "shared" / "benchdata")
 SETS = ("seal_tools", "bfcl_v4", "metatool")
 SIZE = 43_000
 ROWS = ("bm25", "build", "load", "list", "stats", "pick", "lint", "semantic", "embed", "cascade")

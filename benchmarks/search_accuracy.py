@@ -15,11 +15,12 @@ import argparse
 import heapq
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from benchdata import BENCHDATA
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -27,7 +28,6 @@ sys.path.insert(0, str(REPO))
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, score_many  # noqa: E402
 
-BENCHDATA = Path(os.environ.get("TOOLCAT_BENCHDATA") or REPO.parent / "shared" / "benchdata")
 SETS = ("bfcl_v4", "seal_tools", "metatool", "demo")  # demo: catalogs/ and its queries
 REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
     ("bfcl_v4", "BM25"): (0.749, 0.905, 0.946, 0.845),

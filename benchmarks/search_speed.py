@@ -19,13 +19,15 @@ import sys
 import time
 from pathlib import Path
 
+from benchdata import BENCHDATA
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, rank  # noqa: E402
 
-SEAL = REPO.parent / "shared" / "benchdata" / "seal_tools"
+SEAL = BENCHDATA / "seal_tools"
 LEXICAL = ("regex", "keyword", "fuzzy", "bm25", "relevance")
 TARGET_MS = {"semantic": 20.0, "hybrid": 20.0}  # lexical: 5 ms
 
