@@ -18,6 +18,7 @@ import yaml
 from toolcat.define import definition_of
 from toolcat.model import Server, Tool
 from toolcat.providers import get_provider
+from toolcat.wording import plural
 
 DEFAULT = Tool(name="")
 
@@ -80,8 +81,8 @@ def lost_fields(tools: Sequence[Tool], carries: frozenset[str], shape: str) -> l
         if losing:
             shown = ", ".join(losing[:3]) + (f" and {len(losing) - 3} more"
                                              if len(losing) > 3 else "")
-            count = f"{len(losing)} tool{'s' if len(losing) != 1 else ''}"
-            notes.append(f"{label} of {count} dropped: {shape} has no place for it ({shown})")
+            notes.append(f"{label} of {plural(len(losing), 'tool')} dropped: {shape} has no "
+                         f"place for it ({shown})")
     return notes
 
 

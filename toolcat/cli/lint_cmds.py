@@ -134,8 +134,9 @@ def accept_all(cat: Catalog, settings: LintSettings, path: Path) -> None:
 
     report = lint_catalog(cat, replace(settings, baseline=None))
     write_output(path, dump_baseline(report), protect=cat.sources)
-    count = len(report.findings)
-    note(f"accepted {count} finding{'s' * (count != 1)} in {path}; lint with --baseline "
+    from toolcat.wording import plural
+
+    note(f"accepted {plural(len(report.findings), 'finding')} in {path}; lint with --baseline "
          f"{path} (or `lint: baseline:` in toolcat.yaml) to leave them out")
 
 

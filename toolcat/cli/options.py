@@ -45,6 +45,7 @@ ProfileOpt = Annotated[
 ]
 AllowUnsafeOpt = Annotated[
     bool,
-    typer.Option("--allow-unsafe", help="Show tools marked unsafe (safe: false), as the "
-                 "profile's allow_unsafe: true does; they are left out by default."),
+    typer.Option("--allow-unsafe", help="Allow tools marked unsafe (safe: false, or an MCP "
+                 "tool that may be destructive), as a profile's allow_unsafe: true does; they "
+                 "are left out by default."),
 ]

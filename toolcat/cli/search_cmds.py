@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt
 from toolcat.model import SourceRef
 from toolcat.search import SCORERS, SEMANTIC
 
@@ -176,8 +176,7 @@ def pick(
         "--max-candidates", "-k", min=1, help="Pick at most this many tools.")] = 3,
     min_score: Annotated[float, typer.Option(
         "--min-score", min=0.0, max=1.0, help="Leave out tools scoring under this.")] = 0.05,
-    allow_unsafe: Annotated[bool, typer.Option(
-        "--allow-unsafe", help="Consider tools marked unsafe (left out by default).")] = False,
+    allow_unsafe: AllowUnsafeOpt = False,
     scorer: Annotated[str | None, _scorer_opt(
         "Default: the most accurate one installed (hybrid, else bm25).")] = None,
     timeout_ms: Annotated[float | None, typer.Option(

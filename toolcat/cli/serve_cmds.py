@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
@@ -26,10 +26,7 @@ def serve(
                      "http://HOST:PORT/mcp instead of stdio (port 0: a free port, printed "
                      "on stderr).", show_default=False),
     ] = None,
-    allow_unsafe: Annotated[
-        bool, typer.Option("--allow-unsafe", help="Let add_tool add tools marked unsafe "
-                           "(safe: false, MCP destructiveHint).")
-    ] = False,
+    allow_unsafe: AllowUnsafeOpt = False,
     servers: Annotated[
         Path | None,
         typer.Option("--servers", help="An MCP client configuration (mcpServers layout) "
