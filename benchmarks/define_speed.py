@@ -70,7 +70,7 @@ def fresh(source: str, folder: Path, runs: int) -> list[float]:
 def calls_timing(runs: int) -> tuple[list[float], list[float], int]:
     """Seconds to hydrate 1,000 calls, and to only check them, on a decorated class."""
     import toolcat
-    from toolcat.calls import CallChecker
+    from toolcat.calls.check import CallChecker
     from toolcat.model import Catalog
     from toolcat.providers import PROVIDERS
 
@@ -114,7 +114,7 @@ def main() -> None:
     # imported first: the cost of importing is not part of registering
     import jsonschema  # noqa: F401
 
-    import toolcat.define  # noqa: F401
+    import toolcat.define.tools  # noqa: F401
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)

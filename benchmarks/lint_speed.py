@@ -27,7 +27,7 @@ from toolcat.catalog.load import load_catalog
 from toolcat.lint.engine import lint_catalog
 from toolcat.lint.settings import LintSettings
 from toolcat.lint.rules import RULES
-from toolcat.tokens import count_tokens
+from toolcat.providers.tokens import count_tokens
 imported = time.perf_counter()
 catalog = load_catalog(sys.argv[1], lenient=True)
 loaded = time.perf_counter()

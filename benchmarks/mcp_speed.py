@@ -144,8 +144,8 @@ def main() -> None:
         deadlines(tmp)
 
     from toolcat.catalog.load import load_catalog
-    from toolcat.diff import diff_catalogs
-    from toolcat.lock import drift, dump_lock, lock_catalog
+    from toolcat.pin.diff import diff_catalogs
+    from toolcat.pin.lock import drift, dump_lock, lock_catalog
 
     catalog = load_catalog(SEAL)
     tools = list(catalog.tools)

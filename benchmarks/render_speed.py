@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 QUERIES = REPO / "catalogs" / "demo-queries.jsonl"
 sys.path.insert(0, str(REPO))  # this checkout's toolcat, not an installed one
 
-from toolcat.calls import CallChecker  # noqa: E402
+from toolcat.calls.check import CallChecker  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.model import ToolCall  # noqa: E402
 from toolcat.render import FORMATS, REQUEST_PROVIDERS, RenderInput, method_for, render  # noqa: E402

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.conftest import CATALOGS, DATA
-from toolcat.calls import CallChecker, parse_arguments
+from toolcat.calls.check import CallChecker, parse_arguments
 from toolcat.catalog.load import load_catalog
 from toolcat.model import ToolCall
 

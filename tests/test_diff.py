@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolcat.diff import changed_paths, diff_catalogs, word_diff
 from toolcat.model import Tool
+from toolcat.pin.diff import changed_paths, diff_catalogs, word_diff
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 

@@ -10,8 +10,8 @@ import pytest
 
 import toolcat
 from tests.test_calls import PROVIDERS, build_response
+from toolcat.define.instances import BoundTool
 from toolcat.errors import ResponseError, UsageError
-from toolcat.instances import BoundTool
 
 AGENT = '''
 import toolcat

@@ -8,7 +8,7 @@ import pytest
 
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError
-from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
+from toolcat.pin.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
 
 CATALOG = """\
 servers: [{name: files}]

@@ -6,7 +6,7 @@ import pytest
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.tokens import count_tokens, definition_text, definition_tokens
+from toolcat.providers.tokens import count_tokens, definition_text, definition_tokens
 
 
 @pytest.mark.parametrize(("text", "encoding", "expected"), [

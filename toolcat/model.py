@@ -13,10 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from toolcat.catalog.positions import PositionIndex
+from typing import Any, Literal, Protocol
 
 Json = Any
 Kind = Literal["tool", "skill", "code"]
@@ -25,6 +22,13 @@ NoSchemaMode = Literal["read-only", "human-approval", "full"]
 KINDS: tuple[str, ...] = ("tool", "skill", "code")
 SOURCES: tuple[str, ...] = ("builtin", "mcp", "custom", "virtual")
 NO_SCHEMA_MODES: tuple[str, ...] = ("read-only", "human-approval", "full")
+
+
+class Locator(Protocol):
+    """Finds the line and column of a JSON pointer in one source file (the reader's position
+    index; the model names only what it asks of one, so it depends on no other room)."""
+
+    def locate(self, pointer: str) -> tuple[int, int]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +203,7 @@ class Tool:
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
-    """One tool call as a model returned it, before it is validated (see toolcat.calls).
+    """One tool call as a model returned it, before it is validated (see toolcat.calls.check).
 
     `arguments` is exactly what came back: a JSON string, an object, or None when the response
     left it out. `pointer` is where the call sits in a JSON response; `line` and `column` (1-based)
@@ -242,7 +246,7 @@ class Catalog:
     sources: tuple[str, ...] = ()
     issues: tuple[LoadIssue, ...] = ()
     documents: Mapping[str, Json] = field(default_factory=dict)
-    positions: Mapping[str, PositionIndex] = field(default_factory=dict)
+    positions: Mapping[str, Locator] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self.tools)

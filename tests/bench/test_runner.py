@@ -9,8 +9,8 @@ from toolcat.bench import load_queries, resolve_labels, run_bench
 from toolcat.bench.queries import LabeledQuery, QuerySet
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import UsageError
+from toolcat.providers.tokens import definition_tokens
 from toolcat.search import SCORERS, build_scorer, rank
-from toolcat.tokens import definition_tokens
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import pytest
 
 from tests.conftest import CATALOGS
 from toolcat.catalog.convert import convert
-from toolcat.catalog.files import parse_file
 from toolcat.catalog.load import load_catalog
+from toolcat.config.paths import builtins_catalog, demo_catalog
 from toolcat.model import Tool
-from toolcat.paths import builtins_catalog, demo_catalog
+from toolcat.source.files import parse_file
 
 EXAMPLES = {
     "toolcat-catalog.yaml": "toolcat",

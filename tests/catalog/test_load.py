@@ -9,8 +9,8 @@ import pytest
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import choose_catalogs, find_config
+from toolcat.config.paths import demo_catalog
 from toolcat.errors import CatalogError, ConfigError
-from toolcat.paths import demo_catalog
 
 
 def write(path: Path, data) -> Path:

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
-from toolcat.catalog.positions import JsonIndex, scan_json
+from toolcat.source.positions import JsonIndex, scan_json
 
 POS = DATA / "positions"
 

@@ -7,8 +7,8 @@ import pytest
 
 from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
-from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import CatalogError
+from toolcat.source.refs import base_uri_for, bundle
 
 REFS = DATA / "refs"
 

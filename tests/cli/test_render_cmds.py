@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from toolcat.catalog.load import load_catalog
-from toolcat.tokens import definition_tokens
+from toolcat.providers.tokens import definition_tokens
 
 
 def test_tokens_lists_every_tool_largest_first_with_server_totals(run):

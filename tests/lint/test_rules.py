@@ -14,7 +14,7 @@ from toolcat.lint.engine import lint_catalog
 from toolcat.lint.model import FAMILIES, SEVERITIES, LintReport
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, settings_from_config
-from toolcat.lock import dump_lock, lock_catalog
+from toolcat.pin.lock import dump_lock, lock_catalog
 
 EXAMPLES = DATA / "lint"
 IDS = list(RULES)

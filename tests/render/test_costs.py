@@ -9,9 +9,9 @@ import pytest
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
+from toolcat.providers.tokens import count_tokens
 from toolcat.render import RenderInput, method_for, render
 from toolcat.render.costs import anthropic_overhead, catalog_cost, encoding_for
-from toolcat.tokens import count_tokens
 
 
 @pytest.mark.parametrize(("model", "encoding"), [

@@ -9,7 +9,7 @@ import pytest
 
 from toolcat.errors import ConfigError
 from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile
-from toolcat.resolution.profile import bundled_profiles
+from toolcat.resolution.profile_reader import bundled_profiles
 
 SHIPPED = ["capability-levels", "gateway-api", "gateway-relevance", "gateway-tool-search",
            "large-model-native", "small-model", "tool-search"]

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from toolcat.bench.report import FORMAT, BenchReport, rounded
-from toolcat.catalog.files import read_text
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
+from toolcat.source.files import read_text
 
 
 @dataclass(frozen=True)

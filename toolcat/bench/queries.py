@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.files import parse_file, parse_json_lines, read_text
 from toolcat.errors import CatalogError, ConfigError, UsageError
 from toolcat.model import Catalog, SourceRef
+from toolcat.source.files import parse_file, parse_json_lines, read_text
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")

@@ -18,8 +18,8 @@ from toolcat.bench.queries import LabeledQuery, QuerySet
 from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutcome, ScorerRun
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
+from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
 from toolcat.search import SCORERS, Scorer, build_scorer
-from toolcat.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
 
 DEFAULT_KS = (1, 3, 5, 10)
 BATCH = 64            # queries per call of a scorer's batched `scores_many`

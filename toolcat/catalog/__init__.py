@@ -1,5 +1,5 @@
 """Reading catalogs: files, shape detection, positions, `$ref` resolution, merging.
 
 Import from the modules (`toolcat.catalog.load`, ...): this package re-exports nothing, so
-that providers can use `toolcat.catalog.positions` without import cycles.
+that providers can use `toolcat.source.positions` without import cycles.
 """

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from toolcat.define import definition_of
+from toolcat.define.tools import definition_of
 from toolcat.model import Server, Tool
 from toolcat.providers import get_provider
 from toolcat.wording import plural

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.catalog.positions import PositionIndex, join
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
 from toolcat.providers.base import Provider
+from toolcat.source.positions import PositionIndex, join
 
 SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema", "function",
                "toolSpec")

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
-from toolcat.catalog.files import CATALOG_SUFFIXES, ParsedFile, parse_file
-from toolcat.catalog.positions import PositionIndex
-from toolcat.catalog.python import is_python_source, load_python
-from toolcat.catalog.refs import RefChecker, base_uri_for
+from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
+from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file
+from toolcat.source.positions import PositionIndex
+from toolcat.source.refs import RefChecker, base_uri_for
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
@@ -55,13 +55,13 @@ def load_catalog(
     """Load and merge catalog files and Python modules.
 
     A `.py` file, or a dotted module name that is not a file (`my_agent.tools`), is imported
-    and its `@toolcat.tool` definitions join the catalog (see toolcat.catalog.python).
+    and its `@toolcat.tool` definitions join the catalog (see toolcat.define.reader).
 
     `shape` forces one shape for every file instead of detecting it. With `lenient`, problems
     that still leave a usable catalog (a duplicated name, a bad `$ref`) are kept in
     `Catalog.issues` for lint to report; otherwise the first one raises a CatalogError.
     A file `$ref` may reach only the folder tree of its catalog file and the `ref_roots`
-    (toolcat.yaml's `refs: {roots: [...]}`); see toolcat.catalog.refs.
+    (toolcat.yaml's `refs: {roots: [...]}`); see toolcat.source.refs.
 
     Raises:
         CatalogError: a file is missing, malformed, of no known shape, or (unless lenient)

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs, find_config
+from toolcat.config.paths import demo_catalog
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
-from toolcat.paths import demo_catalog
 
 if TYPE_CHECKING:
     from toolcat.resolution import Profile

@@ -10,7 +10,7 @@ import typer
 from toolcat.wording import plural
 
 if TYPE_CHECKING:
-    from toolcat.instances import Hydrated, Hydration
+    from toolcat.define.instances import Hydrated, Hydration
     from toolcat.model import Catalog
 
 # The core is imported inside each function, so `toolcat --help` stays fast.
@@ -30,9 +30,9 @@ def check_instances(cat: Catalog, response: Path, *, provider: str | None, fmt: 
     The instances are built (constructors run, so they can refuse a call) and dropped;
     `run()` is never called.
     """
-    from toolcat.calls import read_calls
     from toolcat.cli.output import print_json
-    from toolcat.instances import hydrate_calls
+    from toolcat.define.instances import hydrate_calls
+    from toolcat.render.responses import read_calls
 
     calls = read_calls(response, provider=provider, fmt=fmt)
     result = hydrate_calls(calls, cat, source=str(response), provider=provider, fmt=fmt)

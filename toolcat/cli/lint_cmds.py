@@ -99,7 +99,7 @@ def lint(
         select=select or (), ignore=ignore or (), targets=target or (),
         baseline=str(baseline) if baseline else None)
     if locked or lockfile:
-        from toolcat.lock import default_lock_path
+        from toolcat.pin.lock import default_lock_path
 
         settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]

@@ -14,8 +14,8 @@ from toolcat.wording import plural
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from toolcat.diff import CatalogDiff, FieldChange
     from toolcat.model import Tool
+    from toolcat.pin.diff import CatalogDiff, FieldChange
 
 # The core is imported inside each command, so `toolcat --help` stays fast.
 
@@ -40,7 +40,7 @@ def lock(
         write_output,
     )
     from toolcat.errors import ToolcatError
-    from toolcat.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
+    from toolcat.pin.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
 
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg, demo=False)
@@ -82,7 +82,7 @@ def diff(
     that changed, and a word diff of descriptions. Exits 1 when they differ, like diff(1)."""
     from toolcat.catalog.load import load_catalog
     from toolcat.cli.output import console, print_json
-    from toolcat.diff import diff_catalogs
+    from toolcat.pin.diff import diff_catalogs
 
     before = load_catalog(old, shape=shape)
     after = load_catalog(new, shape=shape)

@@ -21,7 +21,7 @@ from toolcat.render.formats import FORMATS, TEXT_PARSERS
 from toolcat.wording import plural
 
 if TYPE_CHECKING:
-    from toolcat.calls import CallReport, CheckedCall
+    from toolcat.calls.check import CallReport, CheckedCall
     from toolcat.model import Catalog
     from toolcat.providers.names import PrefixPolicy
     from toolcat.render.costs import CatalogCost
@@ -205,9 +205,9 @@ def check_call(
 ) -> None:
     """Validate the tool calls a model returned: parse, find the tool, validate the arguments
     against its schema. Exit 1 when any call is refused."""
-    from toolcat.calls import check_response
     from toolcat.cli import build
     from toolcat.cli.output import print_json
+    from toolcat.render.responses import check_response
 
     cat = build.load(catalog, shape)
     if builtins:
@@ -231,7 +231,7 @@ def _with_builtins(cat: Catalog) -> Catalog:
     from dataclasses import replace
 
     from toolcat.catalog.load import load_catalog
-    from toolcat.paths import builtins_catalog
+    from toolcat.config.paths import builtins_catalog
 
     shipped = load_catalog(builtins_catalog(), default_source="builtin")
     taken = {t.name for t in cat.tools}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolcat.catalog.positions import join
 from toolcat.errors import CatalogError
 from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
 from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
@@ -19,6 +18,7 @@ from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers.base import IGNORE_KEY
+from toolcat.source.positions import join
 
 _WRAPPERS = ("function", "toolSpec")  # shapes that nest the tool's fields one level down
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from toolcat.catalog.positions import escape
+from toolcat.source.positions import escape
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 MAX_MESSAGE = 160

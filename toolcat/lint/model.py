@@ -80,7 +80,7 @@ class Context:
         """Exact tokens of the tool's definition in the `token_encoding` option's encoding."""
         key = id(tool)
         if key not in self._tokens:
-            from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
+            from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
 
             encoding = self.options.get("token_encoding", DEFAULT_ENCODING)
             self._tokens[key] = definition_tokens(tool, encoding)

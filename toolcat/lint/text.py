@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from toolcat.catalog.positions import unescape
 from toolcat.search.text import CAMEL_BOUNDARY
+from toolcat.source.positions import unescape
 
 _WORD = re.compile(r"\w+")
 

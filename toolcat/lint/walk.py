@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolcat.catalog.positions import escape
+from toolcat.source.positions import escape
 
 # keywords whose value is one subschema, a map of subschemas, or a list of them
 SCHEMA_KEYWORDS = frozenset({"items", "contains", "additionalProperties", "propertyNames", "if",

@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolcat.catalog.files import value_problem
-from toolcat.catalog.positions import MappedIndex
-from toolcat.catalog.refs import is_remote, iter_refs
 from toolcat.errors import ServerError
 from toolcat.mcp.client import DEFAULT_TIMEOUT, Listing, list_servers
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server, Tool
 from toolcat.providers.base import ReadContext
 from toolcat.providers.mcp import PROVIDER as MCP
+from toolcat.source.files import value_problem
+from toolcat.source.positions import MappedIndex
+from toolcat.source.refs import is_remote, iter_refs
 
 CONTROL_PREFIX = "x-toolcat"
 

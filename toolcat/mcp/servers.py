@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from toolcat.catalog.files import parse_file
-from toolcat.catalog.positions import join
 from toolcat.errors import ConfigError, UsageError
 from toolcat.mcp.secrets import redact_args, redact_mapping, redact_url
 from toolcat.model import SourceRef
+from toolcat.source.files import parse_file
+from toolcat.source.positions import join
 
 Transport = Literal["stdio", "http"]
 STDIO_TYPES = frozenset({"stdio", "local"})

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from toolcat.catalog.positions import PositionIndex, escape, join
 from toolcat.errors import CatalogError, ResponseError
 from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
 from toolcat.providers.types import json_schema_types
+from toolcat.source.positions import PositionIndex, escape, join
 
 Json = Any
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolcat.catalog.positions import escape, unescape
-from toolcat.catalog.refs import resolve_pointer
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
@@ -38,6 +36,8 @@ from toolcat.providers.base import (
     own_extra,
 )
 from toolcat.providers.names import NameRule
+from toolcat.source.positions import escape, unescape
+from toolcat.source.refs import resolve_pointer
 
 KEYS = {"name", "description", "parameters", "parametersJsonSchema"}
 _RENAMED = {"defs": "$defs", "ref": "$ref"}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolcat.catalog.positions import escape
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.base import (
     BASE_FIELDS,
@@ -34,6 +33,7 @@ from toolcat.providers.openai import (
     wrapped_calls,
     write_wrapped,
 )
+from toolcat.source.positions import escape
 
 # The fields of the server's structs (ollama/ollama api/types.go; provider-formats.md §5).
 # `items` and `$defs` are typed `any` there, so whatever they hold goes through unchanged.

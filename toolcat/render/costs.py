@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Json, Tool, compact_json
-from toolcat.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens, definition_text
+from toolcat.providers.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens, definition_text
 
 OPENAI = ("openai", "openai-responses")
 _CL100K_MODELS = ("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada")

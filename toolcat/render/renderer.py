@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from toolcat.catalog.refs import base_uri_for, bundle
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
@@ -20,6 +19,7 @@ from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
+from toolcat.source.refs import base_uri_for, bundle
 
 if TYPE_CHECKING:
     from toolcat.resolution import Profile, Resolution

@@ -22,7 +22,8 @@ from toolcat.resolution.model import (
     TokenCost,
     Verdict,
 )
-from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, load_profile
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
+from toolcat.resolution.profile_reader import load_profile
 from toolcat.resolution.resolver import Resolver, SessionState
 from toolcat.resolution.rules import RULES
 from toolcat.resolution.session import Call, Script, Session, Step, load_script

@@ -24,7 +24,7 @@ OFFLOADING = "context_offloading"
 def builtin_catalog() -> Catalog:
     """The shipped built-in tools (loaded once)."""
     from toolcat.catalog.load import load_catalog
-    from toolcat.paths import builtins_catalog
+    from toolcat.config.paths import builtins_catalog
 
     return load_catalog(builtins_catalog(), default_source="builtin")
 

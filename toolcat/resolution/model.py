@@ -137,7 +137,7 @@ class Category:
 
 @dataclass(frozen=True)
 class TokenCost:
-    """Exact tokens (toolcat.tokens) of the compact JSON definitions.
+    """Exact tokens (toolcat.providers.tokens) of the compact JSON definitions.
 
     `visible` counts what the model is shown; `all` counts every catalog tool plus the visible
     built-in and gateway tools, i.e. what showing everything would cost.

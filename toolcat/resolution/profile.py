@@ -16,15 +16,12 @@ import fnmatch
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
-from toolcat.catalog.files import parse_file
-from toolcat.catalog.positions import PositionIndex
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, matches
-from toolcat.paths import bundled
 from toolcat.search.pick import MIN_SCORE
+from toolcat.source.positions import PositionIndex
 
 FORMATS: tuple[str, ...] = ("native", "code", "hermes", "mistral", "pythonic", "json")
 TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
@@ -254,41 +251,6 @@ DEFAULT_PROFILE = Profile(
     builtins=("tool_search",),
     formats=Formats(primary="native", enabled=FORMATS),
 )
-
-
-def bundled_profiles() -> dict[str, Path]:
-    """The profiles shipped in catalogs/profiles/, by name."""
-    folder = bundled("profiles")
-    if not folder.is_dir():
-        return {}
-    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in PROFILE_SUFFIXES}
-
-
-def find_profile(spec: str | Path) -> Path:
-    """A profile path, or the name of a bundled profile (`small-model`)."""
-    path = Path(spec)
-    if path.exists() or path.suffix in PROFILE_SUFFIXES or len(path.parts) > 1:
-        return path
-    shipped = bundled_profiles()
-    if str(spec) in shipped:
-        return shipped[str(spec)]
-    raise ConfigError(f"no profile file or bundled profile named '{spec}'",
-                      hint="bundled: " + ", ".join(shipped))
-
-
-def load_profile(spec: str | Path) -> Profile:
-    """Read and validate a profile file (or a bundled profile by name).
-
-    Raises:
-        ConfigError: an unknown setting, a value of the wrong type or out of range, an unknown
-            built-in, scorer, format or strategy, naming file:line:column.
-        CatalogError: the file is missing or is not valid YAML/JSON.
-    """
-    from toolcat.resolution.profile_reader import ProfileReader
-
-    path = find_profile(spec)
-    parsed = parse_file(path)
-    return ProfileReader(parsed.path, parsed.index).profile(parsed.data, default_name=path.stem)
 
 
 def check_names(profile: Profile, catalog: Catalog, builtin_names: Sequence[str]) -> None:

@@ -10,15 +10,17 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
-from toolcat.catalog.positions import PositionIndex, join
+from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.resolution.profile import (
     COMPLEXITIES,
     DEFAULT_SEARCH_TOOL,
     FORMATS,
+    PROFILE_SUFFIXES,
     STRATEGIES,
     ApiSettings,
     Caps,
@@ -35,6 +37,8 @@ from toolcat.resolution.profile import (
     ToolSearchMode,
 )
 from toolcat.search.pick import MIN_SCORE
+from toolcat.source.files import parse_file
+from toolcat.source.positions import PositionIndex, join
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
@@ -396,3 +400,36 @@ class ProfileReader:
             max_search_results=self.integer("/gateway/max_search_results",
                                             doc.get("max_search_results", 5), minimum=1),
         )
+
+
+def bundled_profiles() -> dict[str, Path]:
+    """The profiles shipped in catalogs/profiles/, by name."""
+    folder = bundled("profiles")
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in PROFILE_SUFFIXES}
+
+
+def find_profile(spec: str | Path) -> Path:
+    """A profile path, or the name of a bundled profile (`small-model`)."""
+    path = Path(spec)
+    if path.exists() or path.suffix in PROFILE_SUFFIXES or len(path.parts) > 1:
+        return path
+    shipped = bundled_profiles()
+    if str(spec) in shipped:
+        return shipped[str(spec)]
+    raise ConfigError(f"no profile file or bundled profile named '{spec}'",
+                      hint="bundled: " + ", ".join(shipped))
+
+
+def load_profile(spec: str | Path) -> Profile:
+    """Read and validate a profile file (or a bundled profile by name).
+
+    Raises:
+        ConfigError: an unknown setting, a value of the wrong type or out of range, an unknown
+            built-in, scorer, format or strategy, naming file:line:column.
+        CatalogError: the file is missing or is not valid YAML/JSON.
+    """
+    path = find_profile(spec)
+    parsed = parse_file(path)
+    return ProfileReader(parsed.path, parsed.index).profile(parsed.data, default_name=path.stem)

@@ -25,9 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import toolcat.resolution.levels as level_rules
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.resolution import levels as level_rules
+from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.filters import eligibility
@@ -48,7 +49,6 @@ from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
 from toolcat.search import default_scorer
-from toolcat.tokens import DEFAULT_ENCODING, definition_tokens
 
 SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
 

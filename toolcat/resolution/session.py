@@ -29,15 +29,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.files import parse_file
-from toolcat.catalog.positions import join
+import toolcat.resolution.api as api
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
-from toolcat.resolution import api
 from toolcat.resolution.gateway import search_deferred
 from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
+from toolcat.source.files import parse_file
+from toolcat.source.positions import join
 from toolcat.wording import plural
 
 MAX_PHANTOM_LOOPS = 5

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from toolcat.config.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.errors import MissingExtraError, UsageError
-from toolcat.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.search.device import Progress, requested_device, resolve_device
 from toolcat.search.device import batch_size as device_batch_size
 

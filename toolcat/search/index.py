@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
+from toolcat.config.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.model import Catalog, Tool
-from toolcat.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.search import build_scorer, check_options
 from toolcat.search.base import Scorer
 

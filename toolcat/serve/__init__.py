@@ -15,15 +15,13 @@ from typing import TYPE_CHECKING
 
 from toolcat.errors import MissingExtraError
 from toolcat.serve.gate import Gate
-from toolcat.serve.launch import Secrets
+from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.log import SessionLog
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
     from toolcat.model import Catalog
     from toolcat.resolution.profile import Profile
-
-DEFAULT_CALL_TIMEOUT = 60.0
 
 
 def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = None,

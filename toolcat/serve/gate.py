@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolcat.calls import CallChecker
+from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.resolution.builtins import DISCOVERY
 from toolcat.resolution.model import Resolution

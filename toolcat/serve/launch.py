@@ -30,6 +30,8 @@ from toolcat.mcp.secrets import REDACTED, is_secret
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server
 
+DEFAULT_CALL_TIMEOUT = 60.0  # seconds an upstream tool call may take
+
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 MIN_SECRET = 4  # shorter values are not scrubbed: they would mangle ordinary words
 

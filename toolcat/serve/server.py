@@ -28,7 +28,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolcat import __version__
-from toolcat.calls import CallChecker
+from toolcat.calls.check import CallChecker
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Tool, ToolCall
 from toolcat.providers import PROVIDERS

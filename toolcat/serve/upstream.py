@@ -25,8 +25,7 @@ from anyio.abc import TaskGroup
 from toolcat.errors import ServerError
 from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
 from toolcat.mcp.servers import ServerSpec
-from toolcat.serve import DEFAULT_CALL_TIMEOUT
-from toolcat.serve.launch import Secrets
+from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 
 
 class UpstreamError(Exception):

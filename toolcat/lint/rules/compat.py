@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.catalog.positions import escape
-from toolcat.catalog.refs import is_remote
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.targets import StrictRules, Target
 from toolcat.lint.text import parameter_path
 from toolcat.lint.walk import Node, type_names
 from toolcat.model import Catalog, Tool
+from toolcat.source.positions import escape
+from toolcat.source.refs import is_remote
 
 _META_KEYS = frozenset({"$schema", "$comment", "$id", "$defs", "definitions", "$anchor"})
 

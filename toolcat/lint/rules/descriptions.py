@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolcat.catalog.refs import resolve_pointer
 from toolcat.lint.model import Context, Problem, tool_rule
 from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool
+from toolcat.source.refs import resolve_pointer
 
 PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
                           "lorem", "n/a", "na", "none", "test", "tool", "function"})

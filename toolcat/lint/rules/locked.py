@@ -1,7 +1,7 @@
 """TC604: tools that changed, appeared or vanished since `toolcat lock` (a "rug pull").
 
 Runs when there is a lock to compare with: `toolcat lint --locked`, or the `lockfile` option.
-The comparison itself is toolcat.lock's; this rule only places each difference in the files.
+The comparison itself is toolcat.pin.lock's; this rule only places each difference in the files.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from toolcat.lint.model import Context, Problem, catalog_rule
-from toolcat.lock import Drift, drift, read_lock
 from toolcat.model import Catalog
+from toolcat.pin.lock import Drift, drift, read_lock
 
 _LOCKED_GOOD = """
     servers: [{name: files}]

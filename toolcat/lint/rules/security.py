@@ -14,12 +14,12 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from toolcat.catalog.positions import unescape
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.poison import Hit, scan_definition, texts_of
 from toolcat.lint.walk import strings
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.source.positions import unescape
 
 
 def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:

@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from toolcat.catalog.files import MAX_DEPTH, value_problem
 from toolcat.model import Json, Tool, ToolCall
+from toolcat.source.files import MAX_DEPTH, value_problem
 
 Instructions = Callable[[Sequence[Tool], Sequence[Tool]], tuple[str, list[str]]]
 

@@ -15,9 +15,9 @@ import keyword
 import re
 from collections.abc import Sequence
 
-from toolcat.catalog.refs import resolve_pointer
 from toolcat.model import Json, Tool
 from toolcat.render.formats.base import PromptFormat
+from toolcat.source.refs import resolve_pointer
 
 RUNNER = "python_execution"
 _BASIC = {"string": "str", "number": "float", "integer": "int", "boolean": "bool",

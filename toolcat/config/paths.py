@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # toolcat/, beside catalogs/ in a checkout
 
 
 def bundled(*parts: str) -> Path:

@@ -5,7 +5,7 @@ instances of the classes (and functions) decorated with `@toolcat.tool`.
     for tool in result.instances:
         tool.run()                  # the executor decides when; hydrate never calls run()
 
-Each call goes through toolcat.calls (parse, find the tool, validate, fail closed without a
+Each call goes through toolcat.calls.check (parse, find the tool, validate, fail closed without a
 schema), using the validator compiled when the tool was decorated; then it is instantiated: a
 class gets the validated arguments as the one argument of its constructor (the pydantic model's
 instance when `parameters` was a model), a function is bound to them (`BoundTool`). A call that
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from toolcat.calls import CallChecker, CallError, CheckedCall
-from toolcat.catalog.positions import join
-from toolcat.define import Registration, definition_of, registration, registrations_in
+from toolcat.calls.check import CallChecker, CallError, CheckedCall
+from toolcat.define.tools import Registration, definition_of, registration, registrations_in
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Json, Tool, ToolCall
+from toolcat.source.positions import join
 
 # instantiated: validated and built; unvalidated: built without validation under the tool's
 # no_schema_mode; refused: not built, see the errors; no-class: valid, but the tool is not

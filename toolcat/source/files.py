@@ -21,7 +21,9 @@ from typing import Any
 
 import yaml
 
-from toolcat.catalog.positions import (
+from toolcat.errors import CatalogError
+from toolcat.model import SourceRef
+from toolcat.source.positions import (
     JsonIndex,
     MappedIndex,
     PositionIndex,
@@ -29,8 +31,6 @@ from toolcat.catalog.positions import (
     escape,
     token_at_depth,
 )
-from toolcat.errors import CatalogError
-from toolcat.model import SourceRef
 
 YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = (".json", ".jsonc")

@@ -25,13 +25,13 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from toolcat.calls import CallChecker, CallError
-from toolcat.catalog.files import value_problem
-from toolcat.catalog.refs import RefChecker, base_uri_for
+from toolcat.calls.check import CallChecker, CallError
 from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers import toolcat as toolcat_shape
 from toolcat.providers.base import ReadContext
+from toolcat.source.files import value_problem
+from toolcat.source.refs import RefChecker, base_uri_for
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Literal
 
-from toolcat.catalog.positions import escape
 from toolcat.model import Catalog, Tool
+from toolcat.source.positions import escape
 
 WordOp = Literal["equal", "delete", "insert"]
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from toolcat.catalog.files import parse_file
-from toolcat.catalog.positions import join
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.source.files import parse_file
+from toolcat.source.positions import join
 
 LOCK_NAME = "toolcat.lock"
 LOCK_VERSION = 1

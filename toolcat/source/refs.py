@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from toolcat.catalog.positions import escape, unescape
 from toolcat.errors import CatalogError
+from toolcat.source.positions import escape, unescape
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _MISSING = object()
@@ -172,7 +172,7 @@ class RefChecker:
         return f"resolves to {real}, outside the catalog's folder {home}"
 
     def _document(self, uri: str) -> Any:
-        from toolcat.catalog.files import parse_file  # YAML only when a file is referenced
+        from toolcat.source.files import parse_file  # YAML only when a file is referenced
 
         if uri not in self.documents:
             path = _uri_path(uri)

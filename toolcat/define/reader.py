@@ -26,9 +26,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from toolcat.catalog.files import CATALOG_SUFFIXES
 from toolcat.errors import CatalogError, ToolcatError
 from toolcat.model import SourceRef
+from toolcat.source.files import CATALOG_SUFFIXES
 
 if TYPE_CHECKING:
     from toolcat.model import Catalog
@@ -53,7 +53,7 @@ def load_python(path: Path) -> Catalog:
             of the module that failed; the original exception is chained), or has no tools.
         DefinitionError: a tool in it breaks the `@tool` contract.
     """
-    from toolcat.define import module_catalog
+    from toolcat.define.tools import module_catalog
 
     if path.suffix.lower() == ".py":
         module, name = _import_file(path)

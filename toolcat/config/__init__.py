@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.files import parse_file
-from toolcat.catalog.positions import PositionIndex
+from toolcat.config.paths import demo_catalog
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
-from toolcat.paths import demo_catalog
+from toolcat.source.files import parse_file
+from toolcat.source.positions import PositionIndex
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,0 +1,2 @@
+"""Tools defined in Python: the `@tool` decorator, reading a Python module as a catalog, and
+hydrating checked calls into instances of the registered classes."""

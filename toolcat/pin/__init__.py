@@ -1,0 +1,1 @@
+"""Pinning: the lock file that freezes a catalog's tools, and the diff between two catalogs."""

@@ -1,0 +1,2 @@
+"""Reading source files: bounded parsing of YAML/JSON/JSONL, positions of every value, and
+confined `$ref` resolution. Every room that reads a file stands on this one."""
