@@ -2,19 +2,71 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Annotated, Any
 
 import typer
+import typer._click as click
 from typer.core import TyperGroup
 
 from toolcat import __version__
 from toolcat.errors import ToolcatError
 
 
+# Each command: the module and function that hold it, and its line in `toolcat --help`. A
+# command's module is imported only when that command runs or shows its own help, so
+# `toolcat --help` imports none of them and each command imports only its own.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "list": ("catalog_cmds", "list_tools", "List the tools of the catalog."),
+    "show": ("catalog_cmds", "show", "Show one tool's full definition and where it is."),
+    "stats": ("catalog_cmds", "stats", "Counts per server, level, kind and tag, and advice."),
+    "convert": ("catalog_cmds", "convert", "Write the catalog in another shape."),
+    "lint": ("lint_cmds", "lint", "Check a catalog: schemas, names, descriptions, providers."),
+    "rules": ("lint_cmds", "rules", "List the lint rules, or explain one."),
+    "lock": ("lock_cmds", "lock", "Pin the catalog in toolcat.lock, or check it against it."),
+    "diff": ("lock_cmds", "diff", "Show what changed between two catalogs."),
+    "search": ("search_cmds", "search", "Search the catalog: regex, keywords, fuzzy."),
+    "pick": ("search_cmds", "pick", "Pick the few tools a model should see for a query."),
+    "resolve": ("resolve_cmds", "resolve", "Replay which tools the model sees under a profile."),
+    "render": ("render_cmds", "render", "Render the system prompt or a provider request."),
+    "tokens": ("render_cmds", "tokens", "Token cost of every tool definition."),
+    "check-call": ("render_cmds", "check_call", "Validate the tool calls a model returned."),
+    "bench": ("bench_cmds", "bench", "Measure tool-selection accuracy on labeled queries."),
+    "serve": ("serve_cmds", "serve", "Serve the catalog as an MCP server."),
+    "import": ("mcp_cmds", "import_app", "Import tools from elsewhere into a toolcat catalog."),
+}
+
+
+def load_command(name: str) -> click.Command:
+    """The click command for `name`, built from its module on first use."""
+    module, attr, summary = COMMANDS[name]
+    found = getattr(importlib.import_module(f"toolcat.cli.{module}"), attr)
+    if isinstance(found, typer.Typer):
+        return typer.main.get_group(found)
+    single = typer.Typer(rich_markup_mode=None, add_completion=False)
+    single.command(name, short_help=summary)(found)
+    return typer.main.get_command(single)
+
+
 class ToolcatGroup(TyperGroup):
-    """Maps every ToolcatError to one line on stderr and its exit code (2: could not run)."""
+    """Finds commands in COMMANDS, and maps every ToolcatError to one line on stderr and its
+    exit code (2: could not run)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self.commands:
+            self.commands[cmd_name] = load_command(cmd_name)
+        return self.commands[cmd_name]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, _, summary) in COMMANDS.items()])
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -61,41 +113,6 @@ def root(
     ] = False,
 ) -> None:
     ctx.obj = {"traceback": traceback}
-
-
-def _register() -> None:
-    from toolcat.cli import (
-        bench_cmds,
-        catalog_cmds,
-        lint_cmds,
-        lock_cmds,
-        mcp_cmds,
-        render_cmds,
-        resolve_cmds,
-        search_cmds,
-        serve_cmds,
-    )
-
-    app.command("list")(catalog_cmds.list_tools)
-    app.command("show")(catalog_cmds.show)
-    app.command("stats")(catalog_cmds.stats)
-    app.command("convert")(catalog_cmds.convert)
-    app.command("lint")(lint_cmds.lint)
-    app.command("rules")(lint_cmds.rules)
-    app.add_typer(mcp_cmds.import_app)
-    app.command("lock")(lock_cmds.lock)
-    app.command("diff")(lock_cmds.diff)
-    app.command("search")(search_cmds.search)
-    app.command("pick")(search_cmds.pick)
-    app.command("resolve")(resolve_cmds.resolve)
-    app.command("render")(render_cmds.render)
-    app.command("tokens")(render_cmds.tokens)
-    app.command("check-call")(render_cmds.check_call)
-    app.command("bench")(bench_cmds.bench)
-    app.command("serve")(serve_cmds.serve)
-
-
-_register()
 
 
 def main() -> None:
