@@ -14,7 +14,6 @@ from typer.core import TyperGroup
 from toolcat import __version__
 from toolcat.errors import ToolcatError
 
-
 # Each command: the module and function that hold it, and its line in `toolcat --help`. A
 # command's module is imported only when that command runs or shows its own help, so
 # `toolcat --help` imports none of them and each command imports only its own.
