@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from toolcat.bench.compare import Comparison
+    from toolcat.bench.plan import BenchOutcome
     from toolcat.bench.report import BenchReport
     from toolcat.bench.runner import Progress
     from toolcat.bench.tables import Table
@@ -66,26 +67,17 @@ def bench(
 ) -> None:
     """Measure how well each scorer selects the labeled tools: hit@1, recall@k, precision@k,
     MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
-    from toolcat.bench.compare import compare as compare_runs
-    from toolcat.bench.compare import load_past
-    from toolcat.bench.gates import check_bars, check_names, parse_bar
-    from toolcat.bench.markdown import to_markdown
-    from toolcat.bench.queries import load_queries, resolve_labels, unknown_labels_error
-    from toolcat.bench.report import report_metrics
-    from toolcat.bench.runner import check_scorers, run_bench
+    from toolcat.bench.plan import plan_bench, run_plan
     from toolcat.cli import build
-    from toolcat.cli.output import check_output, console, note, print_json, warn, write_output
+    from toolcat.cli.output import check_output, console, note, warn, write_output
     from toolcat.errors import UsageError
-    from toolcat.wording import plural
 
     if json_ and markdown:
         raise UsageError("--json and --markdown print different things; choose one")
-    ks = parse_ks(k)
-    names, reason = chosen_scorers(scorer)
-    check_scorers(names)
-    bars = [parse_bar(text) for text in fail_under or []]
-    past = load_past(compare) if compare is not None else None
     cat = build.load(catalog, shape)
+    plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
+                      fail_under=fail_under or [], compare_with=compare,
+                      allow_unknown=allow_unknown)
     inputs: list[str | Path] = [queries, *cat.sources,
                                 *(p for p in (topics, compare) if p is not None)]
     if plot is not None:  # before a long run, not after it
@@ -94,64 +86,41 @@ def bench(
         check_output(plot, protect=inputs)
         image_format = plot_format(plot)
         require_matplotlib()
-    labeled, unknown = resolve_labels(load_queries(queries, topics=topics), cat)
-    if unknown:
-        problem = unknown_labels_error(unknown)
-        if not allow_unknown:
-            raise problem
-        warn(str(problem).removesuffix(f" ({problem.hint})"))
-    check_names(bars, report_metrics(labeled, ks), names)
-    if reason and not json_:
-        note(f"scorer {names[0]}: {reason}")
+    for line in plan.warnings:
+        warn(line)
+    if plan.scorer_reason and not json_:
+        note(f"scorer {plan.scorers[0]}: {plan.scorer_reason}")
 
     with progress_bar(shown=not json_ and console.is_terminal) as progress:
-        report = run_bench(cat, labeled, names, ks=ks, min_score=min_score,
-                           unknown_labels=[u.name for u in unknown], progress=progress)
-    failures = check_bars(report, bars)
-    comparison = compare_runs(report, past) if past is not None else None
-
-    if json_:
-        print_json({**report.to_json(), "status": "fail" if failures else "ok",
-                    "failures": [f.to_json() for f in failures],
-                    "comparison": comparison.to_json() if comparison else None})
-    elif markdown:
-        typer.echo(to_markdown(report, comparison=comparison, failures=failures,
-                               bars=len(bars), misses=misses), nl=False)
-    else:
-        print_tables(report, comparison, misses)
-        for failure in failures:
-            console.print(f"[red]under the bar[/] {failure}", highlight=False)
-        if bars and not failures:
-            console.print(f"[green]{'all ' if len(bars) > 1 else ''}{plural(len(bars), 'bar')} "
-                          "cleared[/]")
+        outcome = run_plan(plan, progress)
+    show(outcome, len(plan.bars), json_=json_, markdown=markdown, misses=misses)
     if plot is not None:
-        write_output(plot, recall_plot(report, image_format), protect=inputs)
+        write_output(plot, recall_plot(outcome.report, image_format), protect=inputs)
         if not json_:
             note(f"wrote {plot}")
-    if failures:
+    if outcome.failures:
         raise typer.Exit(1)
 
 
-def parse_ks(text: str) -> list[int]:
-    """`1,3,5,10` -> [1, 3, 5, 10]."""
-    from toolcat.bench.runner import check_ks
-    from toolcat.errors import UsageError
+def show(outcome: BenchOutcome, bars: int, *, json_: bool, markdown: bool,
+         misses: bool) -> None:
+    """Print a run as JSON, Markdown or tables with its bars."""
+    from toolcat.bench.markdown import to_markdown
+    from toolcat.cli.output import console, print_json
+    from toolcat.wording import plural
 
-    try:
-        ks = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise UsageError(f"-k takes whole numbers separated by commas, not '{text}'") from None
-    return list(check_ks(ks))
-
-
-def chosen_scorers(given: list[str] | None) -> tuple[list[str], str]:
-    """The scorers of `--scorer` (commas or repeats), or pick's default and why it is."""
-    if given:
-        return [n.strip() for text in given for n in text.split(",") if n.strip()], ""
-    from toolcat.search import default_scorer
-
-    name, reason = default_scorer()
-    return [name], f"the default scorer of pick ({reason})"
+    if json_:
+        print_json(outcome.to_json())
+    elif markdown:
+        typer.echo(to_markdown(outcome.report, comparison=outcome.comparison,
+                               failures=outcome.failures, bars=bars, misses=misses), nl=False)
+    else:
+        print_tables(outcome.report, outcome.comparison, misses)
+        for failure in outcome.failures:
+            console.print(f"[red]under the bar[/] {failure}", highlight=False)
+        if bars and not outcome.failures:
+            console.print(f"[green]{'all ' if bars > 1 else ''}{plural(bars, 'bar')} "
+                          "cleared[/]")
 
 
 @contextmanager
