@@ -8,6 +8,8 @@ current directory or its parents; and the choice of catalogs a command works on.
     names: {prefix: collisions}         # server__tool only for shared names, or `always`
     mcp: {unannotated: unsafe}          # MCP tools without safety hints: the spec's default
     device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
+
+Imports only rooms below it (source); see docs/architecture.md.
 """
 
 from __future__ import annotations

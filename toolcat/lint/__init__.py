@@ -3,4 +3,6 @@
 `lint_catalog(catalog, settings)` (toolcat.lint.engine) runs the rules of `RULES`
 (toolcat.lint.rules) and returns a LintReport; `toolcat.lint.report` turns it into JSON,
 SARIF or GitHub annotations. Import from the modules: this package re-exports nothing.
+
+Imports only rooms below it (search, pin, providers, config, source); see docs/architecture.md.
 """

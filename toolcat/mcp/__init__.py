@@ -2,4 +2,6 @@
 official SDK (`client`), and how their answers become a catalog (`importer`).
 
 Only `client` imports the SDK (the `mcp` extra), and only inside its functions.
+
+Imports only rooms below it (providers, source); see docs/architecture.md.
 """

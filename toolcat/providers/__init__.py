@@ -1,4 +1,7 @@
-"""Wire formats, one module each. PROVIDERS maps the name a user types to its Provider."""
+"""Wire formats, one module each. PROVIDERS maps the name a user types to its Provider.
+
+Imports only rooms below it (source); see docs/architecture.md.
+"""
 
 from __future__ import annotations
 

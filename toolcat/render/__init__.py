@@ -2,6 +2,8 @@
 
 Names are imported on first use, so the CLI can read the format registry for its help texts
 without loading the rest.
+
+Imports only rooms below it (resolution, calls, providers, source); see docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@
 
 The room is called `resolution` rather than `resolve` so that the package never shadows the
 public function `toolcat.resolve` (importing a subpackage sets the parent's attribute).
+
+Imports only rooms below it (search, catalog, providers, config, source); see docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ A factory takes the tools to index (and scorer options as keywords) and returns 
 Scorer modules are imported when a scorer is built, so importing this package stays light
 (RE2, rapidfuzz and the stemmer load with the scorers that use them; numpy and torch only
 with `semantic` and `hybrid`).
+
+Imports only rooms below it (catalog, config); see docs/architecture.md.
 """
 
 from __future__ import annotations
