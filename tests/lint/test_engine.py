@@ -168,3 +168,11 @@ def test_token_budgets_count_exactly_when_the_bytes_could_exceed_them(tmp_path):
     assert lint(path, select=("TC503",), options={"max_tool_tokens": size}) == []
     [finding] = lint(path, select=("TC503",), options={"max_tool_tokens": 20})
     assert "over the 20-token budget" in finding.message
+
+
+def test_a_rejected_name_says_what_render_sends_instead(tmp_path):
+    catalog = load_catalog(write(tmp_path, [tool("weather.now"), tool("weather_now")]))
+    finding, = lint_catalog(catalog, LintSettings(targets=("openai",))).findings
+    # the plain sanitized name is taken by the other tool, so render adds a hash
+    sent = finding.message.split("sends it as '")[1].split("'")[0]
+    assert sent.startswith("weather_now_") and sent != "weather_now"

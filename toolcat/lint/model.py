@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from toolcat.lint.walk import Node, walk
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.providers.names import NameMap, NameRule, name_map
 
 if TYPE_CHECKING:
     from toolcat.lint.targets import Target
@@ -61,6 +62,7 @@ class Context:
     _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
     _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
+    _wire: dict[NameRule, NameMap] = field(default_factory=dict, repr=False)
 
     def memo(self, kind: str, tool: Tool, compute: Callable[[], T]) -> T:
         """`compute()` once per tool and kind, shared by the rules that need it."""
@@ -85,6 +87,12 @@ class Context:
             encoding = self.options.get("token_encoding", DEFAULT_ENCODING)
             self._tokens[key] = definition_tokens(tool, encoding)
         return self._tokens[key]
+
+    def wire_names(self, rule: NameRule) -> NameMap:
+        """The names render gives the catalog's tools under a provider's name rule."""
+        if rule not in self._wire:
+            self._wire[rule] = name_map(self.catalog.tools, rule)
+        return self._wire[rule]
 
     def tool_at(self, where: SourceRef | None) -> Tool | None:
         """The tool whose entry holds the position `where` (by file and JSON pointer)."""

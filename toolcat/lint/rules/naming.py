@@ -83,13 +83,18 @@ def name_rejected_by_target(tool: Tool, ctx: Context) -> Iterator[Problem]:
     Each provider validates tool names with its own pattern (OpenAI, Bedrock and Mistral:
     `^[a-zA-Z0-9_-]{1,64}$`; Gemini: a letter or `_` first, then letters, digits, `_ . : -`,
     at most 128; see `toolcat/providers/`). A rejected name fails the whole request with a
-    400 error, not just this tool.
+    400 error, not just this tool. `toolcat render` and `toolcat serve` send such a name
+    sanitized (the finding says as what) and map calls back, so the rule matters for every
+    other client of the catalog.
     """
     for target in ctx.targets:
         limits = target.limits
         if not limits.name_ok(tool.name):
+            sent = ctx.wire_names(limits.names).wire(tool)
             yield Problem(f"{target.label} rejects the name '{tool.name}': it must match "
-                          f"{limits.name_pattern}", field="name", target=target.name)
+                          f"{limits.name_pattern}; toolcat render sends it as '{sent}' and "
+                          "check-call maps it back, but a client that sends the name as "
+                          "written fails the whole request", field="name", target=target.name)
 
 
 @catalog_rule("TC203", "duplicate-name", "error", bad="""
