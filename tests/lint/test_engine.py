@@ -172,7 +172,8 @@ def test_token_budgets_count_exactly_when_the_bytes_could_exceed_them(tmp_path):
 
 def test_a_rejected_name_says_what_render_sends_instead(tmp_path):
     catalog = load_catalog(write(tmp_path, [tool("weather.now"), tool("weather_now")]))
-    finding, = lint_catalog(catalog, LintSettings(targets=("openai",))).findings
+    report = lint_catalog(catalog, LintSettings(targets=("openai",)))
+    finding, = [f for f in report.findings if f.rule == "TC202"]
     # the plain sanitized name is taken by the other tool, so render adds a hash
     sent = finding.message.split("sends it as '")[1].split("'")[0]
     assert sent.startswith("weather_now_") and sent != "weather_now"
