@@ -38,13 +38,13 @@ def test_a_catalog_seen_before_is_picked_from_its_stored_index(tmp_path):
     first = toolcat("pick", QUERY, "--scorer", "bm25", "--explain", "--json", cache=cache)
     assert first.returncode == 0, first.stderr
     [stored] = index_files(cache)
-    written = stored.stat().st_mtime_ns
+    written = stored.stat().st_ino
     second = toolcat("pick", QUERY, "--scorer", "bm25", "--explain", "--json", cache=cache)
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout) == json.loads(first.stdout)
     assert json.loads(first.stdout)["picks"][0]["provenance"]["details"]["matched"]
     assert index_files(cache) == [stored]
-    assert stored.stat().st_mtime_ns == written  # loaded, not built again
+    assert stored.stat().st_ino == written  # loaded, not built again (a write replaces the file)
 
 
 def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
@@ -125,3 +125,27 @@ def test_garbage_embedding_caches_are_rebuilt_and_both_runs_succeed(tmp_path):
         assert json.loads(result.stdout)["picks"] == json.loads(clean.stdout)["picks"]
     (cache / "index").joinpath(vectors[0].name).unlink()  # the shards alone were healed too
     assert toolcat(*args, cache=cache).stderr == ""
+
+
+def test_the_index_folder_keeps_the_catalogs_used_last(tmp_path):
+    from toolcat.search.index import prune_indexes
+
+    folder = tmp_path / "index"
+    folder.mkdir()
+    for age, key in enumerate("abcdefghij"):  # j is the oldest
+        for part in ("bm25-1.npz", "vectors-1.npy"):
+            (folder / f"{key * 40}-{part}").write_bytes(b"x")
+            os.utime(folder / f"{key * 40}-{part}", (1e9 - age, 1e9 - age))
+    os.utime(folder / f"{'j' * 40}-bm25-1.npz")  # just used
+    prune_indexes(folder, keep=3)
+    assert sorted({f.name[0] for f in folder.iterdir()}) == ["a", "b", "j"]
+    assert len(list(folder.iterdir())) == 6
+
+
+def test_pick_keeps_the_index_folder_bounded(tmp_path, run):
+    for n in range(10):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        catalog = catalog_of(folder, **{f"tool_{n}": "Open a pull request."})
+        assert run("pick", QUERY, "-c", str(catalog), "--scorer", "bm25").exit_code == 0
+    assert len(index_files(tmp_path / "cache")) == 8

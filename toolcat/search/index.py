@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
 FORMAT = 2  # 2: BM25F names length-normalised with b = 0.75
+# Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
+# it a new key, so without a bound the folder would grow with every edit.
+KEEP_CATALOGS = 8
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
@@ -72,14 +76,32 @@ def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
     (atomically; a cache that cannot be written is left alone)."""
     if path.exists():
         try:
-            return load(path)
+            loaded = load(path)
         except UNREADABLE as exc:
             log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
                         path, _first_line(exc))
+        else:
+            with contextlib.suppress(OSError):
+                os.utime(path)  # marks it used, for prune_indexes
+            return loaded
     built = build()
     with contextlib.suppress(OSError):  # a cache that cannot be written is no error
         write_atomically(path, lambda handle: save(built, handle))
+        prune_indexes(path.parent)
     return built
+
+
+def prune_indexes(folder: Path, keep: int = KEEP_CATALOGS) -> None:
+    """Remove the index files of all but the `keep` catalogs used most recently."""
+    last_used: dict[str, float] = {}
+    files = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
+    for file in files:
+        key = file.name.split("-", 1)[0]
+        last_used[key] = max(last_used.get(key, 0.0), file.stat().st_mtime)
+    stale = set(sorted(last_used, key=last_used.__getitem__, reverse=True)[keep:])
+    for file in files:
+        if file.name.split("-", 1)[0] in stale:
+            file.unlink(missing_ok=True)
 
 
 def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
