@@ -434,3 +434,43 @@ def test_a_python_tool_whose_schema_holds_nan_is_refused_at_its_decorator(run, t
                     "    return x\n")
     one_line_error(run("list", "-c", str(path)), f"{path}:4:1",
                    "parameters at '/properties/x/default': NaN and Infinity are not JSON")
+
+
+def test_an_endless_device_is_refused_at_its_first_byte(run):
+    result = run("list", "-c", "/dev/zero")
+    assert result.exit_code == 2
+    assert result.stderr == ("toolcat: error: /dev/zero:1:1: binary data (a NUL byte), "
+                             "not JSON or YAML text\n")
+
+
+def test_a_nul_byte_is_placed_at_its_line_and_column(run, tmp_path):
+    path = tmp_path / "tools.json"
+    path.write_bytes(b'[\n  {"name": "a",\n   "description": "b\x00c"}]\n')
+    result = run("lint", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"toolcat: error: {path}:3:21: binary data")
+
+
+def test_a_pipe_that_never_ends_stops_at_the_file_limit(run, monkeypatch):
+    import contextlib
+    import threading
+
+    import toolcat.source.files as files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 2 * 2**20)
+    monkeypatch.setattr(files, "READ_PIECE", 2**16)
+    read_end, write_end = os.pipe()
+
+    def endless() -> None:
+        with contextlib.suppress(OSError), os.fdopen(write_end, "wb", buffering=0) as out:
+            while True:
+                out.write(b'{"name": "x", "description": "y"},\n' * 100)
+
+    writer = threading.Thread(target=endless, daemon=True)
+    writer.start()
+    try:
+        result = run("list", "-c", f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
+    writer.join(timeout=5)
+    one_line_error(result, f"/dev/fd/{read_end}", "larger than 2 MiB, the most toolcat reads")

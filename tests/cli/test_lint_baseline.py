@@ -61,7 +61,8 @@ def test_the_project_config_names_the_baseline_relative_to_itself(run, isolated)
 @pytest.mark.parametrize("content, message", [
     ("version: 1\naccepted: [{rule: TC606}]\n", "accepted entry 1 needs `rule` and"),
     ("just text\n", "not a toolcat baseline"),
-    ("version: 1\naccepted: [\n", "not valid YAML"),
+    ("version: 1\naccepted: [\n", "cannot read the baseline: invalid YAML"),
+    ("version: 1\nversion: 1\naccepted: []\n", "'version' given twice"),
 ])
 def test_a_broken_baseline_is_a_clean_error(run, isolated, content, message):
     catalog = copy_fetch(isolated)
@@ -69,6 +70,7 @@ def test_a_broken_baseline_is_a_clean_error(run, isolated, content, message):
     result = run("lint", str(catalog), "--baseline", "baseline.yaml")
     assert result.exit_code == 2 and message in result.stderr
     assert result.stderr.startswith("toolcat: error: baseline.yaml")
+    assert result.stderr.count("\n") == 1
 
 
 def test_a_missing_baseline_is_a_clean_error(run, isolated):

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import yaml
 
-from toolcat.errors import ConfigError
+from toolcat.errors import CatalogError, ConfigError
 from toolcat.lint.model import Finding, LintReport
 from toolcat.model import SourceRef
+from toolcat.source.files import parse_file
 
 VERSION = 1
 HEADER = """\
@@ -49,18 +50,17 @@ class Baseline:
 
 
 def load_baseline(path: Path | str) -> Baseline:
-    """Read a baseline file; a missing, malformed or mistyped one is a ConfigError."""
-    where = SourceRef(str(path))
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the baseline: {exc.strerror or exc}",
-                          where=where) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = SourceRef(str(path), mark.line + 1, mark.column + 1) if mark else where
-        raise ConfigError(f"the baseline is not valid YAML: {getattr(exc, 'problem', exc)}",
-                          where=at) from None
+    """Read a baseline file.
+
+    Raises:
+        ConfigError: the file is missing, unreadable or not valid YAML (at file:line:col), is
+            not a baseline, or an entry lacks its fields.
+    """
+    try:  # bounded, strict YAML with positions, like a catalog
+        parsed = parse_file(Path(path))
+    except CatalogError as exc:
+        raise ConfigError(f"cannot read the baseline: {exc.message}", where=exc.where) from None
+    data, where = parsed.data, SourceRef(str(path))
     if not isinstance(data, dict) or data.get("version") != VERSION \
             or not isinstance(data.get("accepted", []), list):
         raise ConfigError(f"not a toolcat baseline (expected `version: {VERSION}` and an "
@@ -71,8 +71,10 @@ def load_baseline(path: Path | str) -> Baseline:
         if not isinstance(entry, dict) or not all(
                 isinstance(entry.get(f, ""), str) for f in fields) \
                 or not entry.get("rule") or not entry.get("fingerprint"):
+            line, column = parsed.index.locate(f"/accepted/{number - 1}")
             raise ConfigError(f"accepted entry {number} needs `rule` and `fingerprint` "
-                              "(and `server`, `tool`) as text", where=where)
+                              "(and `server`, `tool`) as text",
+                              where=SourceRef(str(path), line, column))
         keys[tuple(entry.get(f, "") for f in fields)] += 1  # type: ignore[index]
     return Baseline(str(path), keys)
 

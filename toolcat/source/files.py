@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,8 @@ CATALOG_SUFFIXES = (*YAML_SUFFIXES, ".json")
 
 MAX_DEPTH = 64  # nested mappings/lists; real tool schemas stay under 12
 MAX_STRING = 1_000_000  # characters in one string or key
+MAX_FILE_BYTES = 512 * 2**20  # one catalog file; 43,000 real tools take about 60 MiB
+READ_PIECE = 2**22
 # Aliases may make a YAML document at most ALIAS_RATIO times the nodes and characters the
 # file holds, and never add more than ALIAS_EXTRA_NODES nodes or ALIAS_EXTRA_CHARS characters.
 ALIAS_RATIO = 100
@@ -70,7 +74,7 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise CatalogError("is a directory, not a file", where=SourceRef(shown))
     try:
-        raw = path.read_bytes()
+        raw = _read_bounded(path, shown)
     except OSError as exc:
         raise CatalogError(f"cannot read: {exc.strerror}", where=SourceRef(shown)) from exc
     try:
@@ -79,6 +83,42 @@ def read_text(path: Path) -> str:
         line = raw[: exc.start].count(b"\n") + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise CatalogError("not UTF-8 text", where=SourceRef(shown, line, column)) from exc
+
+
+def _read_bounded(path: Path, shown: str) -> bytes | bytearray:
+    """The bytes of `path`, read so that an endless or binary stream (`/dev/zero`, a device, a
+    pipe that never ends) stops at MAX_FILE_BYTES or at its first NUL byte, which no JSON or
+    YAML text holds, instead of filling memory.
+
+    Raises:
+        CatalogError: the file is larger than MAX_FILE_BYTES or holds a NUL byte.
+    """
+    with path.open("rb") as handle:
+        if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # its size is known: one read
+            raw = handle.read(MAX_FILE_BYTES + 1)
+            _check_piece(raw, b"", shown)
+        else:
+            raw = bytearray()
+            while len(raw) <= MAX_FILE_BYTES and (piece := handle.read(READ_PIECE)):
+                _check_piece(piece, raw if b"\0" in piece else b"", shown)
+                raw += piece
+    if len(raw) > MAX_FILE_BYTES:
+        raise CatalogError(f"larger than {MAX_FILE_BYTES // 2**20} MiB, the most toolcat "
+                           "reads from one file; split the catalog into several files",
+                           where=SourceRef(shown))
+    return raw
+
+
+def _check_piece(piece: bytes, before: bytes | bytearray, shown: str) -> None:
+    """A CatalogError at the first NUL byte of `piece`, which follows the bytes `before`."""
+    nul = piece.find(b"\0")
+    if nul < 0:
+        return
+    raw = bytes(before) + piece[:nul]
+    line = raw.count(b"\n") + 1
+    column = len(raw) - (raw.rfind(b"\n") + 1) + 1
+    raise CatalogError("binary data (a NUL byte), not JSON or YAML text",
+                       where=SourceRef(shown, line, column))
 
 
 def parse_file(path: Path) -> ParsedFile:
