@@ -1,6 +1,6 @@
 """The bundled demo catalog is never used silently: lint and lock refuse to run without a
 catalog of the user's, other commands say on stderr that they use the demo, and the CI
-recipes of the README check the user's files."""
+recipes of docs/lint.md check the user's files."""
 
 from __future__ import annotations
 
@@ -61,17 +61,19 @@ def _toolcat(argv: list[str], cwd) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
-def _readme_block(after: str, language: str) -> str:
-    readme = (REPO / "README.md").read_text()
-    start = readme.index(after)
-    match = re.compile(rf"```{language}\n(.*?)```", re.S).search(readme, start)
+def _block(page: str, after: str, language: str) -> str:
+    """The first `language` code block after the text `after` in a page of the repository."""
+    text = (REPO / page).read_text()
+    start = text.index(after)
+    match = re.compile(rf"```{language}\n(.*?)```", re.S).search(text, start)
     assert match
     return match.group(1)
 
 
-def test_the_pre_commit_hook_as_the_readme_configures_it_lints_the_users_files(tmp_path):
+def test_the_pre_commit_hook_as_the_docs_configure_it_lints_the_users_files(tmp_path):
     [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    config = yaml.safe_load(_readme_block("pre-commit (`.pre-commit-hooks.yaml`", "yaml"))
+    config = yaml.safe_load(_block("docs/lint.md", "pre-commit (`.pre-commit-hooks.yaml`",
+                                   "yaml"))
     [used] = config["repos"][0]["hooks"]
     assert used["id"] == hook["id"]
     argv = [*shlex.split(hook["entry"]), *used["args"]]
@@ -84,9 +86,9 @@ def test_the_pre_commit_hook_as_the_readme_configures_it_lints_the_users_files(t
     assert nothing.returncode == 2 and "no catalog" in nothing.stderr
 
 
-def test_the_readme_ci_recipe_installs_from_the_repository_and_lints_the_users_files(
+def test_the_ci_recipe_of_the_docs_installs_from_the_repository_and_lints_the_users_files(
         tmp_path):
-    workflow = yaml.safe_load(_readme_block("GitHub Actions:", "yaml"))
+    workflow = yaml.safe_load(_block("docs/lint.md", "GitHub Actions:", "yaml"))
     steps = [step["run"] for step in workflow["jobs"]["lint-tools"]["steps"] if "run" in step]
     [install] = [line for line in steps if line.startswith("pip install")]
     assert "git+" in install  # not `pip install toolcat`: that name is not ours on PyPI
@@ -99,7 +101,7 @@ def test_the_readme_ci_recipe_installs_from_the_repository_and_lints_the_users_f
 
 
 def test_the_readme_set_up_command_runs_on_the_bundled_demo(tmp_path):
-    command = _readme_block("## Set-up", "bash").strip()
+    command = _block("README.md", "## Set-up", "bash").strip()
     steps = [shlex.split(step) for step in command.split("&&")]
     toolcat_steps = [argv for argv in steps if argv[0] == "toolcat"]
     assert [argv[1] for argv in toolcat_steps] == ["lint", "pick"]

@@ -24,7 +24,8 @@ ShapeOpt = Annotated[
     typer.Option("--shape", help=f"Force the shape of catalog files: {', '.join(PROVIDERS)}.",
                  show_default=False),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (stable shape, see README).")]
+JsonOpt = Annotated[bool, typer.Option(
+    "--json", help="Print JSON (a stable shape, documented in docs/).")]
 OutputOpt = Annotated[
     Path | None,
     typer.Option("-o", "--output", help="Write to this file instead of stdout.",

@@ -247,7 +247,7 @@ class Resolution:
         return [by_key[t.qualified_name] for t in tools]
 
     def to_json(self) -> dict[str, Any]:
-        """The stable `toolcat resolve --json` shape (documented in the README)."""
+        """The stable `toolcat resolve --json` shape (documented in docs/resolve.md)."""
         by_key = {v.tool.qualified_name: v for v in self.verdicts}
 
         def listed(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:

@@ -90,9 +90,10 @@ def default_scorer(tools: int = 0) -> tuple[str, str]:
     """The most accurate scorer available offline for a catalog of `tools` tools (0: any
     size), and a one-line reason.
 
-    `hybrid` beats every other scorer on every set in the benchmark data (README); without the
-    `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools, `cascade`:
-    the same scores for BM25F's best candidates, without encoding the whole catalog first.
+    `hybrid` beats every other scorer on every set in the benchmark data (docs/search.md);
+    without the `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools,
+    `cascade`: the same scores for BM25F's best candidates, without encoding the whole catalog
+    first.
     """
     from toolcat.search.embeddings import semantic_available
 

@@ -9,7 +9,7 @@ Optional, for speed: a scorer may also define `scores_many(queries)`, one list o
 query, when scoring a batch is cheaper than one query at a time (the semantic scorer encodes
 queries in batches). Call `score_many(scorer, queries)`, which uses it when it is there.
 
-A score is comparable across queries within one scorer: the README says what each scorer's
+A score is comparable across queries within one scorer: docs/search.md says what each scorer's
 score means, so a threshold (`min_score`) means the same for every query.
 """
 

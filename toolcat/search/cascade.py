@@ -10,7 +10,7 @@ catalog nobody has encoded yet (43,000 tools take about half an hour on a CPU) a
 first query after encoding a few dozen tools, not all of them.
 
 A tool with no query term at all is never a candidate; `candidates` (default 50) was chosen
-on the labeled sets so that no set loses accuracy against `hybrid` (README: Search and pick).
+on the labeled sets so that no set loses accuracy against `hybrid` (docs/search.md).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ short query in everyday words (then the embeddings decide). The second term puts
 similarity on the same scale: LAMBDA nats per unit of cosine. A fixed LAMBDA of 12 means a
 cosine of 0.5 weighs as much as about one rare term found in a tool's name (idf 6-8 in a
 catalog of a few thousand tools, times a saturation near 0.8). It was not fitted to a
-benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (README).
+benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (docs/search.md).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
