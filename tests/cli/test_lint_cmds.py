@@ -186,3 +186,11 @@ def test_the_pre_commit_hook_runs_toolcat_lint():
     [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert hook["id"] == "toolcat-lint" and hook["entry"] == "toolcat lint"
     assert hook["language"] == "python" and hook["pass_filenames"] is False
+
+
+def test_a_broken_pyproject_is_one_line_at_its_place(run, isolated):
+    (isolated / "pyproject.toml").write_text("[project]\nname = \"x\"\n[tool.toolcat\n")
+    result = run("lint", "-c", "demo")
+    assert result.exit_code == 2
+    assert result.stderr == (f"toolcat: error: {isolated / 'pyproject.toml'}:3:14: invalid "
+                             "TOML: Expected ']' at the end of a table declaration\n")

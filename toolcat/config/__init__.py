@@ -15,6 +15,7 @@ Imports only rooms below it (source); see docs/architecture.md.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 from toolcat.config.paths import demo_catalog
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
-from toolcat.source.files import parse_file
+from toolcat.source.files import parse_file, read_text
 from toolcat.source.positions import PositionIndex
 
 if sys.version_info >= (3, 11):
@@ -70,11 +71,19 @@ def find_config(start: Path) -> Config:
     return Config()
 
 
+_TOML_PLACE = re.compile(r" \(at line (\d+), column (\d+)\)")
+
+
 def _pyproject_section(path: Path) -> dict[str, Any] | None:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", where=SourceRef(str(path))) from exc
+        data = tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        place = _TOML_PLACE.search(message)
+        where = SourceRef(str(path), int(place[1]), int(place[2])) if place else SourceRef(
+            str(path))
+        raise ConfigError(f"invalid TOML: {_TOML_PLACE.sub('', message)}", where=where) \
+            from None
     section = data.get("tool", {}).get("toolcat")
     return section if isinstance(section, dict) else None
 
