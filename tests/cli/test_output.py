@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -192,3 +193,34 @@ def test_lock_into_stdout_does_not_read_it_first():
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["version"] == 1
     assert "locked 72 tools on 8 servers in /dev/stdout" in done.stderr
+
+
+def _toolcat(*args: str, **kwargs: Any) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "80"}
+    return subprocess.Popen([sys.executable, "-m", "toolcat", *args], env=env, cwd=REPO,
+                            **kwargs)
+
+
+@pytest.mark.parametrize("args", [("list", "-c", "demo"), ("rules",),
+                                  ("lint", "-c", "demo", "--target", "gemini"),
+                                  ("convert", "-c", "demo", "--to", "openai")])
+def test_a_reader_that_went_away_ends_the_command_quietly(args):
+    # `toolcat lint | head -1` once head has left: every write meets a closed pipe
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = _toolcat(*args, stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    _, err = proc.communicate(timeout=60)
+    assert b"error" not in err and b"Traceback" not in err
+    assert proc.returncode == 141  # as a shell reports `cat big | head`; 1 says "problems found"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("rules",), ("list", "-c", "demo"), ("lint", "-c", "demo",
+                                                                        "--json")])
+def test_a_full_disk_under_stdout_is_one_line_and_exit_2(args):
+    with Path("/dev/full").open("wb") as full:
+        proc = _toolcat(*args, stdout=full, stderr=subprocess.PIPE)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert err == b"toolcat: error: cannot write the output: No space left on device\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -13,6 +14,10 @@ from typer.core import TyperGroup
 
 from toolcat import __version__
 from toolcat.errors import ToolcatError
+
+SIGPIPE_STATUS = 141  # 128 + SIGPIPE, what a shell reports for `cat big | head`
+# what writing stdout raises when the disk or device fails (`toolcat list > /dev/full`)
+OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG})
 
 # Each command: the module and function that hold it, and its line in `toolcat --help`. A
 # command's module is imported only when that command runs or shows its own help, so
@@ -69,13 +74,25 @@ class ToolcatGroup(TyperGroup):
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a failed write shows here, not at interpreter exit
+            return result
         except ToolcatError as exc:
             if show_traceback(ctx):
                 raise
             message = " ".join(str(exc).split("\n"))
             typer.echo(f"toolcat: error: {message}", err=True)
             raise typer.Exit(exc.exit_code) from None
+        except BrokenPipeError:
+            # The reader of stdout stopped (`toolcat lint | head`): end quietly, with the
+            # status of a program killed by SIGPIPE, not 1, which means "found problems".
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(SIGPIPE_STATUS) from None
+        except OSError as exc:
+            if exc.errno not in OUTPUT_ERRORS:
+                raise
+            typer.echo(f"toolcat: error: cannot write the output: {exc.strerror}", err=True)
+            raise typer.Exit(2) from None
 
 
 def show_traceback(ctx: typer.Context) -> bool:

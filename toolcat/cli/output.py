@@ -37,6 +37,12 @@ class PipeAwareConsole(Console):
     def size(self, new_size: tuple[int, int]) -> None:
         self._width, self._height = new_size
 
+    def on_broken_pipe(self) -> None:
+        """rich exits 1 here, which toolcat uses for "found problems"; the reader going away
+        is handled once for every way of printing, in toolcat.cli.app."""
+        self.quiet = True
+        raise BrokenPipeError
+
 
 console = PipeAwareConsole(highlight=False, soft_wrap=False)
 err_console = PipeAwareConsole(stderr=True, highlight=False)
