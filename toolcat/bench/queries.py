@@ -17,7 +17,7 @@ from typing import Any
 
 from toolcat.errors import CatalogError, ConfigError, UsageError
 from toolcat.model import Catalog, SourceRef
-from toolcat.source.files import parse_file, parse_json_lines, read_text
+from toolcat.source.files import STDIN_PATH, parse_file, parse_json_lines, read_text
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
@@ -86,8 +86,9 @@ class UnknownLabel:
 
 
 def load_queries(path: str | Path, *, topics: str | Path | None = None) -> QuerySet:
-    """Read a query set: JSONL, YAML or JSON by suffix; any other file is TREC qrels, whose
-    query texts come from `topics` (TSV `id<TAB>text`, or TREC `<top>` blocks).
+    """Read a query set: JSONL, YAML or JSON by suffix, JSONL from standard input; any other
+    file is TREC qrels, whose query texts come from `topics` (TSV `id<TAB>text`, or TREC
+    `<top>` blocks).
 
     Raises:
         ConfigError: the file is unreadable or a record is malformed (with file:line).
@@ -95,6 +96,8 @@ def load_queries(path: str | Path, *, topics: str | Path | None = None) -> Query
     """
     path = Path(path)
     suffix = path.suffix.lower()
+    if path == STDIN_PATH and topics is None:  # `-q -`: JSON Lines, the one shape a pipe carries
+        suffix = ".jsonl"
     is_qrels = suffix not in JSONL_SUFFIXES + STRUCTURED_SUFFIXES
     if topics is not None and not is_qrels:
         raise UsageError(f"--topics goes with a TREC qrels file; {path} is {suffix[1:]}")

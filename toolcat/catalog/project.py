@@ -1,6 +1,6 @@
-"""The catalog a command works on: the paths given (`demo` names the bundled demo catalog),
-else $TOOLCAT_CATALOG, else the `catalogs:` of toolcat.yaml, else the demo; loaded with the
-project's `$ref` roots and its policy for MCP tools that give no safety hint."""
+"""The catalog a command works on: the paths given (`demo` names the bundled demo catalog, `-`
+standard input), else $TOOLCAT_CATALOG, else the `catalogs:` of toolcat.yaml, else the demo;
+loaded with the project's `$ref` roots and its policy for MCP tools that give no safety hint."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from toolcat.config.paths import demo_catalog
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.mcp import trust_unannotated, unannotated_setting
+from toolcat.source.files import named_path
 
 DEMO = "demo"  # unless a file of that name is in the working folder
 NO_CATALOG = ("no catalog: pass paths, -c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml "
@@ -21,7 +22,7 @@ NO_CATALOG = ("no catalog: pass paths, -c, $TOOLCAT_CATALOG or catalogs: in tool
 
 
 def catalog_choice(catalog: list[str] | None, cfg: Config) -> CatalogChoice:
-    paths = [str(demo_catalog()) if c == DEMO and not Path(c).exists() else c
+    paths = [str(demo_catalog()) if c == DEMO and not Path(c).exists() else str(named_path(c))
              for c in catalog or []]
     return choose_catalogs(paths, config=cfg)
 

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 def bench(
     queries: Annotated[Path, typer.Option(
         "-q", "--queries", help="Labeled query set: .jsonl, .yaml or .json with {id, query, "
-        "relevant, relevant_groups, category}; any other file is TREC qrels (with --topics).",
+        "relevant, relevant_groups, category}; any other file is TREC qrels (with --topics); "
+        "'-' reads standard input (JSON Lines).",
         show_default=False)],
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
@@ -74,6 +75,9 @@ def bench(
 
     if json_ and markdown:
         raise UsageError("--json and --markdown print different things; choose one")
+    from toolcat.source.files import named_path
+
+    queries = named_path(queries)
     cat = build.load(catalog, shape)
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,

@@ -13,7 +13,8 @@ CatalogOpt = Annotated[
     list[str] | None,
     typer.Option(
         "-c", "--catalog",
-        help="Catalog file or directory (repeatable); 'demo' is the bundled demo catalog. "
+        help="Catalog file or directory (repeatable); 'demo' is the bundled demo catalog, '-' "
+        "standard input. "
         "Default: $TOOLCAT_CATALOG, the catalogs of toolcat.yaml, else the demo (said on "
         "stderr; lint and lock need a catalog).",
         show_default=False,

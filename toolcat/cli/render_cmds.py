@@ -183,7 +183,8 @@ def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) ->
 
 def check_call(
     response: Annotated[Path, typer.Argument(
-        help="A provider response (JSON) or, with --format, a text completion.",
+        help="A provider response (JSON) or, with --format, a text completion; - reads "
+        "standard input.",
         show_default=False)],
     provider: Annotated[str | None, typer.Option(
         "--provider", help=f"The response's provider: {', '.join(CALL_PROVIDERS)}.",
@@ -208,7 +209,9 @@ def check_call(
     from toolcat.cli import build
     from toolcat.cli.output import print_json
     from toolcat.render.responses import check_response
+    from toolcat.source.files import named_path
 
+    response = named_path(response)
     cat = build.load(catalog, shape)
     if builtins:
         cat = _with_builtins(cat)

@@ -67,6 +67,18 @@ class ParsedFile:
     type_names: frozenset[str] | None = None
 
 
+STDIN = "-"
+STDIN_PATH = Path("/dev/stdin")
+
+
+def named_path(argument: str | Path) -> Path:
+    """The file a command-line argument names: `-` is standard input (unless a file of that
+    name is in the working folder)."""
+    if str(argument) == STDIN and not Path(STDIN).exists():
+        return STDIN_PATH
+    return Path(argument)
+
+
 def read_text(path: Path) -> str:
     shown = str(path)
     if not path.exists():
