@@ -1,4 +1,11 @@
-"""Wire formats, one module each. PROVIDERS maps the name a user types to its Provider."""
+"""Wire formats, one module each. PROVIDERS maps the name a user types to its Provider.
+
+A provider module holds every fact about its format: reading and writing tools, requests and
+the calls in a response, limits, what its API does to a schema, its lint targets and how its
+tokens are counted. Catalog loading, lint, render and tokens ask this registry and name no
+provider; adding one is a module and an entry below (docs/adding-a-provider.md). The order
+below is the order names are listed in, and wins ties when shapes are detected.
+"""
 
 from __future__ import annotations
 
