@@ -9,9 +9,10 @@ import pytest
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
+from toolcat.providers.anthropic import tool_use_overhead as anthropic_overhead
 from toolcat.providers.tokens import count_tokens
 from toolcat.render import RenderInput, method_for, render
-from toolcat.render.costs import anthropic_overhead, catalog_cost, encoding_for
+from toolcat.render.costs import catalog_cost, encoding_for
 
 
 @pytest.mark.parametrize(("model", "encoding"), [

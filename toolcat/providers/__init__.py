@@ -1,5 +1,12 @@
 """Wire formats, one module each. PROVIDERS maps the name a user types to its Provider.
 
+A provider module holds every fact about its format: reading and writing tools, requests and
+the calls in a response, limits, what its API does to a schema, its lint targets and how its
+tokens are counted. Lint, render, tokens and check-call ask this registry and name no provider
+(catalog/detect.py still knows the containers Bedrock and Gemini wrap tools in); adding one is a
+module and an entry below (docs/adding-a-provider.md). The order below is the order names are
+listed in, and wins ties when shapes are detected.
+
 Imports only rooms below it (source); see docs/architecture.md.
 """
 

@@ -30,6 +30,9 @@ from toolcat.providers.base import (
     with_deferred,
     with_model,
 )
+from toolcat.providers.openai import STRICT_FORMATS as OPENAI_STRICT_FORMATS
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import TokenRule
 
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 
@@ -87,6 +90,65 @@ def parse_calls(response: Json) -> list[ToolCall]:
             if isinstance(block, dict) and block.get("type") == "tool_use"]
 
 
+STRICT_FORMATS = OPENAI_STRICT_FORMATS | {"uri"}
+
+_UNSUPPORTED = "unsupported by strict tool use [Anthropic structured outputs, JSON Schema " \
+               "limitations, via third-party summaries; provider-formats.md §8.2]"
+STRICT = StrictRules(
+    label="Anthropic strict tool use",
+    rejected={
+        **dict.fromkeys(("minimum", "maximum", "multipleOf", "minLength", "maxLength",
+                         "maxItems"), _UNSUPPORTED),
+        **dict.fromkeys(("exclusiveMinimum", "exclusiveMaximum"),
+                        "[inference] the SDK's transform moves it out of the schema into the "
+                        "description"),
+    },
+    formats=STRICT_FORMATS,
+    closed_objects=True,
+    recursion=False,
+    max_min_items=1,
+    max_strict_tools=20,
+    max_optional_params=24,
+    max_union_params=16,
+    source="platform.claude.com structured outputs; anthropic-sdk-python "
+           "lib/_parse/_transform.py (provider-formats.md §8.2)",
+)
+
+# Anthropic's tool-use system prompt, added when a request has tools (tool-use overview,
+# "Pricing"; provider-formats.md section 10): (row, model id fragments, auto/none, any/tool).
+TOOL_USE_OVERHEAD: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
+    ("Claude Haiku 3.5", ("3-5-haiku", "haiku-3-5"), 264, 340),
+    ("Claude Opus 3", ("3-opus", "opus-3"), 530, 281),
+    ("Claude Sonnet 3", ("3-sonnet",), 159, 235),
+    ("Claude Haiku 3", ("3-haiku",), 264, 340),
+    ("Claude Opus 4.5, Opus 4.1, Opus 4, Sonnet 4.5, Sonnet 4, Sonnet 3.7, Haiku 4.5",
+     ("opus-4", "sonnet-4", "haiku-4", "3-7-sonnet", "sonnet-3-7"), 346, 313),
+)
+
+
+def tool_use_overhead(model: str | None) -> tuple[int, str]:
+    """Tokens of Anthropic's tool-use system prompt (tool_choice auto) for `model`."""
+    name = (model or "").lower()
+    for row, fragments, auto, _ in TOOL_USE_OVERHEAD:
+        if any(f in name for f in fragments):
+            return auto, f"Anthropic's tool-use system prompt for {row} (tool_choice auto)"
+    row, _, auto, _ = TOOL_USE_OVERHEAD[-1]
+    which = f"{model} is not in Anthropic's table" if model else "no model named"
+    return auto, (f"Anthropic's tool-use system prompt (tool_choice auto); {which}, so the "
+                  f"figure of current models ({row}) is used")
+
+
+def is_model(model: str) -> bool:
+    """Whether `model` names a Claude model (as Anthropic, Bedrock and others spell its id)."""
+    return "claude" in model.lower()
+
+
+TOKENS = TokenRule(
+    basis="Anthropic publishes no tokenizer for current Claude models",
+    models=is_model,
+    overhead=tool_use_overhead,
+)
+
 PROVIDER = Provider(
     name="anthropic",
     label="Anthropic Messages",
@@ -99,4 +161,6 @@ PROVIDER = Provider(
     request=request,
     parse_calls=parse_calls,
     defers=True,
+    lint_targets=(LintTarget(name="anthropic", label="Anthropic Messages", strict=STRICT),),
+    tokens=TOKENS,
 )

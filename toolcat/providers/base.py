@@ -17,6 +17,8 @@ from typing import Any
 from toolcat.errors import CatalogError, ResponseError
 from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
+from toolcat.providers.targets import LintTarget
+from toolcat.providers.tokens import TokenRule
 from toolcat.providers.types import json_schema_types
 from toolcat.source.positions import PositionIndex, escape, join
 
@@ -141,6 +143,9 @@ class Provider:
     mcp, toolcat or capability): `request` builds a whole request body with its notes, and
     `parse_calls` reads the tool calls of a response (raising ResponseError when the response
     is not of this format).
+
+    `lint_targets` are the ways of calling it that `lint --target` checks a catalog against
+    (none for catalog shapes), and `tokens` how its requests are priced.
     """
 
     name: str
@@ -159,6 +164,8 @@ class Provider:
     # notes and lint's TC402 both come from here
     schema_changes: Callable[[Json], list[SchemaChange]] | None = None
     defers: bool = False  # requests carry deferred tools (marked defer_loading)
+    lint_targets: tuple[LintTarget, ...] = ()
+    tokens: TokenRule = field(default_factory=TokenRule)
 
     def tool_for_request(self, tool: Tool) -> Written:
         """One tool as this provider's requests carry it."""

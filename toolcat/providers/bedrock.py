@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool, ToolCall
+from toolcat.providers.anthropic import STRICT_FORMATS as CLAUDE_STRICT_FORMATS
+from toolcat.providers.anthropic import is_model as is_claude
+from toolcat.providers.anthropic import tool_use_overhead
 from toolcat.providers.base import (
     BASE_FIELDS,
     Fields,
@@ -31,6 +34,8 @@ from toolcat.providers.base import (
     with_model,
     written_tools,
 )
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import TokenRule
 
 CALL_PATHS = ("output/message/content/*", "message/content/*", "*")
 
@@ -96,6 +101,29 @@ def parse_calls(response: Json) -> list[ToolCall]:
             if isinstance(block, dict) and "toolUse" in block]
 
 
+_UNSUPPORTED = "not supported for strict tools [AWS Bedrock User Guide, 'Get validated JSON " \
+               "results from models'; provider-formats.md §8.3]"
+STRICT = StrictRules(
+    label="Bedrock strict tools",
+    rejected=dict.fromkeys(("minimum", "maximum", "multipleOf", "minLength", "maxLength"),
+                           _UNSUPPORTED),
+    formats=CLAUDE_STRICT_FORMATS,
+    closed_objects=True,
+    recursion=False,
+    max_min_items=1,
+    source="AWS Bedrock User Guide, structured output (provider-formats.md §8.3)",
+)
+
+
+def overhead(model: str | None) -> tuple[int, str]:
+    """A Claude model on Bedrock gets Anthropic's tool-use system prompt; others add none
+    that is documented."""
+    return tool_use_overhead(model) if model and is_claude(model) else (0, "")
+
+
+TOKENS = TokenRule(basis="Bedrock's models have no tokenizer toolcat can run offline",
+                   overhead=overhead)
+
 PROVIDER = Provider(
     name="bedrock",
     label="AWS Bedrock Converse",
@@ -107,4 +135,6 @@ PROVIDER = Provider(
     limits=Limits(description_required=True, parameters_required=True),
     request=request,
     parse_calls=parse_calls,
+    lint_targets=(LintTarget(name="bedrock", label="AWS Bedrock Converse", strict=STRICT),),
+    tokens=TOKENS,
 )

@@ -36,6 +36,8 @@ from toolcat.providers.base import (
     own_extra,
 )
 from toolcat.providers.names import NameRule
+from toolcat.providers.targets import LintTarget
+from toolcat.providers.tokens import TokenRule
 from toolcat.source.positions import escape, unescape
 from toolcat.source.refs import resolve_pointer
 
@@ -350,4 +352,11 @@ PROVIDER = Provider(
     parse_calls=parse_calls,
     request_tool=declaration,
     schema_changes=schema_changes,
+    lint_targets=(LintTarget(
+        name="gemini", label="Google Gemini",
+        property_name_pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+        max_tools_note="Gemini API docstring; Vertex AI documents 128",
+    ),),
+    tokens=TokenRule(basis="Gemini's local tokenizer needs Gemma tokenizer files toolcat does "
+                           "not download"),
 )

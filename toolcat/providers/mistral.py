@@ -24,6 +24,8 @@ from toolcat.providers.openai import (
     wrapped_calls,
     write_wrapped,
 )
+from toolcat.providers.targets import LintTarget
+from toolcat.providers.tokens import TokenRule
 
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
@@ -57,4 +59,6 @@ PROVIDER = Provider(
     limits=Limits(parameters_required=True),
     request=request,
     parse_calls=parse_calls,
+    lint_targets=(LintTarget(name="mistral", label="Mistral API"),),
+    tokens=TokenRule(basis="Mistral's tokenizers (mistral-common) are not part of toolcat"),
 )

@@ -33,6 +33,8 @@ from toolcat.providers.openai import (
     wrapped_calls,
     write_wrapped,
 )
+from toolcat.providers.targets import LintTarget
+from toolcat.providers.tokens import TokenRule
 from toolcat.source.positions import escape
 
 # The fields of the server's structs (ollama/ollama api/types.go; provider-formats.md §5).
@@ -104,4 +106,10 @@ PROVIDER = Provider(
     parse_calls=parse_calls,
     request_tool=request_tool,
     schema_changes=schema_changes,
+    lint_targets=(LintTarget(
+        name="ollama", label="Ollama /api/chat",
+        notes=("the ollama Python client drops more (nested properties, anyOf) before "
+               "sending; post the JSON over HTTP",),
+    ),),
+    tokens=TokenRule(basis="the tokenizer depends on the model Ollama serves"),
 )

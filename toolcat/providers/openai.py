@@ -29,6 +29,8 @@ from toolcat.providers.base import (
     wrapped_call,
     written_tools,
 )
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import DEFAULT_ENCODING, TokenRule
 
 FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
 
@@ -101,6 +103,64 @@ def parse_calls(response: Json) -> list[ToolCall]:
     return wrapped_calls(response, "OpenAI Chat Completions")
 
 
+STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4",
+                            "ipv6", "uuid"})
+
+STRICT = StrictRules(
+    label="OpenAI strict mode",
+    rejected=dict.fromkeys(
+        ("allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else"),
+        "not supported in strict mode [OpenAI Structured Outputs guide, 'Supported schemas']"),
+    formats=STRICT_FORMATS,
+    closed_objects=True,
+    all_required=True,
+    root_any_of=False,
+    ref_siblings=False,
+    max_depth=10,
+    max_properties=5000,
+    max_enum_values=1000,
+    source="OpenAI Structured Outputs guide, 'Supported schemas'; openai-python "
+           "lib/_pydantic.py _ensure_strict_json_schema (provider-formats.md §8.1)",
+)
+
+LINT_TARGETS = (
+    LintTarget(
+        name="openai", label="OpenAI Chat Completions", strict=STRICT, description_max=1024,
+        max_tools_note="documented 2024-03 to 2025-08; API error 'maximum length 128' "
+                       "seen mid-2025",
+    ),
+    LintTarget(
+        name="openai-strict", label="OpenAI Chat Completions, every tool strict",
+        strict=STRICT, always_strict=True, description_max=1024, in_all=False,
+    ),
+)
+
+_CL100K_MODELS = ("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada")
+
+
+def is_model(model: str) -> bool:
+    """Whether `model` is an OpenAI model id."""
+    name = model.lower().removeprefix("openai/")
+    return name.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-", "text-embedding-", "ft:gpt"))
+
+
+def encoding(model: str) -> str:
+    """tiktoken's encoding for an OpenAI model id (o200k_base for every current model)."""
+    name = model.lower().removeprefix("openai/").removeprefix("ft:")
+    if name.startswith(_CL100K_MODELS) and not name.startswith(("gpt-4o", "gpt-4.")):
+        return "cl100k_base"
+    return DEFAULT_ENCODING
+
+
+# OpenAI's encodings are public (tiktoken), so counts for its models are exact for the text
+# toolcat sends; the API adds a few formatting tokens of its own around tools.
+TOKENS = TokenRule(
+    exact=True,
+    basis="OpenAI adds a few formatting tokens around each tool that are not counted",
+    models=is_model,
+    encoding=encoding,
+)
+
 PROVIDER = Provider(
     name="openai",
     label="OpenAI Chat Completions",
@@ -112,4 +172,6 @@ PROVIDER = Provider(
     limits=Limits(max_tools=128),
     request=request,
     parse_calls=parse_calls,
+    lint_targets=LINT_TARGETS,
+    tokens=TOKENS,
 )

@@ -29,6 +29,7 @@ from toolcat.providers.base import (
     with_deferred,
     with_model,
 )
+from toolcat.providers.openai import TOKENS
 
 KEYS = {"type", "name", "description", "parameters", "strict", "defer_loading"}
 
@@ -98,4 +99,5 @@ PROVIDER = Provider(
     request=request,
     parse_calls=parse_calls,
     defers=True,
+    tokens=TOKENS,  # the same models as Chat Completions
 )

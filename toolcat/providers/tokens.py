@@ -1,7 +1,10 @@
-"""Exact OpenAI token counts, offline (o200k_base, cl100k_base via bpe-openai).
+"""Exact OpenAI token counts, offline (o200k_base, cl100k_base via bpe-openai), and the
+`TokenRule` each provider declares: whether these counts are exact for its models and what it
+adds to a request.
 
-Counts here are exact for the text given. What a provider adds around tool definitions (its
-own formatting and hidden prompts) is the render room's business, and labeled there.
+Counts here are exact for the text given. Pricing a request (which encoding, exact or an
+estimate, the overhead) is the render room's business, done from the providers' rules and
+labeled there.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import importlib
 import importlib.machinery
 import importlib.util
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,25 @@ from toolcat.model import Tool, compact_json
 
 ENCODINGS = ("o200k_base", "cl100k_base")
 DEFAULT_ENCODING = "o200k_base"
+
+
+@dataclass(frozen=True)
+class TokenRule:
+    """How tokens are counted for one provider's models.
+
+    `exact`: its models use one of OpenAI's public encodings (ENCODINGS), so counts are exact,
+    and `basis` says what they leave out; otherwise a count is an estimate over one of those
+    encodings and `basis` says why the provider's own tokenizer cannot be run (empty: not
+    known). `models` says whether a model id is one of the provider's, which picks the rule when
+    no provider is named; `encoding` is the encoding of one of its models. `overhead` is what
+    the provider adds to every request that has tools, and where that figure comes from.
+    """
+
+    exact: bool = False
+    basis: str = ""
+    models: Callable[[str], bool] | None = None
+    encoding: Callable[[str], str] | None = None
+    overhead: Callable[[str | None], tuple[int, str]] | None = None
 
 
 @cache

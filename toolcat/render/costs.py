@@ -1,10 +1,10 @@
 """Token costs, and how each count was made.
 
-OpenAI's encodings are public, so counts for OpenAI models are exact (for the text toolcat
-sends; the API adds a few formatting tokens of its own around tools). Anthropic, Gemini,
-Mistral, Ollama and Bedrock models have no tokenizer toolcat can run offline, so their counts
-are estimates that use o200k_base as a proxy, plus the fixed overhead a provider documents for
-tool use (Anthropic's hidden tool-use system prompt). Every count carries its Method.
+OpenAI's encodings are public, so counts for models that use them are exact (for the text
+toolcat sends). Other models have no tokenizer toolcat can run offline, so their counts are
+estimates that use o200k_base as a proxy, plus the fixed overhead a provider documents for
+tool use (Anthropic's hidden tool-use system prompt). Which is which, why, and the overhead
+are each provider's own facts (`Provider.tokens`, a TokenRule); every count carries its Method.
 """
 
 from __future__ import annotations
@@ -13,27 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Json, Tool, compact_json
-from toolcat.providers.tokens import DEFAULT_ENCODING, ENCODINGS, count_tokens, definition_text
-
-OPENAI = ("openai", "openai-responses")
-_CL100K_MODELS = ("gpt-4", "gpt-3.5", "text-embedding-3", "text-embedding-ada")
-_NO_TOKENIZER = {
-    "anthropic": "Anthropic publishes no tokenizer for current Claude models",
-    "bedrock": "Bedrock's models have no tokenizer toolcat can run offline",
-    "gemini": "Gemini's local tokenizer needs Gemma tokenizer files toolcat does not download",
-    "mistral": "Mistral's tokenizers (mistral-common) are not part of toolcat",
-    "ollama": "the tokenizer depends on the model Ollama serves",
-}
-
-# Anthropic's tool-use system prompt, added when a request has tools (tool-use overview,
-# "Pricing"; provider-formats.md section 10): (row, model id fragments, auto/none, any/tool).
-ANTHROPIC_OVERHEAD: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
-    ("Claude Haiku 3.5", ("3-5-haiku", "haiku-3-5"), 264, 340),
-    ("Claude Opus 3", ("3-opus", "opus-3"), 530, 281),
-    ("Claude Sonnet 3", ("3-sonnet",), 159, 235),
-    ("Claude Haiku 3", ("3-haiku",), 264, 340),
-    ("Claude Opus 4.5, Opus 4.1, Opus 4, Sonnet 4.5, Sonnet 4, Sonnet 3.7, Haiku 4.5",
-     ("opus-4", "sonnet-4", "haiku-4", "3-7-sonnet", "sonnet-3-7"), 346, 313),
+from toolcat.providers import PROVIDERS
+from toolcat.providers.tokens import (
+    DEFAULT_ENCODING,
+    ENCODINGS,
+    TokenRule,
+    count_tokens,
+    definition_text,
 )
 
 
@@ -58,30 +44,27 @@ class Method:
                 "overhead_basis": self.overhead_basis}
 
 
-def is_openai_model(model: str) -> bool:
-    name = model.lower().removeprefix("openai/")
-    return name.startswith(("gpt-", "o1", "o3", "o4", "chatgpt-", "text-embedding-", "ft:gpt"))
+def model_rule(model: str) -> TokenRule | None:
+    """The token rule of the first provider, in registry order, that `model` is a model of."""
+    return next((p.tokens for p in PROVIDERS.values()
+                 if p.tokens.models is not None and p.tokens.models(model)), None)
+
+
+def token_rule(provider: str | None, model: str | None = None) -> TokenRule:
+    """The token rule of `provider`; with no provider, of the provider `model` belongs to, and
+    with neither, the exact rule of the default encoding's models."""
+    if provider is not None:
+        return PROVIDERS[provider].tokens if provider in PROVIDERS else TokenRule()
+    if model:
+        return model_rule(model) or TokenRule()
+    return next(p.tokens for p in PROVIDERS.values() if p.tokens.exact)
 
 
 def encoding_for(model: str | None) -> str:
-    """tiktoken's encoding for an OpenAI model id (o200k_base for every current model)."""
-    if model and is_openai_model(model):
-        name = model.lower().removeprefix("openai/").removeprefix("ft:")
-        if name.startswith(_CL100K_MODELS) and not name.startswith(("gpt-4o", "gpt-4.")):
-            return "cl100k_base"
-    return DEFAULT_ENCODING
-
-
-def anthropic_overhead(model: str | None) -> tuple[int, str]:
-    """Tokens of Anthropic's tool-use system prompt (tool_choice auto) for `model`."""
-    name = (model or "").lower()
-    for row, fragments, auto, _ in ANTHROPIC_OVERHEAD:
-        if any(f in name for f in fragments):
-            return auto, f"Anthropic's tool-use system prompt for {row} (tool_choice auto)"
-    row, _, auto, _ = ANTHROPIC_OVERHEAD[-1]
-    which = f"{model} is not in Anthropic's table" if model else "no model named"
-    return auto, (f"Anthropic's tool-use system prompt (tool_choice auto); {which}, so the "
-                  f"figure of current models ({row}) is used")
+    """The encoding of `model` when its provider's tokenizer is one of OpenAI's public
+    encodings; o200k_base otherwise (every current OpenAI model's)."""
+    rule = model_rule(model) if model else None
+    return rule.encoding(model) if rule and rule.encoding and model else DEFAULT_ENCODING
 
 
 def method_for(provider: str | None, model: str | None = None,
@@ -90,16 +73,12 @@ def method_for(provider: str | None, model: str | None = None,
     chosen = encoding or encoding_for(model)
     if chosen not in ENCODINGS:
         count_tokens("", chosen)  # raises the UsageError listing the known encodings
-    if provider in OPENAI or (provider is None and (not model or is_openai_model(model))):
+    rule = token_rule(provider, model)
+    if rule.exact:
         return Method(chosen, True, f"{chosen} is the encoding of "
-                      f"{model or 'current OpenAI models'}; OpenAI adds a few formatting "
-                      "tokens around each tool that are not counted")
-    claude = bool(model) and "claude" in str(model).lower()
-    reason = _NO_TOKENIZER.get(provider or ("anthropic" if claude else ""),
-                               f"the tokenizer of {model} is not known")
-    overhead, overhead_basis = 0, ""
-    if provider == "anthropic" or (claude and provider in (None, "bedrock")):
-        overhead, overhead_basis = anthropic_overhead(model)
+                      f"{model or 'current OpenAI models'}; {rule.basis}")
+    reason = rule.basis or f"the tokenizer of {model} is not known"
+    overhead, overhead_basis = rule.overhead(model) if rule.overhead else (0, "")
     return Method(chosen, False, f"{reason}; the {chosen} count is used as a proxy",
                   overhead, overhead_basis)
 
@@ -168,8 +147,6 @@ def tool_text(tool: Tool, shape: str = "canonical") -> str:
     parameters}`) carries it."""
     if shape == "canonical":
         return definition_text(tool)
-    from toolcat.providers import PROVIDERS
-
     return compact_json(PROVIDERS[shape].tool_for_request(tool)[0])
 
 

@@ -1,5 +1,6 @@
 """TC4xx: provider compatibility, for each `--target`: what the provider rejects, ignores or
-caps. The facts are in `toolcat/lint/targets.py`; these rules only apply them."""
+caps. The facts are each provider's own (`toolcat/providers/<name>.py`, gathered by
+`toolcat/lint/targets.py`); these rules only apply them."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import re
 from collections.abc import Iterator
 
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
-from toolcat.lint.targets import StrictRules, Target
+from toolcat.lint.targets import Target
 from toolcat.lint.text import parameter_path
 from toolcat.lint.walk import Node, type_names
 from toolcat.model import Catalog, Tool
+from toolcat.providers.targets import StrictRules
 from toolcat.source.positions import escape
 from toolcat.source.refs import is_remote
 
