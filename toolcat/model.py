@@ -76,11 +76,11 @@ class PendingSourceRef(SourceRef):
                 object.__setattr__(self, "_place", place)
         return place
 
-    @property  # type: ignore[override]
+    @property
     def line(self) -> int:
         return self._found()[0]
 
-    @property  # type: ignore[override]
+    @property
     def column(self) -> int:
         return self._found()[1]
 
@@ -122,7 +122,7 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: Mapping[str, Json] | None = field(default=None, repr=False)
+    parameters: Mapping[str, Json] | bool | None = field(default=None, repr=False)
     server: str = ""
     kind: str = "tool"
     source: str = "custom"

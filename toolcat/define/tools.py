@@ -223,7 +223,7 @@ def _check_function(target: Callable[..., Any], tool: Tool, where: SourceRef) ->
         signature = inspect.signature(target)
     except (TypeError, ValueError):
         return
-    schema = tool.parameters or {}
+    schema = tool.parameters if isinstance(tool.parameters, dict) else {}
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return

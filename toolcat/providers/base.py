@@ -219,7 +219,7 @@ class Fields:
             raise self._fail(key, "a mapping")
         return value
 
-    def schema(self, key: str) -> Mapping[str, Json] | None:
+    def schema(self, key: str) -> Mapping[str, Json] | bool | None:
         value = self.item.get(key)
         if value is not None and not isinstance(value, (dict, bool)):
             raise self._fail(key, "a JSON Schema object")

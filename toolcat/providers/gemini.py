@@ -55,7 +55,7 @@ def subset_to_json_schema(schema: Json) -> Json:
         return schema
     out: dict[str, Json] = {}
     for key, value in schema.items():
-        key = _RENAMED.get(key, key)
+        key = _RENAMED[key] if key in _RENAMED else key
         if key == "type" and isinstance(value, str):
             out[key] = value.lower()
         elif key in ("properties", "$defs") and isinstance(value, dict):
