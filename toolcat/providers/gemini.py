@@ -54,8 +54,9 @@ def subset_to_json_schema(schema: Json) -> Json:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Json] = {}
+    key: str  # the keys of a JSON object
     for key, value in schema.items():
-        key = _RENAMED[key] if key in _RENAMED else key
+        key = _RENAMED.get(key, key)
         if key == "type" and isinstance(value, str):
             out[key] = value.lower()
         elif key in ("properties", "$defs") and isinstance(value, dict):

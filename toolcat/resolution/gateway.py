@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from toolcat.model import Tool
 from toolcat.resolution.model import Decision, GatewayOutcome
 from toolcat.resolution.profile import Gateway
-from toolcat.search import build_scorer, rank
+from toolcat.search import rank
 
 
 def phantom_tool(gateway: Gateway) -> Tool:
@@ -64,7 +64,9 @@ def search_deferred(gateway: Gateway, deferred: Sequence[Tool], query: str) -> F
     """Seed 004's tool-search backend: `(?i)` + the query over names, descriptions and
     parameters (keyword matching when it is not a usable pattern), the best
     `max_search_results`, plus the deferred always_keep tools."""
-    scorer = build_scorer("regex", deferred)
+    from toolcat.search.regex import RegexScorer  # its problem() is regex's own, not a Scorer's
+
+    scorer = RegexScorer(deferred)
     problem = scorer.problem(query)
     found = [s.tool for s in rank(scorer, query, limit=gateway.max_search_results,
                                   explain=False)]
@@ -149,8 +151,10 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         outcome = GatewayOutcome(gateway.strategy, total, keep, total, 0, False, None,
                                  f"filtering skipped: {reason}")
         return GatewayResult(result.visible, (), (), None, result.fates, outcome, decision)
-    scorer = build_scorer("relevance", request, always_keep=gateway.always_keep,
-                          expanded=expanded, recently_used=recently_used)
+    from toolcat.search.relevance import RelevanceScorer  # points() is its own, not a Scorer's
+
+    scorer = RelevanceScorer(request, always_keep=gateway.always_keep, expanded=expanded,
+                             recently_used=recently_used)
     scores = scorer.scores(query)
     order = sorted(range(total), key=lambda i: (-scores[i], i))
     kept_keys: set[str] = set()

@@ -31,7 +31,7 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
     return factory
 
 
-def _check(scorer_class: type, options: dict[str, Any]) -> None:
+def _check(scorer_class: type[Scorer], options: dict[str, Any]) -> None:
     accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
                 if p.kind is inspect.Parameter.KEYWORD_ONLY]
     unknown = sorted(set(options) - set(accepted))

@@ -121,7 +121,11 @@ class Embedder:
     def dimension(self) -> int:
         get = getattr(self.model, "get_embedding_dimension", None) or \
             self.model.get_sentence_embedding_dimension
-        return int(get())
+        size = get()
+        if size is None:  # sentence-transformers: no module of the model states one
+            raise UsageError(f"the model at {self.location} does not state its embedding "
+                             "dimension")
+        return int(size)
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 from toolcat.errors import UsageError
@@ -167,7 +168,7 @@ def _source(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Catalog 
     if isinstance(catalog, (str, PathLike)):
         from toolcat.catalog.load import load_catalog
 
-        return load_catalog(catalog)
+        return load_catalog(Path(catalog))  # any PathLike, not only a Path
     return tuple(catalog)
 
 
