@@ -187,11 +187,15 @@ class CallChecker:
         from jsonschema_specifications import REGISTRY
 
         schema = tool.parameters
+        if schema is None:  # check() answers these without a validator
+            return CallError("no-schema", f"'{tool.name}' has no parameters schema")
         if isinstance(schema, dict) and tool.origin is not None:
             schema = bundle(schema, base_uri_for(tool.origin.file), self.catalog.documents)
         cls = validator_for(schema, default=Draft202012Validator)
         try:
-            cls.check_schema(schema)
+            # types-jsonschema's Validator.check_schema takes only a dict; jsonschema's own
+            # protocol takes any schema, `true` and `false` included
+            cls.check_schema(schema)  # type: ignore[arg-type]
         except SchemaError as exc:
             return CallError("invalid-schema", f"the tool's schema is invalid: "
                              f"{_short(exc.message)}", _pointer(exc.path))
