@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -12,11 +12,16 @@ from typer.core import TyperGroup
 from toolcat import __version__
 from toolcat.errors import ToolcatError
 
+if TYPE_CHECKING:
+    # the context a group is invoked with: click's, which typer vendors (typer.Context, a
+    # subclass, is what command callbacks declare)
+    from typer._click import Context
+
 
 class ToolcatGroup(TyperGroup):
     """Maps every ToolcatError to one line on stderr and its exit code (2: could not run)."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except ToolcatError as exc:
@@ -27,7 +32,7 @@ class ToolcatGroup(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
 
 
-def show_traceback(ctx: typer.Context) -> bool:
+def show_traceback(ctx: Context) -> bool:
     return bool((ctx.obj or {}).get("traceback")) or os.environ.get("TOOLCAT_TRACEBACK") == "1"
 
 

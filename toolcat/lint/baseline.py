@@ -73,7 +73,7 @@ def load_baseline(path: Path | str) -> Baseline:
                 or not entry.get("rule") or not entry.get("fingerprint"):
             raise ConfigError(f"accepted entry {number} needs `rule` and `fingerprint` "
                               "(and `server`, `tool`) as text", where=where)
-        keys[tuple(entry.get(f, "") for f in fields)] += 1  # type: ignore[index]
+        keys[tuple(entry.get(f, "") for f in fields)] += 1
     return Baseline(str(path), keys)
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 Scope = Literal["tool", "catalog"]
 
 FAMILIES: dict[str, str] = {

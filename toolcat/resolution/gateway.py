@@ -20,9 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision, GatewayOutcome
+from toolcat.resolution.model import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
 from toolcat.search import rank
+
+# what the gateway decided for one tool: (status, rule, reason)
+Fate = tuple[Status, str, str]
 
 
 def phantom_tool(gateway: Gateway) -> Tool:
@@ -84,7 +87,7 @@ class GatewayResult:
     deferred: tuple[Tool, ...]
     dropped: tuple[Tool, ...]
     phantom: Tool | None
-    fates: Mapping[str, tuple[str, str, str]]
+    fates: Mapping[str, Fate]
     outcome: GatewayOutcome
     decision: Decision
 
@@ -125,7 +128,7 @@ def _unchanged(gateway: Gateway, request: Sequence[Tool], rule: str, reason: str
                              gateway.search_fallback, None, reason)
     decision = Decision(f"gateway: {gateway.strategy}", f"{len(request)} kept", rule, reason,
                         (flag,))
-    fates = {t.qualified_name: ("visible", rule, reason) for t in request}
+    fates: dict[str, Fate] = {t.qualified_name: ("visible", rule, reason) for t in request}
     return GatewayResult(tuple(request), (), (), None, fates, outcome, decision)
 
 
@@ -158,7 +161,7 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
     scores = scorer.scores(query)
     order = sorted(range(total), key=lambda i: (-scores[i], i))
     kept_keys: set[str] = set()
-    fates: dict[str, tuple[str, str, str]] = {}
+    fates: dict[str, Fate] = {}
     children = [flag, count]
     for position, i in enumerate(order, 1):
         tool = request[i]
@@ -166,7 +169,7 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         why = f"{sum(points.values())} points" + (
             f": {scorer.explain(query, i)[0]}" if points else " (no evidence)")
         if position <= keep:
-            fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
+            fate: Fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
         elif "expanded" in points or "always_keep" in points:
             fate = ("visible", "gateway-force-kept", f"rank {position} of {total}, {why}")
         else:
@@ -188,13 +191,13 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
 def _deferring(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, str],
                expanded: Sequence[str], flag: Decision) -> GatewayResult:
     phantom = phantom_tool(gateway)
-    fates: dict[str, tuple[str, str, str]] = {}
+    fates: dict[str, Fate] = {}
     children = [flag, Decision(phantom.name, "visible", "gateway-phantom",
                                "injected in place of the request's tools")]
     for tool in request:
         key = tool.qualified_name
         if key in expanded:
-            fate = ("visible", "gateway-expanded", "found by an earlier gateway search")
+            fate: Fate = ("visible", "gateway-expanded", "found by an earlier gateway search")
         else:
             fate = ("deferred", "gateway-deferred", f"found with {phantom.name}")
         fates[key] = fate
