@@ -172,7 +172,8 @@ IGNORE_KEY = "x-toolcat-ignore"  # lint rules a tool or server silences for itse
 class Fields:
     """Typed access to the keys of one raw item; a wrong type is a CatalogError at its key."""
 
-    def __init__(self, item: Mapping[str, Json], ctx: ReadContext, prefix: tuple = ()) -> None:
+    def __init__(self, item: Mapping[str, Json], ctx: ReadContext,
+                 prefix: tuple[str | int, ...] = ()) -> None:
         self.item = item
         self.ctx = ctx
         self.prefix = prefix

@@ -114,7 +114,7 @@ class ProfileReader:
             raise self.error(pointer, f"'{self.label(pointer)}' must be one of "
                              f"{', '.join(choices)} (got {value!r})",
                              hint=f"did you mean '{close[0]}'?" if close else None)
-        return value
+        return str(value)  # one of the choices
 
     def names(self, pointer: str, value: Any, *,
               check: Callable[[str, str], None] | None = None,

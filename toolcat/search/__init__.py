@@ -24,7 +24,8 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
     def factory(tools: Sequence[Tool], **options: Any) -> Scorer:
         scorer_class = getattr(importlib.import_module(module), cls)
         _check(scorer_class, options)
-        return scorer_class(tools, **options)
+        scorer: Scorer = scorer_class(tools, **options)
+        return scorer
 
     factory.__qualname__ = factory.__name__ = cls
     factory.__doc__ = f"Build a {module}.{cls}."

@@ -115,7 +115,8 @@ class Embedder:
             encoded = self.model.encode(list(queries), batch_size=128,
                                         normalize_embeddings=True, convert_to_tensor=True,
                                         show_progress_bar=False)
-            return (encoded.float().cpu() @ matrix.T).numpy()
+            found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
+            return found
 
     @property
     def dimension(self) -> int:

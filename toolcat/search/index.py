@@ -141,7 +141,7 @@ def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: b
         return vectors
 
     def load(path: Path) -> np.ndarray:
-        vectors = np.load(path, allow_pickle=False)
+        vectors: np.ndarray = np.load(path, allow_pickle=False)
         if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32:
             raise ValueError("the stored embeddings do not fit this catalog")
         return vectors

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from json import decoder
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -200,8 +200,8 @@ def scan_json(text: str) -> dict[str, int]:
     recorded under `pointer + "#key"`. The text is assumed valid (it was parsed already)."""
     offsets: dict[str, int] = {}
     # each open container: [pointer, is_object, next_index, expecting_key, current_key_pointer]
-    stack: list[list] = []
-    top: list = []
+    stack: list[list[Any]] = []
+    top: list[Any] = []
     for match in _TOKEN.finditer(text):
         token = match.group()
         first = token[0]

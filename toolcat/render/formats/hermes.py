@@ -71,7 +71,8 @@ def tool_line(tool: Tool) -> str:
         "name": tool.name, "description": description, "parameters": parameters}})
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     return OPENING + "\n".join(tool_line(t) for t in prompt_tools) + CLOSING, []
