@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolcat.model import Catalog, Json, Tool, ToolCall
+from toolcat.model import Catalog, Json, NoSchemaMode, Tool, ToolCall
 from toolcat.providers.names import NameMap, split_prefixed
 from toolcat.source.files import MAX_DEPTH, value_problem
 from toolcat.source.positions import escape
@@ -60,7 +60,7 @@ class CheckedCall:
         return not self.errors
 
     @property
-    def no_schema_mode(self) -> str | None:
+    def no_schema_mode(self) -> NoSchemaMode | None:
         """The tool's no_schema_mode when the call was accepted without validation."""
         if self.accepted and not self.validated and self.tool is not None:
             return self.tool.no_schema_mode

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from toolcat.errors import CatalogError, ResponseError
-from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
+from toolcat.model import PendingSourceRef, Server, Source, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
 from toolcat.providers.types import json_schema_types
 from toolcat.source.positions import PositionIndex, escape, join
+
+S = TypeVar("S", bound=str)  # one of a fixed set of names (a Literal)
 
 Json = Any
 
@@ -31,7 +33,7 @@ class ReadContext:
     pointer: str
     index: PositionIndex
     default_server: str = ""
-    default_source: str = "custom"
+    default_source: Source = "custom"
     # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
     mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
     # False when the file is known to hold no foreign type name: schemas are taken as they are
@@ -244,7 +246,7 @@ class Fields:
             raise self._fail(key, "a list")
         return tuple(value)
 
-    def choice(self, key: str, allowed: tuple[str, ...], default: str | None) -> str | None:
+    def choice(self, key: str, allowed: tuple[S, ...], default: S | None) -> S | None:
         value = self.item.get(key, default)
         if value is not None and value not in allowed:
             raise self._fail(key, "one of " + ", ".join(allowed))

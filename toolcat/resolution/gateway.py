@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from toolcat.model import Tool
 from toolcat.resolution.model import Decision, GatewayOutcome, Status
@@ -59,7 +60,7 @@ class Found:
     usable pattern (`problem` says why)."""
 
     tools: tuple[Tool, ...]
-    method: str
+    method: Literal["regex", "keyword"]
     problem: str | None = None
 
 

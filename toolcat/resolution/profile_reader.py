@@ -11,7 +11,7 @@ import difflib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
@@ -39,6 +39,8 @@ from toolcat.resolution.profile import (
 from toolcat.search.pick import MIN_SCORE
 from toolcat.source.files import parse_file
 from toolcat.source.positions import PositionIndex, join
+
+S = TypeVar("S", bound=str)  # one of a fixed set of names (a Literal)
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
@@ -108,13 +110,14 @@ class ProfileReader:
             raise self.error(pointer, f"'{self.label(pointer)}' must be {bound}{upper}")
         return float(value)
 
-    def choice(self, pointer: str, value: Any, choices: Sequence[str]) -> str:
+    def choice(self, pointer: str, value: Any, choices: Sequence[S]) -> S:
+        """`value` as the one of `choices` it equals (typed as they are)."""
         if value not in choices:
             close = difflib.get_close_matches(str(value), choices, n=1)
             raise self.error(pointer, f"'{self.label(pointer)}' must be one of "
                              f"{', '.join(choices)} (got {value!r})",
                              hint=f"did you mean '{close[0]}'?" if close else None)
-        return str(value)  # one of the choices
+        return choices[choices.index(value)]
 
     def names(self, pointer: str, value: Any, *,
               check: Callable[[str, str], None] | None = None,
