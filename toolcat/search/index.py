@@ -31,6 +31,7 @@ from toolcat.search.base import Scorer
 if TYPE_CHECKING:
     import numpy as np
 
+    from toolcat.search.bm25 import BM25Scorer
     from toolcat.search.device import Progress
 
 # Bump when what is stored changes, or when loading the same files can give other tools
@@ -95,7 +96,7 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
-        return CascadeScorer.from_lexical(_bm25(key, tools), **options)  # type: ignore[arg-type]
+        return CascadeScorer.from_lexical(_bm25(key, tools), **options)
     from toolcat.search.semantic import SemanticScorer
 
     semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
@@ -104,11 +105,11 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
         return semantic
     from toolcat.search.hybrid import HybridScorer
 
-    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{  # type: ignore[arg-type]
+    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{
         k: v for k, v in options.items() if k == "semantic_weight"})
 
 
-def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> Scorer:
+def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
 
     def load(path: Path) -> BM25Index:
