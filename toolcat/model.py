@@ -18,10 +18,11 @@ from typing import Any, Literal, Protocol
 Json = Any
 Kind = Literal["tool", "skill", "code"]
 NoSchemaMode = Literal["read-only", "human-approval", "full"]
+Source = Literal["builtin", "mcp", "custom", "virtual"]
 
-KINDS: tuple[str, ...] = ("tool", "skill", "code")
-SOURCES: tuple[str, ...] = ("builtin", "mcp", "custom", "virtual")
-NO_SCHEMA_MODES: tuple[str, ...] = ("read-only", "human-approval", "full")
+KINDS: tuple[Kind, ...] = ("tool", "skill", "code")
+SOURCES: tuple[Source, ...] = ("builtin", "mcp", "custom", "virtual")
+NO_SCHEMA_MODES: tuple[NoSchemaMode, ...] = ("read-only", "human-approval", "full")
 
 
 class Locator(Protocol):
@@ -76,11 +77,11 @@ class PendingSourceRef(SourceRef):
                 object.__setattr__(self, "_place", place)
         return place
 
-    @property  # type: ignore[override]
+    @property
     def line(self) -> int:
         return self._found()[0]
 
-    @property  # type: ignore[override]
+    @property
     def column(self) -> int:
         return self._found()[1]
 
@@ -122,10 +123,10 @@ class Tool:
 
     name: str
     description: str = ""
-    parameters: Mapping[str, Json] | None = field(default=None, repr=False)
+    parameters: Mapping[str, Json] | bool | None = field(default=None, repr=False)
     server: str = ""
-    kind: str = "tool"
-    source: str = "custom"
+    kind: Kind = "tool"
+    source: Source = "custom"
     level: int = 2
     tags: tuple[str, ...] = ()
     category: str | None = None
@@ -134,7 +135,7 @@ class Tool:
     safety: str = ""  # why `safe` has its value when no one wrote it (see providers/mcp.py)
     strict: bool | None = None
     allow_no_schema: bool = False
-    no_schema_mode: str | None = None
+    no_schema_mode: NoSchemaMode | None = None
     defer_loading: bool | None = None
     cost: Mapping[str, Json] | None = None
     constraints: Mapping[str, Json] | None = None

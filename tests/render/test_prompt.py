@@ -75,6 +75,13 @@ def test_a_tool_without_a_schema_takes_any_keyword_arguments_in_code_mode():
     assert "no parameters schema" in text
 
 
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_a_schema_of_true_takes_any_arguments_in_every_format(fmt):
+    tool = Tool(name="ping", description="Ping anything.", parameters=True)
+    prompt = build_prompt(get_format(fmt), tools=[tool])
+    assert fmt == "native" or "ping" in prompt.text
+
+
 def test_the_tool_search_section_lists_categories_only_when_there_are_some():
     assert "**Available tool categories:**\n- github (issues)\n\n**Workflow:**" in \
         tool_search_section(["github (issues)"])

@@ -119,7 +119,7 @@ def group_qrels(groups: Sequence[Collection[str]], ranking: Sequence[str]) -> di
     counts once, like one relevant tool, and its other members earn nothing. Plain labels are
     groups of one, and give exactly the standard qrels.
     """
-    position = {}
+    position: dict[str, int] = {}
     for i, name in enumerate(ranking):
         position.setdefault(name, i)
     qrels = {}

@@ -173,7 +173,8 @@ def _parse_record(item: Any, where: SourceRef) -> LabeledQuery:
     if "relevant" not in item and "relevant_groups" not in item:
         raise ConfigError(f"query '{qid}' has no 'relevant' labels (write relevant: [] when "
                           "no tool fits)", where=where)
-    groups = [(name,) for name in _names(item.get("relevant") or [], qid, "relevant", where)]
+    groups: list[tuple[str, ...]] = [
+        (name,) for name in _names(item.get("relevant") or [], qid, "relevant", where)]
     raw_groups = item.get("relevant_groups") or []
     if not isinstance(raw_groups, list):
         raise ConfigError(f"query '{qid}': 'relevant_groups' must be a list of lists of tool "

@@ -15,13 +15,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolcat.model import Catalog, Json, Tool, ToolCall
+from toolcat.model import Catalog, Json, NoSchemaMode, Tool, ToolCall
 from toolcat.providers.names import NameMap, split_prefixed
 from toolcat.source.files import MAX_DEPTH, value_problem
 from toolcat.source.positions import escape
 from toolcat.source.refs import base_uri_for, bundle
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 MAX_MESSAGE = 300  # characters of a validation message; models can send very long values
 
@@ -57,7 +60,7 @@ class CheckedCall:
         return not self.errors
 
     @property
-    def no_schema_mode(self) -> str | None:
+    def no_schema_mode(self) -> NoSchemaMode | None:
         """The tool's no_schema_mode when the call was accepted without validation."""
         if self.accepted and not self.validated and self.tool is not None:
             return self.tool.no_schema_mode
@@ -149,7 +152,7 @@ class CallChecker:
         self.catalog = catalog
         self.check_formats = check_formats
         self.names = names
-        self._validators: dict[int, Any] = {}
+        self._validators: dict[int, Validator | CallError] = {}
 
     def find(self, name: str) -> tuple[Tool | None, CallError | None]:
         """The tool a call names, or why there is none. A name render changed (a server in
@@ -173,25 +176,29 @@ class CallChecker:
             message += f"; did you mean {', '.join(close)}?"
         return None, CallError("unknown-tool", message)
 
-    def validator(self, tool: Tool) -> Any:
+    def validator(self, tool: Tool) -> Validator | CallError:
         """The compiled validator of `tool`'s schema; a CallError when the schema is invalid."""
         key = id(tool)
         if key not in self._validators:
             self._validators[key] = self._compile(tool)
         return self._validators[key]
 
-    def _compile(self, tool: Tool) -> Any:
+    def _compile(self, tool: Tool) -> Validator | CallError:
         from jsonschema import Draft202012Validator
         from jsonschema.exceptions import SchemaError
         from jsonschema.validators import validator_for
         from jsonschema_specifications import REGISTRY
 
         schema = tool.parameters
+        if schema is None:  # check() answers these without a validator
+            return CallError("no-schema", f"'{tool.name}' has no parameters schema")
         if isinstance(schema, dict) and tool.origin is not None:
             schema = bundle(schema, base_uri_for(tool.origin.file), self.catalog.documents)
         cls = validator_for(schema, default=Draft202012Validator)
         try:
-            cls.check_schema(schema)
+            # types-jsonschema's Validator.check_schema takes only a dict; jsonschema's own
+            # protocol takes any schema, `true` and `false` included
+            cls.check_schema(schema)  # type: ignore[arg-type]
         except SchemaError as exc:
             return CallError("invalid-schema", f"the tool's schema is invalid: "
                              f"{_short(exc.message)}", _pointer(exc.path))
@@ -236,7 +243,7 @@ class CallChecker:
         return tuple(self.check(call) for call in calls)
 
 
-def _violations(validator: Any, arguments: Json) -> list[CallError]:
+def _violations(validator: Validator, arguments: Json) -> list[CallError]:
     from jsonschema.exceptions import best_match
     from referencing.exceptions import Unresolvable
 

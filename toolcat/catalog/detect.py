@@ -137,12 +137,12 @@ def _pointed(items: list[Any], pointer: str) -> list[tuple[Any, str]]:
 
 
 def _declared_server(data: dict[str, Any]) -> str | None:
-    if isinstance(data.get("server"), str):
-        return data["server"]
+    server = data.get("server")
+    if isinstance(server, str):
+        return server
     info = data.get("serverInfo")
-    if isinstance(info, dict) and isinstance(info.get("name"), str):
-        return info["name"]
-    return None
+    name = info.get("name") if isinstance(info, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def choose_shape(found: Found, forced: str | None) -> Provider:

@@ -11,7 +11,7 @@ from typing import Any
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
 from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
-from toolcat.model import Catalog, LoadIssue, Server, SourceRef, Tool
+from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
 from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file
@@ -49,7 +49,7 @@ def load_catalog(
     *,
     shape: str | None = None,
     lenient: bool = False,
-    default_source: str = "custom",
+    default_source: Source = "custom",
     ref_roots: Sequence[str | Path] = (),
 ) -> Catalog:
     """Load and merge catalog files and Python modules.
@@ -94,7 +94,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 class _Loader:
-    def __init__(self, *, shape: str | None, default_source: str,
+    def __init__(self, *, shape: str | None, default_source: Source,
                  ref_roots: tuple[Path, ...] = ()) -> None:
         self.shape = shape
         self.default_source = default_source

@@ -72,7 +72,7 @@ class ToolcatGroup(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl([(name, summary) for name, (_, _, summary) in COMMANDS.items()])
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()  # a failed write shows here, not at interpreter exit
@@ -95,7 +95,7 @@ class ToolcatGroup(TyperGroup):
             raise typer.Exit(2) from None
 
 
-def show_traceback(ctx: typer.Context) -> bool:
+def show_traceback(ctx: click.Context) -> bool:
     return bool((ctx.obj or {}).get("traceback")) or os.environ.get("TOOLCAT_TRACEBACK") == "1"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -30,7 +30,7 @@ def _filtered(catalog: Catalog, servers: list[str] | None) -> list[Tool]:
     return list(catalog.select([f"{s}:*" for s in servers]))
 
 
-def summary_json(catalog: Catalog, tool: Tool) -> dict:
+def summary_json(catalog: Catalog, tool: Tool) -> dict[str, Any]:
     return {
         "name": catalog.ident(tool),
         "qualified_name": tool.qualified_name,
@@ -238,7 +238,7 @@ def stats(
         _more(len(items) - len(items[:rows]), title)
 
 
-def catalog_stats(cat: Catalog) -> dict:
+def catalog_stats(cat: Catalog) -> dict[str, Any]:
     from toolcat.resolution.advice import advise
 
     sizes = {t.qualified_name: t.size() for t in cat.tools}

@@ -14,7 +14,7 @@ from toolcat.wording import plural
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from toolcat.lint.model import LintReport, Rule
+    from toolcat.lint.model import Finding, LintReport, Rule
     from toolcat.lint.settings import LintSettings
     from toolcat.model import Catalog
 
@@ -208,7 +208,7 @@ def print_text(report: LintReport, console: Console) -> None:
 
     from toolcat.lint.report import shown_path
 
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Finding]] = {}
     for finding in report.findings:
         file = finding.where.file if finding.where and finding.where.file else ""
         groups.setdefault(file, []).append(finding)
@@ -243,7 +243,7 @@ def print_text(report: LintReport, console: Console) -> None:
                            style="dim"))
 
 
-def _print_plain(findings: list) -> None:
+def _print_plain(findings: list[Finding]) -> None:
     """The rows of `print_text`'s table as plain lines (into a pipe, nothing is folded)."""
     import sys
 

@@ -4,7 +4,7 @@ they cost, and whether the tool calls that come back are valid."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -140,7 +140,7 @@ def _resolve(query: str, profile: str | None, catalog: list[str] | None,
 
 
 def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,
-                 format_: str | None, notes: list[str]) -> dict:
+                 format_: str | None, notes: list[str]) -> dict[str, Any]:
     data = rendered.to_json()
     reason = "chosen with --format" if format_ else resolution.format.reason
     return {
@@ -326,7 +326,8 @@ def tokens(
         _print_saving(visible)
 
 
-def _visible_saving(cost: CatalogCost, resolution: Resolution, profile: Profile) -> dict:
+def _visible_saving(cost: CatalogCost, resolution: Resolution,
+                    profile: Profile) -> dict[str, Any]:
     from toolcat.render.costs import visible_saving
 
     saving = visible_saving(cost, resolution.visible)
@@ -337,7 +338,7 @@ def _visible_saving(cost: CatalogCost, resolution: Resolution, profile: Profile)
             "saved_share": round(saving.share, 4)}
 
 
-def _print_saving(visible: dict) -> None:
+def _print_saving(visible: dict[str, Any]) -> None:
     from rich.markup import escape
 
     from toolcat.cli.output import console
@@ -349,7 +350,7 @@ def _print_saving(visible: dict) -> None:
                   soft_wrap=True)
 
 
-def _cost_json(cost: CatalogCost) -> dict:
+def _cost_json(cost: CatalogCost) -> dict[str, Any]:
     return {
         "method": cost.method.to_json(),
         "shape": cost.shape,

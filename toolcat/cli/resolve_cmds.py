@@ -12,7 +12,7 @@ import typer
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, JustifyMethod
     from rich.tree import Tree
 
     from toolcat.resolution import Decision, Resolution, Step
@@ -133,9 +133,11 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     by_key = {v.tool.qualified_name: v for v in resolution.verdicts}
     table = Table(title=f"visible ({len(resolution.visible)})", title_justify="left",
                   title_style="bold green")
-    for column, justify in (("name", "left"), ("server", "left"), ("rule", "left"),
-                            ("score", "right"), ("tokens", "right")):
-        table.add_column(column, justify=justify, no_wrap=column != "rule")  # type: ignore[arg-type]
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("name", "left"), ("server", "left"), ("rule", "left"), ("score", "right"),
+        ("tokens", "right"))
+    for column, justify in columns:
+        table.add_column(column, justify=justify, no_wrap=column != "rule")
     for tool in resolution.visible:
         v = by_key[tool.qualified_name]
         table.add_row(v.name, tool.server, v.rule,

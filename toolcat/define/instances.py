@@ -17,13 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.calls.check import CallChecker, CallError, CheckedCall
 from toolcat.define.tools import Registration, definition_of, registration, registrations_in
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Json, Tool, ToolCall
 from toolcat.source.positions import join
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 # instantiated: validated and built; unvalidated: built without validation under the tool's
 # no_schema_mode; refused: not built, see the errors; no-class: valid, but the tool is not
@@ -157,7 +160,7 @@ class _RegisteredChecker(CallChecker):
         super().__init__(catalog)
         self.registered = registered
 
-    def validator(self, tool: Tool) -> Any:
+    def validator(self, tool: Tool) -> Validator | CallError:
         found = self.registered.get(id(tool))
         if found is not None and found.validator is not None:
             return found.validator

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 from toolcat.calls.check import CallChecker, CallError
 from toolcat.errors import CatalogError, DefinitionError, UsageError
@@ -107,11 +107,13 @@ def tool(
                 raise DefinitionError(
                     f"{_label(target)} already has an attribute '{attribute}'; "
                     "@toolcat.tool sets it", where=where)
-        if registration.is_class and target.__init__ is object.__init__:
-            target.__init__ = _store_args
-        target.definition = registration.tool
-        target.validator = registration.validator
-        setattr(target, MARK, registration)
+        added: list[tuple[str, Any]] = [("definition", registration.tool),
+                                        ("validator", registration.validator),
+                                        (MARK, registration)]
+        if inspect.isclass(target) and target.__init__ is object.__init__:
+            added.append(("__init__", _store_args))
+        for attribute, value in added:
+            setattr(target, attribute, value)
         return target
 
     return decorate
@@ -189,10 +191,10 @@ def _check_schema(tool: Tool, where: SourceRef) -> Validator | None:
                               where=replace(where, pointer="/parameters" + problem[1]))
     base_uri = base_uri_for(where.file)
     refs = RefChecker()
-    for problem in refs.check(tool.parameters, base_uri):
-        raise DefinitionError(f"{label}: parameters at '{problem.pointer or '/'}': "
-                              f"{problem.message}",
-                              where=replace(where, pointer="/parameters" + problem.pointer))
+    for ref_problem in refs.check(tool.parameters, base_uri):
+        raise DefinitionError(f"{label}: parameters at '{ref_problem.pointer or '/'}': "
+                              f"{ref_problem.message}",
+                              where=replace(where, pointer="/parameters" + ref_problem.pointer))
     # compiled exactly as check-call compiles a catalog tool's (bundled, formats checked)
     validator = CallChecker(Catalog(tools=(tool,), documents=refs.documents)).validator(tool)
     if isinstance(validator, CallError):
@@ -201,7 +203,7 @@ def _check_schema(tool: Tool, where: SourceRef) -> Validator | None:
     return validator
 
 
-def _check_class(target: type, tool: Tool, where: SourceRef) -> None:
+def _check_class(target: type[object], tool: Tool, where: SourceRef) -> None:
     if not callable(getattr(target, "run", None)):
         raise DefinitionError(f"tool class {target.__name__} has no run() method",
                               where=where, hint="run() is the one entry point; sync or async")
@@ -223,7 +225,7 @@ def _check_function(target: Callable[..., Any], tool: Tool, where: SourceRef) ->
         signature = inspect.signature(target)
     except (TypeError, ValueError):
         return
-    schema = tool.parameters or {}
+    schema = tool.parameters if isinstance(tool.parameters, dict) else {}
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return
@@ -248,7 +250,14 @@ def _check_function(target: Callable[..., Any], tool: Tool, where: SourceRef) ->
                                       f"'{name}'", where=where)
 
 
-def _is_model(value: Any) -> bool:
+class _Model(Protocol):
+    """What toolcat uses of a pydantic model class."""
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]: ...
+
+
+def _is_model(value: object) -> TypeGuard[type[_Model]]:
     """A pydantic (v2) model class, recognized without importing pydantic."""
     return inspect.isclass(value) and callable(getattr(value, "model_json_schema", None)) \
         and callable(getattr(value, "model_validate", None))

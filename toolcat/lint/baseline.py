@@ -75,7 +75,7 @@ def load_baseline(path: Path | str) -> Baseline:
             raise ConfigError(f"accepted entry {number} needs `rule` and `fingerprint` "
                               "(and `server`, `tool`) as text",
                               where=SourceRef(str(path), line, column))
-        keys[tuple(entry.get(f, "") for f in fields)] += 1  # type: ignore[index]
+        keys[tuple(entry.get(f, "") for f in fields)] += 1
     return Baseline(str(path), keys)
 
 

@@ -60,14 +60,18 @@ def _validator(meta_uri: str) -> Any:
 
     if meta_uri == DRAFT_2020_12:
         return Draft202012Validator(merged_2020_12())
-    cls = validator_for({"$schema": meta_uri}, default=None)
+    cls = validator_for({"$schema": meta_uri}, default=Draft202012Validator)  # a known one
     return cls(cls.META_SCHEMA)
 
 
 def known_meta_schema(uri: str) -> bool:
+    from jsonschema import Draft7Validator, Draft202012Validator
     from jsonschema.validators import validator_for
 
-    return validator_for({"$schema": uri}, default=None) is not None
+    # validator_for answers `default` for a $schema it does not know: two defaults tell
+    schema = {"$schema": uri}
+    return validator_for(schema, default=Draft7Validator) is \
+        validator_for(schema, default=Draft202012Validator)
 
 
 def schema_errors(schema: Any) -> Iterator[tuple[str, str]]:

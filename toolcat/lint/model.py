@@ -6,7 +6,7 @@ import inspect
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from toolcat.lint.walk import Node, walk
 from toolcat.model import Catalog, SourceRef, Tool
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[str, ...] = ("error", "warning", "info")
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 Scope = Literal["tool", "catalog"]
 
 FAMILIES: dict[str, str] = {
@@ -69,7 +69,7 @@ class Context:
         key = (kind, id(tool))
         if key not in self._memo:
             self._memo[key] = compute()
-        return self._memo[key]
+        return cast(T, self._memo[key])  # stored by compute() for this kind
 
     def nodes(self, tool: Tool) -> list[Node]:
         """Every subschema of the tool's parameters (walked once, shared by all rules)."""
@@ -154,7 +154,8 @@ class Rule:
 
 def _rule(scope: Scope, id: str, name: str, severity: Severity, *, bad: str, good: str,
           options: Mapping[str, Any] | None = None, needs_target: bool = False,
-          example_settings: Mapping[str, Any] | None = None) -> Callable[[Callable], Rule]:
+          example_settings: Mapping[str, Any] | None = None
+          ) -> Callable[[Callable[..., Iterator[Problem]]], Rule]:
     def wrap(check: Callable[..., Iterator[Problem]]) -> Rule:
         return Rule(id, name, severity, scope, check, inspect.cleandoc(bad) + "\n",
                     inspect.cleandoc(good) + "\n", dict(options or {}), needs_target,
@@ -197,7 +198,7 @@ class Finding:
     tool_name: str | None = None
     fingerprint: str = ""  # rule + the text it is about: stable across moves and re-imports
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str, str]:
         where = self.where or SourceRef("")
         return (where.file, where.line, where.column, self.rule, self.message)
 

@@ -62,7 +62,7 @@ class LintSettings:
         if unknown:
             raise fail(f"unknown setting {', '.join(map(repr, unknown))}; known: "
                        f"{', '.join(KEYS)}")
-        settings = cls()
+        names: dict[str, tuple[str, ...]] = {}
         for key in ("select", "ignore", "targets"):
             if key in data:
                 value = data[key]
@@ -70,7 +70,7 @@ class LintSettings:
                     value = [value]
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                     raise fail(f"'{key}' must be a list of names")
-                settings = replace(settings, **{key: tuple(value)})
+                names[key] = tuple(value)
         severity = data.get("severity", {})
         if not isinstance(severity, dict):
             raise fail("'severity' must map rule ids to error, warning or info")
@@ -80,8 +80,11 @@ class LintSettings:
         baseline = data.get("baseline")
         if baseline is not None and not (isinstance(baseline, str) and baseline):
             raise fail("'baseline' must be the path of a baseline file")
-        settings = replace(settings, severity=dict(severity), options=dict(options),
-                           baseline=baseline)
+        settings = cls()
+        settings = replace(settings, select=names.get("select", settings.select),
+                           ignore=names.get("ignore", settings.ignore),
+                           targets=names.get("targets", settings.targets),
+                           severity=dict(severity), options=dict(options), baseline=baseline)
         try:
             settings.validate()
         except UsageError as exc:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
@@ -138,7 +139,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                    info=info_json, instructions=instructions, tools=tuple(tools))
 
 
-def transport(spec: ServerSpec, errlog: IO[str]) -> Any:
+def transport(spec: ServerSpec, errlog: TextIO) -> Any:
     if spec.transport == "http":
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
@@ -285,11 +286,11 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None
 
 def root_cause(exc: BaseException) -> BaseException:
     """The first failure inside exception groups, past cancellations they caused."""
-    try:
-        from builtins import BaseExceptionGroup  # Python 3.11+
-    except ImportError:  # pragma: no cover - anyio brings the backport on 3.10
-        from exceptiongroup import BaseExceptionGroup
-    while isinstance(exc, BaseExceptionGroup):
+    if sys.version_info >= (3, 11):
+        from builtins import BaseExceptionGroup as group
+    else:  # pragma: no cover - anyio brings the backport on 3.10
+        from exceptiongroup import BaseExceptionGroup as group
+    while isinstance(exc, group):
         real = [e for e in exc.exceptions if not _is_cancellation(e)]
         exc = (real or list(exc.exceptions))[0]
     return exc

@@ -12,15 +12,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from toolcat.errors import CatalogError, ResponseError
-from toolcat.model import PendingSourceRef, Server, SourceRef, Tool, ToolCall
+from toolcat.model import PendingSourceRef, Server, Source, SourceRef, Tool, ToolCall
 from toolcat.providers.names import NameRule
 from toolcat.providers.targets import LintTarget
 from toolcat.providers.tokens import TokenRule
 from toolcat.providers.types import json_schema_types
 from toolcat.source.positions import PositionIndex, escape, join
+
+S = TypeVar("S", bound=str)  # one of a fixed set of names (a Literal)
 
 Json = Any
 
@@ -33,7 +35,7 @@ class ReadContext:
     pointer: str
     index: PositionIndex
     default_server: str = ""
-    default_source: str = "custom"
+    default_source: Source = "custom"
     # foreign type names (`dict`, `float`, ...) mapped while reading, counted by mapping
     mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
     # False when the file is known to hold no foreign type name: schemas are taken as they are
@@ -179,7 +181,8 @@ IGNORE_KEY = "x-toolcat-ignore"  # lint rules a tool or server silences for itse
 class Fields:
     """Typed access to the keys of one raw item; a wrong type is a CatalogError at its key."""
 
-    def __init__(self, item: Mapping[str, Json], ctx: ReadContext, prefix: tuple = ()) -> None:
+    def __init__(self, item: Mapping[str, Json], ctx: ReadContext,
+                 prefix: tuple[str | int, ...] = ()) -> None:
         self.item = item
         self.ctx = ctx
         self.prefix = prefix
@@ -226,7 +229,7 @@ class Fields:
             raise self._fail(key, "a mapping")
         return value
 
-    def schema(self, key: str) -> Mapping[str, Json] | None:
+    def schema(self, key: str) -> Mapping[str, Json] | bool | None:
         value = self.item.get(key)
         if value is not None and not isinstance(value, (dict, bool)):
             raise self._fail(key, "a JSON Schema object")
@@ -250,7 +253,7 @@ class Fields:
             raise self._fail(key, "a list")
         return tuple(value)
 
-    def choice(self, key: str, allowed: tuple[str, ...], default: str | None) -> str | None:
+    def choice(self, key: str, allowed: tuple[S, ...], default: S | None) -> S | None:
         value = self.item.get(key, default)
         if value is not None and value not in allowed:
             raise self._fail(key, "one of " + ", ".join(allowed))

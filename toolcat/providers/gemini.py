@@ -56,6 +56,7 @@ def subset_to_json_schema(schema: Json) -> Json:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Json] = {}
+    key: str  # the keys of a JSON object
     for key, value in schema.items():
         key = _RENAMED.get(key, key)
         if key == "type" and isinstance(value, str):

@@ -30,7 +30,7 @@ from toolcat.errors import ConfigError
 from toolcat.model import SourceRef, Tool
 
 PrefixPolicy = Literal["collisions", "always"]
-PREFIX_POLICIES: tuple[str, ...] = ("collisions", "always")
+PREFIX_POLICIES: tuple[PrefixPolicy, ...] = ("collisions", "always")
 SEPARATOR = "__"
 HASH_DIGITS = 8
 
@@ -167,7 +167,7 @@ def prefix_setting(section: Mapping[str, object], where: str = "toolcat.yaml") -
     if value not in PREFIX_POLICIES:
         raise ConfigError(f"'names.prefix' must be one of {', '.join(PREFIX_POLICIES)}, "
                           f"not {value!r}", where=SourceRef(where))
-    return value  # type: ignore[return-value]
+    return PREFIX_POLICIES[PREFIX_POLICIES.index(value)]
 
 
 def _key(tool: Tool) -> str:

@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolcat.model import Tool
 from toolcat.resolution.profile import ApiSettings
@@ -37,7 +38,7 @@ class ApiAnswer:
 
 
 def request_body(pattern: str, top_k: int, always_keep: Sequence[str],
-                 tools: Sequence[Tool]) -> dict:
+                 tools: Sequence[Tool]) -> dict[str, Any]:
     return {
         "pattern": pattern,
         "top_k": top_k,

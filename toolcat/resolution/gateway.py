@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision, GatewayOutcome
+from toolcat.resolution.model import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
-from toolcat.search import build_scorer, rank
+from toolcat.search import rank
+
+# what the gateway decided for one tool: (status, rule, reason)
+Fate = tuple[Status, str, str]
 
 
 def phantom_tool(gateway: Gateway) -> Tool:
@@ -56,7 +60,7 @@ class Found:
     usable pattern (`problem` says why)."""
 
     tools: tuple[Tool, ...]
-    method: str
+    method: Literal["regex", "keyword"]
     problem: str | None = None
 
 
@@ -64,7 +68,9 @@ def search_deferred(gateway: Gateway, deferred: Sequence[Tool], query: str) -> F
     """Seed 004's tool-search backend: `(?i)` + the query over names, descriptions and
     parameters (keyword matching when it is not a usable pattern), the best
     `max_search_results`, plus the deferred always_keep tools."""
-    scorer = build_scorer("regex", deferred)
+    from toolcat.search.regex import RegexScorer  # its problem() is regex's own, not a Scorer's
+
+    scorer = RegexScorer(deferred)
     problem = scorer.problem(query)
     found = [s.tool for s in rank(scorer, query, limit=gateway.max_search_results,
                                   explain=False)]
@@ -82,7 +88,7 @@ class GatewayResult:
     deferred: tuple[Tool, ...]
     dropped: tuple[Tool, ...]
     phantom: Tool | None
-    fates: Mapping[str, tuple[str, str, str]]
+    fates: Mapping[str, Fate]
     outcome: GatewayOutcome
     decision: Decision
 
@@ -123,7 +129,7 @@ def _unchanged(gateway: Gateway, request: Sequence[Tool], rule: str, reason: str
                              gateway.search_fallback, None, reason)
     decision = Decision(f"gateway: {gateway.strategy}", f"{len(request)} kept", rule, reason,
                         (flag,))
-    fates = {t.qualified_name: ("visible", rule, reason) for t in request}
+    fates: dict[str, Fate] = {t.qualified_name: ("visible", rule, reason) for t in request}
     return GatewayResult(tuple(request), (), (), None, fates, outcome, decision)
 
 
@@ -149,12 +155,14 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         outcome = GatewayOutcome(gateway.strategy, total, keep, total, 0, False, None,
                                  f"filtering skipped: {reason}")
         return GatewayResult(result.visible, (), (), None, result.fates, outcome, decision)
-    scorer = build_scorer("relevance", request, always_keep=gateway.always_keep,
-                          expanded=expanded, recently_used=recently_used)
+    from toolcat.search.relevance import RelevanceScorer  # points() is its own, not a Scorer's
+
+    scorer = RelevanceScorer(request, always_keep=gateway.always_keep, expanded=expanded,
+                             recently_used=recently_used)
     scores = scorer.scores(query)
     order = sorted(range(total), key=lambda i: (-scores[i], i))
     kept_keys: set[str] = set()
-    fates: dict[str, tuple[str, str, str]] = {}
+    fates: dict[str, Fate] = {}
     children = [flag, count]
     for position, i in enumerate(order, 1):
         tool = request[i]
@@ -162,7 +170,7 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         why = f"{sum(points.values())} points" + (
             f": {scorer.explain(query, i)[0]}" if points else " (no evidence)")
         if position <= keep:
-            fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
+            fate: Fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
         elif "expanded" in points or "always_keep" in points:
             fate = ("visible", "gateway-force-kept", f"rank {position} of {total}, {why}")
         else:
@@ -184,13 +192,13 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
 def _deferring(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, str],
                expanded: Sequence[str], flag: Decision) -> GatewayResult:
     phantom = phantom_tool(gateway)
-    fates: dict[str, tuple[str, str, str]] = {}
+    fates: dict[str, Fate] = {}
     children = [flag, Decision(phantom.name, "visible", "gateway-phantom",
                                "injected in place of the request's tools")]
     for tool in request:
         key = tool.qualified_name
         if key in expanded:
-            fate = ("visible", "gateway-expanded", "found by an earlier gateway search")
+            fate: Fate = ("visible", "gateway-expanded", "found by an earlier gateway search")
         else:
             fate = ("deferred", "gateway-deferred", f"found with {phantom.name}")
         fates[key] = fate

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from toolcat.model import Tool
 
 if TYPE_CHECKING:
-    from toolcat.resolution.profile import Profile
+    from toolcat.resolution.profile import Profile, Strategy
 
 Status = Literal["visible", "deferred", "excluded"]
 STATUSES: tuple[str, ...] = ("visible", "deferred", "excluded")
@@ -166,7 +166,7 @@ class GatewayOutcome:
     keep count (None when not computed).
     """
 
-    strategy: str
+    strategy: Strategy
     total: int
     keep: int | None
     kept: int

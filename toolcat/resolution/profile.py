@@ -25,8 +25,10 @@ from toolcat.source.positions import PositionIndex
 
 FORMATS: tuple[str, ...] = ("native", "code", "hermes", "mistral", "pythonic", "json")
 TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
-STRATEGIES: tuple[str, ...] = ("passthrough", "relevance", "tool-search", "api")
-COMPLEXITIES: tuple[str, ...] = ("simple", "medium", "complex")
+Strategy = Literal["passthrough", "relevance", "tool-search", "api"]
+STRATEGIES: tuple[Strategy, ...] = ("passthrough", "relevance", "tool-search", "api")
+Complexity = Literal["simple", "medium", "complex"]
+COMPLEXITIES: tuple[Complexity, ...] = ("simple", "medium", "complex")
 SPECIAL_CATEGORIES: tuple[str, ...] = ("structured_output", "human")
 DEFAULT_SEARCH_TOOL = "gateway_search_tools"
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -138,7 +140,7 @@ class Levels:
     skill_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     relevant_skill_groups: tuple[str, ...] = ()
     allowed_tools: tuple[str, ...] | None = None
-    complexity: str = "medium"
+    complexity: Complexity = "medium"
     simple_task_tools: tuple[str, ...] | None = None
 
     def capabilities(self) -> tuple[str, ...]:
@@ -163,7 +165,7 @@ class Gateway:
     """Seed 004's tool discovery pipe."""
 
     enabled: bool = True
-    strategy: str = "relevance"
+    strategy: Strategy = "relevance"
     provider: str | None = None
     api: ApiSettings = ApiSettings()
     min_tools: int = 5

@@ -11,7 +11,7 @@ import difflib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
@@ -39,6 +39,8 @@ from toolcat.resolution.profile import (
 from toolcat.search.pick import MIN_SCORE
 from toolcat.source.files import parse_file
 from toolcat.source.positions import PositionIndex, join
+
+S = TypeVar("S", bound=str)  # one of a fixed set of names (a Literal)
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 
@@ -108,13 +110,14 @@ class ProfileReader:
             raise self.error(pointer, f"'{self.label(pointer)}' must be {bound}{upper}")
         return float(value)
 
-    def choice(self, pointer: str, value: Any, choices: Sequence[str]) -> str:
+    def choice(self, pointer: str, value: Any, choices: Sequence[S]) -> S:
+        """`value` as the one of `choices` it equals (typed as they are)."""
         if value not in choices:
             close = difflib.get_close_matches(str(value), choices, n=1)
             raise self.error(pointer, f"'{self.label(pointer)}' must be one of "
                              f"{', '.join(choices)} (got {value!r})",
                              hint=f"did you mean '{close[0]}'?" if close else None)
-        return value
+        return choices[choices.index(value)]
 
     def names(self, pointer: str, value: Any, *,
               check: Callable[[str, str], None] | None = None,
@@ -169,33 +172,36 @@ class ProfileReader:
                                  hint=f"did you mean '{close[0]}'?" if close else None)
 
         defaults = Profile()
-        sections = {
-            "name": self.text("/name", doc["name"], allow_empty=False) if "name" in doc
-            else default_name,
-            "description": self.text("/description", doc.get("description", "")),
-            "prompt": self.text("/prompt", doc.get("prompt", "")),
-            "model": self.model(doc.get("model")),
-            "builtins": self.names("/builtins", doc["builtins"], check=is_builtin)
-            if "builtins" in doc else None,
-            "database_sources": self.database_sources(doc.get("database_sources", [])),
-            "formats": self.formats(doc.get("formats")),
-            "filters": self.filters(doc.get("filters"), is_builtin),
-            "servers": self.servers(doc.get("servers")),
-            "mcp": self.mcp(doc.get("mcp")),
-            "scorer": self.scorer(doc["scorer"]) if "scorer" in doc else None,
-            "scorer_options": self.mapping("/scorer_options", doc.get("scorer_options"),
-                                           tuple(doc.get("scorer_options") or ())),
-            "allow_unsafe": self.boolean("/allow_unsafe", doc.get("allow_unsafe", False)),
-            "tool_search_mode": self.tool_search_mode(doc.get("tool_search_mode")),
-            "levels": self.levels(doc["levels"]) if "levels" in doc else None,
-            "gateway": self.gateway(doc["gateway"]) if "gateway" in doc else None,
-        }
-        if sections["builtins"] is None:
+        # read in document order, so the first mistake in the file is the one reported
+        name = self.text("/name", doc["name"], allow_empty=False) if "name" in doc \
+            else default_name
+        description = self.text("/description", doc.get("description", ""))
+        prompt = self.text("/prompt", doc.get("prompt", ""))
+        model = self.model(doc.get("model"))
+        listed = self.names("/builtins", doc["builtins"], check=is_builtin) \
+            if "builtins" in doc else None
+        database_sources = self.database_sources(doc.get("database_sources", []))
+        formats = self.formats(doc.get("formats"))
+        filters = self.filters(doc.get("filters"), is_builtin)
+        servers = self.servers(doc.get("servers"))
+        mcp = self.mcp(doc.get("mcp"))
+        scorer = self.scorer(doc["scorer"]) if "scorer" in doc else None
+        scorer_options = self.mapping("/scorer_options", doc.get("scorer_options"),
+                                      tuple(doc.get("scorer_options") or ()))
+        allow_unsafe = self.boolean("/allow_unsafe", doc.get("allow_unsafe", False))
+        tool_search_mode = self.tool_search_mode(doc.get("tool_search_mode"))
+        levels = self.levels(doc["levels"]) if "levels" in doc else None
+        gateway = self.gateway(doc["gateway"]) if "gateway" in doc else None
+        if listed is None:
             # tool search mode brings its own discovery tools; seed 000's agent has tool_search
-            mode = sections["tool_search_mode"].enabled
-            sections["builtins"] = () if mode else defaults.builtins
-        profile = Profile(**sections, source=self.file, references=tuple(self.references),
-                          index=self.index)
+            listed = () if tool_search_mode.enabled else defaults.builtins
+        profile = Profile(name=name, description=description, prompt=prompt, model=model,
+                          builtins=listed, database_sources=database_sources,
+                          formats=formats, filters=filters, servers=servers, mcp=mcp,
+                          scorer=scorer, scorer_options=scorer_options,
+                          allow_unsafe=allow_unsafe, tool_search_mode=tool_search_mode,
+                          levels=levels, gateway=gateway, source=self.file,
+                          references=tuple(self.references), index=self.index)
         self.check_format_availability(profile)
         return profile
 

@@ -41,6 +41,7 @@ from toolcat.resolution.model import (
     FormatChoice,
     GatewayOutcome,
     Resolution,
+    Status,
     TokenCost,
     Verdict,
 )
@@ -68,7 +69,7 @@ class SessionState:
 
 @dataclass
 class _Fate:
-    status: str
+    status: Status
     rule: str
     reason: str
     via: str | None = None  # key of the search tool that can reveal a deferred tool

@@ -26,14 +26,15 @@ def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
     def factory(tools: Sequence[Tool], **options: Any) -> Scorer:
         scorer_class = getattr(importlib.import_module(module), cls)
         _check(scorer_class, options)
-        return scorer_class(tools, **options)
+        scorer: Scorer = scorer_class(tools, **options)
+        return scorer
 
     factory.__qualname__ = factory.__name__ = cls
     factory.__doc__ = f"Build a {module}.{cls}."
     return factory
 
 
-def _check(scorer_class: type, options: dict[str, Any]) -> None:
+def _check(scorer_class: type[Scorer], options: dict[str, Any]) -> None:
     accepted = [p.name for p in inspect.signature(scorer_class).parameters.values()
                 if p.kind is inspect.Parameter.KEYWORD_ONLY]
     unknown = sorted(set(options) - set(accepted))

@@ -17,17 +17,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 from weakref import WeakKeyDictionary
 
 from toolcat.model import Tool
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# One score per tool: the index-backed scorers (bm25, semantic, hybrid, cascade) give a float
+# array, the per-tool loops (regex, keyword, fuzzy, relevance, a function) a list.
+Scores: TypeAlias = "Sequence[float] | npt.NDArray[np.floating[Any]]"
 
 
 class Scorer(Protocol):
     name: str
     tools: Sequence[Tool]
 
-    def scores(self, query: str) -> Sequence[float]:
+    def scores(self, query: str) -> Scores:
         """One score in 0..1 per tool, aligned with `tools` (a list or a numpy array)."""
         ...
 
@@ -36,7 +44,7 @@ class Scorer(Protocol):
         ...
 
 
-def score_many(scorer: Scorer, queries: Sequence[str]) -> list[Sequence[float]]:
+def score_many(scorer: Scorer, queries: Sequence[str]) -> list[Scores]:
     """`scorer.scores` of each query, batched when the scorer has `scores_many`."""
     batched = getattr(scorer, "scores_many", None)
     if batched is not None:

@@ -69,7 +69,7 @@ class CascadeScorer:
         self._names: frozenset[str] | None = None
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> unit vector
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
-        self._last: tuple[str | None, Any] = (None, None)
+        self._last: tuple[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # tools encoded so far (the others came from the cache or wait)
 
     def _candidates(self, query: str) -> tuple[np.ndarray, np.ndarray]:
@@ -105,7 +105,7 @@ class CascadeScorer:
 
     def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidates, their cosine similarities, and the lexical evidence of every tool."""
-        if self._last[0] != query:
+        if self._last is None or self._last[0] != query:
             found, evidence = self._candidates(query)
             cosine = np.zeros(len(found), dtype=np.float32)
             if len(found):

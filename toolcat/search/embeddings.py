@@ -115,13 +115,18 @@ class Embedder:
             encoded = self.model.encode(list(queries), batch_size=128,
                                         normalize_embeddings=True, convert_to_tensor=True,
                                         show_progress_bar=False)
-            return (encoded.float().cpu() @ matrix.T).numpy()
+            found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
+            return found
 
     @property
     def dimension(self) -> int:
         get = getattr(self.model, "get_embedding_dimension", None) or \
             self.model.get_sentence_embedding_dimension
-        return int(get())
+        size = get()
+        if size is None:  # sentence-transformers: no module of the model states one
+            raise UsageError(f"the model at {self.location} does not state its embedding "
+                             "dimension")
+        return int(size)
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:

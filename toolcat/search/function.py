@@ -31,7 +31,7 @@ def as_scorer(scorer: Scorer | ScorerFunction, tools: Sequence[Tool]) -> Scorer:
     """`scorer` itself when it is a Scorer (it has `scores`), else the function as one."""
     if hasattr(scorer, "scores"):
         return cast(Scorer, scorer)
-    return FunctionScorer(cast(ScorerFunction, scorer), tools)
+    return FunctionScorer(scorer, tools)
 
 
 def query_text(query: Any) -> str:

@@ -63,8 +63,8 @@ def spans(text: str, query: str, scorer: str) -> list[tuple[int, int]]:
             w == q or (len(q) >= 3 and w.startswith(q))
             or (2 <= len(q) <= 5 and is_abbreviation(q, w))
             or (len(q) >= 4 and fuzz.ratio(q, w) >= TYPO_CUTOFF) for q in wanted))
-    wanted = {w for w in words(query) if w not in STOPWORDS}
+    kept = {w for w in words(query) if w not in STOPWORDS}
     if scorer in STEMMING:
-        stems = {stem(w) for w in wanted}
+        stems = {stem(w) for w in kept}
         return word_spans(text, lambda w: stem(w) in stems)
-    return word_spans(text, lambda w: w in wanted)
+    return word_spans(text, lambda w: w in kept)

@@ -32,6 +32,7 @@ from toolcat.search.base import Scorer
 if TYPE_CHECKING:
     import numpy as np
 
+    from toolcat.search.bm25 import BM25Scorer
     from toolcat.search.device import Progress
 
 # Bump when what is stored changes, or when loading the same files can give other tools
@@ -117,7 +118,7 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
-        return CascadeScorer.from_lexical(_bm25(key, tools), **options)  # type: ignore[arg-type]
+        return CascadeScorer.from_lexical(_bm25(key, tools), **options)
     from toolcat.search.semantic import SemanticScorer
 
     semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
@@ -126,11 +127,11 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
         return semantic
     from toolcat.search.hybrid import HybridScorer
 
-    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{  # type: ignore[arg-type]
+    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{
         k: v for k, v in options.items() if k == "semantic_weight"})
 
 
-def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> Scorer:
+def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
 
     def load(path: Path) -> BM25Index:
@@ -163,7 +164,7 @@ def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: b
         return vectors
 
     def load(path: Path) -> np.ndarray:
-        vectors = np.load(path, allow_pickle=False)
+        vectors: np.ndarray = np.load(path, allow_pickle=False)
         if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32:
             raise ValueError("the stored embeddings do not fit this catalog")
         return vectors

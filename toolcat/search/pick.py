@@ -11,9 +11,10 @@ scores high enough, the result is empty and says "no tool fits".
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 from toolcat.errors import UsageError
@@ -167,7 +168,7 @@ def _source(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Catalog 
     if isinstance(catalog, (str, PathLike)):
         from toolcat.catalog.load import load_catalog
 
-        return load_catalog(catalog)
+        return load_catalog(Path(catalog))  # any PathLike, not only a Path
     return tuple(catalog)
 
 
@@ -176,7 +177,8 @@ def _provenance(tool: Tool, scorer: str, details: Mapping[str, Any]) -> dict[str
             "origin": tool.origin.to_json() if tool.origin else None}
 
 
-def _within(work: Any, timeout_ms: float | None) -> list[Scored] | None:
+def _within(work: Callable[[], list[Scored]], timeout_ms: float | None
+            ) -> list[Scored] | None:
     """`work()`, or None when it does not finish within `timeout_ms`.
 
     The work runs on a daemon thread that is left to finish on its own when time runs out
@@ -185,19 +187,20 @@ def _within(work: Any, timeout_ms: float | None) -> list[Scored] | None:
     """
     if timeout_ms is None:
         return work()
-    outcome: dict[str, Any] = {}
+    value: list[list[Scored]] = []
+    error: list[BaseException] = []
 
     def run() -> None:
         try:
-            outcome["value"] = work()
+            value.append(work())
         except BaseException as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
+            error.append(exc)
 
     thread = threading.Thread(target=run, name="toolcat-pick", daemon=True)
     thread.start()
     thread.join(timeout_ms / 1000)
     if thread.is_alive():
         return None
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    if error:
+        raise error[0]
+    return value[0]

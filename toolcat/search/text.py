@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from toolcat.model import Tool
 
@@ -108,11 +108,20 @@ def stem(word: str) -> str:
     return _stemmer().stemWord(word)
 
 
+class _Stemmer(Protocol):
+    """What toolcat uses of a PyStemmer stemmer (the package has no type hints)."""
+
+    def stemWord(self, word: str) -> str: ...
+
+    def stemWords(self, words: Sequence[str]) -> list[str]: ...
+
+
 @lru_cache(maxsize=1)
-def _stemmer() -> Any:
+def _stemmer() -> _Stemmer:
     import Stemmer  # PyStemmer: the Snowball stemmers in C
 
-    return Stemmer.Stemmer("english")
+    stemmer: _Stemmer = Stemmer.Stemmer("english")
+    return stemmer
 
 
 def stems(text: str) -> list[str]:

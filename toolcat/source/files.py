@@ -572,7 +572,8 @@ def _measure(root: yaml.Node, shown: str) -> dict[int, int]:
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
-        return node.value
+        items: list[yaml.Node] = node.value  # typed Any by types-PyYAML
+        return items
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     return []

@@ -10,9 +10,9 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator
-from json.decoder import scanstring
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Iterator
+from json import decoder
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -85,7 +85,7 @@ class JsonIndex:
         """The offset of the node at `pointer` (`pointer#key`: of its key), or of its nearest
         ancestor; None for an empty text."""
         if self._root is None:
-            self._root = _WHITESPACE.match(self._text).end()
+            self._root = _past_blanks(self._text, 0)
         at = self._root
         if at >= len(self._text):
             return None
@@ -148,6 +148,9 @@ class JsonIndex:
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+# The decoder's own string scanner (the C one where built): typeshed leaves it out because it is
+# not in json.decoder.__all__, though the module has exported it since Python 2.6.
+_scanstring: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 # Values are stepped over, not kept: objects are not even built as dicts.
 _SKIP = json.JSONDecoder(object_pairs_hook=lambda pairs: None).raw_decode
 
@@ -159,22 +162,28 @@ def _members(text: str, at: int) -> Iterator[tuple[str, tuple[int, int]]]:
     if opening not in "[{":
         return
     closing = "]" if opening == "[" else "}"
-    skip = _WHITESPACE.match
-    position = skip(text, at + 1).end()
+    skip = _past_blanks
+    position = skip(text, at + 1)
     index = 0
     while text[position] != closing:
         if opening == "{":
             key_at = position
-            key, position = scanstring(text, position + 1)
-            position = skip(text, skip(text, position).end() + 1).end()  # past the colon
+            key, position = _scanstring(text, position + 1)
+            position = skip(text, skip(text, position) + 1)  # past the colon
             token = key
         else:
             key_at, token = -1, str(index)
             index += 1
         yield token, (key_at, position)
-        position = skip(text, _SKIP(text, position)[1]).end()
+        position = skip(text, _SKIP(text, position)[1])
         if text[position] == ",":
-            position = skip(text, position + 1).end()
+            position = skip(text, position + 1)
+
+
+def _past_blanks(text: str, at: int) -> int:
+    """The offset of the first non-whitespace character from `at` (or the end)."""
+    blanks = _WHITESPACE.match(text, at)
+    return at if blanks is None else blanks.end()  # the pattern matches "" too: never None
 
 
 def _nearest(positions: dict[str, T], pointer: str) -> T | None:
@@ -191,8 +200,8 @@ def scan_json(text: str) -> dict[str, int]:
     recorded under `pointer + "#key"`. The text is assumed valid (it was parsed already)."""
     offsets: dict[str, int] = {}
     # each open container: [pointer, is_object, next_index, expecting_key, current_key_pointer]
-    stack: list[list] = []
-    top: list = []
+    stack: list[list[Any]] = []
+    top: list[Any] = []
     for match in _TOKEN.finditer(text):
         token = match.group()
         first = token[0]

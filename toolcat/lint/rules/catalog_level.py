@@ -83,7 +83,8 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     for j in sorted(matches):
         others = sorted(matches[j].items())
         shown = ", ".join(f"'{catalog.ident(tools[i])}' ({why})" for i, why in others)
-        related = tuple(tools[i].origin for i, _ in others if tools[i].origin)
+        related = tuple(origin for origin in (tools[i].origin for i, _ in others)
+                        if origin is not None)
         yield Problem(f"near-duplicate of {shown}: a model cannot tell them apart",
                       tool=tools[j], related=related)
 

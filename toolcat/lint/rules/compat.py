@@ -199,7 +199,9 @@ def _parameter_counts(tool: Tool) -> tuple[int, int]:
     schema = tool.parameters
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return 0, 0
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required = schema.get("required")
+    if not isinstance(required, list):
+        required = []
     optional = unions = 0
     for name, sub in schema["properties"].items():
         optional += name not in required
@@ -268,8 +270,9 @@ def _strict_problems(tool: Tool, rules: StrictRules, nodes: list[Node]) -> Itera
         props = schema.get("properties")
         if isinstance(props, dict):
             properties += len(props)
-            required = schema.get("required") if isinstance(schema.get("required"), list) \
-                else []
+            required = schema.get("required")
+            if not isinstance(required, list):
+                required = []
             if rules.all_required:
                 for name in props:
                     if name not in required:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from toolcat.lint.metaschema import schema_errors
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
@@ -260,7 +260,7 @@ def _compiles(pattern: str) -> bool:
     return True
 
 
-def _number(value: Any) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

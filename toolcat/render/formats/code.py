@@ -33,7 +33,8 @@ _HOW_TAGS = ("Write the code between <code> and </code>; it runs in a sandbox wh
              "functions below are defined.")
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     notes: list[str] = []

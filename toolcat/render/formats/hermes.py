@@ -56,7 +56,9 @@ def python_type(schema: Json) -> str:
 
 
 def tool_line(tool: Tool) -> str:
-    properties = (tool.parameters or {}).get("properties") or {}
+    # a schema may be the boolean `true` (any arguments): no properties to list
+    schema = tool.parameters if isinstance(tool.parameters, dict) else {}
+    properties = schema.get("properties") or {}
     signature = ", ".join(f"{name}: {python_type(field)}" for name, field in properties.items())
     description = f"{tool.name}({signature}) - {tool.description}"
     if properties:
@@ -69,7 +71,8 @@ def tool_line(tool: Tool) -> str:
         "name": tool.name, "description": description, "parameters": parameters}})
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     return OPENING + "\n".join(tool_line(t) for t in prompt_tools) + CLOSING, []

@@ -34,7 +34,8 @@ _MARKERS = re.compile(r"<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>")
 _DECODER = json.JSONDecoder()
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     return OPENING + "\n\n".join(dumps(wrapped_entry(t), indent=4) for t in prompt_tools), []

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from toolcat.model import Tool, ToolCall
+from toolcat.model import Json, Tool, ToolCall
 from toolcat.render.formats.base import PromptFormat, call_at, call_from_object, dumps
 
 TOOL_CALLS = "[TOOL_CALLS]"
@@ -22,13 +22,14 @@ _NAME = re.compile(r"\s*([A-Za-z0-9_.:-]+)(?:\[CALL_ID\]([A-Za-z0-9]+))?\s*(?:\[
 _DECODER = json.JSONDecoder()
 
 
-def entry(tool: Tool) -> dict:
+def entry(tool: Tool) -> dict[str, Json]:
     return {"type": "function", "function": {
         "name": tool.name, "description": tool.description,
         "parameters": tool.parameters if tool.parameters is not None else {}}}
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     return "[AVAILABLE_TOOLS]" + dumps([entry(t) for t in prompt_tools]) + "[/AVAILABLE_TOOLS]", []

@@ -9,7 +9,8 @@ from toolcat.model import Tool
 from toolcat.render.formats.base import PromptFormat
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     return "", []
 
 

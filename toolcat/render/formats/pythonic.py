@@ -34,7 +34,8 @@ _MARKERS = re.compile(r"<\|python_tag\|>|<\|python_start\|>|<\|python_end\|>|<\|
 _CALL_START = re.compile(r"\s*(\[|[A-Za-z_][\w.]*\s*\()")
 
 
-def instructions(prompt_tools: Sequence[Tool], payload_tools: Sequence[Tool]) -> tuple[str, list]:
+def instructions(prompt_tools: Sequence[Tool],
+                 payload_tools: Sequence[Tool]) -> tuple[str, list[str]]:
     if not prompt_tools:
         return "", []
     return OPENING + dumps([function_entry(t) for t in prompt_tools], indent=4), []
