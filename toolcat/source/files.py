@@ -105,6 +105,7 @@ def _read_bounded(path: Path, shown: str) -> bytes | bytearray:
     Raises:
         CatalogError: the file is larger than MAX_FILE_BYTES or holds a NUL byte.
     """
+    raw: bytes | bytearray
     with path.open("rb") as handle:
         if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # its size is known: one read
             raw = handle.read(MAX_FILE_BYTES + 1)
