@@ -74,6 +74,7 @@ def _register() -> None:
         resolve_cmds,
         search_cmds,
         serve_cmds,
+        tune_cmds,
     )
 
     app.command("list")(catalog_cmds.list_tools)
@@ -92,6 +93,7 @@ def _register() -> None:
     app.command("tokens")(render_cmds.tokens)
     app.command("check-call")(render_cmds.check_call)
     app.command("bench")(bench_cmds.bench)
+    app.command("tune")(tune_cmds.tune)
     app.command("serve")(serve_cmds.serve)
 
 

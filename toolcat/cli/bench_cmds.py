@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.search import SCORERS
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ def bench(
     allow_unknown: Annotated[bool, typer.Option(
         "--allow-unknown", help="Warn about labels that name no tool of the catalog instead "
         "of stopping; they count as misses.")] = False,
+    tuning: TuningOpt = None,
 ) -> None:
     """Measure how well each scorer selects the labeled tools: hit@1, recall@k, precision@k,
     MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
@@ -85,7 +86,9 @@ def bench(
     check_scorers(names)
     bars = [parse_bar(text) for text in fail_under or []]
     past = load_past(compare) if compare is not None else None
-    cat = build.load(catalog, shape)
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    learned = build.tuning(tuning, cfg)
     inputs: list[str | Path] = [queries, *cat.sources,
                                 *(p for p in (topics, compare) if p is not None)]
     if plot is not None:  # before a long run, not after it
@@ -100,13 +103,25 @@ def bench(
         if not allow_unknown:
             raise problem
         warn(str(problem).removesuffix(f" ({problem.hint})"))
-    check_names(bars, report_metrics(labeled, ks), names)
+    measured = list(names)
+    if learned is not None:
+        from toolcat.search.tuning import NAME
+
+        build.tuning_warnings(learned, cat.tools)
+        measured.append(NAME)
+        seen = learned.seen(q.text for q in labeled)
+        if seen:
+            warn(f"{plural(seen, 'query', 'queries')} of {len(labeled):,} in {queries} were "
+                 f"used to make the tuning {learned.source}: the {NAME} figures are "
+                 "optimistic (toolcat tune --cv measures without them)")
+    check_names(bars, report_metrics(labeled, ks), measured)
     if reason and not json_:
         note(f"scorer {names[0]}: {reason}")
 
     with progress_bar(shown=not json_ and console.is_terminal) as progress:
         report = run_bench(cat, labeled, names, ks=ks, min_score=min_score,
-                           unknown_labels=[u.name for u in unknown], progress=progress)
+                           unknown_labels=[u.name for u in unknown], progress=progress,
+                           tuning=learned)
     failures = check_bars(report, bars)
     comparison = compare_runs(report, past) if past is not None else None
 
