@@ -259,6 +259,8 @@ class TunedScorer:
                               hybrid.weight, self.embedder.ident)
         usage = float(self.usage([query])[0][index])
         if usage > 0:
+            if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
+                reason = "past requests lead:" + reason.split(":", 1)[1]
             reason += f" + past requests ({usage:.1f})"
         return reason, {**details, "usage_evidence": round(usage, 6)}
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from toolcat.model import Catalog
 from toolcat.search.hybrid import HybridScorer, squash
+from toolcat.search.pick import MIN_SCORE
 from toolcat.search.text import stems
 from toolcat.search.tuning import (
     Matched,
@@ -270,7 +271,8 @@ def splits(material: Material, train: Sequence[int], rng: np.random.Generator
     """The two held-out checks over `train`: name -> (usage requests, held-out requests)."""
     out = {}
     order = rng.permutation(len(train))
-    cut = max(1, int(len(train) * VALIDATION_SHARE))
+    # a fifth, or enough for a check while three quarters remain to learn from
+    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
     held = [train[i] for i in order[:cut]]
     rest = [train[i] for i in order[cut:]]
     if len(material.positives(held)) >= MIN_CHECK:
@@ -319,7 +321,7 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
         if unseen and _mean_gain(rows, zero, unseen) < max(SPEND * headroom, 0.0):
             continue
         gain = float(np.mean(np.concatenate([a - b for a, b in zip(rows, zero, strict=True)])))
-        if gain > best_gain + 1e-12:
+        if gain >= best_gain - 1e-12 and gain > 0:  # ties: the stronger usage, listed later
             best, best_gain, best_rows = weights, gain, rows
     clear = best_gain >= TOLERANCE and _significant(checks, best_rows, zero)
     chosen = best if clear else ZERO_SHOT
@@ -359,27 +361,39 @@ def _significant(checks: Sequence[tuple[str, Held]], rows: Sequence[np.ndarray],
 
 def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
                   seed: int = SEED) -> float | None:
-    """pick's "no tool fits" threshold, from held-out requests labeled with no tool: the
-    score that best separates their best score from the best score of requests a tool fits
-    (balanced accuracy). None without at least five of each."""
+    """pick's "no tool fits" threshold, fitted on held-out requests.
+
+    With at least five requests labeled with no tool (and five with one), the score that
+    best separates their best score from the best score of the others (balanced accuracy).
+    Otherwise, when the weights are tuned, the score that 95% of held-out requests give their
+    own tool, when that is under pick's default (a tuned scale must not turn away the
+    requests it learned); None when pick's default stays."""
     rng = np.random.default_rng(seed + 1)
     order = rng.permutation(len(train))
-    cut = max(1, int(len(train) * VALIDATION_SHARE))
+    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
     held = [train[i] for i in order[:cut]]
     rest = [train[i] for i in order[cut:]]
     negative = [i for i in held if not material.requests[i].groups]
     positive = [i for i in held if material.requests[i].groups]
-    if len(negative) < 5 or len(positive) < 5:
+    if len(positive) < 5:
         return None
     check = Held(material, matched_for(material, rest), negative + positive)
-    top = squash(check.evidence(weights).max(axis=1))
-    neg, pos = top[:len(negative)], top[len(negative):]
-    best, best_score = None, -1.0
-    for threshold in np.unique(np.concatenate([neg, pos])):
-        score = (np.mean(neg < threshold) + np.mean(pos >= threshold)) / 2
-        if score > best_score:
-            best, best_score = float(threshold), float(score)
-    return None if best is None else round(min(max(best, 0.0), 1.0), 4)
+    scores = squash(check.evidence(weights))
+    if len(negative) >= 5:
+        top = scores.max(axis=1)
+        neg, pos = top[:len(negative)], top[len(negative):]
+        best, best_score = None, -1.0
+        for threshold in np.unique(np.concatenate([neg, pos])):
+            score = (np.mean(neg < threshold) + np.mean(pos >= threshold)) / 2
+            if score > best_score:
+                best, best_score = float(threshold), float(score)
+        return None if best is None else round(min(max(best, 0.0), 1.0), 4)
+    if weights.zero_shot:
+        return None
+    own = [max(scores[len(negative) + j, t] for t in material.requests[i].tools)
+           for j, i in enumerate(positive)]
+    kept = float(np.percentile(own, 5))
+    return round(kept, 4) if 0 < kept < MIN_SCORE else None
 
 
 def learn(material: Material, seed: int = SEED) -> Tuning:

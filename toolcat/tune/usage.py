@@ -96,7 +96,7 @@ def read_usage(path: str | Path, catalog: Catalog, *, topics: str | Path | None 
     first = _first(records) if records is not None else None
     if isinstance(first, Mapping) and "called" in first:
         requests = list(_from_log(records or [], names))
-    elif isinstance(first, Mapping) and ("messages" in first or "role" in first):
+    elif isinstance(first, list) or (isinstance(first, Mapping) and "messages" in first):
         requests = list(_from_transcripts(records or [], names))
     else:
         requests = list(_from_labeled(path, catalog, names, topics))
