@@ -19,8 +19,8 @@ side above zero-shot when the checks' noise is against it), the one with the bes
 over both checks is kept only when its gain is clear (at least half a point, two standard
 errors) and holds on fresh draws of both checks that took no part in choosing it: the best of
 some two hundred candidates on one sample is partly that sample's luck. Otherwise the tuning
-keeps the zero-shot weights (its usage then changes nothing). With too few requests to check anything,
-the zero-shot weights are kept as well.
+keeps the zero-shot weights (its usage then changes nothing), as it does with too few requests
+to check anything.
 """
 
 from __future__ import annotations
