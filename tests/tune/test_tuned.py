@@ -172,3 +172,18 @@ def test_zero_shot_weights_are_kept_when_the_checks_find_no_gain(shared_cache):
         assert tuning.weights == Weights()
     indices, usages = tool_usages(material, list(range(len(material.requests))))
     assert len(tuning.tools) == len(usages) == len(indices)
+
+
+def test_the_zero_shot_figures_of_tune_are_the_figures_of_bench(shared_cache):
+    from toolcat.bench.queries import load_queries, resolve_labels
+    from toolcat.bench.runner import run_bench
+    from toolcat.tune.learn import ranking_metrics
+
+    demo = load_catalog(CATALOGS)
+    material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
+    scored = ranking_metrics(material.base, [r.groups for r in material.requests])
+    labeled, _ = resolve_labels(load_queries(DEMO_QUERIES), demo)
+    report = run_bench(demo, labeled, ["hybrid"], ks=(5, 10))
+    metrics = report.scorers[0].metrics
+    assert scored.mean[0] == pytest.approx(metrics["ndcg@10"], abs=1e-9)
+    assert scored.mean[1] == pytest.approx(metrics["recall@5"], abs=1e-9)

@@ -53,6 +53,7 @@ from toolcat.tune.usage import Request, Usage
 TERMS_PER_TOOL = 48  # the most frequent stems of a tool's requests that are kept
 VALIDATION_SHARE = 0.2  # of the requests, held out in the recurring check
 UNSEEN_SHARE = 0.25  # of the used tools, held out in the unseen-tools check
+BATCH = 4096  # requests scored zero-shot at a time (each batch reads the embedding cache)
 MAX_VALIDATION = 2000  # requests scored per check (a sample beyond)
 MIN_CHECK = 10  # fewer held-out requests than this make no check
 TOLERANCE = 0.005  # the least gain in nDCG@10 worth a change (half a point)
@@ -71,13 +72,16 @@ SEED = 17
 
 @dataclass
 class Material:
-    """Requests of one catalog with what scoring them needs, computed once: the zero-shot
-    parts (BM25F evidence and clipped cosine per tool), request vectors and stems."""
+    """Requests of one catalog with what scoring them needs, computed once: the hybrid's
+    zero-shot evidence per tool (at its semantic weight `weight`) and the clipped cosine that
+    weight multiplies, so another semantic weight is `base + (w - weight) * cosine`; request
+    vectors and digests."""
 
     catalog: Catalog
     requests: tuple[Request, ...]  # the catalog's example requests come last
-    lexical: np.ndarray
+    base: np.ndarray
     cosine: np.ndarray
+    weight: float
     vectors: np.ndarray
     model: str
     digests: list[bytes] = field(default_factory=list)
@@ -109,12 +113,15 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     texts = [r.text for r in requests]
     embedder = hybrid.semantic.embedder
     vectors = embed_texts(embedder, texts, cache=hybrid.semantic.cache)[0]
-    cosine = np.clip(vectors @ hybrid.semantic.vectors.T, 0.0, None) if texts \
-        else np.zeros((0, len(catalog.tools)))
-    lexical = np.zeros((len(texts), len(catalog.tools)))
-    for i, text in enumerate(texts):
-        lexical[i] = hybrid.lexical.evidence(text)[0]
-    return Material(catalog, requests, lexical, cosine, vectors, embedder.ident,
+    size = len(catalog.tools)
+    base = np.zeros((len(texts), size))
+    cosine = np.zeros((len(texts), size))
+    for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
+        chunk = texts[start:start + BATCH]
+        base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
+        cosine[start:start + BATCH] = np.clip(
+            hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
+    return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests if r.kind != "example"])
 
 
@@ -182,7 +189,7 @@ class Held:
         self.matched = matched
         self.held = list(held)
         self.positives = material.positives(self.held)  # the rows `scored` measures
-        self.lexical = material.lexical[self.held]
+        self.base = material.base[self.held]
         self.cosine = material.cosine[self.held]
         self.similarity = usage_similarity(matched, material.vectors[self.held])
         self._terms: np.ndarray | None = None
@@ -198,7 +205,8 @@ class Held:
     def evidence(self, weights: Weights) -> np.ndarray:
         usage = usage_evidence(self.matched, weights, self.similarity,
                                self.terms if weights.term_weight else None)
-        return self.lexical + weights.semantic_weight * self.cosine + usage
+        shift = weights.semantic_weight - self.material.weight
+        return (self.base + shift * self.cosine if shift else self.base) + usage
 
     def scored(self, weights: Weights) -> Scored:
         groups = [self.material.requests[i].groups for i in self.held]
