@@ -187,3 +187,21 @@ def test_the_zero_shot_figures_of_tune_are_the_figures_of_bench(shared_cache):
     metrics = report.scorers[0].metrics
     assert scored.mean[0] == pytest.approx(metrics["ndcg@10"], abs=1e-9)
     assert scored.mean[1] == pytest.approx(metrics["recall@5"], abs=1e-9)
+
+
+def test_example_requests_written_on_tools_are_learned_from(run, tmp_path, shared_cache):
+    catalog = tmp_path / "jobs.yaml"
+    catalog.write_text("tools:\n" + "".join(
+        f"- name: {name}\n  description: Runs scheduled operation {name[-1].upper()} of the "
+        "household controller.\n  example_requests: "
+        + json.dumps([f"please {verb} {thing}" for thing in things[:-1]]) + "\n"
+        for name, (verb, things) in JOBS.items()), encoding="utf-8")
+    tuning = tmp_path / "tuning.json"
+    result = run("tune", "-c", str(catalog), "-o", str(tuning), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)["tuning"]
+    assert (report["requests"], report["examples"]) == (0, 66)
+    assert report["weights"]["usage_weight"] > 0
+    picked = json.loads(run("pick", "-c", str(catalog), "could you feed the lizard now",
+                            "--tuning", str(tuning), "--json").stdout)
+    assert picked["picks"][0]["name"] == "job_e"

@@ -20,11 +20,12 @@ if TYPE_CHECKING:
 
 
 def tune(
-    queries: Annotated[list[Path], typer.Option(
+    queries: Annotated[list[Path] | None, typer.Option(
         "-q", "--queries", help="What to learn from (repeatable): a labeled query set in "
         "any format bench reads, a call log (JSONL of {query, called: [tool names]}), or "
         "OpenAI-style chat transcripts (assistant tool_calls; the user message before is "
-        "the request).", show_default=False)],
+        "the request). The example_requests of the catalog's tools always count.",
+        show_default=False)] = None,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     output: OutputOpt = None,
@@ -47,6 +48,7 @@ def tune(
     from toolcat.errors import UsageError
     from toolcat.tune import cross_validate, dumps, learn, prepare_material, read_sources
 
+    queries = queries or []
     if output is None and cv is None:
         raise UsageError("give -o FILE to write a tuning, --cv K to measure one, or both")
     cat = build.load(catalog, shape)
@@ -57,7 +59,9 @@ def tune(
     _warn_unknown(usage, warn)
     useful = [r for r in usage.requests if r.groups]
     if not useful:
-        raise UsageError("no request names a tool of the catalog: nothing to learn from")
+        raise UsageError("no request names a tool of the catalog: nothing to learn from",
+                         hint="give -q with a query set, call log or transcripts, or write "
+                         "example_requests on the tools")
     with EncodingBar() as bar:
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
     report: dict = {"catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
@@ -65,9 +69,9 @@ def tune(
                                  ("labeled", "log", "transcript", "example")}}
     if cv is not None:
         distinct = len(set(material.digests))
-        if cv > distinct:
-            raise UsageError(f"--cv {cv} needs at least {cv} distinct requests; there are "
-                             f"{distinct}")
+        if cv > distinct or not any(material.requests[i].groups for i in material.measured):
+            raise UsageError(f"--cv {cv} needs at least {cv} distinct requests besides the "
+                             f"tools' example requests; there are {distinct}")
         validation = cross_validate(material, cv)
         report["cross_validation"] = validation.to_json()
         if not json_:
@@ -111,24 +115,28 @@ def _print_cv(validation: CrossValidation) -> None:
 
 def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> None:
     from toolcat.cli.output import console
+    from toolcat.tune.learn import MIN_CHECK
+    from toolcat.wording import plural
 
     report = tuning.report
     w = tuning.weights
-    console.print(f"learned from {report.get('requests', 0):,} requests and "
-                  f"{report.get('examples', 0):,} example requests: usage for "
-                  f"{report.get('tools_with_usage', 0):,} tools", highlight=False)
-    if report.get("fallback"):
-        console.print("  weights: zero-shot (the held-out checks found no gain; the tuning "
-                      "changes nothing)", highlight=False)
+    console.print(f"learned from {plural(report.get('requests', 0), 'request')} and "
+                  f"{plural(report.get('examples', 0), 'example request')}: usage for "
+                  f"{plural(report.get('tools_with_usage', 0), 'tool')}", highlight=False)
+    if not report.get("checked"):
+        console.print(f"  weights: zero-shot; too few requests to check a gain on held-out "
+                      f"ones (at least {MIN_CHECK} are held out), so the tuning changes nothing",
+                      highlight=False)
+    elif report.get("fallback"):
+        console.print("  weights: zero-shot; the held-out checks found no clear gain, so the "
+                      "tuning changes nothing", highlight=False)
     else:
-        why = "chosen on held-out requests" if report.get("checked") else \
-            "defaults: too few requests to check on held-out ones"
-        console.print(f"  weights ({why}): semantic {w.semantic_weight:g}, past requests "
-                      f"{w.usage_weight:g} above cosine {w.usage_floor:g}, their words "
-                      f"{w.term_weight:g}", highlight=False)
+        console.print(f"  weights (chosen on held-out requests): semantic {w.semantic_weight:g}, "
+                      f"past requests {w.usage_weight:g} above cosine {w.usage_floor:g}, their "
+                      f"words {w.term_weight:g}", highlight=False)
     for name, check in (report.get("checks") or {}).items():
         console.print(f"  held-out {name}: nDCG@10 {check['zero_shot_ndcg@10']:.3f} -> "
-                      f"{check['tuned_ndcg@10']:.3f} ({check['requests']} requests)",
+                      f"{check['tuned_ndcg@10']:.3f} ({plural(check['requests'], 'request')})",
                       highlight=False)
     if tuning.min_score is not None:
         console.print(f"  pick's no-tool-fits threshold: {tuning.min_score:g}", highlight=False)
