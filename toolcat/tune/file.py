@@ -12,7 +12,7 @@
                                "terms": {"stem": 5, ...}}}}
 
 A usage vector is stored as signed bytes times `scale` (a cosine moves by less than 0.01):
-about 700 bytes a tool, whatever the number of requests. Request texts are not kept, only
+about 1.1 KB a tool, whatever the number of requests. Request texts are not kept, only
 their digests, so that `bench` can tell its queries from the training ones.
 """
 
