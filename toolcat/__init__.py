@@ -45,6 +45,8 @@ _API = {
     "load_queries": "toolcat.bench",
     "run_bench": "toolcat.bench",
     "BenchReport": "toolcat.bench",
+    "load_tuning": "toolcat.tune",
+    "Tuning": "toolcat.search.tuning",
 }
 
 __all__ = sorted(_API)

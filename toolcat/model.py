@@ -141,6 +141,9 @@ class Tool:
     constraints: Mapping[str, Json] | None = None
     annotations: Mapping[str, Json] | None = None
     examples: tuple[Json, ...] = ()
+    # requests the tool is for, in a user's words, written by the catalog's author: what
+    # `toolcat tune` learns from besides real requests (docs/tune.md names the keys read)
+    example_requests: tuple[str, ...] = ()
     implementation: Mapping[str, Json] | None = None
     extra: Mapping[str, Json] = field(default_factory=dict, repr=False)
     raw: Mapping[str, Json] = field(default_factory=dict, repr=False)
@@ -195,6 +198,7 @@ class Tool:
             "constraints": self.constraints,
             "annotations": self.annotations,
             "examples": list(self.examples),
+            "example_requests": list(self.example_requests),
             "implementation": self.implementation,
             "extra": dict(self.extra),
             "shape": self.shape,

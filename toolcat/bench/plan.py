@@ -16,6 +16,9 @@ from toolcat.bench.report import BenchReport, report_metrics
 from toolcat.bench.runner import Progress, check_ks, check_scorers, run_bench
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
+from toolcat.search.tuning import NAME as TUNED
+from toolcat.search.tuning import Tuning
+from toolcat.wording import plural
 
 
 def parse_ks(text: str) -> tuple[int, ...]:
@@ -51,12 +54,14 @@ class BenchPlan:
     past: PastRun | None
     unknown_labels: list[str]
     warnings: list[str]
+    tuning: Tuning | None = None  # measured as one more scorer, after the others
 
 
 def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
                scorers: Sequence[str] | None = None, ks: str = "1,3,5,10",
                min_score: float = 0.0, fail_under: Sequence[str] = (),
-               compare_with: Path | None = None, allow_unknown: bool = False) -> BenchPlan:
+               compare_with: Path | None = None, allow_unknown: bool = False,
+               tuning: Tuning | None = None) -> BenchPlan:
     """Read and check a bench run's inputs.
 
     Raises:
@@ -77,9 +82,18 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         if not allow_unknown:
             raise problem
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
-    check_names(bars, report_metrics(labeled, cut_offs), names)
+    measured = list(names)
+    if tuning is not None:
+        measured.append(TUNED)
+        seen = tuning.seen(q.text for q in labeled)
+        if seen:
+            warnings.append(f"{plural(seen, 'query', 'queries')} of {len(labeled):,} in "
+                            f"{queries} were used to make the tuning {tuning.source}: the "
+                            f"{TUNED} figures are optimistic (toolcat tune --cv measures "
+                            "without them)")
+    check_names(bars, report_metrics(labeled, cut_offs), measured)
     return BenchPlan(catalog, labeled, names, reason, cut_offs, min_score, bars, past,
-                     [u.name for u in unknown], warnings)
+                     [u.name for u in unknown], warnings, tuning)
 
 
 @dataclass(frozen=True)
@@ -98,6 +112,6 @@ def run_plan(plan: BenchPlan, progress: Progress | None = None) -> BenchOutcome:
     """Run every scorer of `plan` over its queries, then judge the bars and the comparison."""
     report = run_bench(plan.catalog, plan.queries, plan.scorers, ks=plan.ks,
                        min_score=plan.min_score, unknown_labels=plan.unknown_labels,
-                       progress=progress)
+                       progress=progress, tuning=plan.tuning)
     return BenchOutcome(report, check_bars(report, plan.bars),
                         compare(report, plan.past) if plan.past is not None else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.bench.metrics import (
     abstention,
@@ -20,6 +20,9 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
 from toolcat.search import SCORERS, Scorer, build_scorer
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
 
 DEFAULT_KS = (1, 3, 5, 10)
 BATCH = 64            # queries per call of a scorer's batched `scores_many`
@@ -42,8 +45,10 @@ def run_bench(
     encoding: str = DEFAULT_ENCODING,
     unknown_labels: Iterable[str] = (),
     progress: Progress | None = None,
+    tuning: Tuning | None = None,
 ) -> BenchReport:
-    """Rank every query with every scorer and measure it.
+    """Rank every query with every scorer and measure it; with a `tuning`, the tuned hybrid
+    scorer too, as `hybrid+tuning`, after the others.
 
     A scorer's ranking holds the tools scoring above 0 and at least `min_score` (what pick
     would offer), ties in catalog order; it abstains on a query when that leaves nothing.
@@ -62,6 +67,11 @@ def run_bench(
         _ScorerBench(name, catalog, queries, idents, tokens, ks, min_score, progress).run()
         for name in scorers
     )
+    if tuning is not None:
+        from toolcat.search.tuning import NAME
+
+        runs += (_ScorerBench(NAME, catalog, queries, idents, tokens, ks, min_score, progress,
+                              tuning).run(),)
     summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
                              _fingerprint(catalog))
     return BenchReport(summary, queries, runs, ks, min_score, encoding,
@@ -107,8 +117,9 @@ class _ScorerBench:
 
     def __init__(self, name: str, catalog: Catalog, queries: QuerySet, idents: list[str],
                  tokens: list[int], ks: tuple[int, ...], min_score: float,
-                 progress: Progress | None) -> None:
+                 progress: Progress | None, tuning: Tuning | None = None) -> None:
         self.name = name
+        self.tuning = tuning
         self.catalog = catalog
         self.queries = queries
         self.queries_by_id = {q.id: q for q in queries}
@@ -122,7 +133,7 @@ class _ScorerBench:
         total = len(self.queries)
         self.progress(self.name, 0, total)
         started = time.perf_counter()
-        scorer = build_scorer(self.name, self.catalog.tools)
+        scorer = self._build()
         build_s = time.perf_counter() - started
         batch = getattr(scorer, "scores_many", None)  # optional in the scorer contract
         started = time.perf_counter()
@@ -143,6 +154,16 @@ class _ScorerBench:
             outcomes=outcomes,
             batched=callable(batch),
         )
+
+    def _build(self) -> Scorer:
+        tools = self.catalog.tools
+        if self.tuning is None:
+            return build_scorer(self.name, tools)
+        from toolcat.search.tuning import tuned_scorer
+
+        tuned: Any = tuned_scorer(tools, self.tuning,
+                                  lambda **weight: build_scorer("hybrid", tools, **weight))
+        return tuned  # type: ignore[no-any-return]
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""

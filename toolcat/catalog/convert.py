@@ -36,6 +36,7 @@ FIELD_CHECKS: dict[str, tuple[str, Callable[[Tool], bool]]] = {
     "cost": ("cost", lambda t: bool(t.cost)),
     "constraints": ("constraints", lambda t: bool(t.constraints)),
     "examples": ("examples", lambda t: bool(t.examples)),
+    "example_requests": ("example requests", lambda t: bool(t.example_requests)),
     "implementation": ("implementation", lambda t: bool(t.implementation)),
     "allow_no_schema": ("allow_no_schema", lambda t: t.allow_no_schema),
     "no_schema_mode": ("no_schema_mode", lambda t: t.no_schema_mode is not None),

@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tokens": ("render_cmds", "tokens", "Token cost of every tool definition."),
     "check-call": ("render_cmds", "check_call", "Validate the tool calls a model returned."),
     "bench": ("bench_cmds", "bench", "Measure tool-selection accuracy on labeled queries."),
+    "tune": ("tune_cmds", "tune", "Fit selection to the queries a catalog really gets."),
     "serve": ("serve_cmds", "serve", "Serve the catalog as an MCP server."),
     "import": ("mcp_cmds", "import_app", "Import tools from elsewhere into a toolcat catalog."),
 }

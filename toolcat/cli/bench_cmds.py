@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.search import SCORERS
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ def bench(
     allow_unknown: Annotated[bool, typer.Option(
         "--allow-unknown", help="Warn about labels that name no tool of the catalog instead "
         "of stopping; they count as misses.")] = False,
+    tuning: TuningOpt = None,
 ) -> None:
     """Measure how well each scorer selects the labeled tools: hit@1, recall@k, precision@k,
     MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
@@ -78,10 +79,14 @@ def bench(
     from toolcat.source.files import named_path
 
     queries = named_path(queries)
-    cat = build.load(catalog, shape)
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    learned = build.tuning(tuning, cfg)
+    if learned is not None:
+        build.tuning_warnings(learned, cat.tools)
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,
-                      allow_unknown=allow_unknown)
+                      allow_unknown=allow_unknown, tuning=learned)
     inputs: list[str | Path] = [queries, *cat.sources,
                                 *(p for p in (topics, compare) if p is not None)]
     if plot is not None:  # before a long run, not after it

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolcat.catalog.project import load_project_catalog
 from toolcat.config import Config, find_config
-from toolcat.model import Catalog
+from toolcat.model import Catalog, Tool
 
 if TYPE_CHECKING:
     from toolcat.resolution import Profile
+    from toolcat.search.tuning import Tuning
 
 
 def config() -> Config:
@@ -45,3 +47,53 @@ def profile(option: str | None, cfg: Config | None = None, *,
     spec = option or (cfg or config()).profile
     chosen = load_profile(spec) if spec else DEFAULT_PROFILE
     return replace(chosen, allow_unsafe=True) if allow_unsafe else chosen
+
+
+def tuning(option: Path | None, cfg: Config | None = None) -> Tuning | None:
+    """`--tuning FILE`, else the `tuning:` of toolcat.yaml, else None.
+
+    Raises:
+        ConfigError: the file is not a readable tuning of a version this toolcat reads.
+    """
+    path = option if option is not None else (cfg or config()).tuning
+    if path is None:
+        return None
+    from toolcat.tune.file import load_tuning
+
+    return load_tuning(path)
+
+
+def tuning_warnings(found: Tuning, tools: Sequence[Tool], model: str | None = None) -> None:
+    """Say on stderr which tools the tuning cannot help (changed, missing), and whether it
+    was made with another embedding model than `model` (None: the default)."""
+    from toolcat.cli.output import warn
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.tuning import match, warnings
+
+    ident = load_embedder(model).ident  # names the model; its weights load on first use
+    for line in warnings(found, match(found, tools), ident):
+        warn(line)
+
+
+def not_tuned(scorer: str | None) -> None:
+    """A tuning was given for a scorer it does not apply to."""
+    from toolcat.cli.output import warn
+
+    warn(f"a tuning applies to the hybrid scorer; {scorer} scores zero-shot")
+
+
+def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
+                    chosen: Profile) -> Tuning | None:
+    """The tuning resolve and render apply: `--tuning`, else toolcat.yaml's, when the
+    profile's scorer is the hybrid one (warned otherwise)."""
+    from toolcat.search import default_scorer
+
+    found = tuning(option, cfg)
+    if found is None:
+        return None
+    scorer = chosen.scorer or default_scorer()[0]
+    if scorer != "hybrid":
+        not_tuned(scorer)
+        return None
+    tuning_warnings(found, catalog.tools)
+    return found

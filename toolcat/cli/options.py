@@ -51,3 +51,9 @@ AllowUnsafeOpt = Annotated[
                  "tool that may be destructive), as a profile's allow_unsafe: true does; they "
                  "are left out by default."),
 ]
+TuningOpt = Annotated[
+    Path | None,
+    typer.Option("--tuning", help="A tuning file from `toolcat tune -o`: the hybrid scorer "
+                 "adds what it learned from past requests. Default: tuning: of toolcat.yaml.",
+                 show_default=False),
+]

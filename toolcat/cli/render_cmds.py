@@ -15,6 +15,7 @@ from toolcat.cli.options import (
     OutputOpt,
     ProfileOpt,
     ShapeOpt,
+    TuningOpt,
 )
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
@@ -68,6 +69,7 @@ def render(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Print every note, not one line per kind of note.")] = False,
     allow_unsafe: AllowUnsafeOpt = False,
+    tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """The system prompt the model gets for QUERY, or with --provider the whole request
@@ -84,7 +86,7 @@ def render(
         get_format(format_)
     if output is not None:
         check_output(output)  # before any work; the inputs are protected when it is written
-    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe, tuning)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model,
                           prefix=_prefix())
     rendered = render_request(inp, provider, encoding)
@@ -129,14 +131,16 @@ def _prefix() -> PrefixPolicy:
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
-             shape: str | None, allow_unsafe: bool) -> tuple[Catalog, Profile, Resolution]:
+             shape: str | None, allow_unsafe: bool, tuning: Path | None = None,
+             ) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
     from toolcat.resolution import Resolver
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
-    return cat, chosen, Resolver(cat, chosen).resolve(query)
+    resolver = Resolver(cat, chosen, tuning=build.resolver_tuning(tuning, cfg, cat, chosen))
+    return cat, chosen, resolver.resolve(query)
 
 
 def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,

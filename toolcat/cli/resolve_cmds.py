@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import (
+    AllowUnsafeOpt,
+    CatalogOpt,
+    JsonOpt,
+    ProfileOpt,
+    ShapeOpt,
+    TuningOpt,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console, JustifyMethod
@@ -38,6 +45,7 @@ def resolve(
     shape: ShapeOpt = None,
     steps: StepsOpt = None,
     allow_unsafe: AllowUnsafeOpt = False,
+    tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
@@ -52,7 +60,7 @@ def resolve(
     if not text:
         raise UsageError("give a QUERY" + (" or a 'query' in the steps file" if script else ""))
     cat = build.load(catalog, shape, cfg=cfg)
-    resolver = Resolver(cat, chosen)
+    resolver = Resolver(cat, chosen, tuning=build.resolver_tuning(tuning, cfg, cat, chosen))
     if script is None:
         resolution = resolver.resolve(text)
         if json_:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.model import SourceRef
 from toolcat.search import SCORERS, SEMANTIC
 
@@ -114,17 +114,36 @@ def search(
     limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many.")] = 5,
     model: ModelOpt = None,
     device: DeviceOpt = None,
+    tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001)."""
+    """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001); with
+    --tuning, the tuned hybrid scorer."""
     from toolcat.cli import build
     from toolcat.cli.output import console, print_json
     from toolcat.search.find import search_tools
 
-    cat = build.load(catalog, shape)
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    # --tuning without --scorer means the tuned hybrid; toolcat.yaml's tuning applies to
+    # `--scorer hybrid` only (the default search is seed 001's regex)
+    learned = build.tuning(tuning, cfg) if tuning is not None or scorer == "hybrid" else None
+    if tuning is not None and scorer is None:
+        scorer = "hybrid"
     with EncodingBar() as bar:
-        result = search_tools(query, cat.tools, scorer=scorer, limit=limit,
-                              **_options(scorer, model, device, bar))
+        options = _options(scorer, model, device, bar)
+        chosen: Any = scorer
+        if learned is not None and scorer == "hybrid":
+            from toolcat.search.index import indexed_scorer
+            from toolcat.search.tuning import tuned_scorer
+
+            build.tuning_warnings(learned, cat.tools, model)
+            chosen = tuned_scorer(cat.tools, learned, lambda **weight: indexed_scorer(
+                "hybrid", cat, **options, **weight))
+            options = {}
+        elif tuning is not None:
+            build.not_tuned(scorer)
+        result = search_tools(query, cat.tools, scorer=chosen, limit=limit, **options)
     if result.error is not None:
         from toolcat.errors import UsageError
 
@@ -174,8 +193,9 @@ def pick(
     shape: ShapeOpt = None,
     max_candidates: Annotated[int, typer.Option(
         "--max-candidates", "-k", min=1, help="Pick at most this many tools.")] = 3,
-    min_score: Annotated[float, typer.Option(
-        "--min-score", min=0.0, max=1.0, help="Leave out tools scoring under this.")] = 0.05,
+    min_score: Annotated[float | None, typer.Option(
+        "--min-score", min=0.0, max=1.0, help="Leave out tools scoring under this. Default: "
+        "the threshold the tuning fitted, else 0.05.", show_default=False)] = None,
     allow_unsafe: AllowUnsafeOpt = False,
     scorer: Annotated[str | None, _scorer_opt(
         "Default: the most accurate one installed (hybrid, else bm25).")] = None,
@@ -186,6 +206,7 @@ def pick(
         "--explain", help="Say why each tool was picked and where it is defined.")] = False,
     model: ModelOpt = None,
     device: DeviceOpt = None,
+    tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Pick the few tools a model should see for a query (seed 002's pickTools)."""
@@ -193,19 +214,31 @@ def pick(
     from toolcat.cli.output import note, print_json
     from toolcat.errors import UsageError
     from toolcat.search import default_scorer
+    from toolcat.search.pick import MIN_SCORE
     from toolcat.search.pick import pick as pick_tools
 
     if timeout_ms is not None and timeout_ms <= 0:
         raise UsageError("--timeout-ms must be more than 0")
-    cat = build.load(catalog, shape)
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    learned = build.tuning(tuning, cfg)
     if scorer is None:
         scorer, why = default_scorer(len(cat.tools))
         if scorer != "hybrid":
             note(f"note: {why}")
+    if learned is not None:
+        if scorer == "hybrid":
+            build.tuning_warnings(learned, cat.tools, model)
+        else:
+            build.not_tuned(scorer)
+            learned = None
+    if min_score is None:
+        min_score = learned.min_score if learned is not None and learned.min_score is not None \
+            else MIN_SCORE
     with EncodingBar() as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
-                            **_options(scorer, model, device, bar))
+                            tuning=learned, **_options(scorer, model, device, bar))
     if json_:
         print_json(result.to_json())
         return

@@ -8,6 +8,7 @@ current directory or its parents; and the choice of catalogs a command works on.
     names: {prefix: collisions}         # server__tool only for shared names, or `always`
     mcp: {unannotated: unsafe}          # MCP tools without safety hints: the spec's default
     device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
+    tuning: tuning.json                 # a `toolcat tune` file the hybrid scorer applies
 
 Imports only rooms below it (source); see docs/architecture.md.
 """
@@ -35,7 +36,7 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device")
+SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device", "tuning")
 REFS_KEYS = ("roots",)
 
 
@@ -46,6 +47,7 @@ class Config:
     path: Path | None = None
     catalogs: tuple[Path, ...] = ()
     profile: str | None = None
+    tuning: Path | None = None
     ref_roots: tuple[Path, ...] = ()
     sections: Mapping[str, Any] = field(default_factory=dict)
 
@@ -114,12 +116,18 @@ def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> 
                           where=where)
     if profile and (path.parent / profile).exists():
         profile = str(path.parent / profile)
+    tuning = data.get("tuning")
+    if tuning is not None and (not isinstance(tuning, str) or not tuning.strip()):
+        raise ConfigError("'tuning' must be the path of a tuning file (toolcat tune -o)",
+                          where=at("/tuning"))
     return Config(
         path=path,
         catalogs=tuple(path.parent / c for c in catalogs),
         profile=profile,
+        tuning=path.parent / Path(tuning).expanduser() if tuning else None,
         ref_roots=_ref_roots(data.get("refs"), path.parent, at),
-        sections={k: v for k, v in data.items() if k not in ("catalogs", "profile", "refs")},
+        sections={k: v for k, v in data.items()
+                  if k not in ("catalogs", "profile", "refs", "tuning")},
     )
 
 

@@ -24,7 +24,7 @@ WordOp = Literal["equal", "delete", "insert"]
 FIELDS = ("description", "parameters", "annotations", "server", "safe", "kind",
           "source", "level", "tags", "category", "priority", "strict", "allow_no_schema",
           "no_schema_mode", "defer_loading", "cost", "constraints", "examples",
-          "implementation", "extra")
+          "example_requests", "implementation", "extra")
 MODEL_FACING = frozenset({"name", "description", "parameters", "annotations"})
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
 _MISSING = object()

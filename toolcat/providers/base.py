@@ -55,6 +55,10 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
+        if "example_requests" not in fields:
+            requests = self.example_requests(item)
+            if requests:
+                fields["example_requests"] = requests
         if self.foreign_types and fields.get("parameters") is not None:
             fields["parameters"], made = json_schema_types(fields["parameters"])
             self.mapped_types.update(made)
@@ -64,6 +68,24 @@ class ReadContext:
 
     def fail(self, message: str, *tokens: str | int) -> CatalogError:
         return CatalogError(message, where=self.ref(*tokens))
+
+    def example_requests(self, item: Mapping[str, Json]) -> tuple[str, ...]:
+        """Example requests an author wrote on a tool of any shape (docs/tune.md): the
+        `x-example-requests` extension key, on the item or on the function it wraps, or the
+        `io.toolcat/example_requests` key of an MCP tool's `_meta`."""
+        for path in EXAMPLE_REQUEST_KEYS:
+            value: Any = item
+            for key in path:
+                value = value.get(key) if isinstance(value, Mapping) else None
+            if value is not None:
+                if isinstance(value, str):
+                    value = [value]
+                if not isinstance(value, list) or not all(
+                        isinstance(v, str) and v.strip() for v in value):
+                    raise self.fail(f"'{path[-1]}' must be a list of requests (strings)",
+                                    *path)
+                return tuple(value)
+        return ()
 
 
 @dataclass(frozen=True)
@@ -175,6 +197,10 @@ class Provider:
 
 
 BASE_FIELDS = frozenset({"name", "description", "parameters"})
+# where a shape without its own field keeps a tool's example requests (ReadContext)
+EXAMPLE_REQUEST_KEYS: tuple[tuple[str, ...], ...] = (
+    ("x-example-requests",), ("function", "x-example-requests"),
+    ("toolSpec", "x-example-requests"), ("_meta", "io.toolcat/example_requests"))
 IGNORE_KEY = "x-toolcat-ignore"  # lint rules a tool or server silences for itself
 
 

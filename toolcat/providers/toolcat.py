@@ -23,7 +23,8 @@ from toolcat.providers.mcp import annotated_safety
 
 KEYS = {"name", "description", "parameters", "server", "kind", "source", "level", "tags",
         "category", "priority", "safe", "strict", "allow_no_schema", "no_schema_mode",
-        "defer_loading", "cost", "constraints", "annotations", "examples", "implementation"}
+        "defer_loading", "cost", "constraints", "annotations", "examples", "example_requests",
+        "implementation"}
 DEFAULTS = Tool(name="")
 
 
@@ -70,6 +71,8 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         constraints=fields.mapping("constraints"),
         annotations=annotations,
         examples=fields.values("examples"),
+        example_requests=fields.strings("example_requests")
+        or ctx.example_requests(item),
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS),
     )
@@ -101,8 +104,16 @@ def write_tool(tool: Tool) -> Written:
         out["tags"] = list(tool.tags)
     if tool.examples:
         out["examples"] = list(tool.examples)
+    if tool.example_requests and not _elsewhere(tool):
+        out["example_requests"] = list(tool.example_requests)
     out.update(tool.extra)
     return out, []
+
+
+def _elsewhere(tool: Tool) -> bool:
+    """Whether the tool's example requests sit under a key its extras write back anyway."""
+    return any(key in tool.extra for key in ("x-example-requests", "_meta", "function",
+                                             "toolSpec"))
 
 
 def write_server(server: Server) -> dict[str, Json]:
@@ -128,7 +139,8 @@ PROVIDER = Provider(
     carries=frozenset({"name", "description", "parameters", "server", "kind", "source",
                        "level", "tags", "category", "priority", "safe", "strict",
                        "allow_no_schema", "no_schema_mode", "defer_loading", "cost",
-                       "constraints", "annotations", "examples", "implementation"}),
+                       "constraints", "annotations", "examples", "example_requests",
+                       "implementation"}),
     claims=claims,
     read_tool=read_tool,
     write_tool=write_tool,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import toolcat.resolution.levels as level_rules
 from toolcat.errors import ConfigError, UsageError
@@ -50,6 +50,9 @@ from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
 from toolcat.search import default_scorer
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
 
 SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
 
@@ -134,7 +137,9 @@ class Resolver:
     """
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
-                 builtins: Catalog | None = None, encoding: str = DEFAULT_ENCODING) -> None:
+                 builtins: Catalog | None = None, encoding: str = DEFAULT_ENCODING,
+                 tuning: Tuning | None = None) -> None:
+        """`tuning` (from `toolcat tune`) is applied when the scorer is `hybrid`."""
         self.catalog = catalog
         self.profile = profile
         self.builtins = builtins if builtins is not None else builtin_catalog()
@@ -146,6 +151,10 @@ class Resolver:
         self._scorer: Any = None
         self.scorer_name, self.scorer_reason = (
             (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
+        self.tuning = tuning if self.scorer_name == "hybrid" else None
+        if tuning is not None and self.tuning is not None:
+            self.scorer_name = "hybrid+tuning"
+            self.scorer_reason += f", tuned by {tuning.source or 'a tuning'}"
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
@@ -166,8 +175,15 @@ class Resolver:
             from toolcat.search import build_scorer
 
             try:
-                self._scorer = build_scorer(self.scorer_name, self.catalog.tools,
-                                            **self.profile.scorer_options)
+                options = dict(self.profile.scorer_options)
+                if self.tuning is not None:
+                    from toolcat.search.tuning import tuned_scorer
+
+                    tools = self.catalog.tools
+                    self._scorer = tuned_scorer(tools, self.tuning, lambda **weight: build_scorer(
+                        "hybrid", tools, **{**options, **weight}))
+                else:
+                    self._scorer = build_scorer(self.scorer_name, self.catalog.tools, **options)
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
                 raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
@@ -23,6 +23,9 @@ from toolcat.search import default_scorer
 from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import indexed_scorer
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
 
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
@@ -94,6 +97,7 @@ def pick(
     allow_unsafe: bool = False,
     scorer: str | Scorer | ScorerFunction | None = None,
     timeout_ms: float | None = None,
+    tuning: Tuning | None = None,
     **options: Any,
 ) -> PickResult:
     """Choose the tools of `catalog` that fit `query` (seed 002's pickTools).
@@ -103,7 +107,8 @@ def pick(
     same tools, a plain function `(query, tool) -> score` (seed 002's ScorerFn; see
     toolcat.search.function), or None for the most accurate scorer available
     (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
-    `timeout_ms` bounds building the index and scoring together.
+    `timeout_ms` bounds building the index and scoring together. A `tuning` (from
+    `toolcat tune`) is applied when the scorer is `hybrid`; other scorers ignore it.
 
     Raises:
         UsageError: a bad option value or scorer name.
@@ -134,12 +139,25 @@ def pick(
                               "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
                               "considered": len(tools) - len(excluded)}
 
+    tuned = prebuilt is None and tuning is not None and name == "hybrid"
+
+    def build() -> Scorer:
+        if tuned and tuning is not None:
+            from toolcat.search.tuning import tuned_scorer
+
+            built: Any = tuned_scorer(tools, tuning, lambda **weight: indexed_scorer(
+                "hybrid", source, **options, **weight))
+            return built  # type: ignore[no-any-return]
+        return indexed_scorer(name, source, **options)
+
     def ranked() -> list[Scored]:
-        built = prebuilt or indexed_scorer(name, source, **options)
+        built = prebuilt or build()
         return rank(built, query, limit=max_candidates, min_score=min_score,
                     where=None if allow_unsafe else _is_safe)
 
     found = _within(ranked, timeout_ms)
+    if tuned:
+        name = "hybrid+tuning"
     if found is None:
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"

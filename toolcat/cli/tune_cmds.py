@@ -1,0 +1,143 @@
+"""`toolcat tune`: learn a tuning from labeled queries, call logs and chat transcripts; measure
+it by k-fold cross-validation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolcat.cli.options import CatalogOpt, JsonOpt, OutputOpt, ShapeOpt
+from toolcat.cli.search_cmds import DeviceOpt, ModelOpt
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
+    from toolcat.tune import CrossValidation, Usage
+
+# Command modules import the core inside each command, so `toolcat --help` stays fast.
+
+
+def tune(
+    queries: Annotated[list[Path] | None, typer.Option(
+        "-q", "--queries", help="What to learn from (repeatable): a labeled query set in "
+        "any format bench reads, a call log (JSONL of {query, called: [tool names]}), or "
+        "OpenAI-style chat transcripts (assistant tool_calls; the user message before is "
+        "the request). The example_requests of the catalog's tools always count.",
+        show_default=False)] = None,
+    catalog: CatalogOpt = None,
+    shape: ShapeOpt = None,
+    output: OutputOpt = None,
+    cv: Annotated[int | None, typer.Option(
+        "--cv", min=2, help="Measure by K-fold cross-validation: nDCG@10 and Recall@5 "
+        "before and after, each fold scored by a tuning that never saw it.",
+        show_default=False)] = None,
+    topics: Annotated[Path | None, typer.Option(
+        "--topics", help="Query texts for a TREC qrels file (as bench takes them).",
+        show_default=False)] = None,
+    model: ModelOpt = None,
+    device: DeviceOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Learn from the requests a catalog really gets; -o writes the tuning file that pick,
+    search, resolve, render and bench take with --tuning; --cv K says how much it helps."""
+    from toolcat.cli import build
+    from toolcat.cli.output import check_output, note, print_json, warn, write_output
+    from toolcat.cli.search_cmds import EncodingBar, _options
+    from toolcat.errors import UsageError
+    from toolcat.tune import cross_validate, dumps, learn, prepare_material, read_sources
+
+    queries = queries or []
+    if output is None and cv is None:
+        raise UsageError("give -o FILE to write a tuning, --cv K to measure one, or both")
+    cat = build.load(catalog, shape)
+    inputs: list[str | Path] = [*queries, *cat.sources, *([topics] if topics else [])]
+    if output is not None:
+        check_output(output, protect=inputs)  # before the work, not after it
+    usage = read_sources(cat, queries, topics=topics)
+    _warn_unknown(usage, warn)
+    useful = [r for r in usage.requests if r.groups]
+    if not useful:
+        raise UsageError("no request names a tool of the catalog: nothing to learn from",
+                         hint="give -q with a query set, call log or transcripts, or write "
+                         "example_requests on the tools")
+    with EncodingBar() as bar:
+        material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
+    report: dict = {"catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
+                    "requests": {kind: usage.count(kind) for kind in
+                                 ("labeled", "log", "transcript", "example")}}
+    if cv is not None:
+        distinct = len(set(material.digests))
+        if cv > distinct or not any(material.requests[i].groups for i in material.measured):
+            raise UsageError(f"--cv {cv} needs at least {cv} distinct requests besides the "
+                             f"tools' example requests; there are {distinct}")
+        validation = cross_validate(material, cv)
+        report["cross_validation"] = validation.to_json()
+        if not json_:
+            _print_cv(validation)
+    if output is not None:
+        tuning = learn(material)
+        write_output(output, dumps(tuning), protect=inputs)
+        report["tuning"] = {"file": str(output), **dict(tuning.report),
+                            "min_score": tuning.min_score}
+        if not json_:
+            _print_tuning(tuning, output, note)
+    if json_:
+        print_json(report)
+
+
+def _warn_unknown(usage: Usage, warn: Callable[[str], None]) -> None:
+    from toolcat.wording import plural
+
+    if usage.unknown:
+        names = sorted(usage.unknown, key=lambda n: -usage.unknown[n])
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        warn(f"{plural(len(names), 'tool name')} in the requests name no single tool of "
+             f"the catalog, skipped: {shown}")
+
+
+def _print_cv(validation: CrossValidation) -> None:
+    from toolcat.cli.output import console
+
+    (b_ndcg, b_recall), (a_ndcg, a_recall) = validation.before, validation.after
+    console.print(f"[bold]{validation.k}-fold cross-validation[/] over {validation.requests:,} "
+                  "requests (each fold scored by a tuning learned from the others)",
+                  highlight=False)
+    console.print(f"  nDCG@10   zero-shot {b_ndcg:.3f}  tuned {a_ndcg:.3f}  "
+                  f"({a_ndcg - b_ndcg:+.3f})", highlight=False)
+    console.print(f"  Recall@5  zero-shot {b_recall:.3f}  tuned {a_recall:.3f}  "
+                  f"({a_recall - b_recall:+.3f})", highlight=False)
+    if validation.fallbacks:
+        console.print(f"  {validation.fallbacks} of {validation.k} folds kept the zero-shot "
+                      "weights: their held-out checks found no gain", highlight=False)
+
+
+def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> None:
+    from toolcat.cli.output import console
+    from toolcat.tune.learn import MIN_CHECK
+    from toolcat.wording import plural
+
+    report = tuning.report
+    w = tuning.weights
+    console.print(f"learned from {plural(report.get('requests', 0), 'request')} and "
+                  f"{plural(report.get('examples', 0), 'example request')}: usage for "
+                  f"{plural(report.get('tools_with_usage', 0), 'tool')}", highlight=False)
+    if not report.get("checked"):
+        console.print(f"  weights: zero-shot; too few requests to check a gain on held-out "
+                      f"ones (at least {MIN_CHECK} are held out), so the tuning changes nothing",
+                      highlight=False)
+    elif report.get("fallback"):
+        console.print("  weights: zero-shot; the held-out checks found no clear gain, so the "
+                      "tuning changes nothing", highlight=False)
+    else:
+        console.print(f"  weights (chosen on held-out requests): semantic {w.semantic_weight:g}, "
+                      f"past requests {w.usage_weight:g} above cosine {w.usage_floor:g}, their "
+                      f"words {w.term_weight:g}", highlight=False)
+    for name, check in (report.get("checks") or {}).items():
+        console.print(f"  held-out {name}: nDCG@10 {check['zero_shot_ndcg@10']:.3f} -> "
+                      f"{check['tuned_ndcg@10']:.3f} ({plural(check['requests'], 'request')})",
+                      highlight=False)
+    if tuning.min_score is not None:
+        console.print(f"  pick's no-tool-fits threshold: {tuning.min_score:g}", highlight=False)
+    note(f"wrote {output}")

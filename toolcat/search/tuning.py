@@ -1,0 +1,305 @@
+"""A tuning applied at query time: what `toolcat tune` learned from the requests a catalog
+really gets, added to the hybrid score as usage evidence.
+
+For a tool that past requests used, the tuning holds the mean embedding of those requests
+(its usage vector, after Tool2Vec, arXiv 2409.02141) and the stems they contained (its usage
+terms). The tuned evidence of a tool is the zero-shot hybrid evidence plus two terms, in the
+same nats (see `toolcat.search.hybrid`):
+
+    usage_weight * c(d) * max(cos(q, usage(d)) - floor, 0) / (1 - floor)   similar past requests
+    term_weight * sum_t idf(t) * sat(t, usage terms of d)                 their words (BM25)
+
+where c(d) = n / (n + 1) for a tool used n times: one past request counts half. A tool
+without usage, or one whose definition changed since the tuning was made (its content key
+differs), gets no usage evidence: it is scored zero-shot. The fitted `semantic_weight`
+replaces the hybrid's fixed LAMBDA for the whole catalog. Weights of zero are the zero-shot
+scorer exactly.
+
+The tuning file is read and written by `toolcat.tune.file`; this module only applies it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from toolcat.model import Tool
+from toolcat.search.hybrid import LAMBDA, HybridScorer, squash, why
+from toolcat.search.text import stems
+
+K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
+B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
+CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
+NAME = "hybrid+tuning"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each part of the tuned evidence counts (see the module docstring)."""
+
+    semantic_weight: float = LAMBDA
+    usage_weight: float = 0.0
+    usage_floor: float = 0.0
+    term_weight: float = 0.0
+
+    @property
+    def zero_shot(self) -> bool:
+        return self.semantic_weight == LAMBDA and not self.usage_weight and not self.term_weight
+
+    def to_json(self) -> dict[str, float]:
+        return {"semantic_weight": self.semantic_weight, "usage_weight": self.usage_weight,
+                "usage_floor": self.usage_floor, "term_weight": self.term_weight}
+
+
+@dataclass(frozen=True)
+class ToolUsage:
+    """What past requests say about one tool: how many used it, their mean embedding (unit
+    length; None when the model differs) and how many of them held each stem."""
+
+    key: str
+    count: int
+    vector: np.ndarray | None
+    terms: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A learned tuning for one catalog (see the module docstring)."""
+
+    model: str
+    weights: Weights
+    tools: Mapping[str, ToolUsage]  # by the tool's qualified name (server:name)
+    min_score: float | None = None  # pick's fitted "no tool fits" threshold, when fitted
+    trained: frozenset[bytes] = frozenset()  # digests of the requests it learned from
+    report: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""  # the file it was read from
+
+    def seen(self, texts: Iterable[str]) -> int:
+        """How many of `texts` the tuning learned from."""
+        return sum(query_digest(t) in self.trained for t in texts)
+
+
+def tool_key(tool: Tool) -> str:
+    """A short hash of what the scorers read of a tool: a tool whose key changed is scored
+    zero-shot by an older tuning."""
+    content = {"name": tool.name, "server": tool.server, "description": tool.description,
+               "parameters": tool.parameters, "tags": list(tool.tags)}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+DIGEST_BYTES = 6
+
+
+def query_digest(text: str) -> bytes:
+    """Six bytes of the SHA-256 of a request, case and spacing ignored: enough to tell a
+    benchmark's queries from the training ones without keeping their text."""
+    return hashlib.sha256(" ".join(text.lower().split()).encode()).digest()[:DIGEST_BYTES]
+
+
+@dataclass(frozen=True)
+class Matched:
+    """A tuning matched to the tools of a catalog: which tools carry usage, as arrays."""
+
+    size: int  # tools in the catalog
+    active: np.ndarray  # indices of the tools with usage evidence
+    confidence: np.ndarray  # c(d) of each active tool
+    vectors: np.ndarray | None  # one usage vector per active tool (None: other model)
+    postings: Mapping[str, tuple[np.ndarray, np.ndarray]]  # stem -> (tool indices, weights)
+    changed: int = 0  # tools of the tuning whose definition changed: scored zero-shot
+    missing: int = 0  # tools of the tuning not in this catalog
+
+
+def match(tuning: Tuning, tools: Sequence[Tool], model: str | None = None) -> Matched:
+    """The tools of `tools` the tuning applies to. Usage vectors are left out when `model`
+    (the identity of the embedding model in use) is not the tuning's."""
+    found = {t.qualified_name: i for i, t in enumerate(tools)}
+    active, usages, changed = [], [], 0
+    for name, usage in tuning.tools.items():
+        i = found.get(name)
+        if i is None:
+            continue
+        if usage.key != tool_key(tools[i]):
+            changed += 1
+            continue
+        active.append(i)
+        usages.append(usage)
+    missing = len(tuning.tools) - len(active) - changed
+    order = np.argsort(np.array(active, dtype=np.int64), kind="stable")
+    usages = [usages[j] for j in order.tolist()]
+    indices = np.array(active, dtype=np.int64)[order]
+    return build_matched(len(tools), indices, usages, model is None or model == tuning.model,
+                         changed, missing)
+
+
+def build_matched(size: int, indices: np.ndarray, usages: Sequence[ToolUsage],
+                  with_vectors: bool = True, changed: int = 0, missing: int = 0) -> Matched:
+    """Arrays for the tools at `indices` with these usages (also how `toolcat tune` scores
+    its held-out queries, so what it measures is what a tuning file delivers)."""
+    counts = np.array([u.count for u in usages], dtype=np.float64)
+    confidence = counts / (counts + CONFIDENCE)
+    vectors = None
+    if with_vectors and usages and all(u.vector is not None for u in usages):
+        vectors = np.stack([u.vector for u in usages]).astype(np.float32)  # type: ignore[misc]
+    return Matched(size, indices, confidence, vectors, _postings(indices, usages), changed,
+                   missing)
+
+
+def _postings(indices: np.ndarray, usages: Sequence[ToolUsage]
+              ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """BM25 over the usage terms of each tool: stem -> (tool indices, idf * saturation)."""
+    if not usages:
+        return {}
+    lengths = np.array([sum(u.terms.values()) for u in usages], dtype=np.float64)
+    mean = float(lengths.mean()) or 1.0
+    norm = 1 - B + B * lengths / mean
+    df: dict[str, int] = {}
+    for usage in usages:
+        for term in usage.terms:
+            df[term] = df.get(term, 0) + 1
+    n = len(usages)
+    lists: dict[str, tuple[list[int], list[float]]] = {}
+    for j, usage in enumerate(usages):
+        for term, tf in usage.terms.items():
+            scaled = tf / norm[j]
+            idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+            tools, weights = lists.setdefault(term, ([], []))
+            tools.append(int(indices[j]))
+            weights.append(idf * scaled / (K1 + scaled))
+    return {term: (np.array(tools, dtype=np.int64), np.array(weights))
+            for term, (tools, weights) in lists.items()}
+
+
+def term_evidence(matched: Matched, text: str) -> np.ndarray:
+    """The BM25 evidence of the usage terms of every tool for one request."""
+    out = np.zeros(matched.size)
+    for term in dict.fromkeys(stems(text)):
+        posting = matched.postings.get(term)
+        if posting is not None:
+            out[posting[0]] += posting[1]
+    return out
+
+
+def usage_similarity(matched: Matched, vectors: np.ndarray) -> np.ndarray:
+    """Cosine of each request vector (rows) to each active tool's usage vector."""
+    if matched.vectors is None or not len(matched.active):
+        return np.zeros((len(vectors), len(matched.active)), dtype=np.float32)
+    return vectors @ matched.vectors.T
+
+
+def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
+                   terms: np.ndarray | None) -> np.ndarray:
+    """The usage evidence of every tool, one row per request: `similarity` from
+    `usage_similarity`, `terms` stacked rows of `term_evidence` (None when unweighted)."""
+    out = np.zeros((len(similarity), matched.size))
+    if weights.usage_weight and len(matched.active):
+        floor = weights.usage_floor
+        out[:, matched.active] = (weights.usage_weight * matched.confidence
+                                  * np.clip(similarity - floor, 0.0, None) / (1 - floor))
+    if weights.term_weight and terms is not None:
+        out += weights.term_weight * terms
+    return out
+
+
+class TunedScorer:
+    """The hybrid scorer with a tuning's usage evidence added (see the module docstring)."""
+
+    name = NAME
+
+    def __init__(self, hybrid: HybridScorer, tuning: Tuning,
+                 weights: Weights | None = None) -> None:
+        """`hybrid` should be built with the semantic_weight of `weights` (default: the
+        tuning's); `tuned_scorer` does both."""
+        self.hybrid = hybrid
+        self.tools = hybrid.tools
+        self.tuning = tuning
+        self.weights = tuning.weights if weights is None else weights
+        self.embedder = hybrid.semantic.embedder
+        self.matched = match(tuning, hybrid.tools, self.embedder.ident)
+        self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
+
+    def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
+        if cached:
+            from toolcat.search.embeddings import embed_texts
+
+            return embed_texts(self.embedder, queries, cache=self.hybrid.semantic.cache)[0]
+        return self.embedder.encode(list(queries))
+
+    def usage(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """The usage evidence of every tool, one row per query."""
+        similarity = usage_similarity(self.matched, self._vectors(queries, cached)) \
+            if self.weights.usage_weight else np.zeros((len(queries), len(self.matched.active)))
+        terms = (np.stack([term_evidence(self.matched, q) for q in queries])
+                 if self.weights.term_weight and queries else None)
+        return usage_evidence(self.matched, self.weights, similarity, terms)
+
+    def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        return self.hybrid.evidence(queries, cached=cached) + self.usage(queries, cached=cached)
+
+    def scores(self, query: str) -> np.ndarray:
+        if self._last[0] != query:
+            self._last = (query, squash(self.evidence([query])[0]))
+        return self._last[1]
+
+    def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
+        return squash(self.evidence(queries, cached=True)).tolist()
+
+    def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
+        hybrid = self.hybrid
+        reason, details = why(hybrid.lexical, query, index,
+                              float(hybrid.lexical.evidence(query)[0][index]),
+                              float(hybrid.semantic.similarity([query])[0][index]),
+                              hybrid.weight, self.embedder.ident)
+        usage = float(self.usage([query])[0][index])
+        if usage > 0:
+            if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
+                reason = "past requests lead:" + reason.split(":", 1)[1]
+            reason += f" + past requests ({usage:.1f})"
+        return reason, {**details, "usage_evidence": round(usage, 6)}
+
+
+def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
+    """The tuning's weights, or the zero-shot ones when none of its tools is in `tools`
+    unchanged (a tuning made for another catalog changes nothing)."""
+    if tuning.tools and not len(match(tuning, tools).active):
+        return Weights()
+    return tuning.weights
+
+
+def tuned_scorer(tools: Sequence[Tool], tuning: Tuning, hybrid_factory: Any) -> TunedScorer:
+    """A TunedScorer over the hybrid that `hybrid_factory(semantic_weight=...)` builds over
+    `tools`."""
+    weights = effective_weights(tuning, tools)
+    return TunedScorer(hybrid_factory(semantic_weight=weights.semantic_weight), tuning,
+                       weights)
+
+
+def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:
+    """What a user should hear when a tuning is applied to a catalog: changed tools (scored
+    zero-shot), tools it knows that the catalog lacks, another embedding model."""
+    shown = tuning.source or "the tuning"
+    out = []
+    if matched.changed:
+        out.append(f"{shown}: {_tools(matched.changed)} changed since the tuning was made; "
+                   f"{'it is' if matched.changed == 1 else 'they are'} scored zero-shot")
+    if matched.missing:
+        out.append(f"{shown}: {_tools(matched.missing)} of the tuning "
+                   f"{'is' if matched.missing == 1 else 'are'} not in this catalog")
+    if tuning.tools and not len(matched.active):
+        out.append(f"{shown} was made for another catalog: none of its tools is here "
+                   "unchanged; every tool is scored zero-shot")
+    if model is not None and model != tuning.model and tuning.weights.usage_weight:
+        out.append(f"{shown} was made with the embedding model {tuning.model}, not {model}; "
+                   "its usage vectors are not used")
+    return out
+
+
+def _tools(n: int) -> str:
+    return f"{n} tool" if n == 1 else f"{n} tools"

@@ -1,0 +1,505 @@
+"""Learning a tuning: usage vectors and terms from requests, weights chosen on held-out ones.
+
+What is learned (applied by `toolcat.search.tuning`): for every tool that requests used, the
+mean embedding of those requests and their stems; and four weights: the semantic weight of
+the hybrid score, the weight of similarity to a tool's past requests and the cosine floor
+under which that similarity counts nothing, and the weight of their words.
+
+The weights are chosen on requests the usage was not built from, in two held-out checks:
+
+- recurring: a random fifth of the requests, the usage built from the rest (the tools of most
+  real traffic recur);
+- unseen tools: every request of a random quarter of the used tools, the usage built from the
+  requests of the other tools (new tools, or rare ones, have no usage to lean on).
+
+Among the weights that do not lower nDCG@10 on unseen tools against zero-shot, and whose usage
+evidence costs unseen tools at most half of what the fitted semantic weight alone gains them
+(usage boosts the tools it knows, which takes ranks from the others; the margin keeps that
+side above zero-shot when the checks' noise is against it), the one with the best nDCG@10
+over both checks is kept only when its gain is clear (at least half a point, two standard
+errors) and holds on fresh draws of both checks that took no part in choosing it: the best of
+some two hundred candidates on one sample is partly that sample's luck. Otherwise the tuning
+keeps the zero-shot weights (its usage then changes nothing), as it does with too few requests
+to check anything.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from toolcat.model import Catalog
+from toolcat.search.hybrid import HybridScorer, squash
+from toolcat.search.pick import MIN_SCORE
+from toolcat.search.text import stems
+from toolcat.search.tuning import (
+    Matched,
+    ToolUsage,
+    Tuning,
+    Weights,
+    build_matched,
+    query_digest,
+    term_evidence,
+    tool_key,
+    usage_evidence,
+    usage_similarity,
+)
+from toolcat.tune.usage import Request, Usage
+
+TERMS_PER_TOOL = 48  # the most frequent stems of a tool's requests that are kept
+VALIDATION_SHARE = 0.2  # of the requests, held out in the recurring check
+UNSEEN_SHARE = 0.25  # of the used tools, held out in the unseen-tools check
+BATCH = 4096  # requests scored zero-shot at a time (each batch reads the embedding cache)
+MAX_VALIDATION = 2000  # requests scored per check (a sample beyond)
+MIN_CHECK = 10  # fewer held-out requests than this make no check
+TOLERANCE = 0.005  # the least gain in nDCG@10 worth a change (half a point)
+SPEND = 0.5  # of the unseen tools' gain from the semantic weight, what usage may cost them
+REPEATS = 3  # draws of the checks when they hold few requests
+LARGE_CHECK = 1000  # held-out requests from which one draw is enough
+GRID = {
+    "semantic_weight": (8.0, 12.0, 16.0, 20.0),
+    "usage_weight": (0.0, 4.0, 8.0, 16.0, 32.0, 64.0),
+    "usage_floor": (0.3, 0.5, 0.6, 0.7),
+    "term_weight": (0.0, 0.5, 1.0),
+}
+ZERO_SHOT = Weights()
+SEED = 17
+
+
+@dataclass
+class Material:
+    """Requests of one catalog with what scoring them needs, computed once: the hybrid's
+    zero-shot evidence per tool (at its semantic weight `weight`) and the clipped cosine that
+    weight multiplies, so another semantic weight is `base + (w - weight) * cosine`; request
+    vectors and digests."""
+
+    catalog: Catalog
+    requests: tuple[Request, ...]  # the catalog's example requests come last
+    base: np.ndarray
+    cosine: np.ndarray
+    weight: float
+    vectors: np.ndarray
+    model: str
+    digests: list[bytes] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.catalog.tools)
+
+    @property
+    def measured(self) -> list[int]:
+        """The requests that are measured: every one but the author's examples, which are
+        always learned from (they are part of the catalog, not of its traffic)."""
+        return [i for i, r in enumerate(self.requests) if r.kind != "example"]
+
+    @property
+    def examples(self) -> list[int]:
+        return [i for i, r in enumerate(self.requests) if r.kind == "example"]
+
+    def positives(self, indices: Sequence[int]) -> list[int]:
+        return [i for i in indices if self.requests[i].groups]
+
+
+def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
+    """Score every request zero-shot once (the hybrid must be over `catalog.tools`)."""
+    from toolcat.search.embeddings import embed_texts
+
+    requests = tuple(r for r in usage.requests if r.kind != "example") + \
+        tuple(r for r in usage.requests if r.kind == "example")
+    texts = [r.text for r in requests]
+    embedder = hybrid.semantic.embedder
+    vectors = embed_texts(embedder, texts, cache=hybrid.semantic.cache)[0]
+    size = len(catalog.tools)
+    base = np.zeros((len(texts), size))
+    cosine = np.zeros((len(texts), size))
+    for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
+        chunk = texts[start:start + BATCH]
+        base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
+        cosine[start:start + BATCH] = np.clip(
+            hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
+    return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
+                    [query_digest(r.text) for r in requests if r.kind != "example"])
+
+
+# ---- usage ------------------------------------------------------------------------------
+
+
+def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:
+    """The usage of every tool that the `train` requests used: tool indices in catalog
+    order, and their usages."""
+    from toolcat.tune.file import quantized
+
+    sources = [(material.requests[i], material.vectors[i]) for i in train]
+    sums: dict[int, np.ndarray] = {}
+    counts: dict[int, int] = {}
+    terms: dict[int, dict[str, int]] = {}
+    for request, vector in sources:
+        words = dict.fromkeys(stems(request.text))
+        for tool in request.tools:
+            if tool in sums:
+                sums[tool] = sums[tool] + vector
+            else:
+                sums[tool] = vector.astype(np.float64)
+            counts[tool] = counts.get(tool, 0) + 1
+            known = terms.setdefault(tool, {})
+            for word in words:
+                known[word] = known.get(word, 0) + 1
+    tools = material.catalog.tools
+    indices = np.array(sorted(sums), dtype=np.int64)
+    usages = []
+    for i in indices.tolist():
+        norm = float(np.linalg.norm(sums[i])) or 1.0
+        kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:TERMS_PER_TOOL]
+        usages.append(ToolUsage(tool_key(tools[i]), counts[i],
+                                quantized((sums[i] / norm).astype(np.float32)), dict(kept)))
+    return indices, usages
+
+
+def matched_for(material: Material, train: Sequence[int]) -> Matched:
+    indices, usages = tool_usages(material, train)
+    return build_matched(material.size, indices, usages)
+
+
+# ---- scoring held-out requests ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Per-request nDCG@10 and Recall@5 of the requests that need a tool."""
+
+    ndcg: np.ndarray
+    recall: np.ndarray
+
+    @property
+    def mean(self) -> tuple[float, float]:
+        if not len(self.ndcg):
+            return 0.0, 0.0
+        return float(self.ndcg.mean()), float(self.recall.mean())
+
+
+class Held:
+    """Held-out requests with their usage-independent parts ready, to score many weights."""
+
+    def __init__(self, material: Material, matched: Matched, held: Sequence[int]) -> None:
+        self.material = material
+        self.matched = matched
+        self.held = list(held)
+        self.positives = material.positives(self.held)  # the rows `scored` measures
+        self.base = material.base[self.held]
+        self.cosine = material.cosine[self.held]
+        self.similarity = usage_similarity(matched, material.vectors[self.held])
+        self._terms: np.ndarray | None = None
+
+    @property
+    def terms(self) -> np.ndarray:
+        if self._terms is None:
+            self._terms = np.stack([term_evidence(self.matched, self.material.requests[i].text)
+                                    for i in self.held]) if self.held \
+                else np.zeros((0, self.material.size))
+        return self._terms
+
+    def evidence(self, weights: Weights) -> np.ndarray:
+        usage = usage_evidence(self.matched, weights, self.similarity,
+                               self.terms if weights.term_weight else None)
+        shift = weights.semantic_weight - self.material.weight
+        return (self.base + shift * self.cosine if shift else self.base) + usage
+
+    def scored(self, weights: Weights) -> Scored:
+        groups = [self.material.requests[i].groups for i in self.held]
+        return ranking_metrics(self.evidence(weights), groups)
+
+
+def ranking_metrics(evidence: np.ndarray, groups: Sequence[tuple[tuple[int, ...], ...]],
+                    depth: int = 10) -> Scored:
+    """nDCG@10 and Recall@5 of each row that needs a tool, as `toolcat bench` computes them:
+    tools with no evidence are not ranked, ties keep catalog order, and a group of tools
+    counts once, at its best-ranked member."""
+    rows = [i for i, g in enumerate(groups) if g]
+    ndcg = np.zeros(len(rows))
+    recall = np.zeros(len(rows))
+    if not rows or not evidence.shape[1]:
+        return Scored(ndcg, recall)
+    values = evidence[rows]
+    k = min(depth, values.shape[1])
+    top = np.argpartition(-values, k - 1, axis=1)[:, :k]
+    picked = np.take_along_axis(values, top, axis=1)
+    order = np.lexsort((top, -picked), axis=1)
+    top = np.take_along_axis(top, order, axis=1)
+    picked = np.take_along_axis(picked, order, axis=1)
+    discount = 1 / np.log2(np.arange(2, depth + 2))
+    for j, row in enumerate(rows):
+        member = {tool: g for g, group in enumerate(groups[row]) for tool in group}
+        hit: set[int] = set()
+        dcg = found5 = 0.0
+        for position, (tool, value) in enumerate(zip(top[j].tolist(), picked[j].tolist(),
+                                                     strict=True)):
+            if value <= 0:
+                break
+            g = member.get(tool)
+            if g is not None and g not in hit:
+                hit.add(g)
+                dcg += discount[position]
+                found5 += position < 5
+        wanted = len(groups[row])
+        ndcg[j] = dcg / discount[:min(wanted, depth)].sum()
+        recall[j] = found5 / wanted
+    return Scored(ndcg, recall)
+
+
+# ---- choosing the weights ---------------------------------------------------------------
+
+
+def candidates() -> Iterator[Weights]:
+    for semantic in GRID["semantic_weight"]:
+        for term in GRID["term_weight"]:
+            yield Weights(semantic, 0.0, 0.0, term)
+            for usage in GRID["usage_weight"][1:]:
+                for floor in GRID["usage_floor"]:
+                    yield Weights(semantic, usage, floor, term)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The chosen weights and what the held-out checks measured."""
+
+    weights: Weights
+    fallback: bool  # zero-shot weights: no clear gain, or too few requests to check one
+    checked: bool  # False: too few requests to check anything
+    checks: dict[str, dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"weights": self.weights.to_json(), "fallback": self.fallback,
+                "checked": self.checked, "checks": self.checks}
+
+
+def splits(material: Material, train: Sequence[int], rng: np.random.Generator
+           ) -> dict[str, tuple[list[int], list[int]]]:
+    """The two held-out checks over `train`: name -> (usage requests, held-out requests)."""
+    out = {}
+    order = rng.permutation(len(train))
+    # a fifth, or enough for a check while three quarters remain to learn from
+    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
+    held = [train[i] for i in order[:cut]]
+    rest = [train[i] for i in order[cut:]]
+    if len(material.positives(held)) >= MIN_CHECK:
+        out["recurring"] = (rest, held[:MAX_VALIDATION])
+    used = sorted({t for i in train for t in material.requests[i].tools})
+    unseen = set(rng.permutation(used)[:max(1, int(len(used) * UNSEEN_SHARE))].tolist())
+    held_unseen = [i for i in train if material.requests[i].tools
+                   and set(material.requests[i].tools) <= unseen]
+    rest_unseen = [i for i in train if not set(material.requests[i].tools) & unseen]
+    if len(held_unseen) >= MIN_CHECK and rest_unseen:
+        order = rng.permutation(len(held_unseen))[:MAX_VALIDATION]
+        out["unseen tools"] = (rest_unseen, [held_unseen[i] for i in sorted(order.tolist())])
+    return out
+
+
+def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice:
+    """The weights for a tuning built from the `train` requests (see the module docstring).
+
+    Every candidate is scored on the held-out requests of both checks (drawn REPEATS times
+    when they are few). The best candidate by mean nDCG@10 among those that do not lose on
+    unseen tools wins only when its gain over zero-shot is clear: at least TOLERANCE, two
+    standard errors above zero over the distinct held-out requests, and confirmed on fresh
+    draws of the checks that took no part in the choice. Otherwise the tuning keeps the
+    zero-shot weights."""
+    rng = np.random.default_rng(seed)
+    checks: list[tuple[str, Held]] = []
+    first = splits(material, train, rng)
+    repeats = REPEATS if sum(len(out) for _, out in first.values()) < LARGE_CHECK else 1
+    for r in range(repeats):
+        drawn = first if r == 0 else splits(material, train, rng)
+        checks += [(name, Held(material, matched_for(material, rest), out))
+                   for name, (rest, out) in drawn.items()]
+    if not any(name == "recurring" for name, _ in checks):
+        return Choice(ZERO_SHOT, True, False, {})
+    zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
+    unseen = [j for j, (name, _) in enumerate(checks) if name == "unseen tools"]
+    plain: dict[float, list[np.ndarray]] = {}  # semantic weight -> rows without usage
+    best, best_gain, best_rows = ZERO_SHOT, 0.0, zero
+    for weights in candidates():
+        rows = [h.scored(weights).ndcg for _, h in checks]
+        if not weights.usage_weight and not weights.term_weight:
+            plain[weights.semantic_weight] = rows
+        # requests of tools without usage must not lose against zero-shot, and usage evidence
+        # may spend at most half of what the semantic weight alone gains them
+        headroom = _mean_gain(plain.get(weights.semantic_weight, zero), zero, unseen) \
+            if unseen else 0.0
+        if unseen and _mean_gain(rows, zero, unseen) < max(SPEND * headroom, 0.0):
+            continue
+        gain = float(np.mean(np.concatenate([a - b for a, b in zip(rows, zero, strict=True)])))
+        if gain >= best_gain - 1e-12 and gain > 0:  # ties: the stronger usage, listed later
+            best, best_gain, best_rows = weights, gain, rows
+    clear = best_gain >= TOLERANCE and _significant(checks, best_rows, zero) \
+        and _confirmed(material, train, best, rng, repeats)
+    chosen = best if clear else ZERO_SHOT
+    report: dict[str, dict[str, Any]] = {}
+    for j, (name, _) in enumerate(checks):
+        entry = report.setdefault(name, {"requests": 0, "zero_shot": [], "tuned": []})
+        entry["requests"] += len(zero[j])
+        entry["zero_shot"].append(zero[j])
+        entry["tuned"].append(best_rows[j] if clear else zero[j])
+    summary = {name: {"requests": e["requests"],
+                      "zero_shot_ndcg@10": round(float(np.concatenate(e["zero_shot"]).mean()), 4),
+                      "tuned_ndcg@10": round(float(np.concatenate(e["tuned"]).mean()), 4)}
+               for name, e in report.items()}
+    return Choice(chosen, chosen.zero_shot, True, summary)
+
+
+def _confirmed(material: Material, train: Sequence[int], weights: Weights,
+               rng: np.random.Generator, repeats: int) -> bool:
+    """Whether `weights` still gain on fresh draws of the checks, which took no part in
+    choosing them: the best of many candidates on one sample is partly that sample's luck."""
+    gains: list[np.ndarray] = []
+    for _ in range(repeats):
+        for name, (rest, out) in splits(material, train, rng).items():
+            held = Held(material, matched_for(material, rest), out)
+            gain = held.scored(weights).ndcg - held.scored(ZERO_SHOT).ndcg
+            if name == "unseen tools" and gain.mean() < 0:
+                return False
+            gains.append(gain)
+    return bool(gains) and float(np.concatenate(gains).mean()) > 0
+
+
+def _mean_gain(rows: Sequence[np.ndarray], base: Sequence[np.ndarray],
+               which: Sequence[int]) -> float:
+    return float(np.mean(np.concatenate([rows[j] - base[j] for j in which])))
+
+
+def _significant(checks: Sequence[tuple[str, Held]], rows: Sequence[np.ndarray],
+                 zero: Sequence[np.ndarray]) -> bool:
+    """Whether the gain per distinct held-out request is two standard errors above zero."""
+    per_request: dict[int, list[float]] = {}
+    for (_, held), after, before in zip(checks, rows, zero, strict=True):
+        for request, diff in zip(held.positives, (after - before).tolist(), strict=True):
+            per_request.setdefault(request, []).append(diff)
+    diffs = np.array([np.mean(v) for v in per_request.values()])
+    if len(diffs) < 2:
+        return False
+    spread = float(diffs.std(ddof=1))
+    if spread == 0:
+        return bool(diffs.mean() > 0)
+    return bool(diffs.mean() / (spread / math.sqrt(len(diffs))) >= 2.0)
+
+
+def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
+                  seed: int = SEED) -> float | None:
+    """pick's "no tool fits" threshold, fitted on held-out requests.
+
+    With at least five requests labeled with no tool (and five with one), the score that
+    best separates their best score from the best score of the others (balanced accuracy).
+    Otherwise, when the weights are tuned, the score that 95% of held-out requests give their
+    own tool, when that is under pick's default (a tuned scale must not turn away the
+    requests it learned); None when pick's default stays."""
+    rng = np.random.default_rng(seed + 1)
+    order = rng.permutation(len(train))
+    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
+    held = [train[i] for i in order[:cut]]
+    rest = [train[i] for i in order[cut:]]
+    negative = [i for i in held if not material.requests[i].groups]
+    positive = [i for i in held if material.requests[i].groups]
+    if len(positive) < 5:
+        return None
+    check = Held(material, matched_for(material, rest), negative + positive)
+    scores = squash(check.evidence(weights))
+    if len(negative) >= 5:
+        top = scores.max(axis=1)
+        neg, pos = top[:len(negative)], top[len(negative):]
+        best, best_score = None, -1.0
+        for threshold in np.unique(np.concatenate([neg, pos])):
+            score = (np.mean(neg < threshold) + np.mean(pos >= threshold)) / 2
+            if score > best_score:
+                best, best_score = float(threshold), float(score)
+        return None if best is None else round(min(max(best, 0.0), 1.0), 4)
+    if weights.zero_shot:
+        return None
+    own = [max(scores[len(negative) + j, t] for t in material.requests[i].tools)
+           for j, i in enumerate(positive)]
+    kept = float(np.percentile(own, 5))
+    return round(kept, 4) if 0 < kept < MIN_SCORE else None
+
+
+def learn(material: Material, seed: int = SEED) -> Tuning:
+    """A tuning from every request of `material` (and the catalog's example requests)."""
+    train = list(range(len(material.requests)))
+    choice = choose(material, train, seed)
+    indices, usages = tool_usages(material, train)
+    tools = material.catalog.tools
+    report = {"requests": len(material.measured), "examples": len(material.examples),
+              "tools_with_usage": len(usages), **choice.to_json()}
+    return Tuning(material.model, choice.weights,
+                  {tools[i].qualified_name: u for i, u in zip(indices.tolist(), usages,
+                                                               strict=True)},
+                  fit_threshold(material, train, choice.weights, seed),
+                  frozenset(material.digests), report)
+
+
+def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
+             seed: int = SEED) -> tuple[Scored, Scored, Choice]:
+    """Zero-shot and tuned figures on `test` for a tuning learned from `train` alone."""
+    choice = choose(material, train, seed)
+    held = Held(material, matched_for(material, train), test)
+    return held.scored(ZERO_SHOT), held.scored(choice.weights), choice
+
+
+def folds(material: Material, k: int, seed: int = SEED) -> list[list[int]]:
+    """`k` folds of the measured requests; requests with the same text (case and spacing
+    aside) share a fold, so no fold is scored on a request its tuning learned from."""
+    by_text: dict[bytes, list[int]] = {}
+    for i, digest in zip(material.measured, material.digests, strict=True):
+        by_text.setdefault(digest, []).append(i)
+    keys = list(by_text)
+    order = np.random.default_rng(seed).permutation(len(keys))
+    out: list[list[int]] = [[] for _ in range(k)]
+    for n, j in enumerate(order.tolist()):
+        out[n % k].extend(by_text[keys[j]])
+    return [sorted(f) for f in out]
+
+
+@dataclass(frozen=True)
+class CrossValidation:
+    """k-fold figures before (zero-shot) and after tuning, over every held-out request."""
+
+    k: int
+    requests: int
+    before: tuple[float, float]  # nDCG@10, Recall@5
+    after: tuple[float, float]
+    fallbacks: int  # folds whose tuning kept the zero-shot weights
+    choices: tuple[Choice, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"k": self.k, "requests": self.requests,
+                "before": {"ndcg@10": round(self.before[0], 4),
+                           "recall@5": round(self.before[1], 4)},
+                "after": {"ndcg@10": round(self.after[0], 4),
+                          "recall@5": round(self.after[1], 4)},
+                "fallback_folds": self.fallbacks,
+                "folds": [c.to_json() for c in self.choices]}
+
+
+def cross_validate(material: Material, k: int, seed: int = SEED) -> CrossValidation:
+    """k-fold cross-validation: each fold is scored by a tuning learned from the others."""
+    parts = folds(material, k, seed)
+    before, after, choices = [], [], []
+    for n, test in enumerate(parts):
+        train = [i for m, part in enumerate(parts) if m != n for i in part] + \
+            material.examples
+        zero, tuned, choice = evaluate(material, train, test, seed + n)
+        before.append(zero)
+        after.append(tuned)
+        choices.append(choice)
+    return CrossValidation(k, sum(len(s.ndcg) for s in before), _pooled(before),
+                           _pooled(after), sum(c.fallback for c in choices), tuple(choices))
+
+
+def _pooled(scored: Sequence[Scored]) -> tuple[float, float]:
+    ndcg = np.concatenate([s.ndcg for s in scored])
+    recall = np.concatenate([s.recall for s in scored])
+    return (float(ndcg.mean()), float(recall.mean())) if len(ndcg) else (math.nan, math.nan)
+
+
+__all__ = ["CrossValidation", "Material", "cross_validate", "evaluate", "learn", "prepare"]
