@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -64,9 +64,10 @@ def tune(
                          "example_requests on the tools")
     with EncodingBar() as bar:
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
-    report: dict = {"catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
-                    "requests": {kind: usage.count(kind) for kind in
-                                 ("labeled", "log", "transcript", "example")}}
+    report: dict[str, Any] = {
+        "catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
+        "requests": {kind: usage.count(kind)
+                     for kind in ("labeled", "log", "transcript", "example")}}
     if cv is not None:
         distinct = len(set(material.digests))
         if cv > distinct or not any(material.requests[i].groups for i in material.measured):

@@ -191,7 +191,7 @@ def usage_similarity(matched: Matched, vectors: np.ndarray) -> np.ndarray:
     """Cosine of each request vector (rows) to each active tool's usage vector."""
     if matched.vectors is None or not len(matched.active):
         return np.zeros((len(vectors), len(matched.active)), dtype=np.float32)
-    return vectors @ matched.vectors.T
+    return np.asarray(vectors @ matched.vectors.T)
 
 
 def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
@@ -241,15 +241,17 @@ class TunedScorer:
         return usage_evidence(self.matched, self.weights, similarity, terms)
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
-        return self.hybrid.evidence(queries, cached=cached) + self.usage(queries, cached=cached)
+        return np.asarray(self.hybrid.evidence(queries, cached=cached)
+                          + self.usage(queries, cached=cached))
 
     def scores(self, query: str) -> np.ndarray:
         if self._last[0] != query:
             self._last = (query, squash(self.evidence([query])[0]))
-        return self._last[1]
+        return np.asarray(self._last[1])
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return squash(self.evidence(queries, cached=True)).tolist()
+        rows: list[list[float]] = squash(self.evidence(queries, cached=True)).tolist()
+        return rows
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         hybrid = self.hybrid

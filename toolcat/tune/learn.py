@@ -206,7 +206,7 @@ class Held:
         usage = usage_evidence(self.matched, weights, self.similarity,
                                self.terms if weights.term_weight else None)
         shift = weights.semantic_weight - self.material.weight
-        return (self.base + shift * self.cosine if shift else self.base) + usage
+        return np.asarray((self.base + shift * self.cosine if shift else self.base) + usage)
 
     def scored(self, weights: Weights) -> Scored:
         groups = [self.material.requests[i].groups for i in self.held]
