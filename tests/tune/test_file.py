@@ -73,7 +73,8 @@ def test_a_changed_tool_is_counted_and_gets_no_usage(demo):
     ("[1, 2]", "not a toolcat tuning file"),
     ('{"format": "toolcat-tuning", "version": 99}', "tuning format version 99 is newer"),
     ('{"format": "toolcat-tuning", "version": "1"}', "no valid 'version'"),
-    ("\udcff", "not JSON"),
+    ("\udcff", "cannot read the tuning file (not UTF-8 text)"),
+    ("x" * 10 + "\x00", "binary data (a NUL byte)"),
 ])
 def test_a_broken_or_foreign_file_is_one_error_naming_it(tmp_path, text, says):
     path = tmp_path / "tuning.json"

@@ -28,9 +28,10 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from toolcat.errors import ConfigError
+from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import SourceRef
 from toolcat.search.tuning import DIGEST_BYTES, ToolUsage, Tuning, Weights
+from toolcat.source.files import read_text
 
 FORMAT = "toolcat-tuning"
 VERSION = 1
@@ -83,15 +84,15 @@ def load_tuning(path: str | Path) -> Tuning:
     path = Path(path)
     shown = str(path)
     try:
-        if path.stat().st_size > MAX_BYTES:
+        text = read_text(path)  # bounded: a device or an endless pipe is refused, not read
+        if len(text) > MAX_BYTES:
             raise _bad(shown, f"a tuning file is at most {MAX_BYTES // 2**20} MiB")
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(text)
     except ConfigError:
         raise
-    except OSError as exc:
-        raise _bad(shown, f"cannot read the tuning file ({exc.strerror or type(exc).__name__})"
-                   ) from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except CatalogError as exc:
+        raise _bad(shown, f"cannot read the tuning file ({exc.message})") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise _bad(shown, f"not a tuning file: not JSON ({first})") from None
     return from_json(data, shown)
