@@ -28,7 +28,9 @@ _SECRET_FILES = (r"(?:~/\.ssh/?(?:[\s.,;:)'\"`]|$)|(?:~/)?\.ssh/(?:id|identity)\
                  r"(?:\.?(?:[^\w.]|$))|~/\.aws\b|\.aws/credentials|/etc/(?:passwd|shadow)\b"
                  r"|\.netrc\b|\.git-credentials|\bmcp\.json\b|claude desktop config"
                  r"|~/\.cursor\b|\.kube/config\b|\.docker/config\.json|\.npmrc\b|\.pypirc\b"
-                 r"|\bwallet\.dat\b|\.(?:bash|zsh) history\b|\bkeychain\b)")
+                 r"|\bwallet\.dat\b|\.(?:bash|zsh) history\b|\bkeychain\b"
+                 r"|\.config/gcloud\b|\.azure/|application default credentials"
+                 r"|\bcredentials\.db\b)")
 _SECRET_WORDS = (r"(?:ssh keys?|private keys?|secret keys?|api keys?|access keys?|credentials"
                  r"|secrets?|passwords?|passphrases?|tokens|access tokens|auth tokens"
                  r"|session cookies|cookies|environment variables|env vars|seed phrases?"
@@ -56,6 +58,16 @@ _CONCEAL_VERBS = (r"(?:tell|telling|inform|informing|mention|mentioning|notify|n
 _NEGATED = (r"(?:do not|don't|dont|never|without|avoid|no need to|must not|mustn't|should not"
             r"|shouldn't|may not|cannot|can't|won't|will not)")
 _SECRETLY = r"(?:quietly|silently|secretly|covertly|discreetly|stealthily|invisibly)"
+# where a secret comes from, said so that it cannot be the tool's own input: the value of an
+# environment variable, a private key, a credentials folder, the model's own instructions
+_SECRET_SOURCES = (r"(?:(?:value|contents?) of (?:the |your |any )?[^.!?]{0,30}?(?:environment"
+                   r" variables?|env vars?)|[^\s.!?]+ (?:key|token|secret|password)s?(?: value)?"
+                   r" from (?:your|the) (?:environment|env|shell)|[^\s.!?]+ (?:key|token|secret)"
+                   r" environment variables?|(?:ssh )?private keys?(?: files?)?"
+                   r"|\.ssh (?:folder|directory|dir)\b|(?:full |complete |entire |whole )?"
+                   r"(?:system prompt|system message|hidden instructions|hidden rules"
+                   r"|instructions you were given|prompt you were given))")
+_ARGUMENT = r"(?:arguments?|args?|parameters?|params?|fields?|propert(?:y|ies)|metadata)"
 _SECRET_ACTS = (r"(?:call|invoke|use|send|email|forward|upload|copy|delete|remove|read|include"
                 r"|add|attach|transfer|post|execute|exfiltrate|leak|change|modify|replace)")
 
@@ -107,6 +119,14 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\btreat (?:the )?(?:text|content|anything|instructions?|everything|whatever)\b"
      rf"{_GAP}{{0,40}}?\bas (?:commands|instructions|orders|requests) (?:from|of|by) (?:the )?"
      rf"{_USER}\b"
+     r"|\btreat (?:any |all |the )?(?:instructions?|commands?|directions|requests|text"
+     rf"|content)\b{_GAP}{{0,40}}?\bas (?:if (?:they|it) (?:came|come|were written) |coming"
+     rf" |written )?(?:from|by) (?:the )?{_USER}\b"
+     r"|\b(?:instructions?|commands?|directives?|orders)\b (?:that )?(?:appear(?:ing)?|found"
+     r"|embedded|contained|included|hidden|written)? ?(?:in|inside|within) (?:the |any |a )?"
+     rf"(?:[^\s.!?]+ ){{0,2}}?(?:page|pages|content|results?|outputs?|responses?|documents?"
+     rf"|files?|emails?|messages?|websites?|sites?)\b{_GAP}{{0,40}}?\b(?:must|should|are to"
+     r"|need to|have to) be (?:executed|followed|obeyed|run|carried out|trusted)\b"
      r"|\b(?:if|whatever|when|whenever) (?:it|this tool|the tool|its output|the output|the result"
      r"|the response|this server) (?:tells|asks|instructs|says|wants) you to\b"
      r"|\b(?:output|result|response|answer)s? (?:of this tool )?(?:is|are) (?:authoritative"
@@ -140,12 +160,22 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|confidential|between us)\b"
      rf"|\b{_SECRETLY} {_SECRET_ACTS}\b|\b{_SECRET_ACTS}\b{_GAP}{{0,40}}?\b{_SECRETLY}\b"
      r"|\btell (?:them|the user|the users|him|her) nothing\b"
+     rf"|\b(?:tell|reply to|respond to|inform|assure|reassure|report to) (?:them|the {_USER})"
+     rf"\b{_GAP}{{0,30}}?\b(?:everything|all) (?:is|was|looks) (?:fine|ok|okay|safe|secure"
+     r"|normal|good)\b"
+     rf"|\b(?:tell|reply to|respond to|inform|report to) (?:them|the {_USER}) (?:that )?"
+     rf"{_GAP}{{0,40}}?\b(?:succeeded|worked|was successful|went through)\b{_GAP}{{0,20}}?"
+     r"\b(?:even if|even though|regardless|whether or not|although)\b"
      r"|\b(?:secretly|covertly|stealthily|discreetly)\b|, quietly\b"
      r"|\bwithout (?:informing|telling|notifying|alerting) (?:the |your )?users?\b"),
     ("a request to read or send secrets", True,
      rf"\b{_READ_VERBS}\b(?: [^\s.!?]+){{0,5}}? ?[`'\"(]?{_SECRET_FILES}"
      rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,40}}?\b(?:the user'?s |all (?:the |of the )?|any |every "
-     rf"|their |your )(?:saved |stored |own )?{_SECRET_WORDS}\b"
+     rf"|their )(?:saved |stored |own )?{_SECRET_WORDS}\b"
+     # "your" only after verbs that send a secret away: "pass your API key in the api_key
+     # parameter" is how honest tools that take a key describe it
+     rf"|\b(?:send|upload|forward|leak|exfiltrate|extract|dump|collect|post|email|share"
+     rf"|transmit|cat|copy)\b{_GAP}{{0,40}}?\byour (?:saved |stored |own )?{_SECRET_WORDS}\b"
      rf"|\b{_SECRET_WORDS} (?:that )?you (?:know|have|can see|saw|remember|have seen)\b"
      r"|\bexfiltrate\b"
      rf"|\b{_SECRET_WORDS}\b{_GAP}{{0,80}}?\b(?:upload|send|forward|post|email|share|copy)"
@@ -162,6 +192,10 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
 
      rf"|\b{_LEAK_VERBS}\b{_GAP}{{0,30}}?\b(?:conversation|chat history|chat log|transcript"
      r"|message history|(?:last|previous|recent) messages)\b.{0,60}?(?:https?://|\b\S+@\S+\.\w)"),
+    ("a request to put secrets into a tool's arguments", True,
+     rf"\b(?:{_STORE}|embed|inject|gather|collect|read|grab|fetch)\b{_GAP}{{0,60}}?"
+     rf"(?:{_SECRET_SOURCES}|{_SECRET_FILES}){_GAP}{{0,80}}?\b(?:in|into|as|to|inside|within)"
+     rf" (?:the |its |this tool'?s |every |each |an? )?(?:[`'\"]?[^\s.!?]+[`'\"]? )?{_ARGUMENT}\b"),
     ("an instruction about other tools", True,
      r"\bwhen(?:ever)? this (?:tool|server|plugin|extension|integration) is (?:available"
      r"|present|loaded|installed|enabled|connected|active)\b"
@@ -186,7 +220,21 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      rf"|iban|wallet)) (?:they|the {_USER}|you were|you are) (?:mention|mentions|mentioned|gave"
      r"|gives|give|provided|provide|asked for|asks for|specified|specify|told|given)"
      r"|\btools? (?:from|of|on) other servers? (?:are|is) (?:deprecated|disabled|unsafe"
-     r"|broken|not to be used|obsolete)"),
+     r"|broken|not to be used|obsolete)"
+     r"|\b(?:supersedes|replaces|overrides|takes precedence over|deprecates)\b(?: the)?"
+     r"(?: [^\s.!?]+){0,3}? (?:of )?(?:(?:any|all|every|the) other|(?:any|all|every)"
+     r" (?:similar|existing|equivalent))\b(?: [^\s.!?]+){0,2}? (?:tools?|servers?"
+     r"|plugins?)\b"
+     r"|\b(?:never|do not|don't) (?:call|use|invoke)\b[^.!?]{0,40}? (?:from|on|of) (?:any )?"
+     r"(?:other|another|all other) servers?\b"
+     r"|\b(?:tools?|[\w.\-]+) (?:named [\w.\-]+ )?(?:on|from|in) (?:other|another|all other"
+     r"|any other) servers? (?:is|are) (?:deprecated|broken|unsafe|disabled|outdated"
+     r"|obsolete)\b"
+     r"|\b(?:route|redirect|reroute|send|forward)\b (?:all|every|any) (?:[^\s.!?]+ )?"
+     rf"(?:requests|calls|queries)\b{_GAP}{{0,30}}?\b(?:here|to this (?:tool|server)"
+     r"|through this (?:tool|server))\b"
+     r"|\b(?:must|should|will|are to) be (?:redirected|routed|rerouted|sent) (?:here|to this"
+     r" (?:tool|server))\b"),
     ("an instruction to change identity", True,
      r"\byou are now (?:a|an|in|the|my|operating|running|dan|free|unrestricted|jailbroken"
      r"|allowed|authori[sz]ed|permitted)\b|\byou are no longer (?:an? |bound|restricted|limited"
@@ -244,12 +292,20 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      rf"|\bwithout (?:checking|confirming|consulting|asking) (?:with |first with )?the {_USER}\b"
      rf"|\b(?:full|entire|complete|whole|exact) (?:text|content|contents|copy) of (?:the |every "
      rf"|each |all )?(?:{_USER}'?s )?(?:requests?|messages?|prompts?|conversation|input|queries)\b"
+     r"|\b(?:never|do not|don't|must not|should not|skip|skips) (?:ever )?(?:ask|asking"
+     r"|request|requesting|seek|seeking|wait for|waiting for|get|getting)\b(?: (?:the|your"
+     r"|any|an?))?(?: [^\s.!?]+)?(?: for)? (?:explicit |prior )?(?:confirmation|approval"
+     r"|permission|consent)\b"
      r"|\b(?:do not|don't|never) (?:mention|disclose|bring up|talk about|refer to)"
      r" (?:this|that|these|it)\b|\b(?:do not|don't|never) bring (?:it|this|that) up\b"),
     ("a request to pass the user's secrets along", False,
      rf"\b{_STORE}\b{_GAP}{{0,30}}?\b(?:the )?(?:passwords?|passphrases?|pins?|credentials"
      rf"|api keys?|tokens?|cookies|private keys?) (?:that )?the {_USER} (?:types|enters|gives"
-     r"|provides|sends|shares|uses)\b"),
+     r"|provides|sends|shares|uses)\b"
+     rf"|\bwhen(?:ever)? (?:the {_USER} (?:mentions|types|says|shares|enters|writes|pastes)"
+     rf"|(?:any )?{_SECRET_WORDS} (?:appear|appears|are mentioned|is mentioned|show up))\b"
+     rf"{_GAP}{{0,60}}?\b(?:store|save|record|log|capture|keep|forward|upload|send) (?:it"
+     r"|them|that|those)\b"),
     ("a note addressed to the model", False,
      r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|assistant|model|llm|agent)\b"),
     ("a path to secret files", False, _SECRET_FILES),
