@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 2  # 2: BM25F names length-normalised with b = 0.75
+FORMAT = 3  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
