@@ -10,7 +10,10 @@ import typer
 from typer.core import TyperGroup
 
 from toolcat import __version__
+from toolcat.cli.startup import defer_slow_imports
 from toolcat.errors import ToolcatError
+
+defer_slow_imports()  # before a command imports jsonschema
 
 
 class ToolcatGroup(TyperGroup):
