@@ -284,15 +284,16 @@ def semantic_row(tools: Sequence, asked: list[str]) -> None:
 
 def embed_row(tools: Sequence, sample: int) -> None:
     from toolcat.search.embeddings import load_embedder
-    from toolcat.search.semantic import tool_text
+    from toolcat.search.semantic import summary_text, tool_text
 
     embedder = load_embedder()
-    texts = [tool_text(t) for t in tools[:sample]]
+    # a tool is embedded twice: its whole text and its summary (toolcat.search.semantic)
+    texts = [tool_text(t) for t in tools[:sample]] + [summary_text(t) for t in tools[:sample]]
     embedder.encode(texts[:8])  # load the model
     started = time.perf_counter()
     embedder.encode(texts)
     took = time.perf_counter() - started
-    per = took / len(texts)
+    per = took / sample
     device = getattr(embedder, "device", "cpu")
     print(f"| embed on {device}, {sample} tools measured | {took:.1f} s | "
           f"4,076 tools ≈ {per * 4076:.0f} s, 43k ≈ {per * 43000 / 60:.1f} min "

@@ -4,6 +4,10 @@ package included (they come with jsonschema's format-nongpl extra, a dependency)
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -28,6 +32,7 @@ FORMATS = {  # format: (a valid value, an invalid one)
     "uri-template": ("https://example.com/{id}", "https://example.com/{id"),
     "idn-hostname": ("bücher.example", "-bücher-"),
 }
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -63,3 +68,27 @@ def test_next_tuesday_is_not_a_time_min(run, tmp_path):
     assert result.exit_code == 1
     assert "/time_min" in result.stdout and "'next tuesday' is not a 'date-time'" in (
         result.stdout)
+
+
+def test_a_fresh_process_checks_iris_without_compiling_their_grammars_up_front(tmp_path):
+    """rfc3987-syntax (the `iri` formats) compiles its grammars when imported: the CLI puts
+    that off until an iri is checked (toolcat.cli.startup), and the check still happens."""
+    catalog = tmp_path / "tools.json"
+    catalog.write_text(json.dumps([{"name": "open", "description": "Open an address.",
+                                    "parameters": {"type": "object", "properties": {
+                                        "at": {"type": "string", "format": "iri"}}}}]))
+    code = ("import sys, runpy; sys.argv = ['toolcat', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('toolcat', run_name='__main__')\n"
+            "finally:\n    print('lark' in sys.modules, file=sys.stderr)")
+    for value, accepted in (("https://bücher.example/ä", True), ("https://exa mple/", False)):
+        response = tmp_path / "response.json"
+        response.write_text(json.dumps({"content": [
+            {"type": "tool_use", "id": "t1", "name": "open", "input": {"at": value}}]}))
+        done = subprocess.run([sys.executable, "-c", code, "check-call", str(response),
+                               "--provider", "anthropic", "-c", str(catalog), "--json"],
+                              capture_output=True, text=True, cwd=tmp_path, env=ENV)
+        assert json.loads(done.stdout)["calls"][0]["accepted"] is accepted, done.stderr
+        assert done.stderr.strip().endswith("True")  # an iri was checked: the grammars loaded
+    lint = subprocess.run([sys.executable, "-c", code, "lint", "-c", str(catalog)],
+                          capture_output=True, text=True, cwd=tmp_path, env=ENV)
+    assert lint.stderr.strip().endswith("False")  # lint checks schemas, never an iri

@@ -22,7 +22,9 @@ def test_a_request_no_tool_fits_shows_no_catalog_tool_as_pick_says(run):
     assert [t["name"] for t in data["visible"]] == ["tool_search"]
     floored = [t for t in data["deferred"] if t["rule"] == "below-min-score"]
     assert floored, "the scorer gives every tool some score; the floor defers them"
-    assert all(0 < t["score"] < 0.05 for t in floored)
+    # scores are shown to 6 decimals: a tool with next to no similarity shows 0.0
+    assert all(0 <= t["score"] < 0.05 for t in floored)
+    assert sum(t["score"] > 0 for t in floored) > len(floored) / 2
     assert "under mcp.min_score 0.05" in floored[0]["reason"]
     picked = json.loads(run("pick", "tell me a joke", "--json").stdout)
     assert picked["picks"] == [] and picked["min_score"] == 0.05

@@ -128,7 +128,7 @@ def test_garbage_embedding_caches_are_rebuilt_and_both_runs_succeed(tmp_path):
 
 
 def test_the_index_folder_keeps_the_catalogs_used_last(tmp_path):
-    from toolcat.search.index import prune_indexes
+    from toolcat.source.cache import prune
 
     folder = tmp_path / "index"
     folder.mkdir()
@@ -137,7 +137,7 @@ def test_the_index_folder_keeps_the_catalogs_used_last(tmp_path):
             (folder / f"{key * 40}-{part}").write_bytes(b"x")
             os.utime(folder / f"{key * 40}-{part}", (1e9 - age, 1e9 - age))
     os.utime(folder / f"{'j' * 40}-bm25-1.npz")  # just used
-    prune_indexes(folder, keep=3)
+    prune(folder, keep=3)
     assert sorted({f.name[0] for f in folder.iterdir()}) == ["a", "b", "j"]
     assert len(list(folder.iterdir())) == 6
 

@@ -29,19 +29,20 @@ def test_a_second_build_reads_the_tool_embeddings_from_disk(demo, embedder, tmp_
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
     tools = demo.tools[:12]
     first = build_scorer("semantic", tools)
-    assert first.encoded == 12
+    # each tool's whole text and its summary, one text when the tool has no parameters
+    assert first.encoded == sum(2 if t.parameters.get("properties") else 1 for t in tools)
     assert list((tmp_path / "cache" / "embeddings").iterdir())
     second = build_scorer("semantic", tools)
     assert second.encoded == 0
     assert second.scores("weather in Lisbon") == pytest.approx(first.scores("weather in Lisbon"))
     changed = [Tool(name="get_weather", description="Current conditions somewhere."),
                *tools[1:]]
-    assert build_scorer("semantic", changed).encoded == 1
+    assert build_scorer("semantic", changed).encoded == 1  # no parameters: one text
 
 
 def test_without_the_cache_nothing_is_written(demo, embedder, tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
-    assert build_scorer("semantic", demo.tools[:3], cache=False).encoded == 3
+    assert build_scorer("semantic", demo.tools[:3], cache=False).encoded == 6
     assert not (tmp_path / "cache").exists()
 
 

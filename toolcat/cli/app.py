@@ -13,7 +13,10 @@ import typer._click as click
 from typer.core import TyperGroup
 
 from toolcat import __version__
+from toolcat.cli.startup import defer_slow_imports
 from toolcat.errors import ToolcatError
+
+defer_slow_imports()  # before a command imports jsonschema
 
 SIGPIPE_STATUS = 141  # 128 + SIGPIPE, what a shell reports for `cat big | head`
 # what writing stdout raises when the disk or device fails (`toolcat list > /dev/full`)

@@ -34,7 +34,6 @@ import re2
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
-from toolcat.search.text import CAMEL_BOUNDARY
 
 # Keys whose values are machine words, never prose a model is told to follow.
 SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
@@ -98,7 +97,7 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label = SQUEEZED[int(match.lastgroup[1:])][0]
         seen.add(label)
         yield label, True, _evidence(match.group()), disguise or "letter spacing"
-    for match in _squeezed(True).finditer(_NOT_ALNUM.sub("", view)):
+    for match in _squeezed(True).finditer(_squeeze(view)):
         label = SQUEEZED[int(match.lastgroup[1:])][0]
         if label not in seen:
             seen.add(label)
@@ -159,16 +158,29 @@ _SEPARATOR = "\n.\x00.\n"  # between strings: no pattern reads across a full sto
 
 def _suspect(texts: list[str]) -> bool:
     """Whether any of `texts` may hold something: all of them are read in one pass, as one
-    text, so a clean definition (nearly all of them) costs one match, not one per string."""
+    text, so a clean definition (nearly all of them) costs one match, not one per string.
+
+    It may say yes where `scan_text` then finds nothing (that only costs the second pass),
+    never no where it would find something: the four readings `scan_text` matches (the
+    normalised text, its closed-up runs, the text with every mark taken out, digits read as
+    letters) are covered by three (the runs are in the text without marks; every digit is
+    read as a letter, not only those in words that mix both), joined and matched by one
+    expression holding every pattern, squeezed ones included: the text crosses the RE2
+    wrapper once instead of four times, and the word-by-word passes are left to the second
+    pass.
+    """
     texts = [text.replace("\x00", " ") for text in texts]
     joined = _SEPARATOR.join(texts)
     if "<!--" in joined or "]:" in joined or next(_decoded(joined), None) is not None:
         return True
     view, _ = _normalise(joined)
-    leet = _leet(view)
-    return bool(_compiled().search(view) or _squeezed(False).search(" ".join(_RUN.findall(view)))
-                or _squeezed(True).search(_NOT_ALNUM.sub("", view))
-                or (leet is not None and _compiled().search(leet)))
+    # the text with every mark taken out holds each closed-up run; every digit read as a
+    # letter covers the words that mix both
+    readings = [view, _squeeze(view)]
+    digits_read = view.translate(_DIGITS_AS_LETTERS)
+    if digits_read != view:
+        readings.append(digits_read)
+    return _anything().search(_SEPARATOR.join(readings)) is not None
 
 
 @cache
@@ -183,6 +195,17 @@ def _compiled() -> Any:
 
 
 @cache
+def _anything() -> Any:
+    """Every pattern and every squeezed pattern as one RE2 expression, for `_suspect`."""
+    options = re2.Options()
+    options.case_sensitive = False
+    options.max_mem = 64 << 20
+    parts = [pattern.replace(" ", _S) for _, _, pattern in PATTERNS]
+    parts += [pattern for _, pattern, _ in SQUEEZED]
+    return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+
+
+@cache
 def _squeezed(anywhere: bool) -> Any:
     """The SQUEEZED patterns for closed-up runs, or (`anywhere`) for the whole text."""
     return re2.compile("|".join(f"(?P<p{i}>{pattern})"
@@ -191,6 +214,15 @@ def _squeezed(anywhere: bool) -> Any:
 
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_NOT_ALNUM_BYTES = bytes(b for b in range(128) if not chr(b).isdigit()
+                         and not "a" <= chr(b) <= "z")
+
+
+def _squeeze(view: str) -> str:
+    """`view` with everything but `a-z0-9` taken out (bytes.translate when it is ASCII)."""
+    if view.isascii():
+        return view.encode("ascii").translate(None, _NOT_ALNUM_BYTES).decode("ascii")
+    return _NOT_ALNUM.sub("", view)
 _DIGIT_BY_LETTER = re.compile(r"[a-z][0-9]|[0-9][a-z]")
 _MIXED = re.compile(r"\b[a-z]*[0-9][a-z0-9]*\b")
 _DIGITS_AS_LETTERS = str.maketrans("013457", "oieast")
@@ -220,9 +252,20 @@ def _leet(view: str) -> str | None:
 _HYPHENATED = re.compile(r"(\w)-[ \t]*\r?\n\s*(\w)")
 _SPACES = re.compile(r"[^\S\n]+")
 _BREAKS = re.compile(r" ?\n[ \n]*")  # after _SPACES: a space run is one space
-_DOTTED = re.compile(r"\b[a-z](?:[.\-·*][a-z]\b)+\.?")
+# \b[a-z] written as [a-z](?<!\w\w): a pattern that opens with a character class is
+# scanned for far faster by re than one that opens with an assertion
+_DOTTED = re.compile(r"[a-z](?<!\w\w)(?:[.\-·*][a-z]\b)+\.?")
 _DOTS = re.compile(r"[.\-·*]")
-_SPACED = re.compile(r"(?:^| )\S \S \S")
+# what a match of _HYPHENATED, or of _DOTTED, must hold: searched for first, as they are
+# seldom there and these find them several times faster than the whole expressions look
+_HYPHEN_BREAK = re.compile(r"-[ \t]*\r?\n")
+_DOTTED_HINT = re.compile(r"[.\-·*][a-z]\b")
+_SPACED_START = re.compile(r"\S \S \S")  # at the start, or after a space:
+_SPACED = re.compile(r" \S \S \S")
+_WIDE_SPACES = re.compile(r"[^\S\n]{2,}|[^\S \n]")  # what _SPACES changes
+# search.text.CAMEL_BOUNDARY as a space put before an upper-case letter: re scans for a
+# rare first character far faster than it tries two assertions at every position
+_CAMEL = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))")
 _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 
 
@@ -232,16 +275,26 @@ def _normalise(text: str) -> tuple[str, str | None]:
     if not text.isascii() and fold_text(text) != text.lower():
         how = "look-alike or invisible characters"
     folded = _words(text)
-    if "-" in folded and "\n" in folded:
+    if "-" in folded and _HYPHEN_BREAK.search(folded):
         folded = _HYPHENATED.sub(r"\1\2", folded)
     folded = folded.replace("_", " ").replace("\t", " ").translate(_LINE_BREAKS)
-    closed = _DOTTED.sub(_undotted, folded)
-    if _SPACED.search(closed):  # before spaces are collapsed: wide gaps separate words
+    closed = _DOTTED.sub(_undotted, folded) if _DOTTED_HINT.search(folded) else folded
+    if _SPACED_START.match(closed) or _SPACED.search(closed):  # before spaces are collapsed:
+        # wide gaps separate words
         closed = "\n".join(_close_letter_spacing(line) for line in closed.split("\n"))
     if closed != folded:
         how = how or "letter spacing"
-    closed = _SPACES.sub(" ", closed)
-    return (_BREAKS.sub("\n", closed) if "\n" in closed else closed).strip(), how
+    closed = _collapse_spaces(closed)
+    if "\n" in closed and (" \n" in closed or "\n " in closed or "\n\n" in closed):
+        closed = _BREAKS.sub("\n", closed)  # else it would change nothing
+    return closed.strip(), how
+
+
+def _collapse_spaces(text: str) -> str:
+    """`_SPACES.sub(" ", text)`, without rewriting every single space."""
+    if text.isascii() and "  " not in text and not any(c in text for c in "\x1c\x1d\x1e\x1f"):
+        return text  # only single spaces and line breaks: nothing to collapse
+    return _WIDE_SPACES.sub(" ", text)
 
 
 def _undotted(match: re.Match[str]) -> str:
@@ -250,7 +303,7 @@ def _undotted(match: re.Match[str]) -> str:
 
 def _words(text: str) -> str:
     """Folded text with identifiers split into words (`doNotTell` -> `do not tell`)."""
-    return fold_text(CAMEL_BOUNDARY.sub(" ", text))
+    return fold_text(_CAMEL.sub(r" \g<0>", text))
 
 
 def _disguise(text: str, how: str | None, matched: str) -> str | None:
@@ -293,6 +346,7 @@ _ENCODED = re2.compile(r"(?P<hex>(?:0x)?(?:[0-9a-fA-F]{2}){8,}(?:[^A-Za-z0-9+/\-
                        r"|(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}[ :,]){6,}[0-9a-fA-F]{2})"
                        r"|(?P<escapes>(?:\\u[0-9a-fA-F]{4}){4,})"
                        r"|(?P<base64>[A-Za-z0-9+/\-_]{20,}={0,2})")
+_ENCODED_BYTES = re2.compile(_ENCODED.pattern.encode())
 _HEX_NOISE = re.compile(r"\\x|[^0-9a-fA-F]")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
@@ -302,24 +356,28 @@ MAX_PAYLOAD = 1 << 20
 
 def _decoded(text: str) -> Iterator[tuple[str, str]]:
     """(how it was encoded, readable text) for each payload `text` hides."""
-    for match in _ENCODED.finditer(text):
-        payload = match.group()
+    ascii_text = text.isascii()  # then bytes: the RE2 wrapper maps no character offsets
+    for match in (_ENCODED_BYTES.finditer(text.encode("ascii")) if ascii_text
+                  else _ENCODED.finditer(text)):
+        payload, kind = match.group(), match.lastgroup
+        if ascii_text:
+            payload, kind = payload.decode("ascii"), kind.decode("ascii")
         if len(payload) > MAX_PAYLOAD:
             continue
-        if match.lastgroup == "hex":
+        if kind == "hex":
             digits = _HEX_NOISE.sub("", payload.removeprefix("0x"))
             readable = _readable(binascii.unhexlify(digits[: len(digits) // 2 * 2]))
             if readable:
                 yield "hexadecimal", readable
-        elif match.lastgroup == "escapes":
+        elif kind == "escapes":
             yield "\\u escapes", payload.encode().decode("unicode_escape")
         elif not payload.isalpha() and not payload.isdigit():
             readable = _readable(_unbase64(payload))
             if readable:
                 yield "base64", readable
-    if len(_PERCENT.findall(text)) >= 3:
+    if "%" in text and len(_PERCENT.findall(text)) >= 3:
         yield "percent-encoding", unquote(text)
-    if _ENTITY.search(text):
+    if "&" in text and _ENTITY.search(text):
         yield "HTML entities", html.unescape(text)
 
 

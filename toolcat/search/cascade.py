@@ -25,7 +25,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder, text_key
 from toolcat.search.hybrid import LAMBDA, squash, why
-from toolcat.search.semantic import tool_text
+from toolcat.search.semantic import blend, summary_text, tool_text
 from toolcat.search.text import identifier_names
 
 CANDIDATES = 50
@@ -67,7 +67,7 @@ class CascadeScorer:
         self.candidates = candidates
         self.weight = weight
         self._names: frozenset[str] | None = None
-        self._vectors: dict[int, np.ndarray] = {}  # tool index -> unit vector
+        self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
         self._last: tuple[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # tools encoded so far (the others came from the cache or wait)
@@ -88,17 +88,22 @@ class CascadeScorer:
                 self._names = identifier_names(self.tools)
             if self._stored is None:
                 self._stored = EmbeddingCache(self.embedder.ident).load() if self.cache else {}
-            texts = {i: tool_text(self.tools[i], self._names) for i in missing}
-            keys = {i: text_key(text) for i, text in texts.items()}
-            new = [i for i in missing if keys[i] not in self._stored]
+            texts = {i: (tool_text(self.tools[i], self._names),
+                         summary_text(self.tools[i], self._names)) for i in missing}
+            keys = {i: (text_key(whole), text_key(summary))
+                    for i, (whole, summary) in texts.items()}
+            new = {key: text for i, pair in texts.items()
+                   for key, text in zip(keys[i], pair, strict=True) if key not in self._stored}
             if new:
-                encoded = self.embedder.encode([texts[i] for i in new], progress=self.progress)
-                self.encoded += len(new)
-                fresh = {keys[i]: v for i, v in zip(new, encoded, strict=True)}
+                encoded = self.embedder.encode(list(new.values()), progress=self.progress)
+                self.encoded += sum(1 for pair in keys.values() if pair[0] in new or pair[1] in new)
+                fresh = dict(zip(new, encoded, strict=True))
                 self._stored.update(fresh)
                 if self.cache:
                     EmbeddingCache(self.embedder.ident).save(fresh)
-            self._vectors.update((i, self._stored[keys[i]]) for i in missing)
+            stored = self._stored
+            self._vectors.update((i, blend(stored[whole], stored[summary]))
+                                 for i, (whole, summary) in keys.items())
         if not len(indices):
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._vectors[i] for i in indices.tolist()])

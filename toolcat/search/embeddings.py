@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from toolcat.config.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.errors import MissingExtraError, UsageError
 from toolcat.search.device import Progress, requested_device, resolve_device
 from toolcat.search.device import batch_size as device_batch_size
+from toolcat.source.cache import UNREADABLE, cache_dir, write_atomically
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
-from toolcat.config.paths import UNREADABLE, cache_dir, write_atomically
 from toolcat.model import Catalog, Tool
 from toolcat.search import build_scorer, check_options
 from toolcat.search.base import Scorer
+from toolcat.source.cache import UNREADABLE, cache_dir, prune, write_atomically
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 2  # 2: BM25F names length-normalised with b = 0.75
+FORMAT = 3  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
@@ -83,26 +83,13 @@ def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
                         path, _first_line(exc))
         else:
             with contextlib.suppress(OSError):
-                os.utime(path)  # marks it used, for prune_indexes
+                os.utime(path)  # marks it used, for prune
             return loaded
     built = build()
     with contextlib.suppress(OSError):  # a cache that cannot be written is no error
         write_atomically(path, lambda handle: save(built, handle))
-        prune_indexes(path.parent)
+        prune(path.parent, KEEP_CATALOGS)
     return built
-
-
-def prune_indexes(folder: Path, keep: int = KEEP_CATALOGS) -> None:
-    """Remove the index files of all but the `keep` catalogs used most recently."""
-    last_used: dict[str, float] = {}
-    files = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
-    for file in files:
-        key = file.name.split("-", 1)[0]
-        last_used[key] = max(last_used.get(key, 0.0), file.stat().st_mtime)
-    stale = set(sorted(last_used, key=last_used.__getitem__, reverse=True)[keep:])
-    for file in files:
-        if file.name.split("-", 1)[0] in stale:
-            file.unlink(missing_ok=True)
 
 
 def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:

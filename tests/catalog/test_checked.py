@@ -1,0 +1,73 @@
+"""A large JSON catalog found sound once is parsed without the checks the next time, and only
+that very text: a changed file is checked again (toolcat.source.checked)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolcat.catalog.load import load_catalog
+from toolcat.errors import CatalogError
+from toolcat.source import checked, files
+
+
+def big_catalog(path: Path, extra: str = "") -> str:
+    tools = [{"name": f"tool_{i}", "description": f"Does thing {i}. " + "word " * 80,
+              "parameters": {"type": "object", "properties": {
+                  "city": {"type": "string", "description": "A city"}}}}
+             for i in range(2500)]
+    text = json.dumps({"tools": tools}, indent=1)
+    text = text[:-2] + extra + text[-2:]
+    assert len(text) >= checked.MIN_SIZE
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def entries(cache: Path) -> list[Path]:
+    folder = cache / "checked"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def test_a_second_read_uses_the_verdict_and_gives_the_same_catalog(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "tools.json"
+    big_catalog(path)
+    first = load_catalog(path)
+    kept = entries(Path(checked.cache_dir()))
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == ["object", "string"]
+
+    def unexpected(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the limits were walked again")
+
+    monkeypatch.setattr(files, "check_value", unexpected)
+    second = load_catalog(path)
+    assert [(t.name, t.description, t.parameters) for t in second.tools] == \
+        [(t.name, t.description, t.parameters) for t in first.tools]
+
+
+def test_a_file_changed_after_its_verdict_is_checked_again(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    big_catalog(path)
+    load_catalog(path)
+    big_catalog(path, extra=', "tools": []')  # the same key twice in the top object
+    with pytest.raises(CatalogError, match="given twice"):
+        load_catalog(path)
+
+
+def test_an_unreadable_verdict_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    big_catalog(path)
+    load_catalog(path)
+    (entry,) = entries(Path(checked.cache_dir()))
+    entry.write_text("{not json")
+    assert len(load_catalog(path).tools) == 2500
+    assert json.loads(entry.read_text()) == ["object", "string"]  # written again
+
+
+def test_small_files_leave_nothing_in_the_cache(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "a", "description": "b"}]}))
+    load_catalog(path)
+    assert entries(Path(checked.cache_dir())) == []
