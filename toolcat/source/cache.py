@@ -22,7 +22,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
 
 
-def write_atomically(target: Path, write: Callable[[BinaryIO], None]) -> None:
+def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write `target` through `write(file)` so that a reader sees the old file or the whole
     new one, never a part: a temporary file beside it, then one rename. A failed write
     leaves no temporary file behind.
