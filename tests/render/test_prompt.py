@@ -82,6 +82,24 @@ def test_a_schema_of_true_takes_any_arguments_in_every_format(fmt):
     assert fmt == "native" or "ping" in prompt.text
 
 
+MALFORMED = [
+    {"properties": [None]}, {"properties": None}, {"properties": {"a": 5, "b": [1]}},
+    {"required": [[]]}, {"required": "a", "properties": {"a": {"type": "string"}}},
+    {"properties": {"a": {"type": ["string", 5, None]}}}, {"properties": {"a": {"enum": 3}}},
+    {"properties": {"a": {"type": "array", "items": [1, 2]}}},
+    {"type": "object", "additionalProperties": [1]}, {"properties": {"a": {"anyOf": 7}}},
+]
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("schema", MALFORMED, ids=lambda s: str(s)[:40])
+def test_a_malformed_schema_still_renders_in_every_format(fmt, schema):
+    # lint reports the schema; a prompt of the catalog must still render
+    tool = Tool(name="ping", description="Ping anything.", parameters=schema)
+    prompt = build_prompt(get_format(fmt), tools=[tool])
+    assert fmt == "native" or "ping" in prompt.text
+
+
 def test_the_tool_search_section_lists_categories_only_when_there_are_some():
     assert "**Available tool categories:**\n- github (issues)\n\n**Workflow:**" in \
         tool_search_section(["github (issues)"])

@@ -444,6 +444,13 @@ def _parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
         where = SourceRef(shown, mark.line + 1, mark.column + 1) if mark else SourceRef(shown)
+        if "nesting depth" in problem:
+            # libyaml (PyYAML 6.0.4 and later) stops flow collections 1,000 deep while it
+            # scans ahead, before the events that find the 65th level reach the loop above
+            offset = token_at_depth(text, MAX_DEPTH + 1)
+            if offset:
+                where = SourceRef(shown, *_line_col(text, offset))
+            raise CatalogError(f"nested deeper than {MAX_DEPTH} levels", where=where) from exc
         raise CatalogError(f"invalid YAML: {problem}", where=where) from exc
     except yaml.YAMLError as exc:
         raise CatalogError(f"invalid YAML: {exc}", where=SourceRef(shown)) from exc

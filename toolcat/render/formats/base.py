@@ -34,6 +34,19 @@ class PromptFormat:
     parse: Callable[[str], list[ToolCall]] | None = None
 
 
+def properties_of(schema: Json) -> dict[str, Json]:
+    """The `properties` of a parameters schema, or {} when it has none or they are malformed
+    (lint reports a broken schema; a prompt still renders)."""
+    found = schema.get("properties") if isinstance(schema, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def required_of(schema: Json) -> set[str]:
+    """The names in a schema's `required`, ignoring what is not a name."""
+    found = schema.get("required") if isinstance(schema, dict) else None
+    return {name for name in found if isinstance(name, str)} if isinstance(found, list) else set()
+
+
 def dumps(value: Json, indent: int | None = None) -> str:
     """JSON as chat templates write it (`tojson`): key order kept, non-ASCII kept."""
     return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)

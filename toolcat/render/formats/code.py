@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool
-from toolcat.render.formats.base import PromptFormat
+from toolcat.render.formats.base import PromptFormat, properties_of, required_of
 from toolcat.source.refs import resolve_pointer
 
 RUNNER = "python_execution"
@@ -49,9 +49,8 @@ def stub(tool: Tool, notes: list[str]) -> str:
     if name != tool.name:
         notes.append(f"{tool.name}: not a Python name; its stub is called {name}")
     schema = tool.parameters or {}
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    properties = properties if isinstance(properties, dict) else {}
-    required = set(schema.get("required") or ()) if isinstance(schema, dict) else set()
+    properties = properties_of(schema)
+    required = required_of(schema)
     params, args, odd = [], [], []
     # parameters without a default come first, as Python requires
     for prop, field in sorted(properties.items(), key=lambda kv: kv[0] not in required):

@@ -15,7 +15,14 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.render.formats.base import PromptFormat, call_at, call_from_object, dumps, loads_object
+from toolcat.render.formats.base import (
+    PromptFormat,
+    call_at,
+    call_from_object,
+    dumps,
+    loads_object,
+    properties_of,
+)
 
 OPENING = (
     "You are a function calling AI model. You are provided with function signatures within "
@@ -58,7 +65,7 @@ def python_type(schema: Json) -> str:
 def tool_line(tool: Tool) -> str:
     # a schema may be the boolean `true` (any arguments): no properties to list
     schema = tool.parameters if isinstance(tool.parameters, dict) else {}
-    properties = schema.get("properties") or {}
+    properties = properties_of(schema)
     signature = ", ".join(f"{name}: {python_type(field)}" for name, field in properties.items())
     description = f"{tool.name}({signature}) - {tool.description}"
     if properties:
