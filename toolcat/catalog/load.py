@@ -120,7 +120,7 @@ class _Loader:
         foreign = parsed.type_names is None or not parsed.type_names <= JSON_TYPES
         for item, pointer in found.items:
             ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source,
-                              foreign_types=foreign)
+                              foreign_types=foreign, examples=parsed.has_examples)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)

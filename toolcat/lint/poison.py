@@ -188,7 +188,7 @@ def _compiled() -> Any:
     """All patterns as one RE2 expression; each is a named group `p<index>`."""
     options = re2.Options()
     options.case_sensitive = False
-    options.max_mem = 64 << 20
+    options.max_mem = 128 << 20  # every pattern's DFA at once; at 64 MiB it thrashes
     parts = [f"(?P<p{i}>{pattern.replace(' ', _S)})"
              for i, (_, _, pattern) in enumerate(PATTERNS)]
     return re2.compile("|".join(parts), options)
@@ -199,7 +199,7 @@ def _anything() -> Any:
     """Every pattern and every squeezed pattern as one RE2 expression, for `_suspect`."""
     options = re2.Options()
     options.case_sensitive = False
-    options.max_mem = 64 << 20
+    options.max_mem = 128 << 20  # every pattern's DFA at once; at 64 MiB it thrashes
     parts = [pattern.replace(" ", _S) for _, _, pattern in PATTERNS]
     parts += [pattern for _, pattern, _ in SQUEEZED]
     return re2.compile("|".join(f"(?:{part})" for part in parts), options)

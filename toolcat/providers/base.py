@@ -40,6 +40,8 @@ class ReadContext:
     mapped_types: Counter[str] = field(default_factory=Counter, compare=False)
     # False when the file is known to hold no foreign type name: schemas are taken as they are
     foreign_types: bool = True
+    # False when the file's text cannot hold example requests: they are not looked for
+    examples: bool = True
 
     def ref(self, *tokens: str | int) -> SourceRef:
         pointer = join(self.pointer, *tokens)
@@ -55,7 +57,7 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
-        if "example_requests" not in fields:
+        if self.examples and "example_requests" not in fields:
             requests = self.example_requests(item)
             if requests:
                 fields["example_requests"] = requests

@@ -66,6 +66,8 @@ class ParsedFile:
     # every string value of a `type` key in the document, when known (strict JSON); the
     # loader maps foreign type names (`dict`, ...) only in files that may hold one
     type_names: frozenset[str] | None = None
+    # False when the text cannot hold example requests (docs/tune.md): no key to look for
+    has_examples: bool = True
 
 
 STDIN = "-"
@@ -150,20 +152,33 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         raise CatalogError("file is empty", where=SourceRef(shown))
     if yaml_syntax:
         data, positions = _parse_yaml(text, shown)
-        return ParsedFile(shown, data, MappedIndex(positions), _may_refer(text))
+        return ParsedFile(shown, data, MappedIndex(positions), _may_refer(text),
+                          has_examples=_may_hold_examples(text))
     type_names: set[str] = set()
     try:
         data, index = _parse_json(text, shown, type_names=type_names)
     except CatalogError as strict:
         data, index = _lenient_json(text, shown, strict)
-        return ParsedFile(shown, data, index, _may_refer(text))
-    return ParsedFile(shown, data, index, _may_refer(text), frozenset(type_names))
+        return ParsedFile(shown, data, index, _may_refer(text),
+                          has_examples=_may_hold_examples(text))
+    return ParsedFile(shown, data, index, _may_refer(text), frozenset(type_names),
+                      _may_hold_examples(text))
 
 
 # "$ref" as written, an escape of one of its characters (JSON \u, YAML \x \u \U), or a YAML
 # escaped line break, which joins a double-quoted key written on two lines; other escapes
 # (accented letters in descriptions, common in real catalogs) cannot spell it
 _REF_ESCAPE = re.compile(r"\\(?:x|u00|U000000)(?:24|72|65|66)|\\\r?\n")
+
+
+def _may_hold_examples(text: str) -> bool:
+    """Whether a key holding example requests (`example_requests`, `x-example-requests`) may
+    be in the text; a JSON escape of an ASCII character may spell one."""
+    return ("example_requests" in text or "example-requests" in text
+            or _ASCII_ESCAPE.search(text) is not None)
+
+
+_ASCII_ESCAPE = re.compile(r"\\(?:u00|x)[2-7][0-9A-Fa-f]")  # JSON and YAML escapes
 
 
 def _may_refer(text: str) -> bool:
@@ -415,7 +430,8 @@ def parse_json_lines(text: str, shown: str) -> ParsedFile:
         items.append(value)
     if not items:
         raise CatalogError("file is empty", where=SourceRef(shown))
-    return ParsedFile(shown, items, _LinesIndex(lines), _may_refer(text))
+    return ParsedFile(shown, items, _LinesIndex(lines), _may_refer(text),
+                      has_examples=_may_hold_examples(text))
 
 
 class _LinesIndex:

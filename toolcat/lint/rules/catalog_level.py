@@ -211,7 +211,7 @@ def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
     other providers' tokenizers differ by a few percent.
     """
     limit = ctx.options["max_tool_tokens"]
-    if tool.size() <= limit:  # a token is at least one byte: no need to load the tokenizer
+    if ctx.memo("size", tool, tool.size) <= limit:  # a token is at least one byte
         return
     tokens = ctx.tokens(tool)
     if tokens > limit:
@@ -250,7 +250,7 @@ def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """
     limit = ctx.options["max_catalog_tokens"]
     encoding = ctx.options["token_encoding"]
-    if sum(tool.size() for tool in catalog.tools) <= limit:  # a token is at least one byte
+    if sum(ctx.memo("size", t, t.size) for t in catalog.tools) <= limit:  # a token >= a byte
         return
     counts = [ctx.tokens(tool) for tool in catalog.tools]
     total = sum(counts)
