@@ -137,3 +137,15 @@ def test_example_requests_survive_a_round_trip_through_the_toolcat_shape(run, tm
     result = run("convert", "-c", str(tmp_path / "own.yaml"), "--to", "toolcat")
     assert result.exit_code == 0, result.output
     assert "example_requests" in result.stdout and "raise a jira" in result.stdout
+
+
+def test_example_requests_survive_a_round_trip_beside_unrelated_meta(run, tmp_path):
+    # `_meta` without toolcat's key must not be taken for where the requests are kept
+    (tmp_path / "own.yaml").write_text(
+        "tools:\n- name: file_ticket\n  description: Create an issue.\n"
+        "  example_requests: [raise a jira]\n  _meta: {other: 1}\n", encoding="utf-8")
+    result = run("convert", "-c", str(tmp_path / "own.yaml"), "--to", "toolcat")
+    assert result.exit_code == 0, result.output
+    back = tmp_path / "back.yaml"
+    back.write_text(result.stdout, encoding="utf-8")
+    assert load_catalog(back).tools[0].example_requests == ("raise a jira",)

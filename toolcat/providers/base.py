@@ -57,7 +57,7 @@ class ReadContext:
         source default to this file's, and raw, origin and the schema's place are filled in."""
         fields.setdefault("server", self.default_server)
         fields.setdefault("source", self.default_source)
-        if self.examples and "example_requests" not in fields:
+        if self.examples and not fields.get("example_requests"):
             requests = self.example_requests(item)
             if requests:
                 fields["example_requests"] = requests
@@ -76,9 +76,7 @@ class ReadContext:
         `x-example-requests` extension key, on the item or on the function it wraps, or the
         `io.toolcat/example_requests` key of an MCP tool's `_meta`."""
         for path in EXAMPLE_REQUEST_KEYS:
-            value: Any = item
-            for key in path:
-                value = value.get(key) if isinstance(value, Mapping) else None
+            value = at_path(item, path)
             if value is not None:
                 if isinstance(value, str):
                     value = [value]
@@ -204,6 +202,14 @@ EXAMPLE_REQUEST_KEYS: tuple[tuple[str, ...], ...] = (
     ("x-example-requests",), ("function", "x-example-requests"),
     ("toolSpec", "x-example-requests"), ("_meta", "io.toolcat/example_requests"))
 IGNORE_KEY = "x-toolcat-ignore"  # lint rules a tool or server silences for itself
+
+
+def at_path(item: Mapping[str, Json], path: Sequence[str]) -> Any:
+    """The value at `path` (keys of nested mappings) in `item`, or None."""
+    value: Any = item
+    for key in path:
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
 
 
 class Fields:

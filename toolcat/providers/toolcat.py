@@ -18,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Server, Tool
-from toolcat.providers.base import Fields, Json, Provider, ReadContext, Written
+from toolcat.providers.base import (
+    EXAMPLE_REQUEST_KEYS,
+    Fields,
+    Json,
+    Provider,
+    ReadContext,
+    Written,
+    at_path,
+)
 from toolcat.providers.mcp import annotated_safety
 
 KEYS = {"name", "description", "parameters", "server", "kind", "source", "level", "tags",
@@ -71,8 +79,7 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         constraints=fields.mapping("constraints"),
         annotations=annotations,
         examples=fields.values("examples"),
-        example_requests=fields.strings("example_requests")
-        or ctx.example_requests(item),
+        example_requests=fields.strings("example_requests"),
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS),
     )
@@ -112,8 +119,7 @@ def write_tool(tool: Tool) -> Written:
 
 def _elsewhere(tool: Tool) -> bool:
     """Whether the tool's example requests sit under a key its extras write back anyway."""
-    return any(key in tool.extra for key in ("x-example-requests", "_meta", "function",
-                                             "toolSpec"))
+    return any(at_path(tool.extra, path) is not None for path in EXAMPLE_REQUEST_KEYS)
 
 
 def write_server(server: Server) -> dict[str, Json]:
