@@ -203,7 +203,8 @@ def _toolcat(*args: str, **kwargs: Any) -> subprocess.Popen[bytes]:
 
 @pytest.mark.parametrize("args", [("list", "-c", "demo"), ("rules",),
                                   ("lint", "-c", "demo", "--target", "gemini"),
-                                  ("convert", "-c", "demo", "--to", "openai")])
+                                  ("convert", "-c", "demo", "--to", "openai"),
+                                  ("convert", "-c", "demo", "--to", "openai", "-o", "/dev/stdout")])
 def test_a_reader_that_went_away_ends_the_command_quietly(args):
     # `toolcat lint | head -1` once head has left: every write meets a closed pipe
     read_end, write_end = os.pipe()

@@ -151,6 +151,8 @@ def write_output(path: Path, text: str | bytes, *, protect: Iterable[str | Path]
         else:
             _replace(path.resolve(), data)
     except BrokenPipeError:
+        if how == "stream":  # `-o /dev/stdout | head`: ends as every print does (cli.app)
+            raise
         raise UsageError(f"cannot write {path}: the reader closed the pipe") from None
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
