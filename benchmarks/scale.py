@@ -284,11 +284,11 @@ def semantic_row(tools: Sequence, asked: list[str]) -> None:
 
 def embed_row(tools: Sequence, sample: int) -> None:
     from toolcat.search.embeddings import load_embedder
-    from toolcat.search.semantic import summary_text, tool_text
+    from toolcat.search.semantic import tool_texts
 
     embedder = load_embedder()
     # a tool is embedded twice: its whole text and its summary (toolcat.search.semantic)
-    texts = [tool_text(t) for t in tools[:sample]] + [summary_text(t) for t in tools[:sample]]
+    texts = [text for t in tools[:sample] for text in tool_texts(t)]
     embedder.encode(texts[:8])  # load the model
     started = time.perf_counter()
     embedder.encode(texts)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.bench.compare import Comparison, PastRun, compare, load_past
 from toolcat.bench.gates import Bar, Failure, check_bars, check_names, parse_bar
@@ -16,9 +16,10 @@ from toolcat.bench.report import BenchReport, report_metrics
 from toolcat.bench.runner import Progress, check_ks, check_scorers, run_bench
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
-from toolcat.search.tuning import NAME as TUNED
-from toolcat.search.tuning import Tuning
 from toolcat.wording import plural
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
 
 
 def parse_ks(text: str) -> tuple[int, ...]:
@@ -84,6 +85,8 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
     measured = list(names)
     if tuning is not None:
+        from toolcat.search.tuning import NAME as TUNED  # numpy and the scorers: only when tuned
+
         measured.append(TUNED)
         seen = tuning.seen(q.text for q in labeled)
         if seen:

@@ -124,7 +124,7 @@ def _jsonl_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
 
 
 def _structured_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
-    if path.suffix.lower() == ".json" and _looks_like_jsonl(read_text(path)):
+    if path.suffix.lower() == ".json" and looks_like_jsonl(read_text(path)):
         yield from _jsonl_records(path)
         return
     parsed = parse_file(path)
@@ -140,7 +140,8 @@ def _structured_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
         yield item, SourceRef(parsed.path, line, column)
 
 
-def _looks_like_jsonl(text: str) -> bool:
+def looks_like_jsonl(text: str) -> bool:
+    """Whether a `.json` file is really JSON Lines: two lines, each an object."""
     lines = [line for line in text.splitlines() if line.strip()]
     return len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2])
 

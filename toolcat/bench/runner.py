@@ -161,9 +161,7 @@ class _ScorerBench:
             return build_scorer(self.name, tools)
         from toolcat.search.tuning import tuned_scorer
 
-        tuned: Any = tuned_scorer(tools, self.tuning,
-                                  lambda **weight: build_scorer("hybrid", tools, **weight))
-        return tuned  # type: ignore[no-any-return]
+        return tuned_scorer(tools, self.tuning)
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""

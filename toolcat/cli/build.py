@@ -75,11 +75,19 @@ def tuning_warnings(found: Tuning, tools: Sequence[Tool], model: str | None = No
         warn(line)
 
 
-def not_tuned(scorer: str | None) -> None:
-    """A tuning was given for a scorer it does not apply to."""
-    from toolcat.cli.output import warn
+def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Tool],
+                   model: str | None = None) -> Tuning | None:
+    """`found` when `scorer` is the hybrid one, with its warnings; otherwise None, saying so
+    when a tuning was given (it applies to the hybrid scorer only)."""
+    if found is None:
+        return None
+    if scorer != "hybrid":
+        from toolcat.cli.output import warn
 
-    warn(f"a tuning applies to the hybrid scorer; {scorer} scores zero-shot")
+        warn(f"a tuning applies to the hybrid scorer; {scorer} scores zero-shot")
+        return None
+    tuning_warnings(found, tools, model)
+    return found
 
 
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
@@ -88,12 +96,5 @@ def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
     profile's scorer is the hybrid one (warned otherwise)."""
     from toolcat.search import default_scorer
 
-    found = tuning(option, cfg)
-    if found is None:
-        return None
-    scorer = chosen.scorer or default_scorer()[0]
-    if scorer != "hybrid":
-        not_tuned(scorer)
-        return None
-    tuning_warnings(found, catalog.tools)
-    return found
+    return applied_tuning(tuning(option, cfg), chosen.scorer or default_scorer()[0],
+                          catalog.tools)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, LockfileOpt, OutputOpt, ShapeOpt
-from toolcat.lint.targets import TARGETS
+from toolcat.lint.targets import targets
 from toolcat.wording import plural
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ PathsArg = Annotated[
 TargetOpt = Annotated[
     list[str] | None,
     typer.Option("--target", "-t", help="Also check what these providers reject or ignore "
-                 f"(comma-separated or repeated): {', '.join(TARGETS)}, all.",
+                 f"(comma-separated or repeated): {', '.join(targets())}, all.",
                  show_default=False),
 ]
 SelectOpt = Annotated[
@@ -334,7 +334,7 @@ def explain(rule: Rule, console: Console) -> None:
     console.print(rule.explanation, markup=False, highlight=False)
     if rule.needs_target:
         console.print()
-        console.print(f"Runs only with --target ({', '.join(TARGETS)}).", markup=False)
+        console.print(f"Runs only with --target ({', '.join(targets())}).", markup=False)
     if rule.options:
         console.print()
         console.print("Options (lint: options: in toolcat.yaml):", markup=False)

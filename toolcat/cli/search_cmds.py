@@ -130,19 +130,15 @@ def search(
     learned = build.tuning(tuning, cfg) if tuning is not None or scorer == "hybrid" else None
     if tuning is not None and scorer is None:
         scorer = "hybrid"
+    learned = build.applied_tuning(learned, scorer, cat.tools, model)
     with EncodingBar() as bar:
         options = _options(scorer, model, device, bar)
         chosen: Any = scorer
-        if learned is not None and scorer == "hybrid":
-            from toolcat.search.index import indexed_scorer
+        if learned is not None:
             from toolcat.search.tuning import tuned_scorer
 
-            build.tuning_warnings(learned, cat.tools, model)
-            chosen = tuned_scorer(cat.tools, learned, lambda **weight: indexed_scorer(
-                "hybrid", cat, **options, **weight))
+            chosen = tuned_scorer(cat, learned, **options)
             options = {}
-        elif tuning is not None:
-            build.not_tuned(scorer)
         result = search_tools(query, cat.tools, scorer=chosen, limit=limit, **options)
     if result.error is not None:
         from toolcat.errors import UsageError
@@ -221,17 +217,11 @@ def pick(
         raise UsageError("--timeout-ms must be more than 0")
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg)
-    learned = build.tuning(tuning, cfg)
     if scorer is None:
         scorer, why = default_scorer(len(cat.tools))
         if scorer != "hybrid":
             note(f"note: {why}")
-    if learned is not None:
-        if scorer == "hybrid":
-            build.tuning_warnings(learned, cat.tools, model)
-        else:
-            build.not_tuned(scorer)
-            learned = None
+    learned = build.applied_tuning(build.tuning(tuning, cfg), scorer, cat.tools, model)
     if min_score is None:
         min_score = learned.min_score if learned is not None and learned.min_score is not None \
             else MIN_SCORE

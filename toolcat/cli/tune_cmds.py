@@ -47,6 +47,7 @@ def tune(
     from toolcat.cli.search_cmds import EncodingBar, _options
     from toolcat.errors import UsageError
     from toolcat.tune import cross_validate, dumps, learn, prepare_material, read_sources
+    from toolcat.tune.usage import KINDS
 
     queries = queries or []
     if output is None and cv is None:
@@ -66,8 +67,7 @@ def tune(
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
     report: dict[str, Any] = {
         "catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
-        "requests": {kind: usage.count(kind)
-                     for kind in ("labeled", "log", "transcript", "example")}}
+        "requests": {kind: usage.count(kind) for kind in KINDS}}
     if cv is not None:
         distinct = len(set(material.digests))
         if cv > distinct or not any(material.requests[i].groups for i in material.measured):

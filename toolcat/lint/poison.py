@@ -34,6 +34,7 @@ import re2
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
+from toolcat.search.text import split_camel
 
 # Keys whose values are machine words, never prose a model is told to follow.
 SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
@@ -183,26 +184,27 @@ def _suspect(texts: list[str]) -> bool:
     return _anything().search(_SEPARATOR.join(readings)) is not None
 
 
-@cache
-def _compiled() -> Any:
-    """All patterns as one RE2 expression; each is a named group `p<index>`."""
+def _options() -> Any:
     options = re2.Options()
     options.case_sensitive = False
     options.max_mem = 128 << 20  # every pattern's DFA at once; at 64 MiB it thrashes
+    return options
+
+
+@cache
+def _compiled() -> Any:
+    """All patterns as one RE2 expression; each is a named group `p<index>`."""
     parts = [f"(?P<p{i}>{pattern.replace(' ', _S)})"
              for i, (_, _, pattern) in enumerate(PATTERNS)]
-    return re2.compile("|".join(parts), options)
+    return re2.compile("|".join(parts), _options())
 
 
 @cache
 def _anything() -> Any:
     """Every pattern and every squeezed pattern as one RE2 expression, for `_suspect`."""
-    options = re2.Options()
-    options.case_sensitive = False
-    options.max_mem = 128 << 20  # every pattern's DFA at once; at 64 MiB it thrashes
     parts = [pattern.replace(" ", _S) for _, _, pattern in PATTERNS]
     parts += [pattern for _, pattern, _ in SQUEEZED]
-    return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+    return re2.compile("|".join(f"(?:{part})" for part in parts), _options())
 
 
 @cache
@@ -263,9 +265,6 @@ _DOTTED_HINT = re.compile(r"[.\-·*][a-z]\b")
 _SPACED_START = re.compile(r"\S \S \S")  # at the start, or after a space:
 _SPACED = re.compile(r" \S \S \S")
 _WIDE_SPACES = re.compile(r"[^\S\n]{2,}|[^\S \n]")  # what _SPACES changes
-# search.text.CAMEL_BOUNDARY as a space put before an upper-case letter: re scans for a
-# rare first character far faster than it tries two assertions at every position
-_CAMEL = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))")
 _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 
 
@@ -303,7 +302,7 @@ def _undotted(match: re.Match[str]) -> str:
 
 def _words(text: str) -> str:
     """Folded text with identifiers split into words (`doNotTell` -> `do not tell`)."""
-    return fold_text(_CAMEL.sub(r" \g<0>", text))
+    return fold_text(split_camel(text))
 
 
 def _disguise(text: str, how: str | None, matched: str) -> str | None:

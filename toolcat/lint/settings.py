@@ -21,7 +21,7 @@ from toolcat.config import Config
 from toolcat.errors import ConfigError, UsageError
 from toolcat.lint.model import SEVERITIES, Rule, Severity
 from toolcat.lint.rules import RULES
-from toolcat.lint.targets import TARGETS
+from toolcat.lint.targets import get_targets
 from toolcat.model import SourceRef
 
 KEYS = ("select", "ignore", "severity", "targets", "options", "baseline")
@@ -116,9 +116,7 @@ class LintSettings:
             if level not in SEVERITIES:
                 raise UsageError(f"severity of {pattern} must be one of "
                                  f"{', '.join(SEVERITIES)}, not {level!r}")
-        for name in self.targets:
-            if name != "all" and name not in TARGETS:
-                raise UsageError(f"unknown target '{name}'; known: {', '.join(TARGETS)}, all")
+        get_targets(self.targets)  # a UsageError naming an unknown target
         defaults = default_options()
         for name, value in self.options.items():
             if name not in defaults:

@@ -14,7 +14,7 @@ strict, and is left out of `all`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -58,33 +58,19 @@ def _rank(provider: Provider) -> int:
     return ORDER.index(provider.name) if provider.name in ORDER else len(ORDER)
 
 
-class _Targets(Mapping[str, Target]):
-    """Every target by name, read from the provider registry on each use, so that a provider
+def targets() -> dict[str, Target]:
+    """Every target by name, read from the provider registry when asked, so that a provider
     registered after this module was imported is a target too."""
-
-    def _table(self) -> dict[str, Target]:
-        providers = sorted(PROVIDERS.values(), key=_rank)  # stable: registry order otherwise
-        return {declared.name: Target.of(provider, declared)
-                for provider in providers for declared in provider.lint_targets}
-
-    def __getitem__(self, name: str) -> Target:
-        return self._table()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-
-TARGETS: Mapping[str, Target] = _Targets()
+    providers = sorted(PROVIDERS.values(), key=_rank)  # stable: registry order otherwise
+    return {declared.name: Target.of(provider, declared)
+            for provider in providers for declared in provider.lint_targets}
 
 
 def get_targets(names: list[str] | tuple[str, ...]) -> tuple[Target, ...]:
     """Targets by name, in the order given, without repeats. `all` means every provider as it
     is ordinarily called: `openai-strict` (every tool strict, which ordinary tools fail) only
     counts when named."""
-    known = dict(TARGETS)
+    known = targets()
     chosen: dict[str, Target] = {}
     for name in names:
         if name == "all":

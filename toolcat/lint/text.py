@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from toolcat.search.text import CAMEL_BOUNDARY
+from toolcat.search.text import split_camel
 from toolcat.source.positions import unescape
 
 _WORD = re.compile(r"\w+")
@@ -16,7 +16,7 @@ STOPWORDS = frozenset(
 
 def words(text: str) -> list[str]:
     """Lower-case words; camelCase and snake_case are split (`getUserId` -> get user id)."""
-    return list(_WORD.findall(CAMEL_BOUNDARY.sub(" ", text).replace("_", " ").lower()))
+    return list(_WORD.findall(split_camel(text).replace("_", " ").lower()))
 
 
 _NOT_PLURAL = frozenset("does goes has was this its yes always news series species status "

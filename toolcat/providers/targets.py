@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-TABLE_VERSION = "2026-08-21"  # the newest source date in provider-formats.md
-
 
 @dataclass(frozen=True)
 class StrictRules:

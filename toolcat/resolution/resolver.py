@@ -152,9 +152,11 @@ class Resolver:
         self.scorer_name, self.scorer_reason = (
             (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
         self.tuning = tuning if self.scorer_name == "hybrid" else None
-        if tuning is not None and self.tuning is not None:
-            self.scorer_name = "hybrid+tuning"
-            self.scorer_reason += f", tuned by {tuning.source or 'a tuning'}"
+        if self.tuning is not None:
+            from toolcat.search.tuning import NAME
+
+            self.scorer_name = NAME
+            self.scorer_reason += f", tuned by {self.tuning.source or 'a tuning'}"
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
@@ -179,9 +181,7 @@ class Resolver:
                 if self.tuning is not None:
                     from toolcat.search.tuning import tuned_scorer
 
-                    tools = self.catalog.tools
-                    self._scorer = tuned_scorer(tools, self.tuning, lambda **weight: build_scorer(
-                        "hybrid", tools, **{**options, **weight}))
+                    self._scorer = tuned_scorer(self.catalog.tools, self.tuning, **options)
                 else:
                     self._scorer = build_scorer(self.scorer_name, self.catalog.tools, **options)
             except UsageError as exc:

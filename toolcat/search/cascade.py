@@ -25,7 +25,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder, text_key
 from toolcat.search.hybrid import LAMBDA, squash, why
-from toolcat.search.semantic import blend, summary_text, tool_text
+from toolcat.search.semantic import blend, tool_texts
 from toolcat.search.text import identifier_names
 
 CANDIDATES = 50
@@ -88,8 +88,7 @@ class CascadeScorer:
                 self._names = identifier_names(self.tools)
             if self._stored is None:
                 self._stored = EmbeddingCache(self.embedder.ident).load() if self.cache else {}
-            texts = {i: (tool_text(self.tools[i], self._names),
-                         summary_text(self.tools[i], self._names)) for i in missing}
+            texts = {i: tool_texts(self.tools[i], self._names) for i in missing}
             keys = {i: (text_key(whole), text_key(summary))
                     for i, (whole, summary) in texts.items()}
             new = {key: text for i, pair in texts.items()

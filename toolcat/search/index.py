@@ -14,10 +14,8 @@ is indexed in memory every time.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,7 +25,7 @@ from toolcat import __version__
 from toolcat.model import Catalog, Tool
 from toolcat.search import build_scorer, check_options
 from toolcat.search.base import Scorer
-from toolcat.source.cache import UNREADABLE, cache_dir, prune, write_atomically
+from toolcat.source.cache import UNREADABLE, cache_dir, mark_used, store
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,13 +80,10 @@ def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
             log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
                         path, _first_line(exc))
         else:
-            with contextlib.suppress(OSError):
-                os.utime(path)  # marks it used, for prune
+            mark_used(path)
             return loaded
     built = build()
-    with contextlib.suppress(OSError):  # a cache that cannot be written is no error
-        write_atomically(path, lambda handle: save(built, handle))
-        prune(path.parent, KEEP_CATALOGS)
+    store(path, lambda handle: save(built, handle), KEEP_CATALOGS)
     return built
 
 

@@ -145,9 +145,7 @@ def pick(
         if tuned and tuning is not None:
             from toolcat.search.tuning import tuned_scorer
 
-            built: Any = tuned_scorer(tools, tuning, lambda **weight: indexed_scorer(
-                "hybrid", source, **options, **weight))
-            return built  # type: ignore[no-any-return]
+            return tuned_scorer(source, tuning, **options)
         return indexed_scorer(name, source, **options)
 
     def ranked() -> list[Scored]:
@@ -157,7 +155,9 @@ def pick(
 
     found = _within(ranked, timeout_ms)
     if tuned:
-        name = "hybrid+tuning"
+        from toolcat.search.tuning import NAME
+
+        name = NAME
     if found is None:
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"

@@ -38,21 +38,15 @@ MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 SUMMARY_SHARE = 0.2
 
 
-def summary_text(tool: Tool, names: frozenset[str] = frozenset()) -> str:
-    """What a tool's summary is embedded as: `name words: description`, without the
-    description's clauses that point to another of the `names`."""
-    return f"{split_name(tool.name)}: {own_description(tool, names)}".strip()[:MAX_CHARS]
-
-
-def tool_text(tool: Tool, names: frozenset[str] = frozenset()) -> str:
-    """What a tool's whole text is embedded as: its summary, then `Parameters: name: text;
-    ...`."""
+def tool_texts(tool: Tool, names: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """What a tool is embedded as: its whole text and its summary. The summary is `name
+    words: description`, without the description's clauses that point to another of the
+    `names`; the whole text adds `Parameters: name: text; ...`."""
+    summary = f"{split_name(tool.name)}: {own_description(tool, names)}".strip()
     params = "; ".join(f"{split_name(n)}: {d}" if d else split_name(n)
                        for n, d in parameter_texts(tool.parameters))
-    text = f"{split_name(tool.name)}: {own_description(tool, names)}".strip()
-    if params:
-        text += f" Parameters: {params}"
-    return text[:MAX_CHARS]
+    whole = f"{summary} Parameters: {params}" if params else summary
+    return whole[:MAX_CHARS], summary[:MAX_CHARS]
 
 
 def blend(whole: np.ndarray, summary: np.ndarray) -> np.ndarray:
@@ -65,7 +59,8 @@ def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = Tru
     """The vectors of `tools` (one row each, see `blend`) and how many texts had to be
     encoded now."""
     names = identifier_names(tools)
-    texts = [tool_text(t, names) for t in tools] + [summary_text(t, names) for t in tools]
+    pairs = [tool_texts(t, names) for t in tools]
+    texts = [whole for whole, _ in pairs] + [summary for _, summary in pairs]
     vectors, encoded = embed_texts(embedder, texts, cache=cache, progress=progress)
     return blend(vectors[:len(tools)], vectors[len(tools):]), encoded
 

@@ -9,7 +9,15 @@ from typing import Any, Protocol
 
 from toolcat.model import Tool
 
-CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# a camelCase boundary: before an upper-case letter that follows a lower-case letter or digit,
+# or that starts a word after an acronym (`HTTPServer`); matched on the upper-case letter, since
+# re scans for a rare first character far faster than it tries lookarounds at every position
+_CAMEL = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))")
+
+
+def split_camel(text: str) -> str:
+    """`getWeatherNow` -> `get Weather Now`: a space at every camelCase boundary."""
+    return _CAMEL.sub(r" \g<0>", text)
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
 STOPWORDS = frozenset((
@@ -22,7 +30,7 @@ STOPWORDS = frozenset((
 
 def split_name(name: str) -> str:
     """`getWeatherNow`, `get_weather-now`, `math.factorial` -> words separated by spaces."""
-    return " ".join(CAMEL_BOUNDARY.sub(" ", part) for part in _WORD.findall(name))
+    return " ".join(split_camel(part) for part in _WORD.findall(name))
 
 
 def words(text: str) -> list[str]:
@@ -57,7 +65,7 @@ def _split(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if raw[1:].islower() or not any(c.isupper() for c in raw[1:]):
         split = [raw.lower()]
     else:
-        split = CAMEL_BOUNDARY.sub(" ", raw).lower().split()
+        split = split_camel(raw).lower().split()
     found = tuple(w for w in split if len(w) > 1)
     kept = tuple(w for w in found if w not in STOPWORDS)
     _parts[raw] = found

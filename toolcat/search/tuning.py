@@ -25,13 +25,14 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from toolcat.model import Tool
-from toolcat.search.hybrid import LAMBDA, HybridScorer, squash, why
+from toolcat.model import Catalog, Tool
+from toolcat.search.hybrid import LAMBDA, HybridScorer, squash
 from toolcat.search.text import stems
+from toolcat.wording import plural
 
 K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
 B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
@@ -224,6 +225,7 @@ class TunedScorer:
         self.embedder = hybrid.semantic.embedder
         self.matched = match(tuning, hybrid.tools, self.embedder.ident)
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
+        self._last_usage: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:
@@ -254,12 +256,10 @@ class TunedScorer:
         return rows
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        hybrid = self.hybrid
-        reason, details = why(hybrid.lexical, query, index,
-                              float(hybrid.lexical.evidence(query)[0][index]),
-                              float(hybrid.semantic.similarity([query])[0][index]),
-                              hybrid.weight, self.embedder.ident)
-        usage = float(self.usage([query])[0][index])
+        reason, details = self.hybrid.explain(query, index)
+        if self._last_usage[0] != query:  # explained tool by tool: encode the query once
+            self._last_usage = (query, self.usage([query])[0])
+        usage = float(self._last_usage[1][index])
         if usage > 0:
             if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
                 reason = "past requests lead:" + reason.split(":", 1)[1]
@@ -275,12 +275,17 @@ def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
     return tuning.weights
 
 
-def tuned_scorer(tools: Sequence[Tool], tuning: Tuning, hybrid_factory: Any) -> TunedScorer:
-    """A TunedScorer over the hybrid that `hybrid_factory(semantic_weight=...)` builds over
-    `tools`."""
+def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning,
+                 **options: Any) -> TunedScorer:
+    """A TunedScorer over the hybrid scorer of `source` (from the persisted index when it is a
+    catalog read from files), built with the tuning's semantic weight and `options`."""
+    from toolcat.search.index import indexed_scorer
+
+    tools = source.tools if isinstance(source, Catalog) else source
     weights = effective_weights(tuning, tools)
-    return TunedScorer(hybrid_factory(semantic_weight=weights.semantic_weight), tuning,
-                       weights)
+    hybrid = indexed_scorer("hybrid", source,
+                            **{**options, "semantic_weight": weights.semantic_weight})
+    return TunedScorer(cast(HybridScorer, hybrid), tuning, weights)
 
 
 def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:
@@ -289,10 +294,10 @@ def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list
     shown = tuning.source or "the tuning"
     out = []
     if matched.changed:
-        out.append(f"{shown}: {_tools(matched.changed)} changed since the tuning was made; "
+        out.append(f"{shown}: {plural(matched.changed, 'tool')} changed since the tuning was made; "
                    f"{'it is' if matched.changed == 1 else 'they are'} scored zero-shot")
     if matched.missing:
-        out.append(f"{shown}: {_tools(matched.missing)} of the tuning "
+        out.append(f"{shown}: {plural(matched.missing, 'tool')} of the tuning "
                    f"{'is' if matched.missing == 1 else 'are'} not in this catalog")
     if tuning.tools and not len(matched.active):
         out.append(f"{shown} was made for another catalog: none of its tools is here "
@@ -301,7 +306,3 @@ def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list
         out.append(f"{shown} was made with the embedding model {tuning.model}, not {model}; "
                    "its usage vectors are not used")
     return out
-
-
-def _tools(n: int) -> str:
-    return f"{n} tool" if n == 1 else f"{n} tools"

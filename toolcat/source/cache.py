@@ -4,6 +4,7 @@ file is written (atomically) and how a cache folder is kept small (`prune`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import zipfile
@@ -39,6 +40,20 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def mark_used(path: Path) -> None:
+    """Record that a cache file was just read, for `prune` (its modification time)."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+def store(path: Path, write: Callable[[BinaryIO], object], keep: int) -> None:
+    """Write a cache file atomically and keep its folder to the `keep` entries used last; a
+    cache that cannot be written is no error."""
+    with contextlib.suppress(OSError):
+        write_atomically(path, write)
+        prune(path.parent, keep)
 
 
 def prune(folder: Path, keep: int) -> None:

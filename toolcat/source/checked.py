@@ -13,14 +13,12 @@ ignored, one that cannot be written costs nothing but the time saved.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from toolcat import __version__
-from toolcat.source.cache import cache_dir, prune, write_atomically
+from toolcat.source.cache import cache_dir, mark_used, store
 
 FORMAT = 1
 MIN_SIZE = 1 << 20  # smaller files parse in milliseconds: not worth a file in the cache
@@ -46,17 +44,15 @@ def recall(key: str) -> set[str] | None:
     path = _path(key)
     try:
         names = json.loads(path.read_text(encoding="utf-8"))
-        os.utime(path)  # marks it used, for prune
     except (OSError, ValueError):
         return None
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         return None
+    mark_used(path)
     return set(names)
 
 
 def remember(key: str, type_names: set[str]) -> None:
     """Keep the verdict that the text whose digest is `key` is sound."""
     payload = json.dumps(sorted(type_names)).encode()
-    with contextlib.suppress(OSError):  # a cache that cannot be written is no error
-        write_atomically(_path(key), lambda handle: handle.write(payload))
-        prune(_path(key).parent, KEEP)
+    store(_path(key), lambda handle: handle.write(payload), KEEP)

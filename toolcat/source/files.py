@@ -152,17 +152,21 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         raise CatalogError("file is empty", where=SourceRef(shown))
     if yaml_syntax:
         data, positions = _parse_yaml(text, shown)
-        return ParsedFile(shown, data, MappedIndex(positions), _may_refer(text),
-                          has_examples=_may_hold_examples(text))
+        return _parsed(shown, data, MappedIndex(positions), text)
     type_names: set[str] = set()
     try:
         data, index = _parse_json(text, shown, type_names=type_names)
     except CatalogError as strict:
         data, index = _lenient_json(text, shown, strict)
-        return ParsedFile(shown, data, index, _may_refer(text),
-                          has_examples=_may_hold_examples(text))
-    return ParsedFile(shown, data, index, _may_refer(text), frozenset(type_names),
-                      _may_hold_examples(text))
+        return _parsed(shown, data, index, text)
+    return _parsed(shown, data, index, text, frozenset(type_names))
+
+
+def _parsed(shown: str, data: Any, index: PositionIndex, text: str,
+            type_names: frozenset[str] | None = None) -> ParsedFile:
+    """A ParsedFile with what its text tells about it (whether it may hold `$ref`s or example
+    requests), so readers skip what cannot be there."""
+    return ParsedFile(shown, data, index, _may_refer(text), type_names, _may_hold_examples(text))
 
 
 # "$ref" as written, an escape of one of its characters (JSON \u, YAML \x \u \U), or a YAML
@@ -430,8 +434,7 @@ def parse_json_lines(text: str, shown: str) -> ParsedFile:
         items.append(value)
     if not items:
         raise CatalogError("file is empty", where=SourceRef(shown))
-    return ParsedFile(shown, items, _LinesIndex(lines), _may_refer(text),
-                      has_examples=_may_hold_examples(text))
+    return _parsed(shown, items, _LinesIndex(lines), text)
 
 
 class _LinesIndex:

@@ -276,15 +276,19 @@ class Choice:
                 "checked": self.checked, "checks": self.checks}
 
 
+def hold_out(train: Sequence[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """A random share of `train` held out, and the rest: a fifth, or enough for a check while
+    three quarters remain to learn from."""
+    order = rng.permutation(len(train))
+    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
+    return [train[i] for i in order[:cut]], [train[i] for i in order[cut:]]
+
+
 def splits(material: Material, train: Sequence[int], rng: np.random.Generator
            ) -> dict[str, tuple[list[int], list[int]]]:
     """The two held-out checks over `train`: name -> (usage requests, held-out requests)."""
     out = {}
-    order = rng.permutation(len(train))
-    # a fifth, or enough for a check while three quarters remain to learn from
-    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
-    held = [train[i] for i in order[:cut]]
-    rest = [train[i] for i in order[cut:]]
+    held, rest = hold_out(train, rng)
     if len(material.positives(held)) >= MIN_CHECK:
         out["recurring"] = (rest, held[:MAX_VALIDATION])
     used = sorted({t for i in train for t in material.requests[i].tools})
@@ -395,11 +399,7 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
     Otherwise, when the weights are tuned, the score that 95% of held-out requests give their
     own tool, when that is under pick's default (a tuned scale must not turn away the
     requests it learned); None when pick's default stays."""
-    rng = np.random.default_rng(seed + 1)
-    order = rng.permutation(len(train))
-    cut = max(1, int(len(train) * VALIDATION_SHARE), min(MIN_CHECK, len(train) // 4))
-    held = [train[i] for i in order[:cut]]
-    rest = [train[i] for i in order[cut:]]
+    held, rest = hold_out(train, np.random.default_rng(seed + 1))
     negative = [i for i in held if not material.requests[i].groups]
     positive = [i for i in held if material.requests[i].groups]
     if len(positive) < 5:

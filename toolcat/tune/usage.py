@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolcat.bench.queries import JSONL_SUFFIXES, load_queries
+from toolcat.bench.queries import JSONL_SUFFIXES, load_queries, looks_like_jsonl
 from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import Catalog, SourceRef
-from toolcat.source.files import parse_file, parse_json_lines, read_text
+from toolcat.source.files import parse_json_lines, parse_text, read_text
 
 KINDS = ("labeled", "log", "transcript", "example")
 
@@ -122,10 +122,10 @@ def _records(path: Path) -> list[_Record] | None:
         return None
     text = read_text(path)
     try:
-        if suffix in JSONL_SUFFIXES or _looks_like_lines(text):
+        if suffix in JSONL_SUFFIXES or looks_like_jsonl(text):
             parsed = parse_json_lines(text, str(path))
         else:
-            parsed = parse_file(path)
+            parsed = parse_text(text, str(path), yaml_syntax=False)
     except CatalogError as exc:
         raise ConfigError(exc.message, where=exc.where) from None
     data = parsed.data
@@ -145,11 +145,6 @@ def _records(path: Path) -> list[_Record] | None:
         line, column = parsed.index.locate(f"{pointer}/{i}") if pointer is not None else (1, 1)
         out.append((item, SourceRef(parsed.path, line, column)))
     return out
-
-
-def _looks_like_lines(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2])
 
 
 def _first(records: Sequence[_Record]) -> Any:

@@ -63,9 +63,7 @@ def python_type(schema: Json) -> str:
 
 
 def tool_line(tool: Tool) -> str:
-    # a schema may be the boolean `true` (any arguments): no properties to list
-    schema = tool.parameters if isinstance(tool.parameters, dict) else {}
-    properties = properties_of(schema)
+    properties = properties_of(tool.parameters)  # none for `true` or a malformed schema
     signature = ", ".join(f"{name}: {python_type(field)}" for name, field in properties.items())
     description = f"{tool.name}({signature}) - {tool.description}"
     if properties:
