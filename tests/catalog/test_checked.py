@@ -8,9 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from toolcat.catalog import remembered
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import CatalogError
 from toolcat.source import checked, files
+
+
+@pytest.fixture(autouse=True)
+def _no_read_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read a file again to meet its verdict; a remembered read would skip it."""
+    monkeypatch.setattr(remembered, "MIN_SIZE", 1 << 62)
 
 
 def big_catalog(path: Path, extra: str = "") -> str:

@@ -8,14 +8,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from toolcat.catalog import remembered
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
 from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
-from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file
-from toolcat.source.positions import PositionIndex
+from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text
+from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex
 from toolcat.source.refs import RefChecker, base_uri_for
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
@@ -76,7 +77,7 @@ def load_catalog(
             if is_python_source(path):
                 loader.merge(load_python(path))
             else:
-                loader.add(parse_file(path))
+                loader.add_file(path)
         return loader.finish(lenient=lenient)
 
 
@@ -105,7 +106,36 @@ class _Loader:
         self.positions: dict[str, PositionIndex] = {}
         self.refs = RefChecker(roots=ref_roots)
 
-    def add(self, parsed: ParsedFile) -> None:
+    def add_file(self, path: Path) -> None:
+        """Read one catalog file, or recall what reading it gave (catalog.remembered)."""
+        text = read_text(path)
+        shown = str(path)
+        entry = remembered.key(text, shown, self.shape, self.default_source)
+        if entry is None:
+            self.add(parse_file(path, text))
+            return
+        # made when a tool's line is first asked for, by then from what `found` says
+        index = LaterIndex(lambda: JsonIndex(text) if found and found.strict_json
+                           else parse_file(path, text).index)
+        found = remembered.recall(entry, shown, index.locate)
+        if found is not None:
+            self.sources.append(shown)
+            self.positions[shown] = index
+            self.tools += found.tools
+            self.issues += found.issues
+            for server in found.servers:
+                self.servers.setdefault(server.name, server)
+            return
+        tools, issues = len(self.tools), len(self.issues)
+        parsed = parse_file(path, text)
+        declared = self.add(parsed)
+        if not parsed.has_refs:  # what a `$ref` reaches may change while this file does not
+            remembered.remember(entry, shown, lambda: remembered.FileRead(
+                tuple(self.tools[tools:]), tuple(declared), tuple(self.issues[issues:]),
+                strict_json=parsed.type_names is not None))
+
+    def add(self, parsed: ParsedFile) -> list[Server]:
+        """Read the tools of a parsed file; the servers it declares."""
         file = parsed.path
         self.sources.append(file)
         self.positions[file] = parsed.index
@@ -134,6 +164,7 @@ class _Loader:
                 where = SourceRef(file, line, column, pointer)
                 self.issues.append(LoadIssue(problem.code, problem.message, where))
         self.issues += typed.issues()
+        return declared
 
     def merge(self, part: Catalog) -> None:
         """Add the tools of a catalog read elsewhere (a Python module)."""

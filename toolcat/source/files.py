@@ -137,11 +137,11 @@ def _check_piece(piece: bytes, before: bytes | bytearray, shown: str) -> None:
                        where=SourceRef(shown, line, column))
 
 
-def parse_file(path: Path) -> ParsedFile:
+def parse_file(path: Path, text: str | None = None) -> ParsedFile:
     """Parse a file by its suffix: YAML for .yaml/.yml, JSON Lines for .jsonl/.ndjson, JSON
     (comments and trailing commas allowed, as in VS Code's mcp.json) for .json/.jsonc, else
-    JSON if it looks like JSON."""
-    text = read_text(path)
+    JSON if it looks like JSON. `text` is the file's text when it was read already."""
+    text = read_text(path) if text is None else text
     if path.suffix.lower() in JSON_LINES_SUFFIXES:
         return parse_json_lines(text, str(path))
     return parse_text(text, str(path), yaml_syntax=_is_yaml(path, text))

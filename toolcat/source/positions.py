@@ -55,6 +55,19 @@ class MappedIndex:
         return _nearest(self._positions, pointer) or (1, 1)
 
 
+class LaterIndex:
+    """A position index made when a position is first asked for."""
+
+    def __init__(self, make: Callable[[], PositionIndex]) -> None:
+        self._make = make
+        self._index: PositionIndex | None = None
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        if self._index is None:
+            self._index = self._make()
+        return self._index.locate(pointer)
+
+
 class JsonIndex:
     """Positions of a JSON text, found when asked for.
 

@@ -1,0 +1,169 @@
+"""A large catalog file read once is recalled the next time, by its content, instead of being
+parsed and read again; the recalled catalog is the one reading gives, positions included
+(toolcat.catalog.remembered)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import Result
+
+from toolcat.catalog import load, remembered
+from toolcat.catalog.load import load_catalog
+from toolcat.model import Catalog
+from toolcat.source.cache import cache_dir
+
+Runner = Callable[..., Result]
+
+
+def big_tools(count: int = 2500) -> list[dict[str, object]]:
+    return [{"name": f"tool_{i}", "description": f"Does thing {i}. " + "word " * 80,
+             "parameters": {"type": "object", "properties": {
+                 "city": {"type": "string", "description": "A city"}}}}
+            for i in range(count)]
+
+
+def write_big(path: Path, tools: list[dict[str, object]] | None = None) -> None:
+    data = {"tools": big_tools() if tools is None else tools}
+    text = (yaml.safe_dump(data, sort_keys=False) if path.suffix == ".yaml"
+            else json.dumps(data, indent=1))
+    assert len(text) >= remembered.MIN_SIZE
+    path.write_text(text, encoding="utf-8")
+
+
+def entries() -> list[Path]:
+    """The remembered reads (not the markers of files read once)."""
+    return sorted((cache_dir() / "read").glob("*-read.pickle"))
+
+
+def read_twice(path: Path, *, lenient: bool = False) -> Catalog:
+    """Load `path` twice, the second time remembering what was read; the second catalog."""
+    load_catalog(path, lenient=lenient)
+    return load_catalog(path, lenient=lenient)
+
+
+def described(catalog: Catalog) -> list[tuple[object, ...]]:
+    return [(t.qualified_name, t.description, t.parameters, t.shape, str(t.origin),
+             t.origin and t.origin.pointer) for t in catalog.tools]
+
+
+def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unexpected(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the file was parsed again")
+
+    monkeypatch.setattr(load, "parse_file", unexpected)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_second_read_is_recalled_with_the_same_tools_and_positions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    path = tmp_path / f"tools{suffix}"
+    write_big(path)
+    first = load_catalog(path)
+    assert entries() == []  # a file read once is not worth the time to store it
+    assert described(load_catalog(path)) == described(first)
+    assert len(entries()) == 1
+    if suffix == ".json":  # a JSON file's positions come from its text, without parsing it
+        no_parsing(monkeypatch)
+    second = load_catalog(path)
+    assert described(second) == described(first)  # origins compared by file:line:column
+    assert second.tools[1234].origin.line > 1
+    assert second.positions[str(path)].locate("/tools/7/parameters") == \
+        first.positions[str(path)].locate("/tools/7/parameters")
+
+
+def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    write_big(path)
+    read_twice(path)
+    tools = big_tools()
+    tools[5]["description"] = "Changed. " + "word " * 80
+    write_big(path, tools)
+    assert read_twice(path).tools[5].description.startswith("Changed.")
+    assert len(entries()) == 2
+
+
+def test_reading_options_are_part_of_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    write_big(path)
+    read_twice(path)
+    assert load_catalog(path, default_source="mcp").tools[0].source == "mcp"
+    assert load_catalog(path).tools[0].source == "custom"
+
+
+def test_load_problems_are_recalled_too(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    tools = big_tools()
+    tools[9]["name"] = "tool_3"  # a duplicate: found after reading, from the tools
+    tools[11]["parameters"] = {"type": "dict", "properties": {}}  # a foreign type name
+    write_big(path, tools)
+    first = load_catalog(path, lenient=True)
+    second = read_twice(path, lenient=True)
+    assert len(entries()) == 1
+    assert [(i.code, str(i.where), i.message) for i in second.issues] == \
+        [(i.code, str(i.where), i.message) for i in first.issues]
+    assert len(second.issues) == 2
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"\x80\x05K\x01."])
+def test_a_damaged_entry_is_ignored_and_written_again(tmp_path: Path, damage: bytes) -> None:
+    path = tmp_path / "tools.json"
+    write_big(path)
+    first = read_twice(path)
+    (entry,) = entries()
+    entry.write_bytes(damage)
+    assert described(load_catalog(path)) == described(first)
+    assert entry.stat().st_size > 1000  # written again
+
+
+class _Payload:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Path.touch, (Path(self.target),))  # type: ignore[attr-defined]
+
+
+def test_an_entry_cannot_run_code(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    write_big(path)
+    read_twice(path)
+    (entry,) = entries()
+    payload = _Payload()
+    payload.target = str(tmp_path / "pwned")  # type: ignore[attr-defined]
+    entry.write_bytes(pickle.dumps(payload))
+    assert len(load_catalog(path).tools) == 2500
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_files_with_refs_and_small_files_are_not_remembered(tmp_path: Path) -> None:
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({"tools": [{"name": "a", "description": "b"}]}))
+    read_twice(small)
+    tools = big_tools()
+    (tmp_path / "defs.json").write_text(json.dumps({"City": {"type": "string"}}))
+    tools[0]["parameters"] = {"type": "object", "properties": {
+        "city": {"$ref": "defs.json#/City"}}}
+    referring = tmp_path / "refers.json"
+    write_big(referring, tools)
+    read_twice(referring)
+    assert not (cache_dir() / "read").exists()
+
+
+def test_lint_on_a_recalled_catalog_reports_the_same_places(tmp_path: Path, run: Runner
+                                                            ) -> None:
+    tools = big_tools()
+    tools[2000]["parameters"] = {"type": "object", "properties": {"n": {"type": "integer"}},
+                                 "required": ["missing"]}
+    path = tmp_path / "tools.json"
+    write_big(path, tools)
+    first = run("lint", "-c", str(path))
+    run("lint", "-c", str(path))
+    assert len(entries()) == 1
+    second = run("lint", "-c", str(path))
+    assert second.stdout == first.stdout
+    line = 1 + path.read_text().split('"missing"')[0].count("\n")
+    assert any(row.lstrip().startswith(f"{line}:") and " error " in row
+               for row in first.stdout.splitlines())
