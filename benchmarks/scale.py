@@ -349,11 +349,14 @@ def main() -> None:
         unseen = median_run(argv, args.runs, before=lambda: {
             "TOOLCAT_CACHE_DIR": tempfile.mkdtemp(prefix="cache-", dir=folder)})
         cache = {"TOOLCAT_CACHE_DIR": str(folder / "cache-seen")}
-        run(argv, cache)
+        run(argv, cache)  # the first read leaves the index and a marker ...
+        second = run(argv, cache)  # ... the second stores what reading the file gave
         seen = median_run(argv, args.runs, cache)
         row("`toolcat pick --scorer bm25`, fresh process, 43k, unseen catalog", unseen[0],
             index_query[0], "s", "bm25s load+index+query", "(target ≤ 2×)",
             f"peak {unseen[1]:.0f} MB")
+        row("`toolcat pick --scorer bm25`, fresh process, 43k, second read (stores it)",
+            second[0], from_saved[0], "s", "bm25s from a saved index", "", "")
         row("`toolcat pick --scorer bm25`, fresh process, 43k, catalog seen before", seen[0],
             from_saved[0], "s", "bm25s from a saved index", "(target ≤ 3×)",
             f"peak {seen[1]:.0f} MB")
@@ -362,11 +365,18 @@ def main() -> None:
         for label, path in (("4,076 tools", seal), ("43k", big)):
             small_plain = plain if path == big else median_run(script(PLAIN_LIST, str(path)),
                                                               args.runs)
-            wall, peak = median_run(toolcat("lint", "-c", str(path)), args.runs)
+            argv = toolcat("lint", "-c", str(path))
             budget = 12 * small_plain[0] + 1
-            row(f"`toolcat lint`, {label}", wall, small_plain[0], "s", "plain list script",
-                f"(target ≤ 12× + 1 s = {budget:.1f} s: {'ok' if wall <= budget else 'OVER'})",
-                f"peak {peak:.0f} MB")
+            for seen, env in ((False, None), (True, {"TOOLCAT_CACHE_DIR": str(folder / "lint")})):
+                if env:  # read twice: the catalog is then remembered
+                    run(argv, env)
+                    run(argv, env)
+                wall, peak = median_run(argv, args.runs, env, before=None if seen else lambda: {
+                    "TOOLCAT_CACHE_DIR": tempfile.mkdtemp(prefix="cache-", dir=folder)})
+                row(f"`toolcat lint`, {label}, {'seen before' if seen else 'never seen'}", wall,
+                    small_plain[0], "s", "plain list script",
+                    f"(target ≤ 12× + 1 s = {budget:.1f} s: {'ok' if wall <= budget else 'OVER'})",
+                    f"peak {peak:.0f} MB")
 
     if {"semantic", "embed", "cascade"} & set(args.rows):
         from toolcat.search.embeddings import semantic_available

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
-from toolcat.lint.metaschema import merged_2020_12, schema_errors
+from toolcat.lint.metaschema import DRAFT_2020_12, merged_2020_12, schema_errors, surely_valid
 
 BROKEN = [
     {"type": "strin"},
@@ -80,3 +84,51 @@ def test_an_unknown_or_malformed_schema_uri_is_one_error():
         ("/$schema", "unknown $schema 'https://example.com/my-draft': not a JSON Schema "
                      "draft toolcat knows")]
     assert [p for p, _ in schema_errors({"$schema": 7})] == ["/$schema"]
+
+
+# --- the fast verdict (jsonschema-rs) agrees with jsonschema's ----------------------------------
+
+BENCHDATA = Path(__file__).resolve().parents[2].parent / "shared" / "benchdata"
+KEYWORDS = ["type", "properties", "items", "prefixItems", "required", "enum", "const", "anyOf",
+            "oneOf", "allOf", "not", "minimum", "maximum", "minLength", "maxItems", "pattern",
+            "format", "$ref", "$defs", "additionalProperties", "default", "description",
+            "multipleOf", "dependentRequired", "uniqueItems", "$schema", "$anchor", "if",
+            "contentSchema", "propertyNames", "title", "examples", "x-custom"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(
+        ["string", "object", "array", "integer", "number", "boolean", "null", "strin", "#",
+         "#/$defs/x", "^a+$", "(", "date-time", DRAFT_2020_12, "a"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(KEYWORDS) | st.text(max_size=3), inner, max_size=5),
+    max_leaves=20)
+
+
+def python_verdict(schema: object) -> bool:
+    return Draft202012Validator(merged_2020_12()).is_valid(schema)
+
+
+@given(json_values)
+@settings(max_examples=400, deadline=None)
+def test_the_fast_verdict_is_jsonschemas_on_generated_schemas(schema: object) -> None:
+    if isinstance(schema, dict) and schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
+        assert not surely_valid(schema)  # another draft: always left to jsonschema
+        return
+    assert surely_valid(schema) == python_verdict(schema)
+
+
+@pytest.mark.parametrize("schema", BROKEN, ids=range(len(BROKEN)))
+def test_the_fast_verdict_is_jsonschemas_on_the_written_schemas(schema: object) -> None:
+    assert surely_valid(schema) == python_verdict(schema)
+    assert bool(list(schema_errors(schema))) != surely_valid(schema)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not BENCHDATA.is_dir(), reason="../shared/benchdata is not beside the repo")
+def test_the_fast_verdict_is_jsonschemas_on_every_benchmark_schema() -> None:
+    sources = [BENCHDATA / name / "catalog.json" for name in ("bfcl_v4", "seal_tools",
+                                                              "metatool")]
+    catalog = load_catalog([*sources, CATALOGS, CATALOGS / "examples"], lenient=True)
+    schemas = [t.parameters for t in catalog.tools if t.parameters is not None]
+    assert len(schemas) > 5000
+    assert [surely_valid(s) for s in schemas] == [python_verdict(s) for s in schemas]

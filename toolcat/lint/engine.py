@@ -40,14 +40,15 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     findings: list[Finding] = []
     tried: dict[object, tuple[list[Rule], Tool | None, str | None]] = {}
     ran: list[str] = []
+    silencing = [(tool, tool.ignored_rules) for tool in catalog.tools]  # read once, not per rule
     for rule in settings.active_rules():
         if rule.needs_target and not targets:
             continue
         ran.append(rule.id)
         severity = settings.severity_of(rule)
         if rule.scope == "tool":
-            for tool in catalog.tools:
-                if _silenced(rule, tool.ignored_rules):
+            for tool, ignored in silencing:
+                if ignored and _silenced(rule, ignored):
                     if not _protected(rule):
                         continue
                     tried.setdefault(id(tool), ([], tool, None))[0].append(rule)

@@ -8,6 +8,13 @@ written as one schema (the vocabularies' `properties` and `$defs` merged, `$dyna
 read as `$ref: #`) accept and reject exactly the same schemas, five times faster (each error
 is reported once, where the official meta-schema repeats it once per vocabulary). The merged
 schema is built from jsonschema's own copies at first use; tests compare it with the original.
+
+Even so, checking every distinct schema of a 43,000-tool catalog took jsonschema 1.4 s. The
+same merged meta-schema compiled by jsonschema-rs answers "valid or not" a hundred times
+faster (4,547 distinct schemas: 5 ms against 0.44 s), and nearly every schema is valid; only
+a schema it rejects is checked again by jsonschema, whose errors toolcat reports (their
+paths and wording). Tests hold the two verdicts equal over every schema toolcat's tests and
+the shared benchmark sets hold, and over generated ones.
 """
 
 from __future__ import annotations
@@ -81,6 +88,8 @@ def schema_errors(schema: Any) -> Iterator[tuple[str, str]]:
     the same schemas (every tool without parameters, copies on several servers), so the
     answer is kept per schema content: each distinct schema is checked once per process.
     """
+    if surely_valid(schema):
+        return
     try:
         text = json.dumps(schema, ensure_ascii=False, allow_nan=True, default=repr)
     except (TypeError, ValueError, RecursionError):  # nothing to key it by: checked each time
@@ -93,6 +102,26 @@ def schema_errors(schema: Any) -> Iterator[tuple[str, str]]:
             _checked.clear()
         found = _checked[key] = tuple(_schema_errors(schema))
     yield from found
+
+
+def surely_valid(schema: Any) -> bool:
+    """jsonschema-rs's verdict that `schema` is a valid draft 2020-12 schema (the default);
+    False when it finds a problem, cannot read the value, or another draft is named."""
+    if isinstance(schema, dict) and "$schema" in schema and (
+            not isinstance(schema["$schema"], str)
+            or schema["$schema"].rstrip("#") != DRAFT_2020_12):
+        return False
+    try:
+        return bool(_fast_validator().is_valid(schema))
+    except Exception:  # a value it cannot convert (an integer past 64 bits): jsonschema decides
+        return False
+
+
+@cache
+def _fast_validator() -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(merged_2020_12())
 
 
 _CHECKED_LIMIT = 200_000
