@@ -87,8 +87,6 @@ OBVIOUS: list[tuple[str, str, str]] = [  # (catalog, query, the obvious tool)
 
 # (scorer, query): still ranked wrong, and why
 MISSES: dict[tuple[str, str], str] = {
-    ("bm25", "what was the weather like in Chicago last January"):
-        "no query word but 'weather' is in the tool; get_weather's name is shorter",
     ("bm25", "when does the sun set today"): "'sun set' never meets 'sunset'",
     ("bm25", "delete the file old.log"): "'log' is in edit_file's text",
     ("bm25", "what time is it in Tokyo"):
@@ -98,7 +96,6 @@ MISSES: dict[tuple[str, str], str] = {
     ("bm25", "unstage everything"): "'unstage' is in git_diff_unstaged's name",
     ("bm25", "will it rain in London tomorrow"): "no tool has 'rain', 'London' or 'tomorrow'",
     ("bm25", "find the coordinates of Berlin"): "'find' is in two names, 'coordinates' in none",
-    ("bm25", "find emails from my boss"): "'find' is in find_spreadsheets' name",
     ("bm25", "write hello to out.txt"): "'out' is rarer than 'write' (a tag of 27 tools)",
     ("bm25", "make a new folder called photos"): "no tool has 'folder' or 'make'",
     ("bm25", "what time is it in Sydney right now"):
@@ -107,9 +104,6 @@ MISSES: dict[tuple[str, str], str] = {
     ("bm25", "show the last 5 commits"): "'commit' is git_commit's name; 'log' is not asked for",
     ("bm25", "go back to the main branch"): "'branch' is in three names, 'checkout' not asked",
     # the hybrid's cosine blends the whole text's and the summary's (toolcat.search.semantic)
-    ("hybrid", "what's the weather in Tokyo"):
-        "the embedding puts weather_forecast closer (0.325 against 0.301); BM25F's lead for "
-        "get_weather from the shorter name is 0.09 nats",
     ("hybrid", "what time is it in Tokyo"):
         "'Asia/Tokyo' in convert_time's parameter example; parameter examples are evidence "
         "the labeled sets need (bfcl_v4 loses 0.008 nDCG@10 without them)",

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from toolcat.model import Tool
 from toolcat.search.text import (
+    example_values,
     identifier_names,
     own_description,
     parameter_texts,
@@ -52,6 +53,7 @@ FIELDS: dict[str, tuple[float, float]] = {  # name: (weight w_f, length normalis
     "description": (1.0, 0.75),
     "parameters": (0.5, 0.75),
     "tags": (1.0, 0.3),
+    "examples": (0.5, 0.75),
 }
 
 
@@ -66,6 +68,7 @@ def tool_fields(tool: Tool, names: frozenset[str] = frozenset()) -> dict[str, li
         "description": stems(own_description(tool, names)),
         "parameters": stems(" ".join(params)),
         "tags": stems(" ".join(split_name(tag) for tag in tool.tags)),
+        "examples": stems(" ".join(example_values(tool))),
     }
 
 
@@ -76,7 +79,8 @@ def _field_texts(tool: Tool, names: frozenset[str]) -> tuple[list[str], ...]:
         params += raw_words(name)
         params += raw_words(description)
     tags = [w for tag in tool.tags for w in raw_words(tag)]
-    return raw_words(tool.name), raw_words(own_description(tool, names)), params, tags
+    examples = [w for value in example_values(tool) for w in raw_words(value)]
+    return raw_words(tool.name), raw_words(own_description(tool, names)), params, tags, examples
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,32 @@ def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
                 stack.append(value)
 
 
+def example_values(tool: Tool, limit: int = 24) -> list[str]:
+    """The strings of the tool's example calls (`examples`) and of `examples` keywords in its
+    schema, the first `limit` of them: values its author expects, which a request may name
+    ("the weather in Tokyo" for a tool called with `{location: Tokyo}`)."""
+    found: list[str] = []
+    stack: list[Any] = [*reversed(tool.examples)]
+    schemas: list[Any] = [tool.parameters]
+    while schemas:
+        node = schemas.pop()
+        if isinstance(node, Mapping):
+            if isinstance(node.get("examples"), list):
+                stack.extend(reversed(node["examples"]))
+            schemas.extend(v for v in node.values() if isinstance(v, (Mapping, list)))
+        elif isinstance(node, list):
+            schemas.extend(node)
+    while stack and len(found) < limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item[:200])
+        elif isinstance(item, Mapping):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return found
+
+
 def stem(word: str) -> str:
     """The Snowball (Porter 2) English stem of a lower-case word: `messages` -> `messag`."""
     return _stemmer().stemWord(word)
