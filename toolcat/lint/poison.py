@@ -59,10 +59,22 @@ class Hit:
 
 def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
     """Every hit in every string (values and keys) of a tool's entry or schema."""
-    texts = texts_of(entry)
-    if not texts or not _suspect(texts):
+    texts = [text for text in texts_of(entry) if text not in _clean]
+    if not texts:
         return []
-    return read_each_string(entry, pointer)
+    if _suspect(texts):
+        return read_each_string(entry, pointer)
+    if len(_clean) > CLEAN_LIMIT:
+        _clean.clear()
+    _clean.update(texts)
+    return []
+
+
+# Strings the quick pass found clean. Its verdict on joined strings is the verdict on each
+# (no pattern reads across the separator), so a string is read once however many tools
+# repeat it: catalogs repeat parameter descriptions ("The repository owner") tool after tool.
+CLEAN_LIMIT = 1_000_000
+_clean: set[str] = set()
 
 
 def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
