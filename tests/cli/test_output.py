@@ -24,11 +24,12 @@ from tests.conftest import CATALOGS, REPO
 WEATHER = str(CATALOGS / "weather.yaml")
 
 
-def toolcat(*args: str, stdout: int | None = subprocess.PIPE) -> subprocess.CompletedProcess:
+def toolcat(*args: str, stdout: int | None = subprocess.PIPE,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "toolcat", *args], stdout=stdout,
                           stderr=subprocess.PIPE, text=True, env=env, timeout=120,
-                          check=False)
+                          check=False, cwd=cwd)
 
 
 # Each command that writes with -o, as (arguments before -o), so that every one is checked.
@@ -88,6 +89,13 @@ def test_dev_stdout_into_a_pipe_is_the_output(tmp_path):
     assert "Traceback" not in done.stderr
     assert len(json.loads(done.stdout)["tools"]) == 8  # nothing else on stdout
     assert "wrote 8 tools as openai to /dev/stdout" in done.stderr
+
+
+def test_a_dash_is_stdout_as_it_is_stdin_for_inputs(tmp_path):
+    done = toolcat("convert", "-c", WEATHER, "--to", "openai", "-o", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["tools"]) == 8
+    assert not (tmp_path / "-").exists()
 
 
 def test_dev_stdout_redirected_to_a_file_keeps_the_file(tmp_path):

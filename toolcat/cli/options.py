@@ -29,7 +29,7 @@ JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Print JSON (a stable shape, documented in docs/).")]
 OutputOpt = Annotated[
     Path | None,
-    typer.Option("-o", "--output", help="Write to this file instead of stdout.",
+    typer.Option("-o", "--output", help="Write to this file instead of stdout (- is stdout).",
                  show_default=False),
 ]
 LockfileOpt = Annotated[

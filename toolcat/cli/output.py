@@ -75,8 +75,9 @@ def note(message: str) -> None:
 
 
 # Paths that name an open stream of this process rather than a file: written in place, never
-# replaced (a rename there would turn /dev/stdout into a stray file, or fail on a pipe).
-_STREAMS = {"/dev/stdout": 1, "/dev/stderr": 2, "/proc/self/fd/1": 1, "/proc/self/fd/2": 2,
+# replaced (a rename there would turn /dev/stdout into a stray file, or fail on a pipe). `-` is
+# standard output, as it is standard input where a command reads a file.
+_STREAMS = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2, "/proc/self/fd/1": 1, "/proc/self/fd/2": 2,
             "/dev/fd/1": 1, "/dev/fd/2": 2}
 
 
