@@ -111,8 +111,9 @@ def surely_valid(schema: Any) -> bool:
             not isinstance(schema["$schema"], str)
             or schema["$schema"].rstrip("#") != DRAFT_2020_12):
         return False
+    validator = _fast_validator()
     try:
-        return bool(_fast_validator().is_valid(schema))
+        return bool(validator.is_valid(schema))
     except Exception:  # a value it cannot convert (an integer past 64 bits): jsonschema decides
         return False
 
