@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
+from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.tuning import NAME, TunedScorer, Tuning, Weights
 from toolcat.tune import prepare_material, read_sources
@@ -205,3 +206,53 @@ def test_example_requests_written_on_tools_are_learned_from(run, tmp_path, share
     picked = json.loads(run("pick", "-c", str(catalog), "could you feed the lizard now",
                             "--tuning", str(tuning), "--json").stdout)
     assert picked["picks"][0]["name"] == "job_e"
+
+
+def test_without_usage_the_tuned_cascade_is_the_cascade_exactly(shared_cache):
+    demo = load_catalog(CATALOGS)
+    cascade = CascadeScorer(demo.tools)
+    tuned = TunedScorer(cascade, Tuning(cascade.embedder.ident, Weights(), {}))
+    texts = [json.loads(line)["query"] for line in DEMO_QUERIES.read_text().splitlines()]
+    for text in texts[:20]:
+        assert np.array_equal(tuned.scores(text), cascade.scores(text))
+    assert np.array_equal(np.array(tuned.scores_many(texts)),
+                          np.array(cascade.scores_many(texts)))
+
+
+def test_the_cascade_of_large_catalogs_is_tuned_too(run, opaque, tmp_path):
+    """Past 10,000 tools pick's default is the cascade, whose first pass is BM25F: opaque
+    tools share no word with their users' requests and are never its candidates, unless
+    their usage makes them."""
+    catalog, log = opaque
+    tuning = tmp_path / "tuning.json"
+    assert run("tune", "-c", str(catalog), "-q", str(log), "-o", str(tuning)).exit_code == 0
+    for name, (verb, things) in JOBS.items():
+        request = f"could you {verb} {things[-1]} now"
+        before = json.loads(run("pick", "-c", str(catalog), request, "--scorer", "cascade",
+                                "--json").stdout)
+        assert before["picks"] == []  # no word in common: no candidate at all
+        after = run("pick", "-c", str(catalog), request, "--scorer", "cascade", "--json",
+                    "--tuning", str(tuning), "--explain")
+        assert after.exit_code == 0, after.output
+        found = json.loads(after.stdout)
+        assert found["scorer"] == "cascade+tuning"
+        assert found["picks"][0]["name"] == name, (request, found["picks"])
+        assert found["picks"][0]["provenance"]["details"]["usage_evidence"] > 0
+
+
+def test_serve_searches_with_the_tuning(run, opaque, tmp_path):
+    """`toolcat serve --tuning` (or toolcat.yaml's tuning): the gateway's search_tools ranks
+    with the tuned scorer, so a request worded like past ones finds its opaque tool."""
+    from toolcat.serve.gate import Gate
+    from toolcat.tune.file import load_tuning
+
+    catalog, log = opaque
+    tuning = tmp_path / "tuning.json"
+    assert run("tune", "-c", str(catalog), "-q", str(log), "-o", str(tuning)).exit_code == 0
+    assert "--tuning" in run("serve", "--help").stdout
+    jobs = load_catalog(catalog)
+    plain = Gate(jobs).search("could you feed the lizard now")
+    tuned = Gate(jobs, tuning=load_tuning(tuning)).search("could you feed the lizard now")
+    assert tuned.method == "hybrid+tuning"
+    assert tuned.found[0] == "job_e"
+    assert plain.found[:1] != ("job_e",)

@@ -77,14 +77,17 @@ def tuning_warnings(found: Tuning, tools: Sequence[Tool], model: str | None = No
 
 def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Tool],
                    model: str | None = None) -> Tuning | None:
-    """`found` when `scorer` is the hybrid one, with its warnings; otherwise None, saying so
-    when a tuning was given (it applies to the hybrid scorer only)."""
+    """`found` when `scorer` is one a tuning applies to (hybrid, cascade), with its warnings;
+    otherwise None, saying so when a tuning was given."""
     if found is None:
         return None
-    if scorer != "hybrid":
+    from toolcat.search.tuning import TUNABLE
+
+    if scorer not in TUNABLE:
         from toolcat.cli.output import warn
 
-        warn(f"a tuning applies to the hybrid scorer; {scorer} scores zero-shot")
+        warn(f"a tuning applies to the {' and '.join(TUNABLE)} scorers; {scorer} scores "
+             "zero-shot")
         return None
     tuning_warnings(found, tools, model)
     return found
@@ -93,7 +96,7 @@ def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Too
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
                     chosen: Profile) -> Tuning | None:
     """The tuning resolve and render apply: `--tuning`, else toolcat.yaml's, when the
-    profile's scorer is the hybrid one (warned otherwise)."""
+    profile's scorer is one a tuning applies to (warned otherwise)."""
     from toolcat.search import default_scorer
 
     return applied_tuning(tuning(option, cfg), chosen.scorer or default_scorer()[0],

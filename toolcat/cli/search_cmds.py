@@ -126,8 +126,9 @@ def search(
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg)
     # --tuning without --scorer means the tuned hybrid; toolcat.yaml's tuning applies to
-    # `--scorer hybrid` only (the default search is seed 001's regex)
-    learned = build.tuning(tuning, cfg) if tuning is not None or scorer == "hybrid" else None
+    # `--scorer hybrid` and `cascade` only (the default search is seed 001's regex)
+    learned = build.tuning(tuning, cfg) if tuning is not None or scorer in (
+        "hybrid", "cascade") else None
     if tuning is not None and scorer is None:
         scorer = "hybrid"
     learned = build.applied_tuning(learned, scorer, cat.tools, model)
@@ -137,7 +138,7 @@ def search(
         if learned is not None:
             from toolcat.search.tuning import tuned_scorer
 
-            chosen = tuned_scorer(cat, learned, **options)
+            chosen = tuned_scorer(cat, learned, scorer or "hybrid", **options)
             options = {}
         result = search_tools(query, cat.tools, scorer=chosen, limit=limit, **options)
     if result.error is not None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
+from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt, TuningOpt
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
@@ -42,6 +42,7 @@ def serve(
         typer.Option("--log", help="Append the session's events to this JSON Lines file.",
                      show_default=False),
     ] = None,
+    tuning: TuningOpt = None,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool in front of deferred
     tools, calls relayed to the servers the tools come from.
@@ -62,6 +63,7 @@ def serve(
     cfg = build.config()
     chosen = build.profile(profile, cfg)
     cat = build.load(catalog, shape, cfg=cfg)
+    learned = build.resolver_tuning(tuning, cfg, cat, chosen)
 
     def ready(port: int) -> None:
         assert address is not None
@@ -72,7 +74,7 @@ def serve(
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
-            call_timeout=call_timeout, overrides=overrides, ready=ready)
+            call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned)
 
 
 def _address(value: str) -> tuple[str, int]:

@@ -151,11 +151,10 @@ class Resolver:
         self._scorer: Any = None
         self.scorer_name, self.scorer_reason = (
             (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
-        self.tuning = tuning if self.scorer_name == "hybrid" else None
+        self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
+        self.tuning = tuning if self.scorer_name in ("hybrid", "cascade") else None
         if self.tuning is not None:
-            from toolcat.search.tuning import NAME
-
-            self.scorer_name = NAME
+            self.scorer_name += "+tuning"
             self.scorer_reason += f", tuned by {self.tuning.source or 'a tuning'}"
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
@@ -181,7 +180,8 @@ class Resolver:
                 if self.tuning is not None:
                     from toolcat.search.tuning import tuned_scorer
 
-                    self._scorer = tuned_scorer(self.catalog.tools, self.tuning, **options)
+                    self._scorer = tuned_scorer(self.catalog.tools, self.tuning,
+                                                self._tuned_base, **options)
                 else:
                     self._scorer = build_scorer(self.scorer_name, self.catalog.tools, **options)
             except UsageError as exc:

@@ -11,6 +11,10 @@ first query after encoding a few dozen tools, not all of them.
 
 A tool with no query term at all is never a candidate; `candidates` (default 50) was chosen
 on the labeled sets so that no set loses accuracy against `hybrid` (docs/search.md).
+
+Extra evidence per tool (a tuning's usage evidence, `toolcat.search.tuning`) may be given
+with a query: a tool with any is a candidate too, however little BM25F finds in it, and the
+extra evidence is added to its hybrid evidence.
 """
 
 from __future__ import annotations
@@ -69,16 +73,21 @@ class CascadeScorer:
         self._names: frozenset[str] | None = None
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
-        self._last: tuple[str, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        self._last: tuple[str, Any, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # tools encoded so far (the others came from the cache or wait)
 
-    def _candidates(self, query: str) -> tuple[np.ndarray, np.ndarray]:
-        """The first pass: the best `candidates` tools with any evidence, and all evidence."""
+    def _candidates(self, query: str, extra: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The first pass: the best `candidates` tools with any lexical evidence (and every
+        tool with `extra` evidence), and the lexical evidence of all."""
         evidence, _ = self.lexical.evidence(query)
         found = np.flatnonzero(evidence > 0)
         if len(found) > self.candidates:
             values = evidence[found]
             found = found[np.argpartition(-values, self.candidates - 1)[:self.candidates]]
+        used = np.flatnonzero(extra > 0) if extra is not None else found[:0]
+        if len(used):
+            found = np.union1d(found, used)
         return found, evidence
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
@@ -107,39 +116,47 @@ class CascadeScorer:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._vectors[i] for i in indices.tolist()])
 
-    def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _scored(self, query: str, extra: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidates, their cosine similarities, and the lexical evidence of every tool."""
-        if self._last is None or self._last[0] != query:
-            found, evidence = self._candidates(query)
+        if self._last is None or self._last[0] != query or self._last[1] is not extra:
+            found, evidence = self._candidates(query, extra)
             cosine = np.zeros(len(found), dtype=np.float32)
             if len(found):
                 matrix = self.embedder.matrix(self._tool_vectors(found))
                 cosine = self.embedder.similarity([query], matrix)[0]
-            self._last = (query, (found, cosine, evidence))
-        return self._last[1]
+            self._last = (query, extra, (found, cosine, evidence))
+        return self._last[2]
 
-    def scores(self, query: str) -> np.ndarray:
-        found, cosine, evidence = self._scored(query)
-        out = np.zeros(len(self.tools))
-        out[found] = squash(evidence[found] + self.weight * np.clip(cosine, 0.0, None))
-        return out
+    def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
+        """Scores of every tool; `extra`: evidence to add, one value per tool (see the module
+        docstring)."""
+        found, cosine, evidence = self._scored(query, extra)
+        return self._squashed(found, evidence, cosine, extra)
 
-    def scores_many(self, queries: Sequence[str]) -> list[np.ndarray]:
-        """Scores of each query; query vectors are encoded in one batch and cached on disk
-        (as `hybrid` does for benchmarks)."""
+    def scores_many(self, queries: Sequence[str], extra: np.ndarray | None = None
+                    ) -> list[np.ndarray]:
+        """Scores of each query (`extra`: one row per query); query vectors are encoded in
+        one batch and cached on disk (as `hybrid` does for benchmarks)."""
         vectors, _ = embed_texts(self.embedder, queries, cache=self.cache)
         out = []
-        for query, vector in zip(queries, vectors, strict=True):
-            found, evidence = self._candidates(query)
-            scores = np.zeros(len(self.tools))
-            if len(found):
-                cosine = self._tool_vectors(found) @ vector
-                scores[found] = squash(evidence[found] + self.weight * np.clip(cosine, 0, None))
-            out.append(scores)
+        for i, (query, vector) in enumerate(zip(queries, vectors, strict=True)):
+            row = None if extra is None else extra[i]
+            found, evidence = self._candidates(query, row)
+            cosine = self._tool_vectors(found) @ vector if len(found) else np.zeros(0)
+            out.append(self._squashed(found, evidence, cosine, row))
         return out
 
-    def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        found, cosine, evidence = self._scored(query)
+    def _squashed(self, found: np.ndarray, evidence: np.ndarray, cosine: np.ndarray,
+                  extra: np.ndarray | None) -> np.ndarray:
+        out = np.zeros(len(self.tools))
+        total = evidence[found] + self.weight * np.clip(cosine, 0.0, None)
+        out[found] = squash(total if extra is None else total + extra[found])
+        return out
+
+    def explain(self, query: str, index: int, extra: np.ndarray | None = None
+                ) -> tuple[str, Mapping[str, Any]]:
+        found, cosine, evidence = self._scored(query, extra)
         at = np.flatnonzero(found == index)
         if not len(at):
             return (f"not among the {self.candidates} best BM25F candidates",

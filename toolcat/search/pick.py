@@ -139,13 +139,13 @@ def pick(
                               "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
                               "considered": len(tools) - len(excluded)}
 
-    tuned = prebuilt is None and tuning is not None and name == "hybrid"
+    tuned = prebuilt is None and tuning is not None and name in ("hybrid", "cascade")
 
     def build() -> Scorer:
         if tuned and tuning is not None:
             from toolcat.search.tuning import tuned_scorer
 
-            return tuned_scorer(source, tuning, **options)
+            return tuned_scorer(source, tuning, name, **options)
         return indexed_scorer(name, source, **options)
 
     def ranked() -> list[Scored]:
@@ -155,9 +155,7 @@ def pick(
 
     found = _within(ranked, timeout_ms)
     if tuned:
-        from toolcat.search.tuning import NAME
-
-        name = NAME
+        name += "+tuning"
     if found is None:
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"

@@ -29,7 +29,9 @@ from typing import Any, cast
 
 import numpy as np
 
+from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
+from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, HybridScorer, squash
 from toolcat.search.text import stems
 from toolcat.wording import plural
@@ -37,7 +39,8 @@ from toolcat.wording import plural
 K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
 B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
-NAME = "hybrid+tuning"
+TUNABLE = ("hybrid", "cascade")  # the scorers a tuning's usage evidence is added to
+NAME = "hybrid+tuning"  # the tuned hybrid, as bench measures it
 
 
 @dataclass(frozen=True)
@@ -210,20 +213,25 @@ def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
 
 
 class TunedScorer:
-    """The hybrid scorer with a tuning's usage evidence added (see the module docstring)."""
+    """The hybrid scorer, or the cascade that re-ranks BM25F's candidates with it, with a
+    tuning's usage evidence added (see the module docstring). Under the cascade, a tool with
+    usage evidence is a candidate however little BM25F finds in it: past requests worded
+    unlike the tool are what a tuning is for."""
 
-    name = NAME
-
-    def __init__(self, hybrid: HybridScorer, tuning: Tuning,
+    def __init__(self, base: HybridScorer | CascadeScorer, tuning: Tuning,
                  weights: Weights | None = None) -> None:
-        """`hybrid` should be built with the semantic_weight of `weights` (default: the
+        """`base` should be built with the semantic_weight of `weights` (default: the
         tuning's); `tuned_scorer` does both."""
-        self.hybrid = hybrid
-        self.tools = hybrid.tools
+        self.base = base
+        self.name = f"{base.name}+tuning"
+        self.tools = base.tools
         self.tuning = tuning
         self.weights = tuning.weights if weights is None else weights
-        self.embedder = hybrid.semantic.embedder
-        self.matched = match(tuning, hybrid.tools, self.embedder.ident)
+        self._cascade = not isinstance(base, HybridScorer)
+        self.embedder = base.embedder if isinstance(base, CascadeScorer) else \
+            base.semantic.embedder
+        self._cache = base.cache if isinstance(base, CascadeScorer) else base.semantic.cache
+        self.matched = match(tuning, base.tools, self.embedder.ident)
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
         self._last_usage: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
@@ -231,7 +239,7 @@ class TunedScorer:
         if cached:
             from toolcat.search.embeddings import embed_texts
 
-            return embed_texts(self.embedder, queries, cache=self.hybrid.semantic.cache)[0]
+            return embed_texts(self.embedder, queries, cache=self._cache)[0]
         return self.embedder.encode(list(queries))
 
     def usage(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
@@ -242,24 +250,38 @@ class TunedScorer:
                  if self.weights.term_weight and queries else None)
         return usage_evidence(self.matched, self.weights, similarity, terms)
 
-    def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
-        return np.asarray(self.hybrid.evidence(queries, cached=cached)
-                          + self.usage(queries, cached=cached))
+    def _usage_of(self, query: str) -> np.ndarray:
+        """The usage evidence of every tool for `query`, kept for the next call with it (a
+        query is scored, then explained tool by tool: encoded once)."""
+        if self._last_usage[0] != query:
+            self._last_usage = (query, self.usage([query])[0])
+        return self._last_usage[1]
 
     def scores(self, query: str) -> np.ndarray:
         if self._last[0] != query:
-            self._last = (query, squash(self.evidence([query])[0]))
+            if isinstance(self.base, CascadeScorer):
+                found = self.base.scores(query, self._usage_of(query))
+            else:
+                found = squash(self.base.evidence([query])[0] + self._usage_of(query))
+            self._last = (query, found)
         return np.asarray(self._last[1])
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        rows: list[list[float]] = squash(self.evidence(queries, cached=True)).tolist()
+        usage = self.usage(queries, cached=True)
+        if isinstance(self.base, CascadeScorer):
+            return [row.tolist() for row in self.base.scores_many(queries, usage)]
+        rows: list[list[float]] = squash(self.base.evidence(queries, cached=True)
+                                         + usage).tolist()
         return rows
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        reason, details = self.hybrid.explain(query, index)
-        if self._last_usage[0] != query:  # explained tool by tool: encode the query once
-            self._last_usage = (query, self.usage([query])[0])
-        usage = float(self._last_usage[1][index])
+        usage = float(self._usage_of(query)[index])
+        if isinstance(self.base, CascadeScorer):
+            reason, details = self.base.explain(query, index, self._usage_of(query))
+            if not details.get("candidate"):
+                return reason, details
+        else:
+            reason, details = self.base.explain(query, index)
         if usage > 0:
             if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
                 reason = "past requests lead:" + reason.split(":", 1)[1]
@@ -275,17 +297,21 @@ def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
     return tuning.weights
 
 
-def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning,
+def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning, scorer: str = "hybrid",
                  **options: Any) -> TunedScorer:
-    """A TunedScorer over the hybrid scorer of `source` (from the persisted index when it is a
-    catalog read from files), built with the tuning's semantic weight and `options`."""
+    """A TunedScorer over the `scorer` (one of TUNABLE) of `source` (from the persisted index
+    when it is a catalog read from files), built with the tuning's semantic weight and
+    `options`."""
     from toolcat.search.index import indexed_scorer
 
+    if scorer not in TUNABLE:
+        raise UsageError(f"a tuning applies to the {' and '.join(TUNABLE)} scorers, "
+                         f"not {scorer}")
     tools = source.tools if isinstance(source, Catalog) else source
     weights = effective_weights(tuning, tools)
-    hybrid = indexed_scorer("hybrid", source,
-                            **{**options, "semantic_weight": weights.semantic_weight})
-    return TunedScorer(cast(HybridScorer, hybrid), tuning, weights)
+    base = indexed_scorer(scorer, source,
+                          **{**options, "semantic_weight": weights.semantic_weight})
+    return TunedScorer(cast("HybridScorer | CascadeScorer", base), tuning, weights)
 
 
 def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:

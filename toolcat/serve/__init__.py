@@ -24,13 +24,14 @@ if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
     from toolcat.model import Catalog
     from toolcat.resolution.profile import Profile
+    from toolcat.search.tuning import Tuning
 
 
 def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = None,
           allow_unsafe: bool = False, log: Path | None = None,
           call_timeout: float = DEFAULT_CALL_TIMEOUT,
           overrides: Mapping[str, ServerSpec] | None = None,
-          ready: Callable[[int], None] | None = None) -> None:
+          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -48,13 +49,14 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         raise MissingExtraError("toolcat serve", "mcp") from None
     secrets = Secrets()
     session_log = SessionLog(log, secrets)
-    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe)
+    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning)
     gate.warm()
     serving = Serving(gate, Upstreams(timeout=call_timeout, secrets=secrets), session_log,
                       overrides=dict(overrides or {}), secrets=secrets)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
-                      profile=profile.name, scorer=gate.scorer_name,
+                      profile=profile.name, scorer=gate.scorer_name
+                      + ("+tuning" if gate.tuning is not None else ""),
                       allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout)
     try:
         if http is None:

@@ -24,7 +24,7 @@ import contextlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
@@ -35,6 +35,9 @@ from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
 from toolcat.search import Scorer, build_scorer, default_scorer
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
+
+if TYPE_CHECKING:
+    from toolcat.search.tuning import Tuning
 
 # The visibility resolution never ranks (tool search mode defers every catalog tool), so it
 # gets the cheapest scorer; the search scorer is built apart, in the background.
@@ -87,13 +90,16 @@ class Gate:
     """
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
-                 allow_unsafe: bool = False) -> None:
+                 allow_unsafe: bool = False, tuning: Tuning | None = None) -> None:
         self.catalog = catalog
         self.allow_unsafe = allow_unsafe or profile.allow_unsafe
         self.scorer_name = profile.scorer or default_scorer()[0]
         self._scorer_options = dict(profile.scorer_options)
+        # a tuning adds its usage evidence to the default scorer's searches (hybrid, cascade)
+        self.tuning = tuning if self.scorer_name in ("hybrid", "cascade") else None
         self.floor = profile.mcp.min_score
-        self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe))
+        self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe),
+                                 tuning=self.tuning)
         self.session = Session(catalog, self.resolver.profile, "", resolver=self.resolver)
         self.checker = CallChecker(catalog)
         served = {t.qualified_name for t in self.resolution.builtins
@@ -173,7 +179,13 @@ class Gate:
             if name not in self._scorers:
                 options = self._scorer_options if name == self.scorer_name else {}
                 try:
-                    self._scorers[name] = build_scorer(name, self.pool, **options)
+                    if name == self.scorer_name and self.tuning is not None:
+                        from toolcat.search.tuning import tuned_scorer
+
+                        self._scorers[name] = tuned_scorer(self.pool, self.tuning, name,
+                                                           **options)
+                    else:
+                        self._scorers[name] = build_scorer(name, self.pool, **options)
                 except Exception as exc:  # re-raised to each search below
                     self._scorers[name] = exc
             built = self._scorers[name]
@@ -208,11 +220,12 @@ class Gate:
         regex = search_tools(query, self.pool, scorer=self.scorer("regex"), limit=LIMIT)
         if regex.results:
             return "regex", [s.tool for s in regex.results]
-        ranked = search_tools(query, self.pool, scorer=self.scorer(self.scorer_name),
-                              limit=LIMIT, min_score=self.floor)
+        scorer = self.scorer(self.scorer_name)
+        ranked = search_tools(query, self.pool, scorer=scorer, limit=LIMIT,
+                              min_score=self.floor)
         found = [s.tool for s in ranked.results if s.score > 0]
         if found:
-            return self.scorer_name, found
+            return scorer.name, found  # `hybrid+tuning` when tuned
         fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
         return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0]
 
