@@ -177,3 +177,16 @@ def test_a_rejected_name_says_what_render_sends_instead(tmp_path):
     # the plain sanitized name is taken by the other tool, so render adds a hash
     sent = finding.message.split("sends it as '")[1].split("'")[0]
     assert sent.startswith("weather_now_") and sent != "weather_now"
+
+
+def test_a_rejected_name_is_said_as_render_sends_it_under_prefix_always(run, isolated):
+    """With `names: {prefix: always}` render sends every name with its server: TC202 says
+    the name that is really sent, the one `render` writes."""
+    path = isolated / "tools.json"
+    path.write_text(json.dumps({"server": "acme", "tools": [tool("weather.now")]}))
+    (isolated / "toolcat.yaml").write_text("names: {prefix: always}\n")
+    said = run("lint", "-c", str(path), "--target", "openai", "--select", "TC202")
+    assert "sends it as 'acme__weather_now'" in " ".join(said.stdout.split())
+    rendered = json.loads(run("render", "weather", "-c", str(path), "--provider", "openai",
+                              "--json").stdout)
+    assert "acme__weather_now" in json.dumps(rendered)

@@ -36,7 +36,7 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     settings.validate()
     _check_ignores(catalog)
     targets = get_targets(settings.targets)
-    ctx = Context(catalog, settings.all_options(), targets)
+    ctx = Context(catalog, settings.all_options(), targets, settings.prefix)
     findings: list[Finding] = []
     tried: dict[object, tuple[list[Rule], Tool | None, str | None]] = {}
     ran: list[str] = []

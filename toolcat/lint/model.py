@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from toolcat.lint.walk import Node, walk
 from toolcat.model import Catalog, SourceRef, Tool
-from toolcat.providers.names import NameMap, NameRule, name_map
+from toolcat.providers.names import NameMap, NameRule, PrefixPolicy, name_map
 
 if TYPE_CHECKING:
     from toolcat.lint.targets import Target
@@ -58,6 +58,7 @@ class Context:
     catalog: Catalog
     options: Mapping[str, Any] = field(default_factory=dict)
     targets: tuple[Target, ...] = ()
+    prefix: PrefixPolicy = "collisions"  # which names render sends with their server
     _nodes: dict[int, list[Node]] = field(default_factory=dict, repr=False)
     _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
@@ -91,7 +92,7 @@ class Context:
     def wire_names(self, rule: NameRule) -> NameMap:
         """The names render gives the catalog's tools under a provider's name rule."""
         if rule not in self._wire:
-            self._wire[rule] = name_map(self.catalog.tools, rule)
+            self._wire[rule] = name_map(self.catalog.tools, rule, self.prefix)
         return self._wire[rule]
 
     def tool_at(self, where: SourceRef | None) -> Tool | None:

@@ -23,6 +23,7 @@ from toolcat.lint.model import SEVERITIES, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.targets import get_targets
 from toolcat.model import SourceRef
+from toolcat.providers.names import PrefixPolicy, prefix_setting
 
 KEYS = ("select", "ignore", "severity", "targets", "options", "baseline")
 FILE_OPTIONS = frozenset({"lockfile"})  # options that name a file
@@ -50,6 +51,9 @@ class LintSettings:
     targets: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     baseline: str | None = None  # a baseline file (toolcat.lint.baseline)
+    # toolcat.yaml's `names: {prefix: ...}`: which names render sends with their server
+    # (what TC202 says a rejected name is sent as)
+    prefix: PrefixPolicy = "collisions"
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None
@@ -165,7 +169,8 @@ def settings_from_config(config: Config) -> LintSettings:
     """The `lint:` section of a configuration file as LintSettings (defaults without one).
     A relative path in a file option is relative to the configuration file's folder."""
     where = SourceRef(str(config.path)) if config.path else None
-    settings = LintSettings.from_mapping(config.section("lint"), where)
+    settings = replace(LintSettings.from_mapping(config.section("lint"), where),
+                       prefix=prefix_setting(config.section("names"), str(config.path)))
     if config.path is None:
         return settings
     options = {name: str(config.path.parent / value)
