@@ -227,7 +227,6 @@ class TunedScorer:
         self.tools = base.tools
         self.tuning = tuning
         self.weights = tuning.weights if weights is None else weights
-        self._cascade = not isinstance(base, HybridScorer)
         self.embedder = base.embedder if isinstance(base, CascadeScorer) else \
             base.semantic.embedder
         self._cache = base.cache if isinstance(base, CascadeScorer) else base.semantic.cache
