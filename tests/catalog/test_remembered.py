@@ -167,3 +167,15 @@ def test_lint_on_a_recalled_catalog_reports_the_same_places(tmp_path: Path, run:
     line = 1 + path.read_text().split('"missing"')[0].count("\n")
     assert any(row.lstrip().startswith(f"{line}:") and " error " in row
                for row in first.stdout.splitlines())
+
+
+def test_a_read_that_cannot_be_stored_costs_nothing_but_the_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: object, value: object) -> None:
+        raise pickle.PicklingError("cannot pickle this")
+
+    monkeypatch.setattr(remembered._Pickler, "dump", refuse)
+    path = tmp_path / "tools.json"
+    write_big(path)
+    assert len(read_twice(path).tools) == 2500
+    assert entries() == []

@@ -96,7 +96,10 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
         store(seen, lambda handle: None, KEEP)
         return
     buffer = io.BytesIO()
-    _Pickler(buffer, shown).dump(read())
+    try:
+        _Pickler(buffer, shown).dump(read())
+    except Exception:  # a value pickle cannot store: the file is read every time, as before
+        return
     payload = buffer.getbuffer()
     store(_path(entry, "read.pickle"), lambda handle: handle.write(payload), KEEP)
 
