@@ -10,9 +10,10 @@ that change what is read (`shape`, the default source), the providers registered
 versions of toolcat and of this format. Any change to one of them is another key, so the file
 is read again.
 
-The tools' positions are not stored: each tool's line and column are found, as before, when
-first asked for, from the file's text (a JSON text is indexed lazily; a YAML text is parsed
-again the first time a position is needed). A file that may hold a `$ref` is not remembered:
+Positions inside a tool are not stored: they are found, as before, when first asked for, from
+the file's text (a JSON text is indexed lazily; a YAML text is parsed again the first time
+one is needed, as lint does). Each tool's own line is stored for a YAML file, whose parse
+found it anyway, and found when asked for in a JSON file. A file that may hold a `$ref` is not remembered:
 what it reads depends on other files.
 
 An entry is a pickle read by an unpickler that builds only toolcat's own model classes and
@@ -97,7 +98,8 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
         return
     buffer = io.BytesIO()
     try:
-        _Pickler(buffer, shown).dump(read())
+        found = read()
+        _Pickler(buffer, shown, lazy=found.strict_json).dump(found)
     except Exception:  # a value pickle cannot store: the file is read every time, as before
         return
     payload = buffer.getbuffer()
@@ -105,15 +107,19 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
 
 
 class _Pickler(pickle.Pickler):
-    """Stores a tool's unlocated origin in this file as its pointer alone: finding every line
-    would cost more than the reading the entry saves."""
+    """In a strict JSON file, stores a tool's unlocated origin as its pointer alone: finding
+    every line of 43,000 tools would cost more than the reading the entry saves, and a JSON
+    text finds one line quickly. Other files (YAML) had every position found while parsing:
+    their origins are stored with line and column, so that showing where a picked tool is
+    defined does not parse the file again."""
 
-    def __init__(self, handle: io.BytesIO, shown: str) -> None:
+    def __init__(self, handle: io.BytesIO, shown: str, lazy: bool) -> None:
         super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
         self._shown = shown
+        self._lazy = lazy
 
     def persistent_id(self, obj: Any) -> str | None:
-        if type(obj) is PendingSourceRef and obj.file == self._shown:
+        if self._lazy and type(obj) is PendingSourceRef and obj.file == self._shown:
             return obj.pointer
         return None
 
