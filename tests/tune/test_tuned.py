@@ -256,3 +256,18 @@ def test_serve_searches_with_the_tuning(run, opaque, tmp_path):
     assert tuned.method == "hybrid+tuning"
     assert tuned.found[0] == "job_e"
     assert plain.found[:1] != ("job_e",)
+
+
+def test_pick_in_python_takes_the_tunings_fitted_threshold(shared_cache):
+    """toolcat.pick applies the threshold a tuning fitted, as the CLI does, when the tuning
+    applies to its scorer; an explicit min_score wins."""
+    from toolcat.search.pick import MIN_SCORE, pick
+
+    demo = load_catalog(CATALOGS)
+    fitted = Tuning(HybridScorer(demo.tools).semantic.embedder.ident, Weights(), {},
+                    min_score=0.3)
+    query = "what's the weather in Tokyo"
+    assert pick(query, demo, tuning=fitted).to_json()["min_score"] == 0.3
+    assert pick(query, demo, tuning=fitted, min_score=0.1).to_json()["min_score"] == 0.1
+    zero_shot = pick(query, demo, tuning=fitted, scorer="bm25").to_json()
+    assert zero_shot["min_score"] == MIN_SCORE and zero_shot["scorer"] == "bm25"

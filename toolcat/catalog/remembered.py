@@ -13,8 +13,8 @@ is read again.
 Positions inside a tool are not stored: they are found, as before, when first asked for, from
 the file's text (a JSON text is indexed lazily; a YAML text is parsed again the first time
 one is needed, as lint does). Each tool's own line is stored for a YAML file, whose parse
-found it anyway, and found when asked for in a JSON file. A file that may hold a `$ref` is not remembered:
-what it reads depends on other files.
+found it anyway, and found when asked for in a JSON file. A file that may hold a `$ref` is
+not remembered: what it reads depends on other files.
 
 An entry is a pickle read by an unpickler that builds only toolcat's own model classes and
 plain data, so a cache folder someone else could write cannot run code through it. An entry

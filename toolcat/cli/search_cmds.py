@@ -211,7 +211,6 @@ def pick(
     from toolcat.cli.output import note, print_json
     from toolcat.errors import UsageError
     from toolcat.search import default_scorer
-    from toolcat.search.pick import MIN_SCORE
     from toolcat.search.pick import pick as pick_tools
 
     if timeout_ms is not None and timeout_ms <= 0:
@@ -223,9 +222,6 @@ def pick(
         if scorer != "hybrid":
             note(f"note: {why}")
     learned = build.applied_tuning(build.tuning(tuning, cfg), scorer, cat.tools, model)
-    if min_score is None:
-        min_score = learned.min_score if learned is not None and learned.min_score is not None \
-            else MIN_SCORE
     with EncodingBar() as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,

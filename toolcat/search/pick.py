@@ -93,7 +93,7 @@ def pick(
     catalog: Catalog | Iterable[Tool] | str | PathLike[str],
     *,
     max_candidates: int = MAX_CANDIDATES,
-    min_score: float = MIN_SCORE,
+    min_score: float | None = None,
     allow_unsafe: bool = False,
     scorer: str | Scorer | ScorerFunction | None = None,
     timeout_ms: float | None = None,
@@ -108,7 +108,9 @@ def pick(
     toolcat.search.function), or None for the most accurate scorer available
     (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
     `timeout_ms` bounds building the index and scoring together. A `tuning` (from
-    `toolcat tune`) is applied when the scorer is `hybrid`; other scorers ignore it.
+    `toolcat tune`) is applied when the scorer is `hybrid` or `cascade`; other scorers ignore
+    it. `min_score` defaults to the tuning's fitted threshold when it has one, else MIN_SCORE
+    (seed 002's 0.05).
 
     Raises:
         UsageError: a bad option value or scorer name.
@@ -117,7 +119,7 @@ def pick(
     """
     if max_candidates < 1:
         raise UsageError("max_candidates must be at least 1")
-    if not 0 <= min_score <= 1:
+    if min_score is not None and not 0 <= min_score <= 1:
         raise UsageError("min_score must be between 0 and 1")
     if timeout_ms is not None and timeout_ms <= 0:
         raise UsageError("timeout_ms must be more than 0")
@@ -134,12 +136,14 @@ def pick(
         if len(prebuilt.tools) != len(tools) or any(
                 a is not b and a != b for a, b in zip(prebuilt.tools, tools, strict=True)):
             raise UsageError("the scorer was built over other tools than the catalog's")
+    tuned = prebuilt is None and tuning is not None and name in ("hybrid", "cascade")
+    if min_score is None:
+        fitted = tuning.min_score if tuned and tuning is not None else None
+        min_score = MIN_SCORE if fitted is None else fitted
     excluded = tuple(t.qualified_name for t in tools if not t.safe and not allow_unsafe)
     policy: dict[str, Any] = {"max_candidates": max_candidates, "min_score": min_score,
                               "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
                               "considered": len(tools) - len(excluded)}
-
-    tuned = prebuilt is None and tuning is not None and name in ("hybrid", "cascade")
 
     def build() -> Scorer:
         if tuned and tuning is not None:
