@@ -47,3 +47,17 @@ def test_resolve_advises_tool_search_mode_when_30_tools_are_shown_at_once(run, w
     few = catalog(write, 29)
     data = json.loads(run("resolve", "task", "-c", few, "-p", str(normal), "--json").stdout)
     assert not [n for n in data["trace"]["children"] if n["subject"] == "advice"]
+
+
+def test_resolve_text_names_at_most_a_line_of_tools_per_group(run, write):
+    """A large catalog defers thousands of tools: the text trace names the first few of each
+    group and counts the rest; --json keeps every one."""
+    path = catalog(write, 300)
+    profile = write("scorer: bm25\n", "lexical.yaml")
+    text = " ".join(run("resolve", "task", "-c", path, "-p", str(profile)).stdout.split())
+    assert "deferred (300)" in text
+    assert "via tool_search: tool_0, tool_1," in text
+    assert "tool_39, … and 260 more (--json lists all)" in text
+    assert "tool_299" not in text
+    data = json.loads(run("resolve", "task", "-c", path, "-p", str(profile), "--json").stdout)
+    assert len(data["deferred"]) == 300

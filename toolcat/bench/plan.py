@@ -31,13 +31,14 @@ def parse_ks(text: str) -> tuple[int, ...]:
     return check_ks(ks)
 
 
-def chosen_scorers(given: Sequence[str] | None) -> tuple[list[str], str]:
-    """The scorers asked for (commas or repeats), or pick's default and why it is."""
+def chosen_scorers(given: Sequence[str] | None, tools: int = 0) -> tuple[list[str], str]:
+    """The scorers asked for (commas or repeats), or pick's default for a catalog of `tools`
+    tools and why it is."""
     if given:
         return [n.strip() for text in given for n in text.split(",") if n.strip()], ""
     from toolcat.search import default_scorer
 
-    name, reason = default_scorer()
+    name, reason = default_scorer(tools)
     return [name], f"the default scorer of pick ({reason})"
 
 
@@ -72,7 +73,7 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         CatalogError: the query, topics or past-run file cannot be read.
     """
     cut_offs = parse_ks(ks)
-    names, reason = chosen_scorers(scorers)
+    names, reason = chosen_scorers(scorers, len(catalog.tools))
     check_scorers(names)
     bars = [parse_bar(text) for text in fail_under]
     past = load_past(compare_with) if compare_with is not None else None

@@ -99,5 +99,6 @@ def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
     profile's scorer is one a tuning applies to (warned otherwise)."""
     from toolcat.search import default_scorer
 
-    return applied_tuning(tuning(option, cfg), chosen.scorer or default_scorer()[0],
+    return applied_tuning(tuning(option, cfg),
+                          chosen.scorer or default_scorer(len(catalog.tools))[0],
                           catalog.tools)

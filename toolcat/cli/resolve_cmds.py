@@ -160,7 +160,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
         console.print()
         console.print(f"[bold yellow]deferred ({len(resolution.deferred)})[/]", soft_wrap=True)
         for via, names in vias.items():
-            console.print(f"  via {via}: " + escape(", ".join(names)), soft_wrap=True)
+            console.print(f"  via {via}: " + escape(_listed(names)), soft_wrap=True)
     if resolution.excluded:
         rules: dict[str, list[str]] = {}
         for tool in resolution.excluded:
@@ -169,12 +169,23 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
         console.print()
         console.print(f"[bold red]excluded ({len(resolution.excluded)})[/]")
         for rule, names in rules.items():
-            console.print(f"  {rule}: " + escape(", ".join(names)), soft_wrap=True)
+            console.print(f"  {rule}: " + escape(_listed(names)), soft_wrap=True)
     t = resolution.tokens
     share = f" ({t.visible / t.all:.1%})" if t.all else ""
     console.print()
     console.print(f"[bold]tokens[/] {t.visible:,} visible of {t.all:,}{share}; "
                   f"{t.deferred:,} deferred; {t.encoding}", soft_wrap=True)
+
+
+LISTED = 40  # names shown in one line of the text output; --json lists every one
+
+
+def _listed(names: list[str]) -> str:
+    """`a, b, c`, or the first LISTED names and how many more (a catalog of 43,000 tools
+    would otherwise print a page of names per line)."""
+    if len(names) <= LISTED:
+        return ", ".join(names)
+    return f"{', '.join(names[:LISTED])}, … and {len(names) - LISTED:,} more (--json lists all)"
 
 
 def _tree(decision: Decision) -> Tree:
@@ -207,7 +218,7 @@ def _grouped(children: tuple[Decision, ...]) -> list[Decision]:
             out.append(child)
         elif key not in done:
             done.add(key)
-            names = ", ".join(m.subject for m in members)
+            names = _listed([m.subject for m in members])
             out.append(Decision(f"{names} ({len(members)})", child.outcome, child.rule,
                                 child.reason))
     return out

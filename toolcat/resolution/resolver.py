@@ -150,7 +150,8 @@ class Resolver:
         check_names(profile, catalog, names)
         self._scorer: Any = None
         self.scorer_name, self.scorer_reason = (
-            (profile.scorer, "the profile's scorer") if profile.scorer else default_scorer())
+            (profile.scorer, "the profile's scorer") if profile.scorer
+            else default_scorer(len(catalog.tools)))
         self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
         self.tuning = tuning if self.scorer_name in ("hybrid", "cascade") else None
         if self.tuning is not None:
@@ -173,17 +174,17 @@ class Resolver:
     @property
     def scorer(self) -> Any:
         if self._scorer is None:
-            from toolcat.search import build_scorer
+            from toolcat.search.index import indexed_scorer
 
             try:
                 options = dict(self.profile.scorer_options)
                 if self.tuning is not None:
                     from toolcat.search.tuning import tuned_scorer
 
-                    self._scorer = tuned_scorer(self.catalog.tools, self.tuning,
-                                                self._tuned_base, **options)
-                else:
-                    self._scorer = build_scorer(self.scorer_name, self.catalog.tools, **options)
+                    self._scorer = tuned_scorer(self.catalog, self.tuning, self._tuned_base,
+                                                **options)
+                else:  # from the persisted index when the catalog was seen before
+                    self._scorer = indexed_scorer(self.scorer_name, self.catalog, **options)
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
                 raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),

@@ -93,7 +93,7 @@ class Gate:
                  allow_unsafe: bool = False, tuning: Tuning | None = None) -> None:
         self.catalog = catalog
         self.allow_unsafe = allow_unsafe or profile.allow_unsafe
-        self.scorer_name = profile.scorer or default_scorer()[0]
+        self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
         self._scorer_options = dict(profile.scorer_options)
         # a tuning adds its usage evidence to the default scorer's searches (hybrid, cascade)
         self.tuning = tuning if self.scorer_name in ("hybrid", "cascade") else None
