@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -68,7 +68,7 @@ def list_tools(
     tab-separated line per tool (name, server, level, tags, safe, bytes), streamed.
     """
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import console, print_json, write_lines
 
     cat = build.load(catalog, shape)
     tools = _filtered(cat, server)
@@ -78,7 +78,7 @@ def list_tools(
         return
     if not console.is_terminal:
         shown = tools if limit is None else tools[:limit]
-        _write_lines(f"{cat.ident(t)}\t{t.server}\t{t.level}\t{','.join(t.tags)}\t"
+        write_lines(f"{cat.ident(t)}\t{t.server}\t{t.level}\t{','.join(t.tags)}\t"
                      f"{_safe_text(t)}\t{t.size()}" for t in shown)
         return
     from rich.table import Table
@@ -108,21 +108,6 @@ def _more(hidden: int, noun: str) -> None:
     if hidden > 0:
         console.print(f"… {plural(hidden, 'more ' + noun)} (--all to show them, --limit N "
                       "for N rows)", highlight=False)
-
-
-def _write_lines(lines: Iterable[str]) -> None:
-    """Plain lines on stdout, written in blocks: a pipe gets them as they are made."""
-    import sys
-
-    block: list[str] = []
-    for line in lines:
-        block.append(line)
-        if len(block) == 1000:
-            sys.stdout.write("\n".join(block) + "\n")
-            block.clear()
-    if block:
-        sys.stdout.write("\n".join(block) + "\n")
-    sys.stdout.flush()
 
 
 def _safe_text(tool: Tool) -> str:
@@ -196,7 +181,7 @@ def stats(
     plain lines: the summary, then `per <what>` and one tab-separated `name, count` a row.
     """
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import console, print_json, write_lines
 
     cat = build.load(catalog, shape)
     data = catalog_stats(cat)
@@ -220,7 +205,7 @@ def stats(
                 rows = list(counts.items())
                 yield from (f"{key}\t{count}" for key, count in
                             (rows if limit is None else rows[:limit]))
-        _write_lines(lines())
+        write_lines(lines())
         return
     from rich.table import Table
 

@@ -81,7 +81,7 @@ def diff(
     """Show what changed between two catalogs: tools added, removed and changed, the fields
     that changed, and a word diff of descriptions. Exits 1 when they differ, like diff(1)."""
     from toolcat.catalog.load import load_catalog
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import console, print_json, write_lines
     from toolcat.pin.diff import diff_catalogs
 
     before = load_catalog(old, shape=shape)
@@ -89,6 +89,8 @@ def diff(
     result = diff_catalogs(before, after)
     if json_:
         print_json(diff_json(result, old, new))
+    elif not console.is_terminal:  # a pipe or a file: plain lines, without rich per line
+        write_lines(line.plain for line in diff_lines(result))
     else:
         for line in diff_lines(result):
             console.print(line, soft_wrap=True)

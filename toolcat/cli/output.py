@@ -190,3 +190,16 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def write_lines(lines: Iterable[str]) -> None:
+    """Plain lines on stdout, written in blocks: a pipe gets them as they are made."""
+    block: list[str] = []
+    for line in lines:
+        block.append(line)
+        if len(block) == 1000:
+            sys.stdout.write("\n".join(block) + "\n")
+            block.clear()
+    if block:
+        sys.stdout.write("\n".join(block) + "\n")
+    sys.stdout.flush()
