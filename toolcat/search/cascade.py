@@ -27,7 +27,7 @@ import numpy as np
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
-from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder, text_key
+from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import blend, tool_texts
 from toolcat.search.text import identifier_names
@@ -74,7 +74,7 @@ class CascadeScorer:
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
         self._last: tuple[str, Any, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
-        self.encoded = 0  # tools encoded so far (the others came from the cache or wait)
+        self.encoded = 0  # texts encoded so far (the others came from the cache or wait)
 
     def _candidates(self, query: str, extra: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
@@ -95,23 +95,15 @@ class CascadeScorer:
         if missing:
             if self._names is None:
                 self._names = identifier_names(self.tools)
-            if self._stored is None:
+            if self._stored is None:  # the disk cache, read once for every later query
                 self._stored = EmbeddingCache(self.embedder.ident).load() if self.cache else {}
-            texts = {i: tool_texts(self.tools[i], self._names) for i in missing}
-            keys = {i: (text_key(whole), text_key(summary))
-                    for i, (whole, summary) in texts.items()}
-            new = {key: text for i, pair in texts.items()
-                   for key, text in zip(keys[i], pair, strict=True) if key not in self._stored}
-            if new:
-                encoded = self.embedder.encode(list(new.values()), progress=self.progress)
-                self.encoded += sum(1 for pair in keys.values() if pair[0] in new or pair[1] in new)
-                fresh = dict(zip(new, encoded, strict=True))
-                self._stored.update(fresh)
-                if self.cache:
-                    EmbeddingCache(self.embedder.ident).save(fresh)
-            stored = self._stored
-            self._vectors.update((i, blend(stored[whole], stored[summary]))
-                                 for i, (whole, summary) in keys.items())
+            pairs = [tool_texts(self.tools[i], self._names) for i in missing]
+            vectors, encoded = embed_texts(
+                self.embedder, [whole for whole, _ in pairs] + [summary for _, summary in pairs],
+                cache=self.cache, progress=self.progress, known=self._stored)
+            self.encoded += encoded
+            self._vectors.update(zip(missing, blend(vectors[:len(missing)],
+                                                    vectors[len(missing):]), strict=True))
         if not len(indices):
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._vectors[i] for i in indices.tolist()])

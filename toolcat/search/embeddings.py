@@ -252,12 +252,16 @@ class EmbeddingCache:
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
-                progress: Progress | None = None) -> tuple[np.ndarray, int]:
+                progress: Progress | None = None,
+                known: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
     """Vectors of `texts` (rows in order) and how many had to be encoded now; `progress`
-    hears how the encoding goes (only when something is encoded)."""
+    hears how the encoding goes (only when something is encoded). `known`: the cache's
+    vectors when the caller keeps them loaded between calls (read otherwise); what is
+    encoded now is added to it."""
     keys = [text_key(t) for t in texts]
     store = EmbeddingCache(embedder.ident) if cache else None
-    known: dict[str, Any] = store.load() if store else {}
+    if known is None:
+        known = store.load() if store else {}
     missing = list(dict.fromkeys(k for k in keys if k not in known))
     if missing:
         text_of = dict(zip(keys, texts, strict=True))
