@@ -266,6 +266,8 @@ class Catalog:
     issues: tuple[LoadIssue, ...] = ()
     documents: Mapping[str, Json] = field(default_factory=dict)
     positions: Mapping[str, Locator] = field(default_factory=dict)
+    # the SHA-256 of the text each file was read from, as read (what keys its search index)
+    digests: Mapping[str, str] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self.tools)

@@ -149,3 +149,20 @@ def test_pick_keeps_the_index_folder_bounded(tmp_path, run):
         catalog = catalog_of(folder, **{f"tool_{n}": "Open a pull request."})
         assert run("pick", QUERY, "-c", str(catalog), "--scorer", "bm25").exit_code == 0
     assert len(index_files(tmp_path / "cache")) == 8
+
+
+def test_a_file_edited_after_loading_never_keys_the_tools_read_before(tmp_path, monkeypatch):
+    """The index is keyed by the text the tools were read from: an edit between loading and
+    indexing (an editor saving while toolcat runs) cannot store the old tools' index under
+    the new text's key, where the next run would find it."""
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search import rank
+    from toolcat.search.index import indexed_scorer
+
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = catalog_of(tmp_path, lookup_order="Find an order by its number.")
+    before = load_catalog(path)
+    catalog_of(tmp_path, lookup_order="Track a parcel shipped with a courier.")
+    indexed_scorer("bm25", before)  # stored under the key of the text it read
+    after = indexed_scorer("bm25", load_catalog(path))
+    assert [s.tool.name for s in rank(after, "track my parcel", limit=1)] == ["lookup_order"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,11 @@ from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex
 from toolcat.source.refs import RefChecker, base_uri_for
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of a file's text, as read."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def expand_sources(sources: Iterable[str | Path]) -> list[Path]:
@@ -104,13 +110,15 @@ class _Loader:
         self.sources: list[str] = []
         self.issues: list[LoadIssue] = []
         self.positions: dict[str, PositionIndex] = {}
+        self.digests: dict[str, str] = {}
         self.refs = RefChecker(roots=ref_roots)
 
     def add_file(self, path: Path) -> None:
         """Read one catalog file, or recall what reading it gave (catalog.remembered)."""
         text = read_text(path)
         shown = str(path)
-        entry = remembered.key(text, shown, self.shape, self.default_source)
+        digest = self.digests[shown] = text_digest(text)
+        entry = remembered.key(text, digest, shown, self.shape, self.default_source)
         if entry is None:
             self.add(parse_file(path, text))
             return
@@ -172,6 +180,7 @@ class _Loader:
         self.sources += part.sources
         self.issues += part.issues
         self.positions.update(part.positions)
+        self.digests.update(part.digests)
         self.refs.documents.update(part.documents)
         for server in part.servers:
             self.servers.setdefault(server.name, server)
@@ -210,6 +219,7 @@ class _Loader:
             issues=tuple(self.issues),
             documents=dict(self.refs.documents),
             positions=dict(self.positions),
+            digests=dict(self.digests),
         )
 
 

@@ -56,16 +56,15 @@ class FileRead:
     strict_json: bool
 
 
-def key(text: str, shown: str, shape: str | None, default_source: str) -> str | None:
-    """The key of what reading `text` (from the file `shown`) gives, or None when the text is
-    too small to be worth remembering."""
+def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
+        ) -> str | None:
+    """The key of what reading `text` (whose SHA-256 is `digest`) from the file `shown`
+    gives, or None when the text is too small to be worth remembering."""
     if len(text) < MIN_SIZE:
         return None
-    found = hashlib.sha256("\0".join((
-        f"toolcat {__version__} read {FORMAT}", shown, shape or "", default_source,
-        ",".join(sorted(PROVIDERS)), "")).encode("utf-8", "surrogatepass"))
-    found.update(text.encode("utf-8", "surrogatepass"))
-    return found.hexdigest()
+    return hashlib.sha256("\0".join((
+        f"toolcat {__version__} read {FORMAT}", digest, shown, shape or "", default_source,
+        ",".join(sorted(PROVIDERS)))).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _path(entry: str, part: str) -> Path:

@@ -1,10 +1,12 @@
 """The persisted search index: what a scorer computes from the catalog alone, kept on disk.
 
-A catalog read from files is identified by its content: the SHA-256 of every file it was read
-from and every file a `$ref` pointed into, the tools' names as loaded, and the versions of
-toolcat and of this format. The BM25 index is stored under that key, and the tool embeddings
-under that key and the model's identity, in `cache_dir()/index/`. A later run on the same
-catalog, in any process, loads them instead of rebuilding: no tokenizing, no encoding.
+A catalog read from files is identified by its content: the SHA-256 of the text of every file
+it was read from (taken as it was read, `Catalog.digests`, so a file changed since cannot key
+the tools read before) and of every file a `$ref` pointed into, the tools' names as loaded,
+and the versions of toolcat and of this format. The BM25 index is stored under that key, and
+the tool embeddings under that key and the model's identity, in `cache_dir()/index/`. A later
+run on the same catalog, in any process, loads them instead of rebuilding: no tokenizing, no
+encoding.
 
 A file that cannot be read (truncated, garbage, another format) is rebuilt and replaced, with
 a one-line warning on the `toolcat` logger. Files are written atomically, so a reader never
@@ -48,15 +50,17 @@ def catalog_key(catalog: Catalog) -> str | None:
     """The content hash of a catalog read from files, or None when it was not (only) read
     from JSON or YAML files."""
     digest = hashlib.sha256(f"toolcat {__version__} index {FORMAT}\0".encode())
-    files = [Path(source) for source in catalog.sources]
-    for uri in sorted(catalog.documents):
-        if not uri.startswith("file://"):
-            return None
-        files.append(Path(unquote(uri.removeprefix("file://"))))
-    if not files:
+    if not catalog.sources:
         return None
-    for path in files:
-        if path.suffix.lower() not in (".json", ".yaml", ".yml"):
+    for source in catalog.sources:  # the text each file was read from, hashed as it was read
+        if Path(source).suffix.lower() not in (".json", ".yaml", ".yml") or \
+                source not in catalog.digests:
+            return None
+        digest.update(bytes.fromhex(catalog.digests[source]))
+    for uri in sorted(catalog.documents):
+        path = Path(unquote(uri.removeprefix("file://")))
+        if not uri.startswith("file://") or path.suffix.lower() not in (".json", ".yaml",
+                                                                          ".yml"):
             return None
         try:
             digest.update(hashlib.sha256(path.read_bytes()).digest())
