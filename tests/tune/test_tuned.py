@@ -13,11 +13,12 @@ from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import HybridScorer
-from toolcat.search.tuning import NAME, TunedScorer, Tuning, Weights
+from toolcat.search.tuning import TunedScorer, Tuning, Weights
 from toolcat.tune import prepare_material, read_sources
 from toolcat.tune.learn import folds, learn, tool_usages
 
 pytestmark = [pytest.mark.semantic, pytest.mark.slow]
+NAME = "hybrid+tuning"
 
 DEMO_QUERIES = CATALOGS / "demo-queries.jsonl"
 # six tools whose descriptions say nothing a user would ask for, and what users ask them
@@ -238,6 +239,15 @@ def test_the_cascade_of_large_catalogs_is_tuned_too(run, opaque, tmp_path):
         assert found["scorer"] == "cascade+tuning"
         assert found["picks"][0]["name"] == name, (request, found["picks"])
         assert found["picks"][0]["provenance"]["details"]["usage_evidence"] > 0
+    labeled = tmp_path / "labeled.jsonl"
+    labeled.write_text("".join(
+        json.dumps({"id": name, "query": f"could you {verb} {things[-1]} now",
+                    "relevant": [name]}) + "\n" for name, (verb, things) in JOBS.items()))
+    bench = run("bench", "-c", str(catalog), "-q", str(labeled), "--scorer", "cascade",
+                "--tuning", str(tuning), "--json")
+    runs = {r["name"]: r["metrics"] for r in json.loads(bench.stdout)["scorers"]}
+    assert set(runs) == {"cascade", "cascade+tuning"}
+    assert runs["cascade+tuning"]["ndcg@10"] > runs["cascade"]["ndcg@10"] + 0.5
 
 
 def test_serve_searches_with_the_tuning(run, opaque, tmp_path):

@@ -86,14 +86,15 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
     measured = list(names)
     if tuning is not None:
-        from toolcat.search.tuning import NAME as TUNED  # numpy and the scorers: only when tuned
+        from toolcat.search.tuning import tuned_name  # numpy and the scorers: only when tuned
 
-        measured.append(TUNED)
+        tuned = tuned_name(names)
+        measured.append(tuned)
         seen = tuning.seen(q.text for q in labeled)
         if seen:
             warnings.append(f"{plural(seen, 'query', 'queries')} of {len(labeled):,} in "
                             f"{queries} were used to make the tuning {tuning.source}: the "
-                            f"{TUNED} figures are optimistic (toolcat tune --cv measures "
+                            f"{tuned} figures are optimistic (toolcat tune --cv measures "
                             "without them)")
     check_names(bars, report_metrics(labeled, cut_offs), measured)
     return BenchPlan(catalog, labeled, names, reason, cut_offs, min_score, bars, past,

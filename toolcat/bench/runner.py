@@ -47,8 +47,9 @@ def run_bench(
     progress: Progress | None = None,
     tuning: Tuning | None = None,
 ) -> BenchReport:
-    """Rank every query with every scorer and measure it; with a `tuning`, the tuned hybrid
-    scorer too, as `hybrid+tuning`, after the others.
+    """Rank every query with every scorer and measure it; with a `tuning`, the tuned scorer
+    too (`hybrid+tuning`, or `cascade+tuning` when the cascade is measured), after the
+    others.
 
     A scorer's ranking holds the tools scoring above 0 and at least `min_score` (what pick
     would offer), ties in catalog order; it abstains on a query when that leaves nothing.
@@ -68,10 +69,10 @@ def run_bench(
         for name in scorers
     )
     if tuning is not None:
-        from toolcat.search.tuning import NAME
+        from toolcat.search.tuning import tuned_name
 
-        runs += (_ScorerBench(NAME, catalog, queries, idents, tokens, ks, min_score, progress,
-                              tuning).run(),)
+        runs += (_ScorerBench(tuned_name(scorers), catalog, queries, idents, tokens, ks,
+                              min_score, progress, tuning).run(),)
     summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
                              _fingerprint(catalog))
     return BenchReport(summary, queries, runs, ks, min_score, encoding,
@@ -161,7 +162,7 @@ class _ScorerBench:
             return build_scorer(self.name, tools)
         from toolcat.search.tuning import tuned_scorer
 
-        return tuned_scorer(tools, self.tuning)
+        return tuned_scorer(tools, self.tuning, self.name.removesuffix("+tuning"))
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""

@@ -40,7 +40,13 @@ K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
 B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
 TUNABLE = ("hybrid", "cascade")  # the scorers a tuning's usage evidence is added to
-NAME = "hybrid+tuning"  # the tuned hybrid, as bench measures it
+
+
+def tuned_name(scorers: Sequence[str]) -> str:
+    """The tuned scorer bench measures next to `scorers`: the tuned cascade when the cascade
+    is among them (a catalog past 10,000 tools, where the hybrid would encode every tool),
+    else the tuned hybrid."""
+    return f"{'cascade' if 'cascade' in scorers else 'hybrid'}+tuning"
 
 
 @dataclass(frozen=True)
