@@ -281,3 +281,26 @@ def test_pick_in_python_takes_the_tunings_fitted_threshold(shared_cache):
     assert pick(query, demo, tuning=fitted, min_score=0.1).to_json()["min_score"] == 0.1
     zero_shot = pick(query, demo, tuning=fitted, scorer="bm25").to_json()
     assert zero_shot["min_score"] == MIN_SCORE and zero_shot["scorer"] == "bm25"
+
+
+def test_a_tuned_query_is_encoded_once(shared_cache, monkeypatch):
+    """The hybrid encodes the query, the usage evidence needs its vector too, and explaining
+    the picks asks for both again: one encoding serves them all."""
+    from toolcat.search.tuning import ToolUsage, tool_key
+
+    demo = load_catalog(CATALOGS)
+    hybrid = HybridScorer(demo.tools)
+    embedder = hybrid.semantic.embedder
+    tool = demo.tools[0]
+    usage = ToolUsage(tool_key(tool), 3, embedder.encode(["check the weather"])[0], {})
+    tuned = TunedScorer(hybrid, Tuning(embedder.ident, Weights(usage_weight=6.0),
+                                       {tool.qualified_name: usage}))
+    encoded: list[list[str]] = []
+    real = embedder.model.encode
+    monkeypatch.setattr(embedder.model, "encode",
+                        lambda texts, **kw: encoded.append(list(texts)) or real(texts, **kw))
+    query = "is it going to be sunny in Oslo"
+    scores = tuned.scores(query)
+    for index in np.argsort(-scores)[:3]:
+        tuned.explain(query, int(index))
+    assert encoded == [[query]]

@@ -59,6 +59,7 @@ class Embedder:
     requested: str = "auto"  # the device asked for (see toolcat.search.device)
     _model: SentenceTransformer | None = None
     _device: str | None = None
+    _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
 
     @property
     def model(self) -> SentenceTransformer:
@@ -97,6 +98,14 @@ class Embedder:
                 progress(min(start + step, len(texts)), len(texts))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
+    def query_vector(self, text: str) -> np.ndarray:
+        """The unit vector of one query, kept for the next call with the same text: a query
+        is scored, then matched to a tuning's past requests, encoded once."""
+        last = self._last_query  # read once: serve's threads may replace it meanwhile
+        if last is None or last[0] != text:
+            last = self._last_query = (text, self.encode([text])[0])
+        return last[1]
+
     def matrix(self, vectors: np.ndarray) -> Any:
         """`vectors` as a torch tensor, for `similarity`."""
         import torch
@@ -112,9 +121,12 @@ class Embedder:
         import torch
 
         with torch.inference_mode():
-            encoded = self.model.encode(list(queries), batch_size=128,
-                                        normalize_embeddings=True, convert_to_tensor=True,
-                                        show_progress_bar=False)
+            if len(queries) == 1:
+                encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
+            else:
+                encoded = self.model.encode(list(queries), batch_size=128,
+                                            normalize_embeddings=True, convert_to_tensor=True,
+                                            show_progress_bar=False)
             found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
             return found
 

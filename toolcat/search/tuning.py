@@ -245,6 +245,8 @@ class TunedScorer:
             from toolcat.search.embeddings import embed_texts
 
             return embed_texts(self.embedder, queries, cache=self._cache)[0]
+        if len(queries) == 1:  # the query the base scorer just encoded
+            return self.embedder.query_vector(queries[0])[None, :]
         return self.embedder.encode(list(queries))
 
     def usage(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
