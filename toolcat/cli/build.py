@@ -81,7 +81,7 @@ def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Too
     otherwise None, saying so when a tuning was given."""
     if found is None:
         return None
-    from toolcat.search.tuning import TUNABLE
+    from toolcat.search import TUNABLE
 
     if scorer not in TUNABLE:
         from toolcat.cli.output import warn

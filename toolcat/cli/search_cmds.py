@@ -8,7 +8,7 @@ import typer
 
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.model import SourceRef
-from toolcat.search import SCORERS, SEMANTIC
+from toolcat.search import SCORERS, SEMANTIC, TUNABLE
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -127,8 +127,7 @@ def search(
     cat = build.load(catalog, shape, cfg=cfg)
     # --tuning without --scorer means the tuned hybrid; toolcat.yaml's tuning applies to
     # `--scorer hybrid` and `cascade` only (the default search is seed 001's regex)
-    learned = build.tuning(tuning, cfg) if tuning is not None or scorer in (
-        "hybrid", "cascade") else None
+    learned = build.tuning(tuning, cfg) if tuning is not None or scorer in TUNABLE else None
     if tuning is not None and scorer is None:
         scorer = "hybrid"
     learned = build.applied_tuning(learned, scorer, cat.tools, model)

@@ -84,6 +84,7 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
     return factory(tools, **options)
 
 
+TUNABLE = ("hybrid", "cascade")  # the scorers a tuning applies to (toolcat.search.tuning)
 LARGE_CATALOG = 10_000  # tools; past this, encoding a whole catalog on a CPU takes 8+ minutes
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import default_scorer
+from toolcat.search import TUNABLE, default_scorer
 from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import indexed_scorer
@@ -136,7 +136,7 @@ def pick(
         if len(prebuilt.tools) != len(tools) or any(
                 a is not b and a != b for a, b in zip(prebuilt.tools, tools, strict=True)):
             raise UsageError("the scorer was built over other tools than the catalog's")
-    tuned = prebuilt is None and tuning is not None and name in ("hybrid", "cascade")
+    tuned = prebuilt is None and tuning is not None and name in TUNABLE
     if min_score is None:
         fitted = tuning.min_score if tuned and tuning is not None else None
         min_score = MIN_SCORE if fitted is None else fitted

@@ -31,6 +31,7 @@ import numpy as np
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
+from toolcat.search import TUNABLE
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, HybridScorer, squash
 from toolcat.search.text import stems
@@ -39,7 +40,6 @@ from toolcat.wording import plural
 K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
 B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
-TUNABLE = ("hybrid", "cascade")  # the scorers a tuning's usage evidence is added to
 
 
 def tuned_name(scorers: Sequence[str]) -> str:

@@ -33,7 +33,7 @@ from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
-from toolcat.search import Scorer, build_scorer, default_scorer
+from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class Gate:
         self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
         self._scorer_options = dict(profile.scorer_options)
         # a tuning adds its usage evidence to the default scorer's searches (hybrid, cascade)
-        self.tuning = tuning if self.scorer_name in ("hybrid", "cascade") else None
+        self.tuning = tuning if self.scorer_name in TUNABLE else None
         self.floor = profile.mcp.min_score
         self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe),
                                  tuning=self.tuning)
