@@ -166,3 +166,37 @@ def test_a_file_edited_after_loading_never_keys_the_tools_read_before(tmp_path, 
     indexed_scorer("bm25", before)  # stored under the key of the text it read
     after = indexed_scorer("bm25", load_catalog(path))
     assert [s.tool.name for s in rank(after, "track my parcel", limit=1)] == ["lookup_order"]
+
+
+def test_shards_merged_away_by_another_process_are_no_damage(tmp_path, monkeypatch, caplog):
+    """Two processes share the embedding cache; one merges its shards (writes the merged
+    shard, then removes the old ones) while the other reads the folder: the reader finds
+    every vector, without a warning and without encoding anything again."""
+    import logging
+
+    import numpy as np
+
+    from toolcat.search.embeddings import EmbeddingCache
+
+    cache = EmbeddingCache("test-model", root=tmp_path)
+    vectors = {"a": np.ones(3, np.float32), "b": np.zeros(3, np.float32)}
+    cache.save({"a": vectors["a"]})
+    cache.save({"b": vectors["b"]})
+    listed = cache._shards()
+    lists = iter([listed])
+    real = cache._shards
+
+    def racing() -> list[Path]:
+        first = next(lists, None)
+        if first is None:
+            return real()
+        cache._write(vectors)  # the other process's merge, between listing and reading
+        for shard in first:
+            shard.unlink()
+        return first
+
+    monkeypatch.setattr(cache, "_shards", racing)
+    with caplog.at_level(logging.WARNING, logger="toolcat"):
+        found = cache.load()
+    assert set(found) == {"a", "b"}
+    assert not caplog.records

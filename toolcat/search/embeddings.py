@@ -219,8 +219,17 @@ class EmbeddingCache:
 
     def load(self) -> dict[str, np.ndarray]:
         """Every cached vector of this model, by text key. A shard that cannot be read is
-        removed with a one-line warning: what it held is encoded again and saved anew."""
+        removed with a one-line warning: what it held is encoded again and saved anew.
+
+        Another process merging the shards removes them after writing the merged one: a
+        shard gone while the folder is read is no damage, and the folder is listed again
+        (once) to find the merged shard."""
+        found, vanished = self._read()
+        return self._read()[0] if vanished else found
+
+    def _read(self) -> tuple[dict[str, np.ndarray], bool]:
         found: dict[str, np.ndarray] = {}
+        vanished = False
         for shard in self._shards():
             try:
                 with np.load(shard, allow_pickle=False) as data:
@@ -228,12 +237,14 @@ class EmbeddingCache:
                     if vectors.ndim != 2 or len(keys) != len(vectors):
                         raise ValueError("keys and vectors do not match")
                     found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
+            except FileNotFoundError:
+                vanished = True
             except (*UNREADABLE, UnicodeDecodeError) as exc:
                 _log.warning("warning: the embedding cache %s cannot be read (%s); "
                              "rebuilding it", shard, str(exc).strip().splitlines()[0]
                              if str(exc).strip() else type(exc).__name__)
                 shard.unlink(missing_ok=True)
-        return found
+        return found, vanished
 
     def save(self, vectors: dict[str, np.ndarray]) -> bool:
         """Add `vectors` to the cache; False when the cache folder cannot be written."""
