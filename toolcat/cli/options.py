@@ -53,7 +53,8 @@ AllowUnsafeOpt = Annotated[
 ]
 TuningOpt = Annotated[
     Path | None,
-    typer.Option("--tuning", help="A tuning file from `toolcat tune -o`: the hybrid scorer "
-                 "adds what it learned from past requests. Default: tuning: of toolcat.yaml.",
+    typer.Option("--tuning", help="A tuning file from `toolcat tune -o`: the hybrid and "
+                 "cascade scorers add what it learned from past requests. Default: tuning: "
+                 "of toolcat.yaml.",
                  show_default=False),
 ]
