@@ -130,20 +130,12 @@ def test_example_requests_of_the_wrong_type_are_an_error_at_their_key(tmp_path):
     assert "must be a list of requests" in str(caught.value)
 
 
-def test_example_requests_survive_a_round_trip_through_the_toolcat_shape(run, tmp_path):
+@pytest.mark.parametrize("beside", ["", "  _meta: {other: 1}\n"], ids=["alone", "beside-meta"])
+def test_example_requests_survive_a_round_trip_through_the_toolcat_shape(run, tmp_path, beside):
+    # a `_meta` without toolcat's key must not be taken for where the requests are kept
     (tmp_path / "own.yaml").write_text(
         "tools:\n- name: file_ticket\n  description: Create an issue.\n"
-        "  example_requests: [raise a jira]\n", encoding="utf-8")
-    result = run("convert", "-c", str(tmp_path / "own.yaml"), "--to", "toolcat")
-    assert result.exit_code == 0, result.output
-    assert "example_requests" in result.stdout and "raise a jira" in result.stdout
-
-
-def test_example_requests_survive_a_round_trip_beside_unrelated_meta(run, tmp_path):
-    # `_meta` without toolcat's key must not be taken for where the requests are kept
-    (tmp_path / "own.yaml").write_text(
-        "tools:\n- name: file_ticket\n  description: Create an issue.\n"
-        "  example_requests: [raise a jira]\n  _meta: {other: 1}\n", encoding="utf-8")
+        "  example_requests: [raise a jira]\n" + beside, encoding="utf-8")
     result = run("convert", "-c", str(tmp_path / "own.yaml"), "--to", "toolcat")
     assert result.exit_code == 0, result.output
     back = tmp_path / "back.yaml"

@@ -86,9 +86,10 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
     measured = list(names)
     if tuning is not None:
-        from toolcat.search.tuning import tuned_name  # numpy and the scorers: only when tuned
+        from toolcat.search import tuned_name
+        from toolcat.search.tuning import bench_base  # numpy and the scorers: only when tuned
 
-        tuned = tuned_name(names)
+        tuned = tuned_name(bench_base(names))
         measured.append(tuned)
         seen = tuning.seen(q.text for q in labeled)
         if seen:

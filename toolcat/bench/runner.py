@@ -19,7 +19,7 @@ from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutc
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
-from toolcat.search import SCORERS, Scorer, build_scorer
+from toolcat.search import SCORERS, Scorer, build_scorer, tuned_name
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -69,9 +69,9 @@ def run_bench(
         for name in scorers
     )
     if tuning is not None:
-        from toolcat.search.tuning import tuned_name
+        from toolcat.search.tuning import bench_base
 
-        runs += (_ScorerBench(tuned_name(scorers), catalog, queries, idents, tokens, ks,
+        runs += (_ScorerBench(bench_base(scorers), catalog, queries, idents, tokens, ks,
                               min_score, progress, tuning).run(),)
     summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
                              _fingerprint(catalog))
@@ -119,7 +119,8 @@ class _ScorerBench:
     def __init__(self, name: str, catalog: Catalog, queries: QuerySet, idents: list[str],
                  tokens: list[int], ks: tuple[int, ...], min_score: float,
                  progress: Progress | None, tuning: Tuning | None = None) -> None:
-        self.name = name
+        self.scorer = name  # what is built; reported as `name+tuning` when tuned
+        self.name = name if tuning is None else tuned_name(name)
         self.tuning = tuning
         self.catalog = catalog
         self.queries = queries
@@ -159,10 +160,10 @@ class _ScorerBench:
     def _build(self) -> Scorer:
         tools = self.catalog.tools
         if self.tuning is None:
-            return build_scorer(self.name, tools)
+            return build_scorer(self.scorer, tools)
         from toolcat.search.tuning import tuned_scorer
 
-        return tuned_scorer(tools, self.tuning, self.name.removesuffix("+tuning"))
+        return tuned_scorer(tools, self.tuning, self.scorer)
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,16 +15,12 @@ from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
 from toolcat.providers.base import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
+from toolcat.source.checked import text_digest
 from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text
 from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex
 from toolcat.source.refs import RefChecker, base_uri_for
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
-
-
-def text_digest(text: str) -> str:
-    """The SHA-256 of a file's text, as read."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def expand_sources(sources: Iterable[str | Path]) -> list[Path]:
@@ -120,11 +115,11 @@ class _Loader:
         digest = self.digests[shown] = text_digest(text)
         entry = remembered.key(text, digest, shown, self.shape, self.default_source)
         if entry is None:
-            self.add(parse_file(path, text))
+            self.add(parse_file(path, text, digest))
             return
         # made when a tool's line is first asked for, by then from what `found` says
         index = LaterIndex(lambda: JsonIndex(text) if found and found.strict_json
-                           else parse_file(path, text).index)
+                           else parse_file(path, text, digest).index)
         found = remembered.recall(entry, shown, index.locate)
         if found is not None:
             self.sources.append(shown)
@@ -135,7 +130,7 @@ class _Loader:
                 self.servers.setdefault(server.name, server)
             return
         tools, issues = len(self.tools), len(self.issues)
-        parsed = parse_file(path, text)
+        parsed = parse_file(path, text, digest)
         declared = self.add(parsed)
         if not parsed.has_refs:  # what a `$ref` reaches may change while this file does not
             remembered.remember(entry, shown, lambda: remembered.FileRead(

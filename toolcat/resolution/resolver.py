@@ -49,7 +49,7 @@ from toolcat.resolution.order import by_preference
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
-from toolcat.search import TUNABLE, default_scorer
+from toolcat.search import TUNABLE, default_scorer, tuned_name
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -155,7 +155,7 @@ class Resolver:
         self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
         self.tuning = tuning if self.scorer_name in TUNABLE else None
         if self.tuning is not None:
-            self.scorer_name += "+tuning"
+            self.scorer_name = tuned_name(self.scorer_name)
             self.scorer_reason += f", tuned by {self.tuning.source or 'a tuning'}"
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels

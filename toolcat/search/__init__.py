@@ -85,6 +85,13 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
 
 
 TUNABLE = ("hybrid", "cascade")  # the scorers a tuning applies to (toolcat.search.tuning)
+
+
+def tuned_name(scorer: str) -> str:
+    """What a scorer of TUNABLE is called with a tuning's evidence added."""
+    return f"{scorer}+tuning"
+
+
 LARGE_CATALOG = 10_000  # tools; past this, encoding a whole catalog on a CPU takes 8+ minutes
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
+from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
 
 LAMBDA = 12.0
@@ -66,22 +67,40 @@ class HybridScorer:
         self.semantic = semantic
         self.weight = weight
 
+    @property
+    def embedder(self) -> Embedder:
+        return self.semantic.embedder
+
+    @property
+    def cache(self) -> bool:
+        """Whether embeddings are read from and written to the disk cache."""
+        return self.semantic.cache
+
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
         cosine = np.clip(self.semantic.similarity(queries, cached=cached), 0.0, None)
         lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
         return lexical + self.weight * cosine
 
-    def scores(self, query: str) -> np.ndarray:
-        return squash(self.evidence([query])[0])
+    def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
+        """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
+        usage evidence, toolcat.search.tuning)."""
+        evidence = self.evidence([query])[0]
+        return squash(evidence if extra is None else evidence + extra)
 
-    def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return squash(self.evidence(queries, cached=True)).tolist()
+    def scores_many(self, queries: Sequence[str], extra: np.ndarray | None = None
+                    ) -> list[list[float]]:
+        """Scores of each query (`extra`: one row per query, as for `scores`)."""
+        evidence = self.evidence(queries, cached=True)
+        return squash(evidence if extra is None else evidence + extra).tolist()
 
-    def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
+    def explain(self, query: str, index: int, extra: np.ndarray | None = None
+                ) -> tuple[str, Mapping[str, Any]]:
+        """Why `index` scores as it does (`extra` changes no part of the explanation: the
+        caller that added it explains it)."""
         return why(self.lexical, query, index, float(self.lexical.evidence(query)[0][index]),
                    float(self.semantic.similarity([query])[0][index]), self.weight,
-                   self.semantic.embedder.ident)
+                   self.embedder.ident)
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:

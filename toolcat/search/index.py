@@ -42,6 +42,7 @@ FORMAT = 4  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors bl
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
+INDEXED = (".json", ".yaml", ".yml")  # the files a persisted index may be read from
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
@@ -53,14 +54,12 @@ def catalog_key(catalog: Catalog) -> str | None:
     if not catalog.sources:
         return None
     for source in catalog.sources:  # the text each file was read from, hashed as it was read
-        if Path(source).suffix.lower() not in (".json", ".yaml", ".yml") or \
-                source not in catalog.digests:
+        if Path(source).suffix.lower() not in INDEXED or source not in catalog.digests:
             return None
         digest.update(bytes.fromhex(catalog.digests[source]))
     for uri in sorted(catalog.documents):
         path = Path(unquote(uri.removeprefix("file://")))
-        if not uri.startswith("file://") or path.suffix.lower() not in (".json", ".yaml",
-                                                                          ".yml"):
+        if not uri.startswith("file://") or path.suffix.lower() not in INDEXED:
             return None
         try:
             digest.update(hashlib.sha256(path.read_bytes()).digest())

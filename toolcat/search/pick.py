@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, default_scorer
+from toolcat.search import TUNABLE, default_scorer, tuned_name
 from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import indexed_scorer
@@ -159,7 +159,7 @@ def pick(
 
     found = _within(ranked, timeout_ms)
     if tuned:
-        name += "+tuning"
+        name = tuned_name(name)
     if found is None:
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"

@@ -31,9 +31,10 @@ import numpy as np
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE
+from toolcat.search import TUNABLE, tuned_name
+from toolcat.search.base import Scores
 from toolcat.search.cascade import CascadeScorer
-from toolcat.search.hybrid import LAMBDA, HybridScorer, squash
+from toolcat.search.hybrid import LAMBDA, HybridScorer
 from toolcat.search.text import stems
 from toolcat.wording import plural
 
@@ -42,11 +43,11 @@ B = 0.75  # length normalisation: a tool used a thousand times says each word on
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
 
 
-def tuned_name(scorers: Sequence[str]) -> str:
-    """The tuned scorer bench measures next to `scorers`: the tuned cascade when the cascade
-    is among them (a catalog past 10,000 tools, where the hybrid would encode every tool),
-    else the tuned hybrid."""
-    return f"{'cascade' if 'cascade' in scorers else 'hybrid'}+tuning"
+def bench_base(scorers: Sequence[str]) -> str:
+    """The scorer bench measures tuned next to `scorers`: the cascade when it is among them
+    (a catalog past 10,000 tools, where the hybrid would encode every tool), else the
+    hybrid."""
+    return "cascade" if "cascade" in scorers else "hybrid"
 
 
 @dataclass(frozen=True)
@@ -229,13 +230,11 @@ class TunedScorer:
         """`base` should be built with the semantic_weight of `weights` (default: the
         tuning's); `tuned_scorer` does both."""
         self.base = base
-        self.name = f"{base.name}+tuning"
+        self.name = tuned_name(base.name)
         self.tools = base.tools
         self.tuning = tuning
         self.weights = tuning.weights if weights is None else weights
-        self.embedder = base.embedder if isinstance(base, CascadeScorer) else \
-            base.semantic.embedder
-        self._cache = base.cache if isinstance(base, CascadeScorer) else base.semantic.cache
+        self.embedder = base.embedder
         self.matched = match(tuning, base.tools, self.embedder.ident)
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
         self._last_usage: tuple[str | None, np.ndarray] = (None, np.zeros(0))
@@ -244,7 +243,7 @@ class TunedScorer:
         if cached:
             from toolcat.search.embeddings import embed_texts
 
-            return embed_texts(self.embedder, queries, cache=self._cache)[0]
+            return embed_texts(self.embedder, queries, cache=self.base.cache)[0]
         if len(queries) == 1:  # the query the base scorer just encoded
             return self.embedder.query_vector(queries[0])[None, :]
         return self.embedder.encode(list(queries))
@@ -266,29 +265,17 @@ class TunedScorer:
 
     def scores(self, query: str) -> np.ndarray:
         if self._last[0] != query:
-            if isinstance(self.base, CascadeScorer):
-                found = self.base.scores(query, self._usage_of(query))
-            else:
-                found = squash(self.base.evidence([query])[0] + self._usage_of(query))
-            self._last = (query, found)
+            self._last = (query, self.base.scores(query, self._usage_of(query)))
         return np.asarray(self._last[1])
 
-    def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        usage = self.usage(queries, cached=True)
-        if isinstance(self.base, CascadeScorer):
-            return [row.tolist() for row in self.base.scores_many(queries, usage)]
-        rows: list[list[float]] = squash(self.base.evidence(queries, cached=True)
-                                         + usage).tolist()
-        return rows
+    def scores_many(self, queries: Sequence[str]) -> list[Scores]:
+        return list(self.base.scores_many(queries, self.usage(queries, cached=True)))
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         usage = float(self._usage_of(query)[index])
-        if isinstance(self.base, CascadeScorer):
-            reason, details = self.base.explain(query, index, self._usage_of(query))
-            if not details.get("candidate"):
-                return reason, details
-        else:
-            reason, details = self.base.explain(query, index)
+        reason, details = self.base.explain(query, index, self._usage_of(query))
+        if details.get("candidate") is False:  # not among the cascade's candidates
+            return reason, details
         if usage > 0:
             if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
                 reason = "past requests lead:" + reason.split(":", 1)[1]

@@ -55,8 +55,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
                       overrides=dict(overrides or {}), secrets=secrets)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
-                      profile=profile.name, scorer=gate.scorer_name
-                      + ("+tuning" if gate.tuning is not None else ""),
+                      profile=profile.name, scorer=gate.resolver.scorer_name,
                       allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout)
     try:
         if http is None:

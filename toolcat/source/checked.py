@@ -20,18 +20,24 @@ from pathlib import Path
 from toolcat import __version__
 from toolcat.source.cache import cache_dir, mark_used, store
 
-FORMAT = 1
+FORMAT = 2  # 2: keyed by the SHA-256 of the text, the digest the loader already took
 MIN_SIZE = 1 << 20  # smaller files parse in milliseconds: not worth a file in the cache
 KEEP = 256  # verdicts kept, the most recently used: each edit of a large file adds one
 
 
-def digest(text: str) -> str | None:
-    """The key of `text`'s verdict, or None when the text is too small to keep one."""
+def text_digest(text: str) -> str:
+    """The SHA-256 of a text (what keys a file's verdict, its remembered read and its search
+    index)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key(text: str, digest: str | None = None) -> str | None:
+    """The key of `text`'s verdict (`digest`: its text_digest, when taken already), or None
+    when the text is too small to keep one."""
     if len(text) < MIN_SIZE:
         return None
-    found = hashlib.sha256(f"toolcat {__version__} checked {FORMAT}\0".encode())
-    found.update(text.encode("utf-8", "surrogatepass"))
-    return found.hexdigest()
+    return hashlib.sha256(f"toolcat {__version__} checked {FORMAT}\0"
+                          f"{digest or text_digest(text)}".encode()).hexdigest()
 
 
 def _path(key: str) -> Path:

@@ -137,17 +137,19 @@ def _check_piece(piece: bytes, before: bytes | bytearray, shown: str) -> None:
                        where=SourceRef(shown, line, column))
 
 
-def parse_file(path: Path, text: str | None = None) -> ParsedFile:
+def parse_file(path: Path, text: str | None = None, digest: str | None = None) -> ParsedFile:
     """Parse a file by its suffix: YAML for .yaml/.yml, JSON Lines for .jsonl/.ndjson, JSON
     (comments and trailing commas allowed, as in VS Code's mcp.json) for .json/.jsonc, else
-    JSON if it looks like JSON. `text` is the file's text when it was read already."""
+    JSON if it looks like JSON. `text` is the file's text when it was read already, `digest`
+    its checked.text_digest when taken already."""
     text = read_text(path) if text is None else text
     if path.suffix.lower() in JSON_LINES_SUFFIXES:
         return parse_json_lines(text, str(path))
-    return parse_text(text, str(path), yaml_syntax=_is_yaml(path, text))
+    return parse_text(text, str(path), yaml_syntax=_is_yaml(path, text), digest=digest)
 
 
-def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
+def parse_text(text: str, shown: str, *, yaml_syntax: bool,
+               digest: str | None = None) -> ParsedFile:
     if not text.strip():
         raise CatalogError("file is empty", where=SourceRef(shown))
     if yaml_syntax:
@@ -155,7 +157,7 @@ def parse_text(text: str, shown: str, *, yaml_syntax: bool) -> ParsedFile:
         return _parsed(shown, data, MappedIndex(positions), text)
     type_names: set[str] = set()
     try:
-        data, index = _parse_json(text, shown, type_names=type_names)
+        data, index = _parse_json(text, shown, type_names=type_names, digest=digest)
     except CatalogError as strict:
         data, index = _lenient_json(text, shown, strict)
         return _parsed(shown, data, index, text)
@@ -321,12 +323,12 @@ def _no_constant(name: str) -> Any:
     raise _Constant(name)
 
 
-def _parse_json(text: str, shown: str, line: int = 0,
-                type_names: set[str] | None = None) -> tuple[Any, PositionIndex]:
+def _parse_json(text: str, shown: str, line: int = 0, type_names: set[str] | None = None,
+                digest: str | None = None) -> tuple[Any, PositionIndex]:
     """Strict JSON; `line` is added to reported lines (a line of a JSON Lines file);
-    `type_names` as for value_problem."""
+    `type_names` as for value_problem; `digest` the text's, when taken already."""
     index = JsonIndex(text)
-    key = checked.digest(text) if not line else None
+    key = checked.key(text, digest) if not line else None
     known = checked.recall(key) if key else None
     if known is not None:  # this very text passed every check below before
         if type_names is not None:

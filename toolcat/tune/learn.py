@@ -111,8 +111,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     requests = tuple(r for r in usage.requests if r.kind != "example") + \
         tuple(r for r in usage.requests if r.kind == "example")
     texts = [r.text for r in requests]
-    embedder = hybrid.semantic.embedder
-    vectors = embed_texts(embedder, texts, cache=hybrid.semantic.cache)[0]
+    embedder = hybrid.embedder
+    vectors = embed_texts(embedder, texts, cache=hybrid.cache)[0]
     size = len(catalog.tools)
     base = np.zeros((len(texts), size))
     cosine = np.zeros((len(texts), size))
