@@ -145,6 +145,18 @@ def test_every_field_of_the_canonical_tool_is_accepted():
     assert {key: written[key] for key in fields} == fields
 
 
+def test_the_definition_may_say_it_is_a_function_as_the_canonical_contract_writes_it():
+    @toolcat.tool(type="function", name="get_weather", description="Weather for a city.",
+                  parameters={"type": "object", "properties": {}})
+    class GetWeather:
+        def run(self) -> str:
+            return "sunny"
+
+    assert GetWeather.definition.name == "get_weather"
+    with pytest.raises(DefinitionError, match="type must be 'function'.*'retrieval'"):
+        toolcat.tool(type="retrieval", parameters={"type": "object"})(GetWeather)
+
+
 def test_a_pydantic_model_gives_the_schema():
     pydantic = pytest.importorskip("pydantic")
 

@@ -61,6 +61,7 @@ class Registration:
 
 def tool(
     *,
+    type: str | None = None,  # the canonical definition spells its kind so
     name: str | None = None,
     description: str | None = None,
     parameters: Mapping[str, Json] | type | None = None,
@@ -84,7 +85,8 @@ def tool(
 ) -> Callable[[T], T]:
     """Register a class (with a `run()` method) or a function as a tool.
 
-    Takes every field of the canonical Tool. `parameters` is the JSON Schema of the arguments,
+    Takes every field of the canonical Tool, and `type="function"` as the canonical definition
+    writes it (the only kind a decorated tool can be). `parameters` is the JSON Schema of the arguments,
     or a pydantic model class whose `model_json_schema()` is used (and whose instance a class
     then receives). `name` defaults to the function's name, or the class name in snake_case;
     `description` to the docstring.
@@ -135,6 +137,11 @@ def register(target: Any, given: Mapping[str, Json], where: SourceRef) -> Regist
             f"@toolcat.tool decorates a class or a function, not {type(target).__name__}",
             where=where)
     fields = dict(given)
+    kind_of_definition = fields.pop("type", "function")
+    if kind_of_definition != "function":
+        raise DefinitionError(
+            f"type must be 'function' (a decorated tool is a function tool), not "
+            f"{kind_of_definition!r}", where=where)
     model = fields.get("parameters")
     if _is_model(model):
         fields["parameters"] = model.model_json_schema()
