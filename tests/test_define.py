@@ -153,7 +153,7 @@ def test_the_definition_may_say_it_is_a_function_as_the_canonical_contract_write
             return "sunny"
 
     assert GetWeather.definition.name == "get_weather"
-    with pytest.raises(DefinitionError, match="type must be 'function'.*'retrieval'"):
+    with pytest.raises(DefinitionError, match=r"type must be 'function'.*'retrieval'"):
         toolcat.tool(type="retrieval", parameters={"type": "object"})(GetWeather)
 
 

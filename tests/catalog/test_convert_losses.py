@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+import yaml
+
 from tests.conftest import CATALOGS
+from toolcat.providers import PROVIDERS
 
 GITHUB = str(CATALOGS / "github.yaml")
 
@@ -19,6 +23,27 @@ def test_every_lost_field_is_a_warning_with_its_count(run):
     assert "MCP annotations of 10 tools dropped" in result.stderr
     assert "level of 1 tool dropped" in result.stderr
     assert "safety" not in run("convert", "-c", GITHUB, "--to", "mcp").stderr
+
+
+@pytest.mark.parametrize("shape", sorted(name for name, provider in PROVIDERS.items()
+                                          if provider.write_tool is not None))
+def test_a_field_said_to_be_dropped_is_not_written(run, shape):
+    Path("strict.yaml").write_text(
+        "tools:\n  - name: get_weather\n    description: Weather for a city.\n"
+        "    strict: true\n    parameters: {type: object, properties: {city: {type: string}}, "
+        "required: [city], additionalProperties: false}\n")
+    result = run("convert", "-c", "strict.yaml", "--to", shape)
+    written = yaml.safe_load(result.stdout)  # YAML shapes, and JSON as YAML reads it
+    keys = set()
+    stack = [written]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            keys.update(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    assert ("strict of 1 tool dropped" in result.stderr) == ("strict" not in keys)
 
 
 def test_openai_responses_always_says_strict(run):

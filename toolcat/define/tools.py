@@ -86,10 +86,10 @@ def tool(
     """Register a class (with a `run()` method) or a function as a tool.
 
     Takes every field of the canonical Tool, and `type="function"` as the canonical definition
-    writes it (the only kind a decorated tool can be). `parameters` is the JSON Schema of the arguments,
-    or a pydantic model class whose `model_json_schema()` is used (and whose instance a class
-    then receives). `name` defaults to the function's name, or the class name in snake_case;
-    `description` to the docstring.
+    writes it (the only kind a decorated tool can be). `parameters` is the JSON Schema of the
+    arguments, or a pydantic model class whose `model_json_schema()` is used (and whose
+    instance a class then receives). `name` defaults to the function's name, or the class
+    name in snake_case; `description` to the docstring.
 
     Raises:
         DefinitionError: at the decorator's file and line, when a field has the wrong type,

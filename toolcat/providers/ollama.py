@@ -72,7 +72,11 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 
 def write_tool(tool: Tool) -> Written:
-    return write_wrapped(tool, "ollama")
+    """The OpenAI wrapped shape without `strict`: the server's function struct has no field
+    for it, so a written `strict` would promise a check that never happens."""
+    item, notes = write_wrapped(tool, "ollama")
+    item["function"].pop("strict", None)
+    return item, notes
 
 
 def request_tool(tool: Tool) -> Written:
