@@ -94,3 +94,25 @@ def shared_cache(embedding_cache: Path, embedder: object,
     """TOOLCAT_CACHE_DIR at the session's cache: a catalog's tools are encoded once a session."""
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(embedding_cache))
     return embedding_cache
+
+
+# Whole modules that are slow by what they do: lint and type-check the package, fuzz, start
+# the CLI as a subprocess many times, or run the README's own commands.
+SLOW_MODULES = frozenset({
+    "test_style.py", "test_fuzz.py", "test_no_silent_demo.py", "test_adding_a_provider.py",
+    "test_output.py", "test_remembered.py", "test_stdin.py",
+})
+# Fixtures that load the embedding model or start servers.
+SLOW_FIXTURES = frozenset({"embedder", "shared_cache"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark as `slow` what loads the model, starts MCP servers, or explores with hypothesis,
+    so `pytest -m "not slow"` is the fast inner loop (docs/development.md); the default run
+    still runs everything."""
+    for item in items:
+        if (item.path.name in SLOW_MODULES
+                or item.get_closest_marker("semantic") or item.get_closest_marker("mcp")
+                or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+                or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)):
+            item.add_marker(pytest.mark.slow)

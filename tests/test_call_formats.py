@@ -70,6 +70,7 @@ def test_next_tuesday_is_not_a_time_min(run, tmp_path):
         result.stdout)
 
 
+@pytest.mark.slow
 def test_a_fresh_process_checks_iris_without_compiling_their_grammars_up_front(tmp_path):
     """rfc3987-syntax (the `iri` formats) compiles its grammars when imported: the CLI puts
     that off until an iri is checked (toolcat.cli.startup), and the check still happens."""

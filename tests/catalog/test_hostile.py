@@ -89,6 +89,7 @@ def test_nothing_outside_is_even_opened(run, tmp_path):
     assert run("lint", "-c", str(path)).exit_code == 1
 
 
+@pytest.mark.slow
 def test_refs_inside_the_folder_tree_still_resolve_and_bundle(run, tmp_path):
     folder = tmp_path / "catalog"
     (folder / "schemas").mkdir(parents=True)
@@ -273,6 +274,7 @@ def test_a_string_over_the_limit_is_refused_at_its_place(run, tmp_path):
                    "a string of 1,000,001 characters; the limit is 1,000,000")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_a_huge_name_and_description_within_the_limit_do_not_stall(run, tmp_path):
     path = tmp_path / "huge.json"

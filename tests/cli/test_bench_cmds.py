@@ -214,6 +214,7 @@ def test_compare_with_a_file_that_is_no_report_exits_2(run, tmp_path):
                              "--json` (format toolcat-bench/1)\n")
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png_of_recall_at_k(run, tmp_path):
     from matplotlib.image import imread
     from PIL import Image

@@ -78,6 +78,7 @@ def test_a_missing_baseline_is_a_clean_error(run, isolated):
     assert result.exit_code == 2 and "cannot read the baseline" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_acceptance_survives_a_re_import_of_the_real_server(run, isolated):
     pytest.importorskip("mcp_server_fetch")
     command = ["--", sys.executable, "-m", "mcp_server_fetch"]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import DATA, REPO
@@ -170,6 +171,7 @@ def test_an_unknown_rule_suggests_close_ones(run):
     assert result.exit_code == 2 and "did you mean duplicate-name" in result.stderr
 
 
+@pytest.mark.slow
 def test_lint_runs_in_a_fresh_process_without_the_semantic_extra(tmp_path):
     blocker = tmp_path / "block"
     blocker.mkdir()

@@ -124,6 +124,7 @@ def test_a_broken_definition_exits_2_naming_the_decorator(run, isolated, pymodul
                                     "has no parameters schema")
 
 
+@pytest.mark.slow
 def test_the_toolcat_process_imports_a_module_from_its_current_folder(agent, isolated):
     result = subprocess.run(
         [sys.executable, "-m", "toolcat", "list", "-c", "my_agent.tools", "--json"],

@@ -72,6 +72,7 @@ def test_resolve_json_has_the_documented_shape(run):
     assert set(data["trace"]) == {"subject", "outcome", "rule", "reason", "children"}
 
 
+@pytest.mark.slow
 def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run):
     page = (REPO / "docs" / "resolve.md").read_text(encoding="utf-8")
     assert [rule for rule in RULES if f"| `{rule}` |" not in page] == []
@@ -192,6 +193,7 @@ def test_resolve_from_python_takes_paths_or_objects():
     assert shipped.profile.name == "small-model"
 
 
+@pytest.mark.slow
 def test_toolcat_resolve_is_callable_in_a_fresh_process():
     # the first access goes through toolcat.__getattr__; the package import then sets the
     # attribute to the (callable) subpackage, so both calls must work

@@ -33,6 +33,7 @@ def index_files(cache: Path) -> list[Path]:
     return sorted((cache / "index").glob("*-bm25-*.npz"))
 
 
+@pytest.mark.slow
 def test_a_catalog_seen_before_is_picked_from_its_stored_index(tmp_path):
     cache = tmp_path / "cache"
     first = toolcat("pick", QUERY, "--scorer", "bm25", "--explain", "--json", cache=cache)
@@ -47,6 +48,7 @@ def test_a_catalog_seen_before_is_picked_from_its_stored_index(tmp_path):
     assert stored.stat().st_ino == written  # loaded, not built again (a write replaces the file)
 
 
+@pytest.mark.slow
 def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
     cache = tmp_path / "cache"
     catalog = catalog_of(tmp_path, create_pull_request="Open a pull request.",
@@ -62,6 +64,7 @@ def test_a_changed_catalog_gets_an_index_of_its_own(tmp_path):
     assert len(index_files(cache)) == 2
 
 
+@pytest.mark.slow
 def test_a_garbage_index_is_rebuilt_with_a_one_line_warning(tmp_path):
     cache = tmp_path / "cache"
     clean = toolcat("pick", QUERY, "-c", "demo", "--scorer", "bm25", "--json", cache=cache)
@@ -77,6 +80,7 @@ def test_a_garbage_index_is_rebuilt_with_a_one_line_warning(tmp_path):
     assert json.loads(again.stdout) == json.loads(clean.stdout)
 
 
+@pytest.mark.slow
 def test_an_index_of_another_catalog_size_is_not_trusted(tmp_path):
     cache = tmp_path / "cache"
     catalog = tmp_path / "tools.json"
@@ -96,6 +100,7 @@ def test_an_index_of_another_catalog_size_is_not_trusted(tmp_path):
     assert len(json.loads(result.stdout)["picks"]) == 3
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_only_costs_the_rebuild(tmp_path):
     blocked = tmp_path / "cache"
     blocked.write_text("a file where the cache folder should be")
