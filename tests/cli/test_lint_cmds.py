@@ -196,3 +196,19 @@ def test_a_broken_pyproject_is_one_line_at_its_place(run, isolated):
     assert result.exit_code == 2
     assert result.stderr == (f"toolcat: error: {isolated / 'pyproject.toml'}:3:14: invalid "
                              "TOML: Expected ']' at the end of a table declaration\n")
+
+
+@pytest.mark.slow
+def test_the_terminal_table_and_the_plain_report_carry_the_same_rows(run):
+    from tests.terminal import on_terminal
+
+    weather = str(REPO / "catalogs" / "weather.yaml")
+    plain = run("lint", "-c", weather, "--target", "gemini").stdout.splitlines()
+    table = on_terminal("lint", "-c", weather, "--target", "gemini").splitlines()
+    rows = [line for line in plain[1:] if line.strip()][:-1]
+    assert rows
+    for line in rows:
+        position, severity, rule, message = line.split(maxsplit=3)
+        row = next(row for row in table if row.split()[:1] == [position])
+        assert row.split()[1:3] == [severity, rule] and message.split()[0] in row
+    assert plain[-1] == table[-1].strip() and plain[-1].startswith("0 errors, ")

@@ -1,7 +1,8 @@
-"""Reporters: a LintReport as JSON, SARIF 2.1.0 or GitHub Actions annotations.
+"""Reporters: a LintReport as plain text, JSON, SARIF 2.1.0 or GitHub Actions annotations.
 
-Each builds a string and prints nothing; the text report (rich) lives in the CLI.
-REPORTERS maps the `--format` name to the function.
+Each builds a string and prints nothing. REPORTERS maps the `--format` name to the function;
+the CLI only chooses where the string goes (on a terminal it lays the text report out as a
+coloured table with the same rows).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from toolcat import __version__
 from toolcat.lint.model import Finding, LintReport, Rule
 from toolcat.lint.rules import RULES
 from toolcat.model import SourceRef
+from toolcat.wording import plural
 
 SARIF_SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
                 "sarif-schema-2.1.0.json")
@@ -34,6 +36,57 @@ def shown_path(file: str, root: Path | None = None) -> str:
         except ValueError:
             return path.as_posix()
     return path.as_posix()
+
+
+def summary(report: LintReport) -> str:
+    """`2 errors, 1 warning, 0 info in 72 tools from 8 files`."""
+    counts = report.counts()
+    parts = [plural(counts["error"], "error"), plural(counts["warning"], "warning"),
+             f"{counts['info']} info"]
+    return f"{', '.join(parts)} in {plural(report.tools, 'tool')} from " \
+           f"{plural(len(report.sources), 'file')}"
+
+
+def by_file(report: LintReport) -> dict[str, list[Finding]]:
+    """The findings grouped by the file they are in ('' for the catalog as a whole)."""
+    groups: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        file = finding.where.file if finding.where and finding.where.file else ""
+        groups.setdefault(file, []).append(finding)
+    return groups
+
+
+def file_heading(file: str) -> str:
+    return shown_path(file) if file else "(catalog)"
+
+
+def text_row(finding: Finding) -> tuple[str, str, str, str]:
+    """(line:column, severity, rule id, `tool: message [target]  rule-name`)."""
+    where = finding.where
+    message = f"{finding.tool}: {finding.message}" if finding.tool else finding.message
+    if finding.target:
+        message += f" [{finding.target}]"
+    return (f"{where.line}:{where.column}" if where and where.line else "",
+            finding.severity, finding.rule, f"{message}  {finding.name}")
+
+
+def text_rows(findings: list[Finding]) -> str:
+    """The rows of one file's findings as aligned plain lines."""
+    rows = [text_row(finding) for finding in findings]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return "".join(f"{a:>{widths[0]}}  {b:<{widths[1]}}  {c:<{widths[2]}}  {d}\n"
+                   for a, b, c, d in rows)
+
+
+def to_text(report: LintReport, *, strict: bool = False) -> str:
+    """Findings grouped by file, one aligned line each, then the summary."""
+    del strict  # the summary counts every severity; --strict decides only the exit code
+    parts = [f"{file_heading(file)}\n{text_rows(findings)}\n"
+             for file, findings in by_file(report).items()]
+    parts.append(summary(report) + "\n")
+    if report.baseline:
+        parts.append(f"{report.accepted} accepted in the baseline {report.baseline}\n")
+    return "".join(parts)
 
 
 def to_json(report: LintReport, *, strict: bool = False) -> str:
@@ -153,6 +206,7 @@ def _property(text: str) -> str:
 
 
 REPORTERS: dict[str, Callable[..., str]] = {
+    "text": to_text,
     "json": to_json,
     "sarif": to_sarif,
     "github": to_github,
