@@ -1,8 +1,9 @@
 """Read one YAML, JSON, JSONC or JSON Lines file into plain Python data plus a position index.
 
 Every failure is a CatalogError naming file:line:column where the parser knows it. Input is
-strict: a key given twice in one mapping, NaN or Infinity, nesting deeper than MAX_DEPTH and
-strings longer than MAX_STRING are refused, so no later stage (a recursive validator, a
+strict: a key given twice in one mapping, NaN or Infinity, nesting deeper than MAX_DEPTH,
+strings longer than MAX_STRING and lone surrogates (a `\\ud800` escape JSON decodes into a
+code point no UTF-8 text can hold) are refused, so no later stage (a recursive validator, a
 tokenizer, a printer) meets them.
 
 YAML is parsed into events by libyaml (when present) and composed here without recursion,
@@ -51,6 +52,9 @@ ALIAS_RATIO = 100
 ALIAS_EXTRA_NODES = 1_000_000
 ALIAS_EXTRA_CHARS = 10_000_000
 
+# What JSON's `\\udXXX` escapes decode to when they are not a valid pair: not a character,
+# so printing, writing or encoding the text fails. Any other code point is writable.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _FLATTENER = yaml.SafeLoader("")
@@ -125,11 +129,22 @@ def _read_bounded(path: Path, shown: str) -> bytes | bytearray:
     return raw
 
 
+# UTF-32 first: its little-endian mark begins with UTF-16's
+_WIDE_BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"),
+              (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
 def _check_piece(piece: bytes, before: bytes | bytearray, shown: str) -> None:
     """A CatalogError at the first NUL byte of `piece`, which follows the bytes `before`."""
     nul = piece.find(b"\0")
     if nul < 0:
         return
+    if not before:
+        for mark, encoding in _WIDE_BOMS:
+            if piece.startswith(mark):  # its ASCII letters hold NUL bytes: say what it is
+                raise CatalogError(f"{encoding} text (it starts with a {encoding} byte-order "
+                                   "mark); toolcat reads UTF-8: convert the file to UTF-8",
+                                   where=SourceRef(shown, 1, 1))
     raw = bytes(before) + piece[:nul]
     line = raw.count(b"\n") + 1
     column = len(raw) - (raw.rfind(b"\n") + 1) + 1
@@ -224,8 +239,8 @@ def value_problem(value: Any, type_names: set[str] | None = None) -> tuple[str, 
             elif isinstance(item, dict):
                 for key, sub in item.items():
                     child = f"{at}/{escape(str(key))}"
-                    if isinstance(key, str) and len(key) > MAX_STRING:
-                        return _too_long(key), child + "#key"
+                    if isinstance(key, str) and (problem := _bad_text(key)):
+                        return problem, child + "#key"
                     stack.append((sub, child, depth + 1))
             else:
                 stack.extend((sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(item))
@@ -253,7 +268,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
                 if type(named) is str:
                     type_names.add(named)
             for key in node:
-                if isinstance(key, str) and len(key) > MAX_STRING:
+                if isinstance(key, str) and (len(key) > MAX_STRING or not key.isascii()
+                                             and _SURROGATE.search(key)):
                     return False
             children = node.values()
         elif kind is list:
@@ -265,8 +281,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
             depth -= 1  # a lone scalar is checked below at the depth of its parent
         for child in children:
             kind = type(child)
-            if kind is str:
-                if len(child) > MAX_STRING:
+            if kind is str:  # isascii() reads a flag: no cost for the usual ASCII text
+                if len(child) > MAX_STRING or not child.isascii() and _SURROGATE.search(child):
                     return False
             elif kind is dict or kind is list:
                 push((child, depth + 1))
@@ -282,10 +298,20 @@ _PLAIN = frozenset({int, bool, type(None)})
 
 
 def _bad_scalar(item: Any) -> str | None:
-    if isinstance(item, str) and len(item) > MAX_STRING:
-        return _too_long(item)
+    if isinstance(item, str):
+        return _bad_text(item)
     if isinstance(item, float) and not math.isfinite(item):
         return "NaN and Infinity are not JSON numbers"
+    return None
+
+
+def _bad_text(text: str) -> str | None:
+    """What is wrong with a string or key: too long, or holding a lone surrogate."""
+    if len(text) > MAX_STRING:
+        return _too_long(text)
+    if not text.isascii() and (found := _SURROGATE.search(text)):
+        return (f"a lone surrogate ({ascii(found.group())[1:-1]} escape) is not a Unicode "
+                "character; no UTF-8 text can hold it")
     return None
 
 
@@ -670,8 +696,9 @@ class _YamlBuilder:
                                    where=_where(self.shown, key_node))
             # keys are JSON object keys: the text as written (`on:` stays "on", not True)
             key = key_node.value
-            if len(key) > MAX_STRING:
-                raise CatalogError(_too_long(key), where=_where(self.shown, key_node))
+            problem = _bad_text(key)
+            if problem:
+                raise CatalogError(problem, where=_where(self.shown, key_node))
             if i >= first_own:
                 if key in own:
                     mark = own[key].start_mark
