@@ -268,8 +268,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
                 if type(named) is str:
                     type_names.add(named)
             for key in node:
-                if isinstance(key, str) and (len(key) > MAX_STRING or not key.isascii()
-                                             and _SURROGATE.search(key)):
+                if isinstance(key, str) and (len(key) > MAX_STRING or (
+                        not key.isascii() and _SURROGATE.search(key))):
                     return False
             children = node.values()
         elif kind is list:
@@ -282,7 +282,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
         for child in children:
             kind = type(child)
             if kind is str:  # isascii() reads a flag: no cost for the usual ASCII text
-                if len(child) > MAX_STRING or not child.isascii() and _SURROGATE.search(child):
+                if len(child) > MAX_STRING or (not child.isascii()
+                                               and _SURROGATE.search(child)):
                     return False
             elif kind is dict or kind is list:
                 push((child, depth + 1))

@@ -1,0 +1,167 @@
+"""Whether a configuration file is trusted, and what it may do: the one place that decides.
+
+A `toolcat.yaml` (or pyproject.toml's `[tool.toolcat]`) changes what toolcat reads, runs and
+reports, so it is read only where the user put it, and every file it names is held to the
+same rule as the configuration itself:
+
+- Discovery walks up from the working folder and stops at the repository root (the first
+  folder holding `.git`) or at $HOME, whichever comes first: a file above is never read.
+- A configuration file, and every file or folder it names (catalogs, profile, tuning, lint
+  baseline and lockfile, `refs.roots`), must belong to the user (or root) and must not be
+  writable by others: not by the world, not by a group other than the user's own private
+  group. A symbolic link is held to it twice: the link, and what it points to.
+- A Python catalog that the user did not type on the command line (named by a configuration
+  file or $TOOLCAT_CATALOG) is imported, which runs its code, only inside a folder the user
+  trusts by name in $TOOLCAT_TRUST.
+- `refs.roots`, which lets a `$ref` read files beyond a catalog's folder, may name only
+  folders inside the configuration's own tree (its repository, or its folder when there is
+  none), or inside a folder of $TOOLCAT_TRUST.
+- A configuration file may not silence the security rules (ids starting with
+  SECURITY_RULES): not ignore them, leave them out of `select`, nor lower their severity.
+  Reviewed findings are accepted one by one in a baseline, or by `--ignore` on the command
+  line, which the user types.
+
+Imports only rooms below it (source); see docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from toolcat.errors import ConfigError
+from toolcat.model import SourceRef
+
+ENV_TRUST = "TOOLCAT_TRUST"
+SECURITY_RULES = "TC6"  # rule ids a configuration file cannot silence
+REPOSITORY_MARK = ".git"  # a folder, or a file in a worktree or submodule
+
+
+def home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except (RuntimeError, KeyError, OSError):  # no $HOME and no passwd entry
+        return None
+
+
+def is_boundary(folder: Path, home_folder: Path | None) -> bool:
+    """Whether discovery stops at `folder`: a repository root, or $HOME."""
+    return folder == home_folder or os.path.lexists(folder / REPOSITORY_MARK)
+
+
+def _own_private_group(gid: int) -> bool:
+    """The user's primary group when it is private (named after the user, no other member):
+    group-writable there is writable by the user alone, as a umask of 002 makes files."""
+    import grp
+    import pwd
+
+    try:
+        user = pwd.getpwuid(os.getuid())
+        group = grp.getgrgid(gid)
+    except KeyError:
+        return False
+    return (user.pw_gid == gid and group.gr_name == user.pw_name
+            and set(group.gr_mem) <= {user.pw_name})
+
+
+def _problem(info: os.stat_result, *, link: bool = False) -> str | None:
+    """Why a file with this status cannot be trusted, or None."""
+    import grp
+    import pwd
+
+    if info.st_uid not in (os.getuid(), 0):
+        try:
+            owner = pwd.getpwuid(info.st_uid).pw_name
+        except KeyError:
+            owner = f"uid {info.st_uid}"
+        return f"it belongs to {owner}, not to you"
+    if link:  # a link's own mode bits mean nothing
+        return None
+    sticky = stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_ISVTX
+    if info.st_mode & stat.S_IWOTH and not sticky:
+        return "anyone may write it"
+    if info.st_mode & stat.S_IWGRP and not sticky and not _own_private_group(info.st_gid):
+        try:
+            group = grp.getgrgid(info.st_gid).gr_name
+        except KeyError:
+            group = f"gid {info.st_gid}"
+        return f"group {group} may write it"
+    return None
+
+
+def check_owned(path: Path, what: str, where: SourceRef | None = None) -> None:
+    """Refuse `path` (and, for a link, what it points to) unless the user or root owns it and
+    no one else may write it. A path that does not exist passes: its reader says so.
+
+    Raises:
+        ConfigError: naming the file, `what` it is, why, and how to fix it.
+    """
+    if not hasattr(os, "getuid"):  # Windows: ownership is a matter of ACLs, not checked here
+        return
+    try:
+        info = path.lstat()
+    except OSError:
+        return
+    problem = _problem(info, link=stat.S_ISLNK(info.st_mode))
+    if problem is None and stat.S_ISLNK(info.st_mode):
+        try:
+            info = path.stat()
+        except OSError:
+            return
+        problem = _problem(info)
+        if problem:
+            problem = f"it links to {path.resolve()}, and {problem}"
+    if problem is None:
+        return
+    raise ConfigError(
+        f"refusing {what} {path}: {problem}; toolcat reads configuration, and the files it "
+        "names, only when they are yours and no one else may write them (chown it, or "
+        "chmod go-w it)", where=where)
+
+
+def trusted_folders(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """The folders of $TOOLCAT_TRUST (separated like $PATH), resolved."""
+    value = (os.environ if env is None else env).get(ENV_TRUST, "")
+    return tuple(Path(p).expanduser().resolve() for p in value.split(os.pathsep) if p.strip())
+
+
+def is_inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    real = path.resolve()
+    return any(real == folder or folder in real.parents for folder in folders)
+
+
+def require_python_trust(shown: str, location: Path, named_by: str,
+                         where: SourceRef | None = None,
+                         env: Mapping[str, str] | None = None) -> None:
+    """Refuse to import the Python catalog `shown` (at `location`: its `.py` file, or the
+    folder a module name is imported from), which `named_by` named, unless it is inside a
+    folder of $TOOLCAT_TRUST. A catalog typed on the command line never comes here.
+
+    Raises:
+        ConfigError: saying how to opt in.
+    """
+    if is_inside(location, trusted_folders(env)):
+        return
+    real = location.resolve()
+    folder = real if real.is_dir() else real.parent
+    raise ConfigError(
+        f"not importing the Python catalog '{shown}' that {named_by} names: importing runs "
+        f"its code; name it with -c, or trust its folder with {ENV_TRUST}={folder}",
+        where=where)
+
+
+def check_reach(folder: Path, root: Path, setting: str, where: SourceRef | None = None,
+                env: Mapping[str, str] | None = None) -> None:
+    """Refuse a folder a configuration lets toolcat read (`setting`) outside its own tree
+    `root`, unless $TOOLCAT_TRUST names a folder holding it.
+
+    Raises:
+        ConfigError: saying how to opt in.
+    """
+    if is_inside(folder, (root.resolve(),)) or is_inside(folder, trusted_folders(env)):
+        return
+    raise ConfigError(
+        f"{setting}: '{folder}' is outside {root}, the folder tree this configuration "
+        f"governs; trust it with {ENV_TRUST}={folder}", where=where)
