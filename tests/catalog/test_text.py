@@ -180,3 +180,21 @@ def test_random_tool_call_arguments_never_give_a_traceback(run, tmp_path, value)
     codes = {e["code"] for e in json.loads(result.stdout)["calls"][0]["errors"]}
     assert result.exit_code == (1 if lone(value) else 1 if codes else 0)
     assert ("malformed-arguments" in codes) == lone(value)
+
+
+def test_a_file_name_that_is_not_utf8_is_refused_by_name(tmp_path):
+    """A repository can hold `tools/x\\xff.json`: its name reaches list's sources, SARIF and
+    error messages, which are UTF-8 text."""
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / os.fsdecode(b"x\xff.json")).write_text("[" + TOOL + "]")
+    for command in (("list",), ("lint", "--format", "sarif")):
+        one_line_error(toolcat(tmp_path, *command, "-c", "tools"),
+                       "tools/x\\udcff.json: the file name is not UTF-8 text")
+
+
+def test_a_command_line_argument_that_is_not_utf8_is_refused(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "toolcat", "search", b"caf\xe9", "-c", "demo"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert (result.returncode, result.stderr) == (2, "toolcat: error: argument 2 is not UTF-8 "
+                                                     "text\n")

@@ -92,6 +92,9 @@ def named_path(argument: str | Path) -> Path:
 
 def read_text(path: Path) -> str:
     shown = str(path)
+    if _SURROGATE.search(shown):  # bytes of the name Python could not decode (surrogateescape)
+        raise CatalogError("the file name is not UTF-8 text, and toolcat writes file names in "
+                           "its output: rename the file", where=SourceRef(shown))
     if not path.exists():
         raise CatalogError("no such file", where=SourceRef(shown))
     if path.is_dir():
