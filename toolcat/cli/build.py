@@ -44,8 +44,14 @@ def profile(option: str | None, cfg: Config | None = None, *,
 
     from toolcat.resolution import DEFAULT_PROFILE, load_profile
 
-    spec = option or (cfg or config()).profile
+    cfg = cfg or config()
+    spec = option or cfg.profile
     chosen = load_profile(spec) if spec else DEFAULT_PROFILE
+    if not option and spec and chosen.gateway is not None and chosen.gateway.api.endpoint:
+        from toolcat.config.trust import require_network_trust
+
+        require_network_trust(chosen.gateway.api.endpoint, chosen.source or str(spec),
+                              str(cfg.path))
     return replace(chosen, allow_unsafe=True) if allow_unsafe else chosen
 
 

@@ -13,6 +13,9 @@ same rule as the configuration itself:
 - A Python catalog that the user did not type on the command line (named by a configuration
   file or $TOOLCAT_CATALOG) is imported, which runs its code, only inside a folder the user
   trusts by name in $TOOLCAT_TRUST.
+- A profile that a configuration file chose and that sends requests (the `api` gateway
+  strategy, with a key taken from the environment) is used only inside a folder of
+  $TOOLCAT_TRUST.
 - `refs.roots`, which lets a `$ref` read files beyond a catalog's folder, may name only
   folders inside the configuration's own tree (its repository, or its folder when there is
   none), or inside a folder of $TOOLCAT_TRUST.
@@ -31,6 +34,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 
@@ -150,6 +154,24 @@ def require_python_trust(shown: str, location: Path, named_by: str,
         f"not importing the Python catalog '{shown}' that {named_by} names: importing runs "
         f"its code; name it with -c, or trust its folder with {ENV_TRUST}={folder}",
         where=where)
+
+
+def require_network_trust(endpoint: str, profile: str, named_by: str,
+                          env: Mapping[str, str] | None = None) -> None:
+    """Refuse a profile that `named_by` (a configuration file) chose, and that would send
+    requests, with a key from the environment, to `endpoint` (the api gateway strategy),
+    unless the profile is inside a folder of $TOOLCAT_TRUST. `--profile` never comes here.
+
+    Raises:
+        ConfigError: saying how to opt in.
+    """
+    location = Path(profile)
+    if is_inside(location, (*trusted_folders(env), bundled("profiles").resolve())):
+        return  # toolcat's own profiles are not a stranger's
+    raise ConfigError(
+        f"not using the profile {profile} that {named_by} names: it sends searches (and "
+        f"gateway.api.api_key) to {endpoint}; pass it with --profile, or trust its folder "
+        f"with {ENV_TRUST}={location.resolve().parent}")
 
 
 def check_reach(folder: Path, root: Path, setting: str, where: SourceRef | None = None,
