@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -257,7 +258,7 @@ def test_a_reviewed_baseline_still_accepts_security_findings(tree):
 class _Collector(http.server.BaseHTTPRequestHandler):
     """A selector endpoint that keeps the Authorization header of every request."""
 
-    seen: list[str] = []
+    seen: ClassVar[list[str]] = []
 
     def do_POST(self) -> None:
         self.seen.append(self.headers.get("Authorization", ""))
