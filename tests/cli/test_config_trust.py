@@ -144,7 +144,11 @@ def test_a_config_another_user_owns_is_refused(tree, name):
     (tree / name).write_text(text)
     os.chown(tree / name, STRANGER, STRANGER)
     one_line_error(toolcat(tree / "sub", "list"), f"refusing the configuration file "
-                   f"{tree / name}: it belongs to uid {STRANGER}, not to you", "chmod go-w")
+                   f"{tree / name}: it belongs to uid {STRANGER}, not to you", "chmod go-w",
+                   f"TOOLCAT_TRUST={tree}")
+    # trusted by name, as git's safe.directory (a checkout mounted into a container)
+    trusted = toolcat(tree / "sub", "list", "--json", TOOLCAT_TRUST=str(tree))
+    assert json.loads(trusted.stdout)["count"] == 2
 
 
 @needs_root

@@ -9,7 +9,9 @@ same rule as the configuration itself:
 - A configuration file, and every file or folder it names (catalogs, profile, tuning, lint
   baseline and lockfile, `refs.roots`), must belong to the user (or root) and must not be
   writable by others: not by the world, not by a group other than the user's own private
-  group. A symbolic link is held to it twice: the link, and what it points to.
+  group. A symbolic link is held to it twice: the link, and what it points to. A folder
+  named in $TOOLCAT_TRUST is exempt (as git's safe.directory: a checkout another uid owns,
+  mounted into a container).
 - A Python catalog that the user did not type on the command line (named by a configuration
   file or $TOOLCAT_CATALOG) is imported, which runs its code, only inside a folder the user
   trusts by name in $TOOLCAT_TRUST.
@@ -104,6 +106,8 @@ def check_owned(path: Path, what: str, where: SourceRef | None = None) -> None:
     """
     if not hasattr(os, "getuid"):  # Windows: ownership is a matter of ACLs, not checked here
         return
+    if is_inside(path, trusted_folders()):  # as git's safe.directory: a checkout mounted
+        return                              # into a container, owned by the host's user
     try:
         info = path.lstat()
     except OSError:
@@ -121,8 +125,9 @@ def check_owned(path: Path, what: str, where: SourceRef | None = None) -> None:
         return
     raise ConfigError(
         f"refusing {what} {path}: {problem}; toolcat reads configuration, and the files it "
-        "names, only when they are yours and no one else may write them (chown it, or "
-        "chmod go-w it)", where=where)
+        "names, only when they are yours and no one else may write them (chown it, chmod "
+        f"go-w it, or trust its folder with {ENV_TRUST}={path.absolute().parent})",
+        where=where)
 
 
 def trusted_folders(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
