@@ -18,6 +18,9 @@ same rule as the configuration itself:
 - A profile that a configuration file chose and that sends requests (the `api` gateway
   strategy, with a key taken from the environment) is used only inside a folder of
   $TOOLCAT_TRUST.
+- `toolcat serve` starts the servers a catalog records (a command, or a URL with headers
+  from the environment); a catalog that configuration or $TOOLCAT_CATALOG chose is served
+  with them only inside a folder of $TOOLCAT_TRUST.
 - `refs.roots`, which lets a `$ref` read files beyond a catalog's folder, may name only
   folders inside the configuration's own tree (its repository, or its folder when there is
   none), or inside a folder of $TOOLCAT_TRUST.
@@ -177,6 +180,23 @@ def require_network_trust(endpoint: str, profile: str, named_by: str,
         f"not using the profile {profile} that {named_by} names: it sends searches (and "
         f"gateway.api.api_key) to {endpoint}; pass it with --profile, or trust its folder "
         f"with {ENV_TRUST}={location.resolve().parent}")
+
+
+def require_launch_trust(server: str, launches: str, catalog_file: Path, named_by: str,
+                         env: Mapping[str, str] | None = None) -> None:
+    """Refuse to serve a catalog that `named_by` (a configuration file or $TOOLCAT_CATALOG)
+    chose and that records how to start `server` (`launches`: its command or URL), unless
+    the catalog file is inside a folder of $TOOLCAT_TRUST. `-c` never comes here.
+
+    Raises:
+        ConfigError: saying how to opt in.
+    """
+    if is_inside(catalog_file, trusted_folders(env)):
+        return
+    raise ConfigError(
+        f"not serving the catalog {catalog_file} that {named_by} names: serving it runs "
+        f"{launches} for server '{server}'; name it with -c, or trust its folder with "
+        f"{ENV_TRUST}={catalog_file.resolve().parent}")
 
 
 def check_reach(folder: Path, root: Path, setting: str, where: SourceRef | None = None,
