@@ -153,9 +153,15 @@ def test_a_config_another_user_owns_is_refused(tree, name):
 
 @needs_root
 def test_a_stranger_s_pyproject_without_a_toolcat_table_is_no_configuration(tree):
-    (tree / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (tree / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["toolcat"]\n')
     os.chown(tree / "pyproject.toml", STRANGER, STRANGER)
     assert toolcat(tree, "list").returncode == 0
+
+
+def test_a_pyproject_whose_tool_is_not_a_table_is_no_configuration(tree):
+    (tree / "pyproject.toml").write_text('tool = "x"\n')
+    result = toolcat(tree, "list")
+    assert result.returncode == 0 and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(("mode", "why"), [(0o666, "anyone may write it"),

@@ -105,11 +105,8 @@ _TOML_PLACE = re.compile(r" \(at line (\d+), column (\d+)\)")
 def _pyproject_section(path: Path) -> dict[str, Any] | None:
     """pyproject.toml's [tool.toolcat] table, or None; checked like a toolcat.yaml when it
     has one (a stranger's pyproject.toml without one is no configuration)."""
-    text = read_text(path)
-    if "toolcat" in text:
-        check_owned(path, "the configuration file")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         place = _TOML_PLACE.search(message)
@@ -117,8 +114,12 @@ def _pyproject_section(path: Path) -> dict[str, Any] | None:
             str(path))
         raise ConfigError(f"invalid TOML: {_TOML_PLACE.sub('', message)}", where=where) \
             from None
-    section = data.get("tool", {}).get("toolcat")
-    return section if isinstance(section, dict) else None
+    tool = data.get("tool")
+    section = tool.get("toolcat") if isinstance(tool, dict) else None
+    if not isinstance(section, dict):
+        return None
+    check_owned(path, "the configuration file")
+    return section
 
 
 def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> Config:
