@@ -342,3 +342,13 @@ def test_serve_does_not_start_the_servers_of_a_catalog_it_was_not_given(tree, ho
                     toolcat(tree, "serve", TOOLCAT_TRUST=str(tree), **env)):
         assert allowed.returncode == 0, allowed.stderr
         assert "1 tools over stdio" in allowed.stderr
+
+
+@pytest.mark.parametrize("value", [".", "repo", "sub/.."])
+def test_a_relative_trusted_folder_is_refused(tree, value):
+    """TOOLCAT_TRUST=. in a shell profile would trust every repository one cds into."""
+    (tree / "pwn.py").write_text(PWN)
+    (tree / "toolcat.yaml").write_text("catalogs: [pwn.py]\n")
+    one_line_error(toolcat(tree, "list", TOOLCAT_TRUST=value),
+                   f"$TOOLCAT_TRUST: '{value}' is not an absolute folder")
+    assert not (tree / "PWNED").exists()

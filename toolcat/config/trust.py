@@ -134,9 +134,18 @@ def check_owned(path: Path, what: str, where: SourceRef | None = None) -> None:
 
 
 def trusted_folders(env: Mapping[str, str] | None = None) -> tuple[Path, ...]:
-    """The folders of $TOOLCAT_TRUST (separated like $PATH), resolved."""
+    """The folders of $TOOLCAT_TRUST (separated like $PATH), resolved.
+
+    Raises:
+        ConfigError: an entry is relative: it would trust whatever folder the user is in.
+    """
     value = (os.environ if env is None else env).get(ENV_TRUST, "")
-    return tuple(Path(p).expanduser().resolve() for p in value.split(os.pathsep) if p.strip())
+    folders = [Path(p).expanduser() for p in value.split(os.pathsep) if p.strip()]
+    for folder in folders:
+        if not folder.is_absolute():
+            raise ConfigError(f"${ENV_TRUST}: '{folder}' is not an absolute folder; a relative "
+                              "one would trust whatever folder you are in")
+    return tuple(folder.resolve() for folder in folders)
 
 
 def is_inside(path: Path, folders: tuple[Path, ...]) -> bool:
