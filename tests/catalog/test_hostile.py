@@ -102,6 +102,7 @@ def test_refs_inside_the_folder_tree_still_resolve_and_bundle(run, tmp_path):
 
 
 def test_toolcat_yaml_refs_roots_allows_a_shared_folder(run, tmp_path, isolated):
+    (tmp_path / ".git").mkdir()  # the repository holds both the project and the shared folder
     shared = tmp_path / "shared"
     shared.mkdir()
     (shared / "title.json").write_text(json.dumps({"type": "string", "maxLength": 81}))

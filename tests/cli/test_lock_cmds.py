@@ -171,7 +171,7 @@ def test_lint_locked_runs_the_rule_even_when_the_config_selects_others(run, isol
     write(isolated / "toolcat.yaml", "catalogs: [catalogs/]\nlint: {ignore: [TC604]}\n")
     result = run("lint", "--locked")
     assert result.exit_code == 2
-    assert "--locked, but the lint settings ignore TC604" in result.stderr
+    assert "lint: ignore: 'TC604' would turn off TC604" in result.stderr  # a security rule
 
 
 def test_the_lockfile_option_in_the_config_is_relative_to_it(run, isolated, monkeypatch):

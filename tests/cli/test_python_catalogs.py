@@ -77,6 +77,7 @@ def test_show_names_the_decorator_and_the_implementation(run, agent):
 
 def test_a_config_names_modules_relative_to_its_folder(run, agent, isolated, monkeypatch):
     (isolated / "toolcat.yaml").write_text("catalogs: [my_agent.tools]\n")
+    monkeypatch.setenv("TOOLCAT_TRUST", str(isolated))  # configuration may import Python here
     (isolated / "sub").mkdir()
     monkeypatch.chdir(isolated / "sub")
     data = json.loads(run("list", "--json").stdout)
@@ -87,6 +88,7 @@ def test_the_environment_may_name_a_module_and_a_yaml_file(run, agent, isolated,
     (isolated / "mail.yaml").write_text(
         "tools:\n  - name: send_mail\n    parameters: {type: object}\n")
     monkeypatch.setenv("TOOLCAT_CATALOG", os.pathsep.join(["my_agent.tools", "mail.yaml"]))
+    monkeypatch.setenv("TOOLCAT_TRUST", str(isolated))
     data = json.loads(run("list", "--json").stdout)
     assert [t["qualified_name"] for t in data["tools"]] == [
         "tools:get_weather", "tools:drop_table", "mail:send_mail"]

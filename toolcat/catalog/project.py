@@ -11,6 +11,8 @@ from pathlib import Path
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs
 from toolcat.config.paths import demo_catalog
+from toolcat.config.trust import check_owned, require_python_trust
+from toolcat.define.reader import is_python_source
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.mcp import trust_unannotated, unannotated_setting
@@ -27,6 +29,29 @@ def catalog_choice(catalog: list[str] | None, cfg: Config) -> CatalogChoice:
     return choose_catalogs(paths, config=cfg)
 
 
+def check_python_trust(choice: CatalogChoice, cfg: Config) -> None:
+    """Python catalogs the user did not type (named by toolcat.yaml or $TOOLCAT_CATALOG) are
+    imported, which runs them, only inside a folder of $TOOLCAT_TRUST (config.trust).
+
+    Raises:
+        ConfigError: one of them is outside every trusted folder.
+    """
+    if choice.reason not in ("config", "env"):
+        return
+    for i, path in enumerate(choice.paths):
+        if not is_python_source(path):
+            continue
+        if choice.reason == "config":
+            where = cfg.catalog_places[i] if i < len(cfg.catalog_places) else None
+            named_by = str(cfg.path)
+        else:
+            where, named_by = None, "$TOOLCAT_CATALOG"
+        # a module name is imported from the folder it is written relative to
+        location = path if path.suffix.lower() == ".py" else path.parent
+        check_owned(path, "the Python catalog", where)
+        require_python_trust(path.name, location, named_by, where)
+
+
 def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str | None = None,
                          lenient: bool = False, demo: bool = True
                          ) -> tuple[Catalog, CatalogChoice]:
@@ -40,6 +65,7 @@ def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str |
     choice = catalog_choice(catalog, cfg)
     if choice.reason == "demo" and not demo:
         raise UsageError(NO_CATALOG)
+    check_python_trust(choice, cfg)
     # The catalog lives until the command ends and holds no reference cycles: the cycle
     # collector need not walk its objects, not even once when it is switched back on (at
     # 43,000 tools those walks took 0.5 s of a 1.7 s load, and a third of `toolcat list`).

@@ -136,6 +136,12 @@ def root(
 
 
 def main() -> None:
+    for number, argument in enumerate(sys.argv[1:], 1):
+        if not argument.isascii() and any("\udc80" <= c <= "\udcff" for c in argument):
+            # bytes the shell passed that are not UTF-8 (Python keeps them as surrogates),
+            # which no output, message or provider request could hold
+            sys.stderr.write(f"toolcat: error: argument {number} is not UTF-8 text\n")
+            sys.exit(2)
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,13 +20,30 @@ def config() -> Config:
 
 
 def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool = False,
-         cfg: Config | None = None, demo: bool = True) -> Catalog:
+         cfg: Config | None = None, demo: bool = True,
+         served_with: Collection[str] | None = None) -> Catalog:
     """The catalog the user meant (see toolcat.catalog.project), saying on stderr when it is
-    the demo and what loading warned about."""
+    the demo and what loading warned about. `served_with`, for serve: the servers that
+    `--servers` gives launch settings for; every other server's recorded command or URL is
+    used, which a catalog the user did not name with -c may do only in a trusted folder
+    (config.trust).
+    """
     from toolcat.cli.output import note, warn
 
-    loaded, choice = load_project_catalog(catalog, cfg or config(), shape=shape,
-                                          lenient=lenient, demo=demo)
+    cfg = cfg or config()
+    loaded, choice = load_project_catalog(catalog, cfg, shape=shape, lenient=lenient,
+                                          demo=demo)
+    if served_with is not None and choice.reason in ("config", "env"):
+        from toolcat.config.trust import require_launch_trust
+
+        named_by = str(cfg.path) if choice.reason == "config" else "$TOOLCAT_CATALOG"
+        for server in loaded.servers:
+            settings = server.extra.get("mcp")
+            if isinstance(settings, Mapping) and server.name not in served_with:
+                what = (f"the command '{settings.get('command')}'" if settings.get("command")
+                        else f"requests to {settings.get('url')}")
+                origin = Path(server.origin.file) if server.origin else Path.cwd()
+                require_launch_trust(server.name, what, origin, named_by)
     if choice.reason == "demo":
         note("toolcat: no catalog given (-c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml); "
              "using the bundled demo catalog")
@@ -44,8 +61,14 @@ def profile(option: str | None, cfg: Config | None = None, *,
 
     from toolcat.resolution import DEFAULT_PROFILE, load_profile
 
-    spec = option or (cfg or config()).profile
+    cfg = cfg or config()
+    spec = option or cfg.profile
     chosen = load_profile(spec) if spec else DEFAULT_PROFILE
+    if not option and spec and chosen.gateway is not None and chosen.gateway.api.endpoint:
+        from toolcat.config.trust import require_network_trust
+
+        require_network_trust(chosen.gateway.api.endpoint, chosen.source or str(spec),
+                              str(cfg.path))
     return replace(chosen, allow_unsafe=True) if allow_unsafe else chosen
 
 

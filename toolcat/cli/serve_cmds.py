@@ -62,7 +62,7 @@ def serve(
     overrides = _overrides(servers) if servers is not None else {}
     cfg = build.config()
     chosen = build.profile(profile, cfg)
-    cat = build.load(catalog, shape, cfg=cfg)
+    cat = build.load(catalog, shape, cfg=cfg, served_with=set(overrides))
     learned = build.resolver_tuning(tuning, cfg, cat, chosen)
 
     def ready(port: int) -> None:

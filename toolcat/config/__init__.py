@@ -1,5 +1,6 @@
 """Project configuration: `toolcat.yaml`, or `[tool.toolcat]` in pyproject.toml, found in the
-current directory or its parents; and the choice of catalogs a command works on.
+current directory or its parents up to the repository root or $HOME; and the choice of
+catalogs a command works on. What a configuration file may do is decided in config.trust.
 
     catalogs: [tools/, mcp-dump.json]   # relative to the config file
     lint: {select: [...], ignore: [...], severity: {TC204: error}, options: {...}}
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcat.config.paths import demo_catalog
+from toolcat.config.trust import check_owned, check_reach, home, is_boundary
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.source.files import parse_file, read_text
@@ -46,6 +48,8 @@ class Config:
 
     path: Path | None = None
     catalogs: tuple[Path, ...] = ()
+    # where each of `catalogs` is written in the file (for errors about it)
+    catalog_places: tuple[SourceRef, ...] = ()
     profile: str | None = None
     tuning: Path | None = None
     ref_roots: tuple[Path, ...] = ()
@@ -59,10 +63,19 @@ class Config:
 
 
 def find_config(start: Path) -> Config:
-    """The nearest toolcat.yaml (or pyproject.toml with [tool.toolcat]) at or above `start`."""
+    """The nearest toolcat.yaml (or pyproject.toml with [tool.toolcat]) at or above `start`,
+    up to the repository root (the first folder holding `.git`) or $HOME: a file above them
+    is never read.
+
+    Raises:
+        ConfigError: the file is invalid, or not to be trusted (config.trust).
+    """
+    start = start.absolute()
+    home_folder = home()
     for folder in (start, *start.parents):
         for name in CONFIG_NAMES:
             if (folder / name).is_file():
+                check_owned(folder / name, "the configuration file")
                 parsed = parse_file(folder / name)
                 return _from_mapping(parsed.data, folder / name, parsed.index)
         pyproject = folder / "pyproject.toml"
@@ -70,13 +83,28 @@ def find_config(start: Path) -> Config:
             section = _pyproject_section(pyproject)
             if section is not None:
                 return _from_mapping(section, pyproject)
+        if is_boundary(folder, home_folder):
+            break
     return Config()
+
+
+def governed_tree(config_file: Path) -> Path:
+    """The folder tree a configuration file governs: its repository (the nearest folder at
+    or above it holding `.git`, or $HOME), else its own folder."""
+    home_folder = home()
+    folder = config_file.absolute().parent
+    for candidate in (folder, *folder.parents):
+        if is_boundary(candidate, home_folder):
+            return candidate
+    return folder
 
 
 _TOML_PLACE = re.compile(r" \(at line (\d+), column (\d+)\)")
 
 
 def _pyproject_section(path: Path) -> dict[str, Any] | None:
+    """pyproject.toml's [tool.toolcat] table, or None; checked like a toolcat.yaml when it
+    has one (a stranger's pyproject.toml without one is no configuration)."""
     try:
         data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
@@ -86,8 +114,12 @@ def _pyproject_section(path: Path) -> dict[str, Any] | None:
             str(path))
         raise ConfigError(f"invalid TOML: {_TOML_PLACE.sub('', message)}", where=where) \
             from None
-    section = data.get("tool", {}).get("toolcat")
-    return section if isinstance(section, dict) else None
+    tool = data.get("tool")
+    section = tool.get("toolcat") if isinstance(tool, dict) else None
+    if not isinstance(section, dict):
+        return None
+    check_owned(path, "the configuration file")
+    return section
 
 
 def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> Config:
@@ -106,33 +138,46 @@ def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> 
             f"unknown setting {', '.join(map(repr, unknown))}; known: {', '.join(SECTIONS)}",
             where=where)
     catalogs = data.get("catalogs", [])
+    listed = not isinstance(catalogs, str)
     if isinstance(catalogs, str):
         catalogs = [catalogs]
     if not isinstance(catalogs, list) or not all(isinstance(c, str) for c in catalogs):
         raise ConfigError("'catalogs' must be a path or a list of paths", where=where)
+    places = tuple(at(f"/catalogs/{i}" if listed else "/catalogs")
+                   for i in range(len(catalogs)))
+    for catalog, place in zip(catalogs, places, strict=True):
+        check_owned(path.parent / catalog, "the catalog", place)
     profile = data.get("profile")
     if profile is not None and not isinstance(profile, str):
         raise ConfigError("'profile' must be a profile file or the name of a bundled profile",
-                          where=where)
-    if profile and (path.parent / profile).exists():
-        profile = str(path.parent / profile)
+                          where=at("/profile"))
+    if profile and ((path.parent / profile).exists() or len(Path(profile).parts) > 1
+                    or Path(profile).suffix):  # a file, not a bundled profile's name
+        profile = str(path.parent / Path(profile).expanduser())
+        check_owned(Path(profile), "the profile", at("/profile"))
     tuning = data.get("tuning")
     if tuning is not None and (not isinstance(tuning, str) or not tuning.strip()):
         raise ConfigError("'tuning' must be the path of a tuning file (toolcat tune -o)",
                           where=at("/tuning"))
+    tuning_path = path.parent / Path(tuning).expanduser() if tuning else None
+    if tuning_path is not None:
+        check_owned(tuning_path, "the tuning", at("/tuning"))
     return Config(
         path=path,
         catalogs=tuple(path.parent / c for c in catalogs),
+        catalog_places=places,
         profile=profile,
-        tuning=path.parent / Path(tuning).expanduser() if tuning else None,
-        ref_roots=_ref_roots(data.get("refs"), path.parent, at),
+        tuning=tuning_path,
+        ref_roots=_ref_roots(data.get("refs"), path, at),
         sections={k: v for k, v in data.items()
                   if k not in ("catalogs", "profile", "refs", "tuning")},
     )
 
 
-def _ref_roots(value: Any, folder: Path, at: Callable[[str], SourceRef]) -> tuple[Path, ...]:
-    """`refs: {roots: [...]}`: existing folders, relative to the config file, symlinks resolved."""
+def _ref_roots(value: Any, path: Path, at: Callable[[str], SourceRef]) -> tuple[Path, ...]:
+    """`refs: {roots: [...]}`: existing folders, relative to the config file `path`, symlinks
+    resolved, inside the tree it governs (config.trust.check_reach)."""
+    folder = path.parent
     if value is None:
         return ()
     if not isinstance(value, dict):
@@ -152,9 +197,12 @@ def _ref_roots(value: Any, folder: Path, at: Callable[[str], SourceRef]) -> tupl
         if not isinstance(root, str) or not root.strip():
             raise ConfigError("each of 'refs.roots' must be a folder path",
                               where=at(f"/refs/roots/{i}"))
-        real = (folder / Path(root).expanduser()).resolve()
+        written = folder / Path(root).expanduser()
+        real = written.resolve()
         if not real.is_dir():
             raise ConfigError(f"refs.roots: '{root}' is not a folder", where=at(f"/refs/roots/{i}"))
+        check_owned(written, "the refs.roots folder", at(f"/refs/roots/{i}"))
+        check_reach(real, governed_tree(path), "refs.roots", at(f"/refs/roots/{i}"))
         out.append(real)
     return tuple(out)
 

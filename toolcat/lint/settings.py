@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcat.config import Config
+from toolcat.config.trust import SECURITY_RULES, check_owned
 from toolcat.errors import ConfigError, UsageError
 from toolcat.lint.model import SEVERITIES, Rule, Severity
 from toolcat.lint.rules import RULES
@@ -167,16 +168,53 @@ def _split(values: Iterable[str]) -> tuple[str, ...]:
 
 def settings_from_config(config: Config) -> LintSettings:
     """The `lint:` section of a configuration file as LintSettings (defaults without one).
-    A relative path in a file option is relative to the configuration file's folder."""
+    A relative path in a file option is relative to the configuration file's folder. The
+    security rules run whatever the file selects (config.trust).
+
+    Raises:
+        ConfigError: a setting is invalid, would silence a security rule, or names a file
+            that is not the user's (config.trust.check_owned).
+    """
     where = SourceRef(str(config.path)) if config.path else None
     settings = replace(LintSettings.from_mapping(config.section("lint"), where),
                        prefix=prefix_setting(config.section("names"), str(config.path)))
     if config.path is None:
         return settings
+    settings = _security_kept(settings, where)
     options = {name: str(config.path.parent / value)
                if name in FILE_OPTIONS and value and not Path(value).is_absolute() else value
                for name, value in settings.options.items()}
+    for name in FILE_OPTIONS & set(options):
+        if options[name]:
+            check_owned(Path(options[name]), f"the lint option {name}", where)
     baseline = settings.baseline
     if baseline and not Path(baseline).is_absolute():
         baseline = str(config.path.parent / baseline)
+    if baseline:
+        check_owned(Path(baseline), "the lint baseline", where)
     return replace(settings, options=options, baseline=baseline)
+
+
+def _security_kept(settings: LintSettings, where: SourceRef | None) -> LintSettings:
+    """A configuration file's settings with every security rule selected; ignoring one, or
+    lowering its severity, is a ConfigError: a repository's file must not hide what its own
+    catalog does to the user (reviewed findings go in a baseline, one by one)."""
+    security = [rule for rule in RULES.values() if rule.id.startswith(SECURITY_RULES)]
+    advice = ("a configuration file cannot silence security rules; accept reviewed findings "
+              "in a baseline (toolcat lint --write-baseline) or pass --ignore on the command "
+              "line")
+    for pattern in settings.ignore:
+        hit = next((rule for rule in security if rule_matches(pattern, rule)), None)
+        if hit:
+            raise ConfigError(f"lint: ignore: '{pattern}' would turn off {hit.id} ({hit.name}); "
+                              f"{advice}", where=where)
+    rank = {level: i for i, level in enumerate(SEVERITIES)}
+    for pattern, level in settings.severity.items():
+        hit = next((rule for rule in security if rule_matches(pattern, rule)
+                    and rank[level] > rank[rule.severity]), None)
+        if hit:
+            raise ConfigError(f"lint: severity: '{pattern}: {level}' would lower {hit.id} "
+                              f"({hit.name}) below {hit.severity}; {advice}", where=where)
+    missing = tuple(rule.id for rule in security
+                    if not any(rule_matches(p, rule) for p in settings.select))
+    return replace(settings, select=settings.select + missing) if missing else settings

@@ -1,8 +1,9 @@
 """Read one YAML, JSON, JSONC or JSON Lines file into plain Python data plus a position index.
 
 Every failure is a CatalogError naming file:line:column where the parser knows it. Input is
-strict: a key given twice in one mapping, NaN or Infinity, nesting deeper than MAX_DEPTH and
-strings longer than MAX_STRING are refused, so no later stage (a recursive validator, a
+strict: a key given twice in one mapping, NaN or Infinity, nesting deeper than MAX_DEPTH,
+strings longer than MAX_STRING and lone surrogates (a `\\ud800` escape JSON decodes into a
+code point no UTF-8 text can hold) are refused, so no later stage (a recursive validator, a
 tokenizer, a printer) meets them.
 
 YAML is parsed into events by libyaml (when present) and composed here without recursion,
@@ -51,6 +52,13 @@ ALIAS_RATIO = 100
 ALIAS_EXTRA_NODES = 1_000_000
 ALIAS_EXTRA_CHARS = 10_000_000
 
+# What JSON's `\\udXXX` escapes decode to when they are not a valid pair: not a character,
+# so printing, writing or encoding the text fails. Any other code point is writable.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The only way a JSON text (UTF-8, decoded strictly) holds one: an escape \uD800-\uDFFF.
+# A text without any has nothing to look for (a scan of 20 MB takes 20 ms; looking at every
+# string of 43,000 tools took a fifth more than the rest of the walk).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _JSON_SCALARS = (str, int, float, bool, type(None))
 _FLATTENER = yaml.SafeLoader("")
@@ -84,6 +92,9 @@ def named_path(argument: str | Path) -> Path:
 
 def read_text(path: Path) -> str:
     shown = str(path)
+    if _SURROGATE.search(shown):  # bytes of the name Python could not decode (surrogateescape)
+        raise CatalogError("the file name is not UTF-8 text, and toolcat writes file names in "
+                           "its output: rename the file", where=SourceRef(shown))
     if not path.exists():
         raise CatalogError("no such file", where=SourceRef(shown))
     if path.is_dir():
@@ -125,11 +136,22 @@ def _read_bounded(path: Path, shown: str) -> bytes | bytearray:
     return raw
 
 
+# UTF-32 first: its little-endian mark begins with UTF-16's
+_WIDE_BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"),
+              (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
 def _check_piece(piece: bytes, before: bytes | bytearray, shown: str) -> None:
     """A CatalogError at the first NUL byte of `piece`, which follows the bytes `before`."""
     nul = piece.find(b"\0")
     if nul < 0:
         return
+    if not before:
+        for mark, encoding in _WIDE_BOMS:
+            if piece.startswith(mark):  # its ASCII letters hold NUL bytes: say what it is
+                raise CatalogError(f"{encoding} text (it starts with a {encoding} byte-order "
+                                   "mark); toolcat reads UTF-8: convert the file to UTF-8",
+                                   where=SourceRef(shown, 1, 1))
     raw = bytes(before) + piece[:nul]
     line = raw.count(b"\n") + 1
     column = len(raw) - (raw.rfind(b"\n") + 1) + 1
@@ -193,9 +215,9 @@ def _may_refer(text: str) -> bool:
 
 
 def check_value(value: Any, shown: str, index: PositionIndex | None = None,
-                type_names: set[str] | None = None) -> None:
+                type_names: set[str] | None = None, *, surrogates: bool = True) -> None:
     """Raise a CatalogError at the place of value_problem's problem, if there is one."""
-    found = value_problem(value, type_names)
+    found = value_problem(value, type_names, surrogates=surrogates)
     if found:
         problem, pointer = found
         where = SourceRef(shown, *index.locate(pointer), pointer) if index else \
@@ -203,14 +225,17 @@ def check_value(value: Any, shown: str, index: PositionIndex | None = None,
         raise CatalogError(problem, where=where)
 
 
-def value_problem(value: Any, type_names: set[str] | None = None) -> tuple[str, str] | None:
+def value_problem(value: Any, type_names: set[str] | None = None, *,
+                  surrogates: bool = True) -> tuple[str, str] | None:
     """(problem, JSON pointer) of the first place where a JSON value nests deeper than
-    MAX_DEPTH, holds a string longer than MAX_STRING or a non-finite number; else None.
-    `type_names`, when given, receives every string value of a `type` key on the way (or
-    UNKNOWN_TYPES when the fast walk did not see them all).
+    MAX_DEPTH, holds a string (or key) longer than MAX_STRING or holding a lone surrogate, or
+    a non-finite number; else None. `type_names`, when given, receives every string value of
+    a `type` key on the way (or UNKNOWN_TYPES when the fast walk did not see them all).
+    `surrogates=False` skips looking for lone surrogates, for a value parsed from a JSON
+    text that holds no escape that could make one.
 
     For values that did not come through parse_file, such as the arguments of a tool call."""
-    if _within_limits(value, type_names):
+    if _within_limits(value, type_names, surrogates):
         return None
     if type_names is not None:
         type_names.add(UNKNOWN_TYPES)
@@ -224,8 +249,8 @@ def value_problem(value: Any, type_names: set[str] | None = None) -> tuple[str, 
             elif isinstance(item, dict):
                 for key, sub in item.items():
                     child = f"{at}/{escape(str(key))}"
-                    if isinstance(key, str) and len(key) > MAX_STRING:
-                        return _too_long(key), child + "#key"
+                    if isinstance(key, str) and (problem := _bad_text(key)):
+                        return problem, child + "#key"
                     stack.append((sub, child, depth + 1))
             else:
                 stack.extend((sub, f"{at}/{i}", depth + 1) for i, sub in enumerate(item))
@@ -237,7 +262,8 @@ def value_problem(value: Any, type_names: set[str] | None = None) -> tuple[str, 
 UNKNOWN_TYPES = "?"  # not a JSON Schema type name: the loader checks every schema
 
 
-def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
+def _within_limits(value: Any, type_names: set[str] | None = None,
+                   surrogates: bool = True) -> bool:
     """Whether value_problem would find nothing: one pass that builds no pointers (the walk
     that names the place runs only when something is wrong)."""
     stack = [(value, 0)]
@@ -253,7 +279,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
                 if type(named) is str:
                     type_names.add(named)
             for key in node:
-                if isinstance(key, str) and len(key) > MAX_STRING:
+                if isinstance(key, str) and (len(key) > MAX_STRING or (
+                        surrogates and not key.isascii() and _SURROGATE.search(key))):
                     return False
             children = node.values()
         elif kind is list:
@@ -266,7 +293,8 @@ def _within_limits(value: Any, type_names: set[str] | None = None) -> bool:
         for child in children:
             kind = type(child)
             if kind is str:
-                if len(child) > MAX_STRING:
+                if len(child) > MAX_STRING or (surrogates and not child.isascii()
+                                               and _SURROGATE.search(child)):
                     return False
             elif kind is dict or kind is list:
                 push((child, depth + 1))
@@ -282,10 +310,20 @@ _PLAIN = frozenset({int, bool, type(None)})
 
 
 def _bad_scalar(item: Any) -> str | None:
-    if isinstance(item, str) and len(item) > MAX_STRING:
-        return _too_long(item)
+    if isinstance(item, str):
+        return _bad_text(item)
     if isinstance(item, float) and not math.isfinite(item):
         return "NaN and Infinity are not JSON numbers"
+    return None
+
+
+def _bad_text(text: str) -> str | None:
+    """What is wrong with a string or key: too long, or holding a lone surrogate."""
+    if len(text) > MAX_STRING:
+        return _too_long(text)
+    if not text.isascii() and (found := _SURROGATE.search(text)):
+        return (f"a lone surrogate ({ascii(found.group())[1:-1]} escape) is not a Unicode "
+                "character; no UTF-8 text can hold it")
     return None
 
 
@@ -361,7 +399,8 @@ def _parse_json(text: str, shown: str, line: int = 0, type_names: set[str] | Non
         raise CatalogError(f"invalid JSON number: {exc}".split(";")[0],
                            where=SourceRef(shown, *_shift(where, line))) from exc
     seen = type_names if type_names is not None else set()
-    check_value(data, shown, _Shifted(index, line) if line else index, seen)
+    check_value(data, shown, _Shifted(index, line) if line else index, seen,
+                surrogates=_SURROGATE_ESCAPE.search(text) is not None)
     if key:
         checked.remember(key, seen)
     return data, index
@@ -670,8 +709,9 @@ class _YamlBuilder:
                                    where=_where(self.shown, key_node))
             # keys are JSON object keys: the text as written (`on:` stays "on", not True)
             key = key_node.value
-            if len(key) > MAX_STRING:
-                raise CatalogError(_too_long(key), where=_where(self.shown, key_node))
+            problem = _bad_text(key)
+            if problem:
+                raise CatalogError(problem, where=_where(self.shown, key_node))
             if i >= first_own:
                 if key in own:
                     mark = own[key].start_mark
