@@ -11,18 +11,20 @@ Imports only rooms below it (resolution, search, mcp, calls, providers); see doc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolcat.errors import MissingExtraError
+from toolcat.model import Catalog, Tool
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.log import SessionLog
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
-    from toolcat.model import Catalog
+    from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
 
@@ -31,14 +33,21 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           allow_unsafe: bool = False, log: Path | None = None,
           call_timeout: float = DEFAULT_CALL_TIMEOUT,
           overrides: Mapping[str, ServerSpec] | None = None,
-          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None) -> None:
+          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
+          token: str | None = None, allow_hosts: Collection[str] = (),
+          allow_tools: Collection[str] = (), lock: Lock | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
+
+    Over HTTP, `token` is required beyond loopback (toolcat.serve.http); `allow_hosts` adds
+    Host names to the loopback/own ones. Tools with security findings are withheld unless
+    named in `allow_tools`; with `lock`, tools changed since it are withheld
+    (toolcat.serve.trust).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
         ConfigError: the profile names tools or servers the catalog does not have.
-        UsageError: the log file cannot be opened.
+        UsageError: the log file cannot be opened; no token where one is needed.
     """
     try:
         import anyio
@@ -47,21 +56,43 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         from toolcat.serve.upstream import Upstreams
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
+    from toolcat.serve.trust import live_changes, withheld
+
+    if http is not None:
+        from toolcat.serve.http import address, require_token
+
+        require_token(address(http[0]), token)
     secrets = Secrets()
     session_log = SessionLog(log, secrets)
-    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning)
+    held = withheld(catalog, allowed=allow_tools, lock=lock)
+    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held)
     gate.warm()
-    serving = Serving(gate, Upstreams(timeout=call_timeout, secrets=secrets), session_log,
-                      overrides=dict(overrides or {}), secrets=secrets)
+    by_server: dict[str, list[Tool]] = {}
+    for tool in catalog.tools:
+        by_server.setdefault(tool.server, []).append(tool)
+
+    def verify(server: str, live: Catalog) -> dict[str, str]:
+        changes = live_changes(by_server.get(server, []), live, lock)
+        if changes:
+            session_log.write("changed", server=server, tools=sorted(changes),
+                              reasons=[changes[name] for name in sorted(changes)])
+        return changes
+
+    upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
+    serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
+                      secrets=secrets)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
                       profile=profile.name, scorer=gate.resolver.scorer_name,
-                      allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout)
+                      allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
+                      withheld=sorted(held), token=token is not None)
     try:
         if http is None:
             anyio.run(serve_stdio, serving)
         else:
-            anyio.run(serve_http, serving, http[0], http[1], ready)
+            anyio.run(functools.partial(serve_http, token=token,
+                                        allow_hosts=tuple(allow_hosts)),
+                      serving, http[0], http[1], ready)
     finally:
         session_log.write("stop", started=serving.upstreams.started())
         session_log.close()
