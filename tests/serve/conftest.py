@@ -138,7 +138,7 @@ def trouble_catalog(tmp_path: Path) -> tuple[Path, Path]:
     stdio = f"transport: stdio, command: {python!r}"
     empty = "parameters: {type: object}"
     # the demo server's own definitions: serve refuses a tool whose live definition differs
-    path = "{type: string, description: 'Path of the file, relative to the store.'}"
+    file = "{type: string, description: 'Path of the file, relative to the store.'}"
     path.write_text(f"""\
 servers:
   - name: stuck
@@ -159,13 +159,13 @@ tools:
   - name: read_file
     server: store
     description: Read a text file from the store and return its contents.
-    parameters: {{type: object, properties: {{path: {path}}}, required: [path],
+    parameters: {{type: object, properties: {{path: {file}}}, required: [path],
                  additionalProperties: false}}
     annotations: {{readOnlyHint: true}}
   - name: delete_file
     server: store
     description: Delete a file from the store. This cannot be undone.
-    parameters: {{type: object, properties: {{path: {path}}}, required: [path]}}
+    parameters: {{type: object, properties: {{path: {file}}}, required: [path]}}
     annotations: {{destructiveHint: true}}
     safe: false
   - {{name: open_vault, server: vault, description: Open the vault., {empty}}}

@@ -162,6 +162,11 @@ class CallChecker:
         if mapped is not None:
             return mapped, None
         found = self.catalog.find(name)
+        # `server:tool` is a tool's identity: a tool whose own name holds that text (a
+        # literal colon) cannot take its place
+        exact = [t for t in found if t.qualified_name == name]
+        if len(exact) == 1:
+            return exact[0], None
         prefixed = split_prefixed(name)
         if not found and prefixed is not None:
             found = self.catalog.find(f"{prefixed[0]}:{prefixed[1]}")

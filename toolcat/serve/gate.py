@@ -162,9 +162,10 @@ class Gate:
         return self._builtins.get(name)
 
     def callable(self, name: str) -> Tool | None:
-        """The visible catalog tool called `name`, or None."""
-        return next((t for shown, t in self.visible()[len(self._builtins):] if shown == name),
-                    None)
+        """The visible catalog tool called `name` (its shown name or `server:tool`), or
+        None."""
+        visible = [t for _, t in self.visible()[len(self._builtins):]]
+        return _names(visible, self.name).get(name)
 
     def unavailable(self, name: str) -> str:
         """Why `name` cannot be called now, for the client."""

@@ -33,7 +33,9 @@ from toolcat.mcp.servers import ServerSpec
 
 MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one JSON-RPC message from an upstream
 TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept for error messages
-TOO_LARGE = -32000  # the JSON-RPC code of the error that replaces an oversized answer
+# the JSON-RPC code of the error that replaces an oversized answer (not -32000: to the SDK,
+# that is "connection closed")
+TOO_LARGE = -32050
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = 4096  # bytes of an oversized message searched for its id
 
@@ -191,6 +193,6 @@ def _too_large(head: bytes, size: int) -> SessionMessage | None:
         return None
     request_id = parsed.id
     message = (f"the MCP server's answer was {size / 1e6:,.1f} MB, more than toolcat serve "
-               f"relays ({MAX_MESSAGE / 1e6:,.0f} MB); it was dropped")
+               f"relays ({MAX_MESSAGE // 2**20} MiB); it was dropped")
     return SessionMessage(types.JSONRPCError(
         jsonrpc="2.0", id=request_id, error=types.ErrorData(code=TOO_LARGE, message=message)))

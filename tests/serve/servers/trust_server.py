@@ -15,16 +15,17 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 NUMBER = {"type": "number", "minimum": 0}
+SAFE = types.ToolAnnotations(destructive_hint=False)
 TOOLS = [
     types.Tool(name="wait", description="Wait for a number of seconds, then say so.",
                input_schema={"type": "object", "properties": {"seconds": NUMBER},
-                             "required": ["seconds"]}),
+                             "required": ["seconds"]}, annotations=SAFE),
     types.Tool(name="big", description="Answer with a text of the given size in megabytes.",
                input_schema={"type": "object", "properties": {"megabytes": NUMBER},
-                             "required": ["megabytes"]}),
+                             "required": ["megabytes"]}, annotations=SAFE),
     types.Tool(name="noisy", description="Write megabytes to stderr, then exit.",
                input_schema={"type": "object", "properties": {"megabytes": NUMBER},
-                             "required": ["megabytes"]}),
+                             "required": ["megabytes"]}, annotations=SAFE),
 ]
 
 
