@@ -6,7 +6,8 @@ call through (seed 001's tool search mode, with seed 004's fail-open).
 
 The SDK is imported when a server runs, not with this package.
 
-Imports only rooms below it (resolution, search, mcp, calls, providers); see docs/architecture.md.
+Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin); see
+docs/architecture.md.
 """
 
 from __future__ import annotations
