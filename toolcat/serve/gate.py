@@ -105,6 +105,7 @@ class Gate:
                  withheld: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
         self.withheld = dict(withheld or {})  # qualified name -> why it is not served
+        self._blank: Session | None = None  # a session with nothing added, for fork()
         self.allow_unsafe = allow_unsafe or profile.allow_unsafe
         self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
         self._scorer_options = dict(profile.scorer_options)
@@ -131,8 +132,12 @@ class Gate:
     def fork(self) -> Gate:
         """A gate for another client: the same catalog, resolver and search indexes, and a
         session of its own (nothing added yet)."""
+        if self._blank is None:  # resolved once; a copy of it is a session that is new
+            self._blank = Session(self.catalog, self.resolver.profile, "",
+                                  resolver=self.resolver)
         other = copy.copy(self)
-        other.session = Session(self.catalog, self.resolver.profile, "", resolver=self.resolver)
+        other.session = copy.copy(self._blank)
+        other.session.steps = []
         return other
 
     def allowed(self, tool: Tool) -> bool:

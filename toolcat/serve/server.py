@@ -239,6 +239,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     settings = security_settings(host_names(where, allow_hosts))
     server = build_server(serving)
     serving.per_client = True
+    serving.gate.fork()  # the blank session clients' sessions are copied from, made now
     app = server.streamable_http_app(host=host, transport_security=settings,
                                      max_sessions=MAX_SESSIONS)
     family = socket.AF_INET6 if where.ip.version == 6 else socket.AF_INET
