@@ -13,9 +13,11 @@ docs/architecture.md.
 from __future__ import annotations
 
 import functools
+import signal
+import threading
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog, Tool
@@ -84,9 +86,10 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
                       secrets=secrets)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
-                      profile=profile.name, scorer=gate.resolver.scorer_name,
+                      profile=profile.name, scorer=searched_with(gate),
                       allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
                       withheld=sorted(held), token=token is not None)
+    previous = _terminate_as_interrupt()
     try:
         if http is None:
             anyio.run(serve_stdio, serving)
@@ -97,6 +100,30 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     finally:
         session_log.write("stop", started=serving.upstreams.started())
         session_log.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt() -> Any:
+    """Make SIGTERM stop serve as SIGINT does (the `stop` event written, upstreams stopped):
+    uvicorn raises the signal it caught again once it has shut down, and SIGTERM's default
+    would end the process on the spot. Returns the handler it replaced (None off the main
+    thread, where signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # whoever handles SIGINT now (the event loop)
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
+def searched_with(gate: Gate) -> str:
+    """The scorer search_tools ranks words with (`+tuning` when a tuning adds to it); the
+    resolver's own is only the cheap one that decides visibility."""
+    from toolcat.search import tuned_name
+
+    return tuned_name(gate.scorer_name) if gate.tuning is not None else gate.scorer_name
 
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "Gate", "serve"]

@@ -45,7 +45,7 @@ from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
 from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer
-from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
+from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -67,6 +67,7 @@ class SearchAnswer:
 
     response: dict[str, Any]
     method: str  # regex | the scorer's name | fuzzy | fail-open | refused (oversized query)
+    #              | invalid-pattern (not a usable regular expression)
     found: tuple[str, ...]
     error: str | None = None
 
@@ -228,6 +229,11 @@ class Gate:
         if len(query) > MAX_QUERY:
             error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
             return SearchAnswer({"error": error}, "refused", (), error)
+        problem = pattern_error(query)
+        if problem is not None:  # seed 001's error, as `toolcat search` gives it
+            error = f"{problem} (escape the special characters, e.g. \\( or \\+, or search " \
+                "with plain words)"
+            return SearchAnswer({"error": error}, "invalid-pattern", (), error)
         try:
             method, found = self._search(query)
         except Exception as exc:  # seed 004's fail-open: any scorer failure

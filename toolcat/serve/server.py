@@ -50,6 +50,8 @@ Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list ch
 NAME = "toolcat"
 MAX_RESULT = 1_000_000  # characters of one upstream result relayed to the client
 GATE_KEY = "toolcat.gate"  # the client's own gate, in the SDK's per-connection state
+# MCP tool fields kept from the upstream's definition (`toolcat import mcp` stores them)
+MCP_FIELDS = ("title", "outputSchema", "execution", "icons")
 INSTRUCTIONS = (
     "This server fronts a large catalog of tools that are not loaded by default. Call "
     "search_tools with a regex or a few words describing the task, then add_tool with the "
@@ -128,7 +130,7 @@ class Serving:
             self.log.write("search", query=query[:MAX_QUERY], method=answer.method,
                            found=list(answer.found), ms=_ms(began),
                            **({"error": answer.error} if answer.error else {}))
-            if answer.method == "refused":
+            if answer.method in ("refused", "invalid-pattern"):
                 return _error(f"search_tools: {answer.error}")
             return _answer(answer.response)
         if tool.name == "add_tool":
@@ -285,8 +287,23 @@ def _connection(ctx: Any) -> Any:
 
 
 def _definition(name: str, tool: Tool) -> types.Tool:
+    """The tool as the client sees it: the MCP definition, with the fields the upstream gave
+    beyond name, description, schema and annotations (title, outputSchema, execution, icons)
+    kept; a kept field the SDK finds malformed is left out rather than breaking tools/list."""
     written, _ = PROVIDERS["mcp"].write_tool(tool)
-    return types.Tool.model_validate({**written, "name": name})
+    base = {**written, "name": name}
+    kept = {key: tool.extra[key] for key in MCP_FIELDS if key in tool.extra and key not in base}
+    try:
+        return types.Tool.model_validate({**base, **kept})
+    except ValueError:
+        fine = {}
+        for key, value in kept.items():
+            try:
+                types.Tool.model_validate({**base, key: value})
+            except ValueError:
+                continue
+            fine[key] = value
+        return types.Tool.model_validate({**base, **fine})
 
 
 def capped(result: types.CallToolResult) -> tuple[types.CallToolResult, int | None]:

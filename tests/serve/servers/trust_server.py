@@ -17,7 +17,10 @@ from mcp.server.stdio import stdio_server
 NUMBER = {"type": "number", "minimum": 0}
 SAFE = types.ToolAnnotations(destructive_hint=False)
 TOOLS = [
-    types.Tool(name="wait", description="Wait for a number of seconds, then say so.",
+    types.Tool(name="wait", title="Wait a while",
+               description="Wait for a number of seconds, then say so.",
+               execution=types.ToolExecution(task_support="forbidden"),
+               icons=[types.Icon(src="https://example.com/wait.png", mime_type="image/png")],
                input_schema={"type": "object", "properties": {"seconds": NUMBER},
                              "required": ["seconds"]}, annotations=SAFE),
     types.Tool(name="big", description="Answer with a text of the given size in megabytes.",
