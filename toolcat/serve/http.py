@@ -10,7 +10,7 @@
   else 401. Listening beyond loopback without a token is refused before the socket opens
   (`require_token`).
 - Sessions: the handshake-era protocol gives each client its own session id (the SDK draws
-  128 random bits). Here the id is bound to the client that opened it (its address and
+  a UUID4: 122 random bits). Here the id is bound to the client that opened it (its address and
   credential): the same id from anyone else, or after the session closed, is 404, as the SDK
   answers an unknown session.
 - Protocol era: serve keeps state per client (what it added), which the 2026-07-28 protocol
@@ -70,7 +70,9 @@ def address(host: str) -> Address:
     except (OSError, UnicodeError) as exc:
         raise UsageError(f"--http: cannot use the host '{host}': "
                          f"{getattr(exc, 'strerror', None) or exc}") from None
-    return Address(host, ipaddress.ip_address(str(found[0][4][0]).split("%")[0]))
+    # IPv4 first, as a plain socket resolves a name: `localhost` is 127.0.0.1
+    first = min(found, key=lambda info: info[0] != socket.AF_INET)
+    return Address(host, ipaddress.ip_address(str(first[4][0]).split("%")[0]))
 
 
 def require_token(where: Address, token: str | None) -> None:
