@@ -86,3 +86,40 @@ def test_sigterm_stops_serve_as_sigint_does(time_catalog, fast_profile, tmp_path
         process.send_signal(stop)
         assert process.wait(30) == 0, process.stderr.read()
     assert [e["event"] for e in events(log)] == ["start", "stop"]
+
+
+def test_discovery_tools_can_be_renamed(time_catalog, fast_profile):
+    async def session() -> None:
+        async with served("-c", str(time_catalog), "-p", str(fast_profile),
+                          "--discovery-name", "search_tools=find_tools",
+                          "--discovery-name", "add_tool=load_tools") as client:
+            assert "find_tools" in (client.instructions or "")
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names == ["find_tools", "load_tools", "show_all_tools"]
+            found = json.loads(text(await client.call_tool("find_tools", {"query": "time"})))
+            assert "Use 'load_tools'" in found["message"]
+            old = await client.call_tool("search_tools", {"query": "time"})
+            assert old.is_error and "no tool called 'search_tools'" in text(old)
+            early = await client.call_tool("get_current_time", {"timezone": "UTC"})
+            assert "call load_tools with" in text(early)
+            added = json.loads(text(await client.call_tool("load_tools", {
+                "tool_names": ["get_current_time"]})))
+            assert added["added"] == ["get_current_time"]
+            everything = json.loads(text(await client.call_tool("show_all_tools", {})))
+            assert "find_tools" in everything["tools"]
+            assert "search_tools" not in everything["tools"]
+
+    anyio.run(session)
+
+
+@pytest.mark.parametrize(("rename", "message"), [
+    ("search_tools=get_current_time", "already the name of a catalog tool"),
+    ("search_tools=add_tool", "already the name of the discovery tool add_tool"),
+    ("find=x", "'find' is not a discovery tool"),
+    ("search_tools=find tools", "1 to 128 of"),
+    ("search_tools", "is not TOOL=NAME"),
+])
+def test_a_bad_discovery_name_is_a_one_line_error(run, time_catalog, rename, message):
+    result = run("serve", "-c", str(time_catalog), "--discovery-name", rename)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr

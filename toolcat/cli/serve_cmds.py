@@ -65,6 +65,12 @@ def serve(
                      "security rules (TC6xx) report an error on it: a name, server:tool or "
                      "server:* (repeatable).", show_default=False),
     ] = None,
+    discovery_name: Annotated[
+        list[str] | None,
+        typer.Option("--discovery-name", metavar="TOOL=NAME", help="Show a discovery tool "
+                     "(search_tools, add_tool, show_all_tools) under another name, e.g. "
+                     "search_tools=find_tools (repeatable).", show_default=False),
+    ] = None,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool in front of deferred
     tools, calls relayed to the servers the tools come from.
@@ -111,7 +117,8 @@ def serve(
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
             call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
             token=token, allow_hosts=tuple(allow_host or ()),
-            allow_tools=tuple(allow_tool or ()), lock=lock)
+            allow_tools=tuple(allow_tool or ()), lock=lock,
+            discovery=_renames(discovery_name or []))
 
 
 def _lock(config_path: Path | None) -> Lock | None:
@@ -120,6 +127,19 @@ def _lock(config_path: Path | None) -> Lock | None:
 
     path = default_lock_path(config_path, Path.cwd())
     return read_lock(path) if path.is_file() else None
+
+
+def _renames(values: list[str]) -> dict[str, str]:
+    from toolcat.errors import UsageError
+
+    renames: dict[str, str] = {}
+    for value in values:
+        old, sep, new = value.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise UsageError(f"--discovery-name '{value}' is not TOOL=NAME, e.g. "
+                             "search_tools=find_tools")
+        renames[old.strip()] = new.strip()
+    return renames
 
 
 def _address(value: str) -> tuple[str, int]:

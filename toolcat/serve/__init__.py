@@ -38,14 +38,16 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           overrides: Mapping[str, ServerSpec] | None = None,
           ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
           token: str | None = None, allow_hosts: Collection[str] = (),
-          allow_tools: Collection[str] = (), lock: Lock | None = None) -> None:
+          allow_tools: Collection[str] = (), lock: Lock | None = None,
+          discovery: Mapping[str, str] | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
     Over HTTP, `token` is required beyond loopback (toolcat.serve.http); `allow_hosts` adds
     Host names to the loopback/own ones. Tools with security findings are withheld unless
     named in `allow_tools`; with `lock`, tools changed since it are withheld
-    (toolcat.serve.trust).
+    (toolcat.serve.trust). `discovery` renames the discovery tools ({"search_tools":
+    "find_tools"}).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -55,7 +57,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     try:
         import anyio
 
-        from toolcat.serve.server import Serving, serve_http, serve_stdio
+        from toolcat.serve.server import Serving, discovery_names, serve_http, serve_stdio
         from toolcat.serve.upstream import Upstreams
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
@@ -65,6 +67,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         from toolcat.serve.http import address, require_token
 
         require_token(address(http[0]), token)
+    renamed = discovery_names(discovery or {}, catalog)
     secrets = Secrets()
     session_log = SessionLog(log, secrets)
     held = withheld(catalog, allowed=allow_tools, lock=lock)
@@ -83,7 +86,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
 
     upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
     serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
-                      secrets=secrets)
+                      secrets=secrets, discovery=renamed)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
                       profile=profile.name, scorer=searched_with(gate),

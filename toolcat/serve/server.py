@@ -22,6 +22,7 @@ is cut, with a note saying so (`capped`).
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -37,8 +38,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolcat import __version__
 from toolcat.calls.check import CallChecker
+from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
-from toolcat.model import Tool, ToolCall
+from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
@@ -57,6 +59,32 @@ INSTRUCTIONS = (
     "search_tools with a regex or a few words describing the task, then add_tool with the "
     "names you need; they become callable (the tool list changes). show_all_tools lists "
     "every name.")
+DISCOVERY_NAMES = ("search_tools", "add_tool", "show_all_tools")
+# a discovery tool's name in a message: not part of a longer name or of `server:tool`
+_MENTION = re.compile(r"(?<![\w:.-])(search_tools|add_tool|show_all_tools)(?![\w:.-])")
+
+
+def discovery_names(names: Mapping[str, str], catalog: Catalog) -> dict[str, str]:
+    """The names the discovery tools are shown by, checked: {built-in name: name shown}.
+
+    Raises:
+        UsageError: an unknown discovery tool, a name MCP does not allow, or one that is
+            already taken (by another discovery tool or a catalog tool).
+    """
+    chosen = {old: new for old, new in names.items() if old != new}
+    for old, new in chosen.items():
+        where = f"--discovery-name {old}={new}"
+        if old not in DISCOVERY_NAMES:
+            raise UsageError(f"{where}: '{old}' is not a discovery tool; known: "
+                             f"{', '.join(DISCOVERY_NAMES)}")
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", new):
+            raise UsageError(f"{where}: an MCP tool name is 1 to 128 of A-Z a-z 0-9 _ - .")
+        taken = [o for o in DISCOVERY_NAMES if o != old and chosen.get(o, o) == new]
+        if taken or catalog.find(new):
+            raise UsageError(f"{where}: '{new}' is already the name of "
+                             + (f"the discovery tool {taken[0]}" if taken else
+                                "a catalog tool"))
+    return chosen
 
 
 @dataclass
@@ -71,9 +99,20 @@ class Serving:
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
 
     per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
+    discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
 
     def __post_init__(self) -> None:
         self._builtin_checker = CallChecker(self.gate.resolver.builtins)
+        self._internal = {shown: name for name, shown in self.discovery.items()}
+
+    def say(self, text: str) -> str:
+        """`text` with the discovery tools called by the names the client knows them by."""
+        if not self.discovery:
+            return text
+        return _MENTION.sub(lambda m: self.discovery.get(m.group(1), m.group(1)), text)
+
+    def instructions(self) -> str:
+        return self.say(INSTRUCTIONS)
 
     def client(self, connection: Any) -> Gate:
         """The gate of the client on `connection` (made on its first request)."""
@@ -89,7 +128,8 @@ class Serving:
 
     def listed(self, gate: Gate | None = None) -> list[types.Tool]:
         gate = gate or self.gate
-        return [_definition(name, tool) for name, tool in gate.visible()]
+        return [_definition(self.discovery.get(name, name) if gate.builtin(name) is tool
+                            else name, tool) for name, tool in gate.visible()]
 
     # ---- tools/call ------------------------------------------------------------------------
 
@@ -99,12 +139,14 @@ class Serving:
         tool list changed."""
         gate = gate or self.gate
         arguments = dict(arguments or {})
-        builtin = gate.builtin(name)
+        internal = self._internal.get(name, None if name in self.discovery else name)
+        builtin = gate.builtin(internal) if internal is not None else None
         if builtin is not None:
             return await self._builtin(gate, builtin, arguments, notify)
         tool = gate.callable(name)
         if tool is None:
-            reason = gate.unavailable(name)
+            # the name the client typed stays as typed; toolcat's own words are renamed
+            reason = self.say(gate.unavailable(name).replace(name, "\0")).replace("\0", name)
             self.log.write("refused", tool=name, reason=reason)
             return _error(f"tool '{name}' cannot be called: {reason}")
         problems = gate.check(tool, arguments)
@@ -131,8 +173,8 @@ class Serving:
                            found=list(answer.found), ms=_ms(began),
                            **({"error": answer.error} if answer.error else {}))
             if answer.method in ("refused", "invalid-pattern"):
-                return _error(f"search_tools: {answer.error}")
-            return _answer(answer.response)
+                return _error(self.say(f"search_tools: {answer.error}"))
+            return _answer(self._said(answer.response))
         if tool.name == "add_tool":
             names = [str(n) for n in arguments["tool_names"]]
             added = gate.add(names)
@@ -142,13 +184,23 @@ class Serving:
                            ms=_ms(began), **({"error": response["error"]}
                                              if "error" in response else {}))
             if "error" in response:
-                return _error(f"add_tool: {response['error']}")
+                return _error(self.say(f"add_tool: {response['error']}"))
             if added.added:
                 await notify()
-            return _answer(response)
+            return _answer(self._said(response))
         answer_all = gate.show_all()
         self.log.write("show_all", total=answer_all["total"], ms=_ms(began))
+        if self.discovery:
+            answer_all = {**answer_all, "tools": sorted(
+                self.discovery.get(n, n) if gate.builtin(n) else n
+                for n in answer_all["tools"])}
         return _answer(answer_all)
+
+    def _said(self, response: dict[str, Any]) -> dict[str, Any]:
+        """A discovery answer with its message in the client's names."""
+        if not self.discovery or "message" not in response:
+            return response
+        return {**response, "message": self.say(str(response["message"]))}
 
     async def _relay(self, name: str, tool: Tool, arguments: dict[str, Any]
                      ) -> types.CallToolResult:
@@ -195,7 +247,8 @@ def build_server(serving: Serving) -> Server[Any]:
                                   serving.client(_connection(ctx)))
 
     return _Server(NAME, version=__version__, title="toolcat catalog",
-                   instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool,
+                   instructions=serving.instructions(), on_list_tools=list_tools,
+                   on_call_tool=call_tool,
                    on_subscriptions_listen=ListenHandler(serving.bus))
 
 
