@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import select
+import signal
 import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over 
 
 pytest.importorskip("mcp")
 
+TRUST_SERVER = Path(__file__).resolve().parent / "servers" / "trust_server.py"
 FAST_PROFILE = "name: fast\ndescription: bm25 instead of the default scorer, for speed\n" \
     "scorer: bm25\n"
 
@@ -45,13 +48,14 @@ def environment(**extra: str) -> dict[str, str]:
 @asynccontextmanager
 async def served(*args: str, mode: str = "legacy",
                  handler: Callable[[Any], Awaitable[None]] | None = None,
-                 env: dict[str, str] | None = None) -> AsyncIterator[Any]:
+                 env: dict[str, str] | None = None, cwd: Path | None = None
+                 ) -> AsyncIterator[Any]:
     """A connected SDK client of `python -m toolcat serve ARGS` over stdio."""
     from mcp import Client, StdioServerParameters, stdio_client
 
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "toolcat", "serve", *args],
-                                   env=env or environment(), cwd=Path.cwd())
+                                   env=env or environment(), cwd=cwd or Path.cwd())
     with tempfile.TemporaryFile("w+") as errlog:
         try:
             async with Client(stdio_client(params, errlog=errlog), mode=mode,
@@ -61,6 +65,32 @@ async def served(*args: str, mode: str = "legacy",
             errlog.seek(0)
             sys.stderr.write(errlog.read())
             raise
+
+
+@contextmanager
+def http_served(*args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """`python -m toolcat serve ARGS` (with --http among them) running: its URL and port, read
+    from the line it prints once it listens. Stopped with SIGINT afterwards; it must exit 0."""
+    with subprocess.Popen([sys.executable, "-m", "toolcat", "serve", *args],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, env=env or environment(),
+                          text=True) as process:
+        try:
+            assert process.stderr is not None
+            ready, _, _ = select.select([process.stderr], [], [], 60)
+            assert ready, "toolcat serve --http did not start"
+            line = process.stderr.readline()
+            assert " tools at http://" in line, line + process.stderr.read()
+            url = line.split(" at ", 1)[1].split()[0]
+            yield url, int(url.rsplit(":", 1)[1].split("/")[0])
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        assert process.returncode == 0, process.stderr.read() if process.stderr else ""
 
 
 def text(result: Any) -> str:
@@ -73,6 +103,18 @@ def time_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("time") / "time.yaml"
     done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
                            START_TIMEOUT, "-o", str(out), "--", "mcp-server-time"],
+                          env=environment(), capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def trust_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tools of tests/serve/servers/trust_server.py (wait, big, noisy), imported."""
+    out = tmp_path_factory.mktemp("trust") / "trust.yaml"
+    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
+                           START_TIMEOUT, "--name", "trust", "-o", str(out), "--",
+                           sys.executable, str(TRUST_SERVER)],
                           env=environment(), capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return out
@@ -95,6 +137,8 @@ def trouble_catalog(tmp_path: Path) -> tuple[Path, Path]:
     path = tmp_path / "trouble.yaml"
     stdio = f"transport: stdio, command: {python!r}"
     empty = "parameters: {type: object}"
+    # the demo server's own definitions: serve refuses a tool whose live definition differs
+    file = "{type: string, description: 'Path of the file, relative to the store.'}"
     path.write_text(f"""\
 servers:
   - name: stuck
@@ -114,12 +158,14 @@ tools:
   - {{name: report_status, server: gone, description: Report the database status., {empty}}}
   - name: read_file
     server: store
-    description: Read a text file from the store.
-    parameters: {{type: object, properties: {{path: {{type: string}}}}, required: [path]}}
+    description: Read a text file from the store and return its contents.
+    parameters: {{type: object, properties: {{path: {file}}}, required: [path],
+                 additionalProperties: false}}
+    annotations: {{readOnlyHint: true}}
   - name: delete_file
     server: store
     description: Delete a file from the store. This cannot be undone.
-    parameters: {{type: object, properties: {{path: {{type: string}}}}, required: [path]}}
+    parameters: {{type: object, properties: {{path: {file}}}, required: [path]}}
     annotations: {{destructiveHint: true}}
     safe: false
   - {{name: open_vault, server: vault, description: Open the vault., {empty}}}

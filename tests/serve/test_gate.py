@@ -61,8 +61,9 @@ def test_search_is_regex_first_then_the_scorer_then_fuzzy(demo):
     assert words.method == "bm25" and words.found[0] == "send_message"
     typo = gate.search("wether forcast")
     assert typo.method == "fuzzy" and typo.found[0] == "weather_forecast"
-    broken = gate.search("(unclosed")  # not a pattern: searched by words, nothing breaks
-    assert broken.response["message"] == "No tools found matching the pattern"
+    broken = gate.search("(unclosed")  # not a pattern: seed 001's error, as search gives it
+    assert broken.method == "invalid-pattern"
+    assert broken.response["error"].startswith("invalid regex pattern: missing )")
 
 
 def test_added_tools_become_callable_and_their_calls_are_checked(demo):

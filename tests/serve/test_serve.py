@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -255,7 +254,8 @@ def test_secrets_reach_the_upstream_but_never_the_client_or_the_log(trouble_cata
             assert "token <redacted> rejected" in text(rejected)
             assert token not in text(rejected)
             vault = await client.call_tool("open_vault", {})  # started from --servers
-            assert vault.is_error and "-32601" in text(vault)
+            # it started (with the secret) and listed its tools: open_vault is not among them
+            assert vault.is_error and "no longer listed by its server" in text(vault)
 
     anyio.run(session)
     assert "<redacted>" in log.read_text() and token not in log.read_text()
@@ -268,7 +268,11 @@ servers:
   - name: remote
     mcp: {{transport: http, url: {http_url!r}, headers: {{Authorization: "Bearer ${{TOKEN}}"}}}}
 tools:
-  - {{name: list_files, server: remote, description: List the files., parameters: {{type: object}}}}
+  - name: list_files
+    server: remote
+    description: List the files under a folder of the store.
+    parameters: {{type: object, properties: {{folder: {{type: string, default: .}},
+                                              recursive: {{type: boolean}}}}}}
 """)
 
     async def session() -> None:
@@ -309,67 +313,6 @@ def test_a_broken_scorer_fails_open_with_the_visible_tools(time_catalog, tmp_pat
     anyio.run(session)
     search = [e for e in events(log) if e["event"] == "search"]
     assert search[1]["method"] == "fail-open" and "no_such_option" in search[1]["error"]
-
-
-def test_streamable_http_with_subscriptions_on_a_free_port(time_catalog, fast_profile):
-    from mcp import Client
-
-    upstreams: list[int] = []
-    with subprocess.Popen(
-            [sys.executable, "-m", "toolcat", "serve", "-c", str(time_catalog), "-p",
-             str(fast_profile), "--http", "127.0.0.1:0"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            env=environment(), text=True) as process:
-        try:
-            assert process.stderr is not None
-            ready, _, _ = select.select([process.stderr], [], [], 60)
-            assert ready, "toolcat serve --http did not start"
-            line = process.stderr.readline()
-            assert "tools at http://127.0.0.1:" in line, line
-            url = line.split(" at ", 1)[1].strip()
-
-            async def session() -> None:
-                async with Client(url, cache=None) as client:
-                    assert client.protocol_version == "2026-07-28"
-                    async with client.listen(tools_list_changed=True) as events_:
-                        added = await client.call_tool("add_tool",
-                                                       {"tool_names": ["get_current_time"]})
-                        assert not added.is_error
-                        with anyio.fail_after(10):
-                            async for _event in events_:
-                                break
-                    names = [t.name for t in (await client.list_tools()).tools]
-                    assert names == [*DISCOVERY, "get_current_time"]
-                    result = await client.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
-                    assert result.structured_content["timezone"] == "Asia/Tokyo"
-                    upstreams.extend(running("mcp-server-time"))
-                # a handshake-era client gets the notification on its connection; the session
-                # (what was added) belongs to the server process, shared by its clients
-                changed: list[object] = []
-
-                async def handler(message) -> None:
-                    if isinstance(message, types.ToolListChangedNotification):
-                        changed.append(message)
-
-                async with Client(url, cache=None, mode="legacy",
-                                  message_handler=handler) as legacy:
-                    assert legacy.protocol_version != "2026-07-28"
-                    await legacy.call_tool("add_tool", {"tool_names": ["convert_time"]})
-                    names = [t.name for t in (await legacy.list_tools()).tools]
-                    assert names == [*DISCOVERY, "get_current_time", "convert_time"]
-                    assert len(changed) == 1
-
-            anyio.run(session)
-        finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        assert process.returncode == 0, process.stderr.read() if process.stderr else ""
-    assert upstreams, "no upstream was seen running"
-    assert settle(lambda: not any(alive(p) for p in upstreams)), "the upstream outlived serve"
 
 
 @pytest.mark.parametrize(("args", "message"), [

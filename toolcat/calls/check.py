@@ -1,6 +1,7 @@
 """Parse → validate → accept for the tool calls a model returned (seed 002).
 
-A call is accepted only when its tool is in the catalog, its arguments parse to a JSON object
+A call is accepted only when its tool is in the catalog and was offered to the model (when
+the checker knows what was: `offered`), its arguments parse to a JSON object
 (a JSON string is parsed first) and they validate against the tool's canonical schema, bundled
 with the files its `$ref`s point into. A tool without a schema fails closed: its calls are
 refused unless the tool allows no schema and names a `no_schema_mode`; then they are accepted
@@ -13,7 +14,7 @@ hydration of calls into tool instances build on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ class CallError:
     violation) and `keyword` the schema keyword that failed."""
 
     code: str  # malformed-call | malformed-arguments | arguments-not-object | unknown-tool
-    #            | ambiguous-tool | no-schema | invalid-schema | schema-violation
+    #            | ambiguous-tool | not-offered | no-schema | invalid-schema | schema-violation
     message: str
     pointer: str = ""
     keyword: str = ""
@@ -145,13 +146,20 @@ def _no_constant(name: str) -> Any:
 
 
 class CallChecker:
-    """Checks calls against the tools of a catalog; each tool's validator is compiled once."""
+    """Checks calls against the tools of a catalog; each tool's validator is compiled once.
+
+    `offered`: the qualified names of the tools the model was shown (None: every tool of the
+    catalog); a call to another tool of the catalog is refused (`not-offered`), with
+    `offered_from` saying what decided (e.g. "the request in request.json")."""
 
     def __init__(self, catalog: Catalog, *, check_formats: bool = True,
-                 names: NameMap | None = None) -> None:
+                 names: NameMap | None = None, offered: Collection[str] | None = None,
+                 offered_from: str = "") -> None:
         self.catalog = catalog
         self.check_formats = check_formats
         self.names = names
+        self.offered = frozenset(offered) if offered is not None else None
+        self.offered_from = offered_from
         self._validators: dict[int, Validator | CallError] = {}
 
     def find(self, name: str) -> tuple[Tool | None, CallError | None]:
@@ -162,6 +170,11 @@ class CallChecker:
         if mapped is not None:
             return mapped, None
         found = self.catalog.find(name)
+        # `server:tool` is a tool's identity: a tool whose own name holds that text (a
+        # literal colon) cannot take its place
+        exact = [t for t in found if t.qualified_name == name]
+        if len(exact) == 1:
+            return exact[0], None
         prefixed = split_prefixed(name)
         if not found and prefixed is not None:
             found = self.catalog.find(f"{prefixed[0]}:{prefixed[1]}")
@@ -216,11 +229,17 @@ class CallChecker:
             return CheckedCall(call, None, call.arguments, False,
                                (CallError("malformed-call", call.error),))
         tool, error = self.find(call.name)
+        unoffered = None
+        if tool is not None and self.offered is not None and \
+                tool.qualified_name not in self.offered:
+            error = CallError("not-offered", f"'{call.name}' ({tool.qualified_name}) was not "
+                              f"offered to the model: {self.offered_from or 'not shown'}")
+            unoffered, tool = tool, None
         arguments, parse_error = parse_arguments(call.arguments)
         errors = [e for e in (error, parse_error) if e is not None]
         shown = arguments if parse_error is None else call.arguments
         if tool is None or parse_error is not None:
-            return CheckedCall(call, tool, shown, False, tuple(errors))
+            return CheckedCall(call, tool or unoffered, shown, False, tuple(errors))
         if tool.parameters is None:
             return self._without_schema(call, tool, arguments)
         validator = self.validator(tool)

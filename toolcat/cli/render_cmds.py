@@ -198,9 +198,15 @@ def check_call(
         f"{', '.join(TEXT_PARSERS)}.", show_default=False)] = None,
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
-    builtins: Annotated[bool, typer.Option(
-        "--builtins/--no-builtins", help="Also accept calls to toolcat's built-in tools "
-        "(tool_search, search_tools, python_execution, ...), which render shows too.")] = True,
+    request: Annotated[Path | None, typer.Option(
+        "--request", help="What the model was shown: the output of `toolcat render --json` "
+        "for this request. Only calls to the tools it lists are accepted.",
+        show_default=False)] = None,
+    profile: ProfileOpt = None,
+    builtins: Annotated[bool | None, typer.Option(
+        "--builtins/--no-builtins", help="Accept calls to every toolcat built-in tool "
+        "(tool_search, python_execution, ...), or to none. Default: those the profile "
+        "shows.", show_default=False)] = None,
     instantiate: Annotated[bool, typer.Option(
         "--instantiate", help="Also build the instances the valid calls hydrate into (tools "
         "defined in Python with @toolcat.tool; run() is never called) and report each call "
@@ -216,21 +222,67 @@ def check_call(
     from toolcat.source.files import named_path
 
     response = named_path(response)
-    cat = build.load(catalog, shape)
-    if builtins:
+    cfg = build.config()
+    cat = build.load(catalog, shape, cfg=cfg)
+    own = frozenset(t.qualified_name for t in cat.tools)
+    if builtins is not False:
         cat = _with_builtins(cat)
     if instantiate:
         from toolcat.cli.define_cmds import check_instances
 
         check_instances(cat, response, provider=provider, fmt=format_, json_=json_)
         return
-    report = check_response(cat, response, provider=provider, fmt=format_, prefix=_prefix())
+    if request is not None:
+        offered, offered_from = _offered_by_request(named_path(request)), \
+            f"the request in {request} does not list it"
+    elif builtins is None:
+        chosen = build.profile(profile, cfg)
+        offered = own | _builtins_shown(cat, chosen)
+        offered_from = (f"profile '{chosen.name}' shows no such built-in (pass the request "
+                        "render wrote with --request, or --builtins to accept every built-in)")
+    else:
+        offered, offered_from = None, ""
+    report = check_response(cat, response, provider=provider, fmt=format_, prefix=_prefix(),
+                            offered=offered, offered_from=offered_from)
     if json_:
         print_json(report.to_json())
     else:
         _print_report(report)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _builtins_shown(cat: Catalog, profile: Profile) -> frozenset[str]:
+    """The built-ins `profile` puts in front of the model (tool_search counted as shown,
+    since a request may defer catalog tools)."""
+    from toolcat.resolution.builtins import decide_builtin
+
+    return frozenset(t.qualified_name for t in cat.tools if t.source == "builtin"
+                     and decide_builtin(t, profile, has_deferred=True)[0])
+
+
+def _offered_by_request(path: Path) -> frozenset[str]:
+    """The qualified names of the tools a request put in front of the model: what `render
+    --json` lists as described in the prompt, sent in the payload, or deferred in it (when
+    the provider carries deferred tools, the model can load them).
+
+    Raises:
+        UsageError: the file is not what `render --json` writes.
+    """
+    from toolcat.errors import UsageError
+    from toolcat.source.files import parse_file
+
+    data = parse_file(path).data
+    tools = data.get("tools") if isinstance(data, dict) else None
+    if not isinstance(tools, dict) or not all(
+            isinstance(tools.get(key), list) for key in ("prompt", "payload", "deferred")):
+        raise UsageError(f"--request {path}: not the output of `toolcat render --json` (no "
+                         "\"tools\": {\"prompt\", \"payload\", \"deferred\"})")
+    provider = data.get("provider")
+    carried = isinstance(provider, str) and provider in PROVIDERS and \
+        "defer_loading" in PROVIDERS[provider].carries
+    keys = ("prompt", "payload", "deferred") if carried else ("prompt", "payload")
+    return frozenset(str(name) for key in keys for name in tools[key])
 
 
 def _with_builtins(cat: Catalog) -> Catalog:

@@ -12,6 +12,7 @@ from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
+    from toolcat.pin.lock import Lock
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
@@ -43,6 +44,33 @@ def serve(
                      show_default=False),
     ] = None,
     tuning: TuningOpt = None,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", envvar="TOOLCAT_SERVE_TOKEN", help="With --http: every "
+                     "request must send 'Authorization: Bearer TOKEN' (at least 16 "
+                     "characters). Required to listen beyond loopback. Prefer the "
+                     "environment variable: a command line is visible to other users.",
+                     show_default=False),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option("--allow-host", metavar="NAME", help="With --http: also accept "
+                     "requests whose Host (and Origin) is NAME (repeatable); the address "
+                     "listened on and loopback names are always accepted.",
+                     show_default=False),
+    ] = None,
+    allow_tool: Annotated[
+        list[str] | None,
+        typer.Option("--allow-tool", metavar="NAME", help="Serve this tool although the "
+                     "security rules (TC6xx) report an error on it: a name, server:tool or "
+                     "server:* (repeatable).", show_default=False),
+    ] = None,
+    discovery_name: Annotated[
+        list[str] | None,
+        typer.Option("--discovery-name", metavar="TOOL=NAME", help="Show a discovery tool "
+                     "(search_tools, add_tool, show_all_tools) under another name, e.g. "
+                     "search_tools=find_tools (repeatable).", show_default=False),
+    ] = None,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool in front of deferred
     tools, calls relayed to the servers the tools come from.
@@ -64,17 +92,54 @@ def serve(
     chosen = build.profile(profile, cfg)
     cat = build.load(catalog, shape, cfg=cfg, served_with=set(overrides))
     learned = build.resolver_tuning(tuning, cfg, cat, chosen)
+    lock = _lock(cfg.path)
+    if address is None and (token is not None or allow_host):
+        raise UsageError("--token and --allow-host apply to --http; over stdio the client "
+                         "that started serve is its only client")
 
     def ready(port: int) -> None:
         assert address is not None
-        note(f"toolcat serve: {len(cat.tools)} tools at http://{address[0]}:{port}/mcp")
+        from toolcat.serve.http import address as where
+
+        reach = where(address[0])
+        host = f"[{address[0]}]" if ":" in address[0] else address[0]
+        guard = ("clients must send 'Authorization: Bearer TOKEN'" if token is not None
+                 else "no token")
+        scope = "this machine only" if reach.loopback else \
+            "every interface" if reach.wildcard else "beyond this machine"
+        note(f"toolcat serve: {len(cat.tools)} tools at http://{host}:{port}/mcp "
+             f"({scope}; Host and Origin checked; {guard})")
 
     if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
         note(f"toolcat serve: {len(cat.tools)} tools over stdio")
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
-            call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned)
+            call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
+            token=token, allow_hosts=tuple(allow_host or ()),
+            allow_tools=tuple(allow_tool or ()), lock=lock,
+            discovery=_renames(discovery_name or []))
+
+
+def _lock(config_path: Path | None) -> Lock | None:
+    """The project's toolcat.lock (as `toolcat lint --locked` finds it), when there is one."""
+    from toolcat.pin.lock import default_lock_path, read_lock
+
+    path = default_lock_path(config_path, Path.cwd())
+    return read_lock(path) if path.is_file() else None
+
+
+def _renames(values: list[str]) -> dict[str, str]:
+    from toolcat.errors import UsageError
+
+    renames: dict[str, str] = {}
+    for value in values:
+        old, sep, new = value.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise UsageError(f"--discovery-name '{value}' is not TOOL=NAME, e.g. "
+                             "search_tools=find_tools")
+        renames[old.strip()] = new.strip()
+    return renames
 
 
 def _address(value: str) -> tuple[str, int]:

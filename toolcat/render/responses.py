@@ -4,6 +4,7 @@ with the names render gave the tools mapped back."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 
@@ -64,10 +65,13 @@ def wire_names(catalog: Catalog, provider: str | None,
 
 def check_response(catalog: Catalog, path: Path, *, provider: str | None = None,
                    fmt: str | None = None, checker: CallChecker | None = None,
-                   prefix: PrefixPolicy = "collisions") -> CallReport:
+                   prefix: PrefixPolicy = "collisions", offered: Collection[str] | None = None,
+                   offered_from: str = "") -> CallReport:
     """Read the calls of a response or completion file and check each against `catalog`,
-    mapping the names render changed back to their tools."""
+    mapping the names render changed back to their tools; with `offered` (qualified names),
+    a call to a tool outside it is refused (see CallChecker)."""
     calls = read_calls(path, provider=provider, fmt=fmt)
-    checker = checker or CallChecker(catalog, names=wire_names(catalog, provider, prefix))
+    checker = checker or CallChecker(catalog, names=wire_names(catalog, provider, prefix),
+                                     offered=offered, offered_from=offered_from)
     checked = checker.check_all(calls)
     return CallReport(checked, str(path), provider, fmt)

@@ -383,10 +383,15 @@ def _summaries(resolver: Resolver, tools: Sequence[Tool]) -> list[dict[str, str]
 
 
 def _find(tools: Sequence[Tool], resolution: Resolution, name: str) -> Tool | None:
-    """The tool of `tools` the model means by `name` (its shown name, plain or qualified)."""
+    """The tool of `tools` the model means by `name` (its shown name, plain or qualified).
+    A qualified name is matched first, so a tool whose own name holds a colon cannot take
+    the place of the tool that `server:tool` names."""
+    for tool in tools:
+        if name == tool.qualified_name:
+            return tool
     shown = {v.tool.qualified_name: v.name for v in resolution.verdicts}
     for tool in tools:
-        if name in (shown.get(tool.qualified_name), tool.qualified_name):
+        if name == shown.get(tool.qualified_name):
             return tool
     plain = [t for t in tools if t.name == name]
     return plain[0] if len(plain) == 1 else None

@@ -6,23 +6,28 @@ call through (seed 001's tool search mode, with seed 004's fail-open).
 
 The SDK is imported when a server runs, not with this package.
 
-Imports only rooms below it (resolution, search, mcp, calls, providers); see docs/architecture.md.
+Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin); see
+docs/architecture.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+import signal
+import threading
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import MissingExtraError
+from toolcat.model import Catalog, Tool
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.log import SessionLog
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
-    from toolcat.model import Catalog
+    from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
 
@@ -31,40 +36,97 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           allow_unsafe: bool = False, log: Path | None = None,
           call_timeout: float = DEFAULT_CALL_TIMEOUT,
           overrides: Mapping[str, ServerSpec] | None = None,
-          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None) -> None:
+          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
+          token: str | None = None, allow_hosts: Collection[str] = (),
+          allow_tools: Collection[str] = (), lock: Lock | None = None,
+          discovery: Mapping[str, str] | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
+
+    Over HTTP, `token` is required beyond loopback (toolcat.serve.http); `allow_hosts` adds
+    Host names to the loopback/own ones. Tools with security findings are withheld unless
+    named in `allow_tools`; with `lock`, tools changed since it are withheld
+    (toolcat.serve.trust). `discovery` renames the discovery tools ({"search_tools":
+    "find_tools"}).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
         ConfigError: the profile names tools or servers the catalog does not have.
-        UsageError: the log file cannot be opened.
+        UsageError: the log file cannot be opened; no token where one is needed.
     """
     try:
         import anyio
 
-        from toolcat.serve.server import Serving, serve_http, serve_stdio
+        from toolcat.serve.server import Serving, discovery_names, serve_http, serve_stdio
         from toolcat.serve.upstream import Upstreams
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
+    from toolcat.serve.trust import live_changes, withheld
+
+    if http is not None:
+        from toolcat.serve.http import address, require_token
+
+        require_token(address(http[0]), token)
+    renamed = discovery_names(discovery or {}, catalog)
     secrets = Secrets()
     session_log = SessionLog(log, secrets)
-    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning)
+    held = withheld(catalog, allowed=allow_tools, lock=lock)
+    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held)
     gate.warm()
-    serving = Serving(gate, Upstreams(timeout=call_timeout, secrets=secrets), session_log,
-                      overrides=dict(overrides or {}), secrets=secrets)
+    by_server: dict[str, list[Tool]] = {}
+    for tool in catalog.tools:
+        by_server.setdefault(tool.server, []).append(tool)
+
+    def verify(server: str, live: Catalog) -> dict[str, str]:
+        changes = live_changes(by_server.get(server, []), live, lock)
+        if changes:
+            session_log.write("changed", server=server, tools=sorted(changes),
+                              reasons=[changes[name] for name in sorted(changes)])
+        return changes
+
+    upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
+    serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
+                      secrets=secrets, discovery=renamed)
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
-                      profile=profile.name, scorer=gate.resolver.scorer_name,
-                      allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout)
+                      profile=profile.name, scorer=searched_with(gate),
+                      allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
+                      withheld=sorted(held), token=token is not None)
+    previous = _terminate_as_interrupt()
     try:
         if http is None:
             anyio.run(serve_stdio, serving)
         else:
-            anyio.run(serve_http, serving, http[0], http[1], ready)
+            anyio.run(functools.partial(serve_http, token=token,
+                                        allow_hosts=tuple(allow_hosts)),
+                      serving, http[0], http[1], ready)
     finally:
         session_log.write("stop", started=serving.upstreams.started())
         session_log.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_as_interrupt() -> Any:
+    """Make SIGTERM stop serve as SIGINT does (the `stop` event written, upstreams stopped):
+    uvicorn raises the signal it caught again once it has shut down, and SIGTERM's default
+    would end the process on the spot. Returns the handler it replaced (None off the main
+    thread, where signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # whoever handles SIGINT now (the event loop)
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
+def searched_with(gate: Gate) -> str:
+    """The scorer search_tools ranks words with (`+tuning` when a tuning adds to it); the
+    resolver's own is only the cheap one that decides visibility."""
+    from toolcat.search import tuned_name
+
+    return tuned_name(gate.scorer_name) if gate.tuning is not None else gate.scorer_name
 
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "Gate", "serve"]

@@ -15,12 +15,23 @@ catches typos. At most 5 tools. When the search itself fails (a scorer raises), 
 fails open (seed 004): the tools visible without a search, and a message saying what broke.
 
 Safety: a tool marked unsafe (`safe: false`, an MCP destructiveHint) is neither found nor
-added unless the profile (`allow_unsafe`) or the server's `--allow-unsafe` allows it.
+added unless the profile (`allow_unsafe`) or the server's `--allow-unsafe` allows it. A tool
+`withheld` (toolcat.serve.trust: a security finding, a change since the lock) is neither
+found, added nor called, whatever the profile says.
+
+Names: a client calls a catalog tool by the name it is shown: its plain name when that is
+unique and holds no colon, else `server:tool`. Qualified names are claimed first, so a tool
+whose own name holds a colon (`time:get_current_time` on another server) can never take the
+name of the real `time:get_current_time`; it is shown by its own qualified name.
+
+Each client has its own gate (`fork`): the catalog, the resolver and the search indexes are
+shared, what the client added is its own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,7 +45,7 @@ from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
 from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer
-from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
+from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -56,6 +67,7 @@ class SearchAnswer:
 
     response: dict[str, Any]
     method: str  # regex | the scorer's name | fuzzy | fail-open | refused (oversized query)
+    #              | invalid-pattern (not a usable regular expression)
     found: tuple[str, ...]
     error: str | None = None
 
@@ -90,8 +102,11 @@ class Gate:
     """
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
-                 allow_unsafe: bool = False, tuning: Tuning | None = None) -> None:
+                 allow_unsafe: bool = False, tuning: Tuning | None = None,
+                 withheld: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
+        self.withheld = dict(withheld or {})  # qualified name -> why it is not served
+        self._blank: Session | None = None  # a session with nothing added, for fork()
         self.allow_unsafe = allow_unsafe or profile.allow_unsafe
         self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
         self._scorer_options = dict(profile.scorer_options)
@@ -115,8 +130,19 @@ class Gate:
 
     # ---- what the client sees --------------------------------------------------------------
 
+    def fork(self) -> Gate:
+        """A gate for another client: the same catalog, resolver and search indexes, and a
+        session of its own (nothing added yet)."""
+        if self._blank is None:  # resolved once; a copy of it is a session that is new
+            self._blank = Session(self.catalog, self.resolver.profile, "",
+                                  resolver=self.resolver)
+        other = copy.copy(self)
+        other.session = copy.copy(self._blank)
+        other.session.steps = []
+        return other
+
     def allowed(self, tool: Tool) -> bool:
-        return tool.safe or self.allow_unsafe
+        return (tool.safe or self.allow_unsafe) and tool.qualified_name not in self.withheld
 
     @property
     def resolution(self) -> Resolution:
@@ -131,24 +157,29 @@ class Gate:
         return shown
 
     def name(self, tool: Tool) -> str:
-        """The name a catalog tool is shown and called by; `server:tool` when it is shared
-        or is the name of a discovery built-in."""
+        """The name a catalog tool is shown and called by; `server:tool` when it is shared,
+        holds a colon of its own, or is the name of a discovery built-in."""
         name = self.resolver.name(tool)
-        return tool.qualified_name if name in self._builtins else name
+        if name in self._builtins or (":" in name and name != tool.qualified_name):
+            return tool.qualified_name
+        return name
 
     def builtin(self, name: str) -> Tool | None:
         return self._builtins.get(name)
 
     def callable(self, name: str) -> Tool | None:
-        """The visible catalog tool called `name`, or None."""
-        return next((t for shown, t in self.visible()[len(self._builtins):] if shown == name),
-                    None)
+        """The visible catalog tool called `name` (its shown name or `server:tool`), or
+        None."""
+        visible = [t for _, t in self.visible()[len(self._builtins):]]
+        return _names(visible, self.name).get(name)
 
     def unavailable(self, name: str) -> str:
         """Why `name` cannot be called now, for the client."""
         tool = self._pool_tool(name) or self._catalog_tool(name)
         if tool is None:
             return f"there is no tool called '{name}'; use search_tools to find tools"
+        if tool.qualified_name in self.withheld:
+            return f"'{name}' is not served: {self.withheld[tool.qualified_name]}"
         if not self.allowed(tool):
             return f"'{name}' is {UNSAFE}"
         if self._pool_tool(tool.qualified_name) is not None:
@@ -198,6 +229,11 @@ class Gate:
         if len(query) > MAX_QUERY:
             error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
             return SearchAnswer({"error": error}, "refused", (), error)
+        problem = pattern_error(query)
+        if problem is not None:  # seed 001's error, as `toolcat search` gives it
+            error = f"{problem} (escape the special characters, e.g. \\( or \\+, or search " \
+                "with plain words)"
+            return SearchAnswer({"error": error}, "invalid-pattern", (), error)
         try:
             method, found = self._search(query)
         except Exception as exc:  # seed 004's fail-open: any scorer failure
@@ -242,20 +278,42 @@ class Gate:
             message = f"{len(names):,} tool names in one call; at most {MAX_NAMES}"
             return AddAnswer({"added": [], "already_available": [], "not_found": [],
                               "refused": [], "message": message, "error": message}, ())
+        missing: list[str] = []
         for name in dict.fromkeys(names):
-            other = None if self._pool_tool(name) else self._catalog_tool(name)
-            if other is None:
-                passed.append(name)
+            found = self._pool_tool(name)
+            other = None if found else self._catalog_tool(name)
+            if found is not None:
+                # the session is given the tool's identity, never the client's spelling
+                passed.append(found.qualified_name)
+            elif other is None:
+                missing.append(name)
+            elif other.qualified_name in self.withheld:
+                refused.append({"name": name, "reason": "not served: "
+                                + self.withheld[other.qualified_name]})
             elif not self.allowed(other):
                 refused.append({"name": name, "reason": UNSAFE})
             else:
                 reason = self.resolution.verdict(other.qualified_name).reason
                 refused.append({"name": name,
                                 "reason": f"not available to this profile: {reason}"})
-        step = self.session.call("add_tool", {"tool_names": passed})
+        before = {t.qualified_name for t in self.resolution.catalog_tools}
+        self.session.call("add_tool", {"tool_names": passed})
         self.session.steps.clear()  # a served session is long: keep no trace of past steps
-        response = dict(step.response)
-        message = response.pop("message")
+        now = {t.qualified_name for t in self.resolution.catalog_tools}
+        tools = {t.qualified_name: t for t in self.pool}
+        added = [self.name(tools[key]) for key in passed if key not in before and key in now]
+        already = [self.name(tools[key]) for key in passed if key in before]
+        missing += [self.name(tools[key]) for key in passed if key not in now]
+        parts = []
+        if added:
+            parts.append(f"Added {', '.join(added)}; they can be called now.")
+        if already:
+            parts.append(f"Already available: {', '.join(already)}.")
+        if missing:
+            parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
+        response: dict[str, Any] = {"added": added, "already_available": already,
+                                    "not_found": missing}
+        message = " ".join(parts)
         if refused:
             message = " ".join(filter(None, [message, "Refused: " + "; ".join(
                 f"{r['name']} ({r['reason']})" for r in refused) + "."]))
@@ -287,15 +345,21 @@ class Gate:
 
 
 def _names(tools: Sequence[Tool], shown: Callable[[Tool], str]) -> dict[str, Tool]:
-    """What a client may call each of `tools` by: its shown name, `server:tool`, and its
-    plain name where that is unambiguous among `tools`."""
+    """What a client may call each of `tools` by: `server:tool`, its shown name, and its
+    plain name where that is unambiguous among `tools` and holds no colon. A name, once
+    claimed, is never taken over: the qualified names of tools without a colon of their own
+    claim first, so no literal colon can shadow them."""
+    index: dict[str, Tool] = {}
+    for tool in sorted(tools, key=lambda t: ":" in t.name):  # stable: catalog order kept
+        index.setdefault(tool.qualified_name, tool)
+    for tool in tools:
+        index.setdefault(shown(tool), tool)
     plain: dict[str, list[Tool]] = {}
     for tool in tools:
         plain.setdefault(tool.name, []).append(tool)
-    index = {name: found[0] for name, found in plain.items() if len(found) == 1}
-    for tool in tools:
-        index[tool.qualified_name] = tool
-        index[shown(tool)] = tool
+    for name, found in plain.items():
+        if len(found) == 1 and ":" not in name:
+            index.setdefault(name, found[0])
     return index
 
 

@@ -7,13 +7,22 @@ successful add_tool sends `notifications/tools/list_changed` on the connection; 
 2026-07-28 connection the change is published to `subscriptions/listen` streams, the only way
 that era delivers it.
 
-The session (what was added, the upstream servers started) belongs to the serve process: over
-stdio that is one client; over HTTP every client of the process shares it.
+Each client has its own session: over stdio the process serves one client; over HTTP every
+client gets its own gate (`Gate.fork`: what it added is its own), kept in the SDK's
+per-connection state and dropped when the connection ends. The upstream servers are shared:
+one process per server, started on first use (toolcat.serve.upstream).
+
+The capabilities say what the server does: `tools.listChanged` is true on every transport,
+since add_tool sends the notification (over HTTP the SDK's defaults would say false).
+
+Results are relayed as the upstream sent them, up to `MAX_RESULT` characters; a larger one
+is cut, with a note saying so (`capped`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -29,21 +38,53 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolcat import __version__
 from toolcat.calls.check import CallChecker
+from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
-from toolcat.model import Tool, ToolCall
+from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
+from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.upstream import UpstreamError, Upstreams
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
 NAME = "toolcat"
+MAX_RESULT = 1_000_000  # characters of one upstream result relayed to the client
+GATE_KEY = "toolcat.gate"  # the client's own gate, in the SDK's per-connection state
+# MCP tool fields kept from the upstream's definition (`toolcat import mcp` stores them)
+MCP_FIELDS = ("title", "outputSchema", "execution", "icons")
 INSTRUCTIONS = (
     "This server fronts a large catalog of tools that are not loaded by default. Call "
     "search_tools with a regex or a few words describing the task, then add_tool with the "
     "names you need; they become callable (the tool list changes). show_all_tools lists "
     "every name.")
+DISCOVERY_NAMES = ("search_tools", "add_tool", "show_all_tools")
+# a discovery tool's name in a message: not part of a longer name or of `server:tool`
+_MENTION = re.compile(r"(?<![\w:.-])(search_tools|add_tool|show_all_tools)(?![\w:.-])")
+
+
+def discovery_names(names: Mapping[str, str], catalog: Catalog) -> dict[str, str]:
+    """The names the discovery tools are shown by, checked: {built-in name: name shown}.
+
+    Raises:
+        UsageError: an unknown discovery tool, a name MCP does not allow, or one that is
+            already taken (by another discovery tool or a catalog tool).
+    """
+    chosen = {old: new for old, new in names.items() if old != new}
+    for old, new in chosen.items():
+        where = f"--discovery-name {old}={new}"
+        if old not in DISCOVERY_NAMES:
+            raise UsageError(f"{where}: '{old}' is not a discovery tool; known: "
+                             f"{', '.join(DISCOVERY_NAMES)}")
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", new):
+            raise UsageError(f"{where}: an MCP tool name is 1 to 128 of A-Z a-z 0-9 _ - .")
+        taken = [o for o in DISCOVERY_NAMES if o != old and chosen.get(o, o) == new]
+        if taken or catalog.find(new):
+            raise UsageError(f"{where}: '{new}' is already the name of "
+                             + (f"the discovery tool {taken[0]}" if taken else
+                                "a catalog tool"))
+    return chosen
 
 
 @dataclass
@@ -57,29 +98,58 @@ class Serving:
     secrets: Secrets = field(default_factory=Secrets)
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
 
+    per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
+    discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
+
     def __post_init__(self) -> None:
         self._builtin_checker = CallChecker(self.gate.resolver.builtins)
+        self._internal = {shown: name for name, shown in self.discovery.items()}
+
+    def say(self, text: str) -> str:
+        """`text` with the discovery tools called by the names the client knows them by."""
+        if not self.discovery:
+            return text
+        return _MENTION.sub(lambda m: self.discovery.get(m.group(1), m.group(1)), text)
+
+    def instructions(self) -> str:
+        return self.say(INSTRUCTIONS)
+
+    def client(self, connection: Any) -> Gate:
+        """The gate of the client on `connection` (made on its first request)."""
+        if not self.per_client:
+            return self.gate
+        state = connection.state
+        if GATE_KEY not in state:
+            state[GATE_KEY] = self.gate.fork()
+        gate: Gate = state[GATE_KEY]
+        return gate
 
     # ---- tools/list ------------------------------------------------------------------------
 
-    def listed(self) -> list[types.Tool]:
-        return [_definition(name, tool) for name, tool in self.gate.visible()]
+    def listed(self, gate: Gate | None = None) -> list[types.Tool]:
+        gate = gate or self.gate
+        return [_definition(self.discovery.get(name, name) if gate.builtin(name) is tool
+                            else name, tool) for name, tool in gate.visible()]
 
     # ---- tools/call ------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None,
-                   notify: Notify) -> types.CallToolResult:
-        """Answer one tools/call; `notify` is awaited when the tool list changed."""
+                   notify: Notify, gate: Gate | None = None) -> types.CallToolResult:
+        """Answer one tools/call for the client of `gate`; `notify` is awaited when its
+        tool list changed."""
+        gate = gate or self.gate
         arguments = dict(arguments or {})
-        builtin = self.gate.builtin(name)
+        internal = self._internal.get(name, None if name in self.discovery else name)
+        builtin = gate.builtin(internal) if internal is not None else None
         if builtin is not None:
-            return await self._builtin(builtin, arguments, notify)
-        tool = self.gate.callable(name)
+            return await self._builtin(gate, builtin, arguments, notify)
+        tool = gate.callable(name)
         if tool is None:
-            reason = self.gate.unavailable(name)
+            # the name the client typed stays as typed; toolcat's own words are renamed
+            reason = self.say(gate.unavailable(name).replace(name, "\0")).replace("\0", name)
             self.log.write("refused", tool=name, reason=reason)
             return _error(f"tool '{name}' cannot be called: {reason}")
-        problems = self.gate.check(tool, arguments)
+        problems = gate.check(tool, arguments)
         if problems:
             self.log.write("refused", tool=name, arguments=sorted(arguments),
                            reason="invalid arguments", errors=problems)
@@ -87,8 +157,8 @@ class Serving:
                           + "\n".join(f"- {p}" for p in problems))
         return await self._relay(name, tool, arguments)
 
-    async def _builtin(self, tool: Tool, arguments: dict[str, Any], notify: Notify
-                       ) -> types.CallToolResult:
+    async def _builtin(self, gate: Gate, tool: Tool, arguments: dict[str, Any],
+                       notify: Notify) -> types.CallToolResult:
         checked = self._builtin_checker.check(ToolCall(tool.name, arguments))
         if checked.errors:
             problems = [e.message for e in checked.errors]
@@ -98,29 +168,39 @@ class Serving:
         began = time.perf_counter()
         if tool.name == "search_tools":
             query = str(arguments["query"])
-            answer = await anyio.to_thread.run_sync(self.gate.search, query)
+            answer = await anyio.to_thread.run_sync(gate.search, query)
             self.log.write("search", query=query[:MAX_QUERY], method=answer.method,
                            found=list(answer.found), ms=_ms(began),
                            **({"error": answer.error} if answer.error else {}))
-            if answer.method == "refused":
-                return _error(f"search_tools: {answer.error}")
-            return _answer(answer.response)
+            if answer.method in ("refused", "invalid-pattern"):
+                return _error(self.say(f"search_tools: {answer.error}"))
+            return _answer(self._said(answer.response))
         if tool.name == "add_tool":
             names = [str(n) for n in arguments["tool_names"]]
-            added = self.gate.add(names)
+            added = gate.add(names)
             response = added.response
             self.log.write("add", requested=names[:MAX_NAMES], added=list(added.added),
                            not_found=response["not_found"], refused=response["refused"],
                            ms=_ms(began), **({"error": response["error"]}
                                              if "error" in response else {}))
             if "error" in response:
-                return _error(f"add_tool: {response['error']}")
+                return _error(self.say(f"add_tool: {response['error']}"))
             if added.added:
                 await notify()
-            return _answer(response)
-        answer_all = self.gate.show_all()
+            return _answer(self._said(response))
+        answer_all = gate.show_all()
         self.log.write("show_all", total=answer_all["total"], ms=_ms(began))
+        if self.discovery:
+            answer_all = {**answer_all, "tools": sorted(
+                self.discovery.get(n, n) if gate.builtin(n) else n
+                for n in answer_all["tools"])}
         return _answer(answer_all)
+
+    def _said(self, response: dict[str, Any]) -> dict[str, Any]:
+        """A discovery answer with its message in the client's names."""
+        if not self.discovery or "message" not in response:
+            return response
+        return {**response, "message": self.say(str(response["message"]))}
 
     async def _relay(self, name: str, tool: Tool, arguments: dict[str, Any]
                      ) -> types.CallToolResult:
@@ -139,11 +219,12 @@ class Serving:
         except UpstreamError as exc:
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
             return _error(str(exc))
-        result = relayed.result
+        result, size = capped(relayed.result)
         self.log.write("call", **entry, ok=not result.is_error, is_error=bool(result.is_error),
                        ms=_ms(began), call_ms=round(relayed.call_ms, 1),
                        **({"start_ms": round(relayed.start_ms, 1)}
-                          if relayed.start_ms is not None else {}))
+                          if relayed.start_ms is not None else {}),
+                       **({"truncated": size} if size is not None else {}))
         return result
 
 
@@ -152,7 +233,7 @@ def build_server(serving: Serving) -> Server[Any]:
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=serving.listed())
+        return types.ListToolsResult(tools=serving.listed(serving.client(_connection(ctx))))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         async def notify() -> None:
@@ -162,11 +243,25 @@ def build_server(serving: Serving) -> Server[Any]:
                 await ctx.session.send_notification(types.ToolListChangedNotification(),
                                                     related_request_id=ctx.request_id)
 
-        return await serving.call(params.name, params.arguments, notify)
+        return await serving.call(params.name, params.arguments, notify,
+                                  serving.client(_connection(ctx)))
 
-    return Server(NAME, version=__version__, title="toolcat catalog",
-                  instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool,
-                  on_subscriptions_listen=ListenHandler(serving.bus))
+    return _Server(NAME, version=__version__, title="toolcat catalog",
+                   instructions=serving.instructions(), on_list_tools=list_tools,
+                   on_call_tool=call_tool,
+                   on_subscriptions_listen=ListenHandler(serving.bus))
+
+
+class _Server(Server[Any]):
+    """The SDK's server, whose capabilities say that the tool list changes (add_tool sends
+    `notifications/tools/list_changed`) wherever they are asked for, the HTTP session's
+    initialize included, not only where serve passes its options."""
+
+    def get_capabilities(self, notification_options: NotificationOptions | None = None,
+                         *args: Any, **kwargs: Any) -> types.ServerCapabilities:
+        options = notification_options or NotificationOptions(tools_changed=True)
+        options.tools_changed = True
+        return super().get_capabilities(options, *args, **kwargs)
 
 
 def init_options(server: Server[Any]) -> Any:
@@ -184,21 +279,30 @@ async def serve_stdio(serving: Serving) -> None:
                 await server.run(read, write, init_options(server))
 
 
-async def serve_http(serving: Serving, host: str, port: int,
-                     ready: Any = None) -> None:
+async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, *,
+                     token: str | None = None, allow_hosts: tuple[str, ...] = ()) -> None:
     """Serve streamable HTTP at http://HOST:PORT/mcp until interrupted; `ready(port)` is
-    called once the socket listens (port 0 picks a free one)."""
+    called once the socket listens (port 0 picks a free one). Every request passes the
+    Guard (toolcat.serve.http) first: Host and Origin, the token, the session's owner."""
     import socket
 
     import uvicorn
 
+    from toolcat.serve.http import Guard, address, host_names, security_settings
+
+    where = address(host)
+    settings = security_settings(host_names(where, allow_hosts))
     server = build_server(serving)
-    app = server.streamable_http_app(host=host)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    serving.per_client = True
+    serving.gate.fork()  # the blank session clients' sessions are copied from, made now
+    app = server.streamable_http_app(host=host, transport_security=settings,
+                                     max_sessions=MAX_SESSIONS)
+    family = socket.AF_INET6 if where.ip.version == 6 else socket.AF_INET
     sock = socket.socket(family)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    sock.bind((str(where.ip), port))
+    web = uvicorn.Server(uvicorn.Config(Guard(app, settings, token), log_level="warning",
+                                        lifespan="on"))
 
     async def announce() -> None:
         while not web.started:
@@ -229,9 +333,73 @@ async def _until_signalled() -> AsyncIterator[anyio.CancelScope]:
         group.cancel_scope.cancel()
 
 
+def _connection(ctx: Any) -> Any:
+    """The SDK's per-client Connection of a request (the low-level context reaches it only
+    through its session)."""
+    return ctx.session._connection
+
+
 def _definition(name: str, tool: Tool) -> types.Tool:
+    """The tool as the client sees it: the MCP definition, with the fields the upstream gave
+    beyond name, description, schema and annotations (title, outputSchema, execution, icons)
+    kept; a kept field the SDK finds malformed is left out rather than breaking tools/list."""
     written, _ = PROVIDERS["mcp"].write_tool(tool)
-    return types.Tool.model_validate({**written, "name": name})
+    base = {**written, "name": name}
+    kept = {key: tool.extra[key] for key in MCP_FIELDS if key in tool.extra and key not in base}
+    try:
+        return types.Tool.model_validate({**base, **kept})
+    except ValueError:
+        fine = {}
+        for key, value in kept.items():
+            try:
+                types.Tool.model_validate({**base, key: value})
+            except ValueError:
+                continue
+            fine[key] = value
+        return types.Tool.model_validate({**base, **fine})
+
+
+def capped(result: types.CallToolResult) -> tuple[types.CallToolResult, int | None]:
+    """`result`, or when its content and structured content hold more than MAX_RESULT
+    characters, a copy cut to that many with a note saying so (and the size it had). Text
+    is cut; other content and structured content that do not fit are left out (a result
+    without its structured content is flagged as an error, since the tool's output schema
+    promised it)."""
+    sizes = [_size(item) for item in result.content]
+    structured = len(json.dumps(result.structured_content, ensure_ascii=False)) \
+        if result.structured_content is not None else 0
+    total = sum(sizes) + structured
+    if total <= MAX_RESULT:
+        return result, None
+    budget = MAX_RESULT
+    kept: list[Any] = []
+    left_out = 0
+    for item, size in zip(result.content, sizes, strict=True):
+        if size <= budget:
+            kept.append(item)
+            budget -= size
+        elif isinstance(item, types.TextContent) and budget > 0:
+            kept.append(item.model_copy(update={"text": item.text[:budget]}))
+            budget = 0
+        else:
+            left_out += 1
+    keep_structured = result.structured_content is not None and structured <= budget
+    dropped = result.structured_content is not None and not keep_structured
+    note = (f"[toolcat serve: the result held {total:,} characters, more than the "
+            f"{MAX_RESULT:,} it relays; it was cut to the first {MAX_RESULT:,}"
+            + (f", {left_out} content item(s) left out" if left_out else "")
+            + (", its structured content left out" if dropped else "") + "]")
+    kept.append(types.TextContent(type="text", text=note))
+    return types.CallToolResult(content=kept, structured_content=(
+        result.structured_content if keep_structured else None),
+        is_error=bool(result.is_error) or dropped), total
+
+
+def _size(item: Any) -> int:
+    """The characters one content item carries (text, base64 data, a resource's text)."""
+    if isinstance(item, types.TextContent):
+        return len(item.text)
+    return len(item.model_dump_json(by_alias=True, exclude_none=True))
 
 
 def _answer(response: dict[str, Any]) -> types.CallToolResult:

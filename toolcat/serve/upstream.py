@@ -3,17 +3,27 @@ one of its tools, kept for the session, and stopped when serve stops.
 
 Each upstream lives in its own task of the pool's task group, inside the SDK client's context
 (so the SDK's shutdown sequence runs when it ends: stdin closed, 2 s to exit, then SIGTERM and
-SIGKILL to the server's whole process group). A call gets `timeout` seconds, the server's start
-included; an upstream that does not answer in time, exits, or breaks the protocol is stopped,
-the call gets an error result saying what happened, and the next call starts it afresh.
+SIGKILL to the server's whole process group). A stdio upstream's pipes are bounded
+(toolcat.serve.wire).
+
+When an upstream has started, its live tools are listed and handed to `verify`, which names
+the tools whose definition changed since the catalog (or the lock) was written: calls to those
+are refused, with the change named; the others go through.
+
+A call gets `timeout` seconds, the server's start included. An upstream that exits or breaks
+the protocol is stopped, and the call gets an error result saying what happened. A call that
+runs out of time gets the same, and the upstream is retired: the next call starts a fresh one,
+while the calls already in flight on the old one (other clients' among them) keep it until the
+last of them is answered or times out. So a restart affects only the calls that needed it.
 Results are relayed as the upstream sent them (content, structuredContent, isError).
 """
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO, Any
@@ -25,7 +35,12 @@ from anyio.abc import TaskGroup
 from toolcat.errors import ServerError
 from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
 from toolcat.mcp.servers import ServerSpec
+from toolcat.model import Catalog
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
+from toolcat.serve.wire import StderrTail, bounded_stdio
+
+# (server name, its live tools as a catalog) -> {tool name: why it is not served}
+Verify = Callable[[str, Catalog], Mapping[str, str]]
 
 
 class UpstreamError(Exception):
@@ -40,12 +55,15 @@ class _Upstream:
     session: Any = None
     failure: str | None = None
     started_ms: float | None = None
-    errlog: IO[str] | None = None
+    errlog: IO[str] | StderrTail | None = None
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    refused: Mapping[str, str] = field(default_factory=dict)  # tool name -> why not served
+    inflight: int = 0
+    retiring: bool = False
 
     @property
     def usable(self) -> bool:
-        return self.failure is None and not self.stop.is_set()
+        return self.failure is None and not self.stop.is_set() and not self.retiring
 
 
 @dataclass(frozen=True)
@@ -61,9 +79,10 @@ class Upstreams:
     """`async with Upstreams(timeout=...) as pool:` then `await pool.call(spec, name, args)`."""
 
     def __init__(self, *, timeout: float = DEFAULT_CALL_TIMEOUT,
-                 secrets: Secrets | None = None) -> None:
+                 secrets: Secrets | None = None, verify: Verify | None = None) -> None:
         self.timeout = timeout
         self.secrets = secrets or Secrets()
+        self.verify = verify
         self._running: dict[str, _Upstream] = {}
         self._started: dict[str, None] = {}
         self._group: TaskGroup | None = None
@@ -77,7 +96,7 @@ class Upstreams:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> bool | None:
         for upstream in list(self._running.values()):
-            self._retire(upstream)
+            self._stop(upstream)
         assert self._group is not None
         return await self._group.__aexit__(kind, exc, tb)
 
@@ -98,25 +117,39 @@ class Upstreams:
         if fresh:
             upstream = self._start(spec)
         assert upstream is not None
+        upstream.inflight += 1
+        try:
+            return await self._call(upstream, spec, name, arguments, began, fresh)
+        finally:
+            upstream.inflight -= 1
+            if upstream.retiring and upstream.inflight == 0:
+                self._stop(upstream)
+
+    async def _call(self, upstream: _Upstream, spec: ServerSpec, name: str,
+                    arguments: Mapping[str, Any], began: float, fresh: bool) -> Relayed:
         try:
             with anyio.fail_after(self.timeout):
                 await upstream.ready.wait()
                 if upstream.failure is not None:
                     raise UpstreamError(upstream.failure)
+                if name in upstream.refused:
+                    raise _Refused(upstream.refused[name])
                 start_ms = (time.perf_counter() - began) * 1000 if fresh else None
                 sent = time.perf_counter()
                 request = types.CallToolRequest(params=types.CallToolRequestParams(
                     name=name, arguments=dict(arguments)))
                 result = await upstream.session.send_request(request, types.CallToolResult)
+        except _Refused as exc:
+            raise UpstreamError(self.secrets.scrub(str(exc))) from None
         except UpstreamError as exc:
-            self._retire(upstream)
+            self._stop(upstream)
             raise UpstreamError(self.secrets.scrub(str(exc))) from None
         except TimeoutError:
             what = "start and answer" if fresh and not upstream.ready.is_set() else "answer"
             self._retire(upstream)
             raise UpstreamError(f"MCP server '{spec.name}' did not {what} within "
-                                f"{self.timeout:g} s; it was stopped and will be started "
-                                "again on the next call") from None
+                                f"{self.timeout:g} s; the next call starts it afresh (calls "
+                                "already in flight keep the old one until they end)") from None
         except Exception as exc:  # the SDK's and the transport's failures
             cause = root_cause(exc)
             problem = self._problem(cause, spec, "during the call")
@@ -124,11 +157,16 @@ class Upstreams:
                 raise UpstreamError(self.secrets.scrub(
                     f"calling {name} on MCP server '{spec.name}' failed: {problem}")) from None
             tail = _stderr_tail(upstream.errlog)
-            self._retire(upstream)
+            self._stop(upstream)
             raise UpstreamError(self.secrets.scrub(
                 f"calling {name} on MCP server '{spec.name}' failed: {problem}{tail}; it "
                 "will be started again on the next call")) from None
         return Relayed(result, start_ms, (time.perf_counter() - sent) * 1000)
+
+    def refused(self, server: str) -> Mapping[str, str]:
+        """What the running upstream `server` does not serve, and why (empty if none)."""
+        upstream = self._running.get(server)
+        return upstream.refused if upstream is not None else {}
 
     def _problem(self, cause: BaseException, spec: ServerSpec, when: str) -> str:
         """One line on what went wrong with an upstream, for the client."""
@@ -149,7 +187,16 @@ class Upstreams:
         return upstream
 
     def _retire(self, upstream: _Upstream) -> None:
-        """Stop `upstream`, even while it is still starting: cancelling its task runs the
+        """Let no new call reach `upstream`; stop it once the calls in flight on it are done
+        (the call that retires it counts until it returns)."""
+        upstream.retiring = True
+        if self._running.get(upstream.spec.name) is upstream:
+            del self._running[upstream.spec.name]
+        if upstream.inflight == 0:
+            self._stop(upstream)
+
+    def _stop(self, upstream: _Upstream) -> None:
+        """Stop `upstream` now, even while it is still starting: cancelling its task runs the
         SDK's shutdown of the server (and of its process group)."""
         upstream.stop.set()
         upstream.scope.cancel()
@@ -158,17 +205,21 @@ class Upstreams:
 
     async def _run(self, upstream: _Upstream) -> None:
         """Hold the connection to one upstream until it is retired or the pool closes."""
-        from mcp import Client
-
         spec = upstream.spec
-        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        with contextlib.ExitStack() as stack:
+            errlog: IO[str] | StderrTail
+            if spec.transport == "stdio":
+                errlog = StderrTail()
+                stack.callback(errlog.spawned)
+                connection = bounded_stdio(spec, errlog)
+            else:
+                errlog = stack.enter_context(
+                    tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))
+                connection = transport(spec, errlog)
             upstream.errlog = errlog
             try:
                 with upstream.scope:
-                    async with Client(transport(spec, errlog), cache=None) as client:
-                        upstream.session = client.session
-                        upstream.ready.set()
-                        await upstream.stop.wait()
+                    await self._connect(upstream, connection)
             except Exception as exc:  # reported to the call that waits
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
@@ -182,6 +233,30 @@ class Upstreams:
                 upstream.ready.set()
                 upstream.errlog = None
 
+    async def _connect(self, upstream: _Upstream, connection: Any) -> None:
+        from mcp import Client
+
+        async with Client(connection, cache=None) as client:
+            if self.verify is not None:
+                upstream.refused = self.verify(upstream.spec.name,
+                                               await live_tools(client, upstream.spec))
+            upstream.session = client.session
+            upstream.ready.set()
+            await upstream.stop.wait()
+
+
+async def live_tools(client: Any, spec: ServerSpec) -> Catalog:
+    """What the server lists now, read as `toolcat import mcp` reads it."""
+    from toolcat.mcp.client import Listing, _all_tools
+    from toolcat.mcp.importer import listings_catalog
+
+    tools = await _all_tools(client, spec)
+    return listings_catalog([Listing(spec, spec.name, tools=tuple(tools))])
+
+
+class _Refused(Exception):
+    """The tool is not served by this upstream (its definition changed)."""
+
 
 def _answered(cause: BaseException) -> bool:
     """Whether the server answered with a JSON-RPC error (it is alive and speaking MCP)."""
@@ -191,7 +266,10 @@ def _answered(cause: BaseException) -> bool:
     return isinstance(cause, MCPError) and cause.code != CONNECTION_CLOSED
 
 
-def _stderr_tail(errlog: IO[str] | None) -> str:
+def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
+    if isinstance(errlog, StderrTail):
+        line = errlog.last_line()
+        return f"; its stderr ends: {_short(line)}" if line else ""
     if errlog is None or errlog.closed:
         return ""
     position = errlog.tell()
@@ -199,3 +277,8 @@ def _stderr_tail(errlog: IO[str] | None) -> str:
         return stderr_tail(errlog)
     finally:
         errlog.seek(position)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,170 @@
+"""`toolcat serve --http` attacked as a web page, another machine or another client would:
+raw HTTP requests (httpx) for Host, Origin, the token and session ids, and the SDK's own
+client for what each client sees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as types
+import pytest
+
+from tests.serve.conftest import environment, http_served, text
+
+pytestmark = [pytest.mark.mcp, pytest.mark.slow]
+
+TOKEN = "t0k3n-" + "a9f8e7d6c5b4a3f2e1d0"  # a test token, long enough to be accepted
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {},
+    "clientInfo": {"name": "attacker", "version": "1"}}}
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def post(port: int, body: dict[str, Any], *, host: str = "127.0.0.1", source: str | None = None,
+         **headers: str) -> httpx.Response:
+    """POST `body` to serve's endpoint on `host`, from the local address `source`."""
+    transport = httpx.HTTPTransport(local_address=source) if source else None
+    with httpx.Client(transport=transport, timeout=30) as client:
+        target = f"[{host}]" if ":" in host else host
+        return client.post(f"http://{target}:{port}/mcp", json=body,
+                           headers={**ACCEPT, **headers})
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "127.1", "0.0.0.0", "::"])
+def test_host_and_origin_are_checked_on_every_address(time_catalog, fast_profile, host):
+    token = {} if host.startswith("127") else {"authorization": f"Bearer {TOKEN}"}
+    where = "127.0.0.2" if host == "127.0.0.2" else "127.0.0.1"
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--http", f"{host}:0",
+                     env=environment(TOOLCAT_SERVE_TOKEN=TOKEN) if token else None
+                     ) as (_, port):
+        # DNS rebinding: a page of evil.example whose name now resolves to this machine
+        rebound = post(port, INITIALIZE, host=where, **token,
+                       Host=f"evil.example:{port}")
+        assert rebound.status_code == 421, rebound.text
+        page = post(port, INITIALIZE, host=where, **token,
+                    origin="http://evil.example")
+        assert page.status_code == 403, page.text
+        fine = post(port, INITIALIZE, host=where, **token)
+        assert fine.status_code == 200, fine.text
+        assert "mcp-session-id" in fine.headers
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.1"])
+def test_listening_beyond_loopback_needs_a_token(run, time_catalog, host):
+    result = run("serve", "-c", str(time_catalog), "--http", f"{host}:0")
+    assert result.exit_code == 2
+    assert "--token" in result.stderr and "TOOLCAT_SERVE_TOKEN" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_short_token_is_refused(run, time_catalog):
+    result = run("serve", "-c", str(time_catalog), "--http", "0.0.0.0:0", "--token", "abc")
+    assert result.exit_code == 2 and "at least 16" in result.stderr
+
+
+def test_with_a_token_every_request_must_carry_it(time_catalog, fast_profile):
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--http", "0.0.0.0:0",
+                     env=environment(TOOLCAT_SERVE_TOKEN=TOKEN)) as (_, port):
+        assert post(port, INITIALIZE).status_code == 401
+        wrong = post(port, INITIALIZE, authorization="Bearer " + TOKEN[:-1] + "x")
+        assert wrong.status_code == 401 and wrong.headers["www-authenticate"].startswith(
+            "Bearer")
+        assert post(port, INITIALIZE, authorization=TOKEN).status_code == 401  # no scheme
+        assert post(port, INITIALIZE, authorization=f"Bearer {TOKEN}").status_code == 200
+
+
+def test_the_address_line_says_who_may_connect(time_catalog, fast_profile):
+    import subprocess
+    import sys
+
+    env = environment(TOOLCAT_SERVE_TOKEN=TOKEN)
+    with subprocess.Popen([sys.executable, "-m", "toolcat", "serve", "-c", str(time_catalog),
+                           "-p", str(fast_profile), "--http", "0.0.0.0:0"],
+                          stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=env) as process:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        process.terminate()
+        process.wait(15)
+    assert "every interface" in line and "Authorization: Bearer TOKEN" in line, line
+
+
+def test_a_session_id_is_bound_to_its_client_and_dies_with_the_session(time_catalog,
+                                                                       fast_profile):
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--http", "0.0.0.0:0",
+                     env=environment(TOOLCAT_SERVE_TOKEN=TOKEN)) as (_, port):
+        auth = {"authorization": f"Bearer {TOKEN}"}
+        opened = post(port, INITIALIZE, source="127.0.0.1", **auth)
+        session = opened.headers["mcp-session-id"]
+        assert len(session) >= 32  # a UUID4: 122 random bits
+        ack = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert post(port, ack, source="127.0.0.1", **auth,
+                    **{"mcp-session-id": session}).status_code == 202
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        own = post(port, listing, source="127.0.0.1", **auth, **{"mcp-session-id": session})
+        assert own.status_code == 200 and "search_tools" in own.text
+        # the same id from another address (a sniffed id replayed): as if it did not exist
+        stolen = post(port, listing, source="127.0.0.2", **auth,
+                      **{"mcp-session-id": session})
+        assert stolen.status_code == 404, stolen.text
+        with httpx.Client(timeout=30) as client:
+            closed = client.delete(f"http://127.0.0.1:{port}/mcp",
+                                   headers={**auth, "mcp-session-id": session})
+        assert closed.status_code == 200
+        replayed = post(port, listing, source="127.0.0.1", **auth,
+                        **{"mcp-session-id": session})
+        assert replayed.status_code == 404
+
+
+def test_each_client_has_its_own_session_and_added_tools(time_catalog, fast_profile):
+    from mcp import Client
+
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile),
+                     "--http", "127.0.0.1:0") as (url, _):
+        async def session() -> None:
+            changed: dict[str, int] = {"alice": 0, "bob": 0}
+
+            def counting(who: str) -> Any:
+                async def handler(message: Any) -> None:
+                    if isinstance(message, types.ToolListChangedNotification):
+                        changed[who] += 1
+                return handler
+
+            async with Client(url, cache=None, message_handler=counting("alice")) as alice, \
+                    Client(url, cache=None, message_handler=counting("bob")) as bob:
+                # the SDK's client in its default mode falls back to the handshake era, the
+                # one with sessions; and is told that the tool list can change
+                assert alice.protocol_version != "2026-07-28"
+                assert alice.server_capabilities.tools.list_changed is True
+                added = await alice.call_tool("add_tool",
+                                              {"tool_names": ["get_current_time"]})
+                assert json.loads(text(added))["added"] == ["get_current_time"]
+                with anyio.fail_after(10):
+                    while not changed["alice"]:
+                        await anyio.sleep(0.05)
+                own = [t.name for t in (await alice.list_tools()).tools]
+                assert "get_current_time" in own
+                others = [t.name for t in (await bob.list_tools()).tools]
+                assert others == ["search_tools", "add_tool", "show_all_tools"]
+                refused = await bob.call_tool("get_current_time", {"timezone": "UTC"})
+                assert refused.is_error and "has not been added" in text(refused)
+                called = await alice.call_tool("get_current_time", {"timezone": "UTC"})
+                assert called.structured_content["timezone"] == "UTC"
+                assert changed["bob"] == 0
+
+        anyio.run(session)
+
+
+def test_a_2026_client_pinned_to_that_version_is_told_which_versions_to_use(time_catalog,
+                                                                          fast_profile):
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile),
+                     "--http", "127.0.0.1:0") as (_, port):
+        discover = {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {}}
+        answer = post(port, discover, **{"mcp-protocol-version": "2026-07-28"})
+        assert answer.status_code == 400
+        error = answer.json()
+        assert error["id"] == 7 and error["error"]["code"] == -32022
+        assert "2025-11-25" in error["error"]["data"]["supported"]

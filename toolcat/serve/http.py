@@ -1,0 +1,219 @@
+"""Who may talk to `toolcat serve --http`, checked on every request before the SDK sees it.
+
+- Host and Origin: on every address, a request whose `Host` is not a name of the address
+  serve listens on (or whose `Origin`, when a browser sends one, is not such a name) is
+  refused (421, 403): a web page cannot reach serve through a name it controls (DNS
+  rebinding). Loopback addresses accept `localhost` and their own address; a wildcard address
+  (0.0.0.0, ::) accepts the machine's names and addresses; `--allow-host` adds more.
+- Token: with one, every request must carry `Authorization: Bearer TOKEN` (compared in
+  constant time, as digests, so neither the content nor the length leaks through timing);
+  else 401. Listening beyond loopback without a token is refused before the socket opens
+  (`require_token`).
+- Sessions: the handshake-era protocol gives each client its own session id (the SDK draws
+  a UUID4: 122 random bits). Here the id is bound to the client that opened it (its address and
+  credential): the same id from anyone else, or after the session closed, is 404, as the SDK
+  answers an unknown session.
+- Protocol era: serve keeps state per client (what it added), which the 2026-07-28 protocol
+  (stateless, no sessions) cannot carry over HTTP. Such requests are answered "unsupported
+  protocol version", naming the handshake-era versions; clients that speak both (the official
+  SDKs in their default mode) fall back to them by themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import json
+import socket
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.errors import UsageError
+
+TOKEN_ENV = "TOOLCAT_SERVE_TOKEN"
+MIN_TOKEN = 16  # characters: shorter ones can be guessed
+MAX_SESSIONS = 100  # open sessions at once; each holds its own resolution of the catalog
+MAX_PROBE = 64 * 1024  # bytes of a refused modern-era request read to answer its id
+SESSION_HEADER = "mcp-session-id"
+VERSION_HEADER = "mcp-protocol-version"
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where serve listens, and whether that is only this machine."""
+
+    host: str  # as given
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address
+
+    @property
+    def loopback(self) -> bool:
+        return self.ip.is_loopback
+
+    @property
+    def wildcard(self) -> bool:
+        return self.ip.is_unspecified
+
+
+def address(host: str) -> Address:
+    """The address `host` binds to (`127.1` is 127.0.0.1, a name is looked up once).
+
+    Raises:
+        UsageError: the host is no address of this machine's reach.
+    """
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_NUMERICSERV)
+    except (OSError, UnicodeError) as exc:
+        raise UsageError(f"--http: cannot use the host '{host}': "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
+    # IPv4 first, as a plain socket resolves a name: `localhost` is 127.0.0.1
+    first = min(found, key=lambda info: info[0] != socket.AF_INET)
+    return Address(host, ipaddress.ip_address(str(first[4][0]).split("%")[0]))
+
+
+def require_token(where: Address, token: str | None) -> None:
+    """Refuse to listen beyond loopback without a token, or with a guessable one.
+
+    Raises:
+        UsageError: no token where one is needed, or a short one.
+    """
+    if token is not None and len(token) < MIN_TOKEN:
+        raise UsageError(f"the serve token has {len(token)} characters; use at least "
+                         f"{MIN_TOKEN} random ones (e.g. `python -c \"import secrets; "
+                         "print(secrets.token_urlsafe(32))\"`)")
+    if token is None and not where.loopback:
+        reach = "every interface of this machine" if where.wildcard else f"{where.ip}"
+        raise UsageError(f"--http {where.host} listens on {reach}, beyond this machine's "
+                         f"loopback: give a token with --token or ${TOKEN_ENV} (clients then "
+                         "send 'Authorization: Bearer TOKEN'), or listen on 127.0.0.1")
+
+
+def host_names(where: Address, extra: Iterable[str] = ()) -> list[str]:
+    """The names a Host header may carry for `where` (without the port)."""
+    names = {where.host, str(where.ip), *extra}
+    if where.loopback or where.wildcard:
+        names.update({"localhost", "127.0.0.1", "::1"})
+    if where.wildcard:
+        hostname = socket.gethostname()
+        names.update({hostname, socket.getfqdn()})
+        with contextlib.suppress(OSError):
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(hostname, None))
+    return sorted(f"[{name}]" if ":" in name and not name.startswith("[") else name
+                  for name in names if name)
+
+
+def security_settings(names: Sequence[str]) -> Any:
+    """The SDK's Host/Origin check for `names`, any port."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = [*names, *(f"{name}:*" for name in names)]
+    origins = [f"{scheme}://{name}{port}" for name in names for scheme in ("http", "https")
+               for port in ("", ":*")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=hosts, allowed_origins=origins)
+
+
+def _digest(value: str) -> bytes:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
+
+
+class Guard:
+    """The ASGI app in front of the SDK's: Host/Origin, token, session binding, era."""
+
+    def __init__(self, app: Any, settings: Any, token: str | None) -> None:
+        from mcp.server.transport_security import TransportSecurityMiddleware
+
+        self.app = app
+        self.security = TransportSecurityMiddleware(settings)
+        self._token = _digest(f"Bearer {token}") if token is not None else None
+        self._owners: OrderedDict[str, bytes] = OrderedDict()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from starlette.requests import Request
+
+        request = Request(scope, receive)
+        refused = await self.security.validate_request(request)
+        if refused is not None:
+            await refused(scope, receive, send)
+            return
+        headers = request.headers
+        credential = _digest(headers.get("authorization", ""))
+        if self._token is not None and not hmac.compare_digest(credential, self._token):
+            await _respond(send, 401, {"error": "unauthorized: send 'Authorization: Bearer "
+                                                "TOKEN' with the token toolcat serve was "
+                                                "started with"},
+                           [(b"www-authenticate", b'Bearer realm="toolcat serve"')])
+            return
+        version = headers.get(VERSION_HEADER)
+        if version is not None and version not in _handshake_versions():
+            await self._unsupported(version, receive, send)
+            return
+        client = scope.get("client") or ("", 0)
+        owner = hashlib.sha256(credential + b"\0" + str(client[0]).encode()).digest()
+        session = headers.get(SESSION_HEADER)
+        if session is not None:
+            known = self._owners.get(session)
+            if known is None or not hmac.compare_digest(known, owner):
+                await _respond(send, 404, {"jsonrpc": "2.0", "id": None, "error": {
+                    "code": -32600, "message": "Session not found"}})
+                return
+            if request.method == "DELETE":
+                del self._owners[session]
+            await self.app(scope, receive, send)
+            return
+
+        async def opened(message: Any) -> None:
+            if message["type"] == "http.response.start" and message["status"] < 400:
+                for key, value in message.get("headers", []):
+                    if key.decode("latin-1").lower() == SESSION_HEADER:
+                        self._own(value.decode("latin-1"), owner)
+            await send(message)
+
+        await self.app(scope, receive, opened)
+
+    def _own(self, session: str, owner: bytes) -> None:
+        self._owners[session] = owner
+        while len(self._owners) > 4 * MAX_SESSIONS:  # sessions that expired unseen
+            self._owners.popitem(last=False)
+
+    async def _unsupported(self, version: str, receive: Any, send: Any) -> None:
+        body = bytearray()
+        while len(body) <= MAX_PROBE:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        try:
+            request_id = json.loads(bytes(body)).get("id")
+        except (ValueError, AttributeError, RecursionError):
+            request_id = None
+        if not isinstance(request_id, (int, str)) or isinstance(request_id, bool):
+            request_id = None
+        supported = list(_handshake_versions())
+        await _respond(send, 400, {"jsonrpc": "2.0", "id": request_id, "error": {
+            "code": -32022, "message": "Unsupported protocol version: toolcat serve keeps "
+            "each client's added tools in its session, which the stateless "
+            f"{version} protocol has no room for over HTTP; use one of {', '.join(supported)}",
+            "data": {"supported": supported, "requested": version}}})
+
+
+def _handshake_versions() -> tuple[str, ...]:
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+    return tuple(HANDSHAKE_PROTOCOL_VERSIONS)
+
+
+async def _respond(send: Any, status: int, body: dict[str, Any],
+                   headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(data)).encode()), *headers]})
+    await send({"type": "http.response.body", "body": data})

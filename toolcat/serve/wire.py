@@ -1,0 +1,198 @@
+"""The pipes between serve and a stdio upstream server, bounded: what a server writes can cost
+serve only linear time and a fixed amount of memory, whatever it writes.
+
+- stdout (the protocol): read as bytes and split on newlines as they come, each byte looked at
+  once. A message longer than `MAX_MESSAGE` bytes is not kept: the rest of its line is skipped,
+  and the call it answers (its `id`, read from the message's first bytes) gets a JSON-RPC
+  error saying how large it was. The SDK's own stdio client joins the pending text to every
+  chunk it reads, which is quadratic in the length of one message (40 MB took 13 s).
+- stderr: drained by a thread into a `StderrTail` that keeps the last `TAIL_BYTES` (for the
+  "its stderr ends: ..." of an error message); the rest is counted and dropped.
+
+Spawning and stopping (a new process group; stdin closed, 2 s, then SIGTERM and SIGKILL to the
+group) are the SDK's own, so serve stops a server exactly as the SDK does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+import mcp_types as types
+from mcp.client import stdio as sdk_stdio
+from mcp.shared.message import SessionMessage
+
+from toolcat.mcp.servers import ServerSpec
+
+MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one JSON-RPC message from an upstream
+TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept for error messages
+# the JSON-RPC code of the error that replaces an oversized answer (not -32000: to the SDK,
+# that is "connection closed")
+TOO_LARGE = -32050
+_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+_HEAD = 4096  # bytes of an oversized message searched for its id
+
+
+class StderrTail:
+    """An upstream's stderr, drained on a thread; keeps the last TAIL_BYTES."""
+
+    def __init__(self) -> None:
+        read, write = os.pipe()
+        self._read = read
+        self.writer = os.fdopen(write, "w", encoding="utf-8", errors="replace")
+        self._tail = bytearray()
+        self._lock = threading.Lock()
+        self.total = 0
+        self._thread = threading.Thread(target=self._drain, name="toolcat-upstream-stderr",
+                                        daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self._read, 65536):
+                with self._lock:
+                    self.total += len(chunk)
+                    self._tail += chunk
+                    if len(self._tail) > 2 * TAIL_BYTES:
+                        del self._tail[:-TAIL_BYTES]
+        os.close(self._read)
+
+    def spawned(self) -> None:
+        """The server has its own copy of the pipe: ours is closed, so that the drain ends
+        when the server (and whatever inherited its stderr) is gone."""
+        with contextlib.suppress(OSError):
+            self.writer.close()
+
+    def last_line(self) -> str:
+        with self._lock:
+            text = bytes(self._tail[-TAIL_BYTES:]).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+
+@asynccontextmanager
+async def bounded_stdio(spec: ServerSpec, stderr: StderrTail) -> AsyncIterator[Any]:
+    """The SDK's stdio transport for `spec`, with bounded reading (see the module's text)."""
+    command = await sdk_stdio._get_executable_command(spec.command)
+    # A server started from toolcat sees the environment the user's shell would give it,
+    # plus the `env` of its configuration entry.
+    env = {**os.environ, **spec.env}
+    try:
+        process = await sdk_stdio._create_platform_compatible_process(
+            command=command, args=list(spec.args), env=env, errlog=stderr.writer,
+            cwd=spec.cwd)
+    finally:
+        stderr.spawned()
+    reader_in, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, writer_out = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    async def read_stdout() -> None:
+        assert process.stdout is not None
+        try:
+            async with reader_in:
+                try:
+                    async for message in _messages(process.stdout):
+                        try:
+                            await reader_in.send(message)
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            return
+                finally:
+                    await sdk_stdio._drain_stdout(process)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+            pass  # the server went away: the session sees its read stream close
+
+    async def write_stdin() -> None:
+        assert process.stdin is not None
+        try:
+            async with writer_out:
+                async for message in writer_out:
+                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send((text + "\n").encode())
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await reader_in.aclose()
+        finally:
+            writer_done.set()
+
+    async def shutdown() -> None:
+        read_stream.close()
+        write_stream.close()
+        with anyio.move_on_after(0.5):
+            await writer_done.wait()
+        await sdk_stdio._stop_server_process(process)
+        for stream in (read_stream, write_stream, reader_in, writer_out):
+            await stream.aclose()
+        await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read_stdout)
+        group.start_soon(write_stdin)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                await shutdown()
+            group.cancel_scope.cancel()
+
+
+async def _messages(stdout: Any) -> AsyncIterator[SessionMessage | Exception]:
+    """The messages on `stdout`, one per line; each byte is scanned once."""
+    pending = bytearray()
+    skipping: bytes | None = None  # the head of an oversized message being skipped
+    skipped = 0
+    async for chunk in stdout:
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            if skipping is not None:
+                skipped += len(piece)
+            elif len(pending) + len(piece) > MAX_MESSAGE:
+                skipping = bytes((pending + piece[:_HEAD])[:_HEAD])
+                skipped = len(pending) + len(piece)
+                pending.clear()
+            else:
+                pending += piece
+            if end < 0:
+                break
+            if skipping is not None:
+                dropped = _too_large(skipping, skipped)
+                skipping, skipped = None, 0
+                if dropped is not None:
+                    yield dropped
+            elif pending.strip():
+                yield _parse(bytes(pending))
+            pending.clear()
+            start = end + 1
+
+
+def _parse(line: bytes) -> SessionMessage | Exception:
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:
+        return exc
+
+
+def _too_large(head: bytes, size: int) -> SessionMessage | None:
+    """The error answer that replaces a message of `size` bytes, for the request it answered
+    (None when its id cannot be read: that call then runs into its timeout)."""
+    found = _ID.search(head)
+    if found is None:
+        return None
+    try:
+        parsed = types.JSONRPCResponse.model_validate_json(
+            b'{"jsonrpc":"2.0","id":' + found.group(1) + b',"result":{}}')
+    except ValueError:
+        return None
+    request_id = parsed.id
+    message = (f"the MCP server's answer was {size / 1e6:,.1f} MB, more than toolcat serve "
+               f"relays ({MAX_MESSAGE // 2**20} MiB); it was dropped")
+    return SessionMessage(types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=types.ErrorData(code=TOO_LARGE, message=message)))
