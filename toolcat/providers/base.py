@@ -123,6 +123,33 @@ Notes = list["str | Note"]
 Written = tuple[dict[str, Json], Notes]
 
 
+def summarize(notes: list[str | Note]) -> tuple[str, ...]:
+    """The notes with those of one kind folded into one line: the kind, how many tools, and
+    the first few of them."""
+    by_kind: dict[str, list[Note]] = {}
+    order: list[str | Note] = []
+    for note in notes:
+        if isinstance(note, Note) and note.kind:
+            if note.kind not in by_kind:
+                order.append(note.kind)
+            by_kind.setdefault(note.kind, []).append(note)
+        else:
+            order.append(note)
+    lines = []
+    for entry in order:
+        group = by_kind.get(entry) if isinstance(entry, str) else None
+        if group is None:
+            lines.append(str(entry))
+        elif len(group) == 1:
+            lines.append(group[0].text)
+        else:
+            tools = list(dict.fromkeys(n.tool for n in group))
+            shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3} more" if len(tools) > 3
+                                            else "")
+            lines.append(f"{entry}: {len(tools)} tools ({shown})")
+    return tuple(dict.fromkeys(lines))
+
+
 @dataclass(frozen=True)
 class SchemaChange:
     """What a provider does to one keyword of a schema: drops it (the constraint is lost) or
