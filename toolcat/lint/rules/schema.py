@@ -63,6 +63,7 @@ def invalid_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
           required: [service]
       - name: clear_cache
         description: Drop every cached page of the web front end.
+        safe: true
         allow_no_schema: true
         no_schema_mode: human-approval
     """)
