@@ -76,7 +76,8 @@ def test_pick_explains_each_pick_and_where_it_is_defined(run):
 
 def test_pick_json_has_the_documented_shape(run):
     data = json.loads(run("pick", "send msg", "--scorer", "fuzzy", "--json").stdout)
-    assert sorted(data) == ["allow_unsafe", "considered", "excluded_unsafe", "fits",
+    assert sorted(data) == ["allow_unsafe", "best_unsafe", "considered", "excluded_unsafe",
+                            "fits",
                             "max_candidates", "message", "min_score", "picks", "query",
                             "scorer", "timed_out"]
     assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
@@ -117,6 +118,22 @@ def test_pick_an_unsafe_tool_with_the_semantic_scorer(run, shared_cache):
                           "semantic", "--min-score", "0.2", "--json").stdout)
     assert data["picks"][0]["qualified_name"] == "database:drop_table"
     assert all(p["score"] >= 0.2 for p in data["picks"])
+
+
+@pytest.mark.semantic
+def test_pick_says_the_best_fit_was_left_out_as_unsafe_instead_of_offering_others(
+        run, shared_cache):
+    # the README's own example: create_table was offered for "drop the users table"
+    result = run("pick", "drop the users table")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"no safe tool fits: the best fit, database:drop_table "
+        f"({result.stdout.split('(')[1].split(')')[0]}), is unsafe and was left out; allow "
+        "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it"]
+    data = json.loads(run("pick", "drop the users table", "--json").stdout)
+    assert (data["fits"], data["picks"]) == (False, [])
+    assert data["best_unsafe"]["qualified_name"] == "database:drop_table"
+    assert "--allow-unsafe" in data["message"]
 
 
 @pytest.mark.semantic

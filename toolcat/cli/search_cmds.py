@@ -250,6 +250,6 @@ def _print_picks(result: PickResult, explain: bool) -> None:
             console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
             console.print(f"   from: {where} (scorer {item.provenance['scorer']})",
                           markup=False, soft_wrap=True)
-    if result.excluded_unsafe and (explain or not result.fits):
+    if result.excluded_unsafe and (explain or (not result.fits and result.best_unsafe is None)):
         console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "
                       "(--allow-unsafe to consider them)", markup=False, soft_wrap=True)
