@@ -2,8 +2,8 @@
 
 Documents come as a bare list of tools; as an object with a `tools` array (a catalog, an MCP
 `tools/list` result, or a whole provider request body); as a JSON-RPC response wrapping one;
-as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; or as a
-single tool object.
+as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; as a
+Docker MCP catalog's `registry` of servers; or as a single tool object.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolcat.errors import CatalogError
-from toolcat.model import LoadIssue, SourceRef
+from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
 from toolcat.providers.base import Provider
 from toolcat.source.positions import PositionIndex, join
@@ -32,6 +32,9 @@ class Found:
     servers: list[tuple[Any, str]] = field(default_factory=list)
     server_name: str | None = None
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # pointer of an item -> its server, where one file holds several (a Docker MCP catalog)
+    item_servers: dict[str, str] = field(default_factory=dict)
+    source: Source | None = None  # the tools' source when the container says (MCP servers)
 
 
 _KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or false",
@@ -54,6 +57,10 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
         inner = _from_object(data["result"], join(pointer, "result"), file, index)
         inner.hint = inner.hint or "mcp"
         return inner
+    registry = data.get("registry")
+    if isinstance(registry, dict) and any(
+            isinstance(s, dict) and "tools" in s for s in registry.values()):
+        return _docker_catalog(registry, join(pointer, "registry"), file, index)
     tool_config = data.get("toolConfig")
     if isinstance(tool_config, dict) and isinstance(tool_config.get("tools"), list):
         found.hint = "bedrock"
@@ -87,6 +94,25 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
         "no tools found: expected a list of tools, an object with a 'tools' array, "
         "Gemini functionDeclarations, Bedrock toolConfig or a capabilities list",
         where=SourceRef(file, 1, 1))
+
+
+def _docker_catalog(registry: dict[str, Any], pointer: str, file: str,
+                    index: PositionIndex) -> Found:
+    """A Docker MCP catalog (`docker mcp catalog show --format yaml`): `registry: {server:
+    {tools: [{name, description, arguments, annotations}]}}`; every tool on its server."""
+    found = Found(source="mcp")
+    for name, server in registry.items():
+        tools = server.get("tools") if isinstance(server, dict) else None
+        if tools is None:
+            continue
+        at = join(pointer, name, "tools")
+        if not isinstance(tools, list):
+            raise CatalogError("'tools' must be a list",
+                               where=SourceRef(file, *index.locate(at), at))
+        for item, item_pointer in _pointed(tools, at):
+            found.items.append((item, item_pointer))
+            found.item_servers[item_pointer] = str(name)
+    return found
 
 
 def _from_list(items: list[Any], pointer: str, found: Found) -> Found:

@@ -151,8 +151,11 @@ class _Loader:
         base_uri = base_uri_for(file)
         typed = TypeNames()
         foreign = parsed.type_names is None or not parsed.type_names <= JSON_TYPES
+        source = self.default_source if found.source is None else found.source
         for item, pointer in found.items:
-            ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source,
+            server = found.item_servers.get(pointer, default_server) if found.item_servers \
+                else default_server
+            ctx = ReadContext(file, pointer, parsed.index, server, source,
                               foreign_types=foreign, examples=parsed.has_examples)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")

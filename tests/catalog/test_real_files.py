@@ -1,0 +1,48 @@
+"""Public files as their tools write them (tests/data/real, each source named in SOURCE.md)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import DATA
+
+REAL = DATA / "real"
+DOCKER = str(REAL / "docker_mcp_catalog.yaml")
+
+
+def test_a_docker_mcp_catalog_keeps_arguments_servers_and_annotations(run):
+    result = run("list", "-c", DOCKER, "--json")
+    assert result.exit_code == 0
+    tools = {t["name"]: t for t in json.loads(result.stdout)["tools"]}
+    assert tools["delete_resource"]["server"] == "kubectl-mcp-server"
+    assert tools["list_users"]["server"] == "okta"
+    assert (tools["get_pods"]["safe"], tools["delete_resource"]["safe"]) == (True, False)
+    shown = json.loads(run("show", "-c", DOCKER, "scale_deployment", "--json").stdout)
+    assert shown["parameters"] == {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "Name of the deployment"},
+            "replicas": {"type": "integer", "description": "Number of replicas"},
+            "labels": {"type": "array", "description": "Labels the deployment must have",
+                       "items": {"type": "string"}}},
+        "required": ["name", "replicas"]}
+    assert "arguments" not in shown["extra"]
+
+
+def test_render_sends_a_docker_catalog_tools_arguments(run):
+    result = run("render", "-c", DOCKER, "list the pods", "--provider", "openai")
+    assert result.exit_code == 0
+    sent = {t["function"]["name"]: t["function"]["parameters"]
+            for t in json.loads(result.stdout)["tools"]}
+    assert sent["get_pods"] == {"type": "object", "properties": {"namespace": {
+        "type": "string", "description": "Kubernetes namespace"}}, "required": []}
+
+
+def test_a_malformed_docker_argument_is_an_error_at_its_line(tmp_path, run):
+    path = tmp_path / "catalog.yaml"
+    path.write_text("registry:\n  k:\n    tools:\n      - name: t\n        arguments:\n"
+                    "          - type: string\n")
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"toolcat: error: {path}:6:13")
+    assert "each argument must be a mapping with a name" in result.stderr
