@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -272,6 +273,6 @@ def convert(
         print_json(summary if output else {**summary, "payload": result.payload})
     elif output is None:
         as_yaml = PROVIDERS[to].yaml_native
-        typer.echo(to_text(result.payload, as_yaml=as_yaml), nl=False)
+        write_output(Path("-"), to_text(result.payload, as_yaml=as_yaml))
     else:
         say_written(f"wrote {plural(result.count, 'tool')} as {to} to {output}")
