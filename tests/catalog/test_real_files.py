@@ -46,3 +46,25 @@ def test_a_malformed_docker_argument_is_an_error_at_its_line(tmp_path, run):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"toolcat: error: {path}:6:13")
     assert "each argument must be a mapping with a name" in result.stderr
+
+
+def test_a_client_config_given_as_a_catalog_points_to_import_mcp(run):
+    config = REAL / "vscode" / ".vscode" / "mcp.json"
+    result = run("list", "-c", str(config))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"toolcat: error: {config}:1:1: an MCP client configuration (`servers`: 1 server), "
+        f"not a tool catalog: import its servers' tools with `toolcat import mcp --config "
+        f"{config}`\n")
+
+
+def test_a_list_of_server_entries_is_not_read_as_tools(tmp_path, run):
+    # a hand-written .cursor/mcp.json that lists servers instead of mapping them
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps([
+        {"name": "github", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"]},
+        {"name": "linear", "url": "https://mcp.linear.app/mcp"}]))
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 2
+    assert "a list of MCP server entries (command/url), not a tool catalog" in result.stderr
+    assert "toolcat import mcp --config" in result.stderr

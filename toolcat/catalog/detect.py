@@ -16,6 +16,7 @@ from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
 from toolcat.providers.base import Provider
 from toolcat.source.positions import PositionIndex, join
+from toolcat.wording import plural
 
 SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema", "function",
                "toolSpec")
@@ -43,6 +44,11 @@ _KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or fa
 
 def find_tools(data: Any, file: str, index: PositionIndex) -> Found:
     if isinstance(data, list):
+        if _server_entries(data):
+            raise CatalogError(
+                "a list of MCP server entries (command/url), not a tool catalog: import their "
+                "tools with `toolcat import mcp --config FILE` (an `mcpServers` mapping)",
+                where=SourceRef(file, 1, 1))
         return _from_list(data, "", Found())
     if not isinstance(data, dict):
         raise CatalogError(
@@ -51,7 +57,39 @@ def find_tools(data: Any, file: str, index: PositionIndex) -> Found:
     return _from_object(data, "", file, index)
 
 
+def _not_a_catalog(data: dict[str, Any], file: str) -> None:
+    """Refuse, with what to do instead, documents that hold no tool definitions but look as
+    if they might: an MCP client configuration, an OpenAPI description."""
+    where = SourceRef(file, 1, 1)
+    if isinstance(data.get("openapi"), str) or isinstance(data.get("swagger"), str):
+        version = data.get("openapi") or data.get("swagger")
+        raise CatalogError(
+            f"an OpenAPI {version} description, not a tool catalog: toolcat reads tool "
+            "definitions (function-calling or MCP tools), not HTTP operations; generate tools "
+            "from it with an OpenAPI-to-tools generator, or serve it through an MCP server "
+            "and use `toolcat import mcp`", where=where)
+    key = "mcpServers" if "mcpServers" in data else "servers"
+    servers = data.get(key)
+    if "tools" not in data and (isinstance(servers, dict) or (
+            isinstance(servers, list) and _server_entries(servers))):
+        raise CatalogError(
+            f"an MCP client configuration (`{key}`: {plural(len(servers), 'server')}), not a "
+            f"tool catalog: import its servers' tools with `toolcat import mcp --config {file}`"
+            + ("" if isinstance(servers, dict) else
+               f" once `{key}` maps each server's name to its entry, as editors write it"),
+            where=where)
+
+
+def _server_entries(items: list[Any]) -> bool:
+    """A list whose every entry says how to start or reach a server, none a tool schema."""
+    return bool(items) and all(
+        isinstance(i, dict) and ("command" in i or "url" in i or "httpUrl" in i)
+        and not any(k in i for k in SCHEMA_KEYS) for i in items)
+
+
 def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionIndex) -> Found:
+    if not pointer:
+        _not_a_catalog(data, file)
     found = Found(server_name=_declared_server(data))
     if isinstance(data.get("result"), dict) and "jsonrpc" in data:
         inner = _from_object(data["result"], join(pointer, "result"), file, index)
@@ -78,6 +116,12 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
         raise CatalogError("'servers' must be a list",
                            where=SourceRef(file, *index.locate(at), at))
     if isinstance(data.get("tools"), list):
+        if _server_entries(data["tools"]):
+            at = join(pointer, "tools")
+            raise CatalogError(
+                "'tools' lists MCP server entries (command/url), not tool definitions: import "
+                "their tools with `toolcat import mcp --config FILE`",
+                where=SourceRef(file, *index.locate(at), at))
         return _from_list(data["tools"], join(pointer, "tools"), found)
     if isinstance(data.get("capabilities"), list):
         found.hint = "capability"
