@@ -249,6 +249,15 @@ def _refused(tool: Tool, provider: Provider) -> list[str]:
     if bad:
         problems.append(f"{tool.name}: type {', '.join(map(repr, bad))} is not a JSON Schema "
                         f"type; {provider.label} rejects the schema")
+    names = provider.limits.rejected_properties(schema)
+    if names:
+        rule = provider.limits.property_names
+        shown = ", ".join(map(repr, names[:3])) + (f" and {len(names) - 3} more"
+                                                   if len(names) > 3 else "")
+        problems.append(f"{tool.name}: {provider.label} rejects the parameter name"
+                        f"{'s' * (len(names) > 1)} {shown}: "
+                        f"{'they' if len(names) > 1 else 'it'} must match "
+                        f"{rule.pattern if rule else ''} (lint TC406)")
     return problems
 
 
