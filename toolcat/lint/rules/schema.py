@@ -11,6 +11,7 @@ from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.walk import type_names, written_schema
 from toolcat.model import Catalog, Tool
 from toolcat.providers.types import foreign_types
+from toolcat.wording import schema_message
 
 
 @tool_rule("TC101", "invalid-schema", "error", bad="""
@@ -251,7 +252,7 @@ def _rejection(rules: dict[str, Any], value: Any) -> str | None:
     if not rules or next(schema_errors(rules), None) is not None:
         return None  # TC101 reports a broken keyword; nothing sound to compare against
     error = next(iter(Draft202012Validator(rules).iter_errors(value)), None)
-    return error.message if error is not None else None
+    return schema_message(error) if error is not None else None
 
 
 def _compiles(pattern: str) -> bool:
