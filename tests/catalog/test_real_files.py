@@ -68,3 +68,33 @@ def test_a_list_of_server_entries_is_not_read_as_tools(tmp_path, run):
     assert result.exit_code == 2
     assert "a list of MCP server entries (command/url), not a tool catalog" in result.stderr
     assert "toolcat import mcp --config" in result.stderr
+
+
+def test_openapi_3_operations_are_read_as_tools(run):
+    # the OpenAPI Initiative's petstore: one tool per operation, parameters by name, the JSON
+    # body as `body` with the component schema it uses under $defs; safety by HTTP method
+    petstore = str(REAL / "petstore.yaml")
+    tools = {t["name"]: t for t in json.loads(run("list", "-c", petstore, "--json").stdout)
+             ["tools"]}
+    assert list(tools) == ["listPets", "createPets", "showPetById"]
+    assert {t["server"] for t in tools.values()} == {"Swagger Petstore"}
+    assert [tools[n]["safe"] for n in tools] == [True, False, True]
+    shown = json.loads(run("show", "-c", petstore, "showPetById", "--json").stdout)
+    assert shown["parameters"] == {"type": "object", "properties": {"petId": {
+        "type": "string", "description": "The id of the pet to retrieve"}},
+        "required": ["petId"]}
+    assert shown["origin"]["pointer"] == "/paths/~1pets~1{petId}/get"
+    created = json.loads(run("show", "-c", petstore, "createPets", "--json").stdout)
+    assert created["parameters"]["properties"]["body"] == {"$ref": "#/$defs/Pet"}
+    assert created["parameters"]["$defs"]["Pet"]["required"] == ["id", "name"]
+    rendered = run("render", "-c", petstore, "list the pets", "--provider", "openai")
+    assert rendered.exit_code == 0, rendered.stderr
+
+
+def test_a_swagger_2_document_is_refused_with_what_to_do(tmp_path, run):
+    path = tmp_path / "swagger.json"
+    path.write_text(json.dumps({"swagger": "2.0", "info": {"title": "x", "version": "1"},
+                                "paths": {}}))
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 2
+    assert "an OpenAPI 2.0 description without OpenAPI 3 `paths`" in result.stderr

@@ -3,7 +3,8 @@
 Documents come as a bare list of tools; as an object with a `tools` array (a catalog, an MCP
 `tools/list` result, or a whole provider request body); as a JSON-RPC response wrapping one;
 as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; as a
-Docker MCP catalog's `registry` of servers; or as a single tool object.
+Docker MCP catalog's `registry` of servers; as the operations of an OpenAPI 3 document
+(toolcat.catalog.openapi); or as a single tool object.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcat.catalog.openapi import is_openapi3, operations
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
@@ -61,16 +63,16 @@ def _not_a_catalog(data: dict[str, Any], file: str) -> None:
     """Refuse, with what to do instead, documents that hold no tool definitions but look as
     if they might: an MCP client configuration, an OpenAPI description."""
     where = SourceRef(file, 1, 1)
-    if isinstance(data.get("openapi"), str) or isinstance(data.get("swagger"), str):
+    if (isinstance(data.get("openapi"), str) and not is_openapi3(data)) or isinstance(
+            data.get("swagger"), str):
         version = data.get("openapi") or data.get("swagger")
         raise CatalogError(
-            f"an OpenAPI {version} description, not a tool catalog: toolcat reads tool "
-            "definitions (function-calling or MCP tools), not HTTP operations; generate tools "
-            "from it with an OpenAPI-to-tools generator, or serve it through an MCP server "
-            "and use `toolcat import mcp`", where=where)
+            f"an OpenAPI {version} description without OpenAPI 3 `paths`: toolcat reads the "
+            "operations of OpenAPI 3 documents as tools; convert it to OpenAPI 3 first",
+            where=where)
     key = "mcpServers" if "mcpServers" in data else "servers"
     servers = data.get(key)
-    if "tools" not in data and (isinstance(servers, dict) or (
+    if "tools" not in data and "paths" not in data and (isinstance(servers, dict) or (
             isinstance(servers, list) and _server_entries(servers))):
         raise CatalogError(
             f"an MCP client configuration (`{key}`: {plural(len(servers), 'server')}), not a "
@@ -90,6 +92,12 @@ def _server_entries(items: list[Any]) -> bool:
 def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionIndex) -> Found:
     if not pointer:
         _not_a_catalog(data, file)
+        if is_openapi3(data):
+            info = data.get("info")
+            title = info.get("title") if isinstance(info, dict) else None
+            found = Found(hint="toolcat", server_name=title if isinstance(title, str) else None)
+            found.items = list(operations(data))
+            return found
     found = Found(server_name=_declared_server(data))
     if isinstance(data.get("result"), dict) and "jsonrpc" in data:
         inner = _from_object(data["result"], join(pointer, "result"), file, index)
