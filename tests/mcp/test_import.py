@@ -66,7 +66,7 @@ def test_streamable_http_server_imports_with_the_documented_json(run, http_url, 
     assert data == {"servers": [{"name": "demo-files", "transport": "http", "tools": 4,
                                  "server_info": {"name": "demo-files", "title": "Demo file store",
                                                  "version": "1.4.0"}}],
-                    "tools": 4, "output": str(out)}
+                    "tools": 4, "output": str(out), "failed": []}
     written = json.loads(out.read_text())
     assert written["servers"][0]["mcp"] == {
         "transport": "http", "url": http_url,
