@@ -99,7 +99,7 @@ def test_schema_violations_are_reported_at_their_json_pointer(run, tmp_path):
     errors = json.loads(result.stdout)["calls"][0]["errors"]
     assert [(e["pointer"], e["keyword"]) for e in errors] == [
         ("", "additionalProperties"), ("/location", "minLength"), ("/units", "enum")]
-    assert "'kelvin' is not one of ['metric', 'imperial', 'standard']" in errors[2]["message"]
+    assert '"kelvin" is not one of ["metric", "imperial", "standard"]' in errors[2]["message"]
 
 
 def test_the_text_report_names_each_call_by_file_line_and_column(run, tmp_path):
@@ -228,3 +228,16 @@ def test_calls_to_builtin_tools_are_known_unless_turned_off(run, tmp_path):
     result = run("check-call", str(response), "--provider", "anthropic", "--no-builtins")
     assert result.exit_code == 1
     assert "no tool named 'tool_search'" in result.stdout
+
+
+def test_messages_show_the_values_as_json_not_python(run, tmp_path):
+    # a model sent null for a number: the message says null, as the JSON had it, not None
+    response = tmp_path / "response.json"
+    response.write_text(json.dumps(build_response("anthropic", [
+        ("c8", "get_weather", {"location": True, "units": None, "days": 3},
+         "schema-violation")])))
+    result = run("check-call", str(response), "--provider", "anthropic", "--json")
+    messages = [e["message"] for e in json.loads(result.stdout)["calls"][0]["errors"]]
+    assert any(m.startswith("null is not") for m in messages), messages
+    assert any(m.startswith("true is not of type") for m in messages), messages
+    assert not any("None" in m or "True" in m or "'" in m for m in messages), messages

@@ -227,7 +227,7 @@ BAD_DEFINITIONS = {
     "invalid schema": (
         '@toolcat.tool(name="x", parameters={"type": "object", "required": "a"})\n'
         'def x(a=None): ...\n',
-        "tool 'x': the tool's schema is invalid: 'a' is not of type 'array' (at '/required')"),
+        'tool \'x\': the tool\'s schema is invalid: "a" is not of type "array" (at \'/required\')'),
     "schema not a dict": (
         '@toolcat.tool(name="x", parameters=True)\ndef x(): ...\n',
         "parameters must be a JSON Schema object (a dict) or a pydantic model class"),

@@ -178,10 +178,10 @@ def tour() -> list[Step]:
 SAYS = {
     "lint -c demo": ["0 errors, 0 warnings, 0 info in 72 tools"],
     "lint -c demo --target gemini": ["TC402", "0 errors, 108 warnings"],
-    "search -c demo wether": ["(fuzzy)", "get_weather", "weather_forecast"],
+    "search -c demo wether": ["get_weather", "weather_forecast"],  # into a pipe: plain lines
     "pick -c demo open a pull request for my branch --explain":
         ["1. github:create_pull_request", "list_pull_requests", "merge_pull_request"],
-    "pick -c demo drop the users table": ["describe_table", "list_tables", "create_table"],
+    "pick -c demo drop the users table": ["no safe tool fits: the best fit, database:drop_table"],
     "pick -c demo drop the users table --allow-unsafe": ["1. database:drop_table"],
     "resolve -c demo will it rain in Lisbon tomorrow --profile small-model":
         ["pythonic (fallback)", "cap      2", "visible (4)", "deferred (60)", "excluded (20)",

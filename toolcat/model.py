@@ -166,6 +166,16 @@ class Tool:
         return f"{self.server}:{self.name}" if self.server else self.name
 
     @property
+    def safety_stated(self) -> bool:
+        """Whether the author said how safe the tool is: a `safe:` key, an MCP `readOnlyHint`
+        or `destructiveHint`, or `safe=False` given in code. Otherwise `safe` is a default
+        (true outside MCP, false by the MCP specification), not something anyone stated."""
+        hints = self.annotations or {}
+        return ("safe" in self.raw or isinstance(hints.get("readOnlyHint"), bool)
+                or isinstance(hints.get("destructiveHint"), bool)
+                or (not self.safe and not self.safety))
+
+    @property
     def ignored_rules(self) -> frozenset[str]:
         """Lint rule ids this tool silences for itself (`x-toolcat-ignore`)."""
         value = self.extra.get("x-toolcat-ignore", ())

@@ -61,3 +61,29 @@ def test_the_server_survives_conversion_so_diff_shows_only_what_was_lost(run):
 def test_several_servers_in_one_shape_without_servers_is_a_warning(run):
     result = run("convert", "-c", str(CATALOGS), "--to", "anthropic")
     assert "the servers of 72 tools (calendar, database, email, ...) dropped" in result.stderr
+
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+
+
+def test_unknown_safety_stays_unknown_in_mcp_and_is_said(run):
+    # tau-bench's cancel_reservation (OpenAI shape) and an MCP bundle's write_file say nothing
+    # about safety: no destructiveHint: false may be invented for them
+    for name, destructive in (("tau_bench_airline.json", "cancel_reservation"),
+                              ("mcpb_manifest.json", "write_file")):
+        result = run("convert", "-c", str(REAL / name), "--to", "mcp")
+        assert result.exit_code == 0
+        tools = {t["name"]: t for t in json.loads(result.stdout)["tools"]}
+        assert "annotations" not in tools[destructive]
+        assert "safety not stated: no destructiveHint written" in result.stderr
+        assert f":{destructive}" in result.stderr
+
+
+def test_stated_safety_is_still_written_as_a_hint(tmp_path, run):
+    path = tmp_path / "tools.yaml"
+    path.write_text("tools:\n  - {name: drop_table, description: Drop a table., safe: false}\n"
+                    "  - {name: get_row, description: Read one row., safe: true}\n")
+    tools = {t["name"]: t for t in json.loads(
+        run("convert", "-c", str(path), "--to", "mcp").stdout)["tools"]}
+    assert tools["get_row"]["annotations"] == {"destructiveHint": False}
+    assert "annotations" not in tools["drop_table"]  # the MCP default already says it

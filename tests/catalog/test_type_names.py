@@ -30,9 +30,10 @@ def test_one_foreign_tool_among_plain_ones_is_mapped_and_warned(tmp_path, suffix
     assert catalog.get("plain0").parameters == PLAIN["parameters"]
     warnings = [i for i in catalog.issues if i.code == "type-names"]
     assert len(warnings) == 1 and "dict→object (×1)" in warnings[0].message
-    # at the first tool mapped: the line of the `{` that opens it
-    opening = text[:text.index('"name": "bfcl"')].rindex("{")
-    assert warnings[0].where.line == text.count("\n", 0, opening) + 1
+    # at the first type mapped (issue 30: not at the tool): the line of `"type": "dict"`
+    first = text.index('"type": "dict"')
+    assert warnings[0].where.line == text.count("\n", 0, first) + 1
+    assert warnings[0].where.pointer == "/3/parameters/type"
 
 
 def test_a_file_of_json_schema_types_only_gives_no_warning(tmp_path):

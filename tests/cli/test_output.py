@@ -233,3 +233,22 @@ def test_a_full_disk_under_stdout_is_one_line_and_exit_2(args):
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
     assert err == b"toolcat: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("output", [(), ("-o", "-")])
+def test_convert_into_head_that_stops_after_a_line_exits_141(tmp_path, output):
+    # `toolcat convert -o - | head -1` on a catalog bigger than a pipe holds: the write meets
+    # the closed pipe part way (a short write, no error), which must not pass for success
+    tools = [{"name": f"tool_{i}", "description": "Look up one record by its id. " * 4,
+              "parameters": {"type": "object", "properties": {}}} for i in range(2000)]
+    catalog = tmp_path / "big.json"
+    catalog.write_text(json.dumps(tools))
+    proc = _toolcat("convert", "-c", str(catalog), "--to", "mcp", *output,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"{\n"
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141
+    assert b"wrote" not in err and b"Traceback" not in err

@@ -161,7 +161,7 @@ def test_check_call_instantiate_reports_what_each_call_would_become(run, agent, 
     assert result.stdout.splitlines() == [
         f"{response}:3:5  get_weather (t0)  instantiated → my_agent.tools.GetWeather",
         f"{response}:11:5  get_weather (t1)  refused",
-        "    /: 'city' is a required property  schema-violation",
+        '    /: "city" is a required property  schema-violation',
         f"{response}:17:5  drop_table (t2)  instantiated → my_agent.tools.drop_table",
         f"{response}:23:5  tool_search (t3)  valid, no Python class to instantiate",
         "4 calls: 2 instantiated, 1 refused, 1 without a Python class",

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.conftest import DATA
+from tests.terminal import on_terminal
 from toolcat.search import SCORERS
 
 
@@ -18,8 +20,28 @@ def rows(output):
 def test_search_finds_a_misspelt_tool_by_fuzzy_fallback(run):
     result = run("search", "wether")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0].strip() == "5 found (fuzzy)"
-    assert rows(result.stdout)[0][:4] == ["1", "get_weather", "weather", "0.61"]
+    assert "5 found (fuzzy)" in result.stderr
+    assert result.stdout.splitlines()[0].split("\t")[:4] == ["1", "get_weather", "weather",
+                                                             "0.61"]
+
+
+def test_search_into_a_pipe_writes_plain_lines_and_a_table_on_a_terminal(run):
+    lines = run("search", "send msg", "--scorer", "bm25").stdout.splitlines()
+    assert lines and all(len(line.split("\t")) == 5 for line in lines)
+    assert not any(c in "".join(lines) for c in "┏┃│└")
+    shown = on_terminal("search", "send msg", "--scorer", "bm25", columns=100)
+    assert "┃ name" in shown and "found (bm25)" in shown
+
+
+def test_list_on_a_narrow_terminal_keeps_whole_words(run):
+    catalog = str(DATA / "real" / "docker_mcp_catalog.yaml")
+    shown = on_terminal("list", "-c", catalog, columns=60)
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in shown.splitlines()
+             if line.startswith("│")]
+    assert [row[-1] for row in cells] == ["yes", "no", "no", "yes"]  # no "(de… fal…"
+    assert all("…" not in cell for row in cells for cell in row)
+    wide = on_terminal("list", "-c", catalog, columns=140)
+    assert "no (no annotations: MCP default)" in wide
 
 
 def test_search_json_has_seed_001s_response_shape(run):
@@ -76,7 +98,8 @@ def test_pick_explains_each_pick_and_where_it_is_defined(run):
 
 def test_pick_json_has_the_documented_shape(run):
     data = json.loads(run("pick", "send msg", "--scorer", "fuzzy", "--json").stdout)
-    assert sorted(data) == ["allow_unsafe", "considered", "excluded_unsafe", "fits",
+    assert sorted(data) == ["allow_unsafe", "best_unsafe", "considered", "excluded_unsafe",
+                            "fits",
                             "max_candidates", "message", "min_score", "picks", "query",
                             "scorer", "timed_out"]
     assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
@@ -117,6 +140,22 @@ def test_pick_an_unsafe_tool_with_the_semantic_scorer(run, shared_cache):
                           "semantic", "--min-score", "0.2", "--json").stdout)
     assert data["picks"][0]["qualified_name"] == "database:drop_table"
     assert all(p["score"] >= 0.2 for p in data["picks"])
+
+
+@pytest.mark.semantic
+def test_pick_says_the_best_fit_was_left_out_as_unsafe_instead_of_offering_others(
+        run, shared_cache):
+    # the README's own example: create_table was offered for "drop the users table"
+    result = run("pick", "drop the users table")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"no safe tool fits: the best fit, database:drop_table "
+        f"({result.stdout.split('(')[1].split(')')[0]}), is unsafe and was left out; allow "
+        "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it"]
+    data = json.loads(run("pick", "drop the users table", "--json").stdout)
+    assert (data["fits"], data["picks"]) == (False, [])
+    assert data["best_unsafe"]["qualified_name"] == "database:drop_table"
+    assert "--allow-unsafe" in data["message"]
 
 
 @pytest.mark.semantic

@@ -66,7 +66,7 @@ def test_streamable_http_server_imports_with_the_documented_json(run, http_url, 
     assert data == {"servers": [{"name": "demo-files", "transport": "http", "tools": 4,
                                  "server_info": {"name": "demo-files", "title": "Demo file store",
                                                  "version": "1.4.0"}}],
-                    "tools": 4, "output": str(out)}
+                    "tools": 4, "output": str(out), "failed": []}
     written = json.loads(out.read_text())
     assert written["servers"][0]["mcp"] == {
         "transport": "http", "url": http_url,
@@ -192,16 +192,75 @@ def test_failed_import_leaves_the_previous_output_as_it_was(run, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".catalog")] == []
 
 
-def test_one_failing_server_in_a_config_fails_the_import_and_is_named(run, tmp_path):
+def test_one_failing_server_in_a_config_is_named_and_the_others_imported(run, tmp_path):
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"mcpServers": {
         "good": {"command": DEMO[0], "args": [DEMO[1]]},
         "bad": {"command": BROKEN[0], "args": [BROKEN[1], "exit"]}}}))
     out = tmp_path / "out.yaml"
+    result = run("import", "mcp", "--timeout", START_TIMEOUT, "--config", str(config),
+                 "-o", str(out))
+    assert result.exit_code == 1  # the command ran and found a problem
+    assert "toolcat: error: MCP server 'bad' exited before it had listed its tools" \
+        in result.stderr
+    assert {t.server for t in load_catalog(out).tools} == {"good"}
+    data = json.loads(run("import", "mcp", "--timeout", START_TIMEOUT, "--config",
+                          str(config), "--json").stdout)
+    assert [s["name"] for s in data["servers"]] == ["good"]
+    assert [f["name"] for f in data["failed"]] == ["bad"]
+
+
+def test_every_server_of_a_config_failing_is_exit_2(run, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "bad": {"command": BROKEN[0], "args": [BROKEN[1], "exit"]},
+        "worse": {"command": "no-such-mcp-server"}}}))
+    out = tmp_path / "out.yaml"
     result = run("import", "mcp", "--timeout", "20", "--config", str(config), "-o", str(out))
     assert result.exit_code == 2
-    assert "1 of 2 servers failed: MCP server 'bad' exited" in result.stderr
+    assert "2 of 2 servers failed: MCP server 'bad' exited" in result.stderr
     assert not out.exists()
+
+
+def test_a_failed_server_shows_the_stderr_lines_that_explain_it(run):
+    # npx's reason is the line before its last one (where its log is)
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "npx")
+    assert result.exit_code == 2
+    assert ("its stderr ends: npm error npx canceled due to missing packages and no YES "
+            "option") in result.stderr
+    assert "| npm error A complete log of this run can be found in" in result.stderr
+
+
+def test_a_vscode_workspace_config_as_the_editor_writes_it(run, tmp_path, monkeypatch):
+    # microsoft/vscode's own .vscode/mcp.json: `servers`, ${workspaceFolder} in cwd, JSONC
+    # with a comment after a trailing comma; ${env:...} and ${userHome} expanded as VS Code does
+    workspace = tmp_path / "repo"
+    (workspace / ".vscode").mkdir(parents=True)
+    (workspace / "test" / "mcp").mkdir(parents=True)
+    monkeypatch.setenv("DEMO_EXTRA", "2")
+    config = workspace / ".vscode" / "mcp.json"
+    config.write_text(
+        '{\n\t"servers": {\n\t\t"files": {\n\t\t\t"type": "stdio",\n'
+        f'\t\t\t"command": {json.dumps(DEMO[0])},\n'
+        f'\t\t\t"args": [{json.dumps(DEMO[1])}, "--extra-tools", "${{env:DEMO_EXTRA}}"],\n'
+        '\t\t\t"cwd": "${workspaceFolder}/test/mcp",\n'
+        '\t\t\t"env": {"HOME_DIR": "${userHome}"},\n'
+        '\t\t}, // the automation server\n\t},\n\t"inputs": []\n}\n')
+    out = tmp_path / "out.yaml"
+    result = import_mcp(run, "--config", str(config), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    written = yaml.safe_load(out.read_text())
+    assert len(written["tools"]) == 4 + 2  # --extra-tools got the value of $DEMO_EXTRA
+    launch = written["servers"][0]["mcp"]
+    assert launch["cwd"] == "${workspaceFolder}/test/mcp"  # as written, not expanded
+    assert launch["args"][-2:] == ["--extra-tools", "${env:DEMO_EXTRA}"]
+    assert launch["env"] == {"HOME_DIR": "${userHome}"}
+    (workspace / "test" / "mcp").rmdir()
+    result = import_mcp(run, "--config", str(config))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"toolcat: error: {config}:3:12: server 'files': its working folder 'cwd' "
+        f"(${{workspaceFolder}}/test/mcp, that is {workspace}/test/mcp) does not exist\n")
 
 
 def test_missing_command_and_closed_port_are_one_line_errors(run):

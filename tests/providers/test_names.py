@@ -104,7 +104,7 @@ def test_a_prefixed_call_is_validated_against_its_own_servers_schema(run, tmp_pa
     assert checked.exit_code == 1
     call = json.loads(checked.stdout)["calls"][0]
     assert call["tool"] == "github:search"
-    assert "'query' is a required property" in call["errors"][0]["message"]
+    assert '"query" is a required property' in call["errors"][0]["message"]
 
 
 def test_render_prints_one_line_per_kind_of_note_and_every_note_with_verbose(run):

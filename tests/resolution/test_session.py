@@ -106,7 +106,7 @@ def test_a_call_to_a_tool_the_model_does_not_see_is_refused(session):
 def test_arguments_that_do_not_fit_the_schema_are_refused(session):
     step = session(MODE).call("add_tool", {"tool_names": "get_weather"})
     assert (step.refused, step.rule) == (True, "call-invalid")
-    assert "is not of type 'array'" in step.response["error"]
+    assert 'is not of type "array"' in step.response["error"]
 
 
 def test_tool_search_loads_what_it_finds_by_relevance(session):

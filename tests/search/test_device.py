@@ -88,7 +88,7 @@ def test_the_cli_draws_a_progress_bar_only_on_a_terminal(tmp_path):
     args = ["pick", "thing 5", "-c", str(catalog), "--scorer", "semantic", "--device", "cpu"]
     shown = on_terminal(*args, stream="stderr", columns=120,
                         env={"TOOLCAT_CACHE_DIR": str(tmp_path / "c1")})
-    assert "encoding tools" in shown
+    assert "encoding the tools' texts" in shown and " texts" in shown
     env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(tmp_path / "c2")}
     piped = subprocess.run([sys.executable, "-m", "toolcat", *args], capture_output=True,
                            text=True, check=True, timeout=120, env=env)

@@ -33,9 +33,14 @@ class SlowScorer:
 
 def test_unsafe_tools_are_left_out_unless_allowed(demo):
     safe = pick("drop the users table", demo, scorer="bm25")
-    assert "drop_table" not in [p.tool.name for p in safe.picks]
+    # the best fit is unsafe: the safe tools left (create_table) do something else
+    assert safe.picks == () and not safe.fits
+    assert safe.best_unsafe is not None and safe.best_unsafe.tool.name == "drop_table"
+    assert "the best fit, database:drop_table" in safe.message
     assert "database:drop_table" in safe.excluded_unsafe
-    assert all(p.tool.safe for p in safe.picks)
+    other = pick("list the tables of the database", demo, scorer="bm25")
+    assert other.fits and other.best_unsafe is None
+    assert all(p.tool.safe for p in other.picks)
     unsafe = pick("drop the users table", demo, scorer="bm25", allow_unsafe=True)
     assert unsafe.picks[0].tool.name == "drop_table"
     assert unsafe.excluded_unsafe == ()

@@ -99,7 +99,7 @@ def test_time_server_found_added_and_called_through_toolcat(time_catalog, fast_p
 
             bad = await client.call_tool("get_current_time", {"timezone": 5})
             assert bad.is_error
-            assert "/timezone: 5 is not of type 'string'" in text(bad)
+            assert '/timezone: 5 is not of type "string"' in text(bad)
             assert "not sent" in text(bad)
             assert running("mcp-server-time") == [], "a refused call started the upstream"
 

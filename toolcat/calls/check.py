@@ -23,6 +23,7 @@ from toolcat.providers.names import NameMap, split_prefixed
 from toolcat.source.files import MAX_DEPTH, value_problem
 from toolcat.source.positions import escape
 from toolcat.source.refs import base_uri_for, bundle
+from toolcat.wording import schema_message
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -214,7 +215,7 @@ class CallChecker:
             cls.check_schema(schema)  # type: ignore[arg-type]
         except SchemaError as exc:
             return CallError("invalid-schema", f"the tool's schema is invalid: "
-                             f"{_short(exc.message)}", _pointer(exc.path))
+                             f"{_short(schema_message(exc))}", _pointer(exc.path))
         # The specifications registry has no retrieve function: no $ref is ever fetched.
         # The draft's FormatChecker checks every format it has a checker for; those that need
         # a package (date-time, time, uri, uri-reference, hostname, duration, json-pointer,
@@ -277,10 +278,11 @@ def _violations(validator: Validator, arguments: Json) -> list[CallError]:
                           "(a $ref loop that never descends into the arguments)")]
     errors = []
     for error in found:
-        message = error.message
+        message = schema_message(error)
         if error.context:
             closest = best_match(error.context)
-            message += f" (closest: {closest.message} at {_pointer(closest.absolute_path) or '/'})"
+            message += (f" (closest: {schema_message(closest)} at "
+                        f"{_pointer(closest.absolute_path) or '/'})")
         errors.append(CallError("schema-violation", _short(message),
                                 _pointer(error.absolute_path), str(error.validator)))
     return errors

@@ -18,6 +18,7 @@ import yaml
 from toolcat.define.tools import definition_of
 from toolcat.model import Server, Tool
 from toolcat.providers import get_provider
+from toolcat.providers.base import Note, summarize
 from toolcat.wording import plural
 
 DEFAULT = Tool(name="")
@@ -59,11 +60,13 @@ def convert(tools: Iterable[Tool | Any], shape: str, servers: Sequence[Server] =
     """
     provider = get_provider(shape)
     canonical = [definition_of(tool) for tool in tools]
-    items, notes = [], []
+    items: list[Any] = []
+    written_notes: list[str | Note] = []
     for tool in canonical:
         written, tool_notes = provider.write_tool(tool)
         items.append(written)
-        notes += [str(n) for n in tool_notes]
+        written_notes += tool_notes
+    notes = list(summarize(written_notes))
     payload = provider.wrap(items, servers)
     if "server" not in provider.carries:
         payload, server_notes = _with_server(payload, canonical, shape)

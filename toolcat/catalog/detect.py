@@ -2,8 +2,9 @@
 
 Documents come as a bare list of tools; as an object with a `tools` array (a catalog, an MCP
 `tools/list` result, or a whole provider request body); as a JSON-RPC response wrapping one;
-as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; or as a
-single tool object.
+as Gemini `functionDeclarations`; as Bedrock `toolConfig`; as a `capabilities` list; as a
+Docker MCP catalog's `registry` of servers; as the operations of an OpenAPI 3 document
+(toolcat.catalog.openapi); or as a single tool object.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcat.catalog.openapi import is_openapi3, operations
 from toolcat.errors import CatalogError
-from toolcat.model import LoadIssue, SourceRef
+from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
 from toolcat.providers.base import Provider
 from toolcat.source.positions import PositionIndex, join
+from toolcat.wording import plural
 
 SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema", "function",
                "toolSpec")
@@ -32,6 +35,9 @@ class Found:
     servers: list[tuple[Any, str]] = field(default_factory=list)
     server_name: str | None = None
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # pointer of an item -> its server, where one file holds several (a Docker MCP catalog)
+    item_servers: dict[str, str] = field(default_factory=dict)
+    source: Source | None = None  # the tools' source when the container says (MCP servers)
 
 
 _KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or false",
@@ -40,6 +46,11 @@ _KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or fa
 
 def find_tools(data: Any, file: str, index: PositionIndex) -> Found:
     if isinstance(data, list):
+        if _server_entries(data):
+            raise CatalogError(
+                "a list of MCP server entries (command/url), not a tool catalog: import their "
+                "tools with `toolcat import mcp --config FILE` (an `mcpServers` mapping)",
+                where=SourceRef(file, 1, 1))
         return _from_list(data, "", Found())
     if not isinstance(data, dict):
         raise CatalogError(
@@ -48,12 +59,54 @@ def find_tools(data: Any, file: str, index: PositionIndex) -> Found:
     return _from_object(data, "", file, index)
 
 
+def _not_a_catalog(data: dict[str, Any], file: str) -> None:
+    """Refuse, with what to do instead, documents that hold no tool definitions but look as
+    if they might: an MCP client configuration, an OpenAPI description."""
+    where = SourceRef(file, 1, 1)
+    if (isinstance(data.get("openapi"), str) and not is_openapi3(data)) or isinstance(
+            data.get("swagger"), str):
+        version = data.get("openapi") or data.get("swagger")
+        raise CatalogError(
+            f"an OpenAPI {version} description without OpenAPI 3 `paths`: toolcat reads the "
+            "operations of OpenAPI 3 documents as tools; convert it to OpenAPI 3 first",
+            where=where)
+    key = "mcpServers" if "mcpServers" in data else "servers"
+    servers = data.get(key)
+    if "tools" not in data and "paths" not in data and (isinstance(servers, dict) or (
+            isinstance(servers, list) and _server_entries(servers))):
+        raise CatalogError(
+            f"an MCP client configuration (`{key}`: {plural(len(servers), 'server')}), not a "
+            f"tool catalog: import its servers' tools with `toolcat import mcp --config {file}`"
+            + ("" if isinstance(servers, dict) else
+               f" once `{key}` maps each server's name to its entry, as editors write it"),
+            where=where)
+
+
+def _server_entries(items: list[Any]) -> bool:
+    """A list whose every entry says how to start or reach a server, none a tool schema."""
+    return bool(items) and all(
+        isinstance(i, dict) and ("command" in i or "url" in i or "httpUrl" in i)
+        and not any(k in i for k in SCHEMA_KEYS) for i in items)
+
+
 def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionIndex) -> Found:
+    if not pointer:
+        _not_a_catalog(data, file)
+        if is_openapi3(data):
+            info = data.get("info")
+            title = info.get("title") if isinstance(info, dict) else None
+            found = Found(hint="toolcat", server_name=title if isinstance(title, str) else None)
+            found.items = list(operations(data))
+            return found
     found = Found(server_name=_declared_server(data))
     if isinstance(data.get("result"), dict) and "jsonrpc" in data:
         inner = _from_object(data["result"], join(pointer, "result"), file, index)
         inner.hint = inner.hint or "mcp"
         return inner
+    registry = data.get("registry")
+    if isinstance(registry, dict) and any(
+            isinstance(s, dict) and "tools" in s for s in registry.values()):
+        return _docker_catalog(registry, join(pointer, "registry"), file, index)
     tool_config = data.get("toolConfig")
     if isinstance(tool_config, dict) and isinstance(tool_config.get("tools"), list):
         found.hint = "bedrock"
@@ -71,6 +124,12 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
         raise CatalogError("'servers' must be a list",
                            where=SourceRef(file, *index.locate(at), at))
     if isinstance(data.get("tools"), list):
+        if _server_entries(data["tools"]):
+            at = join(pointer, "tools")
+            raise CatalogError(
+                "'tools' lists MCP server entries (command/url), not tool definitions: import "
+                "their tools with `toolcat import mcp --config FILE`",
+                where=SourceRef(file, *index.locate(at), at))
         return _from_list(data["tools"], join(pointer, "tools"), found)
     if isinstance(data.get("capabilities"), list):
         found.hint = "capability"
@@ -87,6 +146,25 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
         "no tools found: expected a list of tools, an object with a 'tools' array, "
         "Gemini functionDeclarations, Bedrock toolConfig or a capabilities list",
         where=SourceRef(file, 1, 1))
+
+
+def _docker_catalog(registry: dict[str, Any], pointer: str, file: str,
+                    index: PositionIndex) -> Found:
+    """A Docker MCP catalog (`docker mcp catalog show --format yaml`): `registry: {server:
+    {tools: [{name, description, arguments, annotations}]}}`; every tool on its server."""
+    found = Found(source="mcp")
+    for name, server in registry.items():
+        tools = server.get("tools") if isinstance(server, dict) else None
+        if tools is None:
+            continue
+        at = join(pointer, name, "tools")
+        if not isinstance(tools, list):
+            raise CatalogError("'tools' must be a list",
+                               where=SourceRef(file, *index.locate(at), at))
+        for item, item_pointer in _pointed(tools, at):
+            found.items.append((item, item_pointer))
+            found.item_servers[item_pointer] = str(name)
+    return found
 
 
 def _from_list(items: list[Any], pointer: str, found: Found) -> Found:

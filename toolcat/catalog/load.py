@@ -17,7 +17,7 @@ from toolcat.providers.base import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
 from toolcat.source.checked import text_digest
 from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text
-from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex
+from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex, unescape
 from toolcat.source.refs import RefChecker, base_uri_for
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
@@ -151,14 +151,17 @@ class _Loader:
         base_uri = base_uri_for(file)
         typed = TypeNames()
         foreign = parsed.type_names is None or not parsed.type_names <= JSON_TYPES
+        source = self.default_source if found.source is None else found.source
         for item, pointer in found.items:
-            ctx = ReadContext(file, pointer, parsed.index, default_server, self.default_source,
+            server = found.item_servers.get(pointer, default_server) if found.item_servers \
+                else default_server
+            ctx = ReadContext(file, pointer, parsed.index, server, source,
                               foreign_types=foreign, examples=parsed.has_examples)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)
             self.tools.append(tool)
-            typed.add(tool, ctx)
+            typed.add(tool, ctx, _written_schema(item, tool, pointer))
             if not parsed.has_refs:
                 continue
             for problem in self.refs.check(tool.parameters, base_uri):
@@ -233,3 +236,15 @@ def _duplicates(tools: list[Tool]) -> list[LoadIssue]:
         else:
             first[key] = tool
     return issues
+
+
+def _written_schema(item: Any, tool: Tool, pointer: str) -> Any:
+    """The parameters schema as the entry `item` (at `pointer`) has it."""
+    if tool.schema_pointer is None or not tool.schema_pointer.startswith(pointer):
+        return None
+    node: Any = item
+    for token in tool.schema_pointer[len(pointer):].split("/")[1:]:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(unescape(token))
+    return node

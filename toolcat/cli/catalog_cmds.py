@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -84,16 +85,26 @@ def list_tools(
     from rich.table import Table
 
     shown = tools[:_rows(limit, all_)]
+    # a narrow terminal keeps whole words: the columns that matter least go first (size, then
+    # tags), and the reason for a tool's safety shows only where it fits (`show` has it)
+    width = console.width
     table = Table(title=plural(len(tools), "tool"), title_justify="left")
     table.add_column("name", no_wrap=True, style="bold")
-    table.add_column("server", no_wrap=True)
-    table.add_column("level", justify="right")
-    table.add_column("tags")
-    table.add_column("safe")
-    table.add_column("size", justify="right")
+    table.add_column("server", no_wrap=True, overflow="ellipsis")
+    table.add_column("level", justify="right", no_wrap=True)
+    if width >= NARROW_TAGS:
+        table.add_column("tags")
+    table.add_column("safe", no_wrap=width < WIDE_SAFETY)
+    if width >= NARROW_SIZE:
+        table.add_column("size", justify="right", no_wrap=True)
     for tool in shown:
-        table.add_row(cat.ident(tool), tool.server, str(tool.level), ", ".join(tool.tags),
-                      _safe_cell(tool), f"{tool.size():,} B")
+        cells = [cat.ident(tool), tool.server, str(tool.level)]
+        if width >= NARROW_TAGS:
+            cells.append(", ".join(tool.tags))
+        cells.append(_safe_cell(tool) if width >= WIDE_SAFETY else _safe_cell(tool, why=False))
+        if width >= NARROW_SIZE:
+            cells.append(f"{tool.size():,} B")
+        table.add_row(*cells)
     console.print(table)
     _more(len(tools) - len(shown), "tool")
 
@@ -114,12 +125,17 @@ def _safe_text(tool: Tool) -> str:
     return ("yes" if tool.safe else "no") + (f" ({tool.safety})" if tool.safety else "")
 
 
-def _safe_cell(tool: Tool, yes: str = "yes", no: str = "no") -> str:
+# terminal widths under which `list` leaves out tags, sizes, and the reasons for safety
+NARROW_TAGS, NARROW_SIZE, WIDE_SAFETY = 80, 72, 110
+
+
+def _safe_cell(tool: Tool, yes: str = "yes", no: str = "no", why: bool = True) -> str:
     """Safe or not, and why when no one wrote it: "no (no annotations: MCP default)"."""
     from rich.markup import escape
 
-    why = f" [dim]({escape(tool.safety)})[/]" if tool.safety else ""
-    return (yes if tool.safe else f"[red]{no}[/]") + why
+    why = why and bool(tool.safety)
+    why_text = f" [dim]({escape(tool.safety)})[/]" if why else ""
+    return (yes if tool.safe else f"[red]{no}[/]") + why_text
 
 
 def show(
@@ -272,6 +288,6 @@ def convert(
         print_json(summary if output else {**summary, "payload": result.payload})
     elif output is None:
         as_yaml = PROVIDERS[to].yaml_native
-        typer.echo(to_text(result.payload, as_yaml=as_yaml), nl=False)
+        write_output(Path("-"), to_text(result.payload, as_yaml=as_yaml))
     else:
         say_written(f"wrote {plural(result.count, 'tool')} as {to} to {output}")

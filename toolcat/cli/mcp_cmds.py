@@ -79,8 +79,8 @@ def import_mcp(
     started = time.monotonic()  # --timeout covers everything from here, writing included
     from toolcat.catalog.convert import convert, to_text
     from toolcat.cli.output import check_output, note, print_json, say_written, warn, write_output
-    from toolcat.errors import UsageError
-    from toolcat.mcp.client import list_servers
+    from toolcat.errors import ServerError, UsageError
+    from toolcat.mcp.client import list_some_servers
     from toolcat.mcp.importer import listings_catalog
     from toolcat.wording import plural
 
@@ -91,7 +91,13 @@ def import_mcp(
     protect = [config] if config else []
     if output is not None:
         check_output(output, protect=protect)  # before any server is started
-    listings = list_servers(specs, timeout=timeout, deadline=deadline)
+    listings, failed_specs = list_some_servers(specs, timeout=timeout, deadline=deadline)
+    failures = [failure for _, failure in failed_specs]
+    if failures and (len(specs) == 1 or not listings):
+        if len(failures) == 1:
+            raise failures[0]
+        raise ServerError(f"{len(failures)} of {len(specs)} servers failed: "
+                          + "; ".join(str(f) for f in failures))
     as_yaml = output is None or output.suffix.lower() != ".json"
     needs_text = output is not None or not json_  # --json alone prints the catalog as JSON
 
@@ -110,18 +116,25 @@ def import_mcp(
     summary = [{"name": listing.name, "transport": listing.spec.transport,
                 "tools": len(listing.tools), "server_info": dict(listing.info)}
                for listing in listings]
+    failed = [{"name": spec.label, "error": str(failure)} for spec, failure in failed_specs]
     if json_:
         data = {"servers": summary, "tools": len(catalog.tools),
-                "output": str(output) if output else None}
+                "output": str(output) if output else None, "failed": failed}
         print_json(data if output else {**data, "catalog": payload})
-        return
-    counts = ", ".join(f"{s['tools']:,} from {s['name']}" for s in summary)
-    done = f"imported {plural(len(catalog.tools), 'tool')} ({counts})"
-    if output is None:
-        typer.echo(text, nl=False)
-        note(done)
     else:
-        say_written(f"{done} to {output}")
+        counts = ", ".join(f"{s['tools']:,} from {s['name']}" for s in summary)
+        done = f"imported {plural(len(catalog.tools), 'tool')} ({counts})"
+        if output is None:
+            typer.echo(text, nl=False)
+            note(done)
+        else:
+            say_written(f"{done} to {output}")
+    for failure in failures:
+        typer.echo(f"toolcat: error: {failure}", err=True)
+    if failures:
+        # the servers that answered are imported; the broken ones are named, and exit 1 says
+        # that the command ran and found problems
+        raise typer.Exit(1)
 
 
 def within(deadline: float, timeout: float, work: Callable[[], T], what: str) -> T:

@@ -166,7 +166,14 @@ def _write_stream(fd: int, data: bytes) -> None:
     if buffer is None:  # a text-only stream (a test runner's capture)
         stream.write(data.decode())
     else:
-        buffer.write(data)
+        # a pipe takes what fits and the write returns a short count when its reader has gone
+        # (`| head -1`), without an error: write the rest, which raises BrokenPipeError then
+        view = memoryview(data)
+        while view:
+            written = buffer.write(view) or 0
+            if not written:  # a blocking stream writes something or fails
+                raise BrokenPipeError
+            view = view[written:]
     stream.flush()
 
 

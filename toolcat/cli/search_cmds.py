@@ -92,9 +92,11 @@ class EncodingBar:
         if self._progress is None:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-            self._progress = Progress("encoding tools", BarColumn(), MofNCompleteColumn(),
-                                      TimeRemainingColumn(), console=err_console,
-                                      transient=True)
+            # the model encodes texts, several per tool (name and description, parameters):
+            # the count says texts, so 7,926 of them for 4,076 tools is not read as tools
+            self._progress = Progress("encoding the tools' texts", BarColumn(),
+                                      MofNCompleteColumn(), "texts", TimeRemainingColumn(),
+                                      console=err_console, transient=True)
             self._progress.start()
             self._task = self._progress.add_task("encode", total=total)
         self._progress.update(self._task, completed=done)
@@ -151,6 +153,16 @@ def search(
     if not result.results:
         console.print(result.message)
         return
+    if not console.is_terminal:
+        # into a pipe: one tab-separated line per tool (rank, name, server, score, the first
+        # sentence of its description), as `list` writes; the count and scorer on stderr
+        from toolcat.cli.output import note, write_lines
+
+        note(f"{result.found} found ({result.scorer})")
+        write_lines(f"{item.rank}\t{cat.ident(item.tool)}\t{item.tool.server}\t"
+                    f"{item.score:.2f}\t{_one_line(_first_sentence(item.tool.description))}"
+                    for item in result.results)
+        return
     from rich.table import Table
 
     table = Table(title=f"{result.found} found ({result.scorer})", title_justify="left")
@@ -164,6 +176,10 @@ def search(
                       item.tool.server, f"{item.score:.2f}",
                       _marked(_first_sentence(item.tool.description), query, result.scorer))
     console.print(table)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _first_sentence(text: str, limit: int = 160) -> str:
@@ -250,6 +266,6 @@ def _print_picks(result: PickResult, explain: bool) -> None:
             console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
             console.print(f"   from: {where} (scorer {item.provenance['scorer']})",
                           markup=False, soft_wrap=True)
-    if result.excluded_unsafe and (explain or not result.fits):
+    if result.excluded_unsafe and (explain or (not result.fits and result.best_unsafe is None)):
         console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "
                       "(--allow-unsafe to consider them)", markup=False, soft_wrap=True)

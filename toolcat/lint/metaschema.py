@@ -26,6 +26,7 @@ from functools import cache
 from typing import Any
 
 from toolcat.source.positions import escape
+from toolcat.wording import schema_message
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 MAX_MESSAGE = 160
@@ -149,7 +150,7 @@ def _message(error: Any) -> str:
         text = (f"{error.instance!r} is not a JSON Schema type (array, boolean, integer, null, "
                 "number, object, string)")
     else:
-        text = error.message
+        text = schema_message(error)
     if len(text) > MAX_MESSAGE:
         text = text[: MAX_MESSAGE - 1] + "…"
     keyword = str(path[-1]) if path else ""

@@ -72,6 +72,13 @@ class Context:
             self._memo[key] = compute()
         return cast(T, self._memo[key])  # stored by compute() for this kind
 
+    def shared(self, kind: str, compute: Callable[[], T]) -> T:
+        """`compute()` once per lint run, for what a rule learns from the whole catalog."""
+        key = (kind, 0)
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return cast(T, self._memo[key])
+
     def nodes(self, tool: Tool) -> list[Node]:
         """Every subschema of the tool's parameters (walked once, shared by all rules)."""
         key = id(tool)

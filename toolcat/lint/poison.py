@@ -36,6 +36,13 @@ from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
 from toolcat.search.text import split_camel
 
+CONCEALING = "an instruction to keep something from the user"
+# "adding q=<email> would silently scope results" (Okta's server) says what a mistake would do,
+# not what to hide from the user: an adverb of secrecy after a modal (read in a match, a short
+# text) makes such a hit a warning to review rather than an error
+_CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|otherwise|which)\s+(?:quietly"
+                          r"|silently|secretly|covertly|discreetly|stealthily|invisibly)\b")
+
 # Keys whose values are machine words, never prose a model is told to follow.
 SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
                           "contentEncoding", "contentMediaType", "$dynamicRef", "x-toolcat-ignore"})
@@ -103,6 +110,8 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
             continue
+        if grave and label == CONCEALING and _CONSEQUENCE.search(match.group()):
+            grave = False  # what a mistake "would silently" do: said to review, not an attack
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
             disguise or _disguise(text, how, match.group())

@@ -6,7 +6,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolcat.source.positions import escape
+from toolcat.model import Tool
+from toolcat.source.positions import escape, unescape
 
 # keywords whose value is one subschema, a map of subschemas, or a list of them
 SCHEMA_KEYWORDS = frozenset({"items", "contains", "additionalProperties", "propertyNames", "if",
@@ -87,3 +88,17 @@ def type_names(schema: Mapping[str, Any]) -> tuple[str, ...]:
     if isinstance(value, list):
         return tuple(t for t in value if isinstance(t, str))
     return ()
+
+
+def written_schema(tool: Tool) -> Any:
+    """The parameters schema as the tool's entry has it in the file (`Tool.parameters` may be
+    a mapped copy: foreign type names read as JSON Schema's); None when the entry has none."""
+    if tool.origin is None or tool.schema_pointer is None:
+        return tool.parameters
+    relative = tool.schema_pointer.removeprefix(tool.origin.pointer)
+    node: Any = tool.raw
+    for token in relative.split("/")[1:]:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(unescape(token))
+    return node

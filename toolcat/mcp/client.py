@@ -3,7 +3,7 @@ every page of its tools, and stop it. The only module that imports the SDK (the 
 
 Each server gets `timeout` seconds to start, initialize and list its tools. When that runs out,
 or the server exits, or its answers are not MCP, the failure becomes a one-line ServerError
-that says what happened, with the last line the server wrote on stderr and the first thing it
+that says what happened, with the last lines the server wrote on stderr and the first thing it
 wrote on stdout that was not a JSON-RPC message. A stdio server is always stopped on the way
 out by the SDK's shutdown sequence: stdin closed, 2 s to exit, then SIGTERM and SIGKILL to its
 whole process group. The wait for answers ends early enough (STOP_ALLOWANCE, or half the
@@ -63,6 +63,25 @@ def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOU
         MissingExtraError: the `mcp` extra is not installed.
         ServerError: one or more servers failed; the message names each with its reason.
     """
+    listings, failed = list_some_servers(specs, timeout=timeout, deadline=deadline)
+    failures = [failure for _, failure in failed]
+    if len(failures) == 1 and len(specs) == 1:
+        raise failures[0]
+    if failures:
+        raise ServerError(f"{len(failures)} of {len(specs)} servers failed: "
+                          + "; ".join(str(f) for f in failures))
+    return listings
+
+
+def list_some_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT,
+                      deadline: float | None = None
+                      ) -> tuple[list[Listing], list[tuple[ServerSpec, ServerError]]]:
+    """As list_servers, but a server that fails does not sink the others: the listings of
+    those that answered, and each server that did not with its error, in `specs` order.
+
+    Raises:
+        MissingExtraError: the `mcp` extra is not installed.
+    """
     try:
         import anyio
         import mcp  # noqa: F401 - fail here, before any server is started
@@ -83,13 +102,9 @@ def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOU
                 group.start_soon(one, index, spec)
 
     anyio.run(all_servers)
-    failures = [r for r in results if isinstance(r, ServerError)]
-    if len(failures) == 1 and len(specs) == 1:
-        raise failures[0]
-    if failures:
-        raise ServerError(f"{len(failures)} of {len(specs)} servers failed: "
-                          + "; ".join(str(f) for f in failures))
-    return [r for r in results if isinstance(r, Listing)]
+    return ([r for r in results if isinstance(r, Listing)],
+            [(spec, r) for spec, r in zip(specs, results, strict=True)
+             if isinstance(r, ServerError)])
 
 
 async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
@@ -302,11 +317,17 @@ def _is_cancellation(exc: BaseException) -> bool:
     return isinstance(exc, anyio.get_cancelled_exc_class())
 
 
+STDERR_LINES = 3  # npx's reason comes before its "A complete log of this run ..." line
+
+
 def stderr_tail(errlog: IO[str]) -> str:
+    """The last lines the server wrote on stderr (the one that explains a failure is often
+    not the last: npx ends with where its log is), joined by " | "."""
     errlog.flush()
     errlog.seek(0)
     lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
-    return f"; its stderr ends: {_short(lines[-1])}" if lines else ""
+    shown = " | ".join(_short(line) for line in lines[-STDERR_LINES:])
+    return f"; its stderr ends: {shown}" if lines else ""
 
 
 def _fallback_name(spec: ServerSpec) -> str:

@@ -7,15 +7,21 @@ command line or from a client configuration file in the common `mcpServers` layo
         "remote": {"type": "http", "url": "https://example.com/mcp",
                    "headers": {"Authorization": "Bearer ..."}}}}
 
-Claude Desktop, Claude Code (`.mcp.json`), Cursor, Windsurf and Cline use `mcpServers`; VS Code's
-`mcp.json` uses `servers` with the same entries. Both are read.
+Claude Desktop, Claude Code (`.mcp.json`), Cursor, Windsurf, Cline and Gemini CLI use
+`mcpServers`; VS Code's `mcp.json` uses `servers` with the same entries. Both are read. The
+variables editors expand are expanded the same way before a server starts: VS Code's and
+Cursor's `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${env:NAME}`,
+`${pathSeparator}` and Claude Code's `${NAME}` / `${NAME:-default}`; what the catalog records
+of how a server was reached keeps the text as written, so no expanded secret is copied.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -47,6 +53,7 @@ class ServerSpec:
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     origin: SourceRef | None = None
+    written: Mapping[str, Any] | None = None  # launch() as written, before variables expanded
 
     @property
     def label(self) -> str:
@@ -57,6 +64,8 @@ class ServerSpec:
 
     def launch(self) -> dict[str, Any]:
         """How the server was reached, as written into the catalog: secrets redacted."""
+        if self.written is not None:
+            return dict(self.written)
         if self.transport == "http":
             out: dict[str, Any] = {"transport": "http", "url": redact_url(self.url)}
             if self.headers:
@@ -113,13 +122,65 @@ def read_client_config(path: Path) -> list[ServerSpec]:
             raise ConfigError(f"server '{name}' must be a mapping", where=where(pointer))
         if entry.get("disabled") is True or entry.get("enabled") is False:
             continue
-        specs.append(_entry_spec(name, entry, pointer, where))
+        spec = _entry_spec(name, entry, pointer, where)
+        specs.append(_expanded(spec, _variables(parsed.path), where(pointer)))
     return specs
+
+
+# ${name} and ${name:arg}: VS Code / Cursor variables, Claude Code's ${NAME} and ${NAME:-default}
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*|/)(?::(-?)([^}]*))?\}")
+
+
+def _variables(config: str) -> dict[str, str]:
+    """The editor variables of a configuration file: the workspace is the folder holding
+    `.vscode/` (or `.cursor/`, ...) when the file sits in one, else the file's folder."""
+    folder = Path(config).resolve().parent
+    if folder.name.startswith(".") and folder.name not in (".", ".."):
+        folder = folder.parent
+    return {"workspaceFolder": str(folder), "workspaceFolderBasename": folder.name,
+            "userHome": str(Path.home()), "pathSeparator": os.sep, "/": os.sep}
+
+
+def expand(text: str, variables: Mapping[str, str]) -> str:
+    """`text` with the editor variables replaced; an unknown one (`${input:token}`, an unset
+    `${NAME}` without a default) is left as written."""
+    def one(match: re.Match[str]) -> str:
+        name, dash, arg = match.group(1), match.group(2), match.group(3)
+        if arg is None and name in variables:
+            return variables[name]
+        if name == "env" and arg is not None and not dash:
+            return os.environ.get(arg, "")  # as VS Code: an unset variable is empty
+        if arg is None or dash:
+            value = os.environ.get(name)
+            if value is not None and (value or not dash):
+                return value
+            if dash:
+                return arg or ""
+        return match.group()
+    return _VARIABLE.sub(one, text) if "${" in text else text
+
+
+def _expanded(spec: ServerSpec, variables: Mapping[str, str], where: SourceRef) -> ServerSpec:
+    def x(text: str) -> str:
+        return expand(text, variables)
+
+    done = replace(spec, command=x(spec.command), args=tuple(map(x, spec.args)),
+                   env={k: x(v) for k, v in spec.env.items()},
+                   cwd=x(spec.cwd) if spec.cwd else None, url=x(spec.url),
+                   headers={k: x(v) for k, v in spec.headers.items()}, written=spec.launch())
+    if done.cwd and not Path(done.cwd).is_dir():
+        shown = done.cwd if done.cwd == spec.cwd else f"{spec.cwd}, that is {done.cwd}"
+        raise ConfigError(f"server '{spec.name}': its working folder 'cwd' ({shown}) does not "
+                          "exist", where=where)
+    return done
 
 
 def _entry_spec(name: str, entry: dict[str, Any], pointer: str,
                 where: Callable[[str], SourceRef]) -> ServerSpec:
     kind = entry.get("type", entry.get("transport"))
+    if kind is None and isinstance(entry.get("httpUrl"), str):
+        entry = {**entry, "url": entry["httpUrl"]}  # Gemini CLI: httpUrl is streamable HTTP
+        kind = "http"
     if kind is None:
         kind = "http" if "url" in entry and "command" not in entry else "stdio"
     if kind == "sse":

@@ -93,6 +93,8 @@ class Limits:
     """Documented limits of a provider (see ../shared/reference/provider-formats.md)."""
 
     names: NameRule = field(default_factory=NameRule)  # `^[a-zA-Z0-9_-]{1,64}$` by default
+    # what parameter (property) names may be; None: any. Lint (TC406) and render both ask it
+    property_names: NameRule | None = None
     max_tools: int | None = None
     description_required: bool = False
     parameters_required: bool = False
@@ -104,6 +106,27 @@ class Limits:
 
     def name_ok(self, name: str) -> bool:
         return self.names.accepts(name)
+
+    def rejected_properties(self, schema: Json) -> list[str]:
+        """The property names anywhere in `schema` this provider refuses, in document order,
+        each once."""
+        rule = self.property_names
+        if rule is None:
+            return []
+        found: dict[str, None] = {}
+        stack = [schema]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list):
+                stack.extend(reversed(node))
+            elif isinstance(node, dict):
+                for key, value in node.items():
+                    if key == "properties" and isinstance(value, dict):
+                        found.update((name, None) for name in value if not rule.accepts(name))
+                    if key not in ("enum", "const", "default", "examples", "example") \
+                            and isinstance(value, (dict, list)):
+                        stack.append(value)
+        return list(found)
 
 
 @dataclass(frozen=True)
@@ -121,6 +144,33 @@ class Note:
 
 Notes = list["str | Note"]
 Written = tuple[dict[str, Json], Notes]
+
+
+def summarize(notes: list[str | Note]) -> tuple[str, ...]:
+    """The notes with those of one kind folded into one line: the kind, how many tools, and
+    the first few of them."""
+    by_kind: dict[str, list[Note]] = {}
+    order: list[str | Note] = []
+    for note in notes:
+        if isinstance(note, Note) and note.kind:
+            if note.kind not in by_kind:
+                order.append(note.kind)
+            by_kind.setdefault(note.kind, []).append(note)
+        else:
+            order.append(note)
+    lines = []
+    for entry in order:
+        group = by_kind.get(entry) if isinstance(entry, str) else None
+        if group is None:
+            lines.append(str(entry))
+        elif len(group) == 1:
+            lines.append(group[0].text)
+        else:
+            tools = list(dict.fromkeys(n.tool for n in group))
+            shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3} more" if len(tools) > 3
+                                            else "")
+            lines.append(f"{entry}: {len(tools)} tools ({shown})")
+    return tuple(dict.fromkeys(lines))
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ from toolcat.source.positions import escape, unescape
 from toolcat.source.refs import resolve_pointer
 
 KEYS = {"name", "description", "parameters", "parametersJsonSchema"}
+# parameter names Gemini accepts (a letter or `_`, then letters, digits, `_`; 64 at most): one
+# rule, read by lint (TC406) and by render, which reports a schema it would send with others
+PROPERTY_NAMES = NameRule("A-Za-z0-9_", letter_first=True, max_length=64)
 _RENAMED = {"defs": "$defs", "ref": "$ref"}
 
 
@@ -348,14 +351,14 @@ PROVIDER = Provider(
     write_tool=write_tool,
     wrap=lambda items, servers: {"tools": [{"functionDeclarations": items}]},
     limits=Limits(names=NameRule("a-zA-Z0-9_.:-", letter_first=True, max_length=128),
-                  max_tools=512),
+                  property_names=PROPERTY_NAMES, max_tools=512),
     request=request,
     parse_calls=parse_calls,
     request_tool=declaration,
     schema_changes=schema_changes,
     lint_targets=(LintTarget(
         name="gemini", label="Google Gemini",
-        property_name_pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+        property_name_pattern=PROPERTY_NAMES.pattern,
         max_tools_note="Gemini API docstring; Vertex AI documents 128",
     ),),
     tokens=TokenRule(basis="Gemini's local tokenizer needs Gemma tokenizer files toolcat does "

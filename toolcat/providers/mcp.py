@@ -20,6 +20,7 @@ from toolcat.providers.base import (
     Fields,
     Json,
     Limits,
+    Note,
     Notes,
     Provider,
     ReadContext,
@@ -39,6 +40,8 @@ def claims(item: Mapping[str, Json]) -> int:
 
 UNANNOTATED = "no readOnlyHint or destructiveHint: MCP default"
 UNANNOTATED_POLICIES = ("unsafe", "safe")
+UNSTATED = ("safety not stated: no destructiveHint written, so MCP clients treat the tool as "
+            "possibly destructive (write `safe: true` or `safe: false` to say which)")
 
 
 def annotated_safety(annotations: Mapping[str, Json] | None) -> tuple[bool, str]:
@@ -97,10 +100,14 @@ def write_tool(tool: Tool) -> Written:
     notes: Notes = []
     annotations = dict(tool.annotations or {})
     if tool.safe != annotated_safety(tool.annotations)[0]:
-        # say what toolcat knows, so an MCP client reading the file decides the same
-        if not tool.safe:
-            annotations.pop("readOnlyHint", None)
-        annotations["destructiveHint"] = not tool.safe
+        if tool.safety_stated:
+            # say what toolcat knows, so an MCP client reading the file decides the same
+            if not tool.safe:
+                annotations.pop("readOnlyHint", None)
+            annotations["destructiveHint"] = not tool.safe
+        else:
+            # safe only by default: no hint, so a client assumes it may destroy (the spec)
+            notes.append(Note(f"{tool.name}: {UNSTATED}", UNSTATED, tool.qualified_name))
     written = drop_none({
         "name": tool.name,
         "description": tool.description or None,

@@ -81,14 +81,40 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         examples=fields.values("examples"),
         example_requests=fields.strings("example_requests"),
         implementation=fields.mapping("implementation"),
-        extra=fields.rest(KEYS),
+        extra=fields.rest(KEYS if "parameters" in item else KEYS | {"arguments"}),
     )
 
 
 def _plain(fields: Fields, ctx: ReadContext) -> dict[str, Json]:
+    parameters = fields.schema("parameters")
+    if parameters is None and "arguments" in fields.item:
+        parameters = arguments_schema(fields.item["arguments"], ctx)
     return {"name": fields.name(), "description": fields.text("description"),
-            "parameters": fields.schema("parameters"),
+            "parameters": parameters,
             "server": fields.text("server") or ctx.default_server}
+
+
+def arguments_schema(arguments: Json, ctx: ReadContext) -> dict[str, Json]:
+    """The JSON Schema of a Docker MCP catalog tool's `arguments` list (docker/mcp-gateway
+    `ToolArgument`: `{name, type, items?, desc, optional?}`), as the gateway builds it."""
+    if not isinstance(arguments, list):
+        raise ctx.fail("'arguments' must be a list of {name, type, desc}", "arguments")
+    properties: dict[str, Json] = {}
+    required = []
+    for i, argument in enumerate(arguments):
+        if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+            raise ctx.fail("each argument must be a mapping with a name", "arguments", i)
+        fields = Fields(argument, ctx, ("arguments", i))
+        schema: dict[str, Json] = {"type": fields.text("type") or "string"}
+        if fields.text("desc"):
+            schema["description"] = fields.text("desc")
+        items = fields.mapping("items")
+        if items is not None:
+            schema["items"] = dict(items)
+        properties[argument["name"]] = schema
+        if not fields.flag("optional", False):
+            required.append(argument["name"])
+    return {"type": "object", "properties": properties, "required": required}
 
 
 def write_tool(tool: Tool) -> Written:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolcat.model import LoadIssue, SourceRef, Tool
+from toolcat.wording import plural
 
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
@@ -84,11 +85,36 @@ def _mapped(node: Any, made: Counter[str]) -> Any:
     return out if changed else node
 
 
+def foreign_types(schema: Any) -> list[tuple[str, str, str | None]]:
+    """Each foreign type name in `schema` as written: (JSON pointer of its `type` key, the
+    name, the JSON Schema type it is read as), in document order."""
+    from toolcat.source.positions import escape
+
+    found: list[tuple[str, str, str | None]] = []
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        node, at = stack.pop()
+        children: list[tuple[Any, str]] = []
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "type" and isinstance(value, str) and value not in JSON_TYPES \
+                        and value.lower() in FOREIGN_TYPES:
+                    found.append((f"{at}/type", value, FOREIGN_TYPES[value.lower()]))
+                elif key not in _DATA_KEYS and isinstance(value, (dict, list)):
+                    children.append((value, f"{at}/{escape(str(key))}"))
+        elif isinstance(node, list):
+            children = [(value, f"{at}/{i}") for i, value in enumerate(node)
+                        if isinstance(value, (dict, list))]
+        stack.extend(reversed(children))
+    return found
+
+
 def mapped_note(made: Counter[str], tools: int) -> str:
     """The warning for one file: `3 tools use type names JSON Schema does not have; read as
     dict→object (×4), any→no type (×1)`."""
     listed = ", ".join(f"{what} (×{n})" for what, n in made.most_common())
-    return (f"{tools} tools use type names JSON Schema does not have (BFCL/Python style); "
+    return (f"{plural(tools, 'tool')} use{'s' * (tools == 1)} type names JSON Schema does "
+            "not have (BFCL/Python style); "
             f"read as {listed}")
 
 
@@ -100,11 +126,20 @@ class TypeNames:
         self.tools = 0
         self.first: SourceRef | None = None
 
-    def add(self, tool: Tool, ctx: Any) -> None:
+    def add(self, tool: Tool, ctx: Any, written: Any = None) -> None:
+        """Count what reading `tool` mapped; the warning points at the first mapped `type` of
+        the file (found in `written`, the schema as the file has it)."""
         if ctx.mapped_types:
             self.made.update(ctx.mapped_types)
             self.tools += 1
-            self.first = self.first or tool.origin
+            if self.first is None:
+                places = foreign_types(written)
+                if places and tool.schema_pointer is not None:
+                    pointer = tool.schema_pointer + places[0][0]
+                    line, column = ctx.index.locate(pointer)
+                    self.first = SourceRef(ctx.file, line, column, pointer)
+                else:
+                    self.first = tool.origin
 
     def issues(self) -> list[LoadIssue]:
         if not self.made:

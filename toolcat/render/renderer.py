@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Note, Provider, RequestInput
+from toolcat.providers.base import Note, Provider, RequestInput, summarize
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
@@ -249,6 +249,15 @@ def _refused(tool: Tool, provider: Provider) -> list[str]:
     if bad:
         problems.append(f"{tool.name}: type {', '.join(map(repr, bad))} is not a JSON Schema "
                         f"type; {provider.label} rejects the schema")
+    names = provider.limits.rejected_properties(schema)
+    if names:
+        rule = provider.limits.property_names
+        shown = ", ".join(map(repr, names[:3])) + (f" and {len(names) - 3} more"
+                                                   if len(names) > 3 else "")
+        problems.append(f"{tool.name}: {provider.label} rejects the parameter name"
+                        f"{'s' * (len(names) > 1)} {shown}: "
+                        f"{'they' if len(names) > 1 else 'it'} must match "
+                        f"{rule.pattern if rule else ''} (lint TC406)")
     return problems
 
 
@@ -270,30 +279,3 @@ def _type_names(node: Json) -> list[str]:
                 elif key not in ("enum", "const", "default", "examples", "example"):
                     stack.append(value)
     return found
-
-
-def summarize(notes: list[str | Note]) -> tuple[str, ...]:
-    """The notes with those of one kind folded into one line: the kind, how many tools, and
-    the first few of them."""
-    by_kind: dict[str, list[Note]] = {}
-    order: list[str | Note] = []
-    for note in notes:
-        if isinstance(note, Note) and note.kind:
-            if note.kind not in by_kind:
-                order.append(note.kind)
-            by_kind.setdefault(note.kind, []).append(note)
-        else:
-            order.append(note)
-    lines = []
-    for entry in order:
-        group = by_kind.get(entry) if isinstance(entry, str) else None
-        if group is None:
-            lines.append(str(entry))
-        elif len(group) == 1:
-            lines.append(group[0].text)
-        else:
-            tools = list(dict.fromkeys(n.tool for n in group))
-            shown = ", ".join(tools[:3]) + (f" and {len(tools) - 3} more" if len(tools) > 3
-                                            else "")
-            lines.append(f"{entry}: {len(tools)} tools ({shown})")
-    return tuple(dict.fromkeys(lines))

@@ -38,7 +38,7 @@ from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
-from toolcat.wording import plural
+from toolcat.wording import plural, schema_message
 
 MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
@@ -414,4 +414,4 @@ def _invalid(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
         return None
     place = "/".join(str(p) for p in error.absolute_path)
     return f"invalid arguments for {tool.name}" + (f" at {place}" if place else "") + \
-        f": {error.message}"
+        f": {schema_message(error)}"

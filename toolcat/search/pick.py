@@ -1,7 +1,8 @@
 """Seed 002's `pickTools`: the few tools a model should see for a query, and why.
 
-Selection only: nothing is called. Unsafe tools (`safe: false`) are left out unless allowed;
-the rest are ranked by a scorer, those under `min_score` dropped, and the best
+Selection only: nothing is called. Unsafe tools (`safe: false`) are left out unless allowed,
+and when the best fit of all is one of them nothing is picked and the result says so; the rest
+are ranked by a scorer, those under `min_score` dropped, and the best
 `max_candidates` returned with a reason and provenance (scorer, its details, and the file
 position the tool was read from). When scoring does not finish within `timeout_ms`, the
 first tools in registration order are returned instead, and the result says so. When no tool
@@ -62,6 +63,8 @@ class PickResult:
     excluded_unsafe: tuple[str, ...] = ()
     timed_out: bool = False
     considered: int = 0
+    best_unsafe: Scored | None = None  # the best fit of all, left out as unsafe
+
 
     @property
     def fits(self) -> bool:
@@ -84,6 +87,10 @@ class PickResult:
             "allow_unsafe": self.allow_unsafe,
             "considered": self.considered,
             "excluded_unsafe": list(self.excluded_unsafe),
+            "best_unsafe": None if self.best_unsafe is None else {
+                "name": self.best_unsafe.tool.name,
+                "qualified_name": self.best_unsafe.tool.qualified_name,
+                "score": round(self.best_unsafe.score, 6)},
             "picks": [p.to_json() for p in self.picks],
         }
 
@@ -152,10 +159,18 @@ def pick(
             return tuned_scorer(source, tuning, name, **options)
         return indexed_scorer(name, source, **options)
 
+    best_unsafe: list[Scored] = []
+
     def ranked() -> list[Scored]:
         built = prebuilt or build()
-        return rank(built, query, limit=max_candidates, min_score=min_score,
-                    where=None if allow_unsafe else _is_safe)
+        found = rank(built, query, limit=max_candidates, min_score=min_score,
+                     where=None if allow_unsafe else _is_safe)
+        if excluded:
+            # the scorers keep the last query's scores, so this asks only for the best one
+            best = rank(built, query, limit=1, min_score=min_score, explain=False)
+            if best and not best[0].tool.safe:
+                best_unsafe.append(best[0])
+        return found
 
     found = _within(ranked, timeout_ms)
     if tuned:
@@ -170,6 +185,13 @@ def pick(
         return PickResult(query, name, picks, message, timed_out=True, **policy)
     picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details))
                   for s in found)
+    if best_unsafe:
+        # the safe tools left do something else than asked: offering them is worse than none
+        best = best_unsafe[0]
+        message = (f"no safe tool fits: the best fit, {best.tool.qualified_name} "
+                   f"({best.score:.2f}), is unsafe and was left out; allow unsafe tools "
+                   "(--allow-unsafe, allow_unsafe=True) to pick it")
+        return PickResult(query, name, (), message, best_unsafe=best, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
     else:

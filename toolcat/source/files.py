@@ -434,8 +434,10 @@ class _Shifted:
 
 
 # JSONC: comments and trailing commas become blanks, so every position stays where it was.
-_JSONC = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/)?'
-                    r'|,(?=\s*[}\]])')
+# Comments go first, so that a comma followed by a comment and then `}` is seen as trailing.
+_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_JSONC_COMMENTS = re.compile(_STRING + r'|//[^\n]*|/\*[^*]*(?:\*+[^*/][^*]*)*(?:\*+/)?')
+_JSONC_COMMAS = re.compile(_STRING + r'|,(?=\s*[}\]])')
 
 
 def _lenient_json(text: str, shown: str, strict: CatalogError) -> tuple[Any, PositionIndex]:
@@ -447,7 +449,7 @@ def _lenient_json(text: str, shown: str, strict: CatalogError) -> tuple[Any, Pos
         except CatalogError as lines:
             raise (strict if lines.message.startswith("invalid JSON") else lines) from None
         return parsed.data, parsed.index
-    blanked = _JSONC.sub(_blank, text)
+    blanked = _JSONC_COMMAS.sub(_blank, _JSONC_COMMENTS.sub(_blank, text))
     if blanked == text or not strict.message.startswith("invalid JSON"):
         raise strict
     try:

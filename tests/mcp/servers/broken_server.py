@@ -3,6 +3,8 @@
     python broken_server.py MODE [--pid-file FILE]
 
     exit       writes a line on stderr and exits at once with code 3
+    npx        writes what npx 10 writes when it may not install a package (its reason, then
+               where its log is) and exits with code 1
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
@@ -72,6 +74,12 @@ def main() -> None:
     if mode == "exit":
         print("error: DATABASE_URL is not set", file=sys.stderr)
         sys.exit(3)
+    if mode == "npx":
+        print('npm error npx canceled due to missing packages and no YES option: '
+              '["@modelcontextprotocol/server-memory@2026.8.31"]', file=sys.stderr)
+        print("npm error A complete log of this run can be found in: "
+              "/root/.npm/_logs/2026-11-26T23_58_42_195Z-debug-0.log", file=sys.stderr)
+        sys.exit(1)
     if mode == "hang":
         time.sleep(600)
     if mode == "banner":

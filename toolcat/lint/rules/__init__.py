@@ -15,6 +15,7 @@ from toolcat.lint.rules import (
     descriptions,
     locked,
     naming,
+    safety,
     schema,
     security,
 )
@@ -32,4 +33,4 @@ def _collect(*modules: ModuleType) -> dict[str, Rule]:
 
 
 RULES: dict[str, Rule] = _collect(schema, naming, descriptions, compat, catalog_level, security,
-                                  locked)
+                                  safety, locked)

@@ -147,6 +147,7 @@ def _occurrences(text: str) -> list[tuple[str, int]]:
         parameters: {type: object, properties: {title: {type: string, description: Title.}}}
       - name: delete_note
         description: Delete a note by its id; it cannot be recovered.
+        safe: false
         parameters: {type: object, properties: {id: {type: string, description: Note id.}}}
       - name: search_notes
         description: Search the text of every note and return the best matches.

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from toolcat.lint.model import Context, Problem, tool_rule
 from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
-from toolcat.model import Tool
+from toolcat.model import Tool, compact_json
 from toolcat.source.refs import resolve_pointer
+from toolcat.wording import plural
 
 PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
                           "lorem", "n/a", "na", "none", "test", "tool", "function"})
@@ -146,12 +147,86 @@ def undocumented_parameter(tool: Tool, ctx: Context) -> Iterator[Problem]:
     The model fills every argument from what the schema tells it; a parameter without a
     description is filled from its name alone, which is where wrong units, formats and ids
     come from. A property that is only a `$ref` is documented by the schema it refers to.
+    Properties of `$defs` no `$ref` reaches take no argument and are not reported; a definition
+    copied into many tools (as servers generated from OpenAPI do) is reported once, in the
+    first tool that uses it, with how many other tools hold the same copy.
     """
-    for node in ctx.nodes(tool):
-        if node.property is None or _described(node, tool):
+    shared = ctx.shared("TC303-definitions", lambda: _shared_definitions(ctx))
+    for node, definition in _undocumented(tool, ctx):
+        if definition is None:
+            yield Problem(f"parameter '{parameter_path(node.pointer)}' has no description",
+                          schema=node.pointer, key=True)
             continue
-        yield Problem(f"parameter '{parameter_path(node.pointer)}' has no description",
+        first, copies = shared[_cause(definition, node)]
+        if first is not tool:
+            continue
+        also = (f" (the same definition is in {plural(copies - 1, 'other tool')})"
+                if copies > 1 else "")
+        yield Problem(f"parameter '{parameter_path(node.pointer)}' has no description{also}",
                       schema=node.pointer, key=True)
+
+
+def _undocumented(tool: Tool, ctx: Context) -> Iterator[tuple[Node, str | None]]:
+    """Undocumented properties a model can be asked to fill, each with the `$defs` entry it
+    sits in (`/$defs/Name`), or None outside the definitions."""
+    nodes = ctx.nodes(tool)
+    used = _used_definitions(nodes, tool)
+    for node in nodes:
+        if node.property is None:
+            continue
+        definition = _definition_of(node.pointer)
+        if definition is not None and definition not in used:
+            continue
+        if not _described(node, tool):
+            yield node, definition
+
+
+def _definition_of(pointer: str) -> str | None:
+    """`/$defs/Name` for a pointer inside the root's `$defs` (or `definitions`), else None."""
+    parts = pointer.split("/", 3)
+    if len(parts) >= 3 and parts[1] in ("$defs", "definitions"):
+        return f"/{parts[1]}/{parts[2]}"
+    return None
+
+
+def _used_definitions(nodes: list[Node], tool: Tool) -> set[str]:
+    """The root definitions a `$ref` reaches, from outside the definitions or from one that
+    is reached itself."""
+    refs: dict[str | None, list[str]] = {}
+    for node in nodes:
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target = _definition_of(ref[1:])
+            if target is not None:
+                refs.setdefault(_definition_of(node.pointer), []).append(target)
+    used: set[str] = set()
+    frontier = list(refs.get(None, ()))
+    while frontier:
+        target = frontier.pop()
+        if target not in used:
+            used.add(target)
+            frontier += refs.get(target, ())
+    return used
+
+
+def _cause(definition: str, node: Node) -> tuple[str, str, str]:
+    return definition, node.pointer, compact_json(node.schema)
+
+
+def _shared_definitions(ctx: Context) -> dict[tuple[str, str, str], tuple[Tool, int]]:
+    """Each undocumented property of a used definition, by its definition, place and text:
+    the first tool holding it and how many tools do."""
+    found: dict[tuple[str, str, str], tuple[Tool, int]] = {}
+    for tool in ctx.catalog.tools:
+        if not isinstance(tool.parameters, dict) or not (
+                "$defs" in tool.parameters or "definitions" in tool.parameters):
+            continue
+        for node, definition in _undocumented(tool, ctx):
+            if definition is not None:
+                key = _cause(definition, node)
+                first, count = found.get(key, (tool, 0))
+                found[key] = (first, count + 1)
+    return found
 
 
 def _described(node: Node, tool: Tool) -> bool:

@@ -8,8 +8,10 @@ from typing import Any, TypeGuard
 
 from toolcat.lint.metaschema import schema_errors
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
-from toolcat.lint.walk import type_names
+from toolcat.lint.walk import type_names, written_schema
 from toolcat.model import Catalog, Tool
+from toolcat.providers.types import foreign_types
+from toolcat.wording import schema_message
 
 
 @tool_rule("TC101", "invalid-schema", "error", bad="""
@@ -63,6 +65,7 @@ def invalid_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
           required: [service]
       - name: clear_cache
         description: Drop every cached page of the web front end.
+        safe: true
         allow_no_schema: true
         no_schema_mode: human-approval
     """)
@@ -249,7 +252,7 @@ def _rejection(rules: dict[str, Any], value: Any) -> str | None:
     if not rules or next(schema_errors(rules), None) is not None:
         return None  # TC101 reports a broken keyword; nothing sound to compare against
     error = next(iter(Draft202012Validator(rules).iter_errors(value)), None)
-    return error.message if error is not None else None
+    return schema_message(error) if error is not None else None
 
 
 def _compiles(pattern: str) -> bool:
@@ -401,3 +404,42 @@ def root_not_object(tool: Tool, ctx: Context) -> Iterator[Problem]:
     elif types != ("object",):
         shown = ", ".join(types) or repr(schema["type"])
         yield Problem(f"the root schema is of type {shown}, not object", schema="/type")
+
+
+@tool_rule("TC108", "foreign-type-name", "warning", bad="""
+    tools:
+      - name: get_weather
+        description: Current temperature and conditions for a city.
+        parameters:
+          type: object
+          properties:
+            city: {type: str, description: City name.}
+            days: {type: int, description: Days of forecast to add.}
+          required: [city]
+    """, good="""
+    tools:
+      - name: get_weather
+        description: Current temperature and conditions for a city.
+        parameters:
+          type: object
+          properties:
+            city: {type: string, description: City name.}
+            days: {type: integer, description: Days of forecast to add.}
+          required: [city]
+    """)
+def foreign_type_name(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A schema uses a type name JSON Schema does not have (`str`, `int`, `dict`, `float`).
+
+    toolcat reads Python, Java and BFCL type names as the JSON Schema types they mean, so its
+    own payloads are right; the file is not. Every provider rejects `"type": "str"` when the
+    file is sent as written (an OpenAI tools file passed to the SDK, an MCP server's schema),
+    and a validator cannot compile it. Write the JSON Schema name.
+    """
+    written = written_schema(tool)
+    if written is None or written is tool.parameters:
+        return  # nothing was mapped: the schema is the file's own object
+    for pointer, name, meant in foreign_types(written):
+        instead = f"'{meant}'" if meant else "no `type` (any value)"
+        yield Problem(f"type '{name}' is not a JSON Schema type: read as {instead}, but a "
+                      f"provider given this file as written rejects it; write {instead}",
+                      where=ctx.catalog.locate(tool, pointer))

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.poison import Hit, scan_definition, texts_of
-from toolcat.lint.walk import strings
+from toolcat.lint.walk import strings, written_schema
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.source.positions import unescape
 
@@ -38,15 +38,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
 
 def _raw_schema(tool: Tool) -> object:
     """The parameters schema as written in the entry (before `$ref`s were resolved)."""
-    if tool.origin is None or tool.schema_pointer is None:
-        return tool.parameters
-    relative = tool.schema_pointer.removeprefix(tool.origin.pointer)
-    node: object = tool.raw
-    for token in relative.split("/")[1:]:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(unescape(token))
-    return node
+    return written_schema(tool)
 
 
 def place(tool: Tool, ctx: Context, pointer: str, key: bool = False) -> SourceRef | None:
