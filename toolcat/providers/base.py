@@ -215,7 +215,7 @@ class Provider:
     # the provider's own tool search variants a profile may name (provider_search), and
     # whether tool_choice can allow a subset of the tools array (`allowed_tools`)
     native_search: tuple[str, ...] = ()
-    client_search: tuple[str, ...] = ()  # of those, the variants whose search the client runs
+    client_variants: tuple[str, ...] = ()  # of those, the variants whose search the client runs
     allowed_tools: bool = False
     # a search the client runs can load deferred tools by naming them (Anthropic's
     # tool_reference blocks), so they need not be written into the tools array

@@ -307,7 +307,7 @@ def search_use(search: ProviderSearch | None, plan: SearchPlan | None, provider:
     strategy = {"defer": "append", "allowed": "allowed-tools", "omit": "rewrite"}[plan.deferred]
     if not has_deferred:
         strategy = "append"  # nothing to find: the prefix stays as it is
-    client = plan.native is None or plan.native in provider.client_search
+    client = plan.native is None or plan.native in provider.client_variants
     return SearchUse(mode, "native" if plan.native else "local", plan.native, plan.deferred,
                      strategy, tokens.total, client)
 
