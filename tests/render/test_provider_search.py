@@ -323,3 +323,20 @@ def test_resolve_steps_prints_the_cached_prefix_per_request(profile, run, tmp_pa
 def test_provider_without_steps_is_a_usage_error(profile, run):
     result = run("resolve", QUERY, "-c", str(TOOLS), "--provider", "anthropic")
     assert result.exit_code == 2 and "give --steps too" in result.stderr
+
+
+def test_the_trace_and_the_summary_name_the_provider_search(profile, run):
+    chosen = profile(mode="native-or-local", anthropic="regex")
+    resolved = run("resolve", QUERY, "-c", str(TOOLS), "-p", str(chosen), "--json")
+    assert resolved.exit_code == 0, resolved.output
+    (node,) = [n for n in json.loads(resolved.stdout)["trace"]["children"]
+               if n["rule"] == "provider-search"]
+    assert node["outcome"] == "native-or-local"
+    assert "tool_search_tool_regex" in node["reason"]
+    result = run("render", QUERY, "-c", str(TOOLS), "-p", str(chosen), "--provider",
+                 "anthropic", "-o", "request.json")
+    assert result.exit_code == 0, result.output
+    prefix = json.loads(run("render", QUERY, "-c", str(TOOLS), "-p", str(chosen), "--provider",
+                            "anthropic", "--json").stdout)["search"]["prefix"]
+    assert (f"provider_search native-or-local: native regex; found tools are appended at the "
+            f"end of the conversation, the {prefix:,}-token prefix stays cached") in result.stderr
