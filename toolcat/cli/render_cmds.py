@@ -183,8 +183,10 @@ def _search_summary(rendered: Rendered) -> str:
     if use is None or use.mode == "auto":
         return ""
     variant = f" {use.variant}" if use.variant else ""
-    kept = f"the {use.prefix:,}-token prefix stays cached" if use.strategy != "rewrite" \
-        else "the prefix changes as tools are found"
+    kept = (f"the {use.prefix:,}-token prefix stays cached, so each later turn reads it "
+            "from the cache (resolve --steps --provider prices a session)"
+            if use.strategy != "rewrite" else
+            "the prefix changes as tools are found, and the cache with it")
     return (f"provider_search {use.mode}: {use.used}{variant}; {_STRATEGY[use.strategy]}, "
             f"{kept}")
 
