@@ -157,17 +157,19 @@ def session_cache(resolutions: Sequence[Resolution], documents: Mapping[str, Jso
             continue
         new = [t for t in resolution.visible if t.qualified_name not in seen]
         seen.update(t.qualified_name for t in new)
-        found = [items[w] for w in (first.names.get(t.qualified_name, t.name) for t in new)
-                 if w in items] if strategy == "append" else []
+        if strategy == "allowed-tools":  # already in the array: tool_choice allows them
+            loaded, found = tuple(t.qualified_name for t in new), []
+        else:  # the deferred tools of the first request that are visible now
+            pairs = [(t.qualified_name, items[w]) for t in new
+                     if (w := first.names.get(t.qualified_name, t.name)) in items]
+            loaded, found = tuple(q for q, _ in pairs), [f for _, f in pairs]
         appended = sum(count_tokens(compact_json(_loaded(item)), method.encoding)
                        for _, item in found)
         wire = None
         if found and use is not None and use.client_runs and target.loaded is not None:
             wire = target.loaded(f"toolcat_step_{number}", found)
         steps.append(CacheStep(number, chosen.total, chosen.total if number else 0, appended,
-                               tuple(t.qualified_name for t in new) if found or
-                               strategy == "allowed-tools" else (),
-                               wire, again.total, rewrite_cached))
+                               loaded, wire, again.total, rewrite_cached))
     return CacheReport(provider, strategy, None if use is None else use.to_json(), method,
                        tuple(steps))
 

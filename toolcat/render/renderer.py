@@ -58,9 +58,9 @@ class RenderInput:
 @dataclass(frozen=True)
 class SearchUse:
     """What a request does with its deferred tools: the profile's mode, what it came to for
-    this provider (`native`, `local` or `auto`), the provider's search variant, how deferred
-    tools travel (`defer`, `allowed`, `omit`) and how what a session finds reaches later
-    requests (`append`: at the end of the conversation, `allowed-tools`: by tool_choice,
+    this provider (`native`, `local`, `auto`, or `none` when nothing is deferred), the
+    provider's search variant, how deferred tools travel (`defer`, `allowed`, `omit`) and how
+    what a session finds reaches later requests (`append`: at the end of the conversation, `allowed-tools`: by tool_choice,
     `rewrite`: in a new tools array). `prefix` is the tokens of the tools array and system
     prompt, which stay cached unless the strategy is `rewrite`."""
 
@@ -304,9 +304,9 @@ def search_use(search: ProviderSearch | None, plan: SearchPlan | None, provider:
         return SearchUse(mode, "auto", None, "defer" if carried else "omit",
                          "append" if carried else "rewrite", tokens.total,
                          carried and discovery)
+    if not has_deferred:  # nothing to find: no search, and the prefix stays as it is
+        return SearchUse(mode, "none", None, "omit", "append", tokens.total)
     strategy = {"defer": "append", "allowed": "allowed-tools", "omit": "rewrite"}[plan.deferred]
-    if not has_deferred:
-        strategy = "append"  # nothing to find: the prefix stays as it is
     client = plan.native is None or plan.native in provider.client_variants
     return SearchUse(mode, "native" if plan.native else "local", plan.native, plan.deferred,
                      strategy, tokens.total, client)
