@@ -60,9 +60,10 @@ class SearchUse:
     """What a request does with its deferred tools: the profile's mode, what it came to for
     this provider (`native`, `local`, `auto`, or `none` when nothing is deferred), the
     provider's search variant, how deferred tools travel (`defer`, `allowed`, `omit`) and how
-    what a session finds reaches later requests (`append`: at the end of the conversation, `allowed-tools`: by tool_choice,
-    `rewrite`: in a new tools array). `prefix` is the tokens of the tools array and system
-    prompt, which stay cached unless the strategy is `rewrite`."""
+    what a session finds reaches later requests (`append`: at the end of the conversation,
+    `allowed-tools`: by tool_choice, `rewrite`: in a new tools array). `prefix` is the tokens
+    of the tools array and system prompt, which stay cached unless the strategy is
+    `rewrite`."""
 
     mode: str
     used: str
