@@ -340,3 +340,17 @@ def test_the_trace_and_the_summary_name_the_provider_search(profile, run):
                             "anthropic", "--json").stdout)["search"]["prefix"]
     assert (f"provider_search native-or-local: native regex; found tools are appended at the "
             f"end of the conversation, the {prefix:,}-token prefix stays cached") in result.stderr
+
+
+def test_allowed_tools_keeps_the_array_and_appends_nothing(profile, rendered, session):
+    chosen = profile(mode="local")
+    first = rendered(chosen, "openai")
+    cache = session(chosen, "openai")["cache"]
+    steps = cache["steps"]
+    assert cache["strategy"] == "allowed-tools"
+    # every definition is in the first request: it costs more up front, then stays cached
+    assert steps[0]["prefix"] == first["tokens"]["total"] > steps[0]["rewrite"]["prefix"]
+    assert [s["cached"] for s in steps[1:]] == [steps[0]["prefix"]] * 3
+    assert all(s["appended"] == 0 and s["wire"] is None for s in steps)
+    assert steps[1]["loaded"] == ["slack:send_message", "slack:search_messages",
+                                  "slack:list_channels"]
