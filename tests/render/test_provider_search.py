@@ -96,6 +96,7 @@ def test_native_anthropic_sends_the_named_server_tool_and_defers_every_catalog_t
     assert deferred and {t["name"] for t in tools if t.get("defer_loading")} == set(deferred)
     shown = [t["name"] for t in tools[:-1] if not t.get("defer_loading")]
     assert shown == ["get_weather", "weather_forecast"]  # toolcat's tool_search is replaced
+    assert data["payload"]["cache_control"] == {"type": "ephemeral"}  # the prefix is cached
     assert data["search"] == {"mode": "native", "used": "native", "variant": variant,
                               "deferred": "defer", "strategy": "append",
                               "prefix": data["tokens"]["total"], "client_runs": False}

@@ -6,7 +6,8 @@ A request has `system`, `messages` and `tools`; deferred tools are sent with
 search of its own (at least one tool must not be deferred). A profile's provider_search names
 the server tool's variant (`tool_search_tool_regex_20251119` or `..._bm25_20251119`), or has a
 client-side search answer with `tool_reference` blocks (`reference_result`), which load the
-tools they name at the end of the conversation and leave the cached prefix as it was.
+tools they name at the end of the conversation and leave the cached prefix as it was; such a
+request has the top-level `cache_control` breakpoint, without which Anthropic caches nothing.
 
 A response carries its calls as `content[]` blocks `{type: "tool_use", id, name, input}`,
 where `input` is an object.
@@ -42,6 +43,7 @@ from toolcat.providers.tokens import TokenRule
 
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 SEARCH_VARIANTS = ("bm25", "regex")
+CACHE_CONTROL = {"type": "ephemeral"}
 
 
 def search_tool(variant: str) -> dict[str, Json]:
@@ -113,6 +115,10 @@ def request(req: RequestInput) -> Written:
                          "search answers with tool_reference blocks to load them")
     if tools:
         body["tools"] = tools
+    if req.plan is not None:
+        # Anthropic caches only up to a breakpoint; the top-level one marks the last cacheable
+        # block, so the tools, the system prompt and the conversation so far are cached
+        body["cache_control"] = dict(CACHE_CONTROL)
     return with_model(req, body), notes
 
 
