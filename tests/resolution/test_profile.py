@@ -12,7 +12,7 @@ from toolcat.resolution import DEFAULT_PROFILE, Resolver, load_profile
 from toolcat.resolution.profile_reader import bundled_profiles
 
 SHIPPED = ["capability-levels", "gateway-api", "gateway-relevance", "gateway-tool-search",
-           "large-model-native", "small-model", "tool-search"]
+           "large-model-native", "native-search", "small-model", "tool-search"]
 
 
 def test_the_bundled_profiles_load_by_name():
@@ -79,6 +79,19 @@ def test_a_json_profile_works_too(write):
     ("filters: {tools: {allow: get_weather}}\n", (1, 26), "must be a list of names"),
     ("database_sources: [{enabled: true}]\n", (1, 20), "a database source needs a name"),
     ("- just a list\n", (1, 1), "'profile' must be a mapping"),
+    ("provider_search: {mode: nativ}\n", (1, 25),
+     "'provider_search.mode' must be one of auto, native, local, native-or-local"),
+    ("provider_search:\n  anthropic: semantic\n", (2, 14),
+     "'provider_search.anthropic' must be one of bm25, regex"),
+    ("provider_search: {openai: server}\n", (1, 27),
+     "'provider_search.openai' must be one of hosted, client"),
+    ("provider_search: {namespaces: yes please}\n", (1, 31),
+     "'provider_search.namespaces' must be true or false"),
+    ("provider_search: {discovery: append}\n", (1, 30),
+     "'provider_search.discovery' must be one of keep-cache, rewrite"),
+    ("provider_search: {variant: regex}\n", (1, 19),
+     "unknown setting 'variant' in 'provider_search'"),
+    ("provider_search: native\n", (1, 18), "'provider_search' must be a mapping"),
 ])
 def test_an_invalid_profile_is_an_error_at_file_line_column(write, text, position, message):
     path = write(text)

@@ -165,11 +165,30 @@ def _where_tools_went(rendered: Rendered) -> str:
             f"{len(rendered.payload_tools):,} in the payload")
     if not rendered.deferred:
         return text
-    carried = rendered.provider is not None and (
-        "defer_loading" in PROVIDERS[rendered.provider].carries)
+    how = rendered.search.deferred if rendered.search is not None else "omit"
     deferred = len(rendered.deferred)
-    return text + (f" and {deferred:,} more in it with defer_loading" if carried else
-                   f", {deferred:,} deferred and left out of it")
+    return text + {"defer": f" and {deferred:,} more in it with defer_loading",
+                   "allowed": f" and {deferred:,} more in it, not allowed by tool_choice yet",
+                   "omit": f", {deferred:,} deferred and left out of it"}[how]
+
+
+_STRATEGY = {"append": "found tools are appended at the end of the conversation",
+             "allowed-tools": "found tools are allowed by tool_choice",
+             "rewrite": "found tools go into a rewritten tools list"}
+
+
+def _search_summary(rendered: Rendered) -> str:
+    """The provider search a request uses and what stays cached (empty for mode auto)."""
+    use = rendered.search
+    if use is None or use.mode == "auto":
+        return ""
+    variant = f" {use.variant}" if use.variant else ""
+    kept = (f"the {use.prefix:,}-token prefix stays cached, so each later turn reads it "
+            "from the cache (resolve --steps --provider prices a session)"
+            if use.strategy != "rewrite" else
+            "the prefix changes as tools are found, and the cache with it")
+    return (f"provider_search {use.mode}: {use.used}{variant}; {_STRATEGY[use.strategy]}, "
+            f"{kept}")
 
 
 def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) -> str:
@@ -182,6 +201,9 @@ def _summary(rendered: Rendered, resolution: Resolution, format_: str | None) ->
     if tokens.overhead:
         cost += f" + tool-use overhead {tokens.overhead:,}"
     parts.append(f"{cost} ({tokens.method.label})")
+    search = _search_summary(rendered)
+    if search:
+        parts.append(search)
     return "; ".join(parts)
 
 

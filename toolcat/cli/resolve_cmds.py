@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from rich.console import Console, JustifyMethod
     from rich.tree import Tree
 
+    from toolcat.render.cache import CacheReport, CacheStep
     from toolcat.resolution import Decision, Resolution, Step
 
 StepsOpt = Annotated[
@@ -29,6 +30,15 @@ StepsOpt = Annotated[
     typer.Option("--steps",
                  help="A scripted discovery session (search_tools, add_tool, show_all_tools, "
                  "tool_search, the gateway's search tool, other calls): show each step.",
+                 show_default=False),
+]
+
+CacheProviderOpt = Annotated[
+    str | None,
+    typer.Option("--provider",
+                 help="With --steps: price each request of the session for this provider "
+                 "(anthropic, openai-responses, openai, ...): the prefix that stays in its "
+                 "prompt cache and what that saves against rewriting the tools list.",
                  show_default=False),
 ]
 
@@ -44,6 +54,7 @@ def resolve(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     steps: StepsOpt = None,
+    provider: CacheProviderOpt = None,
     allow_unsafe: AllowUnsafeOpt = False,
     tuning: TuningOpt = None,
     json_: JsonOpt = False,
@@ -55,6 +66,12 @@ def resolve(
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
+    if provider is not None:
+        from toolcat.render.renderer import request_provider
+
+        if steps is None:
+            raise UsageError("--provider prices the requests of a session: give --steps too")
+        request_provider(provider)
     script = load_script(steps) if steps is not None else None
     text = query if query is not None else (script.query if script else None)
     if not text:
@@ -74,14 +91,27 @@ def resolve(
     initial = session.resolution
     done = session.run(script.calls)
     refused = sum(step.refused for step in done)
+    cache = None
+    if provider is not None:
+        from toolcat.cli.render_cmds import _prefix
+        from toolcat.render.cache import session_cache
+
+        cache = session_cache([initial, *(step.resolution for step in done)], cat.documents,
+                              provider, prefix=_prefix())
     if json_:
         from toolcat.cli.output import print_json
 
-        print_json({"query": text, "profile": {"name": chosen.name, "source": chosen.source},
-                    "steps_file": script.source, "initial": initial.to_json(),
-                    "steps": [step.to_json() for step in done], "refused": refused})
+        data: dict[str, Any] = {
+            "query": text, "profile": {"name": chosen.name, "source": chosen.source},
+            "steps_file": script.source, "initial": initial.to_json(),
+            "steps": [step.to_json() for step in done], "refused": refused}
+        if cache is not None:
+            data["cache"] = cache.to_json()
+            for entry, figures in zip(data["steps"], cache.steps[1:], strict=True):
+                entry["cache"] = figures.to_json()
+        print_json(data)
     else:
-        _print_session(initial, done)
+        _print_session(initial, done, cache)
     if refused:
         raise typer.Exit(1)
 
@@ -235,17 +265,22 @@ def _label(decision: Decision, *, root: bool = False) -> str:
     return f"{subject} → {outcome}{rule} [dim]— {escape(decision.reason)}[/]"
 
 
-def _print_session(initial: Resolution, steps: list[Step]) -> None:
+def _print_session(initial: Resolution, steps: list[Step],
+                   cache: CacheReport | None = None) -> None:
     from rich.markup import escape
 
     from toolcat.cli.output import console
 
     _print_header(console, initial)
+    if cache is not None:
+        _print_cache_header(console, cache)
     console.print()
     console.print(f"[bold]before the first call[/]: {len(initial.visible)} visible — "
                   + escape(", ".join(initial.names("visible"))), soft_wrap=True)
     _print_footprint(console, initial)
-    for step in steps:
+    if cache is not None:
+        _print_cache_step(console, cache.steps[0])
+    for index, step in enumerate(steps, 1):
         call = step.call
         arguments = json.dumps(dict(call.arguments), ensure_ascii=False, allow_nan=False)
         mark = "[red]refused[/]" if step.refused else "[green]ok[/]"
@@ -260,16 +295,48 @@ def _print_session(initial: Resolution, steps: list[Step]) -> None:
                       + (f"  [cyan]{escape(change.strip())}[/]" if change else ""),
                       soft_wrap=True)
         _print_footprint(console, after)
+        if cache is not None:
+            _print_cache_step(console, cache.steps[index])
     refused = sum(step.refused for step in steps)
     console.print()
+    if cache is not None:
+        console.print(f"[bold]cache[/] over {len(cache.steps)} requests: {cache.uncached:,} "
+                      f"prefix tokens read uncached, against {cache.rewrite_uncached:,} when "
+                      f"the tools list is rewritten each turn; saves [bold]{cache.saved:,}[/] "
+                      f"({cache.method.label})", soft_wrap=True)
     console.print(f"{len(steps)} steps, {refused} refused", style="red" if refused else None)
+
+
+def _print_cache_header(console: Console, cache: CacheReport) -> None:
+    search = cache.search or {}
+    how = {"append": "found tools are appended at the end of the conversation; the tools "
+                     "array and system prompt stay cached",
+           "allowed-tools": "every tool stays in the tools array; tool_choice allowed_tools "
+                            "widens as tools are found, so the prefix stays cached",
+           "rewrite": "the tools array is rewritten with what is visible; the cache keeps "
+                      "only the leading tools that did not change"}[cache.strategy]
+    variant = f" {search.get('variant')}" if search.get("variant") else ""
+    console.print(f"[dim]{'cache':<7}[/]  {cache.provider}, provider_search "
+                  f"{search.get('mode', 'auto')} → {search.get('used', 'auto')}{variant}: "
+                  f"{how}", soft_wrap=True)
+
+
+def _print_cache_step(console: Console, figures: CacheStep) -> None:
+    from rich.markup import escape
+
+    loaded = f"; loaded at the end: {', '.join(figures.loaded)} ({figures.appended:,} tokens)" \
+        if figures.appended else ""
+    console.print(f"  cache: {figures.cached:,} of {figures.prefix:,} prefix tokens cached"
+                  f"{escape(loaded)}; rewriting the tools list: {figures.rewrite_cached:,} of "
+                  f"{figures.rewrite_prefix:,} cached; saves {figures.saved:,}", soft_wrap=True)
 
 
 def _returned(step: Step) -> str:
     """The response as JSON, with long descriptions shortened (`--json` has them whole)."""
     if step.response is None:
-        return ("nothing: toolcat does not run catalog tools" if step.rule == "tool-call"
-                else "nothing: the gateway dropped the call")
+        return {"tool-call": "nothing: toolcat does not run catalog tools",
+                "user-turn": "nothing: a user message"}.get(
+                    step.rule, "nothing: the gateway dropped the call")
     response = step.response
     if isinstance(response, dict) and isinstance(response.get("tools"), list):
         response = {**response, "tools": [

@@ -3,8 +3,14 @@ input_examples, cache_control}]`.
 
 A request has `system`, `messages` and `tools`; deferred tools are sent with
 `defer_loading: true`, next to the BM25 tool search server tool when the request has no tool
-search of its own (at least one tool must not be deferred). A response carries its calls as
-`content[]` blocks `{type: "tool_use", id, name, input}`, where `input` is an object.
+search of its own (at least one tool must not be deferred). A profile's provider_search names
+the server tool's variant (`tool_search_tool_regex_20251119` or `..._bm25_20251119`), or has a
+client-side search answer with `tool_reference` blocks (`reference_result`), which load the
+tools they name at the end of the conversation and leave the cached prefix as it was; such a
+request has the top-level `cache_control` breakpoint, without which Anthropic caches nothing.
+
+A response carries its calls as `content[]` blocks `{type: "tool_use", id, name, input}`,
+where `input` is an object.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from toolcat.providers.base import (
     named_call,
     object_schema,
     own_extra,
+    planned_tools,
     with_deferred,
     with_model,
 )
@@ -35,6 +42,23 @@ from toolcat.providers.targets import LintTarget, StrictRules
 from toolcat.providers.tokens import TokenRule
 
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
+SEARCH_VARIANTS = ("bm25", "regex")
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def search_tool(variant: str) -> dict[str, Json]:
+    """Anthropic's tool search server tool of `variant` (bm25 or regex)."""
+    return {"type": f"tool_search_tool_{variant}_20251119", "name": f"tool_search_tool_{variant}"}
+
+
+def reference_result(tool_use_id: str,
+                     found: list[tuple[dict[str, Json] | None, dict[str, Json]]]
+                     ) -> dict[str, Json]:
+    """The tool_result a client-side tool search answers with: one `tool_reference` block per
+    tool found, which the API expands into the tool's definition where the block stands."""
+    return {"type": "tool_result", "tool_use_id": tool_use_id,
+            "content": [{"type": "tool_reference", "tool_name": item["name"]}
+                        for _, item in found]}
 
 KEYS = {"name", "description", "input_schema", "strict", "defer_loading", "input_examples"}
 
@@ -76,11 +100,32 @@ def request(req: RequestInput) -> Written:
     if req.system:
         body["system"] = req.system
     body["messages"] = [{"role": "user", "content": req.query}]
-    tools = with_deferred(req, write_tool, TOOL_SEARCH, f"{TOOL_SEARCH['name']} server tool",
-                          notes)
+    if req.plan is None:
+        tools = with_deferred(req, write_tool, TOOL_SEARCH,
+                              f"{TOOL_SEARCH['name']} server tool", notes)
+    else:
+        shown, deferred = planned_tools(req, write_tool, notes)
+        tools = [*shown, *deferred]
+        if req.plan.native is not None:
+            tools.append(search_tool(req.plan.native))
+            notes.append(f"{len(deferred)} tools are deferred (defer_loading) behind Anthropic's "
+                         f"tool_search_tool_{req.plan.native} server tool")
+        elif deferred:
+            notes.append(f"{len(deferred)} tools are deferred (defer_loading); the request's own "
+                         "search answers with tool_reference blocks to load them")
     if tools:
         body["tools"] = tools
+    if req.plan is not None:
+        # Anthropic caches only up to a breakpoint; the top-level one marks the last cacheable
+        # block, so the tools, the system prompt and the conversation so far are cached
+        body["cache_control"] = dict(CACHE_CONTROL)
     return with_model(req, body), notes
+
+
+def upfront(item: dict[str, Json]) -> dict[str, Json] | None:
+    """A deferred tool is not in the prompt until a tool_reference loads it (tool use with
+    prompt caching: "Deferred tools are not included in the system-prompt prefix")."""
+    return None if item.get("defer_loading") is True else item
 
 
 def parse_calls(response: Json) -> list[ToolCall]:
@@ -161,6 +206,10 @@ PROVIDER = Provider(
     request=request,
     parse_calls=parse_calls,
     defers=True,
+    native_search=SEARCH_VARIANTS,
+    references=True,
+    upfront=upfront,
+    loaded=reference_result,
     lint_targets=(LintTarget(name="anthropic", label="Anthropic Messages", strict=STRICT),),
     tokens=TOKENS,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from toolcat.errors import CatalogError, ResponseError
 from toolcat.model import PendingSourceRef, Server, Source, SourceRef, Tool, ToolCall
@@ -190,6 +190,28 @@ class SchemaChange:
 UNREPORTED_KEYWORDS = frozenset({"title", "$schema", "$comment", "$id", "$anchor"})
 
 
+Deferred = Literal["defer", "allowed", "omit"]
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How one request lets the model reach its deferred tools, as render decided it from the
+    profile's `provider_search` (docs/render.md).
+
+    `native`: the provider's own search to add (one of `Provider.native_search`), None for
+    none. `deferred`: the deferred tools go in the tools array marked `defer_loading`
+    ("defer"), in it unmarked while `tool_choice` allows only the shown tools ("allowed"), or
+    not at all ("omit"). `namespaces`: deferred functions are grouped in one namespace per
+    server (OpenAI Responses). `client_search`: the tool whose description and parameters a
+    search run by the client is given (OpenAI Responses' `execution: "client"`).
+    """
+
+    native: str | None = None
+    deferred: Deferred = "defer"
+    namespaces: bool = False
+    client_search: Tool | None = None
+
+
 @dataclass(frozen=True)
 class RequestInput:
     """What a request carries: the system prompt, the user's message and the tools.
@@ -205,6 +227,8 @@ class RequestInput:
     deferred: tuple[Tool, ...] = ()
     model: str | None = None
     discovery: bool = False  # the tools include a client-side tool search tool
+    plan: SearchPlan | None = None  # None: deferred loading as `with_deferred` writes it
+    servers: Mapping[str, str] = field(default_factory=dict)  # server -> its description
 
 
 @dataclass(frozen=True)
@@ -238,6 +262,22 @@ class Provider:
     # notes and lint's TC402 both come from here
     schema_changes: Callable[[Json], list[SchemaChange]] | None = None
     defers: bool = False  # requests carry deferred tools (marked defer_loading)
+    # the provider's own tool search variants a profile may name (provider_search), and
+    # whether tool_choice can allow a subset of the tools array (`allowed_tools`)
+    native_search: tuple[str, ...] = ()
+    client_variants: tuple[str, ...] = ()  # of those, the variants whose search the client runs
+    allowed_tools: bool = False
+    # a search the client runs can load deferred tools by naming them (Anthropic's
+    # tool_reference blocks), so they need not be written into the tools array
+    references: bool = False
+    # what the model sees of a tools-array item before a search loads it (None: nothing);
+    # None here: every item as it is written
+    upfront: Callable[[dict[str, Json]], dict[str, Json] | None] | None = None
+    # what a search the client runs answers with to load deferred tools: given a call id and
+    # the loaded tools' items as the request wrote them (each with the namespace item that
+    # held it, or None), the item appended to the conversation
+    loaded: Callable[[str, list[tuple[dict[str, Json] | None, dict[str, Json]]]], Json] | None \
+        = None
     lint_targets: tuple[LintTarget, ...] = ()
     tokens: TokenRule = field(default_factory=TokenRule)
 
@@ -409,6 +449,31 @@ def with_deferred(req: RequestInput, write: Callable[[Tool], Written], search_to
         notes.append(f"{len(deferred)} tools are deferred (defer_loading); the {search_label} "
                      "was added so the model can load them")
     return tools
+
+
+def planned_tools(req: RequestInput, write: Callable[[Tool], Written],
+                  notes: Notes) -> tuple[list[dict[str, Json]], list[dict[str, Json]]]:
+    """The tools a SearchPlan puts in a request: the shown ones as they are, then the
+    deferred ones as the plan says (marked `defer_loading`, unmarked, or none), each list
+    written separately so a provider can group the deferred ones."""
+    plan = req.plan or SearchPlan()
+    shown = written_tools([replace(t, defer_loading=None) for t in req.tools], write, notes)
+    if plan.deferred == "omit" or not req.deferred:
+        if req.deferred:
+            notes.append(f"{len(req.deferred)} deferred tools are not in the payload: the "
+                         "profile's provider_search sends them only once they are found "
+                         "(the tools list is rewritten)")
+        return shown, []
+    flag = True if plan.deferred == "defer" else None
+    deferred = written_tools([replace(t, defer_loading=flag) for t in req.deferred], write,
+                             notes)
+    return shown, deferred
+
+
+def allowed_note(req: RequestInput, notes: Notes) -> None:
+    notes.append(f"{len(req.deferred)} deferred tools are in the tools array; tool_choice "
+                 f"allows only the {len(req.tools)} shown tools, so what a search finds is "
+                 "allowed later without changing the tools array")
 
 
 def deferred_left_out(req: RequestInput, label: str, notes: Notes) -> None:

@@ -20,6 +20,7 @@ from toolcat.providers.base import (
     ReadContext,
     RequestInput,
     Written,
+    allowed_note,
     deferred_left_out,
     drop_none,
     locate,
@@ -91,7 +92,19 @@ def chat_request(req: RequestInput, write: Callable[[Tool], Written], label: str
 
 
 def request(req: RequestInput) -> Written:
-    return chat_request(req, write_tool, "OpenAI Chat Completions")
+    if req.plan is None or req.plan.deferred != "allowed" or not req.deferred:
+        return chat_request(req, write_tool, "OpenAI Chat Completions")
+    # every tool in the array, tool_choice allowing the shown ones: what a search finds later
+    # widens the allowed list and leaves the tools array (the cached prefix) as it was
+    notes: Notes = []
+    shown = written_tools(req.tools, write_tool, notes)
+    tools = shown + written_tools(req.deferred, write_tool, notes)
+    allowed = [{"type": "function", "function": {"name": item["function"]["name"]}}
+               for item in shown]
+    body: dict[str, Json] = {"messages": messages(req), "tools": tools, "tool_choice": {
+        "type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": allowed}}}
+    allowed_note(req, notes)
+    return with_model(req, body), notes
 
 
 def wrapped_calls(response: Json, label: str) -> list[ToolCall]:
@@ -172,6 +185,7 @@ PROVIDER = Provider(
     limits=Limits(max_tools=128),
     request=request,
     parse_calls=parse_calls,
+    allowed_tools=True,
     lint_targets=LINT_TARGETS,
     tokens=TOKENS,
 )

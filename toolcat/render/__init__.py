@@ -15,6 +15,8 @@ _API = {
     "FORMATS": "toolcat.render.formats",
     "TEXT_PARSERS": "toolcat.render.formats",
     "get_format": "toolcat.render.formats",
+    "CacheReport": "toolcat.render.cache",
+    "session_cache": "toolcat.render.cache",
     "Method": "toolcat.render.costs",
     "TokenCount": "toolcat.render.costs",
     "method_for": "toolcat.render.costs",

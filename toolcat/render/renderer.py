@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Note, Provider, RequestInput, summarize
+from toolcat.providers.base import Note, Provider, RequestInput, SearchPlan, summarize
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
@@ -23,6 +23,7 @@ from toolcat.source.refs import base_uri_for, bundle
 
 if TYPE_CHECKING:
     from toolcat.resolution import Profile, Resolution
+    from toolcat.resolution.profile import ProviderSearch
 
 DISCOVERY_TOOLS = frozenset({"tool_search", "search_tools", "add_tool"})
 
@@ -48,6 +49,34 @@ class RenderInput:
     # tools above. `prefix` says which tools get their server in front of their name.
     universe: tuple[Tool, ...] = ()
     prefix: PrefixPolicy = "collisions"
+    # the profile's provider_search (None: mode auto); servers: name -> description, for
+    # the namespaces a request groups deferred tools in
+    search: ProviderSearch | None = None
+    servers: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchUse:
+    """What a request does with its deferred tools: the profile's mode, what it came to for
+    this provider (`native`, `local`, `auto`, or `none` when nothing is deferred), the
+    provider's search variant, how deferred tools travel (`defer`, `allowed`, `omit`) and how
+    what a session finds reaches later requests (`append`: at the end of the conversation,
+    `allowed-tools`: by tool_choice, `rewrite`: in a new tools array). `prefix` is the tokens
+    of the tools array and system prompt, which stay cached unless the strategy is
+    `rewrite`."""
+
+    mode: str
+    used: str
+    variant: str | None
+    deferred: str
+    strategy: str
+    prefix: int
+    client_runs: bool = False  # the client answers the searches (local, or a client variant)
+
+    def to_json(self) -> dict[str, Json]:
+        return {"mode": self.mode, "used": self.used, "variant": self.variant,
+                "deferred": self.deferred, "strategy": self.strategy, "prefix": self.prefix,
+                "client_runs": self.client_runs}
 
 
 @dataclass(frozen=True)
@@ -70,6 +99,7 @@ class Rendered:
     summary: tuple[str, ...] = ()  # the notes, one line per kind with a count
     rejected: tuple[str, ...] = ()  # what the provider will refuse that could not be mapped
     names: Mapping[str, str] = field(default_factory=dict)  # server:tool -> name sent
+    search: SearchUse | None = None  # None without a provider or with a text format
 
     def to_json(self) -> dict[str, Json]:
         return {
@@ -90,6 +120,7 @@ class Rendered:
             "summary": list(self.summary),
             "rejected": list(self.rejected),
             "names": dict(self.names),
+            "search": None if self.search is None else self.search.to_json(),
         }
 
 
@@ -112,6 +143,8 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
         documents=documents or {},
         universe=(*resolution.visible, *resolution.deferred, *resolution.excluded),
         prefix=prefix,
+        search=resolution.profile.provider_search,
+        servers={c.name: c.description for c in resolution.categories},
     )
 
 
@@ -184,31 +217,120 @@ def render(inp: RenderInput, provider: str | None = None,
                                *_renamed(names, shown, target if rule is not ANY_NAME else None)]
     payload = None
     rejected: list[str] = []
+    use = None
+    method = method_for(provider, inp.model, encoding)
     if target is not None and target.request is not None:
         visible = (*builtins, *tools)
+        discovery = any(names.original(t.name) in DISCOVERY_TOOLS for t in visible)
+        payload_tools = prompt.payload_tools
+        plan = search_plan(inp.search, target, bool(deferred), discovery) \
+            if fmt.name == "native" else None
+        if plan is not None and plan.native is not None:
+            # the provider's search replaces toolcat's discovery tools in the request
+            replaced = [t for t in payload_tools if names.original(t.name) in DISCOVERY_TOOLS]
+            payload_tools = tuple(t for t in payload_tools if t not in replaced)
+            if replaced:
+                notes.append(f"{', '.join(names.original(t.name) for t in replaced)} left out "
+                             f"of the request: the provider's own tool search "
+                             f"({plan.native}) finds the deferred tools")
+            plan = replace(plan, client_search=_client_search(replaced))
         request = RequestInput(
-            system=prompt.text, query=inp.query, tools=prompt.payload_tools,
-            deferred=deferred, model=inp.model,
-            discovery=any(names.original(t.name) in DISCOVERY_TOOLS for t in visible),
+            system=prompt.text, query=inp.query, tools=payload_tools,
+            deferred=deferred, model=inp.model, discovery=discovery, plan=plan,
+            servers=inp.servers,
         )
         payload, request_notes = target.request(request)
         notes += request_notes
-        items = [target.tool_for_request(t)[0] for t in prompt.payload_tools]
-        sent = (*prompt.payload_tools, *(deferred if target.defers else ()))
+        sent = (*payload_tools, *(deferred if target.defers or plan is not None else ()))
         rejected = [problem for t in sent for problem in _refused(t, target)]
+        if plan is None:
+            items = [target.tool_for_request(t)[0] for t in payload_tools]
+            tokens = count_request(prompt.text, items, method)
+        else:
+            tokens = count_request(prompt.text, upfront_items(payload, target), method)
+        use = search_use(inp.search, plan, target, bool(deferred), tokens, discovery)
+        payload_shown: tuple[Tool, ...] = payload_tools
     else:
         items = [t.definition() for t in prompt.payload_tools]
-    tokens = count_request(prompt.text, items, method_for(provider, inp.model, encoding))
+        tokens = count_request(prompt.text, items, method)
+        payload_shown = prompt.payload_tools
     back = names.back
     return Rendered(
         query=inp.query, format=fmt.name, provider=provider, model=inp.model,
         system_prompt=prompt.text,
         sections=prompt.sections, prompt_tools=back(prompt.prompt_tools),
-        payload_tools=back(prompt.payload_tools), deferred=back(deferred), payload=payload,
+        payload_tools=back(payload_shown), deferred=back(deferred), payload=payload,
         tokens=tokens, notes=tuple(dict.fromkeys(str(n) for n in notes)),
         summary=summarize(notes), rejected=tuple(rejected),
         names={r.tool.qualified_name: r.wire for r in names.renamed},
+        search=use,
     )
+
+
+def search_plan(search: ProviderSearch | None, provider: Provider, has_deferred: bool,
+                discovery: bool) -> SearchPlan | None:
+    """The SearchPlan of a request to `provider` under the profile's provider_search; None
+    for mode auto (deferred tools as the provider writes them by default).
+
+    Raises:
+        UsageError: mode native for a provider without a tool search of its own.
+    """
+    if search is None or search.mode == "auto":
+        return None
+    if search.mode == "native" and not provider.native_search:
+        able = ", ".join(n for n, p in PROVIDERS.items() if p.native_search)
+        raise UsageError(f"the profile's provider_search.mode is native, but {provider.label} "
+                         f"has no tool search of its own (those that do: {able}); use "
+                         "native-or-local or local")
+    if search.mode in ("native", "native-or-local") and provider.native_search:
+        if not has_deferred:
+            return SearchPlan(deferred="omit")
+        variant = next(v for v in (search.anthropic, search.openai, *provider.native_search)
+                       if v in provider.native_search)
+        return SearchPlan(native=variant, deferred="defer", namespaces=search.namespaces)
+    # local: toolcat's own discovery tools find the deferred tools
+    if search.discovery == "keep-cache" and discovery and provider.references:
+        return SearchPlan(deferred="defer")
+    if search.discovery == "keep-cache" and provider.allowed_tools:
+        return SearchPlan(deferred="allowed")
+    return SearchPlan(deferred="omit")
+
+
+def search_use(search: ProviderSearch | None, plan: SearchPlan | None, provider: Provider,
+               has_deferred: bool, tokens: TokenCount, discovery: bool) -> SearchUse:
+    """How a rendered request handles its deferred tools (Rendered.search)."""
+    mode = search.mode if search is not None else "auto"
+    if plan is None:
+        carried = provider.defers and has_deferred
+        return SearchUse(mode, "auto", None, "defer" if carried else "omit",
+                         "append" if carried else "rewrite", tokens.total,
+                         carried and discovery)
+    if not has_deferred:  # nothing to find: no search, and the prefix stays as it is
+        return SearchUse(mode, "none", None, "omit", "append", tokens.total)
+    strategy = {"defer": "append", "allowed": "allowed-tools", "omit": "rewrite"}[plan.deferred]
+    client = plan.native is None or plan.native in provider.client_variants
+    return SearchUse(mode, "native" if plan.native else "local", plan.native, plan.deferred,
+                     strategy, tokens.total, client)
+
+
+def upfront_items(payload: Json, provider: Provider) -> list[Json]:
+    """The tools-array items of `payload` as the model sees them before any search: what
+    the request's prefix costs."""
+    items = payload.get("tools", []) if isinstance(payload, dict) else []
+    if provider.upfront is None:
+        return list(items)
+    return [seen for item in items if (seen := provider.upfront(item)) is not None]
+
+
+def _client_search(replaced: list[Tool]) -> Tool:
+    """The definition a search run by the client is described with: the profile's
+    tool_search built-in when it was shown, else the shipped one."""
+    shown = next((t for t in replaced if t.name == "tool_search"), None)
+    if shown is not None:
+        return shown
+    from toolcat.resolution.builtins import builtin_catalog
+
+    return next(t for t in builtin_catalog().tools if t.name == "tool_search")
 
 
 def _wired(tool: Tool, names: NameMap) -> Tool:

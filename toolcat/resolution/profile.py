@@ -31,6 +31,14 @@ Complexity = Literal["simple", "medium", "complex"]
 COMPLEXITIES: tuple[Complexity, ...] = ("simple", "medium", "complex")
 SPECIAL_CATEGORIES: tuple[str, ...] = ("structured_output", "human")
 DEFAULT_SEARCH_TOOL = "gateway_search_tools"
+SearchMode = Literal["auto", "native", "local", "native-or-local"]
+SEARCH_MODES: tuple[SearchMode, ...] = ("auto", "native", "local", "native-or-local")
+AnthropicSearch = Literal["bm25", "regex"]
+ANTHROPIC_SEARCHES: tuple[AnthropicSearch, ...] = ("bm25", "regex")
+OpenAISearch = Literal["hosted", "client"]
+OPENAI_SEARCHES: tuple[OpenAISearch, ...] = ("hosted", "client")
+Discovery = Literal["keep-cache", "rewrite"]
+DISCOVERIES: tuple[Discovery, ...] = ("keep-cache", "rewrite")
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
 # seed 000: small < 7B, medium 7-30B, large > 30B
@@ -192,6 +200,32 @@ class Gateway:
 
 
 @dataclass(frozen=True)
+class ProviderSearch:
+    """How a provider request lets the model reach the deferred tools (docs/render.md).
+
+    `mode`: `native` has the provider run the search (Anthropic's tool search server tool of
+    the `anthropic` variant, OpenAI Responses' `tool_search`, `hosted` or run by the client
+    with toolcat's search); `local` sends toolcat's own discovery tools as ordinary tools;
+    `native-or-local` is native where the provider has it and local elsewhere; `auto` keeps
+    what render did before profiles could choose. `namespaces`: OpenAI Responses requests
+    group deferred functions in one namespace per server. `discovery`: in local mode, whether
+    what a session finds keeps the request's prefix cached (`keep-cache`: Anthropic
+    `tool_reference` answers, OpenAI `allowed_tools`) or is written into a new tools list
+    (`rewrite`).
+    """
+
+    mode: SearchMode = "auto"
+    anthropic: AnthropicSearch = "bm25"
+    openai: OpenAISearch = "hosted"
+    namespaces: bool = True
+    discovery: Discovery = "keep-cache"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "anthropic": self.anthropic, "openai": self.openai,
+                "namespaces": self.namespaces, "discovery": self.discovery}
+
+
+@dataclass(frozen=True)
 class DatabaseSource:
     name: str
     enabled: bool = True
@@ -226,6 +260,7 @@ class Profile:
     tool_search_mode: ToolSearchMode = ToolSearchMode()
     levels: Levels | None = None
     gateway: Gateway | None = None
+    provider_search: ProviderSearch = ProviderSearch()
     source: str | None = None
     references: tuple[NameRef, ...] = ()
     index: PositionIndex | None = field(default=None, compare=False, repr=False)

@@ -17,10 +17,14 @@ from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.resolution.profile import (
+    ANTHROPIC_SEARCHES,
     COMPLEXITIES,
     DEFAULT_SEARCH_TOOL,
+    DISCOVERIES,
     FORMATS,
+    OPENAI_SEARCHES,
     PROFILE_SUFFIXES,
+    SEARCH_MODES,
     STRATEGIES,
     ApiSettings,
     Caps,
@@ -34,6 +38,7 @@ from toolcat.resolution.profile import (
     ModelSpec,
     NameRef,
     Profile,
+    ProviderSearch,
     ToolSearchMode,
 )
 from toolcat.search.pick import MIN_SCORE
@@ -160,7 +165,7 @@ class ProfileReader:
 
         known = ("name", "description", "prompt", "model", "builtins", "database_sources",
                  "formats", "filters", "servers", "mcp", "scorer", "scorer_options",
-                 "allow_unsafe", "tool_search_mode", "levels", "gateway")
+                 "allow_unsafe", "tool_search_mode", "levels", "gateway", "provider_search")
         doc = self.mapping("", data, known)
         builtins = builtin_names()
 
@@ -192,6 +197,7 @@ class ProfileReader:
         tool_search_mode = self.tool_search_mode(doc.get("tool_search_mode"))
         levels = self.levels(doc["levels"]) if "levels" in doc else None
         gateway = self.gateway(doc["gateway"]) if "gateway" in doc else None
+        provider_search = self.provider_search(doc.get("provider_search"))
         if listed is None:
             # tool search mode brings its own discovery tools; seed 000's agent has tool_search
             listed = () if tool_search_mode.enabled else defaults.builtins
@@ -200,7 +206,8 @@ class ProfileReader:
                           formats=formats, filters=filters, servers=servers, mcp=mcp,
                           scorer=scorer, scorer_options=scorer_options,
                           allow_unsafe=allow_unsafe, tool_search_mode=tool_search_mode,
-                          levels=levels, gateway=gateway, source=self.file,
+                          levels=levels, gateway=gateway, provider_search=provider_search,
+                          source=self.file,
                           references=tuple(self.references), index=self.index)
         self.check_format_availability(profile)
         return profile
@@ -353,6 +360,22 @@ class ProfileReader:
             complexity=self.choice("/levels/complexity", doc.get("complexity", "medium"),
                                    COMPLEXITIES),
             simple_task_tools=optional("simple_task_tools"),
+        )
+
+    def provider_search(self, value: Any) -> ProviderSearch:
+        doc = self.mapping("/provider_search", value, ("mode", "anthropic", "openai",
+                                                       "namespaces", "discovery"))
+        base = ProviderSearch()
+        return ProviderSearch(
+            mode=self.choice("/provider_search/mode", doc.get("mode", base.mode), SEARCH_MODES),
+            anthropic=self.choice("/provider_search/anthropic",
+                                  doc.get("anthropic", base.anthropic), ANTHROPIC_SEARCHES),
+            openai=self.choice("/provider_search/openai", doc.get("openai", base.openai),
+                               OPENAI_SEARCHES),
+            namespaces=self.boolean("/provider_search/namespaces",
+                                    doc.get("namespaces", base.namespaces)),
+            discovery=self.choice("/provider_search/discovery",
+                                  doc.get("discovery", base.discovery), DISCOVERIES),
         )
 
     def gateway(self, value: Any) -> Gateway:

@@ -48,7 +48,7 @@ from toolcat.resolution.model import (
 from toolcat.resolution.order import by_preference
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
-from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, check_names
+from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, ProviderSearch, check_names
 from toolcat.search import TUNABLE, default_scorer, tuned_name
 
 if TYPE_CHECKING:
@@ -86,6 +86,28 @@ class _Agent:
     format: FormatChoice
     request: tuple[Tool, ...]
     decisions: tuple[Decision, ...]
+
+
+def provider_search_decision(search: ProviderSearch) -> Decision:
+    """The trace node saying what the profile's provider_search makes of a provider request."""
+    namespaces = ", grouped in one namespace per server" if search.namespaces else ""
+    runs = "run by the client with toolcat's search" if search.openai == "client" \
+        else "hosted"
+    native = (f"the provider's own tool search: Anthropic's tool_search_tool_{search.anthropic}, "
+              f"OpenAI Responses' tool_search ({runs}); deferred tools marked "
+              f"defer_loading{namespaces}")
+    keep = ("found tools are loaded by tool_reference (Anthropic) or allowed by tool_choice "
+            "allowed_tools (OpenAI), so the tools array stays as it was"
+            if search.discovery == "keep-cache"
+            else "found tools are written into a new tools array on the next request")
+    reasons = {
+        "auto": "deferred tools go out with defer_loading where the provider has deferred "
+                "loading, next to its own search when the request brings none",
+        "native": native + "; render refuses a provider without one",
+        "local": f"toolcat's own search tools, sent as ordinary tools; {keep}",
+        "native-or-local": native + f"; elsewhere toolcat's own search tools ({keep})",
+    }
+    return Decision("provider search", search.mode, "provider-search", reasons[search.mode])
 
 
 def is_normal_mode(profile: Profile) -> bool:
@@ -259,9 +281,10 @@ class Resolver:
             f"{count['deferred']} deferred, {count['excluded']} excluded before the gateway",
             tuple(stages))
         scorer_decision = Decision("scorer", self.scorer_name, "scorer", self.scorer_reason)
+        search_decision = provider_search_decision(profile.provider_search)
         return _Agent(cap, choice, (*shown_builtins, *shown),
-                      (model_decision, format_decision, scorer_decision, builtin_decision,
-                       catalog_decision))
+                      (model_decision, format_decision, search_decision, scorer_decision,
+                       builtin_decision, catalog_decision))
 
     def _result(self, query: str, scores: Mapping[str, float], fates: dict[str, _Fate],
                 agent: _Agent, visible: list[Tool], extra: tuple[Tool, ...],

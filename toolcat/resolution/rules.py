@@ -21,6 +21,9 @@ RULES: dict[str, str] = {
     "format that is available is used",
     "format-available": "seed 000: this format is enabled and available",
     "format-unavailable": "seed 000: this format is disabled or not available for the model",
+    "provider-search": "the profile's `provider_search`: how a provider request lets the model "
+    "reach the deferred tools (the provider's own tool search, toolcat's search, or native with "
+    "a local fallback) and how a session's discoveries keep the request's prefix cached",
     "scorer": "the scorer that orders catalog tools by relevance: the profile's `scorer`, else "
     "toolcat's default (the most accurate one installed)",
     # ---- built-in tools (seed 000, seed 001) -----------------------------------------------
