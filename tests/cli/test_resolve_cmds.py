@@ -109,13 +109,25 @@ def test_an_invalid_profile_is_one_line_naming_file_line_column(run, tmp_path):
     assert result.stderr == f"toolcat: error: {bad}:2:11: 'model.size_b' must be > 0\n"
 
 
-def test_a_profile_naming_a_tool_the_catalog_lacks_is_an_error(run, tmp_path):
+def test_a_profile_naming_a_tool_the_catalog_lacks_is_a_warning_and_resolve_goes_on(
+        run, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("tool_search_mode:\n  pre_discovered: [get_wether]\n")
     result = run("resolve", "x", "--profile", str(bad), "-c", TOOLS)
-    assert result.exit_code == 2
-    assert f"{bad}:2:20: no tool 'get_wether' in the catalog (did you mean get_weather" in \
-        result.stderr
+    assert result.exit_code == 0
+    assert f"warning: {bad}:2:20: no tool 'get_wether' in the catalog; did you mean " \
+           "get_weather" in " ".join(result.stderr.split())
+    assert "profile-warning" in run("resolve", "x", "--profile", str(bad), "-c", TOOLS,
+                                    "--json").stdout
+
+
+@pytest.mark.parametrize("profile", ["capability-levels", "gateway-api", "gateway-relevance",
+                                     "gateway-tool-search", "large-model-native", "tool-search"])
+def test_every_bundled_profile_resolves_against_a_catalog_it_was_not_written_for(run, profile):
+    weather = str(REPO / "catalogs" / "weather.yaml")
+    result = run("render", "weather in Paris", "-c", weather, "--profile", profile)
+    assert result.exit_code == 0, result.stderr
+    assert "warning:" in result.stderr
 
 
 def test_an_unknown_profile_name_lists_the_bundled_ones(run):

@@ -67,8 +67,6 @@ def test_a_json_profile_works_too(write):
     ("gateway: {strategy: api, api: {timeout: soon}}\n", (1, 41), "must be a duration"),
     ("gateway: {strategy: api, api: {endpoint: ftp://x}}\n", (1, 42), "http:// or https://"),
     ("gateway: {strategy: relevance, target_ratio: 1.5}\n", (1, 46), "must be > 0 and <= 1"),
-    ("gateway: {strategy: relevance, min_tools: 9, max_tools: 3}\n", (1, 57),
-     "is below 'gateway.min_tools'"),
     ("gateway: {strategy: tool-search, search_tool_name: 'find tools'}\n", (1, 52),
      "must be 1-64 letters"),
     ("levels: {relevant_skill_groups: [analysis]}\n", (1, 34), "unknown skill group"),
@@ -107,17 +105,29 @@ def test_an_invalid_profile_is_an_error_at_file_line_column(write, text, positio
     ("filters: {servers: {deny: [slak]}}\n", (1, 28), "no server 'slak' in the catalog"),
     ("servers:\n  slak: {enabled: false}\n", (2, 3), "no server 'slak'"),
     ("tool_search_mode: {pre_discovered: ['nope:*']}\n", (1, 37), "no server 'nope'"),
-    ("filters: {tools: {deny: ['nope*:drop_*']}}\n", (1, 26), "no server 'nope[*]'"),
+    ("filters: {tools: {deny: ['nope*:drop_*']}}\n", (1, 26), "no server 'nope*'"),
     ("levels: {allowed_tools: [send_mesage]}\n", (1, 26), "no tool 'send_mesage'"),
     ("gateway: {strategy: relevance, always_keep: [reed_file]}\n", (1, 46), "no tool"),
 ])
-def test_unknown_tool_and_server_names_are_errors_when_the_profile_meets_a_catalog(
+def test_names_the_catalog_lacks_are_warnings_at_file_line_column(
         catalog, write, text, position, message):
     path = write(text)
-    profile = load_profile(path)
-    with pytest.raises(ConfigError, match=message) as caught:
-        Resolver(catalog, profile)
-    assert (caught.value.where.line, caught.value.where.column) == position
+    resolver = Resolver(catalog, load_profile(path))
+    [warning] = resolver.warnings
+    assert message in warning.message and "matches nothing here" in warning.message
+    assert (warning.where.file, warning.where.line, warning.where.column) == (str(path),
+                                                                              *position)
+    [node] = [d for d in resolver.resolve("x").trace.children if d.rule == "profile-warning"]
+    assert node.reason == warning.message
+
+
+def test_max_tools_below_min_tools_keeps_min_tools_with_a_warning(catalog, write):
+    path = write("gateway: {strategy: relevance, min_tools: 9, max_tools: 3}\n")
+    resolver = Resolver(catalog, load_profile(path))
+    [warning] = resolver.warnings
+    assert (warning.where.line, warning.where.column) == (1, 57)
+    assert "is below 'gateway.min_tools' (9); the gateway keeps 9 tools" in warning.message
+    assert load_profile(path).gateway.keep_count(100) == 9
 
 
 def test_a_wildcard_pattern_may_match_no_tool(catalog, profile):
@@ -125,14 +135,13 @@ def test_a_wildcard_pattern_may_match_no_tool(catalog, profile):
 
 
 def test_unknown_names_get_a_suggestion(catalog, profile):
-    with pytest.raises(ConfigError) as caught:
-        Resolver(catalog, profile("filters: {tools: {allow: [get_wether]}}"))
-    assert caught.value.hint.startswith("did you mean get_weather")
+    [warning] = Resolver(catalog, profile("filters: {tools: {allow: [get_wether]}}")).warnings
+    assert "; did you mean get_weather" in warning.message
 
 
 def test_always_keep_may_name_built_ins_and_the_phantom_tool(catalog, profile):
-    Resolver(catalog, profile("gateway: {strategy: relevance, always_keep: [tool_search, "
-                              "gateway_search_tools]}"))
+    assert Resolver(catalog, profile("gateway: {strategy: relevance, always_keep: "
+                                     "[tool_search, gateway_search_tools]}")).warnings == ()
 
 
 def test_scorer_options_the_scorer_does_not_take_are_an_error(catalog, profile):

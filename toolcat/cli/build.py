@@ -11,7 +11,7 @@ from toolcat.config import Config, find_config
 from toolcat.model import Catalog, Tool
 
 if TYPE_CHECKING:
-    from toolcat.resolution import Profile
+    from toolcat.resolution import Profile, Resolver
     from toolcat.search.tuning import Tuning
 
 
@@ -114,6 +114,19 @@ def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Too
         return None
     tuning_warnings(found, tools, model)
     return found
+
+
+def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
+             cfg: Config) -> Resolver:
+    """The Resolver resolve and render use, its profile's warnings said on stderr."""
+    from toolcat.cli.output import warn
+    from toolcat.resolution import Resolver
+
+    built = Resolver(catalog, chosen,
+                     tuning=resolver_tuning(tuning_option, cfg, catalog, chosen))
+    for warning in built.warnings:
+        warn(str(warning))
+    return built
 
 
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,

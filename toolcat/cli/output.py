@@ -66,7 +66,10 @@ def print_code(text: str, language: str) -> None:
 
 
 def warn(message: str) -> None:
-    err_console.print(f"[yellow]warning:[/] {message}", markup=True, highlight=False,
+    from rich.markup import escape
+
+    # the message holds names from files ('[a]' in a tool name is no style)
+    err_console.print(f"[yellow]warning:[/] {escape(message)}", markup=True, highlight=False,
                       soft_wrap=True)
 
 

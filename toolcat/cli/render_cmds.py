@@ -134,12 +134,11 @@ def _resolve(query: str, profile: str | None, catalog: list[str] | None,
              shape: str | None, allow_unsafe: bool, tuning: Path | None = None,
              ) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
-    from toolcat.resolution import Resolver
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
-    resolver = Resolver(cat, chosen, tuning=build.resolver_tuning(tuning, cfg, cat, chosen))
+    resolver = build.resolver(cat, chosen, tuning, cfg)
     return cat, chosen, resolver.resolve(query)
 
 

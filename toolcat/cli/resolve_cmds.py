@@ -62,7 +62,7 @@ def resolve(
     """Replay which tools the model sees for QUERY under a profile, and explain every step."""
     from toolcat.cli import build
     from toolcat.errors import UsageError
-    from toolcat.resolution import Resolver, Session, load_script
+    from toolcat.resolution import Session, load_script
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
@@ -77,7 +77,7 @@ def resolve(
     if not text:
         raise UsageError("give a QUERY" + (" or a 'query' in the steps file" if script else ""))
     cat = build.load(catalog, shape, cfg=cfg)
-    resolver = Resolver(cat, chosen, tuning=build.resolver_tuning(tuning, cfg, cat, chosen))
+    resolver = build.resolver(cat, chosen, tuning, cfg)
     if script is None:
         resolution = resolver.resolve(text)
         if json_:

@@ -6,7 +6,8 @@ the model (seed 000's deferral and automatic search, seed 001's tool search mode
 three levels, seed 004's gateway). Every problem is a ConfigError naming file:line:column.
 
 Names of catalog tools and servers are checked against a catalog when a resolver is built
-(`check_names`), since a profile is written once and used with any catalog.
+(`profile_warnings`): a profile is written once and used with many catalogs, so a name this
+catalog lacks is a warning, not an error.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, matches
 from toolcat.search.pick import MIN_SCORE
 from toolcat.source.positions import PositionIndex
@@ -263,6 +263,8 @@ class Profile:
     provider_search: ProviderSearch = ProviderSearch()
     source: str | None = None
     references: tuple[NameRef, ...] = ()
+    # settings read and used, but worth a word: (pointer, message)
+    warnings: tuple[tuple[str, str], ...] = ()
     index: PositionIndex | None = field(default=None, compare=False, repr=False)
 
     def where(self, pointer: str, *, key: bool = False) -> SourceRef | None:
@@ -290,20 +292,35 @@ DEFAULT_PROFILE = Profile(
 )
 
 
-def check_names(profile: Profile, catalog: Catalog, builtin_names: Sequence[str]) -> None:
-    """Every catalog tool and server the profile names must exist in `catalog`.
+@dataclass(frozen=True)
+class ProfileWarning:
+    """A setting the profile has that cannot do what it says with this catalog; resolving
+    goes on without it (a profile is written once and used with many catalogs)."""
 
-    Raises:
-        ConfigError: at the profile's file:line for the first name that matches nothing.
-    """
+    message: str
+    where: SourceRef | None = None
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+def profile_warnings(profile: Profile, catalog: Catalog, builtin_names: Sequence[str]
+                     ) -> tuple[ProfileWarning, ...]:
+    """What the profile says that this catalog makes void: names of tools and servers it does
+    not have (with the closest names), and the settings the reader found contradictory."""
+    warnings = [ProfileWarning(message, profile.where(pointer))
+                for pointer, message in profile.warnings]
     servers = catalog.server_names()
     for ref in profile.references:
         problem = _name_problem(ref, catalog, servers, builtin_names)
         if problem:
             message, candidates = problem
             close = difflib.get_close_matches(ref.name, candidates, n=3)
-            raise ConfigError(message, where=profile.where(ref.pointer),
-                              hint=f"did you mean {', '.join(close)}?" if close else None)
+            if close:
+                message += f"; did you mean {', '.join(close)}?"
+            warnings.append(ProfileWarning(message + "; it matches nothing here",
+                                           profile.where(ref.pointer)))
+    return tuple(warnings)
 
 
 def _name_problem(ref: NameRef, catalog: Catalog, servers: list[str],

@@ -57,6 +57,7 @@ class ProfileReader:
         self.file = file
         self.index = index
         self.references: list[NameRef] = []
+        self.warnings: list[tuple[str, str]] = []
 
     # ---- positions and errors ------------------------------------------------------------
 
@@ -208,7 +209,8 @@ class ProfileReader:
                           allow_unsafe=allow_unsafe, tool_search_mode=tool_search_mode,
                           levels=levels, gateway=gateway, provider_search=provider_search,
                           source=self.file,
-                          references=tuple(self.references), index=self.index)
+                          references=tuple(self.references),
+                          warnings=tuple(self.warnings), index=self.index)
         self.check_format_availability(profile)
         return profile
 
@@ -396,9 +398,10 @@ class ProfileReader:
                                  "http:// or https:// URL")
         min_tools = self.integer("/gateway/min_tools", doc.get("min_tools", 5))
         max_tools = self.integer("/gateway/max_tools", doc.get("max_tools", 25), minimum=1)
-        if max_tools < min_tools:
-            raise self.error("/gateway/max_tools", f"'gateway.max_tools' ({max_tools}) is "
-                             f"below 'gateway.min_tools' ({min_tools})")
+        if max_tools < min_tools:  # keep = max(min(by ratio, max_tools), min_tools)
+            self.warnings.append(("/gateway/max_tools", f"'gateway.max_tools' ({max_tools}) "
+                                  f"is below 'gateway.min_tools' ({min_tools}); the gateway "
+                                  f"keeps {min_tools} tools"))
         fallback = doc.get("enable_search_fallback")
         search_tool = self.text("/gateway/search_tool_name",
                                 doc.get("search_tool_name", DEFAULT_SEARCH_TOOL),

@@ -48,7 +48,12 @@ from toolcat.resolution.model import (
 from toolcat.resolution.order import by_preference
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
-from toolcat.resolution.profile import DEFAULT_PROFILE, Profile, ProviderSearch, check_names
+from toolcat.resolution.profile import (
+    DEFAULT_PROFILE,
+    Profile,
+    ProviderSearch,
+    profile_warnings,
+)
 from toolcat.search import TUNABLE, default_scorer, tuned_name
 
 if TYPE_CHECKING:
@@ -153,9 +158,12 @@ def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
 class Resolver:
     """Resolves queries for one catalog and one profile; the scorer's index is built once.
 
+    `warnings` holds what the profile says that this catalog makes void (a tool or server it
+    does not have, contradictory gateway sizes); each is also a `profile-warning` node of
+    every trace.
+
     Raises (on construction):
-        ConfigError: the profile names a tool or server the catalog does not have, or its
-            scorer options are not accepted by the scorer.
+        ConfigError: the profile's scorer options are not accepted by the scorer.
     """
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
@@ -169,7 +177,8 @@ class Resolver:
         names = [t.name for t in self.builtins.tools]
         if profile.gateway is not None:
             names.append(profile.gateway.search_tool_name)
-        check_names(profile, catalog, names)
+        # names this catalog lacks, contradictory settings: warned about, then left out
+        self.warnings = profile_warnings(profile, catalog, names)
         self._scorer: Any = None
         self.scorer_name, self.scorer_reason = (
             (profile.scorer, "the profile's scorer") if profile.scorer
@@ -310,10 +319,12 @@ class Resolver:
             "tokens", f"{tokens.visible} of {tokens.all}", None,
             f"the visible definitions cost {tokens.visible:,} tokens ({self.encoding}); "
             f"showing every tool would cost {tokens.all:,}")
+        warned = tuple(Decision(str(w.where) if w.where else "profile", "ignored",
+                                "profile-warning", w.message) for w in self.warnings)
         trace = Decision(
             query, f"{len(visible)} visible, {len(deferred)} deferred, {len(excluded)} excluded",
             None, f"profile {profile.name}" + (f" ({profile.source})" if profile.source else ""),
-            (*agent.decisions, *late, token_decision))
+            (*warned, *agent.decisions, *late, token_decision))
         return Resolution(
             query=query, profile=profile, visible=tuple(visible),
             builtins=tuple(t for t in visible if self.is_builtin(t)), deferred=deferred,

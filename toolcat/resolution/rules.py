@@ -7,6 +7,8 @@ trace names one of these ids, so a reader can look up why a tool ended where it 
 from __future__ import annotations
 
 RULES: dict[str, str] = {
+    "profile-warning": "a setting of the profile this catalog makes void (a tool or server it "
+                       "lacks, contradictory gateway sizes); resolving goes on without it",
     # ---- the model, the cap and the format (seed 000) --------------------------------------
     "model-size": "seed 000: the model's size class: small < 7B, medium 7-30B, large > 30B",
     "model-size-unknown": "seed 000: no size given, so the default cap (2) applies",
