@@ -78,6 +78,16 @@ def test_server_and_tool_deny_lists_exclude_tools(resolved):
 # ---- deferral, the automatic search, the cap ----------------------------------------------------
 
 
+def test_the_automatic_search_runs_when_a_filter_keeps_tool_search_from_the_model(resolved):
+    r = resolved(LARGE + "filters: {builtins: {deny: [tool_search]}}", query="weather in Tokyo")
+    assert r.names("visible") == ["get_weather", "weather_forecast"]
+    assert fate(r, "tool_search") == ("excluded", "builtin-filtered")
+    assert fate(r, "get_weather") == ("visible", "auto-search-match")
+    assert fate(r, "create_issue") == ("excluded", "undiscoverable")
+    [search] = [d for d in r.trace.walk() if d.subject == "automatic search"]
+    assert "tool_search itself is kept from the model" in search.reason
+
+
 def test_catalog_tools_are_deferred_and_the_automatic_search_materializes_relevant_ones(resolved):
     r = resolved(LARGE, query="weather in Tokyo")
     assert r.names("visible") == ["tool_search", "get_weather", "weather_forecast"]

@@ -277,8 +277,13 @@ class Resolver:
         has_deferred = bool(candidates) and (not normal_mode or over_cap)
         shown_builtins, builtin_decision = self._builtins(fates, has_deferred)
         choice, format_decision = choose_format(profile)
-        auto = any(t.name == "tool_search" for t in shown_builtins)
-        stages.append(self._present(candidates, cap, fates, scores, auto=auto))
+        # The automatic search is the agent's step before the first turn, not the model's:
+        # it runs when tool_search is enabled, even when a filter keeps the tool itself from
+        # the model (then only what it shows is reachable).
+        shown_search = any(t.name == "tool_search" for t in shown_builtins)
+        auto = shown_search or "tool_search" in profile.builtins
+        stages.append(self._present(candidates, cap, fates, scores, auto=auto,
+                                    model_searches=shown_search))
         shown = by_preference([t for t in eligible if fates[t.qualified_name].status == "visible"],
                               scores, self._index, levels=profile.levels is not None)
         count = {status: sum(1 for t in self.catalog.tools
@@ -443,8 +448,8 @@ class Resolver:
                                "tools in tool search mode", tuple(children))
 
     def _present(self, candidates: list[Tool], cap: Cap,
-                 fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool
-                 ) -> Decision:
+                 fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool,
+                 model_searches: bool = True) -> Decision:
         """Deferral, the automatic search with its floor and the cap (seed 000), or normal
         mode (seed 001); tools in order of preference (relevance, priority)."""
         profile = self.profile
@@ -478,6 +483,9 @@ class Resolver:
             why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
                    f"scorer, score >= mcp.min_score {floor:g}); the cap is "
                    f"{'none' if limit is None else limit}")
+            if not model_searches:
+                why += ("; tool_search itself is kept from the model, so the tools this "
+                        "search does not show cannot be found later")
             rank = 0
             for tool in ordered:
                 score = scores[tool.qualified_name]
@@ -498,7 +506,7 @@ class Resolver:
             else:
                 title, rule = "deferred", "auto-search-off"
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
-                       else "tool_search is not shown, so no automatic search ran")
+                       else "tool_search is not enabled, so no automatic search ran")
             for tool in ordered:
                 settle(tool, _Fate("deferred", rule, why, via))
         if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \

@@ -84,7 +84,7 @@ RULES: dict[str, str] = {
     "priority": "seed 003: higher priority is preferred when tools match equally: it breaks "
     "ties in relevance score, and orders the tools the levels matched by capability",
     "auto-search-off": "seed 000: catalog tools are deferred and no automatic search ran "
-    "(tool_search not shown, or `mcp.auto_search: false`)",
+    "(tool_search not enabled, or `mcp.auto_search: false`)",
     "over-cap": "seed 000: the cap of catalog tools in the prompt is reached; deferred when a "
     "search tool can still reveal it, else excluded",
     "normal-mode": "seed 001's normal mode (`mcp.defer: false`): the tool is shown directly",
