@@ -83,7 +83,7 @@ def review(
                 Path(baseline).resolve() == output.resolve():
             raise UsageError("--baseline is the folder being written; compare with a copy "
                              "(or commit it and use --check)")
-    setup, requests, base = _prepare(inputs)
+    setup, requests, base = _prepare(inputs, root)
     stored = {key: _to_manifest(key, value, root, relative_input)
               for key, value in inputs.items()}
     stored["allow_unsafe"] = bool(inputs.get("allow_unsafe"))
@@ -117,7 +117,7 @@ def _to_manifest(key: str, value: Any, root: Path, relative: Any) -> Any:
     return value
 
 
-def _prepare(inputs: dict[str, Any]) -> tuple[Setup, Any, Baseline | None]:
+def _prepare(inputs: dict[str, Any], root: Path) -> tuple[Setup, Any, Baseline | None]:
     from toolcat.cli import build
     from toolcat.cli.render_cmds import _prefix
     from toolcat.render.renderer import request_provider
@@ -129,8 +129,7 @@ def _prepare(inputs: dict[str, Any]) -> tuple[Setup, Any, Baseline | None]:
         request_provider(name)  # an unknown provider fails before any work
     cfg = build.config()
     allow_unsafe = bool(inputs.get("allow_unsafe"))
-    chosen = [build.profile(p, cfg, allow_unsafe=allow_unsafe)
-              for p in (inputs.get("profiles") or [None])]
+    chosen = [_profile(p, cfg, allow_unsafe, root) for p in (inputs.get("profiles") or [None])]
     shape = inputs.get("shape")
     cat = build.load(inputs.get("catalogs"), shape, cfg=cfg)
     queries = inputs.get("queries")
@@ -141,6 +140,22 @@ def _prepare(inputs: dict[str, Any]) -> tuple[Setup, Any, Baseline | None]:
     setup = Setup(cat, _tuned(chosen, cfg, cat), providers, prefix)
     base = _baseline(inputs.get("baseline"), setup, cfg, shape)
     return setup, requests, base
+
+
+def _profile(option: str | None, cfg: Config, allow_unsafe: bool, root: Path) -> Any:
+    """The profile, its source named relative to the review folder: the trace names it, and
+    must read the same whichever folder the review was written or checked from."""
+    from dataclasses import replace
+
+    from toolcat.cli import build
+    from toolcat.review.folder import relative_input
+
+    chosen = build.profile(option, cfg, allow_unsafe=allow_unsafe)
+    if chosen.source is None:
+        return chosen
+    if option is not None and not Path(option).exists():  # a bundled profile, by its name
+        return replace(chosen, source=option)
+    return replace(chosen, source=relative_input(chosen.source, root))
 
 
 def _tuned(profiles: list[Any], cfg: Config, cat: Catalog) -> tuple[Any, ...]:
