@@ -174,7 +174,7 @@ def test_a_users_file_where_review_would_write_is_refused_before_any_work(run, p
     assert review(run, project, "-o", "out").exit_code == 2  # not empty, no manifest
     assert review(run, project, "-o", "fresh").exit_code == 0
     Path("fresh/q9").mkdir()
-    os.symlink(Path("elsewhere").resolve(), "fresh/q9/reviewer")
+    Path("fresh/q9/reviewer").symlink_to(Path("elsewhere").resolve())
     extra = project["requests"].read_text() + json.dumps(
         {"id": "q9", "query": "x", "relevant": []}) + "\n"
     project["requests"].write_text(extra)

@@ -60,6 +60,7 @@ word-break:break-word;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;
 .chg{background:#fffbe6;border:1px solid #d4a72c;border-radius:6px;padding:8px 12px}
 .chg li{margin:2px 0}.plus{color:#1a7f37;font-weight:600}.minus{color:#cf222e;font-weight:600}
 .muted{color:#57606a}
+del{background:#ffebe9;color:#82071e}ins{background:#dafbe1;color:#116329;text-decoration:none}
 """
 
 SCRIPT = """
@@ -73,6 +74,10 @@ function table(head,rows,numeric){var t=el('table'),tr=el('tr');
  rows.forEach(function(r){var row=el('tr');r.forEach(function(c,i){
   row.appendChild(el('td',c===null?'':c,numeric.indexOf(i)>=0?'n':''));});t.appendChild(row);});
  return t;}
+function diffed(text){var e=el('li'),re=/\\[-([\\s\\S]*?)-\\]|\\{\\+([\\s\\S]*?)\\+\\}/g,at=0,m;
+ while((m=re.exec(text))!==null){e.appendChild(document.createTextNode(text.slice(at,m.index)));
+  e.appendChild(m[1]!==undefined?el('del',m[1]):el('ins',m[2]));at=re.lastIndex;}
+ e.appendChild(document.createTextNode(text.slice(at)));return e;}
 function fmt(n){return Number(n).toLocaleString('en-US');}
 function show(i){
  var r=data.requests[i];if(!r)return;
@@ -96,7 +101,7 @@ function show(i){
    li.appendChild(el('span',' left (was ['+m[1]+'] '+m[2]+'; now: '+m[3]+')'));
    ul.appendChild(li);});
   r.change.redefined.forEach(function(d){var li=el('li','definition of '+d[0]+':');
-   var inner=el('ul');d[1].forEach(function(line){inner.appendChild(el('li',line));});
+   var inner=el('ul');d[1].forEach(function(line){inner.appendChild(diffed(line));});
    li.appendChild(inner);ul.appendChild(li);});
   r.change.tokens.forEach(function(d){var delta=d[2]-d[1];
    ul.appendChild(el('li','tokens ('+d[0]+'): '+fmt(d[1])+' \\u2192 '+fmt(d[2])+' ('+
@@ -139,9 +144,11 @@ def page_html(entries: Sequence[tuple[Record, RequestChange | None]],
     block = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     block = block.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     digest = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
-    changed = sum(1 for _, c in ordered if c is not None and c.kind != "same")
+    changed = sum(1 for _, c in ordered if c is not None and c.kind == "changed")
+    new = sum(1 for _, c in ordered if c is not None and c.kind == "new")
     sub = f"{len(ordered):,} requests" + (
-        f" · {changed:,} changed against {baseline}" if baseline is not None else "")
+        f" · {changed:,} changed{f', {new:,} new' if new else ''} against {baseline}"
+        if baseline is not None else "")
     items = "\n".join(_item(i, r, c) for i, (r, c) in enumerate(ordered))
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
