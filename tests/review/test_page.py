@@ -74,7 +74,7 @@ def test_the_page_loads_offline_without_errors_and_lists_every_request(browser, 
     assert errors == [] and fetched == []
     ids = page.locator("#list li .id").all_text_contents()
     assert sorted(ids) == ["q1", "q2", "q3", "q4", "q5", "q6<b>"]
-    assert page.locator("#summary").text_content() == "6 requests · 5 changed, 1 new against old"
+    assert page.locator("#summary").text_content() == "6 requests · 5 changed, 1 new against ../old"
 
 
 def test_changed_requests_are_marked_and_come_first(browser, page_file):

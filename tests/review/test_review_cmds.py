@@ -211,3 +211,21 @@ def test_bad_input_is_one_line_and_exit_2(run, project):
     assert "toolcat-review.yaml:2" in result.output and "not a path inside" in result.output
     result = review(run, project, "--baseline", "out", "-o", "out")
     assert result.exit_code == 2 and "--baseline is the folder being written" in result.output
+
+
+def test_check_reproduces_a_review_made_with_a_baseline_and_several_providers(run, project):
+    assert review(run, project, "-o", "old").exit_code == 0
+    result = review(run, project, "--baseline", "old", "--provider", "openai", "--provider",
+                    "gemini", "-o", "new", catalog="after")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in Path("new/q2/reviewer").glob("payload.*")) == [
+        "payload.gemini.json", "payload.openai.json"]
+    tokens = yaml.safe_load(Path("new/q2/reviewer/decisions.yaml").read_text())["tokens"]
+    assert [t["target"] for t in tokens] == ["openai", "gemini"]
+    assert run("review", "--check", "new").exit_code == 0
+    Path("new/q2/reviewer/decisions.yaml").unlink()  # a damaged committed review differs
+    Path("new/q3/reviewer/trace.md").write_text("edited by hand")
+    result = run("review", "--check", "new")
+    assert result.exit_code == 1
+    assert "q2 (reviewer): new request [decisions.yaml]" in result.stdout
+    assert "q3 (reviewer): trace changed [trace.md]" in result.stdout

@@ -121,6 +121,7 @@ def _prepare(inputs: dict[str, Any], root: Path) -> tuple[Setup, Any, Baseline |
     from toolcat.cli import build
     from toolcat.cli.render_cmds import _prefix
     from toolcat.render.renderer import request_provider
+    from toolcat.review.folder import relative_input
     from toolcat.review.requests import from_examples, from_query_file
     from toolcat.review.run import Setup
 
@@ -138,7 +139,9 @@ def _prepare(inputs: dict[str, Any], root: Path) -> tuple[Setup, Any, Baseline |
                 if queries else from_examples(cat))
     prefix = _prefix()
     setup = Setup(cat, _tuned(chosen, cfg, cat), providers, prefix)
-    base = _baseline(inputs.get("baseline"), setup, cfg, shape)
+    value = inputs.get("baseline")
+    label = relative_input(value, root) if value else None  # the same from any folder
+    base = _baseline(value, label, setup, cfg, shape)
     return setup, requests, base
 
 
@@ -164,11 +167,11 @@ def _tuned(profiles: list[Any], cfg: Config, cat: Catalog) -> tuple[Any, ...]:
     return tuple((p, build.resolver_tuning(None, cfg, cat, p)) for p in profiles)
 
 
-def _baseline(value: str | None, setup: Setup, cfg: Config, shape: str | None
-              ) -> Baseline | None:
+def _baseline(value: str | None, label: str | None, setup: Setup, cfg: Config,
+              shape: str | None) -> Baseline | None:
     """A review folder (it has a manifest), a lock file (toolcat.lock, *.lock), else a
-    catalog."""
-    if value is None:
+    catalog; `label` names it in what review writes."""
+    if value is None or label is None:
         return None
     from dataclasses import replace
 
@@ -179,17 +182,17 @@ def _baseline(value: str | None, setup: Setup, cfg: Config, shape: str | None
     if path.is_dir() and (path / MANIFEST).is_file():
         from toolcat.review.export import folder_baseline
 
-        return folder_baseline(path, value)
+        return folder_baseline(path, label)
     if path.is_file() and path.suffix == ".lock":
         from toolcat.pin.lock import read_lock
         from toolcat.review.run import LockBaseline
 
-        return LockBaseline(read_lock(path).pins, value)
+        return LockBaseline(read_lock(path).pins, label)
     from toolcat.review.run import CatalogBaseline
 
     old = build.load([value], shape, cfg=cfg)
     profiles = _tuned([p for p, _ in setup.profiles], cfg, old)
-    return CatalogBaseline(replace(setup, catalog=old, profiles=profiles), value)
+    return CatalogBaseline(replace(setup, catalog=old, profiles=profiles), label)
 
 
 # ---- output -----------------------------------------------------------------------------------

@@ -83,15 +83,17 @@ def read_tools(root: Path) -> dict[str, Tool]:
     return {t.qualified_name: t for t in load_catalog(path).tools}
 
 
-def folder_baseline(root: Path, label: str | None = None) -> FolderBaseline:
-    """An earlier review folder as a baseline.
+def folder_baseline(root: Path, label: str | None = None, *,
+                    lenient: bool = False) -> FolderBaseline:
+    """An earlier review folder as a baseline; `lenient` (for --check) takes a damaged or
+    missing record as one that differs.
 
     Raises:
         ConfigError: it has no manifest, or one review did not write.
     """
     manifest = read_manifest(root)
     return FolderBaseline(root, frozenset(manifest.records), read_tools(root),
-                          label or str(root))
+                          label or str(root), lenient=lenient)
 
 
 def planned_files(requests: Sequence[Request], setup: Setup) -> list[str]:
@@ -132,7 +134,7 @@ def check_review(root: Path, setup: Setup, requests: Sequence[Request],
     Raises:
         ConfigError: `root` is not a review folder.
     """
-    committed = folder_baseline(root)
+    committed = folder_baseline(root, lenient=True)
     manifest = read_manifest(root)
     owned = set(manifest.files)
     stale: list[Stale] = []

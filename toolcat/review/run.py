@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from toolcat.errors import ToolcatError
 from toolcat.model import Catalog, Tool
 from toolcat.pin.lock import Pin
 from toolcat.render.renderer import from_resolution, render, self_contained
@@ -158,20 +159,27 @@ class FolderBaseline:
     """An earlier review folder: its records, and the definitions of its tools.yaml."""
 
     def __init__(self, root: Path, folders: frozenset[str], tools: Mapping[str, Tool],
-                 label: str) -> None:
+                 label: str, *, lenient: bool = False) -> None:
         self.label = label
         self._root = root
         self._folders = folders
         self._tools = tools
+        self._lenient = lenient  # --check: a damaged committed record differs, not an error
 
     def compare(self, request: Request, index: int, record: Record, fate_now: Fate,
                 definitions: Definitions) -> RequestChange:
         from toolcat.review.files import read_record
 
-        if record.folder not in self._folders:
+        old = None
+        if record.folder in self._folders:
+            try:
+                old = read_record(self._root, record.folder)
+            except ToolcatError:
+                if not self._lenient:
+                    raise
+        if old is None:
             return compare(record, None, new_fate=fate_now, old_fate=lambda _: None,
                            new_tools=definitions, old_tools=self._tools.get)
-        old = read_record(self._root, record.folder)
         return compare(record, old, new_fate=fate_now, old_fate=old.placement,
                        new_tools=definitions, old_tools=self._tools.get)
 
