@@ -13,6 +13,8 @@ from toolcat.providers import PROVIDERS
 from toolcat.wording import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from toolcat.config import Config
     from toolcat.model import Catalog
     from toolcat.review.compare import RequestChange
@@ -101,7 +103,8 @@ def review(
     _print_written(written, root, base, json_)
 
 
-def _from_manifest(key: str, value: Any, root: Path, absolute: Any) -> Any:
+def _from_manifest(key: str, value: Any, root: Path,
+                   absolute: Callable[[str, Path], str]) -> Any:
     if key in ("catalogs", "profiles") and isinstance(value, list):
         return [absolute(str(v), root) for v in value]
     if key in ("queries", "topics", "baseline") and isinstance(value, str):
@@ -109,7 +112,8 @@ def _from_manifest(key: str, value: Any, root: Path, absolute: Any) -> Any:
     return value
 
 
-def _to_manifest(key: str, value: Any, root: Path, relative: Any) -> Any:
+def _to_manifest(key: str, value: Any, root: Path,
+                 relative: Callable[[str, Path], str]) -> Any:
     if key in ("catalogs", "profiles") and isinstance(value, list):
         return [relative(str(v), root) for v in value]
     if key in ("queries", "topics", "baseline") and isinstance(value, str):
