@@ -139,7 +139,8 @@ def main() -> None:
         folder = Path(temp)
         catalog = folder / "catalog.json"
         catalog.write_text(json.dumps(build_catalog(args.tools)))
-        texts = queries(args.requests)
+        pool = queries(args.requests)  # seal_tools has 700: repeated, each under its own id
+        texts = [pool[i % len(pool)] for i in range(args.requests)]
         requests = folder / "requests.jsonl"
         requests.write_text("".join(json.dumps({"id": f"r{i:04d}", "query": t, "relevant": []})
                                     + "\n" for i, t in enumerate(texts)))

@@ -51,6 +51,9 @@ def test_every_request_gets_a_folder_with_prompt_payload_tokens_and_trace(run, p
     trace = (out / "q1/reviewer/trace.md").read_text()
     assert "delete_file → excluded [unsafe]" in trace
     assert (out / "index.html").is_file() and (out / "tools.yaml").is_file()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (out / "index.html").stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_a_review_is_byte_for_byte_stable_and_its_check_passes(run, project):

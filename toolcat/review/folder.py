@@ -22,6 +22,14 @@ from toolcat.review.files import dump_yaml
 from toolcat.source.cache import write_atomically
 from toolcat.source.files import parse_file
 
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()  # what a new file gets; read once, at import
 MANIFEST = "toolcat-review.yaml"
 FORMAT = 1
 TOOLS = "tools.yaml"
@@ -129,6 +137,7 @@ class Writer:
         data = text.encode()
         try:
             write_atomically(target, lambda handle: handle.write(data))
+            target.chmod(_FILE_MODE)  # a temporary file's 0600 would hide it from the team
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
         self.written.append(name)
