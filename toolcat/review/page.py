@@ -72,7 +72,8 @@ function el(tag,text,cls){var e=document.createElement(tag);
 function table(head,rows,numeric){var t=el('table'),tr=el('tr');
  head.forEach(function(h){tr.appendChild(el('th',h));});t.appendChild(tr);
  rows.forEach(function(r){var row=el('tr');r.forEach(function(c,i){
-  row.appendChild(el('td',c===null?'':c,numeric.indexOf(i)>=0?'n':''));});t.appendChild(row);});
+  row.appendChild(el('td',c===null?'':typeof c==='number'?fmt(c):c,
+   numeric.indexOf(i)>=0?'n':''));});t.appendChild(row);});
  return t;}
 function diffed(text){var e=el('li'),re=/\\[-([\\s\\S]*?)-\\]|\\{\\+([\\s\\S]*?)\\+\\}/g,at=0,m;
  while((m=re.exec(text))!==null){e.appendChild(document.createTextNode(text.slice(at,m.index)));
@@ -186,6 +187,8 @@ def _item(index: int, record: Record, change: RequestChange | None) -> str:
         bits = [f"{moved} moved"] if moved else []
         bits += [f"{len(change.redefined)} redefined"] if change.redefined else []
         bits += [f"{d.new - d.old:+,} tokens" for d in change.tokens[:1]]
+        if not bits:  # nothing moved or redefined: say which view changed
+            bits = ["prompt" if change.prompt else "payload" if change.payloads else "trace"]
         badge = f'<span class="badge b-changed">changed{": " if bits else ""}' \
                 f'{html.escape(", ".join(bits))}</span>'
     elif kind == "new":
