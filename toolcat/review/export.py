@@ -96,11 +96,12 @@ def folder_baseline(root: Path, label: str | None = None, *,
                           label or str(root), lenient=lenient)
 
 
-def planned_files(requests: Sequence[Request], setup: Setup) -> list[str]:
+def planned_files(requests: Sequence[Request], setup: Setup, compared: bool) -> list[str]:
+    """Every file a review of `requests` will write (changes.md only with a baseline)."""
     names = [PROMPT, DECISIONS, TRACE, *(payload_name(p) for p in setup.providers)]
-    return [f"{folder}/{name}" for folder in record_folders(requests, [p for p, _ in
-                                                                        setup.profiles])
-            for name in names] + [TOOLS, PAGE, CHANGES]
+    folders = record_folders(requests, [p for p, _ in setup.profiles])
+    return [f"{folder}/{name}" for folder in folders for name in names] + [
+        TOOLS, PAGE, *([CHANGES] if compared else [])]
 
 
 def write_review(root: Path, setup: Setup, requests: Sequence[Request],
@@ -111,7 +112,8 @@ def write_review(root: Path, setup: Setup, requests: Sequence[Request],
         UsageError: `root` holds files review did not write, or cannot be written.
     """
     writer = Writer(root, previous(root))
-    writer.check(planned_files(requests, setup))  # before any work: nothing of the user's
+    # before any work: nothing of the user's is in the way
+    writer.check(planned_files(requests, setup, baseline is not None))
     entries: list[tuple[Record, RequestChange | None]] = []
     tools: dict[str, Tool] = {}
     for entry in review(setup, requests, [baseline] if baseline else []):

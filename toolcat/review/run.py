@@ -66,7 +66,8 @@ def profile_folders(profiles: Sequence[Profile]) -> list[str]:
 def record_folders(requests: Sequence[Request], profiles: Sequence[Profile]) -> list[str]:
     """`request/profile` for every request and profile, in that order."""
     by_id = folder_names(r.id for r in requests)
-    return [f"{by_id[r.id]}/{p}" for r in requests for p in profile_folders(profiles)]
+    per_profile = profile_folders(profiles)
+    return [f"{by_id[r.id]}/{p}" for r in requests for p in per_profile]
 
 
 class Evaluator:
