@@ -12,8 +12,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from toolcat.model import Tool
 from toolcat.render.renderer import Rendered
-from toolcat.resolution import Resolution
+from toolcat.resolution import Resolution, Verdict
 from toolcat.review.requests import Request
 from toolcat.review.trace import trace_markdown
 
@@ -98,30 +99,22 @@ class Record:
 def build_record(request: Request, folder: str, resolution: Resolution,
                  rendered: Sequence[Rendered]) -> Record:
     """The record of one resolution and its renders (one per provider, or one without)."""
-    verdicts = resolution.verdicts
-    visible_keys = {t.qualified_name for t in resolution.visible}
-    by_key = {v.tool.qualified_name: v for v in verdicts if v.tool.qualified_name in visible_keys}
-    visible = tuple(
-        Placed(by_key[t.qualified_name].name, t.qualified_name, by_key[t.qualified_name].rule,
-               by_key[t.qualified_name].reason, _score(by_key[t.qualified_name].score),
-               by_key[t.qualified_name].tokens)
-        for t in resolution.visible)
-    groups: dict[tuple[str, str, str | None], list[tuple[str, int]]] = {}
-    order = {t.qualified_name: i for i, t in enumerate((*resolution.deferred,
-                                                        *resolution.excluded))}
-    for verdict in verdicts:
-        if verdict.status == "visible":
-            continue
-        key = (verdict.status, verdict.rule, verdict.via if verdict.status == "deferred"
-               else None)
-        groups.setdefault(key, []).append((verdict.tool.qualified_name, verdict.tokens))
-    grouped = []
-    for (status, rule, via), members in sorted(
+    # verdicts found by the identity of their tool: a qualified name is built on each call,
+    # and a catalog of 43,000 tools would build 100,000 of them per request
+    by_tool = {id(v.tool): v for v in resolution.verdicts}
+    visible = tuple(Placed(v.name, t.qualified_name, v.rule, v.reason, _score(v.score), v.tokens)
+                    for t in resolution.visible for v in (_verdict(by_tool, t, resolution),))
+    groups: dict[tuple[str, str, str | None], list[Verdict]] = {}
+    for tool in (*resolution.deferred, *resolution.excluded):  # each by relevance
+        v = _verdict(by_tool, tool, resolution)
+        key = (v.status, v.rule, v.via if v.status == "deferred" else None)
+        groups.setdefault(key, []).append(v)
+    grouped = tuple(
+        Group(status, rule, via, len(members), sum(v.tokens for v in members),
+              tuple(v.tool.qualified_name for v in members[:LISTED]))
+        for (status, rule, via), members in sorted(
             groups.items(), key=lambda item: (item[0][0] != "deferred", item[0][1],
-                                              item[0][2] or "")):
-        members.sort(key=lambda m: order.get(m[0], len(order)))
-        grouped.append(Group(status, rule, via, len(members), sum(t for _, t in members),
-                             tuple(name for name, _ in members[:LISTED])))
+                                              item[0][2] or "")))
     costs = tuple(Cost(r.provider or "prompt", r.tokens.system, r.tokens.tools,
                        r.tokens.overhead, r.tokens.total, r.tokens.method.label)
                   for r in rendered)
@@ -133,11 +126,16 @@ def build_record(request: Request, folder: str, resolution: Resolution,
         request=request, profile=resolution.profile.name, folder=folder,
         format=rendered[0].format, format_reason=resolution.format.reason,
         cap=("none" if cap.limit is None else str(cap.limit)) + f" — {cap.reason}",
-        scorer=resolution.scorer, visible=visible, groups=tuple(grouped), costs=costs,
+        scorer=resolution.scorer, visible=visible, groups=grouped, costs=costs,
         prompt=rendered[0].system_prompt, payloads=payloads,
         notes=tuple(dict.fromkeys(n for r in rendered for n in r.summary)),
         trace=trace_markdown(resolution.trace),
     )
+
+
+def _verdict(by_tool: dict[int, Verdict], tool: Tool, resolution: Resolution) -> Verdict:
+    found = by_tool.get(id(tool))
+    return found if found is not None else resolution.verdict(tool.qualified_name)
 
 
 def _score(score: float | None) -> float | None:
