@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "resolve": ("resolve_cmds", "resolve", "Replay which tools the model sees under a profile."),
     "render": ("render_cmds", "render", "Render the system prompt or a provider request."),
     "tokens": ("render_cmds", "tokens", "Token cost of every tool definition."),
+    "review": ("review_cmds", "review", "Export what models see per request, for review and CI."),
     "check-call": ("render_cmds", "check_call", "Validate the tool calls a model returned."),
     "bench": ("bench_cmds", "bench", "Measure tool-selection accuracy on labeled queries."),
     "tune": ("tune_cmds", "tune", "Fit selection to the queries a catalog really gets."),

@@ -116,8 +116,9 @@ def diff_json(result: CatalogDiff, old: Path, new: Path) -> dict[str, Any]:
 
 
 def diff_lines(result: CatalogDiff) -> list[Text]:
-    """The diff as text lines: `+` added, `-` removed, `~` changed with one line per field;
-    in a description, deleted words as [-...-] and inserted ones as {+...+}."""
+    """The diff as text lines: `+` added, `-` removed, `~` changed with one line per field
+    (and per changed node of a schema, with its old → new value); in a text, deleted words
+    as [-...-] and inserted ones as {+...+}."""
     from rich.text import Text
 
     lines = []
@@ -129,32 +130,58 @@ def diff_lines(result: CatalogDiff) -> list[Text]:
     for change in result.changed:
         lines.append(Text.assemble(("~ " + change.new.qualified_name, "yellow bold"), "  ",
                                    ", ".join(change.fields)))
-        lines += [_field_line(c) for c in change.changes]
+        for field_change in change.changes:
+            lines += _field_lines(field_change)
     lines.append(Text(f"{len(result.added)} added, {len(result.removed)} removed, "
                       f"{len(result.changed)} changed, {result.unchanged} unchanged"))
     return lines
 
 
-def _field_line(change: FieldChange) -> Text:
+def _field_lines(change: FieldChange) -> list[Text]:
     from rich.text import Text
 
     line = Text(f"    {change.field}: ", style="bold")
     if change.field == "description":
-        for op, text in change.words:
-            if op == "equal":
-                line.append(text)
-            elif op == "delete":
-                line.append(f"[-{text}-]", style="red strike")
-            else:
-                line.append(f"{{+{text}+}}", style="green")
-    elif change.paths and change.paths != ("",):  # "" is the whole value: show it instead
-        line.append(", ".join(change.paths))
-    else:
-        line.append(f"{_compact(change.old)} → {_compact(change.new)}")
-    return line
+        _append_words(line, change.words)
+        return [line]
+    if change.paths and change.paths != ("",):  # "" is the whole value: shown as old → new
+        out = [Text(f"    {change.field}:", style="bold")]
+        for value in change.values:
+            row = Text(f"      {value.path}: ")
+            _append_value_change(row, value.old, value.new)
+            out.append(row)
+        return out
+    _append_value_change(line, change.old, change.new)
+    return [line]
+
+
+def _append_value_change(line: Text, old: Any, new: Any) -> None:
+    """`old → new`, or a word diff when both are texts (a long description in a schema)."""
+    from toolcat.pin.diff import word_diff
+
+    if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > 30:
+        line.append('"')
+        _append_words(line, tuple(word_diff(old, new)))
+        line.append('"')
+        return
+    line.append(f"{_compact(old)} → {_compact(new)}")
+
+
+def _append_words(line: Text, words: tuple[tuple[str, str], ...]) -> None:
+    for op, text in words:
+        if op == "equal":
+            line.append(text)
+        elif op == "delete":
+            line.append(f"[-{text}-]", style="red strike")
+        else:
+            line.append(f"{{+{text}+}}", style="green")
 
 
 def _compact(value: Any) -> str:
+    from toolcat.pin.diff import ABSENT
+
+    if value is ABSENT:
+        return "(absent)"
     return _short(json.dumps(value, ensure_ascii=False, allow_nan=False), 60)
 
 

@@ -27,19 +27,51 @@ FIELDS = ("description", "parameters", "annotations", "server", "safe", "kind",
           "example_requests", "implementation", "extra")
 MODEL_FACING = frozenset({"name", "description", "parameters", "annotations"})
 _TOKENS = re.compile(r"\s+|\w+|[^\w\s]")
-_MISSING = object()
+
+
+class Absent:
+    """The value at a path that one side does not have (a property added or removed)."""
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+ABSENT = Absent()
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """The values at one JSON pointer of a field, before and after; either may be ABSENT."""
+
+    path: str
+    old: Any
+    new: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """`{path, old, new}`, without `old` (or `new`) when that side has no value there."""
+        out: dict[str, Any] = {"path": self.path}
+        if self.old is not ABSENT:
+            out["old"] = self.old
+        if self.new is not ABSENT:
+            out["new"] = self.new
+        return out
 
 
 @dataclass(frozen=True)
 class FieldChange:
-    """One changed field. `words` is the word diff of a description; `paths` the JSON pointers
-    of the schema (or annotation) nodes that differ."""
+    """One changed field. `words` is the word diff of a description; `values` the old and
+    new values at each JSON pointer of the schema (or annotation) nodes that differ."""
 
     field: str
     old: Any
     new: Any
     words: tuple[tuple[WordOp, str], ...] = ()
-    paths: tuple[str, ...] = ()
+    values: tuple[ValueChange, ...] = ()
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """The JSON pointers of the nodes that differ ("" for the whole value)."""
+        return tuple(v.path for v in self.values)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"field": self.field, "model_facing": self.field in MODEL_FACING,
@@ -49,6 +81,7 @@ class FieldChange:
         if self.field in ("parameters", "annotations", "cost", "constraints",
                           "implementation", "extra"):
             out["paths"] = list(self.paths)
+            out["values"] = [v.to_json() for v in self.values]
         return out
 
 
@@ -118,9 +151,9 @@ def tool_changes(old: Tool, new: Tool) -> tuple[FieldChange, ...]:
         if before == after:
             continue
         words = tuple(word_diff(before or "", after or "")) if name == "description" else ()
-        paths = tuple(changed_paths(before, after)) if isinstance(before, dict) or isinstance(
+        values = tuple(changed_values(before, after)) if isinstance(before, dict) or isinstance(
             after, dict) else ()
-        out.append(FieldChange(name, before, after, words, paths))
+        out.append(FieldChange(name, before, after, words, values))
     return tuple(out)
 
 
@@ -156,20 +189,29 @@ def word_diff(old: str, new: str) -> list[tuple[WordOp, str]]:
     return ops
 
 
-def changed_paths(old: Any, new: Any, pointer: str = "") -> list[str]:
+def changed_paths(old: Any, new: Any) -> list[str]:
     """JSON pointers of the deepest nodes where two JSON values differ; "" (RFC 6901's pointer
     to the whole value) when the values differ as a whole, e.g. one is absent."""
-    if old == new:
-        return []
-    if isinstance(old, dict) and isinstance(new, dict):
-        out: list[str] = []
-        for key in list(old) + [k for k in new if k not in old]:
-            out += changed_paths(old.get(key, _MISSING), new.get(key, _MISSING),
-                                 f"{pointer}/{escape(str(key))}")
-        return out
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        out = []
-        for index, (a, b) in enumerate(zip(old, new, strict=True)):
-            out += changed_paths(a, b, f"{pointer}/{index}")
-        return out
-    return [pointer]
+    return [change.path for change in changed_values(old, new)]
+
+
+def changed_values(old: Any, new: Any) -> list[ValueChange]:
+    """The deepest nodes where two JSON values differ, with the value on each side (ABSENT
+    where a side has none), in document order: `old`'s keys first, then those only `new` has.
+    Iterative, so a deep schema cannot exhaust the stack; linear in the sizes of both."""
+    out: list[ValueChange] = []
+    stack: list[tuple[Any, Any, str]] = [(old, new, "")]
+    while stack:
+        a, b, pointer = stack.pop()
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys = list(a) + [k for k in b if k not in a]
+            stack.extend((a.get(k, ABSENT), b.get(k, ABSENT), f"{pointer}/{escape(str(k))}")
+                         for k in reversed(keys))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            stack.extend((x, y, f"{pointer}/{i}")
+                         for i, (x, y) in reversed(list(enumerate(zip(a, b, strict=True)))))
+        else:
+            out.append(ValueChange(pointer, a, b))
+    return out

@@ -181,7 +181,9 @@ REQUEST_PROVIDERS: tuple[str, ...] = tuple(n for n, p in PROVIDERS.items() if p.
 def self_contained(tool: Tool, documents: Mapping[str, Json]) -> Tool:
     """`tool` with references into other files moved into its schema's `$defs` (a new Tool;
     the canonical one is untouched), so a prompt or payload needs nothing else."""
-    if not isinstance(tool.parameters, dict) or tool.origin is None:
+    # no document to bundle from (a catalog without file $refs): nothing to do, and no path
+    # to resolve per tool (at 43,000 deferred tools that was most of a render)
+    if not isinstance(tool.parameters, dict) or tool.origin is None or not documents:
         return tool
     bundled = bundle(tool.parameters, base_uri_for(tool.origin.file), documents)
     return tool if bundled is tool.parameters else replace(tool, parameters=bundled)

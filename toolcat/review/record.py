@@ -1,0 +1,142 @@
+"""What one request looks like to the model under one profile: the record a review keeps,
+built from what resolve decided and what render wrote, and the files it is written as.
+
+A record stays small at any catalog size: every visible tool is listed with the rule behind
+it; deferred and excluded tools are grouped by rule, each group with its count, its token
+cost and its first LISTED tools (the trace lists the rest by count).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from toolcat.model import Tool
+from toolcat.render.renderer import Rendered
+from toolcat.resolution import Resolution, Verdict
+from toolcat.review.requests import Request
+from toolcat.review.trace import trace_markdown
+
+LISTED = 25  # tools named per group of deferred or excluded tools
+SCORE_DIGITS = 3  # as resolve prints them: a review must not churn on float noise
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A visible tool: how the model knows it, its identity, the rule and reason, its cost."""
+
+    name: str
+    tool: str
+    rule: str
+    reason: str
+    score: float | None
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Group:
+    """Deferred or excluded tools that share a rule (and, deferred, the search tool that can
+    still reveal them): how many, what they would cost, the first LISTED of them."""
+
+    status: str
+    rule: str
+    via: str | None
+    count: int
+    tokens: int
+    tools: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Tokens of the request for one target: "prompt" (no provider) or a provider's name."""
+
+    target: str
+    system: int
+    tools: int
+    overhead: int
+    total: int
+    method: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """One request under one profile. `folder` is its place in the review folder (`id/profile`);
+    `payloads` maps each provider to its request payload as JSON text."""
+
+    request: Request
+    profile: str
+    folder: str
+    format: str
+    format_reason: str
+    cap: str
+    scorer: str
+    visible: tuple[Placed, ...]
+    groups: tuple[Group, ...]
+    costs: tuple[Cost, ...]
+    prompt: str
+    payloads: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    trace: str = ""
+
+    @property
+    def total(self) -> int:
+        """The first target's total tokens: what the list of requests shows and sorts by."""
+        return self.costs[0].total if self.costs else 0
+
+    def placement(self, tool: str) -> str | None:
+        """Where `tool` (qualified) ended, as far as the record names it: `visible [rule]`,
+        `deferred [rule]` or `excluded [rule]`; None when a group holds it past its list."""
+        for placed in self.visible:
+            if placed.tool == tool:
+                return f"visible [{placed.rule}] — {placed.reason}"
+        for group in self.groups:
+            if tool in group.tools:
+                return f"{group.status} [{group.rule}]"
+        return None
+
+
+def build_record(request: Request, folder: str, resolution: Resolution,
+                 rendered: Sequence[Rendered]) -> Record:
+    """The record of one resolution and its renders (one per provider, or one without)."""
+    # verdicts found by the identity of their tool: a qualified name is built on each call,
+    # and a catalog of 43,000 tools would build 100,000 of them per request
+    by_tool = {id(v.tool): v for v in resolution.verdicts}
+    visible = tuple(Placed(v.name, t.qualified_name, v.rule, v.reason, _score(v.score), v.tokens)
+                    for t in resolution.visible for v in (_verdict(by_tool, t, resolution),))
+    groups: dict[tuple[str, str, str | None], list[Verdict]] = {}
+    for tool in (*resolution.deferred, *resolution.excluded):  # each by relevance
+        v = _verdict(by_tool, tool, resolution)
+        key = (v.status, v.rule, v.via if v.status == "deferred" else None)
+        groups.setdefault(key, []).append(v)
+    grouped = tuple(
+        Group(status, rule, via, len(members), sum(v.tokens for v in members),
+              tuple(v.tool.qualified_name for v in members[:LISTED]))
+        for (status, rule, via), members in sorted(
+            groups.items(), key=lambda item: (item[0][0] != "deferred", item[0][1],
+                                              item[0][2] or "")))
+    costs = tuple(Cost(r.provider or "prompt", r.tokens.system, r.tokens.tools,
+                       r.tokens.overhead, r.tokens.total, r.tokens.method.label)
+                  for r in rendered)
+    payloads = {r.provider: json.dumps(r.payload, indent=2, ensure_ascii=False,
+                                       allow_nan=False) + "\n"
+                for r in rendered if r.provider is not None}
+    cap = resolution.cap
+    return Record(
+        request=request, profile=resolution.profile.name, folder=folder,
+        format=rendered[0].format, format_reason=resolution.format.reason,
+        cap=("none" if cap.limit is None else str(cap.limit)) + f" — {cap.reason}",
+        scorer=resolution.scorer, visible=visible, groups=grouped, costs=costs,
+        prompt=rendered[0].system_prompt, payloads=payloads,
+        notes=tuple(dict.fromkeys(n for r in rendered for n in r.summary)),
+        trace=trace_markdown(resolution.trace),
+    )
+
+
+def _verdict(by_tool: dict[int, Verdict], tool: Tool, resolution: Resolution) -> Verdict:
+    found = by_tool.get(id(tool))
+    return found if found is not None else resolution.verdict(tool.qualified_name)
+
+
+def _score(score: float | None) -> float | None:
+    return None if score is None else round(score, SCORE_DIGITS)
