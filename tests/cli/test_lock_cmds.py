@@ -95,7 +95,8 @@ def test_diff_pairs_tools_across_renamed_files_and_shows_other_fields(run, isola
     result = run("diff", str(old), str(new))
     assert result.stdout.splitlines() == [
         "~ v2:read_file  parameters, server",
-        "    parameters: /required",
+        "    parameters:",
+        '      /required: ["path"] → []',
         '    server: "v1" → "v2"',
         "~ v2:delete_file  server, safe",
         '    server: "v1" → "v2"',

@@ -155,7 +155,7 @@ def _print_header(console: Console, resolution: Resolution) -> None:
         rows.append(("floor", f"{profile.mcp.min_score:g} — the automatic search's "
                               "mcp.min_score"))
     if resolution.tool_search_mode:
-        rows.append(("mode", "tool search mode (seed 001)"))
+        rows.append(("mode", "tool search mode"))
     if resolution.gateway is not None:
         g = resolution.gateway
         rows.append(("gateway", f"{g.strategy} — {escape(g.reason)}"))

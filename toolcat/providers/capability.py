@@ -81,7 +81,7 @@ def write_tool(tool: Tool) -> Written:
 
 PROVIDER = Provider(
     name="capability",
-    label="capabilities.yaml (seed 003)",
+    label="capabilities.yaml (capability registry)",
     carries=BASE_FIELDS | {"kind", "level", "tags", "priority", "cost", "constraints",
                            "implementation"},
     claims=claims,

@@ -28,19 +28,19 @@ class Advice:
 
 
 def advise(count: int) -> Advice:
-    """What the seeds advise for a model that could be shown `count` tools."""
+    """What the design advises for a model that could be shown `count` tools."""
     tools = f"{count} tool" + ("" if count == 1 else "s")
     if count >= TOOL_SEARCH_FROM:
-        return Advice("tool-search", f"{tools}: with {TOOL_SEARCH_FROM} or more, seed 001 "
-                      "advises tool search mode (tool_search_mode, or --profile tool-search), "
-                      f"and seed 002 picking per request over {PICK_ABOVE} (toolcat pick)")
+        return Advice("tool-search", f"{tools}: with {TOOL_SEARCH_FROM} or more, use tool "
+                      "search mode (tool_search_mode, or --profile tool-search), and over "
+                      f"{PICK_ABOVE} pick the tools per request (toolcat pick)")
     if count > PICK_ABOVE:
-        return Advice("pick", f"{tools}: over {PICK_ABOVE}, seed 002 advises picking the tools "
-                      f"per request (toolcat pick); under {TOOL_SEARCH_FROM}, seed 001's normal "
-                      "mode can still show them all")
+        return Advice("pick", f"{tools}: over {PICK_ABOVE}, pick the tools per request "
+                      f"(toolcat pick); under {TOOL_SEARCH_FROM}, normal mode can still show "
+                      "them all")
     if count >= SKIP_PICK_BELOW:
-        return Advice("pick-optional", f"{tools}: normal mode can show them all (seed 001: "
-                      f"under {TOOL_SEARCH_FROM}); picking per request is optional (seed 002 "
-                      f"advises it over {PICK_ABOVE})")
-    return Advice("show-all", f"{tools}: under {SKIP_PICK_BELOW}, show them all (seed 002: "
-                  "skip picking; seed 001: normal mode)")
+        return Advice("pick-optional", f"{tools}: normal mode can show them all (under "
+                      f"{TOOL_SEARCH_FROM}); picking per request is optional (it pays over "
+                      f"{PICK_ABOVE})")
+    return Advice("show-all", f"{tools}: under {SKIP_PICK_BELOW}, show them all (normal mode; "
+                  "picking per request gains nothing)")

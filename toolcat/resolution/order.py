@@ -32,10 +32,10 @@ def describe(levels: bool) -> Decision:
     """The trace's note on how the tools were ordered."""
     if levels:
         return Decision("order", "priority, then score", "priority",
-                        "the levels matched these tools by capability; seed 003 prefers the "
-                        "higher priority, and the relevance score breaks ties")
+                        "the levels matched these tools by capability; the higher priority "
+                        "is preferred, and the relevance score breaks ties")
     return Decision("order", "score, then priority", "priority",
-                    "by relevance score; seed 003's priority breaks ties between equal scores")
+                    "by relevance score; priority breaks ties between equal scores")
 
 
 def notes(ordered: Sequence[Tool], scores: Mapping[str, float],

@@ -284,7 +284,7 @@ class Profile:
 DEFAULT_PROFILE = Profile(
     name="default",
     description="A large model with native tool calling; catalog tools are deferred and the "
-    "automatic tool_search shows the 10 most relevant ones (seed 000's defaults).",
+    "automatic tool_search shows the 10 most relevant ones (the decision tree's defaults).",
     prompt="You are a helpful assistant. Use the tools when they help answer the request.",
     model=ModelSpec(name="large-native", tool_calling=True, size_b=70.0),
     builtins=("tool_search",),

@@ -141,12 +141,12 @@ def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
         cap = Cap(limit, size, "cap-profile", f"mcp.max_in_prompt is {limit}")
     elif is_normal_mode(profile):
         cap = Cap(None, size, "cap-normal-mode", "normal mode (mcp.defer: false) shows every "
-                  "tool, as seed 001's does; the caps by size bound the automatic search; "
+                  "tool; the caps by size bound the automatic search; "
                   "mcp.max_in_prompt caps normal mode")
     else:
         n = getattr(profile.mcp.caps, size)
         why = (f"{size} model ({size_text})" if size != "unknown"
-               else "the model size is not given; seed 000's default")
+               else "the model size is not given; the default cap")
         cap = Cap(n, size, "cap-by-size" if size != "unknown" else "model-size-unknown",
                   f"{n} catalog tools for a {why}" if size != "unknown" else f"{n}: {why}")
     cap_decision = Decision("cap", "none" if cap.limit is None else str(cap.limit), cap.rule,
@@ -444,7 +444,7 @@ class Resolver:
             if ok:
                 shown.append(tool)
         return shown, Decision("built-ins", f"{len(shown)} visible", None,
-                               "seed 000's tree for each built-in; seed 001's always-available "
+                               "each built-in shown or not by its rules; the always-available "
                                "tools in tool search mode", tuple(children))
 
     def _present(self, candidates: list[Tool], cap: Cap,

@@ -1,6 +1,7 @@
 """Every rule a resolution can name, keyed by the id shown in the trace and in `--json`.
 
-Each entry says which seed the behaviour comes from and what it decides. Every decision in a
+Each entry says what the rule decides (docs/origins.md says which design document it comes
+from). Every decision in a
 trace names one of these ids, so a reader can look up why a tool ended where it did.
 """
 
@@ -10,130 +11,130 @@ RULES: dict[str, str] = {
     "profile-warning": "a setting of the profile this catalog makes void (a tool or server it "
                        "lacks, contradictory gateway sizes); resolving goes on without it",
     # ---- the model, the cap and the format (seed 000) --------------------------------------
-    "model-size": "seed 000: the model's size class: small < 7B, medium 7-30B, large > 30B",
-    "model-size-unknown": "seed 000: no size given, so the default cap (2) applies",
-    "cap-by-size": "seed 000: at most this many catalog tools in the prompt for the model size",
+    "model-size": "the model's size class: small < 7B, medium 7-30B, large > 30B",
+    "model-size-unknown": "no size given, so the default cap (2) applies",
+    "cap-by-size": "at most this many catalog tools in the prompt for the model size",
     "cap-profile": "the profile sets the number of catalog tools in the prompt itself",
     "cap-none": "the profile lifts the cap (`max_in_prompt: all`)",
-    "cap-normal-mode": "seed 001's normal mode (`mcp.defer: false`) shows every tool; seed "
-    "000's caps by size bound its automatic search, and only `mcp.max_in_prompt` caps normal "
+    "cap-normal-mode": "normal mode (`mcp.defer: false`) shows every tool; the "
+    "caps by size bound its automatic search, and only `mcp.max_in_prompt` caps normal "
     "mode",
-    "format-primary": "seed 000: the preferred format (`formats.primary`) is available",
-    "format-fallback": "seed 000: the preferred format is unavailable; the first enabled "
+    "format-primary": "the preferred format (`formats.primary`) is available",
+    "format-fallback": "the preferred format is unavailable; the first enabled "
     "format that is available is used",
-    "format-available": "seed 000: this format is enabled and available",
-    "format-unavailable": "seed 000: this format is disabled or not available for the model",
+    "format-available": "this format is enabled and available",
+    "format-unavailable": "this format is disabled or not available for the model",
     "provider-search": "the profile's `provider_search`: how a provider request lets the model "
     "reach the deferred tools (the provider's own tool search, toolcat's search, or native with "
     "a local fallback) and how a session's discoveries keep the request's prefix cached",
     "scorer": "the scorer that orders catalog tools by relevance: the profile's `scorer`, else "
     "toolcat's default (the most accurate one installed)",
     # ---- built-in tools (seed 000, seed 001) -----------------------------------------------
-    "builtin-enabled": "seed 000: in `builtins` (enabled_builtins), allowed by the built-in "
+    "builtin-enabled": "in `builtins` (enabled_builtins), allowed by the built-in "
     "filter, and its own check passed",
-    "builtin-not-enabled": "seed 000: not in `builtins` (enabled_builtins)",
-    "builtin-filtered": "seed 000: refused by `filters.builtins` (filter.builtin_allowed)",
-    "builtin-needs-code-format": "seed 000: python_execution needs `code` in `formats.enabled`",
-    "builtin-no-deferred-tools": "seed 000: tool_search is only shown when catalog tools are "
+    "builtin-not-enabled": "not in `builtins` (enabled_builtins)",
+    "builtin-filtered": "refused by `filters.builtins` (filter.builtin_allowed)",
+    "builtin-needs-code-format": "python_execution needs `code` in `formats.enabled`",
+    "builtin-no-deferred-tools": "tool_search is only shown when catalog tools are "
     "deferred",
-    "builtin-no-database": "seed 000: search_schemas and execute_sql need an enabled database "
+    "builtin-no-database": "search_schemas and execute_sql need an enabled database "
     "source (`database_sources`)",
-    "builtin-needs-tool-search-mode": "seed 001: the discovery tools exist only in tool search "
+    "builtin-needs-tool-search-mode": "the discovery tools exist only in tool search "
     "mode",
-    "tool-search-mode-discovery": "seed 001: in tool search mode the discovery tools are always "
+    "tool-search-mode-discovery": "in tool search mode the discovery tools are always "
     "immediately available",
-    "tool-search-mode-offloading": "seed 001: in tool search mode the context offloading tools "
+    "tool-search-mode-offloading": "in tool search mode the context offloading tools "
     "are always immediately available",
-    "special-category": "seed 001: in tool search mode, tools of category structured_output or "
+    "special-category": "in tool search mode, tools of category structured_output or "
     "human are always immediately available and bypass the filters",
     # ---- which catalog tools may be used at all (seed 000, seed 001's filtering table) ------
-    "server-disabled": "seed 000: the tool's server is not enabled (server.enabled)",
-    "server-denied": "seed 000: the server is in `filters.servers.deny`",
-    "tool-denied": "seed 000: the tool matches `filters.tools.deny`",
-    "not-selected": "seed 001: servers or tools are selected and this tool is neither on a "
+    "server-disabled": "the tool's server is not enabled (server.enabled)",
+    "server-denied": "the server is in `filters.servers.deny`",
+    "tool-denied": "the tool matches `filters.tools.deny`",
+    "not-selected": "servers or tools are selected and this tool is neither on a "
     "selected server nor a selected tool",
-    "server-selected": "seed 001: the tool's server is in `filters.servers.allow` "
+    "server-selected": "the tool's server is in `filters.servers.allow` "
     "(selectedServers)",
-    "tool-selected": "seed 001: the tool matches `filters.tools.allow` (selectedTools, "
+    "tool-selected": "the tool matches `filters.tools.allow` (selectedTools, "
     "`server:*` included)",
-    "no-filter": "seed 001: no servers or tools are selected, so every tool is discoverable",
-    "unsafe": "seed 002: the tool is marked `safe: false` and the profile does not allow "
+    "no-filter": "no servers or tools are selected, so every tool is discoverable",
+    "unsafe": "the tool is marked `safe: false` and the profile does not allow "
     "unsafe tools (`allow_unsafe`, `--allow-unsafe`)",
     # ---- three-level selection (seed 003) --------------------------------------------------
-    "level-core": "seed 003 level 1: a core tool (level 1, or in `levels.core_tools`) is "
+    "level-core": "level 1: a core tool (level 1, or in `levels.core_tools`) is "
     "always included",
-    "level-capability": "seed 003 level 2: a tag matches the required capabilities (after "
+    "level-capability": "level 2: a tag matches the required capabilities (after "
     "skill-group expansion)",
-    "level-no-capability": "seed 003 level 2: not a core tool and no tag matches the required "
+    "level-no-capability": "level 2: not a core tool and no tag matches the required "
     "capabilities",
-    "level-whitelist": "seed 003 level 3: not in `levels.allowed_tools` "
+    "level-whitelist": "level 3: not in `levels.allowed_tools` "
     "(allowed_tools ∩ (core ∪ matched))",
-    "simple-task-pruned": "seed 003: a simple task keeps only `levels.simple_task_tools`",
+    "simple-task-pruned": "a simple task keeps only `levels.simple_task_tools`",
     # ---- tools shown without a search --------------------------------------------------------
-    "pre-discovered": "seed 001: listed in `tool_search_mode.pre_discovered`, so available "
+    "pre-discovered": "listed in `tool_search_mode.pre_discovered`, so available "
     "without searching",
-    "discovered": "seed 001/000: the model added it (add_tool) or loaded it (tool_search) "
+    "discovered": "the model added it (add_tool) or loaded it (tool_search) "
     "earlier in the session",
     # ---- deferral, the automatic search and the cap (seed 000, seed 001) --------------------
-    "auto-search-match": "seed 000: the automatic tool_search with the query found it and it "
+    "auto-search-match": "the automatic tool_search with the query found it and it "
     "fits under the cap, so it is materialized",
-    "auto-search-no-match": "seed 000: the automatic tool_search with the query did not find "
+    "auto-search-no-match": "the automatic tool_search with the query did not find "
     "it (score 0)",
-    "below-min-score": "seed 002: the automatic tool_search scored it under the relevance "
+    "below-min-score": "the automatic tool_search scored it under the relevance "
     "floor `mcp.min_score` (0.05 unless the profile says otherwise, as `pick` uses)",
-    "priority": "seed 003: higher priority is preferred when tools match equally: it breaks "
+    "priority": "higher priority is preferred when tools match equally: it breaks "
     "ties in relevance score, and orders the tools the levels matched by capability",
-    "auto-search-off": "seed 000: catalog tools are deferred and no automatic search ran "
+    "auto-search-off": "catalog tools are deferred and no automatic search ran "
     "(tool_search not enabled, or `mcp.auto_search: false`)",
-    "over-cap": "seed 000: the cap of catalog tools in the prompt is reached; deferred when a "
+    "over-cap": "the cap of catalog tools in the prompt is reached; deferred when a "
     "search tool can still reveal it, else excluded",
-    "normal-mode": "seed 001's normal mode (`mcp.defer: false`): the tool is shown directly",
-    "tool-search-mode-deferred": "seed 001: in tool search mode the tool must be found with "
+    "normal-mode": "normal mode (`mcp.defer: false`): the tool is shown directly",
+    "tool-search-mode-deferred": "in tool search mode the tool must be found with "
     "search_tools and added with add_tool",
     "undiscoverable": "deferred, but no search tool the model can reach would ever show it "
     "(a tool the cap cut keeps the rule `over-cap`)",
-    "advice-tool-search": "seed 001: the model is shown 30 catalog tools or more at once; "
-    "seed 001 advises tool search mode, seed 002 picking per request (advice, not a fate)",
+    "advice-tool-search": "the model is shown 30 catalog tools or more at once; "
+    "tool search mode, or picking per request, is advised (advice, not a fate)",
     # ---- gateway tool discovery (seed 004) ---------------------------------------------------
-    "gateway-disabled": "seed 004: the gateway's tool discovery is off (`gateway.enabled: false`)",
-    "gateway-passthrough": "seed 004: passthrough returns the request unchanged",
-    "gateway-no-tools": "seed 004: the request has no tools, so nothing is filtered",
-    "gateway-search-fallback": "seed 004: enable_search_fallback is forced false for relevance "
+    "gateway-disabled": "the gateway's tool discovery is off (`gateway.enabled: false`)",
+    "gateway-passthrough": "passthrough returns the request unchanged",
+    "gateway-no-tools": "the request has no tools, so nothing is filtered",
+    "gateway-search-fallback": "enable_search_fallback is forced false for relevance "
     "and true for tool-search and api",
-    "gateway-skip-min-tools": "seed 004: relevance skips filtering when total_tools <= min_tools",
-    "gateway-skip-keep-all": "seed 004: relevance skips filtering when the keep count >= "
+    "gateway-skip-min-tools": "relevance skips filtering when total_tools <= min_tools",
+    "gateway-skip-keep-all": "relevance skips filtering when the keep count >= "
     "total_tools",
-    "gateway-keep-count": "seed 004: keep = max(min(int(total * target_ratio), max_tools), "
+    "gateway-keep-count": "keep = max(min(int(total * target_ratio), max_tools), "
     "min_tools)",
-    "gateway-kept": "seed 004: among the top `keep` tools by relevance score",
-    "gateway-force-kept": "seed 004: kept past the keep count as an always_keep or expanded tool",
-    "gateway-dropped": "seed 004: below the keep count; stored as deferred for the session but "
+    "gateway-kept": "among the top `keep` tools by relevance score",
+    "gateway-force-kept": "kept past the keep count as an always_keep or expanded tool",
+    "gateway-dropped": "below the keep count; stored as deferred for the session but "
     "not discoverable (relevance injects no search tool)",
-    "gateway-deferred": "seed 004: tool-search and api defer every tool behind the phantom "
+    "gateway-deferred": "tool-search and api defer every tool behind the phantom "
     "search tool",
-    "gateway-phantom": "seed 004: the phantom search tool injected and consumed by the gateway",
-    "gateway-expanded": "seed 004: found by an earlier gateway search and reinjected",
-    "gateway-api-endpoint": "seed 004: the api strategy's selector endpoint",
+    "gateway-phantom": "the phantom search tool injected and consumed by the gateway",
+    "gateway-expanded": "found by an earlier gateway search and reinjected",
+    "gateway-api-endpoint": "the api strategy's selector endpoint",
     # ---- a scripted session (toolcat resolve --steps) ----------------------------------------
     "call-unavailable": "the model called a tool it does not see at this step: refused",
     "call-invalid": "the arguments do not match the tool's parameters: refused",
-    "search-regex": "seed 001: search_tools matched the regular expression; the best 5 are "
+    "search-regex": "search_tools matched the regular expression; the best 5 are "
     "returned",
-    "search-fuzzy-fallback": "seed 001: the regex matched nothing; fuzzy search returned the "
+    "search-fuzzy-fallback": "the regex matched nothing; fuzzy search returned the "
     "best 5",
-    "search-invalid-regex": "seed 001: search_tools was given an invalid regular expression",
-    "add-tool": "seed 001: add_tool moves deferred tools into the model's tools",
-    "show-all-tools": "seed 001: show_all_tools lists the names of every available tool",
-    "tool-search-call": "seed 000: tool_search finds deferred tools by relevance and "
+    "search-invalid-regex": "search_tools was given an invalid regular expression",
+    "add-tool": "add_tool moves deferred tools into the model's tools",
+    "show-all-tools": "show_all_tools lists the names of every available tool",
+    "tool-search-call": "tool_search finds deferred tools by relevance and "
     "materializes them",
-    "gateway-search-regex": "seed 004: the gateway matched (?i) + the query over names, "
+    "gateway-search-regex": "the gateway matched (?i) + the query over names, "
     "descriptions and parameters",
-    "gateway-search-keyword": "seed 004: the query is not a valid regex; keyword matching was "
+    "gateway-search-keyword": "the query is not a valid regex; keyword matching was "
     "used",
-    "gateway-api-selected": "seed 004: the api selector chose the tools to reinject",
-    "gateway-fail-open": "seed 004: the api search failed (no endpoint, HTTP error, timeout or "
+    "gateway-api-selected": "the api selector chose the tools to reinject",
+    "gateway-fail-open": "the api search failed (no endpoint, HTTP error, timeout or "
     "a meaningless answer), so all deferred tools were restored",
-    "phantom-loop-limit": "seed 004: the phantom loop stops after 5 searches in a row; the "
+    "phantom-loop-limit": "the phantom loop stops after 5 searches in a row; the "
     "call is dropped from the response",
     "user-turn": "a new user message: the next request is resolved for its text",
     "tool-call": "a catalog tool was called; toolcat does not run it, it is recorded as "
