@@ -162,12 +162,14 @@ def print_tables(report: BenchReport, comparison: Comparison | None, misses: boo
         category_table,
         comparison_table,
         cost_table,
+        kind_table,
         metrics_table,
         misses_table,
     )
     from toolcat.cli.output import console
 
-    tables = [metrics_table(report), cost_table(report), category_table(report)]
+    tables = [metrics_table(report), cost_table(report), category_table(report),
+              kind_table(report)]
     if comparison is not None:
         tables.append(comparison_table(comparison))
     if misses:

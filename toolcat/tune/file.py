@@ -33,7 +33,6 @@ import numpy as np
 
 from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import SourceRef
-from toolcat.search.text import stems
 from toolcat.search.tuning import (
     DIGEST_BYTES,
     LIMITS,
@@ -240,11 +239,13 @@ def _usage(name: str, entry: Any, dimension: int, check: _Checker) -> ToolUsage:
         raise check.bad(join(at, "terms"), f"{where}: at most {MAX_TERMS} terms a tool "
                         f"(`toolcat tune` keeps the {MAX_TERMS} most frequent)")
     for term in terms:
-        if stems(term) != [term]:
+        if not _STEM.fullmatch(term):
             raise check.bad(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
-                            "as toolcat's text preparation makes them")
+                            f"(lowercase letters and digits, at most {MAX_STEM})")
     return ToolUsage(key, count, vector, dict(terms))
 
 
 _KEY = re.compile(r"[0-9a-f]{16}")
+MAX_STEM = 64  # characters of a stem (toolcat's text preparation keeps [a-z0-9] runs)
+_STEM = re.compile(rf"[a-z0-9]{{1,{MAX_STEM}}}")
 UNIT_SLACK = 0.02  # int8 rounding moves a unit vector's length by far less
