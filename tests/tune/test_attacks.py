@@ -204,3 +204,39 @@ def test_every_command_names_the_tuning_it_applies(run, tmp_path, isolated, shar
     assert f"tuning {label}" in shown["search"]  # the table's title
     resolved = run("resolve", "please water the bonsai", "--json")
     assert f"tuned by {label}" in resolved.stdout  # the trace's scorer decision
+
+
+@pytest.mark.semantic
+@pytest.mark.slow
+@pytest.mark.mcp
+def test_serve_names_the_tuning_in_its_search_answers_and_log(run, tmp_path, shared_cache):
+    import anyio
+
+    from tests.serve.conftest import served, text
+    from tests.tune.test_tuned import JOBS
+
+    catalog = tmp_path / "jobs.yaml"
+    catalog.write_text("tools:\n" + "".join(
+        f"- {{name: {name}, description: Runs scheduled operation {name[-1].upper()} of the "
+        "household controller.}\n" for name in JOBS), encoding="utf-8")
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text("".join(json.dumps({"query": f"please {verb} {thing}", "called": [name]})
+                             + "\n" for name, (verb, things) in JOBS.items()
+                             for thing in things[:-1]), encoding="utf-8")
+    tuning = tmp_path / "tuning.json"
+    assert run("tune", "-c", str(catalog), "-q", str(calls), "-o", str(tuning)).exit_code == 0
+    log = tmp_path / "serve.jsonl"
+
+    async def session() -> None:
+        async with served("-c", str(catalog), "--tuning", str(tuning), "--log",
+                          str(log)) as client:
+            found = json.loads(text(await client.call_tool(
+                "search_tools", {"query": "please water the bonsai"})))
+            assert found["tools"][0]["name"] == "job_b"
+            assert found["tuning"].startswith(f"{tuning} (")
+
+    anyio.run(session)
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert events[0]["event"] == "start" and events[0]["tuning"].startswith(f"{tuning} (")
+    [search] = [e for e in events if e["event"] == "search"]
+    assert search["method"] == "hybrid+tuning" and search["tuning"] == events[0]["tuning"]
