@@ -43,11 +43,15 @@ B = 0.75  # length normalisation: a tool used a thousand times says each word on
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
 
 # The bound on what a tuning can do (docs/tune.md, "What a tuning can never do"): the usage
-# evidence of a tool is at most LIFT times the evidence its own text has for the query, and
-# at most USAGE_CAP nats. A tool the query does not match (no query term, cosine <= 0) is
-# never lifted; a tool passes another only if its own evidence is at least 1 / (1 + LIFT)
-# of the other's; and no tool gains more than USAGE_CAP nats.
+# evidence of a tool is at most MAX_LIFT times the evidence its own text has for the query
+# plus SLACK, and at most USAGE_CAP nats. A tool the query does not match (no query term,
+# cosine <= 0) gains at most SLACK: it scores at most squash(SLACK) = 0.026, under pick's
+# 0.05, so pick never shows it for that; a tool passes another only if its own evidence is
+# at least (other's - SLACK) / (1 + MAX_LIFT); no tool gains more than USAGE_CAP nats.
+# SLACK lets past requests order tools that all match a request about as little (tools
+# whose descriptions say nothing a user would ask for).
 MAX_LIFT = 1.0
+SLACK = 1.5
 USAGE_CAP = 8.0
 
 # Every value a tuning file may hold, as `toolcat tune` chooses them (toolcat.tune.learn's
@@ -253,9 +257,9 @@ def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
 
 def bounded(usage: np.ndarray, own: np.ndarray, lift: float) -> np.ndarray:
     """Usage evidence within the bound: at most `lift` times the tool's `own` (zero-shot)
-    evidence for the query, and at most USAGE_CAP nats (see LIMITS)."""
+    evidence for the query plus SLACK, and at most USAGE_CAP nats (see MAX_LIFT)."""
     return np.asarray(np.minimum(
-        np.minimum(usage, min(lift, MAX_LIFT) * np.clip(own, 0.0, None)), USAGE_CAP))
+        np.minimum(usage, min(lift, MAX_LIFT) * np.clip(own, 0.0, None) + SLACK), USAGE_CAP))
 
 
 def unsquash(scores: np.ndarray) -> np.ndarray:
