@@ -244,3 +244,68 @@ def test_serve_names_the_tuning_in_its_search_answers_and_log(run, tmp_path, sha
     assert events[0]["event"] == "start" and events[0]["tuning"].startswith(f"{tuning} (")
     [search] = [e for e in events if e["event"] == "search"]
     assert search["method"] == "hybrid+tuning" and search["tuning"] == events[0]["tuning"]
+
+
+HOUSEHOLD = {
+    "job_a": "Bake bread, cakes, pastries and pies in the kitchen oven.",
+    "job_b": "Water the plants, the lawn and the garden beds with the irrigation system.",
+    "job_c": "Tune a musical instrument: guitar, piano, violin and other strings.",
+    "job_d": "Vacuum the floors, carpets, rugs and upholstery of a room.",
+    "job_e": "Feed the pets and farm animals their scheduled meals.",
+    "job_f": "Polish silverware, shoes, brass, mirrors and wooden furniture.",
+}
+
+
+@pytest.mark.semantic
+@pytest.mark.slow
+def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_cache):
+    """Pick's fixed 0.05 shows tools for small talk; a tuning fitted on a call log (and the
+    chit-chat built into toolcat) shows none for greetings it never saw, while requests keep
+    their tool; bench reports the false-accept rate beside nDCG, per kind of query."""
+    from tests.conftest import REPO
+    from tests.tune.test_tuned import JOBS
+
+    chat = REPO / "tests" / "data" / "tune" / "chitchat.jsonl"
+    catalog = tmp_path / "house.yaml"
+    catalog.write_text("tools:\n" + "".join(f"- {{name: {name}, description: '{text}'}}\n"
+                                             for name, text in HOUSEHOLD.items()),
+                       encoding="utf-8")
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text("".join(json.dumps({"query": f"please {verb} {thing}", "called": [name]})
+                             + "\n" for name, (verb, things) in JOBS.items()
+                             for thing in things[:-1]), encoding="utf-8")
+    tuning = tmp_path / "tuning.json"
+    made = run("tune", "-c", str(catalog), "-q", str(calls), "-o", str(tuning), "--json")
+    assert made.exit_code == 0, made.output
+    threshold = json.loads(made.stdout)["tuning"]["min_score"]
+    assert threshold is not None and threshold > 0.05
+    texts = [json.loads(line)["query"] for line in chat.read_text().splitlines()]
+    shown_before = shown_after = 0
+    for text in texts:  # none of them was fitted on
+        before = json.loads(run("pick", "-c", str(catalog), text, "--json").stdout)
+        after = json.loads(run("pick", "-c", str(catalog), text, "--json", "--tuning",
+                               str(tuning)).stdout)
+        shown_before += bool(before["picks"])
+        shown_after += bool(after["picks"])
+    assert shown_after * 2 < shown_before, (shown_before, shown_after)  # 7 -> 3 when written
+    for name, (verb, things) in JOBS.items():
+        asked = json.loads(run("pick", "-c", str(catalog), f"could you {verb} {things[-1]}",
+                               "--json", "--tuning", str(tuning)).stdout)
+        assert asked["picks"] and asked["picks"][0]["name"] == name
+
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text("".join(json.dumps({"id": f"r{n}", "query": f"{verb} {things[-1]}",
+                                           "relevant": [name]}) + "\n"
+                               for n, (name, (verb, things)) in enumerate(JOBS.items()))
+                       + chat.read_text(), encoding="utf-8")
+    bench = run("bench", "-c", str(catalog), "-q", str(queries), "--tuning", str(tuning),
+                "--json")
+    assert bench.exit_code == 0, bench.output
+    runs = {r["name"]: r for r in json.loads(bench.stdout)["scorers"]}
+    plain, tuned = runs["hybrid"], runs["hybrid+tuning"]
+    assert tuned["metrics"]["false_accept"] < plain["metrics"]["false_accept"]
+    assert tuned["kinds"]["no tool"]["queries"] == 50
+    assert tuned["kinds"]["recurring"]["queries"] == 6
+    assert tuned["metrics"]["ndcg@10"] >= plain["metrics"]["ndcg@10"] - 0.005
+    table = run("bench", "-c", str(catalog), "-q", str(queries), "--tuning", str(tuning))
+    assert "per kind of query" in table.stdout and "false_accept" in table.stdout

@@ -63,6 +63,7 @@ MIN_CHECK = 10  # fewer held-out requests than this make no check
 TOLERANCE = 0.005  # the least gain in nDCG@10 worth a change (half a point)
 UNSEEN_BOUND = 0.02  # the most nDCG@10 a tuning may cost requests of tools without usage
 MAX_TURNED_AWAY = 0.02  # of held-out requests that need a tool, the most the threshold drops
+THRESHOLD_FOLDS = 5  # the threshold's positives are scored by usage built without them
 REPEATS = 3  # draws of the checks when they hold few requests
 LARGE_CHECK = 1000  # held-out requests from which one draw is enough
 GRID = {
@@ -308,8 +309,8 @@ def hold_out(train: Sequence[int], rng: np.random.Generator) -> tuple[list[int],
     return [train[i] for i in order[:cut]], [train[i] for i in order[cut:]]
 
 
-def splits(material: Material, train: Sequence[int], rng: np.random.Generator
-           ) -> dict[str, tuple[list[int], list[int]]]:
+def splits(material: Material, train: Sequence[int], rng: np.random.Generator,
+           traffic: bool = True) -> dict[str, tuple[list[int], list[int]]]:
     """The held-out checks over `train`: name -> (usage requests, held-out requests).
 
     - traffic: a random fifth, drawn as the traffic is (recurring and new tools in their
@@ -318,7 +319,7 @@ def splits(material: Material, train: Sequence[int], rng: np.random.Generator
       without usage); what they may lose is bounded by UNSEEN_BOUND."""
     out = {}
     held, rest = hold_out(train, rng)
-    if len(material.positives(held)) >= MIN_CHECK:
+    if traffic and len(material.positives(held)) >= MIN_CHECK:
         out["traffic"] = (rest, held[:MAX_VALIDATION])
     used = sorted({t for i in train for t in material.requests[i].tools})
     unseen = set(rng.permutation(used)[:max(1, int(len(used) * UNSEEN_SHARE))].tolist())
@@ -345,8 +346,8 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
     checks: list[tuple[str, Held]] = []
     first = splits(material, train, rng)
     repeats = REPEATS if sum(len(out) for _, out in first.values()) < LARGE_CHECK else 1
-    for r in range(repeats):
-        drawn = first if r == 0 else splits(material, train, rng)
+    for r in range(REPEATS):  # which tools are unseen sways that check: always three draws
+        drawn = first if r == 0 else splits(material, train, rng, traffic=r < repeats)
         checks += [(name, Held(material, matched_for(material, rest), out))
                    for name, (rest, out) in drawn.items()]
     traffic = [j for j, (name, _) in enumerate(checks) if name == "traffic"]
@@ -398,18 +399,17 @@ def _summary(before: np.ndarray, after: np.ndarray) -> dict[str, Any]:
 def _confirmed(material: Material, train: Sequence[int], weights: Weights,
                rng: np.random.Generator, repeats: int) -> bool:
     """Whether `weights` still gain on traffic, and lose at most UNSEEN_BOUND on unseen
-    tools, on fresh draws of the checks, which took no part in choosing them: the best of
-    many candidates on one sample is partly that sample's luck."""
+    tools (over three draws of them), on fresh draws of the checks, which took no part in
+    choosing them: the best of many candidates on one sample is partly that sample's luck."""
     gains: list[np.ndarray] = []
-    for _ in range(repeats):
-        for name, (rest, out) in splits(material, train, rng).items():
+    losses: list[np.ndarray] = []
+    for r in range(REPEATS):
+        for name, (rest, out) in splits(material, train, rng, traffic=r < repeats).items():
             held = Held(material, matched_for(material, rest), out)
             gain = held.scored(weights).ndcg - held.scored(ZERO_SHOT).ndcg
-            if name == "unseen tools":
-                if len(gain) and -gain.mean() > UNSEEN_BOUND:
-                    return False
-            else:
-                gains.append(gain)
+            (losses if name == "unseen tools" else gains).append(gain)
+    if losses and -float(np.concatenate(losses).mean()) > UNSEEN_BOUND:
+        return False
     return bool(gains) and float(np.concatenate(gains).mean()) > 0
 
 
@@ -441,20 +441,31 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
     The requests no tool fits are the built-in chit-chat (toolcat.tune.chitchat) and the
     training requests labeled with no tool; the threshold is just above the best score any
     of them gives a tool, but never so high that more than MAX_TURNED_AWAY of the tools that
-    held-out requests need (one of each group) score under it. None with fewer than five such
-    requests to check (pick's default stays)."""
-    held, rest = hold_out(train, np.random.default_rng(seed + 1))
+    requests need (one of each group, each request scored by usage built without it, in
+    five folds) score under it. None (pick's default stays) with fewer than five requests
+    that need a tool, or when the fit would lower pick's default: a tuning never makes pick
+    show tools it would not show without one."""
     negative = [i for i in train if not material.requests[i].groups] + material.chitchat
-    positive = material.positives(held)
-    if len(positive) < 5:
+    positive = material.positives(train)
+    if len(positive) < 5 or not negative:
         return None
-    check = Held(material, matched_for(material, rest), negative + positive)
-    scores = squash(check.evidence(weights))
-    own = np.array([max(scores[len(negative) + j, t] for t in group)  # each tool needed
-                    for j, i in enumerate(positive) for group in material.requests[i].groups])
+    order = np.random.default_rng(seed + 1).permutation(len(positive))
+    own: list[float] = []
+    top = 0.0
+    for part in range(THRESHOLD_FOLDS):
+        held = [positive[j] for j in order[part::THRESHOLD_FOLDS].tolist()]
+        left_out = set(held)
+        rest = [i for i in train if i not in left_out]
+        check = Held(material, matched_for(material, rest), held)
+        scores = squash(check.evidence(weights))
+        own += [max(scores[j, t] for t in group)  # each tool needed, at its best member
+                for j, i in enumerate(held) for group in material.requests[i].groups]
+        if part == 0:
+            top = float(squash(Held(material, check.matched, negative)
+                               .evidence(weights)).max())
     highest = float(np.quantile(own, MAX_TURNED_AWAY))  # keeps all but that share
-    above_negatives = float(scores[:len(negative)].max()) + 1e-4 if negative else 0.0
-    return round(min(max(min(highest, above_negatives), 0.0), 1.0), 4)
+    fitted = min(highest, top + 1e-4)
+    return round(min(fitted, 1.0), 4) if fitted > MIN_SCORE else None
 
 
 def learn(material: Material, seed: int = SEED) -> Tuning:
