@@ -128,8 +128,10 @@ def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
             out.append(f"{kind + ':':<13} no held-out request of this kind")
         elif "zero_shot_false_accept" in entry:
             before, after = entry["zero_shot_false_accept"], entry["tuned_false_accept"]
+            hidden = (f"; needed tools under it {entry['zero_shot_hidden']:.0%} -> "
+                      f"{entry['tuned_hidden']:.0%}" if "tuned_hidden" in entry else "")
             out.append(f"{kind + ':':<13} false accepts {before:.0%} -> {after:.0%} "
-                       f"({count:,} requests no tool fits)")
+                       f"({count:,} requests no tool fits{hidden})")
         else:
             before, after = entry["zero_shot_ndcg@10"], entry["tuned_ndcg@10"]
             bound = (f"; the bound on this loss is {UNSEEN_BOUND}"

@@ -496,6 +496,8 @@ class Evaluation:
     threshold: float  # pick's threshold with the tuning (its fitted one, else MIN_SCORE)
     no_tool_zero: np.ndarray  # best score of each no-tool test request, zero-shot
     no_tool_tuned: np.ndarray  # ... tuned
+    needed_zero: np.ndarray  # score of each tool test requests need (a group's best), zero-shot
+    needed_tuned: np.ndarray  # ... tuned
 
     @property
     def false_accept(self) -> tuple[float, float]:
@@ -519,7 +521,18 @@ def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
     none = Held(material, held.matched, no_tool)
     return Evaluation(held.scored(ZERO_SHOT), held.scored(choice.weights), held.kinds(),
                       choice, MIN_SCORE if threshold is None else threshold,
-                      _top(none, ZERO_SHOT), _top(none, choice.weights))
+                      _top(none, ZERO_SHOT), _top(none, choice.weights),
+                      _needed(held, ZERO_SHOT), _needed(held, choice.weights))
+
+
+def _needed(held: Held, weights: Weights) -> np.ndarray:
+    """The score of each tool the held-out requests need (a group's best member)."""
+    if not held.held:
+        return np.zeros(0)
+    scores = squash(held.evidence(weights))
+    return np.array([max(scores[j, t] for t in group)
+                     for j, i in enumerate(held.held)
+                     for group in held.material.requests[i].groups])
 
 
 def _top(held: Held, weights: Weights) -> np.ndarray:
@@ -591,10 +604,16 @@ def by_kind(runs: Sequence[Evaluation]) -> dict[str, dict[str, Any]]:
         out[kind] = _summary(before, after)
     before = np.concatenate([r.no_tool_zero >= MIN_SCORE for r in runs])
     after = np.concatenate([r.no_tool_tuned >= r.threshold for r in runs])
+    # the other side of the threshold: needed tools it hides
+    hidden_before = np.concatenate([r.needed_zero < MIN_SCORE for r in runs])
+    hidden_after = np.concatenate([r.needed_tuned < r.threshold for r in runs])
     out["no tool"] = {"requests": len(before)} if not len(before) else {
         "requests": len(before), "zero_shot_false_accept": round(float(before.mean()), 4),
         "tuned_false_accept": round(float(after.mean()), 4),
         "thresholds": [round(r.threshold, 4) for r in runs]}
+    if len(hidden_before):
+        out["no tool"].update(zero_shot_hidden=round(float(hidden_before.mean()), 4),
+                              tuned_hidden=round(float(hidden_after.mean()), 4))
     return out
 
 
