@@ -64,12 +64,14 @@ TOLERANCE = 0.005  # the least gain in nDCG@10 worth a change (half a point)
 UNSEEN_BOUND = 0.02  # the most nDCG@10 a tuning may cost requests of tools without usage
 MAX_TURNED_AWAY = 0.02  # of held-out requests that need a tool, the most the threshold drops
 THRESHOLD_FOLDS = 5  # the threshold's positives are scored by usage built without them
+MARGIN = 0.5  # the threshold stays under half the score that all but 2% of needed tools reach:
+# new requests worded unlike the ones it was fitted on score lower
 REPEATS = 3  # draws of the checks when they hold few requests
 LARGE_CHECK = 1000  # held-out requests from which one draw is enough
 GRID = {
     "semantic_weight": (8.0, 12.0, 16.0, 20.0),
     "usage_weight": (0.0, 8.0, 16.0, 32.0, 64.0),
-    "usage_floor": (0.3, 0.5, 0.6, 0.7),
+    "usage_floor": (0.7, 0.6, 0.5, 0.3),  # ties go to the later: the stronger usage
     "term_weight": (0.0, 0.5, 1.0),
     "lift": (0.5, 1.0),
 }
@@ -440,9 +442,9 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
 
     The requests no tool fits are the built-in chit-chat (toolcat.tune.chitchat) and the
     training requests labeled with no tool; the threshold is just above the best score any
-    of them gives a tool, but never so high that more than MAX_TURNED_AWAY of the tools that
-    requests need (one of each group, each request scored by usage built without it, in
-    five folds) score under it. None (pick's default stays) with fewer than five requests
+    of them gives a tool, but never above MARGIN times the score that all but MAX_TURNED_AWAY
+    of the tools requests need reach (one of each group, each request scored by usage built
+    without it, in five folds). None (pick's default stays) with fewer than five requests
     that need a tool, or when the fit would lower pick's default: a tuning never makes pick
     show tools it would not show without one."""
     negative = [i for i in train if not material.requests[i].groups] + material.chitchat
@@ -463,7 +465,7 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
         if part == 0:
             top = float(squash(Held(material, check.matched, negative)
                                .evidence(weights)).max())
-    highest = float(np.quantile(own, MAX_TURNED_AWAY))  # keeps all but that share
+    highest = MARGIN * float(np.quantile(own, MAX_TURNED_AWAY))  # all but that share, halved
     fitted = min(highest, top + 1e-4)
     return round(min(fitted, 1.0), 4) if fitted > MIN_SCORE else None
 
