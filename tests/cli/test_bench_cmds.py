@@ -64,7 +64,7 @@ def test_scorers_and_cut_offs_are_chosen_by_options(run):
     assert data["settings"]["k"] == [1, 2]
     assert data["metrics"] == ["hit@1", "recall@1", "recall@2", "precision@1", "precision@2",
                                "mrr", "ndcg@1", "ndcg@2", "abstention_precision",
-                               "abstention_recall"]
+                               "abstention_recall", "false_accept"]
     assert [s["name"] for s in data["scorers"]] == ["keyword"]
 
 

@@ -445,8 +445,7 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
     of them gives a tool, but never above MARGIN times the score that all but MAX_TURNED_AWAY
     of the tools requests need reach (one of each group, each request scored by usage built
     without it, in five folds). None (pick's default stays) with fewer than five requests
-    that need a tool, or when the fit would lower pick's default: a tuning never makes pick
-    show tools it would not show without one."""
+    that need a tool, or when the fit would lower pick's default."""
     negative = [i for i in train if not material.requests[i].groups] + material.chitchat
     positive = material.positives(train)
     if len(positive) < 5 or not negative:
