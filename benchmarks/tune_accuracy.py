@@ -4,10 +4,15 @@ against hybrid+tuning, never scoring a query the tuning learned from.
 Three measurements a set:
 
 - cv: 5-fold cross-validation over every query (what `toolcat tune --cv 5` prints);
-- recurring: a random half of the queries tunes, the other half is measured, first all of it,
-  then only the queries whose tools all occur in the tuning half (most of an agent's traffic);
+- halves: a random half of the queries tunes, the other half is measured: all of it, then per
+  kind: the queries whose tools all occur in the tuning half ("recurring") and the others
+  ("new tools": a tool with no usage);
 - disjoint: the tools are split in two at random; the queries of one half tune, the queries of
   the other half are measured (their tools never occur in the tuning: it must not hurt).
+
+Every measurement also gives the false-accept rate: the share of requests no tool fits that
+pick would show a tool for (zero-shot at pick's 0.05, tuned at the tuning's fitted threshold),
+on tests/data/tune/chitchat.jsonl (50 phrases the threshold was never fitted on).
 
     python benchmarks/tune_accuracy.py                    # every set
     python benchmarks/tune_accuracy.py --sets metatool --json
@@ -29,17 +34,20 @@ sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.tune import prepare_material, read_sources  # noqa: E402
-from toolcat.tune.learn import Material, cross_validate, evaluate  # noqa: E402
+from toolcat.tune.learn import Material, by_kind, cross_validate, evaluate  # noqa: E402
+
+CHITCHAT = REPO / "tests" / "data" / "tune" / "chitchat.jsonl"
 
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SEED = 5
 
 
-def halves(material: Material, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+def halves(material: Material, pool: list[int], rng: np.random.Generator
+           ) -> tuple[list[int], list[int]]:
     """Queries split in two at random; the same text never on both sides."""
-    by_text: dict[bytes, list[int]] = {}
-    for i, digest in zip(material.measured, material.digests, strict=True):
-        by_text.setdefault(digest, []).append(i)
+    by_text: dict[str, list[int]] = {}
+    for i in pool:
+        by_text.setdefault(_digest(material, i), []).append(i)
     groups = list(by_text.values())
     order = rng.permutation(len(groups))
     first = sorted(i for j in order[: len(groups) // 2] for i in groups[j])
@@ -47,47 +55,65 @@ def halves(material: Material, rng: np.random.Generator) -> tuple[list[int], lis
     return first, second
 
 
-def by_tools(material: Material, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+def _digest(material: Material, i: int) -> str:
+    return " ".join(material.requests[i].text.lower().split())
+
+
+def by_tools(material: Material, pool: list[int], rng: np.random.Generator
+             ) -> tuple[list[int], list[int]]:
     """Queries of one random half of the tools, and queries of the other half."""
-    used = sorted({t for i in material.measured for t in material.requests[i].tools})
+    used = sorted({t for i in pool for t in material.requests[i].tools})
     one = set(rng.permutation(used)[: len(used) // 2].tolist())
-    first = [i for i in material.measured
+    first = [i for i in pool
              if material.requests[i].tools and set(material.requests[i].tools) <= one]
-    second = [i for i in material.measured
+    second = [i for i in pool
               if material.requests[i].tools and not set(material.requests[i].tools) & one]
     return first, second
 
 
-def measured(material: Material, train: list[int], test: list[int]) -> dict[str, object]:
-    zero, tuned, choice = evaluate(material, train + material.examples, test)
-    (b_ndcg, b_recall), (a_ndcg, a_recall) = zero.mean, tuned.mean
-    return {"queries": len(zero.ndcg), "before": [round(b_ndcg, 4), round(b_recall, 4)],
+def measured(material: Material, train: list[int], test: list[int],
+             negatives: list[int]) -> dict[str, object]:
+    run = evaluate(material, train + material.examples, test, negatives=negatives)
+    (b_ndcg, b_recall), (a_ndcg, a_recall) = run.zero.mean, run.tuned.mean
+    return {"queries": len(run.zero.ndcg), "before": [round(b_ndcg, 4), round(b_recall, 4)],
             "after": [round(a_ndcg, 4), round(a_recall, 4)],
-            "delta_ndcg@10": round(a_ndcg - b_ndcg, 4), "weights": choice.weights.to_json(),
-            "fallback": choice.fallback}
+            "delta_ndcg@10": round(a_ndcg - b_ndcg, 4), "kinds": by_kind([run]),
+            "weights": run.choice.weights.to_json(), "fallback": run.choice.fallback,
+            "threshold": run.threshold, "checks": run.choice.checks}
 
 
 def run_set(name: str) -> dict[str, object]:
     started = time.perf_counter()
     catalog = load_catalog(BENCHDATA / name / "catalog.json")
-    usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl"])
+    usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl", CHITCHAT])
     material = prepare_material(catalog, usage)
+    chat = {json.loads(line)["query"] for line in CHITCHAT.read_text().splitlines()}
+    negatives = [i for i in material.measured if material.requests[i].text in chat]
+    pool = [i for i in material.measured if material.requests[i].text not in chat]
     rng = np.random.default_rng(SEED)
     out: dict[str, object] = {}
+    train, test = halves(material, pool, rng)
+    out["halves"] = measured(material, train, test, negatives)
+    train, test = by_tools(material, pool, rng)
+    out["disjoint tools"] = measured(material, train, test, negatives)
     cv = cross_validate(material, 5)
     out["cv"] = {"queries": cv.requests, "before": [round(v, 4) for v in cv.before],
                  "after": [round(v, 4) for v in cv.after],
                  "delta_ndcg@10": round(cv.after[0] - cv.before[0], 4),
-                 "fallback_folds": cv.fallbacks}
-    train, test = halves(material, rng)
-    out["recurring (all of the half)"] = measured(material, train, test)
-    seen = {t for i in train for t in material.requests[i].tools}
-    recur = [i for i in test if set(material.requests[i].tools) <= seen]
-    out["recurring (tools seen)"] = measured(material, train, recur)
-    train, test = by_tools(material, rng)
-    out["disjoint tools"] = measured(material, train, test)
+                 "kinds": cv.kinds, "fallback_folds": cv.fallbacks}
     out["seconds"] = round(time.perf_counter() - started, 1)
     return out
+
+
+def _kind(row: dict[str, object], kind: str) -> str:
+    entry = row["kinds"][kind]  # type: ignore[index]
+    if not entry.get("requests"):
+        return "-"
+    if kind == "no tool":
+        return (f"{entry['zero_shot_false_accept']:.2f}->{entry['tuned_false_accept']:.2f}"
+                f" ({entry['requests']})")
+    return (f"{entry['zero_shot_ndcg@10']:.3f}->{entry['tuned_ndcg@10']:.3f}"
+            f" ({entry['requests']})")
 
 
 def main() -> None:
@@ -100,14 +126,15 @@ def main() -> None:
         results[name] = run_set(name)
         if not args.json:
             print(f"\n{name}  ({results[name]['seconds']} s)")
-            print(f"  {'split':<28} {'queries':>8}  {'nDCG@10 before':>14} {'after':>7} "
-                  f"{'delta':>7}  {'R@5 before':>10} {'after':>7}")
+            print(f"  {'split':<16} {'queries':>8}  {'nDCG@10 before':>14} {'after':>7} "
+                  f"{'delta':>7}  {'recurring':>20} {'new tools':>20} {'false accept':>18}")
             for split, row in results[name].items():
                 if not isinstance(row, dict):
                     continue
                 before, after = row["before"], row["after"]
-                print(f"  {split:<28} {row['queries']:>8,}  {before[0]:>14.3f} {after[0]:>7.3f} "
-                      f"{after[0] - before[0]:>+7.3f}  {before[1]:>10.3f} {after[1]:>7.3f}")
+                print(f"  {split:<16} {row['queries']:>8,}  {before[0]:>14.3f} {after[0]:>7.3f} "
+                      f"{after[0] - before[0]:>+7.3f}  {_kind(row, 'recurring'):>20} "
+                      f"{_kind(row, 'new tools'):>20} {_kind(row, 'no tool'):>18}")
     if args.json:
         print(json.dumps(results, indent=1))
 

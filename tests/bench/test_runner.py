@@ -47,7 +47,8 @@ def test_the_report_covers_every_query_and_metric(demo_report):
     run = demo_report.scorers[0]
     assert len(run.outcomes) == 109
     assert list(run.metrics) == demo_report.metric_names()
-    assert demo_report.metric_names()[-2:] == ["abstention_precision", "abstention_recall"]
+    assert demo_report.metric_names()[-3:] == ["abstention_precision", "abstention_recall",
+                                               "false_accept"]
     assert all(0 <= v <= 1 for v in run.metrics.values())
 
 
@@ -87,7 +88,8 @@ def test_tokens_are_those_of_the_picked_definitions(demo, demo_report):
 def test_categories_split_the_queries(demo_report):
     categories = demo_report.scorers[0].categories
     assert sum(c["queries"] for c in categories.values()) == 109
-    assert list(categories["none"]["metrics"]) == ["abstention_precision", "abstention_recall"]
+    assert list(categories["none"]["metrics"]) == ["abstention_precision", "abstention_recall",
+                                                   "false_accept"]
     assert "recall@10" in categories["weather"]["metrics"]
 
 

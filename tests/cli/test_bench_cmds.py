@@ -64,7 +64,7 @@ def test_scorers_and_cut_offs_are_chosen_by_options(run):
     assert data["settings"]["k"] == [1, 2]
     assert data["metrics"] == ["hit@1", "recall@1", "recall@2", "precision@1", "precision@2",
                                "mrr", "ndcg@1", "ndcg@2", "abstention_precision",
-                               "abstention_recall"]
+                               "abstention_recall", "false_accept"]
     assert [s["name"] for s in data["scorers"]] == ["keyword"]
 
 
@@ -104,9 +104,15 @@ def test_the_json_rankings_are_enough_to_recompute_every_metric(demo_json):
         first = outcome["first_relevant"]
         values["mrr"] = 1 / first if first else 0.0
         rows.append(values)
-    for name in data["metrics"][:-2]:
+    for name in data["metrics"][:-3]:
         mean = sum(row[name] for row in rows) / len(rows)
         assert math.isclose(mean, scorer["metrics"][name], abs_tol=1e-6), name
+    # false_accept: no-tool queries whose best score reaches pick's threshold (0.05)
+    tops = [outcome["ranking"][0]["score"] if outcome["ranking"] else None
+            for label, outcome in zip(data["queries"], scorer["queries"], strict=True)
+            if not label["groups"]]
+    accepted = sum(top is not None and top >= 0.05 for top in tops) / len(tops)
+    assert math.isclose(accepted, scorer["metrics"]["false_accept"], abs_tol=1e-6)
 
 
 def test_markdown_prints_tables_for_a_pull_request(run):

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float]]
 
-ABSTENTION_METRICS = ("abstention_precision", "abstention_recall")
+ABSTENTION_METRICS = ("abstention_precision", "abstention_recall", "false_accept")
 
 
 def ranked(scores: Mapping[str, float]) -> list[str]:
@@ -110,6 +110,15 @@ def abstention(qrels: Qrels, run: Run) -> dict[str, float | None]:
         "abstention_precision": right / len(abstained) if abstained else None,
         "abstention_recall": right / len(no_tool) if no_tool else None,
     }
+
+
+def false_accept(best: Iterable[float | None], threshold: float) -> float | None:
+    """The share of queries no tool fits for which pick would still show a tool: their best
+    score (None: nothing scored) reaches `threshold`. None without such queries."""
+    values = list(best)
+    if not values:
+        return None
+    return sum(b is not None and b >= threshold for b in values) / len(values)
 
 
 def group_qrels(groups: Sequence[Collection[str]], ranking: Sequence[str]) -> dict[str, int]:

@@ -7,7 +7,7 @@ rank of the first relevant tool, so anyone can recompute every metric from it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -78,6 +78,8 @@ class ScorerRun:
     tokens: Mapping[int, float]  # k -> mean tokens of the top-k definitions per query
     outcomes: tuple[QueryOutcome, ...]
     batched: bool = False
+    # with a tuning: metrics per kind of query (recurring, new tools, no tool; see run_bench)
+    kinds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def missed(self) -> list[QueryOutcome]:
         return [o for o in self.outcomes if o.missed]
@@ -168,6 +170,9 @@ class BenchReport:
                                     "saving": round(1 - mean / total, 4) if total else 0.0}
                            for k, mean in run.tokens.items()},
             },
+            **({"kinds": {name: {"queries": kind["queries"],
+                                 "metrics": _rounded(kind["metrics"])}
+                          for name, kind in run.kinds.items()}} if run.kinds else {}),
             "queries": [o.to_json() for o in run.outcomes],
         }
 

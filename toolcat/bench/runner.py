@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.bench.metrics import (
     abstention,
+    false_accept,
     group_qrels,
     mean_metrics,
     percentile,
@@ -20,6 +21,7 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
 from toolcat.search import SCORERS, Scorer, build_scorer, tuned_name
+from toolcat.search.pick import MIN_SCORE
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -64,19 +66,36 @@ def run_bench(
         raise UsageError(f"--min-score must be between 0 and 1, not {min_score}")
     idents = [catalog.ident(t) for t in catalog.tools]
     tokens = [definition_tokens(t, encoding) for t in catalog.tools]
+    kinds = query_kinds(catalog, queries, tuning) if tuning is not None else {}
     runs = tuple(
-        _ScorerBench(name, catalog, queries, idents, tokens, ks, min_score, progress).run()
+        _ScorerBench(name, catalog, queries, idents, tokens, ks, min_score, progress,
+                     kinds=kinds).run()
         for name in scorers
     )
     if tuning is not None:
         from toolcat.search.tuning import bench_base
 
         runs += (_ScorerBench(bench_base(scorers), catalog, queries, idents, tokens, ks,
-                              min_score, progress, tuning).run(),)
+                              min_score, progress, tuning, kinds).run(),)
     summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
                              _fingerprint(catalog))
     return BenchReport(summary, queries, runs, ks, min_score, encoding,
                        tuple(dict.fromkeys(unknown_labels)))
+
+
+KINDS = ("recurring", "new tools", "no tool")
+
+
+def query_kinds(catalog: Catalog, queries: QuerySet, tuning: Tuning) -> dict[str, str]:
+    """Query id -> kind, as the tuning sees it: "recurring" when a tool of each of its groups
+    has usage in the tuning, "new tools" when a group has none, "no tool" when no tool fits.
+    (A query's kind says what the tuning could know, not whether it saw the query.)"""
+    from toolcat.search.tuning import match
+
+    used = {catalog.ident(catalog.tools[i]) for i in match(tuning, catalog.tools).active}
+    return {q.id: "no tool" if not q.needs_tool else
+            "recurring" if all(set(g) & used for g in q.groups) else "new tools"
+            for q in queries}
 
 
 def check_ks(ks: Sequence[int]) -> tuple[int, ...]:
@@ -118,7 +137,8 @@ class _ScorerBench:
 
     def __init__(self, name: str, catalog: Catalog, queries: QuerySet, idents: list[str],
                  tokens: list[int], ks: tuple[int, ...], min_score: float,
-                 progress: Progress | None, tuning: Tuning | None = None) -> None:
+                 progress: Progress | None, tuning: Tuning | None = None,
+                 kinds: dict[str, str] | None = None) -> None:
         self.scorer = name  # what is built; reported as `name+tuning` when tuned
         self.name = name if tuning is None else tuned_name(name)
         self.tuning = tuning
@@ -129,6 +149,11 @@ class _ScorerBench:
         self.tokens = tokens
         self.ks = ks
         self.min_score = min_score
+        # pick's threshold, at which the false-accept rate is measured: --min-score when
+        # given, else the tuning's fitted one (tuned run), else pick's default
+        fitted = tuning.min_score if tuning is not None else None
+        self.threshold = min_score or (fitted if fitted is not None else MIN_SCORE)
+        self.kinds = kinds or {}
         self.progress = progress or (lambda name, done, total: None)
 
     def run(self) -> ScorerRun:
@@ -155,6 +180,7 @@ class _ScorerBench:
             tokens={k: sum(r[2][k] for r in results) / len(results) for k in self.ks},
             outcomes=outcomes,
             batched=callable(batch),
+            kinds=self._by_kind(outcomes, per_query),
         )
 
     def _build(self) -> Scorer:
@@ -226,7 +252,22 @@ class _ScorerBench:
                      for o in outcomes}
             run = {o.id: dict(o.ranking) for o in outcomes}
             values.update(abstention(qrels, run))
+            values["false_accept"] = false_accept(
+                (o.ranking[0][1] if o.ranking else None for o in outcomes
+                 if not self.queries_by_id[o.id].needs_tool), self.threshold)
         return values
+
+    def _by_kind(self, outcomes: Sequence[QueryOutcome],
+                 per_query: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:
+        out = {}
+        for kind in KINDS:
+            members = [o for o in outcomes if self.kinds.get(o.id) == kind]
+            if members:
+                out[kind] = {"queries": len(members),
+                             "metrics": self._metrics(members, {o.id: per_query[o.id]
+                                                                for o in members
+                                                                if o.id in per_query})}
+        return out
 
     def _categories(self, outcomes: Sequence[QueryOutcome],
                     per_query: dict[str, dict[str, float]]) -> dict[str, dict[str, Any]]:

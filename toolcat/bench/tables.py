@@ -28,13 +28,17 @@ class Table:
         return column >= self.text_columns
 
 
+LOWER_IS_BETTER = frozenset({"false_accept"})
+
+
 def metrics_table(report: BenchReport) -> Table:
     names = [s.name for s in report.scorers]
     rows, best = [], []
     for metric in report.metric_names():
         values = [s.metrics.get(metric) for s in report.scorers]
         rows.append((metric, *(number(v) for v in values)))
-        best.append(_best_columns(values))
+        best.append(_best_columns([None if v is None else -v for v in values]
+                                  if metric in LOWER_IS_BETTER else values))
     title = (f"{plural(len(report.queries), 'query', 'queries')} ({report.without_tools} "
              f"with no fitting tool) on {plural(report.catalog.tools, 'tool')}")
     return Table(title, ("metric", *names), tuple(rows), tuple(best))
@@ -73,6 +77,27 @@ def category_table(report: BenchReport) -> Table | None:
     return Table(f"per category: recall@{k} (abstention recall where no tool fits)",
                  ("category", "queries", *(r.name for r in report.scorers)), tuple(rows),
                  tuple(best))
+
+
+def kind_table(report: BenchReport) -> Table | None:
+    """With a tuning: nDCG@10 per kind of query as the tuning sees it (its tools recur, or
+    some have no usage) and the false-accept rate where no tool fits, before and after."""
+    runs = [r for r in report.scorers if r.kinds]
+    if not runs:
+        return None
+    rows, best = [], []
+    for kind in dict.fromkeys(k for r in runs for k in r.kinds):
+        metric = "false_accept" if kind == "no tool" else "ndcg@10"
+        values = [r.kinds[kind]["metrics"].get(metric) if kind in r.kinds else None
+                  for r in runs]
+        count = next(r.kinds[kind]["queries"] for r in runs if kind in r.kinds)
+        rows.append((kind, str(count), metric, *(number(v) for v in values)))
+        best.append(frozenset(c + 2 for c in _best_columns(
+            [None if v is None else -v for v in values] if kind == "no tool" else values)))
+    return Table("per kind of query, as the tuning sees it (false_accept: the share of "
+                 "queries no tool fits that pick would show a tool for)",
+                 ("kind", "queries", "metric", *(r.name for r in runs)), tuple(rows),
+                 tuple(best), text_columns=3)
 
 
 def comparison_table(comparison: Comparison) -> Table:

@@ -83,6 +83,7 @@ def bench(
     cat = build.load(catalog, shape, cfg=cfg)
     learned = build.tuning(tuning, cfg)
     if learned is not None:
+        build.tuning_note(learned, "bench's +tuning run")
         build.tuning_warnings(learned, cat.tools)
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,
@@ -161,12 +162,14 @@ def print_tables(report: BenchReport, comparison: Comparison | None, misses: boo
         category_table,
         comparison_table,
         cost_table,
+        kind_table,
         metrics_table,
         misses_table,
     )
     from toolcat.cli.output import console
 
-    tables = [metrics_table(report), cost_table(report), category_table(report)]
+    tables = [metrics_table(report), cost_table(report), category_table(report),
+              kind_table(report)]
     if comparison is not None:
         tables.append(comparison_table(comparison))
     if misses:

@@ -100,8 +100,8 @@ def tuning_warnings(found: Tuning, tools: Sequence[Tool], model: str | None = No
 
 def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Tool],
                    model: str | None = None) -> Tuning | None:
-    """`found` when `scorer` is one a tuning applies to (hybrid, cascade), with its warnings;
-    otherwise None, saying so when a tuning was given."""
+    """`found` when `scorer` is one a tuning applies to (hybrid, cascade), named on stderr
+    with its warnings; otherwise None, saying so when a tuning was given."""
     if found is None:
         return None
     from toolcat.search import TUNABLE
@@ -110,8 +110,9 @@ def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Too
         from toolcat.cli.output import warn
 
         warn(f"a tuning applies to the {' and '.join(TUNABLE)} scorers; {scorer} scores "
-             "zero-shot")
+             f"zero-shot ({found.label} is not applied)")
         return None
+    tuning_note(found, f"the {scorer} scorer")
     tuning_warnings(found, tools, model)
     return found
 
@@ -127,6 +128,14 @@ def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
     for warning in built.warnings:
         warn(str(warning))
     return built
+
+
+def tuning_note(found: Tuning, what: str) -> None:
+    """Name the tuning in use on stderr: a tuning set in toolcat.yaml must never change
+    rankings unseen."""
+    from toolcat.cli.output import note
+
+    note(f"tuning: {found.label} applied to {what}")
 
 
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,

@@ -165,7 +165,9 @@ def search(
         return
     from rich.table import Table
 
-    table = Table(title=f"{result.found} found ({result.scorer})", title_justify="left")
+    tuned_by = f", tuning {learned.label}" if learned is not None else ""
+    table = Table(title=f"{result.found} found ({result.scorer}{tuned_by})",
+                  title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("name", no_wrap=True)
     table.add_column("server", no_wrap=True)
@@ -244,10 +246,10 @@ def pick(
     if json_:
         print_json(result.to_json())
         return
-    _print_picks(result, explain)
+    _print_picks(result, explain, None if learned is None else learned.label)
 
 
-def _print_picks(result: PickResult, explain: bool) -> None:
+def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -> None:
     from toolcat.cli.output import console
 
     if result.timed_out:
@@ -264,7 +266,8 @@ def _print_picks(result: PickResult, explain: bool) -> None:
             origin = item.provenance.get("origin")
             where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"
             console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
-            console.print(f"   from: {where} (scorer {item.provenance['scorer']})",
+            tuned_by = f", tuning {tuning}" if tuning else ""
+            console.print(f"   from: {where} (scorer {item.provenance['scorer']}{tuned_by})",
                           markup=False, soft_wrap=True)
     if result.excluded_unsafe and (explain or (not result.fits and result.best_unsafe is None)):
         console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "

@@ -109,9 +109,36 @@ def _print_cv(validation: CrossValidation) -> None:
                   f"({a_ndcg - b_ndcg:+.3f})", highlight=False)
     console.print(f"  Recall@5  zero-shot {b_recall:.3f}  tuned {a_recall:.3f}  "
                   f"({a_recall - b_recall:+.3f})", highlight=False)
+    for line in kind_lines(validation.kinds):
+        console.print(f"  {line}", highlight=False)
     if validation.fallbacks:
         console.print(f"  {validation.fallbacks} of {validation.k} folds kept the zero-shot "
                       "weights: their held-out checks found no gain", highlight=False)
+
+
+def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
+    """One line per kind of held-out request: nDCG@10 before and after, or the false-accept
+    rate where no tool fits (before: pick's 0.05; after: the fitted threshold)."""
+    from toolcat.tune.learn import UNSEEN_BOUND
+
+    out = []
+    for kind, entry in kinds.items():
+        count = entry.get("requests", 0)
+        if not count:
+            out.append(f"{kind + ':':<13} no held-out request of this kind")
+        elif "zero_shot_false_accept" in entry:
+            before, after = entry["zero_shot_false_accept"], entry["tuned_false_accept"]
+            hidden = (f"; needed tools under it {entry['zero_shot_hidden']:.0%} -> "
+                      f"{entry['tuned_hidden']:.0%}" if "tuned_hidden" in entry else "")
+            out.append(f"{kind + ':':<13} false accepts {before:.0%} -> {after:.0%} "
+                       f"({count:,} requests no tool fits{hidden})")
+        else:
+            before, after = entry["zero_shot_ndcg@10"], entry["tuned_ndcg@10"]
+            bound = (f"; the bound on this loss is {UNSEEN_BOUND}"
+                     if kind in ("new tools", "unseen tools") else "")
+            out.append(f"{kind + ':':<13} nDCG@10 {before:.3f} -> {after:.3f} "
+                       f"({after - before:+.3f}, {count:,} requests{bound})")
+    return out
 
 
 def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> None:
@@ -135,10 +162,9 @@ def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> 
         console.print(f"  weights (chosen on held-out requests): semantic {w.semantic_weight:g}, "
                       f"past requests {w.usage_weight:g} above cosine {w.usage_floor:g}, their "
                       f"words {w.term_weight:g}", highlight=False)
-    for name, check in (report.get("checks") or {}).items():
-        console.print(f"  held-out {name}: nDCG@10 {check['zero_shot_ndcg@10']:.3f} -> "
-                      f"{check['tuned_ndcg@10']:.3f} ({plural(check['requests'], 'request')})",
-                      highlight=False)
+    for line in kind_lines(report.get("checks") or {}):
+        console.print(f"  held-out {line}", highlight=False)
     if tuning.min_score is not None:
-        console.print(f"  pick's no-tool-fits threshold: {tuning.min_score:g}", highlight=False)
+        console.print(f"  pick's no-tool-fits threshold: {tuning.min_score:g} (fitted above "
+                      "chit-chat and the requests labeled with no tool)", highlight=False)
     note(f"wrote {output}")

@@ -187,7 +187,7 @@ class Resolver:
         self.tuning = tuning if self.scorer_name in TUNABLE else None
         if self.tuning is not None:
             self.scorer_name = tuned_name(self.scorer_name)
-            self.scorer_reason += f", tuned by {self.tuning.source or 'a tuning'}"
+            self.scorer_reason += f", tuned by {self.tuning.label}"
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}

@@ -34,13 +34,38 @@ from toolcat.model import Catalog, Tool
 from toolcat.search import TUNABLE, tuned_name
 from toolcat.search.base import Scores
 from toolcat.search.cascade import CascadeScorer
-from toolcat.search.hybrid import LAMBDA, HybridScorer
+from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
 from toolcat.search.text import stems
 from toolcat.wording import plural
 
 K1 = 1.2  # BM25 saturation of the usage terms, as the catalog's own BM25F
 B = 0.75  # length normalisation: a tool used a thousand times says each word once per use
 CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
+
+# The bound on what a tuning can do (docs/tune.md, "What a tuning can never do"): the usage
+# evidence of a tool is at most MAX_LIFT times the evidence its own text has for the query
+# plus SLACK, and at most USAGE_CAP nats. A tool the query does not match (no query term,
+# cosine <= 0) gains at most SLACK: it scores at most squash(SLACK) = 0.026, under pick's
+# 0.05, so pick never shows it for that; a tool passes another only if its own evidence is
+# at least (other's - SLACK) / (1 + MAX_LIFT); no tool gains more than USAGE_CAP nats.
+# SLACK lets past requests order tools that all match a request about as little (tools
+# whose descriptions say nothing a user would ask for).
+MAX_LIFT = 1.0
+SLACK = 1.5
+USAGE_CAP = 8.0
+
+# Every value a tuning file may hold, as `toolcat tune` chooses them (toolcat.tune.learn's
+# grid lies within; the loader refuses anything outside).
+LIMITS: Mapping[str, tuple[float, float]] = {
+    "semantic_weight": (8.0, 20.0),
+    "usage_weight": (0.0, 64.0),
+    "usage_floor": (0.0, 0.7),
+    "term_weight": (0.0, 1.0),
+    "lift": (0.0, MAX_LIFT),
+}
+MAX_TERMS = 48  # the most frequent stems of a tool's requests that are kept
+MAX_COUNT = 10**9  # requests a tool was used by
+MAX_DIMENSION = 4096  # of an embedding model's vectors
 
 
 def bench_base(scorers: Sequence[str]) -> str:
@@ -58,6 +83,7 @@ class Weights:
     usage_weight: float = 0.0
     usage_floor: float = 0.0
     term_weight: float = 0.0
+    lift: float = MAX_LIFT  # usage evidence is at most lift * the tool's own evidence
 
     @property
     def zero_shot(self) -> bool:
@@ -65,7 +91,8 @@ class Weights:
 
     def to_json(self) -> dict[str, float]:
         return {"semantic_weight": self.semantic_weight, "usage_weight": self.usage_weight,
-                "usage_floor": self.usage_floor, "term_weight": self.term_weight}
+                "usage_floor": self.usage_floor, "term_weight": self.term_weight,
+                "lift": self.lift}
 
 
 @dataclass(frozen=True)
@@ -90,6 +117,14 @@ class Tuning:
     trained: frozenset[bytes] = frozenset()  # digests of the requests it learned from
     report: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # the file it was read from
+    digest: str = ""  # SHA-256 of the file's text (hex), when read from a file
+
+    @property
+    def label(self) -> str:
+        """How output names this tuning: its file and the start of its content's digest, so a
+        log says which tuning ranked (a file replaced in place shows another digest)."""
+        shown = self.source or "a tuning"
+        return f"{shown} ({self.digest[:12]})" if self.digest else shown
 
     def seen(self, texts: Iterable[str]) -> int:
         """How many of `texts` the tuning learned from."""
@@ -207,8 +242,9 @@ def usage_similarity(matched: Matched, vectors: np.ndarray) -> np.ndarray:
 
 def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
                    terms: np.ndarray | None) -> np.ndarray:
-    """The usage evidence of every tool, one row per request: `similarity` from
-    `usage_similarity`, `terms` stacked rows of `term_evidence` (None when unweighted)."""
+    """The usage evidence of every tool, one row per request, before the bound (`bounded`):
+    `similarity` from `usage_similarity`, `terms` stacked rows of `term_evidence` (None
+    when unweighted)."""
     out = np.zeros((len(similarity), matched.size))
     if weights.usage_weight and len(matched.active):
         floor = weights.usage_floor
@@ -217,6 +253,19 @@ def usage_evidence(matched: Matched, weights: Weights, similarity: np.ndarray,
     if weights.term_weight and terms is not None:
         out += weights.term_weight * terms
     return out
+
+
+def bounded(usage: np.ndarray, own: np.ndarray, lift: float) -> np.ndarray:
+    """Usage evidence within the bound: at most `lift` times the tool's `own` (zero-shot)
+    evidence for the query plus SLACK, and at most USAGE_CAP nats (see MAX_LIFT)."""
+    return np.asarray(np.minimum(
+        np.minimum(usage, min(lift, MAX_LIFT) * np.clip(own, 0.0, None) + SLACK), USAGE_CAP))
+
+
+def unsquash(scores: np.ndarray) -> np.ndarray:
+    """The evidence a hybrid score came from (the inverse of `squash`)."""
+    clipped = np.clip(scores, 0.0, 1 - 1e-12)
+    return np.asarray(MIDPOINT * np.cbrt(clipped / (1 - clipped)))
 
 
 class TunedScorer:
@@ -236,8 +285,8 @@ class TunedScorer:
         self.weights = tuning.weights if weights is None else weights
         self.embedder = base.embedder
         self.matched = match(tuning, base.tools, self.embedder.ident)
-        self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
-        self._last_usage: tuple[str | None, np.ndarray] = (None, np.zeros(0))
+        self._last: tuple[str | None, np.ndarray, np.ndarray, np.ndarray] = (
+            None, np.zeros(0), np.zeros(0), np.zeros(0))
 
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:
@@ -256,31 +305,55 @@ class TunedScorer:
                  if self.weights.term_weight and queries else None)
         return usage_evidence(self.matched, self.weights, similarity, terms)
 
-    def _usage_of(self, query: str) -> np.ndarray:
-        """The usage evidence of every tool for `query`, kept for the next call with it (a
-        query is scored, then explained tool by tool: encoded once)."""
-        if self._last_usage[0] != query:
-            self._last_usage = (query, self.usage([query])[0])
-        return self._last_usage[1]
+    def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Scores of every tool for `query`, the usage evidence they hold, and the usage
+        evidence before the bound; kept for the next call with the same query (a query is
+        scored, then explained tool by tool: encoded once)."""
+        if self._last[0] != query:
+            raw = self.usage([query])[0]
+            scores, kept = within_bound(np.asarray(self.base.scores(query, raw)), raw,
+                                        self.weights.lift)
+            self._last = (query, scores, kept, raw)
+        return self._last[1], self._last[2], self._last[3]
 
     def scores(self, query: str) -> np.ndarray:
-        if self._last[0] != query:
-            self._last = (query, self.base.scores(query, self._usage_of(query)))
-        return np.asarray(self._last[1])
+        return self._scored(query)[0]
 
     def scores_many(self, queries: Sequence[str]) -> list[Scores]:
-        return list(self.base.scores_many(queries, self.usage(queries, cached=True)))
+        raw = self.usage(queries, cached=True)
+        return [within_bound(np.asarray(row), extra, self.weights.lift)[0]
+                for row, extra in zip(self.base.scores_many(queries, raw), raw, strict=True)]
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        usage = float(self._usage_of(query)[index])
-        reason, details = self.base.explain(query, index, self._usage_of(query))
+        _, kept, raw = self._scored(query)
+        usage = float(kept[index])
+        reason, details = self.base.explain(query, index, raw)
         if details.get("candidate") is False:  # not among the cascade's candidates
             return reason, details
         if usage > 0:
             if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
                 reason = "past requests lead:" + reason.split(":", 1)[1]
-            reason += f" + past requests ({usage:.1f})"
-        return reason, {**details, "usage_evidence": round(usage, 6)}
+            reason += f" + past requests ({usage:.1f}, {self.tuning.label})"
+        return reason, {**details, "usage_evidence": round(usage, 6),
+                        "tuning": self.tuning.label}
+
+
+def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """`scores` of a base scorer given the usage evidence `raw`, brought within the bound
+    (`bounded`), and the usage evidence they then hold. The base scorer is asked with the raw
+    evidence (under the cascade, a tool with any is a candidate); each tool's own evidence is
+    read back from its score, so the bound needs nothing of the base scorer's insides."""
+    own = unsquash(scores) - raw
+    own[own < 1e-9] = 0.0  # rounding of a tool that has no evidence of its own
+    kept = bounded(raw, own, lift)
+    kept[scores <= 0] = 0.0
+    over = np.flatnonzero(kept < raw)
+    if not len(over):
+        return scores, kept
+    out = scores.copy()
+    out[over] = squash(own[over] + kept[over])
+    return out, kept
 
 
 def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:

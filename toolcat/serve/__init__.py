@@ -90,6 +90,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
                       profile=profile.name, scorer=searched_with(gate),
+                      tuning=None if gate.tuning is None else gate.tuning.label,
                       allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
                       withheld=sorted(held), token=token is not None)
     previous = _terminate_as_interrupt()

@@ -44,7 +44,7 @@ from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
-from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer
+from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 
 if TYPE_CHECKING:
@@ -247,8 +247,10 @@ class Gate:
                                 _short(problem))
         tools = [{"name": self.name(t), "description": t.description} for t in found]
         message = NOT_FOUND if not found else FOUND_FUZZY if method == "fuzzy" else FOUND
-        return SearchAnswer({"found": len(tools), "tools": tools, "message": message}, method,
-                            tuple(t["name"] for t in tools))
+        answer: dict[str, Any] = {"found": len(tools), "tools": tools, "message": message}
+        if method == tuned_name(self.scorer_name) and self.tuning is not None:
+            answer["tuning"] = self.tuning.label  # the client sees what ranked its tools
+        return SearchAnswer(answer, method, tuple(t["name"] for t in tools))
 
     def _search(self, query: str) -> tuple[str, list[Tool]]:
         if not self.pool:

@@ -171,7 +171,9 @@ class Serving:
             answer = await anyio.to_thread.run_sync(gate.search, query)
             self.log.write("search", query=query[:MAX_QUERY], method=answer.method,
                            found=list(answer.found), ms=_ms(began),
-                           **({"error": answer.error} if answer.error else {}))
+                           **({"error": answer.error} if answer.error else {}),
+                           **({"tuning": answer.response["tuning"]}
+                              if "tuning" in answer.response else {}))
             if answer.method in ("refused", "invalid-pattern"):
                 return _error(self.say(f"search_tools: {answer.error}"))
             return _answer(self._said(answer.response))

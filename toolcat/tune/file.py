@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -30,11 +33,21 @@ import numpy as np
 
 from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import SourceRef
-from toolcat.search.tuning import DIGEST_BYTES, ToolUsage, Tuning, Weights
-from toolcat.source.files import read_text
+from toolcat.search.tuning import (
+    DIGEST_BYTES,
+    LIMITS,
+    MAX_COUNT,
+    MAX_DIMENSION,
+    MAX_TERMS,
+    ToolUsage,
+    Tuning,
+    Weights,
+)
+from toolcat.source.files import parse_text, read_text
+from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
-VERSION = 1
+VERSION = 2  # 2: the weight 'lift' (version 1 files read with the largest)
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
 
@@ -78,50 +91,82 @@ def load_tuning(path: str | Path) -> Tuning:
     """The tuning saved at `path`.
 
     Raises:
-        ConfigError: the file cannot be read, is not a toolcat tuning, or is of a newer
-            version; one line naming the file.
+        ConfigError: the file cannot be read, is not a toolcat tuning, is of a newer
+            version, or holds a value `toolcat tune` cannot write (a weight outside its
+            range, a count past MAX_COUNT, more than MAX_TERMS stems a tool, a vector not of
+            unit length); one line naming the file, and the line and column of the value.
     """
     path = Path(path)
     shown = str(path)
     try:
         text = read_text(path)  # bounded: a device or an endless pipe is refused, not read
-        if len(text) > MAX_BYTES:
-            raise _bad(shown, f"a tuning file is at most {MAX_BYTES // 2**20} MiB")
-        data = json.loads(text)
-    except ConfigError:
-        raise
     except CatalogError as exc:
         raise _bad(shown, f"cannot read the tuning file ({exc.message})") from None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise _bad(shown, f"not a tuning file: not JSON ({first})") from None
-    return from_json(data, shown)
+    if len(text) > MAX_BYTES:
+        raise _bad(shown, f"a tuning file is at most {MAX_BYTES // 2**20} MiB")
+    try:
+        parsed = parse_text(text, shown, yaml_syntax=False)
+    except CatalogError as exc:
+        raise ConfigError(f"not a tuning file: not JSON ({exc.message})",
+                          where=exc.where or SourceRef(shown)) from None
+    return replace(from_json(parsed.data, shown, parsed.index),
+                   digest=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
 
 
-def from_json(data: Any, shown: str) -> Tuning:
+def from_json(data: Any, shown: str, index: PositionIndex | None = None) -> Tuning:
+    """The tuning `data` holds, every value checked against what `toolcat tune` writes;
+    `index` places an error at its line and column."""
+    check = _Checker(shown, index)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _bad(shown, "not a toolcat tuning file (`toolcat tune -o FILE` makes one)")
+        raise check.bad("", "not a toolcat tuning file (`toolcat tune -o FILE` makes one)")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _bad(shown, "the tuning file has no valid 'version'")
+        raise check.bad("/version" if "version" in data else "",
+                        "the tuning file has no valid 'version'")
     if version > VERSION:
-        raise _bad(shown, f"tuning format version {version} is newer than this toolcat reads "
-                   f"({VERSION}); upgrade toolcat, or run `toolcat tune` again")
-    model = _get(data, "model", str, shown)
-    dimension = _get(data, "dimension", int, shown)
-    weights = _weights(_get(data, "weights", dict, shown), shown)
+        raise check.bad("/version", f"tuning format version {version} is newer than this "
+                        f"toolcat reads ({VERSION}); upgrade toolcat, or run `toolcat tune` "
+                        "again")
+    model = check.get(data, "", "model", str)
+    dimension = check.get(data, "", "dimension", int)
+    if not 0 <= dimension <= MAX_DIMENSION:
+        raise check.bad("/dimension", f"'dimension' must be from 0 to {MAX_DIMENSION}")
+    weights = _weights(check.get(data, "", "weights", dict), check, version)
     min_score = data.get("min_score")
     if min_score is not None and (not _number(min_score) or not 0 <= min_score <= 1):
-        raise _bad(shown, "'min_score' must be a number from 0 to 1 or null")
-    trained = _trained(_get(data, "trained", str, shown), shown)
+        raise check.bad("/min_score", "'min_score' must be a number from 0 to 1 or null")
+    trained = _trained(check.get(data, "", "trained", str), check)
     report = data.get("report", {})
     if not isinstance(report, dict):
-        raise _bad(shown, "'report' must be a mapping")
+        raise check.bad("/report", "'report' must be a mapping")
     tools = {}
-    for name, entry in _get(data, "tools", dict, shown).items():
-        tools[name] = _usage(name, entry, dimension, shown)
+    for name, entry in check.get(data, "", "tools", dict).items():
+        tools[name] = _usage(name, entry, dimension, check)
     return Tuning(model, weights, tools, None if min_score is None else float(min_score),
                   trained, report, shown)
+
+
+class _Checker:
+    """Errors about the value at a JSON pointer: the file, and its line and column when
+    known."""
+
+    def __init__(self, shown: str, index: PositionIndex | None) -> None:
+        self.shown = shown
+        self.index = index
+
+    def bad(self, pointer: str, message: str) -> ConfigError:
+        if self.index is None or not pointer:
+            return _bad(self.shown, message)
+        line, column = self.index.locate(pointer)
+        return ConfigError(message, where=SourceRef(self.shown, line, column, pointer))
+
+    def get(self, data: Mapping[str, Any], at: str, key: str, kind: type) -> Any:
+        value = data.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            names = {str: "a string", int: "a whole number", dict: "a mapping"}
+            raise self.bad(join(at, key) if key in data else at,
+                           f"the tuning file needs '{key}' ({names.get(kind, kind.__name__)})")
+        return value
 
 
 def _bad(shown: str, message: str) -> ConfigError:
@@ -133,44 +178,42 @@ def _number(value: Any) -> TypeGuard[int | float]:
         and math.isfinite(value)
 
 
-def _get(data: Mapping[str, Any], key: str, kind: type, shown: str) -> Any:
-    value = data.get(key)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        names = {str: "a string", int: "a whole number", dict: "a mapping"}
-        raise _bad(shown, f"the tuning file needs '{key}' ({names.get(kind, kind.__name__)})")
-    return value
-
-
-def _weights(data: Mapping[str, Any], shown: str) -> Weights:
+def _weights(data: Mapping[str, Any], check: _Checker, version: int) -> Weights:
     values = {}
-    for key in Weights().to_json():
+    for key, (low, high) in LIMITS.items():
         value = data.get(key)
-        if not _number(value) or value < 0:
-            raise _bad(shown, f"'weights.{key}' must be a number of at least 0")
+        if value is None and key == "lift" and version < 2:
+            value = high  # version 1 had no lift: the most a tuning may lift
+        if not _number(value) or not low <= value <= high:
+            raise check.bad(join("/weights", key) if key in data else "/weights",
+                            f"'weights.{key}' must be a number from {low:g} to {high:g} "
+                            "(the range `toolcat tune` chooses from)")
         values[key] = float(value)
-    if values["usage_floor"] >= 1:
-        raise _bad(shown, "'weights.usage_floor' must be under 1")
     return Weights(**values)
 
 
-def _trained(text: str, shown: str) -> frozenset[bytes]:
+def _trained(text: str, check: _Checker) -> frozenset[bytes]:
     try:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise _bad(shown, "'trained' is not base64") from None
+        raise check.bad("/trained", "'trained' is not base64") from None
     if len(raw) % DIGEST_BYTES:
-        raise _bad(shown, "'trained' does not hold whole digests")
+        raise check.bad("/trained", "'trained' does not hold whole digests")
     return frozenset(raw[i:i + DIGEST_BYTES] for i in range(0, len(raw), DIGEST_BYTES))
 
 
-def _usage(name: str, entry: Any, dimension: int, shown: str) -> ToolUsage:
+def _usage(name: str, entry: Any, dimension: int, check: _Checker) -> ToolUsage:
     where = f"tool '{name}'"
+    at = join("/tools", name)
     if not isinstance(entry, dict):
-        raise _bad(shown, f"{where}: each tool is a mapping")
+        raise check.bad(at, f"{where}: each tool is a mapping")
     key, count = entry.get("key"), entry.get("count")
-    if not isinstance(key, str) or not isinstance(count, int) or isinstance(count, bool) \
-            or count < 1:
-        raise _bad(shown, f"{where}: needs 'key' (a string) and 'count' (at least 1)")
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise check.bad(join(at, "key") if "key" in entry else at,
+                        f"{where}: 'key' must be the 16 hex digits of the tool's content")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+        raise check.bad(join(at, "count") if "count" in entry else at,
+                        f"{where}: 'count' must be a whole number from 1 to {MAX_COUNT:,}")
     vector = None
     if "vector" in entry:
         scale = entry.get("scale")
@@ -180,12 +223,29 @@ def _usage(name: str, entry: Any, dimension: int, shown: str) -> ToolUsage:
         except (binascii.Error, ValueError):
             raw = b""
         if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
-            raise _bad(shown, f"{where}: 'vector' must be {dimension} base64 bytes with a "
-                       "positive 'scale'")
+            raise check.bad(join(at, "vector"), f"{where}: 'vector' must be {dimension} "
+                            "base64 bytes with a positive 'scale'")
         vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
+        if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
+            raise check.bad(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
+                            "unit length (a mean direction of past requests)")
     terms = entry.get("terms", {})
     if not isinstance(terms, dict) or not all(
-            isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool) and n > 0
-            for t, n in terms.items()):
-        raise _bad(shown, f"{where}: 'terms' maps stems to counts of at least 1")
+            isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool)
+            and 1 <= n <= count for t, n in terms.items()):
+        raise check.bad(join(at, "terms"), f"{where}: 'terms' maps stems to counts from 1 to "
+                        "the tool's 'count'")
+    if len(terms) > MAX_TERMS:
+        raise check.bad(join(at, "terms"), f"{where}: at most {MAX_TERMS} terms a tool "
+                        f"(`toolcat tune` keeps the {MAX_TERMS} most frequent)")
+    for term in terms:
+        if not _STEM.fullmatch(term):
+            raise check.bad(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
+                            f"(lowercase letters and digits, at most {MAX_STEM})")
     return ToolUsage(key, count, vector, dict(terms))
+
+
+_KEY = re.compile(r"[0-9a-f]{16}")
+MAX_STEM = 64  # characters of a stem (toolcat's text preparation keeps [a-z0-9] runs)
+_STEM = re.compile(rf"[a-z0-9]{{1,{MAX_STEM}}}")
+UNIT_SLACK = 0.02  # int8 rounding moves a unit vector's length by far less

@@ -37,10 +37,12 @@ from toolcat.search.hybrid import HybridScorer, squash
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.text import stems
 from toolcat.search.tuning import (
+    MAX_TERMS,
     Matched,
     ToolUsage,
     Tuning,
     Weights,
+    bounded,
     build_matched,
     query_digest,
     term_evidence,
@@ -48,23 +50,30 @@ from toolcat.search.tuning import (
     usage_evidence,
     usage_similarity,
 )
+from toolcat.tune.chitchat import CHITCHAT
 from toolcat.tune.usage import Request, Usage
 
-TERMS_PER_TOOL = 48  # the most frequent stems of a tool's requests that are kept
+CHAT = "chitchat"  # the kind of the built-in requests no tool fits (toolcat.tune.chitchat)
+
 VALIDATION_SHARE = 0.2  # of the requests, held out in the recurring check
 UNSEEN_SHARE = 0.25  # of the used tools, held out in the unseen-tools check
 BATCH = 4096  # requests scored zero-shot at a time (each batch reads the embedding cache)
 MAX_VALIDATION = 2000  # requests scored per check (a sample beyond)
 MIN_CHECK = 10  # fewer held-out requests than this make no check
 TOLERANCE = 0.005  # the least gain in nDCG@10 worth a change (half a point)
-SPEND = 0.5  # of the unseen tools' gain from the semantic weight, what usage may cost them
+UNSEEN_BOUND = 0.02  # the most nDCG@10 a tuning may cost requests of tools without usage
+MAX_TURNED_AWAY = 0.02  # of held-out requests that need a tool, the most the threshold drops
+THRESHOLD_FOLDS = 5  # the threshold's positives are scored by usage built without them
+MARGIN = 0.5  # the threshold stays under half the score that all but 2% of needed tools reach:
+# new requests worded unlike the ones it was fitted on score lower
 REPEATS = 3  # draws of the checks when they hold few requests
 LARGE_CHECK = 1000  # held-out requests from which one draw is enough
 GRID = {
     "semantic_weight": (8.0, 12.0, 16.0, 20.0),
-    "usage_weight": (0.0, 4.0, 8.0, 16.0, 32.0, 64.0),
-    "usage_floor": (0.3, 0.5, 0.6, 0.7),
+    "usage_weight": (0.0, 8.0, 16.0, 32.0, 64.0),
+    "usage_floor": (0.7, 0.6, 0.5, 0.3),  # ties go to the later: the stronger usage
     "term_weight": (0.0, 0.5, 1.0),
+    "lift": (0.5, 1.0),
 }
 ZERO_SHOT = Weights()
 SEED = 17
@@ -93,8 +102,13 @@ class Material:
     @property
     def measured(self) -> list[int]:
         """The requests that are measured: every one but the author's examples, which are
-        always learned from (they are part of the catalog, not of its traffic)."""
-        return [i for i, r in enumerate(self.requests) if r.kind != "example"]
+        always learned from (they are part of the catalog, not of its traffic), and the
+        chit-chat that the threshold is fitted on."""
+        return [i for i, r in enumerate(self.requests) if r.kind not in ("example", CHAT)]
+
+    @property
+    def chitchat(self) -> list[int]:
+        return [i for i, r in enumerate(self.requests) if r.kind == CHAT]
 
     @property
     def examples(self) -> list[int]:
@@ -109,7 +123,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     from toolcat.search.embeddings import embed_texts
 
     requests = tuple(r for r in usage.requests if r.kind != "example") + \
-        tuple(r for r in usage.requests if r.kind == "example")
+        tuple(r for r in usage.requests if r.kind == "example") + \
+        tuple(Request(text, (), CHAT) for text in CHITCHAT)
     texts = [r.text for r in requests]
     embedder = hybrid.embedder
     vectors = embed_texts(embedder, texts, cache=hybrid.cache)[0]
@@ -122,7 +137,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
         cosine[start:start + BATCH] = np.clip(
             hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
-                    [query_digest(r.text) for r in requests if r.kind != "example"])
+                    [query_digest(r.text) for r in requests
+                     if r.kind not in ("example", CHAT)])
 
 
 # ---- usage ------------------------------------------------------------------------------
@@ -153,7 +169,7 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
     usages = []
     for i in indices.tolist():
         norm = float(np.linalg.norm(sums[i])) or 1.0
-        kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:TERMS_PER_TOOL]
+        kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
         usages.append(ToolUsage(tool_key(tools[i]), counts[i],
                                 quantized((sums[i] / norm).astype(np.float32)), dict(kept)))
     return indices, usages
@@ -203,10 +219,20 @@ class Held:
         return self._terms
 
     def evidence(self, weights: Weights) -> np.ndarray:
+        """Every tool's evidence under `weights`, usage within the bound (as TunedScorer)."""
         usage = usage_evidence(self.matched, weights, self.similarity,
                                self.terms if weights.term_weight else None)
         shift = weights.semantic_weight - self.material.weight
-        return np.asarray((self.base + shift * self.cosine if shift else self.base) + usage)
+        own = self.base + shift * self.cosine if shift else self.base
+        return np.asarray(own + bounded(usage, own, weights.lift))
+
+    def kinds(self) -> dict[str, np.ndarray]:
+        """Which rows of `scored` are of requests whose tools all have usage ("recurring")
+        and which need a tool without any ("new tools")."""
+        known = set(self.matched.active.tolist())
+        recurring = np.array([set(self.material.requests[i].tools) <= known
+                              for i in self.positives], dtype=bool)
+        return {"recurring": recurring, "new tools": ~recurring}
 
     def scored(self, weights: Weights) -> Scored:
         groups = [self.material.requests[i].groups for i in self.held]
@@ -257,9 +283,10 @@ def candidates() -> Iterator[Weights]:
     for semantic in GRID["semantic_weight"]:
         for term in GRID["term_weight"]:
             yield Weights(semantic, 0.0, 0.0, term)
-            for usage in GRID["usage_weight"][1:]:
-                for floor in GRID["usage_floor"]:
-                    yield Weights(semantic, usage, floor, term)
+            for lift in GRID["lift"]:
+                for usage in GRID["usage_weight"][1:]:
+                    for floor in GRID["usage_floor"]:
+                        yield Weights(semantic, usage, floor, term, lift)
 
 
 @dataclass(frozen=True)
@@ -273,7 +300,7 @@ class Choice:
 
     def to_json(self) -> dict[str, Any]:
         return {"weights": self.weights.to_json(), "fallback": self.fallback,
-                "checked": self.checked, "checks": self.checks}
+                "checked": self.checked, "unseen_bound": UNSEEN_BOUND, "checks": self.checks}
 
 
 def hold_out(train: Sequence[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
@@ -284,13 +311,18 @@ def hold_out(train: Sequence[int], rng: np.random.Generator) -> tuple[list[int],
     return [train[i] for i in order[:cut]], [train[i] for i in order[cut:]]
 
 
-def splits(material: Material, train: Sequence[int], rng: np.random.Generator
-           ) -> dict[str, tuple[list[int], list[int]]]:
-    """The two held-out checks over `train`: name -> (usage requests, held-out requests)."""
+def splits(material: Material, train: Sequence[int], rng: np.random.Generator,
+           traffic: bool = True) -> dict[str, tuple[list[int], list[int]]]:
+    """The held-out checks over `train`: name -> (usage requests, held-out requests).
+
+    - traffic: a random fifth, drawn as the traffic is (recurring and new tools in their
+      real proportions); what the weights are chosen for;
+    - unseen tools: every request of a random quarter of the used tools (requests of tools
+      without usage); what they may lose is bounded by UNSEEN_BOUND."""
     out = {}
     held, rest = hold_out(train, rng)
-    if len(material.positives(held)) >= MIN_CHECK:
-        out["recurring"] = (rest, held[:MAX_VALIDATION])
+    if traffic and len(material.positives(held)) >= MIN_CHECK:
+        out["traffic"] = (rest, held[:MAX_VALIDATION])
     used = sorted({t for i in train for t in material.requests[i].tools})
     unseen = set(rng.permutation(used)[:max(1, int(len(used) * UNSEEN_SHARE))].tolist())
     held_unseen = [i for i in train if material.requests[i].tools
@@ -306,66 +338,80 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
     """The weights for a tuning built from the `train` requests (see the module docstring).
 
     Every candidate is scored on the held-out requests of both checks (drawn REPEATS times
-    when they are few). The best candidate by mean nDCG@10 among those that do not lose on
-    unseen tools wins only when its gain over zero-shot is clear: at least TOLERANCE, two
+    when they are few). Among those whose loss on unseen tools is within half of
+    UNSEEN_BOUND (the other half is left to the checks' noise), the best by nDCG@10 on the
+    traffic check wins only when its gain over zero-shot is clear: at least TOLERANCE, two
     standard errors above zero over the distinct held-out requests, and confirmed on fresh
-    draws of the checks that took no part in the choice. Otherwise the tuning keeps the
-    zero-shot weights."""
+    draws of the checks that took no part in the choice (a gain on traffic, a loss on unseen
+    tools within UNSEEN_BOUND). Otherwise the tuning keeps the zero-shot weights."""
     rng = np.random.default_rng(seed)
     checks: list[tuple[str, Held]] = []
     first = splits(material, train, rng)
     repeats = REPEATS if sum(len(out) for _, out in first.values()) < LARGE_CHECK else 1
-    for r in range(repeats):
-        drawn = first if r == 0 else splits(material, train, rng)
+    for r in range(REPEATS):  # which tools are unseen sways that check: always three draws
+        drawn = first if r == 0 else splits(material, train, rng, traffic=r < repeats)
         checks += [(name, Held(material, matched_for(material, rest), out))
                    for name, (rest, out) in drawn.items()]
-    if not any(name == "recurring" for name, _ in checks):
+    traffic = [j for j, (name, _) in enumerate(checks) if name == "traffic"]
+    if not traffic:
         return Choice(ZERO_SHOT, True, False, {})
-    zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
     unseen = [j for j, (name, _) in enumerate(checks) if name == "unseen tools"]
-    plain: dict[float, list[np.ndarray]] = {}  # semantic weight -> rows without usage
+    zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
     best, best_gain, best_rows = ZERO_SHOT, 0.0, zero
     for weights in candidates():
         rows = [h.scored(weights).ndcg for _, h in checks]
-        if not weights.usage_weight and not weights.term_weight:
-            plain[weights.semantic_weight] = rows
-        # requests of tools without usage must not lose against zero-shot, and usage evidence
-        # may spend at most half of what the semantic weight alone gains them
-        headroom = _mean_gain(plain.get(weights.semantic_weight, zero), zero, unseen) \
-            if unseen else 0.0
-        if unseen and _mean_gain(rows, zero, unseen) < max(SPEND * headroom, 0.0):
+        if unseen and -_mean_gain(rows, zero, unseen) > UNSEEN_BOUND / 2:
             continue
-        gain = float(np.mean(np.concatenate([a - b for a, b in zip(rows, zero, strict=True)])))
+        gain = _mean_gain(rows, zero, traffic)
         if gain >= best_gain - 1e-12 and gain > 0:  # ties: the stronger usage, listed later
             best, best_gain, best_rows = weights, gain, rows
-    clear = best_gain >= TOLERANCE and _significant(checks, best_rows, zero) \
+    clear = best_gain >= TOLERANCE \
+        and _significant([checks[j] for j in traffic], [best_rows[j] for j in traffic],
+                         [zero[j] for j in traffic]) \
         and _confirmed(material, train, best, rng, repeats)
     chosen = best if clear else ZERO_SHOT
-    report: dict[str, dict[str, Any]] = {}
-    for j, (name, _) in enumerate(checks):
-        entry = report.setdefault(name, {"requests": 0, "zero_shot": [], "tuned": []})
-        entry["requests"] += len(zero[j])
-        entry["zero_shot"].append(zero[j])
-        entry["tuned"].append(best_rows[j] if clear else zero[j])
-    summary = {name: {"requests": e["requests"],
-                      "zero_shot_ndcg@10": round(float(np.concatenate(e["zero_shot"]).mean()), 4),
-                      "tuned_ndcg@10": round(float(np.concatenate(e["tuned"]).mean()), 4)}
-               for name, e in report.items()}
-    return Choice(chosen, chosen.zero_shot, True, summary)
+    return Choice(chosen, chosen.zero_shot, True,
+                  _by_kind(checks, zero, best_rows if clear else zero))
+
+
+def _by_kind(checks: Sequence[tuple[str, Held]], zero: Sequence[np.ndarray],
+             tuned: Sequence[np.ndarray]) -> dict[str, dict[str, Any]]:
+    """nDCG@10 of the checks, zero-shot and tuned: the traffic check per kind of request
+    (recurring, new tools) and the unseen-tools check."""
+    parts: dict[str, tuple[list[np.ndarray], list[np.ndarray]]] = {}
+    for (name, held), before, after in zip(checks, zero, tuned, strict=True):
+        masks = held.kinds() if name == "traffic" else {name: np.ones(len(before), bool)}
+        if name == "traffic":
+            masks = {"traffic": np.ones(len(before), bool), **masks}
+        for kind, mask in masks.items():
+            entry = parts.setdefault(kind, ([], []))
+            entry[0].append(before[mask])
+            entry[1].append(after[mask])
+    return {kind: _summary(np.concatenate(b), np.concatenate(a))
+            for kind, (b, a) in parts.items()}
+
+
+def _summary(before: np.ndarray, after: np.ndarray) -> dict[str, Any]:
+    if not len(before):
+        return {"requests": 0}
+    return {"requests": len(before), "zero_shot_ndcg@10": round(float(before.mean()), 4),
+            "tuned_ndcg@10": round(float(after.mean()), 4)}
 
 
 def _confirmed(material: Material, train: Sequence[int], weights: Weights,
                rng: np.random.Generator, repeats: int) -> bool:
-    """Whether `weights` still gain on fresh draws of the checks, which took no part in
+    """Whether `weights` still gain on traffic, and lose at most UNSEEN_BOUND on unseen
+    tools (over three draws of them), on fresh draws of the checks, which took no part in
     choosing them: the best of many candidates on one sample is partly that sample's luck."""
     gains: list[np.ndarray] = []
-    for _ in range(repeats):
-        for name, (rest, out) in splits(material, train, rng).items():
+    losses: list[np.ndarray] = []
+    for r in range(REPEATS):
+        for name, (rest, out) in splits(material, train, rng, traffic=r < repeats).items():
             held = Held(material, matched_for(material, rest), out)
             gain = held.scored(weights).ndcg - held.scored(ZERO_SHOT).ndcg
-            if name == "unseen tools" and gain.mean() < 0:
-                return False
-            gains.append(gain)
+            (losses if name == "unseen tools" else gains).append(gain)
+    if losses and -float(np.concatenate(losses).mean()) > UNSEEN_BOUND:
+        return False
     return bool(gains) and float(np.concatenate(gains).mean()) > 0
 
 
@@ -394,38 +440,38 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
                   seed: int = SEED) -> float | None:
     """pick's "no tool fits" threshold, fitted on held-out requests.
 
-    With at least five requests labeled with no tool (and five with one), the score that
-    best separates their best score from the best score of the others (balanced accuracy).
-    Otherwise, when the weights are tuned, the score that 95% of held-out requests give their
-    own tool, when that is under pick's default (a tuned scale must not turn away the
-    requests it learned); None when pick's default stays."""
-    held, rest = hold_out(train, np.random.default_rng(seed + 1))
-    negative = [i for i in held if not material.requests[i].groups]
-    positive = [i for i in held if material.requests[i].groups]
-    if len(positive) < 5:
+    The requests no tool fits are the built-in chit-chat (toolcat.tune.chitchat) and the
+    training requests labeled with no tool; the threshold is just above the best score any
+    of them gives a tool, but never above MARGIN times the score that all but MAX_TURNED_AWAY
+    of the tools requests need reach (one of each group, each request scored by usage built
+    without it, in five folds). None (pick's default stays) with fewer than five requests
+    that need a tool, or when the fit would lower pick's default."""
+    negative = [i for i in train if not material.requests[i].groups] + material.chitchat
+    positive = material.positives(train)
+    if len(positive) < 5 or not negative:
         return None
-    check = Held(material, matched_for(material, rest), negative + positive)
-    scores = squash(check.evidence(weights))
-    if len(negative) >= 5:
-        top = scores.max(axis=1)
-        neg, pos = top[:len(negative)], top[len(negative):]
-        best, best_score = None, -1.0
-        for threshold in np.unique(np.concatenate([neg, pos])):
-            score = (np.mean(neg < threshold) + np.mean(pos >= threshold)) / 2
-            if score > best_score:
-                best, best_score = float(threshold), float(score)
-        return None if best is None else round(min(max(best, 0.0), 1.0), 4)
-    if weights.zero_shot:
-        return None
-    own = [max(scores[len(negative) + j, t] for t in material.requests[i].tools)
-           for j, i in enumerate(positive)]
-    kept = float(np.percentile(own, 5))
-    return round(kept, 4) if 0 < kept < MIN_SCORE else None
+    order = np.random.default_rng(seed + 1).permutation(len(positive))
+    own: list[float] = []
+    top = 0.0
+    for part in range(THRESHOLD_FOLDS):
+        held = [positive[j] for j in order[part::THRESHOLD_FOLDS].tolist()]
+        left_out = set(held)
+        rest = [i for i in train if i not in left_out]
+        check = Held(material, matched_for(material, rest), held)
+        scores = squash(check.evidence(weights))
+        own += [max(scores[j, t] for t in group)  # each tool needed, at its best member
+                for j, i in enumerate(held) for group in material.requests[i].groups]
+        if part == 0:
+            top = float(squash(Held(material, check.matched, negative)
+                               .evidence(weights)).max())
+    highest = MARGIN * float(np.quantile(own, MAX_TURNED_AWAY))  # all but that share, halved
+    fitted = min(highest, top + 1e-4)
+    return round(min(fitted, 1.0), 4) if fitted > MIN_SCORE else None
 
 
 def learn(material: Material, seed: int = SEED) -> Tuning:
     """A tuning from every request of `material` (and the catalog's example requests)."""
-    train = list(range(len(material.requests)))
+    train = material.measured + material.examples
     choice = choose(material, train, seed)
     indices, usages = tool_usages(material, train)
     tools = material.catalog.tools
@@ -438,12 +484,62 @@ def learn(material: Material, seed: int = SEED) -> Tuning:
                   frozenset(material.digests), report)
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """Figures on test requests for a tuning learned from other requests: nDCG@10 and
+    Recall@5 zero-shot and tuned, which rows are of which kind, and the no-tool requests'
+    top scores (for the false-accept rate at each threshold)."""
+
+    zero: Scored
+    tuned: Scored
+    kinds: dict[str, np.ndarray]  # kind -> mask over the rows of zero/tuned
+    choice: Choice
+    threshold: float  # pick's threshold with the tuning (its fitted one, else MIN_SCORE)
+    no_tool_zero: np.ndarray  # best score of each no-tool test request, zero-shot
+    no_tool_tuned: np.ndarray  # ... tuned
+    needed_zero: np.ndarray  # score of each tool test requests need (a group's best), zero-shot
+    needed_tuned: np.ndarray  # ... tuned
+
+    @property
+    def false_accept(self) -> tuple[float, float]:
+        """The share of no-tool test requests pick shows a tool for: zero-shot at MIN_SCORE,
+        tuned at the tuning's threshold (nan without such requests)."""
+        if not len(self.no_tool_zero):
+            return math.nan, math.nan
+        return (float(np.mean(self.no_tool_zero >= MIN_SCORE)),
+                float(np.mean(self.no_tool_tuned >= self.threshold)))
+
+
 def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
-             seed: int = SEED) -> tuple[Scored, Scored, Choice]:
-    """Zero-shot and tuned figures on `test` for a tuning learned from `train` alone."""
+             seed: int = SEED, negatives: Sequence[int] = ()) -> Evaluation:
+    """Zero-shot and tuned figures on `test` for a tuning learned from `train` alone;
+    `negatives`: requests no tool fits to measure the false-accept rate on (besides the
+    no-tool requests of `test`)."""
     choice = choose(material, train, seed)
+    threshold = fit_threshold(material, train, choice.weights, seed)
     held = Held(material, matched_for(material, train), test)
-    return held.scored(ZERO_SHOT), held.scored(choice.weights), choice
+    no_tool = [i for i in test if not material.requests[i].groups] + list(negatives)
+    none = Held(material, held.matched, no_tool)
+    return Evaluation(held.scored(ZERO_SHOT), held.scored(choice.weights), held.kinds(),
+                      choice, MIN_SCORE if threshold is None else threshold,
+                      _top(none, ZERO_SHOT), _top(none, choice.weights),
+                      _needed(held, ZERO_SHOT), _needed(held, choice.weights))
+
+
+def _needed(held: Held, weights: Weights) -> np.ndarray:
+    """The score of each tool the held-out requests need (a group's best member)."""
+    if not held.held:
+        return np.zeros(0)
+    scores = squash(held.evidence(weights))
+    return np.array([max(scores[j, t] for t in group)
+                     for j, i in enumerate(held.held)
+                     for group in held.material.requests[i].groups])
+
+
+def _top(held: Held, weights: Weights) -> np.ndarray:
+    if not held.held:
+        return np.zeros(0)
+    return np.asarray(squash(held.evidence(weights)).max(axis=1))
 
 
 def folds(material: Material, k: int, seed: int = SEED) -> list[list[int]]:
@@ -462,7 +558,9 @@ def folds(material: Material, k: int, seed: int = SEED) -> list[list[int]]:
 
 @dataclass(frozen=True)
 class CrossValidation:
-    """k-fold figures before (zero-shot) and after tuning, over every held-out request."""
+    """k-fold figures before (zero-shot) and after tuning, over every held-out request, and
+    per kind of request: recurring (its tools have usage in the fold's tuning), new tools
+    (some have none), no tool (the false-accept rate)."""
 
     k: int
     requests: int
@@ -470,6 +568,7 @@ class CrossValidation:
     after: tuple[float, float]
     fallbacks: int  # folds whose tuning kept the zero-shot weights
     choices: tuple[Choice, ...]
+    kinds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"k": self.k, "requests": self.requests,
@@ -477,6 +576,7 @@ class CrossValidation:
                            "recall@5": round(self.before[1], 4)},
                 "after": {"ndcg@10": round(self.after[0], 4),
                           "recall@5": round(self.after[1], 4)},
+                "kinds": self.kinds, "unseen_bound": UNSEEN_BOUND,
                 "fallback_folds": self.fallbacks,
                 "folds": [c.to_json() for c in self.choices]}
 
@@ -484,16 +584,38 @@ class CrossValidation:
 def cross_validate(material: Material, k: int, seed: int = SEED) -> CrossValidation:
     """k-fold cross-validation: each fold is scored by a tuning learned from the others."""
     parts = folds(material, k, seed)
-    before, after, choices = [], [], []
+    runs = []
     for n, test in enumerate(parts):
         train = [i for m, part in enumerate(parts) if m != n for i in part] + \
             material.examples
-        zero, tuned, choice = evaluate(material, train, test, seed + n)
-        before.append(zero)
-        after.append(tuned)
-        choices.append(choice)
-    return CrossValidation(k, sum(len(s.ndcg) for s in before), _pooled(before),
-                           _pooled(after), sum(c.fallback for c in choices), tuple(choices))
+        runs.append(evaluate(material, train, test, seed + n))
+    return CrossValidation(k, sum(len(r.zero.ndcg) for r in runs),
+                           _pooled([r.zero for r in runs]), _pooled([r.tuned for r in runs]),
+                           sum(r.choice.fallback for r in runs),
+                           tuple(r.choice for r in runs), by_kind(runs))
+
+
+def by_kind(runs: Sequence[Evaluation]) -> dict[str, dict[str, Any]]:
+    """nDCG@10 zero-shot and tuned per kind of request, and the false-accept rate on the
+    requests no tool fits, pooled over `runs`."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in ("recurring", "new tools"):
+        before = np.concatenate([r.zero.ndcg[r.kinds[kind]] for r in runs])
+        after = np.concatenate([r.tuned.ndcg[r.kinds[kind]] for r in runs])
+        out[kind] = _summary(before, after)
+    before = np.concatenate([r.no_tool_zero >= MIN_SCORE for r in runs])
+    after = np.concatenate([r.no_tool_tuned >= r.threshold for r in runs])
+    # the other side of the threshold: needed tools it hides
+    hidden_before = np.concatenate([r.needed_zero < MIN_SCORE for r in runs])
+    hidden_after = np.concatenate([r.needed_tuned < r.threshold for r in runs])
+    out["no tool"] = {"requests": len(before)} if not len(before) else {
+        "requests": len(before), "zero_shot_false_accept": round(float(before.mean()), 4),
+        "tuned_false_accept": round(float(after.mean()), 4),
+        "thresholds": [round(r.threshold, 4) for r in runs]}
+    if len(hidden_before):
+        out["no tool"].update(zero_shot_hidden=round(float(hidden_before.mean()), 4),
+                              tuned_hidden=round(float(hidden_after.mean()), 4))
+    return out
 
 
 def _pooled(scored: Sequence[Scored]) -> tuple[float, float]:
@@ -502,4 +624,5 @@ def _pooled(scored: Sequence[Scored]) -> tuple[float, float]:
     return (float(ndcg.mean()), float(recall.mean())) if len(ndcg) else (math.nan, math.nan)
 
 
-__all__ = ["CrossValidation", "Material", "cross_validate", "evaluate", "learn", "prepare"]
+__all__ = ["CrossValidation", "Evaluation", "Material", "cross_validate", "evaluate", "learn",
+           "prepare"]
