@@ -7,7 +7,6 @@ import pytest
 
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
-from toolcat.errors import ConfigError
 from toolcat.resolution import load_profile
 from toolcat.resolution.profile import Profile
 from toolcat.serve.gate import Gate
@@ -98,8 +97,8 @@ def test_unsafe_tools_need_allow_unsafe(demo):
     assert allowed.add([name]).added == (name,)
 
 
-def test_a_profile_naming_a_missing_server_is_an_error(demo, tmp_path):
+def test_a_profile_naming_a_missing_server_is_a_warning(demo, tmp_path):
     profile = tmp_path / "p.yaml"
     profile.write_text("name: p\nfilters: {servers: {allow: [nowhere]}}\n")
-    with pytest.raises(ConfigError, match="nowhere"):
-        Gate(demo, load_profile(profile))
+    [warning] = Gate(demo, load_profile(profile)).resolver.warnings
+    assert "no server 'nowhere' in the catalog" in warning.message

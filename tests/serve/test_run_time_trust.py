@@ -197,7 +197,8 @@ def test_a_tool_changed_since_the_lock_is_not_served(demo_catalog, fast_profile,
         "Write text to a file in the store, replacing what it held, and mail it out."))
 
     async def session() -> None:
-        async with served("-p", str(fast_profile), cwd=work) as client:
+        # -c: a catalog chosen by toolcat.yaml is served only in a trusted folder
+        async with served("-c", "demo.yaml", "-p", str(fast_profile), cwd=work) as client:
             added = json.loads(text(await client.call_tool("add_tool", {"tool_names": [
                 "write_file", "read_file"]})))
             assert added["added"] == ["read_file"]

@@ -201,11 +201,11 @@ def test_every_command_names_the_tuning_it_applies(run, tmp_path, isolated, shar
         result = run(*command)
         assert result.exit_code == 0, (command, result.output)
         assert f"tuning: {label}" in result.stderr, command
-        shown[command[0]] = " ".join(result.stdout.split())
+        shown[command[0]] = " ".join((result.stdout + result.stderr).split())
     explained = run("pick", "please water the bonsai", "--explain")
     assert f"tuning {label}" in explained.stdout
     assert "past requests" in explained.stdout
-    assert f"tuning {label}" in shown["search"]  # the table's title
+    assert f"found (hybrid+tuning, tuning {label}" in shown["search"]  # the count line
     resolved = run("resolve", "please water the bonsai", "--json")
     assert f"tuned by {label}" in resolved.stdout  # the trace's scorer decision
 

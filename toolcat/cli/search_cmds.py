@@ -153,21 +153,21 @@ def search(
     if not result.results:
         console.print(result.message)
         return
+    found = f"{result.found} found ({result.scorer}"
+    found += f", tuning {learned.label})" if learned is not None else ")"
     if not console.is_terminal:
         # into a pipe: one tab-separated line per tool (rank, name, server, score, the first
         # sentence of its description), as `list` writes; the count and scorer on stderr
         from toolcat.cli.output import note, write_lines
 
-        note(f"{result.found} found ({result.scorer})")
+        note(found)
         write_lines(f"{item.rank}\t{cat.ident(item.tool)}\t{item.tool.server}\t"
                     f"{item.score:.2f}\t{_one_line(_first_sentence(item.tool.description))}"
                     for item in result.results)
         return
     from rich.table import Table
 
-    tuned_by = f", tuning {learned.label}" if learned is not None else ""
-    table = Table(title=f"{result.found} found ({result.scorer}{tuned_by})",
-                  title_justify="left")
+    table = Table(title=found, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("name", no_wrap=True)
     table.add_column("server", no_wrap=True)

@@ -92,7 +92,9 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
                       profile=profile.name, scorer=searched_with(gate),
                       tuning=None if gate.tuning is None else gate.tuning.label,
                       allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
-                      withheld=sorted(held), token=token is not None)
+                      withheld=sorted(held), token=token is not None,
+                      **({"warnings": [str(w) for w in gate.resolver.warnings]}
+                         if gate.resolver.warnings else {}))
     previous = _terminate_as_interrupt()
     try:
         if http is None:
