@@ -174,17 +174,11 @@ class Resolver:
     @property
     def scorer(self) -> Any:
         if self._scorer is None:
-            from toolcat.search.index import indexed_scorer
+            from toolcat.search import scorer_for
 
-            try:
-                options = dict(self.profile.scorer_options)
-                if self.tuning is not None:
-                    from toolcat.search.tuning import tuned_scorer
-
-                    self._scorer = tuned_scorer(self.catalog, self.tuning, self._tuned_base,
-                                                **options)
-                else:  # from the persisted index when the catalog was seen before
-                    self._scorer = indexed_scorer(self.scorer_name, self.catalog, **options)
+            try:  # from the persisted index when the catalog was seen before
+                self._scorer = scorer_for(self._tuned_base, self.catalog, tuning=self.tuning,
+                                          **dict(self.profile.scorer_options))
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
                 raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),

@@ -239,6 +239,12 @@ class TunedScorer:
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
         self._last_usage: tuple[str | None, np.ndarray] = (None, np.zeros(0))
 
+    @property
+    def notice(self) -> str | None:
+        """Why the base scorer answers with words only for now (see HybridScorer)."""
+        found = getattr(self.base, "notice", None)
+        return found if isinstance(found, str) else None
+
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:
             from toolcat.search.embeddings import embed_texts
@@ -250,8 +256,11 @@ class TunedScorer:
 
     def usage(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The usage evidence of every tool, one row per query."""
+        # in the base's lexical stage the model may not be loaded: past requests count by
+        # their words only, as the base does
+        semantic = self.weights.usage_weight and self.notice is None
         similarity = usage_similarity(self.matched, self._vectors(queries, cached)) \
-            if self.weights.usage_weight else np.zeros((len(queries), len(self.matched.active)))
+            if semantic else np.zeros((len(queries), len(self.matched.active)))
         terms = (np.stack([term_evidence(self.matched, q) for q in queries])
                  if self.weights.term_weight and queries else None)
         return usage_evidence(self.matched, self.weights, similarity, terms)
@@ -293,19 +302,14 @@ def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
 
 def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning, scorer: str = "hybrid",
                  **options: Any) -> TunedScorer:
-    """A TunedScorer over the `scorer` (one of TUNABLE) of `source` (from the persisted index
-    when it is a catalog read from files), built with the tuning's semantic weight and
-    `options`."""
-    from toolcat.search.index import indexed_scorer
+    """A TunedScorer over the `scorer` (one of TUNABLE) of `source`: `scorer_for` with a
+    tuning (from the persisted index when `source` is a catalog read from files)."""
+    from toolcat.search import scorer_for
 
     if scorer not in TUNABLE:
         raise UsageError(f"a tuning applies to the {' and '.join(TUNABLE)} scorers, "
                          f"not {scorer}")
-    tools = source.tools if isinstance(source, Catalog) else source
-    weights = effective_weights(tuning, tools)
-    base = indexed_scorer(scorer, source,
-                          **{**options, "semantic_weight": weights.semantic_weight})
-    return TunedScorer(cast("HybridScorer | CascadeScorer", base), tuning, weights)
+    return cast(TunedScorer, scorer_for(scorer, source, tuning=tuning, **options))
 
 
 def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:
