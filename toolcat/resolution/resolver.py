@@ -186,10 +186,14 @@ class Resolver:
         return self._scorer
 
     def scores(self, query: str) -> dict[str, float]:
-        """The profile scorer's relevance of every catalog tool to `query`, by key."""
+        """The profile scorer's relevance of every catalog tool to `query`, by key (0 for
+        every tool when the query is blank: nothing to rank, no scorer to build)."""
         if query not in self._scores:
             if len(self._scores) >= SCORE_CACHE:
                 self._scores.pop(next(iter(self._scores)))
+            if not query.strip():
+                self._scores[query] = dict.fromkeys(self._index, 0.0)
+                return self._scores[query]
             values = self.scorer.scores(query) if self.catalog.tools else []
             self._scores[query] = {t.qualified_name: float(s)
                                    for t, s in zip(self.catalog.tools, values, strict=True)}
@@ -201,6 +205,14 @@ class Resolver:
 
     def tokens(self, tool: Tool) -> int:
         key = tool.qualified_name
+        if not self._tokens and self.catalog.tools:  # every catalog tool's, read or counted once
+            from toolcat.search.index import catalog_numbers
+
+            part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
+            counts = catalog_numbers(self.catalog, part, lambda: [
+                definition_tokens(t, self.encoding) for t in self.catalog.tools])
+            self._tokens.update(zip((t.qualified_name for t in self.catalog.tools), counts,
+                                    strict=True))
         if key not in self._tokens:
             self._tokens[key] = definition_tokens(tool, self.encoding)
         return self._tokens[key]

@@ -68,15 +68,14 @@ class HybridScorer:
         return scorer
 
     @classmethod
-    def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str,
-                      complete: Callable[[], SemanticScorer] | None = None, *,
+    def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str, *,
                       cache: bool = True, semantic_weight: float = LAMBDA) -> HybridScorer:
         """A hybrid whose embeddings are not at hand: BM25F evidence alone until
-        `complete()` gets them from `complete` (see the class docstring)."""
+        `complete()` gets them from `_complete`, which the builder sets (see the class
+        docstring)."""
         scorer = cls.__new__(cls)
         scorer._setup(lexical, None, semantic_weight, embedder, cache)
         scorer.notice = notice
-        scorer._complete = complete
         return scorer
 
     def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer | None, weight: float,

@@ -161,19 +161,26 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
         return HybridScorer.from_parts(lexical, semantic, **weight)
     from toolcat.search.embeddings import load_embedder
 
-    def complete() -> SemanticScorer:
-        done = _semantic(key, tools, "now", **semantic_options)
-        assert done is not None
-        done.warm()
-        return done
-
     notice = ("the semantic stage is loading; ranked by words only until it is ready"
               if embeddings == "later" else
               f"the embeddings of this catalog ({len(tools):,} tools) are not computed yet; "
               "ranked by words only (run `toolcat index` to compute them once)")
-    return HybridScorer.lexical_stage(
-        lexical, load_embedder(options.get("model"), options.get("device")), notice, complete,
+    scorer = HybridScorer.lexical_stage(
+        lexical, load_embedder(options.get("model"), options.get("device")), notice,
         cache=options.get("cache", True), **weight)
+
+    def told(done: int, total: int) -> None:
+        scorer.notice = (f"the catalog's embeddings are being computed ({done:,} of "
+                         f"{total:,} tools); ranked by words only until they are")
+
+    def complete() -> SemanticScorer:
+        done = _semantic(key, tools, "now", **{**semantic_options, "progress": told})
+        assert done is not None
+        done.warm()
+        return done
+
+    scorer._complete = complete
+    return scorer
 
 
 @dataclass(frozen=True)
@@ -325,6 +332,29 @@ def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
     if len(vectors) < ANN_FROM:
         return None
     return load_or_build_ann(index_path(key, ""), ident, vectors)
+
+
+def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]
+                    ) -> list[int]:
+    """`build()`: one whole number per tool of `catalog` (token counts), kept in the
+    persisted index under `part` when the catalog was read from files, so that a later
+    process reads them instead of computing them tool by tool."""
+    import numpy as np
+
+    key = catalog_key(catalog)
+    if key is None:
+        return list(build())
+    size = len(catalog.tools)
+
+    def load(path: Path) -> np.ndarray:
+        found: np.ndarray = np.load(path, allow_pickle=False)
+        if found.shape != (size,) or found.dtype != np.int64:
+            raise ValueError("the stored numbers do not fit this catalog")
+        return found
+
+    found = load_or_build(index_path(key, f"{part}.npy"), load,
+                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
+    return [int(n) for n in found.tolist()]
 
 
 def _first_line(exc: BaseException) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 import re2
 
 from toolcat.model import Tool
+from toolcat.search.base import Scores
 from toolcat.search.keyword import KeywordScorer
 from toolcat.search.text import parameter_texts, split_name
 
@@ -146,22 +147,22 @@ class RegexScorer:
                        for m in islice(pattern.finditer(name), NAME_MATCHES)), default=0)
         return NAME * (0.5 + 0.5 * (longest / len(name) if name else 1.0))
 
-    def scores(self, query: str) -> list[float]:
+    def scores(self, query: str) -> Scores:
         pattern, _ = compile_query(query)
         if pattern is None:
             if not query.strip():
                 return [0.0] * len(self.tools)
             return self._fallback().scores(query)
+        import numpy as np
+
         whole = "\\A" in query or "\\z" in query
-        out = [0.0] * len(self.tools)
+        out = np.zeros(len(self.tools))  # per matching tool only: no Python pass over all
         names, descriptions, parameters = (f.matching(pattern, whole) for f in self._fields)
         for i in names:
             out[i] += self._name_score(pattern, i)
-        for i in descriptions:
-            out[i] += DESCRIPTION
-        for i in parameters:
-            out[i] += PARAMETERS
-        return [min(score, 1.0) for score in out]
+        out[descriptions] += DESCRIPTION
+        out[parameters] += PARAMETERS
+        return np.minimum(out, 1.0)
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         pattern, problem = compile_query(query)
