@@ -16,18 +16,98 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-import numpy as np
+# one thread for every library, exact search included: on a shared machine a thread pool
+# spinning on busy cores measures the machine, not the search
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import numpy as np  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from benchdata import BENCHDATA  # noqa: E402
 
+from toolcat.search.ann import EF_CONSTRUCTION, EF_SEARCH, LIBRARIES, Backend, M  # noqa: E402
+
 K = 10
+
+
+class _Hnswlib:
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        index.set_ef(EF_SEARCH)
+        index.set_num_threads(1)
+
+    @classmethod
+    def build(cls, vectors: np.ndarray) -> _Hnswlib:
+        import hnswlib
+
+        index = hnswlib.Index(space="ip", dim=vectors.shape[1])
+        index.init_index(max_elements=len(vectors), M=M, ef_construction=EF_CONSTRUCTION)
+        index.add_items(vectors, np.arange(len(vectors)))
+        return cls(index)
+
+    @classmethod
+    def load(cls, path: Path, size: int) -> _Hnswlib:
+        import hnswlib
+
+        index = hnswlib.Index(space="ip", dim=0)
+        index.load_index(str(path))
+        if index.get_current_count() != size:
+            raise ValueError("the stored graph does not fit this catalog")
+        return cls(index)
+
+    def search(self, query: np.ndarray, k: int) -> np.ndarray:
+        ids, _ = self.index.knn_query(query[None, :], k=k)
+        found: np.ndarray = ids[0].astype(np.int64)
+        return found
+
+    def save(self, path: Path) -> None:
+        self.index.save_index(str(path))
+
+
+class _Usearch:
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        index.expansion_search = EF_SEARCH
+
+    @classmethod
+    def build(cls, vectors: np.ndarray) -> _Usearch:
+        from usearch.index import Index as Usearch
+
+        index = Usearch(ndim=vectors.shape[1], metric="ip", dtype="f32", connectivity=M,
+                        expansion_add=EF_CONSTRUCTION, expansion_search=EF_SEARCH)
+        index.add(np.arange(len(vectors)), vectors)
+        return cls(index)
+
+    @classmethod
+    def load(cls, path: Path, size: int) -> _Usearch:
+        from usearch.index import Index as Usearch
+
+        index = Usearch.restore(str(path))
+        if index is None or len(index) != size:
+            raise ValueError("the stored graph does not fit this catalog")
+        return cls(index)
+
+    def search(self, query: np.ndarray, k: int) -> np.ndarray:
+        found: np.ndarray = self.index.search(query, k).keys.astype(np.int64)
+        return found
+
+    def save(self, path: Path) -> None:
+        self.index.save(str(path))
+
+
+def libraries() -> dict[str, Backend]:
+    """toolcat's backend and the two it was measured against."""
+    return {**LIBRARIES, "hnswlib": Backend(_Hnswlib.build, _Hnswlib.load, "hnsw"),
+            "usearch": Backend(_Usearch.build, _Usearch.load, "usearch")}
 
 
 def real_vectors(catalog: Path) -> np.ndarray:
@@ -74,13 +154,12 @@ def rss_mb() -> float:
 
 
 def main() -> None:
-    from toolcat.search.ann import LIBRARIES
-
+    found = libraries()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--catalog", type=Path,
                         default=BENCHDATA / "seal_tools" / "catalog.json")
     parser.add_argument("--sizes", type=int, nargs="*", default=[200_000])
-    parser.add_argument("--libraries", nargs="+", default=list(LIBRARIES))
+    parser.add_argument("--libraries", nargs="+", default=list(found))
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
     real = real_vectors(args.catalog)
@@ -102,7 +181,7 @@ def main() -> None:
         for name in args.libraries:
             before = rss_mb()
             began = time.perf_counter()
-            index = LIBRARIES[name].build(vectors)
+            index = found[name].build(vectors)
             build_s = time.perf_counter() - began
             grown = rss_mb() - before
             hits, times = 0, []

@@ -13,7 +13,8 @@ stored vectors), every other tool's cosine counts as 0, as a tool with no query 
 0 lexically. The hybrid adds its lexical evidence for every tool, so a tool that BM25F finds
 still ranks even when the graph misses it.
 
-LIBRARIES maps a name to a backend; DEFAULT is the one measured best (docs/scaling.md).
+LIBRARIES maps a name to a backend; DEFAULT is the one measured best (docs/scaling.md:
+benchmarks/ann_speed.py compares it with hnswlib and usearch).
 """
 
 from __future__ import annotations
@@ -83,77 +84,8 @@ class _Faiss:
         faiss.write_index(self.index, str(path))
 
 
-class _Hnswlib:
-    def __init__(self, index: Any) -> None:
-        self.index = index
-        index.set_ef(EF_SEARCH)
-        index.set_num_threads(1)
-
-    @classmethod
-    def build(cls, vectors: np.ndarray) -> _Hnswlib:
-        import hnswlib
-
-        index = hnswlib.Index(space="ip", dim=vectors.shape[1])
-        index.init_index(max_elements=len(vectors), M=M, ef_construction=EF_CONSTRUCTION)
-        index.add_items(vectors, np.arange(len(vectors)))
-        return cls(index)
-
-    @classmethod
-    def load(cls, path: Path, size: int) -> _Hnswlib:
-        import hnswlib
-
-        index = hnswlib.Index(space="ip", dim=0)
-        index.load_index(str(path))
-        if index.get_current_count() != size:
-            raise ValueError("the stored graph does not fit this catalog")
-        return cls(index)
-
-    def search(self, query: np.ndarray, k: int) -> np.ndarray:
-        ids, _ = self.index.knn_query(query[None, :], k=k)
-        found: np.ndarray = ids[0].astype(np.int64)
-        return found
-
-    def save(self, path: Path) -> None:
-        self.index.save_index(str(path))
-
-
-class _Usearch:
-    def __init__(self, index: Any) -> None:
-        self.index = index
-        index.expansion_search = EF_SEARCH
-
-    @classmethod
-    def build(cls, vectors: np.ndarray) -> _Usearch:
-        from usearch.index import Index as Usearch
-
-        index = Usearch(ndim=vectors.shape[1], metric="ip", dtype="f32", connectivity=M,
-                        expansion_add=EF_CONSTRUCTION, expansion_search=EF_SEARCH)
-        index.add(np.arange(len(vectors)), vectors)
-        return cls(index)
-
-    @classmethod
-    def load(cls, path: Path, size: int) -> _Usearch:
-        from usearch.index import Index as Usearch
-
-        index = Usearch.restore(str(path))
-        if index is None or len(index) != size:
-            raise ValueError("the stored graph does not fit this catalog")
-        return cls(index)
-
-    def search(self, query: np.ndarray, k: int) -> np.ndarray:
-        found: np.ndarray = self.index.search(query, k).keys.astype(np.int64)
-        return found
-
-    def save(self, path: Path) -> None:
-        self.index.save(str(path))
-
-
-LIBRARIES = {
-    "faiss": Backend(_Faiss.build, _Faiss.load, "faiss"),
-    "hnswlib": Backend(_Hnswlib.build, _Hnswlib.load, "hnsw"),
-    "usearch": Backend(_Usearch.build, _Usearch.load, "usearch"),
-}
-DEFAULT = "faiss"
+LIBRARIES = {"faiss": Backend(_Faiss.build, _Faiss.load, "faiss")}
+DEFAULT = "faiss"  # measured against hnswlib and usearch: benchmarks/ann_speed.py
 
 
 class Nearest:
