@@ -156,7 +156,9 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
 
     weight = {k: v for k, v in options.items() if k == "semantic_weight"}
     lexical = _bm25(key, tools)
-    semantic = _semantic(key, tools, embeddings, **semantic_options)
+    # `later`: even stored embeddings wait for the thread that loads them and the model
+    semantic = None if embeddings == "later" else _semantic(key, tools, embeddings,
+                                                            **semantic_options)
     if semantic is not None:
         return HybridScorer.from_parts(lexical, semantic, **weight)
     from toolcat.search.embeddings import load_embedder

@@ -97,8 +97,31 @@ class _Field:
         """
         if whole_text:
             return [i for i, text in enumerate(self.texts) if pattern.search(text)]
+        # The whole buffer at once, one search per matching text, while no match runs over a
+        # line break (the usual case: a query's words or a pattern without `\n`, `\s`, ...);
+        # from the first match that does, run by run, which bounds the rescans.
+        found: list[int] = []
+        position = 0
+        while self.texts:
+            match = pattern.search(self.buffer, position)
+            if match is None:
+                return found
+            index = bisect.bisect_right(self.starts, match.start()) - 1
+            if match.end() > self.starts[index] + len(self.texts[index]):
+                return found + self._by_runs(pattern, index)
+            found.append(index)
+            if index + 1 == len(self.texts):
+                break
+            position = self.starts[index + 1]
+        return found
+
+    def _by_runs(self, pattern: Any, start: int) -> list[int]:
+        """`matching` from text `start` on, run by run (see RUN_TEXTS)."""
         found: list[int] = []
         for first, last in self.runs:
+            if last <= start:
+                continue
+            first = max(first, start)
             position = self.starts[first]
             run_end = self.starts[last - 1] + len(self.texts[last - 1])
             while True:

@@ -177,7 +177,9 @@ class Gate:
             # a failure is kept, and reported by the search that needs the scorer
             with contextlib.suppress(Exception):
                 self.scorer(name)
-        self.complete()
+                if name == self.scorer_name:  # its semantic stage on a thread of its own
+                    threading.Thread(target=self.complete, name="toolcat-serve-semantic",
+                                     daemon=True).start()
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
