@@ -123,12 +123,14 @@ class Embedder:
         import torch
 
         with torch.inference_mode():
-            if len(queries) == 1:
-                encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
-            else:
-                encoded = self.model.encode(list(queries), batch_size=128,
-                                            normalize_embeddings=True, convert_to_tensor=True,
-                                            show_progress_bar=False)
+            if len(queries) == 1:  # one query: its product on one thread too (_one_thread)
+                with _one_thread():
+                    encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
+                    single: np.ndarray = (encoded @ matrix.T).numpy()
+                return single
+            encoded = self.model.encode(list(queries), batch_size=128,
+                                        normalize_embeddings=True, convert_to_tensor=True,
+                                        show_progress_bar=False)
             found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
             return found
 
