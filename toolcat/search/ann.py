@@ -1,11 +1,11 @@
 """Approximate nearest neighbours for the semantic stage of very large catalogs.
 
 Up to ANN_FROM tools, the semantic stage is one exact product of the query's vector with
-every tool's (numpy/torch): 3-6 ms at 43,000 tools on a laptop CPU, under the time the model
-takes to encode the query itself. Past it the product grows with the catalog (about 40 ms at
-400k, 100 ms at 1M) while an HNSW graph answers in well under a millisecond, with recall@10
-against the exact search measured at 0.98 or better (benchmarks/ann_speed.py,
-docs/scaling.md). The graph is built once per catalog and model, beside the stored
+every tool's (torch, one thread): about 1.5 ms at 43,000 tools, well under the time the model
+takes to encode the query itself. At 100,000 tools the product costs about what encoding the
+query does (82 ms against 60-70 ms, both on one starved thread of a loaded machine), and past
+it grows with the catalog, while faiss's HNSW graph answered 100,000 in 0.75 ms with recall@10
+0.993 against the exact search (benchmarks/ann_speed.py, docs/scaling.md). The graph is built once per catalog and model, beside the stored
 embeddings, and loaded with them.
 
 The index gives the CANDIDATES nearest tools; their cosines are exact (their rows of the
@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-ANN_FROM = 150_000  # tools; below this the exact product is fast enough (docs/scaling.md)
+ANN_FROM = 100_000  # tools; below this the exact product is fast enough (docs/scaling.md)
 CANDIDATES = 200  # nearest tools whose cosine is computed exactly
 M = 32  # graph degree
 EF_CONSTRUCTION = 200
