@@ -321,7 +321,8 @@ def api_rows(catalogs: dict[str, Path], asked: list[str]) -> None:
 
     from toolcat import pick
     from toolcat.catalog.load import load_catalog
-    from toolcat.search import notice, scorer_for
+    from toolcat.search import notice
+    from toolcat.search.index import scorer_for
 
     for label, path in catalogs.items():
         catalog = load_catalog(path)

@@ -97,8 +97,8 @@ def test_a_catalog_given_as_python_tools_cannot_be_indexed_ahead(embedder):
 def test_the_nearest_neighbour_graph_finds_what_exact_search_finds(shared_cache):
     """recall@10 of the graph against the exact product, on the real embeddings of the demo
     catalog with its labeled queries (docs/scaling.md has it on the benchmark sets)."""
-    from toolcat.search import scorer_for
     from toolcat.search.ann import Nearest, load_or_build_ann
+    from toolcat.search.index import scorer_for
 
     demo = load_catalog(CATALOGS)
     semantic = scorer_for("semantic", demo)

@@ -19,7 +19,8 @@ from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutc
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
-from toolcat.search import SCORERS, Scorer, scorer_for, tuned_name
+from toolcat.search import SCORERS, Scorer, tuned_name
+from toolcat.search.index import scorer_for
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning

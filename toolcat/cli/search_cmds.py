@@ -135,7 +135,8 @@ def search(
         options = _options(scorer, model, device, bar)
         chosen: Any = None
         if scorer is not None:  # from the persisted index when the catalog was seen before
-            from toolcat.search import notice, scorer_for
+            from toolcat.search import notice
+            from toolcat.search.index import scorer_for
 
             chosen = scorer_for(scorer, cat, tuning=learned, **options)
             options = {}

@@ -174,7 +174,7 @@ class Resolver:
     @property
     def scorer(self) -> Any:
         if self._scorer is None:
-            from toolcat.search import scorer_for
+            from toolcat.search.index import scorer_for
 
             try:  # from the persisted index when the catalog was seen before
                 self._scorer = scorer_for(self._tuned_base, self.catalog, tuning=self.tuning,

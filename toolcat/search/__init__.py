@@ -116,16 +116,6 @@ def default_scorer(tools: int = 0) -> tuple[str, str]:
                              "extra for hybrid, which is more accurate")
 
 
-def scorer_for(name: str | None, source: Any, *, tuning: Any = None,
-               embeddings: str = "auto", **options: Any) -> Scorer:
-    """The one way to build a scorer over a catalog or tools (see
-    toolcat.search.index.scorer_for): from the persisted index when the catalog was seen
-    before, tuned when a tuning applies, answering lexically where embeddings are missing."""
-    from toolcat.search.index import scorer_for as build
-
-    return build(name, source, tuning=tuning, embeddings=embeddings, **options)
-
-
 def notice(scorer: Scorer) -> str | None:
     """Why `scorer` answers with words only for now (its lexical stage), or None."""
     found = getattr(scorer, "notice", None)
@@ -133,4 +123,4 @@ def notice(scorer: Scorer) -> str | None:
 
 
 __all__ = ["SCORERS", "SEMANTIC", "Scored", "Scorer", "build_scorer", "default_scorer", "notice",
-           "rank", "score_many", "scorer_for"]
+           "rank", "score_many"]

@@ -5,8 +5,8 @@ every tool's (torch, one thread): about 1.5 ms at 43,000 tools, well under the t
 takes to encode the query itself. At 100,000 tools the product costs about what encoding the
 query does (82 ms against 60-70 ms, both on one starved thread of a loaded machine), and past
 it grows with the catalog, while faiss's HNSW graph answered 100,000 in 0.75 ms with recall@10
-0.993 against the exact search (benchmarks/ann_speed.py, docs/scaling.md). The graph is built once per catalog and model, beside the stored
-embeddings, and loaded with them.
+0.993 against the exact search (benchmarks/ann_speed.py, docs/scaling.md). The graph is
+built once per catalog and model, beside the stored embeddings, and loaded with them.
 
 The index gives the CANDIDATES nearest tools; their cosines are exact (their rows of the
 stored vectors), every other tool's cosine counts as 0, as a tool with no query term counts
@@ -104,9 +104,10 @@ class Nearest:
 
 
 def load_or_build_ann(stem: Path, ident: str, vectors: np.ndarray,
-                      library: str = DEFAULT) -> Nearest:
+                      library: str = DEFAULT, keep: int = 8) -> Nearest:
     """The graph of `vectors` stored at `stem` + its name, built and stored when it is not
-    there or cannot be read (with a one-line warning)."""
+    there or cannot be read (with a one-line warning); the folder keeps the files of the
+    `keep` catalogs used last (toolcat.search.index.KEEP_CATALOGS)."""
     import hashlib
 
     from toolcat.source.cache import UNREADABLE, mark_used, store
@@ -125,18 +126,16 @@ def load_or_build_ann(stem: Path, ident: str, vectors: np.ndarray,
             mark_used(path)
             return Nearest(index)
     index = backend.build(vectors)
-    _store(path, index, store)
+    _store(path, index, store, keep)
     return Nearest(index)
 
 
-def _store(path: Path, index: Index, store: Callable[..., Any]) -> None:
+def _store(path: Path, index: Index, store: Callable[..., Any], keep: int) -> None:
     """Save through a temporary file (the libraries write to a path, not a handle)."""
     import tempfile
-
-    from toolcat.search.index import KEEP_CATALOGS
 
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder) / path.name
         index.save(scratch)
         data = scratch.read_bytes()
-    store(path, lambda handle: handle.write(data), KEEP_CATALOGS)
+    store(path, lambda handle: handle.write(data), keep)

@@ -333,7 +333,7 @@ def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
 
     if len(vectors) < ANN_FROM:
         return None
-    return load_or_build_ann(index_path(key, ""), ident, vectors)
+    return load_or_build_ann(index_path(key, ""), ident, vectors, keep=KEEP_CATALOGS)
 
 
 def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]

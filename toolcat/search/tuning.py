@@ -25,13 +25,12 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
-from toolcat.errors import UsageError
-from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, tuned_name
+from toolcat.model import Tool
+from toolcat.search import tuned_name
 from toolcat.search.base import Scores
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, HybridScorer
@@ -228,7 +227,7 @@ class TunedScorer:
     def __init__(self, base: HybridScorer | CascadeScorer, tuning: Tuning,
                  weights: Weights | None = None) -> None:
         """`base` should be built with the semantic_weight of `weights` (default: the
-        tuning's); `tuned_scorer` does both."""
+        tuning's); `toolcat.search.index.scorer_for(..., tuning=)` does both."""
         self.base = base
         self.name = tuned_name(base.name)
         self.tools = base.tools
@@ -298,18 +297,6 @@ def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
     if tuning.tools and not len(match(tuning, tools).active):
         return Weights()
     return tuning.weights
-
-
-def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning, scorer: str = "hybrid",
-                 **options: Any) -> TunedScorer:
-    """A TunedScorer over the `scorer` (one of TUNABLE) of `source`: `scorer_for` with a
-    tuning (from the persisted index when `source` is a catalog read from files)."""
-    from toolcat.search import scorer_for
-
-    if scorer not in TUNABLE:
-        raise UsageError(f"a tuning applies to the {' and '.join(TUNABLE)} scorers, "
-                         f"not {scorer}")
-    return cast(TunedScorer, scorer_for(scorer, source, tuning=tuning, **options))
 
 
 def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:

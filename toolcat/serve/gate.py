@@ -35,8 +35,9 @@ from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
-from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, scorer_for
+from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, search_tools
+from toolcat.search.index import scorer_for
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning

@@ -36,8 +36,8 @@ def read_sources(catalog: Catalog, paths: Sequence[str | Path], *,
 def prepare_material(catalog: Catalog, usage: Usage, **options: Any) -> Material:
     """Score the requests zero-shot once with the hybrid scorer (`options`: model, device,
     cache, progress), from the persisted index when the catalog was seen before."""
-    from toolcat.search import scorer_for
     from toolcat.search.hybrid import HybridScorer
+    from toolcat.search.index import scorer_for
 
     return prepare(catalog, usage, cast(HybridScorer, scorer_for("hybrid", catalog,
                                                                  embeddings="now", **options)))
