@@ -12,8 +12,17 @@ sentence-transformers + numpy for semantic queries.
 
     python benchmarks/scale.py                  # every row
     python benchmarks/scale.py --rows bm25 list # some rows: bm25 build list stats pick lint
-                                                #   semantic embed cascade
+                                                #   semantic embed api serve resolve
     python benchmarks/scale.py --runs 1         # fresh-process rows run once (default 3)
+
+Run-time rows (issue 26): `api`, toolcat.pick with a scorer built once against bm25s in the
+same process, query by query; `serve`, a real MCP client driving `toolcat serve` over stdio
+with distinct requests it never saw (its start, its first answer, then median and p95), with
+the default scorer; `resolve`, the whole command against bm25s answering from a saved index.
+The serve and resolve rows run on a catalog seen before; the default scorer answers with its
+semantic stage only where `toolcat index` computed the embeddings (`--index` runs it first,
+which takes long on a CPU: about 2 texts per tool), and with words only otherwise, which the
+rows say.
 
 Needs the `bench` extra (bm25s) and, for the semantic rows, the `semantic` extra.
 """
@@ -32,6 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import anyio
 from benchdata import BENCHDATA
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,7 +49,10 @@ sys.path.insert(0, str(REPO))
 
 SETS = ("seal_tools", "bfcl_v4", "metatool")
 SIZE = 43_000
-ROWS = ("bm25", "build", "load", "list", "stats", "pick", "lint", "semantic", "embed", "cascade")
+ROWS = ("bm25", "build", "load", "list", "stats", "pick", "lint", "semantic", "embed", "api",
+        "serve", "resolve")
+SERVE_REQUESTS = 24  # distinct requests per serve session, none asked twice
+READY_WAIT = 120  # seconds a serve session waits for the semantic stage before measuring
 
 VERBS = {"get": "fetch", "fetch": "retrieve", "retrieve": "lookup", "search": "find",
          "find": "search", "create": "make", "make": "build", "add": "insert", "update": "modify",
@@ -89,9 +102,9 @@ def build_catalog(size: int = SIZE) -> list[dict]:
     return tools
 
 
-def queries(n: int) -> list[str]:
-    with (BENCHDATA / "seal_tools" / "queries.jsonl").open(encoding="utf-8") as handle:
-        return [json.loads(line)["query"] for line in handle][:n]
+def queries(n: int, skip: int = 0, set_name: str = "seal_tools") -> list[str]:
+    with (BENCHDATA / set_name / "queries.jsonl").open(encoding="utf-8") as handle:
+        return [json.loads(line)["query"] for line in handle][skip:skip + n]
 
 
 # ---- fresh-process references ------------------------------------------------------------
@@ -300,6 +313,184 @@ def embed_row(tools: Sequence, sample: int) -> None:
           f"({per * 1000:.1f} ms a tool) | |", flush=True)
 
 
+def api_rows(catalogs: dict[str, Path], asked: list[str]) -> None:
+    """toolcat.pick(q, catalog, scorer=built) in one process against its floor answering the
+    same query: bm25s for BM25; for hybrid (stored embeddings), sentence-transformers
+    encoding the query (one thread, as toolcat does) and a numpy product with the vectors."""
+    import numpy as np
+
+    from toolcat import pick
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search import notice
+    from toolcat.search.index import scorer_for
+
+    for label, path in catalogs.items():
+        catalog = load_catalog(path)
+        retriever, _ = bm25s_index(catalog.tools)
+        for name in ("bm25", "hybrid"):
+            built = scorer_for(name, catalog, embeddings="stored")
+            reference, ref_label = bm25s_answer(retriever), "bm25s"
+            if notice(built) is not None:
+                name = f"{name}, words only (not indexed)"
+            elif name == "hybrid":
+                import torch
+
+                model = built.embedder.model  # type: ignore[attr-defined]
+                vectors = built.semantic.vectors  # type: ignore[attr-defined]
+
+                def reference(query: str, model: object = model,
+                              vectors: np.ndarray = vectors) -> object:
+                    before = torch.get_num_threads()
+                    torch.set_num_threads(1)
+                    vector = model.encode([query], normalize_embeddings=True,  # type: ignore[attr-defined]
+                                          show_progress_bar=False)[0]
+                    torch.set_num_threads(before)
+                    cosine = vectors @ vector
+                    return np.argpartition(-cosine, 10)[:10]
+
+                ref_label = "sentence-transformers + numpy"
+            row(f"`toolcat.pick(q, catalog, scorer=built)` per query, {label}, {name}",
+                *interleaved_ms(lambda q, b=built, c=catalog: pick(q, c, scorer=b),
+                                reference, asked), "ms", ref_label, "(target ≤ 1.2×)")
+
+
+def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
+    """A real MCP client driving `toolcat serve` over stdio: the time to a connected session,
+    the first search_tools answer, then each of SERVE_REQUESTS distinct requests."""
+    from mcp import StdioServerParameters
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for label, path in catalogs.items():
+        run(toolcat("pick", "warm up", "-c", str(path), "--scorer", "bm25"))  # seen before
+        starts: list[float] = []
+        firsts: list[float] = []
+        each: list[float] = []
+        readies: list[float] = []
+        methods: dict[str, int] = {}
+        for session_number in range(runs):
+            asked = queries(SERVE_REQUESTS + 1, skip=300 + 40 * session_number)
+            params = StdioServerParameters(command=sys.executable, env=env, cwd=REPO,
+                                           args=["-m", "toolcat", "serve", "-c", str(path)])
+
+            anyio.run(serve_session, params, asked, starts, firsts, each, methods, readies)
+        ordered = sorted(each)
+        p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+        median = statistics.median(each)
+        floor = query_floor(path, [q for n in range(runs) for q in
+                                   queries(SERVE_REQUESTS, skip=301 + 40 * n)])
+        print(f"| `serve` start (session ready), {label}, seen before | "
+              f"{statistics.median(starts):.2f} s | target 2 s | "
+              f"{statistics.median(starts) / 2:.2f}× |")
+        print(f"| `serve` first search_tools, {label} | {statistics.median(firsts):.2f} s | "
+              f"target 1 s | {statistics.median(firsts):.2f}× |")
+        ready = (f"{statistics.median(readies):.1f} s after start" if readies else
+                 f"not within {READY_WAIT} s: the embeddings are not computed yet")
+        print(f"| `serve` semantic stage ready, {label} | {ready} | | |")
+        print(f"| `serve` search_tools per new request, {label}, {len(each)} distinct "
+              f"({methods}) | median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms | "
+              f"target 50 / 150 ms; floor (encode the query + numpy product, in process) "
+              f"{floor * 1000:.1f} ms | {median / 0.05:.2f}× / {p95 / 0.15:.2f}× of the "
+              f"target, {median / floor:.2f}× the floor |", flush=True)
+
+
+async def serve_session(params: object, asked: list[str], starts: list[float],
+                        firsts: list[float], each: list[float], methods: dict[str, int],
+                        readies: list[float]) -> None:
+    """One session: connect, the first answer, then (once the semantic stage is ready, or
+    after READY_WAIT seconds) each of `asked[1:]`, none asked before in this process."""
+    from mcp import Client, stdio_client
+
+    began = time.perf_counter()
+    async with Client(stdio_client(params), mode="legacy", cache=None) as client:
+        starts.append(time.perf_counter() - began)
+        sent = time.perf_counter()
+        await client.call_tool("search_tools", {"query": asked[0]})
+        firsts.append(time.perf_counter() - sent)
+        waited = time.perf_counter()
+        while time.perf_counter() - waited < READY_WAIT:  # a repeated request: not counted
+            answer = await client.call_tool("search_tools", {"query": "warm up the search"})
+            if "note" not in json.loads(answer.content[0].text):
+                readies.append(time.perf_counter() - began)
+                break
+            await anyio.sleep(1)
+        for query in asked[1:]:
+            sent = time.perf_counter()
+            answer = await client.call_tool("search_tools", {"query": query})
+            each.append(time.perf_counter() - sent)
+            data = json.loads(answer.content[0].text)
+            kind = "words only" if "note" in data else "hybrid"
+            methods[kind] = methods.get(kind, 0) + 1
+
+
+def query_floor(path: Path, asked: list[str]) -> float:
+    """Median seconds of the least a semantic query costs here: sentence-transformers
+    encoding it on one thread and a numpy product with the stored vectors (measured right
+    after the serve session, on the same machine in the same state)."""
+    import numpy as np
+    import torch
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.index import catalog_key, vectors_path
+
+    catalog = load_catalog(path)
+    key = catalog_key(catalog)
+    model = load_embedder().model
+    stored = vectors_path(key, load_embedder().ident) if key else None
+    vectors = (np.load(stored) if stored is not None and stored.exists()
+               else np.zeros((len(catalog.tools), 384), dtype=np.float32))
+    torch.set_num_threads(1)
+    times = []
+    for query in asked:
+        began = time.perf_counter()
+        vector = model.encode([query], normalize_embeddings=True, show_progress_bar=False)[0]
+        cosine = vectors @ vector
+        np.argpartition(-cosine, 10)[:10]
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+def resolve_row(path: Path, folder: Path, runs: int) -> None:
+    query = "Retrieve information about the number of nurses in a specific country."
+    saved = folder / "bm25s-index"
+    if not saved.exists():
+        run(script(BM25S_INDEX_QUERY, str(path), query, str(saved)))
+    floor = median_run(script(BM25S_SAVED, str(saved), query), runs)
+    argv = toolcat("resolve", query, "-c", str(path))
+    run(argv)
+    run(argv)  # seen before
+    wall, peak = median_run(argv, runs)
+    row("`toolcat resolve`, fresh process, 43k, catalog seen before", wall, floor[0], "s",
+        "bm25s from a saved index", "(target ≤ 2 s)", f"peak {peak:.0f} MB")
+
+
+def borrow_vectors(path: Path) -> None:
+    """Store embeddings for the generated catalog without encoding its copies: each copy takes
+    the real vector of the tool it was made from (the first 5,044 tools, encoded for real).
+    Only for timing the semantic stage on a CPU where `toolcat index` would take an hour: the
+    time of a query does not depend on the vectors' values; its ranking of the copies does,
+    so no accuracy figure may come from a catalog stored this way."""
+    import numpy as np
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.index import catalog_key, vectors_path
+    from toolcat.search.semantic import tool_vectors
+
+    catalog = load_catalog(path)
+    base = sum(len(json.loads((BENCHDATA / s / "catalog.json").read_text())) for s in SETS)
+    embedder = load_embedder()
+    real, _ = tool_vectors(catalog.tools[:base], embedder)
+    vectors = real[np.arange(len(catalog.tools)) % base]
+    key = catalog_key(catalog)
+    assert key is not None
+    target = vectors_path(key, embedder.ident)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    np.save(target, vectors.astype(np.float32))
+    print(f"| (timing only) embeddings of the 43k catalog borrowed from its {base:,} "
+          "originals: its copies are not encoded | | | |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", nargs="+", default=ROWS, choices=ROWS)
@@ -307,6 +498,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="queries per in-process row")
     parser.add_argument("--embed", type=int, default=512, help="tools encoded for the embed row")
     parser.add_argument("--folder", type=Path, help="keep the generated catalogs here")
+    parser.add_argument("--index", action="store_true",
+                        help="run `toolcat index` on the 43k catalog first (long on a CPU)")
+    parser.add_argument("--borrow-vectors", action="store_true",
+                        help="for timing only: store the 43k catalog's embeddings from its "
+                        "originals' (see borrow_vectors)")
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="toolcat-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -378,7 +574,21 @@ def main() -> None:
                     f"(target ≤ 12× + 1 s = {budget:.1f} s: {'ok' if wall <= budget else 'OVER'})",
                     f"peak {peak:.0f} MB")
 
-    if {"semantic", "embed", "cascade"} & set(args.rows):
+    if args.borrow_vectors:
+        borrow_vectors(big)
+    if args.index:
+        started = time.perf_counter()
+        run(toolcat("index", "-c", str(big)))
+        print(f"| `toolcat index`, 43k | {time.perf_counter() - started:.0f} s | | |")
+    catalogs = {"4,076 tools": seal, "43k": big}
+    if "api" in args.rows:
+        api_rows(catalogs, asked[:60])
+    if "serve" in args.rows:
+        serve_rows(catalogs, max(1, args.runs - 1))
+    if "resolve" in args.rows:
+        resolve_row(big, folder, args.runs)
+
+    if {"semantic", "embed"} & set(args.rows):
         from toolcat.search.embeddings import semantic_available
 
         if not semantic_available():

@@ -32,6 +32,8 @@ _API = {
     "search_tools": "toolcat.search.find",
     "SearchResult": "toolcat.search.find",
     "build_scorer": "toolcat.search",
+    "scorer_for": "toolcat.search.index",
+    "index_catalog": "toolcat.search.index",
     "default_scorer": "toolcat.search",
     "rank": "toolcat.search",
     "SCORERS": "toolcat.search",

@@ -241,13 +241,15 @@ def test_a_profile_path_in_toolcat_yaml_is_relative_to_it(run, isolated, monkeyp
 @pytest.mark.slow
 @pytest.mark.semantic
 def test_resolve_chooses_picks_scorer_by_catalog_size(run, tmp_path, shared_cache):
-    """Past LARGE_CATALOG tools resolve, like pick, re-ranks BM25F's candidates (cascade)
-    instead of encoding the whole catalog first (43,000 tools: minutes on a CPU)."""
+    """Past LARGE_CATALOG tools resolve, like pick, does not encode the whole catalog first
+    (43,000 tools: half an hour on a CPU): hybrid answers by words until `toolcat index`
+    has computed the embeddings, and the trace says so."""
     from toolcat.search import LARGE_CATALOG
 
     path = tmp_path / "big.json"
     path.write_text(json.dumps({"tools": [
         {"name": f"tool_{i}", "description": f"Handles job number {i} of the warehouse."}
         for i in range(LARGE_CATALOG + 1)]}))
-    data = json.loads(run("resolve", "ship the parcel", "-c", str(path), "--json").stdout)
-    assert data["scorer"] == "cascade"
+    result = run("resolve", "ship the parcel", "-c", str(path), "--json")
+    assert json.loads(result.stdout)["scorer"] == "hybrid"
+    assert "words only until `toolcat index`" in result.stdout

@@ -55,17 +55,3 @@ def test_candidates_must_be_positive(demo, embedder):
 
     with pytest.raises(UsageError, match="candidates must be at least 1"):
         build_scorer("cascade", demo.tools, candidates=0)
-
-
-def test_a_catalog_past_ten_thousand_tools_is_picked_with_the_cascade(run, tmp_path,
-                                                                      shared_cache):
-    catalog = tmp_path / "large.json"
-    catalog.write_text(json.dumps(
-        [{"name": f"ledger_{i}", "description": f"Post entry {i} to ledger book {i % 97}."}
-         for i in range(10_001)]))
-    result = run("pick", "post entry 4242 to the ledger", "-c", str(catalog), "--json")
-    data = json.loads(result.stdout)
-    assert data["scorer"] == "cascade" and data["picks"][0]["name"] == "ledger_4242"
-    assert "cascade (BM25F candidates re-ranked by hybrid)" in result.stderr
-    small = run("pick", "drop the users table", "-c", "demo", "--json")
-    assert json.loads(small.stdout)["scorer"] == "hybrid" and small.stderr == ""

@@ -20,7 +20,8 @@ from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutc
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
-from toolcat.search import SCORERS, Scorer, build_scorer, tuned_name
+from toolcat.search import SCORERS, Scorer, tuned_name
+from toolcat.search.index import scorer_for
 from toolcat.search.pick import MIN_SCORE
 
 if TYPE_CHECKING:
@@ -184,12 +185,9 @@ class _ScorerBench:
         )
 
     def _build(self) -> Scorer:
-        tools = self.catalog.tools
-        if self.tuning is None:
-            return build_scorer(self.scorer, tools)
-        from toolcat.search.tuning import tuned_scorer
-
-        return tuned_scorer(tools, self.tuning, self.scorer)
+        """From the persisted index when the catalog was seen before (scorer_for); a benchmark
+        measures the scorer itself, so the embeddings are computed whatever the size."""
+        return scorer_for(self.scorer, self.catalog, tuning=self.tuning, embeddings="now")
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""

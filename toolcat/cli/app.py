@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "diff": ("lock_cmds", "diff", "Show what changed between two catalogs."),
     "search": ("search_cmds", "search", "Search the catalog: regex, keywords, fuzzy."),
     "pick": ("search_cmds", "pick", "Pick the few tools a model should see for a query."),
+    "index": ("index_cmds", "index", "Compute a catalog's search index and embeddings once."),
     "resolve": ("resolve_cmds", "resolve", "Replay which tools the model sees under a profile."),
     "render": ("render_cmds", "render", "Render the system prompt or a provider request."),
     "tokens": ("render_cmds", "tokens", "Token cost of every tool definition."),

@@ -122,7 +122,7 @@ def search(
     """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001); with
     --tuning, the tuned hybrid scorer."""
     from toolcat.cli import build
-    from toolcat.cli.output import console, print_json
+    from toolcat.cli.output import console, note, print_json
     from toolcat.search.find import search_tools
 
     cfg = build.config()
@@ -135,12 +135,15 @@ def search(
     learned = build.applied_tuning(learned, scorer, cat.tools, model)
     with EncodingBar() as bar:
         options = _options(scorer, model, device, bar)
-        chosen: Any = scorer
-        if learned is not None:
-            from toolcat.search.tuning import tuned_scorer
+        chosen: Any = None
+        if scorer is not None:  # from the persisted index when the catalog was seen before
+            from toolcat.search import notice
+            from toolcat.search.index import scorer_for
 
-            chosen = tuned_scorer(cat, learned, scorer or "hybrid", **options)
+            chosen = scorer_for(scorer, cat, tuning=learned, **options)
             options = {}
+            if notice(chosen):
+                note(f"note: {notice(chosen)}")
         result = search_tools(query, cat.tools, scorer=chosen, limit=limit, **options)
     if result.error is not None:
         from toolcat.errors import UsageError
@@ -243,6 +246,8 @@ def pick(
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
                             tuning=learned, **_options(scorer, model, device, bar))
+    if result.notice:
+        note(f"note: {result.notice}")
     if json_:
         print_json(result.to_json())
         return

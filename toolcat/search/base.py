@@ -75,7 +75,7 @@ def rank(
     limit: int | None = None,
     min_score: float = 0.0,
     explain: bool = True,
-    where: Callable[[Tool], bool] | Sequence[bool] | None = None,
+    where: Callable[[Tool], bool] | Sequence[bool] | npt.NDArray[np.bool_] | None = None,
 ) -> list[Scored]:
     """Tools by descending score (ties keep catalog order), at or above `min_score`, and only
     those `where` accepts when it is given: a predicate on a tool, or one flag per tool.

@@ -58,7 +58,8 @@ class CascadeScorer:
 
     def _setup(self, lexical: BM25Scorer, *, model: str | None = None, cache: bool = True,
                device: str | None = None, progress: Progress | None = None,
-               candidates: int = CANDIDATES, weight: float = LAMBDA) -> None:
+               candidates: int = CANDIDATES, weight: float = LAMBDA,
+               vectors: np.ndarray | None = None) -> None:
         if candidates < 1:
             from toolcat.errors import UsageError
 
@@ -72,6 +73,7 @@ class CascadeScorer:
         self.weight = weight
         self._names: frozenset[str] | None = None
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
+        self._all = vectors  # every tool's vector, when the catalog was indexed
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
         self._last: tuple[str, Any, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # texts encoded so far (the others came from the cache or wait)
@@ -91,6 +93,9 @@ class CascadeScorer:
         return found, evidence
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
+        if self._all is not None:  # the catalog was indexed: nothing to encode but the query
+            rows: np.ndarray = self._all[indices]
+            return rows
         missing = [i for i in indices.tolist() if i not in self._vectors]
         if missing:
             if self._names is None:

@@ -14,13 +14,14 @@ only when something has to be encoded.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import logging
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,7 +104,8 @@ class Embedder:
         is scored, then matched to a tuning's past requests, encoded once."""
         last = self._last_query  # read once: serve's threads may replace it meanwhile
         if last is None or last[0] != text:
-            last = self._last_query = (text, self.encode([text])[0])
+            with _one_thread():
+                last = self._last_query = (text, self.encode([text])[0])
         return last[1]
 
     def matrix(self, vectors: np.ndarray) -> Any:
@@ -121,12 +123,14 @@ class Embedder:
         import torch
 
         with torch.inference_mode():
-            if len(queries) == 1:
-                encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
-            else:
-                encoded = self.model.encode(list(queries), batch_size=128,
-                                            normalize_embeddings=True, convert_to_tensor=True,
-                                            show_progress_bar=False)
+            if len(queries) == 1:  # one query: its product on one thread too (_one_thread)
+                with _one_thread():
+                    encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
+                    single: np.ndarray = (encoded @ matrix.T).numpy()
+                return single
+            encoded = self.model.encode(list(queries), batch_size=128,
+                                        normalize_embeddings=True, convert_to_tensor=True,
+                                        show_progress_bar=False)
             found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
             return found
 
@@ -139,6 +143,34 @@ class Embedder:
             raise UsageError(f"the model at {self.location} does not state its embedding "
                              "dimension")
         return int(size)
+
+
+_threads_lock = threading.Lock()
+_threads_users = 0
+_threads_before = 0
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """torch on one thread while a single query is encoded. Its layers are too small to gain
+    from more, and on a busy machine each op waits for the slowest of its threads: a query
+    took 300-450 ms on two threads against 60 ms on one beside other jobs
+    (docs/scaling.md). Nested and concurrent uses restore the count once, at the end."""
+    global _threads_users, _threads_before
+    import torch
+
+    with _threads_lock:
+        if _threads_users == 0:
+            _threads_before = torch.get_num_threads()
+            torch.set_num_threads(1)
+        _threads_users += 1
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _threads_users -= 1
+            if _threads_users == 0:
+                torch.set_num_threads(_threads_before)
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:

@@ -15,8 +15,8 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search import build_scorer
 from toolcat.search.base import Scored, Scorer, rank
+from toolcat.search.index import scorer_for
 
 FOUND = "Found matching tools. Use 'add_tool' to load the ones you need."
 FOUND_FUZZY = ("No tool matches the pattern; these are the closest by fuzzy search. Use "
@@ -69,7 +69,7 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
         UsageError: unknown scorer or option.
     """
     if scorer is not None:
-        chosen = scorer if not isinstance(scorer, str) else build_scorer(scorer, tools, **options)
+        chosen = scorer if not isinstance(scorer, str) else scorer_for(scorer, tools, **options)
         found = tuple(rank(chosen, query, limit=limit, min_score=min_score))
         return SearchResult(query, chosen.name, found, FOUND if found else NOT_FOUND)
     from toolcat.search.regex import RegexScorer
@@ -84,7 +84,7 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
     found = tuple(rank(regex, query, limit=limit, min_score=min_score))
     if found:
         return SearchResult(query, "regex", found, FOUND)
-    fuzzy = build_scorer("fuzzy", tools)
+    fuzzy = scorer_for("fuzzy", tools)
     found = tuple(rank(fuzzy, query, limit=limit, min_score=min_score))
     return SearchResult(query, "fuzzy", found, FOUND_FUZZY if found else NOT_FOUND)
 

@@ -26,7 +26,8 @@ scale is absolute, so a score means the same for every query.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,7 +43,12 @@ MIDPOINT = 5.0
 
 
 class HybridScorer:
-    """BM25F evidence plus scaled embedding similarity (see the module docstring)."""
+    """BM25F evidence plus scaled embedding similarity (see the module docstring).
+
+    Built in its lexical stage (`lexical_stage`), it has no embeddings yet: it scores BM25F
+    evidence alone on the same scale, says so in `notice` and in every explanation, and
+    turns hybrid when `complete()` has loaded or computed them (serve runs it on a thread).
+    """
 
     name = "hybrid"
 
@@ -61,25 +67,73 @@ class HybridScorer:
         scorer._setup(lexical, semantic, semantic_weight)
         return scorer
 
-    def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer, weight: float) -> None:
+    @classmethod
+    def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str, *,
+                      cache: bool = True, semantic_weight: float = LAMBDA) -> HybridScorer:
+        """A hybrid whose embeddings are not at hand: BM25F evidence alone until
+        `complete()` gets them from `_complete`, which the builder sets (see the class
+        docstring)."""
+        scorer = cls.__new__(cls)
+        scorer._setup(lexical, None, semantic_weight, embedder, cache)
+        scorer.notice = notice
+        return scorer
+
+    def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer | None, weight: float,
+               embedder: Embedder | None = None, cache: bool = True) -> None:
         self.tools = lexical.tools
         self.lexical = lexical
-        self.semantic = semantic
+        self._semantic = semantic
         self.weight = weight
+        self.notice: str | None = None  # why the scores are lexical only, while they are
+        self._embedder = embedder if semantic is None else semantic.embedder
+        self._cache = cache if semantic is None else semantic.cache
+        self._complete: Callable[[], SemanticScorer] | None = None
+        self._completing = threading.Lock()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the semantic stage is there (else: the lexical stage, see `notice`)."""
+        return self._semantic is not None
+
+    @property
+    def semantic(self) -> SemanticScorer:
+        """The semantic stage (ValueError in the lexical stage)."""
+        if self._semantic is None:
+            raise ValueError(f"the hybrid scorer has no semantic stage yet: {self.notice}")
+        return self._semantic
+
+    def complete(self) -> None:
+        """Load or compute the embeddings a lexical-stage hybrid waits for; the scores are
+        hybrid from then on. A failure leaves the lexical stage, says so in `notice`, and is
+        raised."""
+        with self._completing:
+            if self._semantic is None and self._complete is not None:
+                try:
+                    self._semantic = self._complete()
+                except Exception as exc:
+                    problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+                    self.notice = f"the semantic stage failed ({problem}); ranked by words only"
+                    raise
+                self.notice = None
 
     @property
     def embedder(self) -> Embedder:
-        return self.semantic.embedder
+        assert self._embedder is not None
+        return self._embedder
 
     @property
     def cache(self) -> bool:
         """Whether embeddings are read from and written to the disk cache."""
-        return self.semantic.cache
+        return self._cache
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
-        cosine = np.clip(self.semantic.similarity(queries, cached=cached), 0.0, None)
-        lexical = np.array([self.lexical.evidence(q)[0] for q in queries]) if queries else 0.0
+        lexical = (np.array([self.lexical.evidence(q)[0] for q in queries]) if queries
+                   else np.zeros((0, len(self.tools))))
+        semantic = self._semantic  # read once: serve's completing thread may set it
+        if semantic is None:
+            return lexical
+        cosine = np.clip(semantic.similarity(queries, cached=cached), 0.0, None)
         return lexical + self.weight * cosine
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
@@ -98,9 +152,15 @@ class HybridScorer:
                 ) -> tuple[str, Mapping[str, Any]]:
         """Why `index` scores as it does (`extra` changes no part of the explanation: the
         caller that added it explains it)."""
-        return why(self.lexical, query, index, float(self.lexical.evidence(query)[0][index]),
-                   float(self.semantic.similarity([query])[0][index]), self.weight,
-                   self.embedder.ident)
+        semantic = self._semantic
+        cosine = float(semantic.similarity([query])[0][index]) if semantic is not None else 0.0
+        reason, details = why(self.lexical, query, index,
+                              float(self.lexical.evidence(query)[0][index]), cosine,
+                              self.weight, self.embedder.ident)
+        if semantic is None:
+            reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
+            details = {**details, "stage": "lexical"}
+        return reason, details
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:

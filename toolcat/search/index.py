@@ -19,13 +19,21 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
+from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import build_scorer, check_options
+from toolcat.search import (
+    LARGE_CATALOG,
+    TUNABLE,
+    build_scorer,
+    check_options,
+    default_scorer,
+)
 from toolcat.search.base import Scorer
 from toolcat.source.cache import UNREADABLE, cache_dir, mark_used, store
 
@@ -34,6 +42,8 @@ if TYPE_CHECKING:
 
     from toolcat.search.bm25 import BM25Scorer
     from toolcat.search.device import Progress
+    from toolcat.search.semantic import SemanticScorer
+    from toolcat.search.tuning import Tuning
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
@@ -91,34 +101,148 @@ def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
     return built
 
 
-def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
-    """The scorer called `name` over the catalog's tools, from the persisted index when the
-    catalog was seen before (see the module docstring); `build_scorer` otherwise."""
-    tools = catalog.tools if isinstance(catalog, Catalog) else catalog
-    key = catalog_key(catalog) if isinstance(catalog, Catalog) else None
-    if key is None or name not in ("bm25", "semantic", "hybrid", "cascade"):
+# When a semantic scorer's tool embeddings are not at hand: `auto` computes them for a
+# catalog of up to LARGE_CATALOG tools and otherwise answers with the lexical stage (hybrid)
+# until `toolcat index` has computed them; `now` computes them whatever the size; `stored`
+# never computes them; `later` answers lexically at once and leaves `complete()` to the
+# caller (serve runs it on a thread).
+EMBEDDINGS = ("auto", "now", "stored", "later")
+_SEMANTIC_OPTIONS = ("model", "cache", "device", "progress")
+
+
+def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
+               tuning: Tuning | None = None, embeddings: str = "auto",
+               **options: Any) -> Scorer:
+    """The one way to build a scorer: `name` (None: `default_scorer`) over `source`, from
+    the persisted index when it is a catalog read from files and seen before, with
+    `tuning`'s evidence when the scorer is one a tuning applies to. `embeddings`: see
+    EMBEDDINGS.
+
+    Raises:
+        UsageError: an unknown scorer, an option it does not take, a bad `embeddings`.
+        MissingExtraError: the scorer needs the `semantic` extra.
+    """
+    if embeddings not in EMBEDDINGS:
+        raise UsageError(f"unknown embeddings '{embeddings}'; known: {', '.join(EMBEDDINGS)}")
+    tools = source.tools if isinstance(source, Catalog) else tuple(source)
+    if name is None:
+        name = default_scorer(len(tools))[0]
+    if tuning is not None and name in TUNABLE:
+        from toolcat.search.tuning import TunedScorer, effective_weights
+
+        weights = effective_weights(tuning, tools)
+        base = scorer_for(name, source, embeddings=embeddings,
+                          **{**options, "semantic_weight": weights.semantic_weight})
+        return TunedScorer(base, tuning, weights)  # type: ignore[arg-type]
+    if name not in ("bm25", "semantic", "hybrid", "cascade"):
         return build_scorer(name, tools, **options)
     check_options(name, options)
+    key = catalog_key(source) if isinstance(source, Catalog) else None
+    lexical_options = {k: v for k, v in options.items() if k == "k1"}
     if name == "bm25":
-        return _bm25(key, tools, **options)
+        return _bm25(key, tools, **lexical_options)
+    semantic_options = {k: v for k, v in options.items() if k in _SEMANTIC_OPTIONS}
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
-        return CascadeScorer.from_lexical(_bm25(key, tools), **options)
-    from toolcat.search.semantic import SemanticScorer
-
-    semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
-        k: v for k, v in options.items() if k in ("model", "cache", "device", "progress")}))
+        stored = _semantic(key, tools, "stored", **semantic_options)
+        return CascadeScorer.from_lexical(_bm25(key, tools), **options,
+                                          vectors=None if stored is None else stored.vectors)
     if name == "semantic":
+        semantic = _semantic(key, tools, "now", **semantic_options)
+        assert semantic is not None
         return semantic
     from toolcat.search.hybrid import HybridScorer
 
-    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{
-        k: v for k, v in options.items() if k == "semantic_weight"})
+    weight = {k: v for k, v in options.items() if k == "semantic_weight"}
+    lexical = _bm25(key, tools)
+    # `later`: even stored embeddings wait for the thread that loads them and the model
+    semantic = None if embeddings == "later" else _semantic(key, tools, embeddings,
+                                                            **semantic_options)
+    if semantic is not None:
+        return HybridScorer.from_parts(lexical, semantic, **weight)
+    from toolcat.search.embeddings import load_embedder
+
+    notice = ("the semantic stage is loading; ranked by words only until it is ready"
+              if embeddings == "later" else
+              f"the embeddings of this catalog ({len(tools):,} tools) are not computed yet; "
+              "ranked by words only (run `toolcat index` to compute them once)")
+    scorer = HybridScorer.lexical_stage(
+        lexical, load_embedder(options.get("model"), options.get("device")), notice,
+        cache=options.get("cache", True), **weight)
+
+    def told(done: int, total: int) -> None:
+        scorer.notice = (f"the catalog's embeddings are being computed ({done:,} of "
+                         f"{total:,} tools); ranked by words only until they are")
+
+    def complete() -> SemanticScorer:
+        done = _semantic(key, tools, "now", **{**semantic_options, "progress": told})
+        assert done is not None
+        done.warm()
+        return done
+
+    scorer._complete = complete
+    return scorer
 
 
-def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
+@dataclass(frozen=True)
+class Indexed:
+    """What `index_catalog` did: the tools indexed, the texts encoded now (0: all were
+    stored), where the index is, and whether a nearest-neighbour graph was built."""
+
+    tools: int
+    encoded: int
+    seconds: float
+    folder: str
+    model: str
+    ann: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tools": self.tools, "encoded": self.encoded,
+                "seconds": round(self.seconds, 3), "folder": self.folder, "model": self.model,
+                "ann": self.ann}
+
+
+def index_catalog(catalog: Catalog, *, model: str | None = None, device: str | None = None,
+                  progress: Progress | None = None) -> Indexed:
+    """Compute and keep everything the search scorers need from `catalog` alone: the BM25F
+    index and every tool's embeddings (and, past ann.ANN_FROM tools, their nearest-neighbour
+    graph), so that a later search in any process encodes nothing but its query.
+    `progress(tools done, tools to encode)` hears how encoding goes.
+
+    Raises:
+        UsageError: the catalog is not read only from JSON or YAML files (nothing to key a
+            stored index by).
+        MissingExtraError: the `semantic` extra is not installed.
+    """
+    import time
+
+    from toolcat.search.ann import ANN_FROM, DEFAULT
+
+    key = catalog_key(catalog)
+    if key is None:
+        raise UsageError("only a catalog read from JSON or YAML files can be indexed ahead "
+                         "of time (its files key the stored index)")
+    began = time.perf_counter()
+    _bm25(key, catalog.tools)
+    semantic = _semantic(key, catalog.tools, "now", model=model, device=device,
+                         progress=progress)
+    assert semantic is not None
+    return Indexed(len(catalog.tools), semantic.encoded, time.perf_counter() - began,
+                   str(index_path(key, "").parent), semantic.embedder.ident,
+                   DEFAULT if len(catalog.tools) >= ANN_FROM else None)
+
+
+def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
+    """`scorer_for(name, catalog, **options)` (the name older callers know)."""
+    return scorer_for(name, catalog, **options)
+
+
+def _bm25(key: str | None, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
+
+    if key is None:
+        return BM25Scorer(tools, k1=k1)
 
     def load(path: Path) -> BM25Index:
         return BM25Index.load(path, size=len(tools), k1=k1)
@@ -128,37 +252,111 @@ def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
     return BM25Scorer.from_index(tools, index)
 
 
-def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: bool = True,
-             device: str | None = None, progress: Progress | None = None,
-             ) -> tuple[Any, np.ndarray, int, bool]:
-    """The embedder, the tools' vectors (one row per tool), how many were encoded now, and
-    `cache`. Without `cache`, nothing is read or written."""
-    import numpy as np
-
+def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
+              model: str | None = None, cache: bool = True, device: str | None = None,
+              progress: Progress | None = None) -> SemanticScorer | None:
+    """The semantic scorer of `tools` with their embeddings, or None when `embeddings` says
+    not to compute them and they are not stored (see EMBEDDINGS)."""
     from toolcat.search.embeddings import load_embedder
-    from toolcat.search.semantic import tool_vectors
+    from toolcat.search.semantic import SemanticScorer
 
     embedder = load_embedder(model, device)
-    if not cache:
-        return (embedder, *tool_vectors(tools, embedder, cache=False, progress=progress),
-                False)
+    compute = embeddings == "now" or (embeddings == "auto" and len(tools) <= LARGE_CATALOG)
+    if key is None or not cache:
+        from toolcat.search.semantic import tool_vectors
+
+        found = tool_vectors(tools, embedder, cache=cache, progress=progress,
+                             encode=compute)
+        if found is None:
+            return None
+        return SemanticScorer.from_vectors(tools, embedder, *found, cache)
+    path = vectors_path(key, embedder.ident)
+    if not compute:
+        vectors = _load_vectors(path, len(tools)) if path.exists() else None
+        if vectors is None:
+            return None
+        mark_used(path)
+        return SemanticScorer.from_vectors(tools, embedder, vectors, 0, True,
+                                           ann=_ann(key, embedder.ident, vectors))
     encoded = 0
 
     def build() -> np.ndarray:
         nonlocal encoded
+        from toolcat.search.semantic import tool_vectors
+
         vectors, encoded = tool_vectors(tools, embedder, progress=progress)
         return vectors
 
-    def load(path: Path) -> np.ndarray:
-        vectors: np.ndarray = np.load(path, allow_pickle=False)
-        if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32:
-            raise ValueError("the stored embeddings do not fit this catalog")
-        return vectors
+    vectors = load_or_build(path, lambda at: _fitting_vectors(at, len(tools)), build,
+                            _save_vectors)
+    return SemanticScorer.from_vectors(tools, embedder, vectors, encoded, True,
+                                       ann=_ann(key, embedder.ident, vectors))
 
-    ident = hashlib.sha256(embedder.ident.encode()).hexdigest()[:12]
-    vectors = load_or_build(index_path(key, f"vectors-{ident}.npy"), load, build,
-                            lambda built, handle: np.save(handle, built))
-    return embedder, vectors, encoded, True
+
+def vectors_path(key: str, ident: str) -> Path:
+    return index_path(key, f"vectors-{hashlib.sha256(ident.encode()).hexdigest()[:12]}.npy")
+
+
+def _fitting_vectors(path: Path, size: int) -> np.ndarray:
+    """The stored tool vectors at `path`.
+
+    Raises:
+        ValueError, OSError: the file cannot be read or does not fit the catalog.
+    """
+    import numpy as np
+
+    vectors: np.ndarray = np.load(path, allow_pickle=False)
+    if vectors.ndim != 2 or len(vectors) != size or vectors.dtype != np.float32:
+        raise ValueError("the stored embeddings do not fit this catalog")
+    return vectors
+
+
+def _load_vectors(path: Path, size: int) -> np.ndarray | None:
+    """The stored tool vectors at `path`, or None when they cannot be read or do not fit
+    (the next run that computes them replaces the file)."""
+    try:
+        return _fitting_vectors(path, size)
+    except UNREADABLE:
+        return None
+
+
+def _save_vectors(vectors: np.ndarray, handle: Any) -> None:
+    import numpy as np
+
+    np.save(handle, vectors)
+
+
+def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
+    """The approximate nearest-neighbour index of `vectors` when the catalog is large enough
+    for one (toolcat.search.ann), else None."""
+    from toolcat.search.ann import ANN_FROM, load_or_build_ann
+
+    if len(vectors) < ANN_FROM:
+        return None
+    return load_or_build_ann(index_path(key, ""), ident, vectors, keep=KEEP_CATALOGS)
+
+
+def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]
+                    ) -> list[int]:
+    """`build()`: one whole number per tool of `catalog` (token counts), kept in the
+    persisted index under `part` when the catalog was read from files, so that a later
+    process reads them instead of computing them tool by tool."""
+    import numpy as np
+
+    key = catalog_key(catalog)
+    if key is None:
+        return list(build())
+    size = len(catalog.tools)
+
+    def load(path: Path) -> np.ndarray:
+        found: np.ndarray = np.load(path, allow_pickle=False)
+        if found.shape != (size,) or found.dtype != np.int64:
+            raise ValueError("the stored numbers do not fit this catalog")
+        return found
+
+    found = load_or_build(index_path(key, f"{part}.npy"), load,
+                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
+    return [int(n) for n in found.tolist()]
 
 
 def _first_line(exc: BaseException) -> str:

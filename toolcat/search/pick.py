@@ -11,23 +11,26 @@ scores high enough, the result is empty and says "no tool fits".
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, default_scorer, tuned_name
+from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
 from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
-from toolcat.search.index import indexed_scorer
+from toolcat.search.index import scorer_for
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
 
+T = TypeVar("T")
 MAX_CANDIDATES = 3
 MIN_SCORE = 0.05
 
@@ -64,6 +67,7 @@ class PickResult:
     timed_out: bool = False
     considered: int = 0
     best_unsafe: Scored | None = None  # the best fit of all, left out as unsafe
+    notice: str | None = None  # why the scorer answered by words only (its lexical stage)
 
 
     @property
@@ -86,6 +90,7 @@ class PickResult:
             "min_score": self.min_score,
             "allow_unsafe": self.allow_unsafe,
             "considered": self.considered,
+            "notice": self.notice,
             "excluded_unsafe": list(self.excluded_unsafe),
             "best_unsafe": None if self.best_unsafe is None else {
                 "name": self.best_unsafe.tool.name,
@@ -140,42 +145,33 @@ def pick(
         name = prebuilt.name
         if options:
             raise UsageError("scorer options apply only when pick builds the scorer by name")
-        if len(prebuilt.tools) != len(tools) or any(
-                a is not b and a != b for a, b in zip(prebuilt.tools, tools, strict=True)):
+        if not _same_tools(prebuilt, tools):
             raise UsageError("the scorer was built over other tools than the catalog's")
     tuned = prebuilt is None and tuning is not None and name in TUNABLE
     if min_score is None:
         fitted = tuning.min_score if tuned and tuning is not None else None
         min_score = MIN_SCORE if fitted is None else fitted
-    excluded = tuple(t.qualified_name for t in tools if not t.safe and not allow_unsafe)
-    policy: dict[str, Any] = {"max_candidates": max_candidates, "min_score": min_score,
-                              "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
-                              "considered": len(tools) - len(excluded)}
-
-    def build() -> Scorer:
-        if tuned and tuning is not None:
-            from toolcat.search.tuning import tuned_scorer
-
-            return tuned_scorer(source, tuning, name, **options)
-        return indexed_scorer(name, source, **options)
 
     best_unsafe: list[Scored] = []
 
-    def ranked() -> list[Scored]:
-        built = prebuilt or build()
+    def ranked() -> tuple[Scorer, list[Scored]]:
+        built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
+                                       **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _is_safe)
-        if excluded:
+        if not allow_unsafe and _unsafe(built):
             # the scorers keep the last query's scores, so this asks only for the best one
             best = rank(built, query, limit=1, min_score=min_score, explain=False)
             if best and not best[0].tool.safe:
                 best_unsafe.append(best[0])
-        return found
+        return built, found
 
-    found = _within(ranked, timeout_ms)
+    done = _within(ranked, timeout_ms)
     if tuned:
         name = tuned_name(name)
-    if found is None:
+    if done is None:
+        excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if not t.safe)
+        policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
         picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}))
@@ -183,20 +179,64 @@ def pick(
         message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
                    f"first {len(picks)} tools in registration order")
         return PickResult(query, name, picks, message, timed_out=True, **policy)
+    built, found = done
+    excluded = () if allow_unsafe else _unsafe(built)
+    policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
     picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details))
                   for s in found)
+    stage = notice(built)
     if best_unsafe:
         # the safe tools left do something else than asked: offering them is worse than none
         best = best_unsafe[0]
         message = (f"no safe tool fits: the best fit, {best.tool.qualified_name} "
                    f"({best.score:.2f}), is unsafe and was left out; allow unsafe tools "
                    "(--allow-unsafe, allow_unsafe=True) to pick it")
-        return PickResult(query, name, (), message, best_unsafe=best, **policy)
+        return PickResult(query, name, (), message, best_unsafe=best, notice=stage, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
     else:
         message = f"no tool fits: none scored at least {min_score:g} with {name}"
-    return PickResult(query, name, picks, message, **policy)
+    return PickResult(query, name, picks, message, notice=stage, **policy)
+
+
+def _policy(max_candidates: int, min_score: float, allow_unsafe: bool,
+            excluded: tuple[str, ...], size: int) -> dict[str, Any]:
+    return {"max_candidates": max_candidates, "min_score": min_score,
+            "allow_unsafe": allow_unsafe, "excluded_unsafe": excluded,
+            "considered": size - len(excluded)}
+
+
+# What depends on a scorer's tools alone, computed once per scorer, not once per query: the
+# tools it was checked against (by identity) and its unsafe tools.
+_checked: WeakKeyDictionary[Any, Sequence[Tool]] = WeakKeyDictionary()
+_unsafe_names: WeakKeyDictionary[Any, tuple[str, ...]] = WeakKeyDictionary()
+
+
+def _same_tools(scorer: Scorer, tools: Sequence[Tool]) -> bool:
+    """Whether `scorer` was built over `tools` (equal tools in the same order)."""
+    if scorer.tools is tools:
+        return True
+    with contextlib.suppress(TypeError):
+        if _checked.get(scorer) is tools:
+            return True
+    same = len(scorer.tools) == len(tools) and all(
+        a is b or a == b for a, b in zip(scorer.tools, tools, strict=True))
+    if same:
+        with contextlib.suppress(TypeError):  # a scorer that cannot be weakly referenced
+            _checked[scorer] = tools  # kept, so that its id cannot be another's
+    return same
+
+
+def _unsafe(scorer: Scorer) -> tuple[str, ...]:
+    """The qualified names of the unsafe tools of `scorer`, computed once per scorer."""
+    with contextlib.suppress(TypeError):
+        found = _unsafe_names.get(scorer)
+        if found is not None:
+            return found
+    names = tuple(t.qualified_name for t in scorer.tools if not t.safe)
+    with contextlib.suppress(TypeError):
+        _unsafe_names[scorer] = names
+    return names
 
 
 def _is_safe(tool: Tool) -> bool:
@@ -219,8 +259,7 @@ def _provenance(tool: Tool, scorer: str, details: Mapping[str, Any]) -> dict[str
             "origin": tool.origin.to_json() if tool.origin else None}
 
 
-def _within(work: Callable[[], list[Scored]], timeout_ms: float | None
-            ) -> list[Scored] | None:
+def _within(work: Callable[[], T], timeout_ms: float | None) -> T | None:
     """`work()`, or None when it does not finish within `timeout_ms`.
 
     The work runs on a daemon thread that is left to finish on its own when time runs out
@@ -229,7 +268,7 @@ def _within(work: Callable[[], list[Scored]], timeout_ms: float | None
     """
     if timeout_ms is None:
         return work()
-    value: list[list[Scored]] = []
+    value: list[T] = []
     error: list[BaseException] = []
 
     def run() -> None:

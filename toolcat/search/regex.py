@@ -25,6 +25,7 @@ from typing import Any
 import re2
 
 from toolcat.model import Tool
+from toolcat.search.base import Scores
 from toolcat.search.keyword import KeywordScorer
 from toolcat.search.text import parameter_texts, split_name
 
@@ -96,8 +97,31 @@ class _Field:
         """
         if whole_text:
             return [i for i, text in enumerate(self.texts) if pattern.search(text)]
+        # The whole buffer at once, one search per matching text, while no match runs over a
+        # line break (the usual case: a query's words or a pattern without `\n`, `\s`, ...);
+        # from the first match that does, run by run, which bounds the rescans.
+        found: list[int] = []
+        position = 0
+        while self.texts:
+            match = pattern.search(self.buffer, position)
+            if match is None:
+                return found
+            index = bisect.bisect_right(self.starts, match.start()) - 1
+            if match.end() > self.starts[index] + len(self.texts[index]):
+                return found + self._by_runs(pattern, index)
+            found.append(index)
+            if index + 1 == len(self.texts):
+                break
+            position = self.starts[index + 1]
+        return found
+
+    def _by_runs(self, pattern: Any, start: int) -> list[int]:
+        """`matching` from text `start` on, run by run (see RUN_TEXTS)."""
         found: list[int] = []
         for first, last in self.runs:
+            if last <= start:
+                continue
+            first = max(first, start)
             position = self.starts[first]
             run_end = self.starts[last - 1] + len(self.texts[last - 1])
             while True:
@@ -146,22 +170,22 @@ class RegexScorer:
                        for m in islice(pattern.finditer(name), NAME_MATCHES)), default=0)
         return NAME * (0.5 + 0.5 * (longest / len(name) if name else 1.0))
 
-    def scores(self, query: str) -> list[float]:
+    def scores(self, query: str) -> Scores:
         pattern, _ = compile_query(query)
         if pattern is None:
             if not query.strip():
                 return [0.0] * len(self.tools)
             return self._fallback().scores(query)
+        import numpy as np
+
         whole = "\\A" in query or "\\z" in query
-        out = [0.0] * len(self.tools)
+        out = np.zeros(len(self.tools))  # per matching tool only: no Python pass over all
         names, descriptions, parameters = (f.matching(pattern, whole) for f in self._fields)
         for i in names:
             out[i] += self._name_score(pattern, i)
-        for i in descriptions:
-            out[i] += DESCRIPTION
-        for i in parameters:
-            out[i] += PARAMETERS
-        return [min(score, 1.0) for score in out]
+        out[descriptions] += DESCRIPTION
+        out[parameters] += PARAMETERS
+        return np.minimum(out, 1.0)
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         pattern, problem = compile_query(query)

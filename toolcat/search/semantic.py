@@ -21,13 +21,19 @@ texts whatever else the catalog holds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.device import Progress
-from toolcat.search.embeddings import Embedder, embed_texts, load_embedder
+from toolcat.search.embeddings import (
+    Embedder,
+    EmbeddingCache,
+    embed_texts,
+    load_embedder,
+    text_key,
+)
 from toolcat.search.text import identifier_names, own_description, parameter_texts, split_name
 
 MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
@@ -36,6 +42,7 @@ MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 # 0.2 to 0.3 fix the same near misses, and the semantic scorer alone gains on every set; past
 # 0.2 the hybrid loses a little on bfcl_v4, whose requests name parameter values.
 SUMMARY_SHARE = 0.2
+CHUNK = 2048  # tools encoded, then saved to the embedding cache, at a time
 
 
 def tool_texts(tool: Tool, names: frozenset[str] = frozenset()) -> tuple[str, str]:
@@ -54,14 +61,48 @@ def blend(whole: np.ndarray, summary: np.ndarray) -> np.ndarray:
     return ((1 - SUMMARY_SHARE) * whole + SUMMARY_SHARE * summary).astype(np.float32)
 
 
+@overload
 def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
-                 progress: Progress | None = None) -> tuple[np.ndarray, int]:
+                 progress: Progress | None = None, encode: Literal[True] = True
+                 ) -> tuple[np.ndarray, int]: ...
+
+
+@overload
+def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
+                 progress: Progress | None = None, encode: bool = True
+                 ) -> tuple[np.ndarray, int] | None: ...
+
+
+def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
+                 progress: Progress | None = None, encode: bool = True
+                 ) -> tuple[np.ndarray, int] | None:
     """The vectors of `tools` (one row each, see `blend`) and how many texts had to be
-    encoded now."""
+    encoded now. `progress(tools done, tools to encode)` counts tools, not texts, and hears
+    only of the tools that had a text to encode; what is encoded is kept in the cache
+    CHUNK tools at a time, so an interrupted run resumes where it stopped. Without `encode`,
+    None when any text is not in the cache."""
     names = identifier_names(tools)
     pairs = [tool_texts(t, names) for t in tools]
+    known = EmbeddingCache(embedder.ident).load() if cache else {}
+    todo = [i for i, (whole, summary) in enumerate(pairs)
+            if text_key(whole) not in known or text_key(summary) not in known]
+    if todo and not encode:
+        return None
+    encoded = 0
+    for start in range(0, len(todo), CHUNK):
+        chunk = [pairs[i] for i in todo[start:start + CHUNK]]
+        texts = [whole for whole, _ in chunk] + [summary for _, summary in chunk]
+
+        def told(done: int, total: int, start: int = start, size: int = len(chunk)) -> None:
+            if progress is not None:
+                progress(start + done * size // max(total, 1), len(todo))
+
+        encoded += embed_texts(embedder, texts, cache=cache, known=known,
+                               progress=told if progress is not None else None)[1]
+        if progress is not None:
+            progress(start + len(chunk), len(todo))
     texts = [whole for whole, _ in pairs] + [summary for _, summary in pairs]
-    vectors, encoded = embed_texts(embedder, texts, cache=cache, progress=progress)
+    vectors, _ = embed_texts(embedder, texts, cache=False, known=known)
     return blend(vectors[:len(tools)], vectors[len(tools):]), encoded
 
 
@@ -81,20 +122,29 @@ class SemanticScorer:
 
     @classmethod
     def from_vectors(cls, tools: Sequence[Tool], embedder: Embedder, vectors: np.ndarray,
-                     encoded: int = 0, cache: bool = True) -> SemanticScorer:
-        """A scorer over `tools` with their vectors already at hand (a persisted index)."""
+                     encoded: int = 0, cache: bool = True, ann: Any = None) -> SemanticScorer:
+        """A scorer over `tools` with their vectors already at hand (a persisted index);
+        `ann`: their approximate nearest-neighbour index (toolcat.search.ann), for catalogs
+        too large for an exact product per query."""
         scorer = cls.__new__(cls)
-        scorer._setup(tools, embedder, vectors, encoded, cache)
+        scorer._setup(tools, embedder, vectors, encoded, cache, ann)
         return scorer
 
     def _setup(self, tools: Sequence[Tool], embedder: Embedder, vectors: np.ndarray,
-               encoded: int, cache: bool) -> None:
+               encoded: int, cache: bool, ann: Any = None) -> None:
         self.tools = tools
         self.cache = cache
         self.embedder = embedder
         self.vectors, self.encoded = vectors, encoded
+        self.ann = ann
         self._matrix: Any = None
         self._last: tuple[str | None, np.ndarray] = (None, np.zeros(0))
+
+    def warm(self) -> None:
+        """Load the model and ready the product, so that the first query costs what the
+        others do (serve does this on a thread before it turns hybrid)."""
+        self.similarity(["warm up"])
+        self._last = (None, np.zeros(0))
 
     def similarity(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Cosine similarities, one row per query (unclipped, -1..1). With `cached`, query
@@ -106,6 +156,11 @@ class SemanticScorer:
             return vectors @ self.vectors.T
         if len(queries) == 1 and queries[0] == self._last[0]:
             return self._last[1]
+        if self.ann is not None and len(queries) == 1:
+            found = self.ann.similarity(self.embedder.query_vector(queries[0]),
+                                        self.vectors)[None, :]
+            self._last = (queries[0], found)
+            return found
         if self._matrix is None:
             self._matrix = self.embedder.matrix(self.vectors)
         found = self.embedder.similarity(queries, self._matrix)

@@ -25,13 +25,12 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
-from toolcat.errors import UsageError
-from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, tuned_name
+from toolcat.model import Tool
+from toolcat.search import tuned_name
 from toolcat.search.base import Scores
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
@@ -277,7 +276,7 @@ class TunedScorer:
     def __init__(self, base: HybridScorer | CascadeScorer, tuning: Tuning,
                  weights: Weights | None = None) -> None:
         """`base` should be built with the semantic_weight of `weights` (default: the
-        tuning's); `tuned_scorer` does both."""
+        tuning's); `toolcat.search.index.scorer_for(..., tuning=)` does both."""
         self.base = base
         self.name = tuned_name(base.name)
         self.tools = base.tools
@@ -287,6 +286,12 @@ class TunedScorer:
         self.matched = match(tuning, base.tools, self.embedder.ident)
         self._last: tuple[str | None, np.ndarray, np.ndarray, np.ndarray] = (
             None, np.zeros(0), np.zeros(0), np.zeros(0))
+
+    @property
+    def notice(self) -> str | None:
+        """Why the base scorer answers with words only for now (see HybridScorer)."""
+        found = getattr(self.base, "notice", None)
+        return found if isinstance(found, str) else None
 
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:
@@ -299,8 +304,11 @@ class TunedScorer:
 
     def usage(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The usage evidence of every tool, one row per query."""
+        # in the base's lexical stage the model may not be loaded: past requests count by
+        # their words only, as the base does
+        semantic = self.weights.usage_weight and self.notice is None
         similarity = usage_similarity(self.matched, self._vectors(queries, cached)) \
-            if self.weights.usage_weight else np.zeros((len(queries), len(self.matched.active)))
+            if semantic else np.zeros((len(queries), len(self.matched.active)))
         terms = (np.stack([term_evidence(self.matched, q) for q in queries])
                  if self.weights.term_weight and queries else None)
         return usage_evidence(self.matched, self.weights, similarity, terms)
@@ -362,23 +370,6 @@ def effective_weights(tuning: Tuning, tools: Sequence[Tool]) -> Weights:
     if tuning.tools and not len(match(tuning, tools).active):
         return Weights()
     return tuning.weights
-
-
-def tuned_scorer(source: Catalog | Sequence[Tool], tuning: Tuning, scorer: str = "hybrid",
-                 **options: Any) -> TunedScorer:
-    """A TunedScorer over the `scorer` (one of TUNABLE) of `source` (from the persisted index
-    when it is a catalog read from files), built with the tuning's semantic weight and
-    `options`."""
-    from toolcat.search.index import indexed_scorer
-
-    if scorer not in TUNABLE:
-        raise UsageError(f"a tuning applies to the {' and '.join(TUNABLE)} scorers, "
-                         f"not {scorer}")
-    tools = source.tools if isinstance(source, Catalog) else source
-    weights = effective_weights(tuning, tools)
-    base = indexed_scorer(scorer, source,
-                          **{**options, "semantic_weight": weights.semantic_weight})
-    return TunedScorer(cast("HybridScorer | CascadeScorer", base), tuning, weights)
 
 
 def warnings(tuning: Tuning, matched: Matched, model: str | None = None) -> list[str]:

@@ -37,6 +37,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.resolution.builtins import DISCOVERY
@@ -44,8 +46,9 @@ from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session
-from toolcat.search import TUNABLE, Scorer, build_scorer, default_scorer, tuned_name
+from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
+from toolcat.search.index import scorer_for
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -122,6 +125,10 @@ class Gate:
         self._builtins = {t.name: t for t in self.resolver.builtins.tools
                           if t.qualified_name in served}
         self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
+        # the pool as a flag per catalog tool: the search scorer ranks the whole catalog
+        pooled = {id(t) for t in self.pool}
+        self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
+                                       count=len(catalog.tools))
         self._pool_names = _names(self.pool, self.name)
         self._catalog_names = _names(catalog.tools, self.name)
         self._scorers: dict[str, Scorer | BaseException] = {}
@@ -190,7 +197,9 @@ class Gate:
     # ---- seed 001's discovery tools --------------------------------------------------------
 
     def warm(self) -> threading.Thread:
-        """Build the search scorers' indexes on a background thread."""
+        """Build the search scorers' indexes on a background thread, then ready the semantic
+        stage of the search scorer (load the model and the catalog's embeddings, computing
+        them when they are not stored); until then it answers with its lexical stage."""
         thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
         thread.start()
         return thread
@@ -200,23 +209,38 @@ class Gate:
             # a failure is kept, and reported by the search that needs the scorer
             with contextlib.suppress(Exception):
                 self.scorer(name)
+                if name == self.scorer_name:  # its semantic stage on a thread of its own
+                    threading.Thread(target=self.complete, name="toolcat-serve-semantic",
+                                     daemon=True).start()
+
+    def complete(self) -> None:
+        """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
+        lexical stage answering, and says why in its notice."""
+        try:
+            scorer = self.scorer(self.scorer_name)
+        except Exception:  # reported by the searches
+            return
+        finish = getattr(getattr(scorer, "base", scorer), "complete", None)
+        if finish is not None:
+            with contextlib.suppress(Exception):  # the scorer's notice says what failed
+                finish()
 
     def scorer(self, name: str) -> Scorer:
-        """The scorer called `name` over the searchable pool (built once; a failure to build
-        is kept and raised again)."""
+        """The scorer called `name`: the search scorer over the whole catalog (from its
+        persisted index, answering lexically until its semantic stage is ready; the pool is
+        a mask), the others over the searchable pool. Built once; a failure to build is kept
+        and raised again."""
         with self._lock:
             lock = self._locks.setdefault(name, threading.Lock())
         with lock:  # one build per scorer; the others stay usable meanwhile
             if name not in self._scorers:
-                options = self._scorer_options if name == self.scorer_name else {}
                 try:
-                    if name == self.scorer_name and self.tuning is not None:
-                        from toolcat.search.tuning import tuned_scorer
-
-                        self._scorers[name] = tuned_scorer(self.pool, self.tuning, name,
-                                                           **options)
+                    if name == self.scorer_name:
+                        self._scorers[name] = scorer_for(
+                            name, self.catalog, tuning=self.tuning, embeddings="later",
+                            **self._scorer_options)
                     else:
-                        self._scorers[name] = build_scorer(name, self.pool, **options)
+                        self._scorers[name] = scorer_for(name, self.pool)
                 except Exception as exc:  # re-raised to each search below
                     self._scorers[name] = exc
             built = self._scorers[name]
@@ -235,7 +259,7 @@ class Gate:
                 "with plain words)"
             return SearchAnswer({"error": error}, "invalid-pattern", (), error)
         try:
-            method, found = self._search(query)
+            method, found, stage = self._search(query)
         except Exception as exc:  # seed 004's fail-open: any scorer failure
             problem = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
             tools = [{"name": name, "description": t.description}
@@ -248,24 +272,29 @@ class Gate:
         tools = [{"name": self.name(t), "description": t.description} for t in found]
         message = NOT_FOUND if not found else FOUND_FUZZY if method == "fuzzy" else FOUND
         answer: dict[str, Any] = {"found": len(tools), "tools": tools, "message": message}
-        if method == tuned_name(self.scorer_name) and self.tuning is not None:
+        if self.tuning is not None and method.startswith(tuned_name(self.scorer_name)):
             answer["tuning"] = self.tuning.label  # the client sees what ranked its tools
+        if stage is not None:
+            answer["note"] = f"Ranked by words only: {stage}."
         return SearchAnswer(answer, method, tuple(t["name"] for t in tools))
 
-    def _search(self, query: str) -> tuple[str, list[Tool]]:
+    def _search(self, query: str) -> tuple[str, list[Tool], str | None]:
+        """The method, the tools found, and why the scorer answered by words only (or None)."""
         if not self.pool:
-            return "none", []
+            return "none", [], None
         regex = search_tools(query, self.pool, scorer=self.scorer("regex"), limit=LIMIT)
         if regex.results:
-            return "regex", [s.tool for s in regex.results]
+            return "regex", [s.tool for s in regex.results], None
         scorer = self.scorer(self.scorer_name)
-        ranked = search_tools(query, self.pool, scorer=scorer, limit=LIMIT,
-                              min_score=self.floor)
-        found = [s.tool for s in ranked.results if s.score > 0]
-        if found:
-            return scorer.name, found  # `hybrid+tuning` when tuned
+        stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
+        ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
+                      where=self._searchable)
+        found = [s.tool for s in ranked if s.score > 0]
+        if found:  # `hybrid+tuning` when tuned; `hybrid (lexical stage)` before embeddings
+            return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",
+                    found, stage)
         fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
-        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0]
+        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], None
 
     def add(self, names: Sequence[str]) -> AddAnswer:
         """add_tool: make the named tools callable; says which were added, which were

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from toolcat.model import Catalog
 from toolcat.tune.file import dumps, load_tuning
@@ -36,9 +36,11 @@ def read_sources(catalog: Catalog, paths: Sequence[str | Path], *,
 def prepare_material(catalog: Catalog, usage: Usage, **options: Any) -> Material:
     """Score the requests zero-shot once with the hybrid scorer (`options`: model, device,
     cache, progress), from the persisted index when the catalog was seen before."""
-    from toolcat.search.index import indexed_scorer
+    from toolcat.search.hybrid import HybridScorer
+    from toolcat.search.index import scorer_for
 
-    return prepare(catalog, usage, indexed_scorer("hybrid", catalog, **options))  # type: ignore[arg-type]
+    return prepare(catalog, usage, cast(HybridScorer, scorer_for("hybrid", catalog,
+                                                                 embeddings="now", **options)))
 
 
 __all__ = ["CrossValidation", "Material", "Usage", "cross_validate", "dumps", "learn",

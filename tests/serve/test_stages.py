@@ -1,0 +1,66 @@
+"""serve's search scorer at run time: words at once, hybrid once its semantic stage is ready,
+and then only the request itself is encoded; a real MCP client sees the note."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from tests.conftest import CATALOGS
+from tests.serve.conftest import environment, served, text
+from toolcat.catalog.load import load_catalog
+from toolcat.search.embeddings import load_embedder
+from toolcat.serve.gate import Gate
+
+pytestmark = pytest.mark.semantic
+QUERY = "weather forecast for Lisbon next days"  # no pattern match: the scorer ranks
+
+
+def test_the_search_answers_by_words_and_says_so_until_the_semantic_stage_is_ready(
+        shared_cache, monkeypatch):
+    gate = Gate(load_catalog(CATALOGS))
+    assert gate.scorer_name == "hybrid"
+    before = gate.search(QUERY)
+    assert before.method == "hybrid (lexical stage)"
+    assert before.response["note"].startswith("Ranked by words only: the semantic stage is")
+    model = load_embedder().model
+    encoded: list[list[str]] = []
+    real = model.encode
+    monkeypatch.setattr(model, "encode",
+                        lambda texts, **kw: encoded.append(list(texts)) or real(texts, **kw))
+    gate.complete()
+    encoded.clear()  # readying the stage encodes one warm-up text
+    after = gate.search(QUERY)
+    assert after.method == "hybrid" and "note" not in after.response
+    assert "weather" in after.found[0]
+    assert encoded == [[QUERY]]  # the catalog's embeddings were stored: only the request
+
+
+def test_an_mcp_client_gets_the_note_then_hybrid_answers(tmp_path, embedding_cache):
+    catalog = tmp_path / "tools.json"
+    catalog.write_text(json.dumps(
+        [{"name": f"topic_{i}", "description": f"Notes about topic {i}."} for i in range(30)] +
+        [{"name": "ledger_post", "description": "Post an entry to the accounting ledger."},
+         {"name": "forecast", "description": "Tomorrow's weather: rain, wind, temperature."}]))
+    env = environment(TOOLCAT_CACHE_DIR=str(embedding_cache))
+
+    async def session() -> list[dict]:
+        answers = []
+        async with served("-c", str(catalog), env=env) as client:
+            answers.append(json.loads(text(await client.call_tool(
+                "search_tools", {"query": "post an entry to the ledger"}))))
+            for _ in range(240):  # until the semantic stage is ready (model load)
+                found = json.loads(text(await client.call_tool(
+                    "search_tools", {"query": "will it rain tomorrow"})))
+                if "note" not in found:
+                    answers.append(found)
+                    break
+                await anyio.sleep(0.5)
+        return answers
+
+    first, ready = anyio.run(session)
+    assert first["tools"][0]["name"] == "ledger_post", first
+    assert "Ranked by words only" in first.get("note", ""), first
+    assert ready["tools"][0]["name"] == "forecast"
