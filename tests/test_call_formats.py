@@ -66,7 +66,7 @@ def test_next_tuesday_is_not_a_time_min(run, tmp_path):
                                                  "input": {"time_min": "next tuesday"}}]}))
     result = run("check-call", str(response), "--provider", "anthropic", "-c", str(CATALOGS))
     assert result.exit_code == 1
-    assert "/time_min" in result.stdout and "'next tuesday' is not a 'date-time'" in (
+    assert "/time_min" in result.stdout and '"next tuesday" is not a "date-time"' in (
         result.stdout)
 
 
