@@ -132,3 +132,22 @@ def test_the_default_scorer_is_the_most_accurate_one_installed(demo, shared_cach
     result = pick("drop the users table", demo, allow_unsafe=True)
     assert result.scorer == "hybrid"
     assert result.picks[0].tool.name == "drop_table"
+
+
+def test_decorated_classes_and_functions_are_picked_and_given_back():
+    @toolcat.tool(name="get_weather", description="Get the current weather for a city.",
+                  parameters={"type": "object", "properties": {"city": {"type": "string"}}})
+    class GetWeather:
+        def run(self) -> str:
+            return "sunny"
+
+    @toolcat.tool(description="Send an email message to someone.",
+                  parameters={"type": "object", "properties": {"to": {"type": "string"}},
+                              "required": ["to"]})
+    def send_email(to: str) -> str:
+        return to
+
+    result = toolcat.pick("weather in Paris", [GetWeather, send_email], scorer="bm25")
+    assert [(p.tool.name, p.target) for p in result.picks] == [("get_weather", GetWeather)]
+    with pytest.raises(UsageError, match="is not a toolcat tool"):
+        toolcat.pick("weather", [GetWeather, "get_weather"], scorer="bm25")

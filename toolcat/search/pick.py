@@ -37,13 +37,18 @@ MIN_SCORE = 0.05
 
 @dataclass(frozen=True)
 class Pick:
-    """One chosen tool: its score in 0..1, 1-based rank, reason, and provenance."""
+    """One chosen tool: its score in 0..1, 1-based rank, reason, and provenance.
+
+    `target` is what the caller passed in for this tool when it was a `@toolcat.tool` class or
+    function (so a pick can be instantiated or called directly); None for a Tool.
+    """
 
     tool: Tool
     score: float
     rank: int
     reason: str
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    target: Any = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.tool.name, "qualified_name": self.tool.qualified_name,
@@ -102,7 +107,7 @@ class PickResult:
 
 def pick(
     query: Any,
-    catalog: Catalog | Iterable[Tool] | str | PathLike[str],
+    catalog: Catalog | Iterable[Any] | str | PathLike[str],
     *,
     max_candidates: int = MAX_CANDIDATES,
     min_score: float | None = None,
@@ -115,7 +120,8 @@ def pick(
     """Choose the tools of `catalog` that fit `query` (seed 002's pickTools).
 
     `query` is text, or an object stringified as JSON (seed 002). `catalog` is a Catalog,
-    tools, or a catalog path. `scorer` is a name from SCORERS, a Scorer already built over the
+    Tools or `@toolcat.tool` classes and functions (each pick's `target` gives the one passed
+    in), or a catalog path. `scorer` is a name from SCORERS, a Scorer already built over the
     same tools, a plain function `(query, tool) -> score` (seed 002's ScorerFn; see
     toolcat.search.function), or None for the most accurate scorer available
     (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
@@ -136,7 +142,7 @@ def pick(
     if timeout_ms is not None and timeout_ms <= 0:
         raise UsageError("timeout_ms must be more than 0")
     query = query_text(query)
-    source = _source(catalog)
+    source, given = _source(catalog)
     tools = source.tools if isinstance(source, Catalog) else source
     prebuilt = None if scorer is None or isinstance(scorer, str) else as_scorer(scorer, tools)
     if prebuilt is None:
@@ -174,7 +180,8 @@ def pick(
         policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
         first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
-        picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}))
+        picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}),
+                           given.get(id(t)))
                       for i, t in enumerate(first, 1))
         message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
                    f"first {len(picks)} tools in registration order")
@@ -182,7 +189,8 @@ def pick(
     built, found = done
     excluded = () if allow_unsafe else _unsafe(built)
     policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
-    picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details))
+    picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details),
+                       given.get(id(s.tool)))
                   for s in found)
     stage = notice(built)
     if best_unsafe:
@@ -243,15 +251,26 @@ def _is_safe(tool: Tool) -> bool:
     return tool.safe
 
 
-def _source(catalog: Catalog | Iterable[Tool] | str | PathLike[str]) -> Catalog | tuple[Tool, ...]:
-    """The catalog (whose files key the persisted index), or the tools as given."""
+def _source(catalog: Catalog | Iterable[Any] | str | PathLike[str]
+            ) -> tuple[Catalog | tuple[Tool, ...], dict[int, Any]]:
+    """The catalog (whose files key the persisted index), or the tools as given; and, by the
+    id of each tool, the `@toolcat.tool` class or function it was given as."""
     if isinstance(catalog, Catalog):
-        return catalog
+        return catalog, {}
     if isinstance(catalog, (str, PathLike)):
         from toolcat.catalog.load import load_catalog
 
-        return load_catalog(Path(catalog))  # any PathLike, not only a Path
-    return tuple(catalog)
+        return load_catalog(Path(catalog)), {}  # any PathLike, not only a Path
+    from toolcat.define.tools import definition_of
+
+    tools: list[Tool] = []
+    given: dict[int, Any] = {}
+    for item in catalog:
+        tool = definition_of(item)
+        tools.append(tool)
+        if tool is not item:
+            given[id(tool)] = item
+    return tuple(tools), given
 
 
 def _provenance(tool: Tool, scorer: str, details: Mapping[str, Any]) -> dict[str, Any]:
