@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 
 import pytest
@@ -151,3 +152,17 @@ def test_decorated_classes_and_functions_are_picked_and_given_back():
     assert [(p.tool.name, p.target) for p in result.picks] == [("get_weather", GetWeather)]
     with pytest.raises(UsageError, match="is not a toolcat tool"):
         toolcat.pick("weather", [GetWeather, "get_weather"], scorer="bm25")
+
+
+@pytest.mark.parametrize("command", [["pick", "fetch a web page", "--scorer", "bm25"],
+                                     ["search", "fetch"]])
+def test_equal_scores_go_to_the_higher_priority_then_catalog_order(run, tmp_path, command):
+    catalog = tmp_path / "pages.yaml"
+    catalog.write_text("tools:\n" + "".join(
+        f"  - {{name: fetch_page_{x}, description: Fetch a web page., priority: {p}, "
+        "parameters: {type: object, properties: {}}}\n" for x, p in
+        (("a", 50), ("b", 90), ("c", 50))))
+    result = run(*command, "-c", str(catalog), "--json")
+    found = json.loads(result.stdout)
+    names = [p["name"] for p in found.get("picks", found.get("tools", []))]
+    assert names == ["fetch_page_b", "fetch_page_a", "fetch_page_c"]

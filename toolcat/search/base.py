@@ -77,8 +77,9 @@ def rank(
     explain: bool = True,
     where: Callable[[Tool], bool] | Sequence[bool] | npt.NDArray[np.bool_] | None = None,
 ) -> list[Scored]:
-    """Tools by descending score (ties keep catalog order), at or above `min_score`, and only
-    those `where` accepts when it is given: a predicate on a tool, or one flag per tool.
+    """Tools by descending score, at or above `min_score`, and only those `where` accepts
+    when it is given: a predicate on a tool, or one flag per tool. Equal scores go to the
+    higher `priority` first ("preferred when multiple tools match"), then catalog order.
 
     Tools scoring exactly 0 never rank: a zero means "no evidence at all". The work is done
     on arrays: the best `limit` by partition, not by sorting every score; a predicate is
@@ -96,10 +97,13 @@ def rank(
     if limit is not None and limit < len(candidates):
         values = scores[candidates]
         # every candidate at least as good as the limit-th best, ties included, so that ties
-        # are broken by catalog order below
+        # are broken by priority and catalog order below
         kth = np.partition(values, len(values) - limit)[len(values) - limit]
         candidates = candidates[values >= kth]
-    order = candidates[np.lexsort((candidates, -scores[candidates]))][:limit]
+    preference = _preference(scorer)
+    keys = (candidates, -scores[candidates]) if preference is None else \
+        (candidates, preference[candidates], -scores[candidates])
+    order = candidates[np.lexsort(keys)][:limit]
     ranked = []
     for position, i in enumerate(order.tolist(), 1):
         reason, details = scorer.explain(query, i) if explain else ("", {})
@@ -108,6 +112,28 @@ def rank(
 
 
 _masks: WeakKeyDictionary[Any, dict[Callable[[Tool], bool], Any]] = WeakKeyDictionary()
+_preferences: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
+
+
+def _preference(scorer: Scorer) -> Any:
+    """The tools' priorities negated (a sort key), or None when they are all equal; computed
+    once per scorer."""
+    try:
+        return _preferences[scorer]
+    except KeyError:
+        found = _preferences[scorer] = _negated_priorities(scorer.tools)
+        return found
+    except TypeError:  # a scorer that cannot be weakly referenced: computed every time
+        return _negated_priorities(scorer.tools)
+
+
+def _negated_priorities(tools: Sequence[Tool]) -> Any:
+    import numpy as np
+
+    priorities = np.fromiter((t.priority for t in tools), dtype=np.int64, count=len(tools))
+    if not len(priorities) or (priorities == priorities[0]).all():
+        return None
+    return -priorities
 
 
 def tool_mask(scorer: Scorer, predicate: Callable[[Tool], bool]) -> Any:
