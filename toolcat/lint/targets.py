@@ -23,10 +23,6 @@ from toolcat.providers import PROVIDERS
 from toolcat.providers.base import Limits, Provider, SchemaChange
 from toolcat.providers.targets import LintTarget
 
-# The order lint has always listed the targets of `--target all` in; a provider not named here
-# needs no entry: its targets follow these, in registry order.
-ORDER = ("openai", "anthropic", "gemini", "bedrock", "ollama", "mistral")
-
 
 @dataclass(frozen=True, kw_only=True)
 class Target(LintTarget):
@@ -54,16 +50,11 @@ class Target(LintTarget):
         return self.max_tools if self.max_tools is not None else self.limits.max_tools
 
 
-def _rank(provider: Provider) -> int:
-    return ORDER.index(provider.name) if provider.name in ORDER else len(ORDER)
-
-
 def targets() -> dict[str, Target]:
-    """Every target by name, read from the provider registry when asked, so that a provider
-    registered after this module was imported is a target too."""
-    providers = sorted(PROVIDERS.values(), key=_rank)  # stable: registry order otherwise
+    """Every target by name, in the provider registry's order, read from it when asked, so
+    that a provider registered after this module was imported is a target too."""
     return {declared.name: Target.of(provider, declared)
-            for provider in providers for declared in provider.lint_targets}
+            for provider in PROVIDERS.values() for declared in provider.lint_targets}
 
 
 def get_targets(names: list[str] | tuple[str, ...]) -> tuple[Target, ...]:

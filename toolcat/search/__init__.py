@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolcat.errors import UsageError
@@ -47,26 +48,41 @@ def _check(scorer_class: type[Scorer], options: dict[str, Any]) -> None:
 def check_options(name: str, options: dict[str, Any]) -> None:
     """Raise UsageError unless the scorer called `name` takes every one of `options`."""
     try:
-        module, cls = _CLASSES[name]
+        kind = SCORER_KINDS[name]
     except KeyError:
         raise UsageError(f"unknown scorer '{name}'; known: {', '.join(SCORERS)}") from None
-    _check(getattr(importlib.import_module(module), cls), options)
+    _check(getattr(importlib.import_module(kind.module), kind.cls), options)
 
 
-_CLASSES = {
-    "regex": ("toolcat.search.regex", "RegexScorer"),
-    "keyword": ("toolcat.search.keyword", "KeywordScorer"),
-    "fuzzy": ("toolcat.search.fuzzy", "FuzzyScorer"),
-    "bm25": ("toolcat.search.bm25", "BM25Scorer"),
-    "semantic": ("toolcat.search.semantic", "SemanticScorer"),
-    "hybrid": ("toolcat.search.hybrid", "HybridScorer"),
-    "cascade": ("toolcat.search.cascade", "CascadeScorer"),
-    "relevance": ("toolcat.search.relevance", "RelevanceScorer"),
+@dataclass(frozen=True)
+class ScorerKind:
+    """Where a scorer lives and what it is: every list of scorers is derived from these."""
+
+    module: str
+    cls: str
+    semantic: bool = False  # needs the `semantic` extra; takes --model and --device
+    tunable: bool = False  # a tuning's usage evidence can be added to it (search.tuning)
+    persisted: bool = False  # kept in the persisted index (search.index)
+
+
+SCORER_KINDS: dict[str, ScorerKind] = {
+    "regex": ScorerKind("toolcat.search.regex", "RegexScorer"),
+    "keyword": ScorerKind("toolcat.search.keyword", "KeywordScorer"),
+    "fuzzy": ScorerKind("toolcat.search.fuzzy", "FuzzyScorer"),
+    "bm25": ScorerKind("toolcat.search.bm25", "BM25Scorer", persisted=True),
+    "semantic": ScorerKind("toolcat.search.semantic", "SemanticScorer", semantic=True,
+                           persisted=True),
+    "hybrid": ScorerKind("toolcat.search.hybrid", "HybridScorer", semantic=True, tunable=True,
+                         persisted=True),
+    "cascade": ScorerKind("toolcat.search.cascade", "CascadeScorer", semantic=True,
+                          tunable=True, persisted=True),
+    "relevance": ScorerKind("toolcat.search.relevance", "RelevanceScorer"),
 }
-SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(module, cls)
-                                             for name, (module, cls) in _CLASSES.items()}
-# the scorers that need the `semantic` extra and take --model and --device
-SEMANTIC = ("semantic", "hybrid", "cascade")
+SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(kind.module, kind.cls)
+                                             for name, kind in SCORER_KINDS.items()}
+SEMANTIC = tuple(name for name, kind in SCORER_KINDS.items() if kind.semantic)
+TUNABLE = tuple(name for name, kind in SCORER_KINDS.items() if kind.tunable)
+PERSISTED = tuple(name for name, kind in SCORER_KINDS.items() if kind.persisted)
 LEXICAL_DEFAULT = "bm25"
 
 
@@ -82,9 +98,6 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
     except KeyError:
         raise UsageError(f"unknown scorer '{name}'; known: {', '.join(SCORERS)}") from None
     return factory(tools, **options)
-
-
-TUNABLE = ("hybrid", "cascade")  # the scorers a tuning applies to (toolcat.search.tuning)
 
 
 def tuned_name(scorer: str) -> str:

@@ -29,6 +29,7 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import (
     LARGE_CATALOG,
+    PERSISTED,
     TUNABLE,
     build_scorer,
     check_options,
@@ -134,7 +135,7 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
         base = scorer_for(name, source, embeddings=embeddings,
                           **{**options, "semantic_weight": weights.semantic_weight})
         return TunedScorer(base, tuning, weights)  # type: ignore[arg-type]
-    if name not in ("bm25", "semantic", "hybrid", "cascade"):
+    if name not in PERSISTED:
         return build_scorer(name, tools, **options)
     check_options(name, options)
     key = catalog_key(source) if isinstance(source, Catalog) else None
