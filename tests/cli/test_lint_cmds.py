@@ -132,11 +132,17 @@ def test_pyproject_tool_toolcat_lint_is_read_too(run, isolated):
     assert run("lint").exit_code == 1
 
 
-def test_a_bad_lint_section_exits_2_naming_the_config_file(run, isolated):
-    (isolated / "toolcat.yaml").write_text("lint:\n  select: [TC42]\n")
+@pytest.mark.parametrize(("text", "place", "message"), [
+    ("lint:\n  select: [TC101, TC42]\n", "2:19", "lint: unknown rule 'TC42'"),
+    ("lint:\n  severity:\n    TC101: loud\n", "3:12", "lint: severity of TC101 must be"),
+    ("lint:\n  bogus: 1\n", "2:3", "lint: unknown setting 'bogus'"),
+    ("device: banana\n", "1:9", "'device' must be one of auto, cpu, cuda, mps"),
+])
+def test_a_bad_setting_exits_2_at_its_line_and_column(run, isolated, text, place, message):
+    (isolated / "toolcat.yaml").write_text(text)
     result = run("lint", CLEAN)
     assert result.exit_code == 2
-    assert f"{isolated / 'toolcat.yaml'}: lint: unknown rule 'TC42'" in result.stderr
+    assert f"{isolated / 'toolcat.yaml'}:{place}: {message}" in result.stderr
 
 
 def test_rules_lists_every_rule_by_family(run):

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
-from toolcat.model import SourceRef
 from toolcat.search import SCORERS, SEMANTIC, TUNABLE
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ def _options(scorer: str | None, model: str | None, device: str | None = None,
     import os
 
     from toolcat.cli import build
-    from toolcat.errors import ConfigError, UsageError
+    from toolcat.errors import UsageError
     from toolcat.search.device import DEVICE_ENV
 
     for name, value in (("--model", model), ("--device", device)):
@@ -61,11 +60,7 @@ def _options(scorer: str | None, model: str | None, device: str | None = None,
         return {}
     options: dict[str, Any] = {} if model is None else {"model": model}
     if device is None and not os.environ.get(DEVICE_ENV):
-        cfg = build.config()
-        device = cfg.sections.get("device")
-        if device is not None and not isinstance(device, str):
-            raise ConfigError("'device' must be one of auto, cpu, cuda, mps",
-                              where=SourceRef(str(cfg.path)))
+        device = build.config().device  # checked where the file is read
     if device is not None:
         options["device"] = device
     if bar is not None:

@@ -16,6 +16,7 @@ Imports only rooms below it (source); see docs/architecture.md.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -39,6 +40,8 @@ else:  # pragma: no cover
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
 SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device", "tuning")
+# where embeddings may be encoded (`device:`, --device, $TOOLCAT_DEVICE); `cuda:1` names a GPU
+DEVICES = ("auto", "cpu", "cuda", "mps")
 REFS_KEYS = ("roots",)
 
 
@@ -53,7 +56,17 @@ class Config:
     profile: str | None = None
     tuning: Path | None = None
     ref_roots: tuple[Path, ...] = ()
+    device: str | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)
+    index: PositionIndex | None = field(default=None, compare=False, repr=False)
+
+    def where(self, pointer: str) -> SourceRef | None:
+        """The file:line:column of the setting at `pointer` (`/lint/select/0`)."""
+        if self.path is None:
+            return None
+        if self.index is None:
+            return SourceRef(str(self.path))
+        return SourceRef(str(self.path), *self.index.locate(pointer), pointer)
 
     def section(self, name: str) -> Mapping[str, Any]:
         value = self.sections.get(name) or {}
@@ -159,6 +172,11 @@ def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> 
     if tuning is not None and (not isinstance(tuning, str) or not tuning.strip()):
         raise ConfigError("'tuning' must be the path of a tuning file (toolcat tune -o)",
                           where=at("/tuning"))
+    device = data.get("device")
+    if device is not None and (not isinstance(device, str)
+                               or device.strip().lower().split(":")[0] not in DEVICES):
+        raise ConfigError(f"'device' must be one of {', '.join(DEVICES)} (or cuda:N), not "
+                          f"{json.dumps(device)}", where=at("/device"))
     tuning_path = path.parent / Path(tuning).expanduser() if tuning else None
     if tuning_path is not None:
         check_owned(tuning_path, "the tuning", at("/tuning"))
@@ -169,8 +187,10 @@ def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> 
         profile=profile,
         tuning=tuning_path,
         ref_roots=_ref_roots(data.get("refs"), path, at),
+        device=device,
         sections={k: v for k, v in data.items()
-                  if k not in ("catalogs", "profile", "refs", "tuning")},
+                  if k not in ("catalogs", "profile", "refs", "tuning", "device")},
+        index=index,
     )
 
 

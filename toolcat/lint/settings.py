@@ -12,7 +12,7 @@ section of toolcat.yaml (or `[tool.toolcat.lint]` of pyproject.toml) and from op
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -57,16 +57,20 @@ class LintSettings:
     prefix: PrefixPolicy = "collisions"
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None
+    def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None,
+                     locate: Callable[[str], SourceRef | None] | None = None
                      ) -> LintSettings:
-        """Settings from a `lint:` config mapping; a wrong key or value is a ConfigError."""
-        def fail(message: str) -> ConfigError:
-            return ConfigError(f"lint: {message}", where=where)
+        """Settings from a `lint:` config mapping; a wrong key or value is a ConfigError, at
+        the setting's own place when `locate` maps a pointer in the mapping (`/select/0`) to
+        one."""
+        def fail(message: str, pointer: str = "") -> ConfigError:
+            place = locate(pointer) if locate is not None else None
+            return ConfigError(f"lint: {message}", where=place or where)
 
         unknown = sorted(set(data) - set(KEYS))
         if unknown:
             raise fail(f"unknown setting {', '.join(map(repr, unknown))}; known: "
-                       f"{', '.join(KEYS)}")
+                       f"{', '.join(KEYS)}", f"/{unknown[0]}#key")
         names: dict[str, tuple[str, ...]] = {}
         for key in ("select", "ignore", "targets"):
             if key in data:
@@ -74,17 +78,32 @@ class LintSettings:
                 if isinstance(value, str):
                     value = [value]
                 if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                    raise fail(f"'{key}' must be a list of names")
+                    raise fail(f"'{key}' must be a list of names", f"/{key}")
                 names[key] = tuple(value)
         severity = data.get("severity", {})
         if not isinstance(severity, dict):
-            raise fail("'severity' must map rule ids to error, warning or info")
+            raise fail("'severity' must map rule ids to error, warning or info", "/severity")
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise fail("'options' must be a mapping of option names to values")
+            raise fail("'options' must be a mapping of option names to values", "/options")
         baseline = data.get("baseline")
         if baseline is not None and not (isinstance(baseline, str) and baseline):
-            raise fail("'baseline' must be the path of a baseline file")
+            raise fail("'baseline' must be the path of a baseline file", "/baseline")
+        # each name and value checked alone first, so an error names its own line
+        alone: list[tuple[str, dict[str, Any]]] = [
+            *((f"/{key}/{i}" if isinstance(data[key], list) else f"/{key}",
+               {key: (name,)}) for key, listed in names.items()
+              for i, name in enumerate(listed)),
+            *((f"/severity/{rule}", {"severity": {rule: level}})
+              for rule, level in severity.items()),
+            *((f"/options/{name}", {"options": {name: value}})
+              for name, value in options.items()),
+        ]
+        for pointer, field_value in alone:
+            try:
+                replace(cls(), **field_value).validate()
+            except UsageError as exc:
+                raise fail(exc.message, pointer) from None
         settings = cls()
         settings = replace(settings, select=names.get("select", settings.select),
                            ignore=names.get("ignore", settings.ignore),
@@ -176,7 +195,8 @@ def settings_from_config(config: Config) -> LintSettings:
             that is not the user's (config.trust.check_owned).
     """
     where = SourceRef(str(config.path)) if config.path else None
-    settings = replace(LintSettings.from_mapping(config.section("lint"), where),
+    settings = replace(LintSettings.from_mapping(config.section("lint"), where,
+                                                 lambda pointer: config.where("/lint" + pointer)),
                        prefix=prefix_setting(config.section("names"), str(config.path)))
     if config.path is None:
         return settings

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from toolcat.config import DEVICES
 from toolcat.errors import UsageError
 
-DEVICES = ("auto", "cpu", "cuda", "mps")
 DEVICE_ENV = "TOOLCAT_DEVICE"
 # Texts encoded per forward pass: a GPU is only busy with large batches; on a CPU larger
 # batches only pad more (texts in a batch are padded to the longest).
