@@ -284,8 +284,8 @@ class TunedScorer:
         self.weights = tuning.weights if weights is None else weights
         self.embedder = base.embedder
         self.matched = match(tuning, base.tools, self.embedder.ident)
-        self._last: tuple[str | None, np.ndarray, np.ndarray, np.ndarray] = (
-            None, np.zeros(0), np.zeros(0), np.zeros(0))
+        self._last: tuple[tuple[str, str | None] | None, np.ndarray, np.ndarray,
+                          np.ndarray] = (None, np.zeros(0), np.zeros(0), np.zeros(0))
 
     @property
     def notice(self) -> str | None:
@@ -315,13 +315,15 @@ class TunedScorer:
 
     def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scores of every tool for `query`, the usage evidence they hold, and the usage
-        evidence before the bound; kept for the next call with the same query (a query is
-        scored, then explained tool by tool: encoded once)."""
-        if self._last[0] != query:
+        evidence before the bound; kept for the next call with the same query in the same
+        stage (a query is scored, then explained tool by tool: encoded once; once the base's
+        semantic stage arrives, the same query is scored anew)."""
+        key = (query, self.notice)
+        if self._last[0] != key:
             raw = self.usage([query])[0]
             scores, kept = within_bound(np.asarray(self.base.scores(query, raw)), raw,
                                         self.weights.lift)
-            self._last = (query, scores, kept, raw)
+            self._last = (key, scores, kept, raw)
         return self._last[1], self._last[2], self._last[3]
 
     def scores(self, query: str) -> np.ndarray:

@@ -294,7 +294,8 @@ class Gate:
             return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",
                     found, stage)
         fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
-        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], None
+        # still words only: the client is told, so it can ask again once the stage is ready
+        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], stage
 
     def add(self, names: Sequence[str]) -> AddAnswer:
         """add_tool: make the named tools callable; says which were added, which were
