@@ -114,7 +114,7 @@ def search(
     tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Search the catalog: regex first, fuzzy when nothing matches, best 5 (seed 001); with
+    """Search the catalog: regex first, fuzzy when nothing matches, best 5; with
     --tuning, the tuned hybrid scorer."""
     from toolcat.cli import build
     from toolcat.cli.output import console, note, print_json
@@ -123,7 +123,7 @@ def search(
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg)
     # --tuning without --scorer means the tuned hybrid; toolcat.yaml's tuning applies to
-    # `--scorer hybrid` and `cascade` only (the default search is seed 001's regex)
+    # `--scorer hybrid` and `cascade` only (the default search is the regex one)
     learned = build.tuning(tuning, cfg) if tuning is not None or scorer in TUNABLE else None
     if tuning is not None and scorer is None:
         scorer = "hybrid"
@@ -221,7 +221,7 @@ def pick(
     tuning: TuningOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Pick the few tools a model should see for a query (seed 002's pickTools)."""
+    """Pick the few tools a model should see for a query."""
     from toolcat.cli import build
     from toolcat.cli.output import note, print_json
     from toolcat.errors import UsageError

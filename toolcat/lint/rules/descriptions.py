@@ -92,7 +92,7 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
     A description of fewer than `min_description_words` words (default 4), a placeholder such
     as "tbd", or one with at most one specific word among generic ones like "handles",
-    "returns", "data", "utility" or "does stuff" (seed 001's bad example: "Returns data about
+    "returns", "data", "utility" or "does stuff" (as in "Returns data about
     conditions") gives a search nothing to match and a model nothing to choose by. Say what
     the tool does, to what, and what it returns.
     """
