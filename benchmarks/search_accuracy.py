@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from benchdata import BENCHDATA
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from toolcat.bench.metrics import hit_at, ndcg_at, recall_at  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, score_many  # noqa: E402
 
@@ -50,12 +50,9 @@ def top_k(scores: Sequence[float], k: int) -> list[int]:
 
 
 def metrics(ranked: list[str], relevant: set[str]) -> tuple[float, float, float, float]:
-    """hit@1, Recall@5, Recall@10, nDCG@10 of one ranking."""
-    gains = [1.0 if name in relevant else 0.0 for name in ranked[:10]]
-    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
-    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(relevant), 10)))
-    return (gains[0] if gains else 0.0, sum(gains[:5]) / len(relevant),
-            sum(gains) / len(relevant), dcg / ideal)
+    """hit@1, Recall@5, Recall@10, nDCG@10 of one ranking, as `toolcat bench` computes them."""
+    return (hit_at(relevant, ranked), recall_at(relevant, ranked, 5),
+            recall_at(relevant, ranked, 10), ndcg_at(relevant, ranked, 10))
 
 
 def load_set(name: str, sample: int | None) -> tuple[list, list[str], list[set[str]]]:
