@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -198,25 +197,18 @@ def stats(
     """
     from toolcat.cli import build
     from toolcat.cli.output import console, print_json, write_lines
+    from toolcat.resolution.stats import catalog_stats
 
-    cat = build.load(catalog, shape)
-    data = catalog_stats(cat)
+    counted = catalog_stats(build.load(catalog, shape))
     if json_:
-        print_json(data)
+        print_json(counted.to_json())
         return
-    size = data["size"]
-    head = f"{data['tools']} tools"
-    tail = (f"on {len(data['servers'])} servers from {len(cat.sources)} files; "
-            f"{data['unsafe']} unsafe; definitions {size['total']:,} bytes (mean "
-            f"{size['mean']:,}, largest {size['largest']['name']} "
-            f"{size['largest']['bytes']:,})")
-    sections = (("server", data["servers"]), ("level", data["levels"]),
-                ("kind", data["kinds"]), ("tag", data["tags"]))
+    head, tail = counted.summary()
     if not console.is_terminal:
         def lines() -> Iterator[str]:
             yield f"{head} {tail}"
-            yield f"advice: {data['advice']['text']}"
-            for title, counts in sections:
+            yield f"advice: {counted.advice.text}"
+            for title, counts in counted.sections():
                 yield f"per {title}"
                 rows = list(counts.items())
                 yield from (f"{key}\t{count}" for key, count in
@@ -226,9 +218,9 @@ def stats(
     from rich.table import Table
 
     console.print(f"[bold]{head}[/] {tail}", soft_wrap=True)
-    console.print(f"advice: {data['advice']['text']}", markup=False, soft_wrap=True)
+    console.print(f"advice: {counted.advice.text}", markup=False, soft_wrap=True)
     rows = _rows(limit, all_)
-    for title, counts in sections:
+    for title, counts in counted.sections():
         table = Table(title=f"per {title}", title_justify="left")
         table.add_column(title, no_wrap=True)
         table.add_column("tools", justify="right")
@@ -237,28 +229,6 @@ def stats(
             table.add_row(str(key), str(count))
         console.print(table)
         _more(len(items) - len(items[:rows]), title)
-
-
-def catalog_stats(cat: Catalog) -> dict[str, Any]:
-    from toolcat.resolution.advice import advise
-
-    sizes = {t.qualified_name: t.size() for t in cat.tools}
-    largest = max(sizes, key=lambda k: sizes[k]) if sizes else ""
-    tags: Counter[str] = Counter(tag for t in cat.tools for tag in t.tags)
-    return {
-        "tools": len(cat.tools),
-        "servers": dict(Counter(t.server for t in cat.tools).most_common()),
-        "levels": {str(k): v for k, v in sorted(Counter(t.level for t in cat.tools).items())},
-        "kinds": dict(Counter(t.kind for t in cat.tools)),
-        "tags": dict(tags.most_common()),
-        "unsafe": sum(not t.safe for t in cat.tools),
-        "size": {
-            "total": sum(sizes.values()),
-            "mean": round(sum(sizes.values()) / len(sizes)) if sizes else 0,
-            "largest": {"name": largest, "bytes": sizes.get(largest, 0)},
-        },
-        "advice": advise(len(cat.tools)).to_json(),
-    }
 
 
 def convert(
