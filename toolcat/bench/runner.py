@@ -147,6 +147,7 @@ class _ScorerBench:
         self.queries = queries
         self.queries_by_id = {q.id: q for q in queries}
         self.idents = idents
+        self.priorities = [t.priority for t in catalog.tools]
         self.tokens = tokens
         self.ks = ks
         self.min_score = min_score
@@ -225,10 +226,11 @@ class _ScorerBench:
 
     def _judge(self, query: LabeledQuery, scores: list[float]) -> _Judged:
         floor = self.min_score
-        # the rule of toolcat.search.rank: nothing at 0, nothing under the floor, ties in
-        # catalog order (a reverse sort is stable)
+        # the rule of toolcat.search.rank: nothing at 0, nothing under the floor, equal
+        # scores by priority (higher first), then catalog order (a reverse sort is stable)
+        priorities = self.priorities
         order = sorted((i for i, s in enumerate(scores) if s > 0 and s >= floor),
-                       key=scores.__getitem__, reverse=True)
+                       key=lambda i: (scores[i], priorities[i]), reverse=True)
         ranking = [self.idents[i] for i in order]
         depth = self.ks[-1]
         cost = {k: sum(self.tokens[i] for i in order[:k]) for k in self.ks}
