@@ -396,7 +396,7 @@ def tokens(
     if query is not None:
         visible = _visible_saving(cost, resolution, chosen)
     if json_:
-        print_json({**_cost_json(cost), "visible": visible})
+        print_json({**cost.to_json(), "visible": visible})
         return
     _print_cost(cost)
     if visible is not None:
@@ -425,18 +425,6 @@ def _print_saving(visible: dict[str, Any]) -> None:
                   f"{visible['tokens']:,} of {visible['all']:,} tokens; saves "
                   f"[bold]{visible['saved']:,}[/] ({visible['saved_share']:.1%})",
                   soft_wrap=True)
-
-
-def _cost_json(cost: CatalogCost) -> dict[str, Any]:
-    return {
-        "method": cost.method.to_json(),
-        "shape": cost.shape,
-        "total": cost.total,
-        "tools": [{"name": c.tool.name, "qualified_name": c.tool.qualified_name,
-                   "server": c.tool.server, "tokens": c.tokens} for c in cost.tools],
-        "servers": [{"name": s.name, "tools": s.tools, "tokens": s.tokens}
-                    for s in cost.servers],
-    }
 
 
 def _print_cost(cost: CatalogCost) -> None:

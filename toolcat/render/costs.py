@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolcat.model import Json, Tool, compact_json
 from toolcat.providers import PROVIDERS
@@ -133,6 +134,17 @@ class CatalogCost:
     @property
     def total(self) -> int:
         return sum(c.tokens for c in self.tools)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method.to_json(),
+            "shape": self.shape,
+            "total": self.total,
+            "tools": [{"name": c.tool.name, "qualified_name": c.tool.qualified_name,
+                       "server": c.tool.server, "tokens": c.tokens} for c in self.tools],
+            "servers": [{"name": s.name, "tools": s.tools, "tokens": s.tokens}
+                        for s in self.servers],
+        }
 
     def tokens_of(self, tools: Sequence[Tool]) -> int:
         """The summed cost of `tools`, counted the same way whether they are listed here or
