@@ -14,7 +14,6 @@ from toolcat.wording import plural
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from toolcat.model import Tool
     from toolcat.pin.diff import CatalogDiff, FieldChange
 
 # The core is imported inside each command, so `toolcat --help` stays fast.
@@ -88,7 +87,7 @@ def diff(
     after = load_catalog(new, shape=shape)
     result = diff_catalogs(before, after)
     if json_:
-        print_json(diff_json(result, old, new))
+        print_json(result.to_json(str(old), str(new)))
     elif not console.is_terminal:  # a pipe or a file: plain lines, without rich per line
         write_lines(line.plain for line in diff_lines(result))
     else:
@@ -96,23 +95,6 @@ def diff(
             console.print(line, soft_wrap=True)
     if not result.same:
         raise typer.Exit(1)
-
-
-def diff_json(result: CatalogDiff, old: Path, new: Path) -> dict[str, Any]:
-    def brief(tool: Tool) -> dict[str, Any]:
-        return {"name": tool.name, "server": tool.server,
-                "qualified_name": tool.qualified_name, "description": tool.description}
-
-    return {
-        "old": str(old),
-        "new": str(new),
-        "same": result.same,
-        "added": [brief(t) for t in result.added],
-        "removed": [brief(t) for t in result.removed],
-        "changed": [{**brief(c.new), "fields": list(c.fields),
-                     "changes": [f.to_json() for f in c.changes]} for c in result.changed],
-        "unchanged": result.unchanged,
-    }
 
 
 def diff_lines(result: CatalogDiff) -> list[Text]:

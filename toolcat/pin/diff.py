@@ -107,6 +107,23 @@ class CatalogDiff:
     def same(self) -> bool:
         return not (self.added or self.removed or self.changed)
 
+    def to_json(self, old: str, new: str) -> dict[str, Any]:
+        """`toolcat diff --json`: `old` and `new` name the two sides."""
+        def brief(tool: Tool) -> dict[str, Any]:
+            return {"name": tool.name, "server": tool.server,
+                    "qualified_name": tool.qualified_name, "description": tool.description}
+
+        return {
+            "old": old,
+            "new": new,
+            "same": self.same,
+            "added": [brief(t) for t in self.added],
+            "removed": [brief(t) for t in self.removed],
+            "changed": [{**brief(c.new), "fields": list(c.fields),
+                         "changes": [f.to_json() for f in c.changes]} for c in self.changed],
+            "unchanged": self.unchanged,
+        }
+
 
 def diff_catalogs(old: Catalog | Iterable[Tool], new: Catalog | Iterable[Tool]) -> CatalogDiff:
     """Added, removed and changed tools from `old` to `new`, in `new`'s order (removed: `old`'s).
