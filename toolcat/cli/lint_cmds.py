@@ -101,7 +101,7 @@ def lint(
     if locked or lockfile:
         from toolcat.pin.lock import default_lock_path
 
-        settings = with_lock(settings, lockfile or default_lock_path(cfg.path, Path.cwd()))
+        settings = settings.with_lock(lockfile or default_lock_path(cfg.path, Path.cwd()))
     sources = [*(paths or []), *(catalog or [])]
     cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
     if write_baseline is not None:
@@ -138,22 +138,6 @@ def accept_all(cat: Catalog, settings: LintSettings, path: Path) -> None:
 
     note(f"accepted {plural(len(report.findings), 'finding')} in {path}; lint with --baseline "
          f"{path} (or `lint: baseline:` in toolcat.yaml) to leave them out")
-
-
-def with_lock(settings: LintSettings, path: Path) -> LintSettings:
-    """Settings that also compare the catalog with the lock file at `path` (TC604)."""
-    from dataclasses import replace
-
-    from toolcat.errors import UsageError
-    from toolcat.lint.rules import RULES
-    from toolcat.lint.settings import rule_matches
-
-    rule = RULES["TC604"]
-    if any(rule_matches(pattern, rule) for pattern in settings.ignore):
-        raise UsageError(f"--locked, but the lint settings ignore {rule.id} ({rule.name})")
-    select = settings.select if rule in settings.active_rules() else (*settings.select,
-                                                                       rule.id)
-    return replace(settings, select=select, options={**settings.options, "lockfile": str(path)})
 
 
 def _format(name: str, json_: bool) -> str:

@@ -130,6 +130,18 @@ class LintSettings:
         updated.validate()
         return updated
 
+    def with_lock(self, path: Path) -> LintSettings:
+        """These settings comparing the catalog with the lock file at `path` too (TC604).
+
+        Raises:
+            UsageError: the settings ignore TC604, which `--locked` asks for.
+        """
+        rule = RULES["TC604"]
+        if any(rule_matches(pattern, rule) for pattern in self.ignore):
+            raise UsageError(f"--locked, but the lint settings ignore {rule.id} ({rule.name})")
+        select = self.select if rule in self.active_rules() else (*self.select, rule.id)
+        return replace(self, select=select, options={**self.options, "lockfile": str(path)})
+
     def validate(self) -> None:
         """Raise a UsageError naming the first unknown rule, severity, target or option."""
         for pattern in (*self.select, *self.ignore, *self.severity):
