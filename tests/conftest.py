@@ -97,10 +97,11 @@ def shared_cache(embedding_cache: Path, embedder: object,
 
 
 # Whole modules that are slow by what they do: lint and type-check the package, fuzz, start
-# the CLI as a subprocess many times, or run the README's own commands.
+# the CLI as a subprocess many times, drive a browser, or run the README's own commands.
 SLOW_MODULES = frozenset({
     "test_style.py", "test_fuzz.py", "test_no_silent_demo.py", "test_adding_a_provider.py",
-    "test_output.py", "test_remembered.py", "test_stdin.py",
+    "test_output.py", "test_remembered.py", "test_stdin.py", "test_config_trust.py",
+    "test_text.py", "test_page.py", "test_check_offered.py", "test_cache_attacks.py",
 })
 # Fixtures that load the embedding model or start servers.
 SLOW_FIXTURES = frozenset({"embedder", "shared_cache"})

@@ -101,6 +101,7 @@ def test_refs_inside_the_folder_tree_still_resolve_and_bundle(run, tmp_path):
     assert '"maxLength": 80' in result.stdout
 
 
+@pytest.mark.slow
 def test_toolcat_yaml_refs_roots_allows_a_shared_folder(run, tmp_path, isolated):
     (tmp_path / ".git").mkdir()  # the repository holds both the project and the shared folder
     shared = tmp_path / "shared"

@@ -86,6 +86,7 @@ def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run
             stack.extend(node["children"])
 
 
+@pytest.mark.slow
 def test_without_a_profile_a_large_model_with_native_tool_calling_is_assumed(run):
     data = json.loads(run("resolve", "what's the weather in Tokyo", "--json").stdout)
     assert data["profile"] == {"name": "default", "source": None}
