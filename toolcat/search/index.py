@@ -8,10 +8,13 @@ the tool embeddings under that key and the model's identity, in `cache_dir()/ind
 run on the same catalog, in any process, loads them instead of rebuilding: no tokenizing, no
 encoding.
 
-A file that cannot be read (truncated, garbage, another format) is rebuilt and replaced, with
-a one-line warning on the `toolcat` logger. Files are written atomically, so a reader never
-sees half of one. A catalog that is not only files (tools given in Python, a Python module)
-is indexed in memory every time.
+Every file is a sealed cache entry (toolcat.source.cache): an uncompressed .npz or .npy of
+plain arrays (never pickles), bounded in size before it is read, whose seal must verify under
+this user's key. One that cannot be used (truncated, garbage, planted, copied from another
+catalog's key, another format, arrays that do not fit the catalog or the model) is rebuilt
+and replaced, with a one-line warning on the `toolcat` logger. Files are written atomically,
+so a reader never sees half of one. A catalog that is not only files (tools given in Python,
+a Python module) is indexed in memory every time.
 """
 
 from __future__ import annotations
@@ -20,14 +23,14 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
 from toolcat.model import Catalog, Tool
 from toolcat.search import build_scorer, check_options
 from toolcat.search.base import Scorer
-from toolcat.source.cache import UNREADABLE, cache_dir, mark_used, store
+from toolcat.source import cache
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,11 +40,13 @@ if TYPE_CHECKING:
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 4  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
-# 4: a BM25F field for the values of example calls
+FORMAT = 5  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
+# 4: a BM25F field for the values of example calls; 5: sealed entries
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
+BM25_LIMIT = 16 << 20  # bytes of a BM25 index beyond 8 per byte of the catalog's files
+MAX_WIDTH = 8192  # dimensions of an embedding model's vectors
 INDEXED = (".json", ".yaml", ".yml")  # the files a persisted index may be read from
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
@@ -70,41 +75,54 @@ def catalog_key(catalog: Catalog) -> str | None:
 
 
 def index_path(key: str, part: str) -> Path:
-    return cache_dir() / "index" / f"{key}-{part}"
+    return cache.cache_dir() / "index" / f"{key}-{part}"
 
 
-def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
+def load_or_build(path: Path, limit: int, load: Callable[[BinaryIO], T], build: Callable[[], T],
                   save: Callable[[T, Any], None]) -> T:
-    """`load(path)` when the file is there and sound; otherwise `build()`, saved to `path`
-    (atomically; a cache that cannot be written is left alone)."""
-    if path.exists():
-        try:
-            loaded = load(path)
-        except UNREADABLE as exc:
-            log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
-                        path, _first_line(exc))
-        else:
-            mark_used(path)
-            return loaded
+    """`load(file)` of the entry at `path` when it is there, sealed by this user, at most
+    `limit` bytes and sound (an .npz is read only when its members are stored uncompressed);
+    otherwise `build()`, saved to `path` (atomically; a cache that cannot be written is left
+    alone). An entry that cannot be used gives one warning line."""
+    def parse(payload: memoryview) -> T:
+        return load(cache.numpy_file(payload, limit))
+
+    loaded = cache.recall(path, limit, parse, "search cache")
+    if loaded is not None:
+        return loaded
     built = build()
-    store(path, lambda handle: save(built, handle), KEEP_CATALOGS)
+    cache.store(path, lambda handle: save(built, handle), KEEP_CATALOGS)
     return built
+
+
+def _catalog_bytes(sources: Sequence[str]) -> int:
+    """The size of the files a catalog was read from (what bounds its index)."""
+    total = 0
+    for source in sources:
+        try:
+            total += Path(source).stat().st_size
+        except OSError:
+            total += 1 << 20
+    return total
 
 
 def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
     """The scorer called `name` over the catalog's tools, from the persisted index when the
     catalog was seen before (see the module docstring); `build_scorer` otherwise."""
-    tools = catalog.tools if isinstance(catalog, Catalog) else catalog
-    key = catalog_key(catalog) if isinstance(catalog, Catalog) else None
+    if not isinstance(catalog, Catalog):
+        return build_scorer(name, catalog, **options)
+    tools = catalog.tools
+    key = catalog_key(catalog)
     if key is None or name not in ("bm25", "semantic", "hybrid", "cascade"):
         return build_scorer(name, tools, **options)
     check_options(name, options)
+    limit = BM25_LIMIT + 8 * _catalog_bytes(catalog.sources)
     if name == "bm25":
-        return _bm25(key, tools, **options)
+        return _bm25(key, tools, limit, **options)
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
-        return CascadeScorer.from_lexical(_bm25(key, tools), **options)
+        return CascadeScorer.from_lexical(_bm25(key, tools, limit), **options)
     from toolcat.search.semantic import SemanticScorer
 
     semantic = SemanticScorer.from_vectors(tools, *_vectors(key, tools, **{
@@ -113,17 +131,17 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
         return semantic
     from toolcat.search.hybrid import HybridScorer
 
-    return HybridScorer.from_parts(_bm25(key, tools), semantic, **{
+    return HybridScorer.from_parts(_bm25(key, tools, limit), semantic, **{
         k: v for k, v in options.items() if k == "semantic_weight"})
 
 
-def _bm25(key: str, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
+def _bm25(key: str, tools: Sequence[Tool], limit: int, k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
 
-    def load(path: Path) -> BM25Index:
-        return BM25Index.load(path, size=len(tools), k1=k1)
+    def load(file: BinaryIO) -> BM25Index:
+        return BM25Index.load(file, size=len(tools), k1=k1)
 
-    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), load,
+    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), limit, load,
                           lambda: BM25Index.build(tools, k1), BM25Index.save)
     return BM25Scorer.from_index(tools, index)
 
@@ -149,18 +167,16 @@ def _vectors(key: str, tools: Sequence[Tool], model: str | None = None, cache: b
         vectors, encoded = tool_vectors(tools, embedder, progress=progress)
         return vectors
 
-    def load(path: Path) -> np.ndarray:
-        vectors: np.ndarray = np.load(path, allow_pickle=False)
-        if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32:
-            raise ValueError("the stored embeddings do not fit this catalog")
+    def load(file: BinaryIO) -> np.ndarray:
+        vectors: np.ndarray = np.load(file, allow_pickle=False)
+        if vectors.ndim != 2 or len(vectors) != len(tools) or vectors.dtype != np.float32 \
+                or vectors.shape[1] != embedder.dimension:
+            raise ValueError("the stored embeddings do not fit this catalog and model")
         return vectors
 
     ident = hashlib.sha256(embedder.ident.encode()).hexdigest()[:12]
-    vectors = load_or_build(index_path(key, f"vectors-{ident}.npy"), load, build,
+    limit = len(tools) * MAX_WIDTH * 4 + 4096  # rows of float32, and the .npy header
+    vectors = load_or_build(index_path(key, f"vectors-{ident}.npy"), limit, load, build,
                             lambda built, handle: np.save(handle, built))
     return embedder, vectors, encoded, True
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
