@@ -166,24 +166,38 @@ def test_a_planted_verdict_cannot_switch_strict_parsing_off(
 
 # --- bombs and garbage in place of an entry -----------------------------------------------
 
+def _read_holding(parameters: object) -> bytes:
+    """A pickled read of one tool whose schema is `parameters`, built from the classes the
+    pickle read cache allowed (a pickle was its format before entries were sealed)."""
+    from toolcat.catalog.remembered import FileRead
+    from toolcat.model import Tool
+
+    tool = Tool(name="read_day", description="Read a day.", parameters=parameters)  # type: ignore[arg-type]
+    return pickle.dumps(FileRead((tool,), (), (), strict_json=False), protocol=2)
+
+
 def _shared_list_bomb() -> bytes:
-    """A pickle of 2^60 leaves made of 60 lists that each hold the previous one twice."""
+    """2^60 leaves made of 60 lists that each hold the previous one twice."""
     node: list[object] = []
     for _ in range(60):
         node = [node, node]
-    return pickle.dumps({"tools": node})
+    return _read_holding({"type": "object", "default": node})
 
 
 def _self_reference() -> bytes:
-    looped: dict[str, object] = {}
-    looped["self"] = looped
-    return pickle.dumps(looped)
+    looped: dict[str, object] = {"type": "object"}
+    looped["properties"] = {"again": looped}
+    return _read_holding(looped)
 
 
 def _deep_list() -> bytes:
-    """A pickle of a list nested a million deep (written by hand: pickling one recurses)."""
+    """A list nested a million deep, spliced in by hand (pickling one recurses)."""
     depth = 1_000_000
-    return b"\x80\x02" + b"]" * depth + b"a" * (depth - 1) + b"."
+    marker = "DEEP-LIST-HERE"
+    data = _read_holding({"type": "object", "default": marker})
+    opcode = b"X" + len(marker).to_bytes(4, "little") + marker.encode()  # BINUNICODE
+    assert data.count(opcode) == 1
+    return data.replace(opcode, b"]" * depth + b"a" * (depth - 1))
 
 
 @pytest.mark.parametrize("bomb", [_shared_list_bomb, _self_reference, _deep_list])

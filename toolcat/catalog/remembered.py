@@ -34,8 +34,9 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from operator import itemgetter
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from toolcat import __version__
 from toolcat.errors import CatalogError
@@ -52,7 +53,6 @@ _FIELDS = tuple(f.name for f in fields(Tool))
 _TUPLES = frozenset(i for i, name in enumerate(_FIELDS)
                     if name in ("tags", "examples", "example_requests"))
 _ORIGIN = _FIELDS.index("origin")
-_PARAMETERS = _FIELDS.index("parameters")
 _RAW = _FIELDS.index("raw")
 _SET_STATE = Tool.__setstate__
 
@@ -160,12 +160,19 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
 
 
 # --- the entry's layout -------------------------------------------------------------------
-# {"format": FORMAT, "strict_json": bool, "tools": [row, ...], "servers": [...],
-#  "issues": [...], "reached": null | {...}}
-# A tool's row holds its field values in the model's order (tuples as lists; its origin as
-# a JSON pointer when found lazily from a strict JSON text, else [file, line, column,
-# pointer]), then the key under which `raw` holds the same object as `parameters` (stored
-# once), or null.
+# {"format": FORMAT, "strict_json": bool, "columns": [column, ...], "constants": [value, ...],
+#  "tools": [row, ...], "servers": [...], "issues": [...], "reached": null | {...}}
+# A tool is its field values in the model's order (tuples as lists; its origin a JSON pointer
+# when found lazily from a strict JSON text, else [file, line, column, pointer]), then the
+# fields it shares with `raw` (the very same object, as a reader gives them): a list of
+# [field index, raw key, ...], those fields left null. A column whose value is the same plain
+# scalar (or empty list or mapping) in every tool is stored once in `constants`; a row holds
+# the other columns, in order. A catalog's tools mostly differ in `raw` and their origin only,
+# so an entry is about as large as the catalog's compact JSON.
+
+_SHAREABLE = tuple(_FIELDS.index(name) for name in ("name", "description", "server",
+                                                    "parameters"))
+_WIDTH = len(_FIELDS) + 1  # the fields, then what they share with `raw`
 
 
 def _encode(found: FileRead, shown: str) -> bytes:
@@ -174,14 +181,26 @@ def _encode(found: FileRead, shown: str) -> bytes:
     for tool in found.tools:
         row: list[Any] = list(tool.__getstate__())
         row[_ORIGIN] = _place(tool.origin, shown, lazy)
-        shared = _shared_key(tool)
-        if shared is not None:
-            row[_PARAMETERS] = None
+        shared: list[Any] = []
+        raw = tool.raw
+        for index in _SHAREABLE:
+            value = row[index]
+            if value is not None and not isinstance(value, bool):
+                key = next((k for k, v in raw.items() if v is value), None)
+                if key is not None:
+                    shared += (index, key)
+                    row[index] = None
+        for index in _TUPLES:
+            row[index] = list(row[index])
         row.append(shared)
         rows.append(row)
+    constant = [j for j in range(_WIDTH) if rows and _same_everywhere(rows, j)]
+    columns = [j for j in range(_WIDTH) if j not in constant]
     reached = found.reached
     document = {
-        "format": FORMAT, "strict_json": found.strict_json, "tools": rows,
+        "format": FORMAT, "strict_json": found.strict_json,
+        "columns": columns, "constants": [rows[0][j] for j in constant] if rows else [],
+        "tools": [[row[j] for j in columns] for row in rows],
         "servers": [[s.name, s.description, s.enabled, _place(s.origin, shown, False),
                      s.extra] for s in found.servers],
         "issues": [[i.code, i.message, _place(i.where, shown, False), i.severity]
@@ -193,11 +212,24 @@ def _encode(found: FileRead, shown: str) -> bytes:
     return json.dumps(document, separators=(",", ":")).encode()
 
 
-def _shared_key(tool: Tool) -> str | None:
-    """The key of `raw` whose value is the tool's `parameters` object itself."""
-    if tool.parameters is None or isinstance(tool.parameters, bool):
-        return None
-    return next((k for k, v in tool.raw.items() if v is tool.parameters), None)
+def _same_everywhere(rows: list[list[Any]], j: int) -> bool:
+    """Whether column `j` holds the same value in every row, compared exactly: a plain
+    scalar of one type (1 and True differ), or a list of such scalars, or an empty mapping."""
+    first = rows[0][j]
+    return _plain(first) and all(_exactly(row[j], first) for row in rows)
+
+
+def _plain(value: Any) -> bool:
+    if type(value) is list:
+        return all(type(item) in (str, int, bool) or item is None for item in value)
+    return type(value) in (str, int, bool) or value is None or value == {}
+
+
+def _exactly(value: Any, first: Any) -> bool:
+    if type(value) is not type(first) or value != first:
+        return False
+    return type(value) is not list or \
+        all(type(a) is type(b) for a, b in zip(value, first, strict=True))
 
 
 def _place(ref: SourceRef | None, shown: str, lazy: bool) -> Any:
@@ -212,29 +244,45 @@ def _decode(payload: memoryview, shown: str,
             locate: Callable[[str], tuple[int, int]]) -> FileRead:
     document = json.loads(bytes(payload))
     _expect(isinstance(document, dict) and document.get("format") == FORMAT, "format")
-    strict = document["strict_json"]
-    rows, servers, issues = document["tools"], document["servers"], document["issues"]
+    strict, rows = document["strict_json"], document["tools"]
+    columns, constants = document["columns"], document["constants"]
+    servers, issues = document["servers"], document["issues"]
     _expect(isinstance(strict, bool) and isinstance(rows, list) and isinstance(servers, list)
-            and isinstance(issues, list), "layout")
-    width = len(_FIELDS) + 1
+            and isinstance(issues, list) and isinstance(columns, list)
+            and isinstance(constants, list) and all(type(j) is int for j in columns)
+            and sorted(columns) == columns, "layout")
+    fixed = [j for j in range(_WIDTH) if j not in columns]
+    _expect(len(fixed) + len(columns) == _WIDTH and len(constants) == len(fixed), "columns")
+    # each field's place in a row followed by the constants
+    place = {j: n for n, j in enumerate([*columns, *fixed])}
+    gather = itemgetter(*(place[j] for j in range(_WIDTH)))
+    varying_tuples = [i for i in _TUPLES if i in columns]
+    for i in _TUPLES:
+        if i in fixed:
+            _expect(isinstance(constants[fixed.index(i)], list), "a list field")
+            constants[fixed.index(i)] = tuple(constants[fixed.index(i)])
+    origin_varies = _ORIGIN in columns
+    width = len(columns)
     tools = []
     new = Tool.__new__
-    for row in rows:
-        _expect(isinstance(row, list) and len(row) == width and isinstance(row[0], str),
-                "a tool")
+    for cells in rows:
+        _expect(isinstance(cells, list) and len(cells) == width, "a tool")
+        row = list(gather(cells + constants))
         shared = row.pop()
-        for i in _TUPLES:
+        raw = row[_RAW]
+        _expect(isinstance(raw, dict) and isinstance(shared, list), "a definition")
+        for n in range(0, len(shared), 2):
+            row[shared[n]] = raw[shared[n + 1]]
+        for i in varying_tuples:
             _expect(isinstance(row[i], list), "a list field")
             row[i] = tuple(row[i])
-        raw = row[_RAW]
-        _expect(isinstance(raw, dict), "a definition")
-        if shared is not None:
-            row[_PARAMETERS] = raw[shared]
         origin = row[_ORIGIN]
-        row[_ORIGIN] = PendingSourceRef(shown, origin, locate) if isinstance(origin, str) \
-            else _ref(origin)
+        if origin_varies or origin is not None:
+            row[_ORIGIN] = PendingSourceRef(shown, origin, locate) if isinstance(origin, str) \
+                else _ref(origin)
+        _expect(isinstance(row[0], str), "a tool's name")
         tool = new(Tool)
-        _SET_STATE(tool, row)
+        _SET_STATE(tool, cast(tuple[Any, ...], row))  # any sequence in field order
         tools.append(tool)
     return FileRead(
         tuple(tools),
