@@ -217,6 +217,29 @@ def test_a_bomb_in_the_read_cache_costs_one_warning(
     one_warning(attacked.stderr, clean.stderr)
 
 
+@pytest.mark.parametrize("kind", ["huge", "fifo", "symlink"])
+def test_an_entry_that_is_no_regular_file_of_its_size_is_never_read(
+        victim: dict[str, Path], kind: str, tmp_path: Path) -> None:
+    """A sparse 64 GiB file, a FIFO (opening it would block) or a symlink to the user's
+    files in place of the read cache entry: refused from its metadata, one warning."""
+    args = ("list", "-c", str(victim["catalog"]))
+    clean = seen_twice(args, victim)
+    (entry,) = entries(victim["cache"], "*-read.*")
+    entry.unlink()
+    if kind == "huge":
+        with entry.open("wb") as handle:
+            handle.truncate(64 << 30)
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    else:
+        secret = tmp_path / "secret.json"
+        secret.write_text('{"token": "s3cr3t"}')
+        entry.symlink_to(secret)
+    attacked = toolcat(*args, cache=victim["cache"], config=victim["config"], timeout=60)
+    assert attacked.returncode == 0 and attacked.stdout == clean
+    one_warning(attacked.stderr)
+
+
 @pytest.mark.semantic
 def test_embeddings_of_another_width_are_encoded_again(
         victim: dict[str, Path], tmp_path: Path) -> None:
