@@ -264,23 +264,27 @@ def _decode(payload: memoryview, shown: str,
     origin_varies = _ORIGIN in columns
     width = len(columns)
     tools = []
-    new = Tool.__new__
+    new, pending = Tool.__new__, PendingSourceRef
     for cells in rows:
-        _expect(isinstance(cells, list) and len(cells) == width, "a tool")
+        if type(cells) is not list or len(cells) != width:
+            _expect(False, "a tool")
         row = list(gather(cells + constants))
         shared = row.pop()
         raw = row[_RAW]
-        _expect(isinstance(raw, dict) and isinstance(shared, list), "a definition")
+        if type(raw) is not dict or type(shared) is not list:
+            _expect(False, "a definition")
         for n in range(0, len(shared), 2):
             row[shared[n]] = raw[shared[n + 1]]
         for i in varying_tuples:
             _expect(isinstance(row[i], list), "a list field")
             row[i] = tuple(row[i])
         origin = row[_ORIGIN]
-        if origin_varies or origin is not None:
-            row[_ORIGIN] = PendingSourceRef(shown, origin, locate) if isinstance(origin, str) \
-                else _ref(origin)
-        _expect(isinstance(row[0], str), "a tool's name")
+        if type(origin) is str:
+            row[_ORIGIN] = pending(shown, origin, locate)
+        elif origin_varies or origin is not None:
+            row[_ORIGIN] = _ref(origin)
+        if type(row[0]) is not str:
+            _expect(False, "a tool's name")
         tool = new(Tool)
         _SET_STATE(tool, cast(tuple[Any, ...], row))  # any sequence in field order
         tools.append(tool)
