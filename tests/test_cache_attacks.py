@@ -299,19 +299,27 @@ def test_pruning_never_deletes_files_toolcat_did_not_make(
     assert len(entries(cache / "index", "*-bm25-*.npz")) == 8  # the cache is still bounded
 
 
-@pytest.mark.parametrize("mode", [0o777, 0o775, 0o1777])
-def test_a_cache_folder_others_can_write_is_not_used(victim: dict[str, Path], mode: int) -> None:
+@pytest.mark.parametrize("mode", [0o777, 0o775, 0o1777, "another owner"])
+def test_a_cache_folder_others_can_write_is_not_used(victim: dict[str, Path],
+                                                     mode: int | str) -> None:
     args = ("pick", "open a pull request", "-c", str(victim["catalog"]), "--scorer", "bm25")
     clean = toolcat(*args, cache=victim["cache"], config=victim["config"])
-    before = {p: p.stat().st_mtime_ns for p in victim["cache"].rglob("*")}
-    victim["cache"].chmod(mode)
+    refused = victim["cache"] if isinstance(mode, int) else victim["cache"] / "index"
+    before = {p: p.stat().st_mtime_ns for p in refused.rglob("*")}
+    if isinstance(mode, int):
+        victim["cache"].chmod(mode)
+    elif os.geteuid() == 0:
+        os.chown(victim["cache"] / "index", 4242, -1)  # a folder of the cache, not the root
+    else:
+        pytest.skip("only root can give a folder to another user")
     for _ in range(2):
         shared = toolcat(*args, cache=victim["cache"], config=victim["config"])
         assert shared.returncode == 0 and shared.stdout == clean.stdout
         one_warning(shared.stderr)
-        assert "writable by" in shared.stderr and "without its cache" in shared.stderr
+        assert ("writable by" in shared.stderr or "owned by another user" in shared.stderr) \
+            and "without its cache" in shared.stderr
     # nothing read (a read marks an entry used) or written there
-    assert {p: p.stat().st_mtime_ns for p in victim["cache"].rglob("*")} == before
+    assert {p: p.stat().st_mtime_ns for p in refused.rglob("*")} == before
 
 
 def test_a_cache_key_others_can_read_is_replaced(victim: dict[str, Path]) -> None:
