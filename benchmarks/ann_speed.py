@@ -15,11 +15,14 @@ every index look good). Queries: real queries of the labeled sets, encoded with 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,16 @@ from toolcat.search.ann import EF_CONSTRUCTION, EF_SEARCH, LIBRARIES, Backend, M
 K = 10
 
 
+@contextlib.contextmanager
+def _scratch(data: bytes | None = None) -> Iterator[Path]:
+    """A temporary file (holding `data`): these libraries read and write paths only."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "index"
+        if data is not None:
+            path.write_bytes(data)
+        yield path
+
+
 class _Hnswlib:
     def __init__(self, index: Any) -> None:
         self.index = index
@@ -55,11 +68,12 @@ class _Hnswlib:
         return cls(index)
 
     @classmethod
-    def load(cls, path: Path, size: int) -> _Hnswlib:
+    def load(cls, payload: memoryview, size: int) -> _Hnswlib:
         import hnswlib
 
         index = hnswlib.Index(space="ip", dim=0)
-        index.load_index(str(path))
+        with _scratch(bytes(payload)) as path:
+            index.load_index(str(path))
         if index.get_current_count() != size:
             raise ValueError("the stored graph does not fit this catalog")
         return cls(index)
@@ -69,8 +83,10 @@ class _Hnswlib:
         found: np.ndarray = ids[0].astype(np.int64)
         return found
 
-    def save(self, path: Path) -> None:
-        self.index.save_index(str(path))
+    def dump(self) -> bytes:
+        with _scratch() as path:
+            self.index.save_index(str(path))
+            return path.read_bytes()
 
 
 class _Usearch:
@@ -88,10 +104,11 @@ class _Usearch:
         return cls(index)
 
     @classmethod
-    def load(cls, path: Path, size: int) -> _Usearch:
+    def load(cls, payload: memoryview, size: int) -> _Usearch:
         from usearch.index import Index as Usearch
 
-        index = Usearch.restore(str(path))
+        with _scratch(bytes(payload)) as path:
+            index = Usearch.restore(str(path))
         if index is None or len(index) != size:
             raise ValueError("the stored graph does not fit this catalog")
         return cls(index)
@@ -100,8 +117,10 @@ class _Usearch:
         found: np.ndarray = self.index.search(query, k).keys.astype(np.int64)
         return found
 
-    def save(self, path: Path) -> None:
-        self.index.save(str(path))
+    def dump(self) -> bytes:
+        with _scratch() as path:
+            self.index.save(str(path))
+            return path.read_bytes()
 
 
 def libraries() -> dict[str, Backend]:

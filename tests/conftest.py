@@ -15,15 +15,24 @@ DATA = Path(__file__).resolve().parent / "data"
 CATALOGS = REPO / "catalogs"
 
 
+@pytest.fixture(scope="session")
+def user_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """$XDG_CONFIG_HOME for the session: the key that seals cache entries lives there, one
+    for the whole session (as one user has one), never the user's own."""
+    return tmp_path_factory.mktemp("config")
+
+
 @pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Run every test in an empty folder with no catalog settings and a private cache."""
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, user_config: Path) -> Path:
+    """Run every test in an empty folder with no catalog settings, a private cache and the
+    session's cache key."""
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
     monkeypatch.delenv("TOOLCAT_CATALOG", raising=False)
     monkeypatch.delenv("TOOLCAT_TRACEBACK", raising=False)
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(user_config))
     monkeypatch.setenv("COLUMNS", "200")
     return work
 

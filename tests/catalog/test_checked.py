@@ -11,7 +11,7 @@ import pytest
 from toolcat.catalog import remembered
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import CatalogError
-from toolcat.source import checked, files
+from toolcat.source import cache, checked, files
 
 
 @pytest.fixture(autouse=True)
@@ -32,9 +32,16 @@ def big_catalog(path: Path, extra: str = "") -> str:
     return text
 
 
-def entries(cache: Path) -> list[Path]:
-    folder = cache / "checked"
+def entries(root: Path) -> list[Path]:
+    folder = root / "checked"
     return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def verdict(entry: Path) -> object:
+    """The type names a sealed verdict holds."""
+    payload = cache.read_entry(entry, checked.LIMIT)
+    assert payload is not None
+    return json.loads(bytes(payload))
 
 
 def test_a_second_read_uses_the_verdict_and_gives_the_same_catalog(
@@ -42,8 +49,8 @@ def test_a_second_read_uses_the_verdict_and_gives_the_same_catalog(
     path = tmp_path / "tools.json"
     big_catalog(path)
     first = load_catalog(path)
-    kept = entries(Path(checked.cache_dir()))
-    assert len(kept) == 1 and json.loads(kept[0].read_text()) == ["object", "string"]
+    kept = entries(cache.cache_dir())
+    assert len(kept) == 1 and verdict(kept[0]) == ["object", "string"]
 
     def unexpected(*args: object, **kwargs: object) -> None:
         raise AssertionError("the limits were walked again")
@@ -67,14 +74,14 @@ def test_an_unreadable_verdict_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     big_catalog(path)
     load_catalog(path)
-    (entry,) = entries(Path(checked.cache_dir()))
+    (entry,) = entries(cache.cache_dir())
     entry.write_text("{not json")
     assert len(load_catalog(path).tools) == 2500
-    assert json.loads(entry.read_text()) == ["object", "string"]  # written again
+    assert verdict(entry) == ["object", "string"]  # written again
 
 
 def test_small_files_leave_nothing_in_the_cache(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_text(json.dumps({"tools": [{"name": "a", "description": "b"}]}))
     load_catalog(path)
-    assert entries(Path(checked.cache_dir())) == []
+    assert entries(cache.cache_dir()) == []

@@ -38,7 +38,7 @@ def write_big(path: Path, tools: list[dict[str, object]] | None = None) -> None:
 
 def entries() -> list[Path]:
     """The remembered reads (not the markers of files read once)."""
-    return sorted((cache_dir() / "read").glob("*-read.pickle"))
+    return sorted((cache_dir() / "read").glob("*-read.json"))
 
 
 def read_twice(path: Path, *, lenient: bool = False) -> Catalog:
@@ -140,18 +140,67 @@ def test_an_entry_cannot_run_code(tmp_path: Path) -> None:
     assert not (tmp_path / "pwned").exists()
 
 
-def test_files_with_refs_and_small_files_are_not_remembered(tmp_path: Path) -> None:
+def test_small_files_are_not_remembered(tmp_path: Path) -> None:
     small = tmp_path / "small.json"
     small.write_text(json.dumps({"tools": [{"name": "a", "description": "b"}]}))
     read_twice(small)
+    assert not (cache_dir() / "read").exists()
+
+
+def pydantic_style(count: int = 2500) -> list[dict[str, object]]:
+    """Tools whose schemas refer to their own `$defs`, as pydantic writes them."""
+    return [{"name": f"tool_{i}", "description": f"Does thing {i}. " + "word " * 80,
+             "parameters": {"type": "object", "$defs": {"Address": {
+                 "type": "object", "properties": {"city": {"type": "string"}}}},
+                 "properties": {"home": {"$ref": "#/$defs/Address"}}}}
+            for i in range(count)]
+
+
+def test_a_file_whose_refs_stay_inside_it_is_remembered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tools = pydantic_style()
+    tools[3]["parameters"]["properties"]["bad"] = {"$ref": "#/$defs/Nowhere"}  # type: ignore[index]
+    path = tmp_path / "tools.json"
+    write_big(path, tools)
+    first = load_catalog(path, lenient=True)
+    read_twice(path, lenient=True)
+    assert len(entries()) == 1
+    with monkeypatch.context() as patched:
+        no_parsing(patched)
+        second = load_catalog(path, lenient=True)
+    assert described(second) == described(first)
+    assert [(i.code, str(i.where), i.message) for i in second.issues] == \
+        [(i.code, str(i.where), i.message) for i in first.issues]
+    assert [i.code for i in second.issues] == ["unresolved-ref"]
+
+
+def test_a_file_with_file_refs_is_remembered_with_the_files_they_reach(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    defs = tmp_path / "defs.json"
+    defs.write_text(json.dumps({"City": {"type": "string"}}))
     tools = big_tools()
-    (tmp_path / "defs.json").write_text(json.dumps({"City": {"type": "string"}}))
     tools[0]["parameters"] = {"type": "object", "properties": {
-        "city": {"$ref": "defs.json#/City"}}}
+        "city": {"$ref": "defs.json#/City"}, "zip": {"$ref": "missing.json#/Zip"}}}
     referring = tmp_path / "refers.json"
     write_big(referring, tools)
-    read_twice(referring)
-    assert not (cache_dir() / "read").exists()
+    first = load_catalog(referring, lenient=True)
+    read_twice(referring, lenient=True)
+    assert len(entries()) == 1
+    with monkeypatch.context() as patched:
+        calls: list[Path] = []
+        real = load.parse_file
+        patched.setattr(load, "parse_file", lambda p, *a: calls.append(p) or real(p, *a))
+        second = load_catalog(referring, lenient=True)
+        assert calls == [defs]  # the referenced file is read, the catalog file is not
+    assert second.documents == first.documents == {defs.as_uri(): {"City": {"type": "string"}}}
+    assert [str(i) for i in second.issues] == [str(i) for i in first.issues]
+    # a referenced file that changes, appears or is removed changes what is read
+    defs.write_text(json.dumps({"Town": {"type": "string"}}))
+    changed = load_catalog(referring, lenient=True)
+    assert "points nowhere" in " ".join(str(i) for i in changed.issues)
+    (tmp_path / "missing.json").write_text(json.dumps({"Zip": {"type": "string"}}))
+    defs.write_text(json.dumps({"City": {"type": "string"}}))
+    assert [i.code for i in load_catalog(referring, lenient=True).issues] == []
 
 
 def test_lint_on_a_recalled_catalog_reports_the_same_places(tmp_path: Path, run: Runner
@@ -173,10 +222,10 @@ def test_lint_on_a_recalled_catalog_reports_the_same_places(tmp_path: Path, run:
 
 def test_a_read_that_cannot_be_stored_costs_nothing_but_the_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(self: object, value: object) -> None:
-        raise pickle.PicklingError("cannot pickle this")
+    def refuse(*args: object) -> bytes:
+        raise TypeError("cannot store this")
 
-    monkeypatch.setattr(remembered._Pickler, "dump", refuse)
+    monkeypatch.setattr(remembered, "_encode", refuse)
     path = tmp_path / "tools.json"
     write_big(path)
     assert len(read_twice(path).tools) == 2500

@@ -18,7 +18,7 @@ from toolcat.providers.types import JSON_TYPES, TypeNames
 from toolcat.source.checked import text_digest
 from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text
 from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex, unescape
-from toolcat.source.refs import RefChecker, base_uri_for
+from toolcat.source.refs import RefChecker, base_uri_for, uri_path
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
@@ -120,22 +120,61 @@ class _Loader:
         # made when a tool's line is first asked for, by then from what `found` says
         index = LaterIndex(lambda: JsonIndex(text) if found and found.strict_json
                            else parse_file(path, text, digest).index)
-        found = remembered.recall(entry, shown, index.locate)
-        if found is not None:
-            self.sources.append(shown)
+        found = remembered.recall(entry, shown, text, index.locate)
+        if found is not None and self._recalled(found, shown):
             self.positions[shown] = index
-            self.tools += found.tools
-            self.issues += found.issues
-            for server in found.servers:
-                self.servers.setdefault(server.name, server)
             return
         tools, issues = len(self.tools), len(self.issues)
+        checked = set(self.refs.checked)
+        self.refs.reached.clear()
         parsed = parse_file(path, text, digest)
         declared = self.add(parsed)
-        if not parsed.has_refs:  # what a `$ref` reaches may change while this file does not
-            remembered.remember(entry, shown, lambda: remembered.FileRead(
-                tuple(self.tools[tools:]), tuple(declared), tuple(self.issues[issues:]),
-                strict_json=parsed.type_names is not None))
+        reached = None
+        if self.refs.reached:
+            reached = self._reached(shown, checked)
+            if reached is None:
+                return
+        remembered.remember(entry, shown, lambda: remembered.FileRead(
+            tuple(self.tools[tools:]), tuple(declared), tuple(self.issues[issues:]),
+            strict_json=parsed.type_names is not None, reached=reached))
+
+    def _recalled(self, found: remembered.FileRead, shown: str) -> bool:
+        """Take what reading `shown` gave, unless the files its `$ref`s reached changed."""
+        reached = found.reached
+        if reached is not None:
+            if not remembered.still_holds(reached, base_uri_for(shown), self.refs.roots,
+                                          self.refs.checked):
+                return False
+            for uri, _, _, loaded in reached.files:
+                if loaded and uri not in self.refs.documents:
+                    path = uri_path(uri)
+                    try:
+                        if path is None:
+                            return False
+                        self.refs.documents[uri] = parse_file(path).data
+                    except CatalogError:  # changed since it was looked at: read the file
+                        return False
+            self.refs.checked.update(reached.checked)
+        self.sources.append(shown)
+        self.tools += found.tools
+        self.issues += found.issues
+        for server in found.servers:
+            self.servers.setdefault(server.name, server)
+        return True
+
+    def _reached(self, shown: str, checked_before: set[str]) -> remembered.Reached | None:
+        """What the `$ref`s of the file just read reached in other files, or None when it
+        cannot be remembered: a file it reached had its references checked already in this
+        load, so this file's reading left their problems out."""
+        if checked_before.intersection(self.refs.reached):
+            return None
+        files = []
+        for uri in sorted(self.refs.reached):
+            real, digest = remembered.snapshot(uri)
+            files.append((uri, real, digest, uri in self.refs.documents))
+        return remembered.Reached(
+            base_uri_for(shown), tuple(str(r) for r in self.refs.roots), tuple(files),
+            tuple(sorted(self.refs.checked - checked_before)))
 
     def add(self, parsed: ParsedFile) -> list[Server]:
         """Read the tools of a parsed file; the servers it declares."""

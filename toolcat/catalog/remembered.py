@@ -1,5 +1,5 @@
 """The tools read from a large catalog file, remembered by the file's content, so reading the
-same file again costs one hash and one unpickling instead of a parse and a reader's pass.
+same file again costs one hash and one JSON decode instead of a parse and a reader's pass.
 
 Reading 43,000 tools costs three times `json.load` (parsing, then every tool read into the
 canonical model); a command on a catalog it has seen (`toolcat pick` in a loop, an editor
@@ -10,38 +10,63 @@ that change what is read (`shape`, the default source), the providers registered
 versions of toolcat and of this format. Any change to one of them is another key, so the file
 is read again.
 
+A file whose `$ref`s stay inside it is remembered like any other. A file whose `$ref`s reach
+other files is remembered with what they reached: each file's resolved path and the SHA-256
+of its content (or why it could not be read), the file's base URI and the allowed roots.
+The entry is used only while all of them are still the same; the referenced files are then
+read (they are small) so that the catalog holds them as reading would.
+
 Positions inside a tool are not stored: they are found, as before, when first asked for, from
 the file's text (a JSON text is indexed lazily; a YAML text is parsed again the first time
 one is needed, as lint does). Each tool's own line is stored for a YAML file, whose parse
-found it anyway, and found when asked for in a JSON file. A file that may hold a `$ref` is
-not remembered: what it reads depends on other files.
+found it anyway, and found when asked for in a JSON file.
 
-An entry is a pickle read by an unpickler that builds only toolcat's own model classes and
-plain data, so a cache folder someone else could write cannot run code through it. An entry
-that cannot be read is ignored and rewritten; one that cannot be written costs nothing but
-the time saved.
+An entry is plain JSON (a list of field values per tool, in the model's field order), sealed
+and size-bounded by toolcat.source.cache: JSON cannot express shared or cyclic structure, so
+what reading an entry costs is linear in its size, and an entry someone else wrote is refused
+before it is parsed. What is stored is decoded again and compared with what was read before
+it is written: a value JSON cannot carry exactly is never remembered.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import pickle
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from toolcat import __version__
+from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, PendingSourceRef, Server, SourceRef, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.source.cache import cache_dir, mark_used, store
+from toolcat.source import cache
+from toolcat.source.checked import text_digest
+from toolcat.source.files import read_text
 
-FORMAT = 1
+FORMAT = 2  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too
 MIN_SIZE = 1 << 20  # smaller files are read in milliseconds: not worth a file in the cache
 KEEP = 8  # files remembered, the most recently used; an entry is about the size of its file
-# what an entry may build besides plain data (tuples, lists, dicts, strings, numbers)
-_CLASSES = {("toolcat.model", cls.__name__): cls for cls in (Tool, Server, SourceRef, LoadIssue)}
+_FIELDS = tuple(f.name for f in fields(Tool))
+_TUPLES = frozenset(i for i, name in enumerate(_FIELDS)
+                    if name in ("tags", "examples", "example_requests"))
+_ORIGIN = _FIELDS.index("origin")
+_RAW = _FIELDS.index("raw")
+_SET_STATE = Tool.__setstate__
+
+
+@dataclass(frozen=True)
+class Reached:
+    """What the `$ref`s of a file reached in other files, as it was when the file was read."""
+
+    base: str  # the URI the file's references resolve against
+    roots: tuple[str, ...]  # the extra folders references may reach
+    # (file URI, its resolved path, the SHA-256 of its text or why it cannot be read, whether
+    # reading put it into the catalog's documents)
+    files: tuple[tuple[str, str, str, bool], ...]
+    checked: tuple[str, ...]  # documents whose own references this file's reading checked
 
 
 @dataclass(frozen=True)
@@ -54,6 +79,7 @@ class FileRead:
     # the file is strict JSON, so its positions come from a JsonIndex of its text (made
     # without parsing); other files are parsed again when a position is first needed
     strict_json: bool
+    reached: Reached | None = None  # None: no `$ref` of the file left it
 
 
 def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
@@ -68,23 +94,50 @@ def key(text: str, digest: str, shown: str, shape: str | None, default_source: s
 
 
 def _path(entry: str, part: str) -> Path:
-    return cache_dir() / "read" / f"{entry}-{part}"
+    return cache.cache_dir() / "read" / f"{entry}-{part}"
 
 
-def recall(entry: str, shown: str,
+def _limit(text: str) -> int:
+    """The largest entry a file of this text can give (each tool's fields and its origin,
+    beside the text's own values)."""
+    return 4 * len(text) + (16 << 20)
+
+
+def recall(entry: str, shown: str, text: str,
            locate: Callable[[str], tuple[int, int]]) -> FileRead | None:
-    """What reading the file `shown` gave when its key was `entry`, its tools' positions
-    found through `locate`; None when no entry is kept or it cannot be read."""
-    path = _path(entry, "read.pickle")
+    """What reading the file `shown` (holding `text`) gave when its key was `entry`, its
+    tools' positions found through `locate`; None when no usable entry is kept."""
+    return cache.recall(_path(entry, "read.json"), _limit(text),
+                        lambda payload: _decode(payload, shown, locate), "read cache entry")
+
+
+def still_holds(reached: Reached, base: str, roots: Sequence[Path], checked: set[str]
+                ) -> bool:
+    """Whether the files a remembered read's `$ref`s reached are as they were: same base,
+    same roots, same paths and content, and none of them checked already in this load
+    (which would have left their problems out of this file's reading)."""
+    if reached.base != base or tuple(str(r) for r in roots) != reached.roots or \
+            checked.intersection(reached.checked):
+        return False
+    return all(snapshot(uri) == (real, digest) for uri, real, digest, _ in reached.files)
+
+
+def snapshot(uri: str) -> tuple[str, str]:
+    """The resolved path of the file at a `file:` URI and the SHA-256 of its text (or why it
+    cannot be read)."""
+    from toolcat.source.refs import uri_path
+
+    path = uri_path(uri)
+    if path is None:
+        return "", "not a local file"
     try:
-        with path.open("rb") as handle:
-            found = _Unpickler(handle, shown, locate).load()
-    except Exception:  # missing, truncated, garbage, a class not allowed: read the file instead
-        return None
-    if not isinstance(found, FileRead):
-        return None
-    mark_used(path)
-    return found
+        real = str(path.resolve())
+    except (OSError, RuntimeError) as exc:
+        return "", f"cannot be resolved: {exc}"
+    try:
+        return real, text_digest(read_text(path))
+    except CatalogError as exc:
+        return real, f"cannot be read: {exc}"
 
 
 def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
@@ -93,51 +146,205 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
     in CI) would pay for nothing. The first read leaves an empty marker."""
     seen = _path(entry, "seen")
     if not seen.exists():
-        store(seen, lambda handle: None, KEEP)
+        cache.store(seen, lambda handle: None, KEEP)
         return
-    buffer = io.BytesIO()
     try:
         found = read()
-        _Pickler(buffer, shown, lazy=found.strict_json).dump(found)
-    except Exception:  # a value pickle cannot store: the file is read every time, as before
+        payload = _encode(found, shown)
+        # what is written must read back as what was read, or it is not written
+        if not _same(_decode(memoryview(payload), shown, lambda pointer: (0, 0)), found):
+            return
+    except (TypeError, ValueError, RecursionError):  # a value JSON cannot store exactly
         return
-    payload = buffer.getbuffer()
-    store(_path(entry, "read.pickle"), lambda handle: handle.write(payload), KEEP)
+    cache.store(_path(entry, "read.json"), lambda handle: handle.write(payload), KEEP)
 
 
-class _Pickler(pickle.Pickler):
-    """In a strict JSON file, stores a tool's unlocated origin as its pointer alone: finding
-    every line of 43,000 tools would cost more than the reading the entry saves, and a JSON
-    text finds one line quickly. Other files (YAML) had every position found while parsing:
-    their origins are stored with line and column, so that showing where a picked tool is
-    defined does not parse the file again."""
+# --- the entry's layout -------------------------------------------------------------------
+# {"format": FORMAT, "strict_json": bool, "columns": [column, ...], "constants": [value, ...],
+#  "tools": [row, ...], "servers": [...], "issues": [...], "reached": null | {...}}
+# A tool is its field values in the model's order (tuples as lists; its origin a JSON pointer
+# when found lazily from a strict JSON text, else [file, line, column, pointer]), then the
+# fields it shares with `raw` (the very same object, as a reader gives them): a list of
+# [field index, raw key, ...], those fields left null. A column whose value is the same plain
+# scalar (or empty list or mapping) in every tool is stored once in `constants`; a row holds
+# the other columns, in order. A catalog's tools mostly differ in `raw` and their origin only,
+# so an entry is about as large as the catalog's compact JSON.
 
-    def __init__(self, handle: io.BytesIO, shown: str, lazy: bool) -> None:
-        super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
-        self._shown = shown
-        self._lazy = lazy
+_SHAREABLE = tuple(_FIELDS.index(name) for name in ("name", "description", "server",
+                                                    "parameters"))
+_WIDTH = len(_FIELDS) + 1  # the fields, then what they share with `raw`
 
-    def persistent_id(self, obj: Any) -> str | None:
-        if self._lazy and type(obj) is PendingSourceRef and obj.file == self._shown:
-            return obj.pointer
+
+def _encode(found: FileRead, shown: str) -> bytes:
+    lazy = found.strict_json
+    rows = []
+    for tool in found.tools:
+        row: list[Any] = list(tool.__getstate__())
+        row[_ORIGIN] = _place(tool.origin, shown, lazy)
+        shared: list[Any] = []
+        raw = tool.raw
+        for index in _SHAREABLE:
+            value = row[index]
+            if value is not None and not isinstance(value, bool):
+                key = next((k for k, v in raw.items() if v is value), None)
+                if key is not None:
+                    shared += (index, key)
+                    row[index] = None
+        for index in _TUPLES:
+            row[index] = list(row[index])
+        row.append(shared)
+        rows.append(row)
+    constant = [j for j in range(_WIDTH) if rows and _same_everywhere(rows, j)]
+    columns = [j for j in range(_WIDTH) if j not in constant]
+    reached = found.reached
+    document = {
+        "format": FORMAT, "strict_json": found.strict_json,
+        "columns": columns, "constants": [rows[0][j] for j in constant] if rows else [],
+        "tools": [[row[j] for j in columns] for row in rows],
+        "servers": [[s.name, s.description, s.enabled, _place(s.origin, shown, False),
+                     s.extra] for s in found.servers],
+        "issues": [[i.code, i.message, _place(i.where, shown, False), i.severity]
+                   for i in found.issues],
+        "reached": None if reached is None else {
+            "base": reached.base, "roots": reached.roots, "files": reached.files,
+            "checked": reached.checked},
+    }
+    return json.dumps(document, separators=(",", ":")).encode()
+
+
+def _same_everywhere(rows: list[list[Any]], j: int) -> bool:
+    """Whether column `j` holds the same value in every row, compared exactly: a plain
+    scalar of one type (1 and True differ), or a list of such scalars, or an empty mapping."""
+    first = rows[0][j]
+    return _plain(first) and all(_exactly(row[j], first) for row in rows)
+
+
+def _plain(value: Any) -> bool:
+    if type(value) is list:
+        return all(type(item) in (str, int, bool) or item is None for item in value)
+    return type(value) in (str, int, bool) or value is None or value == {}
+
+
+def _exactly(value: Any, first: Any) -> bool:
+    if type(value) is not type(first) or value != first:
+        return False
+    return type(value) is not list or \
+        all(type(a) is type(b) for a, b in zip(value, first, strict=True))
+
+
+def _place(ref: SourceRef | None, shown: str, lazy: bool) -> Any:
+    if ref is None:
         return None
+    if lazy and type(ref) is PendingSourceRef and ref.file == shown:
+        return ref.pointer
+    return [ref.file, ref.line, ref.column, ref.pointer]
 
 
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, handle: Any, shown: str,
-                 locate: Callable[[str], tuple[int, int]]) -> None:
-        super().__init__(handle)
-        self._shown = shown
-        self._locate = locate
+def _decode(payload: memoryview, shown: str,
+            locate: Callable[[str], tuple[int, int]]) -> FileRead:
+    document = json.loads(bytes(payload))
+    _expect(isinstance(document, dict) and document.get("format") == FORMAT, "format")
+    strict, rows = document["strict_json"], document["tools"]
+    columns, constants = document["columns"], document["constants"]
+    servers, issues = document["servers"], document["issues"]
+    _expect(isinstance(strict, bool) and isinstance(rows, list) and isinstance(servers, list)
+            and isinstance(issues, list) and isinstance(columns, list)
+            and isinstance(constants, list) and all(type(j) is int for j in columns)
+            and sorted(columns) == columns, "layout")
+    fixed = [j for j in range(_WIDTH) if j not in columns]
+    _expect(len(fixed) + len(columns) == _WIDTH and len(constants) == len(fixed), "columns")
+    # each field's place in a row followed by the constants
+    place = {j: n for n, j in enumerate([*columns, *fixed])}
+    gather = itemgetter(*(place[j] for j in range(_WIDTH)))
+    varying_tuples = [i for i in _TUPLES if i in columns]
+    for i in _TUPLES:
+        if i in fixed:
+            _expect(isinstance(constants[fixed.index(i)], list), "a list field")
+            constants[fixed.index(i)] = tuple(constants[fixed.index(i)])
+    origin_varies = _ORIGIN in columns
+    width = len(columns)
+    tools = []
+    new, pending = Tool.__new__, PendingSourceRef
+    for cells in rows:
+        if type(cells) is not list or len(cells) != width:
+            _expect(False, "a tool")
+        row = list(gather(cells + constants))
+        shared = row.pop()
+        raw = row[_RAW]
+        if type(raw) is not dict or type(shared) is not list:
+            _expect(False, "a definition")
+        for n in range(0, len(shared), 2):
+            row[shared[n]] = raw[shared[n + 1]]
+        for i in varying_tuples:
+            _expect(isinstance(row[i], list), "a list field")
+            row[i] = tuple(row[i])
+        origin = row[_ORIGIN]
+        if type(origin) is str:
+            row[_ORIGIN] = pending(shown, origin, locate)
+        elif origin_varies or origin is not None:
+            row[_ORIGIN] = _ref(origin)
+        if type(row[0]) is not str:
+            _expect(False, "a tool's name")
+        tool = new(Tool)
+        _SET_STATE(tool, cast(tuple[Any, ...], row))  # any sequence in field order
+        tools.append(tool)
+    return FileRead(
+        tuple(tools),
+        tuple(Server(_text(n), _text(d), bool(e), _ref(o), _mapping(x))
+              for n, d, e, o, x in servers),
+        tuple(LoadIssue(_text(c), _text(m), _ref(w), _severity(s)) for c, m, w, s in issues),
+        strict, _reached(document["reached"]))
 
-    def persistent_load(self, pid: Any) -> PendingSourceRef:
-        if not isinstance(pid, str):
-            raise pickle.UnpicklingError("unexpected persistent id")
-        return PendingSourceRef(self._shown, pid, self._locate)
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) == (__name__, "FileRead"):
-            return FileRead
-        if (module, name) in _CLASSES:
-            return _CLASSES[module, name]
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a read cache")
+def _reached(value: Any) -> Reached | None:
+    if value is None:
+        return None
+    _expect(isinstance(value, dict), "reached files")
+    files = tuple((_text(u), _text(r), _text(d), bool(loaded))
+                  for u, r, d, loaded in value["files"])
+    return Reached(_text(value["base"]), tuple(_text(r) for r in value["roots"]), files,
+                   tuple(_text(c) for c in value["checked"]))
+
+
+def _severity(value: Any) -> Literal["error", "warning"]:
+    _expect(value in ("error", "warning"), "a severity")
+    return "warning" if value == "warning" else "error"
+
+
+def _ref(value: Any) -> SourceRef | None:
+    if value is None:
+        return None
+    file, line, column, pointer = value
+    _expect(isinstance(line, int) and isinstance(column, int), "a position")
+    return SourceRef(_text(file), line, column, _text(pointer))
+
+
+def _text(value: Any) -> str:
+    _expect(isinstance(value, str), "a text")
+    return str(value)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    _expect(isinstance(value, dict), "a mapping")
+    return dict(value)
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(f"{what} is not as toolcat writes it")
+
+
+def _same(decoded: FileRead, found: FileRead) -> bool:
+    """Whether `decoded` holds exactly what `found` does (tuples and lists told apart, every
+    key a string, no NaN); origins compared by file and pointer, which fix their place."""
+    def state(tool: Tool) -> tuple[Any, ...]:
+        values = list(tool.__getstate__())
+        origin = values[_ORIGIN]
+        values[_ORIGIN] = origin and (origin.file, origin.pointer)
+        return tuple(values)
+
+    return (len(decoded.tools) == len(found.tools)
+            and all(state(a) == state(b) for a, b in zip(decoded.tools, found.tools,
+                                                         strict=True))
+            and decoded.servers == found.servers and decoded.issues == found.issues
+            and decoded.reached == found.reached)

@@ -40,13 +40,15 @@ class Index(Protocol):
         """Ids of (about) the `k` nearest rows to `query`, nearest first."""
         ...
 
-    def save(self, path: Path) -> None: ...
+    def dump(self) -> bytes:
+        """The index as bytes (stored as a sealed cache entry)."""
+        ...
 
 
 @dataclass(frozen=True)
 class Backend:
     build: Callable[[np.ndarray], Index]
-    load: Callable[[Path, int], Index]
+    load: Callable[[memoryview, int], Index]  # what `dump` gave, and the rows it must hold
     suffix: str
 
 
@@ -65,10 +67,10 @@ class _Faiss:
         return cls(index)
 
     @classmethod
-    def load(cls, path: Path, size: int) -> _Faiss:
+    def load(cls, payload: memoryview, size: int) -> _Faiss:
         import faiss
 
-        index = faiss.read_index(str(path))
+        index = faiss.deserialize_index(np.frombuffer(payload, dtype=np.uint8))
         if index.ntotal != size:
             raise ValueError("the stored graph does not fit this catalog")
         return cls(index)
@@ -78,10 +80,11 @@ class _Faiss:
         found: np.ndarray = ids[0]
         return found[found >= 0]
 
-    def save(self, path: Path) -> None:
+    def dump(self) -> bytes:
         import faiss
 
-        faiss.write_index(self.index, str(path))
+        data: bytes = faiss.serialize_index(self.index).tobytes()
+        return data
 
 
 LIBRARIES = {"faiss": Backend(_Faiss.build, _Faiss.load, "faiss")}
@@ -105,37 +108,22 @@ class Nearest:
 
 def load_or_build_ann(stem: Path, ident: str, vectors: np.ndarray,
                       library: str = DEFAULT, keep: int = 8) -> Nearest:
-    """The graph of `vectors` stored at `stem` + its name, built and stored when it is not
-    there or cannot be read (with a one-line warning); the folder keeps the files of the
-    `keep` catalogs used last (toolcat.search.index.KEEP_CATALOGS)."""
+    """The graph of `vectors` stored at `stem` + its name, a sealed cache entry, built and
+    stored when it is not there or cannot be used (with a one-line warning); the folder keeps
+    the files of the `keep` catalogs used last (toolcat.search.index.KEEP_CATALOGS)."""
     import hashlib
 
-    from toolcat.source.cache import UNREADABLE, mark_used, store
+    from toolcat.source import cache
 
     backend = LIBRARIES[library]
     model = hashlib.sha256(ident.encode()).hexdigest()[:12]
     path = stem.with_name(f"{stem.name}ann-{model}.{backend.suffix}")
-    if path.exists():
-        try:
-            index = backend.load(path, len(vectors))
-        except (*UNREADABLE, RuntimeError) as exc:
-            log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
-                        path, str(exc).strip().splitlines()[0] if str(exc).strip()
-                        else type(exc).__name__)
-        else:
-            mark_used(path)
-            return Nearest(index)
-    index = backend.build(vectors)
-    _store(path, index, store, keep)
+    # the vectors themselves, and per row the graph's links (2 * M ids of 8 bytes at most)
+    limit = vectors.nbytes + len(vectors) * (2 * M * 8 + 64) + (1 << 20)
+    index = cache.recall(path, limit, lambda payload: backend.load(payload, len(vectors)),
+                         "search cache")
+    if index is None:
+        index = backend.build(vectors)
+        data = index.dump()
+        cache.store(path, lambda handle: handle.write(data), keep)
     return Nearest(index)
-
-
-def _store(path: Path, index: Index, store: Callable[..., Any], keep: int) -> None:
-    """Save through a temporary file (the libraries write to a path, not a handle)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        scratch = Path(folder) / path.name
-        index.save(scratch)
-        data = scratch.read_bytes()
-    store(path, lambda handle: handle.write(data), keep)

@@ -161,8 +161,9 @@ class BM25Index:
                  k1=np.array([self.k1]))
 
     @classmethod
-    def load(cls, path: Path, *, size: int, k1: float) -> BM25Index:
-        """The index saved at `path`, checked for consistency with a catalog of `size` tools.
+    def load(cls, path: Path | BinaryIO, *, size: int, k1: float) -> BM25Index:
+        """The index saved at `path` (a file or an open one), checked for consistency with a
+        catalog of `size` tools.
 
         Raises:
             ValueError: the file holds no such index, or one that does not fit.

@@ -101,7 +101,8 @@ class CascadeScorer:
             if self._names is None:
                 self._names = identifier_names(self.tools)
             if self._stored is None:  # the disk cache, read once for every later query
-                self._stored = EmbeddingCache(self.embedder.ident).load() if self.cache else {}
+                self._stored = EmbeddingCache(self.embedder.ident).load(
+                    self.embedder.dimension) if self.cache else {}
             pairs = [tool_texts(self.tools[i], self._names) for i in missing]
             vectors, encoded = embed_texts(
                 self.embedder, [whole for whole, _ in pairs] + [summary for _, summary in pairs],

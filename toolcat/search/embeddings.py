@@ -10,6 +10,10 @@ Embeddings are cached under `$TOOLCAT_CACHE_DIR/embeddings/` (default
 an embedded text to its normalised vector. A second run over the same texts, or a catalog
 that changed in one tool, encodes only what it has not seen, and the model itself is loaded
 only when something has to be encoded.
+
+A shard is a sealed cache entry (toolcat.source.cache) holding plain arrays: one whose seal,
+size, layout, dtype or width is wrong (planted, damaged, of another model) is removed with
+one warning line, and what it held is encoded again.
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import io
 import logging
 import os
 import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +37,7 @@ import numpy as np
 from toolcat.errors import MissingExtraError, UsageError
 from toolcat.search.device import Progress, requested_device, resolve_device
 from toolcat.search.device import batch_size as device_batch_size
-from toolcat.source.cache import UNREADABLE, cache_dir, write_atomically
+from toolcat.source import cache as cache_files
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -39,6 +45,8 @@ if TYPE_CHECKING:
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
+_SHARD_LIMIT = 1 << 33  # bytes of one shard: 2.6 million texts of 768 dimensions
+_SHARD = re.compile(r"[0-9a-f]{16}\.npz")  # what the cache names its shards
 _models: dict[tuple[str, str], Embedder] = {}
 _lock = threading.Lock()
 
@@ -243,47 +251,47 @@ class EmbeddingCache:
 
     def __init__(self, ident: str, root: Path | None = None) -> None:
         slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:40]
-        self.folder = (root or cache_dir()) / "embeddings" / \
+        self.folder = (root or cache_files.cache_dir()) / "embeddings" / \
             f"{slug}-{hashlib.sha256(ident.encode()).hexdigest()[:12]}"
 
     def _shards(self) -> list[Path]:
-        return sorted(self.folder.glob("*.npz")) if self.folder.is_dir() else []
+        if not self.folder.is_dir():
+            return []
+        return sorted(p for p in self.folder.iterdir() if _SHARD.fullmatch(p.name))
 
-    def load(self) -> dict[str, np.ndarray]:
-        """Every cached vector of this model, by text key. A shard that cannot be read is
-        removed with a one-line warning: what it held is encoded again and saved anew.
+    def load(self, width: int | None = None) -> dict[str, np.ndarray]:
+        """Every cached vector of this model, by text key; `width`: the model's dimension,
+        when known (otherwise every shard must agree with the first one read). A shard that
+        cannot be used is removed with a one-line warning: what it held is encoded again and
+        saved anew.
 
         Another process merging the shards removes them after writing the merged one: a
         shard gone while the folder is read is no damage, and the folder is listed again
         (once) to find the merged shard."""
-        found, vanished = self._read()
-        return self._read()[0] if vanished else found
+        found, vanished = self._read(width)
+        return self._read(width)[0] if vanished else found
 
-    def _read(self) -> tuple[dict[str, np.ndarray], bool]:
+    def _read(self, width: int | None) -> tuple[dict[str, np.ndarray], bool]:
         found: dict[str, np.ndarray] = {}
         vanished = False
         for shard in self._shards():
-            try:
-                with np.load(shard, allow_pickle=False) as data:
-                    keys, vectors = data["keys"], data["vectors"]
-                    if vectors.ndim != 2 or len(keys) != len(vectors):
-                        raise ValueError("keys and vectors do not match")
-                    found.update(zip((k.decode() for k in keys.tolist()), vectors, strict=True))
-            except FileNotFoundError:
-                vanished = True
-            except (*UNREADABLE, UnicodeDecodeError) as exc:
-                _log.warning("warning: the embedding cache %s cannot be read (%s); "
-                             "rebuilding it", shard, str(exc).strip().splitlines()[0]
-                             if str(exc).strip() else type(exc).__name__)
-                shard.unlink(missing_ok=True)
+            read, damaged = cache_files.recall_entry(
+                shard, _SHARD_LIMIT, partial(_shard, width=width), "embedding cache")
+            if read is None:
+                vanished = vanished or not damaged
+                continue
+            keys, vectors = read
+            width = vectors.shape[1]
+            found.update(zip(keys, vectors, strict=True))
         return found, vanished
 
     def save(self, vectors: dict[str, np.ndarray]) -> bool:
         """Add `vectors` to the cache; False when the cache folder cannot be written."""
         if not vectors:
             return True
+        if not cache_files.usable(self.folder):
+            return False
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
             self._write(vectors)
             shards = self._shards()
             if len(shards) > _MAX_SHARDS:
@@ -300,10 +308,32 @@ class EmbeddingCache:
         keys = sorted(vectors)
         name = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
         target = self.folder / f"{name}.npz"
-        write_atomically(target, lambda handle: np.savez(
-            handle, keys=np.array([k.encode() for k in keys]),
-            vectors=np.stack([vectors[k] for k in keys]).astype(np.float32)))
+        buffer = io.BytesIO()
+        np.savez(buffer, keys=np.array([k.encode() for k in keys]),
+                 vectors=np.stack([vectors[k] for k in keys]).astype(np.float32))
+        entry = cache_files.sealed(target, buffer.getbuffer())
+        if entry is None:
+            raise OSError("no cache key")
+        cache_files.write_atomically(target, lambda handle: handle.write(entry))
         return target
+
+
+def _shard(payload: memoryview, width: int | None) -> tuple[list[str], np.ndarray]:
+    """The text keys and vectors of a shard's payload, checked: one key per row, 2-D
+    float32 rows of `width` (when given), keys in ASCII.
+
+    Raises:
+        ValueError: (or a numpy / zipfile error) the shard is not such a pair of arrays.
+    """
+    with np.load(cache_files.numpy_file(payload, _SHARD_LIMIT), allow_pickle=False) as data:
+        keys, vectors = data["keys"], data["vectors"]
+    if vectors.ndim != 2 or keys.ndim != 1 or len(keys) != len(vectors) \
+            or vectors.dtype != np.float32 or keys.dtype.kind != "S":
+        raise ValueError("keys and vectors do not match")
+    if width is not None and vectors.shape[1] != width:
+        raise ValueError(f"vectors of {vectors.shape[1]} dimensions where the model gives "
+                         f"{width}")
+    return [k.decode("ascii") for k in keys.tolist()], vectors
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
@@ -316,7 +346,8 @@ def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
     keys = [text_key(t) for t in texts]
     store = EmbeddingCache(embedder.ident) if cache else None
     if known is None:
-        known = store.load() if store else {}
+        # the model's width (loading it) keeps vectors of another width out of the catalog's
+        known = store.load(embedder.dimension) if store else {}
     missing = list(dict.fromkeys(k for k in keys if k not in known))
     if missing:
         text_of = dict(zip(keys, texts, strict=True))

@@ -8,10 +8,13 @@ the tool embeddings under that key and the model's identity, in `cache_dir()/ind
 run on the same catalog, in any process, loads them instead of rebuilding: no tokenizing, no
 encoding.
 
-A file that cannot be read (truncated, garbage, another format) is rebuilt and replaced, with
-a one-line warning on the `toolcat` logger. Files are written atomically, so a reader never
-sees half of one. A catalog that is not only files (tools given in Python, a Python module)
-is indexed in memory every time.
+Every file is a sealed cache entry (toolcat.source.cache): an uncompressed .npz or .npy of
+plain arrays (never pickles), or a nearest-neighbour graph, bounded in size before it is
+read, whose seal must verify under this user's key. One that cannot be used (truncated,
+garbage, planted, copied from another catalog's key, another format, arrays that do not fit
+the catalog or the model) is rebuilt and replaced, with a one-line warning on the `toolcat`
+logger. Files are written atomically, so a reader never sees half of one. A catalog that is
+not only files (tools given in Python, a Python module) is indexed in memory every time.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
@@ -36,7 +39,7 @@ from toolcat.search import (
     default_scorer,
 )
 from toolcat.search.base import Scorer
-from toolcat.source.cache import UNREADABLE, cache_dir, mark_used, store
+from toolcat.source import cache as entries
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,11 +51,13 @@ if TYPE_CHECKING:
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 4  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
-# 4: a BM25F field for the values of example calls
+FORMAT = 5  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
+# 4: a BM25F field for the values of example calls; 5: sealed entries
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
+BM25_LIMIT = 16 << 20  # bytes of a BM25 index beyond 8 per byte of the catalog's files
+MAX_WIDTH = 8192  # dimensions of an embedding model's vectors
 INDEXED = (".json", ".yaml", ".yml")  # the files a persisted index may be read from
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
@@ -81,25 +86,45 @@ def catalog_key(catalog: Catalog) -> str | None:
 
 
 def index_path(key: str, part: str) -> Path:
-    return cache_dir() / "index" / f"{key}-{part}"
+    return entries.cache_dir() / "index" / f"{key}-{part}"
 
 
-def load_or_build(path: Path, load: Callable[[Path], T], build: Callable[[], T],
-                  save: Callable[[T, Any], None]) -> T:
-    """`load(path)` when the file is there and sound; otherwise `build()`, saved to `path`
-    (atomically; a cache that cannot be written is left alone)."""
-    if path.exists():
-        try:
-            loaded = load(path)
-        except UNREADABLE as exc:
-            log.warning("warning: the search cache %s cannot be read (%s); rebuilding it",
-                        path, _first_line(exc))
-        else:
-            mark_used(path)
-            return loaded
+def load_or_build(path: Path, limit: int, load: Callable[[BinaryIO], T],
+                  build: Callable[[], T], save: Callable[[T, Any], None]) -> T:
+    """`load(file)` of the entry at `path` when it is there, sealed by this user, at most
+    `limit` bytes and sound (an .npz is read only when its members are stored uncompressed);
+    otherwise `build()`, saved to `path` (atomically; a cache that cannot be written is left
+    alone). An entry that cannot be used gives one warning line."""
+    loaded = _recall(path, limit, load)
+    if loaded is not None:
+        return loaded
     built = build()
-    store(path, lambda handle: save(built, handle), KEEP_CATALOGS)
+    entries.store(path, lambda handle: save(built, handle), KEEP_CATALOGS)
     return built
+
+
+def _recall(path: Path, limit: int, load: Callable[[BinaryIO], T]) -> T | None:
+    """`load(file)` of the sealed entry at `path`, or None (see `load_or_build`)."""
+    def parse(payload: memoryview) -> T:
+        return load(entries.numpy_file(payload, limit))
+
+    return entries.recall(path, limit, parse, "search cache")
+
+
+def _catalog_bytes(sources: Sequence[str]) -> int:
+    """The size of the files a catalog was read from (what bounds its index)."""
+    total = 0
+    for source in sources:
+        try:
+            total += Path(source).stat().st_size
+        except OSError:
+            total += 1 << 20
+    return total
+
+
+def _bm25_limit(source: Catalog | Sequence[Tool]) -> int:
+    sources = source.sources if isinstance(source, Catalog) else ()
+    return BM25_LIMIT + 8 * _catalog_bytes(sources)
 
 
 # When a semantic scorer's tool embeddings are not at hand: `auto` computes them for a
@@ -139,15 +164,16 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
         return build_scorer(name, tools, **options)
     check_options(name, options)
     key = catalog_key(source) if isinstance(source, Catalog) else None
+    limit = _bm25_limit(source)
     lexical_options = {k: v for k, v in options.items() if k == "k1"}
     if name == "bm25":
-        return _bm25(key, tools, **lexical_options)
+        return _bm25(key, tools, limit, **lexical_options)
     semantic_options = {k: v for k, v in options.items() if k in _SEMANTIC_OPTIONS}
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
         stored = _semantic(key, tools, "stored", **semantic_options)
-        return CascadeScorer.from_lexical(_bm25(key, tools), **options,
+        return CascadeScorer.from_lexical(_bm25(key, tools, limit), **options,
                                           vectors=None if stored is None else stored.vectors)
     if name == "semantic":
         semantic = _semantic(key, tools, "now", **semantic_options)
@@ -156,7 +182,7 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     from toolcat.search.hybrid import HybridScorer
 
     weight = {k: v for k, v in options.items() if k == "semantic_weight"}
-    lexical = _bm25(key, tools)
+    lexical = _bm25(key, tools, limit)
     # `later`: even stored embeddings wait for the thread that loads them and the model
     semantic = None if embeddings == "later" else _semantic(key, tools, embeddings,
                                                             **semantic_options)
@@ -225,7 +251,7 @@ def index_catalog(catalog: Catalog, *, model: str | None = None, device: str | N
         raise UsageError("only a catalog read from JSON or YAML files can be indexed ahead "
                          "of time (its files key the stored index)")
     began = time.perf_counter()
-    _bm25(key, catalog.tools)
+    _bm25(key, catalog.tools, _bm25_limit(catalog))
     semantic = _semantic(key, catalog.tools, "now", model=model, device=device,
                          progress=progress)
     assert semantic is not None
@@ -239,16 +265,16 @@ def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any)
     return scorer_for(name, catalog, **options)
 
 
-def _bm25(key: str | None, tools: Sequence[Tool], k1: float = 1.2) -> BM25Scorer:
+def _bm25(key: str | None, tools: Sequence[Tool], limit: int, k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
 
     if key is None:
         return BM25Scorer(tools, k1=k1)
 
-    def load(path: Path) -> BM25Index:
-        return BM25Index.load(path, size=len(tools), k1=k1)
+    def load(file: BinaryIO) -> BM25Index:
+        return BM25Index.load(file, size=len(tools), k1=k1)
 
-    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), load,
+    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), limit, load,
                           lambda: BM25Index.build(tools, k1), BM25Index.save)
     return BM25Scorer.from_index(tools, index)
 
@@ -272,13 +298,17 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
             return None
         return SemanticScorer.from_vectors(tools, embedder, *found, cache)
     path = vectors_path(key, embedder.ident)
+    limit = len(tools) * MAX_WIDTH * 4 + 4096  # rows of float32, and the .npy header
+
+    def load(file: BinaryIO) -> np.ndarray:
+        return _fitting_vectors(file, len(tools), embedder.dimension)
+
     if not compute:
-        vectors = _load_vectors(path, len(tools)) if path.exists() else None
-        if vectors is None:
+        stored = _recall(path, limit, load)
+        if stored is None:
             return None
-        mark_used(path)
-        return SemanticScorer.from_vectors(tools, embedder, vectors, 0, True,
-                                           ann=_ann(key, embedder.ident, vectors))
+        return SemanticScorer.from_vectors(tools, embedder, stored, 0, True,
+                                           ann=_ann(key, embedder.ident, stored))
     encoded = 0
 
     def build() -> np.ndarray:
@@ -288,8 +318,7 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
         vectors, encoded = tool_vectors(tools, embedder, progress=progress)
         return vectors
 
-    vectors = load_or_build(path, lambda at: _fitting_vectors(at, len(tools)), build,
-                            _save_vectors)
+    vectors = load_or_build(path, limit, load, build, _save_vectors)
     return SemanticScorer.from_vectors(tools, embedder, vectors, encoded, True,
                                        ann=_ann(key, embedder.ident, vectors))
 
@@ -298,27 +327,19 @@ def vectors_path(key: str, ident: str) -> Path:
     return index_path(key, f"vectors-{hashlib.sha256(ident.encode()).hexdigest()[:12]}.npy")
 
 
-def _fitting_vectors(path: Path, size: int) -> np.ndarray:
-    """The stored tool vectors at `path`.
+def _fitting_vectors(file: BinaryIO, size: int, width: int) -> np.ndarray:
+    """The stored tool vectors in `file`: `size` rows of `width` float32s.
 
     Raises:
-        ValueError, OSError: the file cannot be read or does not fit the catalog.
+        ValueError, OSError: the file cannot be read or does not fit the catalog and model.
     """
     import numpy as np
 
-    vectors: np.ndarray = np.load(path, allow_pickle=False)
-    if vectors.ndim != 2 or len(vectors) != size or vectors.dtype != np.float32:
-        raise ValueError("the stored embeddings do not fit this catalog")
+    vectors: np.ndarray = np.load(file, allow_pickle=False)
+    if vectors.ndim != 2 or len(vectors) != size or vectors.dtype != np.float32 \
+            or vectors.shape[1] != width:
+        raise ValueError("the stored embeddings do not fit this catalog and model")
     return vectors
-
-
-def _load_vectors(path: Path, size: int) -> np.ndarray | None:
-    """The stored tool vectors at `path`, or None when they cannot be read or do not fit
-    (the next run that computes them replaces the file)."""
-    try:
-        return _fitting_vectors(path, size)
-    except UNREADABLE:
-        return None
 
 
 def _save_vectors(vectors: np.ndarray, handle: Any) -> None:
@@ -349,17 +370,13 @@ def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[in
         return list(build())
     size = len(catalog.tools)
 
-    def load(path: Path) -> np.ndarray:
-        found: np.ndarray = np.load(path, allow_pickle=False)
+    def load(file: BinaryIO) -> np.ndarray:
+        found: np.ndarray = np.load(file, allow_pickle=False)
         if found.shape != (size,) or found.dtype != np.int64:
             raise ValueError("the stored numbers do not fit this catalog")
         return found
 
-    found = load_or_build(index_path(key, f"{part}.npy"), load,
+    found = load_or_build(index_path(key, f"{part}.npy"), size * 8 + 4096, load,
                           lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
     return [int(n) for n in found.tolist()]
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,26 +1,300 @@
-"""The cache: what toolcat can rebuild from the catalog (search indexes, embeddings, the
-verdicts of large files already checked), kept between runs in `cache_dir()`; how a cache
-file is written (atomically) and how a cache folder is kept small (`prune`)."""
+"""The cache: what toolcat can rebuild from the catalog (search indexes, embeddings, what
+reading a large file gave, the verdicts of large files already checked), kept between runs in
+`cache_dir()`. A cache can only make a command faster, never change what it reports, even
+when someone else wrote the folder:
+
+- Every entry is sealed: an HMAC-SHA256 of its bytes and of its place in the cache, under a
+  key only this user can read (`cache_key()`, kept outside the cache folder). An entry whose
+  seal does not verify (planted, copied under another name, damaged) is never parsed.
+- The cache folder is used only when it and the subfolder read are owned by this user and
+  writable by nobody else, as ssh treats `~/.ssh`; otherwise toolcat warns once and runs
+  without the cache.
+- Reading an entry is bounded before it starts: only a regular file, no larger than the
+  limit its reader gives, is read, and entries are plain formats that cannot express a bomb
+  (JSON, numpy arrays without pickles).
+- Only files named as toolcat names its entries are ever deleted (`prune`).
+
+Every entry that cannot be used gives one warning line and is rebuilt (`recall`).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
+import hmac
+import io
+import logging
 import os
+import re
+import secrets
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 CACHE_ENV = "TOOLCAT_CACHE_DIR"
 # what reading a damaged cache file raises (numpy .npy/.npz: truncated, garbage, wrong shape)
 UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+MAGIC = b"toolcat\x01"  # an entry: MAGIC, its 32-byte seal, then the payload
+_SEAL = len(MAGIC) + 32
+KEY_BYTES = 32
+# the names toolcat gives its entries: a hex key, then "-" and a part name, or an extension
+ENTRY_NAME = re.compile(r"[0-9a-f]{16,64}(-[A-Za-z0-9][A-Za-z0-9._-]*|\.json|\.npz|\.npy)")
+log = logging.getLogger("toolcat")
+T = TypeVar("T")
+_warned: set[str] = set()
+_keys: dict[Path, bytes | None] = {}
+
+
+class CacheDamage(ValueError):
+    """An entry that cannot be used: foreign, tampered with, damaged or too large."""
 
 
 def cache_dir() -> Path:
     """Where toolcat keeps what it can rebuild (search indexes, embeddings):
     `$TOOLCAT_CACHE_DIR`, else `~/.cache/toolcat`."""
     return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
+
+
+def key_path() -> Path:
+    """The per-user key that seals cache entries: `$XDG_CONFIG_HOME/toolcat/cache.key`, else
+    `~/.config/toolcat/cache.key` (outside the cache folder, so writing the cache is not
+    enough to forge an entry)."""
+    config = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(config) / "toolcat" / "cache.key"
+
+
+def warn_once(topic: str, message: str) -> None:
+    """One warning line on the `toolcat` logger, once per process for each `topic`."""
+    if topic not in _warned:
+        _warned.add(topic)
+        log.warning("warning: %s", message)
+
+
+def untrusted(folder: Path) -> str | None:
+    """Why `folder` may not hold toolcat's cache (owned by another user, writable by group
+    or others), or None when it may (or does not exist yet)."""
+    if not hasattr(os, "geteuid"):  # no POSIX owners: the seal alone protects
+        return None
+    try:
+        info = folder.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be inspected ({exc.strerror})"
+    if not stat.S_ISDIR(info.st_mode):
+        return "is not a folder"
+    if info.st_uid != os.geteuid():
+        return f"is owned by another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        who = "group and others" if info.st_mode & stat.S_IWOTH and \
+            info.st_mode & stat.S_IWGRP else "others" if info.st_mode & stat.S_IWOTH else "group"
+        return f"is writable by {who} (chmod go-w {folder})"
+    return None
+
+
+def usable(place: Path) -> bool:
+    """Whether toolcat may keep entries in the folder `place`: the cache folder and every
+    folder from it down to `place` are trusted (`untrusted`), and a key exists to seal
+    entries. A folder that is not trusted gives one warning and the command runs without
+    the cache; a home that cannot be written only costs the time the cache saves, quietly."""
+    root = cache_dir()
+    chain = [root]
+    with contextlib.suppress(ValueError):
+        for part in place.relative_to(root).parts:
+            chain.append(chain[-1] / part)
+    if chain[-1] != place:
+        chain.append(place)
+    for step in chain:
+        reason = untrusted(step)
+        if reason:
+            warn_once(f"folder {step}", f"the cache folder {step} {reason}; toolcat runs "
+                      "without its cache")
+            return False
+    return cache_key() is not None
+
+
+def _relative(path: Path) -> bytes:
+    """The place an entry is sealed for (relative to the cache folder): an entry copied
+    under another key or into another kind of entry does not verify."""
+    try:
+        place = path.relative_to(cache_dir()).as_posix()
+    except ValueError:
+        place = path.as_posix()
+    return place.encode("utf-8", "surrogateescape")
+
+
+def _seal(key: bytes, path: Path, payload: bytes | memoryview) -> bytes:
+    mac = hmac.new(key, b"toolcat cache 1\0" + _relative(path) + b"\0", hashlib.sha256)
+    mac.update(payload)
+    return mac.digest()
+
+
+def read_entry(path: Path, limit: int) -> memoryview | None:
+    """The payload of the entry at `path`, its seal verified; None when there is none.
+
+    Raises:
+        CacheDamage: the entry is not a regular file, is larger than `limit` bytes of
+            payload, or its seal does not verify (foreign, tampered with, damaged).
+    """
+    if not usable(path.parent):
+        return None
+    key = cache_key()
+    if key is None:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | \
+        getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CacheDamage("a symbolic link, not an entry toolcat wrote") from None
+        raise CacheDamage(exc.strerror or type(exc).__name__) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CacheDamage("not a regular file")
+        if info.st_size > limit + _SEAL:
+            raise CacheDamage(f"{info.st_size} bytes, more than an entry of this kind holds")
+        data = handle.read(limit + _SEAL + 1)
+    if len(data) > limit + _SEAL:
+        raise CacheDamage("larger than an entry of this kind holds")
+    if len(data) < _SEAL or not data.startswith(MAGIC):
+        raise CacheDamage("not an entry toolcat wrote")
+    payload = memoryview(data)[_SEAL:]
+    if not hmac.compare_digest(data[len(MAGIC):_SEAL], _seal(key, path, payload)):
+        raise CacheDamage("its seal does not match this user's cache key")
+    return payload
+
+
+def recall(path: Path, limit: int, parse: Callable[[memoryview], T], what: str) -> T | None:
+    """`parse(payload)` of the entry at `path` (see `read_entry`), or None when there is no
+    usable entry. An entry that cannot be used (its seal, its size, or `parse` raising) is
+    removed, with one warning line naming it (`what` it is): its value is rebuilt and
+    stored again."""
+    return recall_entry(path, limit, parse, what)[0]
+
+
+def recall_entry(path: Path, limit: int, parse: Callable[[memoryview], T], what: str
+                 ) -> tuple[T | None, bool]:
+    """As `recall`, and whether the entry was there but could not be used."""
+    try:
+        payload = read_entry(path, limit)
+        if payload is None:
+            return None, False
+        value = parse(payload)
+    except FileNotFoundError:  # removed meanwhile by another process (a merge, a prune)
+        return None, False
+    # An entry passed its seal, so only a bug or a change of format could make it fail to
+    # parse; whatever it is, the cache is not worth a failed command.
+    except Exception as exc:
+        discard(path, what, exc)
+        return None, True
+    mark_used(path)
+    return value, False
+
+
+def discard(path: Path, what: str, exc: BaseException) -> None:
+    """Warn (one line) that the entry at `path` cannot be used, and remove it."""
+    text = str(exc).strip()
+    reason = text.splitlines()[0] if text else type(exc).__name__
+    log.warning("warning: the %s %s cannot be used (%s); rebuilding it", what, path, reason)
+    if ENTRY_NAME.fullmatch(path.name):
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def sealed(path: Path, payload: bytes | memoryview) -> bytes | None:
+    """The bytes of an entry holding `payload` at `path`; None without a key."""
+    key = cache_key()
+    if key is None:
+        return None
+    return MAGIC + _seal(key, path, payload) + payload
+
+
+def cache_key() -> bytes | None:
+    """This user's cache key, created on first use (see `key_path`); None when it cannot be
+    kept safely (then the cache is not used)."""
+    path = key_path()
+    if path not in _keys:
+        _keys[path] = _load_key(path)
+    return _keys[path]
+
+
+def _load_key(path: Path) -> bytes | None:
+    home = path.parent
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    reason = untrusted(home)
+    if reason:
+        warn_once(f"key {home}", f"the folder of the cache key {home} {reason}; toolcat "
+                  "runs without its cache")
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for _ in range(3):
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            if _create_key(path):
+                continue  # read back whichever key won a race with another process
+            return None
+        except OSError:
+            problem: str | None = "cannot be read"
+        else:
+            with os.fdopen(fd, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                key = handle.read(KEY_BYTES + 1) if stat.S_ISREG(info.st_mode) else b""
+            problem = _key_problem(info, key)
+            if problem is None:
+                return key
+        warn_once(f"key {path}", f"the cache key {path} {problem}; a new one replaces it "
+                  "(cached entries are rebuilt)")
+        if not _create_key(path, replace=True):
+            return None
+    return None
+
+
+def _key_problem(info: os.stat_result, key: bytes) -> str | None:
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if hasattr(os, "geteuid"):
+        if info.st_uid != os.geteuid():
+            return f"is owned by another user (uid {info.st_uid})"
+        if info.st_mode & 0o077:
+            return f"may be read or written by others (mode {stat.S_IMODE(info.st_mode):o})"
+    if len(key) != KEY_BYTES:
+        return "is damaged"
+    return None
+
+
+def _create_key(path: Path, replace: bool = False) -> bool:
+    """Write a new random key to `path`, readable by this user only, atomically: a reader
+    never sees part of one, and of two processes creating it at once one key wins."""
+    try:
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".cache.key.", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:  # mkstemp makes it 0600
+            handle.write(secrets.token_bytes(KEY_BYTES))
+        if replace:
+            Path(temp).replace(path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(temp, path)  # fails when another process made one first
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            Path(temp).unlink()
+    return True
 
 
 def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -31,7 +305,7 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
     Raises:
         OSError: the folder cannot be written.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -42,6 +316,23 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
+def make_folder(place: Path) -> None:
+    """Create `place` and the folders above it that are missing, each readable and writable
+    by this user only (`mkdir -p` would give the parents the umask's mode).
+
+    Raises:
+        OSError: a folder cannot be created.
+    """
+    missing = []
+    while not place.is_dir():
+        missing.append(place)
+        if place.parent == place:
+            break
+        place = place.parent
+    for step in reversed(missing):
+        step.mkdir(mode=0o700, exist_ok=True)
+
+
 def mark_used(path: Path) -> None:
     """Record that a cache file was just read, for `prune` (its modification time)."""
     with contextlib.suppress(OSError):
@@ -49,10 +340,18 @@ def mark_used(path: Path) -> None:
 
 
 def store(path: Path, write: Callable[[BinaryIO], object], keep: int) -> None:
-    """Write a cache file atomically and keep its folder to the `keep` entries used last; a
-    cache that cannot be written is no error."""
+    """Write a sealed cache entry atomically (what `write(file)` writes is its payload) and
+    keep its folder to the `keep` entries used last; a cache that cannot be written, or
+    whose folder is not trusted, is no error."""
+    if not usable(path.parent):
+        return
+    buffer = io.BytesIO()
+    write(buffer)
+    entry = sealed(path, buffer.getbuffer())
+    if entry is None:
+        return
     with contextlib.suppress(OSError):
-        write_atomically(path, write)
+        write_atomically(path, lambda handle: handle.write(entry))
         prune(path.parent, keep)
 
 
@@ -60,9 +359,11 @@ def prune(folder: Path, keep: int) -> None:
     """Remove the files of all but the `keep` entries used most recently. An entry is the
     files whose names share what comes before the first `-` (a catalog's key and its parts);
     its last use is the newest modification time among them (a reader marks a use by touching
-    the file it read)."""
+    the file it read). Only files named as toolcat names its entries are considered: nothing
+    else in the folder is ever removed."""
     try:
-        files = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
+        files = [f for f in folder.iterdir()
+                 if ENTRY_NAME.fullmatch(f.name) and f.is_file() and not f.is_symlink()]
         last_used: dict[str, float] = {}
         for file in files:
             key = file.name.split("-", 1)[0]
@@ -73,3 +374,21 @@ def prune(folder: Path, keep: int) -> None:
     for file in files:
         if file.name.split("-", 1)[0] in stale:
             file.unlink(missing_ok=True)
+
+
+def numpy_file(payload: memoryview, limit: int) -> BinaryIO:
+    """An .npy or .npz payload as a file for `numpy.load(..., allow_pickle=False)`. The
+    members of an .npz must be stored uncompressed and within `limit` bytes: a compressed
+    member's size on disk does not bound what it unpacks to.
+
+    Raises:
+        CacheDamage: (or a zipfile error) an .npz member is compressed or too large.
+    """
+    file = io.BytesIO(payload)
+    if bytes(payload[:4]) == b"PK\x03\x04":
+        with zipfile.ZipFile(file) as archive:
+            for info in archive.infolist():
+                if info.compress_type != zipfile.ZIP_STORED or info.file_size > limit:
+                    raise CacheDamage(f"member {info.filename} is compressed or too large")
+        file.seek(0)
+    return file

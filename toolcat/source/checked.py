@@ -5,10 +5,13 @@ Parsing a JSON catalog strictly (every object's keys checked for duplicates, NaN
 walking it for the limits (depth, string length) cost about as much as parsing it: 0.25 s of
 the 0.75 s it takes to read 43,000 tools. Both verdicts depend on the text alone. After a
 file of at least MIN_SIZE characters passes, the SHA-256 of its text (with toolcat's version
-and this format's) is written to `cache_dir()/checked/`, with the schema `type` names seen on
-the way; a later read of the same text finds the entry and parses it with the plain C decoder.
-A changed file has another digest, so it is checked again. An entry that cannot be read is
-ignored, one that cannot be written costs nothing but the time saved.
+and this format's) names an entry in `cache_dir()/checked/`, holding the schema `type` names
+seen on the way; a later read of the same text finds the entry and parses it with the plain
+C decoder. A changed file has another digest, so it is checked again.
+
+The verdict switches the strict checks off, so it is trusted only when its seal verifies
+(toolcat.source.cache): a verdict planted by someone who can write the cache folder is
+refused with one warning, and the file is checked as if it had never been seen.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ import json
 from pathlib import Path
 
 from toolcat import __version__
-from toolcat.source.cache import cache_dir, mark_used, store
+from toolcat.source import cache
 
-FORMAT = 2  # 2: keyed by the SHA-256 of the text, the digest the loader already took
+FORMAT = 3  # 2: keyed by the SHA-256 of the text, the digest the loader already took;
+# 3: sealed entries (toolcat.source.cache)
 MIN_SIZE = 1 << 20  # smaller files parse in milliseconds: not worth a file in the cache
 KEEP = 256  # verdicts kept, the most recently used: each edit of a large file adds one
+LIMIT = 1 << 16  # bytes of an entry: a list of type names
 
 
 def text_digest(text: str) -> str:
@@ -41,24 +46,23 @@ def key(text: str, digest: str | None = None) -> str | None:
 
 
 def _path(key: str) -> Path:
-    return cache_dir() / "checked" / f"{key}.json"
+    return cache.cache_dir() / "checked" / f"{key}.json"
+
+
+def _names(payload: memoryview) -> set[str]:
+    names = json.loads(bytes(payload))
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError("not a list of type names")
+    return set(names)
 
 
 def recall(key: str) -> set[str] | None:
     """The schema `type` names of the sound text whose digest is `key`; None when no such
-    text was checked (or its entry cannot be read)."""
-    path = _path(key)
-    try:
-        names = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        return None
-    mark_used(path)
-    return set(names)
+    text was checked (or its entry cannot be trusted: then one warning)."""
+    return cache.recall(_path(key), LIMIT, _names, "cached verdict")
 
 
 def remember(key: str, type_names: set[str]) -> None:
     """Keep the verdict that the text whose digest is `key` is sound."""
     payload = json.dumps(sorted(type_names)).encode()
-    store(_path(key), lambda handle: handle.write(payload), KEEP)
+    cache.store(_path(key), lambda handle: handle.write(payload), KEEP)

@@ -96,12 +96,19 @@ class RefChecker:
     documents: dict[str, Any] = field(default_factory=dict)
     roots: tuple[Path, ...] = ()
     _checked: set[str] = field(default_factory=set)
+    # every other file a reference led to (read, refused or missing): what a read depends on
+    reached: set[str] = field(default_factory=set)
+
+    @property
+    def checked(self) -> set[str]:
+        """Documents whose own references were checked already (each is checked once)."""
+        return self._checked
 
     def check(self, schema: Any, base_uri: str, home: Path | None = None) -> list[RefProblem]:
         """Problems of every `$ref` in `schema`, read from the file at `base_uri`; `home` is
         the folder of the catalog file (the folder of `base_uri` when not given)."""
         if home is None:
-            home = _uri_path(base_uri)
+            home = uri_path(base_uri)
             home = home.parent if home is not None else Path.cwd()
         problems = []
         for ref, pointer in iter_refs(schema):
@@ -130,6 +137,7 @@ class RefChecker:
         while True:
             target_uri, fragment = urldefrag(urljoin(doc_uri, chain[-1]))
             if target_uri != doc_uri:
+                self.reached.add(target_uri)
                 refused = self._outside(target_uri, home)
                 if refused:
                     return ("ref-outside", f"$ref '{chain[-1]}' {refused}: not read "
@@ -160,7 +168,7 @@ class RefChecker:
         """Why the file at `uri` may not be read, or None when it lies inside an allowed root.
 
         Decided on the path alone (symlinks resolved), before the file is opened."""
-        path = _uri_path(uri)
+        path = uri_path(uri)
         if path is None:
             return "names another host"
         try:
@@ -175,14 +183,14 @@ class RefChecker:
         from toolcat.source.files import parse_file  # YAML only when a file is referenced
 
         if uri not in self.documents:
-            path = _uri_path(uri)
+            path = uri_path(uri)
             if path is None:
                 raise CatalogError(f"not a local file: {uri}")
             self.documents[uri] = parse_file(path).data
         return self.documents[uri]
 
 
-def _uri_path(uri: str) -> Path | None:
+def uri_path(uri: str) -> Path | None:
     """The local path of a `file:` URI, or None when it names another host or scheme."""
     parts = urlsplit(uri)
     if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
