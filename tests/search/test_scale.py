@@ -130,3 +130,21 @@ def test_every_command_builds_its_scorer_one_way():
                                                      "toolcat/search/__init__.py")
         and calls.search(path.read_text()))
     assert offenders == []
+
+
+def test_a_planted_nearest_neighbour_graph_is_rebuilt_with_one_warning(tmp_path, caplog):
+    """The graph is a sealed cache entry like every other: a file someone else wrote in its
+    place (here garbage faiss would choke on) is never handed to the library."""
+    from toolcat.search import ann
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    stem = tmp_path / "0123456789abcdef-"
+    first = ann.load_or_build_ann(stem, "model", vectors)
+    [stored] = tmp_path.glob("*ann-*.faiss")
+    stored.write_bytes(b"\x00" * 64 + stored.read_bytes()[64:])
+    with caplog.at_level("WARNING", logger="toolcat"):
+        again = ann.load_or_build_ann(stem, "model", vectors)
+    assert [r.getMessage() for r in caplog.records if "cannot be used" in r.getMessage()]
+    assert again.index.search(vectors[5], 3).tolist() == first.index.search(vectors[5], 3).tolist()
