@@ -117,7 +117,7 @@ def test_lint_checks_a_catalog_against_the_new_target(acme, run):
 def test_all_targets_list_the_new_provider_after_the_built_in_ones(acme, run):
     targets = report(run("lint", "-c", "demo", "--target", "all", "--select", "TC403",
                          "--json"))["targets"]
-    assert targets == ["openai", "anthropic", "gemini", "bedrock", "ollama", "mistral", "acme"]
+    assert targets == ["openai", "anthropic", "gemini", "ollama", "bedrock", "mistral", "acme"]
 
 
 def test_render_builds_the_new_providers_request_and_prices_it(acme, run):
