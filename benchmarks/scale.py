@@ -11,8 +11,9 @@ indexing and answering one query, and answering from an index it saved to disk;
 sentence-transformers + numpy for semantic queries.
 
     python benchmarks/scale.py                  # every row
-    python benchmarks/scale.py --rows bm25 list # some rows: bm25 build list stats pick lint
-                                                #   semantic embed api serve resolve
+    python benchmarks/scale.py --rows bm25 list # some rows: bm25 build list stats pick refs
+                                                #   lint semantic embed api serve resolve
+                                                # (refs: 43k tools with pydantic-style $defs)
     python benchmarks/scale.py --runs 1         # fresh-process rows run once (default 3)
 
 Run-time rows (issue 26): `api`, toolcat.pick with a scorer built once against bm25s in the
