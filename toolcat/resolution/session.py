@@ -287,15 +287,8 @@ class Session:
                 added.append(self.resolver.name(tool))
                 keys.append(tool.qualified_name)
         expanded = self._discover(keys)
-        parts = []
-        if added:
-            parts.append(f"Added {', '.join(added)}; they can be called now.")
-        if already:
-            parts.append(f"Already available: {', '.join(already)}.")
-        if missing:
-            parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
         response = {"added": added, "already_available": already, "not_found": missing,
-                    "message": " ".join(parts)}
+                    "message": add_tool_message(added, already, missing)}
         return response, False, "add-tool", \
             f"{len(added)} added, {len(missing)} not found{expanded}"
 
@@ -415,3 +408,16 @@ def _invalid(tool: Tool, arguments: Mapping[str, Any]) -> str | None:
     place = "/".join(str(p) for p in error.absolute_path)
     return f"invalid arguments for {tool.name}" + (f" at {place}" if place else "") + \
         f": {schema_message(error)}"
+
+
+def add_tool_message(added: Sequence[str], already: Sequence[str], missing: Sequence[str]
+                     ) -> str:
+    """What add_tool says it did, in the session and in serve alike."""
+    parts = []
+    if added:
+        parts.append(f"Added {', '.join(added)}; they can be called now.")
+    if already:
+        parts.append(f"Already available: {', '.join(already)}.")
+    if missing:
+        parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
+    return " ".join(parts)

@@ -45,7 +45,7 @@ from toolcat.resolution.builtins import DISCOVERY
 from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
-from toolcat.resolution.session import Session
+from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.index import scorer_for
@@ -336,16 +336,9 @@ class Gate:
         added = [self.name(tools[key]) for key in passed if key not in before and key in now]
         already = [self.name(tools[key]) for key in passed if key in before]
         missing += [self.name(tools[key]) for key in passed if key not in now]
-        parts = []
-        if added:
-            parts.append(f"Added {', '.join(added)}; they can be called now.")
-        if already:
-            parts.append(f"Already available: {', '.join(already)}.")
-        if missing:
-            parts.append(f"Not found: {', '.join(missing)}; use search_tools to find tools.")
         response: dict[str, Any] = {"added": added, "already_available": already,
                                     "not_found": missing}
-        message = " ".join(parts)
+        message = add_tool_message(added, already, missing)
         if refused:
             message = " ".join(filter(None, [message, "Refused: " + "; ".join(
                 f"{r['name']} ({r['reason']})" for r in refused) + "."]))
