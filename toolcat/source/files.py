@@ -52,7 +52,7 @@ ALIAS_RATIO = 100
 ALIAS_EXTRA_NODES = 1_000_000
 ALIAS_EXTRA_CHARS = 10_000_000
 
-# What JSON's `\\udXXX` escapes decode to when they are not a valid pair: not a character,
+# What JSON's `\\udNNN` escapes decode to when they are not a valid pair: not a character,
 # so printing, writing or encoding the text fails. Any other code point is writable.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # The only way a JSON text (UTF-8, decoded strictly) holds one: an escape \uD800-\uDFFF.
