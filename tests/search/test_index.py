@@ -164,14 +164,14 @@ def test_a_file_edited_after_loading_never_keys_the_tools_read_before(tmp_path, 
     the new text's key, where the next run would find it."""
     from toolcat.catalog.load import load_catalog
     from toolcat.search import rank
-    from toolcat.search.index import indexed_scorer
+    from toolcat.search.index import scorer_for
 
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
     path = catalog_of(tmp_path, lookup_order="Find an order by its number.")
     before = load_catalog(path)
     catalog_of(tmp_path, lookup_order="Track a parcel shipped with a courier.")
-    indexed_scorer("bm25", before)  # stored under the key of the text it read
-    after = indexed_scorer("bm25", load_catalog(path))
+    scorer_for("bm25", before)  # stored under the key of the text it read
+    after = scorer_for("bm25", load_catalog(path))
     assert [s.tool.name for s in rank(after, "track my parcel", limit=1)] == ["lookup_order"]
 
 

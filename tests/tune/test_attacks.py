@@ -175,21 +175,27 @@ def test_the_strongest_valid_tuning_never_puts_an_unmatched_tool_first(run, tmp_
         assert np.all(tuned.scores(query)[own == 0] < MIN_SCORE)
 
 
-@pytest.mark.semantic
-@pytest.mark.slow
-def test_every_command_names_the_tuning_it_applies(run, tmp_path, isolated, shared_cache):
+def tuned_jobs(run, folder, tuning):
+    """Six opaque job tools and a tuning learned from their call log, written to `tuning`;
+    the catalog's path."""
     from tests.tune.test_tuned import JOBS
 
-    catalog = tmp_path / "jobs.yaml"
+    catalog = folder / "jobs.yaml"
     catalog.write_text("tools:\n" + "".join(
         f"- {{name: {name}, description: Runs scheduled operation {name[-1].upper()} of the "
         "household controller.}\n" for name in JOBS), encoding="utf-8")
-    log = tmp_path / "calls.jsonl"
-    log.write_text("".join(json.dumps({"query": f"please {verb} {thing}", "called": [name]})
-                           + "\n" for name, (verb, things) in JOBS.items()
-                           for thing in things[:-1]), encoding="utf-8")
-    assert run("tune", "-c", str(catalog), "-q", str(log), "-o",
-               str(isolated / "tuning.json")).exit_code == 0
+    calls = folder / "calls.jsonl"
+    calls.write_text("".join(json.dumps({"query": f"please {verb} {thing}", "called": [name]})
+                             + "\n" for name, (verb, things) in JOBS.items()
+                             for thing in things[:-1]), encoding="utf-8")
+    assert run("tune", "-c", str(catalog), "-q", str(calls), "-o", str(tuning)).exit_code == 0
+    return catalog
+
+
+@pytest.mark.semantic
+@pytest.mark.slow
+def test_every_command_names_the_tuning_it_applies(run, tmp_path, isolated, shared_cache):
+    catalog = tuned_jobs(run, tmp_path, isolated / "tuning.json")
     (isolated / "toolcat.yaml").write_text(f"catalogs: [{catalog}]\ntuning: tuning.json\n",
                                            encoding="utf-8")
     label = f"{isolated / 'tuning.json'} ("
@@ -217,18 +223,8 @@ def test_serve_names_the_tuning_in_its_search_answers_and_log(run, tmp_path, sha
     import anyio
 
     from tests.serve.conftest import served, text
-    from tests.tune.test_tuned import JOBS
-
-    catalog = tmp_path / "jobs.yaml"
-    catalog.write_text("tools:\n" + "".join(
-        f"- {{name: {name}, description: Runs scheduled operation {name[-1].upper()} of the "
-        "household controller.}\n" for name in JOBS), encoding="utf-8")
-    calls = tmp_path / "calls.jsonl"
-    calls.write_text("".join(json.dumps({"query": f"please {verb} {thing}", "called": [name]})
-                             + "\n" for name, (verb, things) in JOBS.items()
-                             for thing in things[:-1]), encoding="utf-8")
     tuning = tmp_path / "tuning.json"
-    assert run("tune", "-c", str(catalog), "-q", str(calls), "-o", str(tuning)).exit_code == 0
+    catalog = tuned_jobs(run, tmp_path, tuning)
     log = tmp_path / "serve.jsonl"
 
     async def session() -> None:

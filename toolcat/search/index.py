@@ -260,11 +260,6 @@ def index_catalog(catalog: Catalog, *, model: str | None = None, device: str | N
                    DEFAULT if len(catalog.tools) >= ANN_FROM else None)
 
 
-def indexed_scorer(name: str, catalog: Catalog | Sequence[Tool], **options: Any) -> Scorer:
-    """`scorer_for(name, catalog, **options)` (the name older callers know)."""
-    return scorer_for(name, catalog, **options)
-
-
 def _bm25(key: str | None, tools: Sequence[Tool], limit: int, k1: float = 1.2) -> BM25Scorer:
     from toolcat.search.bm25 import BM25Index, BM25Scorer
 
