@@ -32,7 +32,7 @@ AFTER = [
     tool("read_graph", "Read the knowledge graph of the store."),
     tool("delete_file", "Delete a file from the store.", safe=False),
 ]
-REQUESTS = [{"id": f"q{i}", "query": text, "relevant": []} for i, text in enumerate(
+REQUESTS = [{"id": f"q{i}", "query": text} for i, text in enumerate(
     ["open notes.txt", "save this as draft.md", "move the report into archive/",
      "what do we know about Alice", "list the files"], 1)]
 PROFILE = {"name": "reviewer", "model": {"name": "gpt-4o", "tool_calling": True,

@@ -85,10 +85,12 @@ class UnknownLabel:
         return f"{self.name} (query {self.query_id})"
 
 
-def load_queries(path: str | Path, *, topics: str | Path | None = None) -> QuerySet:
+def load_queries(path: str | Path, *, topics: str | Path | None = None,
+                 labeled: bool = True) -> QuerySet:
     """Read a query set: JSONL, YAML or JSON by suffix, JSONL from standard input; any other
     file is TREC qrels, whose query texts come from `topics` (TSV `id<TAB>text`, or TREC
-    `<top>` blocks).
+    `<top>` blocks). With `labeled=False` (requests to look at, not to score) a record may
+    leave out `relevant`.
 
     Raises:
         ConfigError: the file is unreadable or a record is malformed (with file:line).
@@ -108,7 +110,7 @@ def load_queries(path: str | Path, *, topics: str | Path | None = None) -> Query
                              "or .json)")
         return _from_trec(path, Path(topics))
     records = _jsonl_records(path) if suffix in JSONL_SUFFIXES else _structured_records(path)
-    return _build(records, str(path))
+    return _build(records, str(path), labeled)
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
@@ -146,11 +148,12 @@ def looks_like_jsonl(text: str) -> bool:
     return len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2])
 
 
-def _build(records: Iterator[tuple[Any, SourceRef]], source: str) -> QuerySet:
+def _build(records: Iterator[tuple[Any, SourceRef]], source: str,
+           labeled: bool = True) -> QuerySet:
     queries: list[LabeledQuery] = []
     seen: dict[str, SourceRef] = {}
     for item, where in records:
-        query = _parse_record(item, where)
+        query = _parse_record(item, where, labeled)
         if query.id in seen:
             raise ConfigError(f"query id '{query.id}' is used twice (first at {seen[query.id]})",
                               where=where)
@@ -161,7 +164,7 @@ def _build(records: Iterator[tuple[Any, SourceRef]], source: str) -> QuerySet:
     return QuerySet(tuple(queries), source)
 
 
-def _parse_record(item: Any, where: SourceRef) -> LabeledQuery:
+def _parse_record(item: Any, where: SourceRef, labeled: bool = True) -> LabeledQuery:
     if not isinstance(item, Mapping):
         raise ConfigError("each query must be a mapping {id, query, relevant}", where=where)
     qid = item.get("id")
@@ -171,7 +174,7 @@ def _parse_record(item: Any, where: SourceRef) -> LabeledQuery:
     text = item.get("query")
     if not isinstance(text, str) or not text.strip():
         raise ConfigError(f"query '{qid}' needs a non-empty 'query' text", where=where)
-    if "relevant" not in item and "relevant_groups" not in item:
+    if labeled and "relevant" not in item and "relevant_groups" not in item:
         raise ConfigError(f"query '{qid}' has no 'relevant' labels (write relevant: [] when "
                           "no tool fits)", where=where)
     groups: list[tuple[str, ...]] = [

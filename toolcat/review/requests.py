@@ -32,7 +32,8 @@ def from_query_file(path: Path, topics: Path | None = None) -> tuple[Request, ..
     Raises:
         ConfigError: the file is unreadable or a record is malformed (with file:line).
     """
-    return tuple(Request(q.id, q.text, q.origin) for q in load_queries(path, topics=topics))
+    return tuple(Request(q.id, q.text, q.origin) for q in load_queries(path, topics=topics,
+                                                                      labeled=False))
 
 
 def from_examples(catalog: Catalog) -> tuple[Request, ...]:
