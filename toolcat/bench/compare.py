@@ -3,16 +3,15 @@ that flipped between missed and found."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolcat.bench.report import FORMAT, BenchReport, rounded
-from toolcat.errors import ConfigError
+from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import SourceRef
-from toolcat.source.files import read_text
+from toolcat.source.files import parse_file
 
 
 @dataclass(frozen=True)
@@ -79,16 +78,11 @@ def load_past(path: str | Path) -> PastRun:
     Raises:
         ConfigError: the file is not JSON or not a toolcat bench report.
     """
-    shown = str(path)
-    text = read_text(Path(path))
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"invalid JSON: {exc.msg}",
-                          where=SourceRef(shown, exc.lineno, exc.colno)) from exc
-    except RecursionError:
-        raise ConfigError("not a bench report: nested too deeply", where=SourceRef(shown)) from None
-    return past_from_json(data, shown)
+    try:  # the catalog reader: strict JSON, positions, limits, lone surrogates refused
+        parsed = parse_file(Path(path))
+    except CatalogError as exc:
+        raise ConfigError(exc.message, where=exc.where) from None
+    return past_from_json(parsed.data, str(path))
 
 
 def past_from_json(data: Any, source: str) -> PastRun:
