@@ -289,6 +289,14 @@ def test_pruning_never_deletes_files_toolcat_did_not_make(
             (cache / folder / name).write_text("the user's own file")
             os.utime(cache / folder / name, (1e9, 1e9))  # older than any entry
             mine.append(cache / folder / name)
+    killed = cache / "index" / ".0123456789abcdef-bm25-k.npz.x1y2z3.tmp"  # a killed write
+    writing = cache / "index" / ".fedcba9876543210-bm25-k.npz.q8w9e0.tmp"  # one in progress
+    for temporary in (killed, writing):
+        temporary.write_bytes(b"half an entry")
+    os.utime(killed, (1e9, 1e9))
+    (cache / "index" / ".notes.txt.tmp").write_text("the user's own file")
+    os.utime(cache / "index" / ".notes.txt.tmp", (1e9, 1e9))
+    mine.append(cache / "index" / ".notes.txt.tmp")
     for n in range(10):
         catalog = tmp_path / f"c{n}.json"
         catalog.write_text(json.dumps([{"name": f"tool_{n}", "description": "Open a PR."}]))
@@ -297,6 +305,7 @@ def test_pruning_never_deletes_files_toolcat_did_not_make(
         assert result.returncode == 0 and result.stderr == "", result.stderr
     assert all(path.read_text() == "the user's own file" for path in mine)
     assert len(entries(cache / "index", "*-bm25-*.npz")) == 8  # the cache is still bounded
+    assert not killed.exists() and writing.exists()
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o775, 0o1777, "another owner"])

@@ -30,8 +30,9 @@ import re
 import secrets
 import stat
 import tempfile
+import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
@@ -43,6 +44,9 @@ _SEAL = len(MAGIC) + 32
 KEY_BYTES = 32
 # the names toolcat gives its entries: a hex key, then "-" and a part name, or an extension
 ENTRY_NAME = re.compile(r"[0-9a-f]{16,64}(-[A-Za-z0-9][A-Za-z0-9._-]*|\.json|\.npz|\.npy)")
+# what `write_atomically` leaves when its process is killed mid-write (mkstemp's names)
+LEFTOVER_NAME = re.compile(rf"\.(?:{ENTRY_NAME.pattern})\.[A-Za-z0-9_]+\.tmp")
+LEFTOVER_AGE = 3600.0  # seconds: older than any write, so no live writer's file is taken
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 _warned: set[str] = set()
@@ -360,10 +364,13 @@ def prune(folder: Path, keep: int) -> None:
     files whose names share what comes before the first `-` (a catalog's key and its parts);
     its last use is the newest modification time among them (a reader marks a use by touching
     the file it read). Only files named as toolcat names its entries are considered: nothing
-    else in the folder is ever removed."""
+    else in the folder is ever removed, besides the temporary files of writes killed midway
+    an hour ago or more."""
     try:
-        files = [f for f in folder.iterdir()
+        names = list(folder.iterdir())
+        files = [f for f in names
                  if ENTRY_NAME.fullmatch(f.name) and f.is_file() and not f.is_symlink()]
+        _remove_leftovers(f for f in names if LEFTOVER_NAME.fullmatch(f.name))
         last_used: dict[str, float] = {}
         for file in files:
             key = file.name.split("-", 1)[0]
@@ -374,6 +381,15 @@ def prune(folder: Path, keep: int) -> None:
     for file in files:
         if file.name.split("-", 1)[0] in stale:
             file.unlink(missing_ok=True)
+
+
+def _remove_leftovers(temporaries: Iterable[Path]) -> None:
+    too_old = time.time() - LEFTOVER_AGE
+    for file in temporaries:
+        with contextlib.suppress(OSError):
+            info = file.lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < too_old:
+                file.unlink()
 
 
 def numpy_file(payload: memoryview, limit: int) -> BinaryIO:
