@@ -98,3 +98,11 @@ def test_a_swagger_2_document_is_refused_with_what_to_do(tmp_path, run):
     result = run("list", "-c", str(path))
     assert result.exit_code == 2
     assert "an OpenAPI 2.0 description without OpenAPI 3 `paths`" in result.stderr
+
+
+def test_an_mcp_bundle_manifest_names_its_tools_server(run):
+    # the manifest's `server` is how to start it ({type, entry_point, mcp_config}); its
+    # `name` is the server's name, not the file's
+    result = run("list", "-c", str(REAL / "mcpb_manifest.json"), "--json")
+    assert result.exit_code == 0
+    assert {t["server"] for t in json.loads(result.stdout)["tools"]} == {"filesystem"}

@@ -220,7 +220,9 @@ def _declared_server(data: dict[str, Any]) -> str | None:
         return server
     info = data.get("serverInfo")
     name = info.get("name") if isinstance(info, dict) else None
-    return name if isinstance(name, str) else None
+    if name is None and ("manifest_version" in data or "dxt_version" in data):
+        name = data.get("name")  # an MCP bundle's manifest names the server it packs
+    return name if isinstance(name, str) and name else None
 
 
 def choose_shape(found: Found, forced: str | None) -> Provider:
