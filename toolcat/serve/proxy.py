@@ -22,10 +22,10 @@ session says its mode; a call through call_tool also says `"via": "call_tool"`.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
@@ -35,8 +35,6 @@ from toolcat.serve.log import SessionLog
 
 if TYPE_CHECKING:
     import mcp_types as types
-
-    from toolcat.serve.server import Notify, Serving
 
 MODES = ("add", "call")
 DEFAULT_MODE = "add"
@@ -72,6 +70,20 @@ INSTRUCTIONS = (
 Define = Callable[[str, Tool], dict[str, Any]]  # (name shown, tool) -> its MCP definition
 _via: contextvars.ContextVar[str | None] = contextvars.ContextVar("toolcat_serve_via",
                                                                 default=None)
+
+
+class Caller(Protocol):
+    """What call_tool needs of the server (toolcat.serve.server.Serving), which imports this
+    module."""
+
+    log: SessionLog
+    discovery: Mapping[str, str]
+
+    def say(self, text: str) -> str: ...
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None,
+                   notify: Callable[[], Awaitable[None]], gate: Gate | None = None
+                   ) -> types.CallToolResult: ...
 
 
 def check_mode(mode: str, where: str = "--mode") -> str:
@@ -164,11 +176,9 @@ def _through(name: str) -> Iterator[None]:
         _via.reset(token)
 
 
-async def call_through(serving: Serving, gate: Gate, arguments: Mapping[str, Any],
-                       notify: Notify) -> types.CallToolResult:
+async def call_through(serving: Caller, gate: Gate, arguments: Mapping[str, Any],
+                       notify: Callable[[], Awaitable[None]]) -> types.CallToolResult:
     """call_tool {name, arguments}: the call a client would make directly, made for it."""
-    from toolcat.serve.server import _error
-
     if not isinstance(gate, ProxyGate):  # not offered in add mode; never reached
         return _error("call_tool is not offered in this mode")
     shown = serving.say("call_tool")
@@ -187,3 +197,10 @@ async def call_through(serving: Serving, gate: Gate, arguments: Mapping[str, Any
         return _error(f"tool '{target}' cannot be called: {reason}")
     with _through(CALL_TOOL.name):
         return await serving.call(target, inner, notify, gate)
+
+
+def _error(message: str) -> types.CallToolResult:
+    import mcp_types as types
+
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)],
+                                is_error=True)
