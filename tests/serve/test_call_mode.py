@@ -12,7 +12,7 @@ import anyio
 import mcp_types as types
 import pytest
 
-from tests.serve.conftest import environment, served, text
+from tests.serve.conftest import environment, http_served, served, text
 from tests.serve.test_serve import DISCOVERY, events, running
 
 pytestmark = pytest.mark.mcp
@@ -182,6 +182,26 @@ def test_call_tool_renamed_and_the_mode_taken_from_the_profile(time_catalog, fas
 
     anyio.run(session)
     assert {e["mode"] for e in events(log)} == {"call"}
+
+
+@pytest.mark.slow
+def test_call_mode_over_http_serves_every_client(time_catalog, fast_profile, tmp_path):
+    from mcp import Client
+
+    log = tmp_path / "serve.jsonl"
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--mode", "call",
+                     "--log", str(log), "--http", "127.0.0.1:0") as (url, _):
+        async def session() -> None:
+            async with Client(url, cache=None) as alice, Client(url, cache=None) as bob:
+                for who, zone in ((alice, "Asia/Tokyo"), (bob, "Europe/Paris")):
+                    assert [t.name for t in (await who.list_tools()).tools] == CALL_MODE
+                    result = await who.call_tool("call_tool", {
+                        "name": "get_current_time", "arguments": {"timezone": zone}})
+                    assert result.structured_content["timezone"] == zone, text(result)
+
+        anyio.run(session)
+    calls = [e for e in events(log) if e["event"] == "call"]
+    assert [(c["mode"], c["via"], c["ok"]) for c in calls] == [("call", "call_tool", True)] * 2
 
 
 def test_add_mode_is_unchanged_and_the_default(time_catalog, fast_profile, tmp_path):
