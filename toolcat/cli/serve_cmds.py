@@ -71,11 +71,21 @@ def serve(
                      "(search_tools, add_tool, show_all_tools) under another name, e.g. "
                      "search_tools=find_tools (repeatable).", show_default=False),
     ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option("--mode", metavar="add|call", help="How a client calls what it "
+                     "found: add (add_tool, then the tool appears in the tool list) or "
+                     "call (search_tools returns whole definitions and call_tool calls "
+                     "them, for clients that ignore tools/list_changed). Default: the "
+                     "profile's tool_search_mode.serve_mode, else add.", show_default=False),
+    ] = None,
 ) -> None:
-    """Serve the catalog as an MCP server: search_tools and add_tool in front of deferred
-    tools, calls relayed to the servers the tools come from.
+    """Serve the catalog as an MCP server: search_tools and add_tool (or call_tool, with
+    --mode call) in front of deferred tools, calls relayed to the servers the tools come from.
 
     toolcat serve -c catalog.yaml
+
+    toolcat serve -c catalog.yaml --mode call
 
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
@@ -83,7 +93,10 @@ def serve(
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
+    from toolcat.serve.proxy import check_mode
 
+    if mode is not None:
+        check_mode(mode)
     if call_timeout <= 0:
         raise UsageError("--call-timeout must be a positive number of seconds")
     address = _address(http) if http is not None else None
@@ -118,7 +131,7 @@ def serve(
             call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
-            discovery=_renames(discovery_name or []))
+            discovery=_renames(discovery_name or []), mode=mode)
 
 
 def _lock(config_path: Path | None) -> Lock | None:

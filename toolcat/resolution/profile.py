@@ -129,10 +129,12 @@ class McpSettings:
 
 @dataclass(frozen=True)
 class ToolSearchMode:
-    """Seed 001's tool search mode."""
+    """Seed 001's tool search mode. `serve_mode`: how `toolcat serve` lets a client call what
+    it found: `add` (add_tool, then the tool) or `call` (the call_tool proxy)."""
 
     enabled: bool = False
     pre_discovered: tuple[str, ...] = ()
+    serve_mode: Literal["add", "call"] = "add"
 
 
 @dataclass(frozen=True)

@@ -324,11 +324,14 @@ class ProfileReader:
         return self.choice("/scorer", value, tuple(SCORERS))
 
     def tool_search_mode(self, value: Any) -> ToolSearchMode:
-        doc = self.mapping("/tool_search_mode", value, ("enabled", "pre_discovered"))
+        doc = self.mapping("/tool_search_mode", value,
+                           ("enabled", "pre_discovered", "serve_mode"))
         return ToolSearchMode(
             enabled=self.boolean("/tool_search_mode/enabled", doc.get("enabled", True)),
             pre_discovered=self.names("/tool_search_mode/pre_discovered",
                                       doc.get("pre_discovered", []), ref="tool"),
+            serve_mode=self.choice("/tool_search_mode/serve_mode",
+                                   doc.get("serve_mode", "add"), ("add", "call")),
         ) if value is not None else ToolSearchMode()
 
     def levels(self, value: Any) -> Levels:

@@ -23,7 +23,6 @@ from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog, Tool
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
-from toolcat.serve.log import SessionLog
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
@@ -39,7 +38,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
           token: str | None = None, allow_hosts: Collection[str] = (),
           allow_tools: Collection[str] = (), lock: Lock | None = None,
-          discovery: Mapping[str, str] | None = None) -> None:
+          discovery: Mapping[str, str] | None = None, mode: str | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -47,21 +46,33 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     Host names to the loopback/own ones. Tools with security findings are withheld unless
     named in `allow_tools`; with `lock`, tools changed since it are withheld
     (toolcat.serve.trust). `discovery` renames the discovery tools ({"search_tools":
-    "find_tools"}).
+    "find_tools"}). `mode`: `add` (search_tools, add_tool, then the call) or `call`
+    (search_tools answers whole definitions, call_tool calls what it found;
+    toolcat.serve.proxy); None: the profile's `tool_search_mode.serve_mode`.
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
         ConfigError: the profile names tools or servers the catalog does not have.
-        UsageError: the log file cannot be opened; no token where one is needed.
+        UsageError: the log file cannot be opened; no token where one is needed; an unknown
+            mode.
     """
     try:
         import anyio
 
-        from toolcat.serve.server import Serving, discovery_names, serve_http, serve_stdio
+        from toolcat.serve.server import (
+            Serving,
+            definition_json,
+            discovery_names,
+            serve_http,
+            serve_stdio,
+        )
         from toolcat.serve.upstream import Upstreams
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
+    from toolcat.serve.proxy import ModeLog, ProxyGate, check_mode
     from toolcat.serve.trust import live_changes, withheld
+
+    mode = check_mode(mode) if mode is not None else profile.tool_search_mode.serve_mode
 
     if http is not None:
         from toolcat.serve.http import address, require_token
@@ -69,9 +80,11 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         require_token(address(http[0]), token)
     renamed = discovery_names(discovery or {}, catalog)
     secrets = Secrets()
-    session_log = SessionLog(log, secrets)
+    session_log = ModeLog(log, secrets, mode=mode)
     held = withheld(catalog, allowed=allow_tools, lock=lock)
-    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held)
+    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held) \
+        if mode == "add" else ProxyGate(catalog, profile, allow_unsafe=allow_unsafe,
+                                        tuning=tuning, withheld=held, define=definition_json)
     gate.warm()
     by_server: dict[str, list[Tool]] = {}
     for tool in catalog.tools:

@@ -104,6 +104,8 @@ class Gate:
         ConfigError: the profile names a tool or server the catalog does not have.
     """
 
+    mode = "add"  # seed 001's search, add_tool, call; toolcat.serve.proxy is call mode's
+
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
                  allow_unsafe: bool = False, tuning: Tuning | None = None,
                  withheld: Mapping[str, str] | None = None) -> None:

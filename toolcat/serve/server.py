@@ -46,6 +46,8 @@ from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
+from toolcat.serve.proxy import INSTRUCTIONS as CALL_INSTRUCTIONS
+from toolcat.serve.proxy import call_through
 from toolcat.serve.upstream import UpstreamError, Upstreams
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
@@ -59,9 +61,10 @@ INSTRUCTIONS = (
     "search_tools with a regex or a few words describing the task, then add_tool with the "
     "names you need; they become callable (the tool list changes). show_all_tools lists "
     "every name.")
-DISCOVERY_NAMES = ("search_tools", "add_tool", "show_all_tools")
+DISCOVERY_NAMES = ("search_tools", "add_tool", "show_all_tools", "call_tool")
 # a discovery tool's name in a message: not part of a longer name or of `server:tool`
-_MENTION = re.compile(r"(?<![\w:.-])(search_tools|add_tool|show_all_tools)(?![\w:.-])")
+_MENTION = re.compile(r"(?<![\w:.-])(search_tools|add_tool|show_all_tools|call_tool)"
+                      r"(?![\w:.-])")
 
 
 def discovery_names(names: Mapping[str, str], catalog: Catalog) -> dict[str, str]:
@@ -112,7 +115,7 @@ class Serving:
         return _MENTION.sub(lambda m: self.discovery.get(m.group(1), m.group(1)), text)
 
     def instructions(self) -> str:
-        return self.say(INSTRUCTIONS)
+        return self.say(CALL_INSTRUCTIONS if self.gate.mode == "call" else INSTRUCTIONS)
 
     def client(self, connection: Any) -> Gate:
         """The gate of the client on `connection` (made on its first request)."""
@@ -159,6 +162,8 @@ class Serving:
 
     async def _builtin(self, gate: Gate, tool: Tool, arguments: dict[str, Any],
                        notify: Notify) -> types.CallToolResult:
+        if tool.name == "call_tool":  # call mode's proxy (toolcat.serve.proxy)
+            return await call_through(self, gate, arguments, notify)
         checked = self._builtin_checker.check(ToolCall(tool.name, arguments))
         if checked.errors:
             problems = [e.message for e in checked.errors]
@@ -359,6 +364,12 @@ def _definition(name: str, tool: Tool) -> types.Tool:
                 continue
             fine[key] = value
         return types.Tool.model_validate({**base, **fine})
+
+
+def definition_json(name: str, tool: Tool) -> dict[str, Any]:
+    """The tool's MCP definition as tools/list shows it, as JSON (call mode's search
+    results)."""
+    return _definition(name, tool).model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def capped(result: types.CallToolResult) -> tuple[types.CallToolResult, int | None]:
