@@ -33,6 +33,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -42,6 +43,7 @@ from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
+from toolcat.serve.approval import REQUEST, Asking, approve
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
@@ -134,7 +136,8 @@ class Serving:
     # ---- tools/call ------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None,
-                   notify: Notify, gate: Gate | None = None) -> types.CallToolResult:
+                   notify: Notify, gate: Gate | None = None
+                   ) -> types.CallToolResult | types.InputRequiredResult:
         """Answer one tools/call for the client of `gate`; `notify` is awaited when its
         tool list changed."""
         gate = gate or self.gate
@@ -205,10 +208,15 @@ class Serving:
         return {**response, "message": self.say(str(response["message"]))}
 
     async def _relay(self, name: str, tool: Tool, arguments: dict[str, Any]
-                     ) -> types.CallToolResult:
+                     ) -> types.CallToolResult | types.InputRequiredResult:
+        verdict = await approve(name, tool, arguments, policy=self.gate.approval, log=self.log)
+        if verdict.answer is not None:  # refused, or the question on a 2026-07-28 connection
+            answer: types.CallToolResult | types.InputRequiredResult = verdict.answer
+            return answer
         began = time.perf_counter()
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
-                                 "arguments": sorted(arguments)}
+                                 "arguments": sorted(arguments),
+                                 **({"approval": verdict.decision} if verdict.decision else {})}
         try:
             spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
                                secrets=self.secrets)
@@ -237,7 +245,8 @@ def build_server(serving: Serving) -> Server[Any]:
                          ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=serving.listed(serving.client(_connection(ctx))))
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams
+                        ) -> types.CallToolResult | types.InputRequiredResult:
         async def notify() -> None:
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 await serving.bus.publish(ToolsListChanged())
@@ -245,13 +254,19 @@ def build_server(serving: Serving) -> Server[Any]:
                 await ctx.session.send_notification(types.ToolListChangedNotification(),
                                                     related_request_id=ctx.request_id)
 
+        REQUEST.set(Asking(ctx, params))  # approval asks this request's user
         return await serving.call(params.name, params.arguments, notify,
                                   serving.client(_connection(ctx)))
 
-    return _Server(NAME, version=__version__, title="toolcat catalog",
-                   instructions=serving.instructions(), on_list_tools=list_tools,
-                   on_call_tool=call_tool,
-                   on_subscriptions_listen=ListenHandler(serving.bus))
+    server = _Server(NAME, version=__version__, title="toolcat catalog",
+                     instructions=serving.instructions(), on_list_tools=list_tools,
+                     on_call_tool=call_tool,
+                     on_subscriptions_listen=ListenHandler(serving.bus))
+    # seals the requestState of approval questions (2026-07-28): bound to the tool and its
+    # arguments, expiring, under a key only this process holds
+    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(),
+                                                  default_audience=NAME))
+    return server
 
 
 class _Server(Server[Any]):
