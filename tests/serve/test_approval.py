@@ -296,3 +296,33 @@ def test_an_unknown_approval_setting_is_an_error_at_its_position(records, tmp_pa
     assert f"{bad}:3:11" in done.stderr
     assert "'approval' must be one of refuse, ask, allow (got 'maybe')" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_over_http_each_client_is_asked_on_its_own_session(records, tmp_path):
+    """Two clients of one `serve --http`: the one that can elicit is asked and its call runs;
+    the other is refused; each decision is logged once."""
+    from mcp import Client
+
+    from tests.serve.conftest import http_served
+
+    catalog, folder = records
+    log = tmp_path / "serve.jsonl"
+    user = User("accept")
+
+    async def session(url: str) -> tuple[types.CallToolResult, types.CallToolResult]:
+        async with Client(url, cache=None, elicitation_callback=user) as asking, \
+                Client(url, cache=None) as mute:
+            for tc in (asking, mute):
+                await tc.call_tool("add_tool", {"tool_names": ["delete_record"]})
+            refused = await mute.call_tool("delete_record", {"name": "beta"})
+            return await asking.call_tool("delete_record", {"name": "alpha"}), refused
+
+    with http_served("-c", str(catalog), "-p", str(profile(tmp_path, "ask")), "--http",
+                     "127.0.0.1:0", "--log", str(log)) as (url, _):
+        deleted, refused = anyio.run(session, url)
+    assert text(deleted) == "deleted alpha" and len(user.asked) == 1
+    assert refused.is_error and "cannot ask the user" in text(refused)
+    assert not (folder / "alpha.txt").exists() and (folder / "beta.txt").exists()
+    assert sorted(decisions(log)) == [("delete_record", "unsafe", "accepted"),
+                                      ("delete_record", "unsafe", "asked"),
+                                      ("delete_record", "unsafe", "no-capability")]
