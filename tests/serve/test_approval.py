@@ -79,7 +79,7 @@ class User:
 
 
 @asynccontextmanager
-async def client(*args: str, user: User | None, mode: str = "legacy") -> AsyncIterator[Any]:
+async def client(*args: str, user: Any, mode: str = "legacy") -> AsyncIterator[Any]:
     """The SDK's client of `python -m toolcat serve ARGS` over stdio; with `user`, it declares
     the elicitation capability and `user` answers the questions."""
     from mcp import Client, StdioServerParameters, stdio_client
@@ -326,3 +326,23 @@ def test_over_http_each_client_is_asked_on_its_own_session(records, tmp_path):
     assert sorted(decisions(log)) == [("delete_record", "unsafe", "accepted"),
                                       ("delete_record", "unsafe", "asked"),
                                       ("delete_record", "unsafe", "no-capability")]
+
+
+def test_a_question_answered_with_an_error_refuses_the_call(records, tmp_path):
+    catalog, folder = records
+    log = tmp_path / "serve.jsonl"
+
+    async def broken(context: Any, params: Any) -> types.ErrorData:
+        return types.ErrorData(code=types.INTERNAL_ERROR, message="the dialog crashed")
+
+    async def session() -> types.CallToolResult:
+        async with client("-c", str(catalog), "-p", str(profile(tmp_path)), "--log", str(log),
+                          user=broken) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["send_message"]})
+            return await tc.call_tool("send_message", {"to": "ana", "text": "hi"})
+
+    result = anyio.run(session)
+    assert result.is_error and "asking the user for approval failed" in text(result)
+    assert "the dialog crashed" in text(result)
+    assert not (folder / "outbox.txt").exists()
+    assert decisions(log)[-1] == ("send_message", "human-approval", "failed")
