@@ -17,6 +17,9 @@ since add_tool sends the notification (over HTTP the SDK's defaults would say fa
 
 Results are relayed as the upstream sent them, up to `MAX_RESULT` characters; a larger one
 is cut, with a note saying so (`capped`).
+
+A call whose tool needs the user's approval is asked about before it is relayed
+(toolcat.serve.approval; the tools/call handler makes its request known to it).
 """
 
 from __future__ import annotations
