@@ -346,3 +346,32 @@ def test_a_question_answered_with_an_error_refuses_the_call(records, tmp_path):
     assert "the dialog crashed" in text(result)
     assert not (folder / "outbox.txt").exists()
     assert decisions(log)[-1] == ("send_message", "human-approval", "failed")
+
+
+@pytest.mark.slow
+def test_the_mcp_inspector_cli_cannot_elicit_and_is_refused(records, tmp_path):
+    """The MCP Inspector's CLI (from npm) declares no elicitation capability: a tool marked
+    human-approval, visible from the start, is refused through it and never runs."""
+    import json
+    import shutil
+
+    if shutil.which("npx") is None:
+        pytest.skip("npx (Node.js) is not installed")
+    catalog, folder = records
+    log = tmp_path / "serve.jsonl"
+    pre = tmp_path / "pre.yaml"
+    pre.write_text("name: pre\nscorer: bm25\ntool_search_mode:\n"
+                   "  pre_discovered: [send_message]\n")
+    done = subprocess.run(
+        ["npx", "-y", "@modelcontextprotocol/inspector", "--cli", sys.executable, "-m",
+         "toolcat", "serve", "-c", str(catalog), "-p", str(pre), "--log", str(log),
+         "--method", "tools/call", "--tool-name", "send_message", "--tool-arg", "to=ana",
+         "--tool-arg", "text=hi"],
+        env=environment(), capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout[done.stdout.index("{"):])
+    assert result["isError"] is True
+    assert "this MCP client cannot ask the user" in result["content"][0]["text"]
+    assert not (folder / "outbox.txt").exists()
+    assert decisions(log) == [("send_message", "human-approval", "no-capability")]
