@@ -375,3 +375,39 @@ def test_the_mcp_inspector_cli_cannot_elicit_and_is_refused(records, tmp_path):
     assert "this MCP client cannot ask the user" in result["content"][0]["text"]
     assert not (folder / "outbox.txt").exists()
     assert decisions(log) == [("send_message", "human-approval", "no-capability")]
+
+
+def test_calls_without_a_schema_are_logged_unvalidated_with_their_mode(tmp_path):
+    """Seed 002: a call accepted without a schema is flagged in the audit log with its
+    no_schema_mode; a human-approval one is asked about first, a `full` one is not."""
+    catalog = tmp_path / "notes.yaml"
+    catalog.write_text("""\
+servers:
+  - name: notes
+    description: a catalog entry with no MCP server behind it
+tools:
+  - {name: post_notice, server: notes, description: Post a notice on the board.,
+     allow_no_schema: true, no_schema_mode: human-approval}
+  - {name: pin_notice, server: notes, description: Pin a notice to the board.,
+     allow_no_schema: true, no_schema_mode: full}
+""")
+    log = tmp_path / "serve.jsonl"
+    user = User("accept")
+
+    async def session() -> None:
+        async with client("-c", str(catalog), "-p", str(profile(tmp_path)), "--log", str(log),
+                          user=user) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["post_notice", "pin_notice"]})
+            for name in ("post_notice", "pin_notice"):
+                result = await tc.call_tool(name, {"text": "hello"})
+                assert "records no MCP server to call" in text(result)
+
+    anyio.run(session)
+    assert len(user.asked) == 1 and "Tool: post_notice" in user.asked[0]
+    calls = {e["tool"]: e for e in events(log) if e["event"] == "call"}
+    assert calls["post_notice"]["approval"] == "accepted"
+    assert calls["post_notice"]["validated"] is False
+    assert calls["post_notice"]["no_schema_mode"] == "human-approval"
+    assert "approval" not in calls["pin_notice"]
+    assert (calls["pin_notice"]["validated"], calls["pin_notice"]["no_schema_mode"]) == \
+        (False, "full")

@@ -207,6 +207,18 @@ async def approve(name: str, tool: Tool, arguments: Mapping[str, Any], *, policy
         + " Do not call it again unless the user asks for it."))
 
 
+def audited(tool: Tool, verdict: Verdict) -> dict[str, Any]:
+    """What a `call` log event records about approval and validation: the decision when the
+    user was asked, and for a call accepted without a schema, `validated: false` and the
+    tool's no_schema_mode (seed 002: such calls are flagged in audit logs)."""
+    fields: dict[str, Any] = {}
+    if verdict.decision is not None:
+        fields["approval"] = verdict.decision
+    if tool.parameters is None and tool.no_schema_mode is not None:
+        fields.update(validated=False, no_schema_mode=tool.no_schema_mode)
+    return fields
+
+
 def _modern(context: Any) -> bool:
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 

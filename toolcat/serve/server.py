@@ -46,7 +46,7 @@ from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
-from toolcat.serve.approval import REQUEST, Asking, approve
+from toolcat.serve.approval import REQUEST, Asking, approve, audited
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
@@ -218,8 +218,7 @@ class Serving:
             return answer
         began = time.perf_counter()
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
-                                 "arguments": sorted(arguments),
-                                 **({"approval": verdict.decision} if verdict.decision else {})}
+                                 "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
             spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
                                secrets=self.secrets)
