@@ -252,13 +252,14 @@ def test_hostile_arguments_are_shown_escaped_and_bounded(records, tmp_path):
 
 def test_a_2026_answer_counts_only_for_the_arguments_it_was_asked_about(records, tmp_path):
     """The requestState binds the question to the tool and its arguments: an accepted answer
-    sent with other arguments, or without the state, does not run the tool."""
+    sent with other arguments, without the state, with a forged one or a second time does
+    not run the tool."""
     from mcp.shared.exceptions import MCPError
 
     catalog, folder = records
     accept = {"toolcat-approval": types.ElicitResult(action="accept", content={})}
 
-    async def session() -> tuple[Any, Any, Any]:
+    async def session() -> tuple[Any, Any, Any, Any]:
         async with client("-c", str(catalog), "-p", str(profile(tmp_path, "ask")),
                           user=User("accept"), mode="2026-07-28") as tc:
             await tc.call_tool("add_tool", {"tool_names": ["delete_record"]})
@@ -278,12 +279,23 @@ def test_a_2026_answer_counts_only_for_the_arguments_it_was_asked_about(records,
                                            input_responses=accept,
                                            request_state="toolcat-approval-v1",
                                            allow_input_required=True)
-            return moved.value, stateless, forged.value
+            assert (folder / "alpha.txt").exists() and (folder / "beta.txt").exists()
+            done = await tc.session.call_tool("delete_record", {"name": "alpha"},
+                                              input_responses=accept,
+                                              request_state=asked.request_state,
+                                              allow_input_required=True)
+            assert text(done) == "deleted alpha"
+            replayed = await tc.session.call_tool("delete_record", {"name": "alpha"},
+                                                  input_responses=accept,
+                                                  request_state=asked.request_state,
+                                                  allow_input_required=True)
+            return moved.value, stateless, forged.value, replayed
 
-    moved, stateless, forged = anyio.run(session)
+    moved, stateless, forged, replayed = anyio.run(session)
     assert moved.error.code == forged.error.code == types.INVALID_PARAMS
     assert isinstance(stateless, types.InputRequiredResult)  # asked again, not run
-    assert (folder / "alpha.txt").exists() and (folder / "beta.txt").exists()
+    assert isinstance(replayed, types.InputRequiredResult)  # an answer counts once
+    assert not (folder / "alpha.txt").exists() and (folder / "beta.txt").exists()
 
 
 def test_an_unknown_approval_setting_is_an_error_at_its_position(records, tmp_path):

@@ -30,6 +30,7 @@ private-use and unassigned characters escaped as \\uXXXX, so the message reads a
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -46,7 +47,9 @@ if TYPE_CHECKING:
 MAX_ARGUMENTS = 1_000  # characters of the arguments shown in the question
 MAX_NAME = 200  # characters of a tool or server name shown
 ANSWER_KEY = "toolcat-approval"  # the question's key in an input_required result
-STATE = "toolcat-approval-v1"  # the requestState of a question (sealed by the SDK)
+STATE = "toolcat-approval-v1."  # + a nonce: the requestState of a question (sealed by the SDK)
+STATE_TTL = 600.0  # seconds the SDK's seal lasts (RequestStateSecurity.ephemeral's default)
+MAX_SPENT = 10_000  # answers remembered as used, so that none counts twice
 # categories escaped in the question: control, format, surrogate, private use, unassigned,
 # line and paragraph separators; none of them should change how the message reads
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -227,15 +230,40 @@ def _modern(context: Any) -> bool:
 
 def _answer(params: Any) -> Any:
     """The user's answer on a 2026-07-28 retry: counted only with the requestState serve
-    minted for the question (verified and bound to these arguments by the SDK's boundary)."""
+    minted for the question (verified and bound to these arguments by the SDK's boundary),
+    and only once."""
     import mcp_types as types
 
     responses = getattr(params, "input_responses", None) or {}
     answer = responses.get(ANSWER_KEY)
-    if getattr(params, "request_state", None) != STATE or not isinstance(
-            answer, types.ElicitResult):
+    state = getattr(params, "request_state", None)
+    if not isinstance(state, str) or not state.startswith(STATE) or not isinstance(
+            answer, types.ElicitResult) or not SPENT.spend(state):
         return None
     return answer
+
+
+class Spent:
+    """The question states whose answers were used: a state counts once. At most MAX_SPENT
+    are kept; those older than the seal's lifetime are forgotten (the SDK refuses them
+    anyway); when all are younger, no more answers count until some expire (fail closed)."""
+
+    def __init__(self) -> None:
+        self._used: dict[str, float] = {}  # state -> when its answer was used, oldest first
+
+    def spend(self, state: str) -> bool:
+        now = time.monotonic()
+        if state in self._used:
+            return False
+        while self._used and now - next(iter(self._used.values())) > STATE_TTL:
+            del self._used[next(iter(self._used))]
+        if len(self._used) >= MAX_SPENT:
+            return False
+        self._used[state] = now
+        return True
+
+
+SPENT = Spent()
 
 
 def _input_required(message: str) -> Any:
@@ -243,7 +271,8 @@ def _input_required(message: str) -> Any:
 
     request = types.ElicitRequest(params=types.ElicitRequestFormParams(
         message=message, requested_schema=SCHEMA))
-    return types.InputRequiredResult(input_requests={ANSWER_KEY: request}, request_state=STATE)
+    return types.InputRequiredResult(input_requests={ANSWER_KEY: request},
+                                     request_state=STATE + secrets.token_urlsafe(16))
 
 
 def _refused(message: str) -> Any:
