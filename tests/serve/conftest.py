@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.conftest import REPO
 from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over HTTP
@@ -173,3 +174,36 @@ tools:
   - {{name: check_token, server: picky, description: Check the API token., {empty}}}
 """)
     return path, pids
+
+
+RECORDS_SERVER = Path(__file__).resolve().parent / "servers" / "records_server.py"
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """The records server's tools as `toolcat import mcp` writes them, and its folder."""
+    folder = tmp_path_factory.mktemp("records")
+    out = folder.parent / "records.yaml"
+    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
+                           START_TIMEOUT, "--name", "records", "-o", str(out), "--",
+                           sys.executable, str(RECORDS_SERVER), str(folder)],
+                          env=environment(), capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return yaml.safe_load(out.read_text()), folder
+
+
+@pytest.fixture
+def records(imported: tuple[dict[str, Any], Path], tmp_path: Path) -> tuple[Path, Path]:
+    """The catalog, with send_message marked human-approval by its author, and a fresh
+    folder of records (alpha, beta) for this test."""
+    document, folder = imported
+    for item in folder.iterdir():
+        item.unlink()
+    for name in ("alpha", "beta"):
+        (folder / f"{name}.txt").write_text(name)
+    for tool in document["tools"]:
+        if tool["name"] == "send_message":
+            tool.update(allow_no_schema=True, no_schema_mode="human-approval")
+    catalog = tmp_path / "records.yaml"
+    catalog.write_text(yaml.safe_dump(document, sort_keys=False))
+    return catalog, folder

@@ -24,6 +24,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.serve.conftest import environment
+from tests.serve.test_approval import decisions
 from tests.serve.test_call_mode import CALL_MODE
 from tests.serve.test_serve import DISCOVERY, events
 
@@ -143,3 +144,22 @@ def test_the_inspector_finds_but_cannot_call_in_add_mode(inspector, time_catalog
     logged = events(log)
     assert {e["mode"] for e in logged} == {"add"}
     assert not [e for e in logged if e["event"] == "call"]
+
+
+def test_the_inspector_cannot_elicit_so_a_tool_needing_approval_is_refused(
+        inspector, records, tmp_path):
+    """The Inspector's CLI declares no elicitation capability: a tool marked human-approval,
+    visible from the start, is refused through it and never runs."""
+    catalog, folder = records
+    log = tmp_path / "serve.jsonl"
+    pre = tmp_path / "pre.yaml"
+    pre.write_text("name: pre\nscorer: bm25\ntool_search_mode:\n"
+                   "  pre_discovered: [send_message]\n")
+    code, result, stderr = inspect(
+        inspector, tmp_path, ["-c", str(catalog), "-p", str(pre), "--log", str(log)],
+        "--method", "tools/call", "--tool-name", "send_message", "--tool-arg", "to=ana",
+        "--tool-arg", "text=hi")
+    assert code != 0 and result["isError"] is True and "isError" in stderr
+    assert "this MCP client cannot ask the user" in result["content"][0]["text"]
+    assert not (folder / "outbox.txt").exists()
+    assert decisions(log) == [("send_message", "human-approval", "no-capability")]

@@ -39,6 +39,9 @@ OpenAISearch = Literal["hosted", "client"]
 OPENAI_SEARCHES: tuple[OpenAISearch, ...] = ("hosted", "client")
 Discovery = Literal["keep-cache", "rewrite"]
 DISCOVERIES: tuple[Discovery, ...] = ("keep-cache", "rewrite")
+# what `toolcat serve` does with a tool marked unsafe when it runs without --allow-unsafe
+Approval = Literal["refuse", "ask", "allow"]
+APPROVALS: tuple[Approval, ...] = ("refuse", "ask", "allow")
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
 # seed 000: small < 7B, medium 7-30B, large > 30B
@@ -259,6 +262,7 @@ class Profile:
     scorer: str | None = None  # None: toolcat.search.default_scorer()
     scorer_options: Mapping[str, Any] = field(default_factory=dict)
     allow_unsafe: bool = False  # seed 002: tools marked `safe: false` are left out unless True
+    approval: Approval | None = None  # serve's unsafe tools; None: allow_unsafe decides
     tool_search_mode: ToolSearchMode = ToolSearchMode()
     levels: Levels | None = None
     gateway: Gateway | None = None

@@ -18,6 +18,7 @@ from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.resolution.profile import (
     ANTHROPIC_SEARCHES,
+    APPROVALS,
     COMPLEXITIES,
     DEFAULT_SEARCH_TOOL,
     DISCOVERIES,
@@ -166,7 +167,8 @@ class ProfileReader:
 
         known = ("name", "description", "prompt", "model", "builtins", "database_sources",
                  "formats", "filters", "servers", "mcp", "scorer", "scorer_options",
-                 "allow_unsafe", "tool_search_mode", "levels", "gateway", "provider_search")
+                 "allow_unsafe", "approval", "tool_search_mode", "levels", "gateway",
+                 "provider_search")
         doc = self.mapping("", data, known)
         builtins = builtin_names()
 
@@ -195,6 +197,8 @@ class ProfileReader:
         scorer_options = self.mapping("/scorer_options", doc.get("scorer_options"),
                                       tuple(doc.get("scorer_options") or ()))
         allow_unsafe = self.boolean("/allow_unsafe", doc.get("allow_unsafe", False))
+        approval = self.choice("/approval", doc["approval"], APPROVALS) \
+            if "approval" in doc else None
         tool_search_mode = self.tool_search_mode(doc.get("tool_search_mode"))
         levels = self.levels(doc["levels"]) if "levels" in doc else None
         gateway = self.gateway(doc["gateway"]) if "gateway" in doc else None
@@ -206,7 +210,8 @@ class ProfileReader:
                           builtins=listed, database_sources=database_sources,
                           formats=formats, filters=filters, servers=servers, mcp=mcp,
                           scorer=scorer, scorer_options=scorer_options,
-                          allow_unsafe=allow_unsafe, tool_search_mode=tool_search_mode,
+                          allow_unsafe=allow_unsafe, approval=approval,
+                          tool_search_mode=tool_search_mode,
                           levels=levels, gateway=gateway, provider_search=provider_search,
                           source=self.file,
                           references=tuple(self.references),

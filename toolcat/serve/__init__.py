@@ -104,7 +104,8 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
                       searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
                       profile=profile.name, scorer=searched_with(gate),
                       tuning=None if gate.tuning is None else gate.tuning.label,
-                      allow_unsafe=gate.allow_unsafe, call_timeout=call_timeout,
+                      allow_unsafe=gate.approval == "allow", approval=gate.approval,
+                      call_timeout=call_timeout,
                       withheld=sorted(held), token=token is not None,
                       **({"warnings": [str(w) for w in gate.resolver.warnings]}
                          if gate.resolver.warnings else {}))

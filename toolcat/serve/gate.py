@@ -15,7 +15,9 @@ catches typos. At most 5 tools. When the search itself fails (a scorer raises), 
 fails open (seed 004): the tools visible without a search, and a message saying what broke.
 
 Safety: a tool marked unsafe (`safe: false`, an MCP destructiveHint) is neither found nor
-added unless the profile (`allow_unsafe`) or the server's `--allow-unsafe` allows it. A tool
+added unless the profile (`allow_unsafe`, `approval: ask|allow`) or the server's
+`--allow-unsafe` allows it (toolcat.serve.approval.unsafe_policy); with `approval: ask` each
+call asks the user first (toolcat.serve.approval). A tool
 `withheld` (toolcat.serve.trust: a security finding, a change since the lock) is neither
 found, added nor called, whatever the profile says.
 
@@ -49,6 +51,7 @@ from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.index import scorer_for
+from toolcat.serve.approval import unsafe_policy
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -59,7 +62,8 @@ VISIBILITY_SCORER = "regex"
 MAX_QUERY = 1_000  # characters of a search_tools query (fuzzy search is O(query x tools))
 MAX_NAMES = 100  # tool names in one add_tool call
 UNSAFE = ("marked unsafe (safe: false, e.g. an MCP destructiveHint); start toolcat serve with "
-          "--allow-unsafe or set allow_unsafe: true in the profile to add it")
+          "--allow-unsafe or set allow_unsafe: true in the profile to add it, or approval: "
+          "ask to be asked before each call")
 FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
              "a search. Call them directly, or try search_tools again later.")
 
@@ -84,14 +88,13 @@ class AddAnswer:
 
 
 def serving_profile(profile: Profile, *, allow_unsafe: bool = False) -> Profile:
-    """`profile` as serve uses it: tool search mode on, no gateway, unsafe tools allowed when
-    asked, and the cheap visibility scorer (search builds the profile's own apart)."""
+    """`profile` as serve uses it: tool search mode on, no gateway, unsafe tools allowed as
+    serve's unsafe policy says, and the cheap visibility scorer (search builds the profile's
+    own apart)."""
     mode = replace(profile.tool_search_mode, enabled=True)
-    changes: dict[str, Any] = {"tool_search_mode": mode, "gateway": None,
-                               "scorer": VISIBILITY_SCORER, "scorer_options": {}}
-    if allow_unsafe:
-        changes["allow_unsafe"] = True
-    return replace(profile, **changes)
+    return replace(profile, tool_search_mode=mode, gateway=None, scorer=VISIBILITY_SCORER,
+                   scorer_options={},
+                   allow_unsafe=unsafe_policy(profile, allow_unsafe=allow_unsafe) != "refuse")
 
 
 class Gate:
@@ -112,7 +115,9 @@ class Gate:
         self.catalog = catalog
         self.withheld = dict(withheld or {})  # qualified name -> why it is not served
         self._blank: Session | None = None  # a session with nothing added, for fork()
-        self.allow_unsafe = allow_unsafe or profile.allow_unsafe
+        # allow | ask | refuse: unsafe tools called freely, after asking the user, or never
+        self.approval = unsafe_policy(profile, allow_unsafe=allow_unsafe)
+        self.allow_unsafe = self.approval != "refuse"  # unsafe tools can be found and added
         self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
         self._scorer_options = dict(profile.scorer_options)
         # a tuning adds its usage evidence to the default scorer's searches (hybrid, cascade)

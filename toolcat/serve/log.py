@@ -1,7 +1,8 @@
 """The session log of `toolcat serve --log FILE`: JSON Lines, one object per event, appended
 and flushed line by line so that a crash loses nothing already written.
 
-Every object has `ts` (UTC, ISO 8601) and `event`: start, search, add, call, refused, stop.
+Every object has `ts` (UTC, ISO 8601) and `event`: start, search, add, approval, call,
+refused, stop.
 Secret values handed to upstream servers are scrubbed from every line; tool call arguments
 are not logged (only their names), since they may carry personal data.
 """

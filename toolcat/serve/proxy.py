@@ -83,7 +83,7 @@ class Caller(Protocol):
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None,
                    notify: Callable[[], Awaitable[None]], gate: Gate | None = None
-                   ) -> types.CallToolResult: ...
+                   ) -> types.CallToolResult | types.InputRequiredResult: ...
 
 
 def check_mode(mode: str, where: str = "--mode") -> str:
@@ -177,7 +177,8 @@ def _through(name: str) -> Iterator[None]:
 
 
 async def call_through(serving: Caller, gate: Gate, arguments: Mapping[str, Any],
-                       notify: Callable[[], Awaitable[None]]) -> types.CallToolResult:
+                       notify: Callable[[], Awaitable[None]]
+                       ) -> types.CallToolResult | types.InputRequiredResult:
     """call_tool {name, arguments}: the call a client would make directly, made for it."""
     if not isinstance(gate, ProxyGate):  # not offered in add mode; never reached
         return _error("call_tool is not offered in this mode")

@@ -17,6 +17,9 @@ since add_tool sends the notification (over HTTP the SDK's defaults would say fa
 
 Results are relayed as the upstream sent them, up to `MAX_RESULT` characters; a larger one
 is cut, with a note saying so (`capped`).
+
+A call whose tool needs the user's approval is asked about before it is relayed
+(toolcat.serve.approval; the tools/call handler makes its request known to it).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -42,6 +46,7 @@ from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
+from toolcat.serve.approval import REQUEST, Asking, approve, audited
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
@@ -137,7 +142,8 @@ class Serving:
     # ---- tools/call ------------------------------------------------------------------------
 
     async def call(self, name: str, arguments: Mapping[str, Any] | None,
-                   notify: Notify, gate: Gate | None = None) -> types.CallToolResult:
+                   notify: Notify, gate: Gate | None = None
+                   ) -> types.CallToolResult | types.InputRequiredResult:
         """Answer one tools/call for the client of `gate`; `notify` is awaited when its
         tool list changed."""
         gate = gate or self.gate
@@ -161,7 +167,7 @@ class Serving:
         return await self._relay(name, tool, arguments)
 
     async def _builtin(self, gate: Gate, tool: Tool, arguments: dict[str, Any],
-                       notify: Notify) -> types.CallToolResult:
+                       notify: Notify) -> types.CallToolResult | types.InputRequiredResult:
         if tool.name == "call_tool":  # call mode's proxy (toolcat.serve.proxy)
             return await call_through(self, gate, arguments, notify)
         checked = self._builtin_checker.check(ToolCall(tool.name, arguments))
@@ -210,10 +216,14 @@ class Serving:
         return {**response, "message": self.say(str(response["message"]))}
 
     async def _relay(self, name: str, tool: Tool, arguments: dict[str, Any]
-                     ) -> types.CallToolResult:
+                     ) -> types.CallToolResult | types.InputRequiredResult:
+        verdict = await approve(name, tool, arguments, policy=self.gate.approval, log=self.log)
+        if verdict.answer is not None:  # refused, or the question on a 2026-07-28 connection
+            answer: types.CallToolResult | types.InputRequiredResult = verdict.answer
+            return answer
         began = time.perf_counter()
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
-                                 "arguments": sorted(arguments)}
+                                 "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
             spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
                                secrets=self.secrets)
@@ -242,7 +252,8 @@ def build_server(serving: Serving) -> Server[Any]:
                          ) -> types.ListToolsResult:
         return types.ListToolsResult(tools=serving.listed(serving.client(_connection(ctx))))
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams
+                        ) -> types.CallToolResult | types.InputRequiredResult:
         async def notify() -> None:
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 await serving.bus.publish(ToolsListChanged())
@@ -250,13 +261,19 @@ def build_server(serving: Serving) -> Server[Any]:
                 await ctx.session.send_notification(types.ToolListChangedNotification(),
                                                     related_request_id=ctx.request_id)
 
+        REQUEST.set(Asking(ctx, params))  # approval asks this request's user
         return await serving.call(params.name, params.arguments, notify,
                                   serving.client(_connection(ctx)))
 
-    return _Server(NAME, version=__version__, title="toolcat catalog",
-                   instructions=serving.instructions(), on_list_tools=list_tools,
-                   on_call_tool=call_tool,
-                   on_subscriptions_listen=ListenHandler(serving.bus))
+    server = _Server(NAME, version=__version__, title="toolcat catalog",
+                     instructions=serving.instructions(), on_list_tools=list_tools,
+                     on_call_tool=call_tool,
+                     on_subscriptions_listen=ListenHandler(serving.bus))
+    # seals the requestState of approval questions (2026-07-28): bound to the tool and its
+    # arguments, expiring, under a key only this process holds
+    server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(),
+                                                  default_audience=NAME))
+    return server
 
 
 class _Server(Server[Any]):
