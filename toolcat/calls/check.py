@@ -1,4 +1,4 @@
-"""Parse → validate → accept for the tool calls a model returned (seed 002).
+"""Parse → validate → accept for the tool calls a model returned.
 
 A call is accepted only when its tool is in the catalog and was offered to the model (when
 the checker knows what was: `offered`), its arguments parse to a JSON object

@@ -1,4 +1,4 @@
-"""The capabilities.yaml style of seed 003: one entry per tool, skill or code executor.
+"""The capabilities.yaml style: one entry per tool, skill or code executor.
 
     - name: memory_recall
       type: TOOL            # TOOL | SKILL | CODE

@@ -151,7 +151,7 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
 def _provider_deferred(resolution: Resolution) -> tuple[Tool, ...]:
     """The deferred tools a request carries for the provider to load (defer_loading). Those
     behind a gateway's search tool stay out: the gateway injects them when its tool finds
-    them (seed 004), and a second, provider-side search over the same tools would compete."""
+    them, and a second, provider-side search over the same tools would compete."""
     behind = resolution.gateway.search_tool if resolution.gateway else None
     if behind is None:
         return resolution.deferred

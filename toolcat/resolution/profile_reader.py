@@ -200,7 +200,7 @@ class ProfileReader:
         gateway = self.gateway(doc["gateway"]) if "gateway" in doc else None
         provider_search = self.provider_search(doc.get("provider_search"))
         if listed is None:
-            # tool search mode brings its own discovery tools; seed 000's agent has tool_search
+            # tool search mode brings its own discovery tools; the agent has tool_search
             listed = () if tool_search_mode.enabled else defaults.builtins
         profile = Profile(name=name, description=description, prompt=prompt, model=model,
                           builtins=listed, database_sources=database_sources,

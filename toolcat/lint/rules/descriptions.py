@@ -13,7 +13,7 @@ from toolcat.wording import plural
 
 PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
                           "lorem", "n/a", "na", "none", "test", "tool", "function"})
-# words that add nothing about what a tool does: generic verbs (seed 001's bad example
+# words that add nothing about what a tool does: generic verbs (the bad example
 # "Returns data about conditions" is one of them, two of these and one other word), generic
 # nouns and filler
 VAGUE = frozenset(("do does doing handle handles handler helper helps process processes "
