@@ -25,7 +25,7 @@ STATUSES: tuple[str, ...] = ("visible", "deferred", "excluded")
 class Decision:
     """One node of the trace: what was decided about `subject`, by which rule, and why.
 
-    `rule` is a key of `toolcat.resolution.rules.RULES`, or None for a node that only groups its
+    `rule` is a key of `TRACE_RULES` (toolcat.resolution.trace), or None for a node that groups its
     children (a stage). `outcome` is a status for a tool ("visible", "excluded", ...) and the
     chosen value for anything else ("hermes", "10").
     """
@@ -206,7 +206,7 @@ class Resolution:
         tokens: token cost of what is visible against everything (TokenCost).
         gateway: what the gateway did, or None when the profile has no gateway.
         scorer: the name of the scorer that ordered the tools by relevance.
-        trace: the tree of decisions, each naming its rule (see toolcat.resolution.rules).
+        trace: the tree of decisions, each naming its rule (see toolcat.resolution.trace).
     """
 
     query: str

@@ -75,7 +75,7 @@ class Step:
 
     `response` is the JSON the model receives (None when the gateway dropped the call, for a
     catalog tool, which toolcat does not run, and for a user message); `rule` is a key of
-    toolcat.resolution.rules.RULES; `added`/`removed` are the names that became visible or stopped
+    TRACE_RULES (resolution.trace); `added`/`removed` are the names that became visible or stopped
     being visible; `resolution` is the state after the step.
     """
 

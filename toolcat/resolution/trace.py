@@ -7,7 +7,7 @@ trace names one of these ids, so a reader can look up why a tool ended where it 
 
 from __future__ import annotations
 
-RULES: dict[str, str] = {
+TRACE_RULES: dict[str, str] = {
     "profile-warning": "a setting of the profile this catalog makes void (a tool or server it "
                        "lacks, contradictory gateway sizes); resolving goes on without it",
     # ---- the model, the cap and the format --------------------------------------
