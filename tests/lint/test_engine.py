@@ -11,7 +11,7 @@ from tests.conftest import CATALOGS, DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError, UsageError
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import Finding
+from toolcat.lint.findings import Finding
 from toolcat.lint.settings import LintSettings
 from toolcat.model import SourceRef
 from toolcat.source.fields import FieldReader

@@ -11,7 +11,7 @@ from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.config import find_config
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import FAMILIES, SEVERITIES, LintReport, split_example
+from toolcat.lint.findings import FAMILIES, SEVERITIES, LintReport, split_example
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, settings_from_config
 from toolcat.pin.lock import dump_lock, lock_catalog

@@ -14,7 +14,7 @@ from toolcat.lint.targets import targets
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from toolcat.lint.model import LintReport, Rule
+    from toolcat.lint.findings import LintReport, Rule
     from toolcat.lint.run import LintRun
 
 FORMATS = tuple(REPORTERS)

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 from toolcat.errors import CatalogError, ConfigError
-from toolcat.lint.model import Finding, LintReport
+from toolcat.lint.findings import Finding, LintReport
 from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from toolcat.errors import CatalogError
 from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
-from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
+from toolcat.lint.findings import Context, Finding, LintReport, Problem, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets

@@ -14,7 +14,7 @@ from pathlib import Path
 from toolcat.config import Config
 from toolcat.lint.baseline import dump_baseline
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import LintReport
+from toolcat.lint.findings import LintReport
 from toolcat.lint.report import REPORTERS
 from toolcat.lint.settings import LintSettings, settings_from_config
 from toolcat.model import Catalog

@@ -20,7 +20,7 @@ from typing import Any
 from toolcat.config import Config
 from toolcat.config.trust import SECURITY_RULES, check_owned
 from toolcat.errors import ConfigError, UsageError
-from toolcat.lint.model import SEVERITIES, Rule, Severity
+from toolcat.lint.findings import SEVERITIES, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.targets import get_targets
 from toolcat.model import SourceRef

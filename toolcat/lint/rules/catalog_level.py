@@ -7,7 +7,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.text import content_words
 from toolcat.model import Catalog, Tool
 

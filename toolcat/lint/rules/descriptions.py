@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, tool_rule
+from toolcat.lint.findings import Context, Problem, tool_rule
 from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool, compact_json

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolcat.lint.model import Context, Problem, catalog_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule
 from toolcat.model import Catalog
 from toolcat.pin.lock import Drift, drift, read_lock
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.model import Catalog, Tool
 
 PORTABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")

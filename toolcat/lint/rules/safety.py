@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, tool_rule
+from toolcat.lint.findings import Context, Problem, tool_rule
 from toolcat.model import Tool
 from toolcat.providers import PROVIDERS
 

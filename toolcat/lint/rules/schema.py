@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.metaschema import schema_errors
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.walk import type_names, written_schema
 from toolcat.model import Catalog, Tool
 from toolcat.providers.types import foreign_types

@@ -14,8 +14,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.poison import Hit, scan_definition, texts_of
 from toolcat.lint.walk import strings, written_schema
 from toolcat.model import Catalog, SourceRef, Tool
