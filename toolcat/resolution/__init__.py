@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolcat.model import Catalog
-from toolcat.resolution.model import (
+from toolcat.resolution.decisions import (
     Cap,
     Category,
     Decision,

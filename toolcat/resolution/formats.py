@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolcat.resolution.model import Decision, FormatChoice
+from toolcat.resolution.decisions import Decision, FormatChoice
 from toolcat.resolution.profile import FORMATS
 
 if TYPE_CHECKING:

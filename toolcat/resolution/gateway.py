@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision, GatewayOutcome, Status
+from toolcat.resolution.decisions import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
 from toolcat.search import rank
 

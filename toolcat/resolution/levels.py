@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolcat.model import Tool, matches
-from toolcat.resolution.model import Decision
+from toolcat.resolution.decisions import Decision
 from toolcat.resolution.profile import Levels
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision
+from toolcat.resolution.decisions import Decision
 
 
 def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],

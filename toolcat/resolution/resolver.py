@@ -31,10 +31,7 @@ from toolcat.model import Catalog, Tool
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
-from toolcat.resolution.filters import eligibility
-from toolcat.resolution.formats import choose_format
-from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.model import (
+from toolcat.resolution.decisions import (
     Cap,
     Category,
     Decision,
@@ -45,6 +42,9 @@ from toolcat.resolution.model import (
     TokenCost,
     Verdict,
 )
+from toolcat.resolution.filters import eligibility
+from toolcat.resolution.formats import choose_format
+from toolcat.resolution.gateway import phantom_tool, run_gateway
 from toolcat.resolution.order import by_preference
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes

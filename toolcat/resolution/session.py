@@ -32,8 +32,8 @@ from typing import Any
 import toolcat.resolution.api as api
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.gateway import search_deferred
-from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
 from toolcat.source.files import parse_file

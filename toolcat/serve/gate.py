@@ -42,7 +42,7 @@ import numpy as np
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.resolution.builtins import DISCOVERY
-from toolcat.resolution.model import Resolution
+from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
