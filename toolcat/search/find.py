@@ -15,8 +15,8 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Scored, Scorer, rank
 
 FOUND = "Found matching tools. Use 'add_tool' to load the ones you need."
 FOUND_FUZZY = ("No tool matches the pattern; these are the closest by fuzzy search. Use "

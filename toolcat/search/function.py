@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.base import Scorer
+from toolcat.search.ranking import Scorer
 
 ScorerFunction = Callable[[str, Tool], Any]
 _ROUNDING = 1e-9  # a cosine of 1.0000000002 is still 1

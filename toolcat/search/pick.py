@@ -23,9 +23,9 @@ from weakref import WeakKeyDictionary
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
-from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Scored, Scorer, rank
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning

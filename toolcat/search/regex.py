@@ -26,8 +26,8 @@ from typing import Any
 import re2
 
 from toolcat.model import Tool
-from toolcat.search.base import Scores
 from toolcat.search.keyword import KeywordScorer
+from toolcat.search.ranking import Scores
 from toolcat.search.text import parameter_texts, split_name
 
 NAME, DESCRIPTION, PARAMETERS = 0.6, 0.3, 0.1
