@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Tool
-from toolcat.render.formats.base import PromptFormat
+from toolcat.render.formats.contract import PromptFormat
 
 TOOL_SEARCH_SECTION = """\
 ## Tool Search Mode

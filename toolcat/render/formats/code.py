@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool
-from toolcat.render.formats.base import PromptFormat, properties_of, required_of
+from toolcat.render.formats.contract import PromptFormat, properties_of, required_of
 from toolcat.source.refs import resolve_pointer
 
 RUNNER = "python_execution"
