@@ -29,7 +29,7 @@ from toolcat.calls.check import CallChecker, CallError
 from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers import toolcat as toolcat_shape
-from toolcat.providers.base import ReadContext
+from toolcat.providers.reading import ReadContext
 from toolcat.source.files import value_problem
 from toolcat.source.refs import RefChecker, base_uri_for
 

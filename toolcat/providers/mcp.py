@@ -14,21 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from toolcat.model import Tool
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
-    Note,
-    Notes,
-    Provider,
-    ReadContext,
-    Written,
-    drop_none,
-    object_schema,
-    own_extra,
-)
+from toolcat.providers.contract import Limits, Provider
 from toolcat.providers.names import NameRule
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Note, Notes, Written, drop_none, object_schema, own_extra
 from toolcat.source.fields import FieldReader
 
 KEYS = {"name", "description", "inputSchema", "annotations"}

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Note, Provider, RequestInput, SearchPlan, summarize
+from toolcat.providers.contract import Provider
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
+from toolcat.providers.writing import Note, RequestInput, SearchPlan, summarize
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
