@@ -30,7 +30,7 @@ from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers import toolcat as toolcat_shape
 from toolcat.providers.reading import ReadContext
-from toolcat.source.files import value_problem
+from toolcat.source.limits import value_problem
 from toolcat.source.refs import RefChecker, base_uri_for
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server, Tool
 from toolcat.providers.mcp import PROVIDER as MCP
 from toolcat.providers.reading import ReadContext
-from toolcat.source.files import value_problem
+from toolcat.source.limits import value_problem
 from toolcat.source.positions import MappedIndex
 from toolcat.source.refs import is_remote, iter_refs
 
