@@ -154,6 +154,14 @@ class FieldReader:
             raise self.error(pointer, f"'{self.label(pointer)}' must be more than 0 seconds")
         return seconds
 
+    def typed(self, pointer: str, value: Any, kinds: type | tuple[type, ...], what: str) -> Any:
+        """`value` when it is of `kinds` (true and false are no numbers unless `bool` is one
+        of them), else an error saying the setting must be `what`."""
+        allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            raise self.error(pointer, f"'{self.label(pointer)}' must be {what}")
+        return value
+
     def entries(self, pointer: str, value: Any, *, what: str) -> list[Any]:
         """A list (None reads as empty); `what` says what it must be a list of."""
         if value is None:
