@@ -2,7 +2,7 @@
 tools), add_tool, and the first call of an upstream server (its start) against later calls.
 
 search_tools is measured in the gate (what serve runs for each call, without the JSON-RPC
-round trip) next to the reference measured in the same run: seed 001's search as `toolcat
+round trip) next to the reference measured in the same run: tool search as `toolcat
 search` runs it (`toolcat.search.find.search_tools`, regex then fuzzy, indexes built per
 query). The ratio is reference / serve: above 1, serve is faster.
 
@@ -64,7 +64,7 @@ def bench_set(name: str, count: int, scorers: list[str], benchdata: Path) -> Non
     print(f"\n{name}: {len(catalog.tools)} tools, {len(items)} queries "
           f"({len(items) - len(PATTERNS)} labeled + {len(PATTERNS)} patterns)")
     reference = timed(lambda q: search_tools(q, catalog.tools), items)
-    print(f"  reference (toolcat search, seed 001)   {summary(reference)}")
+    print(f"  reference (toolcat search)           {summary(reference)}")
     for scorer in scorers:
         began = time.perf_counter()
         gate = Gate(catalog, Profile(scorer=scorer))

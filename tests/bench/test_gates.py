@@ -95,3 +95,15 @@ def test_an_earlier_report_must_be_a_bench_report(tmp_path):
     path.write_text(json.dumps({"format": "toolcat-bench/1", "scorers": []}))
     with pytest.raises(ConfigError, match="bench report is incomplete"):
         load_past(path)
+
+
+def test_a_tampered_earlier_report_is_an_error_at_the_value(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text('{"format": "toolcat-bench/1", "settings": {"k": [1, 5]},\n'
+                    ' "catalog": {"fingerprint": "a"}, "query_set": {"fingerprint": "b"},\n'
+                    ' "scorers": [{"name": "bm25", "metrics": {"ndcg@5": "high"}, '
+                    '"queries": []}]}\n')
+    with pytest.raises(ConfigError) as raised:
+        load_past(path)
+    assert str(raised.value).startswith(
+        f"{path}:3:53: 'scorers.0.metrics.ndcg@5' must be a number")

@@ -84,18 +84,19 @@ def test_trec_topics_in_top_blocks_load(tmp_path):
     ('{"id": "a", "query": "x", "relevant": []}\n{"id": "b", "query": }\n', 2, 22,
      "invalid JSON: Expecting value"),
     ('{"id": "a", "query": "x"}\n', 1, 1, "query 'a' has no 'relevant' labels"),
-    ('{"id": "a", "query": "", "relevant": []}\n', 1, 1, "needs a non-empty 'query'"),
+    ('{"id": "a", "query": "", "relevant": []}\n', 1, 22, "needs a non-empty 'query'"),
     ('{"query": "x", "relevant": []}\n', 1, 1, "each query needs an 'id'"),
-    ('{"id": "a", "query": "x", "relevant": "get_weather"}\n', 1, 1,
+    ('{"id": "a", "query": "x", "relevant": "get_weather"}\n', 1, 39,
      "'relevant' must be a list of tool names"),
-    ('{"id": "a", "query": "x", "relevant_groups": [[]]}\n', 1, 1, "a relevant group is empty"),
+    ('{"id": "a", "query": "x", "relevant_groups": [[]]}\n', 1, 47,
+     "a relevant group is empty"),
     ('{"id": "a", "query": "x", "relevant": ["t"], "relevant_groups": [["t", "u"]]}\n', 1, 1,
      "tool 't' is labeled twice"),
     ('{"id": "a", "query": "x", "relevant": []}\n\n{"id": "a", "query": "y", "relevant": []}\n',
-     3, 1, "query id 'a' is used twice (first at"),
+     3, 8, "query id 'a' is used twice (first at"),
     ('[1, 2]\n', 1, 1, "each query must be a mapping"),
 ])
-def test_a_malformed_record_is_an_error_at_its_line(tmp_path, text, line, column, message):
+def test_a_malformed_record_is_an_error_at_its_field(tmp_path, text, line, column, message):
     path = write(tmp_path / "q.jsonl", text)
     with pytest.raises(ConfigError) as raised:
         load_queries(path)

@@ -11,7 +11,7 @@ import pytest
 from toolcat.catalog import remembered
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import CatalogError
-from toolcat.source import cache, checked, files
+from toolcat.source import cache, checked, json_text
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +55,7 @@ def test_a_second_read_uses_the_verdict_and_gives_the_same_catalog(
     def unexpected(*args: object, **kwargs: object) -> None:
         raise AssertionError("the limits were walked again")
 
-    monkeypatch.setattr(files, "check_value", unexpected)
+    monkeypatch.setattr(json_text, "check_value", unexpected)
     second = load_catalog(path)
     assert [(t.name, t.description, t.parameters) for t in second.tools] == \
         [(t.name, t.description, t.parameters) for t in first.tools]

@@ -117,7 +117,7 @@ def test_toolcat_yaml_refs_roots_allows_a_shared_folder(run, tmp_path, isolated)
 
 @pytest.mark.parametrize(("text", "where", "message"), [
     ("refs: [a]\n", "1:7", "'refs' must be a mapping"),
-    ("refs:\n  root: [a]\n", "2:3", "unknown setting refs.root; known: roots"),
+    ("refs:\n  root: [a]\n", "2:3", "unknown setting 'root' in 'refs'; known: roots"),
     ("refs:\n  roots: 3\n", "2:10", "'refs.roots' must be a folder or a list of folders"),
     ("refs:\n  roots: [nowhere]\n", "2:11", "refs.roots: 'nowhere' is not a folder"),
 ])

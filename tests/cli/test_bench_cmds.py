@@ -216,7 +216,7 @@ def test_compare_with_a_file_that_is_no_report_exits_2(run, tmp_path):
     bogus.write_text('{"tools": []}')
     result = run("bench", *DEMO, "--compare", str(bogus))
     assert result.exit_code == 2
-    assert result.stderr == (f"toolcat: error: {bogus}: not a report of `toolcat bench "
+    assert result.stderr == (f"toolcat: error: {bogus}:1:1: not a report of `toolcat bench "
                              "--json` (format toolcat-bench/1)\n")
 
 

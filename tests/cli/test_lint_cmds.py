@@ -137,6 +137,11 @@ def test_pyproject_tool_toolcat_lint_is_read_too(run, isolated):
     ("lint:\n  severity:\n    TC101: loud\n", "3:12", "lint: severity of TC101 must be"),
     ("lint:\n  bogus: 1\n", "2:3", "lint: unknown setting 'bogus'"),
     ("device: banana\n", "1:9", "'device' must be one of auto, cpu, cuda, mps"),
+    ("catalog: tools.yaml\n", "1:1", "unknown setting 'catalog'; known: catalogs,"),
+    ("catalogs: {a: 1}\n", "1:11", "'catalogs' must be a path or a list of paths"),
+    ("names:\n  prefix: sometimes\n", "2:11", "'names.prefix' must be one of collisions, always"),
+    ("mcp:\n  unannotated: maybe\n", "2:16", "'mcp.unannotated' must be one of unsafe, safe"),
+    ("tuning: 3\n", "1:9", "'tuning' must be the path of a tuning file"),
 ])
 def test_a_bad_setting_exits_2_at_its_line_and_column(run, isolated, text, place, message):
     (isolated / "toolcat.yaml").write_text(text)

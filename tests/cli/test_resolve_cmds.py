@@ -14,7 +14,7 @@ import pytest
 
 import toolcat
 from tests.conftest import CATALOGS, DATA, REPO
-from toolcat.resolution import RULES
+from toolcat.resolution import TRACE_RULES
 
 TOOLS = str(DATA / "resolve" / "tools.yaml")
 SMALL = str(DATA / "resolve" / "small.yaml")  # a small model without native tool calling
@@ -75,14 +75,14 @@ def test_resolve_json_has_the_documented_shape(run):
 @pytest.mark.slow
 def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run):
     page = (REPO / "docs" / "resolve.md").read_text(encoding="utf-8")
-    assert [rule for rule in RULES if f"| `{rule}` |" not in page] == []
+    assert [rule for rule in TRACE_RULES if f"| `{rule}` |" not in page] == []
     for profile in ("small-model", "tool-search", "gateway-relevance", "capability-levels"):
         data = json.loads(run("resolve", "send the weather to slack", "--profile", profile,
                               "--json").stdout)
         stack = [data["trace"]]
         while stack:
             node = stack.pop()
-            assert node["rule"] is None or node["rule"] in RULES
+            assert node["rule"] is None or node["rule"] in TRACE_RULES
             stack.extend(node["children"])
 
 

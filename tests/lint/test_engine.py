@@ -11,9 +11,10 @@ from tests.conftest import CATALOGS, DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError, UsageError
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import Finding
+from toolcat.lint.findings import Finding
 from toolcat.lint.settings import LintSettings
 from toolcat.model import SourceRef
+from toolcat.source.fields import FieldReader
 
 EXAMPLES = DATA / "lint"
 
@@ -134,7 +135,7 @@ def test_options_come_from_the_settings_and_are_validated(tmp_path):
 ])
 def test_bad_lint_settings_are_config_errors_naming_the_file(data, message):
     with pytest.raises(ConfigError, match=message) as error:
-        LintSettings.from_mapping(data, SourceRef("toolcat.yaml"))
+        LintSettings.from_mapping(data, FieldReader("toolcat.yaml"))
     assert str(error.value).startswith("toolcat.yaml: lint: ")
 
 

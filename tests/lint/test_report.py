@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import DATA, REPO
 from toolcat.catalog.load import load_catalog
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import Finding, LintReport
+from toolcat.lint.findings import Finding, LintReport
 from toolcat.lint.report import to_github, to_json, to_sarif
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings

@@ -11,7 +11,7 @@ from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.config import find_config
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.model import FAMILIES, SEVERITIES, LintReport
+from toolcat.lint.findings import FAMILIES, SEVERITIES, LintReport, split_example
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, settings_from_config
 from toolcat.pin.lock import dump_lock, lock_catalog
@@ -101,3 +101,22 @@ def test_docs_lint_describes_every_target():
 
     page = (REPO / "docs" / "lint.md").read_text(encoding="utf-8")
     assert [name for name in targets() if f"| `{name}` |" not in page] == []
+
+
+def test_an_example_written_once_gives_its_bad_and_its_good_catalog():
+    bad, good = split_example("""
+        tools:
+      -   - name: files.read
+      +   - name: files_read
+            description: Read a file.
+        """)
+    assert bad == "tools:\n  - name: files.read\n    description: Read a file.\n"
+    assert good == "tools:\n  - name: files_read\n    description: Read a file.\n"
+
+
+def test_an_example_line_without_its_gutter_is_refused_when_the_rule_is_declared():
+    with pytest.raises(ValueError, match="example line 2 has no"):
+        split_example("""
+          tools:
+        x   - name: files.read
+        """)

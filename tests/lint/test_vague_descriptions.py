@@ -1,4 +1,4 @@
-"""TC302 on the seeds' own examples: seed 001's bad description ("Returns data about
+"""TC302 on the seeds' own examples: the bad description ("Returns data about
 conditions") is vague, its good one is not, and neither is any description of the demo
 catalog."""
 
@@ -36,7 +36,7 @@ def lint_descriptions(write, *descriptions: str) -> list[str]:
 
 
 @pytest.mark.parametrize("description", [
-    "Returns data about conditions",             # seed 001's bad example
+    "Returns data about conditions",             # the bad example
     "Retrieve information about a specific boxer",
     "Gets all the details of an item",
     "Returns the results for the given value",
@@ -52,8 +52,8 @@ def test_the_message_names_the_one_specific_word(write):
 
 
 @pytest.mark.parametrize("description", [
-    "Get current weather conditions for a city or location",   # seed 001's good example
-    "Get current weather for a location",                      # seed 001's search example
+    "Get current weather conditions for a city or location",   # the good example
+    "Get current weather for a location",                      # tool search example
     "Get weather forecast for the next 7 days",
     "Returns the list of open issues of a repository",
     "Process return of products",  # return as a noun

@@ -24,9 +24,11 @@ ACME = '''
     """Acme chat: tools `[{kind: "acme-tool", name, summary, input}]`; a response carries its
     calls in `calls[]` as `{name, input}`."""
 
-    from toolcat.providers.base import (
-        BASE_FIELDS, Fields, Limits, Provider, deferred_left_out, drop_none, locate,
-        named_call, object_schema, with_model, written_tools)
+    from toolcat.providers.contract import Limits, Provider
+    from toolcat.providers.reading import BASE_FIELDS, Fields
+    from toolcat.providers.replies import locate, named_call
+    from toolcat.providers.writing import (
+        deferred_left_out, drop_none, object_schema, with_model, written_tools)
     from toolcat.providers.names import NameRule
     from toolcat.providers.targets import LintTarget
     from toolcat.providers.tokens import TokenRule

@@ -68,7 +68,7 @@ def response(*calls: tuple[str, dict]) -> str:
 
 
 def show_all(folder) -> str:
-    """A profile in seed 001's normal mode: every tool is in the request, whatever the query."""
+    """A profile in normal mode: every tool is in the request, whatever the query."""
     path = folder / "show-all.yaml"
     path.write_text("name: show-all\nmodel: {name: any, tool_calling: true, size_b: 70}\n"
                     "mcp: {defer: false}\n")

@@ -8,7 +8,7 @@ import pytest
 from toolcat.errors import ResponseError
 from toolcat.model import Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import RequestInput
+from toolcat.providers.writing import RequestInput
 
 WEATHER = Tool(name="get_weather", description="Weather now.",
                parameters={"type": "object", "properties": {"city": {"type": "string"}}})

@@ -12,7 +12,7 @@ import pytest
 
 from toolcat.catalog.load import load_catalog
 from toolcat.render import FORMATS, REQUEST_PROVIDERS, RenderInput, render
-from toolcat.render.formats.base import function_entry
+from toolcat.render.formats.contract import function_entry
 
 # where each provider's request keeps a tool's schema
 SCHEMA_AT = {

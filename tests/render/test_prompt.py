@@ -1,4 +1,4 @@
-"""The system prompt follows seed 000's order and adds seed 001's tool search section."""
+"""The system prompt follows the documented order and adds the tool search section."""
 
 from __future__ import annotations
 

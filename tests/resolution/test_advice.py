@@ -1,4 +1,4 @@
-"""The seeds' advice surfaced: seed 001's "30+ tools: tool search mode" and seed 002's "over 20
+"""The seeds' advice surfaced: the "30+ tools: tool search mode" and the "over 20
 tools pick, under 10 skip", in `toolcat stats` and in resolve's trace."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 004's api strategy against a real HTTP server on 127.0.0.1: a good answer, and the
+"""The api strategy against a real HTTP server on 127.0.0.1: a good answer, and the
 fail-open cases (no endpoint, an HTTP error, a timeout, garbage, an unknown selection)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 000: the decision tree for built-ins and catalog (MCP) tools, deferral and the
+"""The decision tree for built-ins and catalog (MCP) tools, deferral and the
 automatic search, the cap by model size, and format selection with fallback."""
 
 from __future__ import annotations

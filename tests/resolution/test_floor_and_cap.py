@@ -1,5 +1,5 @@
-"""Seed 002's relevance floor in resolve's automatic search, and seed 000's caps settled
-against seed 001's normal mode, each visible in the trace under its own rule."""
+"""The relevance floor in resolve's automatic search, and the caps by model size settled
+against normal mode, each visible in the trace under its own rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 004: the gateway's strategies, the keep-count formula, the relevance weights, the
+"""The gateway's strategies, the keep-count formula, the relevance weights, the
 forced enable_search_fallback and the phantom search tool."""
 
 from __future__ import annotations

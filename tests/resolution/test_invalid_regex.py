@@ -1,5 +1,5 @@
-"""One behaviour for an invalid regex in seed 001's search: `toolcat search` and a model's
-search_tools step both give seed 001's error, word for word; seed 004's gateway search keeps
+"""One behaviour for an invalid regex in tool search: `toolcat search` and a model's
+search_tools step both give the invalid-pattern error, word for word; the gateway search keeps
 that seed's keyword fallback."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 003: core tools, capability tags with skill-group expansion, the allowed_tools
+"""Core tools, capability tags with skill-group expansion, the allowed_tools
 whitelist (allowed_tools ∩ (core ∪ matched)) and simple-task pruning."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 003's `priority` ("higher = preferred when multiple tools match"): it breaks ties in
+"""`priority` ("higher = preferred when multiple tools match"): it breaks ties in
 relevance, and orders the tools the levels matched by capability; where a cap cuts the list,
 the trace says what priority did."""
 
@@ -13,7 +13,7 @@ from tests.resolution.conftest import fate
 from toolcat.catalog.load import load_catalog
 from toolcat.resolution import Resolver
 
-CATALOG = DATA / "resolve" / "priority.yaml"  # seed 003's capabilities.yaml shape
+CATALOG = DATA / "resolve" / "priority.yaml"  # the capabilities.yaml shape
 QUERY = "import a csv file"  # csv_to_table and csv_to_sheet tie; priority 50 and 80
 
 

@@ -1,5 +1,5 @@
-"""Profiles: the bundled ones load, defaults are seed 000's, and every problem is an error at
-file:line:column, including catalog names checked when the profile meets a catalog."""
+"""Profiles: the bundled ones load, defaults are the documented ones, and every problem is an
+error at file:line:column, including catalog names checked when the profile meets a catalog."""
 
 from __future__ import annotations
 

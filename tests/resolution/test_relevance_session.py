@@ -1,4 +1,4 @@
-"""Seed 004's session mechanics behind a relevance gateway: a tool the model's own search
+"""The session mechanics behind a relevance gateway: a tool the model's own search
 loaded is expanded, so the gateway gives it +1000 for the rest of the session (relevance has
 no search tool of its own), as `resolve --steps` shows."""
 

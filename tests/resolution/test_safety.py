@@ -1,4 +1,4 @@
-"""Seed 002's safety rule everywhere a model is shown tools: resolve, render, tokens, the
+"""The safety rule everywhere a model is shown tools: resolve, render, tokens, the
 gateway strategies and a session's searches leave out `safe: false` tools unless the profile
 says `allow_unsafe: true` or the command gets `--allow-unsafe`; the trace names the rule."""
 

@@ -1,5 +1,5 @@
-"""Scripted discovery sessions: seed 001's search_tools / add_tool / show_all_tools with their
-response shapes, seed 000's tool_search, seed 004's phantom loop with its limit of 5, user turns,
+"""Scripted discovery sessions: search_tools / add_tool / show_all_tools with their
+response shapes, tool_search, the phantom loop with its limit of 5, user turns,
 and steps files."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seed 001: tool search mode's immediately available tools, pre-discovered and special
+"""Tool search mode's immediately available tools, pre-discovered and special
 category tools, and each row of its filtering table."""
 
 from __future__ import annotations

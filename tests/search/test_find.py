@@ -1,4 +1,4 @@
-"""Seed 001's search_tools: regex first, fuzzy fallback, top 5, its response shape."""
+"""search_tools: regex first, fuzzy fallback, top 5, its response shape."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Seed 002's scorer contract through the public API: a plain function `(query, tool) ->
-score` (or seed 002's `{score, reason, details}`, sync or async) passed to `toolcat.pick`, and
+"""The scorer contract through the public API: a plain function `(query, tool) ->
+score` (or the `{score, reason, details}`, sync or async) passed to `toolcat.pick`, and
 an object query stringified as JSON before scoring."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_a_plain_function_is_a_scorer(demo):
     assert result.scorer == "overlap"
     assert result.picks[0].provenance["scorer"] == "overlap"
     assert result.picks[0].reason == "scored by overlap"
-    # the policy still applies: the floor and seed 002's safety
+    # the policy still applies: the floor and the safety rule
     assert all(p.score >= 0.05 for p in result.picks)
     unsafe = toolcat.pick("delete message", demo, scorer=overlap)
     assert "delete_message" not in [p.tool.name for p in unsafe.picks]

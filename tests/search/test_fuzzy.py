@@ -1,4 +1,4 @@
-"""The fuzzy scorer: substring, then word-level, then character similarity (seed 001)."""
+"""The fuzzy scorer: substring, then word-level, then character similarity."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 002's pickTools: safety, threshold, limit, timeout fallback, provenance."""
+"""pick: safety, threshold, limit, timeout fallback, provenance."""
 
 from __future__ import annotations
 

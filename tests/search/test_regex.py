@@ -1,4 +1,4 @@
-"""The regex scorer: seed 001's pattern table, linear-time matching, keyword fallback."""
+"""The regex scorer: the pattern table, linear-time matching, keyword fallback."""
 
 from __future__ import annotations
 

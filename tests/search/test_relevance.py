@@ -1,4 +1,4 @@
-"""Seed 004's gateway weights, normalised as points / (points + 50)."""
+"""The gateway weights, normalised as points / (points + 50)."""
 
 from __future__ import annotations
 

@@ -328,7 +328,7 @@ def test_a_question_answered_with_an_error_refuses_the_call(records, tmp_path):
 
 
 def test_calls_without_a_schema_are_logged_unvalidated_with_their_mode(tmp_path):
-    """Seed 002: a call accepted without a schema is flagged in the audit log with its
+    """A call accepted without a schema is flagged in the audit log with its
     no_schema_mode; a human-approval one is asked about first, a `full` one is not."""
     catalog = tmp_path / "notes.yaml"
     catalog.write_text("""\

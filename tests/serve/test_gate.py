@@ -44,7 +44,7 @@ def test_levels_show_the_core_tools_and_narrow_what_can_be_found(demo):
     core = [t.name for t in demo.tools if t.level == 1 and gate.allowed(t)
             and gate.resolution.verdict(t.qualified_name).status == "visible"]
     visible = [name for name, _ in gate.visible()]
-    # the core tools come in the resolution's order (seed 003's priority), after discovery
+    # the core tools come in the resolution's order (priority), after discovery
     assert core and visible[:len(DISCOVERY)] == DISCOVERY
     assert sorted(visible[len(DISCOVERY):]) == sorted(core)
     assert "run_query" in gate.show_all()["tools"]  # matched by a required capability
@@ -60,7 +60,7 @@ def test_search_is_regex_first_then_the_scorer_then_fuzzy(demo):
     assert words.method == "bm25" and words.found[0] == "send_message"
     typo = gate.search("wether forcast")
     assert typo.method == "fuzzy" and typo.found[0] == "weather_forecast"
-    broken = gate.search("(unclosed")  # not a pattern: seed 001's error, as search gives it
+    broken = gate.search("(unclosed")  # not a pattern: search's invalid-pattern error
     assert broken.method == "invalid-pattern"
     assert broken.response["error"].startswith("invalid regex pattern: missing )")
 

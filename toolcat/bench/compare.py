@@ -10,8 +10,9 @@ from typing import Any
 
 from toolcat.bench.report import FORMAT, BenchReport, rounded
 from toolcat.errors import CatalogError, ConfigError
-from toolcat.model import SourceRef
-from toolcat.source.files import parse_file
+from toolcat.source.fields import FieldReader
+from toolcat.source.files import parse_text, read_text
+from toolcat.source.positions import PositionIndex, join
 
 
 @dataclass(frozen=True)
@@ -76,33 +77,56 @@ def load_past(path: str | Path) -> PastRun:
     """Read an earlier `bench --json` output.
 
     Raises:
-        ConfigError: the file is not JSON or not a toolcat bench report.
+        ConfigError: the file is not JSON or not a toolcat bench report (at file:line:column).
     """
-    try:  # the catalog reader: strict JSON, positions, limits, lone surrogates refused
-        parsed = parse_file(Path(path))
+    shown = str(path)
+    try:  # bounded, strict JSON with positions, as every input is read
+        parsed = parse_text(read_text(Path(path)), shown, yaml_syntax=False)
     except CatalogError as exc:
         raise ConfigError(exc.message, where=exc.where) from None
-    return past_from_json(parsed.data, str(path))
+    return past_from_json(parsed.data, shown, parsed.index)
 
 
-def past_from_json(data: Any, source: str) -> PastRun:
-    where = SourceRef(source)
+def past_from_json(data: Any, source: str, index: PositionIndex | None = None) -> PastRun:
+    """What comparing needs from a report's JSON, each value checked (a report may have been
+    edited by hand): a wrong one is an error at its place when `index` gives positions."""
+    read = FieldReader(source, index, document="the bench report")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ConfigError(f"not a report of `toolcat bench --json` (format {FORMAT})",
-                          where=where)
-    try:
-        scorers = data["scorers"]
-        return PastRun(
-            source=source,
-            ks=tuple(data["settings"]["k"]),
-            catalog_fingerprint=data["catalog"]["fingerprint"],
-            query_fingerprint=data["query_set"]["fingerprint"],
-            metrics={s["name"]: dict(s["metrics"]) for s in scorers},
-            missed={s["name"]: {q["id"]: bool(q["missed"]) for q in s["queries"]}
-                    for s in scorers},
-        )
-    except (KeyError, TypeError) as exc:
-        raise ConfigError(f"bench report is incomplete (missing {exc})", where=where) from exc
+        raise read.error("", f"not a report of `toolcat bench --json` (format {FORMAT})")
+
+    def get(at: str, mapping: Mapping[str, Any], key: str, kinds: type | tuple[type, ...],
+            what: str) -> Any:
+        if key not in mapping:
+            raise read.error(at, f"bench report is incomplete (missing '{key}')")
+        return read.typed(join(at, key), mapping[key], kinds, what)
+
+    settings = get("", data, "settings", dict, "a mapping")
+    ks = get("/settings", settings, "k", list, "a list of whole numbers")
+    for i, k in enumerate(ks):
+        read.typed(f"/settings/k/{i}", k, int, "a whole number")
+    catalog = get("", data, "catalog", dict, "a mapping")
+    query_set = get("", data, "query_set", dict, "a mapping")
+    metrics: dict[str, dict[str, float | None]] = {}
+    missed: dict[str, dict[str, bool]] = {}
+    for i, scorer in enumerate(get("", data, "scorers", list, "a list")):
+        at = f"/scorers/{i}"
+        read.typed(at, scorer, dict, "a mapping")
+        name = get(at, scorer, "name", str, "a string")
+        values = get(at, scorer, "metrics", dict, "a mapping of metric names to numbers")
+        for metric, value in values.items():
+            read.typed(join(at, "metrics", metric), value, (int, float, type(None)), "a number")
+        metrics[name] = dict(values)
+        missed[name] = {}
+        for j, query in enumerate(get(at, scorer, "queries", list, "a list")):
+            where = f"{at}/queries/{j}"
+            read.typed(where, query, dict, "a mapping")
+            qid = get(where, query, "id", (str, int), "a string or a number")
+            missed[name][str(qid)] = get(where, query, "missed", bool, "true or false")
+    return PastRun(
+        source=source, ks=tuple(ks),
+        catalog_fingerprint=get("/catalog", catalog, "fingerprint", str, "a string"),
+        query_fingerprint=get("/query_set", query_set, "fingerprint", str, "a string"),
+        metrics=metrics, missed=missed)
 
 
 def compare(report: BenchReport, past: PastRun) -> Comparison:

@@ -17,7 +17,9 @@ from typing import Any
 
 from toolcat.errors import CatalogError, ConfigError, UsageError
 from toolcat.model import Catalog, SourceRef
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import STDIN_PATH, parse_file, parse_json_lines, read_text
+from toolcat.source.positions import join
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
@@ -113,7 +115,10 @@ def load_queries(path: str | Path, *, topics: str | Path | None = None,
     return _build(records, str(path), labeled)
 
 
-def _jsonl_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
+Record = tuple[Any, FieldReader, str]  # a record, the reader of its file, its pointer
+
+
+def _jsonl_records(path: Path) -> Iterator[Record]:
     text = read_text(path)
     if not text.strip():
         return
@@ -121,25 +126,25 @@ def _jsonl_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
         parsed = parse_json_lines(text, str(path))  # strict, with limits, as catalogs are read
     except CatalogError as exc:
         raise ConfigError(exc.message, where=exc.where) from None
+    read = FieldReader(parsed.path, parsed.index, document="the query set")
     for i, item in enumerate(parsed.data):
-        yield item, SourceRef(parsed.path, parsed.index.locate(f"/{i}")[0], 1)
+        yield item, read, f"/{i}"
 
 
-def _structured_records(path: Path) -> Iterator[tuple[Any, SourceRef]]:
+def _structured_records(path: Path) -> Iterator[Record]:
     if path.suffix.lower() == ".json" and looks_like_jsonl(read_text(path)):
         yield from _jsonl_records(path)
         return
     parsed = parse_file(path)
+    read = FieldReader(parsed.path, parsed.index, document="the query set")
     data, pointer = parsed.data, ""
     if isinstance(data, Mapping) and "queries" in data:
         data, pointer = data["queries"], "/queries"
     if not isinstance(data, list):
-        line, column = parsed.index.locate(pointer)
-        raise ConfigError("a query set is a list of queries (or a mapping with 'queries:')",
-                          where=SourceRef(parsed.path, line, column))
+        raise read.error(pointer, "a query set is a list of queries (or a mapping with "
+                         "'queries:')")
     for i, item in enumerate(data):
-        line, column = parsed.index.locate(f"{pointer}/{i}")
-        yield item, SourceRef(parsed.path, line, column)
+        yield item, read, f"{pointer}/{i}"
 
 
 def looks_like_jsonl(text: str) -> bool:
@@ -148,68 +153,74 @@ def looks_like_jsonl(text: str) -> bool:
     return len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines[:2])
 
 
-def _build(records: Iterator[tuple[Any, SourceRef]], source: str,
-           labeled: bool = True) -> QuerySet:
+def _build(records: Iterator[Record], source: str, labeled: bool = True) -> QuerySet:
     queries: list[LabeledQuery] = []
-    seen: dict[str, SourceRef] = {}
-    for item, where in records:
-        query = _parse_record(item, where, labeled)
+    seen: dict[str, SourceRef | None] = {}
+    for item, read, at in records:
+        query = _parse_record(item, read, at, labeled)
         if query.id in seen:
-            raise ConfigError(f"query id '{query.id}' is used twice (first at {seen[query.id]})",
-                              where=where)
-        seen[query.id] = where
+            raise read.error(join(at, "id"), f"query id '{query.id}' is used twice (first at "
+                             f"{seen[query.id]})")
+        seen[query.id] = query.origin
         queries.append(query)
     if not queries:
         raise ConfigError("the query set has no queries", where=SourceRef(source))
     return QuerySet(tuple(queries), source)
 
 
-def _parse_record(item: Any, where: SourceRef, labeled: bool = True) -> LabeledQuery:
+def _parse_record(item: Any, read: FieldReader, at: str, labeled: bool = True) -> LabeledQuery:
+    """One record; a mistake is an error at the field it is in."""
     if not isinstance(item, Mapping):
-        raise ConfigError("each query must be a mapping {id, query, relevant}", where=where)
+        raise read.error(at, "each query must be a mapping {id, query, relevant}")
     qid = item.get("id")
     if isinstance(qid, bool) or not isinstance(qid, (str, int)) or str(qid) == "":
-        raise ConfigError("each query needs an 'id' (a string or a number)", where=where)
+        raise read.error(join(at, "id") if "id" in item else at,
+                         "each query needs an 'id' (a string or a number)")
     qid = str(qid)
     text = item.get("query")
     if not isinstance(text, str) or not text.strip():
-        raise ConfigError(f"query '{qid}' needs a non-empty 'query' text", where=where)
+        raise read.error(join(at, "query") if "query" in item else at,
+                         f"query '{qid}' needs a non-empty 'query' text")
     if labeled and "relevant" not in item and "relevant_groups" not in item:
-        raise ConfigError(f"query '{qid}' has no 'relevant' labels (write relevant: [] when "
-                          "no tool fits)", where=where)
+        raise read.error(at, f"query '{qid}' has no 'relevant' labels (write relevant: [] "
+                         "when no tool fits)")
     groups: list[tuple[str, ...]] = [
-        (name,) for name in _names(item.get("relevant") or [], qid, "relevant", where)]
+        (name,) for name in _names(item.get("relevant") or [], qid, read, join(at, "relevant"))]
     raw_groups = item.get("relevant_groups") or []
     if not isinstance(raw_groups, list):
-        raise ConfigError(f"query '{qid}': 'relevant_groups' must be a list of lists of tool "
-                          "names", where=where)
-    for group in raw_groups:
-        names = _names(group, qid, "relevant_groups", where)
+        raise read.error(join(at, "relevant_groups"), f"query '{qid}': 'relevant_groups' must "
+                         "be a list of lists of tool names")
+    for i, group in enumerate(raw_groups):
+        pointer = join(at, "relevant_groups", i)
+        names = _names(group, qid, read, pointer)
         if not names:
-            raise ConfigError(f"query '{qid}': a relevant group is empty", where=where)
+            raise read.error(pointer, f"query '{qid}': a relevant group is empty")
         groups.append(tuple(dict.fromkeys(names)))
-    _check_disjoint(groups, qid, where)
+    _check_disjoint(groups, qid, read, at)
     category = item.get("category")
     if category is not None and not isinstance(category, (str, int)):
-        raise ConfigError(f"query '{qid}': 'category' must be a string", where=where)
+        raise read.error(join(at, "category"), f"query '{qid}': 'category' must be a string")
     return LabeledQuery(qid, text, tuple(groups),
-                        None if category is None else str(category), where)
+                        None if category is None else str(category), read.where(at))
 
 
-def _names(value: Any, qid: str, key: str, where: SourceRef) -> list[str]:
+def _names(value: Any, qid: str, read: FieldReader, pointer: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        kind = "a list of tool names" if key == "relevant" else "a list of lists of tool names"
-        raise ConfigError(f"query '{qid}': '{key}' must be {kind}", where=where)
+        kind = "a list of tool names" if pointer.endswith("/relevant") else \
+            "a list of lists of tool names"
+        key = "relevant" if pointer.endswith("/relevant") else "relevant_groups"
+        raise read.error(pointer, f"query '{qid}': '{key}' must be {kind}")
     return value
 
 
-def _check_disjoint(groups: Sequence[tuple[str, ...]], qid: str, where: SourceRef) -> None:
+def _check_disjoint(groups: Sequence[tuple[str, ...]], qid: str, read: FieldReader,
+                    at: str) -> None:
     seen: set[str] = set()
     for group in groups:
         for name in group:
             if name in seen:
-                raise ConfigError(f"query '{qid}': tool '{name}' is labeled twice; a tool "
-                                  "belongs to one group at most", where=where)
+                raise read.error(at, f"query '{qid}': tool '{name}' is labeled twice; a tool "
+                                 "belongs to one group at most")
             seen.add(name)
 
 

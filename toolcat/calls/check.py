@@ -1,4 +1,4 @@
-"""Parse → validate → accept for the tool calls a model returned (seed 002).
+"""Parse → validate → accept for the tool calls a model returned.
 
 A call is accepted only when its tool is in the catalog and was offered to the model (when
 the checker knows what was: `offered`), its arguments parse to a JSON object
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Catalog, Json, NoSchemaMode, Tool, ToolCall
 from toolcat.providers.names import NameMap, split_prefixed
-from toolcat.source.files import MAX_DEPTH, value_problem
+from toolcat.source.limits import MAX_DEPTH, value_problem
 from toolcat.source.positions import escape
 from toolcat.source.refs import base_uri_for, bundle
 from toolcat.wording import schema_message

@@ -18,7 +18,7 @@ import yaml
 from toolcat.define.tools import definition_of
 from toolcat.model import Server, Tool
 from toolcat.providers import get_provider
-from toolcat.providers.base import Note, summarize
+from toolcat.providers.writing import Note, summarize
 from toolcat.wording import plural
 
 DEFAULT = Tool(name="")

@@ -16,7 +16,7 @@ from toolcat.catalog.openapi import is_openapi3, operations
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
-from toolcat.providers.base import Provider
+from toolcat.providers.contract import Provider
 from toolcat.source.positions import PositionIndex, join
 from toolcat.wording import plural
 

@@ -13,7 +13,7 @@ from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
 from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
-from toolcat.providers.base import Fields, ReadContext
+from toolcat.providers.reading import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
 from toolcat.source.checked import text_digest
 from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text

@@ -76,7 +76,7 @@ def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str |
     finally:
         gc.freeze()
         gc.enable()
-    policy = unannotated_setting(cfg.section("mcp"), str(cfg.path))
+    policy = unannotated_setting(cfg.section("mcp"), cfg.reader())
     if policy != "unsafe":
         loaded = replace(loaded, tools=trust_unannotated(loaded.tools, policy))
     return loaded, choice

@@ -83,8 +83,9 @@ def bench(
     cat = build.load(catalog, shape, cfg=cfg)
     learned = build.tuning(tuning, cfg)
     if learned is not None:
-        build.tuning_note(learned, "bench's +tuning run")
-        build.tuning_warnings(learned, cat.tools)
+        from toolcat.tune.policy import applied
+
+        build.said(applied(learned, "bench's +tuning run", cat.tools))
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,
                       allow_unknown=allow_unknown, tuning=learned)

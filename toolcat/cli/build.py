@@ -13,6 +13,7 @@ from toolcat.model import Catalog, Tool
 if TYPE_CHECKING:
     from toolcat.resolution import Profile, Resolver
     from toolcat.search.tuning import Tuning
+    from toolcat.tune.policy import AppliedTuning
 
 
 def config() -> Config:
@@ -73,48 +74,29 @@ def profile(option: str | None, cfg: Config | None = None, *,
 
 
 def tuning(option: Path | None, cfg: Config | None = None) -> Tuning | None:
-    """`--tuning FILE`, else the `tuning:` of toolcat.yaml, else None.
+    """`--tuning FILE`, else the `tuning:` of toolcat.yaml, else None (tune.policy)."""
+    from toolcat.tune.policy import find_tuning
 
-    Raises:
-        ConfigError: the file is not a readable tuning of a version this toolcat reads.
-    """
-    path = option if option is not None else (cfg or config()).tuning
-    if path is None:
-        return None
-    from toolcat.tune.file import load_tuning
-
-    return load_tuning(path)
+    return find_tuning(option, (cfg or config()).tuning)
 
 
-def tuning_warnings(found: Tuning, tools: Sequence[Tool], model: str | None = None) -> None:
-    """Say on stderr which tools the tuning cannot help (changed, missing), and whether it
-    was made with another embedding model than `model` (None: the default)."""
-    from toolcat.cli.output import warn
-    from toolcat.search.embeddings import load_embedder
-    from toolcat.search.tuning import match, warnings
+def said(choice: AppliedTuning) -> Tuning | None:
+    """The tuning `choice` applies, its notes and warnings said on stderr."""
+    from toolcat.cli.output import note, warn
 
-    ident = load_embedder(model).ident  # names the model; its weights load on first use
-    for line in warnings(found, match(found, tools), ident):
+    for line in choice.notes:
+        note(line)
+    for line in choice.warnings:
         warn(line)
+    return choice.tuning
 
 
 def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Tool],
                    model: str | None = None) -> Tuning | None:
-    """`found` when `scorer` is one a tuning applies to (hybrid, cascade), named on stderr
-    with its warnings; otherwise None, saying so when a tuning was given."""
-    if found is None:
-        return None
-    from toolcat.search import TUNABLE
+    """`found` when `scorer` is one a tuning applies to (tune.policy.for_scorer), said."""
+    from toolcat.tune.policy import for_scorer
 
-    if scorer not in TUNABLE:
-        from toolcat.cli.output import warn
-
-        warn(f"a tuning applies to the {' and '.join(TUNABLE)} scorers; {scorer} scores "
-             f"zero-shot ({found.label} is not applied)")
-        return None
-    tuning_note(found, f"the {scorer} scorer")
-    tuning_warnings(found, tools, model)
-    return found
+    return said(for_scorer(found, scorer, tools, model))
 
 
 def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
@@ -130,20 +112,9 @@ def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
     return built
 
 
-def tuning_note(found: Tuning, what: str) -> None:
-    """Name the tuning in use on stderr: a tuning set in toolcat.yaml must never change
-    rankings unseen."""
-    from toolcat.cli.output import note
-
-    note(f"tuning: {found.label} applied to {what}")
-
-
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,
                     chosen: Profile) -> Tuning | None:
-    """The tuning resolve and render apply: `--tuning`, else toolcat.yaml's, when the
-    profile's scorer is one a tuning applies to (warned otherwise)."""
-    from toolcat.search import default_scorer
+    """The tuning resolve and render apply (tune.policy.for_profile), said."""
+    from toolcat.tune.policy import for_profile
 
-    return applied_tuning(tuning(option, cfg),
-                          chosen.scorer or default_scorer(len(catalog.tools))[0],
-                          catalog.tools)
+    return said(for_profile(tuning(option, cfg), chosen.scorer, catalog.tools))

@@ -14,9 +14,8 @@ from toolcat.lint.targets import targets
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from toolcat.lint.model import LintReport, Rule
-    from toolcat.lint.settings import LintSettings
-    from toolcat.model import Catalog
+    from toolcat.lint.findings import LintReport, Rule
+    from toolcat.lint.run import LintRun
 
 FORMATS = tuple(REPORTERS)
 STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -90,54 +89,33 @@ def lint(
     file (--write-baseline, --baseline), never in the catalog itself.
     """
     from toolcat.cli import build
-    from toolcat.lint.engine import lint_catalog
-    from toolcat.lint.settings import settings_from_config
+    from toolcat.cli.output import note
+    from toolcat.lint.run import accept_all, lint_request, run_lint, settings_for
 
     fmt = _format(format_, json_)
     cfg = build.config()
-    settings = settings_from_config(cfg).with_overrides(
-        select=select or (), ignore=ignore or (), targets=target or (),
-        baseline=str(baseline) if baseline else None)
-    if locked or lockfile:
-        from toolcat.pin.lock import default_lock_path
-
-        settings = settings.with_lock(lockfile or default_lock_path(cfg.path, Path.cwd()))
+    settings = settings_for(cfg, lint_request(select=select, ignore=ignore, targets=target,
+                                              baseline=baseline, locked=locked,
+                                              lockfile=lockfile), Path.cwd())
     sources = [*(paths or []), *(catalog or [])]
     cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
     if write_baseline is not None:
-        accept_all(cat, settings, write_baseline)
+        from toolcat.cli.output import write_output
+
+        text, said = accept_all(cat, settings, write_baseline)
+        write_output(write_baseline, text, protect=cat.sources)
+        note(said)
         return
     if output is not None:
         from toolcat.cli.output import check_output
 
         check_output(output, protect=cat.sources)  # before linting, which may take a while
-    report = lint_catalog(cat, settings)
-    emit(report, fmt, output=output, strict=strict, protect=cat.sources)
-    if report.stale:
-        from toolcat.cli.output import note
-        from toolcat.wording import plural
-
-        note(f"{plural(report.stale, 'baseline entry', 'baseline entries')} in "
-             f"{report.baseline} matched nothing (the text changed or the tool is gone); "
-             f"--write-baseline rewrites the file")
-    if report.failed(strict=strict):
+    run = run_lint(cat, settings)
+    emit(run, fmt, output=output, strict=strict, protect=cat.sources)
+    for line in run.notes:
+        note(line)
+    if run.report.failed(strict=strict):
         raise typer.Exit(1)
-
-
-def accept_all(cat: Catalog, settings: LintSettings, path: Path) -> None:
-    """Write every finding of a lint run (without any baseline) to the baseline `path`."""
-    from dataclasses import replace
-
-    from toolcat.cli.output import note, write_output
-    from toolcat.lint.baseline import dump_baseline
-    from toolcat.lint.engine import lint_catalog
-
-    report = lint_catalog(cat, replace(settings, baseline=None))
-    write_output(path, dump_baseline(report), protect=cat.sources)
-    from toolcat.wording import plural
-
-    note(f"accepted {plural(len(report.findings), 'finding')} in {path}; lint with --baseline "
-         f"{path} (or `lint: baseline:` in toolcat.yaml) to leave them out")
 
 
 def _format(name: str, json_: bool) -> str:
@@ -150,21 +128,21 @@ def _format(name: str, json_: bool) -> str:
     return "json" if json_ else name
 
 
-def emit(report: LintReport, fmt: str, *, output: Path | None, strict: bool,
+def emit(run: LintRun, fmt: str, *, output: Path | None, strict: bool,
          protect: tuple[str, ...] = ()) -> None:
     """Print the report in `fmt`, or write it to `output` with a one-line summary."""
     from toolcat.cli.output import console, note, write_output
     from toolcat.lint.report import summary
 
     if output is None and fmt == "text" and console.is_terminal:
-        print_table(report, console)
+        print_table(run.report, console)
         return
-    text = REPORTERS[fmt](report, strict=strict)
+    text = run.text(fmt, strict=strict)
     if output is None:
         typer.echo(text, nl=False)
         return
     write_output(output, text, protect=protect)
-    note(f"{summary(report)}; wrote the {fmt} report to {output}")
+    note(f"{summary(run.report)}; wrote the {fmt} report to {output}")
 
 
 def print_table(report: LintReport, console: Console) -> None:

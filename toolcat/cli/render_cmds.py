@@ -127,7 +127,7 @@ def _prefix() -> PrefixPolicy:
     from toolcat.providers.names import prefix_setting
 
     cfg = build.config()
-    return prefix_setting(cfg.section("names"), str(cfg.path))
+    return prefix_setting(cfg.section("names"), cfg.reader())
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,

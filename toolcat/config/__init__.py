@@ -20,7 +20,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from toolcat.config.paths import demo_catalog
 from toolcat.config.trust import check_owned, check_reach, home, is_boundary
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file, read_text
 from toolcat.source.positions import PositionIndex
 
@@ -64,14 +65,17 @@ class Config:
         """The file:line:column of the setting at `pointer` (`/lint/select/0`)."""
         if self.path is None:
             return None
-        if self.index is None:
-            return SourceRef(str(self.path))
-        return SourceRef(str(self.path), *self.index.locate(pointer), pointer)
+        return self.reader().where(pointer)
+
+    def reader(self) -> FieldReader:
+        """A reader of this file's settings, placing each problem at its line and column."""
+        return FieldReader(str(self.path or CONFIG_NAMES[0]), self.index,
+                           document="the configuration")
 
     def section(self, name: str) -> Mapping[str, Any]:
         value = self.sections.get(name) or {}
         if not isinstance(value, dict):
-            raise ConfigError(f"'{name}' must be a mapping", where=SourceRef(str(self.path)))
+            raise self.reader().error(f"/{name}", f"'{name}' must be a mapping")
         return value
 
 
@@ -136,57 +140,48 @@ def _pyproject_section(path: Path) -> dict[str, Any] | None:
 
 
 def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> Config:
-    where = SourceRef(str(path))
-
-    def at(pointer: str) -> SourceRef:
-        return SourceRef(str(path), *index.locate(pointer), pointer) if index else where
-
+    read = FieldReader(str(path), index, document="the configuration")
     if data is None:
         return Config(path=path)
     if not isinstance(data, dict):
-        raise ConfigError("configuration must be a mapping", where=where)
-    unknown = sorted(set(data) - set(SECTIONS))
-    if unknown:
-        raise ConfigError(
-            f"unknown setting {', '.join(map(repr, unknown))}; known: {', '.join(SECTIONS)}",
-            where=where)
+        raise ConfigError("configuration must be a mapping", where=SourceRef(str(path)))
+    read.known_keys("", data, SECTIONS)
     catalogs = data.get("catalogs", [])
     listed = not isinstance(catalogs, str)
     if isinstance(catalogs, str):
         catalogs = [catalogs]
     if not isinstance(catalogs, list) or not all(isinstance(c, str) for c in catalogs):
-        raise ConfigError("'catalogs' must be a path or a list of paths", where=where)
-    places = tuple(at(f"/catalogs/{i}" if listed else "/catalogs")
+        raise read.error("/catalogs", "'catalogs' must be a path or a list of paths")
+    places = tuple(read.where(f"/catalogs/{i}" if listed else "/catalogs")
                    for i in range(len(catalogs)))
     for catalog, place in zip(catalogs, places, strict=True):
         check_owned(path.parent / catalog, "the catalog", place)
     profile = data.get("profile")
-    if profile is not None and not isinstance(profile, str):
-        raise ConfigError("'profile' must be a profile file or the name of a bundled profile",
-                          where=at("/profile"))
+    if profile is not None:
+        read.text("/profile", profile, what="a profile file or the name of a bundled profile")
     if profile and ((path.parent / profile).exists() or len(Path(profile).parts) > 1
                     or Path(profile).suffix):  # a file, not a bundled profile's name
         profile = str(path.parent / Path(profile).expanduser())
-        check_owned(Path(profile), "the profile", at("/profile"))
+        check_owned(Path(profile), "the profile", read.where("/profile"))
     tuning = data.get("tuning")
-    if tuning is not None and (not isinstance(tuning, str) or not tuning.strip()):
-        raise ConfigError("'tuning' must be the path of a tuning file (toolcat tune -o)",
-                          where=at("/tuning"))
+    if tuning is not None:
+        read.text("/tuning", tuning, allow_empty=False,
+                  what="the path of a tuning file (toolcat tune -o)")
     device = data.get("device")
     if device is not None and (not isinstance(device, str)
                                or device.strip().lower().split(":")[0] not in DEVICES):
-        raise ConfigError(f"'device' must be one of {', '.join(DEVICES)} (or cuda:N), not "
-                          f"{json.dumps(device)}", where=at("/device"))
+        raise read.error("/device", f"'device' must be one of {', '.join(DEVICES)} (or cuda:N), "
+                         f"not {json.dumps(device)}")
     tuning_path = path.parent / Path(tuning).expanduser() if tuning else None
     if tuning_path is not None:
-        check_owned(tuning_path, "the tuning", at("/tuning"))
+        check_owned(tuning_path, "the tuning", read.where("/tuning"))
     return Config(
         path=path,
         catalogs=tuple(path.parent / c for c in catalogs),
         catalog_places=places,
         profile=profile,
         tuning=tuning_path,
-        ref_roots=_ref_roots(data.get("refs"), path, at),
+        ref_roots=_ref_roots(data.get("refs"), path, read),
         device=device,
         sections={k: v for k, v in data.items()
                   if k not in ("catalogs", "profile", "refs", "tuning", "device")},
@@ -194,35 +189,31 @@ def _from_mapping(data: Any, path: Path, index: PositionIndex | None = None) -> 
     )
 
 
-def _ref_roots(value: Any, path: Path, at: Callable[[str], SourceRef]) -> tuple[Path, ...]:
+def _ref_roots(value: Any, path: Path, read: FieldReader) -> tuple[Path, ...]:
     """`refs: {roots: [...]}`: existing folders, relative to the config file `path`, symlinks
     resolved, inside the tree it governs (config.trust.check_reach)."""
     folder = path.parent
     if value is None:
         return ()
     if not isinstance(value, dict):
-        raise ConfigError("'refs' must be a mapping such as {roots: [schemas/]}", where=at("/refs"))
-    unknown = sorted(set(value) - set(REFS_KEYS))
-    if unknown:
-        raise ConfigError(f"unknown setting refs.{unknown[0]}; known: {', '.join(REFS_KEYS)}",
-                          where=at(f"/refs/{unknown[0]}#key"))
+        raise read.error("/refs", "'refs' must be a mapping such as {roots: [schemas/]}")
+    read.known_keys("/refs", value, REFS_KEYS)
     roots = value.get("roots", [])
     if isinstance(roots, str):
         roots = [roots]
     if not isinstance(roots, list):
-        raise ConfigError("'refs.roots' must be a folder or a list of folders",
-                          where=at("/refs/roots"))
+        raise read.error("/refs/roots", "'refs.roots' must be a folder or a list of folders")
     out = []
     for i, root in enumerate(roots):
+        place = f"/refs/roots/{i}"
         if not isinstance(root, str) or not root.strip():
-            raise ConfigError("each of 'refs.roots' must be a folder path",
-                              where=at(f"/refs/roots/{i}"))
+            raise read.error(place, "each of 'refs.roots' must be a folder path")
         written = folder / Path(root).expanduser()
         real = written.resolve()
         if not real.is_dir():
-            raise ConfigError(f"refs.roots: '{root}' is not a folder", where=at(f"/refs/roots/{i}"))
-        check_owned(written, "the refs.roots folder", at(f"/refs/roots/{i}"))
-        check_reach(real, governed_tree(path), "refs.roots", at(f"/refs/roots/{i}"))
+            raise read.error(place, f"refs.roots: '{root}' is not a folder")
+        check_owned(written, "the refs.roots folder", read.where(place))
+        check_reach(real, governed_tree(path), "refs.roots", read.where(place))
         out.append(real)
     return tuple(out)
 

@@ -1,4 +1,4 @@
-"""Seed 002's planning flow from Python: the tool calls of a model response, hydrated into
+"""The planning flow from Python: the tool calls of a model response, hydrated into
 instances of the classes (and functions) decorated with `@toolcat.tool`.
 
     result = toolcat.hydrate(response, [GetWeather, get_time], provider="anthropic")
@@ -225,7 +225,7 @@ def _instantiate(checked: CheckedCall, registered: Mapping[int, Registration]) -
         return Hydrated(checked, status, BoundTool(target, arguments), implementation=name)
     try:
         instance = target(arguments)
-    # Constructors are the tool's own last check (seed 002): whatever one raises refuses the
+    # Constructors are the tool's own last check: whatever one raises refuses the
     # call with its message, as a validation error does.
     except Exception as exc:
         error = CallError("instantiation-failed",

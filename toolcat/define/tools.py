@@ -1,4 +1,4 @@
-"""Seed 002's `@tool` contract for Python: tools defined in code, checked where they are defined.
+"""The `@tool` contract for Python: tools defined in code, checked where they are defined.
 
     @toolcat.tool(name="get_weather", description="...", parameters={...}, safe=True)
     class GetWeather:
@@ -29,8 +29,8 @@ from toolcat.calls.check import CallChecker, CallError
 from toolcat.errors import CatalogError, DefinitionError, UsageError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.providers import toolcat as toolcat_shape
-from toolcat.providers.base import ReadContext
-from toolcat.source.files import value_problem
+from toolcat.providers.reading import ReadContext
+from toolcat.source.limits import value_problem
 from toolcat.source.refs import RefChecker, base_uri_for
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def register(target: Any, given: Mapping[str, Json], where: SourceRef) -> Regist
 
 
 def _check_schema(tool: Tool, where: SourceRef) -> Validator | None:
-    """Seed 002's schema rules, enforced at registration; the compiled validator."""
+    """The schema rules, enforced at registration; the compiled validator."""
     label = f"tool '{tool.name}'"
     if tool.no_schema_mode and not tool.allow_no_schema:
         raise DefinitionError(f"{label}: no_schema_mode needs allow_no_schema=True", where=where)
@@ -278,7 +278,7 @@ def _default_name(target: Any) -> str:
 
 
 def _implementation(target: Any) -> dict[str, str]:
-    """Where the code lives, in seed 003's `implementation` form."""
+    """Where the code lives, in the `implementation` form."""
     key = "class" if inspect.isclass(target) else "function"
     return {"module": getattr(target, "__module__", "") or "",
             key: getattr(target, "__qualname__", _default_name(target))}

@@ -18,8 +18,8 @@ from pathlib import Path
 import yaml
 
 from toolcat.errors import CatalogError, ConfigError
-from toolcat.lint.model import Finding, LintReport
-from toolcat.model import SourceRef
+from toolcat.lint.findings import Finding, LintReport
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 
 VERSION = 1
@@ -60,21 +60,18 @@ def load_baseline(path: Path | str) -> Baseline:
         parsed = parse_file(Path(path))
     except CatalogError as exc:
         raise ConfigError(f"cannot read the baseline: {exc.message}", where=exc.where) from None
-    data, where = parsed.data, SourceRef(str(path))
+    read = FieldReader(parsed.path, parsed.index, document="the baseline")
+    data = parsed.data
     if not isinstance(data, dict) or data.get("version") != VERSION \
             or not isinstance(data.get("accepted", []), list):
         raise ConfigError(f"not a toolcat baseline (expected `version: {VERSION}` and an "
-                          "`accepted` list)", where=where)
+                          "`accepted` list)", where=read.where())
     keys: Counter[Key] = Counter()
+    fields = ("rule", "server", "tool", "fingerprint")
     for number, entry in enumerate(data.get("accepted") or [], 1):
-        fields = ("rule", "server", "tool", "fingerprint")
-        if not isinstance(entry, dict) or not all(
-                isinstance(entry.get(f, ""), str) for f in fields) \
-                or not entry.get("rule") or not entry.get("fingerprint"):
-            line, column = parsed.index.locate(f"/accepted/{number - 1}")
-            raise ConfigError(f"accepted entry {number} needs `rule` and `fingerprint` "
-                              "(and `server`, `tool`) as text",
-                              where=SourceRef(str(path), line, column))
+        read.fields(f"/accepted/{number - 1}", entry, dict.fromkeys(fields, str),
+                    ("rule", "fingerprint"), f"accepted entry {number} needs `rule` and "
+                    "`fingerprint` (and `server`, `tool`) as text")
         keys[tuple(entry.get(f, "") for f in fields)] += 1
     return Baseline(str(path), keys)
 

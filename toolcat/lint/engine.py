@@ -12,12 +12,12 @@ from dataclasses import replace
 
 from toolcat.errors import CatalogError
 from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
-from toolcat.lint.model import Context, Finding, LintReport, Problem, Rule, Severity
+from toolcat.lint.findings import Context, Finding, LintReport, Problem, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets
 from toolcat.model import Catalog, SourceRef, Tool
-from toolcat.providers.base import IGNORE_KEY
+from toolcat.providers.reading import IGNORE_KEY
 from toolcat.source.positions import join
 
 _WRAPPERS = ("function", "toolSpec")  # shapes that nest the tool's fields one level down

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from toolcat import __version__
-from toolcat.lint.model import Finding, LintReport, Rule
+from toolcat.lint.findings import Finding, LintReport, Rule
 from toolcat.lint.rules import RULES
 from toolcat.model import SourceRef
 from toolcat.wording import plural

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from toolcat.lint.model import FAMILIES, Rule
+from toolcat.lint.findings import FAMILIES, Rule
 
 COMMAND = "python -m toolcat.lint.rule_docs > docs/lint-rules.md"
 

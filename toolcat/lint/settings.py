@@ -12,7 +12,7 @@ section of toolcat.yaml (or `[tool.toolcat.lint]` of pyproject.toml) and from op
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,11 +20,12 @@ from typing import Any
 from toolcat.config import Config
 from toolcat.config.trust import SECURITY_RULES, check_owned
 from toolcat.errors import ConfigError, UsageError
-from toolcat.lint.model import SEVERITIES, Rule, Severity
+from toolcat.lint.findings import SEVERITIES, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.targets import get_targets
 from toolcat.model import SourceRef
 from toolcat.providers.names import PrefixPolicy, prefix_setting
+from toolcat.source.fields import FieldReader
 
 KEYS = ("select", "ignore", "severity", "targets", "options", "baseline")
 FILE_OPTIONS = frozenset({"lockfile"})  # options that name a file
@@ -57,20 +58,19 @@ class LintSettings:
     prefix: PrefixPolicy = "collisions"
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], where: SourceRef | None = None,
-                     locate: Callable[[str], SourceRef | None] | None = None
-                     ) -> LintSettings:
+    def from_mapping(cls, data: Mapping[str, Any], read: FieldReader | None = None,
+                     at: str = "/lint") -> LintSettings:
         """Settings from a `lint:` config mapping; a wrong key or value is a ConfigError, at
-        the setting's own place when `locate` maps a pointer in the mapping (`/select/0`) to
-        one."""
-        def fail(message: str, pointer: str = "") -> ConfigError:
-            place = locate(pointer) if locate is not None else None
-            return ConfigError(f"lint: {message}", where=place or where)
+        the setting's own place in the file `read` reads (`at` is the mapping's pointer)."""
+        def fail(message: str, pointer: str = "", *, key: bool = False) -> ConfigError:
+            if read is None:
+                return ConfigError(f"lint: {message}")
+            return read.error(at + pointer, f"lint: {message}", key=key)
 
         unknown = sorted(set(data) - set(KEYS))
         if unknown:
             raise fail(f"unknown setting {', '.join(map(repr, unknown))}; known: "
-                       f"{', '.join(KEYS)}", f"/{unknown[0]}#key")
+                       f"{', '.join(KEYS)}", f"/{unknown[0]}", key=True)
         names: dict[str, tuple[str, ...]] = {}
         for key in ("select", "ignore", "targets"):
             if key in data:
@@ -207,9 +207,9 @@ def settings_from_config(config: Config) -> LintSettings:
             that is not the user's (config.trust.check_owned).
     """
     where = SourceRef(str(config.path)) if config.path else None
-    settings = replace(LintSettings.from_mapping(config.section("lint"), where,
-                                                 lambda pointer: config.where("/lint" + pointer)),
-                       prefix=prefix_setting(config.section("names"), str(config.path)))
+    read = config.reader() if config.path else None
+    settings = replace(LintSettings.from_mapping(config.section("lint"), read),
+                       prefix=prefix_setting(config.section("names"), read))
     if config.path is None:
         return settings
     settings = _security_kept(settings, where)

@@ -20,7 +20,7 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Limits, Provider, SchemaChange
+from toolcat.providers.contract import Limits, Provider, SchemaChange
 from toolcat.providers.targets import LintTarget
 
 

@@ -12,9 +12,9 @@ from toolcat.errors import ServerError
 from toolcat.mcp.client import DEFAULT_TIMEOUT, Listing, list_servers
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server, Tool
-from toolcat.providers.base import ReadContext
 from toolcat.providers.mcp import PROVIDER as MCP
-from toolcat.source.files import value_problem
+from toolcat.providers.reading import ReadContext
+from toolcat.source.limits import value_problem
 from toolcat.source.positions import MappedIndex
 from toolcat.source.refs import is_remote, iter_refs
 

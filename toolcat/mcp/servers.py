@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from toolcat.errors import ConfigError, UsageError
 from toolcat.mcp.secrets import redact_args, redact_mapping, redact_url
 from toolcat.model import SourceRef
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
 
@@ -101,10 +102,7 @@ def read_client_config(path: Path) -> list[ServerSpec]:
         ConfigError: it has no `mcpServers` (or `servers`) mapping, or an entry is malformed.
     """
     parsed = parse_file(path)
-
-    def where(pointer: str) -> SourceRef:
-        line, column = parsed.index.locate(pointer)
-        return SourceRef(parsed.path, line, column, pointer)
+    where = FieldReader(parsed.path, parsed.index, document="the client configuration").where
 
     data = parsed.data
     key = next((k for k in CONFIG_KEYS if isinstance(data, dict) and k in data), None)

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
 
@@ -125,25 +126,19 @@ def read_lock(path: Path) -> Lock:
         raise ConfigError("no lock file here; run `toolcat lock` first",
                           where=SourceRef(str(path)))
     parsed = parse_file(path)
-
-    def fail(message: str, pointer: str = "") -> ConfigError:
-        line, column = parsed.index.locate(pointer)
-        return ConfigError(message, where=SourceRef(str(path), line, column, pointer))
-
+    read = FieldReader(str(path), parsed.index, document="the lock file")
     data = parsed.data
     if not isinstance(data, dict) or not isinstance(data.get("tools"), dict):
-        raise fail("not a toolcat lock file: expected {\"version\": 1, \"tools\": {...}}")
+        raise read.error("", "not a toolcat lock file: expected {\"version\": 1, \"tools\": {...}}")
     if data.get("version") != LOCK_VERSION:
-        raise fail(f"lock file version {data.get('version')!r} is not {LOCK_VERSION}; "
-                   "run `toolcat lock` again with this toolcat", "/version")
+        raise read.error("/version", f"lock file version {data.get('version')!r} is not "
+                         f"{LOCK_VERSION}; run `toolcat lock` again with this toolcat")
     pins: dict[str, Pin] = {}
     for key, entry in data["tools"].items():
         pointer = join("/tools", key)
-        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
-            raise fail(f"entry '{key}' has no sha256", pointer)
+        read.fields(pointer, entry, {"sha256": str}, ("sha256",), f"entry '{key}' has no sha256")
         fields = {name: str(entry[name]) for name in PINNED_FIELDS if name in entry}
-        line, column = parsed.index.locate(pointer + "#key")
-        pins[key] = Pin(key, entry["sha256"], fields, SourceRef(str(path), line, column, pointer))
+        pins[key] = Pin(key, entry["sha256"], fields, read.where(pointer, key=True))
     return Lock(pins, str(path))
 
 

@@ -25,7 +25,7 @@ from toolcat.providers import (
     openai_responses,
     toolcat,
 )
-from toolcat.providers.base import Provider
+from toolcat.providers.contract import Provider
 
 PROVIDERS: dict[str, Provider] = {
     module.PROVIDER.name: module.PROVIDER

@@ -18,28 +18,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
+from toolcat.providers.contract import Limits, Provider
+from toolcat.providers.openai import STRICT_FORMATS as OPENAI_STRICT_FORMATS
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.replies import locate, named_call
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import (
     Notes,
-    Provider,
-    ReadContext,
     RequestInput,
     Written,
     drop_none,
-    locate,
-    named_call,
     object_schema,
     own_extra,
     planned_tools,
     with_deferred,
     with_model,
 )
-from toolcat.providers.openai import STRICT_FORMATS as OPENAI_STRICT_FORMATS
-from toolcat.providers.targets import LintTarget, StrictRules
-from toolcat.providers.tokens import TokenRule
 
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 SEARCH_VARIANTS = ("bm25", "regex")

@@ -14,28 +14,24 @@ from toolcat.model import Tool, ToolCall
 from toolcat.providers.anthropic import STRICT_FORMATS as CLAUDE_STRICT_FORMATS
 from toolcat.providers.anthropic import is_model as is_claude
 from toolcat.providers.anthropic import tool_use_overhead
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
+from toolcat.providers.contract import Limits, Provider
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.replies import locate, named_call
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import (
     Note,
     Notes,
-    Provider,
-    ReadContext,
     RequestInput,
     Written,
     deferred_left_out,
     drop_none,
-    locate,
-    named_call,
     object_schema,
     own_extra,
     with_model,
     written_tools,
 )
-from toolcat.providers.targets import LintTarget, StrictRules
-from toolcat.providers.tokens import TokenRule
 
 CALL_PATHS = ("output/message/content/*", "message/content/*", "*")
 

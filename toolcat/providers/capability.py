@@ -1,4 +1,4 @@
-"""The capabilities.yaml style of seed 003: one entry per tool, skill or code executor.
+"""The capabilities.yaml style: one entry per tool, skill or code executor.
 
     - name: memory_recall
       type: TOOL            # TOOL | SKILL | CODE
@@ -17,16 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Provider,
-    ReadContext,
-    Written,
-    drop_none,
-    own_extra,
-)
+from toolcat.providers.contract import Provider
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Written, drop_none, own_extra
 
 TYPES = ("TOOL", "SKILL", "CODE")
 KEYS = {"name", "description", "type", "level", "capabilities", "priority", "cost",

@@ -16,28 +16,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    UNREPORTED_KEYWORDS,
-    Fields,
-    Json,
-    Limits,
+from toolcat.providers.contract import UNREPORTED_KEYWORDS, Limits, Provider, SchemaChange
+from toolcat.providers.names import NameRule
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.replies import locate, named_call
+from toolcat.providers.targets import LintTarget
+from toolcat.providers.tokens import TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import (
     Note,
     Notes,
-    Provider,
-    ReadContext,
     RequestInput,
-    SchemaChange,
     Written,
     deferred_left_out,
     drop_none,
-    locate,
-    named_call,
     own_extra,
 )
-from toolcat.providers.names import NameRule
-from toolcat.providers.targets import LintTarget
-from toolcat.providers.tokens import TokenRule
 from toolcat.source.positions import escape, unescape
 from toolcat.source.refs import resolve_pointer
 

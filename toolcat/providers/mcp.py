@@ -13,23 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from toolcat.errors import ConfigError
-from toolcat.model import SourceRef, Tool
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
-    Note,
-    Notes,
-    Provider,
-    ReadContext,
-    Written,
-    drop_none,
-    object_schema,
-    own_extra,
-)
+from toolcat.model import Tool
+from toolcat.providers.contract import Limits, Provider
 from toolcat.providers.names import NameRule
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Note, Notes, Written, drop_none, object_schema, own_extra
+from toolcat.source.fields import FieldReader
 
 KEYS = {"name", "description", "inputSchema", "annotations"}
 
@@ -65,18 +55,13 @@ def trust_unannotated(tools: Sequence[Tool], policy: str) -> tuple[Tool, ...]:
                  if t.safety.endswith("MCP default") else t for t in tools)
 
 
-def unannotated_setting(section: Mapping[str, Json], where: str = "toolcat.yaml") -> str:
-    """`mcp: {unannotated: unsafe | safe}` of toolcat.yaml (default: unsafe, as the spec)."""
-    unknown = sorted(set(section) - {"unannotated"})
-    if unknown:
-        raise ConfigError(f"unknown setting mcp.{unknown[0]}; known: unannotated",
-                          where=SourceRef(where))
-    value = section.get("unannotated", "unsafe")
-    if value not in UNANNOTATED_POLICIES:
-        raise ConfigError(f"'mcp.unannotated' must be one of "
-                          f"{', '.join(UNANNOTATED_POLICIES)}, not {value!r}",
-                          where=SourceRef(where))
-    return str(value)
+def unannotated_setting(section: Mapping[str, Json], read: FieldReader | None = None) -> str:
+    """`mcp: {unannotated: unsafe | safe}` of toolcat.yaml (default: unsafe, as the spec),
+    read by `read` (the configuration file's reader), which places a mistake at its line."""
+    read = read or FieldReader("toolcat.yaml")
+    read.known_keys("/mcp", section, ("unannotated",))
+    return read.choice("/mcp/unannotated", section.get("unannotated", "unsafe"),
+                       UNANNOTATED_POLICIES)
 
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:

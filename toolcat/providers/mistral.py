@@ -6,17 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Json,
-    Limits,
-    Notes,
-    Provider,
-    ReadContext,
-    RequestInput,
-    Written,
-    object_schema,
-)
+from toolcat.providers.contract import Limits, Provider
 from toolcat.providers.openai import (
     chat_request,
     claims,
@@ -24,8 +14,11 @@ from toolcat.providers.openai import (
     wrapped_calls,
     write_wrapped,
 )
+from toolcat.providers.reading import BASE_FIELDS, ReadContext
 from toolcat.providers.targets import LintTarget
 from toolcat.providers.tokens import TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Notes, RequestInput, Written, object_schema
 
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from toolcat.errors import ConfigError
-from toolcat.model import SourceRef, Tool
+from toolcat.model import Tool
+from toolcat.source.fields import FieldReader
 
 PrefixPolicy = Literal["collisions", "always"]
 PREFIX_POLICIES: tuple[PrefixPolicy, ...] = ("collisions", "always")
@@ -157,17 +157,13 @@ def name_map(tools: Iterable[Tool], rule: NameRule,
     return NameMap(wanted, by_wire, renamed)
 
 
-def prefix_setting(section: Mapping[str, object], where: str = "toolcat.yaml") -> PrefixPolicy:
-    """`names: {prefix: collisions | always}` of toolcat.yaml (default: collisions)."""
-    value = section.get("prefix", "collisions")
-    unknown = sorted(set(section) - {"prefix"})
-    if unknown:
-        raise ConfigError(f"unknown setting names.{unknown[0]}; known: prefix",
-                          where=SourceRef(where))
-    if value not in PREFIX_POLICIES:
-        raise ConfigError(f"'names.prefix' must be one of {', '.join(PREFIX_POLICIES)}, "
-                          f"not {value!r}", where=SourceRef(where))
-    return PREFIX_POLICIES[PREFIX_POLICIES.index(value)]
+def prefix_setting(section: Mapping[str, object], read: FieldReader | None = None
+                   ) -> PrefixPolicy:
+    """`names: {prefix: collisions | always}` of toolcat.yaml (default: collisions), read by
+    `read` (the configuration file's reader), which places a mistake at its line."""
+    read = read or FieldReader("toolcat.yaml")
+    read.known_keys("/names", section, ("prefix",))
+    return read.choice("/names/prefix", section.get("prefix", "collisions"), PREFIX_POLICIES)
 
 
 def _key(tool: Tool) -> str:

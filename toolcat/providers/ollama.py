@@ -13,18 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    UNREPORTED_KEYWORDS,
-    Json,
-    Limits,
-    Note,
-    Provider,
-    ReadContext,
-    RequestInput,
-    SchemaChange,
-    Written,
-)
+from toolcat.providers.contract import UNREPORTED_KEYWORDS, Limits, Provider, SchemaChange
 from toolcat.providers.names import ANY_NAME
 from toolcat.providers.openai import (
     chat_request,
@@ -33,8 +22,11 @@ from toolcat.providers.openai import (
     wrapped_calls,
     write_wrapped,
 )
+from toolcat.providers.reading import BASE_FIELDS, ReadContext
 from toolcat.providers.targets import LintTarget
 from toolcat.providers.tokens import TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Note, RequestInput, Written
 from toolcat.source.positions import escape
 
 # The fields of the server's structs (ollama/ollama api/types.go; provider-formats.md §5).

@@ -10,28 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
+from toolcat.providers.contract import Limits, Provider
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.replies import locate, wrapped_call
+from toolcat.providers.targets import LintTarget, StrictRules
+from toolcat.providers.tokens import DEFAULT_ENCODING, TokenRule
+from toolcat.providers.types import Json
+from toolcat.providers.writing import (
     Notes,
-    Provider,
-    ReadContext,
     RequestInput,
     Written,
     allowed_note,
     deferred_left_out,
     drop_none,
-    locate,
     messages,
     own_extra,
     with_model,
-    wrapped_call,
     written_tools,
 )
-from toolcat.providers.targets import LintTarget, StrictRules
-from toolcat.providers.tokens import DEFAULT_ENCODING, TokenRule
 
 FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
 

@@ -19,26 +19,22 @@ import re
 from collections.abc import Mapping, Sequence
 
 from toolcat.model import Tool, ToolCall
-from toolcat.providers.base import (
-    BASE_FIELDS,
-    Fields,
-    Json,
-    Limits,
+from toolcat.providers.contract import Limits, Provider
+from toolcat.providers.openai import TOKENS
+from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
+from toolcat.providers.replies import locate, named_call
+from toolcat.providers.types import Json
+from toolcat.providers.writing import (
     Notes,
-    Provider,
-    ReadContext,
     RequestInput,
     Written,
     allowed_note,
     drop_none,
-    locate,
-    named_call,
     own_extra,
     planned_tools,
     with_deferred,
     with_model,
 )
-from toolcat.providers.openai import TOKENS
 
 KEYS = {"type", "name", "description", "parameters", "strict", "defer_loading"}
 

@@ -18,16 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Server, Tool
-from toolcat.providers.base import (
-    EXAMPLE_REQUEST_KEYS,
-    Fields,
-    Json,
-    Provider,
-    ReadContext,
-    Written,
-    at_path,
-)
+from toolcat.providers.contract import Provider
 from toolcat.providers.mcp import annotated_safety
+from toolcat.providers.reading import EXAMPLE_REQUEST_KEYS, Fields, ReadContext, at_path
+from toolcat.providers.types import Json
+from toolcat.providers.writing import Written
 
 KEYS = {"name", "description", "parameters", "server", "kind", "source", "level", "tags",
         "category", "priority", "safe", "strict", "allow_no_schema", "no_schema_mode",

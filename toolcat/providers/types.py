@@ -16,6 +16,8 @@ from typing import Any
 from toolcat.model import LoadIssue, SourceRef, Tool
 from toolcat.wording import plural
 
+Json = Any  # a JSON value as parsed
+
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
 # lower-cased foreign name -> JSON Schema type (None: any value, so no `type` at all)

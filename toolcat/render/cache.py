@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from toolcat.model import Json, compact_json
-from toolcat.providers.base import Provider
+from toolcat.providers.contract import Provider
 from toolcat.providers.names import PrefixPolicy
 from toolcat.providers.tokens import count_tokens
 from toolcat.render.costs import Method, method_for

@@ -1,6 +1,6 @@
-"""The system prompt, built in seed 000's order: the base prompt, the chosen format's
+"""The system prompt, built in the documented order: the base prompt, the chosen format's
 instructions with the built-in tools and then the other tools (ordered by relevance, already
-capped), and seed 001's tool search section when tool search mode is on."""
+capped), and the tool search section when tool search mode is on."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Tool
-from toolcat.render.formats.base import PromptFormat
+from toolcat.render.formats.contract import PromptFormat
 
 TOOL_SEARCH_SECTION = """\
 ## Tool Search Mode
@@ -47,7 +47,7 @@ class Prompt:
 
 
 def tool_search_section(categories: Sequence[str]) -> str:
-    """Seed 001's system prompt section, listing the categories the model can search."""
+    """The system prompt section, listing the categories the model can search."""
     listed = ""
     if categories:
         listed = "\n**Available tool categories:**\n" + "".join(f"- {c}\n" for c in categories)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from toolcat.errors import UsageError
 from toolcat.model import Json, Tool
 from toolcat.providers import PROVIDERS
-from toolcat.providers.base import Note, Provider, RequestInput, SearchPlan, summarize
+from toolcat.providers.contract import Provider
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
+from toolcat.providers.writing import Note, RequestInput, SearchPlan, summarize
 from toolcat.render.costs import TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
 from toolcat.render.prompt import Section, build_prompt
@@ -151,7 +152,7 @@ def from_resolution(resolution: Resolution, documents: Mapping[str, Json] | None
 def _provider_deferred(resolution: Resolution) -> tuple[Tool, ...]:
     """The deferred tools a request carries for the provider to load (defer_loading). Those
     behind a gateway's search tool stay out: the gateway injects them when its tool finds
-    them (seed 004), and a second, provider-side search over the same tools would compete."""
+    them, and a second, provider-side search over the same tools would compete."""
     behind = resolution.gateway.search_tool if resolution.gateway else None
     if behind is None:
         return resolution.deferred

@@ -14,7 +14,8 @@ from toolcat.model import Catalog, SourceRef, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
-from toolcat.source.files import MAX_DEPTH, parse_file, read_text
+from toolcat.source.files import parse_file, read_text
+from toolcat.source.limits import MAX_DEPTH
 
 
 def read_calls(path: Path, *, provider: str | None = None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolcat.model import Catalog
-from toolcat.resolution.model import (
+from toolcat.resolution.decisions import (
     Cap,
     Category,
     Decision,
@@ -27,8 +27,8 @@ from toolcat.resolution.model import (
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.profile_reader import load_profile
 from toolcat.resolution.resolver import Resolver, SessionState
-from toolcat.resolution.rules import RULES
 from toolcat.resolution.session import Call, Script, Session, Step, load_script
+from toolcat.resolution.trace import TRACE_RULES
 
 
 def resolve(query: str, catalog: Catalog | str | Path | list[str | Path],
@@ -55,7 +55,7 @@ def resolve(query: str, catalog: Catalog | str | Path | list[str | Path],
 
 __all__ = [
     "DEFAULT_PROFILE",
-    "RULES",
+    "TRACE_RULES",
     "Call",
     "Cap",
     "Category",

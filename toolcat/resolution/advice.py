@@ -1,7 +1,7 @@
 """The seeds' advice on how to show a number of tools to a model.
 
-Seed 001: normal mode (every tool shown) is better under 30 tools; with 30 or more, use tool
-search mode. Seed 002: pick the tools per request (pickTools) over 20 tools; skip picking
+Normal mode (every tool shown) is better under 30 tools; with 30 or more, use tool
+search mode. Pick the tools per request (pickTools) over 20 tools; skip picking
 under 10. `stats` prints the advice for a catalog, and `resolve` adds it to the trace when a
 model is shown 30 tools or more at once.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-TOOL_SEARCH_FROM = 30  # seed 001: "Good use cases: 30+ tools"; normal mode "<30 tools"
-PICK_ABOVE = 20  # seed 002: use pickTools when the catalog is large (>20 tools)
-SKIP_PICK_BELOW = 10  # seed 002: skip pickTools when the catalog is small (<10)
+TOOL_SEARCH_FROM = 30  # tool search mode's "Good use cases: 30+ tools"; normal mode "<30 tools"
+PICK_ABOVE = 20  # use pickTools when the catalog is large (>20 tools)
+SKIP_PICK_BELOW = 10  # skip pickTools when the catalog is small (<10)
 
 
 @dataclass(frozen=True)

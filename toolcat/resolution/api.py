@@ -1,4 +1,4 @@
-"""The api strategy's selector call (seed 004): the only network request toolcat makes, and
+"""The api strategy's selector call: the only network request toolcat makes, and
 only because the profile names the endpoint.
 
 POST `{"pattern", "top_k", "always_keep", "tools": [{name, description, parameters}]}` as

@@ -1,8 +1,8 @@
-"""The built-in tools and the seed 000 / seed 001 rules that decide whether each is shown.
+"""The built-in tools and the rules that decide whether each is shown.
 
 The built-ins live in catalogs/builtins/builtins.yaml; their `category` says what they are:
-builtin (seed 000's four), discovery (seed 001's search_tools, add_tool, show_all_tools),
-context_offloading, structured_output and human (seed 001's special categories).
+builtin (the four), discovery (search_tools, add_tool, show_all_tools),
+context_offloading, structured_output and human (the special categories).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def builtin_names() -> tuple[str, ...]:
 
 
 def decide_builtin(tool: Tool, profile: Profile, *, has_deferred: bool) -> tuple[bool, str, str]:
-    """(shown, rule, reason) for one built-in, following seed 000's tree and seed 001's
+    """(shown, rule, reason) for one built-in, following the inclusion tree and tool search mode's
     always-available tools of tool search mode."""
     name = tool.name
     mode = profile.tool_search_mode.enabled

@@ -1,5 +1,5 @@
-"""Which catalog tools the agent may use at all: seed 000's server.enabled, server_allowed and
-tool_allowed, with seed 001's filtering table.
+"""Which catalog tools the agent may use at all: server.enabled, server_allowed and
+tool_allowed, with the filtering table.
 
 | profile | discoverable |
 |---|---|
@@ -10,8 +10,8 @@ tool_allowed, with seed 001's filtering table.
 | `server:*` in `filters.tools.allow` | every tool of that server |
 
 Deny lists win over allow lists. In tool search mode, tools of category structured_output or
-human bypass the filters (seed 001). A tool marked `safe: false` that the filters let through
-is excluded (rule `unsafe`) unless the profile says `allow_unsafe: true` (seed 002).
+human bypass the filters. A tool marked `safe: false` that the filters let through
+is excluded (rule `unsafe`) unless the profile says `allow_unsafe: true`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
     """(eligible, rule, reason) for one catalog tool; `servers` are the catalog's by name.
 
     The filters speak first; a tool they let through that is marked `safe: false` is then left
-    out unless the profile allows unsafe tools (seed 002's allowUnsafe).
+    out unless the profile allows unsafe tools (allow_unsafe).
     """
     server = tool.server
     if server in profile.servers:

@@ -1,4 +1,4 @@
-"""Seed 000's format selection: the preferred format if available, else the first enabled one
+"""The format selection: the preferred format if available, else the first enabled one
 that is.
 
 native needs a model with native tool calling; code needs the python_execution built-in to be
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolcat.resolution.model import Decision, FormatChoice
+from toolcat.resolution.decisions import Decision, FormatChoice
 from toolcat.resolution.profile import FORMATS
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Seed 004's gateway: tool discovery applied to the request the agent would send.
+"""The gateway: tool discovery applied to the request the agent would send.
 
 The gateway sits between the agent and the model provider and only sees the request's `tools[]`
 (built-ins and catalog tools alike). Strategies:
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision, GatewayOutcome, Status
+from toolcat.resolution.decisions import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
 from toolcat.search import rank
 
@@ -65,7 +65,7 @@ class Found:
 
 
 def search_deferred(gateway: Gateway, deferred: Sequence[Tool], query: str) -> Found:
-    """Seed 004's tool-search backend: `(?i)` + the query over names, descriptions and
+    """The tool-search backend: `(?i)` + the query over names, descriptions and
     parameters (keyword matching when it is not a usable pattern), the best
     `max_search_results`, plus the deferred always_keep tools."""
     from toolcat.search.regex import RegexScorer  # its problem() is regex's own, not a Scorer's

@@ -1,4 +1,4 @@
-"""Seed 003's three-level selection of catalog tools.
+"""Three-level selection of catalog tools.
 
 Level 1: core tools (level 1, or `levels.core_tools`) are always included.
 Level 2: tools with a tag among the required capabilities, after expanding the relevant skill
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolcat.model import Tool, matches
-from toolcat.resolution.model import Decision
+from toolcat.resolution.decisions import Decision
 from toolcat.resolution.profile import Levels
 
 

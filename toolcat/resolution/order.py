@@ -1,8 +1,8 @@
-"""The order in which the agent offers catalog tools: relevance, and seed 003's priority.
+"""The order in which the agent offers catalog tools: relevance, and priority.
 
-Seed 003 says a higher `priority` is "preferred when multiple tools match". Without levels,
+A higher `priority` is "preferred when multiple tools match". Without levels,
 tools match by relevance to the query, so priority breaks ties between equal scores. With
-levels, the capability tags decide which tools match (seed 003's level 2), so priority orders
+levels, the capability tags decide which tools match (level 2), so priority orders
 the matched tools and the score breaks ties between equal priorities. Catalog order decides
 last. The order matters where a cap cuts the list.
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
 from toolcat.model import Tool
-from toolcat.resolution.model import Decision
+from toolcat.resolution.decisions import Decision
 
 
 def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],

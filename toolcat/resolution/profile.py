@@ -2,8 +2,8 @@
 
 A profile says which built-ins are enabled, how tools are filtered, which tool-call formats the
 model can use, how big the model is, and which selection machinery sits between the catalog and
-the model (seed 000's deferral and automatic search, seed 001's tool search mode, seed 003's
-three levels, seed 004's gateway). Every problem is a ConfigError naming file:line:column.
+the model (deferral and automatic search, tool search mode, the
+three levels, the gateway). Every problem is a ConfigError naming file:line:column.
 
 Names of catalog tools and servers are checked against a catalog when a resolver is built
 (`profile_warnings`): a profile is written once and used with many catalogs, so a name this
@@ -44,7 +44,7 @@ Approval = Literal["refuse", "ask", "allow"]
 APPROVALS: tuple[Approval, ...] = ("refuse", "ask", "allow")
 PROFILE_SUFFIXES = (".yaml", ".yml", ".json")
 
-# seed 000: small < 7B, medium 7-30B, large > 30B
+# Small < 7B, medium 7-30B, large > 30B
 SMALL_BELOW_B = 7.0
 LARGE_ABOVE_B = 30.0
 
@@ -89,7 +89,7 @@ class Filter:
 
 @dataclass(frozen=True)
 class Filters:
-    """Seed 000's filter: builtin_allowed, server_allowed, tool_allowed."""
+    """The filter: builtin_allowed, server_allowed, tool_allowed."""
 
     builtins: Filter = Filter()
     servers: Filter = Filter()
@@ -103,22 +103,22 @@ class Filters:
 
 @dataclass(frozen=True)
 class Caps:
-    """Catalog tools in the prompt by model size (seed 000)."""
+    """Catalog tools in the prompt by model size."""
 
     small: int = 2
     medium: int = 5
     large: int = 10
-    unknown: int = 2  # seed 000: "Max MCP tools in prompt is based on model size (default: 2)"
+    unknown: int = 2  # the design: "Max MCP tools in prompt is based on model size (default: 2)"
 
 
 @dataclass(frozen=True)
 class McpSettings:
-    """How the agent presents catalog tools (seed 000).
+    """How the agent presents catalog tools.
 
-    `defer`: catalog tools are deferred and shown once a search materializes them (seed 000);
-    False is seed 001's normal mode, where they are all shown directly. `auto_search`: run the
+    `defer`: catalog tools are deferred and shown once a search materializes them;
+    False is normal mode, where they are all shown directly. `auto_search`: run the
     tool_search built-in with the query before the first turn. `min_score`: the relevance
-    floor of a search (seed 002's 0.05, as `pick` uses). `caps`: seed 000's caps by model
+    floor of a search (0.05, as `pick` uses). `caps`: the caps by model
     size, for the automatic search. `max_in_prompt`: overrides the cap by size, and caps
     normal mode too; "all" lifts it.
     """
@@ -132,7 +132,7 @@ class McpSettings:
 
 @dataclass(frozen=True)
 class ToolSearchMode:
-    """Seed 001's tool search mode. `serve_mode`: how `toolcat serve` lets a client call what
+    """Tool search mode. `serve_mode`: how `toolcat serve` lets a client call what
     it found: `add` (add_tool, then the tool) or `call` (the call_tool proxy)."""
 
     enabled: bool = False
@@ -142,7 +142,7 @@ class ToolSearchMode:
 
 @dataclass(frozen=True)
 class Levels:
-    """Seed 003's three-level selection.
+    """Three-level selection.
 
     `core_tools` None means "the tools with level 1"; `allowed_tools` None means no whitelist;
     `simple_task_tools` None means "the core tools".
@@ -175,7 +175,7 @@ class ApiSettings:
 
 @dataclass(frozen=True)
 class Gateway:
-    """Seed 004's tool discovery pipe."""
+    """The tool discovery pipe."""
 
     enabled: bool = True
     strategy: Strategy = "relevance"
@@ -199,7 +199,7 @@ class Gateway:
         return bool(self.enable_search_fallback)
 
     def keep_count(self, total: int) -> int:
-        """Seed 004: by_ratio = int(total * target_ratio); min(by_ratio, max); max(., min)."""
+        """The keep count: by_ratio = int(total * target_ratio); min(by_ratio, max); max(., min)."""
         by_ratio = int(total * self.target_ratio)
         return max(min(by_ratio, self.max_tools), self.min_tools)
 
@@ -261,7 +261,7 @@ class Profile:
     mcp: McpSettings = McpSettings()
     scorer: str | None = None  # None: toolcat.search.default_scorer()
     scorer_options: Mapping[str, Any] = field(default_factory=dict)
-    allow_unsafe: bool = False  # seed 002: tools marked `safe: false` are left out unless True
+    allow_unsafe: bool = False  # tools marked `safe: false` are left out unless True
     approval: Approval | None = None  # serve's unsafe tools; None: allow_unsafe decides
     tool_search_mode: ToolSearchMode = ToolSearchMode()
     levels: Levels | None = None

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from toolcat.config.paths import bundled
 from toolcat.errors import ConfigError
-from toolcat.model import SourceRef
 from toolcat.resolution.profile import (
     ANTHROPIC_SEARCHES,
     APPROVALS,
@@ -43,122 +42,32 @@ from toolcat.resolution.profile import (
     ToolSearchMode,
 )
 from toolcat.search.pick import MIN_SCORE
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 from toolcat.source.positions import PositionIndex, join
 
-S = TypeVar("S", bound=str)  # one of a fixed set of names (a Literal)
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
-
-
-class ProfileReader:
-    """Reads a profile document, turning every problem into a ConfigError at its position."""
+class ProfileReader(FieldReader):
+    """Reads a profile document, turning every problem into a ConfigError at its position
+    (the value readers are source.fields'; the sections are here)."""
 
     def __init__(self, file: str, index: PositionIndex) -> None:
-        self.file = file
-        self.index = index
+        super().__init__(file, index, document="profile")
         self.references: list[NameRef] = []
         self.warnings: list[tuple[str, str]] = []
 
-    # ---- positions and errors ------------------------------------------------------------
-
-    def error(self, pointer: str, message: str, *, key: bool = False,
-              hint: str | None = None) -> ConfigError:
-        line, column = self.index.locate(pointer + ("#key" if key else ""))
-        return ConfigError(message, where=SourceRef(self.file, line, column, pointer),
-                           hint=hint)
-
-    @staticmethod
-    def label(pointer: str) -> str:
-        return pointer.strip("/").replace("/", ".") or "profile"
-
-    # ---- value readers -------------------------------------------------------------------
-
-    def mapping(self, pointer: str, value: Any, known: Sequence[str]) -> dict[str, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            raise self.error(pointer, f"'{self.label(pointer)}' must be a mapping")
-        for key in value:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
-                where = "" if not pointer else f" in '{self.label(pointer)}'"
-                raise self.error(join(pointer, key),
-                                 f"unknown setting '{key}'{where}; known: {', '.join(known)}",
-                                 key=True, hint=f"did you mean '{close[0]}'?" if close else None)
-        return value
-
-    def boolean(self, pointer: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.error(pointer, f"'{self.label(pointer)}' must be true or false")
-        return value
-
-    def text(self, pointer: str, value: Any, *, allow_empty: bool = True) -> str:
-        if not isinstance(value, str) or (not allow_empty and not value.strip()):
-            article = "a non-empty" if not allow_empty else "a"
-            raise self.error(pointer, f"'{self.label(pointer)}' must be {article} string")
-        return value
-
-    def integer(self, pointer: str, value: Any, *, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(pointer, f"'{self.label(pointer)}' must be a whole number")
-        if value < minimum:
-            raise self.error(pointer, f"'{self.label(pointer)}' must be at least {minimum}")
-        return value
-
-    def number(self, pointer: str, value: Any, *, low: float, high: float | None = None,
-               low_open: bool = False) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.error(pointer, f"'{self.label(pointer)}' must be a number")
-        too_low = value <= low if low_open else value < low
-        if too_low or (high is not None and value > high):
-            bound = f"> {low:g}" if low_open else f">= {low:g}"
-            upper = f" and <= {high:g}" if high is not None else ""
-            raise self.error(pointer, f"'{self.label(pointer)}' must be {bound}{upper}")
-        return float(value)
-
-    def choice(self, pointer: str, value: Any, choices: Sequence[S]) -> S:
-        """`value` as the one of `choices` it equals (typed as they are)."""
-        if value not in choices:
-            close = difflib.get_close_matches(str(value), choices, n=1)
-            raise self.error(pointer, f"'{self.label(pointer)}' must be one of "
-                             f"{', '.join(choices)} (got {value!r})",
-                             hint=f"did you mean '{close[0]}'?" if close else None)
-        return choices[choices.index(value)]
-
-    def names(self, pointer: str, value: Any, *,
+    def names(self, pointer: str, value: Any, *, one: bool = False,
               check: Callable[[str, str], None] | None = None,
               ref: Literal["tool", "server", "tool-or-builtin"] | None = None) -> tuple[str, ...]:
-        """A list of non-empty strings; each checked now, or recorded to check per catalog."""
-        if not isinstance(value, list):
-            raise self.error(pointer, f"'{self.label(pointer)}' must be a list of names")
-        out = []
-        for i, item in enumerate(value):
-            item_pointer = join(pointer, i)
-            if not isinstance(item, str) or not item.strip():
-                raise self.error(item_pointer,
-                                 f"each entry of '{self.label(pointer)}' must be a name")
+        """A list of non-empty strings; each checked now, or recorded (`ref`) to check per
+        catalog."""
+        def record(item_pointer: str, item: str) -> None:
             if check is not None:
                 check(item_pointer, item)
             if ref is not None:
                 self.references.append(NameRef(item_pointer, item, ref))
-            out.append(item)
-        return tuple(dict.fromkeys(out))
 
-    def duration(self, pointer: str, value: Any) -> float:
-        """Seconds, from a number or "2s", "500ms", "1m"."""
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            seconds = float(value)
-        else:
-            match = _DURATION.match(value) if isinstance(value, str) else None
-            if not match:
-                raise self.error(pointer, f"'{self.label(pointer)}' must be a duration such "
-                                 "as 2, \"2s\" or \"500ms\"")
-            scale = {"ms": 0.001, "s": 1.0, "m": 60.0, None: 1.0}[match.group(2)]
-            seconds = float(match.group(1)) * scale
-        if seconds <= 0:
-            raise self.error(pointer, f"'{self.label(pointer)}' must be more than 0 seconds")
-        return seconds
+        return super().names(pointer, value, one=one, check=record)
 
     # ---- sections ------------------------------------------------------------------------
 
@@ -204,7 +113,7 @@ class ProfileReader:
         gateway = self.gateway(doc["gateway"]) if "gateway" in doc else None
         provider_search = self.provider_search(doc.get("provider_search"))
         if listed is None:
-            # tool search mode brings its own discovery tools; seed 000's agent has tool_search
+            # tool search mode brings its own discovery tools; the agent has tool_search
             listed = () if tool_search_mode.enabled else defaults.builtins
         profile = Profile(name=name, description=description, prompt=prompt, model=model,
                           builtins=listed, database_sources=database_sources,

@@ -2,18 +2,18 @@
 
 The stages, in order (each tool's fate is decided by the first stage that settles it):
 
-1. the model's size class and the cap of catalog tools in the prompt (seed 000); normal mode
-   (seed 001) has no cap by size;
-2. catalog tools: server enabled, server and tool filters (seed 000, seed 001's table), then
-   safety (seed 002's allowUnsafe);
-3. the three levels (seed 003), when the profile has `levels`;
+1. the model's size class and the cap of catalog tools in the prompt; normal mode
+   has no cap by size;
+2. catalog tools: server enabled, server and tool filters (the filtering table), then
+   safety (allow_unsafe);
+3. the three levels, when the profile has `levels`;
 4. tools shown without a search: special categories and pre-discovered tools (tool search
    mode), core tools (levels), tools the model discovered earlier in a session;
-5. built-ins (seed 000's tree, seed 001's always-available tools) and the format (seed 000);
-6. the rest of the catalog tools, in order of preference (relevance, seed 003's priority):
-   deferred, with seed 000's automatic search materializing those that reach the relevance
-   floor (seed 002's 0.05) up to the cap; or shown directly in normal mode (`mcp.defer: false`);
-7. the gateway (seed 004), when the profile has one: it sees the request the agent built;
+5. built-ins (the inclusion tree, the always-available tools) and the format;
+6. the rest of the catalog tools, in order of preference (relevance, priority):
+   deferred, with the automatic search materializing those that reach the relevance
+   floor (0.05) up to the cap; or shown directly in normal mode (`mcp.defer: false`);
+7. the gateway, when the profile has one: it sees the request the agent built;
 8. a deferred tool that no reachable search tool can reveal is excluded (keeping `over-cap`
    when the cap cut it);
 9. the seeds' advice when 30 catalog tools or more are shown at once.
@@ -31,10 +31,7 @@ from toolcat.model import Catalog, Tool
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
-from toolcat.resolution.filters import eligibility
-from toolcat.resolution.formats import choose_format
-from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.model import (
+from toolcat.resolution.decisions import (
     Cap,
     Category,
     Decision,
@@ -45,6 +42,9 @@ from toolcat.resolution.model import (
     TokenCost,
     Verdict,
 )
+from toolcat.resolution.filters import eligibility
+from toolcat.resolution.formats import choose_format
+from toolcat.resolution.gateway import phantom_tool, run_gateway
 from toolcat.resolution.order import by_preference
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
@@ -116,14 +116,14 @@ def provider_search_decision(search: ProviderSearch) -> Decision:
 
 
 def is_normal_mode(profile: Profile) -> bool:
-    """Seed 001's normal mode: catalog tools shown directly (`mcp.defer: false`)."""
+    """Normal mode: catalog tools shown directly (`mcp.defer: false`)."""
     return not profile.tool_search_mode.enabled and not profile.mcp.defer
 
 
 def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
-    """Seed 000's cap of catalog tools in the prompt, by model size or as the profile says.
+    """The cap of catalog tools in the prompt, by model size or as the profile says.
 
-    Seed 000 caps the tools its automatic search materializes; seed 001's normal mode shows
+    The cap bounds the tools the automatic search materializes; normal mode shows
     every tool. So the caps by size apply to deferred catalog tools, and normal mode is capped
     only by an explicit `mcp.max_in_prompt`.
     """
@@ -456,8 +456,8 @@ class Resolver:
     def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool,
                  model_searches: bool = True) -> Decision:
-        """Deferral, the automatic search with its floor and the cap (seed 000), or normal
-        mode (seed 001); tools in order of preference (relevance, priority)."""
+        """Deferral, the automatic search with its floor and the cap, or normal
+        mode; tools in order of preference (relevance, priority)."""
         profile = self.profile
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None

@@ -12,9 +12,9 @@ A steps file holds the user's query and the calls the model makes:
 A step `- user: "..."` is a new user message: later requests are resolved for it.
 
 Each call must be to a tool the model sees at that point, with arguments valid for its schema;
-otherwise it is refused with an error response. The discovery calls answer in seed 001's shapes
-(search_tools, show_all_tools; add_tool in toolcat's own shape, which seed 001 does not give),
-seed 000's tool_search loads what it finds, and the gateway's phantom search tool (seed 004)
+otherwise it is refused with an error response. The discovery calls answer in their documented
+shapes (search_tools, show_all_tools; add_tool in toolcat's own shape, as none is documented),
+tool_search loads what it finds, and the gateway's phantom search tool
 reinjects what it finds, at most 5 times in a row (the phantom loop limit). Behind a relevance
 gateway, which has no search tool of its own, what the model's own searches load (tool_search,
 add_tool) counts as expanded: +1000 in the gateway's score for the rest of the session. Any
@@ -32,8 +32,8 @@ from typing import Any
 import toolcat.resolution.api as api
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.gateway import search_deferred
-from toolcat.resolution.model import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
 from toolcat.source.files import parse_file
@@ -75,7 +75,7 @@ class Step:
 
     `response` is the JSON the model receives (None when the gateway dropped the call, for a
     catalog tool, which toolcat does not run, and for a user message); `rule` is a key of
-    toolcat.resolution.rules.RULES; `added`/`removed` are the names that became visible or stopped
+    TRACE_RULES (resolution.trace); `added`/`removed` are the names that became visible or stopped
     being visible; `resolution` is the state after the step.
     """
 
@@ -362,7 +362,7 @@ class Session:
         if not keys or gateway is None or not gateway.enabled or gateway.strategy != "relevance":
             return ""
         # relevance has no search tool of its own: the model's searches are the session's
-        # searches, and what they load is expanded (+1000, sticky; seed 004)
+        # searches, and what they load is expanded (+1000, sticky)
         self._expand(keys)
         return "; expanded for the relevance gateway (+1000)"
 

@@ -23,6 +23,7 @@ from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.review.record import Cost, Group, Placed, Record
 from toolcat.review.requests import Request
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import ParsedFile, parse_file, read_text
 
 PROMPT = "prompt.md"
@@ -169,9 +170,8 @@ def _at(parsed: ParsedFile, pointer: str) -> Any:
 
 
 def _fail(parsed: ParsedFile, pointer: str, kind: str) -> Any:
-    line, column = parsed.index.locate(pointer)
-    raise ConfigError(f"{pointer or 'the file'} should be {kind} (not a folder review wrote?)",
-                      where=SourceRef(parsed.path, line, column, pointer))
+    raise FieldReader(parsed.path, parsed.index).error(
+        pointer, f"{pointer or 'the file'} should be {kind} (not a folder review wrote?)")
 
 
 def _mapping(parsed: ParsedFile, pointer: str) -> Mapping[str, Any]:

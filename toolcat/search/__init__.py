@@ -18,7 +18,7 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.base import Scored, Scorer, rank, score_many
+from toolcat.search.ranking import Scored, Scorer, rank, score_many
 
 
 def _lazy(module: str, cls: str) -> Callable[..., Scorer]:

@@ -1,10 +1,10 @@
-"""Seed 002's cascade for large catalogs: BM25F picks the candidates, the hybrid score
+"""The cascade for large catalogs: BM25F picks the candidates, the hybrid score
 (`toolcat.search.hybrid`) re-ranks them.
 
 "For large catalogs, prefer the default scorer for a first pass, the semantic scorer for
-re-ranking the top candidates" (seed 002). The first pass is BM25F evidence over every tool
-(a sparse product, under a millisecond at 43,000 tools); the best `candidates` tools by that
-evidence are scored as `hybrid` scores them, everything else scores 0. Only the candidates'
+re-ranking the top candidates", as the design advises. The first pass is BM25F evidence over
+every tool (a sparse product, under a millisecond at 43,000 tools); the best `candidates` tools
+by that evidence are scored as `hybrid` scores them, everything else scores 0. Only the candidates'
 texts are ever embedded, when first needed, and they are cached like every embedding: a
 catalog nobody has encoded yet (43,000 tools take about half an hour on a CPU) answers its
 first query after encoding a few dozen tools, not all of them.

@@ -1,9 +1,9 @@
-"""Seed 001's `search_tools`: regex first, fuzzy when the pattern matches nothing, top 5.
+"""`search_tools`: regex first, fuzzy when the pattern matches nothing, top 5.
 
-The result has seed 001's response shape (`found`, `tools`, `message`) so that an agent's
+The result has the search_tools response shape (`found`, `tools`, `message`) so that an agent's
 search tool can return it as is; `toolcat search` prints it. A query that is not a usable
-pattern gets seed 001's error (`{"error": "invalid regex pattern: ..."}`), the same for the
-command and for a model's search_tools call; only seed 004's gateway search falls back to
+pattern gets the invalid-pattern error (`{"error": "invalid regex pattern: ..."}`), the same for the
+command and for a model's search_tools call; only the gateway search falls back to
 keywords, as that seed says.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Scored, Scorer, rank
 
 FOUND = "Found matching tools. Use 'add_tool' to load the ones you need."
 FOUND_FUZZY = ("No tool matches the pattern; these are the closest by fuzzy search. Use "
@@ -34,15 +34,15 @@ class SearchResult:
     results: tuple[Scored, ...]
     message: str
     note: str | None = None
-    error: str | None = None  # seed 001's error: the query is not a usable pattern
+    error: str | None = None  # the invalid-pattern error: the query is not a usable pattern
 
     @property
     def found(self) -> int:
         return len(self.results)
 
     def to_json(self) -> dict[str, Any]:
-        """Seed 001's response (`found`, `tools`, `message`), plus `scorer` and `note`; or
-        seed 001's `{"error": ...}` for a query that is not a usable pattern."""
+        """The response (`found`, `tools`, `message`), plus `scorer` and `note`; or
+        the `{"error": ...}` for a query that is not a usable pattern."""
         if self.error is not None:
             return {"error": self.error}
         return {
@@ -60,9 +60,9 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
                  limit: int = LIMIT, min_score: float = 0.0, **options: Any) -> SearchResult:
     """Rank `tools` for `query`, up to `limit` of them.
 
-    With no `scorer`, seed 001's behaviour: the query is a case-insensitive regular
+    With no `scorer`, tool search mode's behaviour: the query is a case-insensitive regular
     expression; when it matches no tool, fuzzy search (substring, words, characters) takes
-    over; an unusable pattern is seed 001's error (`error`, nothing found). Otherwise the
+    over; an unusable pattern is the invalid-pattern error (`error`, nothing found). Otherwise the
     named scorer (or the given Scorer) ranks alone.
 
     Raises:
@@ -90,7 +90,7 @@ def search_tools(query: str, tools: Sequence[Tool], *, scorer: str | Scorer | No
 
 
 def pattern_error(query: str) -> str | None:
-    """Seed 001's error for a query that is not a usable pattern (invalid, or needing what RE2
+    """The error for a query that is not a usable pattern (invalid, or needing what RE2
     lacks: lookaround, backreferences), or None."""
     from toolcat.search.regex import compile_query
 

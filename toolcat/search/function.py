@@ -1,8 +1,8 @@
-"""Seed 002's scorer contract: a plain function `(query, tool) -> score` used as a scorer.
+"""The scorer contract: a plain function `(query, tool) -> score` used as a scorer.
 
-The function gets the query as text (seed 002 normalizes the input before scoring: an object
+The function gets the query as text (the input is normalized before scoring: an object
 is stringified as JSON, `query_text`) and one Tool, and returns either a number in 0..1 or
-seed 002's `{score, reason?, details?}` mapping; an `async def` function works too, its calls
+the `{score, reason?, details?}` mapping; an `async def` function works too, its calls
 for one query awaited together. A negative score counts as 0 (no evidence: a cosine
 similarity can be negative); a score above 1, NaN or anything that is not a number is an
 error naming the tool. Each query is scored once: `explain` reuses the last query's answers,
@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.base import Scorer
+from toolcat.search.ranking import Scorer
 
 ScorerFunction = Callable[[str, Tool], Any]
 _ROUNDING = 1e-9  # a cosine of 1.0000000002 is still 1
@@ -35,7 +35,7 @@ def as_scorer(scorer: Scorer | ScorerFunction, tools: Sequence[Tool]) -> Scorer:
 
 
 def query_text(query: Any) -> str:
-    """The query as searchable text: a string as is, anything else as compact JSON (seed 002:
+    """The query as searchable text: a string as is, anything else as compact JSON (the design's
     "convert input to a searchable string (stringify if object)").
 
     Raises:

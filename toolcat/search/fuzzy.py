@@ -1,4 +1,4 @@
-"""Seed 001's fuzzy fallback: substring, then word-level, then character similarity.
+"""The fuzzy fallback: substring, then word-level, then character similarity.
 
 Text is compared lower-cased with camelCase and separators turned into spaces, so `send msg`
 can meet `send_message`. The three stages have ceilings that keep them in order, and a tool's

@@ -20,7 +20,7 @@ The score maps the evidence to 0..1 without changing the order, with a log-logis
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
 of 0.42 alone or a rare name word plus a related description, and scores 0.5; 8 nats scores
 0.8. Unrelated text reaches a cosine of 0.1 to 0.15 (1.2 to 1.8 nats), which scores 0.01 to
-0.045, so seed 002's default threshold of 0.05 turns away a request no tool is about. The
+0.045, so the default threshold of 0.05 turns away a request no tool is about. The
 scale is absolute, so a score means the same for every query.
 """
 

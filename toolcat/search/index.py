@@ -38,7 +38,7 @@ from toolcat.search import (
     check_options,
     default_scorer,
 )
-from toolcat.search.base import Scorer
+from toolcat.search.ranking import Scorer
 from toolcat.source import cache as entries
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Seed 002's default scorer: keyword overlap between the query and a tool's name,
+"""The default scorer: keyword overlap between the query and a tool's name,
 description and tags.
 
 Score = the fraction of the query's terms (stop words removed) that occur among the tool's

@@ -1,4 +1,4 @@
-"""Seed 002's `pickTools`: the few tools a model should see for a query, and why.
+"""`pick`: the few tools a model should see for a query, and why.
 
 Selection only: nothing is called. Unsafe tools (`safe: false`) are left out unless allowed,
 and when the best fit of all is one of them nothing is picked and the result says so; the rest
@@ -23,9 +23,9 @@ from weakref import WeakKeyDictionary
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
-from toolcat.search.base import Scored, Scorer, rank
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Scored, Scorer, rank
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -117,18 +117,18 @@ def pick(
     tuning: Tuning | None = None,
     **options: Any,
 ) -> PickResult:
-    """Choose the tools of `catalog` that fit `query` (seed 002's pickTools).
+    """Choose the tools of `catalog` that fit `query`.
 
-    `query` is text, or an object stringified as JSON (seed 002). `catalog` is a Catalog,
+    `query` is text, or an object stringified as JSON. `catalog` is a Catalog,
     Tools or `@toolcat.tool` classes and functions (each pick's `target` gives the one passed
     in), or a catalog path. `scorer` is a name from SCORERS, a Scorer already built over the
-    same tools, a plain function `(query, tool) -> score` (seed 002's ScorerFn; see
+    same tools, a plain function `(query, tool) -> score` (a ScorerFn; see
     toolcat.search.function), or None for the most accurate scorer available
     (`default_scorer()`). `options` go to the scorer (`model=`, `device=` for the semantic ones).
     `timeout_ms` bounds building the index and scoring together. A `tuning` (from
     `toolcat tune`) is applied when the scorer is `hybrid` or `cascade`; other scorers ignore
     it. `min_score` defaults to the tuning's fitted threshold when it has one, else MIN_SCORE
-    (seed 002's 0.05).
+    (0.05).
 
     Raises:
         UsageError: a bad option value or scorer name.

@@ -1,10 +1,11 @@
-"""Seed 001's and seed 004's tool search: the query is a case-insensitive regular expression.
+"""Tool search (tool search mode, the gateway): the query is a case-insensitive regular
+expression.
 
 The pattern runs over each tool's name, description, and parameter names and descriptions, on
 RE2 (google-re2), whose matching time is linear in the text: a pattern such as `(a+)+$`,
 which makes a backtracking engine run for hours, returns at once. RE2 has no lookaround and
 no backreferences; a pattern that needs them, or that is not a valid pattern at all, falls
-back to keyword search (seed 004), and `problem(query)` says why. `^` and `$` match at the
+back to keyword search, and `problem(query)` says why. `^` and `$` match at the
 start and end of each line (a name is one line), as users of `grep` expect.
 
 The score says where the pattern matched: up to 0.6 for the name (0.3, plus 0.3 times the
@@ -25,8 +26,8 @@ from typing import Any
 import re2
 
 from toolcat.model import Tool
-from toolcat.search.base import Scores
 from toolcat.search.keyword import KeywordScorer
+from toolcat.search.ranking import Scores
 from toolcat.search.text import parameter_texts, split_name
 
 NAME, DESCRIPTION, PARAMETERS = 0.6, 0.3, 0.1
@@ -139,7 +140,7 @@ class _Field:
 
 
 class RegexScorer:
-    """Seed 001's regex search, linear-time; keyword search when the pattern is unusable."""
+    """The regex search, linear-time; keyword search when the pattern is unusable."""
 
     name = "regex"
 

@@ -1,4 +1,4 @@
-"""Seed 004's gateway `relevance` scoring: points for what the session and the query say.
+"""The gateway `relevance` scoring: points for what the session and the query say.
 
     +1000  the tool was expanded by an earlier search in this session
      +100  the tool is in `always_keep`
@@ -32,7 +32,7 @@ def tokens(text: str) -> set[str]:
 
 
 class RelevanceScorer:
-    """Seed 004's weights, normalised (see the module docstring)."""
+    """The weights, normalised (see the module docstring)."""
 
     name = "relevance"
 

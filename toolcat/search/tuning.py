@@ -31,9 +31,9 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search import tuned_name
-from toolcat.search.base import Scores
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
+from toolcat.search.ranking import Scores
 from toolcat.search.text import stems
 from toolcat.wording import plural
 

@@ -1,5 +1,5 @@
 """`toolcat serve`: a catalog as an MCP server that any MCP client can search, add from and
-call through (seed 001's tool search mode, with seed 004's fail-open).
+call through (tool search mode, with fail-open).
 
     from toolcat.serve import serve
     serve(load_catalog("catalog.yaml"), load_profile("tool-search"), log=Path("serve.jsonl"))

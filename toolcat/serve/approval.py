@@ -1,8 +1,8 @@
 """Approval at run time: serve asks the user, by MCP elicitation, before it calls a tool that
 needs it, and calls the tool only when the user accepts.
 
-A call needs approval when its tool is marked `human-approval` (`no_schema_mode`, seed 002:
-"queue the tool for human approval before execution"), whatever else allows it, or when the
+A call needs approval when its tool is marked `human-approval` (`no_schema_mode`: its
+author wants each call approved first), whatever else allows it, or when the
 tool is marked unsafe and serve's unsafe policy (`unsafe_policy`) is `ask`. Every call that
 reaches an upstream server passes `approve` first (`Serving._relay`), so a direct tools/call
 and a call made through a discovery tool are asked about the same way.
@@ -213,7 +213,7 @@ async def approve(name: str, tool: Tool, arguments: Mapping[str, Any], *, policy
 def audited(tool: Tool, verdict: Verdict) -> dict[str, Any]:
     """What a `call` log event records about approval and validation: the decision when the
     user was asked, and for a call accepted without a schema, `validated: false` and the
-    tool's no_schema_mode (seed 002: such calls are flagged in audit logs)."""
+    tool's no_schema_mode (such calls are flagged in the audit log)."""
     fields: dict[str, Any] = {}
     if verdict.decision is not None:
         fields["approval"] = verdict.decision

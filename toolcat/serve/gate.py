@@ -1,18 +1,18 @@
 """What a `toolcat serve` session shows its client, and what `search_tools`, `add_tool` and
-`show_all_tools` answer: seed 001's tool search mode over a catalog, decided by the resolver.
+`show_all_tools` answer: tool search mode over a catalog, decided by the resolver.
 
 The profile is used as `toolcat resolve` uses it, in tool search mode: its filters, levels,
 pre-discovered tools and special categories decide which catalog tools are visible from the
 start and which can be found at all; the discovery built-ins are always shown. Built-ins the
 server cannot run (code execution, SQL, context offloading) are not offered, and a gateway in
-the profile is left out: serve is seed 001's surface, not seed 004's proxy.
+the profile is left out: serve is the tool search surface, not a gateway proxy.
 
-Search (`search_tools`): the query as a case-insensitive regular expression first (seed 001);
+Search (`search_tools`): the query as a case-insensitive regular expression first;
 when it matches nothing (or is not a usable pattern), the profile's scorer, else the
 catalog's default scorer (`toolcat.search.default_scorer`), ranks the tools above the
-profile's relevance floor; when that finds nothing either, fuzzy search (seed 001's fallback)
+profile's relevance floor; when that finds nothing either, fuzzy search (the fallback)
 catches typos. At most 5 tools. When the search itself fails (a scorer raises), the answer
-fails open (seed 004): the tools visible without a search, and a message saying what broke.
+fails open: the tools visible without a search, and a message saying what broke.
 
 Safety: a tool marked unsafe (`safe: false`, an MCP destructiveHint) is neither found nor
 added unless the profile (`allow_unsafe`, `approval: ask|allow`) or the server's
@@ -44,7 +44,7 @@ import numpy as np
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.resolution.builtins import DISCOVERY
-from toolcat.resolution.model import Resolution
+from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
@@ -70,7 +70,7 @@ FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools availa
 
 @dataclass(frozen=True)
 class SearchAnswer:
-    """What search_tools answers (`response`, seed 001's shape) and how it was found."""
+    """What search_tools answers (`response`, the search_tools shape) and how it was found."""
 
     response: dict[str, Any]
     method: str  # regex | the scorer's name | fuzzy | fail-open | refused (oversized query)
@@ -107,7 +107,7 @@ class Gate:
         ConfigError: the profile names a tool or server the catalog does not have.
     """
 
-    mode = "add"  # seed 001's search, add_tool, call; toolcat.serve.proxy is call mode's
+    mode = "add"  # search, add_tool, then call; toolcat.serve.proxy is call mode's
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
                  allow_unsafe: bool = False, tuning: Tuning | None = None,
@@ -201,7 +201,7 @@ class Gate:
         verdict = self.resolution.verdict(tool.qualified_name)
         return f"'{name}' is not available to this profile: {verdict.reason}"
 
-    # ---- seed 001's discovery tools --------------------------------------------------------
+    # ---- the discovery tools --------------------------------------------------------
 
     def warm(self) -> threading.Thread:
         """Build the search scorers' indexes on a background thread, then ready the semantic
@@ -261,13 +261,13 @@ class Gate:
             error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
             return SearchAnswer({"error": error}, "refused", (), error)
         problem = pattern_error(query)
-        if problem is not None:  # seed 001's error, as `toolcat search` gives it
+        if problem is not None:  # the invalid-pattern error, as `toolcat search` gives it
             error = f"{problem} (escape the special characters, e.g. \\( or \\+, or search " \
                 "with plain words)"
             return SearchAnswer({"error": error}, "invalid-pattern", (), error)
         try:
             method, found, stage = self._search(query)
-        except Exception as exc:  # seed 004's fail-open: any scorer failure
+        except Exception as exc:  # fail-open: any scorer failure
             problem = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
             tools = [{"name": name, "description": t.description}
                      for name, t in self.visible()]
@@ -353,7 +353,7 @@ class Gate:
         return AddAnswer(response, tuple(response["added"]))
 
     def show_all(self) -> dict[str, Any]:
-        """show_all_tools: the names of every tool the client can see or find (seed 001)."""
+        """show_all_tools: the names of every tool the client can see or find."""
         names = {name for name, _ in self.visible()}
         names.update(self.name(t) for t in self.pool)
         listed = sorted(names)

@@ -1,7 +1,7 @@
 """`toolcat serve --mode call`: one-step discovery and a call proxy (FastMCP's search
 transforms), for clients that ignore `notifications/tools/list_changed`.
 
-In `add` mode (the default, seed 001) a client searches, adds what it found with add_tool,
+In `add` mode (the default) a client searches, adds what it found with add_tool,
 and calls it once its tool list has been refreshed. A client that never refreshes its list
 never sees the added tools. In `call` mode:
 

@@ -23,7 +23,7 @@ from toolcat.model import Catalog, Tool
 from toolcat.pin.lock import PINNED_FIELDS, Lock, Pin, drift, pin
 
 if TYPE_CHECKING:
-    from toolcat.lint.model import Finding
+    from toolcat.lint.findings import Finding
 
 SECURITY = "TC6"  # the lint rules whose errors withhold a tool
 LOCKED_RULE = "TC604"  # compared with the lock here, not by the lint run

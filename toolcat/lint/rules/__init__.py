@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from toolcat.lint.model import Rule
+from toolcat.lint.findings import Rule
 from toolcat.lint.rules import (
     catalog_level,
     compat,

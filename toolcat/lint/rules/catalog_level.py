@@ -7,7 +7,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.text import content_words
 from toolcat.model import Catalog, Tool
 
@@ -17,39 +17,27 @@ _FIRST_CODEPOINT = 0x4E00
 
 
 @catalog_rule("TC501", "near-duplicate", "warning", options={"near_duplicate_similarity": 90},
-              bad="""
+              example="""
     tools:
       - name: get_exchange_rate
-        description: Retrieve the exchange rate between two currencies.
+  -     description: Retrieve the exchange rate between two currencies.
+  +     description: Retrieve today's exchange rate between two currencies.
         parameters:
           type: object
           properties:
             pair: {type: string, description: Currency pair such as EUR/USD.}
           required: [pair]
-      - name: get_currency_exchange_rate
-        description: Retrieve the exchange rate between two currencies.
+  -   - name: get_currency_exchange_rate
+  -     description: Retrieve the exchange rate between two currencies.
+  +   - name: get_exchange_rate_history
+  +     description: Daily closing rates of a currency pair over a range of past dates, as a table.
         parameters:
           type: object
           properties:
             pair: {type: string, description: Currency pair such as EUR/USD.}
-          required: [pair]
-    """, good="""
-    tools:
-      - name: get_exchange_rate
-        description: Retrieve today's exchange rate between two currencies.
-        parameters:
-          type: object
-          properties:
-            pair: {type: string, description: Currency pair such as EUR/USD.}
-          required: [pair]
-      - name: get_exchange_rate_history
-        description: Daily closing rates of a currency pair over a range of past dates, as a table.
-        parameters:
-          type: object
-          properties:
-            pair: {type: string, description: Currency pair such as EUR/USD.}
-            days: {type: integer, description: How many past days to include.}
-          required: [pair, days]
+  -       required: [pair]
+  +         days: {type: integer, description: How many past days to include.}
+  +       required: [pair, days]
     """)
 def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """Two tools are so alike that a model or a search cannot tell them apart.
@@ -138,27 +126,20 @@ def _occurrences(text: str) -> list[tuple[str, int]]:
 
 
 @catalog_rule("TC502", "server-too-large", "warning", options={"max_server_tools": 40},
-              example_settings={"options": {"max_server_tools": 2}}, bad="""
+              example_settings={"options": {"max_server_tools": 2}}, example="""
     servers:
       - name: notes
     tools:
       - name: create_note
         description: Create a note with a title and a Markdown body.
         parameters: {type: object, properties: {title: {type: string, description: Title.}}}
-      - name: delete_note
-        description: Delete a note by its id; it cannot be recovered.
-        safe: false
-        parameters: {type: object, properties: {id: {type: string, description: Note id.}}}
-      - name: search_notes
-        description: Search the text of every note and return the best matches.
-        parameters: {type: object, properties: {query: {type: string, description: Words.}}}
-    """, good="""
-    servers:
-      - name: notes
-    tools:
-      - name: create_note
-        description: Create a note with a title and a Markdown body.
-        parameters: {type: object, properties: {title: {type: string, description: Title.}}}
+  -   - name: delete_note
+  -     description: Delete a note by its id; it cannot be recovered.
+  -     safe: false
+  -     parameters: {type: object, properties: {id: {type: string, description: Note id.}}}
+  -   - name: search_notes
+  -     description: Search the text of every note and return the best matches.
+  -     parameters: {type: object, properties: {query: {type: string, description: Words.}}}
     """)
 def server_too_large(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """A server exposes more tools than `max_server_tools` (default 40).
@@ -181,22 +162,14 @@ def server_too_large(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
 
 @tool_rule("TC503", "tool-token-budget", "warning", options={
     "max_tool_tokens": 1000, "token_encoding": "o200k_base"},
-    example_settings={"options": {"max_tool_tokens": 60}}, bad="""
+    example_settings={"options": {"max_tool_tokens": 60}}, example="""
     tools:
       - name: configure_pipeline
-        description: >-
-          Configure every stage of a data pipeline: where it reads from (databases, queues,
-          buckets), how it transforms the records, where it writes them, how often it runs,
-          who is told when it fails, and how long its logs are kept.
-        parameters:
-          type: object
-          properties:
-            pipeline: {type: string, description: Pipeline id.}
-          required: [pipeline]
-    """, good="""
-    tools:
-      - name: configure_pipeline
-        description: Configure the stages, sources, sinks and schedule of a data pipeline.
+  -     description: >-
+  -       Configure every stage of a data pipeline: where it reads from (databases, queues,
+  -       buckets), how it transforms the records, where it writes them, how often it runs,
+  -       who is told when it fails, and how long its logs are kept.
+  +     description: Configure the stages, sources, sinks and schedule of a data pipeline.
         parameters:
           type: object
           properties:
@@ -222,25 +195,18 @@ def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 @catalog_rule("TC504", "catalog-token-budget", "warning", options={
     "max_catalog_tokens": 20000}, example_settings={"options": {"max_catalog_tokens": 60}},
-    bad="""
+    example="""
     tools:
       - name: list_invoices
         description: List the invoices of a customer, newest first, with amount and status.
         parameters:
           type: object
           properties: {customer: {type: string, description: Customer id.}}
-      - name: refund_invoice
-        description: Refund a paid invoice in full and email the customer a credit note.
-        parameters:
-          type: object
-          properties: {invoice: {type: string, description: Invoice id.}}
-    """, good="""
-    tools:
-      - name: list_invoices
-        description: List the invoices of a customer, newest first, with amount and status.
-        parameters:
-          type: object
-          properties: {customer: {type: string, description: Customer id.}}
+  -   - name: refund_invoice
+  -     description: Refund a paid invoice in full and email the customer a credit note.
+  -     parameters:
+  -       type: object
+  -       properties: {invoice: {type: string, description: Invoice id.}}
     """)
 def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """All definitions together cost more tokens than `max_catalog_tokens` (default 20,000).

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.targets import Target
 from toolcat.lint.text import parameter_path
 from toolcat.lint.walk import Node, type_names
@@ -20,26 +20,17 @@ _META_KEYS = frozenset({"$schema", "$comment", "$id", "$defs", "definitions", "$
 
 
 @tool_rule("TC401", "unsupported-keyword", "error", needs_target=True,
-           example_settings={"targets": ["anthropic"]}, bad="""
+           example_settings={"targets": ["anthropic"]}, example="""
     tools:
       - name: book_room
-        description: Book a meeting room for a number of people at a given time.
+  -     description: Book a meeting room for a number of people at a given time.
+  +     description: Book a meeting room for a number of people (1 to 40) at a given time.
         strict: true
         parameters:
           type: object
           properties:
-            people: {type: integer, minimum: 1, maximum: 40, description: How many attend.}
-          required: [people]
-          additionalProperties: false
-    """, good="""
-    tools:
-      - name: book_room
-        description: Book a meeting room for a number of people (1 to 40) at a given time.
-        strict: true
-        parameters:
-          type: object
-          properties:
-            people: {type: integer, description: "How many attend, from 1 to 40."}
+  -         people: {type: integer, minimum: 1, maximum: 40, description: How many attend.}
+  +         people: {type: integer, description: "How many attend, from 1 to 40."}
           required: [people]
           additionalProperties: false
     """)
@@ -75,7 +66,7 @@ def unsupported_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 @tool_rule("TC402", "ignored-keyword", "warning", needs_target=True,
-           example_settings={"targets": ["gemini"]}, bad="""
+           example_settings={"targets": ["gemini"]}, example="""
     tools:
       - name: create_user
         description: Create a user account with a login name and an email address.
@@ -84,19 +75,9 @@ def unsupported_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
           properties:
             email:
               type: string
-              format: email
-              description: Email address.
-          required: [email]
-    """, good="""
-    tools:
-      - name: create_user
-        description: Create a user account with a login name and an email address.
-        parameters:
-          type: object
-          properties:
-            email:
-              type: string
-              description: Email address, such as ada@example.com.
+  -           format: email
+  -           description: Email address.
+  +           description: Email address, such as ada@example.com.
           required: [email]
     """)
 def ignored_keyword(tool: Tool, ctx: Context) -> Iterator[Problem]:
@@ -211,7 +192,7 @@ def _parameter_counts(tool: Tool) -> tuple[int, int]:
 
 
 @tool_rule("TC404", "strict-schema", "error", needs_target=True,
-           example_settings={"targets": ["openai-strict"]}, bad="""
+           example_settings={"targets": ["openai-strict"]}, example="""
     tools:
       - name: add_note
         description: Add a note to a customer record, optionally pinned to the top.
@@ -219,19 +200,11 @@ def _parameter_counts(tool: Tool) -> tuple[int, int]:
           type: object
           properties:
             text: {type: string, description: The note.}
-            pinned: {type: boolean, description: Keep the note at the top.}
-          required: [text]
-    """, good="""
-    tools:
-      - name: add_note
-        description: Add a note to a customer record, optionally pinned to the top.
-        parameters:
-          type: object
-          properties:
-            text: {type: string, description: The note.}
-            pinned: {type: [boolean, "null"], description: Keep the note at the top.}
-          required: [text, pinned]
-          additionalProperties: false
+  -         pinned: {type: boolean, description: Keep the note at the top.}
+  -       required: [text]
+  +         pinned: {type: [boolean, "null"], description: Keep the note at the top.}
+  +       required: [text, pinned]
+  +       additionalProperties: false
     """)
 def strict_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A strict tool's schema breaks the target's strict-mode structure rules.
@@ -328,24 +301,16 @@ def _inside(pointer: str, ancestor: str) -> bool:
 
 
 @tool_rule("TC405", "long-description", "info", needs_target=True,
-           example_settings={"targets": ["openai"]}, bad=f"""
+           example_settings={"targets": ["openai"]}, example=f"""
     tools:
       - name: run_report
-        description: >-
-          {"Run the quarterly sales report for a region and return it as a table. " * 16}
+  -     description: >-
+  -       {"Run the quarterly sales report for a region and return it as a table. " * 16}
+  +     description: Run the quarterly sales report for a region and return it as a table.
         parameters:
           type: object
           properties:
             region: {{type: string, description: Sales region code.}}
-          required: [region]
-    """, good="""
-    tools:
-      - name: run_report
-        description: Run the quarterly sales report for a region and return it as a table.
-        parameters:
-          type: object
-          properties:
-            region: {type: string, description: Sales region code.}
           required: [region]
     """)
 def long_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
@@ -364,24 +329,17 @@ def long_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 @tool_rule("TC406", "property-name-rejected", "error", needs_target=True,
-           example_settings={"targets": ["gemini"]}, bad="""
+           example_settings={"targets": ["gemini"]}, example="""
     tools:
       - name: set_header
         description: Set an HTTP header on every outgoing request of the API client.
         parameters:
           type: object
           properties:
-            header-name: {type: string, description: "Header name, e.g. X-Request-Id."}
-          required: [header-name]
-    """, good="""
-    tools:
-      - name: set_header
-        description: Set an HTTP header on every outgoing request of the API client.
-        parameters:
-          type: object
-          properties:
-            header_name: {type: string, description: "Header name, e.g. X-Request-Id."}
-          required: [header_name]
+  -         header-name: {type: string, description: "Header name, e.g. X-Request-Id."}
+  -       required: [header-name]
+  +         header_name: {type: string, description: "Header name, e.g. X-Request-Id."}
+  +       required: [header_name]
     """)
 def property_name_rejected(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A target rejects a parameter name.

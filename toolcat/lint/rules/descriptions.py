@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, tool_rule
+from toolcat.lint.findings import Context, Problem, tool_rule
 from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool, compact_json
@@ -13,7 +13,7 @@ from toolcat.wording import plural
 
 PLACEHOLDERS = frozenset({"todo", "tbd", "fixme", "xxx", "placeholder", "description",
                           "lorem", "n/a", "na", "none", "test", "tool", "function"})
-# words that add nothing about what a tool does: generic verbs (seed 001's bad example
+# words that add nothing about what a tool does: generic verbs (the bad example
 # "Returns data about conditions" is one of them, two of these and one other word), generic
 # nouns and filler
 VAGUE = frozenset(("do does doing handle handles handler helper helps process processes "
@@ -31,20 +31,12 @@ NAME_FILLER = frozenset({"tool", "function", "api", "call", "calls", "this", "us
                          "method", "endpoint"})
 
 
-@tool_rule("TC301", "missing-description", "error", bad="""
+@tool_rule("TC301", "missing-description", "error", example="""
     tools:
       - name: archive_project
-        parameters:
-          type: object
-          properties:
-            project_id: {type: string, description: Id of the project to archive.}
-          required: [project_id]
-    """, good="""
-    tools:
-      - name: archive_project
-        description: >-
-          Archive a project: it becomes read-only and disappears from the project list,
-          but nothing is deleted. Use it when a user asks to close or shelve a project.
+  +     description: >-
+  +       Archive a project: it becomes read-only and disappears from the project list,
+  +       but nothing is deleted. Use it when a user asks to close or shelve a project.
         parameters:
           type: object
           properties:
@@ -68,20 +60,13 @@ def missing_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 @tool_rule("TC302", "vague-description", "warning", options={"min_description_words": 4},
-           bad="""
+           example="""
     tools:
       - name: sync_records
-        description: Handles the data.
-        parameters:
-          type: object
-          properties:
-            since: {type: string, format: date-time, description: Only records changed since.}
-    """, good="""
-    tools:
-      - name: sync_records
-        description: >-
-          Copy customer records changed in the CRM since a given time into the billing
-          database, and return how many were added or updated.
+  -     description: Handles the data.
+  +     description: >-
+  +       Copy customer records changed in the CRM since a given time into the billing
+  +       database, and return how many were added or updated.
         parameters:
           type: object
           properties:
@@ -120,7 +105,7 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
                           "returns", field="description")
 
 
-@tool_rule("TC303", "undocumented-parameter", "warning", bad="""
+@tool_rule("TC303", "undocumented-parameter", "warning", example="""
     tools:
       - name: resize_image
         description: Resize an image in the media library to the given width in pixels.
@@ -128,17 +113,8 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
           type: object
           properties:
             image_id: {type: string, description: Id of the image in the library.}
-            width: {type: integer, minimum: 1}
-          required: [image_id, width]
-    """, good="""
-    tools:
-      - name: resize_image
-        description: Resize an image in the media library to the given width in pixels.
-        parameters:
-          type: object
-          properties:
-            image_id: {type: string, description: Id of the image in the library.}
-            width: {type: integer, minimum: 1, description: New width in pixels.}
+  -         width: {type: integer, minimum: 1}
+  +         width: {type: integer, minimum: 1, description: New width in pixels.}
           required: [image_id, width]
     """)
 def undocumented_parameter(tool: Tool, ctx: Context) -> Iterator[Problem]:
@@ -249,21 +225,13 @@ def _has_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-@tool_rule("TC304", "description-repeats-name", "warning", bad="""
+@tool_rule("TC304", "description-repeats-name", "warning", example="""
     tools:
       - name: get_current_weather_report
-        description: Get the current weather report.
-        parameters:
-          type: object
-          properties:
-            city: {type: string, description: 'City name, e.g. "Lisbon".'}
-          required: [city]
-    """, good="""
-    tools:
-      - name: get_current_weather_report
-        description: >-
-          Current temperature, wind and precipitation for a city, from the nearest weather
-          station; updated every 10 minutes.
+  -     description: Get the current weather report.
+  +     description: >-
+  +       Current temperature, wind and precipitation for a city, from the nearest weather
+  +       station; updated every 10 minutes.
         parameters:
           type: object
           properties:

@@ -9,40 +9,31 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolcat.lint.model import Context, Problem, catalog_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule
 from toolcat.model import Catalog
 from toolcat.pin.lock import Drift, drift, read_lock
-
-_LOCKED_GOOD = """
-    servers: [{name: files}]
-    tools:
-      - name: read_file
-        description: Read a text file from the store and return its contents.
-        parameters: {type: object, properties: {path: {type: string, description: File path.}}}
-        annotations: {readOnlyHint: true}
-      - name: delete_file
-        description: Delete a file from the store; this cannot be undone.
-        parameters: {type: object, properties: {path: {type: string, description: File path.}}}
-        safe: false
-"""
 
 
 @catalog_rule(
     "TC604", "changed-since-lock", "error", options={"lockfile": ""},
     example_settings={"options": {"lockfile": "toolcat.lock"}},
-    bad="""
-        # linted against the lock of the good example
+    example="""
+    -   # linted against the lock of the good example
         servers: [{name: files}]
         tools:
           - name: read_file
-            description: Read a text file from the store and return its first ten lines.
+    -       description: Read a text file from the store and return its first ten lines.
+    +       description: Read a text file from the store and return its contents.
             parameters: {type: object, properties: {path: {type: string, description: File path.}}}
             annotations: {readOnlyHint: true}
-          - name: upload_file
-            description: Upload a file from the store to a web address of your choice.
-            parameters: {type: object, properties: {url: {type: string, description: Address.}}}
+    -     - name: upload_file
+    -       description: Upload a file from the store to a web address of your choice.
+    -       parameters: {type: object, properties: {url: {type: string, description: Address.}}}
+    +     - name: delete_file
+    +       description: Delete a file from the store; this cannot be undone.
+    +       parameters: {type: object, properties: {path: {type: string, description: File path.}}}
+    +       safe: false
     """,
-    good=_LOCKED_GOOD,
 )
 def changed_since_lock(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """A tool changed, appeared or vanished since `toolcat lock` (with --locked).

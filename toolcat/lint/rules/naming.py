@@ -5,25 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.model import Catalog, Tool
 
 PORTABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 _SEPARATORS = re.compile(r"[-_.:\s]+")
 
 
-@tool_rule("TC201", "name-not-portable", "warning", bad="""
+@tool_rule("TC201", "name-not-portable", "warning", example="""
     tools:
-      - name: files.read
-        description: Read a text file from the project folder and return its content.
-        parameters:
-          type: object
-          properties:
-            path: {type: string, description: Path relative to the project folder.}
-          required: [path]
-    """, good="""
-    tools:
-      - name: files_read
+  -   - name: files.read
+  +   - name: files_read
         description: Read a text file from the project folder and return its content.
         parameters:
           type: object
@@ -58,18 +50,10 @@ def name_not_portable(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 @tool_rule("TC202", "name-rejected-by-target", "error", needs_target=True,
-           example_settings={"targets": ["openai"]}, bad="""
+           example_settings={"targets": ["openai"]}, example="""
     tools:
-      - name: calendar.create_event
-        description: Create an event in the user's calendar at a given time.
-        parameters:
-          type: object
-          properties:
-            title: {type: string, description: Title of the event.}
-          required: [title]
-    """, good="""
-    tools:
-      - name: calendar_create_event
+  -   - name: calendar.create_event
+  +   - name: calendar_create_event
         description: Create an event in the user's calendar at a given time.
         parameters:
           type: object
@@ -97,7 +81,7 @@ def name_rejected_by_target(tool: Tool, ctx: Context) -> Iterator[Problem]:
                           "written fails the whole request", field="name", target=target.name)
 
 
-@catalog_rule("TC203", "duplicate-name", "error", bad="""
+@catalog_rule("TC203", "duplicate-name", "error", example="""
     servers:
       - name: crm
     tools:
@@ -108,25 +92,8 @@ def name_rejected_by_target(tool: Tool, ctx: Context) -> Iterator[Problem]:
           properties:
             query: {type: string, description: "Name, email or phone number to look for."}
           required: [query]
-      - name: find_customer
-        description: Look up the open deals of a customer account in the pipeline.
-        parameters:
-          type: object
-          properties:
-            account: {type: string, description: Customer account id.}
-          required: [account]
-    """, good="""
-    servers:
-      - name: crm
-    tools:
-      - name: find_customer
-        description: Find a customer by name, email address or phone number.
-        parameters:
-          type: object
-          properties:
-            query: {type: string, description: "Name, email or phone number to look for."}
-          required: [query]
-      - name: list_customer_deals
+  -   - name: find_customer
+  +   - name: list_customer_deals
         description: Look up the open deals of a customer account in the pipeline.
         parameters:
           type: object
@@ -153,7 +120,7 @@ def duplicate_name(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                       tool=tool, field="name", related=related)
 
 
-@catalog_rule("TC204", "confusable-names", "warning", bad="""
+@catalog_rule("TC204", "confusable-names", "warning", example="""
     tools:
       - name: get_user
         description: Fetch a user's profile by their numeric account id.
@@ -162,23 +129,8 @@ def duplicate_name(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
           properties:
             id: {type: integer, description: Numeric account id.}
           required: [id]
-      - name: getUser
-        description: Fetch a user's profile by their login name instead of the id.
-        parameters:
-          type: object
-          properties:
-            login: {type: string, description: Login name.}
-          required: [login]
-    """, good="""
-    tools:
-      - name: get_user
-        description: Fetch a user's profile by their numeric account id.
-        parameters:
-          type: object
-          properties:
-            id: {type: integer, description: Numeric account id.}
-          required: [id]
-      - name: get_user_by_login
+  -   - name: getUser
+  +   - name: get_user_by_login
         description: Fetch a user's profile by their login name instead of the id.
         parameters:
           type: object

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolcat.lint.model import Context, Problem, tool_rule
+from toolcat.lint.findings import Context, Problem, tool_rule
 from toolcat.model import Tool
 from toolcat.providers import PROVIDERS
 
@@ -57,21 +57,11 @@ def unmarked(tool: Tool) -> bool:
     return tool.safe and not tool.safety_stated and not tool.safety
 
 
-@tool_rule("TC608", "unmarked-destructive", "warning", bad="""
+@tool_rule("TC608", "unmarked-destructive", "warning", example="""
     tools:
       - name: delete_resource
         description: Delete a Kubernetes resource by type and name.
-        parameters:
-          type: object
-          properties:
-            resource_type: {type: string, description: 'Kind of resource, e.g. "deployment".'}
-            name: {type: string, description: Name of the resource.}
-          required: [resource_type, name]
-    """, good="""
-    tools:
-      - name: delete_resource
-        description: Delete a Kubernetes resource by type and name.
-        safe: false
+  +     safe: false
         parameters:
           type: object
           properties:

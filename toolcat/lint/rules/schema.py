@@ -6,35 +6,28 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
+from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.metaschema import schema_errors
-from toolcat.lint.model import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.walk import type_names, written_schema
 from toolcat.model import Catalog, Tool
 from toolcat.providers.types import foreign_types
 from toolcat.wording import schema_message
 
 
-@tool_rule("TC101", "invalid-schema", "error", bad="""
+@tool_rule("TC101", "invalid-schema", "error", example="""
     tools:
       - name: create_ticket
         description: Open a support ticket for a customer problem.
         parameters:
           type: object
           properties:
-            priority: {type: urgent, description: How soon it needs an answer.}
-          required: priority
-    """, good="""
-    tools:
-      - name: create_ticket
-        description: Open a support ticket for a customer problem.
-        parameters:
-          type: object
-          properties:
-            priority:
-              type: string
-              enum: [low, normal, urgent]
-              description: How soon it needs an answer.
-          required: [priority]
+  -         priority: {type: urgent, description: How soon it needs an answer.}
+  -       required: priority
+  +         priority:
+  +           type: string
+  +           enum: [low, normal, urgent]
+  +           description: How soon it needs an answer.
+  +       required: [priority]
     """)
 def invalid_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """The parameters are not a valid JSON Schema.
@@ -50,24 +43,20 @@ def invalid_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield Problem(f"not a valid JSON Schema: {message}", schema=pointer)
 
 
-@tool_rule("TC102", "missing-schema", "error", bad="""
+@tool_rule("TC102", "missing-schema", "error", example="""
     tools:
       - name: restart_service
         description: Restart a service on the production cluster by its name.
-    """, good="""
-    tools:
-      - name: restart_service
-        description: Restart a service on the production cluster by its name.
-        parameters:
-          type: object
-          properties:
-            service: {type: string, description: Name of the service to restart.}
-          required: [service]
-      - name: clear_cache
-        description: Drop every cached page of the web front end.
-        safe: true
-        allow_no_schema: true
-        no_schema_mode: human-approval
+  +     parameters:
+  +       type: object
+  +       properties:
+  +         service: {type: string, description: Name of the service to restart.}
+  +       required: [service]
+  +   - name: clear_cache
+  +     description: Drop every cached page of the web front end.
+  +     safe: true
+  +     allow_no_schema: true
+  +     no_schema_mode: human-approval
     """)
 def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A tool has no parameters schema (fail-closed).
@@ -90,7 +79,7 @@ def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
                       field="allow_no_schema")
 
 
-@tool_rule("TC103", "required-undefined", "error", bad="""
+@tool_rule("TC103", "required-undefined", "error", example="""
     tools:
       - name: send_invoice
         description: Email an invoice to a customer as a PDF attachment.
@@ -98,17 +87,7 @@ def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
           type: object
           properties:
             invoice_id: {type: string, description: "Invoice number, e.g. INV-0042."}
-          required: [invoice_id, email]
-          additionalProperties: false
-    """, good="""
-    tools:
-      - name: send_invoice
-        description: Email an invoice to a customer as a PDF attachment.
-        parameters:
-          type: object
-          properties:
-            invoice_id: {type: string, description: "Invoice number, e.g. INV-0042."}
-            email: {type: string, format: email, description: Address to send it to.}
+  +         email: {type: string, format: email, description: Address to send it to.}
           required: [invoice_id, email]
           additionalProperties: false
     """)
@@ -168,7 +147,7 @@ _BOUNDS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "max
            ("minProperties", "maxProperties"))
 
 
-@tool_rule("TC104", "contradictory-values", "error", bad="""
+@tool_rule("TC104", "contradictory-values", "error", example="""
     tools:
       - name: set_volume
         description: Set the speaker volume of a room in the office.
@@ -179,21 +158,8 @@ _BOUNDS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "max
               type: integer
               minimum: 0
               maximum: 10
-              default: 11
-              description: Volume from 0 (mute) to 10.
-          required: [level]
-    """, good="""
-    tools:
-      - name: set_volume
-        description: Set the speaker volume of a room in the office.
-        parameters:
-          type: object
-          properties:
-            level:
-              type: integer
-              minimum: 0
-              maximum: 10
-              default: 5
+  -           default: 11
+  +           default: 5
               description: Volume from 0 (mute) to 10.
           required: [level]
     """)
@@ -272,7 +238,7 @@ def _short(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@catalog_rule("TC105", "remote-ref", "error", bad="""
+@catalog_rule("TC105", "remote-ref", "error", example="""
     tools:
       - name: create_order
         description: Place an order for products from the catalogue.
@@ -280,28 +246,18 @@ def _short(value: Any, limit: int = 40) -> str:
           type: object
           properties:
             address:
-              $ref: https://example.com/schemas/address.json
+  -           $ref: https://example.com/schemas/address.json
+  +           $ref: "#/$defs/address"
               description: Where to deliver the order.
           required: [address]
-    """, good="""
-    tools:
-      - name: create_order
-        description: Place an order for products from the catalogue.
-        parameters:
-          type: object
-          properties:
-            address:
-              $ref: "#/$defs/address"
-              description: Where to deliver the order.
-          required: [address]
-          $defs:
-            address:
-              type: object
-              description: A postal address.
-              properties:
-                street: {type: string, description: Street and house number.}
-                city: {type: string, description: City name.}
-              required: [street, city]
+  +       $defs:
+  +         address:
+  +           type: object
+  +           description: A postal address.
+  +           properties:
+  +             street: {type: string, description: Street and house number.}
+  +             city: {type: string, description: City name.}
+  +           required: [street, city]
     """)
 def remote_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """A `$ref` points at a URL.
@@ -315,7 +271,7 @@ def remote_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
             yield Problem(issue.message, tool=ctx.tool_at(issue.where), where=issue.where)
 
 
-@catalog_rule("TC106", "unresolved-ref", "error", bad="""
+@catalog_rule("TC106", "unresolved-ref", "error", example="""
     tools:
       - name: create_order
         description: Place an order for products from the catalogue.
@@ -323,24 +279,8 @@ def remote_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
           type: object
           properties:
             address:
-              $ref: "#/$defs/adress"
-              description: Where to deliver the order.
-          required: [address]
-          $defs:
-            address:
-              type: object
-              description: A postal address.
-              properties:
-                city: {type: string, description: City name.}
-    """, good="""
-    tools:
-      - name: create_order
-        description: Place an order for products from the catalogue.
-        parameters:
-          type: object
-          properties:
-            address:
-              $ref: "#/$defs/address"
+  -           $ref: "#/$defs/adress"
+  +           $ref: "#/$defs/address"
               description: Where to deliver the order.
           required: [address]
           $defs:
@@ -364,25 +304,20 @@ def unresolved_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
             yield Problem(issue.message, tool=ctx.tool_at(issue.where), where=issue.where)
 
 
-@tool_rule("TC107", "root-not-object", "error", bad="""
+@tool_rule("TC107", "root-not-object", "error", example="""
     tools:
       - name: tag_photo
         description: Add one or more tags to a photo in the library.
         parameters:
-          type: array
-          items: {type: string, description: A tag.}
-    """, good="""
-    tools:
-      - name: tag_photo
-        description: Add one or more tags to a photo in the library.
-        parameters:
-          type: object
-          properties:
-            tags:
-              type: array
-              items: {type: string, description: A tag.}
-              description: Tags to add.
-          required: [tags]
+  -       type: array
+  -       items: {type: string, description: A tag.}
+  +       type: object
+  +       properties:
+  +         tags:
+  +           type: array
+  +           items: {type: string, description: A tag.}
+  +           description: Tags to add.
+  +       required: [tags]
     """)
 def root_not_object(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """The root of the parameters schema is not `type: object`.
@@ -406,25 +341,17 @@ def root_not_object(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield Problem(f"the root schema is of type {shown}, not object", schema="/type")
 
 
-@tool_rule("TC108", "foreign-type-name", "warning", bad="""
+@tool_rule("TC108", "foreign-type-name", "warning", example="""
     tools:
       - name: get_weather
         description: Current temperature and conditions for a city.
         parameters:
           type: object
           properties:
-            city: {type: str, description: City name.}
-            days: {type: int, description: Days of forecast to add.}
-          required: [city]
-    """, good="""
-    tools:
-      - name: get_weather
-        description: Current temperature and conditions for a city.
-        parameters:
-          type: object
-          properties:
-            city: {type: string, description: City name.}
-            days: {type: integer, description: Days of forecast to add.}
+  -         city: {type: str, description: City name.}
+  -         days: {type: int, description: Days of forecast to add.}
+  +         city: {type: string, description: City name.}
+  +         days: {type: integer, description: Days of forecast to add.}
           required: [city]
     """)
 def foreign_type_name(tool: Tool, ctx: Context) -> Iterator[Problem]:

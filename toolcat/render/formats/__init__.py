@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toolcat.errors import UsageError
 from toolcat.render.formats import code, hermes, json_calls, mistral, native, pythonic
-from toolcat.render.formats.base import PromptFormat
+from toolcat.render.formats.contract import PromptFormat
 
 FORMATS: dict[str, PromptFormat] = {
     module.FORMAT.name: module.FORMAT

@@ -1,5 +1,5 @@
 """Code mode: the model writes Python that calls the tools as functions (provider-formats.md
-section 9.7; seed 000's CodeMode).
+section 9.7; the agent's CodeMode).
 
 The tools are shown as Python stubs with typed keyword parameters and a docstring (the
 smolagents shape). When the `python_execution` built-in is among the tools, it stays a native
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool
-from toolcat.render.formats.base import PromptFormat, properties_of, required_of
+from toolcat.render.formats.contract import PromptFormat, properties_of, required_of
 from toolcat.source.refs import resolve_pointer
 
 RUNNER = "python_execution"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.render.formats.base import (
+from toolcat.render.formats.contract import (
     PromptFormat,
     call_at,
     call_from_object,

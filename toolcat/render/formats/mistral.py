@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.render.formats.base import PromptFormat, call_at, call_from_object, dumps
+from toolcat.render.formats.contract import PromptFormat, call_at, call_from_object, dumps
 
 TOOL_CALLS = "[TOOL_CALLS]"
 _NAME = re.compile(r"\s*([A-Za-z0-9_.:-]+)(?:\[CALL_ID\]([A-Za-z0-9]+))?\s*(?:\[ARGS\])?\s*")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolcat.model import Tool
-from toolcat.render.formats.base import PromptFormat
+from toolcat.render.formats.contract import PromptFormat
 
 
 def instructions(prompt_tools: Sequence[Tool],

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.render.formats.base import PromptFormat, dumps, function_entry, position
+from toolcat.render.formats.contract import PromptFormat, dumps, function_entry, position
 
 OPENING = """\
 You are an expert in composing functions. You are given a question and a set of possible functions.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.source.files import MAX_DEPTH, value_problem
+from toolcat.source.limits import MAX_DEPTH, value_problem
 
 Instructions = Callable[[Sequence[Tool], Sequence[Tool]], tuple[str, list[str]]]
 

@@ -160,34 +160,68 @@ class Rule:
                 dict(self.example_settings), "bad": self.bad, "good": self.good}
 
 
-def _rule(scope: Scope, id: str, name: str, severity: Severity, *, bad: str, good: str,
-          options: Mapping[str, Any] | None = None, needs_target: bool = False,
-          example_settings: Mapping[str, Any] | None = None
+def split_example(example: str) -> tuple[str, str]:
+    """The bad and the good catalog of a rule's example, written once as a diff.
+
+    Every line has a two-character gutter: `- ` for a line only the bad catalog has, `+ ` for
+    one only the good catalog has, two spaces for a line both share. The example is written
+    once and each half is derived, so the two cannot drift apart.
+    """
+    bad: list[str] = []
+    good: list[str] = []
+    for number, line in enumerate(inspect.cleandoc(example).split("\n"), 1):
+        mark, text = line[:1], line[2:]
+        if mark not in ("-", "+", " ", "") or line[1:2] not in (" ", ""):
+            raise ValueError(f"example line {number} has no '- ', '+ ' or '  ' gutter: {line!r}")
+        if mark != "+":
+            bad.append(text)
+        if mark != "-":
+            good.append(text)
+    return (inspect.cleandoc("\n" + "\n".join(bad)) + "\n",
+            inspect.cleandoc("\n" + "\n".join(good)) + "\n")
+
+
+def _examples(example: str | None, bad: str | None, good: str | None) -> tuple[str, str]:
+    if example is not None and bad is None and good is None:
+        return split_example(example)
+    if example is None and bad is not None and good is not None:
+        return inspect.cleandoc(bad) + "\n", inspect.cleandoc(good) + "\n"
+    raise TypeError("a rule has either `example` or both `bad` and `good`")
+
+
+def _rule(scope: Scope, id: str, name: str, severity: Severity, *, example: str | None,
+          bad: str | None, good: str | None, options: Mapping[str, Any] | None,
+          needs_target: bool, example_settings: Mapping[str, Any] | None
           ) -> Callable[[Callable[..., Iterator[Problem]]], Rule]:
+    bad_text, good_text = _examples(example, bad, good)
+
     def wrap(check: Callable[..., Iterator[Problem]]) -> Rule:
-        return Rule(id, name, severity, scope, check, inspect.cleandoc(bad) + "\n",
-                    inspect.cleandoc(good) + "\n", dict(options or {}), needs_target,
-                    dict(example_settings or {}))
+        return Rule(id, name, severity, scope, check, bad_text, good_text, dict(options or {}),
+                    needs_target, dict(example_settings or {}))
     return wrap
 
 
-def tool_rule(id: str, name: str, severity: Severity, *, bad: str, good: str,
+def tool_rule(id: str, name: str, severity: Severity, *, example: str | None = None,
+              bad: str | None = None, good: str | None = None,
               options: Mapping[str, Any] | None = None, needs_target: bool = False,
               example_settings: Mapping[str, Any] | None = None) -> Callable[[ToolCheck], Rule]:
     """Declare a rule that checks one tool at a time. Its docstring documents it: the first
-    line is the summary, the rest the explanation; `bad` and `good` are example catalogs,
-    linted with `example_settings` (a `lint:` mapping) in the tests."""
-    return _rule("tool", id, name, severity, bad=bad, good=good, options=options,
-                 needs_target=needs_target, example_settings=example_settings)
+    line is the summary, the rest the explanation. `example` is the bad and the good catalog
+    written once as a diff (`split_example`); `bad` and `good` are for the rare rule whose two
+    catalogs share nothing. The examples are linted with `example_settings` (a `lint:`
+    mapping) by the tests and shown in docs/lint-rules.md."""
+    return _rule("tool", id, name, severity, example=example, bad=bad, good=good,
+                 options=options, needs_target=needs_target, example_settings=example_settings)
 
 
-def catalog_rule(id: str, name: str, severity: Severity, *, bad: str, good: str,
+def catalog_rule(id: str, name: str, severity: Severity, *, example: str | None = None,
+                 bad: str | None = None, good: str | None = None,
                  options: Mapping[str, Any] | None = None, needs_target: bool = False,
                  example_settings: Mapping[str, Any] | None = None
                  ) -> Callable[[CatalogCheck], Rule]:
     """Declare a rule that runs once over the whole catalog (like `tool_rule` otherwise)."""
-    return _rule("catalog", id, name, severity, bad=bad, good=good, options=options,
-                 needs_target=needs_target, example_settings=example_settings)
+    return _rule("catalog", id, name, severity, example=example, bad=bad, good=good,
+                 options=options, needs_target=needs_target, example_settings=example_settings)
 
 
 @dataclass(frozen=True)

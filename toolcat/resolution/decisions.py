@@ -25,7 +25,7 @@ STATUSES: tuple[str, ...] = ("visible", "deferred", "excluded")
 class Decision:
     """One node of the trace: what was decided about `subject`, by which rule, and why.
 
-    `rule` is a key of `toolcat.resolution.rules.RULES`, or None for a node that only groups its
+    `rule` is a key of `TRACE_RULES` (toolcat.resolution.trace), or None for a node that groups its
     children (a stage). `outcome` is a status for a tool ("visible", "excluded", ...) and the
     chosen value for anything else ("hermes", "10").
     """
@@ -87,7 +87,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class FormatChoice:
-    """The tool-call format of the prompt (seed 000) and why it was chosen.
+    """The tool-call format of the prompt and why it was chosen.
 
     `name` is one of native, code, hermes, mistral, pythonic, json; `fallback` is True when
     the profile's primary format was not available; `unavailable` maps each enabled format
@@ -109,7 +109,7 @@ class FormatChoice:
 
 @dataclass(frozen=True)
 class Cap:
-    """How many catalog tools the agent puts in the prompt on its own (seed 000).
+    """How many catalog tools the agent puts in the prompt on its own.
 
     `limit` None means no cap; `size_class` is small, medium, large or unknown.
     """
@@ -126,7 +126,7 @@ class Cap:
 
 @dataclass(frozen=True)
 class Category:
-    """A server whose tools can be discovered: the "Available tool categories" of seed 001."""
+    """A server whose tools can be discovered: an "Available tool category"."""
 
     name: str
     description: str
@@ -159,7 +159,7 @@ class TokenCost:
 
 @dataclass(frozen=True)
 class GatewayOutcome:
-    """What the gateway (seed 004) did to the request's tools.
+    """What the gateway did to the request's tools.
 
     `search_fallback` is the effective enable_search_fallback after the forced values;
     `search_tool` is the phantom tool's name when one was injected; `keep` is the relevance
@@ -199,14 +199,14 @@ class Resolution:
         verdicts: one Verdict per tool (built-ins, catalog, gateway): status, rule, reason.
         format: the chosen tool-call format and why (FormatChoice).
         cap: the number of catalog tools the agent may put in the prompt (Cap).
-        tool_search_mode: whether seed 001's tool search mode is on.
+        tool_search_mode: whether tool search mode is on.
         categories: servers of the deferred tools with their descriptions, for the
             "Available tool categories" section of the tool search prompt.
         prompt: the base prompt from the profile.
         tokens: token cost of what is visible against everything (TokenCost).
         gateway: what the gateway did, or None when the profile has no gateway.
         scorer: the name of the scorer that ordered the tools by relevance.
-        trace: the tree of decisions, each naming its rule (see toolcat.resolution.rules).
+        trace: the tree of decisions, each naming its rule (see toolcat.resolution.trace).
     """
 
     query: str

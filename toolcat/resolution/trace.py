@@ -7,10 +7,10 @@ trace names one of these ids, so a reader can look up why a tool ended where it 
 
 from __future__ import annotations
 
-RULES: dict[str, str] = {
+TRACE_RULES: dict[str, str] = {
     "profile-warning": "a setting of the profile this catalog makes void (a tool or server it "
                        "lacks, contradictory gateway sizes); resolving goes on without it",
-    # ---- the model, the cap and the format (seed 000) --------------------------------------
+    # ---- the model, the cap and the format --------------------------------------
     "model-size": "the model's size class: small < 7B, medium 7-30B, large > 30B",
     "model-size-unknown": "no size given, so the default cap (2) applies",
     "cap-by-size": "at most this many catalog tools in the prompt for the model size",
@@ -29,7 +29,7 @@ RULES: dict[str, str] = {
     "a local fallback) and how a session's discoveries keep the request's prefix cached",
     "scorer": "the scorer that orders catalog tools by relevance: the profile's `scorer`, else "
     "toolcat's default (the most accurate one installed)",
-    # ---- built-in tools (seed 000, seed 001) -----------------------------------------------
+    # ---- built-in tools -----------------------------------------------
     "builtin-enabled": "in `builtins` (enabled_builtins), allowed by the built-in "
     "filter, and its own check passed",
     "builtin-not-enabled": "not in `builtins` (enabled_builtins)",
@@ -47,7 +47,7 @@ RULES: dict[str, str] = {
     "are always immediately available",
     "special-category": "in tool search mode, tools of category structured_output or "
     "human are always immediately available and bypass the filters",
-    # ---- which catalog tools may be used at all (seed 000, seed 001's filtering table) ------
+    # ---- which catalog tools may be used at all (the filtering table) ------
     "server-disabled": "the tool's server is not enabled (server.enabled)",
     "server-denied": "the server is in `filters.servers.deny`",
     "tool-denied": "the tool matches `filters.tools.deny`",
@@ -60,7 +60,7 @@ RULES: dict[str, str] = {
     "no-filter": "no servers or tools are selected, so every tool is discoverable",
     "unsafe": "the tool is marked `safe: false` and the profile does not allow "
     "unsafe tools (`allow_unsafe`, `--allow-unsafe`)",
-    # ---- three-level selection (seed 003) --------------------------------------------------
+    # ---- three-level selection --------------------------------------------------
     "level-core": "level 1: a core tool (level 1, or in `levels.core_tools`) is "
     "always included",
     "level-capability": "level 2: a tag matches the required capabilities (after "
@@ -75,7 +75,7 @@ RULES: dict[str, str] = {
     "without searching",
     "discovered": "the model added it (add_tool) or loaded it (tool_search) "
     "earlier in the session",
-    # ---- deferral, the automatic search and the cap (seed 000, seed 001) --------------------
+    # ---- deferral, the automatic search and the cap --------------------
     "auto-search-match": "the automatic tool_search with the query found it and it "
     "fits under the cap, so it is materialized",
     "auto-search-no-match": "the automatic tool_search with the query did not find "
@@ -95,7 +95,7 @@ RULES: dict[str, str] = {
     "(a tool the cap cut keeps the rule `over-cap`)",
     "advice-tool-search": "the model is shown 30 catalog tools or more at once; "
     "tool search mode, or picking per request, is advised (advice, not a fate)",
-    # ---- gateway tool discovery (seed 004) ---------------------------------------------------
+    # ---- gateway tool discovery ---------------------------------------------------
     "gateway-disabled": "the gateway's tool discovery is off (`gateway.enabled: false`)",
     "gateway-passthrough": "passthrough returns the request unchanged",
     "gateway-no-tools": "the request has no tools, so nothing is filtered",
