@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` as one terminal line: its lines joined by spaces, and every other control
+    character (a carriage return, an escape sequence's ESC, a Unicode line separator) written
+    as its escape, so no name a file chose can split or recolour a message."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"),
+                        " ".join(text.split("\n")))
+
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     """`1 tool`, `2 tools`, `1,000 tools`; `words` for an irregular plural."""

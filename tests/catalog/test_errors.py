@@ -79,3 +79,14 @@ def test_deep_nesting_is_an_error_not_a_crash(tmp_path):
     path.write_text('{"tools": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(CatalogError, match="nested deeper than 64 levels"):
         load_catalog(path)
+
+
+def test_control_characters_a_file_chose_cannot_split_or_colour_the_error(tmp_path, run):
+    path = tmp_path / "tools.json"
+    path.write_text('[{"name": "a\\r\\u001b[31mb", "description": "x"},'
+                    ' {"name": "a\\r\\u001b[31mb", "description": "x"}]')
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "\r" not in result.stderr
+    assert "\x1b" not in result.stderr
+    assert "tool 'a\\r\\x1b[31mb' is defined twice" in result.stderr

@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 from toolcat import __version__
 from toolcat.cli.startup import defer_slow_imports
 from toolcat.errors import ToolcatError
+from toolcat.wording import one_line
 
 defer_slow_imports()  # before a command imports jsonschema
 
@@ -86,8 +87,7 @@ class ToolcatGroup(TyperGroup):
         except ToolcatError as exc:
             if show_traceback(ctx):
                 raise
-            message = " ".join(str(exc).split("\n"))
-            typer.echo(f"toolcat: error: {message}", err=True)
+            typer.echo(f"toolcat: error: {one_line(str(exc))}", err=True)
             raise typer.Exit(exc.exit_code) from None
         except BrokenPipeError:
             # The reader of stdout stopped (`toolcat lint | head`): end quietly, with the
