@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # all but \t and \n
+
+
+def printable(text: str) -> str:
+    """`text` with every control character but tabs and line ends written as its escape (a
+    carriage return, an escape sequence's ESC, a Unicode line separator), so no name a file
+    chose can overwrite or recolour what the terminal shows."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def one_line(text: str) -> str:
-    """`text` as one terminal line: its lines joined by spaces, and every other control
-    character (a carriage return, an escape sequence's ESC, a Unicode line separator) written
-    as its escape, so no name a file chose can split or recolour a message."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"),
-                        " ".join(text.split("\n")))
+    """`text` as one printable terminal line: its lines joined by spaces."""
+    return printable(" ".join(text.split("\n")))
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

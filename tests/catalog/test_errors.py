@@ -90,3 +90,12 @@ def test_control_characters_a_file_chose_cannot_split_or_colour_the_error(tmp_pa
     assert result.stderr.count("\n") == 1 and "\r" not in result.stderr
     assert "\x1b" not in result.stderr
     assert "tool 'a\\r\\x1b[31mb' is defined twice" in result.stderr
+
+
+def test_a_warning_cannot_recolour_the_terminal_either(tmp_path, run):
+    path = tmp_path / "tools.json"
+    path.write_text('{"tools": [{"name": "ok", "description": "x"},'
+                    ' {"type": "web_search\\u001b[2J", "name": "w"}]}')
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 0 and "warning" in result.stderr
+    assert "\x1b" not in result.stderr and "\\x1b[2J" in result.stderr

@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Console, ConsoleDimensions
 
 from toolcat.errors import UsageError
+from toolcat.wording import printable
 
 # Lines meant for a file or a pipe are never wrapped: `show > file` keeps the YAML valid and
 # `lint | grep` sees one finding per line.
@@ -69,12 +70,13 @@ def warn(message: str) -> None:
     from rich.markup import escape
 
     # the message holds names from files ('[a]' in a tool name is no style)
-    err_console.print(f"[yellow]warning:[/] {escape(message)}", markup=True, highlight=False,
+    err_console.print(f"[yellow]warning:[/] {escape(printable(message))}", markup=True,
+                      highlight=False,
                       soft_wrap=True)
 
 
 def note(message: str) -> None:
-    err_console.print(message, markup=False, highlight=False, soft_wrap=True)
+    err_console.print(printable(message), markup=False, highlight=False, soft_wrap=True)
 
 
 # Paths that name an open stream of this process rather than a file: written in place, never
