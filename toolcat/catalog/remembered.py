@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -49,7 +49,7 @@ from toolcat.source.checked import text_digest
 from toolcat.source.files import read_text
 
 FORMAT = 3  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
-# 3: definitions kept as text, decoded when first read
+# 3: definitions kept as text, decoded when first read; each tool's offset in the text
 MIN_SIZE = 1 << 20  # smaller files are read in milliseconds: not worth a file in the cache
 KEEP = 8  # files remembered, the most recently used; an entry is about the size of its file
 _FIELDS = tuple(f.name for f in fields(Tool))
@@ -83,6 +83,8 @@ class FileRead:
     # without parsing); other files are parsed again when a position is first needed
     strict_json: bool
     reached: Reached | None = None  # None: no `$ref` of the file left it
+    # the offset in the text of each tool whose origin is found lazily, by its pointer
+    offsets: dict[str, int] | None = field(default=None, compare=False)
 
 
 def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
@@ -143,17 +145,20 @@ def snapshot(uri: str) -> tuple[str, str]:
         return real, f"cannot be read: {exc}"
 
 
-def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
+def remember(entry: str, shown: str, read: Callable[[], FileRead],
+             offset: Callable[[str], int | None] | None = None) -> None:
     """Keep what reading the file `shown` gave (`read()`) under `entry`, the second time the
     same text is read: storing 43,000 tools costs half a second, which a file read once (lint
-    in CI) would pay for nothing. The first read leaves an empty marker."""
+    in CI) would pay for nothing. The first read leaves an empty marker. `offset(pointer)`
+    gives where each tool is in a strict JSON text, kept so that a recalled tool's line is
+    found without stepping over the tools before it."""
     seen = _path(entry, "seen")
     if not seen.exists():
         cache.store(seen, lambda handle: None, KEEP)
         return
     try:
         found = read()
-        payload = _encode(found, shown)
+        payload = _encode(found, shown, offset)
         # what is written must read back as what was read, or it is not written
         if not _same(_decode(memoryview(payload), shown, lambda pointer: (0, 0)), found):
             return
@@ -182,13 +187,17 @@ _WIDTH = len(_FIELDS) + 1  # the fields, then what they share with `raw`
 HEAD = 12
 
 
-def _encode(found: FileRead, shown: str) -> bytes:
+def _encode(found: FileRead, shown: str,
+            offset: Callable[[str], int | None] | None = None) -> bytes:
     lazy = found.strict_json
     rows = []
     definitions = []
+    offsets: list[int] = []
     for tool in found.tools:
         row: list[Any] = list(tool.__getstate__())
         row[_ORIGIN] = _place(tool.origin, shown, lazy)
+        if type(row[_ORIGIN]) is str and offset is not None:
+            offsets.append(offset(row[_ORIGIN]) or -1)
         shared: list[Any] = []
         raw = tool.raw
         for index in _SHAREABLE:
@@ -219,6 +228,9 @@ def _encode(found: FileRead, shown: str) -> bytes:
         "reached": None if reached is None else {
             "base": reached.base, "roots": reached.roots, "files": reached.files,
             "checked": reached.checked},
+        # one per tool whose origin is a pointer, in order, when all were found
+        "offsets": offsets if offsets and len(offsets) == sum(
+            type(row[_ORIGIN]) is str for row in rows) else None,
     }
     header = json.dumps(document, separators=(",", ":")).encode()
     return b"".join([b"%0*d" % (HEAD, len(header)), header, *definitions])
@@ -314,7 +326,24 @@ def _decode(payload: memoryview, shown: str,
     tools = []
     new, pending, definition = Tool.__new__, PendingSourceRef, _Definition
     in_raw: dict[Any, _InRaw] = {}
+    sharing = _WIDTH - 1
+    if sharing in fixed:  # every tool shares the same fields with its definition
+        shared = constants[fixed.index(sharing)]
+        _expect(isinstance(shared, list) and len(shared) % 2 == 0, "a shared field")
+        for n in range(0, len(shared), 2):
+            field_index, key = shared[n], shared[n + 1]
+            if field_index not in _SHAREABLE or type(key) is not str or \
+                    field_index not in fixed or constants[fixed.index(field_index)] is not None:
+                break
+        else:  # each tool's row then needs nothing done for them
+            for n in range(0, len(shared), 2):
+                constants[fixed.index(shared[n])] = _InRaw(shared[n + 1])
+            constants[fixed.index(sharing)] = []
     start, end = 0, len(text)
+    stored = document.get("offsets")
+    _expect(stored is None or (isinstance(stored, list)
+                               and all(type(n) is int for n in stored)), "offsets")
+    offsets: dict[str, int] | None = {} if stored else None
     for cells in rows:
         if type(cells) is not list or len(cells) != width:
             _expect(False, "a tool")
@@ -336,6 +365,8 @@ def _decode(payload: memoryview, shown: str,
         origin = row[_ORIGIN]
         if type(origin) is str:
             row[_ORIGIN] = pending(shown, origin, locate)
+            if offsets is not None:
+                offsets[origin] = stored[len(offsets)] if len(offsets) < len(stored) else -1
         elif origin_varies or origin is not None:
             row[_ORIGIN] = _ref(origin)
         if type(row[0]) is not str:
@@ -349,7 +380,7 @@ def _decode(payload: memoryview, shown: str,
         tuple(Server(_text(n), _text(d), bool(e), _ref(o), _mapping(x))
               for n, d, e, o, x in servers),
         tuple(LoadIssue(_text(c), _text(m), _ref(w), _severity(s)) for c, m, w, s in issues),
-        strict, _reached(document["reached"]))
+        strict, _reached(document["reached"]), offsets)
 
 
 def _reached(value: Any) -> Reached | None:

@@ -205,6 +205,7 @@ class Resolver:
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
         self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
+        self._server_names: list[str] | None = None
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -301,8 +302,13 @@ class Resolver:
         auto = shown_search or "tool_search" in profile.builtins
         stages.append(self._present(candidates, cap, fates, scores, auto=auto,
                                     model_searches=shown_search))
-        shown = by_preference([t for t in eligible if fates[t.qualified_name].status == "visible"],
-                              scores, self._index, levels=profile.levels is not None)
+        index, tools = self._index, self.catalog.tools
+        # the visible catalog tools, in catalog order (as `eligible` has them): found from
+        # the fates rather than by asking each of 43,000 tools for its key
+        shown = by_preference(
+            [tools[i] for i in sorted(index[k] for k, f in fates.items()
+                                      if f.status == "visible" and k in index)],
+            scores, index, levels=profile.levels is not None)
         count = dict.fromkeys(("visible", "deferred", "excluded"), 0)
         for key in self._keys:
             count[fates[key].status] += 1
@@ -360,8 +366,8 @@ class Resolver:
             excluded=excluded,
             verdicts=self._verdicts(everything, keys, fates, scores),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
-            categories=self._categories(deferred), prompt=profile.prompt, tokens=tokens,
-            gateway=outcome, scorer=self.scorer_name, trace=trace)
+            categories=self._categories(deferred, deferred_keys), prompt=profile.prompt,
+            tokens=tokens, gateway=outcome, scorer=self.scorer_name, trace=trace)
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -445,7 +451,8 @@ class Resolver:
         profile = self.profile
         children = []
         pre = profile.tool_search_mode.pre_discovered if profile.tool_search_mode.enabled else ()
-        eligible_keys = {t.qualified_name for t in eligible}
+        eligible_keys = {t.qualified_name for t in eligible} if pre or state.discovered \
+            else set()
         for pattern in pre:
             for tool in self.catalog.select([pattern]):
                 key = tool.qualified_name
@@ -634,11 +641,16 @@ class Resolver:
                 counted[key] if key in counted else self.tokens(tool)))
         return tuple(out)
 
-    def _categories(self, deferred: tuple[Tool, ...]) -> tuple[Category, ...]:
-        servers = dict.fromkeys(t.server for t in deferred if t.qualified_name in self._index)
+    def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
+                    ) -> tuple[Category, ...]:
+        index = self._index
+        servers = dict.fromkeys(t.server for t, k in zip(deferred, keys, strict=True)
+                                if k in index)
+        if self._server_names is None:  # the catalog's alone
+            self._server_names = self.catalog.server_names()
         return tuple(Category(name, self._servers[name].description
                               if name in self._servers else "")
-                     for name in self.catalog.server_names() if name in servers)
+                     for name in self._server_names if name in servers)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:
