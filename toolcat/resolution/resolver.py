@@ -402,7 +402,19 @@ class Resolver:
         filtered: list[Decision] = []
         eligible: list[Tool] = []
         quiet = 0
+        rules = profile.filters
+        # No filter, no server setting, no disabled server, no special category: a safe
+        # tool is eligible and unremarked (what `eligibility` says of it), so only the
+        # others are asked about.
+        unfiltered = not (profile.servers or rules.servers.allow or rules.servers.deny
+                          or rules.tools.allow or rules.tools.deny
+                          or profile.tool_search_mode.enabled
+                          or any(not s.enabled for s in servers.values()))
         for tool, key in zip(self.catalog.tools, self._keys, strict=True):
+            if unfiltered and tool.safe:
+                eligible.append(tool)
+                quiet += 1
+                continue
             ok, rule, reason = eligibility(tool, profile, servers)
             if not ok:
                 fates[key] = _Fate("excluded", rule, reason)
