@@ -230,6 +230,52 @@ _TOOL_FIELDS = tuple(f.name for f in fields(Tool))
 _TOOL_SLOTS = tuple(getattr(Tool, name).__set__ for name in _TOOL_FIELDS)
 
 
+class Deferred:
+    """A Tool field's value found when the field is first read, not when the tool is made.
+
+    A remembered catalog (catalog.remembered) keeps each definition as its JSON text until
+    someone asks for it: a command that shows three of 43,000 tools decodes three. Only
+    `DEFERRABLE` fields may hold one; reading the field puts the value in its place, once."""
+
+    __slots__ = ()
+
+    def value(self, tool: Tool) -> Any:
+        raise NotImplementedError
+
+
+DEFERRABLE = ("description", "parameters", "raw")
+_SETTLING = threading.RLock()  # a field's value may read another deferred field
+
+
+class _Settled:
+    """A Tool slot that may hold a Deferred: reading it gives the value, computed once."""
+
+    __slots__ = ("_get", "_set")
+
+    def __init__(self, slot: Any) -> None:
+        self._get = slot.__get__
+        self._set = slot.__set__
+
+    def __get__(self, tool: Tool | None, owner: type | None = None) -> Any:
+        if tool is None:
+            return self
+        value = self._get(tool, owner)
+        if isinstance(value, Deferred):
+            with _SETTLING:  # two threads must not put two different values in place
+                value = self._get(tool, owner)
+                if isinstance(value, Deferred):
+                    value = value.value(tool)
+                    self._set(tool, value)
+        return value
+
+    def __set__(self, tool: Tool, value: Any) -> None:
+        self._set(tool, value)
+
+
+for _name in DEFERRABLE:
+    setattr(Tool, _name, _Settled(Tool.__dict__[_name]))
+
+
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """One tool call as a model returned it, before it is validated (see toolcat.calls.check).

@@ -230,3 +230,37 @@ def test_a_read_that_cannot_be_stored_costs_nothing_but_the_time(
     write_big(path)
     assert len(read_twice(path).tools) == 2500
     assert entries() == []
+
+
+def test_a_recalled_catalog_decodes_only_the_definitions_it_shows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Runner) -> None:
+    """`pick` on a remembered catalog with pydantic-style `$defs` reads the entry, not the
+    file, and decodes the definitions of the tools it shows, not the other 2,499."""
+    path = tmp_path / "tools.json"
+    write_big(path, pydantic_style())
+    first = load_catalog(path)
+    query = ["pick", "does thing 1234", "-c", str(path), "--scorer", "bm25", "-k", "2",
+             "--json"]
+    run(*query)  # read once: a marker, and the search index kept
+    run(*query)  # read again: remembered
+    assert len(entries()) == 1
+    decoded: list[str] = []
+    real = remembered._Definition.value
+    monkeypatch.setattr(remembered._Definition, "value",
+                        lambda self, tool: decoded.append(tool.name) or real(self, tool))
+    no_parsing(monkeypatch)
+    picks = json.loads(run(*query).stdout)["picks"]
+    assert picks[0]["name"] == "tool_1234"
+    assert set(decoded) <= {p["name"] for p in picks}
+    # each shown tool's place is the one a read of the file gives
+    origin = picks[0]["provenance"]["origin"]
+    assert (origin["line"], origin["column"]) == (first.get("tool_1234").origin.line,
+                                                  first.get("tool_1234").origin.column)
+    # a definition is decoded when first asked for, once, and is the one the file holds
+    again = load_catalog(path)
+    decoded.clear()
+    assert again.tools[7].parameters == first.tools[7].parameters
+    assert again.tools[7].description == first.tools[7].description
+    assert again.tools[7].raw == first.tools[7].raw
+    assert decoded == ["tool_7"]
+    assert described(again) == described(first)

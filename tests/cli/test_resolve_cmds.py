@@ -254,3 +254,22 @@ def test_resolve_chooses_picks_scorer_by_catalog_size(run, tmp_path, shared_cach
     result = run("resolve", "ship the parcel", "-c", str(path), "--json")
     assert json.loads(result.stdout)["scorer"] == "hybrid"
     assert "words only until `toolcat index`" in result.stdout
+
+
+def test_the_text_tree_prints_a_bounded_number_of_lines_per_rule(run, tmp_path):
+    """Each tool the cap cuts has a reason of its own (its rank and score): at 43,000 tools
+    the tree printed a line for each. It prints at most 40 per outcome and rule, then one
+    line counting the rest; --json keeps every node."""
+    path = tmp_path / "ledger.json"
+    path.write_text(json.dumps([
+        {"name": f"ledger_{i}", "description": "Post an entry to the ledger. " + "entry " * i}
+        for i in range(100)]))
+    profile = tmp_path / "bm25.yaml"
+    profile.write_text("name: bm25\nmodel: {name: big, tool_calling: true, size_b: 72}\n"
+                       "scorer: bm25\nmcp: {min_score: 0.0}\n")
+    args = ("resolve", "post an entry to the ledger", "-c", str(path), "-p", str(profile))
+    text = run(*args).stdout
+    cut = [line for line in text.splitlines() if "[over-cap]" in line]
+    assert len(cut) == 41 and "… and 50 more → deferred [over-cap]" in cut[-1]
+    data = json.loads(run(*args, "--json").stdout)
+    assert sum(t["rule"] == "over-cap" for t in data["deferred"]) == 90

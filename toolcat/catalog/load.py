@@ -118,7 +118,7 @@ class _Loader:
             self.add(parse_file(path, text, digest))
             return
         # made when a tool's line is first asked for, by then from what `found` says
-        index = LaterIndex(lambda: JsonIndex(text) if found and found.strict_json
+        index = LaterIndex(lambda: JsonIndex(text, found.offsets) if found and found.strict_json
                            else parse_file(path, text, digest).index)
         found = remembered.recall(entry, shown, text, index.locate)
         if found is not None and self._recalled(found, shown):
@@ -136,7 +136,8 @@ class _Loader:
                 return
         remembered.remember(entry, shown, lambda: remembered.FileRead(
             tuple(self.tools[tools:]), tuple(declared), tuple(self.issues[issues:]),
-            strict_json=parsed.type_names is not None, reached=reached))
+            strict_json=parsed.type_names is not None, reached=reached),
+            parsed.index.offset if isinstance(parsed.index, JsonIndex) else None)
 
     def _recalled(self, found: remembered.FileRead, shown: str) -> bool:
         """Take what reading `shown` gave, unless the files its `$ref`s reached changed."""

@@ -21,11 +21,13 @@ the file's text (a JSON text is indexed lazily; a YAML text is parsed again the 
 one is needed, as lint does). Each tool's own line is stored for a YAML file, whose parse
 found it anyway, and found when asked for in a JSON file.
 
-An entry is plain JSON (a list of field values per tool, in the model's field order), sealed
-and size-bounded by toolcat.source.cache: JSON cannot express shared or cyclic structure, so
-what reading an entry costs is linear in its size, and an entry someone else wrote is refused
-before it is parsed. What is stored is decoded again and compared with what was read before
-it is written: a value JSON cannot carry exactly is never remembered.
+An entry is plain JSON (a list of field values per tool, in the model's field order, then
+each tool's definition as its own JSON text, decoded when the tool's definition, description
+or parameters are first read), sealed and size-bounded by toolcat.source.cache: JSON cannot
+express shared or cyclic structure, so what reading an entry costs is linear in its size,
+and an entry someone else wrote is refused before it is parsed. What is stored is decoded
+again and compared with what was read before it is written: a value JSON cannot carry
+exactly is never remembered.
 """
 
 from __future__ import annotations
@@ -33,20 +35,21 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from toolcat import __version__
 from toolcat.errors import CatalogError
-from toolcat.model import LoadIssue, PendingSourceRef, Server, SourceRef, Tool
+from toolcat.model import Deferred, LoadIssue, PendingSourceRef, Server, SourceRef, Tool
 from toolcat.providers import PROVIDERS
 from toolcat.source import cache
 from toolcat.source.checked import text_digest
 from toolcat.source.files import read_text
 
-FORMAT = 2  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too
+FORMAT = 3  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
+# 3: definitions kept as text, decoded when first read; each tool's offset in the text
 MIN_SIZE = 1 << 20  # smaller files are read in milliseconds: not worth a file in the cache
 KEEP = 8  # files remembered, the most recently used; an entry is about the size of its file
 _FIELDS = tuple(f.name for f in fields(Tool))
@@ -80,6 +83,8 @@ class FileRead:
     # without parsing); other files are parsed again when a position is first needed
     strict_json: bool
     reached: Reached | None = None  # None: no `$ref` of the file left it
+    # the offset in the text of each tool whose origin is found lazily, by its pointer
+    offsets: dict[str, int] | None = field(default=None, compare=False)
 
 
 def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
@@ -140,17 +145,20 @@ def snapshot(uri: str) -> tuple[str, str]:
         return real, f"cannot be read: {exc}"
 
 
-def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
+def remember(entry: str, shown: str, read: Callable[[], FileRead],
+             offset: Callable[[str], int | None] | None = None) -> None:
     """Keep what reading the file `shown` gave (`read()`) under `entry`, the second time the
     same text is read: storing 43,000 tools costs half a second, which a file read once (lint
-    in CI) would pay for nothing. The first read leaves an empty marker."""
+    in CI) would pay for nothing. The first read leaves an empty marker. `offset(pointer)`
+    gives where each tool is in a strict JSON text, kept so that a recalled tool's line is
+    found without stepping over the tools before it."""
     seen = _path(entry, "seen")
     if not seen.exists():
         cache.store(seen, lambda handle: None, KEEP)
         return
     try:
         found = read()
-        payload = _encode(found, shown)
+        payload = _encode(found, shown, offset)
         # what is written must read back as what was read, or it is not written
         if not _same(_decode(memoryview(payload), shown, lambda pointer: (0, 0)), found):
             return
@@ -160,27 +168,36 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead]) -> None:
 
 
 # --- the entry's layout -------------------------------------------------------------------
+# HEAD (12 ASCII digits: the header's length), the header, then each tool's definition
+# (`raw`) as compact JSON, one after the other. The header:
 # {"format": FORMAT, "strict_json": bool, "columns": [column, ...], "constants": [value, ...],
 #  "tools": [row, ...], "servers": [...], "issues": [...], "reached": null | {...}}
 # A tool is its field values in the model's order (tuples as lists; its origin a JSON pointer
-# when found lazily from a strict JSON text, else [file, line, column, pointer]), then the
-# fields it shares with `raw` (the very same object, as a reader gives them): a list of
-# [field index, raw key, ...], those fields left null. A column whose value is the same plain
-# scalar (or empty list or mapping) in every tool is stored once in `constants`; a row holds
-# the other columns, in order. A catalog's tools mostly differ in `raw` and their origin only,
-# so an entry is about as large as the catalog's compact JSON.
+# when found lazily from a strict JSON text, else [file, line, column, pointer]; its `raw` the
+# length of its definition's text), then the fields it shares with `raw` (the very same
+# object, as a reader gives them): a list of [field index, raw key, ...], those fields left
+# null. A column whose value is the same plain scalar (or empty list or mapping) in every
+# tool is stored once in `constants`; a row holds the other columns, in order.
+# A recalled tool's definition, and the description and parameters it shares, are decoded
+# when first read (toolcat.model.Deferred): `pick` on 43,000 tools decodes the few it shows,
+# and decoding the header costs a tenth of decoding the whole catalog.
 
-_SHAREABLE = tuple(_FIELDS.index(name) for name in ("name", "description", "server",
-                                                    "parameters"))
+_SHAREABLE = tuple(_FIELDS.index(name) for name in ("description", "parameters"))
 _WIDTH = len(_FIELDS) + 1  # the fields, then what they share with `raw`
+HEAD = 12
 
 
-def _encode(found: FileRead, shown: str) -> bytes:
+def _encode(found: FileRead, shown: str,
+            offset: Callable[[str], int | None] | None = None) -> bytes:
     lazy = found.strict_json
     rows = []
+    definitions = []
+    offsets: list[int] = []
     for tool in found.tools:
         row: list[Any] = list(tool.__getstate__())
         row[_ORIGIN] = _place(tool.origin, shown, lazy)
+        if type(row[_ORIGIN]) is str and offset is not None:
+            offsets.append(offset(row[_ORIGIN]) or -1)
         shared: list[Any] = []
         raw = tool.raw
         for index in _SHAREABLE:
@@ -192,6 +209,9 @@ def _encode(found: FileRead, shown: str) -> bytes:
                     row[index] = None
         for index in _TUPLES:
             row[index] = list(row[index])
+        definition = json.dumps(raw, separators=(",", ":")).encode()
+        definitions.append(definition)
+        row[_RAW] = len(definition)
         row.append(shared)
         rows.append(row)
     constant = [j for j in range(_WIDTH) if rows and _same_everywhere(rows, j)]
@@ -208,8 +228,45 @@ def _encode(found: FileRead, shown: str) -> bytes:
         "reached": None if reached is None else {
             "base": reached.base, "roots": reached.roots, "files": reached.files,
             "checked": reached.checked},
+        # one per tool whose origin is a pointer, in order, when all were found
+        "offsets": offsets if offsets and len(offsets) == sum(
+            type(row[_ORIGIN]) is str for row in rows) else None,
     }
-    return json.dumps(document, separators=(",", ":")).encode()
+    header = json.dumps(document, separators=(",", ":")).encode()
+    return b"".join([b"%0*d" % (HEAD, len(header)), header, *definitions])
+
+
+class _Definition(Deferred):
+    """A recalled tool's `raw`: its JSON text in the entry, decoded when first read."""
+
+    __slots__ = ("_end", "_start", "_text")
+
+    def __init__(self, text: memoryview, start: int, end: int) -> None:
+        self._text, self._start, self._end = text, start, end
+
+    def value(self, tool: Tool) -> Any:
+        raw = json.loads(bytes(self._text[self._start:self._end]))
+        if type(raw) is not dict:  # the entry was sealed by this user: only a bug gets here
+            raise CatalogError(f"the remembered definition of {tool.name!r} is damaged; "
+                               f"remove {cache.cache_dir() / 'read'} to read the file again")
+        return raw
+
+
+class _InRaw(Deferred):
+    """A recalled tool's field that is the very object its `raw` holds under `key`."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: str) -> None:
+        self._key = key
+
+    def value(self, tool: Tool) -> Any:
+        try:
+            return tool.raw[self._key]
+        except KeyError:
+            raise CatalogError(f"the remembered definition of {tool.name!r} lacks "
+                               f"{self._key!r}; remove {cache.cache_dir() / 'read'} to read "
+                               "the file again") from None
 
 
 def _same_everywhere(rows: list[list[Any]], j: int) -> bool:
@@ -242,7 +299,10 @@ def _place(ref: SourceRef | None, shown: str, lazy: bool) -> Any:
 
 def _decode(payload: memoryview, shown: str,
             locate: Callable[[str], tuple[int, int]]) -> FileRead:
-    document = json.loads(bytes(payload))
+    size = int(bytes(payload[:HEAD]))
+    _expect(0 < size <= len(payload) - HEAD, "header")
+    document = json.loads(bytes(payload[HEAD:HEAD + size]))
+    text = payload[HEAD + size:]
     _expect(isinstance(document, dict) and document.get("format") == FORMAT, "format")
     strict, rows = document["strict_json"], document["tools"]
     columns, constants = document["columns"], document["constants"]
@@ -250,7 +310,7 @@ def _decode(payload: memoryview, shown: str,
     _expect(isinstance(strict, bool) and isinstance(rows, list) and isinstance(servers, list)
             and isinstance(issues, list) and isinstance(columns, list)
             and isinstance(constants, list) and all(type(j) is int for j in columns)
-            and sorted(columns) == columns, "layout")
+            and sorted(columns) == columns and _RAW in columns, "layout")
     fixed = [j for j in range(_WIDTH) if j not in columns]
     _expect(len(fixed) + len(columns) == _WIDTH and len(constants) == len(fixed), "columns")
     # each field's place in a row followed by the constants
@@ -264,23 +324,49 @@ def _decode(payload: memoryview, shown: str,
     origin_varies = _ORIGIN in columns
     width = len(columns)
     tools = []
-    new, pending = Tool.__new__, PendingSourceRef
+    new, pending, definition = Tool.__new__, PendingSourceRef, _Definition
+    in_raw: dict[Any, _InRaw] = {}
+    sharing = _WIDTH - 1
+    if sharing in fixed:  # every tool shares the same fields with its definition
+        shared = constants[fixed.index(sharing)]
+        _expect(isinstance(shared, list) and len(shared) % 2 == 0, "a shared field")
+        for n in range(0, len(shared), 2):
+            field_index, key = shared[n], shared[n + 1]
+            if field_index not in _SHAREABLE or type(key) is not str or \
+                    field_index not in fixed or constants[fixed.index(field_index)] is not None:
+                break
+        else:  # each tool's row then needs nothing done for them
+            for n in range(0, len(shared), 2):
+                constants[fixed.index(shared[n])] = _InRaw(shared[n + 1])
+            constants[fixed.index(sharing)] = []
+    start, end = 0, len(text)
+    stored = document.get("offsets")
+    _expect(stored is None or (isinstance(stored, list)
+                               and all(type(n) is int for n in stored)), "offsets")
+    offsets: dict[str, int] | None = {} if stored else None
     for cells in rows:
         if type(cells) is not list or len(cells) != width:
             _expect(False, "a tool")
         row = list(gather(cells + constants))
         shared = row.pop()
-        raw = row[_RAW]
-        if type(raw) is not dict or type(shared) is not list:
+        length = row[_RAW]
+        if type(length) is not int or type(shared) is not list or not 0 < length <= end - start:
             _expect(False, "a definition")
+        row[_RAW] = definition(text, start, start + length)
+        start += length
         for n in range(0, len(shared), 2):
-            row[shared[n]] = raw[shared[n + 1]]
+            key = shared[n + 1]
+            if shared[n] not in _SHAREABLE or type(key) is not str:
+                _expect(False, "a shared field")
+            row[shared[n]] = in_raw.get(key) or in_raw.setdefault(key, _InRaw(key))
         for i in varying_tuples:
             _expect(isinstance(row[i], list), "a list field")
             row[i] = tuple(row[i])
         origin = row[_ORIGIN]
         if type(origin) is str:
             row[_ORIGIN] = pending(shown, origin, locate)
+            if offsets is not None:
+                offsets[origin] = stored[len(offsets)] if len(offsets) < len(stored) else -1
         elif origin_varies or origin is not None:
             row[_ORIGIN] = _ref(origin)
         if type(row[0]) is not str:
@@ -288,12 +374,13 @@ def _decode(payload: memoryview, shown: str,
         tool = new(Tool)
         _SET_STATE(tool, cast(tuple[Any, ...], row))  # any sequence in field order
         tools.append(tool)
+    _expect(start == end, "the definitions")
     return FileRead(
         tuple(tools),
         tuple(Server(_text(n), _text(d), bool(e), _ref(o), _mapping(x))
               for n, d, e, o, x in servers),
         tuple(LoadIssue(_text(c), _text(m), _ref(w), _severity(s)) for c, m, w, s in issues),
-        strict, _reached(document["reached"]))
+        strict, _reached(document["reached"]), offsets)
 
 
 def _reached(value: Any) -> Reached | None:

@@ -233,25 +233,45 @@ def _tree(decision: Decision) -> Tree:
 
 def _grouped(children: tuple[Decision, ...]) -> list[Decision]:
     """Leaves that share outcome, rule and reason shown as one line naming them all (the
-    JSON trace keeps one node per tool)."""
+    JSON trace keeps one node per tool); at most LISTED lines of leaves per outcome and rule,
+    then one line counting the rest (at 43,000 tools, the tools under the relevance floor
+    each have a score of their own, so a reason of their own, and would print a line each)."""
     from toolcat.resolution import Decision
 
     groups: dict[tuple[str, str | None, str], list[Decision]] = {}
     for child in children:
         if not child.children:
             groups.setdefault((child.outcome, child.rule, child.reason), []).append(child)
-    out, done = [], set()
+    out: list[Decision] = []
+    done = set()
+    lines: dict[tuple[str, str | None], int] = {}
+    rest: dict[tuple[str, str | None], int] = {}
     for child in children:
         key = (child.outcome, child.rule, child.reason)
         members = groups.get(key, []) if not child.children else []
+        if key in done:
+            continue
+        if members:
+            kind = (child.outcome, child.rule)
+            if lines.get(kind, 0) >= LISTED:
+                if kind not in rest:
+                    out.append(Decision("", child.outcome, child.rule, ""))  # filled below
+                rest[kind] = rest.get(kind, 0) + (len(members) if len(members) >= GROUP_AT
+                                                  else 1)
+                if len(members) >= GROUP_AT:
+                    done.add(key)
+                continue
+            lines[kind] = lines.get(kind, 0) + 1
         if len(members) < GROUP_AT:
             out.append(child)
-        elif key not in done:
+        else:
             done.add(key)
             names = _listed([m.subject for m in members])
             out.append(Decision(f"{names} ({len(members)})", child.outcome, child.rule,
                                 child.reason))
-    return out
+    return [Decision(f"… and {rest[(c.outcome, c.rule)]:,} more", c.outcome, c.rule,
+                     "each with its own reason (--json lists all)")
+            if not c.subject and (c.outcome, c.rule) in rest else c for c in out]
 
 
 def _label(decision: Decision, *, root: bool = False) -> str:

@@ -184,7 +184,8 @@ def self_contained(tool: Tool, documents: Mapping[str, Json]) -> Tool:
     the canonical one is untouched), so a prompt or payload needs nothing else."""
     # no document to bundle from (a catalog without file $refs): nothing to do, and no path
     # to resolve per tool (at 43,000 deferred tools that was most of a render)
-    if not isinstance(tool.parameters, dict) or tool.origin is None or not documents:
+    # (documents first: a remembered tool's parameters are decoded when first read)
+    if not documents or tool.origin is None or not isinstance(tool.parameters, dict):
         return tool
     bundled = bundle(tool.parameters, base_uri_for(tool.origin.file), documents)
     return tool if bundled is tool.parameters else replace(tool, parameters=bundled)

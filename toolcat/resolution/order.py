@@ -21,9 +21,10 @@ def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
     """`tools`, most preferred first."""
 
     def key(tool: Tool) -> tuple[float, float, int]:
-        score, priority = scores[tool.qualified_name], tool.priority
+        name = tool.qualified_name
+        score, priority = scores[name], tool.priority
         first, second = (priority, score) if levels else (score, priority)
-        return -first, -second, position[tool.qualified_name]
+        return -first, -second, position[name]
 
     return sorted(tools, key=key)
 
@@ -44,9 +45,10 @@ def notes(ordered: Sequence[Tool], scores: Mapping[str, float],
     if levels:
         return {t.qualified_name: f"priority {t.priority}" for t in ordered}
     out: dict[str, str] = {}
-    for above, below in pairwise(ordered):
-        if scores[above.qualified_name] != scores[below.qualified_name] or \
-                above.priority == below.priority:
+    # one pass over every candidate of the query: each key and score looked up once
+    scored = [scores[t.qualified_name] for t in ordered]
+    for n, (above, below) in enumerate(pairwise(ordered)):
+        if scored[n] != scored[n + 1] or above.priority == below.priority:
             continue
         out.setdefault(above.qualified_name,
                        f"priority {above.priority} ranks it above {name(below)} (same score, "

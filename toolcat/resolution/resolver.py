@@ -191,14 +191,21 @@ class Resolver:
         self._scores: dict[str, dict[str, float]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
-        self._index = {t.qualified_name: i for i, t in enumerate(catalog.tools)}
+        self._catalog_tokens = 0  # of every catalog tool's definition, once counted
+        # What depends on the catalog and the profile alone is worked out once, here and on
+        # first use, never per query: each key, each name, the filters' verdicts.
+        self._keys = tuple(t.qualified_name for t in catalog.tools)
+        self._index = {key: i for i, key in enumerate(self._keys)}
         self._servers = {s.name: s for s in catalog.servers}
         self._names = {t.qualified_name: t.name for t in self.builtins.tools}
-        self._names.update((t.qualified_name, catalog.ident(t)) for t in catalog.tools)
+        self._names.update(zip(self._keys, map(catalog.ident, catalog.tools), strict=True))
         if profile.gateway is not None:
             phantom = phantom_tool(profile.gateway)
             self._names[phantom.qualified_name] = phantom.name
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
+        self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
+        self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
+        self._server_names: list[str] | None = None
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -226,8 +233,8 @@ class Resolver:
                 self._scores[query] = dict.fromkeys(self._index, 0.0)
                 return self._scores[query]
             values = self.scorer.scores(query) if self.catalog.tools else []
-            self._scores[query] = {t.qualified_name: float(s)
-                                   for t, s in zip(self.catalog.tools, values, strict=True)}
+            values = values.tolist() if hasattr(values, "tolist") else [float(v) for v in values]
+            self._scores[query] = dict(zip(self._keys, values, strict=True))
         return self._scores[query]
 
     def name(self, tool: Tool) -> str:
@@ -236,17 +243,22 @@ class Resolver:
 
     def tokens(self, tool: Tool) -> int:
         key = tool.qualified_name
-        if not self._tokens and self.catalog.tools:  # every catalog tool's, read or counted once
+        counted = self._token_counts()
+        if key not in counted:
+            counted[key] = definition_tokens(tool, self.encoding)
+        return counted[key]
+
+    def _token_counts(self) -> dict[str, int]:
+        """Token counts by key: every catalog tool's, read (or counted) once per catalog."""
+        if not self._tokens and self.catalog.tools:
             from toolcat.search.index import catalog_numbers
 
             part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
             counts = catalog_numbers(self.catalog, part, lambda: [
                 definition_tokens(t, self.encoding) for t in self.catalog.tools])
-            self._tokens.update(zip((t.qualified_name for t in self.catalog.tools), counts,
-                                    strict=True))
-        if key not in self._tokens:
-            self._tokens[key] = definition_tokens(tool, self.encoding)
-        return self._tokens[key]
+            self._tokens.update(zip(self._keys, counts, strict=True))
+            self._catalog_tokens = sum(counts)
+        return self._tokens
 
     def is_builtin(self, tool: Tool) -> bool:
         return tool.qualified_name in self._builtin_keys and \
@@ -290,11 +302,16 @@ class Resolver:
         auto = shown_search or "tool_search" in profile.builtins
         stages.append(self._present(candidates, cap, fates, scores, auto=auto,
                                     model_searches=shown_search))
-        shown = by_preference([t for t in eligible if fates[t.qualified_name].status == "visible"],
-                              scores, self._index, levels=profile.levels is not None)
-        count = {status: sum(1 for t in self.catalog.tools
-                             if fates[t.qualified_name].status == status)
-                 for status in ("visible", "deferred", "excluded")}
+        index, tools = self._index, self.catalog.tools
+        # the visible catalog tools, in catalog order (as `eligible` has them): found from
+        # the fates rather than by asking each of 43,000 tools for its key
+        shown = by_preference(
+            [tools[i] for i in sorted(index[k] for k, f in fates.items()
+                                      if f.status == "visible" and k in index)],
+            scores, index, levels=profile.levels is not None)
+        count = dict.fromkeys(("visible", "deferred", "excluded"), 0)
+        for key in self._keys:
+            count[fates[key].status] += 1
         catalog_decision = Decision(
             "catalog tools", f"{len(self.catalog.tools)} tools", None,
             f"{len(shown)} shown by the agent: {count['visible']} visible, "
@@ -311,17 +328,24 @@ class Resolver:
                 late: list[Decision], outcome: GatewayOutcome | None) -> Resolution:
         """The Resolution: the lists in their orders, verdicts, tokens and the trace."""
         everything = (*self.builtins.tools, *self.catalog.tools, *extra)
-        by_key = {t.qualified_name: t for t in everything}
+        keys = (*(t.qualified_name for t in self.builtins.tools), *self._keys,
+                *(t.qualified_name for t in extra))
+        by_key = self._by_key if not extra else \
+            {**self._by_key, **{t.qualified_name: t for t in extra}}
         position = {t.qualified_name: i for i, t in enumerate(agent.request)}
-        deferred = tuple(by_key[k] for k in sorted(
+        deferred_keys = sorted(
             (k for k, f in fates.items() if f.status == "deferred"),
             key=lambda k: (k not in position, position.get(k, 0), -scores.get(k, 0.0),
-                           self._index.get(k, -1))))
-        excluded = tuple(t for t in everything if fates[t.qualified_name].status == "excluded")
+                           self._index.get(k, -1)))
+        deferred = tuple(map(by_key.__getitem__, deferred_keys))
+        excluded = tuple(t for t, k in zip(everything, keys, strict=True)
+                         if fates[k].status == "excluded")
+        counted = self._token_counts()
         tokens = TokenCost(
             visible=sum(self.tokens(t) for t in visible),
-            deferred=sum(self.tokens(t) for t in deferred),
-            all=sum(self.tokens(t) for t in self.catalog.tools)
+            deferred=sum(counted[k] if k in counted else self.tokens(by_key[k])
+                         for k in deferred_keys),
+            all=self._catalog_tokens
             + sum(self.tokens(t) for t in visible if t.qualified_name not in self._index),
             encoding=self.encoding,
         )
@@ -340,11 +364,10 @@ class Resolver:
             query=query, profile=profile, visible=tuple(visible),
             builtins=tuple(t for t in visible if self.is_builtin(t)), deferred=deferred,
             excluded=excluded,
-            verdicts=tuple(self._verdict(t, fates[t.qualified_name], scores)
-                           for t in everything),
+            verdicts=self._verdicts(everything, keys, fates, scores),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
-            categories=self._categories(deferred), prompt=profile.prompt, tokens=tokens,
-            gateway=outcome, scorer=self.scorer_name, trace=trace)
+            categories=self._categories(deferred, deferred_keys), prompt=profile.prompt,
+            tokens=tokens, gateway=outcome, scorer=self.scorer_name, trace=trace)
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -352,24 +375,11 @@ class Resolver:
                         ) -> tuple[list[Tool], list[Decision]]:
         """Filters, levels and pins; returns the eligible tools (pinned ones have a fate)."""
         profile = self.profile
-        filtered: list[Decision] = []
-        eligible: list[Tool] = []
-        quiet = 0
-        for tool in self.catalog.tools:
-            ok, rule, reason = eligibility(tool, profile, self._servers)
-            key = tool.qualified_name
-            if not ok:
-                fates[key] = _Fate("excluded", rule, reason)
-                filtered.append(Decision(self.name(tool), "excluded", rule, reason))
-                continue
-            eligible.append(tool)
-            if rule == "special-category":
-                fates[key] = _Fate("visible", rule, reason)
-                filtered.append(Decision(self.name(tool), "visible", rule, reason))
-            elif rule == "no-filter" and tool.safe:
-                quiet += 1
-            else:
-                filtered.append(Decision(self.name(tool), "eligible", rule, reason))
+        if self._filtered is None:  # the filters see the catalog and the profile alone
+            self._filtered = self._filter()
+        settled, found, decided, quiet = self._filtered
+        fates.update(settled)
+        eligible, filtered = list(found), list(decided)
         if quiet:
             filtered.insert(0, Decision(f"{quiet} tools", "eligible", "no-filter",
                                         "no servers or tools are selected"))
@@ -383,6 +393,42 @@ class Resolver:
         self.pool = tuple(eligible)
         stages.append(self._pins(eligible, fates, state))
         return eligible, stages
+
+    def _filter(self) -> tuple[dict[str, _Fate], list[Tool], list[Decision], int]:
+        """What the filters decide: the fates they settle, the eligible tools, the trace's
+        nodes of the tools they name, and how many tools they let through unremarked."""
+        profile, servers, names = self.profile, self._servers, self._names
+        fates: dict[str, _Fate] = {}
+        filtered: list[Decision] = []
+        eligible: list[Tool] = []
+        quiet = 0
+        rules = profile.filters
+        # No filter, no server setting, no disabled server, no special category: a safe
+        # tool is eligible and unremarked (what `eligibility` says of it), so only the
+        # others are asked about.
+        unfiltered = not (profile.servers or rules.servers.allow or rules.servers.deny
+                          or rules.tools.allow or rules.tools.deny
+                          or profile.tool_search_mode.enabled
+                          or any(not s.enabled for s in servers.values()))
+        for tool, key in zip(self.catalog.tools, self._keys, strict=True):
+            if unfiltered and tool.safe:
+                eligible.append(tool)
+                quiet += 1
+                continue
+            ok, rule, reason = eligibility(tool, profile, servers)
+            if not ok:
+                fates[key] = _Fate("excluded", rule, reason)
+                filtered.append(Decision(names[key], "excluded", rule, reason))
+                continue
+            eligible.append(tool)
+            if rule == "special-category":
+                fates[key] = _Fate("visible", rule, reason)
+                filtered.append(Decision(names[key], "visible", rule, reason))
+            elif rule == "no-filter" and tool.safe:
+                quiet += 1
+            else:
+                filtered.append(Decision(names[key], "eligible", rule, reason))
+        return fates, eligible, filtered, quiet
 
     def _levels(self, eligible: list[Tool], fates: dict[str, _Fate]
                 ) -> tuple[list[Tool], Decision]:
@@ -417,7 +463,8 @@ class Resolver:
         profile = self.profile
         children = []
         pre = profile.tool_search_mode.pre_discovered if profile.tool_search_mode.enabled else ()
-        eligible_keys = {t.qualified_name for t in eligible}
+        eligible_keys = {t.qualified_name for t in eligible} if pre or state.discovered \
+            else set()
         for pattern in pre:
             for tool in self.catalog.select([pattern]):
                 key = tool.qualified_name
@@ -467,9 +514,13 @@ class Resolver:
         via = "builtin:search_tools" if mode else "builtin:tool_search"
         children = []
 
+        names = self._names
+
         def settle(tool: Tool, fate: _Fate) -> None:
-            fates[tool.qualified_name] = fate
-            children.append(Decision(self.name(tool), fate.status, fate.rule, fate.reason))
+            key = tool.qualified_name
+            fates[key] = fate
+            children.append(Decision(names.get(key, tool.name), fate.status, fate.rule,
+                                     fate.reason))
 
         def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
             score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
@@ -493,6 +544,8 @@ class Resolver:
                 why += ("; tool_search itself is kept from the model, so the tools this "
                         "search does not show cannot be found later")
             rank = 0
+            no_match = _Fate("deferred", "auto-search-no-match",
+                             "score 0: no evidence for the query", via)
             for tool in ordered:
                 score = scores[tool.qualified_name]
                 if score > 0 and score >= floor:
@@ -503,8 +556,7 @@ class Resolver:
                                        f"score {score:.3f} is under mcp.min_score {floor:g}",
                                        via))
                 else:
-                    settle(tool, _Fate("deferred", "auto-search-no-match",
-                                       "score 0: no evidence for the query", via))
+                    settle(tool, no_match)
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -513,8 +565,9 @@ class Resolver:
                 title, rule = "deferred", "auto-search-off"
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not enabled, so no automatic search ran")
+            fate = _Fate("deferred", rule, why, via)  # the same for every tool: never changed
             for tool in ordered:
-                settle(tool, _Fate("deferred", rule, why, via))
+                settle(tool, fate)
         if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
                 (levels or ties):
             children.insert(0, describe_order(levels))
@@ -581,19 +634,35 @@ class Resolver:
                         "(over-cap: the cap cut them; undiscoverable: nothing shows them)",
                         tuple(children))
 
-    def _verdict(self, tool: Tool, fate: _Fate, scores: Mapping[str, float]) -> Verdict:
-        key = tool.qualified_name
-        return Verdict(tool=tool, name=self.name(tool), status=fate.status,
-                       rule=fate.rule, reason=fate.reason, builtin=self.is_builtin(tool),
-                       score=scores.get(key) if key in self._index else None,
-                       via=self._names.get(fate.via) if fate.via else None,
-                       tokens=self.tokens(tool))
+    def _verdicts(self, tools: tuple[Tool, ...], keys: tuple[str, ...],
+                  fates: Mapping[str, _Fate], scores: Mapping[str, float]
+                  ) -> tuple[Verdict, ...]:
+        """Each tool's verdict; what is per tool and not per query is looked up, not
+        worked out (this runs over every tool of the catalog for every query)."""
+        names, index, counted = self._names, self._index, self._token_counts()
+        builtin_keys = self._builtin_keys
+        out = []
+        for tool, key in zip(tools, keys, strict=True):
+            fate = fates[key]
+            via = fate.via
+            out.append(Verdict(
+                tool, names.get(key, tool.name), fate.status, fate.rule, fate.reason,
+                key in builtin_keys and key not in index,
+                scores.get(key) if key in index else None,
+                names.get(via) if via else None,
+                counted[key] if key in counted else self.tokens(tool)))
+        return tuple(out)
 
-    def _categories(self, deferred: tuple[Tool, ...]) -> tuple[Category, ...]:
-        servers = dict.fromkeys(t.server for t in deferred if t.qualified_name in self._index)
+    def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
+                    ) -> tuple[Category, ...]:
+        index = self._index
+        servers = dict.fromkeys(t.server for t, k in zip(deferred, keys, strict=True)
+                                if k in index)
+        if self._server_names is None:  # the catalog's alone
+            self._server_names = self.catalog.server_names()
         return tuple(Category(name, self._servers[name].description
                               if name in self._servers else "")
-                     for name in self.catalog.server_names() if name in servers)
+                     for name in self._server_names if name in servers)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:

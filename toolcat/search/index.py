@@ -63,9 +63,25 @@ log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
 
+_KEYED: dict[int, tuple[Catalog, str | None]] = {}  # the last catalogs keyed, by identity
+_KEYED_KEEP = 2
+
+
 def catalog_key(catalog: Catalog) -> str | None:
     """The content hash of a catalog read from files, or None when it was not (only) read
-    from JSON or YAML files."""
+    from JSON or YAML files. Worked out once per catalog object (a command asks for it for
+    its scorer and again for its token counts: each time a pass over every tool's name)."""
+    known = _KEYED.get(id(catalog))
+    if known is not None and known[0] is catalog:
+        return known[1]
+    key = _catalog_key(catalog)
+    if len(_KEYED) >= _KEYED_KEEP:
+        _KEYED.pop(next(iter(_KEYED)))
+    _KEYED[id(catalog)] = (catalog, key)
+    return key
+
+
+def _catalog_key(catalog: Catalog) -> str | None:
     digest = hashlib.sha256(f"toolcat {__version__} index {FORMAT}\0".encode())
     if not catalog.sources:
         return None
@@ -172,9 +188,15 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     if name == "cascade":
         from toolcat.search.cascade import CascadeScorer
 
-        stored = _semantic(key, tools, "stored", **semantic_options)
-        return CascadeScorer.from_lexical(_bm25(key, tools, limit), **options,
-                                          vectors=None if stored is None else stored.vectors)
+        # Every tool's vector, or none: a query never waits for its candidates to be
+        # encoded (at 43,000 tools, 50 candidates took a second on a CPU). Where they are
+        # not computed (`auto` past LARGE_CATALOG tools), the lexical stage below answers.
+        stored = None if embeddings == "later" else _semantic(key, tools, embeddings,
+                                                              **semantic_options)
+        if stored is not None:
+            return CascadeScorer.from_lexical(_bm25(key, tools, limit), **options,
+                                              vectors=stored.vectors)
+        options = {k: v for k, v in options.items() if k != "candidates"}
     if name == "semantic":
         semantic = _semantic(key, tools, "now", **semantic_options)
         assert semantic is not None

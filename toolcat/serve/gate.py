@@ -137,6 +137,7 @@ class Gate:
         self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
                                        count=len(catalog.tools))
         self._pool_names = _names(self.pool, self.name)
+        self._pool_keys = {t.qualified_name: t for t in self.pool}  # once, not per add_tool
         self._catalog_names = _names(catalog.tools, self.name)
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
@@ -339,7 +340,7 @@ class Gate:
         self.session.call("add_tool", {"tool_names": passed})
         self.session.steps.clear()  # a served session is long: keep no trace of past steps
         now = {t.qualified_name for t in self.resolution.catalog_tools}
-        tools = {t.qualified_name: t for t in self.pool}
+        tools = self._pool_keys
         added = [self.name(tools[key]) for key in passed if key not in before and key in now]
         already = [self.name(tools[key]) for key in passed if key in before]
         missing += [self.name(tools[key]) for key in passed if key not in now]

@@ -79,8 +79,11 @@ class JsonIndex:
     offset already located, so lookups in file order read the text once.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, known: dict[str, int] | None = None) -> None:
+        """`known`: offsets of some pointers found before (a remembered read's tools), so
+        that showing where a tool is defined does not step over the tools before it."""
         self._text = text
+        self._known = known or {}
         # container offset -> (its members stepped over so far, the steps still to take)
         self._members: dict[int, tuple[dict[str, tuple[int, int]],
                                        Iterator[tuple[str, tuple[int, int]]] | None]] = {}
@@ -97,6 +100,9 @@ class JsonIndex:
     def offset(self, pointer: str) -> int | None:
         """The offset of the node at `pointer` (`pointer#key`: of its key), or of its nearest
         ancestor; None for an empty text."""
+        known = self._known.get(pointer)
+        if known is not None and 0 <= known < len(self._text):
+            return known
         if self._root is None:
             self._root = _past_blanks(self._text, 0)
         at = self._root
