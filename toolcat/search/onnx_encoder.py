@@ -53,7 +53,11 @@ _MODULES = {"sentence_transformers.models.Transformer", "sentence_transformers.m
 
 def runtime_available() -> bool:
     """Whether onnxruntime and tokenizers are installed (checked without importing them)."""
-    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+    try:
+        return all(importlib.util.find_spec(m) is not None
+                   for m in ("onnxruntime", "tokenizers"))
+    except ValueError:  # a module set to None in sys.modules: as good as not installed
+        return False
 
 
 def export_path(folder: Path, ident: str) -> Path:
