@@ -574,8 +574,9 @@ def borrow_vectors(path: Path) -> None:
 
     from toolcat.catalog.load import load_catalog
     from toolcat.search.embeddings import load_embedder
-    from toolcat.search.index import catalog_key, vectors_path
+    from toolcat.search.index import KEEP_CATALOGS, catalog_key, vectors_path
     from toolcat.search.semantic import tool_vectors
+    from toolcat.source.cache import store
 
     catalog = load_catalog(path)
     base = sum(len(json.loads((BENCHDATA / s / "catalog.json").read_text())) for s in SETS)
@@ -585,8 +586,9 @@ def borrow_vectors(path: Path) -> None:
     key = catalog_key(catalog)
     assert key is not None
     target = vectors_path(key, embedder.ident)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    np.save(target, vectors.astype(np.float32))
+    # a sealed entry, as toolcat writes its own (toolcat.source.cache): a plain .npy is refused
+    store(target, lambda handle: np.save(handle, vectors.astype(np.float32)), KEEP_CATALOGS)
+    assert target.is_file(), f"the cache folder {target.parent} cannot be written"
     print(f"| (timing only) embeddings of the 43k catalog borrowed from its {base:,} "
           "originals: its copies are not encoded | | | |")
 
