@@ -347,6 +347,18 @@ sys.modules["onnxruntime"] = None  # as if it were not installed: torch encodes 
 sys.argv = ["toolcat", *sys.argv[1:]]
 runpy.run_module("toolcat", run_name="__main__")
 """
+FRESH_PICK = """
+import sys
+if sys.argv[3] == "torch":
+    sys.modules["onnxruntime"] = None  # as if it were not installed: torch encodes the query
+from toolcat import pick
+from toolcat.catalog.load import load_catalog
+from toolcat.search.index import scorer_for
+catalog = load_catalog(sys.argv[1])
+scorer = scorer_for("hybrid", catalog, embeddings="stored")
+assert getattr(scorer, "notice", None) is None, "the catalog's embeddings are not stored"
+print([p.tool.name for p in pick(sys.argv[2], catalog, scorer=scorer).picks][:3])
+"""
 TORCH_START = """
 import os, sys
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -471,8 +483,8 @@ def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
         ordered = sorted(each)
         p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
         median = statistics.median(each)
-        floor = query_floor(path, [q for n in range(runs) for q in
-                                   queries(SERVE_REQUESTS, skip=301 + 40 * n)])
+        floor, onnx_floor = query_floor(path, [q for n in range(runs) for q in
+                                               queries(SERVE_REQUESTS, skip=301 + 40 * n)])
         print(f"| `serve` start (session ready), {label}, seen before | "
               f"{statistics.median(starts):.2f} s | target 2 s | "
               f"{statistics.median(starts) / 2:.2f}× |")
@@ -483,9 +495,10 @@ def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
         print(f"| `serve` semantic stage ready, {label} | {ready} | | |")
         print(f"| `serve` search_tools per new request, {label}, {len(each)} distinct "
               f"({methods}) | median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms | "
-              f"target 50 / 150 ms; floor (encode the query + numpy product, in process) "
-              f"{floor * 1000:.1f} ms | {median / 0.05:.2f}× / {p95 / 0.15:.2f}× of the "
-              f"target, {median / floor:.2f}× the floor |", flush=True)
+              f"target 50 / 150 ms; floor (encode the query + numpy product, in process): "
+              f"sentence-transformers {floor * 1000:.1f} ms, ONNX {onnx_floor * 1000:.1f} ms "
+              f"| {median / 0.05:.2f}× / {p95 / 0.15:.2f}× of the target, "
+              f"{median / floor:.2f}× the sentence-transformers floor |", flush=True)
 
 
 async def serve_session(params: object, asked: list[str], starts: list[float],
@@ -517,32 +530,45 @@ async def serve_session(params: object, asked: list[str], starts: list[float],
             methods[kind] = methods.get(kind, 0) + 1
 
 
-def query_floor(path: Path, asked: list[str]) -> float:
-    """Median seconds of the least a semantic query costs here: sentence-transformers
-    encoding it on one thread and a numpy product with the stored vectors (measured right
-    after the serve session, on the same machine in the same state)."""
+def query_floor(path: Path, asked: list[str]) -> tuple[float, float]:
+    """Median seconds of the least a semantic query costs here, sentence-transformers
+    encoding it on one thread and a numpy product with the stored vectors (main's encoder),
+    and the same with toolcat's ONNX encoder (measured right after the serve session, on the
+    same machine in the same state, query by query in turn)."""
+    import io
+
     import numpy as np
     import torch
 
     from toolcat.catalog.load import load_catalog
-    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.embeddings import Embedder, load_embedder
     from toolcat.search.index import catalog_key, vectors_path
+    from toolcat.source.cache import read_entry
 
     catalog = load_catalog(path)
     key = catalog_key(catalog)
-    model = load_embedder().model
-    stored = vectors_path(key, load_embedder().ident) if key else None
-    vectors = (np.load(stored) if stored is not None and stored.exists()
+    embedder = load_embedder()
+    onnx = Embedder(embedder.location, embedder.ident).query_encoder
+    model = Embedder(embedder.location, embedder.ident).model
+    stored = vectors_path(key, embedder.ident) if key else None
+    payload = read_entry(stored, len(catalog.tools) * 384 * 4 + 4096) if stored else None
+    vectors = (np.load(io.BytesIO(payload), allow_pickle=False) if payload is not None
                else np.zeros((len(catalog.tools), 384), dtype=np.float32))
     torch.set_num_threads(1)
-    times = []
-    for query in asked:
-        began = time.perf_counter()
+
+    def torch_side(query: str) -> object:
         vector = model.encode([query], normalize_embeddings=True, show_progress_bar=False)[0]
         cosine = vectors @ vector
-        np.argpartition(-cosine, 10)[:10]
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
+        return np.argpartition(-cosine, 10)[:10]
+
+    def onnx_side(query: str) -> object:
+        assert onnx is not None
+        cosine = vectors @ onnx.encode([query])[0]
+        return np.argpartition(-cosine, 10)[:10]
+
+    if onnx is None:
+        return interleaved_ms(torch_side, torch_side, asked)
+    return interleaved_ms(torch_side, onnx_side, asked)
 
 
 def resolve_row(path: Path, folder: Path, runs: int) -> None:
@@ -557,6 +583,12 @@ def resolve_row(path: Path, folder: Path, runs: int) -> None:
     wall, peak = median_run(argv, runs)
     row("`toolcat resolve`, fresh process, 43k, catalog seen before", wall, floor[0], "s",
         "bm25s from a saved index", "(target ≤ 2 s)", f"peak {peak:.0f} MB")
+    onnx_pick = median_run(script(FRESH_PICK, str(path), query, "onnx"), runs)
+    torch_pick = median_run(script(FRESH_PICK, str(path), query, "torch"), runs)
+    row("fresh process: load the catalog, `scorer_for('hybrid')` from the stored index, "
+        "one `toolcat.pick`, 43k", onnx_pick[0], torch_pick[0], "s",
+        "the same with torch encoding the query (main's path)", "",
+        f"peak {onnx_pick[1]:.0f} MB against {torch_pick[1]:.0f} MB")
     with_torch = median_run(script(WITHOUT_ONNXRUNTIME, "resolve", query, "-c", str(path)),
                             runs)
     row("`toolcat resolve`, 43k, seen, query encoded by torch (onnxruntime hidden: main's "
