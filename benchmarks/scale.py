@@ -359,6 +359,25 @@ scorer = scorer_for("hybrid", catalog, embeddings="stored")
 assert getattr(scorer, "notice", None) is None, "the catalog's embeddings are not stored"
 print([p.tool.name for p in pick(sys.argv[2], catalog, scorer=scorer).picks][:3])
 """
+GATE_SEARCH = """
+import statistics, sys, time
+if sys.argv[2] == "torch":
+    sys.modules["onnxruntime"] = None  # as if it were not installed: torch encodes the query
+sys.path.insert(0, sys.argv[3])
+from scale import queries
+from toolcat.catalog.load import load_catalog
+from toolcat.resolution import DEFAULT_PROFILE
+from toolcat.serve.gate import Gate
+gate = Gate(load_catalog(sys.argv[1]), DEFAULT_PROFILE)
+gate.complete()  # the semantic stage ready, as after serve's thread
+gate.search("warm up the search")
+times = []
+for query in queries(40, skip=500):
+    began = time.perf_counter()
+    gate.search(query)
+    times.append(time.perf_counter() - began)
+print(statistics.median(times))
+"""
 TORCH_START = """
 import os, sys
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -485,6 +504,7 @@ def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
             "-c", WITHOUT_ONNXRUNTIME, "serve", "-c", str(path)])  # main's encoder: torch
         anyio.run(serve_session, params, queries(9, skip=280), *torch_side[:3], {},
                   torch_side[3])
+        gate_rows(label, path)
         ordered = sorted(each)
         p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
         median = statistics.median(each)
@@ -509,6 +529,19 @@ def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
               f"sentence-transformers {floor * 1000:.1f} ms, ONNX {onnx_floor * 1000:.1f} ms "
               f"| {median / 0.05:.2f}× / {p95 / 0.15:.2f}× of the target, "
               f"{median / floor:.2f}× the sentence-transformers floor |", flush=True)
+
+
+def gate_rows(label: str, path: Path) -> None:
+    """serve's search_tools without MCP (its gate, in a fresh process with the semantic
+    stage ready), 40 distinct requests: ONNX against torch encoding (main's path)."""
+    medians = []
+    for side in ("onnx", "torch"):
+        done = subprocess.run(script(GATE_SEARCH, str(path), side, str(Path(__file__).parent)),
+                              capture_output=True, text=True, cwd=REPO, check=True,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+        medians.append(float(done.stdout.split()[-1]))
+    row(f"serve's search_tools in process (the gate, no MCP), {label}, 40 distinct requests",
+        *medians, "ms", "the same with torch encoding (main's path)", "")
 
 
 async def serve_session(params: object, asked: list[str], starts: list[float],

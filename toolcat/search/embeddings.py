@@ -175,7 +175,8 @@ class Embedder:
         if self.query_encoder is not None:
             encoded = (self.query_vector(queries[0])[None, :] if len(queries) == 1
                        else self.encode(queries))
-            product: np.ndarray = encoded @ matrix.T
+            with _one_blas_thread():
+                product: np.ndarray = encoded @ matrix.T
             return product
         import torch
 
@@ -252,6 +253,40 @@ def _one_thread() -> Iterator[None]:
             _threads_users -= 1
             if _threads_users == 0:
                 torch.set_num_threads(_threads_before)
+
+
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limit: Any = None
+_blas: list[Any] = []  # the threadpoolctl controller of numpy's BLAS, made once
+
+
+@contextlib.contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS on one thread while a query's product runs. OpenBLAS's threads spin
+    after each call, and the next query's forward pass then shares its cores with them:
+    serve's search took 108 ms a request against 57 ms on one thread beside other jobs
+    (docs/scaling.md). Nested and concurrent uses restore the count once, at the end."""
+    global _blas_users, _blas_limit
+    with _blas_lock:
+        if not _blas:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:
+                _blas.append(None)
+            else:
+                _blas.append(ThreadpoolController())
+        if _blas[0] is not None and _blas_users == 0:
+            _blas_limit = _blas[0].limit(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0 and _blas_limit is not None:
+                _blas_limit.restore_original_limits()
+                _blas_limit = None
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:
