@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import toolcat.search.onnx_encoder as onnx_encoder
 from toolcat.errors import MissingExtraError, UsageError
 from toolcat.search.device import Progress, requested_device, resolve_device
 from toolcat.search.device import batch_size as device_batch_size
+from toolcat.search.onnx_encoder import OnnxEncoder
 from toolcat.source import cache as cache_files
 
 if TYPE_CHECKING:
@@ -49,6 +51,8 @@ _SHARD_LIMIT = 1 << 33  # bytes of one shard: 2.6 million texts of 768 dimension
 _SHARD = re.compile(r"[0-9a-f]{16}\.npz")  # what the cache names its shards
 _models: dict[tuple[str, str], Embedder] = {}
 _lock = threading.Lock()
+_onnx_lock = threading.Lock()
+_ONNX_DEVICES = ("auto", "cpu")  # where queries may be encoded by the ONNX export
 
 
 def semantic_available() -> bool:
@@ -60,7 +64,8 @@ def semantic_available() -> bool:
 @dataclass
 class Embedder:
     """A sentence-transformers model, loaded on first use, and the identity its cache is
-    keyed by."""
+    keyed by. Texts are encoded by the model's ONNX export when there is one (no torch: see
+    toolcat.search.onnx_encoder), else by the torch model, which exports itself on load."""
 
     location: str
     ident: str
@@ -69,13 +74,41 @@ class Embedder:
     _model: SentenceTransformer | None = None
     _device: str | None = None
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
+    _onnx: OnnxEncoder | None = None
+    _onnx_checked: bool = False
 
     @property
     def model(self) -> SentenceTransformer:
         with _lock:
             if self._model is None:
                 self._model = _load(self.location, self.name, self.device)
+                self._export()
             return self._model
+
+    def _export(self) -> None:
+        """Export the torch model just loaded to ONNX for the processes after this one,
+        when it can be and is not stored yet (this process goes on with torch)."""
+        if self.requested not in _ONNX_DEVICES or not onnx_encoder.exportable(self.location) \
+                or not onnx_encoder.runtime_available():
+            return
+        path = onnx_encoder.export_path(EmbeddingCache(self.ident).folder, self.ident)
+        if not path.exists():
+            onnx_encoder.export(self.model_loaded, path, self.location)
+
+    @property
+    def model_loaded(self) -> SentenceTransformer:
+        assert self._model is not None
+        return self._model
+
+    @property
+    def query_encoder(self) -> OnnxEncoder | None:
+        """The ONNX encoder this process encodes with, or None when it uses torch: decided
+        once per process, so that all its vectors come from one of the two."""
+        with _onnx_lock:
+            if not self._onnx_checked:
+                self._onnx = None if self._model is not None else _load_onnx(self)
+                self._onnx_checked = True
+            return self._onnx
 
     @property
     def device(self) -> str:
@@ -87,7 +120,7 @@ class Embedder:
 
     @property
     def loaded(self) -> bool:
-        return self._model is not None
+        return self._model is not None or self._onnx is not None
 
     def encode(self, texts: Sequence[str], batch_size: int | None = None,
                progress: Progress | None = None) -> np.ndarray:
@@ -95,14 +128,18 @@ class Embedder:
         `progress(done, total)` is called as the texts are encoded."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        model = self.model
-        size = batch_size or device_batch_size(self.device)
+        onnx = self.query_encoder
+        size = batch_size or device_batch_size("cpu" if onnx is not None else self.device)
         step = len(texts) if progress is None else size * 4  # report every few batches
         parts = []
         for start in range(0, len(texts), step):
-            parts.append(model.encode(list(texts[start:start + step]), batch_size=size,
-                                      normalize_embeddings=True, convert_to_numpy=True,
-                                      show_progress_bar=False).astype(np.float32, copy=False))
+            chunk = list(texts[start:start + step])
+            if onnx is not None:
+                parts.append(onnx.encode(chunk, size))
+            else:
+                parts.append(self.model.encode(
+                    chunk, batch_size=size, normalize_embeddings=True, convert_to_numpy=True,
+                    show_progress_bar=False).astype(np.float32, copy=False))
             if progress is not None:
                 progress(min(start + step, len(texts)), len(texts))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -112,12 +149,18 @@ class Embedder:
         is scored, then matched to a tuning's past requests, encoded once."""
         last = self._last_query  # read once: serve's threads may replace it meanwhile
         if last is None or last[0] != text:
-            with _one_thread():
+            if self.query_encoder is not None:  # one text runs on one thread there too
                 last = self._last_query = (text, self.encode([text])[0])
+            else:
+                with _one_thread():
+                    last = self._last_query = (text, self.encode([text])[0])
         return last[1]
 
     def matrix(self, vectors: np.ndarray) -> Any:
-        """`vectors` as a torch tensor, for `similarity`."""
+        """`vectors` ready for `similarity`: a torch tensor when torch encodes, else the
+        float32 array itself."""
+        if self.query_encoder is not None:
+            return np.ascontiguousarray(vectors, dtype=np.float32)
         import torch
 
         return torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))
@@ -125,25 +168,35 @@ class Embedder:
     def similarity(self, queries: Sequence[str], matrix: Any) -> np.ndarray:
         """Cosine similarity of each query to each row of `matrix` (from `matrix()`).
 
-        The product runs in torch, on the threads that encoded the queries: numpy's BLAS
-        threads would spin on the same cores and double the time of every query.
+        With torch, the product runs in torch, on the threads that encoded the queries:
+        numpy's BLAS threads would spin on the same cores and double the time of every
+        query. Without it, the product is numpy's (one query: a matrix-vector product).
         """
+        if self.query_encoder is not None:
+            encoded = (self.query_vector(queries[0])[None, :] if len(queries) == 1
+                       else self.encode(queries))
+            with _one_blas_thread():
+                product: np.ndarray = encoded @ matrix.T
+            return product
         import torch
 
         with torch.inference_mode():
             if len(queries) == 1:  # one query: its product on one thread too (_one_thread)
                 with _one_thread():
-                    encoded = torch.from_numpy(self.query_vector(queries[0])[None, :])
-                    single: np.ndarray = (encoded @ matrix.T).numpy()
+                    single_query = torch.from_numpy(self.query_vector(queries[0])[None, :])
+                    single: np.ndarray = (single_query @ matrix.T).numpy()
                 return single
-            encoded = self.model.encode(list(queries), batch_size=128,
-                                        normalize_embeddings=True, convert_to_tensor=True,
-                                        show_progress_bar=False)
-            found: np.ndarray = (encoded.float().cpu() @ matrix.T).numpy()  # encode(): Any
+            many = self.model.encode(list(queries), batch_size=128,
+                                     normalize_embeddings=True, convert_to_tensor=True,
+                                     show_progress_bar=False)
+            found: np.ndarray = (many.float().cpu() @ matrix.T).numpy()  # encode(): Any
             return found
 
     @property
     def dimension(self) -> int:
+        onnx = self.query_encoder
+        if onnx is not None:
+            return onnx.dimension
         get = getattr(self.model, "get_embedding_dimension", None) or \
             self.model.get_sentence_embedding_dimension
         size = get()
@@ -151,6 +204,27 @@ class Embedder:
             raise UsageError(f"the model at {self.location} does not state its embedding "
                              "dimension")
         return int(size)
+
+
+def _load_onnx(embedder: Embedder) -> OnnxEncoder | None:
+    """The stored ONNX export of `embedder`'s model, when this process may encode with it:
+    the device asked for is the CPU (or `auto`: one query gains nothing from a GPU), the
+    model is one the export reproduces, onnxruntime is installed (else one warning line)
+    and the export is stored (else torch encodes, and exports it when it loads)."""
+    if embedder.requested not in _ONNX_DEVICES or not onnx_encoder.exportable(
+            embedder.location):
+        return None
+    if not onnx_encoder.runtime_available():
+        cache_files.warn_once("onnxruntime", "onnxruntime is not installed: queries are "
+                              "encoded by torch, which takes seconds to load (pip install "
+                              "'toolcat[semantic]')")
+        return None
+    found = onnx_encoder.load(onnx_encoder.export_path(EmbeddingCache(embedder.ident).folder,
+                                                       embedder.ident), embedder.location)
+    if found is None:
+        _log.info("toolcat: no ONNX export of %s yet; torch encodes, and exports it once",
+                  embedder.ident)
+    return found
 
 
 _threads_lock = threading.Lock()
@@ -179,6 +253,40 @@ def _one_thread() -> Iterator[None]:
             _threads_users -= 1
             if _threads_users == 0:
                 torch.set_num_threads(_threads_before)
+
+
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limit: Any = None
+_blas: list[Any] = []  # the threadpoolctl controller of numpy's BLAS, made once
+
+
+@contextlib.contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS on one thread while a query's product runs. OpenBLAS's threads spin
+    after each call, and the next query's forward pass then shares its cores with them:
+    serve's search took 108 ms a request against 57 ms on one thread beside other jobs
+    (docs/scaling.md). Nested and concurrent uses restore the count once, at the end."""
+    global _blas_users, _blas_limit
+    with _blas_lock:
+        if not _blas:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:
+                _blas.append(None)
+            else:
+                _blas.append(ThreadpoolController())
+        if _blas[0] is not None and _blas_users == 0:
+            _blas_limit = _blas[0].limit(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0 and _blas_limit is not None:
+                _blas_limit.restore_original_limits()
+                _blas_limit = None
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:
