@@ -34,7 +34,8 @@ sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.tune import prepare_material, read_sources  # noqa: E402
-from toolcat.tune.learn import Material, by_kind, cross_validate, evaluate  # noqa: E402
+from toolcat.tune.evaluation import by_kind, cross_validate, evaluate  # noqa: E402
+from toolcat.tune.material import Material  # noqa: E402
 
 CHITCHAT = REPO / "tests" / "data" / "tune" / "chitchat.jsonl"
 

@@ -32,8 +32,8 @@ from toolcat.search.tuning import (
     tool_key,
     unsquash,
 )
+from toolcat.tune.choose import GRID
 from toolcat.tune.file import dumps
-from toolcat.tune.learn import GRID
 
 DEMO_QUERIES = CATALOGS / "demo-queries.jsonl"
 POISON = ("- name: poison\n  description: Internal maintenance hook of the legacy billing "

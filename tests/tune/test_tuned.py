@@ -15,7 +15,9 @@ from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.tuning import TunedScorer, Tuning, Weights
 from toolcat.tune import prepare_material, read_sources
-from toolcat.tune.learn import folds, learn, tool_usages
+from toolcat.tune.evaluation import folds
+from toolcat.tune.learn import learn
+from toolcat.tune.material import tool_usages
 
 pytestmark = [pytest.mark.semantic, pytest.mark.slow]
 NAME = "hybrid+tuning"
@@ -182,7 +184,7 @@ def test_zero_shot_weights_are_kept_when_the_checks_find_no_gain(shared_cache):
 def test_the_zero_shot_figures_of_tune_are_the_figures_of_bench(shared_cache):
     from toolcat.bench.queries import load_queries, resolve_labels
     from toolcat.bench.runner import run_bench
-    from toolcat.tune.learn import ranking_metrics
+    from toolcat.tune.held import ranking_metrics
 
     demo = load_catalog(CATALOGS)
     material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))

@@ -53,7 +53,7 @@ MAX_LIFT = 1.0
 SLACK = 1.5
 USAGE_CAP = 8.0
 
-# Every value a tuning file may hold, as `toolcat tune` chooses them (toolcat.tune.learn's
+# Every value a tuning file may hold, as `toolcat tune` chooses them (toolcat.tune.choose's
 # grid lies within; the loader refuses anything outside).
 LIMITS: Mapping[str, tuple[float, float]] = {
     "semantic_weight": (8.0, 20.0),
