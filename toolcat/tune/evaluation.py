@@ -159,3 +159,11 @@ def _pooled(scored: Sequence[Scored]) -> tuple[float, float]:
     return (float(ndcg.mean()), float(recall.mean())) if len(ndcg) else (math.nan, math.nan)
 
 
+
+
+def no_tool_scores(material: Material, train: Sequence[int], requests: Sequence[int],
+                   weights: Weights) -> tuple[np.ndarray, np.ndarray]:
+    """The best score any tool gets for each of `requests` (ones no tool fits), zero-shot and
+    under `weights` with usage built from `train`: against a threshold, the false accepts."""
+    held = Held(material, matched_for(material, train), requests)
+    return _top(held, ZERO_SHOT), _top(held, weights)
