@@ -188,12 +188,37 @@ def test_the_zero_shot_figures_of_tune_are_the_figures_of_bench(shared_cache):
 
     demo = load_catalog(CATALOGS)
     material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
-    scored = ranking_metrics(material.base, [r.groups for r in material.requests])
+    scored = ranking_metrics(material.base, [r.groups for r in material.requests],
+                             material.priority)
     labeled, _ = resolve_labels(load_queries(DEMO_QUERIES), demo)
     report = run_bench(demo, labeled, ["hybrid"], ks=(5, 10))
     metrics = report.scorers[0].metrics
     assert scored.mean[0] == pytest.approx(metrics["ndcg@10"], abs=1e-9)
     assert scored.mean[1] == pytest.approx(metrics["recall@5"], abs=1e-9)
+
+
+def test_weights_that_raise_every_score_raise_the_threshold_with_them(shared_cache):
+    """A semantic weight of 20 lifts small talk over pick's 0.05 (metatool: 98% -> 100% of
+    chit-chat shown a tool); the fitted threshold is carried to the tuned scores, so the
+    tuning lets through no more of the requests no tool fits than zero-shot does at 0.05."""
+    from toolcat.search.hybrid import squash
+    from toolcat.search.pick import MIN_SCORE
+    from toolcat.tune.held import Held
+    from toolcat.tune.material import matched_for
+    from toolcat.tune.threshold import carried, fit_threshold
+
+    demo = load_catalog(CATALOGS)
+    material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
+    train = material.measured
+    loud = Weights(20.0)
+    none = Held(material, matched_for(material, train), material.chitchat)
+    before = squash(none.evidence(Weights())).max(axis=1)
+    after = squash(none.evidence(loud)).max(axis=1)
+    assert np.mean(after >= MIN_SCORE) > np.mean(before >= MIN_SCORE)  # what went wrong
+    assert carried(before, after) > MIN_SCORE
+    threshold = fit_threshold(material, train, loud)
+    assert threshold is not None and threshold >= carried(before, after) - 1e-4
+    assert np.mean(after >= threshold) <= np.mean(before >= MIN_SCORE)
 
 
 def test_example_requests_written_on_tools_are_learned_from(run, tmp_path, shared_cache):
