@@ -72,6 +72,31 @@ def test_without_usage_the_tuned_scorer_is_the_hybrid_exactly(shared_cache):
     assert np.array_equal(np.array(tuned.scores_many(texts)), np.array(hybrid.scores_many(texts)))
 
 
+def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cache):
+    """What `tune` measures is what a tuning file delivers: Tool2Vec's mixed vectors and the
+    additive usage, within the bound, score every request as the held-out checks did."""
+    from toolcat.search.hybrid import squash
+    from toolcat.tune.held import Held
+    from toolcat.tune.material import matched_for
+
+    demo = load_catalog(CATALOGS)
+    material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
+    train = material.measured[::2]
+    weights = Weights(16.0, 16.0, 0.5, 0.5, 1.0, 0.75)
+    indices, usages = tool_usages(material, train)
+    tuning = Tuning(material.model, weights,
+                    {demo.tools[i].qualified_name: u for i, u in zip(indices.tolist(), usages,
+                                                                    strict=True)})
+    tuned = TunedScorer(HybridScorer(demo.tools, semantic_weight=16.0), tuning)
+    held = material.measured[1::2]
+    expected = squash(Held(material, matched_for(material, train), held).evidence(weights))
+    found = np.array([tuned.scores(material.requests[i].text) for i in held])
+    assert np.allclose(found, expected, atol=1e-5)
+    mixed_only = Held(material, matched_for(material, train), held)
+    assert not np.allclose(mixed_only.evidence(weights),
+                           mixed_only.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)))
+
+
 def test_usage_teaches_opaque_tools_their_users_words(run, opaque, tmp_path):
     catalog, log = opaque
     tuning = tmp_path / "tuning.json"

@@ -42,7 +42,9 @@ GRID = {
     "usage_floor": (0.7, 0.6, 0.5, 0.3),  # ties go to the later: the stronger usage
     "term_weight": (0.0, 0.5, 1.0),
     "lift": (0.5, 1.0),
+    "mix": (0.0, 0.25, 0.5, 0.75),  # Tool2Vec: with the additive usage at its middle weights
 }
+MIXED_USAGE = (0.0, 16.0, 32.0)  # the additive usage weights tried with each mix (floor 0.5)
 ZERO_SHOT = Weights()
 SEED = 17
 
@@ -55,6 +57,10 @@ def candidates() -> Iterator[Weights]:
                 for usage in GRID["usage_weight"][1:]:
                     for floor in GRID["usage_floor"]:
                         yield Weights(semantic, usage, floor, term, lift)
+            for mix in GRID["mix"][1:]:
+                for usage in MIXED_USAGE:
+                    for lift in GRID["lift"] if usage else GRID["lift"][-1:]:
+                        yield Weights(semantic, usage, 0.5 if usage else 0.0, term, lift, mix)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from toolcat.search.tuning import (
     Matched,
     Weights,
     bounded,
+    mixed_gain,
     term_evidence,
     usage_evidence,
     usage_similarity,
@@ -44,6 +45,7 @@ class Held:
         self.cosine = material.cosine[self.held]
         self.similarity = usage_similarity(matched, material.vectors[self.held])
         self._terms: np.ndarray | None = None
+        self._dots: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def terms(self) -> np.ndarray:
@@ -56,10 +58,27 @@ class Held:
     def evidence(self, weights: Weights) -> np.ndarray:
         """Every tool's evidence under `weights`, usage within the bound (as TunedScorer)."""
         usage = usage_evidence(self.matched, weights, self.similarity,
-                               self.terms if weights.term_weight else None)
+                               self.terms if weights.term_weight else None,
+                               self.mixed(weights) if weights.mix else None)
         shift = weights.semantic_weight - self.material.weight
         own = self.base + shift * self.cosine if shift else self.base
-        return np.asarray(own + bounded(usage, own, weights.lift))
+        return np.asarray(np.maximum(own + bounded(usage, own, weights.lift), 0.0))
+
+    def mixed(self, weights: Weights) -> np.ndarray | None:
+        """The Tool2Vec gain of the tools with usage under `weights` (as TunedScorer)."""
+        matched, tools = self.material_tools()
+        if matched is None or tools is None:
+            return None
+        if self._dots is None:
+            vectors = self.material.vectors[self.held]
+            self._dots = (vectors @ tools.T, vectors @ matched.T, np.sum(tools * matched, 1))
+        return mixed_gain(self.matched, weights.semantic_weight, weights.mix, *self._dots)
+
+    def material_tools(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        tools = self.material.tool_vectors
+        if tools is None or self.matched.particular is None:
+            return None, None
+        return self.matched.particular, tools[self.matched.active]
 
     def kinds(self) -> dict[str, np.ndarray]:
         """Which rows of `scored` are of requests whose tools all have usage ("recurring")

@@ -47,6 +47,7 @@ class Material:
     vectors: np.ndarray
     model: str
     digests: list[bytes] = field(default_factory=list)
+    tool_vectors: np.ndarray | None = None  # the hybrid's, one a tool (for Tool2Vec's mix)
 
     @property
     def size(self) -> int:
@@ -96,7 +97,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
             hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests
-                     if r.kind not in ("example", CHAT)])
+                     if r.kind not in ("example", CHAT)],
+                    np.asarray(hybrid.semantic.vectors, dtype=np.float32))
 
 
 def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:
