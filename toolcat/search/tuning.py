@@ -63,6 +63,7 @@ LIMITS: Mapping[str, tuple[float, float]] = {
     "lift": (0.0, MAX_LIFT),
     "mix": (0.0, 0.75),
 }
+MIX_FLOOR = 0.2  # a request this unlike a tool's particular past requests gains nothing by them
 MAX_TERMS = 48  # the most frequent stems of a tool's requests that are kept
 MAX_COUNT = 10**9  # requests a tool was used by
 MAX_DIMENSION = 4096  # of an embedding model's vectors
@@ -207,7 +208,8 @@ def mixed_gain(matched: Matched, semantic_weight: float, mix: float, own: np.nda
     a = mix * matched.confidence
     norm = np.sqrt((1 - a) ** 2 + a ** 2 + 2 * a * (1 - a) * tool_dots)
     cosine = ((1 - a) * own + a * particular) / norm
-    return np.asarray(semantic_weight * (np.clip(cosine, 0.0, None) - np.clip(own, 0.0, None)))
+    gain = semantic_weight * (np.clip(cosine, 0.0, None) - np.clip(own, 0.0, None))
+    return np.asarray(np.where(particular >= MIX_FLOOR, gain, np.minimum(gain, 0.0)))
 
 
 def build_matched(size: int, indices: np.ndarray, usages: Sequence[ToolUsage],
