@@ -46,7 +46,8 @@ CONFIDENCE = 1.0  # c(d) = n / (n + CONFIDENCE)
 # plus SLACK, and at most USAGE_CAP nats. A tool the query does not match (no query term,
 # cosine <= 0) gains at most SLACK: it scores at most squash(SLACK) = 0.026, under pick's
 # 0.05, so pick never shows it for that; a tool passes another only if its own evidence is
-# at least (other's - SLACK) / (1 + MAX_LIFT); no tool gains more than USAGE_CAP nats.
+# at least (other's - 2 SLACK) / (1 + MAX_LIFT) (the other lowered by Tool2Vec's mix by at
+# most SLACK); no tool gains more than USAGE_CAP nats or loses more than SLACK.
 # SLACK lets past requests order tools that all match a request about as little (tools
 # whose descriptions say nothing a user would ask for).
 MAX_LIFT = 1.0
