@@ -131,21 +131,24 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
         return Choice(ZERO_SHOT, True, False, {})
     unseen = [j for j, (name, _) in enumerate(checks) if name == "unseen tools"]
     zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
-    best, best_gain, best_rows = ZERO_SHOT, 0.0, zero
+    best: dict[bool, tuple[Weights, float, list[np.ndarray]]] = {}  # by family: mixed or not
     for weights in candidates():
         rows = [h.scored(weights).ndcg for _, h in checks]
         if unseen and -_mean_gain(rows, zero, unseen) > UNSEEN_BOUND / 2:
             continue
         gain = _mean_gain(rows, zero, traffic)
-        if gain >= best_gain - 1e-12 and gain > 0:  # ties: the stronger usage, listed later
-            best, best_gain, best_rows = weights, gain, rows
-    clear = best_gain >= TOLERANCE \
-        and _significant([checks[j] for j in traffic], [best_rows[j] for j in traffic],
-                         [zero[j] for j in traffic]) \
-        and _confirmed(material, train, best, rng, repeats)
-    chosen = best if clear else ZERO_SHOT
-    return Choice(chosen, chosen.zero_shot, True,
-                  _by_kind(checks, zero, best_rows if clear else zero))
+        family = bool(weights.mix)
+        if gain > 0 and gain >= best.get(family, (ZERO_SHOT, 0.0))[1] - 1e-12:
+            best[family] = (weights, gain, rows)  # ties: the stronger usage, listed later
+    # the best of each family in turn, by gain: a Tool2Vec mix whose loss on unseen tools
+    # does not hold on fresh draws leaves the additive usage its chance
+    for weights, gain, rows in sorted(best.values(), key=lambda b: -b[1]):
+        if gain >= TOLERANCE \
+                and _significant([checks[j] for j in traffic], [rows[j] for j in traffic],
+                                 [zero[j] for j in traffic]) \
+                and _confirmed(material, train, weights, rng, repeats):
+            return Choice(weights, weights.zero_shot, True, _by_kind(checks, zero, rows))
+    return Choice(ZERO_SHOT, True, True, _by_kind(checks, zero, zero))
 
 
 def _by_kind(checks: Sequence[tuple[str, Held]], zero: Sequence[np.ndarray],
