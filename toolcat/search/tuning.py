@@ -9,7 +9,9 @@ same nats (see `toolcat.search.hybrid`):
     usage_weight * c(d) * max(cos(q, usage(d)) - floor, 0) / (1 - floor)   similar past requests
     term_weight * sum_t idf(t) * sat(t, usage terms of d)                 their words (BM25)
 
-where c(d) = n / (n + 1) for a tool used n times: one past request counts half. A tool
+where c(d) = n / (n + 1) for a tool used n times: one past request counts half; and, with a
+Tool2Vec `mix`, what the tool's semantic evidence gains when its vector is mixed with its
+centered usage vector (`mixed_gain`). A tool
 without usage, or one whose definition changed since the tuning was made (its content key
 differs), gets no usage evidence: it is scored zero-shot. The fitted `semantic_weight`
 replaces the hybrid's fixed LAMBDA for the whole catalog. Weights of zero are the zero-shot
