@@ -12,10 +12,13 @@ Three measurements a set:
 
 Every measurement also gives the false-accept rate: the share of requests no tool fits that
 pick would show a tool for (zero-shot at pick's 0.05, tuned at the tuning's fitted threshold),
-on tests/data/tune/chitchat.jsonl (50 phrases the threshold was never fitted on).
+on tests/data/tune/chitchat.jsonl (50 phrases the threshold was never fitted on), and apart
+on BFCL's irrelevance categories (tests/data/tune/bfcl_irrelevance.jsonl, 1,124 requests;
+see tests/data/tune/SOURCE.md for what they measure in a pooled catalog).
 
     python benchmarks/tune_accuracy.py                    # every set
     python benchmarks/tune_accuracy.py --sets metatool --json
+    python benchmarks/tune_accuracy.py --convert-irrelevance bfcl_eval-*.whl  # the data file
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +37,18 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
+from toolcat.search.pick import MIN_SCORE  # noqa: E402
 from toolcat.tune import prepare_material, read_sources  # noqa: E402
-from toolcat.tune.learn import Material, by_kind, cross_validate, evaluate  # noqa: E402
+from toolcat.tune.evaluation import (  # noqa: E402
+    by_kind,
+    cross_validate,
+    evaluate,
+    no_tool_scores,
+)
+from toolcat.tune.material import Material  # noqa: E402
 
 CHITCHAT = REPO / "tests" / "data" / "tune" / "chitchat.jsonl"
+IRRELEVANCE = REPO / "tests" / "data" / "tune" / "bfcl_irrelevance.jsonl"
 
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SEED = 5
@@ -72,12 +84,21 @@ def by_tools(material: Material, pool: list[int], rng: np.random.Generator
 
 
 def measured(material: Material, train: list[int], test: list[int],
-             negatives: list[int]) -> dict[str, object]:
+             negatives: list[int], irrelevant: Sequence[int] = ()) -> dict[str, object]:
     run = evaluate(material, train + material.examples, test, negatives=negatives)
+    kinds = by_kind([run])
+    if irrelevant:
+        before, after = no_tool_scores(material, train + material.examples, irrelevant,
+                                       run.choice.weights)
+        kinds["irrelevance"] = {"requests": len(irrelevant),
+                                "zero_shot_false_accept": round(float(np.mean(
+                                    before >= MIN_SCORE)), 4),
+                                "tuned_false_accept": round(float(np.mean(
+                                    after >= run.threshold)), 4)}
     (b_ndcg, b_recall), (a_ndcg, a_recall) = run.zero.mean, run.tuned.mean
     return {"queries": len(run.zero.ndcg), "before": [round(b_ndcg, 4), round(b_recall, 4)],
             "after": [round(a_ndcg, 4), round(a_recall, 4)],
-            "delta_ndcg@10": round(a_ndcg - b_ndcg, 4), "kinds": by_kind([run]),
+            "delta_ndcg@10": round(a_ndcg - b_ndcg, 4), "kinds": kinds,
             "weights": run.choice.weights.to_json(), "fallback": run.choice.fallback,
             "threshold": run.threshold, "checks": run.choice.checks}
 
@@ -85,17 +106,23 @@ def measured(material: Material, train: list[int], test: list[int],
 def run_set(name: str) -> dict[str, object]:
     started = time.perf_counter()
     catalog = load_catalog(BENCHDATA / name / "catalog.json")
-    usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl", CHITCHAT])
+    usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl", CHITCHAT, IRRELEVANCE])
     material = prepare_material(catalog, usage)
-    chat = {json.loads(line)["query"] for line in CHITCHAT.read_text().splitlines()}
+    chat = _texts(CHITCHAT)
+    off = _texts(IRRELEVANCE)
     negatives = [i for i in material.measured if material.requests[i].text in chat]
-    pool = [i for i in material.measured if material.requests[i].text not in chat]
+    irrelevant = [i for i in material.measured if material.requests[i].text in off
+                  and not material.requests[i].groups]
+    pool = [i for i in material.measured
+            if material.requests[i].text not in chat and material.requests[i].text not in off]
     rng = np.random.default_rng(SEED)
     out: dict[str, object] = {}
     train, test = halves(material, pool, rng)
-    out["halves"] = measured(material, train, test, negatives)
+    out["halves"] = measured(material, train, test, negatives, irrelevant)
     train, test = by_tools(material, pool, rng)
-    out["disjoint tools"] = measured(material, train, test, negatives)
+    out["disjoint tools"] = measured(material, train, test, negatives, irrelevant)
+    # in cross-validation the requests no tool fits are requests like the others: the
+    # training folds' fit the threshold, the held-out fold's measure it
     cv = cross_validate(material, 5)
     out["cv"] = {"queries": cv.requests, "before": [round(v, 4) for v in cv.before],
                  "after": [round(v, 4) for v in cv.after],
@@ -105,11 +132,35 @@ def run_set(name: str) -> dict[str, object]:
     return out
 
 
+def _texts(path: Path) -> set[str]:
+    return {json.loads(line)["query"] for line in path.read_text().splitlines()}
+
+
+def convert_irrelevance(wheel: Path) -> None:
+    """Write IRRELEVANCE from the bfcl-eval wheel (`pip download bfcl-eval --no-deps`): the
+    last user message of each irrelevance record's first turn, labeled with no tool."""
+    import zipfile
+
+    lines = []
+    with zipfile.ZipFile(wheel) as archive:
+        for part in ("irrelevance", "live_irrelevance"):
+            text = archive.read(f"bfcl_eval/data/BFCL_v4_{part}.json").decode()
+            for line in text.splitlines():
+                record = json.loads(line)
+                users = [m["content"].strip() for m in record["question"][0]
+                         if m.get("role") == "user" and isinstance(m.get("content"), str)
+                         and m["content"].strip()]
+                if users:
+                    lines.append(json.dumps({"id": record["id"], "query": users[-1],
+                                             "relevant": []}, ensure_ascii=False))
+    IRRELEVANCE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def _kind(row: dict[str, object], kind: str) -> str:
-    entry = row["kinds"][kind]  # type: ignore[index]
-    if not entry.get("requests"):
+    entry = row["kinds"].get(kind)  # type: ignore[attr-defined]
+    if not entry or not entry.get("requests"):
         return "-"
-    if kind == "no tool":
+    if kind in ("no tool", "irrelevance"):
         return (f"{entry['zero_shot_false_accept']:.2f}->{entry['tuned_false_accept']:.2f}"
                 f" ({entry['requests']})")
     return (f"{entry['zero_shot_ndcg@10']:.3f}->{entry['tuned_ndcg@10']:.3f}"
@@ -120,21 +171,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--convert-irrelevance", type=Path, metavar="WHEEL",
+                        help="write tests/data/tune/bfcl_irrelevance.jsonl from bfcl-eval's wheel")
     args = parser.parse_args()
+    if args.convert_irrelevance:
+        convert_irrelevance(args.convert_irrelevance)
+        return
     results = {}
     for name in args.sets:
         results[name] = run_set(name)
         if not args.json:
             print(f"\n{name}  ({results[name]['seconds']} s)")
             print(f"  {'split':<16} {'queries':>8}  {'nDCG@10 before':>14} {'after':>7} "
-                  f"{'delta':>7}  {'recurring':>20} {'new tools':>20} {'false accept':>18}")
+                  f"{'delta':>7}  {'recurring':>20} {'new tools':>20} {'false accept':>18} "
+                  f"{'irrelevance':>18}")
             for split, row in results[name].items():
                 if not isinstance(row, dict):
                     continue
                 before, after = row["before"], row["after"]
                 print(f"  {split:<16} {row['queries']:>8,}  {before[0]:>14.3f} {after[0]:>7.3f} "
                       f"{after[0] - before[0]:>+7.3f}  {_kind(row, 'recurring'):>20} "
-                      f"{_kind(row, 'new tools'):>20} {_kind(row, 'no tool'):>18}")
+                      f"{_kind(row, 'new tools'):>20} {_kind(row, 'no tool'):>18} "
+                      f"{_kind(row, 'irrelevance'):>18}")
     if args.json:
         print(json.dumps(results, indent=1))
 

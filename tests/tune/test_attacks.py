@@ -32,8 +32,8 @@ from toolcat.search.tuning import (
     tool_key,
     unsquash,
 )
+from toolcat.tune.choose import GRID
 from toolcat.tune.file import dumps
-from toolcat.tune.learn import GRID
 
 DEMO_QUERIES = CATALOGS / "demo-queries.jsonl"
 POISON = ("- name: poison\n  description: Internal maintenance hook of the legacy billing "
@@ -61,7 +61,7 @@ def strongest_tuning(catalog_folder: Path, model: str, vector: np.ndarray | None
     catalog = load_catalog(catalog_folder)
     poison = next(t for t in catalog.tools if t.name == "poison")
     weights = Weights(LIMITS["semantic_weight"][1], LIMITS["usage_weight"][1], 0.0,
-                      LIMITS["term_weight"][1], MAX_LIFT)
+                      LIMITS["term_weight"][1], MAX_LIFT, LIMITS["mix"][1])
     return Tuning(model, weights,
                   {poison.qualified_name: ToolUsage(tool_key(poison), MAX_COUNT, vector, terms)},
                   None, frozenset(), {})
@@ -95,6 +95,7 @@ def test_the_learner_chooses_only_values_the_loader_accepts():
     ('"semantic_weight": 20.0', '"semantic_weight": 1e400', "NaN and Infinity"),
     ('"count": 1000000000', '"count": 1' + "0" * 400, "'count' must be a whole number from 1"),
     ('"lift": 1.0', '"lift": 50', "'weights.lift' must be a number from 0 to 1"),
+    ('"mix": 0.75', '"mix": 1.5', "'weights.mix' must be a number from 0 to 0.75"),
     ('"scale": ', '"scale": 1000, "x": ', "must be of unit length"),
 ])
 def test_values_tune_cannot_write_are_refused_at_their_line_and_column(run, tmp_path, field,

@@ -49,6 +49,22 @@ def test_a_tuning_reads_back_as_it_was_written(demo, tmp_path):
     assert back.seen(["Is it  RAINING", "something else"]) == 1
 
 
+def test_files_of_earlier_versions_read_without_the_weights_they_lacked(demo, tmp_path):
+    """Version 2 had no Tool2Vec mix (read as none), version 1 no lift (read as the most)."""
+    data = json.loads(dumps(a_tuning(demo.tools)))
+    for version, gone, value in ((2, "mix", 0.0), (1, "lift", 1.0)):
+        old = {**data, "version": version,
+               "weights": {k: v for k, v in data["weights"].items() if k != gone}}
+        path = tmp_path / f"v{version}.json"
+        path.write_text(json.dumps(old), encoding="utf-8")
+        assert getattr(load_tuning(path).weights, gone) == value
+    del data["weights"]["mix"]  # a version 3 file must say it
+    path = tmp_path / "v3.json"
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"'weights\.mix' must be a number from 0 to 0\.75"):
+        load_tuning(path)
+
+
 def test_the_file_stays_small(demo):
     per_tool = len(dumps(a_tuning(demo.tools))) / 3
     assert per_tool < 1000  # bytes a tool, however many requests it learned from

@@ -15,7 +15,9 @@ from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.tuning import TunedScorer, Tuning, Weights
 from toolcat.tune import prepare_material, read_sources
-from toolcat.tune.learn import folds, learn, tool_usages
+from toolcat.tune.evaluation import folds
+from toolcat.tune.learn import learn
+from toolcat.tune.material import tool_usages
 
 pytestmark = [pytest.mark.semantic, pytest.mark.slow]
 NAME = "hybrid+tuning"
@@ -68,6 +70,31 @@ def test_without_usage_the_tuned_scorer_is_the_hybrid_exactly(shared_cache):
     for text in texts[:20]:
         assert np.array_equal(tuned.scores(text), hybrid.scores(text))
     assert np.array_equal(np.array(tuned.scores_many(texts)), np.array(hybrid.scores_many(texts)))
+
+
+def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cache):
+    """What `tune` measures is what a tuning file delivers: Tool2Vec's mixed vectors and the
+    additive usage, within the bound, score every request as the held-out checks did."""
+    from toolcat.search.hybrid import squash
+    from toolcat.tune.held import Held
+    from toolcat.tune.material import matched_for
+
+    demo = load_catalog(CATALOGS)
+    material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
+    train = material.measured[::2]
+    weights = Weights(16.0, 16.0, 0.5, 0.5, 1.0, 0.75)
+    indices, usages = tool_usages(material, train)
+    tuning = Tuning(material.model, weights,
+                    {demo.tools[i].qualified_name: u for i, u in zip(indices.tolist(), usages,
+                                                                    strict=True)})
+    tuned = TunedScorer(HybridScorer(demo.tools, semantic_weight=16.0), tuning)
+    held = material.measured[1::2]
+    expected = squash(Held(material, matched_for(material, train), held).evidence(weights))
+    found = np.array([tuned.scores(material.requests[i].text) for i in held])
+    assert np.allclose(found, expected, atol=1e-5)
+    mixed_only = Held(material, matched_for(material, train), held)
+    assert not np.allclose(mixed_only.evidence(weights),
+                           mixed_only.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)))
 
 
 def test_usage_teaches_opaque_tools_their_users_words(run, opaque, tmp_path):
@@ -182,16 +209,41 @@ def test_zero_shot_weights_are_kept_when_the_checks_find_no_gain(shared_cache):
 def test_the_zero_shot_figures_of_tune_are_the_figures_of_bench(shared_cache):
     from toolcat.bench.queries import load_queries, resolve_labels
     from toolcat.bench.runner import run_bench
-    from toolcat.tune.learn import ranking_metrics
+    from toolcat.tune.held import ranking_metrics
 
     demo = load_catalog(CATALOGS)
     material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
-    scored = ranking_metrics(material.base, [r.groups for r in material.requests])
+    scored = ranking_metrics(material.base, [r.groups for r in material.requests],
+                             material.priority)
     labeled, _ = resolve_labels(load_queries(DEMO_QUERIES), demo)
     report = run_bench(demo, labeled, ["hybrid"], ks=(5, 10))
     metrics = report.scorers[0].metrics
     assert scored.mean[0] == pytest.approx(metrics["ndcg@10"], abs=1e-9)
     assert scored.mean[1] == pytest.approx(metrics["recall@5"], abs=1e-9)
+
+
+def test_weights_that_raise_every_score_raise_the_threshold_with_them(shared_cache):
+    """A semantic weight of 20 lifts small talk over pick's 0.05 (metatool: 98% -> 100% of
+    chit-chat shown a tool); the fitted threshold is carried to the tuned scores, so the
+    tuning lets through no more of the requests no tool fits than zero-shot does at 0.05."""
+    from toolcat.search.hybrid import squash
+    from toolcat.search.pick import MIN_SCORE
+    from toolcat.tune.held import Held
+    from toolcat.tune.material import matched_for
+    from toolcat.tune.threshold import carried, fit_threshold
+
+    demo = load_catalog(CATALOGS)
+    material = prepare_material(demo, read_sources(demo, [DEMO_QUERIES]))
+    train = material.measured
+    loud = Weights(20.0)
+    none = Held(material, matched_for(material, train), material.chitchat)
+    before = squash(none.evidence(Weights())).max(axis=1)
+    after = squash(none.evidence(loud)).max(axis=1)
+    assert np.mean(after >= MIN_SCORE) > np.mean(before >= MIN_SCORE)  # what went wrong
+    assert carried(before, after) > MIN_SCORE
+    threshold = fit_threshold(material, train, loud)
+    assert threshold is not None and threshold >= carried(before, after) - 1e-4
+    assert np.mean(after >= threshold) <= np.mean(before >= MIN_SCORE)
 
 
 def test_example_requests_written_on_tools_are_learned_from(run, tmp_path, shared_cache):

@@ -51,6 +51,25 @@ def test_a_malformed_call_log_line_is_named_by_file_and_line(demo, tmp_path):
     assert "'called' must be a list of tool names" in str(caught.value)
 
 
+def test_a_call_log_says_which_offered_tools_were_not_called(demo, tmp_path, run):
+    log = write_lines(tmp_path / "calls.jsonl", [
+        {"query": "is it raining in Oslo", "called": ["get_weather"],
+         "shown": ["get_weather", "send_email", "weather_forecast"]},
+        {"query": "mail the report", "called": ["send_email"]},
+    ])
+    usage = read_usage(log, demo)
+    declined = [[demo.tools[i].name for i in r.declined] for r in usage.requests]
+    assert declined == [["send_email", "weather_forecast"], []]
+    bad = write_lines(tmp_path / "bad.jsonl", [
+        {"query": "fine", "called": ["get_weather"], "shown": ["get_weather"]},
+        {"query": "bad", "called": ["get_weather"], "shown": "send_email"}])
+    result = run("tune", "-c", str(CATALOGS), "-q", str(bad), "-o", str(tmp_path / "t.json"))
+    assert result.exit_code == 2
+    assert f"{bad}:2:" in result.output and "'shown' must be a list of tool names" \
+        in result.output
+    assert "Traceback" not in result.output
+
+
 def test_transcripts_take_the_user_message_before_the_tool_calls(demo, tmp_path):
     conversation = {"messages": [
         {"role": "system", "content": "You are helpful."},

@@ -119,7 +119,7 @@ def _print_cv(validation: CrossValidation) -> None:
 def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
     """One line per kind of held-out request: nDCG@10 before and after, or the false-accept
     rate where no tool fits (before: pick's 0.05; after: the fitted threshold)."""
-    from toolcat.tune.learn import UNSEEN_BOUND
+    from toolcat.tune.choose import UNSEEN_BOUND
 
     out = []
     for kind, entry in kinds.items():
@@ -143,7 +143,7 @@ def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
 
 def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> None:
     from toolcat.cli.output import console
-    from toolcat.tune.learn import MIN_CHECK
+    from toolcat.tune.choose import MIN_CHECK
     from toolcat.wording import plural
 
     report = tuning.report

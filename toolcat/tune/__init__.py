@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from toolcat.model import Catalog
+from toolcat.tune.evaluation import CrossValidation, cross_validate
 from toolcat.tune.file import dumps, load_tuning
-from toolcat.tune.learn import CrossValidation, Material, cross_validate, learn, prepare
+from toolcat.tune.learn import learn
+from toolcat.tune.material import Material, prepare
 from toolcat.tune.usage import Usage, example_usage, read_usage
 
 

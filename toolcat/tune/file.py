@@ -1,9 +1,9 @@
 """The tuning file: small, versioned JSON, keyed to the content of each tool.
 
-    {"format": "toolcat-tuning", "version": 1,
+    {"format": "toolcat-tuning", "version": 3,
      "model": "all-MiniLM-L6-v2@...", "dimension": 384,
      "weights": {"semantic_weight": 12, "usage_weight": 8, "usage_floor": 0.3,
-                 "term_weight": 0.5},
+                 "term_weight": 0.5, "lift": 1, "mix": 0.5},
      "min_score": null,
      "trained": "<base64: 6 bytes of SHA-256 per training request>",
      "report": {...how the weights were chosen...},
@@ -47,7 +47,8 @@ from toolcat.source.files import parse_text, read_text
 from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
-VERSION = 2  # 2: the weight 'lift' (version 1 files read with the largest)
+VERSION = 3  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix'
+ADDED = {"lift": 2, "mix": 3}  # the version that brought each weight
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
 
@@ -182,8 +183,8 @@ def _weights(data: Mapping[str, Any], check: _Checker, version: int) -> Weights:
     values = {}
     for key, (low, high) in LIMITS.items():
         value = data.get(key)
-        if value is None and key == "lift" and version < 2:
-            value = high  # version 1 had no lift: the most a tuning may lift
+        if value is None and version < ADDED.get(key, 1):
+            value = high if key == "lift" else low  # version 1 had no lift: the most; no mix
         if not _number(value) or not low <= value <= high:
             raise check.bad(join("/weights", key) if key in data else "/weights",
                             f"'weights.{key}' must be a number from {low:g} to {high:g} "

@@ -4,7 +4,9 @@ Four sources, told apart by what a file holds:
 
 - labeled query sets, in every format `toolcat bench` reads (`{id, query, relevant,
   relevant_groups}` as JSONL, YAML or JSON; TREC qrels with a topics file);
-- call logs: JSONL of `{"query": "...", "called": ["tool", ...]}`;
+- call logs: JSONL of `{"query": "...", "called": ["tool", ...]}`, optionally with
+  `"shown": ["tool", ...]`: the tools that were offered to the model for that request (those
+  it did not call are its negatives);
 - OpenAI-style chat transcripts: a conversation is a list of messages (or `{"messages":
   [...]}`); every assistant message with `tool_calls` (or the older `function_call`) is a use
   of those tools for the user message before it. A file holds one conversation, a list of
@@ -29,6 +31,7 @@ from toolcat.model import Catalog, SourceRef
 from toolcat.source.files import parse_json_lines, parse_text, read_text
 
 KINDS = ("labeled", "log", "transcript", "example")
+MAX_SHOWN = 1000  # tools a log line may say were offered (a prompt holds far fewer)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Request:
     groups: tuple[tuple[int, ...], ...]
     kind: str
     origin: SourceRef | None = None
+    declined: tuple[int, ...] = ()  # tools offered for it and not called (a log's `shown`)
 
     @property
     def tools(self) -> tuple[int, ...]:
@@ -174,9 +178,17 @@ def _from_log(records: Sequence[_Record], names: _Names) -> Iterator[Request]:
             raise ConfigError("a call log line needs a non-empty 'query' text", where=where)
         if not isinstance(called, list) or not all(isinstance(n, str) and n for n in called):
             raise ConfigError("'called' must be a list of tool names", where=where)
+        shown = item.get("shown", [])
+        if not isinstance(shown, list) or not all(isinstance(n, str) and n for n in shown):
+            raise ConfigError("'shown' must be a list of tool names (the tools offered)",
+                              where=where)
+        if len(shown) > MAX_SHOWN:
+            raise ConfigError(f"'shown' names at most {MAX_SHOWN} tools", where=where)
         found = tuple(dict.fromkeys(i for i in map(names.find, called) if i is not None))
+        declined = tuple(i for i in dict.fromkeys(map(names.find, shown))
+                         if i is not None and i not in found)
         if found:
-            yield Request(text, tuple((i,) for i in found), "log", where)
+            yield Request(text, tuple((i,) for i in found), "log", where, declined)
 
 
 def _from_transcripts(records: Sequence[_Record], names: _Names) -> Iterator[Request]:

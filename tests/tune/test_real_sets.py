@@ -1,0 +1,76 @@
+"""`toolcat tune` and `bench --tuning` through the CLI on a real labeled set: part of
+metatool (tools asked the same things in other words, the traffic Tool2Vec is for), tuned on
+one half of the requests by id, measured on the other, with small talk and BFCL's
+irrelevance requests beside them."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+BENCHDATA = REPO.parent / "shared" / "benchdata"
+for _folder in REPO.parents:
+    if (_folder / "shared" / "benchdata").is_dir():
+        BENCHDATA = _folder / "shared" / "benchdata"
+        break
+DATA = REPO / "tests" / "data" / "tune"
+
+pytestmark = [pytest.mark.semantic, pytest.mark.slow,
+              pytest.mark.skipif(not (BENCHDATA / "metatool").is_dir(),
+                                 reason="shared/benchdata is not beside the repo")]
+
+
+def metatool_part(folder: Path, tools: int = 12, each: int = 40) -> tuple[Path, Path, Path]:
+    """A catalog of metatool's most asked tools and their requests, split in halves by id."""
+    catalog = json.loads((BENCHDATA / "metatool" / "catalog.json").read_text())
+    rows = [json.loads(line) for line in
+            (BENCHDATA / "metatool" / "queries.jsonl").read_text().splitlines()]
+    counts = Counter(name for row in rows for name in row["relevant"])
+    kept = {name for name, _ in counts.most_common(tools)}
+    seen: Counter[str] = Counter()
+    part = []
+    for row in rows:
+        if row["relevant"] and set(row["relevant"]) <= kept \
+                and seen[row["relevant"][0]] < each:
+            seen[row["relevant"][0]] += 1
+            part.append({"id": row["id"], "query": row["query"], "relevant": row["relevant"]})
+    (folder / "tools.json").write_text(json.dumps(
+        [t for t in catalog if t["name"] in kept]), encoding="utf-8")
+    train, test = folder / "train.jsonl", folder / "test.jsonl"
+    train.write_text("".join(json.dumps(r) + "\n" for n, r in enumerate(part) if n % 2 == 0),
+                     encoding="utf-8")
+    off = (DATA / "bfcl_irrelevance.jsonl").read_text().splitlines()[:200]
+    test.write_text("".join(json.dumps(r) + "\n" for n, r in enumerate(part) if n % 2 == 1)
+                    + (DATA / "chitchat.jsonl").read_text() + "\n".join(off) + "\n",
+                    encoding="utf-8")
+    return folder / "tools.json", train, test
+
+
+def test_tuning_on_one_half_of_metatool_pays_on_the_other(run, tmp_path, shared_cache):
+    catalog, train, test = metatool_part(tmp_path)
+    tuning = tmp_path / "tuning.json"
+    made = run("tune", "-c", str(catalog), "-q", str(train), "--cv", "3", "-o", str(tuning),
+               "--json")
+    assert made.exit_code == 0, made.output
+    report = json.loads(made.stdout)
+    kinds = report["cross_validation"]["kinds"]
+    assert {"recurring", "new tools", "no tool"} <= set(kinds)
+    assert report["cross_validation"]["after"]["ndcg@10"] \
+        >= report["cross_validation"]["before"]["ndcg@10"] - 0.005
+    benched = run("bench", "-c", str(catalog), "-q", str(test), "--tuning", str(tuning),
+                  "--json")
+    assert benched.exit_code == 0, benched.output
+    runs = {r["name"]: r for r in json.loads(benched.stdout)["scorers"]}
+    zero, tuned = runs["hybrid"], runs["hybrid+tuning"]
+    assert tuned["metrics"]["ndcg@10"] >= zero["metrics"]["ndcg@10"] - 0.005
+    # abstention holds: about as many of the requests no tool fits get a tool as zero-shot
+    # (the threshold is carried to match zero-shot on the phrases it is fitted on; these are
+    # others: 0.26 -> 0.28 when written)
+    assert tuned["metrics"]["false_accept"] <= zero["metrics"]["false_accept"] + 0.05
+    assert tuned["kinds"]["no tool"]["queries"] == 250
+    assert tuned["kinds"]["recurring"]["queries"] > 0

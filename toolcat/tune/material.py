@@ -1,0 +1,138 @@
+"""The requests a tuning learns from, scored zero-shot once, and the usage built from them.
+
+`prepare` scores every request with the hybrid scorer a single time (its evidence per tool and
+the cosine its semantic weight multiplies), so that every candidate weight, fold and check is
+arithmetic on these arrays; `tool_usages` builds the usage (mean request vector, stems) of the
+tools that a subset of the requests used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from toolcat.model import Catalog
+from toolcat.search.hybrid import HybridScorer
+from toolcat.search.text import stems
+from toolcat.search.tuning import (
+    MAX_TERMS,
+    Matched,
+    ToolUsage,
+    build_matched,
+    query_digest,
+    tool_key,
+)
+from toolcat.tune.chitchat import CHITCHAT
+from toolcat.tune.usage import Request, Usage
+
+CHAT = "chitchat"  # the kind of the built-in requests no tool fits (toolcat.tune.chitchat)
+BATCH = 4096  # requests scored zero-shot at a time (each batch reads the embedding cache)
+
+
+@dataclass
+class Material:
+    """Requests of one catalog with what scoring them needs, computed once: the hybrid's
+    zero-shot evidence per tool (at its semantic weight `weight`) and the clipped cosine that
+    weight multiplies, so another semantic weight is `base + (w - weight) * cosine`; request
+    vectors and digests."""
+
+    catalog: Catalog
+    requests: tuple[Request, ...]  # the catalog's example requests come last
+    base: np.ndarray
+    cosine: np.ndarray
+    weight: float
+    vectors: np.ndarray
+    model: str
+    digests: list[bytes] = field(default_factory=list)
+    tool_vectors: np.ndarray | None = None  # the hybrid's, one a tool (for Tool2Vec's mix)
+
+    @property
+    def size(self) -> int:
+        return len(self.catalog.tools)
+
+    @cached_property
+    def priority(self) -> np.ndarray:
+        """Each tool's `priority`: equal scores rank the higher first, as search does."""
+        return np.array([t.priority for t in self.catalog.tools], dtype=np.float64)
+
+    @property
+    def measured(self) -> list[int]:
+        """The requests that are measured: every one but the author's examples, which are
+        always learned from (they are part of the catalog, not of its traffic), and the
+        chit-chat that the threshold is fitted on."""
+        return [i for i, r in enumerate(self.requests) if r.kind not in ("example", CHAT)]
+
+    @property
+    def chitchat(self) -> list[int]:
+        return [i for i, r in enumerate(self.requests) if r.kind == CHAT]
+
+    @property
+    def examples(self) -> list[int]:
+        return [i for i, r in enumerate(self.requests) if r.kind == "example"]
+
+    def positives(self, indices: Sequence[int]) -> list[int]:
+        return [i for i in indices if self.requests[i].groups]
+
+
+def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
+    """Score every request zero-shot once (the hybrid must be over `catalog.tools`)."""
+    from toolcat.search.embeddings import embed_texts
+
+    requests = tuple(r for r in usage.requests if r.kind != "example") + \
+        tuple(r for r in usage.requests if r.kind == "example") + \
+        tuple(Request(text, (), CHAT) for text in CHITCHAT)
+    texts = [r.text for r in requests]
+    embedder = hybrid.embedder
+    vectors = embed_texts(embedder, texts, cache=hybrid.cache)[0]
+    size = len(catalog.tools)
+    base = np.zeros((len(texts), size))
+    cosine = np.zeros((len(texts), size))
+    for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
+        chunk = texts[start:start + BATCH]
+        base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
+        cosine[start:start + BATCH] = np.clip(
+            hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
+    return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
+                    [query_digest(r.text) for r in requests
+                     if r.kind not in ("example", CHAT)],
+                    np.asarray(hybrid.semantic.vectors, dtype=np.float32))
+
+
+def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:
+    """The usage of every tool that the `train` requests used: tool indices in catalog
+    order, and their usages."""
+    from toolcat.tune.file import quantized
+
+    sources = [(material.requests[i], material.vectors[i]) for i in train]
+    sums: dict[int, np.ndarray] = {}
+    counts: dict[int, int] = {}
+    terms: dict[int, dict[str, int]] = {}
+    for request, vector in sources:
+        words = dict.fromkeys(stems(request.text))
+        for tool in request.tools:
+            if tool in sums:
+                sums[tool] = sums[tool] + vector
+            else:
+                sums[tool] = vector.astype(np.float64)
+            counts[tool] = counts.get(tool, 0) + 1
+            known = terms.setdefault(tool, {})
+            for word in words:
+                known[word] = known.get(word, 0) + 1
+    tools = material.catalog.tools
+    indices = np.array(sorted(sums), dtype=np.int64)
+    usages = []
+    for i in indices.tolist():
+        norm = float(np.linalg.norm(sums[i])) or 1.0
+        kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
+        usages.append(ToolUsage(tool_key(tools[i]), counts[i],
+                                quantized((sums[i] / norm).astype(np.float32)), dict(kept)))
+    return indices, usages
+
+
+def matched_for(material: Material, train: Sequence[int]) -> Matched:
+    indices, usages = tool_usages(material, train)
+    return build_matched(material.size, indices, usages)
+
