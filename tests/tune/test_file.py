@@ -130,7 +130,7 @@ def test_commands_refuse_a_broken_tuning_with_exit_2_and_one_line(run, tmp_path)
         result = run(*command, "--tuning", str(bad))
         assert result.exit_code == 2, (command, result.output)
         assert result.stderr.strip().splitlines() == [
-            f"toolcat: error: {bad}: the tuning file needs 'model' (a string)"]
+            f"toolcat: error: {bad}:1:1: the tuning file needs 'model' (a string)"]
 
 
 def test_toolcat_yaml_names_the_tuning_and_a_bad_value_is_an_error(run, tmp_path, isolated):

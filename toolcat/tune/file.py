@@ -43,6 +43,7 @@ from toolcat.search.tuning import (
     Tuning,
     Weights,
 )
+from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_text, read_text
 from toolcat.source.positions import PositionIndex, join
 
@@ -117,57 +118,43 @@ def load_tuning(path: str | Path) -> Tuning:
 def from_json(data: Any, shown: str, index: PositionIndex | None = None) -> Tuning:
     """The tuning `data` holds, every value checked against what `toolcat tune` writes;
     `index` places an error at its line and column."""
-    check = _Checker(shown, index)
+    check = FieldReader(shown, index, document="the tuning file")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise check.bad("", "not a toolcat tuning file (`toolcat tune -o FILE` makes one)")
+        raise check.error("", "not a toolcat tuning file (`toolcat tune -o FILE` makes one)")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise check.bad("/version" if "version" in data else "",
+        raise check.error("/version" if "version" in data else "",
                         "the tuning file has no valid 'version'")
     if version > VERSION:
-        raise check.bad("/version", f"tuning format version {version} is newer than this "
+        raise check.error("/version", f"tuning format version {version} is newer than this "
                         f"toolcat reads ({VERSION}); upgrade toolcat, or run `toolcat tune` "
                         "again")
-    model = check.get(data, "", "model", str)
-    dimension = check.get(data, "", "dimension", int)
+    model = _needed(check, data, "model", str)
+    dimension = _needed(check, data, "dimension", int)
     if not 0 <= dimension <= MAX_DIMENSION:
-        raise check.bad("/dimension", f"'dimension' must be from 0 to {MAX_DIMENSION}")
-    weights = _weights(check.get(data, "", "weights", dict), check, version)
+        raise check.error("/dimension", f"'dimension' must be from 0 to {MAX_DIMENSION}")
+    weights = _weights(_needed(check, data, "weights", dict), check, version)
     min_score = data.get("min_score")
     if min_score is not None and (not _number(min_score) or not 0 <= min_score <= 1):
-        raise check.bad("/min_score", "'min_score' must be a number from 0 to 1 or null")
-    trained = _trained(check.get(data, "", "trained", str), check)
+        raise check.error("/min_score", "'min_score' must be a number from 0 to 1 or null")
+    trained = _trained(_needed(check, data, "trained", str), check)
     report = data.get("report", {})
     if not isinstance(report, dict):
-        raise check.bad("/report", "'report' must be a mapping")
+        raise check.error("/report", "'report' must be a mapping")
     tools = {}
-    for name, entry in check.get(data, "", "tools", dict).items():
+    for name, entry in _needed(check, data, "tools", dict).items():
         tools[name] = _usage(name, entry, dimension, check)
     return Tuning(model, weights, tools, None if min_score is None else float(min_score),
                   trained, report, shown)
 
 
-class _Checker:
-    """Errors about the value at a JSON pointer: the file, and its line and column when
-    known."""
-
-    def __init__(self, shown: str, index: PositionIndex | None) -> None:
-        self.shown = shown
-        self.index = index
-
-    def bad(self, pointer: str, message: str) -> ConfigError:
-        if self.index is None or not pointer:
-            return _bad(self.shown, message)
-        line, column = self.index.locate(pointer)
-        return ConfigError(message, where=SourceRef(self.shown, line, column, pointer))
-
-    def get(self, data: Mapping[str, Any], at: str, key: str, kind: type) -> Any:
-        value = data.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            names = {str: "a string", int: "a whole number", dict: "a mapping"}
-            raise self.bad(join(at, key) if key in data else at,
-                           f"the tuning file needs '{key}' ({names.get(kind, kind.__name__)})")
-        return value
+def _needed(check: FieldReader, data: Mapping[str, Any], key: str, kind: type) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = {str: "a string", int: "a whole number", dict: "a mapping"}
+        raise check.error(join("", key) if key in data else "",
+                          f"the tuning file needs '{key}' ({names.get(kind, kind.__name__)})")
+    return value
 
 
 def _bad(shown: str, message: str) -> ConfigError:
@@ -179,41 +166,41 @@ def _number(value: Any) -> TypeGuard[int | float]:
         and math.isfinite(value)
 
 
-def _weights(data: Mapping[str, Any], check: _Checker, version: int) -> Weights:
+def _weights(data: Mapping[str, Any], check: FieldReader, version: int) -> Weights:
     values = {}
     for key, (low, high) in LIMITS.items():
         value = data.get(key)
         if value is None and version < ADDED.get(key, 1):
             value = high if key == "lift" else low  # version 1 had no lift: the most; no mix
         if not _number(value) or not low <= value <= high:
-            raise check.bad(join("/weights", key) if key in data else "/weights",
+            raise check.error(join("/weights", key) if key in data else "/weights",
                             f"'weights.{key}' must be a number from {low:g} to {high:g} "
                             "(the range `toolcat tune` chooses from)")
         values[key] = float(value)
     return Weights(**values)
 
 
-def _trained(text: str, check: _Checker) -> frozenset[bytes]:
+def _trained(text: str, check: FieldReader) -> frozenset[bytes]:
     try:
         raw = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
-        raise check.bad("/trained", "'trained' is not base64") from None
+        raise check.error("/trained", "'trained' is not base64") from None
     if len(raw) % DIGEST_BYTES:
-        raise check.bad("/trained", "'trained' does not hold whole digests")
+        raise check.error("/trained", "'trained' does not hold whole digests")
     return frozenset(raw[i:i + DIGEST_BYTES] for i in range(0, len(raw), DIGEST_BYTES))
 
 
-def _usage(name: str, entry: Any, dimension: int, check: _Checker) -> ToolUsage:
+def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsage:
     where = f"tool '{name}'"
     at = join("/tools", name)
     if not isinstance(entry, dict):
-        raise check.bad(at, f"{where}: each tool is a mapping")
+        raise check.error(at, f"{where}: each tool is a mapping")
     key, count = entry.get("key"), entry.get("count")
     if not isinstance(key, str) or not _KEY.fullmatch(key):
-        raise check.bad(join(at, "key") if "key" in entry else at,
+        raise check.error(join(at, "key") if "key" in entry else at,
                         f"{where}: 'key' must be the 16 hex digits of the tool's content")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
-        raise check.bad(join(at, "count") if "count" in entry else at,
+        raise check.error(join(at, "count") if "count" in entry else at,
                         f"{where}: 'count' must be a whole number from 1 to {MAX_COUNT:,}")
     vector = None
     if "vector" in entry:
@@ -224,24 +211,24 @@ def _usage(name: str, entry: Any, dimension: int, check: _Checker) -> ToolUsage:
         except (binascii.Error, ValueError):
             raw = b""
         if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
-            raise check.bad(join(at, "vector"), f"{where}: 'vector' must be {dimension} "
+            raise check.error(join(at, "vector"), f"{where}: 'vector' must be {dimension} "
                             "base64 bytes with a positive 'scale'")
         vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
         if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
-            raise check.bad(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
+            raise check.error(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
                             "unit length (a mean direction of past requests)")
     terms = entry.get("terms", {})
     if not isinstance(terms, dict) or not all(
             isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool)
             and 1 <= n <= count for t, n in terms.items()):
-        raise check.bad(join(at, "terms"), f"{where}: 'terms' maps stems to counts from 1 to "
+        raise check.error(join(at, "terms"), f"{where}: 'terms' maps stems to counts from 1 to "
                         "the tool's 'count'")
     if len(terms) > MAX_TERMS:
-        raise check.bad(join(at, "terms"), f"{where}: at most {MAX_TERMS} terms a tool "
+        raise check.error(join(at, "terms"), f"{where}: at most {MAX_TERMS} terms a tool "
                         f"(`toolcat tune` keeps the {MAX_TERMS} most frequent)")
     for term in terms:
         if not _STEM.fullmatch(term):
-            raise check.bad(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
+            raise check.error(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
                             f"(lowercase letters and digits, at most {MAX_STEM})")
     return ToolUsage(key, count, vector, dict(terms))
 
