@@ -12,6 +12,10 @@ from toolcat.cli.app import app
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+# the labeled sets beside the checkout (../shared/benchdata); a worktree may sit deeper
+BENCHDATA = next((folder / "shared" / "benchdata" for folder in REPO.parents
+                  if (folder / "shared" / "benchdata").is_dir()),
+                 REPO.parent / "shared" / "benchdata")
 CATALOGS = REPO / "catalogs"
 
 

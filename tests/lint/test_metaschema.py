@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.conftest import CATALOGS
+from tests.conftest import BENCHDATA, CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.lint.metaschema import DRAFT_2020_12, merged_2020_12, schema_errors, surely_valid
 
@@ -88,7 +86,6 @@ def test_an_unknown_or_malformed_schema_uri_is_one_error():
 
 # --- the fast verdict (jsonschema-rs) agrees with jsonschema's ----------------------------------
 
-BENCHDATA = Path(__file__).resolve().parents[2].parent / "shared" / "benchdata"
 KEYWORDS = ["type", "properties", "items", "prefixItems", "required", "enum", "const", "anyOf",
             "oneOf", "allOf", "not", "minimum", "maximum", "minLength", "maxItems", "pattern",
             "format", "$ref", "$defs", "additionalProperties", "default", "description",

@@ -15,13 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import CATALOGS, REPO
+from tests.conftest import BENCHDATA, CATALOGS, REPO
 from toolcat.search import onnx_encoder
 from toolcat.search.embeddings import Embedder, EmbeddingCache, _locate
 from toolcat.source import cache as cache_files
 
 pytestmark = pytest.mark.semantic
-BENCHDATA = REPO.parent.parent / "shared" / "benchdata"
 QUERY = "open a pull request for my branch"
 
 

@@ -121,6 +121,7 @@ def test_call_tool_refuses_what_add_tool_would_refuse(trouble_catalog, time_cata
     profile.write_text(fast_profile.read_text()
                        + "filters: {tools: {deny: ['mcp-time:convert_time']}}\n")
     log = tmp_path / "serve.jsonl"
+    earlier = set(running("demo_server"))  # an earlier test's, still closing on a busy machine
 
     async def session() -> None:
         async with served("-c", str(catalog), "-c", str(time_catalog), "-c", str(poisoned),
@@ -147,7 +148,8 @@ def test_call_tool_refuses_what_add_tool_would_refuse(trouble_catalog, time_cata
                                                          "arguments": "path=a.txt"})
             assert shape.is_error and "invalid arguments for call_tool" in text(shape)
             assert '"path=a.txt" is not of type "object"' in text(shape)
-            assert running("demo_server") == []  # no refused call reached an upstream
+            # no refused call reached an upstream
+            assert set(running("demo_server")) <= earlier
 
     anyio.run(session)
     logged = events(log)

@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import BENCHDATA, REPO
 
-BENCHDATA = REPO.parent / "shared" / "benchdata"
-for _folder in REPO.parents:
-    if (_folder / "shared" / "benchdata").is_dir():
-        BENCHDATA = _folder / "shared" / "benchdata"
-        break
 DATA = REPO / "tests" / "data" / "tune"
 
 pytestmark = [pytest.mark.semantic, pytest.mark.slow,
