@@ -102,3 +102,28 @@ def test_a_profile_naming_a_missing_server_is_a_warning(demo, tmp_path):
     profile.write_text("name: p\nfilters: {servers: {allow: [nowhere]}}\n")
     [warning] = Gate(demo, load_profile(profile)).resolver.warnings
     assert "no server 'nowhere' in the catalog" in warning.message
+
+
+def test_the_security_verdict_is_kept_for_a_catalog_seen_before(tmp_path, monkeypatch):
+    """serve's start scans every definition once per catalog content: the second start of
+    the same files reads the sealed verdict, and any edit of the files scans again."""
+    from tests.serve.test_call_mode import POISONED
+    from toolcat.lint import engine
+    from toolcat.serve.trust import withheld
+
+    path = tmp_path / "helpers.yaml"
+    path.write_text(POISONED)
+    first = withheld(load_catalog(path))
+    assert list(first) == ["helpers:add_numbers"] and "TC6" in first["helpers:add_numbers"]
+    assert len(list((tmp_path / "cache").rglob("*-security.json"))) == 1
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("scanned again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "lint_catalog", no_scan)
+        assert withheld(load_catalog(path)) == first
+        assert withheld(load_catalog(path), allowed=["helpers:*"]) == {}
+    path.write_text("tools:\n  - {name: add_numbers, server: helpers, description: Add two "
+                    "numbers.}\n")
+    assert withheld(load_catalog(path)) == {}

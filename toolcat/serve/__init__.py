@@ -6,7 +6,7 @@ call through (tool search mode, with fail-open).
 
 The SDK is imported when a server runs, not with this package.
 
-Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin); see
+Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin, source); see
 docs/architecture.md.
 """
 
