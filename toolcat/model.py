@@ -235,12 +235,14 @@ class Deferred:
 
     A remembered catalog (catalog.remembered) keeps each definition as its JSON text until
     someone asks for it: a command that shows three of 43,000 tools decodes three. Only
-    `DEFERRABLE` fields may hold one; reading the field puts the value in its place, once."""
+    `DEFERRABLE` fields may hold one; reading the field puts `read(tool)` in its place, once.
+    (A plain class holding a function, not an abstract one: `isinstance` against it runs on
+    every read of those fields, and an ABC's check costs three times a plain class's.)"""
 
-    __slots__ = ()
+    __slots__ = ("read",)
 
-    def value(self, tool: Tool) -> Any:
-        raise NotImplementedError
+    def __init__(self, read: Callable[[Tool], Any]) -> None:
+        self.read = read
 
 
 DEFERRABLE = ("description", "parameters", "raw")
@@ -264,7 +266,7 @@ class _Settled:
             with _SETTLING:  # two threads must not put two different values in place
                 value = self._get(tool, owner)
                 if isinstance(value, Deferred):
-                    value = value.value(tool)
+                    value = value.read(tool)
                     self._set(tool, value)
         return value
 

@@ -245,9 +245,9 @@ def test_a_recalled_catalog_decodes_only_the_definitions_it_shows(
     run(*query)  # read again: remembered
     assert len(entries()) == 1
     decoded: list[str] = []
-    real = remembered._Definition.value
-    monkeypatch.setattr(remembered._Definition, "value",
-                        lambda self, tool: decoded.append(tool.name) or real(self, tool))
+    real = remembered._decode_definition
+    monkeypatch.setattr(remembered, "_decode_definition", lambda text, start, end, tool:
+                        decoded.append(tool.name) or real(text, start, end, tool))
     no_parsing(monkeypatch)
     picks = json.loads(run(*query).stdout)["picks"]
     assert picks[0]["name"] == "tool_1234"

@@ -36,6 +36,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -236,37 +237,31 @@ def _encode(found: FileRead, shown: str,
     return b"".join([b"%0*d" % (HEAD, len(header)), header, *definitions])
 
 
-class _Definition(Deferred):
+def _definition(text: memoryview, start: int, end: int) -> Deferred:
     """A recalled tool's `raw`: its JSON text in the entry, decoded when first read."""
-
-    __slots__ = ("_end", "_start", "_text")
-
-    def __init__(self, text: memoryview, start: int, end: int) -> None:
-        self._text, self._start, self._end = text, start, end
-
-    def value(self, tool: Tool) -> Any:
-        raw = json.loads(bytes(self._text[self._start:self._end]))
-        if type(raw) is not dict:  # the entry was sealed by this user: only a bug gets here
-            raise CatalogError(f"the remembered definition of {tool.name!r} is damaged; "
-                               f"remove {cache.cache_dir() / 'read'} to read the file again")
-        return raw
+    return Deferred(partial(_decode_definition, text, start, end))
 
 
-class _InRaw(Deferred):
+def _decode_definition(text: memoryview, start: int, end: int, tool: Tool) -> Any:
+    raw = json.loads(bytes(text[start:end]))
+    if type(raw) is not dict:  # the entry was sealed by this user: only a bug gets here
+        raise CatalogError(f"the remembered definition of {tool.name!r} is damaged; "
+                           f"remove {cache.cache_dir() / 'read'} to read the file again")
+    return raw
+
+
+def _in_raw(key: str) -> Deferred:
     """A recalled tool's field that is the very object its `raw` holds under `key`."""
+    return Deferred(partial(_from_raw, key))
 
-    __slots__ = ("_key",)
 
-    def __init__(self, key: str) -> None:
-        self._key = key
-
-    def value(self, tool: Tool) -> Any:
-        try:
-            return tool.raw[self._key]
-        except KeyError:
-            raise CatalogError(f"the remembered definition of {tool.name!r} lacks "
-                               f"{self._key!r}; remove {cache.cache_dir() / 'read'} to read "
-                               "the file again") from None
+def _from_raw(key: str, tool: Tool) -> Any:
+    try:
+        return tool.raw[key]
+    except KeyError:
+        raise CatalogError(f"the remembered definition of {tool.name!r} lacks {key!r}; "
+                           f"remove {cache.cache_dir() / 'read'} to read the file again"
+                           ) from None
 
 
 def _same_everywhere(rows: list[list[Any]], j: int) -> bool:
@@ -324,8 +319,8 @@ def _decode(payload: memoryview, shown: str,
     origin_varies = _ORIGIN in columns
     width = len(columns)
     tools = []
-    new, pending, definition = Tool.__new__, PendingSourceRef, _Definition
-    in_raw: dict[Any, _InRaw] = {}
+    new, pending, definition = Tool.__new__, PendingSourceRef, _definition
+    in_raw: dict[Any, Deferred] = {}
     sharing = _WIDTH - 1
     if sharing in fixed:  # every tool shares the same fields with its definition
         shared = constants[fixed.index(sharing)]
@@ -337,7 +332,7 @@ def _decode(payload: memoryview, shown: str,
                 break
         else:  # each tool's row then needs nothing done for them
             for n in range(0, len(shared), 2):
-                constants[fixed.index(shared[n])] = _InRaw(shared[n + 1])
+                constants[fixed.index(shared[n])] = _in_raw(shared[n + 1])
             constants[fixed.index(sharing)] = []
     start, end = 0, len(text)
     stored = document.get("offsets")
@@ -358,7 +353,7 @@ def _decode(payload: memoryview, shown: str,
             key = shared[n + 1]
             if shared[n] not in _SHAREABLE or type(key) is not str:
                 _expect(False, "a shared field")
-            row[shared[n]] = in_raw.get(key) or in_raw.setdefault(key, _InRaw(key))
+            row[shared[n]] = in_raw.get(key) or in_raw.setdefault(key, _in_raw(key))
         for i in varying_tuples:
             _expect(isinstance(row[i], list), "a list field")
             row[i] = tuple(row[i])

@@ -24,7 +24,8 @@ refused, never run silently. Every question and decision is written to the sessi
 The message shown to the user names the tool, its server and the arguments. The arguments
 come from the model, which may have read hostile text: they are shown as JSON, cut to a
 bound, with control, format (bidirectional overrides, zero-width characters), separator,
-private-use and unassigned characters escaped as \\uXXXX, so the message reads as it is.
+private-use and unassigned characters written as their code point (`\\u202e`), so the
+message reads as it is.
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ class Verdict:
 
 def shown(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, with the characters that could change how a
-    message reads escaped (\\uXXXX, never cut in half); what was cut is counted."""
+    message reads written as their code point (`\\u202e`, never cut in half); what was cut
+    is counted."""
     pieces: list[str] = []
     size = 0
     for char in text[:limit]:
