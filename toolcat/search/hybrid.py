@@ -142,6 +142,11 @@ class HybridScorer:
         evidence = self.evidence([query])[0]
         return squash(evidence if extra is None else evidence + extra)
 
+    def ranking_key(self, query: str) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+        """Every tool's evidence, and `squash`, which turns evidence into the scores `scores`
+        gives: `rank` squashes only the tools it may return (toolcat.search.ranking.Keyed)."""
+        return self.evidence([query])[0], squash
+
     def scores_many(self, queries: Sequence[str], extra: np.ndarray | None = None
                     ) -> list[list[float]]:
         """Scores of each query (`extra`: one row per query, as for `scores`)."""

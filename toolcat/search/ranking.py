@@ -8,6 +8,9 @@ A scorer is built once over a sequence of tools (that is its index) and then sco
 Optional, for speed: a scorer may also define `scores_many(queries)`, one list of scores per
 query, when scoring a batch is cheaper than one query at a time (the semantic scorer encodes
 queries in batches). Call `score_many(scorer, queries)`, which uses it when it is there.
+A scorer whose scores are a non-decreasing function of a key per tool (hybrid squashes its
+evidence: a power and a division per tool) may define `ranking_key(query)` (see `Keyed`):
+`rank` then computes the scores of the few tools that may rank, not of every tool.
 
 A score is comparable across queries within one scorer: docs/search.md says what each scorer's
 score means, so a threshold (`min_score`) means the same for every query.
@@ -82,33 +85,93 @@ def rank(
     higher `priority` first ("preferred when multiple tools match"), then catalog order.
 
     Tools scoring exactly 0 never rank: a zero means "no evidence at all". The work is done
-    on arrays: the best `limit` by partition, not by sorting every score; a predicate is
-    turned into a mask once per scorer (see `tool_mask`).
+    on arrays, a few passes over the catalog in numpy and none in Python: the best `limit`
+    are found among a shortlist (see `_shortlist`), not by sorting or partitioning every
+    score; a predicate is turned into a mask once per scorer (see `tool_mask`); a scorer
+    that has `ranking_key` (see `Keyed`) turns only its shortlist into scores.
     """
     import numpy as np
 
-    scores = np.asarray(scorer.scores(query), dtype=np.float64)
-    keep = scores > 0
-    if min_score > 0:
-        keep &= scores >= min_score
+    keyed = getattr(scorer, "ranking_key", None)
+    to_scores: Callable[[Any], Any] | None = None
+    if keyed is not None:
+        values, to_scores = keyed(query)
+        values = np.asarray(values, dtype=np.float64)
+    else:
+        values = np.asarray(scorer.scores(query), dtype=np.float64)
+    keep = values > 0
+    if min_score > 0 and to_scores is None:
+        keep &= values >= min_score
     if where is not None:
         keep &= tool_mask(scorer, where) if callable(where) else np.asarray(where, dtype=bool)
-    candidates = np.flatnonzero(keep)
+    candidates = _shortlist(values, keep, limit, to_scores is not None)
+    scores = values[candidates]
+    if to_scores is not None:  # the shortlist's scores, then the tests on scores proper
+        scores = np.asarray(to_scores(scores), dtype=np.float64)
+        kept = scores > 0
+        if min_score > 0:
+            kept &= scores >= min_score
+        candidates, scores = candidates[kept], scores[kept]
     if limit is not None and limit < len(candidates):
-        values = scores[candidates]
         # every candidate at least as good as the limit-th best, ties included, so that ties
         # are broken by priority and catalog order below
-        kth = np.partition(values, len(values) - limit)[len(values) - limit]
-        candidates = candidates[values >= kth]
+        kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+        best = scores >= kth
+        candidates, scores = candidates[best], scores[best]
     preference = _preference(scorer)
-    keys = (candidates, -scores[candidates]) if preference is None else \
-        (candidates, preference[candidates], -scores[candidates])
-    order = candidates[np.lexsort(keys)][:limit]
+    keys = (candidates, -scores) if preference is None else \
+        (candidates, preference[candidates], -scores)
+    order = np.lexsort(keys)[:limit]
     ranked = []
-    for position, i in enumerate(order.tolist(), 1):
+    for position, at in enumerate(order.tolist(), 1):
+        i = int(candidates[at])
         reason, details = scorer.explain(query, i) if explain else ("", {})
-        ranked.append(Scored(scorer.tools[i], float(scores[i]), position, reason, details))
+        ranked.append(Scored(scorer.tools[i], float(scores[at]), position, reason, details))
     return ranked
+
+
+class Keyed(Protocol):
+    """A scorer whose scores are a non-decreasing function of a cheaper key per tool (hybrid:
+    its evidence in nats, squashed into 0..1), so that `rank` turns only a shortlist into
+    scores. A score is 0 where the key is not above 0."""
+
+    def ranking_key(self, query: str) -> tuple[npt.NDArray[np.floating[Any]],
+                                               Callable[[Any], Any]]:
+        """The key of every tool, and the function giving the scores of some keys (exactly
+        the numbers `scores(query)` has for them)."""
+        ...
+
+
+BLOCK = 32  # values per block whose maximum bounds the shortlist (see `_shortlist`)
+# How far below the bound a key may be and still be shortlisted: a score computed from a key
+# is non-decreasing in it up to rounding, many orders of magnitude below this
+KEY_MARGIN = 1e-9
+
+
+def _shortlist(values: Any, keep: Any, limit: int | None, keys: bool) -> Any:
+    """The indices, ascending, of the kept values that may be among the best `limit`: a
+    superset of every kept value at least the `limit`-th best, ties included.
+
+    The `limit`-th largest of the blocks' maxima (BLOCK values each) is at most the
+    `limit`-th largest value, since each of those blocks holds a value at least as large;
+    only values at or above it are shortlisted, a few times `limit` of them, and found
+    with passes over the catalog, where a partition of every kept value costs ten times as
+    much. With `keys` (see Keyed), a margin covers the rounding of the scores computed from
+    them."""
+    import numpy as np
+
+    candidates = np.flatnonzero(keep)
+    if limit is None or len(candidates) <= limit * BLOCK:
+        return candidates
+    kept = values[candidates]
+    whole = len(kept) // BLOCK * BLOCK
+    maxima = kept[:whole].reshape(-1, BLOCK).max(axis=1)
+    if whole < len(kept):
+        maxima = np.append(maxima, kept[whole:].max())
+    bound = np.partition(maxima, len(maxima) - limit)[len(maxima) - limit]
+    if keys:
+        bound -= abs(bound) * KEY_MARGIN
+    return candidates[kept >= bound]
 
 
 _masks: WeakKeyDictionary[Any, dict[Callable[[Tool], bool], Any]] = WeakKeyDictionary()
