@@ -241,3 +241,38 @@ def test_messages_show_the_values_as_json_not_python(run, tmp_path):
     assert any(m.startswith("null is not") for m in messages), messages
     assert any(m.startswith("true is not of type") for m in messages), messages
     assert not any("None" in m or "True" in m or "'" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("json_", [False, True])
+def test_a_lone_surrogate_a_model_wrote_refuses_the_call_without_a_traceback(run, tmp_path,
+                                                                              json_):
+    """`\\ud800` in a text completion's tool name decodes to a lone surrogate, which no
+    output can encode: the call is refused, like one whose arguments hold one, and every
+    report prints (it once ended in a UnicodeEncodeError, exit 1)."""
+    completion = tmp_path / "completion.txt"
+    completion.write_text('<tool_call>{"name": "get_\\ud800weather", "arguments": '
+                          '{"location": "\\udc00"}}</tool_call>\n'
+                          '<tool_call>{"name": "get_weather", "arguments": '
+                          '{"location": "\\ud800"}}</tool_call>')
+    result = run("check-call", str(completion), "-f", "hermes", "-c", str(CATALOGS),
+                 *(["--json"] if json_ else []))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    if json_:
+        named, valued = json.loads(result.stdout)["calls"]
+        assert named["name"] == "get_\\ud800weather" and not named["accepted"]
+        assert named["errors"][0]["code"] == "malformed-call"
+        assert valued["arguments"] == {"location": "\ud800"}  # the escape reads back as it was
+        assert valued["errors"][0]["code"] == "malformed-arguments"
+    else:
+        assert "get_\\ud800weather  refused" in result.stdout
+        assert "the tool name is refused: a lone surrogate" in result.stdout
+
+
+def test_a_call_name_a_model_wrote_is_shown_escaped(run, tmp_path):
+    completion = tmp_path / "completion.txt"
+    completion.write_text('<tool_call>{"name": "get_weather\\u202e\\u001b[2J", '
+                          '"arguments": {}}</tool_call>')
+    result = run("check-call", str(completion), "-f", "hermes", "-c", str(CATALOGS))
+    assert result.exit_code == 1
+    assert "\u202e" not in result.stdout and "\x1b" not in result.stdout
+    assert "no tool named 'get_weather\\u202e\\u001b[2J'" in result.stdout

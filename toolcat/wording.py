@@ -3,20 +3,40 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # all but \t and \n
+# What may change how a line reads without showing itself: controls (C0, DEL, C1), format
+# characters (bidirectional overrides, isolates and marks, zero-width spaces and joiners, the
+# Arabic letter mark, invisible operators, tags), lone surrogates, private-use and unassigned
+# code points, and the line and paragraph separators.
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_SUSPECT = re.compile("[^\x20-\x7e]")  # printable ASCII is never escaped: a fast path
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """`text` with every character of the HIDDEN categories written as its code point,
+    `\\u202e` (`\\U000e0041` past U+FFFF), except those in `keep` (tabs and line ends, where
+    a message may have several lines). The one escaping rule for untrusted text shown to a
+    person (docs/security.md): no name a file or a server chose can overwrite, recolour or
+    reorder what a terminal or a client shows, hide text, or fail to encode."""
+    def visible(found: re.Match[str]) -> str:
+        char = found.group()
+        if char in keep or unicodedata.category(char) not in HIDDEN:
+            return char
+        code = ord(char)
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+    return _SUSPECT.sub(visible, text)
 
 
 def printable(text: str) -> str:
-    """`text` with every control character but tabs and line ends written as its escape (a
-    carriage return, an escape sequence's ESC, a Unicode line separator), so no name a file
-    chose can overwrite or recolour what the terminal shows."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    """`text` for a terminal: `escaped`, keeping its tabs and line ends."""
+    return escaped(text, "\t\n")
 
 
 def one_line(text: str) -> str:
     """`text` as one printable terminal line: its lines joined by spaces."""
-    return printable(" ".join(text.split("\n")))
+    return escaped(" ".join(text.split("\n")), "\t")
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

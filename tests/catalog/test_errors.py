@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.conftest import DATA
@@ -89,7 +91,7 @@ def test_control_characters_a_file_chose_cannot_split_or_colour_the_error(tmp_pa
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "\r" not in result.stderr
     assert "\x1b" not in result.stderr
-    assert "tool 'a\\r\\x1b[31mb' is defined twice" in result.stderr
+    assert "tool 'a\\u000d\\u001b[31mb' is defined twice" in result.stderr
 
 
 def test_a_warning_cannot_recolour_the_terminal_either(tmp_path, run):
@@ -98,4 +100,24 @@ def test_a_warning_cannot_recolour_the_terminal_either(tmp_path, run):
                     ' {"type": "web_search\\u001b[2J", "name": "w"}]}')
     result = run("list", "-c", str(path))
     assert result.exit_code == 0 and "warning" in result.stderr
-    assert "\x1b" not in result.stderr and "\\x1b[2J" in result.stderr
+    assert "\x1b" not in result.stderr and "\\u001b[2J" in result.stderr
+
+
+@pytest.mark.parametrize("hidden, shown", [
+    ("\u202e", "\\u202e"),  # right-to-left override: "exe.txt" would read "txt.exe"
+    ("\u2066", "\\u2066"),  # left-to-right isolate
+    ("\u200b", "\\u200b"),  # zero-width space: two names that look the same
+    ("\u061c", "\\u061c"),  # Arabic letter mark
+    ("\u2028", "\\u2028"),  # line separator
+    ("\x85", "\\u0085"),  # C1 next line
+    ("\U000e0041", "\\U000e0041"),  # tag letter A: invisible
+])
+def test_bidi_and_invisible_characters_in_an_error_line_are_shown_escaped(tmp_path, run,
+                                                                          hidden, shown):
+    path = tmp_path / "tools.json"
+    name = f"cat{hidden}txt.exe"
+    path.write_text(json.dumps([{"name": name, "description": "x"}] * 2))
+    result = run("list", "-c", str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert hidden not in result.stderr
+    assert f"tool 'cat{shown}txt.exe' is defined twice" in result.stderr

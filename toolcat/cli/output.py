@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -50,8 +51,16 @@ err_console = PipeAwareConsole(stderr=True, highlight=False)
 
 
 def print_json(data: Any) -> None:
-    """JSON on stdout, unstyled, for scripts."""
-    print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+    """JSON on stdout, unstyled, for scripts. A lone surrogate (a refused value can hold
+    one, decoded from a `\\ud800` escape) is written as that escape, which no output fails
+    to encode and any JSON reader reads back as it was."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    if not text.isascii():
+        text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    print(text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def print_code(text: str, language: str) -> None:

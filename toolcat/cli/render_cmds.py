@@ -19,7 +19,7 @@ from toolcat.cli.options import (
 )
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
-from toolcat.wording import plural
+from toolcat.wording import escaped, plural
 
 if TYPE_CHECKING:
     from toolcat.calls.check import CallReport, CheckedCall
@@ -345,7 +345,9 @@ def _print_call(source: str, checked: CheckedCall) -> None:
 
     call = checked.call
     where = f"{source}:{call.line}:{call.column}" if call.line else source
-    label = escape(call.name or "(unnamed call)") + (f" ({escape(call.id)})" if call.id else "")
+    # what a model wrote is shown escaped (toolcat.wording.escaped), as a file's names are
+    label = escape(escaped(call.name or "(unnamed call)")) + \
+        (f" ({escape(escaped(call.id))})" if call.id else "")
     if not checked.accepted:
         status = "[red]refused[/]"
     elif checked.validated:
@@ -353,10 +355,12 @@ def _print_call(source: str, checked: CheckedCall) -> None:
     else:
         status = f"[yellow]accepted without validation[/] (no_schema_mode " \
                  f"{checked.no_schema_mode})"
-    console.print(f"[dim]{escape(where)}[/]  [bold]{label}[/]  {status}", soft_wrap=True)
+    console.print(f"[dim]{escape(escaped(where))}[/]  [bold]{label}[/]  {status}",
+                  soft_wrap=True)
     for error in checked.errors:
         at = f"{error.pointer or '/'}: " if error.code == "schema-violation" else ""
-        console.print(f"    {escape(at + error.message)}  [dim]{error.code}[/]", soft_wrap=True)
+        console.print(f"    {escape(escaped(at + error.message))}  [dim]{error.code}[/]",
+                      soft_wrap=True)
 
 
 def tokens(

@@ -33,13 +33,13 @@ from __future__ import annotations
 import json
 import secrets
 import time
-import unicodedata
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Tool
+from toolcat.wording import escaped
 
 if TYPE_CHECKING:
     from toolcat.resolution.profile import Approval, Profile
@@ -51,9 +51,6 @@ ANSWER_KEY = "toolcat-approval"  # the question's key in an input_required resul
 STATE = "toolcat-approval-v1."  # + a nonce: the requestState of a question (sealed by the SDK)
 STATE_TTL = 600.0  # seconds the SDK's seal lasts (RequestStateSecurity.ephemeral's default)
 MAX_SPENT = 10_000  # answers remembered as used, so that none counts twice
-# categories escaped in the question: control, format, surrogate, private use, unassigned,
-# line and paragraph separators; none of them should change how the message reads
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # a form with no fields: the client shows the message with accept / decline buttons
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 WHY = {
@@ -118,27 +115,20 @@ class Verdict:
 
 def shown(text: str, limit: int) -> str:
     """`text` cut to `limit` characters, with the characters that could change how a
-    message reads written as their code point (`\\u202e`, never cut in half); what was cut
-    is counted."""
+    message reads written as their code point (`\\u202e`, never cut in half; the rule of
+    toolcat.wording.escaped); what was cut is counted."""
     pieces: list[str] = []
     size = 0
     for char in text[:limit]:
-        piece = _escape(char)
+        piece = escaped(char)
         if size + len(piece) > limit:
             break
         pieces.append(piece)
         size += len(piece)
-    escaped = "".join(pieces)
+    written = "".join(pieces)
     if len(pieces) == len(text):
-        return escaped
-    return f"{escaped}… ({len(text):,} characters in all)"
-
-
-def _escape(char: str) -> str:
-    if unicodedata.category(char) not in _HIDDEN:
-        return char
-    code = ord(char)
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+        return written
+    return f"{written}… ({len(text):,} characters in all)"
 
 
 def question(name: str, tool: Tool, arguments: Mapping[str, Any], why: str) -> str:

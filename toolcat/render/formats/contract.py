@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolcat.model import Json, Tool, ToolCall
-from toolcat.source.limits import MAX_DEPTH, value_problem
+from toolcat.source.limits import MAX_DEPTH, bad_text, value_problem
+from toolcat.wording import escaped
 
+MAX_NAME = 200  # characters of a refused name kept in the report
 Instructions = Callable[[Sequence[Tool], Sequence[Tool]], tuple[str, list[str]]]
 
 
@@ -71,7 +73,16 @@ def position(text: str, offset: int) -> tuple[int, int]:
 
 def call_at(text: str, offset: int, name: str, arguments: Json = None, *,
             call_id: str | None = None, error: str | None = None) -> ToolCall:
+    """The call at `offset`. A name or id no output can hold (a lone surrogate, decoded from
+    a `\\ud800` escape) or too long makes it a call that could not be read, kept with the
+    text escaped so the report prints."""
     line, column = position(text, offset)
+    for what, value in (("tool name", name), ("call id", call_id)):
+        problem = bad_text(value) if value else None
+        if problem is not None:
+            error = error or f"the {what} is refused: {problem}"
+            name = escaped(name[:MAX_NAME])
+            call_id = escaped(call_id[:MAX_NAME]) if call_id else call_id
     return ToolCall(name, arguments, id=call_id, line=line, column=column, error=error)
 
 
