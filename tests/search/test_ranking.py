@@ -108,3 +108,18 @@ def test_hybrid_over_4k_tools_ranks_as_sorting_every_score(seal, embedder, share
                                      SemanticScorer.from_vectors(tools, embedder, vectors))
     assert hasattr(hybrid, "ranking_key")
     same_everywhere(hybrid, queries[:6])
+
+
+def test_a_large_catalogs_product_in_two_halves_is_bit_for_bit_the_whole_one():
+    """Past SPLIT_ROWS tools one query's product runs in two halves on two threads; its
+    numbers, hence every score and ranking, must be those of the one product."""
+    from toolcat.search import embeddings
+
+    rng = np.random.default_rng(11)
+    for rows in (embeddings.SPLIT_ROWS, embeddings.SPLIT_ROWS + 1_000 + 7):
+        matrix = rng.standard_normal((rows, 384)).astype(np.float32)
+        for _ in range(5):
+            query = rng.standard_normal((1, 384)).astype(np.float32)
+            with embeddings._one_blas_thread():
+                assert np.array_equal(embeddings._halved(query, matrix), query @ matrix.T)
+        assert embeddings._halves_sound[(rows, 384)] is True
