@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 # What may change how a line reads without showing itself: controls (C0, DEL, C1), format
 # characters (bidirectional overrides, isolates and marks, zero-width spaces and joiners, the
@@ -19,14 +20,35 @@ def escaped(text: str, keep: str = "") -> str:
     a message may have several lines). The one escaping rule for untrusted text shown to a
     person (docs/security.md): no name a file or a server chose can overwrite, recolour or
     reorder what a terminal or a client shows, hide text, or fail to encode."""
+    return _escape(text, keep, _code_point)
+
+
+def json_escaped(text: str) -> str:
+    """JSON text with every character of the HIDDEN categories written as a JSON escape
+    (`\\u202e`, a surrogate pair past U+FFFF): the same data for any JSON reader, and nothing a
+    terminal would act on. Outside its strings JSON holds only line ends of that kind."""
+    return _escape(text, "\n", _json_code)
+
+
+def _escape(text: str, keep: str, code: Callable[[int], str]) -> str:
     def visible(found: re.Match[str]) -> str:
         char = found.group()
         if char in keep or unicodedata.category(char) not in HIDDEN:
             return char
-        code = ord(char)
-        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+        return code(ord(char))
 
     return _SUSPECT.sub(visible, text)
+
+
+def _code_point(code: int) -> str:
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _json_code(code: int) -> str:
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def printable(text: str) -> str:

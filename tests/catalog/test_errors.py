@@ -121,3 +121,31 @@ def test_bidi_and_invisible_characters_in_an_error_line_are_shown_escaped(tmp_pa
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert hidden not in result.stderr
     assert f"tool 'cat{shown}txt.exe' is defined twice" in result.stderr
+
+
+HOSTILE = [{"name": "evil\u001b[2Jtool", "description": "x\u202edesc\u200b of a red tool"},
+           {"name": "ok_tool", "description": "a red tool"}]
+
+
+def test_what_a_catalog_names_reaches_no_output_raw(tmp_path, run):
+    """Not only errors: list's lines, search's lines and --json show a stranger's names and
+    descriptions escaped too (JSON escapes read back as the same text)."""
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(HOSTILE))
+    for args in (["list"], ["search", "red", "--scorer", "bm25"]):
+        result = run(*args, "-c", str(path))
+        assert result.exit_code == 0
+        assert not set("\x1b\u202e\u200b") & set(result.stdout)
+        assert "evil\\u001b[2Jtool" in result.stdout
+    result = run("list", "-c", str(path), "--json")
+    assert not set("\x1b\u202e\u200b") & set(result.stdout)
+    assert json.loads(result.stdout)["tools"][0]["description"] == HOSTILE[0]["description"]
+
+
+def test_a_table_on_a_terminal_shows_a_stranger_s_names_escaped(tmp_path):
+    from tests.terminal import on_terminal
+
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(HOSTILE))
+    shown = on_terminal("list", "-c", str(path))
+    assert "evil\\u001b[2Jtool" in shown and "\u202e" not in shown

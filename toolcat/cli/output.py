@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -13,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, ConsoleDimensions
+from rich.segment import Segment
 
 from toolcat.errors import UsageError
-from toolcat.wording import printable
+from toolcat.wording import escaped, json_escaped, printable
 
 # Lines meant for a file or a pipe are never wrapped: `show > file` keeps the YAML valid and
 # `lint | grep` sees one finding per line.
@@ -45,22 +45,24 @@ class PipeAwareConsole(Console):
         self.quiet = True
         raise BrokenPipeError
 
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        """Everything printed, tables and highlighted text included, with the characters a
+        terminal would act on or hide escaped (toolcat.wording.escaped): a catalog's names and
+        descriptions are a stranger's text. rich's own styles and controls are added after."""
+        return super()._render_buffer(
+            segment if segment.control else Segment(printable(segment.text), segment.style)
+            for segment in buffer)
+
 
 console = PipeAwareConsole(highlight=False, soft_wrap=False)
 err_console = PipeAwareConsole(stderr=True, highlight=False)
 
 
 def print_json(data: Any) -> None:
-    """JSON on stdout, unstyled, for scripts. A lone surrogate (a refused value can hold
-    one, decoded from a `\\ud800` escape) is written as that escape, which no output fails
-    to encode and any JSON reader reads back as it was."""
-    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
-    if not text.isascii():
-        text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
-    print(text)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+    """JSON on stdout, unstyled, for scripts. Characters a terminal would act on or hide, and
+    lone surrogates (a refused value can hold one, decoded from a `\\ud800` escape), are written
+    as JSON escapes, which any output can encode and any JSON reader reads back as they were."""
+    print(json_escaped(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)))
 
 
 def print_code(text: str, language: str) -> None:
@@ -214,10 +216,12 @@ def _umask() -> int:
 
 
 def write_lines(lines: Iterable[str]) -> None:
-    """Plain lines on stdout, written in blocks: a pipe gets them as they are made."""
+    """Plain lines on stdout, written in blocks: a pipe gets them as they are made. Tabs
+    separate fields; anything else a terminal would act on or hide is escaped, a line end
+    within a field too (one record a line)."""
     block: list[str] = []
     for line in lines:
-        block.append(line)
+        block.append(escaped(line, "\t"))
         if len(block) == 1000:
             sys.stdout.write("\n".join(block) + "\n")
             block.clear()
