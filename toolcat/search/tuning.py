@@ -33,6 +33,7 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search import tuned_name
+from toolcat.search.abstain import Abstention, turned_away
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
 from toolcat.search.ranking import Scores
@@ -124,6 +125,7 @@ class Tuning:
     report: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # the file it was read from
     digest: str = ""  # SHA-256 of the file's text (hex), when read from a file
+    abstention: Abstention | None = None  # when fitted: "no tool fits" by nearest requests
 
     @property
     def label(self) -> str:
@@ -357,15 +359,35 @@ class TunedScorer:
                                np.sum(tools * particular, axis=1))
         return usage_evidence(self.matched, self.weights, similarity, terms, mixed)
 
+    def turned_away(self, query: str) -> bool:
+        """Whether the tuning's abstention turns `query` away (`toolcat.search.abstain`):
+        never in the base's lexical stage, with a tuning of another embedding model or made
+        for another catalog, or under a cascade whose catalog was not indexed (no vector for
+        every tool to compare with)."""
+        abstention = self.tuning.abstention
+        if abstention is None or self.notice is not None \
+                or self.embedder.ident != self.tuning.model \
+                or (self.tuning.tools and not len(self.matched.active)):
+            return False
+        tools = self._all_tool_vectors()
+        if tools is None:
+            return False
+        return turned_away(abstention, self._vectors([query], False)[0], tools,
+                           self.matched.vectors)
+
+    def _all_tool_vectors(self) -> np.ndarray | None:
+        semantic = getattr(self.base, "_semantic", None)
+        found = getattr(semantic, "vectors", None) if semantic is not None \
+            else getattr(self.base, "_all", None)
+        return None if found is None else np.asarray(found, dtype=np.float32)
+
     def _tool_vectors(self) -> np.ndarray | None:
         """The vectors of the tools with usage, for Tool2Vec's mix: the hybrid's, or the
         cascade's when its catalog was indexed (else None: the mix is not applied)."""
         if self._tools is None:
-            semantic = getattr(self.base, "_semantic", None)
-            found = getattr(semantic, "vectors", None) if semantic is not None \
-                else getattr(self.base, "_all", None)
+            found = self._all_tool_vectors()
             if found is not None:
-                self._tools = np.asarray(found, dtype=np.float32)[self.matched.active]
+                self._tools = found[self.matched.active]
         return self._tools
 
     def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
