@@ -364,16 +364,19 @@ class TunedScorer:
         never in the base's lexical stage, with a tuning of another embedding model or made
         for another catalog, or under a cascade whose catalog was not indexed (no vector for
         every tool to compare with)."""
+        return self.turned_away_many([query], cached=False)[0]
+
+    def turned_away_many(self, queries: Sequence[str], *, cached: bool = True) -> list[bool]:
+        """`turned_away` for each of `queries`, encoded together (`cached`: through the
+        embedding cache, as `scores_many`)."""
         abstention = self.tuning.abstention
-        if abstention is None or self.notice is not None \
+        tools = self._all_tool_vectors()
+        if abstention is None or tools is None or not queries or self.notice is not None \
                 or self.embedder.ident != self.tuning.model \
                 or (self.tuning.tools and not len(self.matched.active)):
-            return False
-        tools = self._all_tool_vectors()
-        if tools is None:
-            return False
-        return turned_away(abstention, self._vectors([query], False)[0], tools,
-                           self.matched.vectors)
+            return [False] * len(queries)
+        return [turned_away(abstention, vector, tools, self.matched.vectors)
+                for vector in self._vectors(queries, cached)]
 
     def _all_tool_vectors(self) -> np.ndarray | None:
         semantic = getattr(self.base, "_semantic", None)
