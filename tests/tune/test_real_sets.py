@@ -109,3 +109,16 @@ def test_a_tuned_metatool_part_shows_small_talk_no_tool_and_requests_their_tools
     assert len(first) == 12
     for name, query in first.items():
         assert name in [p["name"] for p in picked(query)["picks"]], query
+    # resolve's automatic search and serve's search_tools turn it away too
+    resolved = json.loads(run("resolve", "-c", str(catalog), "hello", "--tuning", str(tuning),
+                              "--json").stdout)
+    assert {t["rule"] for t in resolved["deferred"]} == {"auto-search-turned-away"}
+    assert [t["name"] for t in resolved["visible"]] == ["tool_search"]
+    from toolcat.catalog.load import load_catalog
+    from toolcat.serve.gate import Gate
+    from toolcat.tune.file import load_tuning
+
+    gate = Gate(load_catalog(catalog), tuning=load_tuning(tuning))
+    gate.complete()
+    assert gate.search("hello").found == ()
+    assert gate.search(first["WeatherTool"]).found[:1] == ("WeatherTool",)
