@@ -52,14 +52,20 @@ def _nearest(queries: np.ndarray, vectors: np.ndarray) -> np.ndarray:
 
 
 def turned_away(abstention: Abstention, query: np.ndarray, tools: np.ndarray,
-                usage: np.ndarray | None) -> bool:
+                usage: np.ndarray | None, first: np.ndarray | None = None) -> bool:
     """Whether the request of vector `query` is turned away (see the module docstring):
     `tools` the text vectors of every tool, `usage` the usage vectors of the tools the
-    tuning applies to (None: none)."""
+    tuning applies to (None: none), `first` the indices of the tools to compare first (the
+    best scored: one near enough ends the check before the whole catalog is read)."""
     size = len(query)
     if not len(abstention.vectors) or abstention.vectors.shape[1] != size \
             or tools.shape[1] != size:
         return False  # vectors of another model's size cannot be compared: none turned away
-    evidence = tools if usage is None or usage.shape[1] != size \
-        else np.concatenate([tools, usage])
-    return bool(contrast(abstention.vectors, evidence, query[None, :])[0] > abstention.margin)
+    # turned away when every tool's evidence is under the nearest request no tool fits,
+    # less the margin
+    bar = float(np.max(abstention.vectors @ query)) - abstention.margin
+    for part in (usage, None if first is None else tools[first], tools):
+        if part is not None and len(part) and part.shape[1] == size \
+                and float(np.max(part @ query)) >= bar:
+            return False
+    return True

@@ -71,6 +71,7 @@ MIX_FLOOR = 0.2  # a request this unlike a tool's particular past requests gains
 MAX_TERMS = 48  # the most frequent stems of a tool's requests that are kept
 MAX_COUNT = 10**9  # requests a tool was used by
 MAX_DIMENSION = 4096  # of an embedding model's vectors
+FIRST_CHECKED = 32  # best scored tools an abstention compares a request with first
 
 
 def bench_base(scorers: Sequence[str]) -> str:
@@ -375,7 +376,12 @@ class TunedScorer:
                 or self.embedder.ident != self.tuning.model \
                 or (self.tuning.tools and not len(self.matched.active)):
             return [False] * len(queries)
-        return [turned_away(abstention, vector, tools, self.matched.vectors)
+        first = None
+        if len(queries) == 1 and not cached:  # the best scored tools first (see turned_away)
+            scores = self._scored(queries[0])[0]
+            top = min(FIRST_CHECKED, len(scores))
+            first = np.argpartition(-scores, top - 1)[:top] if top else None
+        return [turned_away(abstention, vector, tools, self.matched.vectors, first)
                 for vector in self._vectors(queries, cached)]
 
     def _all_tool_vectors(self) -> np.ndarray | None:
