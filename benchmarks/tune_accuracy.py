@@ -88,22 +88,26 @@ def measured(material: Material, train: list[int], test: list[int],
     run = evaluate(material, train + material.examples, test, negatives=negatives)
     kinds = by_kind([run])
     if irrelevant:
-        before, after = no_tool_scores(material, train + material.examples, irrelevant,
-                                       run.choice.weights)
+        before, after, away = no_tool_scores(material, train + material.examples, irrelevant,
+                                             run.choice.weights, run.abstention)
         kinds["irrelevance"] = {"requests": len(irrelevant),
                                 "zero_shot_false_accept": round(float(np.mean(
                                     before >= MIN_SCORE)), 4),
+                                "threshold_false_accept": round(float(np.mean(
+                                    after >= run.threshold)), 4),
                                 "tuned_false_accept": round(float(np.mean(
-                                    after >= run.threshold)), 4)}
+                                    (after >= run.threshold) & ~away)), 4)}
     (b_ndcg, b_recall), (a_ndcg, a_recall) = run.zero.mean, run.tuned.mean
     return {"queries": len(run.zero.ndcg), "before": [round(b_ndcg, 4), round(b_recall, 4)],
             "after": [round(a_ndcg, 4), round(a_recall, 4)],
             "delta_ndcg@10": round(a_ndcg - b_ndcg, 4), "kinds": kinds,
             "weights": run.choice.weights.to_json(), "fallback": run.choice.fallback,
-            "threshold": run.threshold, "checks": run.choice.checks}
+            "threshold": run.threshold,
+            "margin": None if run.abstention is None else run.abstention.margin,
+            "checks": run.choice.checks}
 
 
-def run_set(name: str) -> dict[str, object]:
+def run_set(name: str, cv: bool = True) -> dict[str, object]:
     started = time.perf_counter()
     catalog = load_catalog(BENCHDATA / name / "catalog.json")
     usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl", CHITCHAT, IRRELEVANCE])
@@ -123,11 +127,15 @@ def run_set(name: str) -> dict[str, object]:
     out["disjoint tools"] = measured(material, train, test, negatives, irrelevant)
     # in cross-validation the requests no tool fits are requests like the others: the
     # training folds' fit the threshold, the held-out fold's measure it
-    cv = cross_validate(material, 5)
-    out["cv"] = {"queries": cv.requests, "before": [round(v, 4) for v in cv.before],
-                 "after": [round(v, 4) for v in cv.after],
-                 "delta_ndcg@10": round(cv.after[0] - cv.before[0], 4),
-                 "kinds": cv.kinds, "fallback_folds": cv.fallbacks}
+    if not cv:
+        out["seconds"] = round(time.perf_counter() - started, 1)
+        return out
+    folded = cross_validate(material, 5)
+    out["cv"] = {"queries": folded.requests,
+                 "before": [round(v, 4) for v in folded.before],
+                 "after": [round(v, 4) for v in folded.after],
+                 "delta_ndcg@10": round(folded.after[0] - folded.before[0], 4),
+                 "kinds": folded.kinds, "fallback_folds": folded.fallbacks}
     out["seconds"] = round(time.perf_counter() - started, 1)
     return out
 
@@ -160,9 +168,14 @@ def _kind(row: dict[str, object], kind: str) -> str:
     entry = row["kinds"].get(kind)  # type: ignore[attr-defined]
     if not entry or not entry.get("requests"):
         return "-"
-    if kind in ("no tool", "irrelevance"):
-        return (f"{entry['zero_shot_false_accept']:.2f}->{entry['tuned_false_accept']:.2f}"
-                f" ({entry['requests']})")
+    if kind in ("no tool", "irrelevance"):  # zero-shot -> the threshold alone -> with abstention
+        middle = entry.get("threshold_false_accept")
+        shown = "" if middle is None else f"{middle:.2f}->"
+        return (f"{entry['zero_shot_false_accept']:.2f}->{shown}"
+                f"{entry['tuned_false_accept']:.2f} ({entry['requests']})")
+    if kind == "turned away":
+        found = row["kinds"].get("no tool", {}).get("turned_away")  # type: ignore[attr-defined]
+        return "-" if found is None else f"{found:.3f}"
     return (f"{entry['zero_shot_ndcg@10']:.3f}->{entry['tuned_ndcg@10']:.3f}"
             f" ({entry['requests']})")
 
@@ -171,6 +184,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--no-cv", action="store_true", help="the halves and disjoint splits only")
     parser.add_argument("--convert-irrelevance", type=Path, metavar="WHEEL",
                         help="write tests/data/tune/bfcl_irrelevance.jsonl from bfcl-eval's wheel")
     args = parser.parse_args()
@@ -179,12 +193,12 @@ def main() -> None:
         return
     results = {}
     for name in args.sets:
-        results[name] = run_set(name)
+        results[name] = run_set(name, cv=not args.no_cv)
         if not args.json:
             print(f"\n{name}  ({results[name]['seconds']} s)")
             print(f"  {'split':<16} {'queries':>8}  {'nDCG@10 before':>14} {'after':>7} "
                   f"{'delta':>7}  {'recurring':>20} {'new tools':>20} {'false accept':>18} "
-                  f"{'irrelevance':>18}")
+                  f"{'irrelevance':>24} {'turned away':>11}")
             for split, row in results[name].items():
                 if not isinstance(row, dict):
                     continue
@@ -192,7 +206,7 @@ def main() -> None:
                 print(f"  {split:<16} {row['queries']:>8,}  {before[0]:>14.3f} {after[0]:>7.3f} "
                       f"{after[0] - before[0]:>+7.3f}  {_kind(row, 'recurring'):>20} "
                       f"{_kind(row, 'new tools'):>20} {_kind(row, 'no tool'):>18} "
-                      f"{_kind(row, 'irrelevance'):>18}")
+                      f"{_kind(row, 'irrelevance'):>24} {_kind(row, 'turned away'):>11}")
     if args.json:
         print(json.dumps(results, indent=1))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
+from toolcat.search.abstain import MAX_NEGATIVES, Abstention
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.text import stems
@@ -119,6 +121,40 @@ def test_values_tune_cannot_write_are_refused_at_their_line_and_column(run, tmp_
         assert found, message
         # the value or its key: both on the line of the key
         assert int(found.group(1)) == line and int(found.group(2)) >= column - 1
+
+
+@pytest.mark.parametrize(("change", "key", "says"), [
+    ({"margin": -0.5}, '"margin"', "'abstain.margin' must be a number from 0 to 2"),
+    ({"margin": "0"}, '"margin"', "'abstain.margin' must be a number from 0 to 2"),
+    ({"requests": [{"vector": "", "scale": 1}] * (MAX_NEGATIVES + 1)}, '"requests"',
+     f"'abstain.requests' must be a list of at most {MAX_NEGATIVES}"),
+    ({"scale": 0.5}, '"scale": 0.5', "abstain.requests[0]: 'vector' times 'scale' must be of "
+     "unit length"),
+])
+def test_an_abstention_tune_cannot_write_is_refused_at_its_line_and_column(run, tmp_path, change,
+                                                                          key, says):
+    """A margin under 0 would turn away requests nearer to a tool than to any request no
+    tool fits (a stranger's file hiding every tool); the vectors are bounded in number."""
+    folder = poisoned_catalog(tmp_path)
+    vector = np.ones(384, dtype=np.float32) / np.sqrt(384)
+    tuning = replace(strongest_tuning(folder, "m@1", vector, {"bill": 3}),
+                     abstention=Abstention(vector[None, :], 0.0))
+    data = json.loads(dumps(tuning))
+    if "scale" in change:
+        data["abstain"]["requests"][0].update(change)
+    else:
+        data["abstain"].update(change)
+    text = json.dumps(data, indent=1)
+    path = tmp_path / "tuning.json"
+    path.write_text(text, encoding="utf-8")
+    line, _ = position(text, key if key != '"requests"' else '"requests": [')
+    result = run("pick", "-c", str(folder), "open a PR", "--tuning", str(path))
+    assert result.exit_code == 2, result.output
+    [message] = result.stderr.strip().splitlines()
+    assert says in message and "Traceback" not in result.output
+    found = re.match(rf"toolcat: error: {re.escape(str(path))}:(\d+):(\d+): ", message)
+    assert found, message
+    assert int(found.group(1)) == line, (message, line)
 
 
 def test_thousands_of_stems_and_counts_past_the_tools_are_refused(run, tmp_path):

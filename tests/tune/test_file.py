@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError
+from toolcat.search.abstain import Abstention
 from toolcat.search.tuning import ToolUsage, Tuning, Weights, match, query_digest, tool_key
 from toolcat.tune.file import dumps, from_json, load_tuning, quantized, to_json
 
@@ -23,9 +24,12 @@ def a_tuning(tools, model="m@1") -> Tuning:
         usages[tool.qualified_name] = ToolUsage(tool_key(tool), 4,
                                                 vector / np.linalg.norm(vector),
                                                 {"rain": 3, "umbrella": 1})
+    chat = rng.normal(size=(2, 384)).astype(np.float32)
     return Tuning(model, Weights(16.0, 8.0, 0.5, 0.0), usages, 0.12,
                   frozenset(query_digest(q) for q in ("is it raining", "open a PR")),
-                  {"requests": 2})
+                  {"requests": 2},
+                  abstention=Abstention(chat / np.linalg.norm(chat, axis=1, keepdims=True),
+                                        0.03))
 
 
 @pytest.fixture(scope="module")
@@ -47,11 +51,24 @@ def test_a_tuning_reads_back_as_it_was_written(demo, tmp_path):
         assert float(read.vector @ usage.vector) > 0.999  # int8 keeps the direction
         assert np.array_equal(read.vector, quantized(usage.vector))
     assert back.seen(["Is it  RAINING", "something else"]) == 1
+    assert back.abstention is not None and back.abstention.margin == 0.03
+    assert tuning.abstention is not None
+    assert np.all(np.sum(back.abstention.vectors * tuning.abstention.vectors, 1) > 0.999)
 
 
 def test_files_of_earlier_versions_read_without_the_weights_they_lacked(demo, tmp_path):
-    """Version 2 had no Tool2Vec mix (read as none), version 1 no lift (read as the most)."""
+    """Version 3 had no abstention (read as none), version 2 no Tool2Vec mix (read as none),
+    version 1 no lift (read as the most)."""
     data = json.loads(dumps(a_tuning(demo.tools)))
+    path = tmp_path / "v4.json"
+    path.write_text(json.dumps({k: v for k, v in data.items() if k != "abstain"}),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError, match="needs 'abstain'"):  # a version 4 file says it
+        load_tuning(path)
+    data = {**data, "version": 3}
+    del data["abstain"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_tuning(path).abstention is None
     for version, gone, value in ((2, "mix", 0.0), (1, "lift", 1.0)):
         old = {**data, "version": version,
                "weights": {k: v for k, v in data["weights"].items() if k != gone}}
@@ -66,8 +83,12 @@ def test_files_of_earlier_versions_read_without_the_weights_they_lacked(demo, tm
 
 
 def test_the_file_stays_small(demo):
-    per_tool = len(dumps(a_tuning(demo.tools))) / 3
+    from dataclasses import replace
+
+    per_tool = len(dumps(replace(a_tuning(demo.tools), abstention=None))) / 3
     assert per_tool < 1000  # bytes a tool, however many requests it learned from
+    per_request = (len(dumps(a_tuning(demo.tools))) - 3 * per_tool) / 2
+    assert per_request < 600  # a request no tool fits (1,024 at most: 600 KB)
 
 
 def test_a_changed_tool_is_counted_and_gets_no_usage(demo):

@@ -69,3 +69,56 @@ def test_tuning_on_one_half_of_metatool_pays_on_the_other(run, tmp_path, shared_
     assert tuned["metrics"]["false_accept"] <= zero["metrics"]["false_accept"] + 0.05
     assert tuned["kinds"]["no tool"]["queries"] == 250
     assert tuned["kinds"]["recurring"]["queries"] > 0
+
+
+def test_a_tuned_metatool_part_shows_small_talk_no_tool_and_requests_their_tools(run, tmp_path,
+                                                                                shared_cache):
+    """On metatool's short, casual requests no score threshold tells small talk from a
+    request (its fitted threshold let "hello" through); the tuning's abstention does: a
+    request nearer to requests no tool fits than to any tool's text or past requests."""
+    catalog, train, test = metatool_part(tmp_path)
+    tuning = tmp_path / "tuning.json"
+    made = run("tune", "-c", str(catalog), "-q", str(train), "-o", str(tuning), "--json")
+    assert made.exit_code == 0, made.output
+    assert json.loads(made.stdout)["tuning"]["abstain"]["requests"] >= 60
+
+    def picked(query: str, path: Path | None = tuning) -> dict:
+        extra = ["--tuning", str(path)] if path is not None else []
+        result = run("pick", "-c", str(catalog), query, "--json", *extra)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    older = tmp_path / "threshold-only.json"  # the same tuning as version 3 wrote it
+    data = json.loads(tuning.read_text())
+    del data["abstain"]
+    older.write_text(json.dumps({**data, "version": 3}), encoding="utf-8")
+    assert picked("hello", None)["picks"] and picked("hello", older)["picks"]  # the problem
+    hello = picked("hello")
+    assert not hello["picks"] and "nearer to requests no tool fits" in hello["message"]
+    # small talk it never saw, through bench: what pick would show a tool for
+    benched = run("bench", "-c", str(catalog), "-q", str(DATA / "chitchat.jsonl"),
+                  "--tuning", str(tuning), "--json")
+    runs = {r["name"]: r["metrics"] for r in json.loads(benched.stdout)["scorers"]}
+    assert runs["hybrid+tuning"]["false_accept"] == 0 < runs["hybrid"]["false_accept"]
+    # a request of the other half for each tool still gets it
+    first: dict[str, str] = {}
+    for line in test.read_text().splitlines():
+        row = json.loads(line)
+        if row["relevant"]:
+            first.setdefault(row["relevant"][0], row["query"])
+    assert len(first) == 12
+    for name, query in first.items():
+        assert name in [p["name"] for p in picked(query)["picks"]], query
+    # resolve's automatic search and serve's search_tools turn it away too
+    resolved = json.loads(run("resolve", "-c", str(catalog), "hello", "--tuning", str(tuning),
+                              "--json").stdout)
+    assert {t["rule"] for t in resolved["deferred"]} == {"auto-search-turned-away"}
+    assert [t["name"] for t in resolved["visible"]] == ["tool_search"]
+    from toolcat.catalog.load import load_catalog
+    from toolcat.serve.gate import Gate
+    from toolcat.tune.file import load_tuning
+
+    gate = Gate(load_catalog(catalog), tuning=load_tuning(tuning))
+    gate.complete()
+    assert gate.search("hello").found == ()
+    assert gate.search(first["WeatherTool"]).found[:1] == ("WeatherTool",)

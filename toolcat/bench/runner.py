@@ -161,6 +161,7 @@ class _ScorerBench:
         # given, else the tuning's fitted one (tuned run), else pick's default
         fitted = tuning.min_score if tuning is not None else None
         self.threshold = min_score or (fitted if fitted is not None else MIN_SCORE)
+        self.away: set[str] = set()  # no-tool queries the tuning's abstention turns away
         self.kinds = kinds or {}
         self.progress = progress or (lambda name, done, total: None)
 
@@ -174,6 +175,7 @@ class _ScorerBench:
         started = time.perf_counter()
         results, timings = (self._batched(scorer, batch) if callable(batch)
                             else self._one_by_one(scorer))
+        self.away = self._turned_away(scorer)
         run_s = time.perf_counter() - started
         outcomes = tuple(r[0] for r in results)
         per_query = {o.id: m for o, m, _ in results if m is not None}
@@ -190,6 +192,16 @@ class _ScorerBench:
             batched=callable(batch),
             kinds=self._by_kind(outcomes, per_query),
         )
+
+    def _turned_away(self, scorer: Scorer) -> set[str]:
+        """The no-tool queries the tuning's abstention turns away, as pick does (unless
+        --min-score is given: then pick applies that threshold alone)."""
+        check = getattr(scorer, "turned_away_many", None)
+        if self.tuning is None or self.min_score or not callable(check):
+            return set()
+        none = [q for q in self.queries if not q.needs_tool]
+        return {q.id for q, away in zip(none, check([q.text for q in none]), strict=True)
+                if away}
 
     def _build(self) -> Scorer:
         """From the persisted index when the catalog was seen before (scorer_for); a benchmark
@@ -262,7 +274,8 @@ class _ScorerBench:
             run = {o.id: dict(o.ranking) for o in outcomes}
             values.update(abstention(qrels, run))
             values["false_accept"] = false_accept(
-                (o.ranking[0][1] if o.ranking else None for o in outcomes
+                (o.ranking[0][1] if o.ranking and o.id not in self.away else None
+                 for o in outcomes
                  if not self.queries_by_id[o.id].needs_tool), self.threshold)
         return values
 

@@ -80,8 +80,12 @@ def tune(
     if output is not None:
         tuning = learn(material)
         write_output(output, dumps(tuning), protect=inputs)
+        abstention = tuning.abstention
         report["tuning"] = {"file": str(output), **dict(tuning.report),
-                            "min_score": tuning.min_score}
+                            "min_score": tuning.min_score,
+                            "abstain": None if abstention is None else {
+                                "margin": abstention.margin,
+                                "requests": len(abstention.vectors)}}
         if not json_:
             _print_tuning(tuning, output, note)
     if json_:
@@ -118,7 +122,8 @@ def _print_cv(validation: CrossValidation) -> None:
 
 def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
     """One line per kind of held-out request: nDCG@10 before and after, or the false-accept
-    rate where no tool fits (before: pick's 0.05; after: the fitted threshold)."""
+    rate where no tool fits (before: pick's 0.05; after: the fitted threshold and the
+    abstention, and the threshold alone beside it)."""
     from toolcat.tune.choose import UNSEEN_BOUND
 
     out = []
@@ -130,6 +135,11 @@ def kind_lines(kinds: dict[str, dict[str, Any]]) -> list[str]:
             before, after = entry["zero_shot_false_accept"], entry["tuned_false_accept"]
             hidden = (f"; needed tools under it {entry['zero_shot_hidden']:.0%} -> "
                       f"{entry['tuned_hidden']:.0%}" if "tuned_hidden" in entry else "")
+            if "threshold_false_accept" in entry:
+                hidden = (f"; the threshold alone {entry['threshold_false_accept']:.0%}"
+                          + hidden)
+            if "turned_away" in entry:
+                hidden += f"; requests that need a tool turned away {entry['turned_away']:.1%}"
             out.append(f"{kind + ':':<13} false accepts {before:.0%} -> {after:.0%} "
                        f"({count:,} requests no tool fits{hidden})")
         else:
@@ -167,4 +177,9 @@ def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> 
     if tuning.min_score is not None:
         console.print(f"  pick's no-tool-fits threshold: {tuning.min_score:g} (fitted above "
                       "chit-chat and the requests labeled with no tool)", highlight=False)
+    if tuning.abstention is not None:
+        console.print(f"  abstention: a request nearer to the "
+                      f"{plural(len(tuning.abstention.vectors), 'request')} no tool fits than "
+                      f"to any tool, by more than {tuning.abstention.margin:g} in cosine, gets "
+                      "no tool", highlight=False)
     note(f"wrote {output}")

@@ -237,6 +237,15 @@ class Resolver:
             self._scores[query] = dict(zip(self._keys, values, strict=True))
         return self._scores[query]
 
+    def turned_away(self, query: str) -> bool:
+        """Whether the tuning's abstention turns `query` away (toolcat.search.abstain): it is
+        nearer to requests no tool fits than to any tool. False without a tuning."""
+        if self.tuning is None or self.tuning.abstention is None or not query.strip() \
+                or not self.catalog.tools:
+            return False
+        check = getattr(self.scorer, "turned_away", None)
+        return bool(check(query)) if callable(check) else False
+
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
         return self._names.get(tool.qualified_name, tool.name)
@@ -300,8 +309,10 @@ class Resolver:
         # the model (then only what it shows is reachable).
         shown_search = any(t.name == "tool_search" for t in shown_builtins)
         auto = shown_search or "tool_search" in profile.builtins
+        away = auto and profile.mcp.auto_search and bool(candidates) \
+            and self.turned_away(query)
         stages.append(self._present(candidates, cap, fates, scores, auto=auto,
-                                    model_searches=shown_search))
+                                    model_searches=shown_search, away=away))
         index, tools = self._index, self.catalog.tools
         # the visible catalog tools, in catalog order (as `eligible` has them): found from
         # the fates rather than by asking each of 43,000 tools for its key
@@ -502,9 +513,10 @@ class Resolver:
 
     def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool,
-                 model_searches: bool = True) -> Decision:
+                 model_searches: bool = True, away: bool = False) -> Decision:
         """Deferral, the automatic search with its floor and the cap, or normal
-        mode; tools in order of preference (relevance, priority)."""
+        mode; tools in order of preference (relevance, priority). `away`: the tuning's
+        abstention turned the query away, so the automatic search shows nothing."""
         profile = self.profile
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None
@@ -546,9 +558,17 @@ class Resolver:
             rank = 0
             no_match = _Fate("deferred", "auto-search-no-match",
                              "score 0: no evidence for the query", via)
+            if away and self.tuning is not None:
+                why += (f"; the request is nearer to requests no tool fits than to any tool "
+                        f"({self.tuning.label}): it shows none")
+                no_match = _Fate("deferred", "auto-search-turned-away",
+                                 "the request is nearer to requests no tool fits than to any "
+                                 "tool", via)
             for tool in ordered:
                 score = scores[tool.qualified_name]
-                if score > 0 and score >= floor:
+                if away:
+                    settle(tool, no_match)
+                elif score > 0 and score >= floor:
                     rank += 1
                     settle(tool, ranked(rank, tool, "auto-search-match"))
                 elif score > 0:

@@ -82,6 +82,9 @@ TRACE_RULES: dict[str, str] = {
     "it (score 0)",
     "below-min-score": "the automatic tool_search scored it under the relevance "
     "floor `mcp.min_score` (0.05 unless the profile says otherwise, as `pick` uses)",
+    "auto-search-turned-away": "the tuning's abstention turned the query away: it is "
+    "nearer to requests no tool fits than to any tool, so the automatic tool_search shows "
+    "none (docs/tune.md)",
     "priority": "higher priority is preferred when tools match equally: it breaks "
     "ties in relevance score, and orders the tools the levels matched by capability",
     "auto-search-off": "catalog tools are deferred and no automatic search ran "

@@ -128,7 +128,8 @@ def pick(
     `timeout_ms` bounds building the index and scoring together. A `tuning` (from
     `toolcat tune`) is applied when the scorer is `hybrid` or `cascade`; other scorers ignore
     it. `min_score` defaults to the tuning's fitted threshold when it has one, else MIN_SCORE
-    (0.05).
+    (0.05); unless `min_score` is given, the tuning's abstention also turns away a request
+    nearer to requests no tool fits than to any tool (toolcat.search.abstain).
 
     Raises:
         UsageError: a bad option value or scorer name.
@@ -154,17 +155,23 @@ def pick(
         if not _same_tools(prebuilt, tools):
             raise UsageError("the scorer was built over other tools than the catalog's")
     tuned = prebuilt is None and tuning is not None and name in TUNABLE
+    abstains = tuned and min_score is None  # --min-score given: the caller's threshold alone
     if min_score is None:
         fitted = tuning.min_score if tuned and tuning is not None else None
         min_score = MIN_SCORE if fitted is None else fitted
 
     best_unsafe: list[Scored] = []
+    away: list[bool] = []
 
     def ranked() -> tuple[Scorer, list[Scored]]:
         built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _is_safe)
+        check = getattr(built, "turned_away", None) if abstains else None
+        if found and callable(check) and check(query):
+            away.append(True)
+            return built, []
         if not allow_unsafe and _unsafe(built):
             # the scorers keep the last query's scores, so this asks only for the best one
             best = rank(built, query, limit=1, min_score=min_score, explain=False)
@@ -202,6 +209,9 @@ def pick(
         return PickResult(query, name, (), message, best_unsafe=best, notice=stage, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
+    elif away and tuning is not None:
+        message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
+                   f"than to any tool ({tuning.label})")
     else:
         message = f"no tool fits: none scored at least {min_score:g} with {name}"
     return PickResult(query, name, picks, message, notice=stage, **policy)

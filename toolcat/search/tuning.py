@@ -33,6 +33,7 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search import tuned_name
+from toolcat.search.abstain import Abstention, turned_away
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
 from toolcat.search.ranking import Scores
@@ -70,6 +71,7 @@ MIX_FLOOR = 0.2  # a request this unlike a tool's particular past requests gains
 MAX_TERMS = 48  # the most frequent stems of a tool's requests that are kept
 MAX_COUNT = 10**9  # requests a tool was used by
 MAX_DIMENSION = 4096  # of an embedding model's vectors
+FIRST_CHECKED = 32  # best scored tools an abstention compares a request with first
 
 
 def bench_base(scorers: Sequence[str]) -> str:
@@ -124,6 +126,7 @@ class Tuning:
     report: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # the file it was read from
     digest: str = ""  # SHA-256 of the file's text (hex), when read from a file
+    abstention: Abstention | None = None  # when fitted: "no tool fits" by nearest requests
 
     @property
     def label(self) -> str:
@@ -357,15 +360,43 @@ class TunedScorer:
                                np.sum(tools * particular, axis=1))
         return usage_evidence(self.matched, self.weights, similarity, terms, mixed)
 
+    def turned_away(self, query: str) -> bool:
+        """Whether the tuning's abstention turns `query` away (`toolcat.search.abstain`):
+        never in the base's lexical stage, with a tuning of another embedding model or made
+        for another catalog, or under a cascade whose catalog was not indexed (no vector for
+        every tool to compare with)."""
+        return self.turned_away_many([query], cached=False)[0]
+
+    def turned_away_many(self, queries: Sequence[str], *, cached: bool = True) -> list[bool]:
+        """`turned_away` for each of `queries`, encoded together (`cached`: through the
+        embedding cache, as `scores_many`)."""
+        abstention = self.tuning.abstention
+        tools = self._all_tool_vectors()
+        if abstention is None or tools is None or not queries or self.notice is not None \
+                or self.embedder.ident != self.tuning.model \
+                or (self.tuning.tools and not len(self.matched.active)):
+            return [False] * len(queries)
+        first = None
+        if len(queries) == 1 and not cached:  # the best scored tools first (see turned_away)
+            scores = self._scored(queries[0])[0]
+            top = min(FIRST_CHECKED, len(scores))
+            first = np.argpartition(-scores, top - 1)[:top] if top else None
+        return [turned_away(abstention, vector, tools, self.matched.vectors, first)
+                for vector in self._vectors(queries, cached)]
+
+    def _all_tool_vectors(self) -> np.ndarray | None:
+        semantic = getattr(self.base, "_semantic", None)
+        found = getattr(semantic, "vectors", None) if semantic is not None \
+            else getattr(self.base, "_all", None)
+        return None if found is None else np.asarray(found, dtype=np.float32)
+
     def _tool_vectors(self) -> np.ndarray | None:
         """The vectors of the tools with usage, for Tool2Vec's mix: the hybrid's, or the
         cascade's when its catalog was indexed (else None: the mix is not applied)."""
         if self._tools is None:
-            semantic = getattr(self.base, "_semantic", None)
-            found = getattr(semantic, "vectors", None) if semantic is not None \
-                else getattr(self.base, "_all", None)
+            found = self._all_tool_vectors()
             if found is not None:
-                self._tools = np.asarray(found, dtype=np.float32)[self.matched.active]
+                self._tools = found[self.matched.active]
         return self._tools
 
     def _scored(self, query: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

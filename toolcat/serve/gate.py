@@ -297,6 +297,11 @@ class Gate:
         stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
         ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
                       where=self._searchable)
+        check = getattr(scorer, "turned_away", None)
+        if ranked and callable(check) and check(query):
+            # the tuning's abstention: nearer to requests no tool fits than to any tool; no
+            # fuzzy fallback either, which would show tools for it after all
+            return f"{scorer.name} (turned away)", [], stage
         found = [s.tool for s in ranked if s.score > 0]
         if found:  # `hybrid+tuning` when tuned; `hybrid (lexical stage)` before embeddings
             return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",

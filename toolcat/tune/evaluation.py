@@ -10,9 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from toolcat.search.abstain import Abstention, contrast
 from toolcat.search.hybrid import squash
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.tuning import Weights
+from toolcat.tune.abstain import fit_abstention
 from toolcat.tune.choose import SEED, UNSEEN_BOUND, ZERO_SHOT, Choice, choose, summary
 from toolcat.tune.held import Held, Scored
 from toolcat.tune.material import Material, matched_for
@@ -34,15 +36,23 @@ class Evaluation:
     no_tool_tuned: np.ndarray  # ... tuned
     needed_zero: np.ndarray  # score of each tool test requests need (a group's best), zero-shot
     needed_tuned: np.ndarray  # ... tuned
+    no_tool_away: np.ndarray  # which no-tool test requests the abstention turns away
+    needed_away: np.ndarray  # which test requests that need a tool it turns away
+    abstention: Abstention | None = None
+
+    @property
+    def accepted(self) -> np.ndarray:
+        """Which no-tool test requests pick shows a tool for with the tuning: a score at its
+        threshold, and not turned away by its abstention."""
+        return np.asarray((self.no_tool_tuned >= self.threshold) & ~self.no_tool_away)
 
     @property
     def false_accept(self) -> tuple[float, float]:
         """The share of no-tool test requests pick shows a tool for: zero-shot at MIN_SCORE,
-        tuned at the tuning's threshold (nan without such requests)."""
+        tuned at the tuning's threshold and abstention (nan without such requests)."""
         if not len(self.no_tool_zero):
             return math.nan, math.nan
-        return (float(np.mean(self.no_tool_zero >= MIN_SCORE)),
-                float(np.mean(self.no_tool_tuned >= self.threshold)))
+        return float(np.mean(self.no_tool_zero >= MIN_SCORE)), float(np.mean(self.accepted))
 
 
 def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
@@ -52,13 +62,29 @@ def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
     no-tool requests of `test`)."""
     choice = choose(material, train, seed)
     threshold = fit_threshold(material, train, choice.weights, seed)
+    abstention = fit_abstention(material, train, seed)
     held = Held(material, matched_for(material, train), test)
     no_tool = [i for i in test if not material.requests[i].groups] + list(negatives)
     none = Held(material, held.matched, no_tool)
+    need = Held(material, held.matched, held.positives)
     return Evaluation(held.scored(ZERO_SHOT), held.scored(choice.weights), held.kinds(),
                       choice, MIN_SCORE if threshold is None else threshold,
                       _top(none, ZERO_SHOT), _top(none, choice.weights),
-                      _needed(held, ZERO_SHOT), _needed(held, choice.weights))
+                      _needed(held, ZERO_SHOT), _needed(held, choice.weights),
+                      away(none, abstention),
+                      away(need, abstention), abstention)
+
+
+def away(held: Held, abstention: Abstention | None) -> np.ndarray:
+    """Which of the held-out requests the abstention turns away, as TunedScorer does (the
+    tools' text vectors and the usage vectors of `held`'s tuning)."""
+    tools = held.material.tool_vectors
+    if abstention is None or tools is None or not held.held:
+        return np.zeros(len(held.held), dtype=bool)
+    usage = held.matched.vectors
+    evidence = tools if usage is None else np.concatenate([tools, usage])
+    far = contrast(abstention.vectors, evidence, held.material.vectors[held.held])
+    return np.asarray(far > abstention.margin)
 
 
 def _needed(held: Held, weights: Weights) -> np.ndarray:
@@ -139,17 +165,23 @@ def by_kind(runs: Sequence[Evaluation]) -> dict[str, dict[str, Any]]:
         after = np.concatenate([r.tuned.ndcg[r.kinds[kind]] for r in runs])
         out[kind] = summary(before, after)
     before = np.concatenate([r.no_tool_zero >= MIN_SCORE for r in runs])
-    after = np.concatenate([r.no_tool_tuned >= r.threshold for r in runs])
-    # the other side of the threshold: needed tools it hides
+    after = np.concatenate([r.accepted for r in runs])
+    by_score = np.concatenate([r.no_tool_tuned >= r.threshold for r in runs])
+    # the other side of the threshold: needed tools it hides, requests turned away
     hidden_before = np.concatenate([r.needed_zero < MIN_SCORE for r in runs])
     hidden_after = np.concatenate([r.needed_tuned < r.threshold for r in runs])
+    turned = np.concatenate([r.needed_away for r in runs])
     out["no tool"] = {"requests": len(before)} if not len(before) else {
         "requests": len(before), "zero_shot_false_accept": round(float(before.mean()), 4),
         "tuned_false_accept": round(float(after.mean()), 4),
-        "thresholds": [round(r.threshold, 4) for r in runs]}
+        "threshold_false_accept": round(float(by_score.mean()), 4),
+        "thresholds": [round(r.threshold, 4) for r in runs],
+        "margins": [None if r.abstention is None else r.abstention.margin for r in runs]}
     if len(hidden_before):
         out["no tool"].update(zero_shot_hidden=round(float(hidden_before.mean()), 4),
                               tuned_hidden=round(float(hidden_after.mean()), 4))
+    if len(turned):
+        out["no tool"]["turned_away"] = round(float(turned.mean()), 4)
     return out
 
 
@@ -162,8 +194,10 @@ def _pooled(scored: Sequence[Scored]) -> tuple[float, float]:
 
 
 def no_tool_scores(material: Material, train: Sequence[int], requests: Sequence[int],
-                   weights: Weights) -> tuple[np.ndarray, np.ndarray]:
+                   weights: Weights, abstention: Abstention | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The best score any tool gets for each of `requests` (ones no tool fits), zero-shot and
-    under `weights` with usage built from `train`: against a threshold, the false accepts."""
+    under `weights` with usage built from `train` (against a threshold, the false accepts),
+    and which of them `abstention` turns away."""
     held = Held(material, matched_for(material, train), requests)
-    return _top(held, ZERO_SHOT), _top(held, weights)
+    return _top(held, ZERO_SHOT), _top(held, weights), away(held, abstention)

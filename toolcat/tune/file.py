@@ -1,10 +1,12 @@
 """The tuning file: small, versioned JSON, keyed to the content of each tool.
 
-    {"format": "toolcat-tuning", "version": 3,
+    {"format": "toolcat-tuning", "version": 4,
      "model": "all-MiniLM-L6-v2@...", "dimension": 384,
      "weights": {"semantic_weight": 12, "usage_weight": 8, "usage_floor": 0.3,
                  "term_weight": 0.5, "lift": 1, "mix": 0.5},
      "min_score": null,
+     "abstain": {"margin": 0.02, "requests": [{"vector": "<base64 int8>", "scale": 0.0031},
+                                               ...]},
      "trained": "<base64: 6 bytes of SHA-256 per training request>",
      "report": {...how the weights were chosen...},
      "tools": {"server:name": {"key": "<16 hex: the tool's content>", "count": 12,
@@ -13,7 +15,10 @@
 
 A usage vector is stored as signed bytes times `scale` (a cosine moves by less than 0.01):
 about 1.1 KB a tool, whatever the number of requests. Request texts are not kept, only
-their digests, so that `bench` can tell its queries from the training ones.
+their digests, so that `bench` can tell its queries from the training ones. `abstain` holds
+the embeddings of requests no tool fits (small talk, requests labeled with no tool; at most
+MAX_NEGATIVES) as vectors are stored, and the margin (`toolcat.search.abstain`); null when
+none was fitted.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import numpy as np
 
 from toolcat.errors import CatalogError, ConfigError
 from toolcat.model import SourceRef
+from toolcat.search.abstain import MAX_MARGIN, MAX_NEGATIVES, Abstention
 from toolcat.search.tuning import (
     DIGEST_BYTES,
     LIMITS,
@@ -48,8 +54,9 @@ from toolcat.source.files import parse_text, read_text
 from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
-VERSION = 3  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix'
-ADDED = {"lift": 2, "mix": 3}  # the version that brought each weight
+VERSION = 4  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix';
+# 4: 'abstain' (earlier files read with none)
+ADDED = {"lift": 2, "mix": 3, "abstain": 4}  # the version that brought each value
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
 
@@ -77,9 +84,18 @@ def to_json(tuning: Tuning) -> dict[str, Any]:
             entry["scale"] = float(np.float32(scale))
         entry["terms"] = dict(usage.terms)
         tools[name] = entry
+    abstain = None
+    if tuning.abstention is not None:
+        requests = []
+        for vector in tuning.abstention.vectors:
+            values, scale = _quantize(vector)
+            dimension = len(values)
+            requests.append({"vector": base64.b64encode(values.tobytes()).decode(),
+                             "scale": float(np.float32(scale))})
+        abstain = {"margin": tuning.abstention.margin, "requests": requests}
     return {"format": FORMAT, "version": VERSION, "model": tuning.model,
             "dimension": dimension, "weights": tuning.weights.to_json(),
-            "min_score": tuning.min_score,
+            "min_score": tuning.min_score, "abstain": abstain,
             "trained": base64.b64encode(b"".join(sorted(tuning.trained))).decode(),
             "report": dict(tuning.report), "tools": tools}
 
@@ -137,6 +153,7 @@ def from_json(data: Any, shown: str, index: PositionIndex | None = None) -> Tuni
     min_score = data.get("min_score")
     if min_score is not None and (not _number(min_score) or not 0 <= min_score <= 1):
         raise check.error("/min_score", "'min_score' must be a number from 0 to 1 or null")
+    abstention = _abstention(data, dimension, check) if version >= ADDED["abstain"] else None
     trained = _trained(_needed(check, data, "trained", str), check)
     report = data.get("report", {})
     if not isinstance(report, dict):
@@ -145,7 +162,7 @@ def from_json(data: Any, shown: str, index: PositionIndex | None = None) -> Tuni
     for name, entry in _needed(check, data, "tools", dict).items():
         tools[name] = _usage(name, entry, dimension, check)
     return Tuning(model, weights, tools, None if min_score is None else float(min_score),
-                  trained, report, shown)
+                  trained, report, shown, abstention=abstention)
 
 
 def _needed(check: FieldReader, data: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -202,21 +219,8 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
         raise check.error(join(at, "count") if "count" in entry else at,
                         f"{where}: 'count' must be a whole number from 1 to {MAX_COUNT:,}")
-    vector = None
-    if "vector" in entry:
-        scale = entry.get("scale")
-        try:
-            raw = base64.b64decode(entry["vector"], validate=True) \
-                if isinstance(entry["vector"], str) else b""
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
-            raise check.error(join(at, "vector"), f"{where}: 'vector' must be {dimension} "
-                            "base64 bytes with a positive 'scale'")
-        vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
-        if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
-            raise check.error(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
-                            "unit length (a mean direction of past requests)")
+    vector = _vector(entry, dimension, check, at, where,
+                     "a mean direction of past requests") if "vector" in entry else None
     terms = entry.get("terms", {})
     if not isinstance(terms, dict) or not all(
             isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool)
@@ -231,6 +235,57 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
             raise check.error(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
                             f"(lowercase letters and digits, at most {MAX_STEM})")
     return ToolUsage(key, count, vector, dict(terms))
+
+
+def _vector(entry: Mapping[str, Any], dimension: int, check: FieldReader, at: str, where: str,
+            what: str) -> np.ndarray:
+    """The unit vector `entry` holds as base64 signed bytes (`vector`) times `scale`."""
+    scale = entry.get("scale")
+    try:
+        raw = base64.b64decode(entry["vector"], validate=True) \
+            if isinstance(entry.get("vector"), str) else b""
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
+        raise check.error(join(at, "vector") if "vector" in entry else at,
+                          f"{where}: 'vector' must be {dimension} base64 bytes with a "
+                          "positive 'scale'")
+    vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
+    if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
+        raise check.error(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
+                          f"unit length ({what})")
+    return vector
+
+
+def _abstention(data: Mapping[str, Any], dimension: int,
+                check: FieldReader) -> Abstention | None:
+    if "abstain" not in data:
+        raise check.error("", "the tuning file needs 'abstain' (a mapping, or null)")
+    found = data["abstain"]
+    if found is None:
+        return None
+    if not isinstance(found, dict):
+        raise check.error("/abstain", "'abstain' must be a mapping or null")
+    margin = found.get("margin")
+    if not _number(margin) or not 0 <= margin <= MAX_MARGIN:
+        raise check.error("/abstain/margin" if "margin" in found else "/abstain",
+                          f"'abstain.margin' must be a number from 0 to {MAX_MARGIN:g} (a "
+                          "margin under 0 would turn away requests nearer to a tool)")
+    requests = found.get("requests")
+    if not isinstance(requests, list) or len(requests) > MAX_NEGATIVES:
+        raise check.error("/abstain/requests" if "requests" in found else "/abstain",
+                          f"'abstain.requests' must be a list of at most {MAX_NEGATIVES} "
+                          "request vectors")
+    vectors = []
+    for n, entry in enumerate(requests):
+        at = f"/abstain/requests/{n}"
+        where = f"abstain.requests[{n}]"
+        if not isinstance(entry, dict):
+            raise check.error(at, f"{where}: each request is a mapping with 'vector' and "
+                              "'scale'")
+        vectors.append(_vector(entry, dimension, check, at, where, "a request's embedding"))
+    return Abstention(np.stack(vectors) if vectors else np.zeros((0, dimension), np.float32),
+                      float(margin))
 
 
 _KEY = re.compile(r"[0-9a-f]{16}")

@@ -1,0 +1,71 @@
+"""A tuning's abstention: a request is turned away ("no tool fits") when it is nearer to the
+requests no tool fits than to any evidence for a tool.
+
+The tuning keeps the embeddings of requests no tool fits (toolcat's built-in small talk and
+the requests a user labeled `relevant: []`) and a margin. For a request q:
+
+    away(q) = max_n cos(q, n) - max(max_t cos(q, text(t)), max_d cos(q, usage(d))) > margin
+
+over those requests n, every tool's own text vector t and every usage vector d (the mean of
+a tool's past requests). `toolcat tune` fits the margin (`toolcat.tune.abstain`): never under
+0, so a request nearer to some tool than to every request no tool fits is never turned away,
+and high enough that cross-fitted requests that need a tool are turned away at most 2% of the
+time. A score threshold cannot do this on catalogs whose real requests are short and casual
+(metatool): small talk scores as high as they do, but lies nearer to other small talk.
+
+Abstention only ever withholds tools: it cannot show one. What a tuning file of a stranger can
+do with it is bounded by the margin the loader accepts (from 0): a request nearer to some
+tool's own text than to every vector the file holds is never turned away (docs/security.md,
+"Tuning files: abstention").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
+MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
+
+
+@dataclass(frozen=True)
+class Abstention:
+    """Unit vectors of requests no tool fits (one a row) and the fitted margin."""
+
+    vectors: np.ndarray
+    margin: float
+
+
+def contrast(negatives: np.ndarray, evidence: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """For each request vector (rows of `queries`): its cosine to the nearest of `negatives`
+    less its cosine to the nearest of `evidence` (tool text and usage vectors)."""
+    near_none = _nearest(queries, negatives)
+    near_tool = _nearest(queries, evidence)
+    return np.asarray(near_none - near_tool)
+
+
+def _nearest(queries: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    if not len(vectors):
+        return np.full(len(queries), -1.0)
+    return np.asarray((queries @ vectors.T).max(axis=1), dtype=np.float64)
+
+
+def turned_away(abstention: Abstention, query: np.ndarray, tools: np.ndarray,
+                usage: np.ndarray | None, first: np.ndarray | None = None) -> bool:
+    """Whether the request of vector `query` is turned away (see the module docstring):
+    `tools` the text vectors of every tool, `usage` the usage vectors of the tools the
+    tuning applies to (None: none), `first` the indices of the tools to compare first (the
+    best scored: one near enough ends the check before the whole catalog is read)."""
+    size = len(query)
+    if not len(abstention.vectors) or abstention.vectors.shape[1] != size \
+            or tools.shape[1] != size:
+        return False  # vectors of another model's size cannot be compared: none turned away
+    # turned away when every tool's evidence is under the nearest request no tool fits,
+    # less the margin
+    bar = float(np.max(abstention.vectors @ query)) - abstention.margin
+    for part in (usage, None if first is None else tools[first], tools):
+        if part is not None and len(part) and part.shape[1] == size \
+                and float(np.max(part @ query)) >= bar:
+            return False
+    return True
