@@ -45,11 +45,12 @@ from toolcat.resolution.decisions import (
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
 from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.order import by_preference
+from toolcat.resolution.order import by_preference, preference_order
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import (
     DEFAULT_PROFILE,
+    SPECIAL_CATEGORIES,
     Profile,
     ProviderSearch,
     profile_warnings,
@@ -184,6 +185,10 @@ class Resolver:
             (profile.scorer, "the profile's scorer") if profile.scorer
             else default_scorer(len(catalog.tools)))
         self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
+        if catalog.tools:  # the query encoder loads while the rest is worked out
+            from toolcat.search.index import prefetch_encoder
+
+            prefetch_encoder(self._tuned_base, catalog, **dict(profile.scorer_options))
         self.tuning = tuning if self.scorer_name in TUNABLE else None
         if self.tuning is not None:
             self.scorer_name = tuned_name(self.scorer_name)
@@ -403,15 +408,15 @@ class Resolver:
         eligible: list[Tool] = []
         quiet = 0
         rules = profile.filters
-        # No filter, no server setting, no disabled server, no special category: a safe
-        # tool is eligible and unremarked (what `eligibility` says of it), so only the
-        # others are asked about.
+        # No filter, no server setting, no disabled server: a safe tool outside the special
+        # categories (which bypass the filters in tool search mode) is eligible and
+        # unremarked (what `eligibility` says of it), so only the others are asked about.
         unfiltered = not (profile.servers or rules.servers.allow or rules.servers.deny
                           or rules.tools.allow or rules.tools.deny
-                          or profile.tool_search_mode.enabled
                           or any(not s.enabled for s in servers.values()))
+        special = SPECIAL_CATEGORIES if profile.tool_search_mode.enabled else ()
         for tool, key in zip(self.catalog.tools, self._keys, strict=True):
-            if unfiltered and tool.safe:
+            if unfiltered and tool.safe and tool.category not in special:
                 eligible.append(tool)
                 quiet += 1
                 continue
@@ -508,11 +513,14 @@ class Resolver:
         profile = self.profile
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None
-        ordered = by_preference(candidates, scores, self._index, levels=levels)
+        keys = [t.qualified_name for t in candidates]
+        order = preference_order(candidates, keys, scores, self._index, levels=levels)
+        ordered = [candidates[i] for i in order]
+        ordered_keys = [keys[i] for i in order]
         ties = priority_notes(ordered, scores, self.name, levels=levels)
         limit = cap.limit
         via = "builtin:search_tools" if mode else "builtin:tool_search"
-        children = []
+        children: list[Decision] = []
 
         names = self._names
 
@@ -521,6 +529,13 @@ class Resolver:
             fates[key] = fate
             children.append(Decision(names.get(key, tool.name), fate.status, fate.rule,
                                      fate.reason))
+
+        def settle_all(fate: _Fate) -> None:
+            # the same fate for every tool (this runs over the whole catalog per query)
+            fates.update(dict.fromkeys(ordered_keys, fate))
+            status, rule, reason = fate.status, fate.rule, fate.reason
+            children.extend([Decision(names.get(key, tool.name), status, rule, reason)
+                             for tool, key in zip(ordered, ordered_keys, strict=True)])
 
         def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
             score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
@@ -546,8 +561,9 @@ class Resolver:
             rank = 0
             no_match = _Fate("deferred", "auto-search-no-match",
                              "score 0: no evidence for the query", via)
-            for tool in ordered:
-                score = scores[tool.qualified_name]
+            status, rule, reason = no_match.status, no_match.rule, no_match.reason
+            for tool, key in zip(ordered, ordered_keys, strict=True):
+                score = scores[key]
                 if score > 0 and score >= floor:
                     rank += 1
                     settle(tool, ranked(rank, tool, "auto-search-match"))
@@ -555,8 +571,9 @@ class Resolver:
                     settle(tool, _Fate("deferred", "below-min-score",
                                        f"score {score:.3f} is under mcp.min_score {floor:g}",
                                        via))
-                else:
-                    settle(tool, no_match)
+                else:  # most of the catalog for most queries: settled inline
+                    fates[key] = no_match
+                    children.append(Decision(names.get(key, tool.name), status, rule, reason))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -565,9 +582,7 @@ class Resolver:
                 title, rule = "deferred", "auto-search-off"
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not enabled, so no automatic search ran")
-            fate = _Fate("deferred", rule, why, via)  # the same for every tool: never changed
-            for tool in ordered:
-                settle(tool, fate)
+            settle_all(_Fate("deferred", rule, why, via))  # never changed: shared
         if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
                 (levels or ties):
             children.insert(0, describe_order(levels))

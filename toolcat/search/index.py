@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
-from toolcat.errors import UsageError
+from toolcat.errors import ToolcatError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import (
     LARGE_CATALOG,
@@ -232,6 +232,31 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
 
     scorer._complete = complete
     return scorer
+
+
+SEMANTIC_SCORERS = ("hybrid", "semantic", "cascade")  # what encodes a query
+
+
+def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None:
+    """Start loading the query encoder on a thread (Embedder.prefetch) when the scorer
+    `name` (None: the default) will encode a query over `catalog` and the catalog's
+    embeddings are stored (a catalog still to be encoded has seconds to wait anyway). A
+    command that builds its scorer a little later (resolve, render) then finds the encoder
+    loaded, or partly."""
+    from toolcat.search.embeddings import load_embedder, semantic_available
+
+    if name is None:
+        name = default_scorer(len(catalog.tools))[0]
+    if name not in SEMANTIC_SCORERS or not catalog.tools or not semantic_available() \
+            or options.get("cache", True) is False:
+        return
+    try:
+        embedder = load_embedder(options.get("model"), options.get("device"))
+    except ToolcatError:  # reported when the scorer is built
+        return
+    key = catalog_key(catalog)
+    if key is not None and vectors_path(key, embedder.ident).is_file():
+        embedder.prefetch()
 
 
 @dataclass(frozen=True)
