@@ -65,6 +65,10 @@ def test_onnx_and_torch_give_the_same_query_vectors_and_top_10(in_cache):
     torch_side = fresh_embedder()
     torch_side.model  # noqa: B018 (torch loaded first: this embedder encodes with torch)
     assert torch_side.query_encoder is None
+    # the length of a vector, as the model's files state it (read without waiting for the
+    # session a prefetch builds), is what the export and torch give
+    assert onnx_encoder.stated_dimension(onnx_side.location) == torch_side.dimension == \
+        onnx_side.query_encoder.dimension == onnx_side.dimension == 384
     queries = [q for name in ("seal_tools", "bfcl_v4", "metatool")
                for q in benchdata_queries(name, 60)]
     ours = np.stack([onnx_side.encode([q])[0] for q in queries])

@@ -28,7 +28,12 @@ from typing import TYPE_CHECKING, Any
 import toolcat.resolution.levels as level_rules
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
+from toolcat.providers.tokens import (
+    DEFAULT_ENCODING,
+    count_tokens,
+    definition_text,
+    definition_tokens,
+)
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.decisions import (
@@ -254,15 +259,23 @@ class Resolver:
         return counted[key]
 
     def _token_counts(self) -> dict[str, int]:
-        """Token counts by key: every catalog tool's, read (or counted) once per catalog."""
-        if not self._tokens and self.catalog.tools:
-            from toolcat.search.index import catalog_numbers
+        """Token counts by key: every catalog tool's, read (or counted) once per catalog,
+        and the built-ins' (read from the cache by their definitions' text: loading the
+        tokenizer for them alone cost a resolution a tenth of a second)."""
+        if not self._tokens and (self.catalog.tools or self.builtins.tools):
+            from toolcat.search.index import catalog_numbers, text_numbers
 
             part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
-            counts = catalog_numbers(self.catalog, part, lambda: [
-                definition_tokens(t, self.encoding) for t in self.catalog.tools])
-            self._tokens.update(zip(self._keys, counts, strict=True))
-            self._catalog_tokens = sum(counts)
+            texts = [definition_text(t) for t in self.builtins.tools]
+            self._tokens.update(zip((t.qualified_name for t in self.builtins.tools),
+                                    text_numbers(texts, part, lambda: [
+                                        count_tokens(text, self.encoding) for text in texts]),
+                                    strict=True))
+            if self.catalog.tools:
+                counts = catalog_numbers(self.catalog, part, lambda: [
+                    definition_tokens(t, self.encoding) for t in self.catalog.tools])
+                self._tokens.update(zip(self._keys, counts, strict=True))
+                self._catalog_tokens = sum(counts)
         return self._tokens
 
     def is_builtin(self, tool: Tool) -> bool:

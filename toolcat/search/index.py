@@ -400,6 +400,32 @@ def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
     return load_or_build_ann(index_path(key, ""), ident, vectors, keep=KEEP_CATALOGS)
 
 
+def text_numbers(texts: Sequence[str], part: str, build: Callable[[], Sequence[int]]
+                 ) -> list[int]:
+    """`build()`: one whole number per text of `texts` (the token counts of the built-in
+    tools' definitions), kept in the sealed cache under the SHA-256 of `part` and every text
+    (and toolcat's version), so that a later process reads them instead of loading a
+    tokenizer for a dozen definitions. A changed text is another entry."""
+    import numpy as np
+
+    digest = hashlib.sha256(f"toolcat {__version__} texts {FORMAT}\0{part}\0".encode())
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    size = len(texts)
+
+    def load(file: BinaryIO) -> np.ndarray:
+        found: np.ndarray = np.load(file, allow_pickle=False)
+        if found.shape != (size,) or found.dtype != np.int64:
+            raise ValueError("the stored numbers do not fit these texts")
+        return found
+
+    path = entries.cache_dir() / "texts" / f"{digest.hexdigest()[:40]}-{part}.npy"
+    found = load_or_build(path, size * 8 + 4096, load,
+                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
+    return [int(n) for n in found.tolist()]
+
+
 def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]
                     ) -> list[int]:
     """`build()`: one whole number per tool of `catalog` (token counts), kept in the
