@@ -216,6 +216,7 @@ class Resolver:
         self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
         self._server_names: list[str] | None = None
+        self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -351,10 +352,13 @@ class Resolver:
         by_key = self._by_key if not extra else \
             {**self._by_key, **{t.qualified_name: t for t in extra}}
         position = {t.qualified_name: i for i, t in enumerate(agent.request)}
-        deferred_keys = sorted(
-            (k for k, f in fates.items() if f.status == "deferred"),
-            key=lambda k: (k not in position, position.get(k, 0), -scores.get(k, 0.0),
-                           self._index.get(k, -1)))
+        found = [k for k, f in fates.items() if f.status == "deferred"]
+        index = self._index
+        # the sort keys built as one list and compared in C (no key function per tool)
+        decorated = [(k not in position, position.get(k, 0), -scores.get(k, 0.0),
+                      index.get(k, -1)) for k in found]
+        deferred_keys = [found[i] for i in sorted(range(len(found)),
+                                                  key=decorated.__getitem__)]
         deferred = tuple(map(by_key.__getitem__, deferred_keys))
         excluded = tuple(t for t, k in zip(everything, keys, strict=True)
                          if fates[k].status == "excluded")
@@ -666,20 +670,39 @@ class Resolver:
                   fates: Mapping[str, _Fate], scores: Mapping[str, float]
                   ) -> tuple[Verdict, ...]:
         """Each tool's verdict; what is per tool and not per query is looked up, not
-        worked out (this runs over every tool of the catalog for every query)."""
+        worked out (this runs over every tool of the catalog for every query): the catalog
+        tools' names and token counts are listed once per resolver."""
         names, index, counted = self._names, self._index, self._token_counts()
         builtin_keys = self._builtin_keys
-        out = []
-        for tool, key in zip(tools, keys, strict=True):
+
+        def one(tool: Tool, key: str) -> Verdict:
             fate = fates[key]
             via = fate.via
-            out.append(Verdict(
+            return Verdict(
                 tool, names.get(key, tool.name), fate.status, fate.rule, fate.reason,
                 key in builtin_keys and key not in index,
                 scores.get(key) if key in index else None,
                 names.get(via) if via else None,
-                counted[key] if key in counted else self.tokens(tool)))
-        return tuple(out)
+                counted[key] if key in counted else self.tokens(tool))
+
+        first = len(self.builtins.tools)
+        last = first + len(self.catalog.tools)
+        if keys[first:last] != self._keys:  # not the layout `_result` gives: tool by tool
+            return tuple(one(t, k) for t, k in zip(tools, keys, strict=True))
+        if self._listed is None:
+            self._listed = ([names.get(k, t.name) for t, k in zip(self.catalog.tools,
+                                                                   self._keys, strict=True)],
+                            [counted[k] for k in self._keys])
+        shown, sizes = self._listed
+        # a catalog key is in the index: never a built-in's verdict, always scored
+        catalog = [Verdict(tool, name, (fate := fates[key]).status, fate.rule, fate.reason,
+                           False, scores.get(key),
+                           names.get(fate.via) if fate.via else None, size)
+                   for tool, key, name, size in zip(self.catalog.tools, self._keys, shown,
+                                                    sizes, strict=True)]
+        return (*(one(t, k) for t, k in zip(tools[:first], keys[:first], strict=True)),
+                *catalog,
+                *(one(t, k) for t, k in zip(tools[last:], keys[last:], strict=True)))
 
     def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
                     ) -> tuple[Category, ...]:
