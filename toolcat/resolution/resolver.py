@@ -215,7 +215,7 @@ class Resolver:
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
         self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
-        self._server_names: list[str] | None = None
+        self._categories_known: list[tuple[str, Category]] | None = None
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
 
     # ---- helpers ---------------------------------------------------------------------------
@@ -647,10 +647,27 @@ class Resolver:
             return fate.status == "deferred" and fate.via is not None and \
                 reachable(fate.via, seen | {key})
 
+        # Most deferred tools share a search tool: a chain that cannot pass through the tool
+        # asking (it is no search tool) has one answer per search tool, until a search tool
+        # itself is excluded below.
+        vias = {f.via for f in fates.values() if f.via}
+        known: dict[str, bool] = {}
         children = []
         for key, fate in fates.items():
-            if fate.status == "deferred" and not (fate.via and reachable(fate.via,
-                                                                          frozenset({key}))):
+            if fate.status != "deferred":
+                continue
+            via = fate.via
+            if not via:
+                found = False
+            elif key in vias:
+                found = reachable(via, frozenset({key}))
+            elif via in known:
+                found = known[via]
+            else:
+                found = known[via] = reachable(via, frozenset())
+            if not found:
+                if key in vias:
+                    known.clear()
                 searcher = self._names.get(fate.via or "", "a search tool")
                 # a tool the cap cut keeps the cap as its rule: the cap is what hid it
                 rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
@@ -707,13 +724,13 @@ class Resolver:
     def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
                     ) -> tuple[Category, ...]:
         index = self._index
-        servers = dict.fromkeys(t.server for t, k in zip(deferred, keys, strict=True)
-                                if k in index)
-        if self._server_names is None:  # the catalog's alone
-            self._server_names = self.catalog.server_names()
-        return tuple(Category(name, self._servers[name].description
-                              if name in self._servers else "")
-                     for name in self._server_names if name in servers)
+        servers = {t.server for t, k in zip(deferred, keys, strict=True) if k in index}
+        if self._categories_known is None:  # the catalog's alone
+            self._categories_known = [
+                (name, Category(name, self._servers[name].description
+                                if name in self._servers else ""))
+                for name in self.catalog.server_names()]
+        return tuple(c for name, c in self._categories_known if name in servers)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:
