@@ -155,3 +155,11 @@ def test_resolve_on_a_seen_catalog_never_imports_torch(in_cache, tmp_path):
     visible = [tool["name"] for tool in answer["visible"]]
     assert "create_pull_request" in visible[:3]
     assert "words only" not in done.stdout and "not computed" not in done.stdout
+    # the resolver starts loading the encoder on a thread: a process that leaves at once
+    # waits for it rather than aborting inside onnxruntime
+    leave = ("import sys\nfrom toolcat.catalog.load import load_catalog\n"
+             "from toolcat.resolution.resolver import Resolver\n"
+             "Resolver(load_catalog(sys.argv[1]))\nsys.exit(3)\n")
+    left = subprocess.run([sys.executable, "-c", leave, str(CATALOGS)], capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=300, check=False)
+    assert (left.returncode, left.stderr) == (3, "")

@@ -125,8 +125,10 @@ class Embedder:
                 or not onnx_encoder.runtime_available() or not onnx_encoder.export_path(
                     EmbeddingCache(self.ident).folder, self.ident).is_file():
             return
+        # not a daemon: a process leaving while onnxruntime builds the session would abort
+        # (a C++ thread killed midway), so it leaves once the encoder is built
         threading.Thread(target=lambda: self.query_encoder, name="toolcat-query-encoder",
-                         daemon=True).start()
+                         daemon=False).start()
 
     @property
     def device(self) -> str:
