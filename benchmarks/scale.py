@@ -622,21 +622,36 @@ def query_floor(path: Path, asked: list[str]) -> tuple[float, float]:
     return interleaved_ms(torch_side, onnx_side, asked)
 
 
-def resolve_row(path: Path, folder: Path, runs: int) -> None:
+def defs_catalog(folder: Path) -> Path:
+    """The 43k catalog with pydantic-style `$defs` (see `with_defs`), written once."""
+    defs = folder / "catalog-43k-defs.json"
+    if not defs.exists():
+        defs.write_text(json.dumps(with_defs(build_catalog()), indent=1), encoding="utf-8")
+    return defs
+
+
+def resolve_row(path: Path, folder: Path, runs: int, borrow: bool = False) -> None:
     """`resolve` (the default scorer, and bm25 through a profile) and `render`, whole
     commands on the catalog seen before, against bm25s answering from its saved index (the
-    floor of any command that reads a kept index and answers one query), in the same run."""
+    floor of any command that reads a kept index and answers one query), in the same run;
+    and `resolve` on the same catalog with pydantic-style `$defs` in every tool (`borrow`:
+    its embeddings borrowed too, as `--borrow-vectors` does for the plain one)."""
     query = "Retrieve information about the number of nurses in a specific country."
     saved = folder / "bm25s-index"
     if not saved.exists():
         run(script(BM25S_INDEX_QUERY, str(path), query, str(saved)))
     profile = folder / "bm25-profile.yaml"
     profile.write_text("name: bm25\nscorer: bm25\n", encoding="utf-8")
+    defs = defs_catalog(folder)
+    if borrow:
+        borrow_vectors(defs)
     commands = {
         "`toolcat resolve`, default scorer": toolcat("resolve", query, "-c", str(path)),
         "`toolcat resolve -p` (scorer: bm25)": toolcat("resolve", query, "-c", str(path),
                                                         "-p", str(profile)),
         "`toolcat render`, default scorer": toolcat("render", query, "-c", str(path)),
+        "`toolcat resolve`, default scorer, 43k with `$defs`/`$ref`s": toolcat(
+            "resolve", query, "-c", str(defs)),
     }
     for argv in commands.values():
         run(argv)
@@ -758,9 +773,7 @@ def main() -> None:
 
     if "refs" in args.rows:  # issue 26: catalogs with `$ref`s are remembered too
         query = "Retrieve information about the number of nurses in a specific country."
-        defs = folder / "catalog-43k-defs.json"
-        if not defs.exists():
-            defs.write_text(json.dumps(with_defs(build_catalog()), indent=1), encoding="utf-8")
+        defs = defs_catalog(folder)
         saved = folder / "bm25s-index-defs"
         median_run(script(BM25S_INDEX_QUERY, str(defs), query, str(saved)), 1)
         from_saved = median_run(script(BM25S_SAVED, str(saved), query), args.runs)
@@ -804,7 +817,7 @@ def main() -> None:
     if "serve" in args.rows:
         serve_rows(catalogs, max(1, args.runs - 1))
     if "resolve" in args.rows:
-        resolve_row(big, folder, args.runs)
+        resolve_row(big, folder, args.runs, borrow=args.borrow_vectors)
 
     if {"semantic", "embed"} & set(args.rows):
         from toolcat.search.embeddings import semantic_available

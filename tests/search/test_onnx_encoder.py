@@ -65,6 +65,10 @@ def test_onnx_and_torch_give_the_same_query_vectors_and_top_10(in_cache):
     torch_side = fresh_embedder()
     torch_side.model  # noqa: B018 (torch loaded first: this embedder encodes with torch)
     assert torch_side.query_encoder is None
+    # the length of a vector, as the model's files state it (read without waiting for the
+    # session a prefetch builds), is what the export and torch give
+    assert onnx_encoder.stated_dimension(onnx_side.location) == torch_side.dimension == \
+        onnx_side.query_encoder.dimension == onnx_side.dimension == 384
     queries = [q for name in ("seal_tools", "bfcl_v4", "metatool")
                for q in benchdata_queries(name, 60)]
     ours = np.stack([onnx_side.encode([q])[0] for q in queries])
@@ -151,3 +155,11 @@ def test_resolve_on_a_seen_catalog_never_imports_torch(in_cache, tmp_path):
     visible = [tool["name"] for tool in answer["visible"]]
     assert "create_pull_request" in visible[:3]
     assert "words only" not in done.stdout and "not computed" not in done.stdout
+    # the resolver starts loading the encoder on a thread: a process that leaves at once
+    # waits for it rather than aborting inside onnxruntime
+    leave = ("import sys\nfrom toolcat.catalog.load import load_catalog\n"
+             "from toolcat.resolution.resolver import Resolver\n"
+             "Resolver(load_catalog(sys.argv[1]))\nsys.exit(3)\n")
+    left = subprocess.run([sys.executable, "-c", leave, str(CATALOGS)], capture_output=True,
+                          text=True, env=env, cwd=REPO, timeout=300, check=False)
+    assert (left.returncode, left.stderr) == (3, "")

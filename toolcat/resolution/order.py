@@ -19,14 +19,22 @@ from toolcat.resolution.decisions import Decision
 def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
                   position: Mapping[str, int], *, levels: bool) -> list[Tool]:
     """`tools`, most preferred first."""
+    keys = [t.qualified_name for t in tools]
+    return [tools[i] for i in preference_order(tools, keys, scores, position, levels=levels)]
 
-    def key(tool: Tool) -> tuple[float, float, int]:
-        name = tool.qualified_name
-        score, priority = scores[name], tool.priority
-        first, second = (priority, score) if levels else (score, priority)
-        return -first, -second, position[name]
 
-    return sorted(tools, key=key)
+def preference_order(tools: Sequence[Tool], keys: Sequence[str], scores: Mapping[str, float],
+                     position: Mapping[str, int], *, levels: bool) -> list[int]:
+    """The indexes of `tools` (whose keys are `keys`), most preferred first: by (-score,
+    -priority, catalog position), or (-priority, -score, position) with levels. The sort
+    keys are built as whole lists and compared as tuples in C: a key function called for
+    each of 43,000 tools cost a resolution a tenth of a second."""
+    scored = [-scores[k] for k in keys]
+    priority = [-t.priority for t in tools]
+    places = [position[k] for k in keys]
+    decorated = list(zip(*((priority, scored) if levels else (scored, priority)), places,
+                         strict=True))
+    return sorted(range(len(decorated)), key=decorated.__getitem__)
 
 
 def describe(levels: bool) -> Decision:

@@ -28,7 +28,12 @@ from typing import TYPE_CHECKING, Any
 import toolcat.resolution.levels as level_rules
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
+from toolcat.providers.tokens import (
+    DEFAULT_ENCODING,
+    count_tokens,
+    definition_text,
+    definition_tokens,
+)
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.decisions import (
@@ -45,11 +50,12 @@ from toolcat.resolution.decisions import (
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
 from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.order import by_preference
+from toolcat.resolution.order import by_preference, preference_order
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import (
     DEFAULT_PROFILE,
+    SPECIAL_CATEGORIES,
     Profile,
     ProviderSearch,
     profile_warnings,
@@ -184,6 +190,10 @@ class Resolver:
             (profile.scorer, "the profile's scorer") if profile.scorer
             else default_scorer(len(catalog.tools)))
         self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
+        if catalog.tools:  # the query encoder loads while the rest is worked out
+            from toolcat.search.index import prefetch_encoder
+
+            prefetch_encoder(self._tuned_base, catalog, **dict(profile.scorer_options))
         self.tuning = tuning if self.scorer_name in TUNABLE else None
         if self.tuning is not None:
             self.scorer_name = tuned_name(self.scorer_name)
@@ -205,7 +215,8 @@ class Resolver:
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
         self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
-        self._server_names: list[str] | None = None
+        self._categories_known: list[tuple[str, Category]] | None = None
+        self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -258,15 +269,23 @@ class Resolver:
         return counted[key]
 
     def _token_counts(self) -> dict[str, int]:
-        """Token counts by key: every catalog tool's, read (or counted) once per catalog."""
-        if not self._tokens and self.catalog.tools:
-            from toolcat.search.index import catalog_numbers
+        """Token counts by key: every catalog tool's, read (or counted) once per catalog,
+        and the built-ins' (read from the cache by their definitions' text: loading the
+        tokenizer for them alone cost a resolution a tenth of a second)."""
+        if not self._tokens and (self.catalog.tools or self.builtins.tools):
+            from toolcat.search.index import catalog_numbers, text_numbers
 
             part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
-            counts = catalog_numbers(self.catalog, part, lambda: [
-                definition_tokens(t, self.encoding) for t in self.catalog.tools])
-            self._tokens.update(zip(self._keys, counts, strict=True))
-            self._catalog_tokens = sum(counts)
+            texts = [definition_text(t) for t in self.builtins.tools]
+            self._tokens.update(zip((t.qualified_name for t in self.builtins.tools),
+                                    text_numbers(texts, part, lambda: [
+                                        count_tokens(text, self.encoding) for text in texts]),
+                                    strict=True))
+            if self.catalog.tools:
+                counts = catalog_numbers(self.catalog, part, lambda: [
+                    definition_tokens(t, self.encoding) for t in self.catalog.tools])
+                self._tokens.update(zip(self._keys, counts, strict=True))
+                self._catalog_tokens = sum(counts)
         return self._tokens
 
     def is_builtin(self, tool: Tool) -> bool:
@@ -344,10 +363,13 @@ class Resolver:
         by_key = self._by_key if not extra else \
             {**self._by_key, **{t.qualified_name: t for t in extra}}
         position = {t.qualified_name: i for i, t in enumerate(agent.request)}
-        deferred_keys = sorted(
-            (k for k, f in fates.items() if f.status == "deferred"),
-            key=lambda k: (k not in position, position.get(k, 0), -scores.get(k, 0.0),
-                           self._index.get(k, -1)))
+        found = [k for k, f in fates.items() if f.status == "deferred"]
+        index = self._index
+        # the sort keys built as one list and compared in C (no key function per tool)
+        decorated = [(k not in position, position.get(k, 0), -scores.get(k, 0.0),
+                      index.get(k, -1)) for k in found]
+        deferred_keys = [found[i] for i in sorted(range(len(found)),
+                                                  key=decorated.__getitem__)]
         deferred = tuple(map(by_key.__getitem__, deferred_keys))
         excluded = tuple(t for t, k in zip(everything, keys, strict=True)
                          if fates[k].status == "excluded")
@@ -414,15 +436,15 @@ class Resolver:
         eligible: list[Tool] = []
         quiet = 0
         rules = profile.filters
-        # No filter, no server setting, no disabled server, no special category: a safe
-        # tool is eligible and unremarked (what `eligibility` says of it), so only the
-        # others are asked about.
+        # No filter, no server setting, no disabled server: a safe tool outside the special
+        # categories (which bypass the filters in tool search mode) is eligible and
+        # unremarked (what `eligibility` says of it), so only the others are asked about.
         unfiltered = not (profile.servers or rules.servers.allow or rules.servers.deny
                           or rules.tools.allow or rules.tools.deny
-                          or profile.tool_search_mode.enabled
                           or any(not s.enabled for s in servers.values()))
+        special = SPECIAL_CATEGORIES if profile.tool_search_mode.enabled else ()
         for tool, key in zip(self.catalog.tools, self._keys, strict=True):
-            if unfiltered and tool.safe:
+            if unfiltered and tool.safe and tool.category not in special:
                 eligible.append(tool)
                 quiet += 1
                 continue
@@ -520,11 +542,14 @@ class Resolver:
         profile = self.profile
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None
-        ordered = by_preference(candidates, scores, self._index, levels=levels)
+        keys = [t.qualified_name for t in candidates]
+        order = preference_order(candidates, keys, scores, self._index, levels=levels)
+        ordered = [candidates[i] for i in order]
+        ordered_keys = [keys[i] for i in order]
         ties = priority_notes(ordered, scores, self.name, levels=levels)
         limit = cap.limit
         via = "builtin:search_tools" if mode else "builtin:tool_search"
-        children = []
+        children: list[Decision] = []
 
         names = self._names
 
@@ -533,6 +558,13 @@ class Resolver:
             fates[key] = fate
             children.append(Decision(names.get(key, tool.name), fate.status, fate.rule,
                                      fate.reason))
+
+        def settle_all(fate: _Fate) -> None:
+            # the same fate for every tool (this runs over the whole catalog per query)
+            fates.update(dict.fromkeys(ordered_keys, fate))
+            status, rule, reason = fate.status, fate.rule, fate.reason
+            children.extend([Decision(names.get(key, tool.name), status, rule, reason)
+                             for tool, key in zip(ordered, ordered_keys, strict=True)])
 
         def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
             score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
@@ -564,19 +596,19 @@ class Resolver:
                 no_match = _Fate("deferred", "auto-search-turned-away",
                                  "the request is nearer to requests no tool fits than to any "
                                  "tool", via)
-            for tool in ordered:
-                score = scores[tool.qualified_name]
-                if away:
-                    settle(tool, no_match)
-                elif score > 0 and score >= floor:
+            status, rule, reason = no_match.status, no_match.rule, no_match.reason
+            for tool, key in zip(ordered, ordered_keys, strict=True):
+                score = 0.0 if away else scores[key]
+                if score > 0 and score >= floor:
                     rank += 1
                     settle(tool, ranked(rank, tool, "auto-search-match"))
                 elif score > 0:
                     settle(tool, _Fate("deferred", "below-min-score",
                                        f"score {score:.3f} is under mcp.min_score {floor:g}",
                                        via))
-                else:
-                    settle(tool, no_match)
+                else:  # most of the catalog for most queries: settled inline
+                    fates[key] = no_match
+                    children.append(Decision(names.get(key, tool.name), status, rule, reason))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -585,9 +617,7 @@ class Resolver:
                 title, rule = "deferred", "auto-search-off"
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not enabled, so no automatic search ran")
-            fate = _Fate("deferred", rule, why, via)  # the same for every tool: never changed
-            for tool in ordered:
-                settle(tool, fate)
+            settle_all(_Fate("deferred", rule, why, via))  # never changed: shared
         if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
                 (levels or ties):
             children.insert(0, describe_order(levels))
@@ -635,10 +665,27 @@ class Resolver:
             return fate.status == "deferred" and fate.via is not None and \
                 reachable(fate.via, seen | {key})
 
+        # Most deferred tools share a search tool: a chain that cannot pass through the tool
+        # asking (it is no search tool) has one answer per search tool, until a search tool
+        # itself is excluded below.
+        vias = {f.via for f in fates.values() if f.via}
+        known: dict[str, bool] = {}
         children = []
         for key, fate in fates.items():
-            if fate.status == "deferred" and not (fate.via and reachable(fate.via,
-                                                                          frozenset({key}))):
+            if fate.status != "deferred":
+                continue
+            via = fate.via
+            if not via:
+                found = False
+            elif key in vias:
+                found = reachable(via, frozenset({key}))
+            elif via in known:
+                found = known[via]
+            else:
+                found = known[via] = reachable(via, frozenset())
+            if not found:
+                if key in vias:
+                    known.clear()
                 searcher = self._names.get(fate.via or "", "a search tool")
                 # a tool the cap cut keeps the cap as its rule: the cap is what hid it
                 rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
@@ -658,31 +705,50 @@ class Resolver:
                   fates: Mapping[str, _Fate], scores: Mapping[str, float]
                   ) -> tuple[Verdict, ...]:
         """Each tool's verdict; what is per tool and not per query is looked up, not
-        worked out (this runs over every tool of the catalog for every query)."""
+        worked out (this runs over every tool of the catalog for every query): the catalog
+        tools' names and token counts are listed once per resolver."""
         names, index, counted = self._names, self._index, self._token_counts()
         builtin_keys = self._builtin_keys
-        out = []
-        for tool, key in zip(tools, keys, strict=True):
+
+        def one(tool: Tool, key: str) -> Verdict:
             fate = fates[key]
             via = fate.via
-            out.append(Verdict(
+            return Verdict(
                 tool, names.get(key, tool.name), fate.status, fate.rule, fate.reason,
                 key in builtin_keys and key not in index,
                 scores.get(key) if key in index else None,
                 names.get(via) if via else None,
-                counted[key] if key in counted else self.tokens(tool)))
-        return tuple(out)
+                counted[key] if key in counted else self.tokens(tool))
+
+        first = len(self.builtins.tools)
+        last = first + len(self.catalog.tools)
+        if keys[first:last] != self._keys:  # not the layout `_result` gives: tool by tool
+            return tuple(one(t, k) for t, k in zip(tools, keys, strict=True))
+        if self._listed is None:
+            self._listed = ([names.get(k, t.name) for t, k in zip(self.catalog.tools,
+                                                                   self._keys, strict=True)],
+                            [counted[k] for k in self._keys])
+        shown, sizes = self._listed
+        # a catalog key is in the index: never a built-in's verdict, always scored
+        catalog = [Verdict(tool, name, (fate := fates[key]).status, fate.rule, fate.reason,
+                           False, scores.get(key),
+                           names.get(fate.via) if fate.via else None, size)
+                   for tool, key, name, size in zip(self.catalog.tools, self._keys, shown,
+                                                    sizes, strict=True)]
+        return (*(one(t, k) for t, k in zip(tools[:first], keys[:first], strict=True)),
+                *catalog,
+                *(one(t, k) for t, k in zip(tools[last:], keys[last:], strict=True)))
 
     def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
                     ) -> tuple[Category, ...]:
         index = self._index
-        servers = dict.fromkeys(t.server for t, k in zip(deferred, keys, strict=True)
-                                if k in index)
-        if self._server_names is None:  # the catalog's alone
-            self._server_names = self.catalog.server_names()
-        return tuple(Category(name, self._servers[name].description
-                              if name in self._servers else "")
-                     for name in self._server_names if name in servers)
+        servers = {t.server for t, k in zip(deferred, keys, strict=True) if k in index}
+        if self._categories_known is None:  # the catalog's alone
+            self._categories_known = [
+                (name, Category(name, self._servers[name].description
+                                if name in self._servers else ""))
+                for name in self.catalog.server_names()]
+        return tuple(c for name, c in self._categories_known if name in servers)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:

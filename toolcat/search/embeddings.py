@@ -76,6 +76,7 @@ class Embedder:
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
     _onnx: OnnxEncoder | None = None
     _onnx_checked: bool = False
+    _prefetching: bool = False
 
     @property
     def model(self) -> SentenceTransformer:
@@ -109,6 +110,25 @@ class Embedder:
                 self._onnx = None if self._model is not None else _load_onnx(self)
                 self._onnx_checked = True
             return self._onnx
+
+    def prefetch(self) -> None:
+        """Start loading the stored ONNX export on a thread of its own, when this process
+        will encode with it and it is not loaded yet: reading 90 MB, checking its seal and
+        building the onnxruntime session take about half a second, most of it outside the
+        GIL, which the command's own work (reading the index, resolving) then overlaps.
+        `query_encoder` waits for it (they share one lock); nothing changes but when."""
+        with _lock:
+            if self._prefetching or self._onnx_checked or self._model is not None:
+                return
+            self._prefetching = True
+        if self.requested not in _ONNX_DEVICES or not onnx_encoder.exportable(self.location) \
+                or not onnx_encoder.runtime_available() or not onnx_encoder.export_path(
+                    EmbeddingCache(self.ident).folder, self.ident).is_file():
+            return
+        # not a daemon: a process leaving while onnxruntime builds the session would abort
+        # (a C++ thread killed midway), so it leaves once the encoder is built
+        threading.Thread(target=lambda: self.query_encoder, name="toolcat-query-encoder",
+                         daemon=False).start()
 
     @property
     def device(self) -> str:
@@ -195,6 +215,10 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
+        if self._model is None:  # stated by the model's files: no need to wait for a session
+            stated = onnx_encoder.stated_dimension(self.location)
+            if stated is not None:
+                return stated
         onnx = self.query_encoder
         if onnx is not None:
             return onnx.dimension

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
-from toolcat.errors import UsageError
+from toolcat.errors import ToolcatError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import (
     LARGE_CATALOG,
@@ -234,6 +234,31 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     return scorer
 
 
+SEMANTIC_SCORERS = ("hybrid", "semantic", "cascade")  # what encodes a query
+
+
+def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None:
+    """Start loading the query encoder on a thread (Embedder.prefetch) when the scorer
+    `name` (None: the default) will encode a query over `catalog` and the catalog's
+    embeddings are stored (a catalog still to be encoded has seconds to wait anyway). A
+    command that builds its scorer a little later (resolve, render) then finds the encoder
+    loaded, or partly."""
+    from toolcat.search.embeddings import load_embedder, semantic_available
+
+    if name is None:
+        name = default_scorer(len(catalog.tools))[0]
+    if name not in SEMANTIC_SCORERS or not catalog.tools or not semantic_available() \
+            or options.get("cache", True) is False:
+        return
+    try:
+        embedder = load_embedder(options.get("model"), options.get("device"))
+    except ToolcatError:  # reported when the scorer is built
+        return
+    key = catalog_key(catalog)
+    if key is not None and vectors_path(key, embedder.ident).is_file():
+        embedder.prefetch()
+
+
 @dataclass(frozen=True)
 class Indexed:
     """What `index_catalog` did: the tools indexed, the texts encoded now (0: all were
@@ -373,6 +398,32 @@ def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
     if len(vectors) < ANN_FROM:
         return None
     return load_or_build_ann(index_path(key, ""), ident, vectors, keep=KEEP_CATALOGS)
+
+
+def text_numbers(texts: Sequence[str], part: str, build: Callable[[], Sequence[int]]
+                 ) -> list[int]:
+    """`build()`: one whole number per text of `texts` (the token counts of the built-in
+    tools' definitions), kept in the sealed cache under the SHA-256 of `part` and every text
+    (and toolcat's version), so that a later process reads them instead of loading a
+    tokenizer for a dozen definitions. A changed text is another entry."""
+    import numpy as np
+
+    digest = hashlib.sha256(f"toolcat {__version__} texts {FORMAT}\0{part}\0".encode())
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    size = len(texts)
+
+    def load(file: BinaryIO) -> np.ndarray:
+        found: np.ndarray = np.load(file, allow_pickle=False)
+        if found.shape != (size,) or found.dtype != np.int64:
+            raise ValueError("the stored numbers do not fit these texts")
+        return found
+
+    path = entries.cache_dir() / "texts" / f"{digest.hexdigest()[:40]}-{part}.npy"
+    found = load_or_build(path, size * 8 + 4096, load,
+                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
+    return [int(n) for n in found.tolist()]
 
 
 def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]

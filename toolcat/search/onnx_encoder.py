@@ -22,6 +22,7 @@ loaded. The session is built from the very bytes whose seal was checked.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import io
@@ -84,6 +85,25 @@ def exportable(location: str) -> bool:
         and means == ["pooling_mode_mean_tokens"]
         and config.get("include_prompt", True) is not False
         and (folder / "tokenizer.json").is_file() and max_tokens(location) is not None)
+
+
+@functools.lru_cache(maxsize=8)
+def stated_dimension(location: str) -> int | None:
+    """The length of the vectors of the model at `location` when it is one the export
+    reproduces (`exportable`): its mean pooling's `word_embedding_dimension`, which is what
+    both the export and sentence-transformers give; None otherwise."""
+    if not exportable(location):
+        return None
+    folder = Path(location)
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        pooling = next(m for m in modules if m["type"].endswith(".Pooling"))
+        value = json.loads((folder / pooling["path"] / "config.json").read_text(
+            encoding="utf-8"))["word_embedding_dimension"]
+    except (OSError, ValueError, KeyError, TypeError, StopIteration):
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
+        else None
 
 
 class OnnxEncoder:

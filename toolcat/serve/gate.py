@@ -37,7 +37,7 @@ import copy
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -56,6 +56,7 @@ from toolcat.serve.approval import unsafe_policy
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
 
+T = TypeVar("T")
 # The visibility resolution never ranks (tool search mode defers every catalog tool), so it
 # gets the cheapest scorer; the search scorer is built apart, in the background.
 VISIBILITY_SCORER = "regex"
@@ -136,9 +137,9 @@ class Gate:
         pooled = {id(t) for t in self.pool}
         self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
                                        count=len(catalog.tools))
-        self._pool_names = _names(self.pool, self.name)
-        self._pool_keys = {t.qualified_name: t for t in self.pool}  # once, not per add_tool
-        self._catalog_names = _names(catalog.tools, self.name)
+        # the names a client may call tools by: built on first use (add_tool, or the warm-up
+        # thread), not at start (a quarter of a second each at 43,000 tools)
+        self._maps = _Shared[_NameMaps]()  # shared by forks, as the indexes are
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
@@ -220,6 +221,7 @@ class Gate:
                 if name == self.scorer_name:  # its semantic stage on a thread of its own
                     threading.Thread(target=self.complete, name="toolcat-serve-semantic",
                                      daemon=True).start()
+        self._names()  # for add_tool
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
@@ -345,7 +347,7 @@ class Gate:
         self.session.call("add_tool", {"tool_names": passed})
         self.session.steps.clear()  # a served session is long: keep no trace of past steps
         now = {t.qualified_name for t in self.resolution.catalog_tools}
-        tools = self._pool_keys
+        tools = self._names().pool_keys
         added = [self.name(tools[key]) for key in passed if key not in before and key in now]
         already = [self.name(tools[key]) for key in passed if key in before]
         missing += [self.name(tools[key]) for key in passed if key not in now]
@@ -375,11 +377,43 @@ class Gate:
 
     # ---- lookups ---------------------------------------------------------------------------
 
+    def _names(self) -> _NameMaps:
+        return self._maps.get(lambda: _NameMaps(
+            _names(self.pool, self.name), {t.qualified_name: t for t in self.pool},
+            _names(self.catalog.tools, self.name)))
+
     def _pool_tool(self, name: str) -> Tool | None:
-        return self._pool_names.get(name)
+        return self._names().pool.get(name)
 
     def _catalog_tool(self, name: str) -> Tool | None:
-        return self._catalog_names.get(name)
+        return self._names().catalog.get(name)
+
+
+class _Shared(Generic[T]):
+    """A value made once, on first use, whichever thread asks first."""
+
+    def __init__(self) -> None:
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    def get(self, make: Callable[[], T]) -> T:
+        value = self._value
+        if value is None:
+            with self._lock:
+                value = self._value
+                if value is None:
+                    value = self._value = make()
+        return value
+
+
+@dataclass(frozen=True)
+class _NameMaps:
+    """What a client may call the pool's tools and the catalog's by (see `_names`), and the
+    pool's tools by key; the same for every client of a gate."""
+
+    pool: Mapping[str, Tool]
+    pool_keys: Mapping[str, Tool]
+    catalog: Mapping[str, Tool]
 
 
 def _names(tools: Sequence[Tool], shown: Callable[[Tool], str]) -> dict[str, Tool]:
