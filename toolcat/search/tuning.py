@@ -9,9 +9,11 @@ same nats (see `toolcat.search.hybrid`):
     usage_weight * c(d) * max(cos(q, usage(d)) - floor, 0) / (1 - floor)   similar past requests
     term_weight * sum_t idf(t) * sat(t, usage terms of d)                 their words (BM25)
 
-where c(d) = n / (n + 1) for a tool used n times: one past request counts half; and, with a
+where c(d) = n / (n + 1) for a tool used n times: one past request counts half; with a
 Tool2Vec `mix`, what the tool's semantic evidence gains when its vector is mixed with its
-centered usage vector (`mixed_gain`). A tool
+centered usage vector (`mixed_gain`); and, with a `calibration` weight w, the tool's own
+evidence e scaled by its learned bias (`calibration_factor`): e * (exp(w * bias / 3) - 1),
+which multiplies the odds of its score by exp(w * bias). A tool
 without usage, or one whose definition changed since the tuning was made (its content key
 differs), gets no usage evidence: it is scored zero-shot. The fitted `semantic_weight`
 replaces the hybrid's fixed LAMBDA for the whole catalog. Weights of zero are the zero-shot
@@ -65,7 +67,12 @@ LIMITS: Mapping[str, tuple[float, float]] = {
     "term_weight": (0.0, 1.0),
     "lift": (0.0, MAX_LIFT),
     "mix": (0.0, 0.75),
+    "calibration": (0.0, 1.0),
 }
+# A tool's calibration bias, in the log-odds of its score (`calibration_factor`): at most
+# ln 8, so that a calibrated tool's own evidence is at most doubled or halved (its score's
+# odds times or divided by 8) before the bound above.
+MAX_BIAS = math.log(8.0)
 MIX_FLOOR = 0.2  # a request this unlike a tool's particular past requests gains nothing by them
 MAX_TERMS = 48  # the most frequent stems of a tool's requests that are kept
 MAX_COUNT = 10**9  # requests a tool was used by
@@ -89,27 +96,30 @@ class Weights:
     term_weight: float = 0.0
     lift: float = MAX_LIFT  # usage evidence is at most lift * the tool's own evidence
     mix: float = 0.0  # Tool2Vec: the share of past requests in a tool's vector (`mixed`)
+    calibration: float = 0.0  # how much of each tool's learned bias applies
 
     @property
     def zero_shot(self) -> bool:
         return self.semantic_weight == LAMBDA and not self.usage_weight \
-            and not self.term_weight and not self.mix
+            and not self.term_weight and not self.mix and not self.calibration
 
     def to_json(self) -> dict[str, float]:
         return {"semantic_weight": self.semantic_weight, "usage_weight": self.usage_weight,
                 "usage_floor": self.usage_floor, "term_weight": self.term_weight,
-                "lift": self.lift, "mix": self.mix}
+                "lift": self.lift, "mix": self.mix, "calibration": self.calibration}
 
 
 @dataclass(frozen=True)
 class ToolUsage:
     """What past requests say about one tool: how many used it, their mean embedding (unit
-    length; None when the model differs) and how many of them held each stem."""
+    length; None when the model differs), how many of them held each stem, and its
+    calibration bias (`toolcat.tune.calibration`; at most MAX_BIAS either way)."""
 
     key: str
     count: int
     vector: np.ndarray | None
     terms: Mapping[str, int]
+    bias: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -168,6 +178,7 @@ class Matched:
     changed: int = 0  # tools of the tuning whose definition changed: scored zero-shot
     missing: int = 0  # tools of the tuning not in this catalog
     particular: np.ndarray | None = None  # `centered` usage vectors (None: other model)
+    bias: np.ndarray | None = None  # calibration bias of each active tool (None: all zero)
 
 
 def match(tuning: Tuning, tools: Sequence[Tool], model: str | None = None) -> Matched:
@@ -224,8 +235,25 @@ def build_matched(size: int, indices: np.ndarray, usages: Sequence[ToolUsage],
     vectors = None
     if with_vectors and usages and all(u.vector is not None for u in usages):
         vectors = np.stack([u.vector for u in usages]).astype(np.float32)  # type: ignore[misc]
+    bias = np.array([u.bias for u in usages], dtype=np.float64)
     return Matched(size, indices, confidence, vectors, _postings(indices, usages), changed,
-                   missing, None if vectors is None else centered(vectors))
+                   missing, None if vectors is None else centered(vectors),
+                   bias if bias.any() else None)
+
+
+def calibration_factor(matched: Matched, weights: Weights) -> np.ndarray | None:
+    """Per tool, what its own evidence is multiplied by, less one, under the calibration
+    weight (None: no tool is calibrated). The score is a logistic in 3 ln(evidence)
+    (`toolcat.search.hybrid`), so scaling the evidence by exp(w * bias / 3) multiplies the
+    odds of the score by exp(w * bias): a tool the zero-shot scorer put first more often than
+    it was needed is lowered, one needed more often than put first is raised, and a tool the
+    request gives no evidence to gets none. A tool without usage has no bias."""
+    if not weights.calibration or matched.bias is None:
+        return None
+    out = np.zeros(matched.size)
+    out[matched.active] = np.expm1(weights.calibration * np.clip(matched.bias, -MAX_BIAS,
+                                                                 MAX_BIAS) / 3)
+    return out
 
 
 def _postings(indices: np.ndarray, usages: Sequence[ToolUsage]
@@ -319,6 +347,7 @@ class TunedScorer:
         self.weights = tuning.weights if weights is None else weights
         self.embedder = base.embedder
         self.matched = match(tuning, base.tools, self.embedder.ident)
+        self._factor = calibration_factor(self.matched, self.weights)
         self._tools: np.ndarray | None = None
         self._last: tuple[tuple[str, str | None] | None, np.ndarray, np.ndarray,
                           np.ndarray] = (None, np.zeros(0), np.zeros(0), np.zeros(0))
@@ -377,7 +406,7 @@ class TunedScorer:
         if self._last[0] != key:
             raw = self.usage([query])[0]
             scores, kept = within_bound(np.asarray(self.base.scores(query, asked(raw))), raw,
-                                        self.weights.lift)
+                                        self.weights.lift, self._factor)
             self._last = (key, scores, kept, raw)
         return self._last[1], self._last[2], self._last[3]
 
@@ -386,7 +415,7 @@ class TunedScorer:
 
     def scores_many(self, queries: Sequence[str]) -> list[Scores]:
         raw = self.usage(queries, cached=True)
-        return [within_bound(np.asarray(row), extra, self.weights.lift)[0]
+        return [within_bound(np.asarray(row), extra, self.weights.lift, self._factor)[0]
                 for row, extra in zip(self.base.scores_many(queries, asked(raw)), raw,
                                       strict=True)]
 
@@ -406,17 +435,18 @@ class TunedScorer:
                         "tuning": self.tuning.label}
 
 
-def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float,
+                 factor: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`scores` of a base scorer given the positive part of the usage evidence `raw`
-    (`asked`), brought within the bound (`bounded`) with the whole of it, and the usage
-    evidence they then hold. The base scorer is asked with the positive part (under the
-    cascade, a tool with any is a candidate); each tool's own evidence is read back from its
-    score, so the bound needs nothing of the base scorer's insides."""
+    (`asked`), brought within the bound (`bounded`) with the whole of it and the calibration
+    (`factor` times the tool's own evidence, `calibration_factor`), and the usage evidence
+    they then hold. The base scorer is asked with the positive part (under the cascade, a
+    tool with any is a candidate); each tool's own evidence is read back from its score, so
+    the bound needs nothing of the base scorer's insides."""
     added = asked(raw)
     own = unsquash(scores) - added
     own[own < 1e-9] = 0.0  # rounding of a tool that has no evidence of its own
-    kept = bounded(raw, own, lift)
+    kept = bounded(raw if factor is None else raw + factor * own, own, lift)
     kept[scores <= 0] = 0.0
     over = np.flatnonzero(kept != added)
     if not len(over):

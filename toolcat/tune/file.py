@@ -1,18 +1,19 @@
 """The tuning file: small, versioned JSON, keyed to the content of each tool.
 
-    {"format": "toolcat-tuning", "version": 3,
+    {"format": "toolcat-tuning", "version": 4,
      "model": "all-MiniLM-L6-v2@...", "dimension": 384,
      "weights": {"semantic_weight": 12, "usage_weight": 8, "usage_floor": 0.3,
-                 "term_weight": 0.5, "lift": 1, "mix": 0.5},
+                 "term_weight": 0.5, "lift": 1, "mix": 0.5, "calibration": 1},
      "min_score": null,
      "trained": "<base64: 6 bytes of SHA-256 per training request>",
      "report": {...how the weights were chosen...},
      "tools": {"server:name": {"key": "<16 hex: the tool's content>", "count": 12,
                                "vector": "<base64 int8>", "scale": 0.0031,
-                               "terms": {"stem": 5, ...}}}}
+                               "terms": {"stem": 5, ...}, "bias": -0.41}}}
 
 A usage vector is stored as signed bytes times `scale` (a cosine moves by less than 0.01):
-about 1.1 KB a tool, whatever the number of requests. Request texts are not kept, only
+about 1.1 KB a tool, whatever the number of requests. `bias` (version 4) is the tool's
+calibration bias (`toolcat.tune.calibration`), left out when 0. Request texts are not kept, only
 their digests, so that `bench` can tell its queries from the training ones.
 """
 
@@ -36,6 +37,7 @@ from toolcat.model import SourceRef
 from toolcat.search.tuning import (
     DIGEST_BYTES,
     LIMITS,
+    MAX_BIAS,
     MAX_COUNT,
     MAX_DIMENSION,
     MAX_TERMS,
@@ -48,8 +50,10 @@ from toolcat.source.files import parse_text, read_text
 from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
-VERSION = 3  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix'
-ADDED = {"lift": 2, "mix": 3}  # the version that brought each weight
+VERSION = 4  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix';
+# 4: 'calibration' and each tool's 'bias' (older files read with none)
+ADDED = {"lift": 2, "mix": 3, "calibration": 4}  # the version that brought each weight
+BIAS_DIGITS = 4  # a bias is kept to four decimals (what is measured is what is written)
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
 
@@ -57,6 +61,11 @@ def quantized(vector: np.ndarray) -> np.ndarray:
     """`vector` as the file keeps it (signed bytes times a scale), read back."""
     values, scale = _quantize(vector)
     return values.astype(np.float32) * np.float32(scale)
+
+
+def rounded_bias(bias: float) -> float:
+    """`bias` as the file keeps it."""
+    return round(float(bias), BIAS_DIGITS)
 
 
 def _quantize(vector: np.ndarray) -> tuple[np.ndarray, float]:
@@ -76,6 +85,8 @@ def to_json(tuning: Tuning) -> dict[str, Any]:
             entry["vector"] = base64.b64encode(values.tobytes()).decode()
             entry["scale"] = float(np.float32(scale))
         entry["terms"] = dict(usage.terms)
+        if usage.bias:
+            entry["bias"] = rounded_bias(usage.bias)
         tools[name] = entry
     return {"format": FORMAT, "version": VERSION, "model": tuning.model,
             "dimension": dimension, "weights": tuning.weights.to_json(),
@@ -230,7 +241,11 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
         if not _STEM.fullmatch(term):
             raise check.error(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
                             f"(lowercase letters and digits, at most {MAX_STEM})")
-    return ToolUsage(key, count, vector, dict(terms))
+    bias = entry.get("bias", 0.0)
+    if not _number(bias) or not -MAX_BIAS <= bias <= MAX_BIAS:
+        raise check.error(join(at, "bias"), f"{where}: 'bias' must be a number from "
+                          f"{-MAX_BIAS:.4f} to {MAX_BIAS:.4f} (ln 8 either way)")
+    return ToolUsage(key, count, vector, dict(terms), float(bias))
 
 
 _KEY = re.compile(r"[0-9a-f]{16}")

@@ -11,6 +11,7 @@ from toolcat.search.tuning import (
     Matched,
     Weights,
     bounded,
+    calibration_factor,
     mixed_gain,
     term_evidence,
     usage_evidence,
@@ -62,6 +63,9 @@ class Held:
                                self.mixed(weights) if weights.mix else None)
         shift = weights.semantic_weight - self.material.weight
         own = self.base + shift * self.cosine if shift else self.base
+        factor = calibration_factor(self.matched, weights)
+        if factor is not None:
+            usage = usage + factor * np.clip(own, 0.0, None)
         return np.asarray(np.maximum(own + bounded(usage, own, weights.lift), 0.0))
 
     def mixed(self, weights: Weights) -> np.ndarray | None:

@@ -104,7 +104,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
 def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:
     """The usage of every tool that the `train` requests used: tool indices in catalog
     order, and their usages."""
-    from toolcat.tune.file import quantized
+    from toolcat.tune.calibration import tool_biases
+    from toolcat.tune.file import quantized, rounded_bias
 
     sources = [(material.requests[i], material.vectors[i]) for i in train]
     sums: dict[int, np.ndarray] = {}
@@ -123,12 +124,14 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
                 known[word] = known.get(word, 0) + 1
     tools = material.catalog.tools
     indices = np.array(sorted(sums), dtype=np.int64)
+    biases = tool_biases(material, train, indices)
     usages = []
-    for i in indices.tolist():
+    for i, bias in zip(indices.tolist(), biases.tolist(), strict=True):
         norm = float(np.linalg.norm(sums[i])) or 1.0
         kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
         usages.append(ToolUsage(tool_key(tools[i]), counts[i],
-                                quantized((sums[i] / norm).astype(np.float32)), dict(kept)))
+                                quantized((sums[i] / norm).astype(np.float32)), dict(kept),
+                                rounded_bias(bias)))
     return indices, usages
 
 
