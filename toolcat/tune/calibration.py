@@ -42,7 +42,7 @@ def tool_biases(material: Material, train: Sequence[int], tools: np.ndarray) -> 
     needed = np.zeros(material.size)
     first = np.zeros(material.size)
     if rows:  # first among the tools with usage: both masses share out the same requests
-        evidence = material.base[np.ix_(rows, tools)]
+        evidence = material.base[np.ix_(np.asarray(rows), tools)]
         top = np.argmax(evidence, axis=1)
         some = evidence[np.arange(len(rows)), top] > 0  # a request no tool matches has none
         np.add.at(first, tools[top[some]], 1.0)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -44,13 +44,24 @@ GRID = {
     "lift": (0.5, 1.0),
     "mix": (0.0, 0.25, 0.5, 0.75),  # Tool2Vec: with the additive usage at its middle weights
     "calibration": (0.0, 0.5, 1.0),  # per-tool bias (toolcat.tune.calibration): likewise
+    "negative_weight": (0.0, 8.0, 32.0),  # with every candidate, when logs said what was shown
 }
 MIXED_USAGE = (0.0, 16.0, 32.0)  # the additive usage weights tried with each mix (floor 0.5)
 ZERO_SHOT = Weights()
 SEED = 17
 
 
-def candidates() -> Iterator[Weights]:
+def candidates(negatives: bool = False) -> Iterator[Weights]:
+    """The grid; with `negatives` (some requests declined a tool with usage), each candidate
+    also with every negative weight."""
+    for weights in _grid():
+        yield weights
+        if negatives:
+            for negative in GRID["negative_weight"][1:]:
+                yield replace(weights, negative_weight=negative)
+
+
+def _grid() -> Iterator[Weights]:
     for semantic in GRID["semantic_weight"]:
         for term in GRID["term_weight"]:
             yield Weights(semantic, 0.0, 0.0, term)
@@ -143,7 +154,8 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
     unseen = [j for j, (name, _) in enumerate(checks) if name == "unseen tools"]
     zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
     best: dict[str, tuple[Weights, float, list[np.ndarray]]] = {}  # by `family`
-    for weights in candidates():
+    negatives = any(material.requests[i].declined for i in train)
+    for weights in candidates(negatives):
         rows = [h.scored(weights).ndcg for _, h in checks]
         if unseen and -_mean_gain(rows, zero, unseen) > UNSEEN_BOUND / 2:
             continue

@@ -9,11 +9,15 @@
      "report": {...how the weights were chosen...},
      "tools": {"server:name": {"key": "<16 hex: the tool's content>", "count": 12,
                                "vector": "<base64 int8>", "scale": 0.0031,
-                               "terms": {"stem": 5, ...}, "bias": -0.41}}}
+                               "terms": {"stem": 5, ...}, "bias": -0.41,
+                               "declined": 30, "declined_vector": "<base64 int8>",
+                               "declined_scale": 0.0029}}}
 
 A usage vector is stored as signed bytes times `scale` (a cosine moves by less than 0.01):
 about 1.1 KB a tool, whatever the number of requests. `bias` (version 4) is the tool's
-calibration bias (`toolcat.tune.calibration`), left out when 0. Request texts are not kept, only
+calibration bias (`toolcat.tune.calibration`), left out when 0; `declined` (version 4) how
+many requests were shown the tool and did not call it (a log's `shown`), with their mean
+embedding kept as the usage vector is; left out when none. Request texts are not kept, only
 their digests, so that `bench` can tell its queries from the training ones.
 """
 
@@ -51,8 +55,9 @@ from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
 VERSION = 4  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix';
-# 4: 'calibration' and each tool's 'bias' (older files read with none)
-ADDED = {"lift": 2, "mix": 3, "calibration": 4}  # the version that brought each weight
+# 4: 'calibration', 'negative_weight' and each tool's 'bias' and 'declined' (older files
+# read with none)
+ADDED = {"lift": 2, "mix": 3, "calibration": 4, "negative_weight": 4}  # brought each weight
 BIAS_DIGITS = 4  # a bias is kept to four decimals (what is measured is what is written)
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
@@ -87,6 +92,11 @@ def to_json(tuning: Tuning) -> dict[str, Any]:
         entry["terms"] = dict(usage.terms)
         if usage.bias:
             entry["bias"] = rounded_bias(usage.bias)
+        if usage.declined and usage.declined_vector is not None:
+            values, scale = _quantize(usage.declined_vector)
+            entry["declined"] = usage.declined
+            entry["declined_vector"] = base64.b64encode(values.tobytes()).decode()
+            entry["declined_scale"] = float(np.float32(scale))
         tools[name] = entry
     return {"format": FORMAT, "version": VERSION, "model": tuning.model,
             "dimension": dimension, "weights": tuning.weights.to_json(),
@@ -213,21 +223,7 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
         raise check.error(join(at, "count") if "count" in entry else at,
                         f"{where}: 'count' must be a whole number from 1 to {MAX_COUNT:,}")
-    vector = None
-    if "vector" in entry:
-        scale = entry.get("scale")
-        try:
-            raw = base64.b64decode(entry["vector"], validate=True) \
-                if isinstance(entry["vector"], str) else b""
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
-            raise check.error(join(at, "vector"), f"{where}: 'vector' must be {dimension} "
-                            "base64 bytes with a positive 'scale'")
-        vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
-        if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
-            raise check.error(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
-                            "unit length (a mean direction of past requests)")
+    vector = _vector(entry, "vector", "scale", dimension, at, where, check)
     terms = entry.get("terms", {})
     if not isinstance(terms, dict) or not all(
             isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool)
@@ -245,7 +241,36 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
     if not _number(bias) or not -MAX_BIAS <= bias <= MAX_BIAS:
         raise check.error(join(at, "bias"), f"{where}: 'bias' must be a number from "
                           f"{-MAX_BIAS:.4f} to {MAX_BIAS:.4f} (ln 8 either way)")
-    return ToolUsage(key, count, vector, dict(terms), float(bias))
+    declined_vector = _vector(entry, "declined_vector", "declined_scale", dimension, at, where,
+                              check)
+    declined = entry.get("declined", 0)
+    if not isinstance(declined, int) or isinstance(declined, bool) \
+            or not 0 <= declined <= MAX_COUNT or (declined > 0) != (declined_vector is not None):
+        raise check.error(join(at, "declined") if "declined" in entry else at,
+                          f"{where}: 'declined' must be a whole number from 1 to {MAX_COUNT:,}, "
+                          "given with 'declined_vector'")
+    return ToolUsage(key, count, vector, dict(terms), float(bias), declined, declined_vector)
+
+
+def _vector(entry: Mapping[str, Any], key: str, scale_key: str, dimension: int, at: str,
+            where: str, check: FieldReader) -> np.ndarray | None:
+    """The unit vector kept at `key` as signed bytes times `scale_key` (None: absent)."""
+    if key not in entry:
+        return None
+    scale = entry.get(scale_key)
+    try:
+        raw = base64.b64decode(entry[key], validate=True) if isinstance(entry[key], str) \
+            else b""
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
+        raise check.error(join(at, key), f"{where}: '{key}' must be {dimension} "
+                          f"base64 bytes with a positive '{scale_key}'")
+    vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
+    if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
+        raise check.error(join(at, scale_key), f"{where}: '{key}' times '{scale_key}' must be "
+                          "of unit length (a mean direction of past requests)")
+    return vector
 
 
 _KEY = re.compile(r"[0-9a-f]{16}")
