@@ -15,8 +15,6 @@ from toolcat.errors import ConfigError
 from toolcat.search.tuning import MAX_BIAS, ToolUsage, Tuning, Weights, tool_key
 from toolcat.tune.calibration import tool_biases
 from toolcat.tune.file import dumps, load_tuning
-from toolcat.tune.material import Material
-from toolcat.tune.usage import Request
 
 REQUEST = "what is the weather tomorrow"  # zero-shot: weather_forecast, then the history
 
@@ -98,13 +96,12 @@ def test_a_bias_or_weight_out_of_bounds_is_refused_at_its_place(tmp_path, key, v
     assert str(caught.value).startswith(f"{path}:{line}:") and says in str(caught.value)
 
 
-def material(first: list[int], needed: list[int], tools: int = 3) -> Material:
-    """Requests whose zero-shot first tool is `first[j]` and that need `needed[j]`."""
-    base = np.full((len(first), tools), 1.0)
-    base[np.arange(len(first)), first] = 5.0
-    requests = tuple(Request(f"r{j}", ((n,),), "labeled") for j, n in enumerate(needed))
-    catalog = load_catalog(CATALOGS)
-    return Material(catalog, requests, base, base, 12.0, np.zeros((len(first), 4)), "m")
+def biases(first: list[int], needed: list[int], tools: list[int]) -> np.ndarray:
+    """Biases from requests whose zero-shot first tool is `first[j]` and that need
+    `needed[j]`, in a catalog of three tools."""
+    evidence = np.full((len(first), 3), 1.0)
+    evidence[np.arange(len(first)), first] = 5.0
+    return tool_biases(evidence, [((n,),) for n in needed], np.array(tools))
 
 
 def test_a_tool_put_first_too_often_is_lowered_and_few_requests_say_nothing():
@@ -112,14 +109,16 @@ def test_a_tool_put_first_too_often_is_lowered_and_few_requests_say_nothing():
     # first and needed as often
     first = [0] * 80 + [2] * 40
     needed = [0] * 40 + [1] * 40 + [2] * 40
-    tools = np.array([0, 1, 2])
-    biases = tool_biases(material(first, needed), list(range(120)), tools)
-    assert biases[0] < -0.5 and biases[1] > 0.5 and abs(biases[2]) < 0.1
-    assert np.all(np.abs(biases) <= MAX_BIAS)
+    found = biases(first, needed, [0, 1, 2])
+    assert found[0] < -0.5 and found[1] > 0.5 and abs(found[2]) < 0.1
+    assert np.all(np.abs(found) <= MAX_BIAS)
     # the same habits over six requests: about as much noise as habit, so each tool keeps
     # a few hundredths of its log ratio (-0.59 and +1.61 unshrunk)
-    few = tool_biases(material([0, 0, 0, 0, 2, 2], [0, 0, 1, 1, 2, 2]), list(range(6)), tools)
+    few = biases([0, 0, 0, 0, 2, 2], [0, 0, 1, 1, 2, 2], [0, 1, 2])
     assert np.all(np.abs(few) < 0.05)
-    # a tool without usage gets none: only the tools asked for are given a bias
-    assert len(tool_biases(material(first, needed), list(range(120)), np.array([0, 1]))) == 2
+    # first places are counted among the tools with usage: tool 0 (no usage) is first for
+    # every request, tool 2 next: tool 2 is lowered (first among them, needed by a quarter)
+    evidence = np.tile([5.0, 1.0, 3.0], (80, 1))
+    without = tool_biases(evidence, [((1,),)] * 60 + [((2,),)] * 20, np.array([1, 2]))
+    assert without[0] > 0.5 and without[1] < -0.5
 

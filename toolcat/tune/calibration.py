@@ -28,34 +28,32 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolcat.search.tuning import MAX_BIAS
-from toolcat.tune.material import Material
 
 PRIOR = 0.5  # Haldane-Anscombe: half a request added to each count
 
 
-def tool_biases(material: Material, train: Sequence[int], tools: np.ndarray) -> np.ndarray:
-    """The calibration bias of each tool at `tools` (catalog indices, with usage in
-    `train`), learned from the `train` requests that need a tool."""
-    if not len(tools):
-        return np.zeros(0)
-    rows = material.positives(train)
-    needed = np.zeros(material.size)
-    first = np.zeros(material.size)
-    if rows:  # first among the tools with usage: both masses share out the same requests
-        evidence = material.base[np.ix_(np.asarray(rows), tools)]
-        top = np.argmax(evidence, axis=1)
-        some = evidence[np.arange(len(rows)), top] > 0  # a request no tool matches has none
-        np.add.at(first, tools[top[some]], 1.0)
-    for i in rows:
-        groups = material.requests[i].groups
-        for group in groups:
+def tool_biases(evidence: np.ndarray, groups: Sequence[tuple[tuple[int, ...], ...]],
+                tools: np.ndarray) -> np.ndarray:
+    """The calibration bias of each tool at `tools` (catalog indices, the tools with
+    usage), learned from training requests that need a tool: their zero-shot `evidence`
+    (one row a request, one column a catalog tool) and the `groups` of tools each needs."""
+    if len(tools) < 2 or not len(groups):
+        return np.zeros(len(tools))
+    size = evidence.shape[1]
+    needed = np.zeros(size)
+    first = np.zeros(size)
+    # first among the tools with usage: both masses share out the same requests
+    among = evidence[:, tools]
+    top = np.argmax(among, axis=1)
+    some = among[np.arange(len(groups)), top] > 0  # a request no tool matches has none
+    np.add.at(first, tools[top[some]], 1.0)
+    for need in groups:
+        for group in need:
             for tool in group:
-                needed[tool] += 1.0 / (len(groups) * len(group))
+                needed[tool] += 1.0 / (len(need) * len(group))
     n, f = needed[tools] + PRIOR, first[tools] + PRIOR
     ratio = np.log(n / f)
     noise = 1 / n + 1 / f
-    if len(tools) < 2:
-        return np.zeros(len(tools))
     spread = max(float(ratio.var(ddof=1)) - float(noise.mean()), 0.0)
     if not spread:
         return np.zeros(len(tools))

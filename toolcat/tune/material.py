@@ -25,6 +25,7 @@ from toolcat.search.tuning import (
     query_digest,
     tool_key,
 )
+from toolcat.tune.calibration import tool_biases
 from toolcat.tune.chitchat import CHITCHAT
 from toolcat.tune.usage import Request, Usage
 
@@ -105,7 +106,6 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
     """The usage of every tool that the `train` requests used: tool indices in catalog
     order, and their usages (with the requests that were shown the tool and did not call
     it, where logs said which were shown)."""
-    from toolcat.tune.calibration import tool_biases
     from toolcat.tune.file import quantized, rounded_bias
 
     sources = [(material.requests[i], material.vectors[i]) for i in train]
@@ -126,7 +126,9 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
     declined = _declined(material, train, sums)
     tools = material.catalog.tools
     indices = np.array(sorted(sums), dtype=np.int64)
-    biases = tool_biases(material, train, indices)
+    rows = material.positives(train)
+    biases = tool_biases(material.base[rows], [material.requests[i].groups for i in rows],
+                         indices)
     usages = []
     for i, bias in zip(indices.tolist(), biases.tolist(), strict=True):
         norm = float(np.linalg.norm(sums[i])) or 1.0
