@@ -5,6 +5,7 @@ without usage; kept in the tuning file."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError
 from toolcat.search.tuning import MAX_BIAS, ToolUsage, Tuning, Weights, tool_key
 from toolcat.tune.calibration import tool_biases
-from toolcat.tune.file import dumps, load_tuning
+from toolcat.tune.file import dumps, from_json, load_tuning
 
 REQUEST = "what is the weather tomorrow"  # zero-shot: weather_forecast, then the history
 
@@ -73,6 +74,23 @@ def test_the_bias_round_trips_and_older_files_read_with_none(tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     old = load_tuning(path)
     assert old.weights.calibration == 0 and all(u.bias == 0 for u in old.tools.values())
+
+
+def test_what_declined_a_tool_round_trips_and_is_checked(tmp_path):
+    demo = load_catalog(CATALOGS)
+    tuning = calibrated(demo)
+    name, usage = next(iter(tuning.tools.items()))
+    vector = np.random.default_rng(1).normal(size=384).astype(np.float32)
+    declined = replace(usage, vector=vector / np.linalg.norm(vector), declined=12,
+                       declined_vector=-vector / np.linalg.norm(vector))
+    data = json.loads(dumps(replace(tuning, tools={name: declined})))
+    back = from_json(data, "t.json").tools[name]
+    assert back.declined == 12 and back.declined_vector is not None
+    assert float(back.declined_vector @ declined.declined_vector) > 0.999
+    assert data["version"] == 4
+    del data["tools"][name]["declined_vector"]  # a count without what declined it
+    with pytest.raises(ConfigError, match="'declined' must be a whole number from 1"):
+        from_json(data, "t.json")
 
 
 @pytest.mark.parametrize(("key", "value", "says"), [
