@@ -19,6 +19,11 @@ see tests/data/tune/SOURCE.md for what they measure in a pooled catalog).
     python benchmarks/tune_accuracy.py                    # every set
     python benchmarks/tune_accuracy.py --sets metatool --json
     python benchmarks/tune_accuracy.py --convert-irrelevance bfcl_eval-*.whl  # the data file
+    python benchmarks/tune_accuracy.py --sets metatool --shown 5 --no-cv
+
+`--shown K` adds the halves and the disjoint split again on a simulated call log that says
+which tools were shown: every tuning request as if the zero-shot hybrid had shown its top K
+tools and the labeled ones were called (those shown and not called are its negatives).
 """
 
 from __future__ import annotations
@@ -107,7 +112,19 @@ def measured(material: Material, train: list[int], test: list[int],
             "checks": run.choice.checks}
 
 
-def run_set(name: str, cv: bool = True) -> dict[str, object]:
+def with_shown(material: Material, k: int) -> Material:
+    """`material` as if each request's log line said the zero-shot top `k` were shown."""
+    from dataclasses import replace
+
+    top = np.argsort(-material.base, axis=1, kind="stable")[:, :k]
+    requests = tuple(
+        replace(r, declined=tuple(t for t in top[i].tolist()
+                                  if t not in r.tools and material.base[i, t] > 0))
+        if r.groups else r for i, r in enumerate(material.requests))
+    return replace(material, requests=requests)
+
+
+def run_set(name: str, shown: int = 0, cv: bool = True) -> dict[str, object]:
     started = time.perf_counter()
     catalog = load_catalog(BENCHDATA / name / "catalog.json")
     usage = read_sources(catalog, [BENCHDATA / name / "queries.jsonl", CHITCHAT, IRRELEVANCE])
@@ -125,11 +142,18 @@ def run_set(name: str, cv: bool = True) -> dict[str, object]:
     out["halves"] = measured(material, train, test, negatives, irrelevant)
     train, test = by_tools(material, pool, rng)
     out["disjoint tools"] = measured(material, train, test, negatives, irrelevant)
-    # in cross-validation the requests no tool fits are requests like the others: the
-    # training folds' fit the threshold, the held-out fold's measure it
+    if shown:
+        logged = with_shown(material, shown)
+        rng = np.random.default_rng(SEED)  # the same two splits
+        train, test = halves(logged, pool, rng)
+        out[f"halves, top {shown} shown"] = measured(logged, train, test, negatives)
+        train, test = by_tools(logged, pool, rng)
+        out[f"disjoint, top {shown} shown"] = measured(logged, train, test, negatives)
     if not cv:
         out["seconds"] = round(time.perf_counter() - started, 1)
         return out
+    # in cross-validation the requests no tool fits are requests like the others: the
+    # training folds' fit the threshold, the held-out fold's measure it
     folded = cross_validate(material, 5)
     out["cv"] = {"queries": folded.requests,
                  "before": [round(v, 4) for v in folded.before],
@@ -184,7 +208,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--no-cv", action="store_true", help="the halves and disjoint splits only")
+    parser.add_argument("--shown", type=int, default=0, metavar="K",
+                        help="also measure on a simulated log that showed the zero-shot top K")
+    parser.add_argument("--no-cv", action="store_true", help="skip 5-fold cross-validation")
     parser.add_argument("--convert-irrelevance", type=Path, metavar="WHEEL",
                         help="write tests/data/tune/bfcl_irrelevance.jsonl from bfcl-eval's wheel")
     args = parser.parse_args()
@@ -193,7 +219,7 @@ def main() -> None:
         return
     results = {}
     for name in args.sets:
-        results[name] = run_set(name, cv=not args.no_cv)
+        results[name] = run_set(name, args.shown, not args.no_cv)
         if not args.json:
             print(f"\n{name}  ({results[name]['seconds']} s)")
             print(f"  {'split':<16} {'queries':>8}  {'nDCG@10 before':>14} {'after':>7} "

@@ -75,7 +75,11 @@ def test_without_usage_the_tuned_scorer_is_the_hybrid_exactly(shared_cache):
 def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cache):
     """What `tune` measures is what a tuning file delivers: Tool2Vec's mixed vectors and the
     additive usage, within the bound, score every request as the held-out checks did."""
+    from dataclasses import replace
+
     from toolcat.search.hybrid import squash
+    from toolcat.search.tuning import build_matched
+    from toolcat.tune.file import dumps, from_json
     from toolcat.tune.held import Held
     from toolcat.tune.material import matched_for
 
@@ -95,6 +99,27 @@ def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cach
     mixed_only = Held(material, matched_for(material, train), held)
     assert not np.allclose(mixed_only.evidence(weights),
                            mixed_only.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)))
+    # the calibration and the penalty of declined tools, through the file, score alike too:
+    # each request as if the zero-shot top 3 were shown
+    top = np.argsort(-material.base, axis=1)[:, :3]
+    material = replace(material, requests=tuple(
+        replace(r, declined=tuple(t for t in top[i].tolist() if t not in r.tools))
+        for i, r in enumerate(material.requests)))
+    weights = Weights(16.0, 16.0, 0.5, 0.5, 1.0, calibration=1.0, negative_weight=32.0)
+    indices, usages = tool_usages(material, train)
+    usages = [replace(u, bias=(-1.0, 1.5)[j % 2]) for j, u in enumerate(usages)]
+    assert sum(u.declined > 0 for u in usages) >= 3
+    text = dumps(Tuning(material.model, weights, {demo.tools[i].qualified_name: u for i, u
+                                                  in zip(indices.tolist(), usages, strict=True)}))
+    tuning = from_json(json.loads(text), "tuning.json")
+    tuned = TunedScorer(HybridScorer(demo.tools, semantic_weight=16.0), tuning)
+    both = Held(material, build_matched(material.size, indices, usages), held)
+    found = np.array([tuned.scores(material.requests[i].text) for i in held])
+    assert np.allclose(found, squash(both.evidence(weights)), atol=1e-5)
+    plain = squash(both.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)))
+    for changed in (Weights(16.0, 16.0, 0.5, 0.5, 1.0, calibration=1.0),
+                    Weights(16.0, 16.0, 0.5, 0.5, 1.0, negative_weight=32.0)):
+        assert not np.allclose(squash(both.evidence(changed)), plain)
 
 
 def test_usage_teaches_opaque_tools_their_users_words(run, opaque, tmp_path):

@@ -171,7 +171,11 @@ def _print_tuning(tuning: Tuning, output: Path, note: Callable[[str], None]) -> 
     else:
         console.print(f"  weights (chosen on held-out requests): semantic {w.semantic_weight:g}, "
                       f"past requests {w.usage_weight:g} above cosine {w.usage_floor:g}, their "
-                      f"words {w.term_weight:g}", highlight=False)
+                      f"words {w.term_weight:g}"
+                      + (f", Tool2Vec mix {w.mix:g}" if w.mix else "")
+                      + (f", per-tool calibration {w.calibration:g}" if w.calibration else "")
+                      + (f", declined by requests like it {w.negative_weight:g}"
+                         if w.negative_weight else ""), highlight=False)
     for line in kind_lines(report.get("checks") or {}):
         console.print(f"  held-out {line}", highlight=False)
     if tuning.min_score is not None:

@@ -10,7 +10,7 @@ A grid of weights is scored in two held-out checks:
 
 The best candidate on traffic is kept only when its gain is clear (at least TOLERANCE, two
 standard errors) and holds on fresh draws of both checks that took no part in choosing it:
-the best of some four hundred candidates on one sample is partly that sample's luck.
+the best of some seven hundred candidates on one sample is partly that sample's luck.
 Otherwise the tuning keeps the zero-shot weights (its usage then changes nothing), as it does
 with too few requests to check anything.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -43,13 +43,25 @@ GRID = {
     "term_weight": (0.0, 0.5, 1.0),
     "lift": (0.5, 1.0),
     "mix": (0.0, 0.25, 0.5, 0.75),  # Tool2Vec: with the additive usage at its middle weights
+    "calibration": (0.0, 0.5, 1.0),  # per-tool bias (toolcat.tune.calibration): likewise
+    "negative_weight": (0.0, 8.0, 32.0),  # with every candidate, when logs said what was shown
 }
 MIXED_USAGE = (0.0, 16.0, 32.0)  # the additive usage weights tried with each mix (floor 0.5)
 ZERO_SHOT = Weights()
 SEED = 17
 
 
-def candidates() -> Iterator[Weights]:
+def candidates(negatives: bool = False) -> Iterator[Weights]:
+    """The grid; with `negatives` (some requests declined a tool with usage), each candidate
+    also with every negative weight."""
+    for weights in _grid():
+        yield weights
+        if negatives:
+            for negative in GRID["negative_weight"][1:]:
+                yield replace(weights, negative_weight=negative)
+
+
+def _grid() -> Iterator[Weights]:
     for semantic in GRID["semantic_weight"]:
         for term in GRID["term_weight"]:
             yield Weights(semantic, 0.0, 0.0, term)
@@ -61,6 +73,16 @@ def candidates() -> Iterator[Weights]:
                 for usage in MIXED_USAGE:
                     for lift in GRID["lift"] if usage else GRID["lift"][-1:]:
                         yield Weights(semantic, usage, 0.5 if usage else 0.0, term, lift, mix)
+            for calibration in GRID["calibration"][1:]:
+                for usage in MIXED_USAGE:
+                    for lift in GRID["lift"] if usage else GRID["lift"][-1:]:
+                        yield Weights(semantic, usage, 0.5 if usage else 0.0, term, lift,
+                                      calibration=calibration)
+
+
+def family(weights: Weights) -> str:
+    """The family a candidate belongs to: the best of each is tried in turn (`choose`)."""
+    return "mix" if weights.mix else "calibration" if weights.calibration else "additive"
 
 
 @dataclass(frozen=True)
@@ -131,17 +153,18 @@ def choose(material: Material, train: Sequence[int], seed: int = SEED) -> Choice
         return Choice(ZERO_SHOT, True, False, {})
     unseen = [j for j, (name, _) in enumerate(checks) if name == "unseen tools"]
     zero = [h.scored(ZERO_SHOT).ndcg for _, h in checks]
-    best: dict[bool, tuple[Weights, float, list[np.ndarray]]] = {}  # by family: mixed or not
-    for weights in candidates():
+    best: dict[str, tuple[Weights, float, list[np.ndarray]]] = {}  # by `family`
+    negatives = any(material.requests[i].declined for i in train)
+    for weights in candidates(negatives):
         rows = [h.scored(weights).ndcg for _, h in checks]
         if unseen and -_mean_gain(rows, zero, unseen) > UNSEEN_BOUND / 2:
             continue
         gain = _mean_gain(rows, zero, traffic)
-        family = bool(weights.mix)
-        if gain > 0 and gain >= best.get(family, (ZERO_SHOT, 0.0))[1] - 1e-12:
-            best[family] = (weights, gain, rows)  # ties: the stronger usage, listed later
-    # the best of each family in turn, by gain: a Tool2Vec mix whose loss on unseen tools
-    # does not hold on fresh draws leaves the additive usage its chance
+        kind = family(weights)
+        if gain > 0 and gain >= best.get(kind, (ZERO_SHOT, 0.0))[1] - 1e-12:
+            best[kind] = (weights, gain, rows)  # ties: the stronger usage, listed later
+    # the best of each family in turn, by gain: a Tool2Vec mix (or a calibration) whose loss
+    # on unseen tools does not hold on fresh draws leaves the next family its chance
     for weights, gain, rows in sorted(best.values(), key=lambda b: -b[1]):
         if gain >= TOLERANCE \
                 and _significant([checks[j] for j in traffic], [rows[j] for j in traffic],

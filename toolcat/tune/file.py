@@ -3,7 +3,7 @@
     {"format": "toolcat-tuning", "version": 4,
      "model": "all-MiniLM-L6-v2@...", "dimension": 384,
      "weights": {"semantic_weight": 12, "usage_weight": 8, "usage_floor": 0.3,
-                 "term_weight": 0.5, "lift": 1, "mix": 0.5},
+                 "term_weight": 0.5, "lift": 1, "mix": 0.5, "calibration": 1},
      "min_score": null,
      "abstain": {"margin": 0.02, "requests": [{"vector": "<base64 int8>", "scale": 0.0031},
                                                ...]},
@@ -11,14 +11,19 @@
      "report": {...how the weights were chosen...},
      "tools": {"server:name": {"key": "<16 hex: the tool's content>", "count": 12,
                                "vector": "<base64 int8>", "scale": 0.0031,
-                               "terms": {"stem": 5, ...}}}}
+                               "terms": {"stem": 5, ...}, "bias": -0.41,
+                               "declined": 30, "declined_vector": "<base64 int8>",
+                               "declined_scale": 0.0029}}}
 
 A usage vector is stored as signed bytes times `scale` (a cosine moves by less than 0.01):
-about 1.1 KB a tool, whatever the number of requests. Request texts are not kept, only
-their digests, so that `bench` can tell its queries from the training ones. `abstain` holds
-the embeddings of requests no tool fits (small talk, requests labeled with no tool; at most
-MAX_NEGATIVES) as vectors are stored, and the margin (`toolcat.search.abstain`); null when
-none was fitted.
+about 1.1 KB a tool, whatever the number of requests. `bias` (version 4) is the tool's
+calibration bias (`toolcat.tune.calibration`), left out when 0; `declined` (version 4) how
+many requests were shown the tool and did not call it (a log's `shown`), with their mean
+embedding kept as the usage vector is; left out when none. Request texts are not kept, only
+their digests, so that `bench` can tell its queries from the training ones. `abstain`
+(version 4) holds the embeddings of requests no tool fits (small talk, requests labeled with
+no tool; at most MAX_NEGATIVES) as vectors are stored, and the margin
+(`toolcat.search.abstain`); null when none was fitted.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from toolcat.search.abstain import MAX_MARGIN, MAX_NEGATIVES, Abstention
 from toolcat.search.tuning import (
     DIGEST_BYTES,
     LIMITS,
+    MAX_BIAS,
     MAX_COUNT,
     MAX_DIMENSION,
     MAX_TERMS,
@@ -55,8 +61,11 @@ from toolcat.source.positions import PositionIndex, join
 
 FORMAT = "toolcat-tuning"
 VERSION = 4  # 2: the weight 'lift' (version 1 files read with the largest); 3: 'mix';
-# 4: 'abstain' (earlier files read with none)
-ADDED = {"lift": 2, "mix": 3, "abstain": 4}  # the version that brought each value
+# 4: 'abstain', 'calibration', 'negative_weight' and each tool's 'bias' and 'declined' (older
+# files read with none)
+ADDED = {"lift": 2, "mix": 3, "calibration": 4, "negative_weight": 4,
+         "abstain": 4}  # the version that brought each value
+BIAS_DIGITS = 4  # a bias is kept to four decimals (what is measured is what is written)
 MAX_BYTES = 256 * 1024 * 1024  # a tuning file is read whole; past this it is refused
 
 
@@ -64,6 +73,11 @@ def quantized(vector: np.ndarray) -> np.ndarray:
     """`vector` as the file keeps it (signed bytes times a scale), read back."""
     values, scale = _quantize(vector)
     return values.astype(np.float32) * np.float32(scale)
+
+
+def rounded_bias(bias: float) -> float:
+    """`bias` as the file keeps it."""
+    return round(float(bias), BIAS_DIGITS)
 
 
 def _quantize(vector: np.ndarray) -> tuple[np.ndarray, float]:
@@ -83,6 +97,13 @@ def to_json(tuning: Tuning) -> dict[str, Any]:
             entry["vector"] = base64.b64encode(values.tobytes()).decode()
             entry["scale"] = float(np.float32(scale))
         entry["terms"] = dict(usage.terms)
+        if usage.bias:
+            entry["bias"] = rounded_bias(usage.bias)
+        if usage.declined and usage.declined_vector is not None:
+            values, scale = _quantize(usage.declined_vector)
+            entry["declined"] = usage.declined
+            entry["declined_vector"] = base64.b64encode(values.tobytes()).decode()
+            entry["declined_scale"] = float(np.float32(scale))
         tools[name] = entry
     abstain = None
     if tuning.abstention is not None:
@@ -219,8 +240,7 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
         raise check.error(join(at, "count") if "count" in entry else at,
                         f"{where}: 'count' must be a whole number from 1 to {MAX_COUNT:,}")
-    vector = _vector(entry, dimension, check, at, where,
-                     "a mean direction of past requests") if "vector" in entry else None
+    vector = _vector(entry, "vector", "scale", dimension, at, where, check)
     terms = entry.get("terms", {})
     if not isinstance(terms, dict) or not all(
             isinstance(t, str) and isinstance(n, int) and not isinstance(n, bool)
@@ -234,26 +254,40 @@ def _usage(name: str, entry: Any, dimension: int, check: FieldReader) -> ToolUsa
         if not _STEM.fullmatch(term):
             raise check.error(join(at, "terms", term), f"{where}: '{term[:40]}' is not a stem "
                             f"(lowercase letters and digits, at most {MAX_STEM})")
-    return ToolUsage(key, count, vector, dict(terms))
+    bias = entry.get("bias", 0.0)
+    if not _number(bias) or not -MAX_BIAS <= bias <= MAX_BIAS:
+        raise check.error(join(at, "bias"), f"{where}: 'bias' must be a number from "
+                          f"{-MAX_BIAS:.4f} to {MAX_BIAS:.4f} (ln 8 either way)")
+    declined_vector = _vector(entry, "declined_vector", "declined_scale", dimension, at, where,
+                              check)
+    declined = entry.get("declined", 0)
+    if not isinstance(declined, int) or isinstance(declined, bool) \
+            or not 0 <= declined <= MAX_COUNT or (declined > 0) != (declined_vector is not None):
+        raise check.error(join(at, "declined") if "declined" in entry else at,
+                          f"{where}: 'declined' must be a whole number from 1 to {MAX_COUNT:,}, "
+                          "given with 'declined_vector'")
+    return ToolUsage(key, count, vector, dict(terms), float(bias), declined, declined_vector)
 
 
-def _vector(entry: Mapping[str, Any], dimension: int, check: FieldReader, at: str, where: str,
-            what: str) -> np.ndarray:
-    """The unit vector `entry` holds as base64 signed bytes (`vector`) times `scale`."""
-    scale = entry.get("scale")
+def _vector(entry: Mapping[str, Any], key: str, scale_key: str, dimension: int, at: str,
+            where: str, check: FieldReader,
+            what: str = "a mean direction of past requests") -> np.ndarray | None:
+    """The unit vector kept at `key` as signed bytes times `scale_key` (None: absent)."""
+    if key not in entry:
+        return None
+    scale = entry.get(scale_key)
     try:
-        raw = base64.b64decode(entry["vector"], validate=True) \
-            if isinstance(entry.get("vector"), str) else b""
+        raw = base64.b64decode(entry[key], validate=True) if isinstance(entry[key], str) \
+            else b""
     except (binascii.Error, ValueError):
         raw = b""
     if len(raw) != dimension or not dimension or not _number(scale) or scale <= 0:
-        raise check.error(join(at, "vector") if "vector" in entry else at,
-                          f"{where}: 'vector' must be {dimension} base64 bytes with a "
-                          "positive 'scale'")
+        raise check.error(join(at, key), f"{where}: '{key}' must be {dimension} "
+                          f"base64 bytes with a positive '{scale_key}'")
     vector = np.frombuffer(raw, dtype=np.int8).astype(np.float32) * np.float32(scale)
     if abs(float(np.linalg.norm(vector)) - 1) > UNIT_SLACK:
-        raise check.error(join(at, "scale"), f"{where}: 'vector' times 'scale' must be of "
-                          f"unit length ({what})")
+        raise check.error(join(at, scale_key), f"{where}: '{key}' times '{scale_key}' must be "
+                          f"of unit length ({what})")
     return vector
 
 
@@ -283,7 +317,12 @@ def _abstention(data: Mapping[str, Any], dimension: int,
         if not isinstance(entry, dict):
             raise check.error(at, f"{where}: each request is a mapping with 'vector' and "
                               "'scale'")
-        vectors.append(_vector(entry, dimension, check, at, where, "a request's embedding"))
+        vector = _vector(entry, "vector", "scale", dimension, at, where, check,
+                         "a request's embedding")
+        if vector is None:
+            raise check.error(at, f"{where}: 'vector' must be {dimension} base64 bytes with a "
+                              "positive 'scale'")
+        vectors.append(vector)
     return Abstention(np.stack(vectors) if vectors else np.zeros((0, dimension), np.float32),
                       float(margin))
 

@@ -11,6 +11,8 @@ from toolcat.search.tuning import (
     Matched,
     Weights,
     bounded,
+    calibration_factor,
+    declined_penalty,
     mixed_gain,
     term_evidence,
     usage_evidence,
@@ -46,6 +48,7 @@ class Held:
         self.similarity = usage_similarity(matched, material.vectors[self.held])
         self._terms: np.ndarray | None = None
         self._dots: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._declined: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def terms(self) -> np.ndarray:
@@ -59,9 +62,13 @@ class Held:
         """Every tool's evidence under `weights`, usage within the bound (as TunedScorer)."""
         usage = usage_evidence(self.matched, weights, self.similarity,
                                self.terms if weights.term_weight else None,
-                               self.mixed(weights) if weights.mix else None)
+                               self.mixed(weights) if weights.mix else None,
+                               self.declined(weights) if weights.negative_weight else None)
         shift = weights.semantic_weight - self.material.weight
         own = self.base + shift * self.cosine if shift else self.base
+        factor = calibration_factor(self.matched, weights)
+        if factor is not None:
+            usage = usage + factor * np.clip(own, 0.0, None)
         return np.asarray(np.maximum(own + bounded(usage, own, weights.lift), 0.0))
 
     def mixed(self, weights: Weights) -> np.ndarray | None:
@@ -73,6 +80,18 @@ class Held:
             vectors = self.material.vectors[self.held]
             self._dots = (vectors @ tools.T, vectors @ matched.T, np.sum(tools * matched, 1))
         return mixed_gain(self.matched, weights.semantic_weight, weights.mix, *self._dots)
+
+    def declined(self, weights: Weights) -> np.ndarray | None:
+        """The penalty of the tools with usage from requests that declined them (as
+        TunedScorer)."""
+        _, tools = self.material_tools()
+        if tools is None or self.matched.declined_vectors is None:
+            return None
+        if self._declined is None:
+            vectors = self.material.vectors[self.held]
+            self._declined = (vectors @ self.matched.declined_vectors.T, vectors @ tools.T)
+        return declined_penalty(self.matched, weights.negative_weight, *self._declined,
+                                self.similarity)
 
     def material_tools(self) -> tuple[np.ndarray | None, np.ndarray | None]:
         tools = self.material.tool_vectors

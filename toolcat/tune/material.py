@@ -8,7 +8,7 @@ tools that a subset of the requests used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -25,6 +25,7 @@ from toolcat.search.tuning import (
     query_digest,
     tool_key,
 )
+from toolcat.tune.calibration import tool_biases
 from toolcat.tune.chitchat import CHITCHAT
 from toolcat.tune.usage import Request, Usage
 
@@ -103,8 +104,9 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
 
 def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:
     """The usage of every tool that the `train` requests used: tool indices in catalog
-    order, and their usages."""
-    from toolcat.tune.file import quantized
+    order, and their usages (with the requests that were shown the tool and did not call
+    it, where logs said which were shown)."""
+    from toolcat.tune.file import quantized, rounded_bias
 
     sources = [(material.requests[i], material.vectors[i]) for i in train]
     sums: dict[int, np.ndarray] = {}
@@ -121,15 +123,45 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
             known = terms.setdefault(tool, {})
             for word in words:
                 known[word] = known.get(word, 0) + 1
+    declined = _declined(material, train, sums)
     tools = material.catalog.tools
     indices = np.array(sorted(sums), dtype=np.int64)
+    rows = material.positives(train)
+    biases = tool_biases(material.base[rows], [material.requests[i].groups for i in rows],
+                         indices)
     usages = []
-    for i in indices.tolist():
+    for i, bias in zip(indices.tolist(), biases.tolist(), strict=True):
         norm = float(np.linalg.norm(sums[i])) or 1.0
         kept = sorted(terms[i].items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
+        found = declined.get(i)
         usages.append(ToolUsage(tool_key(tools[i]), counts[i],
-                                quantized((sums[i] / norm).astype(np.float32)), dict(kept)))
+                                quantized((sums[i] / norm).astype(np.float32)), dict(kept),
+                                rounded_bias(bias), *(found or (0, None))))
     return indices, usages
+
+
+def _declined(material: Material, train: Sequence[int], used: Mapping[int, np.ndarray]
+              ) -> dict[int, tuple[int, np.ndarray]]:
+    """For each tool with usage that `train` requests were shown and did not call: how many,
+    and their mean vector (unit length, as the file keeps it). A tool without usage gets
+    none: lowering such tools for requests like those that declined them cost requests for
+    them 0.035 nDCG@10 on metatool (docs/tune.md)."""
+    from toolcat.tune.file import quantized
+
+    sums: dict[int, np.ndarray] = {}
+    counts: dict[int, int] = {}
+    for i in train:
+        for tool in material.requests[i].declined:
+            if tool in used:
+                vector = material.vectors[i].astype(np.float64)
+                sums[tool] = sums[tool] + vector if tool in sums else vector
+                counts[tool] = counts.get(tool, 0) + 1
+    out = {}
+    for tool, total in sums.items():
+        norm = float(np.linalg.norm(total))
+        if norm:
+            out[tool] = (counts[tool], quantized((total / norm).astype(np.float32)))
+    return out
 
 
 def matched_for(material: Material, train: Sequence[int]) -> Matched:
