@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +22,20 @@ BENCHDATA = next((folder / "shared" / "benchdata" for folder in REPO.parents
                   if (folder / "shared" / "benchdata").is_dir()),
                  REPO.parent / "shared" / "benchdata")
 CATALOGS = REPO / "catalogs"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The Python processes the tests start (`python -m toolcat`, servers, checkers) keep the
+    bytecode they compile in one folder of this session, outside the checkout, so each later
+    one reads it instead of compiling every module again (with PYTHONDONTWRITEBYTECODE set,
+    as on the test machines, every process compiled all of toolcat); this process's own
+    import settings stay as they were."""
+    if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ:
+        return
+    folder = tempfile.mkdtemp(prefix="toolcat-tests-pyc-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(scope="session")
