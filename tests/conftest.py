@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +22,20 @@ BENCHDATA = next((folder / "shared" / "benchdata" for folder in REPO.parents
                   if (folder / "shared" / "benchdata").is_dir()),
                  REPO.parent / "shared" / "benchdata")
 CATALOGS = REPO / "catalogs"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The Python processes the tests start (`python -m toolcat`, servers, checkers) keep the
+    bytecode they compile in one folder of this session, outside the checkout, so each later
+    one reads it instead of compiling every module again (with PYTHONDONTWRITEBYTECODE set,
+    as on the test machines, every process compiled all of toolcat); this process's own
+    import settings stay as they were."""
+    if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ:
+        return
+    folder = tempfile.mkdtemp(prefix="toolcat-tests-pyc-")
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(scope="session")
@@ -130,3 +149,63 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
                 or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)):
             item.add_marker(pytest.mark.slow)
+
+
+# The checkers tests/test_style.py runs on the checkout, by test name. They read files no test
+# writes and use one core each (mypy about a minute from the cold cache CI starts with), so
+# they start as soon as the tests are collected and run beside the others; the test waits for
+# its checker's result and asserts on it as if it had started it itself.
+STYLE_CHECKS = {
+    "test_ruff_finds_nothing": [sys.executable, "-m", "ruff", "check", "--no-cache", str(REPO)],
+    "test_mypy_finds_nothing": [sys.executable, "-m", "mypy", "--config-file",
+                                str(REPO / "pyproject.toml")],
+}
+_started = pytest.StashKey[dict[str, "Started"]]()
+
+
+class Started:
+    """A checker started in the background; its output goes to files, so it never blocks on
+    a full pipe while no one reads."""
+
+    def __init__(self, argv: list[str]) -> None:
+        # closed by result() or stop(), which may run in another test than this one
+        self.stdout = tempfile.TemporaryFile("w+")  # noqa: SIM115
+        self.stderr = tempfile.TemporaryFile("w+")  # noqa: SIM115
+        self.process = subprocess.Popen(argv, cwd=REPO, stdin=subprocess.DEVNULL,
+                                        stdout=self.stdout, stderr=self.stderr, text=True)
+
+    def result(self) -> subprocess.CompletedProcess[str]:
+        returncode = self.process.wait()
+        outputs = []
+        for file in (self.stdout, self.stderr):
+            file.seek(0)
+            outputs.append(file.read())
+            file.close()
+        return subprocess.CompletedProcess(self.process.args, returncode, *outputs)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.stdout.close()
+        self.stderr.close()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    wanted = {item.name for item in session.items if item.path.name == "test_style.py"}
+    session.config.stash[_started] = {name: Started(argv) for name, argv in STYLE_CHECKS.items()
+                                      if name in wanted}
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for check in config.stash.get(_started, {}).values():
+        check.stop()  # a session cut short (-x, Ctrl-C) leaves no checker running
+
+
+@pytest.fixture
+def style_check(request: pytest.FixtureRequest) -> subprocess.CompletedProcess[str]:
+    """The result of this test's checker (STYLE_CHECKS), started when collection ended, or
+    now if it was not (a test run on its own still checks)."""
+    name = request.node.originalname
+    started = request.config.stash.get(_started, {}).pop(name, None)
+    return (started or Started(STYLE_CHECKS[name])).result()

@@ -52,7 +52,7 @@ def test_builtins_opts_in_to_every_builtin_and_no_builtins_out_of_all(run, respo
     assert outcome(result)["python_execution"] == (False, ["unknown-tool"])
 
 
-def test_the_rendered_request_decides_what_was_offered(run, tmp_path):
+def test_the_rendered_request_decides_what_was_offered(run, tmp_path, shared_cache):
     request = tmp_path / "request.json"
     rendered = run("render", "weather in tokyo", "--json")
     assert rendered.exit_code == 0

@@ -194,7 +194,7 @@ SAYS = {
 
 @pytest.mark.slow
 def test_every_command_of_the_readme_tour_runs_as_the_readme_says(
-        run: Callable[..., Result], isolated: Path) -> None:
+        run: Callable[..., Result], isolated: Path, shared_cache: Path) -> None:
     (isolated / "catalogs").symlink_to(REPO / "catalogs")  # the tour runs from a checkout
     steps = tour()
     commands = [" ".join(step.argv) for step in steps if step.argv]

@@ -73,7 +73,8 @@ def test_resolve_json_has_the_documented_shape(run):
 
 
 @pytest.mark.slow
-def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run):
+def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run,
+                                                                             shared_cache):
     page = (REPO / "docs" / "resolve.md").read_text(encoding="utf-8")
     assert [rule for rule in TRACE_RULES if f"| `{rule}` |" not in page] == []
     for profile in ("small-model", "tool-search", "gateway-relevance", "capability-levels"):
@@ -87,7 +88,8 @@ def test_every_rule_a_trace_names_is_in_rules_and_documented_in_docs_resolve(run
 
 
 @pytest.mark.slow
-def test_without_a_profile_a_large_model_with_native_tool_calling_is_assumed(run):
+def test_without_a_profile_a_large_model_with_native_tool_calling_is_assumed(run,
+                                                                             shared_cache):
     data = json.loads(run("resolve", "what's the weather in Tokyo", "--json").stdout)
     assert data["profile"] == {"name": "default", "source": None}
     assert (data["format"]["name"], data["cap"]["limit"]) == ("native", 10)

@@ -122,7 +122,7 @@ def test_all_targets_list_the_new_provider_after_the_built_in_ones(acme, run):
     assert targets == ["openai", "anthropic", "gemini", "ollama", "bedrock", "mistral", "acme"]
 
 
-def test_render_builds_the_new_providers_request_and_prices_it(acme, run):
+def test_render_builds_the_new_providers_request_and_prices_it(acme, run, shared_cache):
     rendered = report(run("render", "-c", "demo", "what is the weather in Paris",
                           "--provider", "acme", "--json"))
     payload = rendered["payload"]
@@ -174,7 +174,7 @@ def test_the_shape_round_trips_like_every_registered_one(acme, tmp_path):
         assert copy.shape == "acme"
 
 
-def test_the_walkthroughs_module_works_as_written(pymodule, monkeypatch, run):
+def test_the_walkthroughs_module_works_as_written(pymodule, monkeypatch, run, shared_cache):
     text = (REPO / "docs" / "adding-a-provider.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
     module_text = next(block for block in blocks if "PROVIDER = Provider(" in block)
