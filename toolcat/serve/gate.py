@@ -137,8 +137,8 @@ class Gate:
         pooled = {id(t) for t in self.pool}
         self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
                                        count=len(catalog.tools))
-        # the names a client may call tools by: built on first use (add_tool, or the warm-up
-        # thread), not at start (a quarter of a second each at 43,000 tools)
+        # the names a client may call tools by: built on first use (add_tool, or once the
+        # semantic stage is ready), not at start (a quarter of a second each at 43,000 tools)
         self._maps = _Shared[_NameMaps]()  # shared by forks, as the indexes are
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
@@ -221,7 +221,6 @@ class Gate:
                 if name == self.scorer_name:  # its semantic stage on a thread of its own
                     threading.Thread(target=self.complete, name="toolcat-serve-semantic",
                                      daemon=True).start()
-        self._names()  # for add_tool
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
@@ -234,6 +233,9 @@ class Gate:
         if finish is not None:
             with contextlib.suppress(Exception):  # the scorer's notice says what failed
                 finish()
+        # for add_tool, unless one came first: built here, not beside the first searches,
+        # which it would slow by as much (the interpreter runs one thread at a time)
+        self._names()
 
     def scorer(self, name: str) -> Scorer:
         """The scorer called `name`: the search scorer over the whole catalog (from its
