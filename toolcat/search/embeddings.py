@@ -28,7 +28,7 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,8 @@ from toolcat.search.onnx_encoder import OnnxEncoder
 from toolcat.source import cache as cache_files
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from sentence_transformers import SentenceTransformer
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -258,9 +260,15 @@ def _load_onnx(embedder: Embedder) -> OnnxEncoder | None:
 # about half that; below this size the handing over costs more than it saves.
 SPLIT_ROWS = 16_384
 SPLIT_ALIGN = 256  # rows: the halves start where the BLAS kernel's blocks of rows start
-_halves: list[Any] = []  # the one helper thread (a ThreadPoolExecutor), made on first use
-_halves_lock = threading.Lock()
 _halves_sound: dict[tuple[int, int], bool] = {}  # (rows, width) -> the halves gave the same
+
+
+@cache
+def _product_thread() -> ThreadPoolExecutor:
+    """The one helper thread of `_halved`, made on first use (it sleeps between queries)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(1, thread_name_prefix="toolcat-product")
 
 
 def _halved(query: np.ndarray, matrix: np.ndarray) -> np.ndarray:
@@ -270,20 +278,14 @@ def _halved(query: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     those of one product: the halves start at a multiple of SPLIT_ALIGN rows, where the
     kernel computes each row the same way; this is checked bit for bit on the first product
     of each shape, and the whole product is used from then on if it ever differed."""
-    from concurrent.futures import ThreadPoolExecutor
-
     rows = len(matrix)
     half = rows // 2 // SPLIT_ALIGN * SPLIT_ALIGN
     shape = (rows, matrix.shape[1])
     if _halves_sound.get(shape) is False:
         whole: np.ndarray = query @ matrix.T
         return whole
-    if not _halves:
-        with _halves_lock:
-            if not _halves:
-                _halves.append(ThreadPoolExecutor(1, thread_name_prefix="toolcat-product"))
     out = np.empty((1, rows), dtype=np.result_type(query, matrix))
-    second = _halves[0].submit(np.matmul, query, matrix[half:].T, out=out[:, half:])
+    second = _product_thread().submit(np.matmul, query, matrix[half:].T, out=out[:, half:])
     np.matmul(query, matrix[:half].T, out=out[:, :half])
     second.result()
     if shape not in _halves_sound:
