@@ -4,6 +4,7 @@ discovery session, step by step."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -168,7 +169,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    by_key = {v.tool.qualified_name: v for v in resolution.verdicts}
+    verdict = resolution.verdict_of
     table = Table(title=f"visible ({len(resolution.visible)})", title_justify="left",
                   title_style="bold green")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
@@ -177,7 +178,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     for column, justify in columns:
         table.add_column(column, justify=justify, no_wrap=column != "rule")
     for tool in resolution.visible:
-        v = by_key[tool.qualified_name]
+        v = verdict(tool)
         table.add_row(v.name, tool.server, v.rule,
                       "" if v.score is None else f"{v.score:.3f}", f"{v.tokens:,}")
     console.print()
@@ -185,7 +186,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     if resolution.deferred:
         vias: dict[str, list[str]] = {}
         for tool in resolution.deferred:
-            v = by_key[tool.qualified_name]
+            v = verdict(tool)
             vias.setdefault(v.via or "?", []).append(v.name)
         console.print()
         console.print(f"[bold yellow]deferred ({len(resolution.deferred)})[/]", soft_wrap=True)
@@ -194,7 +195,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     if resolution.excluded:
         rules: dict[str, list[str]] = {}
         for tool in resolution.excluded:
-            v = by_key[tool.qualified_name]
+            v = verdict(tool)
             rules.setdefault(v.rule, []).append(v.name)
         console.print()
         console.print(f"[bold red]excluded ({len(resolution.excluded)})[/]")
@@ -231,7 +232,7 @@ def _tree(decision: Decision) -> Tree:
     return root
 
 
-def _grouped(children: tuple[Decision, ...]) -> list[Decision]:
+def _grouped(children: Sequence[Decision]) -> list[Decision]:
     """Leaves that share outcome, rule and reason shown as one line naming them all (the
     JSON trace keeps one node per tool); at most LISTED lines of leaves per outcome and rule,
     then one line counting the rest (at 43,000 tools, the tools under the relevance floor

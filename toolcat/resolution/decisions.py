@@ -8,9 +8,9 @@ resolver took them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from toolcat.model import Tool
 
@@ -19,6 +19,61 @@ if TYPE_CHECKING:
 
 Status = Literal["visible", "deferred", "excluded"]
 STATUSES: tuple[str, ...] = ("visible", "deferred", "excluded")
+
+T = TypeVar("T")
+
+
+class Lazy(Sequence[T]):
+    """A tuple whose items are made when they are read.
+
+    A resolution at 43,000 tools has a verdict and a trace node for each tool, and most of
+    what reads it (the text output, serve, render) reads the few that are shown: making them
+    all cost a resolution most of its time. It equals, hashes and prints as the tuple of its
+    items."""
+
+    __slots__ = ("_count", "_made", "_make")
+
+    def __init__(self, count: int, make: Callable[[int], T]) -> None:
+        self._count = count
+        self._make = make
+        self._made: tuple[T, ...] | None = None
+
+    def _all(self) -> tuple[T, ...]:
+        if self._made is None:
+            self._made = tuple(map(self._make, range(self._count)))
+        return self._made
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(self._count)))
+        if self._made is not None:
+            return self._made[index]
+        if not -self._count <= index < self._count:
+            raise IndexError(index)
+        return self._make(index % self._count)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Lazy):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 @dataclass(frozen=True)
@@ -34,7 +89,7 @@ class Decision:
     outcome: str
     rule: str | None
     reason: str
-    children: tuple[Decision, ...] = ()
+    children: Sequence[Decision] = ()
 
     def walk(self) -> Iterator[Decision]:
         """This node and every node below it, depth first."""
@@ -83,6 +138,30 @@ class Verdict:
             "via": self.via,
             "tokens": self.tokens,
         }
+
+
+class Verdicts(Lazy[Verdict]):
+    """Every tool's verdict, made when read. `by_key` gives the position of each qualified
+    name (the last tool holding it, as a dict built from the verdicts would), `by_name` the
+    first verdict answering to a name (`Resolution.verdict`), or None: a lookup makes one
+    verdict, not all of them."""
+
+    __slots__ = ("_by_key", "_by_name")
+
+    def __init__(self, count: int, make: Callable[[int], Verdict],
+                 by_key: Callable[[str], int | None],
+                 by_name: Callable[[str], int | None]) -> None:
+        super().__init__(count, make)
+        self._by_key = by_key
+        self._by_name = by_name
+
+    def of(self, key: str) -> Verdict | None:
+        found = self._by_key(key)
+        return None if found is None else self[found]
+
+    def named(self, name: str) -> Verdict | None:
+        found = self._by_name(name)
+        return None if found is None else self[found]
 
 
 @dataclass(frozen=True)
@@ -215,7 +294,7 @@ class Resolution:
     builtins: tuple[Tool, ...]
     deferred: tuple[Tool, ...]
     excluded: tuple[Tool, ...]
-    verdicts: tuple[Verdict, ...]
+    verdicts: Sequence[Verdict]
     format: FormatChoice
     cap: Cap
     tool_search_mode: bool
@@ -234,24 +313,45 @@ class Resolution:
 
     def verdict(self, name: str) -> Verdict:
         """The verdict of the tool called `name` (plain or `server:tool`)."""
+        if isinstance(self.verdicts, Verdicts):
+            found = self.verdicts.named(name)
+            if found is not None:
+                return found
+            raise KeyError(name)
         for verdict in self.verdicts:
             if name in (verdict.name, verdict.tool.name, verdict.tool.qualified_name):
                 return verdict
         raise KeyError(name)
 
+    def verdict_of(self, tool: Tool) -> Verdict:
+        """The verdict of `tool`, one of this resolution's tools (by its qualified name)."""
+        return self._by_key()(tool.qualified_name)
+
+    def _by_key(self) -> Callable[[str], Verdict]:
+        if isinstance(self.verdicts, Verdicts):
+            verdicts = self.verdicts
+
+            def found(key: str) -> Verdict:
+                verdict = verdicts.of(key)
+                if verdict is None:
+                    raise KeyError(key)
+                return verdict
+            return found
+        return {v.tool.qualified_name: v for v in self.verdicts}.__getitem__
+
     def names(self, status: Status = "visible") -> list[str]:
         """The names of the tools with `status`, in the order of that list."""
         tools = {"visible": self.visible, "deferred": self.deferred,
                  "excluded": self.excluded}[status]
-        by_key = {v.tool.qualified_name: v.name for v in self.verdicts}
-        return [by_key[t.qualified_name] for t in tools]
+        verdict = self._by_key()
+        return [verdict(t.qualified_name).name for t in tools]
 
     def to_json(self) -> dict[str, Any]:
         """The stable `toolcat resolve --json` shape (documented in docs/resolve.md)."""
-        by_key = {v.tool.qualified_name: v for v in self.verdicts}
+        verdict = self._by_key()
 
         def listed(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-            return [by_key[t.qualified_name].to_json() for t in tools]
+            return [verdict(t.qualified_name).to_json() for t in tools]
 
         return {
             "query": self.query,

@@ -10,10 +10,13 @@ last. The order matters where a cap cuts the list.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
 from toolcat.resolution.decisions import Decision
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
@@ -26,15 +29,21 @@ def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
 def preference_order(tools: Sequence[Tool], keys: Sequence[str], scores: Mapping[str, float],
                      position: Mapping[str, int], *, levels: bool) -> list[int]:
     """The indexes of `tools` (whose keys are `keys`), most preferred first: by (-score,
-    -priority, catalog position), or (-priority, -score, position) with levels. The sort
-    keys are built as whole lists and compared as tuples in C: a key function called for
-    each of 43,000 tools cost a resolution a tenth of a second."""
-    scored = [-scores[k] for k in keys]
-    priority = [-t.priority for t in tools]
-    places = [position[k] for k in keys]
-    decorated = list(zip(*((priority, scored) if levels else (scored, priority)), places,
-                         strict=True))
-    return sorted(range(len(decorated)), key=decorated.__getitem__)
+    -priority, catalog position), or (-priority, -score, position) with levels. Sorted by
+    numpy over whole columns: Python comparing 43,000 tuples cost a resolution a twentieth
+    of a second."""
+    import numpy as np
+
+    count = len(keys)
+    scored = np.fromiter(map(scores.__getitem__, keys), np.float64, count)
+    priorities = [t.priority for t in tools]
+    # priorities are any whole numbers: their ranks fit numpy's integers
+    ranks = {p: i for i, p in enumerate(sorted(set(priorities)))}
+    priority = np.fromiter(map(ranks.__getitem__, priorities), np.int64, count)
+    places = np.fromiter(map(position.__getitem__, keys), np.int64, count)
+    columns = (places, -scored, -priority) if levels else (places, -priority, -scored)
+    order: list[int] = np.lexsort(columns).tolist()
+    return order
 
 
 def describe(levels: bool) -> Decision:
@@ -47,16 +56,17 @@ def describe(levels: bool) -> Decision:
                     "by relevance score; priority breaks ties between equal scores")
 
 
-def notes(ordered: Sequence[Tool], scores: Mapping[str, float],
-          name: Callable[[Tool], str], *, levels: bool) -> dict[str, str]:
-    """What priority did to each tool's place, by key (only where it did something)."""
-    if levels:
-        return {t.qualified_name: f"priority {t.priority}" for t in ordered}
+def notes(ordered: Sequence[Tool], scored: np.ndarray,
+          name: Callable[[Tool], str]) -> dict[str, str]:
+    """What priority did to the place of each of `ordered` (by relevance, whose scores are
+    `scored`), by key, only where it did something: between equal scores."""
+    import numpy as np
+
     out: dict[str, str] = {}
-    # one pass over every candidate of the query: each key and score looked up once
-    scored = [scores[t.qualified_name] for t in ordered]
-    for n, (above, below) in enumerate(pairwise(ordered)):
-        if scored[n] != scored[n + 1] or above.priority == below.priority:
+    same = np.flatnonzero(scored[1:] == scored[:-1]).tolist()  # the pairs to look at
+    for n in same:
+        above, below = ordered[n], ordered[n + 1]
+        if above.priority == below.priority:
             continue
         out.setdefault(above.qualified_name,
                        f"priority {above.priority} ranks it above {name(below)} (same score, "

@@ -21,8 +21,10 @@ The stages, in order (each tool's fate is decided by the first stage that settle
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any
 
 import toolcat.resolution.levels as level_rules
@@ -42,10 +44,12 @@ from toolcat.resolution.decisions import (
     Decision,
     FormatChoice,
     GatewayOutcome,
+    Lazy,
     Resolution,
     Status,
     TokenCost,
     Verdict,
+    Verdicts,
 )
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
@@ -81,12 +85,20 @@ class SessionState:
     recently_used: tuple[str, ...] = ()
 
 
-@dataclass
+@dataclass(eq=False)
 class _Fate:
+    """Where a tool ends, by which rule and why. One fate may be shared by many tools (most
+    of a big catalog ends the same way): `explain` then gives each tool's own reason, made
+    only when a verdict or a trace node is read."""
+
     status: Status
     rule: str
     reason: str
     via: str | None = None  # key of the search tool that can reveal a deferred tool
+    explain: Callable[[str], str] | None = None
+
+    def reason_of(self, key: str) -> str:
+        return self.reason if self.explain is None else self.explain(key)
 
 
 @dataclass(frozen=True)
@@ -217,6 +229,9 @@ class Resolver:
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
         self._categories_known: list[tuple[str, Category]] | None = None
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
+        self._slots: dict[str, int] | None = None  # see _verdicts
+        self._named: dict[str, int] | None = None
+        self._servers_by_key: dict[str, str] | None = None
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -340,8 +355,8 @@ class Resolver:
                                       if f.status == "visible" and k in index)],
             scores, index, levels=profile.levels is not None)
         count = dict.fromkeys(("visible", "deferred", "excluded"), 0)
-        for key in self._keys:
-            count[fates[key].status] += 1
+        for fate, many in Counter(map(fates.__getitem__, self._keys)).items():
+            count[fate.status] += many
         catalog_decision = Decision(
             "catalog tools", f"{len(self.catalog.tools)} tools", None,
             f"{len(shown)} shown by the agent: {count['visible']} visible, "
@@ -362,22 +377,17 @@ class Resolver:
                 *(t.qualified_name for t in extra))
         by_key = self._by_key if not extra else \
             {**self._by_key, **{t.qualified_name: t for t in extra}}
-        position = {t.qualified_name: i for i, t in enumerate(agent.request)}
-        found = [k for k, f in fates.items() if f.status == "deferred"]
-        index = self._index
-        # the sort keys built as one list and compared in C (no key function per tool)
-        decorated = [(k not in position, position.get(k, 0), -scores.get(k, 0.0),
-                      index.get(k, -1)) for k in found]
-        deferred_keys = [found[i] for i in sorted(range(len(found)),
-                                                  key=decorated.__getitem__)]
+        deferred_keys = self._deferred_order(fates, scores, agent.request)
         deferred = tuple(map(by_key.__getitem__, deferred_keys))
         excluded = tuple(t for t, k in zip(everything, keys, strict=True)
                          if fates[k].status == "excluded")
         counted = self._token_counts()
+        for key in deferred_keys:
+            if key not in counted:  # a gateway's tool: counted now
+                self.tokens(by_key[key])
         tokens = TokenCost(
             visible=sum(self.tokens(t) for t in visible),
-            deferred=sum(counted[k] if k in counted else self.tokens(by_key[k])
-                         for k in deferred_keys),
+            deferred=sum(map(counted.__getitem__, deferred_keys)),
             all=self._catalog_tokens
             + sum(self.tokens(t) for t in visible if t.qualified_name not in self._index),
             encoding=self.encoding,
@@ -399,8 +409,22 @@ class Resolver:
             excluded=excluded,
             verdicts=self._verdicts(everything, keys, fates, scores),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
-            categories=self._categories(deferred, deferred_keys), prompt=profile.prompt,
+            categories=self._categories(deferred_keys), prompt=profile.prompt,
             tokens=tokens, gateway=outcome, scorer=self.scorer_name, trace=trace)
+
+    def _deferred_order(self, fates: Mapping[str, _Fate], scores: Mapping[str, float],
+                        request: tuple[Tool, ...]) -> list[str]:
+        """The deferred tools' keys: those of the agent's request in its order, then the rest
+        by descending relevance, then catalog order (built-ins and gateway tools first)."""
+        import numpy as np
+
+        position = {t.qualified_name: i for i, t in enumerate(request)}
+        found = [k for k, f in fates.items() if f.status == "deferred"]
+        asked = sorted((k for k in found if k in position), key=position.__getitem__)
+        rest = [k for k in found if k not in position] if asked else found
+        index = np.fromiter(map(self._index.get, rest, repeat(-1)), np.int64, len(rest))
+        scored = np.fromiter(map(scores.get, rest, repeat(0.0)), np.float64, len(rest))
+        return asked + list(map(rest.__getitem__, np.lexsort((index, -scored)).tolist()))
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -538,7 +562,12 @@ class Resolver:
                  model_searches: bool = True, away: bool = False) -> Decision:
         """Deferral, the automatic search with its floor and the cap, or normal
         mode; tools in order of preference (relevance, priority). `away`: the tuning's
-        abstention turned the query away, so the automatic search shows nothing."""
+        abstention turned the query away, so the automatic search shows nothing.
+
+        Only the tools shown get a fate of their own here: the rest (most of a big catalog)
+        share one fate per rule, whose reasons are written when read."""
+        import numpy as np
+
         profile = self.profile
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None
@@ -546,38 +575,23 @@ class Resolver:
         order = preference_order(candidates, keys, scores, self._index, levels=levels)
         ordered = [candidates[i] for i in order]
         ordered_keys = [keys[i] for i in order]
-        ties = priority_notes(ordered, scores, self.name, levels=levels)
+        scored = np.fromiter(map(scores.__getitem__, ordered_keys), np.float64, len(order))
+        # with levels, every tool's priority is said; else only where it broke a tie
+        ties = {} if levels else priority_notes(ordered, scored, self.name)
+
+        def note(key: str) -> str | None:
+            return f"priority {self._by_key[key].priority}" if levels else ties.get(key)
         limit = cap.limit
         via = "builtin:search_tools" if mode else "builtin:tool_search"
-        children: list[Decision] = []
 
-        names = self._names
-
-        def settle(tool: Tool, fate: _Fate) -> None:
-            key = tool.qualified_name
-            fates[key] = fate
-            children.append(Decision(names.get(key, tool.name), fate.status, fate.rule,
-                                     fate.reason))
-
-        def settle_all(fate: _Fate) -> None:
-            # the same fate for every tool (this runs over the whole catalog per query)
-            fates.update(dict.fromkeys(ordered_keys, fate))
-            status, rule, reason = fate.status, fate.rule, fate.reason
-            children.extend([Decision(names.get(key, tool.name), status, rule, reason)
-                             for tool, key in zip(ordered, ordered_keys, strict=True)])
-
-        def ranked(rank: int, tool: Tool, rule: str) -> _Fate:
-            score = f"rank {rank}, score {scores[tool.qualified_name]:.3f}"
-            if tool.qualified_name in ties:
-                score += f"; {ties[tool.qualified_name]}"
-            if limit is None or rank <= limit:
-                return _Fate("visible", rule, score)
-            return _Fate("deferred", "over-cap", f"{score}; the cap is {limit}", via)
+        def score_text(key: str, rank: int) -> str:
+            text = f"rank {rank}, score {scores[key]:.3f}"
+            noted = note(key)
+            return text if noted is None else f"{text}; {noted}"
 
         if not mode and not profile.mcp.defer:
             title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
-            for rank, tool in enumerate(ordered, 1):
-                settle(tool, ranked(rank, tool, "normal-mode"))
+            matched, rule = np.ones(len(order), dtype=bool), "normal-mode"
         elif auto and profile.mcp.auto_search and candidates:
             title = "automatic search"
             floor = profile.mcp.min_score
@@ -587,7 +601,6 @@ class Resolver:
             if not model_searches:
                 why += ("; tool_search itself is kept from the model, so the tools this "
                         "search does not show cannot be found later")
-            rank = 0
             no_match = _Fate("deferred", "auto-search-no-match",
                              "score 0: no evidence for the query", via)
             if away and self.tuning is not None:
@@ -596,19 +609,13 @@ class Resolver:
                 no_match = _Fate("deferred", "auto-search-turned-away",
                                  "the request is nearer to requests no tool fits than to any "
                                  "tool", via)
-            status, rule, reason = no_match.status, no_match.rule, no_match.reason
-            for tool, key in zip(ordered, ordered_keys, strict=True):
-                score = 0.0 if away else scores[key]
-                if score > 0 and score >= floor:
-                    rank += 1
-                    settle(tool, ranked(rank, tool, "auto-search-match"))
-                elif score > 0:
-                    settle(tool, _Fate("deferred", "below-min-score",
-                                       f"score {score:.3f} is under mcp.min_score {floor:g}",
-                                       via))
-                else:  # most of the catalog for most queries: settled inline
-                    fates[key] = no_match
-                    children.append(Decision(names.get(key, tool.name), status, rule, reason))
+                scored = np.zeros(len(order))
+            matched, rule = (scored > 0) & (scored >= floor), "auto-search-match"
+            fates.update(dict.fromkeys(ordered_keys, no_match))
+            below = _Fate("deferred", "below-min-score", "", via, explain=lambda key: (
+                f"score {scores[key]:.3f} is under mcp.min_score {floor:g}"))
+            fates.update(dict.fromkeys(self._where(ordered_keys, (scored > 0) & ~matched),
+                                       below))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"
@@ -617,12 +624,38 @@ class Resolver:
                 title, rule = "deferred", "auto-search-off"
                 why = ("mcp.auto_search is false" if not profile.mcp.auto_search
                        else "tool_search is not enabled, so no automatic search ran")
-            settle_all(_Fate("deferred", rule, why, via))  # never changed: shared
-        if any(c.rule in ("normal-mode", "auto-search-match") for c in children) and \
-                (levels or ties):
-            children.insert(0, describe_order(levels))
-        return Decision(title, f"{sum(1 for c in children if c.outcome == 'visible')} shown",
-                        None, why, tuple(children))
+            matched = np.zeros(len(order), dtype=bool)
+            fates.update(dict.fromkeys(ordered_keys, _Fate("deferred", rule, why, via)))
+        ranks = np.cumsum(matched)
+        shown = matched if limit is None else matched & (ranks <= limit)
+        for i in np.flatnonzero(shown).tolist():
+            key = ordered_keys[i]
+            fates[key] = _Fate("visible", rule, score_text(key, int(ranks[i])))
+        over = self._where(ordered_keys, matched & ~shown)
+        if over:
+            rank_of = dict(zip(over, ranks[matched & ~shown].tolist(), strict=True))
+            fates.update(dict.fromkeys(over, _Fate(
+                "deferred", "over-cap", "", via,
+                explain=lambda key: f"{score_text(key, rank_of[key])}; the cap is {limit}")))
+        settled = list(map(fates.__getitem__, ordered_keys))  # as this stage left them
+        names = self._names
+
+        def leaf(i: int) -> Decision:
+            key, fate = ordered_keys[i], settled[i]
+            return Decision(names.get(key, ordered[i].name), fate.status, fate.rule,
+                            fate.reason_of(key))
+
+        count = int(np.count_nonzero(shown))
+        children: Lazy[Decision] = Lazy(len(order), leaf)
+        if count and (levels or ties):
+            head = describe_order(levels)
+            children = Lazy(len(order) + 1, lambda i: leaf(i - 1) if i else head)
+        return Decision(title, f"{count} shown", None, why, children)
+
+    @staticmethod
+    def _where(keys: list[str], mask: Any) -> list[str]:
+        """The keys where the boolean numpy `mask` is true."""
+        return list(compress(keys, mask.tolist()))
 
     def _gateway(self, query: str, request: tuple[Tool, ...], fates: dict[str, _Fate],
                  state: SessionState
@@ -670,7 +703,8 @@ class Resolver:
         # itself is excluded below.
         vias = {f.via for f in fates.values() if f.via}
         known: dict[str, bool] = {}
-        children = []
+        cut: list[str] = []
+        derived: dict[_Fate, _Fate] = {}  # a fate many tools share stays shared
         for key, fate in fates.items():
             if fate.status != "deferred":
                 continue
@@ -686,69 +720,101 @@ class Resolver:
             if not found:
                 if key in vias:
                     known.clear()
-                searcher = self._names.get(fate.via or "", "a search tool")
-                # a tool the cap cut keeps the cap as its rule: the cap is what hid it
-                rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
-                fates[key] = _Fate("excluded", rule,
-                                   f"{fate.reason}; and {searcher} is not available to the "
-                                   "model")
-                children.append(Decision(self._names.get(key, key), "excluded", rule,
-                                         fates[key].reason))
-        if not children:
+                if fate not in derived:
+                    derived[fate] = self._unreachable(fate)
+                fates[key] = derived[fate]
+                cut.append(key)
+        if not cut:
             return None
-        return Decision("unreachable", f"{len(children)} excluded", None,
+        settled = list(map(fates.__getitem__, cut))
+        names = self._names
+        children = Lazy(len(cut), lambda i: Decision(
+            names.get(cut[i], cut[i]), "excluded", settled[i].rule,
+            settled[i].reason_of(cut[i])))
+        return Decision("unreachable", f"{len(cut)} excluded", None,
                         "deferred tools that no search tool the model can use would show "
                         "(over-cap: the cap cut them; undiscoverable: nothing shows them)",
-                        tuple(children))
+                        children)
+
+    def _unreachable(self, fate: _Fate) -> _Fate:
+        """The fate of the deferred tools of `fate` that no search tool can show."""
+        searcher = self._names.get(fate.via or "", "a search tool")
+        tail = f"; and {searcher} is not available to the model"
+        # a tool the cap cut keeps the cap as its rule: the cap is what hid it
+        rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
+        if fate.explain is None:
+            return _Fate("excluded", rule, fate.reason + tail)
+        return _Fate("excluded", rule, "", explain=lambda key: fate.reason_of(key) + tail)
 
     def _verdicts(self, tools: tuple[Tool, ...], keys: tuple[str, ...],
-                  fates: Mapping[str, _Fate], scores: Mapping[str, float]
-                  ) -> tuple[Verdict, ...]:
-        """Each tool's verdict; what is per tool and not per query is looked up, not
-        worked out (this runs over every tool of the catalog for every query): the catalog
-        tools' names and token counts are listed once per resolver."""
+                  fates: Mapping[str, _Fate], scores: Mapping[str, float]) -> Verdicts:
+        """Each tool's verdict (built-ins, the catalog, then the gateway's `tools[last:]`),
+        made when read; what is per tool and not per query (names, token counts, where each
+        key and name is) is worked out once per resolver."""
         names, index, counted = self._names, self._index, self._token_counts()
         builtin_keys = self._builtin_keys
-
-        def one(tool: Tool, key: str) -> Verdict:
-            fate = fates[key]
-            via = fate.via
-            return Verdict(
-                tool, names.get(key, tool.name), fate.status, fate.rule, fate.reason,
-                key in builtin_keys and key not in index,
-                scores.get(key) if key in index else None,
-                names.get(via) if via else None,
-                counted[key] if key in counted else self.tokens(tool))
-
         first = len(self.builtins.tools)
         last = first + len(self.catalog.tools)
-        if keys[first:last] != self._keys:  # not the layout `_result` gives: tool by tool
-            return tuple(one(t, k) for t, k in zip(tools, keys, strict=True))
         if self._listed is None:
             self._listed = ([names.get(k, t.name) for t, k in zip(self.catalog.tools,
                                                                    self._keys, strict=True)],
                             [counted[k] for k in self._keys])
         shown, sizes = self._listed
-        # a catalog key is in the index: never a built-in's verdict, always scored
-        catalog = [Verdict(tool, name, (fate := fates[key]).status, fate.rule, fate.reason,
-                           False, scores.get(key),
-                           names.get(fate.via) if fate.via else None, size)
-                   for tool, key, name, size in zip(self.catalog.tools, self._keys, shown,
-                                                    sizes, strict=True)]
-        return (*(one(t, k) for t, k in zip(tools[:first], keys[:first], strict=True)),
-                *catalog,
-                *(one(t, k) for t, k in zip(tools[last:], keys[last:], strict=True)))
 
-    def _categories(self, deferred: tuple[Tool, ...], keys: list[str]
-                    ) -> tuple[Category, ...]:
-        index = self._index
-        servers = {t.server for t, k in zip(deferred, keys, strict=True) if k in index}
+        def made(i: int) -> Verdict:
+            tool, key = tools[i], keys[i]
+            fate = fates[key]
+            via = names.get(fate.via) if fate.via else None
+            if first <= i < last:  # a catalog key: never a built-in's verdict, always scored
+                return Verdict(tool, shown[i - first], fate.status, fate.rule,
+                               fate.reason_of(key), False, scores.get(key), via,
+                               sizes[i - first])
+            return Verdict(tool, names.get(key, tool.name), fate.status, fate.rule,
+                           fate.reason_of(key), key in builtin_keys and key not in index,
+                           scores.get(key) if key in index else None, via,
+                           counted[key] if key in counted else self.tokens(tool))
+
+        slots = self._slots
+        if slots is None:  # later tools win, as in a dict built from the verdicts
+            slots = self._slots = dict(zip(keys[:last], range(last), strict=True))
+        extra = keys[last:]
+
+        def by_key(key: str) -> int | None:
+            if key in extra:
+                return last + len(extra) - 1 - extra[::-1].index(key)
+            return slots.get(key)
+
+        def by_name(name: str) -> int | None:
+            if self._named is None:  # the first tool answering to each name
+                self._named = {}
+                for i, (tool, key) in enumerate(zip(tools[:last], keys[:last], strict=True)):
+                    shown_as = shown[i - first] if i >= first else names.get(key, tool.name)
+                    for alias in (shown_as, tool.name, key):
+                        self._named.setdefault(alias, i)
+            found = self._named.get(name)
+            if found is None:
+                found = next((last + j for j, tool in enumerate(tools[last:])
+                              if name in (names.get(tool.qualified_name, tool.name),
+                                          tool.name, tool.qualified_name)), None)
+            return found
+
+        return Verdicts(len(tools), made, by_key, by_name)
+
+    def _categories(self, deferred_keys: list[str]) -> tuple[Category, ...]:
+        servers = set(map(self._server_of().get, deferred_keys))
         if self._categories_known is None:  # the catalog's alone
             self._categories_known = [
                 (name, Category(name, self._servers[name].description
                                 if name in self._servers else ""))
                 for name in self.catalog.server_names()]
         return tuple(c for name, c in self._categories_known if name in servers)
+
+    def _server_of(self) -> dict[str, str]:
+        """Each catalog tool's server, by key (the catalog's alone)."""
+        if self._servers_by_key is None:
+            self._servers_by_key = dict(zip(self._keys, (t.server for t in self.catalog.tools),
+                                             strict=True))
+        return self._servers_by_key
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:

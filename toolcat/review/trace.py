@@ -8,6 +8,7 @@ outcome and rule, so a trace stays a page long at 43,000 tools.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from toolcat.resolution import Decision
 
@@ -30,7 +31,7 @@ def trace_markdown(root: Decision) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _entries(children: tuple[Decision, ...]) -> list[Decision | str]:
+def _entries(children: Sequence[Decision]) -> list[Decision | str]:
     """The children to write: stages and single leaves as they are, alike leaves grouped,
     and past SHOWN leaf lines one line per outcome and rule counting the rest."""
     alike: dict[tuple[str, str | None, str], list[Decision]] = {}
