@@ -186,8 +186,8 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     if resolution.deferred:
         vias: dict[str, list[str]] = {}
         for tool in resolution.deferred:
-            v = verdict(tool)
-            vias.setdefault(v.via or "?", []).append(v.name)
+            b = resolution.brief(tool)
+            vias.setdefault(b.via or "?", []).append(b.name)
         console.print()
         console.print(f"[bold yellow]deferred ({len(resolution.deferred)})[/]", soft_wrap=True)
         for via, names in vias.items():
@@ -195,8 +195,8 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     if resolution.excluded:
         rules: dict[str, list[str]] = {}
         for tool in resolution.excluded:
-            v = verdict(tool)
-            rules.setdefault(v.rule, []).append(v.name)
+            b = resolution.brief(tool)
+            rules.setdefault(b.rule, []).append(b.name)
         console.print()
         console.print(f"[bold red]excluded ({len(resolution.excluded)})[/]")
         for rule, names in rules.items():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from toolcat.model import Catalog
 from toolcat.resolution.decisions import (
+    Brief,
     Cap,
     Category,
     Decision,
@@ -56,6 +57,7 @@ def resolve(query: str, catalog: Catalog | str | Path | list[str | Path],
 __all__ = [
     "DEFAULT_PROFILE",
     "TRACE_RULES",
+    "Brief",
     "Call",
     "Cap",
     "Category",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from toolcat.model import Tool
 
@@ -140,20 +140,35 @@ class Verdict:
         }
 
 
+class Brief(NamedTuple):
+    """What a listing of many tools needs of a verdict: all but its reason, which is the part
+    that costs to write."""
+
+    name: str
+    status: Status
+    rule: str
+    via: str | None
+
+
 class Verdicts(Lazy[Verdict]):
     """Every tool's verdict, made when read. `by_key` gives the position of each qualified
     name (the last tool holding it, as a dict built from the verdicts would), `by_name` the
     first verdict answering to a name (`Resolution.verdict`), or None: a lookup makes one
-    verdict, not all of them."""
+    verdict, not all of them. `brief` makes a verdict's Brief."""
 
-    __slots__ = ("_by_key", "_by_name")
+    __slots__ = ("_brief", "_by_key", "_by_name")
 
     def __init__(self, count: int, make: Callable[[int], Verdict],
                  by_key: Callable[[str], int | None],
-                 by_name: Callable[[str], int | None]) -> None:
+                 by_name: Callable[[str], int | None], brief: Callable[[int], Brief]) -> None:
         super().__init__(count, make)
         self._by_key = by_key
         self._by_name = by_name
+        self._brief = brief
+
+    def brief(self, key: str) -> Brief | None:
+        found = self._by_key(key)
+        return None if found is None else self._brief(found)
 
     def of(self, key: str) -> Verdict | None:
         found = self._by_key(key)
@@ -339,10 +354,22 @@ class Resolution:
             return found
         return {v.tool.qualified_name: v for v in self.verdicts}.__getitem__
 
+    def brief(self, tool: Tool) -> Brief:
+        """`verdict_of(tool)` without its reason: cheap for listing thousands of tools."""
+        if isinstance(self.verdicts, Verdicts):
+            found = self.verdicts.brief(tool.qualified_name)
+            if found is None:
+                raise KeyError(tool.qualified_name)
+            return found
+        v = self.verdict_of(tool)
+        return Brief(v.name, v.status, v.rule, v.via)
+
     def names(self, status: Status = "visible") -> list[str]:
         """The names of the tools with `status`, in the order of that list."""
         tools = {"visible": self.visible, "deferred": self.deferred,
                  "excluded": self.excluded}[status]
+        if isinstance(self.verdicts, Verdicts):
+            return [self.brief(t).name for t in tools]
         verdict = self._by_key()
         return [verdict(t.qualified_name).name for t in tools]
 

@@ -28,22 +28,38 @@ def by_preference(tools: Sequence[Tool], scores: Mapping[str, float],
 
 def preference_order(tools: Sequence[Tool], keys: Sequence[str], scores: Mapping[str, float],
                      position: Mapping[str, int], *, levels: bool) -> list[int]:
-    """The indexes of `tools` (whose keys are `keys`), most preferred first: by (-score,
-    -priority, catalog position), or (-priority, -score, position) with levels. Sorted by
-    numpy over whole columns: Python comparing 43,000 tuples cost a resolution a twentieth
-    of a second."""
+    """The indexes of `tools` (whose keys are `keys`), most preferred first (see
+    `preference_indexes`)."""
     import numpy as np
 
     count = len(keys)
     scored = np.fromiter(map(scores.__getitem__, keys), np.float64, count)
-    priorities = [t.priority for t in tools]
-    # priorities are any whole numbers: their ranks fit numpy's integers
-    ranks = {p: i for i, p in enumerate(sorted(set(priorities)))}
-    priority = np.fromiter(map(ranks.__getitem__, priorities), np.int64, count)
     places = np.fromiter(map(position.__getitem__, keys), np.int64, count)
-    columns = (places, -scored, -priority) if levels else (places, -priority, -scored)
-    order: list[int] = np.lexsort(columns).tolist()
+    order: list[int] = preference_indexes(scored, priority_ranks(tools), places,
+                                          levels=levels).tolist()
     return order
+
+
+def preference_indexes(scored: np.ndarray, priority: np.ndarray, places: np.ndarray, *,
+                       levels: bool) -> np.ndarray:
+    """The order of tools given as columns (score, priority rank, catalog position), most
+    preferred first: by (-score, -priority, position), or (-priority, -score, position) with
+    levels. Sorted by numpy: Python comparing 43,000 tuples cost a resolution a twentieth of
+    a second."""
+    import numpy as np
+
+    columns = (places, -scored, -priority) if levels else (places, -priority, -scored)
+    return np.lexsort(columns)
+
+
+def priority_ranks(tools: Sequence[Tool]) -> np.ndarray:
+    """Each tool's priority as its rank among the priorities of `tools`: priorities are any
+    whole numbers, their ranks fit numpy's integers and order the same way."""
+    import numpy as np
+
+    priorities = [t.priority for t in tools]
+    ranks = {p: i for i, p in enumerate(sorted(set(priorities)))}
+    return np.fromiter(map(ranks.__getitem__, priorities), np.int64, len(priorities))
 
 
 def describe(levels: bool) -> Decision:
@@ -56,18 +72,17 @@ def describe(levels: bool) -> Decision:
                     "by relevance score; priority breaks ties between equal scores")
 
 
-def notes(ordered: Sequence[Tool], scored: np.ndarray,
+def notes(ordered: Sequence[Tool], scored: np.ndarray, priority: np.ndarray,
           name: Callable[[Tool], str]) -> dict[str, str]:
     """What priority did to the place of each of `ordered` (by relevance, whose scores are
-    `scored`), by key, only where it did something: between equal scores."""
+    `scored` and priority ranks `priority`), by key, only where it did something: between
+    neighbours of equal score and unequal priority."""
     import numpy as np
 
     out: dict[str, str] = {}
-    same = np.flatnonzero(scored[1:] == scored[:-1]).tolist()  # the pairs to look at
-    for n in same:
+    tied = (scored[1:] == scored[:-1]) & (priority[1:] != priority[:-1])
+    for n in np.flatnonzero(tied).tolist():
         above, below = ordered[n], ordered[n + 1]
-        if above.priority == below.priority:
-            continue
         out.setdefault(above.qualified_name,
                        f"priority {above.priority} ranks it above {name(below)} (same score, "
                        f"priority {below.priority})")

@@ -39,6 +39,7 @@ from toolcat.providers.tokens import (
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
 from toolcat.resolution.decisions import (
+    Brief,
     Cap,
     Category,
     Decision,
@@ -54,7 +55,7 @@ from toolcat.resolution.decisions import (
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
 from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.order import by_preference, preference_order
+from toolcat.resolution.order import by_preference, preference_indexes, priority_ranks
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import (
@@ -67,6 +68,8 @@ from toolcat.resolution.profile import (
 from toolcat.search import TUNABLE, default_scorer, tuned_name
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from toolcat.search.tuning import Tuning
 
 SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
@@ -210,7 +213,7 @@ class Resolver:
         if self.tuning is not None:
             self.scorer_name = tuned_name(self.scorer_name)
             self.scorer_reason += f", tuned by {self.tuning.label}"
-        self._scores: dict[str, dict[str, float]] = {}
+        self._scores: dict[str, tuple[dict[str, float], np.ndarray]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         self._tokens: dict[str, int] = {}
         self._catalog_tokens = 0  # of every catalog tool's definition, once counted
@@ -227,11 +230,11 @@ class Resolver:
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
         self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
-        self._categories_known: list[tuple[str, Category]] | None = None
+        self._categories_known: tuple[list[Category], np.ndarray] | None = None
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
         self._slots: dict[str, int] | None = None  # see _verdicts
         self._named: dict[str, int] | None = None
-        self._servers_by_key: dict[str, str] | None = None
+        self._ranks: np.ndarray | None = None
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -252,15 +255,20 @@ class Resolver:
     def scores(self, query: str) -> dict[str, float]:
         """The profile scorer's relevance of every catalog tool to `query`, by key (0 for
         every tool when the query is blank: nothing to rank, no scorer to build)."""
+        return self._scored(query)[0]
+
+    def _scored(self, query: str) -> tuple[dict[str, float], np.ndarray]:
+        """`scores(query)`, and the same scores as a numpy column in catalog order."""
+        import numpy as np
+
         if query not in self._scores:
             if len(self._scores) >= SCORE_CACHE:
                 self._scores.pop(next(iter(self._scores)))
-            if not query.strip():
-                self._scores[query] = dict.fromkeys(self._index, 0.0)
-                return self._scores[query]
-            values = self.scorer.scores(query) if self.catalog.tools else []
-            values = values.tolist() if hasattr(values, "tolist") else [float(v) for v in values]
-            self._scores[query] = dict(zip(self._keys, values, strict=True))
+            if not query.strip() or not self.catalog.tools:
+                column = np.zeros(len(self._keys))
+            else:
+                column = np.asarray(self.scorer.scores(query), dtype=np.float64)
+            self._scores[query] = (dict(zip(self._keys, column.tolist(), strict=True)), column)
         return self._scores[query]
 
     def turned_away(self, query: str) -> bool:
@@ -312,9 +320,9 @@ class Resolver:
     def resolve(self, query: str, state: SessionState | None = None) -> Resolution:
         """Everything the model is shown for `query`, with the trace of why."""
         state = state or SessionState()
-        scores = self.scores(query)
+        scores, column = self._scored(query)
         fates: dict[str, _Fate] = {}
-        agent = self._agent(query, state, scores, fates)
+        agent = self._agent(query, state, scores, column, fates)
         gateway_decision, outcome, visible, extra = self._gateway(
             query, agent.request, fates, state)
         reach = self._reachability(fates)
@@ -324,10 +332,10 @@ class Resolver:
             late.append(Decision("advice", "tool search mode", "advice-tool-search",
                                  advise(shown).text.replace("tools:", "catalog tools shown at "
                                                             "once:", 1)))
-        return self._result(query, scores, fates, agent, visible, extra, late, outcome)
+        return self._result(query, scores, column, fates, agent, visible, extra, late, outcome)
 
     def _agent(self, query: str, state: SessionState, scores: Mapping[str, float],
-               fates: dict[str, _Fate]) -> _Agent:
+               column: np.ndarray, fates: dict[str, _Fate]) -> _Agent:
         """Stages 1-7: what the agent puts in its request."""
         profile = self.profile
         cap, model_decision = choose_cap(profile)
@@ -345,7 +353,7 @@ class Resolver:
         auto = shown_search or "tool_search" in profile.builtins
         away = auto and profile.mcp.auto_search and bool(candidates) \
             and self.turned_away(query)
-        stages.append(self._present(candidates, cap, fates, scores, auto=auto,
+        stages.append(self._present(candidates, cap, fates, scores, column, auto=auto,
                                     model_searches=shown_search, away=away))
         index, tools = self._index, self.catalog.tools
         # the visible catalog tools, in catalog order (as `eligible` has them): found from
@@ -368,23 +376,23 @@ class Resolver:
                       (model_decision, format_decision, search_decision, scorer_decision,
                        builtin_decision, catalog_decision))
 
-    def _result(self, query: str, scores: Mapping[str, float], fates: dict[str, _Fate],
-                agent: _Agent, visible: list[Tool], extra: tuple[Tool, ...],
-                late: list[Decision], outcome: GatewayOutcome | None) -> Resolution:
+    def _result(self, query: str, scores: Mapping[str, float], column: np.ndarray,
+                fates: dict[str, _Fate], agent: _Agent, visible: list[Tool],
+                extra: tuple[Tool, ...], late: list[Decision], outcome: GatewayOutcome | None
+                ) -> Resolution:
         """The Resolution: the lists in their orders, verdicts, tokens and the trace."""
         everything = (*self.builtins.tools, *self.catalog.tools, *extra)
         keys = (*(t.qualified_name for t in self.builtins.tools), *self._keys,
                 *(t.qualified_name for t in extra))
         by_key = self._by_key if not extra else \
             {**self._by_key, **{t.qualified_name: t for t in extra}}
-        deferred_keys = self._deferred_order(fates, scores, agent.request)
+        deferred_keys, places = self._deferred_order(fates, column, agent.request)
         deferred = tuple(map(by_key.__getitem__, deferred_keys))
         excluded = tuple(t for t, k in zip(everything, keys, strict=True)
                          if fates[k].status == "excluded")
         counted = self._token_counts()
-        for key in deferred_keys:
-            if key not in counted:  # a gateway's tool: counted now
-                self.tokens(by_key[key])
+        for key in set(deferred_keys).difference(counted):  # a gateway's tool: count it
+            self.tokens(by_key[key])
         tokens = TokenCost(
             visible=sum(self.tokens(t) for t in visible),
             deferred=sum(map(counted.__getitem__, deferred_keys)),
@@ -409,13 +417,14 @@ class Resolver:
             excluded=excluded,
             verdicts=self._verdicts(everything, keys, fates, scores),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
-            categories=self._categories(deferred_keys), prompt=profile.prompt,
+            categories=self._categories(places), prompt=profile.prompt,
             tokens=tokens, gateway=outcome, scorer=self.scorer_name, trace=trace)
 
-    def _deferred_order(self, fates: Mapping[str, _Fate], scores: Mapping[str, float],
-                        request: tuple[Tool, ...]) -> list[str]:
+    def _deferred_order(self, fates: Mapping[str, _Fate], column: np.ndarray,
+                        request: tuple[Tool, ...]) -> tuple[list[str], np.ndarray]:
         """The deferred tools' keys: those of the agent's request in its order, then the rest
-        by descending relevance, then catalog order (built-ins and gateway tools first)."""
+        by descending relevance, then catalog order (built-ins and gateway tools first); and
+        the catalog positions of the rest (-1 for a tool from elsewhere)."""
         import numpy as np
 
         position = {t.qualified_name: i for i, t in enumerate(request)}
@@ -423,8 +432,10 @@ class Resolver:
         asked = sorted((k for k in found if k in position), key=position.__getitem__)
         rest = [k for k in found if k not in position] if asked else found
         index = np.fromiter(map(self._index.get, rest, repeat(-1)), np.int64, len(rest))
-        scored = np.fromiter(map(scores.get, rest, repeat(0.0)), np.float64, len(rest))
-        return asked + list(map(rest.__getitem__, np.lexsort((index, -scored)).tolist()))
+        scored = np.where(index >= 0, column[index] if len(column) else 0.0, 0.0)
+        asked_places = np.fromiter(map(self._index.get, asked, repeat(-1)), np.int64, len(asked))
+        return (asked + list(map(rest.__getitem__, np.lexsort((index, -scored)).tolist())),
+                np.concatenate((asked_places, index)))
 
     # ---- stages ----------------------------------------------------------------------------
 
@@ -558,7 +569,8 @@ class Resolver:
                                "tools in tool search mode", tuple(children))
 
     def _present(self, candidates: list[Tool], cap: Cap,
-                 fates: dict[str, _Fate], scores: Mapping[str, float], *, auto: bool,
+                 fates: dict[str, _Fate], scores: Mapping[str, float], column: np.ndarray,
+                 *, auto: bool,
                  model_searches: bool = True, away: bool = False) -> Decision:
         """Deferral, the automatic search with its floor and the cap, or normal
         mode; tools in order of preference (relevance, priority). `away`: the tuning's
@@ -572,12 +584,18 @@ class Resolver:
         mode = profile.tool_search_mode.enabled
         levels = profile.levels is not None
         keys = [t.qualified_name for t in candidates]
-        order = preference_order(candidates, keys, scores, self._index, levels=levels)
-        ordered = [candidates[i] for i in order]
-        ordered_keys = [keys[i] for i in order]
-        scored = np.fromiter(map(scores.__getitem__, ordered_keys), np.float64, len(order))
+        if len(keys) == len(self._keys):  # every catalog tool, in catalog order
+            places = np.arange(len(keys))
+        else:
+            places = np.fromiter(map(self._index.__getitem__, keys), np.int64, len(keys))
+        priority = self._priority_ranks()[places]
+        at = preference_indexes(column[places], priority, places, levels=levels)
+        order = at.tolist()
+        ordered = list(map(candidates.__getitem__, order))
+        ordered_keys = list(map(keys.__getitem__, order))
+        scored = column[places[at]]
         # with levels, every tool's priority is said; else only where it broke a tie
-        ties = {} if levels else priority_notes(ordered, scored, self.name)
+        ties = {} if levels else priority_notes(ordered, scored, priority[at], self.name)
 
         def note(key: str) -> str | None:
             return f"priority {self._by_key[key].priority}" if levels else ties.get(key)
@@ -798,23 +816,36 @@ class Resolver:
                                           tool.name, tool.qualified_name)), None)
             return found
 
-        return Verdicts(len(tools), made, by_key, by_name)
+        def brief(i: int) -> Brief:
+            key = keys[i]
+            fate = fates[key]
+            return Brief(shown[i - first] if first <= i < last else names.get(key, tools[i].name),
+                         fate.status, fate.rule, names.get(fate.via) if fate.via else None)
 
-    def _categories(self, deferred_keys: list[str]) -> tuple[Category, ...]:
-        servers = set(map(self._server_of().get, deferred_keys))
+        return Verdicts(len(tools), made, by_key, by_name, brief)
+
+    def _categories(self, places: np.ndarray) -> tuple[Category, ...]:
+        """The servers of the deferred tools at catalog positions `places` (-1: not a
+        catalog tool), in the catalog's order of servers, with their descriptions."""
+        import numpy as np
+
         if self._categories_known is None:  # the catalog's alone
-            self._categories_known = [
-                (name, Category(name, self._servers[name].description
-                                if name in self._servers else ""))
-                for name in self.catalog.server_names()]
-        return tuple(c for name, c in self._categories_known if name in servers)
+            names = self.catalog.server_names()
+            number = {name: i for i, name in enumerate(names)}
+            self._categories_known = (
+                [Category(name, self._servers[name].description
+                          if name in self._servers else "") for name in names],
+                np.fromiter((number.get(t.server, -1) for t in self.catalog.tools), np.int64,
+                            len(self.catalog.tools)))
+        known, server_of = self._categories_known
+        found = np.unique(server_of[places[places >= 0]])
+        return tuple(known[i] for i in found.tolist() if i >= 0)
 
-    def _server_of(self) -> dict[str, str]:
-        """Each catalog tool's server, by key (the catalog's alone)."""
-        if self._servers_by_key is None:
-            self._servers_by_key = dict(zip(self._keys, (t.server for t in self.catalog.tools),
-                                             strict=True))
-        return self._servers_by_key
+    def _priority_ranks(self) -> np.ndarray:
+        """Each catalog tool's priority as its rank among the catalog's priorities."""
+        if self._ranks is None:
+            self._ranks = priority_ranks(self.catalog.tools)
+        return self._ranks
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:
