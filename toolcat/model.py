@@ -10,9 +10,11 @@ from __future__ import annotations
 import fnmatch
 import json
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from itertools import chain
 from typing import Any, Literal, Protocol
 
 Json = Any
@@ -342,9 +344,15 @@ class Catalog:
                 index.setdefault(tool.qualified_name, []).append(tool)
         return index
 
+    @cached_property
+    def _name_counts(self) -> Counter[str]:
+        """How many tools answer to each name (`_by_name`'s list lengths, counted in C)."""
+        return Counter(chain((t.name for t in self.tools),
+                             (t.qualified_name for t in self.tools if t.server)))
+
     def ident(self, tool: Tool) -> str:
         """The name that identifies `tool` here: its name, or `server:name` when shared."""
-        return tool.name if len(self._by_name[tool.name]) == 1 else tool.qualified_name
+        return tool.name if self._name_counts[tool.name] == 1 else tool.qualified_name
 
     def find(self, name: str) -> list[Tool]:
         """Every tool called `name` (plain or `server:tool`)."""

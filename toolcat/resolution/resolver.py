@@ -220,7 +220,7 @@ class Resolver:
         # What depends on the catalog and the profile alone is worked out once, here and on
         # first use, never per query: each key, each name, the filters' verdicts.
         self._keys = tuple(t.qualified_name for t in catalog.tools)
-        self._index = {key: i for i, key in enumerate(self._keys)}
+        self._index = dict(zip(self._keys, range(len(self._keys)), strict=True))
         self._servers = {s.name: s for s in catalog.servers}
         self._names = {t.qualified_name: t.name for t in self.builtins.tools}
         self._names.update(zip(self._keys, map(catalog.ident, catalog.tools), strict=True))
@@ -228,7 +228,8 @@ class Resolver:
             phantom = phantom_tool(profile.gateway)
             self._names[phantom.qualified_name] = phantom.name
         self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
-        self._by_key = {t.qualified_name: t for t in (*self.builtins.tools, *catalog.tools)}
+        self._by_key = {t.qualified_name: t for t in self.builtins.tools}
+        self._by_key.update(zip(self._keys, catalog.tools, strict=True))
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
         self._categories_known: tuple[list[Category], np.ndarray] | None = None
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
