@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -57,11 +57,18 @@ class NameRule:
 
     def sanitize(self, name: str) -> str:
         """`name` with every character outside the set replaced by `_` (not yet shortened)."""
+        return self.sanitizer()(name)
+
+    def sanitizer(self) -> Callable[[str], str]:
+        """`sanitize`, its patterns compiled once (a catalog's every name goes through it)."""
         if self.max_length <= 0:
-            return name or "_"
-        fixed = re.sub(f"[^{self.chars}]", "_", name) or "_"
-        if self.letter_first and not re.match(r"[A-Za-z_]", fixed):
-            fixed = "_" + fixed
+            return lambda name: name or "_"
+        outside = re.compile(f"[^{self.chars}]")
+        first = re.compile(r"[A-Za-z_]")
+
+        def fixed(name: str) -> str:
+            out = outside.sub("_", name) or "_"
+            return "_" + out if self.letter_first and not first.match(out) else out
         return fixed
 
     def shorten(self, name: str, key: str) -> str:
@@ -126,34 +133,33 @@ def name_map(tools: Iterable[Tool], rule: NameRule,
     Deterministic: the same catalog, rule and policy always give the same names, whatever the
     order of the tools.
     """
-    tools = list({(t.server, t.name): t for t in tools}.values())
-    shared = shared_names(tools)
+    unique = {(t.server, t.name): t for t in tools}
+    shared = shared_names(unique.values())
+    fix = rule.sanitizer()
     wanted: dict[tuple[str, str], str] = {}
     reasons: dict[tuple[str, str], str] = {}
-    for tool in tools:
-        key = (tool.server, tool.name)
-        prefixed = bool(tool.server) and (prefix == "always" or tool.name in shared)
-        base = f"{tool.server}{SEPARATOR}{tool.name}" if prefixed else tool.name
-        fixed = rule.sanitize(base)
+    for key in unique:
+        server, name = key
+        prefixed = bool(server) and (prefix == "always" or name in shared)
+        base = f"{server}{SEPARATOR}{name}" if prefixed else name
+        fixed = fix(base)
         rejected = fixed != base
         if rule.max_length > 0 and len(fixed) > rule.max_length:
-            fixed = rule.shorten(fixed, _key(tool))
+            fixed = rule.shorten(fixed, f"{server}:{name}")
             rejected = True
         wanted[key] = fixed
         if prefixed or rejected:
             reasons[key] = "both" if prefixed and rejected else \
                 ("shared" if prefixed else "rejected")
     counts = Counter(wanted.values())
-    originals = {t.name for t in tools}
-    for tool in tools:
-        key = (tool.server, tool.name)
+    originals = {name for _, name in unique}
+    for key in reasons:
         name = wanted[key]
         # a changed name may meet another tool's (`a.b` and `a_b`): the changed one yields
-        if key in reasons and (counts[name] > 1 or (name != tool.name and name in originals)):
-            wanted[key] = rule.shorten(name, _key(tool))
-    by_wire = {wanted[(t.server, t.name)]: t for t in tools}
-    renamed = tuple(Renamed(t, wanted[(t.server, t.name)], reasons[(t.server, t.name)])
-                    for t in tools if (t.server, t.name) in reasons)
+        if counts[name] > 1 or (name != key[1] and name in originals):
+            wanted[key] = rule.shorten(name, f"{key[0]}:{key[1]}")
+    by_wire = {wanted[key]: t for key, t in unique.items()}
+    renamed = tuple(Renamed(unique[key], wanted[key], why) for key, why in reasons.items())
     return NameMap(wanted, by_wire, renamed)
 
 
@@ -164,10 +170,6 @@ def prefix_setting(section: Mapping[str, object], read: FieldReader | None = Non
     read = read or FieldReader("toolcat.yaml")
     read.known_keys("/names", section, ("prefix",))
     return read.choice("/names/prefix", section.get("prefix", "collisions"), PREFIX_POLICIES)
-
-
-def _key(tool: Tool) -> str:
-    return f"{tool.server}:{tool.name}"
 
 
 def split_prefixed(wire: str) -> tuple[str, str] | None:
