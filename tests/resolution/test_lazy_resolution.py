@@ -64,7 +64,7 @@ def oracle_verdict(resolution: Resolution, name: str):  # the scan `verdict` use
     return None
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=tools, which=st.sampled_from(sorted(PROFILES)),
        query=st.sampled_from(("weather in the city", "send an email", "read a csv table", "")))
@@ -115,7 +115,8 @@ def test_what_is_read_lazily_is_what_reading_everything_says(tmp_path_factory, d
     # a leaf of the stage that settled a tool says what its verdict says, unless a later
     # stage (the gateway, or finding it unreachable) changed it
     later = {leaf.subject for stage in resolution.trace.walk()
-             if stage.subject in ("unreachable", "gateway") for leaf in stage.walk()}
+             if stage.subject == "unreachable" or stage.subject.startswith("gateway")
+             for leaf in stage.walk()}
     for node in resolution.trace.walk():
         if node.subject in ("automatic search", "normal mode", "tool search mode", "deferred"):
             for leaf in node.children:

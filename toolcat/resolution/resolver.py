@@ -231,7 +231,8 @@ class Resolver:
         self._by_key = {t.qualified_name: t for t in self.builtins.tools}
         self._by_key.update(zip(self._keys, catalog.tools, strict=True))
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
-        self._categories_known: tuple[list[Category], np.ndarray] | None = None
+        self._categories_known: tuple[list[str], np.ndarray] | None = None
+        self._categories_made: dict[int, Category] = {}
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
         self._slots: dict[str, int] | None = None  # see _verdicts
         self._named: dict[str, int] | None = None
@@ -631,8 +632,9 @@ class Resolver:
                 scored = np.zeros(len(order))
             matched, rule = (scored > 0) & (scored >= floor), "auto-search-match"
             fates.update(dict.fromkeys(ordered_keys, no_match))
-            below = _Fate("deferred", "below-min-score", "", via, explain=lambda key: (
-                f"score {scores[key]:.3f} is under mcp.min_score {floor:g}"))
+            under = f" is under mcp.min_score {floor:g}"
+            below = _Fate("deferred", "below-min-score", "", via,
+                          explain=lambda key: f"score {scores[key]:.3f}{under}")
             fates.update(dict.fromkeys(self._where(ordered_keys, (scored > 0) & ~matched),
                                        below))
         else:
@@ -832,15 +834,19 @@ class Resolver:
 
         if self._categories_known is None:  # the catalog's alone
             names = self.catalog.server_names()
-            number = {name: i for i, name in enumerate(names)}
-            self._categories_known = (
-                [Category(name, self._servers[name].description
-                          if name in self._servers else "") for name in names],
-                np.fromiter((number.get(t.server, -1) for t in self.catalog.tools), np.int64,
-                            len(self.catalog.tools)))
-        known, server_of = self._categories_known
-        found = np.unique(server_of[places[places >= 0]])
-        return tuple(known[i] for i in found.tolist() if i >= 0)
+            number = dict(zip(names, range(len(names)), strict=True))
+            self._categories_known = (names, np.fromiter(
+                map(number.get, (t.server for t in self.catalog.tools), repeat(-1)), np.int64,
+                len(self.catalog.tools)))
+        names, server_of = self._categories_known
+        found = np.zeros(len(names) + 1, dtype=bool)  # the last one: tools of no server
+        found[server_of[places[places >= 0]]] = True
+        made, servers = self._categories_made, self._servers
+        for i in np.flatnonzero(found[:-1]).tolist():
+            if i not in made:
+                made[i] = Category(names[i], servers[names[i]].description
+                                   if names[i] in servers else "")
+        return tuple(made[i] for i in np.flatnonzero(found[:-1]).tolist())
 
     def _priority_ranks(self) -> np.ndarray:
         """Each catalog tool's priority as its rank among the catalog's priorities."""
