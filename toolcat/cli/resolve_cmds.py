@@ -185,8 +185,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
     console.print(table)
     if resolution.deferred:
         vias: dict[str, list[str]] = {}
-        for tool in resolution.deferred:
-            b = resolution.brief(tool)
+        for b in resolution.briefs(resolution.deferred):
             vias.setdefault(b.via or "?", []).append(b.name)
         console.print()
         console.print(f"[bold yellow]deferred ({len(resolution.deferred)})[/]", soft_wrap=True)
@@ -194,8 +193,7 @@ def _print_tools(console: Console, resolution: Resolution) -> None:
             console.print(f"  via {via}: " + escape(_listed(names)), soft_wrap=True)
     if resolution.excluded:
         rules: dict[str, list[str]] = {}
-        for tool in resolution.excluded:
-            b = resolution.brief(tool)
+        for b in resolution.briefs(resolution.excluded):
             rules.setdefault(b.rule, []).append(b.name)
         console.print()
         console.print(f"[bold red]excluded ({len(resolution.excluded)})[/]")

@@ -8,7 +8,7 @@ resolver took them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
@@ -169,6 +169,17 @@ class Verdicts(Lazy[Verdict]):
     def brief(self, key: str) -> Brief | None:
         found = self._by_key(key)
         return None if found is None else self._brief(found)
+
+    def briefs(self, keys: Iterable[str]) -> list[Brief]:
+        """The Brief of each key (KeyError for one that has no verdict)."""
+        by_key, brief = self._by_key, self._brief
+        out = []
+        for key in keys:
+            found = by_key(key)
+            if found is None:
+                raise KeyError(key)
+            out.append(brief(found))
+        return out
 
     def of(self, key: str) -> Verdict | None:
         found = self._by_key(key)
@@ -356,20 +367,22 @@ class Resolution:
 
     def brief(self, tool: Tool) -> Brief:
         """`verdict_of(tool)` without its reason: cheap for listing thousands of tools."""
+        return self.briefs((tool,))[0]
+
+    def briefs(self, tools: Iterable[Tool]) -> list[Brief]:
+        """`brief` of each of `tools`."""
         if isinstance(self.verdicts, Verdicts):
-            found = self.verdicts.brief(tool.qualified_name)
-            if found is None:
-                raise KeyError(tool.qualified_name)
-            return found
-        v = self.verdict_of(tool)
-        return Brief(v.name, v.status, v.rule, v.via)
+            return self.verdicts.briefs(t.qualified_name for t in tools)
+        verdict = self._by_key()
+        return [Brief(v.name, v.status, v.rule, v.via)
+                for v in (verdict(t.qualified_name) for t in tools)]
 
     def names(self, status: Status = "visible") -> list[str]:
         """The names of the tools with `status`, in the order of that list."""
         tools = {"visible": self.visible, "deferred": self.deferred,
                  "excluded": self.excluded}[status]
         if isinstance(self.verdicts, Verdicts):
-            return [self.brief(t).name for t in tools]
+            return [b.name for b in self.briefs(tools)]
         verdict = self._by_key()
         return [verdict(t.qualified_name).name for t in tools]
 

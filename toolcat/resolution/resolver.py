@@ -663,8 +663,9 @@ class Resolver:
 
         def leaf(i: int) -> Decision:
             key, fate = ordered_keys[i], settled[i]
-            return Decision(names.get(key, ordered[i].name), fate.status, fate.rule,
-                            fate.reason_of(key))
+            explain = fate.explain
+            return Decision(names[key], fate.status, fate.rule,
+                            fate.reason if explain is None else explain(key))
 
         count = int(np.count_nonzero(shown))
         children: Lazy[Decision] = Lazy(len(order), leaf)
