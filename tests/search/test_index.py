@@ -30,7 +30,7 @@ def catalog_of(folder: Path, **descriptions: str) -> Path:
 
 
 def index_files(cache: Path) -> list[Path]:
-    return sorted((cache / "index").glob("*-bm25-*.npz"))
+    return sorted((cache / "index").glob("*-bm25-*.arrays"))
 
 
 @pytest.mark.slow
