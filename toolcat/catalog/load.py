@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -247,9 +248,9 @@ class _Loader:
         if errors and not lenient:
             first = errors[0]
             raise CatalogError(first.message, where=first.where)
-        for tool in self.tools:
-            if tool.server and tool.server not in self.servers:
-                self.servers[tool.server] = Server(tool.server)
+        for server in dict.fromkeys(map(_SERVER_OF, self.tools)):  # in order, each once
+            if server and server not in self.servers:
+                self.servers[server] = Server(server)
         return Catalog(
             tools=tuple(self.tools),
             servers=tuple(self.servers.values()),
@@ -261,7 +262,13 @@ class _Loader:
         )
 
 
+_SERVER_OF = attrgetter("server")
+_KEY_OF = attrgetter("server", "name")
+
+
 def _duplicates(tools: list[Tool]) -> list[LoadIssue]:
+    if len(set(map(_KEY_OF, tools))) == len(tools):  # the usual case, without a Python loop
+        return []
     first: dict[tuple[str, str], Tool] = {}
     issues = []
     for tool in tools:

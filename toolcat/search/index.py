@@ -397,9 +397,7 @@ def _fitting_vectors(arrays: list[np.ndarray], size: int, width: int) -> np.ndar
 
 
 def _save_vectors(vectors: np.ndarray, handle: Any) -> None:
-    import numpy as np
-
-    np.save(handle, vectors)
+    entries.save_arrays(handle, [vectors])  # an .npy file, its numbers aligned in the entry
 
 
 def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:

@@ -54,7 +54,7 @@ MAGIC = b"toolcat\x01"  # an entry: MAGIC, its 32-byte seal, then the payload
 _SEAL = len(MAGIC) + 32
 MAP_FROM = 1 << 20  # bytes: a larger entry is mapped, not copied (POSIX only: Windows
 # cannot replace or remove a file while it is mapped)
-RECORD_ALIGN = 64  # bytes: where each .npy record of a multi-array entry starts
+DATA_ALIGN = 64  # bytes: where the numbers of each array of an entry start in its file
 KEY_BYTES = 32
 # the names toolcat gives its entries: a hex key, then "-" and a part name, or an extension
 ENTRY_NAME = re.compile(r"[0-9a-f]{16,64}(-[A-Za-z0-9][A-Za-z0-9._-]*|\.json|\.npz|\.npy)")
@@ -442,24 +442,31 @@ def numpy_file(payload: memoryview, limit: int) -> BinaryIO:
 
 
 def save_arrays(handle: BinaryIO, arrays: list[np.ndarray]) -> None:
-    """Write `arrays` as .npy records one after the other, each starting at a multiple of
-    RECORD_ALIGN bytes (what `numpy_arrays` reads; one array is a plain .npy file)."""
+    """Write `arrays` as .npy records one after the other (what `numpy_arrays` reads; one
+    array is an .npy file), each header padded so that the array's numbers start a multiple
+    of DATA_ALIGN bytes into the entry's file: read in place from a mapped entry, they are
+    then aligned as an array numpy allocates."""
     import numpy as np
 
-    for n, array in enumerate(arrays):
-        buffer = io.BytesIO()
-        np.lib.format.write_array(buffer, np.ascontiguousarray(array), allow_pickle=False)
-        record = buffer.getvalue()
-        if n < len(arrays) - 1:
-            record += bytes(-len(record) % RECORD_ALIGN)
-        handle.write(record)
+    at = _SEAL  # where the payload starts in the entry's file
+    for array in arrays:
+        array = np.ascontiguousarray(array)
+        fields = np.lib.format.header_data_from_array_1_0(array)
+        text = "{" + "".join(f"{k!r}: {v!r}, " for k, v in sorted(fields.items())) + "}"
+        size = len(text) + 1  # then a newline
+        size += -(at + 10 + size) % DATA_ALIGN  # magic and version (8), length (2)
+        head = np.lib.format.magic(1, 0) + size.to_bytes(2, "little") + \
+            text.ljust(size - 1).encode("latin-1") + b"\n"
+        handle.write(head)
+        handle.write(array.data.cast("B") if array.size else b"")
+        at += len(head) + array.nbytes
 
 
 def numpy_arrays(payload: memoryview) -> list[np.ndarray]:
     """The arrays of an entry of .npy records (`save_arrays`; an .npy file is one record),
-    as views of the payload rather than copies: reading the 66 MB of a 43,000-tool
-    catalog's vectors costs nothing beyond checking the seal. Only plain C-ordered arrays
-    (no objects, no pickles) are read.
+    as views of the payload rather than copies (aligned as `save_arrays` placed them):
+    reading the 66 MB of a 43,000-tool catalog's vectors costs nothing beyond checking the
+    seal. Only plain C-ordered arrays (no objects, no pickles) are read.
 
     Raises:
         ValueError: the payload is not such records (numpy's own header checks included).
@@ -491,6 +498,4 @@ def numpy_arrays(payload: memoryview) -> list[np.ndarray]:
         array: np.ndarray = np.frombuffer(payload, dtype, count, start).reshape(shape)
         arrays.append(array)
         at = start + count * dtype.itemsize
-        if at < end:
-            at += -at % RECORD_ALIGN
     return arrays
