@@ -12,7 +12,7 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
 from itertools import repeat
 from operator import attrgetter, length_hint
@@ -133,6 +133,20 @@ class Server:
     enabled: bool = True
     origin: SourceRef | None = None
     extra: Mapping[str, Json] = field(default_factory=dict)
+
+    @classmethod
+    def named(cls, names: Sequence[str]) -> list[Server]:
+        """`Server(name)` for each of `names`, made a slot at a time over all of them (a
+        catalog of 43,000 tools names 19,609 servers it does not declare)."""
+        servers: list[Server] = list(map(object.__new__, repeat(cls, len(names))))
+        defaults: list[Iterable[Any]] = [names]
+        for each in fields(cls)[1:]:
+            factory = each.default_factory
+            defaults.append(repeat(each.default) if factory is MISSING
+                            else map(factory, repeat((), len(names))))  # type: ignore[arg-type]
+        for each, values in zip(fields(cls), defaults, strict=True):
+            deque(map(cls.__dict__[each.name].__set__, servers, values), maxlen=0)
+        return servers
 
 
 class _Identity:

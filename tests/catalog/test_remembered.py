@@ -325,3 +325,31 @@ def test_a_tool_s_qualified_name_follows_its_fields_however_it_is_made() -> None
     assert made[1] == Tool(name="b")
     with pytest.raises(ValueError, match="do not give each field"):
         Tool.from_columns(3, columns)  # type: ignore[arg-type]
+
+
+def test_a_file_with_a_byte_order_mark_is_remembered_by_its_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered file is keyed by the digest of its bytes, never decoded: the digest is
+    the one of its text (a BOM dropped, any UTF-8 kept), so the search index keyed by the
+    text finds the same key, and a file that is not UTF-8 is still refused."""
+    from toolcat.errors import CatalogError
+    from toolcat.source.checked import bytes_digest, text_digest
+
+    tools = big_tools()
+    tools[3]["description"] = "Réserve une table à Zürich — 東京 too. " + "word " * 80
+    path = tmp_path / "tools.json"
+    text = json.dumps({"tools": tools}, indent=1, ensure_ascii=False)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert bytes_digest(path.read_bytes()) == text_digest(text)
+    first = load_catalog(path)
+    with monkeypatch.context() as patched:
+        second = read_twice(path)
+        no_parsing(patched)
+        patched.setattr(load, "decode_text", lambda *args: pytest.fail("decoded"))
+        third = load_catalog(path)
+    assert len(entries()) == 1 and third.digests == first.digests
+    assert third.tools == second.tools == first.tools
+    assert third.tools[3].description.startswith("Réserve")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode()[:-40] + b"\xff" + text.encode()[-39:])
+    with pytest.raises(CatalogError, match="not UTF-8 text"):
+        load_catalog(path)

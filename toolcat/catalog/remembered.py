@@ -88,10 +88,10 @@ class FileRead:
     offsets: dict[str, int] | None = field(default=None, compare=False)
 
 
-def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
-        ) -> str | None:
-    """The key of what reading `text` (whose SHA-256 is `digest`) from the file `shown`
-    gives, or None when the text is too small to be worth remembering."""
+def key(text: str | bytes | bytearray, digest: str, shown: str, shape: str | None,
+        default_source: str) -> str | None:
+    """The key of what reading `text` (its bytes or its text, whose SHA-256 is `digest`)
+    from the file `shown` gives, or None when it is too small to be worth remembering."""
     if len(text) < MIN_SIZE:
         return None
     return hashlib.sha256("\0".join((
@@ -103,16 +103,17 @@ def _path(entry: str, part: str) -> Path:
     return cache.cache_dir() / "read" / f"{entry}-{part}"
 
 
-def _limit(text: str) -> int:
+def _limit(text: str | bytes | bytearray) -> int:
     """The largest entry a file of this text can give (each tool's fields and its origin,
     beside the text's own values)."""
     return 4 * len(text) + (16 << 20)
 
 
-def recall(entry: str, shown: str, text: str,
+def recall(entry: str, shown: str, text: str | bytes | bytearray,
            locate: Callable[[str], tuple[int, int]]) -> FileRead | None:
-    """What reading the file `shown` (holding `text`) gave when its key was `entry`, its
-    tools' positions found through `locate`; None when no usable entry is kept."""
+    """What reading the file `shown` (holding `text`, or these bytes) gave when its key was
+    `entry`, its tools' positions found through `locate`; None when no usable entry is
+    kept."""
     return cache.recall(_path(entry, "read.json"), _limit(text),
                         lambda payload: _decode(payload, shown, locate), "read cache entry")
 
