@@ -346,3 +346,29 @@ def test_an_index_entry_of_pickled_objects_is_refused_even_sealed(tmp_path, run,
     assert healed.stdout == clean and not marker.exists()
     [warning] = [r.getMessage() for r in caplog.records]
     assert warning.startswith("warning: the search cache ") and "rebuilding it" in warning
+
+
+def test_vectors_stored_before_entries_were_aligned_are_stored_again_aligned_once(
+        tmp_path, monkeypatch):
+    """Vectors an earlier release stored (`np.save`: their numbers 40 bytes past a 64-byte
+    boundary of the file) are read, aligned and stored again once, with the same numbers;
+    from then on they are read in place."""
+    import numpy as np
+
+    from toolcat.search.index import _realigned
+    from toolcat.source import cache
+
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cache" / "index" / f"{'b' * 40}-vectors-1.npy"
+    vectors = np.random.default_rng(7).random((cache.MAP_FROM // 1536 + 5, 384), np.float32)
+    cache.store(path, lambda handle: np.save(handle, vectors), 8)
+    limit = path.stat().st_size + 4096
+    (old,) = cache.numpy_arrays(cache.read_entry(path, limit))
+    assert cache.mapped(old) and old.ctypes.data % 64 != 0
+    moved = _realigned(path, old)
+    assert np.array_equal(moved, vectors) and moved.ctypes.data % 64 == 0
+    (again,) = cache.numpy_arrays(cache.read_entry(path, limit))
+    assert cache.mapped(again) and again.ctypes.data % 64 == 0
+    assert np.array_equal(again, vectors)
+    written = path.stat().st_ino
+    assert _realigned(path, again) is again and path.stat().st_ino == written

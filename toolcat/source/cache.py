@@ -441,6 +441,14 @@ def numpy_file(payload: memoryview, limit: int) -> BinaryIO:
     return file
 
 
+def mapped(array: np.ndarray) -> bool:
+    """Whether `array` is a view of an entry `read_entry` mapped (not of a copy)."""
+    owner: object = array
+    while owner is not None and not isinstance(owner, memoryview):
+        owner = getattr(owner, "base", None)
+    return isinstance(owner, memoryview) and isinstance(owner.obj, mmap.mmap)
+
+
 def save_arrays(handle: BinaryIO, arrays: list[np.ndarray]) -> None:
     """Write `arrays` as .npy records one after the other (what `numpy_arrays` reads; one
     array is an .npy file), each header padded so that the array's numbers start a multiple
