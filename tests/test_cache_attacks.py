@@ -304,7 +304,7 @@ def test_pruning_never_deletes_files_toolcat_did_not_make(
                          cache=cache, config=victim["config"])
         assert result.returncode == 0 and result.stderr == "", result.stderr
     assert all(path.read_text() == "the user's own file" for path in mine)
-    assert len(entries(cache / "index", "*-bm25-*.npz")) == 8  # the cache is still bounded
+    assert len(entries(cache / "index", "*-bm25-*.arrays")) == 8  # the cache is still bounded
     assert not killed.exists() and writing.exists()
 
 

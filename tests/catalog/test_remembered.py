@@ -264,3 +264,92 @@ def test_a_recalled_catalog_decodes_only_the_definitions_it_shows(
     assert again.tools[7].raw == first.tools[7].raw
     assert decoded == ["tool_7"]
     assert described(again) == described(first)
+
+
+def varied_tools(count: int = 2500) -> list[dict[str, object]]:
+    """Tools whose every kind of field varies from tool to tool: servers, tags, examples,
+    levels, safety, whether the description is the definition's own object."""
+    tools: list[dict[str, object]] = []
+    for i in range(count):
+        tool: dict[str, object] = {
+            "name": f"tool_{i % 1250}", "server": f"srv{i // 1250}",
+            "description": f"Does thing {i}. " + "word " * 90,
+            "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+        if i % 3 == 0:  # what it shares with its definition varies too
+            del tool["description"]
+        if i % 2:
+            tool |= {"tags": [f"t{i % 7}", "shared"], "level": 1 + i % 3, "safe": i % 4 != 1,
+                     "examples": [{"n": i}], "priority": i % 100}
+        tools.append(tool)
+    return tools
+
+
+def test_a_recalled_catalog_holds_the_very_tools_reading_gives(tmp_path: Path,
+                                                                run: Runner) -> None:
+    """Every field of every tool (the columns stored once for all tools and those stored per
+    tool), its qualified name and what `list --json` prints are those of a fresh read."""
+    path = tmp_path / "tools.json"
+    write_big(path, varied_tools())
+    fresh = load_catalog(path)
+    printed = run("list", "-c", str(path), "--json").stdout
+    recalled = read_twice(path)
+    assert len(entries()) == 1
+    assert recalled.tools == fresh.tools  # every field, origins by their resolved place
+    assert [t.qualified_name for t in recalled.tools] == \
+        [t.qualified_name for t in fresh.tools]
+    assert {t.qualified_name for t in fresh.tools} >= {"srv1:tool_1", "srv0:tool_1"}
+    assert [type(t.tags) for t in recalled.tools] == [tuple] * len(fresh.tools)
+    assert run("list", "-c", str(path), "--json").stdout == printed
+    assert recalled.servers == fresh.servers and recalled.issues == fresh.issues
+
+
+def test_a_tool_s_qualified_name_follows_its_fields_however_it_is_made() -> None:
+    import copy
+    import dataclasses
+    from itertools import repeat
+
+    from toolcat.model import Tool
+
+    tool = Tool(name="send", server="mail")
+    assert tool.qualified_name == "mail:send"
+    assert dataclasses.replace(tool, server="").qualified_name == "send"
+    assert pickle.loads(pickle.dumps(tool)).qualified_name == "mail:send"
+    assert copy.deepcopy(tool) == tool and copy.copy(tool).qualified_name == "mail:send"
+    with pytest.raises((AttributeError, TypeError)):
+        tool.qualified_name = "other"  # type: ignore[misc]
+    columns: list[object] = [repeat(getattr(tool, f.name), 2)
+                             for f in dataclasses.fields(Tool)]
+    columns[0], columns[3] = ["a", "b"], ["s", ""]
+    made = Tool.from_columns(2, columns)  # type: ignore[arg-type]
+    assert [t.qualified_name for t in made] == ["s:a", "b"]
+    assert made[1] == Tool(name="b")
+    with pytest.raises(ValueError, match="do not give each field"):
+        Tool.from_columns(3, columns)  # type: ignore[arg-type]
+
+
+def test_a_file_with_a_byte_order_mark_is_remembered_by_its_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered file is keyed by the digest of its bytes, never decoded: the digest is
+    the one of its text (a BOM dropped, any UTF-8 kept), so the search index keyed by the
+    text finds the same key, and a file that is not UTF-8 is still refused."""
+    from toolcat.errors import CatalogError
+    from toolcat.source.checked import bytes_digest, text_digest
+
+    tools = big_tools()
+    tools[3]["description"] = "Réserve une table à Zürich — 東京 too. " + "word " * 80
+    path = tmp_path / "tools.json"
+    text = json.dumps({"tools": tools}, indent=1, ensure_ascii=False)
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert bytes_digest(path.read_bytes()) == text_digest(text)
+    first = load_catalog(path)
+    with monkeypatch.context() as patched:
+        second = read_twice(path)
+        no_parsing(patched)
+        patched.setattr(load, "decode_text", lambda *args: pytest.fail("decoded"))
+        third = load_catalog(path)
+    assert len(entries()) == 1 and third.digests == first.digests
+    assert third.tools == second.tools == first.tools
+    assert third.tools[3].description.startswith("Réserve")
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode()[:-40] + b"\xff" + text.encode()[-39:])
+    with pytest.raises(CatalogError, match="not UTF-8 text"):
+        load_catalog(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -30,7 +31,7 @@ def catalog_of(folder: Path, **descriptions: str) -> Path:
 
 
 def index_files(cache: Path) -> list[Path]:
-    return sorted((cache / "index").glob("*-bm25-*.npz"))
+    return sorted((cache / "index").glob("*-bm25-*.arrays"))
 
 
 @pytest.mark.slow
@@ -207,3 +208,167 @@ def test_shards_merged_away_by_another_process_are_no_damage(tmp_path, monkeypat
         found = cache.load()
     assert set(found) == {"a", "b"}
     assert not caplog.records
+
+
+def _scores(stdout: str) -> list[tuple[str, float, object]]:
+    return [(p["name"], p["score"], p["provenance"].get("details"))
+            for p in json.loads(stdout)["picks"]]
+
+
+@pytest.mark.parametrize("scorer", ["bm25", pytest.param("hybrid", marks=pytest.mark.semantic)])
+def test_a_stored_index_gives_the_very_scores_of_a_built_one(tmp_path, monkeypatch, run,
+                                                              scorer):
+    """The index read back (views of its sealed entry, not copies) scores every tool as the
+    index built from the catalog did, bit for bit, and pick prints the same answer."""
+    import numpy as np
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.index import scorer_for
+
+    catalog = catalog_of(
+        tmp_path, create_pull_request="Open a pull request from a branch.",
+        merge_branch="Merge a branch into another.", list_issues="List the open issues.",
+        get_weather="Current weather for a city.", send_mail="Send an email message.",
+        drop_table="Delete a database table and its rows.",
+        open_branch="Create a branch for a pull request.", close_issue="Close an issue.")
+    cache = tmp_path / "cache"
+    built = scorer_for(scorer, load_catalog(catalog))  # built, and stored
+    stored = sorted(p for p in (cache / "index").iterdir()
+                    if p.name.endswith((".arrays", ".npy")))
+    written = {p: p.stat().st_ino for p in stored}
+    recalled = scorer_for(scorer, load_catalog(catalog))
+    assert stored and {p: p.stat().st_ino for p in stored} == written  # read, not built
+    for query in (QUERY, "weather in Paris", "delete rows"):
+        assert np.array_equal(np.asarray(recalled.scores(query)),
+                              np.asarray(built.scores(query)))
+    if scorer == "bm25":  # and the command answers the same from either
+        args = ("pick", QUERY, "-c", str(catalog), "--scorer", scorer, "--explain", "--json")
+        answer = run(*args).stdout
+        assert len(_scores(answer)) >= 3
+        monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "empty"))
+        assert run(*args).stdout == answer
+
+
+def test_stored_arrays_are_read_as_views_and_only_plain_ones(tmp_path):
+    """`numpy_arrays` reads what `save_arrays` writes (any plain dtype, each record
+    aligned) without copying, and refuses what toolcat never writes: objects (pickles),
+    Fortran order, a record longer than the entry, another .npy version."""
+    import io
+
+    import numpy as np
+
+    from toolcat.source.cache import DATA_ALIGN, numpy_arrays, save_arrays
+
+    arrays = [np.frombuffer(b"abc", np.uint8), np.arange(7, dtype=np.int32),
+              np.linspace(0, 1, 5), np.zeros(0, np.int64), np.ones((3, 4), np.float32)]
+    buffer = io.BytesIO()
+    save_arrays(buffer, arrays)
+    payload = memoryview(bytearray(buffer.getvalue()))
+    found = numpy_arrays(payload)
+    assert len(found) == len(arrays)
+    for read, written in zip(found, arrays, strict=True):
+        assert read.dtype == written.dtype and np.array_equal(read, written)
+        assert read.base is not None  # a view
+    assert np.array_equal(np.load(io.BytesIO(payload), allow_pickle=False), arrays[0])
+    found[1][0] = 99  # a view of the payload: no copy was made
+    assert numpy_arrays(payload)[1][0] == 99
+
+    def npy(array: object, **options: object) -> memoryview:
+        out = io.BytesIO()
+        np.lib.format.write_array(out, array, **options)  # type: ignore[arg-type]
+        return memoryview(out.getvalue())
+
+    refused = {
+        "objects": npy(np.array([{"a": 1}], dtype=object), allow_pickle=True),
+        "fortran": npy(np.asfortranarray(np.ones((3, 4)))),
+        "truncated": npy(np.arange(100))[:-8],
+        "version 3": npy(np.arange(4), version=(3, 0)),
+        "garbage": memoryview(b"\x93NUMPY" + bytes(DATA_ALIGN)),
+    }
+    for what, bad in refused.items():
+        with pytest.raises(ValueError):
+            numpy_arrays(bad)
+            pytest.fail(f"{what} was read")
+
+
+def test_a_large_entry_is_mapped_privately_and_checked_all_the_same(tmp_path, monkeypatch):
+    """An entry of MAP_FROM bytes or more is mapped, its arrays read in place, aligned: what
+    a reader writes into them never reaches the file, one flipped byte anywhere still fails
+    its seal, and a file others may write is read, not mapped, and checked the same way."""
+    import numpy as np
+
+    from toolcat.source import cache
+
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cache" / "index" / f"{'a' * 40}-vectors-1.npy"
+    vectors = np.arange(cache.MAP_FROM // 4 + 10, dtype=np.float32)
+    cache.store(path, lambda handle: cache.save_arrays(handle, [vectors]), 8)
+    on_disk = path.read_bytes()
+    payload = cache.read_entry(path, len(on_disk))
+    assert payload is not None and isinstance(payload.obj, __import__("mmap").mmap)
+    (read,) = cache.numpy_arrays(payload)
+    assert read.ctypes.data % cache.DATA_ALIGN == 0  # in place, aligned as numpy's own
+    read[:] = -1  # private to this process
+    assert path.read_bytes() == on_disk
+    assert np.array_equal(cache.numpy_arrays(cache.read_entry(path, len(on_disk)))[0], vectors)
+    flipped = bytearray(on_disk)
+    flipped[len(on_disk) // 2] ^= 1
+    path.write_bytes(flipped)
+    with pytest.raises(cache.CacheDamage, match="seal"):
+        cache.read_entry(path, len(on_disk))
+    path.write_bytes(on_disk)
+    path.chmod(0o620)  # group-writable: copied, not mapped
+    payload = cache.read_entry(path, len(on_disk))
+    assert payload is not None and isinstance(payload.obj, bytearray)
+    assert np.array_equal(cache.numpy_arrays(payload)[0], vectors)
+
+
+def test_an_index_entry_of_pickled_objects_is_refused_even_sealed(tmp_path, run, caplog):
+    """A sealed BM25 entry (as a bug or another release could leave) holding an array of
+    pickled objects is never unpickled: one warning, the index rebuilt, the same answer."""
+    import numpy as np
+
+    from toolcat.source import cache
+
+    args = ("pick", QUERY, "-c", str(CATALOGS), "--scorer", "bm25", "--json")
+    clean = run(*args).stdout
+    [stored] = index_files(tmp_path / "cache")
+    marker = tmp_path / "unpickled"
+
+    class Payload:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (Path.touch, (marker,))
+
+    cache.store(stored, lambda handle: np.lib.format.write_array(
+        handle, np.array([Payload()], dtype=object), allow_pickle=True), 8)
+    with caplog.at_level(logging.WARNING, logger="toolcat"):
+        healed = run(*args)
+    assert healed.stdout == clean and not marker.exists()
+    [warning] = [r.getMessage() for r in caplog.records]
+    assert warning.startswith("warning: the search cache ") and "rebuilding it" in warning
+
+
+def test_vectors_stored_before_entries_were_aligned_are_stored_again_aligned_once(
+        tmp_path, monkeypatch):
+    """Vectors an earlier release stored (`np.save`: their numbers 40 bytes past a 64-byte
+    boundary of the file) are read, aligned and stored again once, with the same numbers;
+    from then on they are read in place."""
+    import numpy as np
+
+    from toolcat.search.index import _realigned
+    from toolcat.source import cache
+
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "cache" / "index" / f"{'b' * 40}-vectors-1.npy"
+    vectors = np.random.default_rng(7).random((cache.MAP_FROM // 1536 + 5, 384), np.float32)
+    cache.store(path, lambda handle: np.save(handle, vectors), 8)
+    limit = path.stat().st_size + 4096
+    (old,) = cache.numpy_arrays(cache.read_entry(path, limit))
+    assert cache.mapped(old) and old.ctypes.data % 64 != 0
+    moved = _realigned(path, old)
+    assert np.array_equal(moved, vectors) and moved.ctypes.data % 64 == 0
+    (again,) = cache.numpy_arrays(cache.read_entry(path, limit))
+    assert cache.mapped(again) and again.ctypes.data % 64 == 0
+    assert np.array_equal(again, vectors)
+    written = path.stat().st_ino
+    assert _realigned(path, again) is again and path.stat().st_ino == written

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,14 @@ from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
 from toolcat.providers.reading import Fields, ReadContext
 from toolcat.providers.types import JSON_TYPES, TypeNames
-from toolcat.source.checked import text_digest
-from toolcat.source.files import CATALOG_SUFFIXES, ParsedFile, parse_file, read_text
+from toolcat.source.checked import bytes_digest
+from toolcat.source.files import (
+    CATALOG_SUFFIXES,
+    ParsedFile,
+    decode_text,
+    parse_file,
+    read_bytes,
+)
 from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex, unescape
 from toolcat.source.refs import RefChecker, base_uri_for, uri_path
 
@@ -110,24 +117,34 @@ class _Loader:
 
     def add_file(self, path: Path) -> None:
         """Read one catalog file, or recall what reading it gave (catalog.remembered)."""
-        text = read_text(path)
+        raw = read_bytes(path)
         shown = str(path)
-        digest = self.digests[shown] = text_digest(text)
-        entry = remembered.key(text, digest, shown, self.shape, self.default_source)
+        # the digest of the text, taken from the bytes: a remembered file is never decoded
+        # unless a position in it is asked for
+        digest = self.digests[shown] = bytes_digest(raw)
+        entry = remembered.key(raw, digest, shown, self.shape, self.default_source)
         if entry is None:
-            self.add(parse_file(path, text, digest))
+            self.add(parse_file(path, decode_text(raw, shown), digest))
             return
+        text: list[str] = []
+
+        def decoded() -> str:
+            if not text:
+                text.append(decode_text(raw, shown))
+            return text[0]
+
         # made when a tool's line is first asked for, by then from what `found` says
-        index = LaterIndex(lambda: JsonIndex(text, found.offsets) if found and found.strict_json
-                           else parse_file(path, text, digest).index)
-        found = remembered.recall(entry, shown, text, index.locate)
+        index = LaterIndex(lambda: JsonIndex(decoded(), found.offsets)
+                           if found and found.strict_json
+                           else parse_file(path, decoded(), digest).index)
+        found = remembered.recall(entry, shown, raw, index.locate)
         if found is not None and self._recalled(found, shown):
             self.positions[shown] = index
             return
         tools, issues = len(self.tools), len(self.issues)
         checked = set(self.refs.checked)
         self.refs.reached.clear()
-        parsed = parse_file(path, text, digest)
+        parsed = parse_file(path, decoded(), digest)
         declared = self.add(parsed)
         reached = None
         if self.refs.reached:
@@ -247,9 +264,9 @@ class _Loader:
         if errors and not lenient:
             first = errors[0]
             raise CatalogError(first.message, where=first.where)
-        for tool in self.tools:
-            if tool.server and tool.server not in self.servers:
-                self.servers[tool.server] = Server(tool.server)
+        implied = [server for server in dict.fromkeys(map(_SERVER_OF, self.tools))
+                   if server and server not in self.servers]  # in order, each once
+        self.servers.update(zip(implied, Server.named(implied), strict=True))
         return Catalog(
             tools=tuple(self.tools),
             servers=tuple(self.servers.values()),
@@ -261,7 +278,13 @@ class _Loader:
         )
 
 
+_SERVER_OF = attrgetter("server")
+_KEY_OF = attrgetter("server", "name")
+
+
 def _duplicates(tools: list[Tool]) -> list[LoadIssue]:
+    if len(set(map(_KEY_OF, tools))) == len(tools):  # the usual case, without a Python loop
+        return []
     first: dict[tuple[str, str], Tool] = {}
     issues = []
     for tool in tools:

@@ -37,9 +37,9 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
-from operator import itemgetter
+from itertools import accumulate, chain, repeat
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from toolcat import __version__
 from toolcat.errors import CatalogError
@@ -49,8 +49,9 @@ from toolcat.source import cache
 from toolcat.source.checked import text_digest
 from toolcat.source.files import read_text
 
-FORMAT = 3  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
-# 3: definitions kept as text, decoded when first read; each tool's offset in the text
+FORMAT = 4  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
+# 3: definitions kept as text, decoded when first read; each tool's offset in the text;
+# 4: the tools' fields stored column by column, so that they are read a field at a time
 MIN_SIZE = 1 << 20  # smaller files are read in milliseconds: not worth a file in the cache
 KEEP = 8  # files remembered, the most recently used; an entry is about the size of its file
 _FIELDS = tuple(f.name for f in fields(Tool))
@@ -58,7 +59,6 @@ _TUPLES = frozenset(i for i, name in enumerate(_FIELDS)
                     if name in ("tags", "examples", "example_requests"))
 _ORIGIN = _FIELDS.index("origin")
 _RAW = _FIELDS.index("raw")
-_SET_STATE = Tool.__setstate__
 
 
 @dataclass(frozen=True)
@@ -88,10 +88,10 @@ class FileRead:
     offsets: dict[str, int] | None = field(default=None, compare=False)
 
 
-def key(text: str, digest: str, shown: str, shape: str | None, default_source: str
-        ) -> str | None:
-    """The key of what reading `text` (whose SHA-256 is `digest`) from the file `shown`
-    gives, or None when the text is too small to be worth remembering."""
+def key(text: str | bytes | bytearray, digest: str, shown: str, shape: str | None,
+        default_source: str) -> str | None:
+    """The key of what reading `text` (its bytes or its text, whose SHA-256 is `digest`)
+    from the file `shown` gives, or None when it is too small to be worth remembering."""
     if len(text) < MIN_SIZE:
         return None
     return hashlib.sha256("\0".join((
@@ -103,16 +103,17 @@ def _path(entry: str, part: str) -> Path:
     return cache.cache_dir() / "read" / f"{entry}-{part}"
 
 
-def _limit(text: str) -> int:
+def _limit(text: str | bytes | bytearray) -> int:
     """The largest entry a file of this text can give (each tool's fields and its origin,
     beside the text's own values)."""
     return 4 * len(text) + (16 << 20)
 
 
-def recall(entry: str, shown: str, text: str,
+def recall(entry: str, shown: str, text: str | bytes | bytearray,
            locate: Callable[[str], tuple[int, int]]) -> FileRead | None:
-    """What reading the file `shown` (holding `text`) gave when its key was `entry`, its
-    tools' positions found through `locate`; None when no usable entry is kept."""
+    """What reading the file `shown` (holding `text`, or these bytes) gave when its key was
+    `entry`, its tools' positions found through `locate`; None when no usable entry is
+    kept."""
     return cache.recall(_path(entry, "read.json"), _limit(text),
                         lambda payload: _decode(payload, shown, locate), "read cache entry")
 
@@ -171,14 +172,17 @@ def remember(entry: str, shown: str, read: Callable[[], FileRead],
 # --- the entry's layout -------------------------------------------------------------------
 # HEAD (12 ASCII digits: the header's length), the header, then each tool's definition
 # (`raw`) as compact JSON, one after the other. The header:
-# {"format": FORMAT, "strict_json": bool, "columns": [column, ...], "constants": [value, ...],
-#  "tools": [row, ...], "servers": [...], "issues": [...], "reached": null | {...}}
-# A tool is its field values in the model's order (tuples as lists; its origin a JSON pointer
-# when found lazily from a strict JSON text, else [file, line, column, pointer]; its `raw` the
-# length of its definition's text), then the fields it shares with `raw` (the very same
-# object, as a reader gives them): a list of [field index, raw key, ...], those fields left
-# null. A column whose value is the same plain scalar (or empty list or mapping) in every
-# tool is stored once in `constants`; a row holds the other columns, in order.
+# {"format": FORMAT, "strict_json": bool, "count": tools, "columns": [column, ...],
+#  "constants": [value, ...], "tools": [[value, ...], ...], "servers": [...], "issues": [...],
+#  "reached": null | {...}, "offsets": null | [...]}
+# A tool has its field values in the model's order (tuples as lists; its origin a JSON
+# pointer when found lazily from a strict JSON text, else [file, line, column, pointer]; its
+# `raw` the length of its definition's text), then the fields it shares with `raw` (the very
+# same object, as a reader gives them): a list of [field index, raw key, ...], those fields
+# left null. A column whose value is the same plain scalar (or empty list or mapping) in
+# every tool is stored once in `constants`; `tools` holds the other columns, in order, each
+# a list of one value per tool: the tools are made a field at a time (Tool.from_columns),
+# each field one pass in C over them.
 # A recalled tool's definition, and the description and parameters it shares, are decoded
 # when first read (toolcat.model.Deferred): `pick` on 43,000 tools decodes the few it shows,
 # and decoding the header costs a tenth of decoding the whole catalog.
@@ -219,9 +223,9 @@ def _encode(found: FileRead, shown: str,
     columns = [j for j in range(_WIDTH) if j not in constant]
     reached = found.reached
     document = {
-        "format": FORMAT, "strict_json": found.strict_json,
+        "format": FORMAT, "strict_json": found.strict_json, "count": len(rows),
         "columns": columns, "constants": [rows[0][j] for j in constant] if rows else [],
-        "tools": [[row[j] for j in columns] for row in rows],
+        "tools": [[row[j] for row in rows] for j in columns],
         "servers": [[s.name, s.description, s.enabled, _place(s.origin, shown, False),
                      s.extra] for s in found.servers],
         "issues": [[i.code, i.message, _place(i.where, shown, False), i.severity]
@@ -235,11 +239,6 @@ def _encode(found: FileRead, shown: str,
     }
     header = json.dumps(document, separators=(",", ":")).encode()
     return b"".join([b"%0*d" % (HEAD, len(header)), header, *definitions])
-
-
-def _definition(text: memoryview, start: int, end: int) -> Deferred:
-    """A recalled tool's `raw`: its JSON text in the entry, decoded when first read."""
-    return Deferred(partial(_decode_definition, text, start, end))
 
 
 def _decode_definition(text: memoryview, start: int, end: int, tool: Tool) -> Any:
@@ -299,83 +298,91 @@ def _decode(payload: memoryview, shown: str,
     document = json.loads(bytes(payload[HEAD:HEAD + size]))
     text = payload[HEAD + size:]
     _expect(isinstance(document, dict) and document.get("format") == FORMAT, "format")
-    strict, rows = document["strict_json"], document["tools"]
-    columns, constants = document["columns"], document["constants"]
+    strict, count, values = document["strict_json"], document["count"], document["tools"]
+    varying, constants = document["columns"], document["constants"]
     servers, issues = document["servers"], document["issues"]
-    _expect(isinstance(strict, bool) and isinstance(rows, list) and isinstance(servers, list)
-            and isinstance(issues, list) and isinstance(columns, list)
-            and isinstance(constants, list) and all(type(j) is int for j in columns)
-            and sorted(columns) == columns and _RAW in columns, "layout")
-    fixed = [j for j in range(_WIDTH) if j not in columns]
-    _expect(len(fixed) + len(columns) == _WIDTH and len(constants) == len(fixed), "columns")
-    # each field's place in a row followed by the constants
-    place = {j: n for n, j in enumerate([*columns, *fixed])}
-    gather = itemgetter(*(place[j] for j in range(_WIDTH)))
-    varying_tuples = [i for i in _TUPLES if i in columns]
+    _expect(isinstance(strict, bool) and type(count) is int and count >= 0
+            and isinstance(servers, list) and isinstance(issues, list)
+            and isinstance(varying, list) and isinstance(constants, list)
+            and isinstance(values, list) and all(type(j) is int for j in varying)
+            and sorted(set(varying)) == varying and _RAW in varying, "layout")
+    fixed = [j for j in range(_WIDTH) if j not in varying]
+    _expect(len(fixed) + len(varying) == _WIDTH and len(constants) == len(fixed)
+            and len(values) == len(varying)
+            and all(type(column) is list and len(column) == count for column in values),
+            "columns")
+    # each field's values: a list (one per tool) where they vary, a value where they do not
+    columns: dict[int, list[Any]] = dict(zip(varying, values, strict=True))
+    same: dict[int, Any] = dict(zip(fixed, constants, strict=True))
+    _share(columns, same, count)
+    columns[_RAW] = _definitions(text, columns[_RAW])
     for i in _TUPLES:
-        if i in fixed:
-            _expect(isinstance(constants[fixed.index(i)], list), "a list field")
-            constants[fixed.index(i)] = tuple(constants[fixed.index(i)])
-    origin_varies = _ORIGIN in columns
-    width = len(columns)
-    tools = []
-    new, pending, definition = Tool.__new__, PendingSourceRef, _definition
-    in_raw: dict[Any, Deferred] = {}
-    sharing = _WIDTH - 1
-    if sharing in fixed:  # every tool shares the same fields with its definition
-        shared = constants[fixed.index(sharing)]
-        _expect(isinstance(shared, list) and len(shared) % 2 == 0, "a shared field")
-        for n in range(0, len(shared), 2):
-            field_index, key = shared[n], shared[n + 1]
-            if field_index not in _SHAREABLE or type(key) is not str or \
-                    field_index not in fixed or constants[fixed.index(field_index)] is not None:
-                break
-        else:  # each tool's row then needs nothing done for them
-            for n in range(0, len(shared), 2):
-                constants[fixed.index(shared[n])] = _in_raw(shared[n + 1])
-            constants[fixed.index(sharing)] = []
-    start, end = 0, len(text)
+        if i in same:
+            _expect(type(same[i]) is list, "a list field")
+            same[i] = tuple(same[i])
+        else:
+            _expect(all(type(v) is list for v in columns[i]), "a list field")
+            columns[i] = list(map(tuple, columns[i]))
+    names = columns.get(0) or [same.get(0)] * count
+    _expect(all(type(name) is str for name in names), "a tool's name")
+    origins = columns[_ORIGIN] if _ORIGIN in columns else [same.pop(_ORIGIN)] * count
+    pointers = [origin for origin in origins if type(origin) is str]
+    if len(pointers) == count:  # every origin found lazily, from the text of a JSON file
+        columns[_ORIGIN] = PendingSourceRef.many(shown, pointers, locate)
+    else:
+        columns[_ORIGIN] = [PendingSourceRef(shown, origin, locate) if type(origin) is str
+                            else _ref(origin) for origin in origins]
     stored = document.get("offsets")
     _expect(stored is None or (isinstance(stored, list)
                                and all(type(n) is int for n in stored)), "offsets")
-    offsets: dict[str, int] | None = {} if stored else None
-    for cells in rows:
-        if type(cells) is not list or len(cells) != width:
-            _expect(False, "a tool")
-        row = list(gather(cells + constants))
-        shared = row.pop()
-        length = row[_RAW]
-        if type(length) is not int or type(shared) is not list or not 0 < length <= end - start:
-            _expect(False, "a definition")
-        row[_RAW] = definition(text, start, start + length)
-        start += length
-        for n in range(0, len(shared), 2):
-            key = shared[n + 1]
-            if shared[n] not in _SHAREABLE or type(key) is not str:
-                _expect(False, "a shared field")
-            row[shared[n]] = in_raw.get(key) or in_raw.setdefault(key, _in_raw(key))
-        for i in varying_tuples:
-            _expect(isinstance(row[i], list), "a list field")
-            row[i] = tuple(row[i])
-        origin = row[_ORIGIN]
-        if type(origin) is str:
-            row[_ORIGIN] = pending(shown, origin, locate)
-            if offsets is not None:
-                offsets[origin] = stored[len(offsets)] if len(offsets) < len(stored) else -1
-        elif origin_varies or origin is not None:
-            row[_ORIGIN] = _ref(origin)
-        if type(row[0]) is not str:
-            _expect(False, "a tool's name")
-        tool = new(Tool)
-        _SET_STATE(tool, cast(tuple[Any, ...], row))  # any sequence in field order
-        tools.append(tool)
-    _expect(start == end, "the definitions")
+    offsets = dict(zip(pointers, chain(stored, repeat(-1)), strict=False)) if stored \
+        else None
+    tools = Tool.from_columns(count, [columns[j] if j in columns else repeat(same[j], count)
+                                      for j in range(len(_FIELDS))])
     return FileRead(
         tuple(tools),
         tuple(Server(_text(n), _text(d), bool(e), _ref(o), _mapping(x))
               for n, d, e, o, x in servers),
         tuple(LoadIssue(_text(c), _text(m), _ref(w), _severity(s)) for c, m, w, s in issues),
         strict, _reached(document["reached"]), offsets)
+
+
+def _share(columns: dict[int, list[Any]], same: dict[int, Any], count: int) -> None:
+    """Put in place the fields the tools share with their definitions: a field left null
+    that `raw` holds under a key becomes that key's value, decoded when first read."""
+    sharing = _WIDTH - 1
+    if sharing in same:  # the tools share the same fields: one Deferred serves them all
+        shared = same.pop(sharing)
+        _expect(isinstance(shared, list) and len(shared) % 2 == 0, "a shared field")
+        pairs = list(zip(shared[::2], shared[1::2], strict=True))
+        if all(j in _SHAREABLE and type(key) is str and j in same and same[j] is None
+               for j, key in pairs):
+            for j, key in pairs:
+                same[j] = _in_raw(key)
+            return
+        per_tool = [shared] * count
+    else:
+        per_tool = columns.pop(sharing)
+    for j in _SHAREABLE:  # each tool's own (the slow way: a loop over the tools)
+        if j in same:
+            columns[j] = [same.pop(j)] * count
+    in_raw: dict[Any, Deferred] = {}
+    for i, shared in enumerate(per_tool):
+        _expect(type(shared) is list and len(shared) % 2 == 0, "a shared field")
+        for n in range(0, len(shared), 2):
+            j, key = shared[n], shared[n + 1]
+            _expect(j in _SHAREABLE and type(key) is str, "a shared field")
+            columns[j][i] = in_raw.get(key) or in_raw.setdefault(key, _in_raw(key))
+
+
+def _definitions(text: memoryview, lengths: list[Any]) -> list[Deferred]:
+    """Each tool's `raw`, decoded when first read, from the lengths of the definitions that
+    follow one another in `text`."""
+    _expect(all(type(n) is int and n > 0 for n in lengths) and sum(lengths) == len(text),
+            "the definitions")
+    ends = list(accumulate(lengths))
+    return list(map(Deferred, map(partial, repeat(_decode_definition), repeat(text),
+                                  [0, *ends[:-1]], ends)))
 
 
 def _reached(value: Any) -> Reached | None:

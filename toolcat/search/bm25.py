@@ -24,8 +24,7 @@ import math
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Tool
 from toolcat.search.text import (
@@ -150,34 +149,38 @@ class BM25Index:
                    bits)
 
 
-    def save(self, handle: BinaryIO) -> None:
-        """Write the index as an uncompressed .npz (no pickles) to an open binary file."""
+    def arrays(self) -> list[np.ndarray]:
+        """The index as plain arrays (no pickles), in the order `from_arrays` reads them:
+        the terms as the UTF-8 text of their lines, then the numbers."""
         import numpy as np
 
-        np.savez(handle, terms=np.frombuffer("\n".join(self.terms).encode(), dtype=np.uint8),
-                 idf=self.idf, indptr=self.indptr, indices=self.indices, data=self.data,
-                 field_indptr=self.field_indptr, field_indices=self.field_indices,
-                 field_bits=self.field_bits, shape=np.array([self.size]),
-                 k1=np.array([self.k1]))
+        return [np.frombuffer("\n".join(self.terms).encode(), dtype=np.uint8), self.idf,
+                self.indptr, self.indices, self.data, self.field_indptr, self.field_indices,
+                self.field_bits, np.array([self.size]), np.array([self.k1])]
 
     @classmethod
-    def load(cls, path: Path | BinaryIO, *, size: int, k1: float) -> BM25Index:
-        """The index saved at `path` (a file or an open one), checked for consistency with a
-        catalog of `size` tools.
+    def from_arrays(cls, arrays: Sequence[np.ndarray], *, size: int, k1: float) -> BM25Index:
+        """The index `arrays()` gave, checked for consistency with a catalog of `size` tools
+        (a stored index is read as views of its entry: nothing here copies the postings).
 
         Raises:
-            ValueError: the file holds no such index, or one that does not fit.
-            OSError, KeyError, zipfile.BadZipFile: the file cannot be read.
+            ValueError: the arrays hold no such index, or one that does not fit.
         """
         import numpy as np
 
-        with np.load(path, allow_pickle=False) as stored:
-            found = {name: stored[name] for name in stored.files}
-        text = found["terms"].tobytes().decode()
+        if len(arrays) != 10:
+            raise ValueError("the stored index does not have the arrays of one")
+        (words, idf, indptr, indices, data, field_indptr, field_indices, field_bits, shape,
+         stored_k1) = arrays
+        kinds = ("u", "f", "iu", "iu", "f", "iu", "iu", "iu", "iu", "f")  # numpy dtype kinds
+        if any(array.ndim != 1 or array.dtype.kind not in kind
+               for array, kind in zip(arrays, kinds, strict=True)) \
+                or words.dtype != np.uint8 or len(shape) != 1 or len(stored_k1) != 1:
+            raise ValueError("the stored index does not have the arrays of one")
+        text = words.tobytes().decode()
         terms = tuple(text.split("\n")) if text else ()
-        index = cls(terms, found["idf"], found["indptr"], found["indices"], found["data"],
-                    int(found["shape"][0]), float(found["k1"][0]), found["field_indptr"],
-                    found["field_indices"], found["field_bits"])
+        index = cls(terms, idf, indptr, indices, data, int(shape[0]), float(stored_k1[0]),
+                    field_indptr, field_indices, field_bits)
         postings, fields = len(index.indices), len(index.field_indices)
         if (index.size != size or index.k1 != k1 or len(index.idf) != len(terms)
                 or len(index.indptr) != len(terms) + 1 or len(index.field_indptr) != size + 1

@@ -182,10 +182,10 @@ class Embedder:
         """`vectors` ready for `similarity`: a torch tensor when torch encodes, else the
         float32 array itself."""
         if self.query_encoder is not None:
-            return np.ascontiguousarray(vectors, dtype=np.float32)
+            return aligned(vectors)
         import torch
 
-        return torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))
+        return torch.from_numpy(aligned(vectors))
 
     def similarity(self, queries: Sequence[str], matrix: Any) -> np.ndarray:
         """Cosine similarity of each query to each row of `matrix` (from `matrix()`).
@@ -269,6 +269,25 @@ def _product_thread() -> ThreadPoolExecutor:
     from concurrent.futures import ThreadPoolExecutor
 
     return ThreadPoolExecutor(1, thread_name_prefix="toolcat-product")
+
+
+MATRIX_ALIGN = 64  # bytes
+
+
+def aligned(vectors: np.ndarray) -> np.ndarray:
+    """`vectors` as C-ordered float32 starting at a MATRIX_ALIGN-byte boundary (a copy only
+    when they are not already). BLAS and torch choose their kernels by where a matrix
+    starts, and the kernels round differently in the last bit: vectors read in place from
+    the cache (wherever their entry puts them) and vectors just computed must sit alike
+    for the scores to be the same, bit for bit."""
+    array = np.ascontiguousarray(vectors, dtype=np.float32)
+    if array.ctypes.data % MATRIX_ALIGN == 0:
+        return array
+    buffer = np.empty(array.nbytes + MATRIX_ALIGN, dtype=np.uint8)
+    start = -buffer.ctypes.data % MATRIX_ALIGN
+    moved = buffer[start:start + array.nbytes].view(np.float32).reshape(array.shape)
+    moved[...] = array
+    return moved
 
 
 def _halved(query: np.ndarray, matrix: np.ndarray) -> np.ndarray:

@@ -8,9 +8,10 @@ the tool embeddings under that key and the model's identity, in `cache_dir()/ind
 run on the same catalog, in any process, loads them instead of rebuilding: no tokenizing, no
 encoding.
 
-Every file is a sealed cache entry (toolcat.source.cache): an uncompressed .npz or .npy of
-plain arrays (never pickles), or a nearest-neighbour graph, bounded in size before it is
-read, whose seal must verify under this user's key. One that cannot be used (truncated,
+Every file is a sealed cache entry (toolcat.source.cache): plain numpy arrays in .npy
+records (never pickles), read as views of the entry rather than copies, or a
+nearest-neighbour graph, bounded in size before it is read, whose seal must verify under
+this user's key. One that cannot be used (truncated,
 garbage, planted, copied from another catalog's key, another format, arrays that do not fit
 the catalog or the model) is rebuilt and replaced, with a one-line warning on the `toolcat`
 logger. Files are written atomically, so a reader never sees half of one. A catalog that is
@@ -19,12 +20,13 @@ not only files (tools given in Python, a Python module) is indexed in memory eve
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from toolcat import __version__
@@ -105,12 +107,13 @@ def index_path(key: str, part: str) -> Path:
     return entries.cache_dir() / "index" / f"{key}-{part}"
 
 
-def load_or_build(path: Path, limit: int, load: Callable[[BinaryIO], T],
+def load_or_build(path: Path, limit: int, load: Callable[[list[np.ndarray]], T],
                   build: Callable[[], T], save: Callable[[T, Any], None]) -> T:
-    """`load(file)` of the entry at `path` when it is there, sealed by this user, at most
-    `limit` bytes and sound (an .npz is read only when its members are stored uncompressed);
-    otherwise `build()`, saved to `path` (atomically; a cache that cannot be written is left
-    alone). An entry that cannot be used gives one warning line."""
+    """`load(arrays)` of the entry at `path` when it is there, sealed by this user, at most
+    `limit` bytes and sound (.npy records of plain arrays, read as views of the entry:
+    source.cache.numpy_arrays); otherwise `build()`, saved to `path` (atomically; a cache
+    that cannot be written is left alone). An entry that cannot be used gives one warning
+    line."""
     loaded = _recall(path, limit, load)
     if loaded is not None:
         return loaded
@@ -119,10 +122,10 @@ def load_or_build(path: Path, limit: int, load: Callable[[BinaryIO], T],
     return built
 
 
-def _recall(path: Path, limit: int, load: Callable[[BinaryIO], T]) -> T | None:
-    """`load(file)` of the sealed entry at `path`, or None (see `load_or_build`)."""
+def _recall(path: Path, limit: int, load: Callable[[list[np.ndarray]], T]) -> T | None:
+    """`load(arrays)` of the sealed entry at `path`, or None (see `load_or_build`)."""
     def parse(payload: memoryview) -> T:
-        return load(entries.numpy_file(payload, limit))
+        return load(entries.numpy_arrays(payload))
 
     return entries.recall(path, limit, parse, "search cache")
 
@@ -313,11 +316,17 @@ def _bm25(key: str | None, tools: Sequence[Tool], limit: int, k1: float = 1.2) -
     if key is None:
         return BM25Scorer(tools, k1=k1)
 
-    def load(file: BinaryIO) -> BM25Index:
-        return BM25Index.load(file, size=len(tools), k1=k1)
+    def load(arrays: list[np.ndarray]) -> BM25Index:
+        return BM25Index.from_arrays(arrays, size=len(tools), k1=k1)
 
-    index = load_or_build(index_path(key, f"bm25-{k1:g}.npz"), limit, load,
-                          lambda: BM25Index.build(tools, k1), BM25Index.save)
+    def build() -> BM25Index:
+        # the .npz an earlier release kept, read through two copies: built again, not kept
+        with contextlib.suppress(OSError):
+            index_path(key, f"bm25-{k1:g}.npz").unlink(missing_ok=True)
+        return BM25Index.build(tools, k1)
+
+    index = load_or_build(index_path(key, f"bm25-{k1:g}.arrays"), limit, load, build,
+                          lambda index, handle: entries.save_arrays(handle, index.arrays()))
     return BM25Scorer.from_index(tools, index)
 
 
@@ -342,8 +351,8 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
     path = vectors_path(key, embedder.ident)
     limit = len(tools) * MAX_WIDTH * 4 + 4096  # rows of float32, and the .npy header
 
-    def load(file: BinaryIO) -> np.ndarray:
-        return _fitting_vectors(file, len(tools), embedder.dimension)
+    def load(arrays: list[np.ndarray]) -> np.ndarray:
+        return _realigned(path, _fitting_vectors(arrays, len(tools), embedder.dimension))
 
     if not compute:
         stored = _recall(path, limit, load)
@@ -369,25 +378,40 @@ def vectors_path(key: str, ident: str) -> Path:
     return index_path(key, f"vectors-{hashlib.sha256(ident.encode()).hexdigest()[:12]}.npy")
 
 
-def _fitting_vectors(file: BinaryIO, size: int, width: int) -> np.ndarray:
-    """The stored tool vectors in `file`: `size` rows of `width` float32s.
+def _fitting_vectors(arrays: list[np.ndarray], size: int, width: int) -> np.ndarray:
+    """The stored tool vectors, the one array of their entry: `size` rows of `width`
+    float32s.
 
     Raises:
-        ValueError, OSError: the file cannot be read or does not fit the catalog and model.
+        ValueError: the entry does not fit the catalog and model.
     """
     import numpy as np
 
-    vectors: np.ndarray = np.load(file, allow_pickle=False)
+    if len(arrays) != 1:
+        raise ValueError("the stored embeddings are not one array")
+    vectors = arrays[0]
     if vectors.ndim != 2 or len(vectors) != size or vectors.dtype != np.float32 \
             or vectors.shape[1] != width:
         raise ValueError("the stored embeddings do not fit this catalog and model")
     return vectors
 
 
-def _save_vectors(vectors: np.ndarray, handle: Any) -> None:
-    import numpy as np
+def _realigned(path: Path, vectors: np.ndarray) -> np.ndarray:
+    """`vectors`, read in place from their mapped entry; when that entry was written before
+    arrays were aligned in entries (their numbers 40 bytes past a 64-byte boundary), they are
+    aligned and stored again, once, so that later processes read them in place instead of
+    each copying 66 MB (at 43,000 tools) to align them (embeddings.aligned)."""
+    from toolcat.search.embeddings import MATRIX_ALIGN, aligned
 
-    np.save(handle, vectors)
+    if vectors.ctypes.data % MATRIX_ALIGN == 0 or not entries.mapped(vectors):
+        return vectors
+    moved = aligned(vectors)
+    entries.store(path, lambda handle: _save_vectors(moved, handle), KEEP_CATALOGS)
+    return moved
+
+
+def _save_vectors(vectors: np.ndarray, handle: Any) -> None:
+    entries.save_arrays(handle, [vectors])  # an .npy file, its numbers aligned in the entry
 
 
 def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
@@ -414,11 +438,10 @@ def text_numbers(texts: Sequence[str], part: str, build: Callable[[], Sequence[i
         digest.update(len(data).to_bytes(8, "big") + data)
     size = len(texts)
 
-    def load(file: BinaryIO) -> np.ndarray:
-        found: np.ndarray = np.load(file, allow_pickle=False)
-        if found.shape != (size,) or found.dtype != np.int64:
+    def load(arrays: list[np.ndarray]) -> np.ndarray:
+        if len(arrays) != 1 or arrays[0].shape != (size,) or arrays[0].dtype != np.int64:
             raise ValueError("the stored numbers do not fit these texts")
-        return found
+        return arrays[0]
 
     path = entries.cache_dir() / "texts" / f"{digest.hexdigest()[:40]}-{part}.npy"
     found = load_or_build(path, size * 8 + 4096, load,
@@ -438,11 +461,10 @@ def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[in
         return list(build())
     size = len(catalog.tools)
 
-    def load(file: BinaryIO) -> np.ndarray:
-        found: np.ndarray = np.load(file, allow_pickle=False)
-        if found.shape != (size,) or found.dtype != np.int64:
+    def load(arrays: list[np.ndarray]) -> np.ndarray:
+        if len(arrays) != 1 or arrays[0].shape != (size,) or arrays[0].dtype != np.int64:
             raise ValueError("the stored numbers do not fit this catalog")
-        return found
+        return arrays[0]
 
     found = load_or_build(index_path(key, f"{part}.npy"), size * 8 + 4096, load,
                           lambda: np.asarray(build(), dtype=np.int64), _save_vectors)

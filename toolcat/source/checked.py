@@ -36,6 +36,14 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def bytes_digest(raw: bytes | bytearray) -> str:
+    """The text_digest of the text the UTF-8 bytes `raw` decode to (a leading BOM dropped),
+    without decoding them: strict UTF-8 decoding and encoding undo each other, so the text
+    encodes to these very bytes (bytes that do not decode never give a text to compare)."""
+    view = memoryview(raw)
+    return hashlib.sha256(view[3:] if raw[:3] == b"\xef\xbb\xbf" else view).hexdigest()
+
+
 def key(text: str, digest: str | None = None) -> str | None:
     """The key of `text`'s verdict (`digest`: its text_digest, when taken already), or None
     when the text is too small to keep one."""

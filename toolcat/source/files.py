@@ -63,6 +63,12 @@ def named_path(argument: str | Path) -> Path:
 
 
 def read_text(path: Path) -> str:
+    return decode_text(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes | bytearray:
+    """The bytes of a file, read as `read_text` reads it (the same checks and limits) but
+    not decoded yet: a catalog remembered by its content needs only their digest."""
     shown = str(path)
     if SURROGATE.search(shown):  # bytes of the name Python could not decode (surrogateescape)
         raise CatalogError("the file name is not UTF-8 text, and toolcat writes file names in "
@@ -72,9 +78,13 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise CatalogError("is a directory, not a file", where=SourceRef(shown))
     try:
-        raw = _read_bounded(path, shown)
+        return _read_bounded(path, shown)
     except OSError as exc:
         raise CatalogError(f"cannot read: {exc.strerror}", where=SourceRef(shown)) from exc
+
+
+def decode_text(raw: bytes | bytearray, shown: str) -> str:
+    """The text of the bytes `raw` of the file `shown` (UTF-8, a leading BOM dropped)."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
