@@ -24,7 +24,7 @@ not run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -185,7 +185,7 @@ class Session:
         """The model calls `name` with `arguments`: answer it and update what it sees."""
         call = Call(name, dict(arguments or {}), where)
         before = self.resolution
-        tool = _find(before.visible, before, name)
+        tool = _find(before.visible, self.resolver.name, name)
         gateway = self.resolver.profile.gateway
         phantom = gateway is not None and tool is not None and tool.server == "gateway" \
             and tool.name == gateway.search_tool_name
@@ -278,7 +278,7 @@ class Session:
         visible = {t.qualified_name for t in before.visible}
         added, already, missing, keys = [], [], [], []
         for name in arguments["tool_names"]:
-            tool = _find(self._pool(), before, name)
+            tool = _find(self._pool(), self.resolver.name, name)
             if tool is None:
                 missing.append(name)
             elif tool.qualified_name in visible:
@@ -375,16 +375,15 @@ def _summaries(resolver: Resolver, tools: Sequence[Tool]) -> list[dict[str, str]
     return [{"name": resolver.name(t), "description": t.description} for t in tools]
 
 
-def _find(tools: Sequence[Tool], resolution: Resolution, name: str) -> Tool | None:
-    """The tool of `tools` the model means by `name` (its shown name, plain or qualified).
+def _find(tools: Sequence[Tool], shown: Callable[[Tool], str], name: str) -> Tool | None:
+    """The tool of `tools` the model means by `name` (its `shown` name, plain or qualified).
     A qualified name is matched first, so a tool whose own name holds a colon cannot take
     the place of the tool that `server:tool` names."""
     for tool in tools:
         if name == tool.qualified_name:
             return tool
-    shown = {v.tool.qualified_name: v.name for v in resolution.verdicts}
     for tool in tools:
-        if name == shown.get(tool.qualified_name):
+        if name == shown(tool):
             return tool
     plain = [t for t in tools if t.name == name]
     return plain[0] if len(plain) == 1 else None
