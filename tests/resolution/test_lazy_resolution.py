@@ -97,9 +97,8 @@ def test_what_is_read_lazily_is_what_reading_everything_says(tmp_path_factory, d
     # lookups by key and by name find what a scan of every verdict finds
     for tool in catalog.tools:
         assert resolution.verdict_of(tool) == by_key[tool.qualified_name]
-        brief = resolution.brief(tool)
-        assert brief == (by_key[tool.qualified_name].name, by_key[tool.qualified_name].status,
-                         by_key[tool.qualified_name].rule, by_key[tool.qualified_name].via)
+        v = by_key[tool.qualified_name]
+        assert resolution.brief(tool) == (v.name, v.status, v.rule, v.via, v.tokens)
         for name in (tool.name, tool.qualified_name, by_key[tool.qualified_name].name):
             assert resolution.verdict(name) == oracle_verdict(resolution, name)
     with pytest.raises(KeyError):

@@ -141,53 +141,51 @@ class Verdict:
 
 
 class Brief(NamedTuple):
-    """What a listing of many tools needs of a verdict: all but its reason, which is the part
-    that costs to write."""
+    """A verdict without its reason (the part that costs to write): what a listing of
+    thousands of tools needs."""
 
     name: str
     status: Status
     rule: str
     via: str | None
+    tokens: int
 
 
 class Verdicts(Lazy[Verdict]):
-    """Every tool's verdict, made when read. `by_key` gives the position of each qualified
-    name (the last tool holding it, as a dict built from the verdicts would), `by_name` the
-    first verdict answering to a name (`Resolution.verdict`), or None: a lookup makes one
-    verdict, not all of them. `brief` makes a verdict's Brief."""
+    """Every tool's verdict, made when read. `place` gives the position of a tool's verdict
+    (the tool itself, else the last tool of its qualified name, as a dict built from the
+    verdicts would), `by_name` that of the first verdict answering to a name
+    (`Resolution.verdict`), or None: a lookup makes one verdict, not all of them. `brief`
+    makes a position's Brief."""
 
-    __slots__ = ("_brief", "_by_key", "_by_name")
+    __slots__ = ("_brief", "_by_name", "_place")
 
     def __init__(self, count: int, make: Callable[[int], Verdict],
-                 by_key: Callable[[str], int | None],
-                 by_name: Callable[[str], int | None], brief: Callable[[int], Brief]) -> None:
+                 place: Callable[[Tool], int | None], by_name: Callable[[str], int | None],
+                 brief: Callable[[int], Brief]) -> None:
         super().__init__(count, make)
-        self._by_key = by_key
+        self._place = place
         self._by_name = by_name
         self._brief = brief
 
-    def brief(self, key: str) -> Brief | None:
-        found = self._by_key(key)
-        return None if found is None else self._brief(found)
-
-    def briefs(self, keys: Iterable[str]) -> list[Brief]:
-        """The Brief of each key (KeyError for one that has no verdict)."""
-        by_key, brief = self._by_key, self._brief
-        out = []
-        for key in keys:
-            found = by_key(key)
-            if found is None:
-                raise KeyError(key)
-            out.append(brief(found))
-        return out
-
-    def of(self, key: str) -> Verdict | None:
-        found = self._by_key(key)
+    def of(self, tool: Tool) -> Verdict | None:
+        found = self._place(tool)
         return None if found is None else self[found]
 
     def named(self, name: str) -> Verdict | None:
         found = self._by_name(name)
         return None if found is None else self[found]
+
+    def briefs(self, tools: Iterable[Tool]) -> list[Brief]:
+        """The Brief of each of `tools` (KeyError for one without a verdict)."""
+        place, brief = self._place, self._brief
+        out = []
+        for tool in tools:
+            found = place(tool)
+            if found is None:
+                raise KeyError(tool.qualified_name)
+            out.append(brief(found))
+        return out
 
 
 @dataclass(frozen=True)
@@ -350,20 +348,22 @@ class Resolution:
         raise KeyError(name)
 
     def verdict_of(self, tool: Tool) -> Verdict:
-        """The verdict of `tool`, one of this resolution's tools (by its qualified name)."""
-        return self._by_key()(tool.qualified_name)
+        """The verdict of `tool`, one of this resolution's tools (KeyError otherwise)."""
+        return self._finder()(tool)
 
-    def _by_key(self) -> Callable[[str], Verdict]:
+    def _finder(self) -> Callable[[Tool], Verdict]:
         if isinstance(self.verdicts, Verdicts):
             verdicts = self.verdicts
 
-            def found(key: str) -> Verdict:
-                verdict = verdicts.of(key)
+            def found(tool: Tool) -> Verdict:
+                verdict = verdicts.of(tool)
                 if verdict is None:
-                    raise KeyError(key)
+                    raise KeyError(tool.qualified_name)
                 return verdict
             return found
-        return {v.tool.qualified_name: v for v in self.verdicts}.__getitem__
+        by_id = {id(v.tool): v for v in self.verdicts}
+        by_key = {v.tool.qualified_name: v for v in self.verdicts}
+        return lambda tool: by_id.get(id(tool)) or by_key[tool.qualified_name]
 
     def brief(self, tool: Tool) -> Brief:
         """`verdict_of(tool)` without its reason: cheap for listing thousands of tools."""
@@ -372,26 +372,22 @@ class Resolution:
     def briefs(self, tools: Iterable[Tool]) -> list[Brief]:
         """`brief` of each of `tools`."""
         if isinstance(self.verdicts, Verdicts):
-            return self.verdicts.briefs(t.qualified_name for t in tools)
-        verdict = self._by_key()
-        return [Brief(v.name, v.status, v.rule, v.via)
-                for v in (verdict(t.qualified_name) for t in tools)]
+            return self.verdicts.briefs(tools)
+        verdict = self._finder()
+        return [Brief(v.name, v.status, v.rule, v.via, v.tokens) for v in map(verdict, tools)]
 
     def names(self, status: Status = "visible") -> list[str]:
         """The names of the tools with `status`, in the order of that list."""
         tools = {"visible": self.visible, "deferred": self.deferred,
                  "excluded": self.excluded}[status]
-        if isinstance(self.verdicts, Verdicts):
-            return [b.name for b in self.briefs(tools)]
-        verdict = self._by_key()
-        return [verdict(t.qualified_name).name for t in tools]
+        return [b.name for b in self.briefs(tools)]
 
     def to_json(self) -> dict[str, Any]:
         """The stable `toolcat resolve --json` shape (documented in docs/resolve.md)."""
-        verdict = self._by_key()
+        verdict = self._finder()
 
         def listed(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-            return [verdict(t.qualified_name).to_json() for t in tools]
+            return [verdict(t).to_json() for t in tools]
 
         return {
             "query": self.query,

@@ -235,6 +235,7 @@ class Resolver:
         self._categories_made: dict[int, Category] = {}
         self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
         self._slots: dict[str, int] | None = None  # see _verdicts
+        self._ids: dict[int, int] | None = None
         self._named: dict[str, int] | None = None
         self._ranks: np.ndarray | None = None
 
@@ -796,15 +797,20 @@ class Resolver:
                            scores.get(key) if key in index else None, via,
                            counted[key] if key in counted else self.tokens(tool))
 
-        slots = self._slots
-        if slots is None:  # later tools win, as in a dict built from the verdicts
+        slots, ids = self._slots, self._ids
+        if slots is None or ids is None:  # a key's last tool, as in a dict of the verdicts
             slots = self._slots = dict(zip(keys[:last], range(last), strict=True))
-        extra = keys[last:]
+            ids = self._ids = dict(zip(map(id, tools[:last]), range(last), strict=True))
+        extra = tools[last:]
 
-        def by_key(key: str) -> int | None:
-            if key in extra:
-                return last + len(extra) - 1 - extra[::-1].index(key)
-            return slots.get(key)
+        def place(tool: Tool) -> int | None:
+            found = ids.get(id(tool))
+            if found is not None:
+                return found
+            for j in range(len(extra) - 1, -1, -1):
+                if extra[j] is tool or extra[j].qualified_name == tool.qualified_name:
+                    return last + j
+            return slots.get(tool.qualified_name)
 
         def by_name(name: str) -> int | None:
             if self._named is None:  # the first tool answering to each name
@@ -823,10 +829,13 @@ class Resolver:
         def brief(i: int) -> Brief:
             key = keys[i]
             fate = fates[key]
-            return Brief(shown[i - first] if first <= i < last else names.get(key, tools[i].name),
-                         fate.status, fate.rule, names.get(fate.via) if fate.via else None)
+            via = names.get(fate.via) if fate.via else None
+            if first <= i < last:
+                return Brief(shown[i - first], fate.status, fate.rule, via, sizes[i - first])
+            return Brief(names.get(key, tools[i].name), fate.status, fate.rule, via,
+                         counted[key] if key in counted else self.tokens(tools[i]))
 
-        return Verdicts(len(tools), made, by_key, by_name, brief)
+        return Verdicts(len(tools), made, place, by_name, brief)
 
     def _categories(self, places: np.ndarray) -> tuple[Category, ...]:
         """The servers of the deferred tools at catalog positions `places` (-1: not a

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from toolcat.model import Tool
 from toolcat.render.renderer import Rendered
-from toolcat.resolution import Resolution, Verdict
+from toolcat.resolution import Brief, Resolution
 from toolcat.review.requests import Request
 from toolcat.review.trace import trace_markdown
 
@@ -99,19 +99,18 @@ class Record:
 def build_record(request: Request, folder: str, resolution: Resolution,
                  rendered: Sequence[Rendered]) -> Record:
     """The record of one resolution and its renders (one per provider, or one without)."""
-    # verdicts found by the identity of their tool: a qualified name is built on each call,
-    # and a catalog of 43,000 tools would build 100,000 of them per request
-    by_tool = {id(v.tool): v for v in resolution.verdicts}
     visible = tuple(Placed(v.name, t.qualified_name, v.rule, v.reason, _score(v.score), v.tokens)
-                    for t in resolution.visible for v in (_verdict(by_tool, t, resolution),))
-    groups: dict[tuple[str, str, str | None], list[Verdict]] = {}
-    for tool in (*resolution.deferred, *resolution.excluded):  # each by relevance
-        v = _verdict(by_tool, tool, resolution)
-        key = (v.status, v.rule, v.via if v.status == "deferred" else None)
-        groups.setdefault(key, []).append(v)
+                    for t in resolution.visible for v in (resolution.verdict_of(t),))
+    # the rest by brief: their reasons are not shown, and at 43,000 tools writing them cost
+    # most of a request's record
+    rest = (*resolution.deferred, *resolution.excluded)  # each by relevance
+    groups: dict[tuple[str, str, str | None], list[tuple[Tool, Brief]]] = {}
+    for tool, b in zip(rest, resolution.briefs(rest), strict=True):
+        key = (b.status, b.rule, b.via if b.status == "deferred" else None)
+        groups.setdefault(key, []).append((tool, b))
     grouped = tuple(
-        Group(status, rule, via, len(members), sum(v.tokens for v in members),
-              tuple(v.tool.qualified_name for v in members[:LISTED]))
+        Group(status, rule, via, len(members), sum(b.tokens for _, b in members),
+              tuple(t.qualified_name for t, _ in members[:LISTED]))
         for (status, rule, via), members in sorted(
             groups.items(), key=lambda item: (item[0][0] != "deferred", item[0][1],
                                               item[0][2] or "")))
@@ -131,11 +130,6 @@ def build_record(request: Request, folder: str, resolution: Resolution,
         notes=tuple(dict.fromkeys(n for r in rendered for n in r.summary)),
         trace=trace_markdown(resolution.trace),
     )
-
-
-def _verdict(by_tool: dict[int, Verdict], tool: Tool, resolution: Resolution) -> Verdict:
-    found = by_tool.get(id(tool))
-    return found if found is not None else resolution.verdict(tool.qualified_name)
 
 
 def _score(score: float | None) -> float | None:
