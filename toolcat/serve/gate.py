@@ -51,7 +51,9 @@ from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.index import scorer_for
+from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
+from toolcat.serve.texts import regex_texts
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -251,6 +253,9 @@ class Gate:
                         self._scorers[name] = scorer_for(
                             name, self.catalog, tuning=self.tuning, embeddings="later",
                             **self._scorer_options)
+                    elif name == "regex":  # its texts kept per catalog (serve.texts)
+                        descriptions, parameters = regex_texts(self.catalog, self.pool)
+                        self._scorers[name] = RegexScorer(self.pool, descriptions, parameters)
                     else:
                         self._scorers[name] = scorer_for(name, self.pool)
                 except Exception as exc:  # re-raised to each search below
