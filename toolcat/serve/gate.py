@@ -67,6 +67,9 @@ MAX_NAMES = 100  # tool names in one add_tool call
 UNSAFE = ("marked unsafe (safe: false, e.g. an MCP destructiveHint); start toolcat serve with "
           "--allow-unsafe or set allow_unsafe: true in the profile to add it, or approval: "
           "ask to be asked before each call")
+# seconds the loading of the semantic stage and the fuzzy index waits for a first search,
+# which then has the interpreter to itself (they took a quarter of a second from it at 43k)
+FIRST_SEARCH = 0.5
 FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
              "a search. Call them directly, or try search_tools again later.")
 
@@ -145,6 +148,7 @@ class Gate:
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        self._searched = threading.Event()  # set by the first search (of any client)
 
     # ---- what the client sees --------------------------------------------------------------
 
@@ -208,21 +212,27 @@ class Gate:
     # ---- the discovery tools --------------------------------------------------------
 
     def warm(self) -> threading.Thread:
-        """Build the search scorers' indexes on a background thread, then ready the semantic
-        stage of the search scorer (load the model and the catalog's embeddings, computing
-        them when they are not stored); until then it answers with its lexical stage."""
+        """Build the search scorers' indexes on a background thread (regex, then the search
+        scorer's lexical stage; fuzzy once the first search is answered), then ready the
+        semantic stage of the search scorer (load the model and the catalog's embeddings,
+        computing them when they are not stored); until then it answers with its lexical
+        stage."""
         thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
         thread.start()
         return thread
 
     def _warm(self) -> None:
-        for name in ("regex", self.scorer_name, "fuzzy"):
-            # a failure is kept, and reported by the search that needs the scorer
-            with contextlib.suppress(Exception):
+        for name in ("regex", self.scorer_name):
+            with contextlib.suppress(Exception):  # kept, and reported by the search
                 self.scorer(name)
-                if name == self.scorer_name:  # its semantic stage on a thread of its own
-                    threading.Thread(target=self.complete, name="toolcat-serve-semantic",
-                                     daemon=True).start()
+        # what a first search needs is ready: the rest waits for it to be answered (or for
+        # FIRST_SEARCH seconds), not to share the interpreter with it
+        self._searched.wait(FIRST_SEARCH)
+        # the semantic stage on a thread of its own, the fuzzy index here
+        threading.Thread(target=self.complete, name="toolcat-serve-semantic",
+                         daemon=True).start()
+        with contextlib.suppress(Exception):
+            self.scorer("fuzzy")
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
@@ -267,6 +277,12 @@ class Gate:
 
     def search(self, query: str) -> SearchAnswer:
         """search_tools: regex, then the default scorer, then fuzzy; fails open."""
+        try:
+            return self._answer(query)
+        finally:
+            self._searched.set()
+
+    def _answer(self, query: str) -> SearchAnswer:
         if len(query) > MAX_QUERY:
             error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
             return SearchAnswer({"error": error}, "refused", (), error)
