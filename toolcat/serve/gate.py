@@ -213,10 +213,10 @@ class Gate:
 
     def warm(self) -> threading.Thread:
         """Build the search scorers' indexes on a background thread (regex, then the search
-        scorer's lexical stage; fuzzy once the first search is answered), then ready the
-        semantic stage of the search scorer (load the model and the catalog's embeddings,
-        computing them when they are not stored); until then it answers with its lexical
-        stage."""
+        scorer's lexical stage; fuzzy and the name maps once the first search is answered),
+        then ready the semantic stage of the search scorer (load the model and the catalog's
+        embeddings, computing them when they are not stored); until then it answers with
+        its lexical stage."""
         thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
         thread.start()
         return thread
@@ -228,11 +228,14 @@ class Gate:
         # what a first search needs is ready: the rest waits for it to be answered (or for
         # FIRST_SEARCH seconds), not to share the interpreter with it
         self._searched.wait(FIRST_SEARCH)
-        # the semantic stage on a thread of its own, the fuzzy index here
-        threading.Thread(target=self.complete, name="toolcat-serve-semantic",
-                         daemon=True).start()
+        # then the fuzzy index and the name maps for add_tool (2-3 s at 43,000 tools), and only
+        # then the semantic stage: what is made once is made before searches turn hybrid, not
+        # beside the searches that follow (the interpreter runs one thread at a time)
         with contextlib.suppress(Exception):
             self.scorer("fuzzy")
+        self._names()
+        threading.Thread(target=self.complete, name="toolcat-serve-semantic",
+                         daemon=True).start()
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
@@ -245,8 +248,7 @@ class Gate:
         if finish is not None:
             with contextlib.suppress(Exception):  # the scorer's notice says what failed
                 finish()
-        # for add_tool, unless one came first: built here, not beside the first searches,
-        # which it would slow by as much (the interpreter runs one thread at a time)
+        # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
 
     def scorer(self, name: str) -> Scorer:
