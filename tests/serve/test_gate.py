@@ -130,12 +130,13 @@ def test_the_security_verdict_is_kept_for_a_catalog_seen_before(tmp_path, monkey
 
 
 def test_regex_search_answers_the_same_from_the_texts_kept_for_the_catalog(demo):
-    """serve keeps a catalog's descriptions and parameter texts (its regex search's) in the
-    cache: a gate on the catalog seen before reads them back and answers exactly as the texts
-    made from the tools, names, descriptions and parameters alike."""
+    """serve keeps a catalog's descriptions and parameter texts (its regex and fuzzy
+    searches') in the cache: a gate on the catalog seen before reads them back and answers
+    exactly as the texts made from the tools, names, descriptions and parameters alike."""
+    from toolcat.search.fuzzy import FuzzyScorer
     from toolcat.search.index import catalog_key, index_path
     from toolcat.search.regex import RegexScorer
-    from toolcat.serve.texts import PART
+    from toolcat.serve.texts import REGEX as PART
 
     queries = ["slack|channel", "min_access_role", "at least this role", "^get_", "owner",
                "calendar.*role", "no such words anywhere"]
@@ -148,6 +149,10 @@ def test_regex_search_answers_the_same_from_the_texts_kept_for_the_catalog(demo)
     made = RegexScorer(again.pool)  # from the tools themselves
     for query in queries:
         assert list(again.scorer("regex").scores(query)) == list(made.scores(query))
+    fuzzy = FuzzyScorer(again.pool)  # fuzzy search's texts are kept too
+    first.scorer("fuzzy")
+    for query in ["calender acess role", "slak chanel", "repositry ownr"]:
+        assert list(again.scorer("fuzzy").scores(query)) == list(fuzzy.scores(query))
 
 
 @pytest.mark.parametrize("arguments", [

@@ -50,10 +50,11 @@ from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
+from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import scorer_for
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
-from toolcat.serve.texts import regex_texts
+from toolcat.serve.texts import fuzzy_texts, regex_texts
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -268,6 +269,9 @@ class Gate:
                     elif name == "regex":  # its texts kept per catalog (serve.texts)
                         descriptions, parameters = regex_texts(self.catalog, self.pool)
                         self._scorers[name] = RegexScorer(self.pool, descriptions, parameters)
+                    elif name == "fuzzy":  # the same
+                        self._scorers[name] = FuzzyScorer(
+                            self.pool, fuzzy_texts(self.catalog, self.pool))
                     else:
                         self._scorers[name] = scorer_for(name, self.pool)
                 except Exception as exc:  # re-raised to each search below
