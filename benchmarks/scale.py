@@ -518,7 +518,11 @@ def serve_rows(catalogs: dict[str, Path], runs: int) -> None:
         print(f"| `serve` start (session ready), {label}, seen before | "
               f"{statistics.median(starts):.2f} s | target 2 s | "
               f"{statistics.median(starts) / 2:.2f}× |")
-        print(f"| `serve` first search_tools, {label} | {statistics.median(firsts):.2f} s | "
+        # serve answers the handshake before its gate is made: what a start saves, a first
+        # answer may pay, so the two together are shown too
+        whole = statistics.median(a + b for a, b in zip(starts, firsts, strict=True))
+        print(f"| `serve` first search_tools, {label} | {statistics.median(firsts):.2f} s "
+              f"(start and first answer together {whole:.2f} s) | "
               f"target 1 s | {statistics.median(firsts):.2f}× |")
         ready = (f"{statistics.median(readies):.1f} s after start" if readies else
                  f"not within {READY_WAIT} s: the embeddings are not computed yet")

@@ -127,3 +127,50 @@ def test_the_security_verdict_is_kept_for_a_catalog_seen_before(tmp_path, monkey
     path.write_text("tools:\n  - {name: add_numbers, server: helpers, description: Add two "
                     "numbers.}\n")
     assert withheld(load_catalog(path)) == {}
+
+
+def test_regex_search_answers_the_same_from_the_texts_kept_for_the_catalog(demo):
+    """serve keeps a catalog's descriptions and parameter texts (its regex and fuzzy
+    searches') in the cache: a gate on the catalog seen before reads them back and answers
+    exactly as the texts made from the tools, names, descriptions and parameters alike."""
+    from toolcat.search.fuzzy import FuzzyScorer
+    from toolcat.search.index import catalog_key, index_path
+    from toolcat.search.regex import RegexScorer
+    from toolcat.serve.texts import REGEX as PART
+
+    queries = ["slack|channel", "min_access_role", "at least this role", "^get_", "owner",
+               "calendar.*role", "no such words anywhere"]
+    first = Gate(demo, BM25)  # makes the texts and keeps them
+    answers = [first.search(q).response for q in queries]
+    assert index_path(str(catalog_key(demo)), PART).is_file()
+    again = Gate(load_catalog(CATALOGS), BM25)  # seen before: the kept texts
+    assert [again.search(q).response for q in queries] == answers
+    assert answers[1]["found"] and answers[2]["found"]  # a parameter name, its description
+    made = RegexScorer(again.pool)  # from the tools themselves
+    for query in queries:
+        assert list(again.scorer("regex").scores(query)) == list(made.scores(query))
+    fuzzy = FuzzyScorer(again.pool)  # fuzzy search's texts are kept too
+    first.scorer("fuzzy")
+    for query in ["calender acess role", "slak chanel", "repositry ownr"]:
+        assert list(again.scorer("fuzzy").scores(query)) == list(fuzzy.scores(query))
+
+
+@pytest.mark.parametrize("arguments", [
+    {"query": "weather"}, {}, {"query": 3}, {"query": "x", "other": True},
+    {"query": "\ud800"}, {"tool_names": ["a", 2]}, {"tool_names": "a"}, {"tool_names": []},
+])
+def test_discovery_arguments_are_judged_as_check_call_judges_them(arguments):
+    """serve checks a discovery tool's arguments without importing jsonschema when they are
+    fine; what it says about them is check-call's, word for word."""
+    from toolcat.calls.check import CallChecker
+    from toolcat.model import ToolCall
+    from toolcat.resolution.builtins import builtin_catalog
+    from toolcat.serve.server import BuiltinArguments
+
+    builtins = builtin_catalog()
+    checker = BuiltinArguments(builtins)
+    for name in ("search_tools", "add_tool", "show_all_tools"):
+        tool = next(t for t in builtins.tools if t.name == name)
+        expected = [e.message for e in
+                    CallChecker(builtins).check(ToolCall(name, arguments)).errors]
+        assert checker.problems(tool, arguments) == expected

@@ -57,19 +57,24 @@ def is_abbreviation(short: str, word: str) -> bool:
     return all(ch in rest for ch in short[1:])
 
 
+def other_text(tool: Tool) -> str:
+    """The words of `tool` besides its name that fuzzy search matches: its description, and
+    each parameter's name's words and description."""
+    return normalize(" ".join([tool.description, *(f"{split_name(n)} {d}" for n, d in
+                                                    parameter_texts(tool.parameters))]))
+
+
 class FuzzyScorer:
     """Substring, word-level and character similarity (see the module docstring)."""
 
     name = "fuzzy"
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
+    def __init__(self, tools: Sequence[Tool], others: Sequence[str] | None = None) -> None:
+        """`others`: each tool's `other_text`, when the caller kept them (serve keeps a
+        catalog's: a remembered catalog decodes a tool's definition when it is first read)."""
         self.tools = tools
         self._names = [normalize(split_name(t.name)) for t in tools]
-        self._others = [
-            normalize(" ".join([t.description, *(f"{split_name(n)} {d}" for n, d in
-                                                  parameter_texts(t.parameters))]))
-            for t in tools
-        ]
+        self._others = [other_text(t) for t in tools] if others is None else list(others)
         # word -> (tool indices, weight): 1 where the word is in the name, else OTHER_FIELD
         weight: dict[str, dict[int, float]] = {}
         for i, (name, other) in enumerate(zip(self._names, self._others, strict=True)):

@@ -139,18 +139,27 @@ class _Field:
         return found
 
 
+def parameter_field(tool: Tool) -> str:
+    """The text a pattern is matched against for `tool`'s parameters: a line per property,
+    its name, the name's words and its description."""
+    return "\n".join(f"{n} {split_name(n)} {d}" for n, d in parameter_texts(tool.parameters))
+
+
 class RegexScorer:
     """The regex search, linear-time; keyword search when the pattern is unusable."""
 
     name = "regex"
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
+    def __init__(self, tools: Sequence[Tool], descriptions: Sequence[str] | None = None,
+                 parameters: Sequence[str] | None = None) -> None:
+        """`descriptions` and `parameters`: each tool's description and `parameter_field`,
+        when the caller kept them (serve keeps a catalog's: a remembered catalog decodes a
+        tool's definition when either is first read)."""
         self.tools = tools
         self._fields = (
             _Field([t.name for t in tools]),
-            _Field([t.description for t in tools]),
-            _Field(["\n".join(f"{n} {split_name(n)} {d}" for n, d in
-                               parameter_texts(t.parameters)) for t in tools]),
+            _Field([t.description for t in tools] if descriptions is None else descriptions),
+            _Field([parameter_field(t) for t in tools] if parameters is None else parameters),
         )
         self._keyword: KeywordScorer | None = None
 

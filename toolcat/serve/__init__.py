@@ -16,8 +16,9 @@ import functools
 import signal
 import threading
 from collections.abc import Callable, Collection, Mapping
+from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog, Tool
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
 
+T = TypeVar("T")
+
 
 def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = None,
           allow_unsafe: bool = False, log: Path | None = None,
@@ -41,6 +44,11 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           discovery: Mapping[str, str] | None = None, mode: str | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
+
+    Over stdio the handshake does not wait for the gate (the profile's first resolution over
+    the catalog, toolcat.serve.gate): it is made on a thread once the MCP SDK is imported,
+    while the handshake is answered; requests wait for it, and what it raises stops serve
+    and is raised here, as it was before the server started.
 
     Over HTTP, `token` is required beyond loopback (toolcat.serve.http); `allow_hosts` adds
     Host names to the loopback/own ones. Tools with security findings are withheld unless
@@ -61,14 +69,15 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
 
         from toolcat.serve.server import (
             Serving,
+            Starting,
             definition_json,
-            discovery_names,
             serve_http,
             serve_stdio,
         )
         from toolcat.serve.upstream import Upstreams
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
+    from toolcat.serve.discovery import discovery_names, instructions
     from toolcat.serve.proxy import ModeLog, ProxyGate, check_mode
     from toolcat.serve.trust import live_changes, withheld
 
@@ -82,10 +91,16 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     secrets = Secrets()
     session_log = ModeLog(log, secrets, mode=mode)
     held = withheld(catalog, allowed=allow_tools, lock=lock)
-    gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held) \
-        if mode == "add" else ProxyGate(catalog, profile, allow_unsafe=allow_unsafe,
-                                        tuning=tuning, withheld=held, define=definition_json)
-    gate.warm()
+
+    def prepare() -> Gate:
+        """The gate (over stdio, on a thread while the handshake is answered)."""
+        gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning,
+                    withheld=held) if mode == "add" else ProxyGate(
+            catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held,
+            define=definition_json)
+        gate.warm()
+        return gate
+
     by_server: dict[str, list[Tool]] = {}
     for tool in catalog.tools:
         by_server.setdefault(tool.server, []).append(tool)
@@ -98,30 +113,56 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         return changes
 
     upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
-    serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
-                      secrets=secrets, discovery=renamed)
-    session_log.write("start", transport="http" if http else "stdio", tools=len(catalog.tools),
-                      searchable=len(gate.pool), visible=[n for n, _ in gate.visible()],
-                      profile=profile.name, scorer=searched_with(gate),
-                      tuning=None if gate.tuning is None else gate.tuning.label,
-                      allow_unsafe=gate.approval == "allow", approval=gate.approval,
-                      call_timeout=call_timeout,
-                      withheld=sorted(held), token=token is not None,
-                      **({"warnings": [str(w) for w in gate.resolver.warnings]}
-                         if gate.resolver.warnings else {}))
+    made: list[Serving] = []
+
+    def make(gate: Gate, bus: Any = None) -> Serving:
+        """The Serving of the gate, its start written (on the event loop)."""
+        serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
+                          secrets=secrets, discovery=renamed,
+                          **({"bus": bus} if bus is not None else {}))
+        made.append(serving)
+        session_log.write("start", transport="http" if http else "stdio",
+                          tools=len(catalog.tools), searchable=len(gate.pool),
+                          visible=[n for n, _ in gate.visible()], profile=profile.name,
+                          scorer=searched_with(gate),
+                          tuning=None if gate.tuning is None else gate.tuning.label,
+                          allow_unsafe=gate.approval == "allow", approval=gate.approval,
+                          call_timeout=call_timeout,
+                          withheld=sorted(held), token=token is not None,
+                          **({"warnings": [str(w) for w in gate.resolver.warnings]}
+                             if gate.resolver.warnings else {}))
+        return serving
+
     previous = _terminate_as_interrupt()
     try:
         if http is None:
-            anyio.run(serve_stdio, serving)
+            anyio.run(serve_stdio, Starting(instructions(mode, renamed), upstreams,
+                                            _in_background(prepare), make))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),
-                      serving, http[0], http[1], ready)
+                      make(prepare()), http[0], http[1], ready)
     finally:
-        session_log.write("stop", started=serving.upstreams.started())
+        if made:  # a session that started (a gate that failed has no start either)
+            session_log.write("stop", started=upstreams.started())
         session_log.close()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _in_background(work: Callable[[], T]) -> Callable[[], T]:
+    """`work` started on a thread now; the function returned waits for its result (or
+    raises what it raised)."""
+    future: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(work())
+        except BaseException as exc:  # handed to whoever waits
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="toolcat-serve-gate", daemon=True).start()
+    return future.result
 
 
 def _terminate_as_interrupt() -> Any:

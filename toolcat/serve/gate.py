@@ -50,8 +50,11 @@ from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
+from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import scorer_for
+from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
+from toolcat.serve.texts import fuzzy_texts, regex_texts
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -65,6 +68,9 @@ MAX_NAMES = 100  # tool names in one add_tool call
 UNSAFE = ("marked unsafe (safe: false, e.g. an MCP destructiveHint); start toolcat serve with "
           "--allow-unsafe or set allow_unsafe: true in the profile to add it, or approval: "
           "ask to be asked before each call")
+# seconds the loading of the semantic stage and the fuzzy index waits for a first search,
+# which then has the interpreter to itself (they took a quarter of a second from it at 43k)
+FIRST_SEARCH = 0.5
 FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
              "a search. Call them directly, or try search_tools again later.")
 
@@ -143,6 +149,7 @@ class Gate:
         self._scorers: dict[str, Scorer | BaseException] = {}
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        self._searched = threading.Event()  # set by the first search (of any client)
 
     # ---- what the client sees --------------------------------------------------------------
 
@@ -206,21 +213,30 @@ class Gate:
     # ---- the discovery tools --------------------------------------------------------
 
     def warm(self) -> threading.Thread:
-        """Build the search scorers' indexes on a background thread, then ready the semantic
-        stage of the search scorer (load the model and the catalog's embeddings, computing
-        them when they are not stored); until then it answers with its lexical stage."""
+        """Build the search scorers' indexes on a background thread (regex, then the search
+        scorer's lexical stage; fuzzy and the name maps once the first search is answered),
+        then ready the semantic stage of the search scorer (load the model and the catalog's
+        embeddings, computing them when they are not stored); until then it answers with
+        its lexical stage."""
         thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
         thread.start()
         return thread
 
     def _warm(self) -> None:
-        for name in ("regex", self.scorer_name, "fuzzy"):
-            # a failure is kept, and reported by the search that needs the scorer
-            with contextlib.suppress(Exception):
+        for name in ("regex", self.scorer_name):
+            with contextlib.suppress(Exception):  # kept, and reported by the search
                 self.scorer(name)
-                if name == self.scorer_name:  # its semantic stage on a thread of its own
-                    threading.Thread(target=self.complete, name="toolcat-serve-semantic",
-                                     daemon=True).start()
+        # what a first search needs is ready: the rest waits for it to be answered (or for
+        # FIRST_SEARCH seconds), not to share the interpreter with it
+        self._searched.wait(FIRST_SEARCH)
+        # then the fuzzy index and the name maps for add_tool (2-3 s at 43,000 tools), and only
+        # then the semantic stage: what is made once is made before searches turn hybrid, not
+        # beside the searches that follow (the interpreter runs one thread at a time)
+        with contextlib.suppress(Exception):
+            self.scorer("fuzzy")
+        self._names()
+        threading.Thread(target=self.complete, name="toolcat-serve-semantic",
+                         daemon=True).start()
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
@@ -233,8 +249,7 @@ class Gate:
         if finish is not None:
             with contextlib.suppress(Exception):  # the scorer's notice says what failed
                 finish()
-        # for add_tool, unless one came first: built here, not beside the first searches,
-        # which it would slow by as much (the interpreter runs one thread at a time)
+        # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
 
     def scorer(self, name: str) -> Scorer:
@@ -251,6 +266,12 @@ class Gate:
                         self._scorers[name] = scorer_for(
                             name, self.catalog, tuning=self.tuning, embeddings="later",
                             **self._scorer_options)
+                    elif name == "regex":  # its texts kept per catalog (serve.texts)
+                        descriptions, parameters = regex_texts(self.catalog, self.pool)
+                        self._scorers[name] = RegexScorer(self.pool, descriptions, parameters)
+                    elif name == "fuzzy":  # the same
+                        self._scorers[name] = FuzzyScorer(
+                            self.pool, fuzzy_texts(self.catalog, self.pool))
                     else:
                         self._scorers[name] = scorer_for(name, self.pool)
                 except Exception as exc:  # re-raised to each search below
@@ -262,6 +283,12 @@ class Gate:
 
     def search(self, query: str) -> SearchAnswer:
         """search_tools: regex, then the default scorer, then fuzzy; fails open."""
+        try:
+            return self._answer(query)
+        finally:
+            self._searched.set()
+
+    def _answer(self, query: str) -> SearchAnswer:
         if len(query) > MAX_QUERY:
             error = f"the query has {len(query):,} characters; at most {MAX_QUERY:,}"
             return SearchAnswer({"error": error}, "refused", (), error)

@@ -25,7 +25,6 @@ A call whose tool needs the user's approval is asked about before it is relayed
 from __future__ import annotations
 
 import json
-import re
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -42,18 +41,18 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolcat import __version__
 from toolcat.calls.check import CallChecker
-from toolcat.errors import UsageError
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
+from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
-from toolcat.serve.proxy import INSTRUCTIONS as CALL_INSTRUCTIONS
 from toolcat.serve.proxy import call_through
 from toolcat.serve.upstream import UpstreamError, Upstreams
+from toolcat.source.limits import value_problem
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
 NAME = "toolcat"
@@ -61,38 +60,6 @@ MAX_RESULT = 1_000_000  # characters of one upstream result relayed to the clien
 GATE_KEY = "toolcat.gate"  # the client's own gate, in the SDK's per-connection state
 # MCP tool fields kept from the upstream's definition (`toolcat import mcp` stores them)
 MCP_FIELDS = ("title", "outputSchema", "execution", "icons")
-INSTRUCTIONS = (
-    "This server fronts a large catalog of tools that are not loaded by default. Call "
-    "search_tools with a regex or a few words describing the task, then add_tool with the "
-    "names you need; they become callable (the tool list changes). show_all_tools lists "
-    "every name.")
-DISCOVERY_NAMES = ("search_tools", "add_tool", "show_all_tools", "call_tool")
-# a discovery tool's name in a message: not part of a longer name or of `server:tool`
-_MENTION = re.compile(r"(?<![\w:.-])(search_tools|add_tool|show_all_tools|call_tool)"
-                      r"(?![\w:.-])")
-
-
-def discovery_names(names: Mapping[str, str], catalog: Catalog) -> dict[str, str]:
-    """The names the discovery tools are shown by, checked: {built-in name: name shown}.
-
-    Raises:
-        UsageError: an unknown discovery tool, a name MCP does not allow, or one that is
-            already taken (by another discovery tool or a catalog tool).
-    """
-    chosen = {old: new for old, new in names.items() if old != new}
-    for old, new in chosen.items():
-        where = f"--discovery-name {old}={new}"
-        if old not in DISCOVERY_NAMES:
-            raise UsageError(f"{where}: '{old}' is not a discovery tool; known: "
-                             f"{', '.join(DISCOVERY_NAMES)}")
-        if not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", new):
-            raise UsageError(f"{where}: an MCP tool name is 1 to 128 of A-Z a-z 0-9 _ - .")
-        taken = [o for o in DISCOVERY_NAMES if o != old and chosen.get(o, o) == new]
-        if taken or catalog.find(new):
-            raise UsageError(f"{where}: '{new}' is already the name of "
-                             + (f"the discovery tool {taken[0]}" if taken else
-                                "a catalog tool"))
-    return chosen
 
 
 @dataclass
@@ -110,17 +77,15 @@ class Serving:
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
 
     def __post_init__(self) -> None:
-        self._builtin_checker = CallChecker(self.gate.resolver.builtins)
+        self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
         self._internal = {shown: name for name, shown in self.discovery.items()}
 
     def say(self, text: str) -> str:
         """`text` with the discovery tools called by the names the client knows them by."""
-        if not self.discovery:
-            return text
-        return _MENTION.sub(lambda m: self.discovery.get(m.group(1), m.group(1)), text)
+        return say(text, self.discovery)
 
     def instructions(self) -> str:
-        return self.say(CALL_INSTRUCTIONS if self.gate.mode == "call" else INSTRUCTIONS)
+        return instructions(self.gate.mode, self.discovery)
 
     def client(self, connection: Any) -> Gate:
         """The gate of the client on `connection` (made on its first request)."""
@@ -170,9 +135,8 @@ class Serving:
                        notify: Notify) -> types.CallToolResult | types.InputRequiredResult:
         if tool.name == "call_tool":  # call mode's proxy (toolcat.serve.proxy)
             return await call_through(self, gate, arguments, notify)
-        checked = self._builtin_checker.check(ToolCall(tool.name, arguments))
-        if checked.errors:
-            problems = [e.message for e in checked.errors]
+        problems = self._builtin_checker.problems(tool, arguments)
+        if problems:
             self.log.write("refused", tool=tool.name, reason="invalid arguments",
                            errors=problems)
             return _error(f"invalid arguments for {tool.name}: " + "; ".join(problems))
@@ -245,30 +209,108 @@ class Serving:
         return result
 
 
-def build_server(serving: Serving) -> Server[Any]:
-    """The SDK server with toolcat's handlers."""
+class BuiltinArguments:
+    """Checks the arguments of a discovery tool as check-call's checker does, with the same
+    messages. Arguments within the value limits that jsonschema-rs finds valid have nothing
+    to report; only the others go through check-call's checker, which words the errors: its
+    jsonschema, with the format checkers, takes 1.5 s to import, which the first search of a
+    session would otherwise wait for."""
+
+    def __init__(self, builtins: Catalog) -> None:
+        self._checker = CallChecker(builtins)
+        self._fast: dict[str, Any] = {}
+
+    def problems(self, tool: Tool, arguments: dict[str, Any]) -> list[str]:
+        fast = self._fast.get(tool.name, False)
+        if fast is False:
+            fast = self._fast[tool.name] = _fast_validator(tool.parameters)
+        if fast is not None and value_problem(arguments) is None and fast.is_valid(arguments):
+            return []
+        checked = self._checker.check(ToolCall(tool.name, arguments))
+        return [e.message for e in checked.errors]
+
+
+def _fast_validator(schema: Any) -> Any:
+    """A jsonschema-rs validator of `schema` (draft 2020-12, as check-call's default), or
+    None where it might judge otherwise than check-call: a schema naming its draft, or
+    holding a `$ref` or a `format`."""
+    text = json.dumps(schema)
+    if not isinstance(schema, dict) or any(word in text for word in ('"$schema"', '"$ref"',
+                                                                     '"format"')):
+        return None
+    import jsonschema_rs
+
+    try:
+        return jsonschema_rs.Draft202012Validator(schema)
+    except Exception:  # check-call's checker reports an invalid schema in its own words
+        return None
+
+
+@dataclass(frozen=True)
+class Starting:
+    """A server that answers the handshake before it can answer requests: `wait` (blocking,
+    run on a worker thread) gives what `make` (run on the event loop) turns into its
+    Serving, with the subscription bus given; `instructions` are what the handshake says;
+    `upstreams` are the Serving's."""
+
+    instructions: str
+    upstreams: Upstreams
+    wait: Callable[[], Any]
+    make: Callable[[Any, InMemorySubscriptionBus], Serving]
+
+
+class _Pending:
+    """The Serving requests wait for."""
+
+    def __init__(self) -> None:
+        self._ready = anyio.Event()
+        self._serving: Serving | None = None
+
+    def ready(self, serving: Serving) -> None:
+        self._serving = serving
+        self._ready.set()
+
+    async def get(self) -> Serving:
+        await self._ready.wait()
+        assert self._serving is not None
+        return self._serving
+
+
+def build_server(serving: Serving | _Pending, instructions: str | None = None,
+                 bus: InMemorySubscriptionBus | None = None) -> Server[Any]:
+    """The SDK server with toolcat's handlers (`instructions` and `bus`: the Serving's own,
+    unless it is still pending)."""
+
+    async def ready() -> Serving:
+        return serving if isinstance(serving, Serving) else await serving.get()
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=serving.listed(serving.client(_connection(ctx))))
+        served = await ready()
+        return types.ListToolsResult(tools=served.listed(served.client(_connection(ctx))))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams
                         ) -> types.CallToolResult | types.InputRequiredResult:
+        served = await ready()
+
         async def notify() -> None:
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                await serving.bus.publish(ToolsListChanged())
+                await served.bus.publish(ToolsListChanged())
             else:
                 await ctx.session.send_notification(types.ToolListChangedNotification(),
                                                     related_request_id=ctx.request_id)
 
         REQUEST.set(Asking(ctx, params))  # approval asks this request's user
-        return await serving.call(params.name, params.arguments, notify,
-                                  serving.client(_connection(ctx)))
+        return await served.call(params.name, params.arguments, notify,
+                                 served.client(_connection(ctx)))
 
+    if instructions is None or bus is None:
+        assert isinstance(serving, Serving)
+        instructions, bus = serving.instructions(), serving.bus
     server = _Server(NAME, version=__version__, title="toolcat catalog",
-                     instructions=serving.instructions(), on_list_tools=list_tools,
+                     instructions=instructions, on_list_tools=list_tools,
                      on_call_tool=call_tool,
-                     on_subscriptions_listen=ListenHandler(serving.bus))
+                     on_subscriptions_listen=ListenHandler(bus))
     # seals the requestState of approval questions (2026-07-28): bound to the tool and its
     # arguments, expiring, under a key only this process holds
     server.middleware.append(RequestStateBoundary(RequestStateSecurity.ephemeral(),
@@ -292,15 +334,35 @@ def init_options(server: Server[Any]) -> Any:
     return server.create_initialization_options(NotificationOptions(tools_changed=True))
 
 
-async def serve_stdio(serving: Serving) -> None:
-    """Serve over stdin/stdout until the client closes stdin."""
+async def serve_stdio(starting: Starting) -> None:
+    """Serve over stdin/stdout until the client closes stdin. The handshake is answered at
+    once; requests wait until `starting` is ready (its catalog read and its gate made, on a
+    thread). When it fails, serve stops and its error is raised here; when the client leaves
+    first, it is still waited for, so that a broken catalog is reported all the same."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server(serving)
+    pending = _Pending()
+    bus = InMemorySubscriptionBus()
+    server = build_server(pending, starting.instructions, bus)
+    failed: list[Exception] = []
     async with _until_signalled() as scope:
         with scope:
-            async with serving.upstreams, stdio_server() as (read, write):
-                await server.run(read, write, init_options(server))
+            async with starting.upstreams, anyio.create_task_group() as group:
+
+                async def prepare() -> None:
+                    try:
+                        made = await anyio.to_thread.run_sync(starting.wait,
+                                                              abandon_on_cancel=True)
+                        pending.ready(starting.make(made, bus))
+                    except Exception as exc:  # raised below, once the server is down
+                        failed.append(exc)
+                        group.cancel_scope.cancel()
+
+                group.start_soon(prepare)
+                async with stdio_server() as (read, write):
+                    await server.run(read, write, init_options(server))
+    if failed:
+        raise failed[0]
 
 
 async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, *,

@@ -1,0 +1,76 @@
+"""serve's start: the handshake is answered before the gate is made (its first resolution
+over the catalog, on a thread), requests that come before it wait for it and get their real
+answers, and a gate that fails still ends serve with its one-line error."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from tests.conftest import CATALOGS
+from toolcat.catalog.load import load_catalog
+from toolcat.errors import ConfigError
+from toolcat.resolution.profile import Profile
+from toolcat.serve.gate import Gate
+
+pytest.importorskip("mcp")
+
+BM25 = Profile(scorer="bm25")
+
+
+def test_a_request_sent_before_the_gate_is_ready_waits_for_its_real_answer():
+    from mcp import Client
+    from mcp.server.subscriptions import InMemorySubscriptionBus
+
+    from toolcat.serve.discovery import instructions
+    from toolcat.serve.launch import Secrets
+    from toolcat.serve.log import SessionLog
+    from toolcat.serve.server import Serving, _Pending, build_server
+    from toolcat.serve.upstream import Upstreams
+
+    gate = Gate(load_catalog(CATALOGS), BM25)
+    query = "send a message to my team"
+    expected = gate.search(query).response
+    listed = [name for name, _ in gate.visible()]
+
+    async def session() -> tuple[dict, list[str], bool]:
+        pending = _Pending()
+        bus = InMemorySubscriptionBus()
+        upstreams = Upstreams(timeout=5, secrets=Secrets(), verify=lambda server, live: {})
+        server = build_server(pending, instructions("add", {}), bus)
+        async with Client(server, mode="legacy", cache=None) as client:  # handshake done
+            answers: dict = {}
+
+            async def ask() -> None:
+                result = await client.call_tool("search_tools", {"query": query})
+                answers["search"] = json.loads(result.content[0].text)
+                answers["list"] = [t.name for t in (await client.list_tools()).tools]
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(ask)
+                await anyio.sleep(0.3)
+                early = "search" in answers  # nothing is answered before the gate exists
+                pending.ready(Serving(gate, upstreams, SessionLog(None), bus=bus))
+        return answers["search"], answers["list"], early
+
+    answer, tools, early = anyio.run(session)
+    assert not early
+    assert answer == expected and answer["tools"][0]["name"] == "send_message"
+    assert tools == listed
+
+
+def test_a_gate_that_fails_after_the_handshake_still_ends_serve_with_its_error(
+        run, monkeypatch):
+    """The gate is made on a thread once the SDK is imported; what it raises is reported as
+    before (one line, exit 2), also when the client has already gone."""
+
+    def failing(*args: object, **kwargs: object) -> Gate:
+        raise ConfigError("the profile cannot be used with this catalog")
+
+    monkeypatch.setattr("toolcat.serve.Gate", failing)
+    result = run("serve", "-c", str(CATALOGS), input="")
+    assert result.exit_code == 2
+    assert "the profile cannot be used with this catalog" in result.stderr
+    assert "Traceback" not in result.stderr

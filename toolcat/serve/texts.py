@@ -1,0 +1,79 @@
+"""The texts serve's regex and fuzzy searches match tools' descriptions and parameters
+against, kept per catalog.
+
+search_tools tries the query as a pattern first, over every searchable tool's name,
+description and parameters; fuzzy search, its last resort, matches the same words. A
+remembered catalog decodes a tool's definition when its description or parameters are first
+read, and the texts walk every schema: about a second and a half at 43,000 tools for the
+regex search, which the first search of a session would wait for, and a second more for the
+fuzzy index. A catalog read from files keeps these texts in the sealed cache under its
+content key, as serve keeps its security verdict (toolcat.serve.trust), so a catalog seen
+before reads them back instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from toolcat.model import Catalog, Tool
+
+REGEX = "regex-texts-1.json"  # the number changes when parameter_field's text does
+FUZZY = "fuzzy-texts-1.json"  # the number changes when other_text's text does
+TEXTS_LIMIT = 512 << 20  # bytes of kept texts
+KEEP_TEXTS = 8  # catalogs whose texts are kept
+
+
+def regex_texts(catalog: Catalog, tools: Sequence[Tool]) -> tuple[list[str], list[str]]:
+    """The description and the parameter text of each of `tools` (catalog tools, in any
+    order and number), from the catalog's kept texts when it was seen before."""
+    from toolcat.search.regex import parameter_field
+
+    descriptions, parameters = _kept(catalog, tools, REGEX, [
+        ("descriptions", lambda t: t.description), ("parameters", parameter_field)])
+    return descriptions, parameters
+
+
+def fuzzy_texts(catalog: Catalog, tools: Sequence[Tool]) -> list[str]:
+    """The fuzzy index's text of each of `tools` besides their names (other_text)."""
+    from toolcat.search.fuzzy import other_text
+
+    return _kept(catalog, tools, FUZZY, [("others", other_text)])[0]
+
+
+def _kept(catalog: Catalog, tools: Sequence[Tool], part: str,
+          fields: list[tuple[str, Callable[[Tool], str]]]) -> list[list[str]]:
+    from toolcat.search.index import catalog_key, index_path
+    from toolcat.source import cache
+
+    key = catalog_key(catalog)
+    if key is None:
+        return [[make(t) for t in tools] for _, make in fields]
+    path = index_path(key, part)
+    count = len(catalog.tools)
+    names = [name for name, _ in fields]
+    kept = cache.recall(path, TEXTS_LIMIT, lambda payload: _texts(payload, names, count),
+                        "search texts")
+    if kept is None:
+        kept = [[make(t) for t in catalog.tools] for _, make in fields]
+        made = dict(zip(names, kept, strict=True))
+        cache.store(path, lambda handle: handle.write(json.dumps(made).encode()), KEEP_TEXTS)
+    if len(tools) == count and all(a is b for a, b in zip(tools, catalog.tools, strict=True)):
+        return kept
+    at = {id(t): i for i, t in enumerate(catalog.tools)}
+    places = [at[id(t)] for t in tools]
+    return [[texts[i] for i in places] for texts in kept]
+
+
+def _texts(payload: memoryview, names: list[str], count: int) -> list[list[str]]:
+    data = json.loads(bytes(payload))
+    if not isinstance(data, dict):
+        raise ValueError("not a map of texts")
+    found = []
+    for name in names:
+        texts = data.get(name)
+        if not isinstance(texts, list) or len(texts) != count or not all(
+                isinstance(text, str) for text in texts):
+            raise ValueError(f"'{name}' is not a list of {count} texts")
+        found.append(texts)
+    return found
