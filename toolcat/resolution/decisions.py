@@ -27,7 +27,7 @@ class Lazy(Sequence[T]):
     """A tuple whose items are made when they are read.
 
     A resolution at 43,000 tools has a verdict and a trace node for each tool, and most of
-    what reads it (the text output, serve, render) reads the few that are shown: making them
+    what reads it (serve, render, a lookup by name) reads the few that are shown: making them
     all cost a resolution most of its time. It equals, hashes and prints as the tuple of its
     items."""
 
