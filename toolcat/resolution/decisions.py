@@ -299,7 +299,8 @@ class Resolution:
         deferred: tools not visible that the model can still discover with a search tool,
             by descending relevance.
         excluded: tools the model can neither see nor discover.
-        verdicts: one Verdict per tool (built-ins, catalog, gateway): status, rule, reason.
+        verdicts: one Verdict per tool (built-ins, catalog, gateway), made when read: status,
+            rule, reason.
         format: the chosen tool-call format and why (FormatChoice).
         cap: the number of catalog tools the agent may put in the prompt (Cap).
         tool_search_mode: whether tool search mode is on.
@@ -318,7 +319,7 @@ class Resolution:
     builtins: tuple[Tool, ...]
     deferred: tuple[Tool, ...]
     excluded: tuple[Tool, ...]
-    verdicts: Sequence[Verdict]
+    verdicts: Verdicts
     format: FormatChoice
     cap: Cap
     tool_search_mode: bool
@@ -336,45 +337,26 @@ class Resolution:
         return tuple(t for t in self.visible if t.qualified_name not in builtin)
 
     def verdict(self, name: str) -> Verdict:
-        """The verdict of the tool called `name` (plain or `server:tool`)."""
-        if isinstance(self.verdicts, Verdicts):
-            found = self.verdicts.named(name)
-            if found is not None:
-                return found
+        """The verdict of the first tool called `name` (plain, `server:tool`, or as shown)."""
+        found = self.verdicts.named(name)
+        if found is None:
             raise KeyError(name)
-        for verdict in self.verdicts:
-            if name in (verdict.name, verdict.tool.name, verdict.tool.qualified_name):
-                return verdict
-        raise KeyError(name)
+        return found
 
     def verdict_of(self, tool: Tool) -> Verdict:
         """The verdict of `tool`, one of this resolution's tools (KeyError otherwise)."""
-        return self._finder()(tool)
-
-    def _finder(self) -> Callable[[Tool], Verdict]:
-        if isinstance(self.verdicts, Verdicts):
-            verdicts = self.verdicts
-
-            def found(tool: Tool) -> Verdict:
-                verdict = verdicts.of(tool)
-                if verdict is None:
-                    raise KeyError(tool.qualified_name)
-                return verdict
-            return found
-        by_id = {id(v.tool): v for v in self.verdicts}
-        by_key = {v.tool.qualified_name: v for v in self.verdicts}
-        return lambda tool: by_id.get(id(tool)) or by_key[tool.qualified_name]
+        found = self.verdicts.of(tool)
+        if found is None:
+            raise KeyError(tool.qualified_name)
+        return found
 
     def brief(self, tool: Tool) -> Brief:
         """`verdict_of(tool)` without its reason: cheap for listing thousands of tools."""
         return self.briefs((tool,))[0]
 
     def briefs(self, tools: Iterable[Tool]) -> list[Brief]:
-        """`brief` of each of `tools`."""
-        if isinstance(self.verdicts, Verdicts):
-            return self.verdicts.briefs(tools)
-        verdict = self._finder()
-        return [Brief(v.name, v.status, v.rule, v.via, v.tokens) for v in map(verdict, tools)]
+        """`brief` of each of `tools` (KeyError for one that is not this resolution's)."""
+        return self.verdicts.briefs(tools)
 
     def names(self, status: Status = "visible") -> list[str]:
         """The names of the tools with `status`, in the order of that list."""
@@ -384,10 +366,8 @@ class Resolution:
 
     def to_json(self) -> dict[str, Any]:
         """The stable `toolcat resolve --json` shape (documented in docs/resolve.md)."""
-        verdict = self._finder()
-
         def listed(tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-            return [verdict(t).to_json() for t in tools]
+            return [self.verdict_of(t).to_json() for t in tools]
 
         return {
             "query": self.query,
