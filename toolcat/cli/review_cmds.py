@@ -83,7 +83,7 @@ def review(
         manifest = replace(manifest, inputs={k: v for k, v in manifest.inputs.items()
                                              if k not in typed})
         inputs = manifest_inputs(check, manifest, bundled_profiles())
-        named_by = {k for k in inputs if given.get(k) is None}  
+        named_by = set(inputs)
         inputs.update({k: v for k, v in given.items() if v is not None})
         root = check
     else:
