@@ -352,3 +352,12 @@ def test_a_relative_trusted_folder_is_refused(tree, value):
     one_line_error(toolcat(tree, "list", TOOLCAT_TRUST=value),
                    f"$TOOLCAT_TRUST: '{value}' is not an absolute folder")
     assert not (tree / "PWNED").exists()
+
+
+def test_a_bundled_profiles_name_means_the_bundled_profile_not_a_file_of_that_name(run):
+    Path("small-model").write_text("name: planted\nscorer: bm25\nallow_unsafe: true\n")
+    result = run("resolve", "delete a file", "-c", "demo", "-p", "small-model", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["profile"]["name"] == "small-model"
+    mine = run("resolve", "delete a file", "-c", "demo", "-p", "./small-model", "--json")
+    assert json.loads(mine.stdout)["profile"]["name"] == "planted"  # a path means the file

@@ -58,12 +58,13 @@ def test_an_imported_file_keeps_the_defaults_and_an_explicit_safe_wins(listing, 
     assert (reset.safe, reset.safety) == (True, "")
 
 
-def test_list_shows_why_and_the_project_can_trust_unannotated_tools(run, listing):
+def test_list_shows_why_and_the_project_can_trust_unannotated_tools(run, listing, monkeypatch):
     listed = json.loads(run("list", "-c", str(listing), "--json").stdout)["tools"]
     assert {t["name"]: (t["safe"], t["safety"]) for t in listed} == EXPECTED
     table = run("list", "-c", str(listing)).stdout
     assert "no (no annotations: MCP default)" in table
     Path("toolcat.yaml").write_text("mcp: {unannotated: safe}\n")
+    monkeypatch.setenv("TOOLCAT_TRUST", str(Path.cwd()))  # a relaxing setting needs trust
     trusted = json.loads(run("list", "-c", str(listing), "--json").stdout)["tools"]
     safe = {t["name"]: t["safe"] for t in trusted}
     assert safe == {"git_reset": True, "git_log": True, "write_query": True, "git_add": True,

@@ -13,6 +13,7 @@ from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
     from toolcat.pin.lock import Lock
+    from toolcat.resolution.profile import Profile
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
@@ -125,6 +126,10 @@ def serve(
 
     if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
         note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+    from toolcat.catalog.project import unannotated_policy
+
+    relaxed = unannotated_policy(cfg)[0] != "unsafe"
+    note(_policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None))
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
@@ -132,6 +137,31 @@ def serve(
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode)
+
+
+def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,
+            unannotated_from: Path | None) -> str:
+    """What serve does with unsafe tools, and which setting says so: said on start, since a
+    relaxed policy lets a model run destructive tools."""
+    from toolcat.serve.approval import unsafe_policy
+
+    policy = unsafe_policy(chosen, allow_unsafe=allow_unsafe)
+    what = {"refuse": "refused", "ask": "asked about before each call",
+            "allow": "called without asking"}[policy]
+    if allow_unsafe:
+        where = "--allow-unsafe"
+    elif chosen.approval is not None or chosen.allow_unsafe:
+        setting = f"approval: {chosen.approval}" if chosen.approval is not None \
+            else "allow_unsafe: true"
+        named = "--profile" if option else "profile: of the configuration"
+        where = f"{setting} in the profile {chosen.source or chosen.name}, from {named}"
+    else:
+        where = "the default"
+    line = f"toolcat serve: unsafe tools are {what} ({where})"
+    if unannotated_from is not None:
+        line += ("; MCP tools without safety hints are treated as safe (mcp.unannotated "
+                 f"in {unannotated_from})")
+    return line
 
 
 def _lock(config_path: Path | None) -> Lock | None:
