@@ -90,6 +90,7 @@ def serve(
 
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
+    from toolcat.catalog.project import unannotated_policy
     from toolcat.cli import build
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
@@ -111,6 +112,9 @@ def serve(
         raise UsageError("--token and --allow-host apply to --http; over stdio the client "
                          "that started serve is its only client")
 
+    relaxed = unannotated_policy(cfg)[0] != "unsafe"
+    policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
+
     def ready(port: int) -> None:
         assert address is not None
         from toolcat.serve.http import address as where
@@ -123,13 +127,11 @@ def serve(
             "every interface" if reach.wildcard else "beyond this machine"
         note(f"toolcat serve: {len(cat.tools)} tools at http://{host}:{port}/mcp "
              f"({scope}; Host and Origin checked; {guard})")
+        note(policy)  # after the line that says where: scripts read that one first
 
     if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
         note(f"toolcat serve: {len(cat.tools)} tools over stdio")
-    from toolcat.catalog.project import unannotated_policy
-
-    relaxed = unannotated_policy(cfg)[0] != "unsafe"
-    note(_policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None))
+        note(policy)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
