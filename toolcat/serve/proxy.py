@@ -108,9 +108,13 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        safe = not self.allow_unsafe  # with only safe tools in the pool, it destroys nothing
-        proxy = replace(CALL_TOOL, annotations={**(CALL_TOOL.annotations or {}),
-                                                "destructiveHint": not safe})
+        # call_tool destroys nothing only when every tool it can reach is stated so: a
+        # catalog tool's `safe` is a default unless someone wrote it (Tool.safety_stated)
+        harmless = all(t.safe and t.safety_stated
+                       and (t.annotations or {}).get("destructiveHint") is not True
+                       for t in self.pool)
+        proxy = replace(CALL_TOOL, safe=harmless, annotations={
+            **(CALL_TOOL.annotations or {}), "destructiveHint": not harmless})
         builtins: dict[str, Tool] = {}
         for name, tool in self._builtins.items():  # call_tool in add_tool's place
             if name == "add_tool":
