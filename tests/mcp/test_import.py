@@ -319,9 +319,10 @@ def test_python_api_imports_servers_into_a_catalog():
 
     catalog = import_servers([stdio_spec(DEMO, name="store")], timeout=float(START_TIMEOUT))
     assert catalog.server_names() == ["store"]
-    # list_files has no annotations: by the MCP specification's defaults it may destroy
-    assert [(t.qualified_name, t.safety) for t in catalog.tools if not t.safe] == [
-        ("store:delete_file", "destructiveHint: true"),
-        ("store:list_files", "no annotations: MCP default")]
+    # list_files has no annotations: nobody stated its safety
+    assert [(t.qualified_name, t.safety, t.safety_reason) for t in catalog.tools
+            if not t.safe] == [
+        ("store:delete_file", "unsafe", "destructiveHint: true"),
+        ("store:list_files", "unknown", "safety not stated: no annotations")]
     with pytest.raises(ServerError, match="exited before it had listed its tools"):
         import_servers([stdio_spec([*BROKEN, "exit"])], timeout=20)

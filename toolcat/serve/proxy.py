@@ -136,6 +136,10 @@ class ProxyGate(Gate):
         return super().unavailable(name).replace(UNSAFE, UNSAFE.replace(" to add it",
                                                                          " to call it"))
 
+    def left_out_reason(self, tool: Tool) -> str:
+        return super().left_out_reason(tool).replace(UNSAFE, UNSAFE.replace(" to add it",
+                                                                            " to call it"))
+
     def search(self, query: str) -> SearchAnswer:
         """search_tools, each found tool with its whole MCP definition."""
         answer = super().search(query)
@@ -143,9 +147,11 @@ class ProxyGate(Gate):
             return answer
         response = dict(answer.response)
         response["tools"] = [self._defined(entry) for entry in response["tools"]]
-        message = response.get("message")
-        if message in (FOUND, FOUND_FUZZY):
-            response["message"] = FOUND_CALL if message == FOUND else FOUND_FUZZY_CALL
+        message = str(response.get("message", ""))
+        for found, call in ((FOUND, FOUND_CALL), (FOUND_FUZZY, FOUND_FUZZY_CALL)):
+            if message.startswith(found):  # the rest: the safety note, the tools left out
+                response["message"] = call + message[len(found):]
+                break
         return replace(answer, response=response)
 
     def _defined(self, entry: Mapping[str, Any]) -> dict[str, Any]:
