@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from rich.console import Console, JustifyMethod
     from rich.tree import Tree
 
+    from toolcat.model import Tool
     from toolcat.render.cache import CacheReport, CacheStep
     from toolcat.resolution import Decision, Resolution, Step
-    from toolcat.model import Tool
 
 StepsOpt = Annotated[
     Path | None,
