@@ -147,9 +147,9 @@ class Gate:
         pooled = {id(t) for t in self.pool}
         self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
                                        count=len(catalog.tools))
-        # the tools a search cannot return, which it names when they fit (None: there are none)
-        left_out = ~self._searchable
-        self._left_out = left_out if left_out.any() else None
+        # the tools a search cannot return, which it names when they fit (by identity)
+        tools = catalog.tools
+        self._left_out = frozenset(id(tools[i]) for i in np.flatnonzero(~self._searchable))
         # the names a client may call tools by: built on first use (add_tool, or once the
         # semantic stage is ready), not at start (a quarter of a second each at 43,000 tools)
         self._maps = _Shared[_NameMaps]()  # shared by forks, as the indexes are
@@ -320,10 +320,10 @@ class Gate:
         if any("safety" in entry for entry in tools) and self.approval != "allow":
             message += " " + UNKNOWN_NOTE
         answer: dict[str, Any] = {"found": len(tools), "tools": tools, "message": message}
-        left = self._fitting_left_out(query, found) if method != "regex" else []
+        left = self._fitting_left_out(query) if method != "regex" else []
         if left:
             answer["left_out"] = left
-            answer["message"] = f"{message} Left out: " + "; ".join(
+            answer["message"] = message.rstrip(".") + ". Left out: " + "; ".join(
                 f"{entry['name']} ({entry['reason']})" for entry in left) + "."
         if self.tuning is not None and method.startswith(tuned_name(self.scorer_name)):
             answer["tuning"] = self.tuning.label  # the client sees what ranked its tools
@@ -339,24 +339,20 @@ class Gate:
             entry["safety"] = tool.safety
         return entry
 
-    def _fitting_left_out(self, query: str, found: Sequence[Tool]) -> list[dict[str, str]]:
+    def _fitting_left_out(self, query: str) -> list[dict[str, str]]:
         """The tools left out of search (unsafe, withheld, filtered by the profile) that
-        fit `query` at least as well as the least of `found` (or above the floor when
-        nothing was found), each with why and how to allow it; at most LIMIT, ranked by the
-        search scorer over the tools left out, with the last query's scores."""
-        if self._left_out is None:
+        would have been among the LIMIT best for `query` had they been searchable, each with
+        why and how to allow it (the search scorer ranks the whole catalog once more, with
+        the last query's scores)."""
+        if not self._left_out:
             return []
         try:
-            scorer = self.scorer(self.scorer_name)
-            ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
-                          where=self._left_out)
-            scores = {id(s.tool): s.score for s in rank(
-                scorer, query, limit=LIMIT, min_score=self.floor, where=self._searchable)}
+            ranked = rank(self.scorer(self.scorer_name), query, limit=LIMIT,
+                          min_score=self.floor)
         except Exception:  # the search itself answered; naming left-outs is extra
             return []
-        least = min((scores.get(id(t), 0.0) for t in found), default=0.0)
         return [{"name": self.name(s.tool), "reason": self.left_out_reason(s.tool)}
-                for s in ranked if s.score > 0 and s.score >= least]
+                for s in ranked if s.score > 0 and id(s.tool) in self._left_out]
 
     def left_out_reason(self, tool: Tool) -> str:
         """Why a catalog tool cannot be found, and how to allow it."""
