@@ -91,3 +91,45 @@ def test_a_wrong_policy_is_a_config_error(run, listing):
     result = run("list", "-c", str(listing))
     assert result.exit_code == 2
     assert "'mcp.unannotated' must be one of unknown, safe, unsafe" in result.stderr
+
+
+def test_pick_offers_an_unknown_tool_marked_and_leaves_a_destructive_one_out(run, listing):
+    ask = ("pick", "-c", str(listing), "--scorer", "bm25")
+    reset = run(*ask, "reset the repository to a commit").stdout.splitlines()
+    assert reset[1].split()[1] == "git:git_reset" and reset[1].endswith("safety not stated")
+    clean = run(*ask, "delete untracked files")
+    assert clean.exit_code == 0 and "1." not in clean.stdout  # nothing picked
+    assert "the best fit, git:git_clean" in clean.stdout
+    assert "is marked destructive by its server (destructiveHint: true)" in clean.stdout
+    assert "--allow-unsafe" in clean.stdout
+    data = json.loads(run(*ask, "delete untracked files", "--json").stdout)
+    assert data["best_unsafe"]["cause"] == \
+        "marked destructive by its server (destructiveHint: true)"
+    assert data["excluded_unsafe"] == ["git:git_clean"]  # unknown tools are not left out
+    allowed = json.loads(run(*ask, "delete untracked files", "--allow-unsafe", "--json").stdout)
+    assert allowed["picks"][0]["name"] == "git_clean"
+    assert allowed["picks"][0]["safety"] == "unsafe"
+
+
+def test_lint_flags_a_destructive_sounding_tool_whose_safety_nobody_stated(run, listing):
+    report = json.loads(run("lint", "-c", str(listing), "--json").stdout)
+    flagged = [(f["tool"], f["message"]) for f in report["findings"] if f["rule"] == "TC608"]
+    assert [tool for tool, _ in flagged] == ["write_query"]  # git_clean said destructiveHint
+    assert "nobody stated its safety" in flagged[0][1]
+
+
+def test_resolve_shows_unknown_tools_marked_and_says_why_unsafe_ones_are_out(run, listing,
+                                                                            tmp_path):
+    profile = tmp_path / "bm25.yaml"
+    profile.write_text("name: words\nscorer: bm25\n")
+    data = json.loads(run("resolve", "-c", str(listing), "-p", str(profile),
+                          "reset the repository to a commit", "--json").stdout)
+    [reset] = [v for v in data["visible"] if v["name"] == "git_reset"]
+    assert reset["safety"] == "unknown" and reset["reason"].endswith("safety not stated")
+    [clean] = [v for v in data["excluded"] if v["name"] == "git_clean"]
+    assert clean["rule"] == "unsafe"
+    assert clean["reason"].startswith("marked destructive by its server (destructiveHint: true)")
+    assert "--allow-unsafe" in clean["reason"]
+    text = run("resolve", "-c", str(listing), "-p", str(profile),
+               "reset the repository to a commit").stdout
+    assert "safety not stated for git_reset" in text
