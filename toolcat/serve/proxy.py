@@ -108,7 +108,9 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        safe = not self.allow_unsafe  # with only safe tools in the pool, it destroys nothing
+        # with no unsafe tool in the pool it destroys nothing unasked: serve itself asks before
+        # a tool of unknown safety runs (unless approval allows them, which allows unsafe too)
+        safe = not self.allow_unsafe
         proxy = replace(CALL_TOOL, annotations={**(CALL_TOOL.annotations or {}),
                                                 "destructiveHint": not safe})
         builtins: dict[str, Tool] = {}
