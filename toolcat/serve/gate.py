@@ -19,8 +19,9 @@ neither found nor added unless the profile (`allow_unsafe`, `approval: ask|allow
 server's `--allow-unsafe` allows it (toolcat.serve.approval.unsafe_policy); with `approval:
 ask` each call asks the user first (toolcat.serve.approval). A tool whose safety nobody stated
 is found and added like any other, marked in search answers, and asked about before each
-call. Tools left out that fit a search as well as those found are named in the answer
-(`left_out`), with the cause and the way to allow them. A tool
+call. Tools left out that would have been among the 5 best of a search had they been
+searchable are named in the answer (`left_out`), with the cause and the way to allow them (one
+more ranking of the last query's scores: 1.2 ms a query at 4,076 tools with bm25). A tool
 `withheld` (toolcat.serve.trust: a security finding, a change since the lock) is neither
 found, added nor called, whatever the profile says.
 
