@@ -77,6 +77,6 @@ def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str |
         gc.freeze()
         gc.enable()
     policy = unannotated_setting(cfg.section("mcp"), cfg.reader())
-    if policy != "unsafe":
+    if policy != "unknown":
         loaded = replace(loaded, tools=trust_unannotated(loaded.tools, policy))
     return loaded, choice

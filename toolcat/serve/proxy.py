@@ -108,7 +108,9 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        safe = not self.allow_unsafe  # with only safe tools in the pool, it destroys nothing
+        # with no unsafe tool in the pool it destroys nothing unasked: serve itself asks before
+        # a tool of unknown safety runs (unless approval allows them, which allows unsafe too)
+        safe = not self.allow_unsafe
         proxy = replace(CALL_TOOL, annotations={**(CALL_TOOL.annotations or {}),
                                                 "destructiveHint": not safe})
         builtins: dict[str, Tool] = {}
@@ -136,6 +138,10 @@ class ProxyGate(Gate):
         return super().unavailable(name).replace(UNSAFE, UNSAFE.replace(" to add it",
                                                                          " to call it"))
 
+    def left_out_reason(self, tool: Tool) -> str:
+        return super().left_out_reason(tool).replace(UNSAFE, UNSAFE.replace(" to add it",
+                                                                            " to call it"))
+
     def search(self, query: str) -> SearchAnswer:
         """search_tools, each found tool with its whole MCP definition."""
         answer = super().search(query)
@@ -143,9 +149,11 @@ class ProxyGate(Gate):
             return answer
         response = dict(answer.response)
         response["tools"] = [self._defined(entry) for entry in response["tools"]]
-        message = response.get("message")
-        if message in (FOUND, FOUND_FUZZY):
-            response["message"] = FOUND_CALL if message == FOUND else FOUND_FUZZY_CALL
+        message = str(response.get("message", ""))
+        for found, call in ((FOUND, FOUND_CALL), (FOUND_FUZZY, FOUND_FUZZY_CALL)):
+            if message.startswith(found):  # the rest: the safety note, the tools left out
+                response["message"] = call + message[len(found):]
+                break
         return replace(answer, response=response)
 
     def _defined(self, entry: Mapping[str, Any]) -> dict[str, Any]:
