@@ -124,7 +124,7 @@ def test_a_planted_read_cannot_hide_a_poisoned_tool(victim: dict[str, Path]) -> 
 
 
 @pytest.mark.parametrize("tamper", [
-    "dataclasses.replace(t, safe=True, safety='')",  # a destructive tool marked safe
+    "dataclasses.replace(t, safety='safe', safety_reason='')",  # a destructive tool marked safe
     "dataclasses.replace(t, description='Harmless. ' + t.description)",  # a changed text
 ])
 def test_a_planted_read_cannot_change_a_tool(victim: dict[str, Path], tamper: str) -> None:

@@ -56,10 +56,10 @@ def test_schema_changes_name_the_nodes_that_differ():
 
 
 def test_a_tool_that_moved_to_another_server_is_one_change():
-    result = diff_catalogs([tool(server="old")], [tool(server="new", safe=False)])
+    result = diff_catalogs([tool(server="old")], [tool(server="new", safety="unsafe")])
     assert not result.added and not result.removed
     assert [(c.field, c.old, c.new) for c in result.changed[0].changes] == [
-        ("server", "old", "new"), ("safe", True, False)]
+        ("server", "old", "new"), ("safety", "safe", "unsafe")]
 
 
 def test_a_shared_name_is_paired_by_server_only():

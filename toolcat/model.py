@@ -22,6 +22,12 @@ Json = Any
 Kind = Literal["tool", "skill", "code"]
 NoSchemaMode = Literal["read-only", "human-approval", "full"]
 Source = Literal["builtin", "mcp", "custom", "virtual"]
+# safe: stated read-only or non-destructive (or `safe: true`; outside MCP, the default);
+# unsafe: stated destructive (or `safe: false`), left out unless allowed; unknown: nobody
+# said (an MCP tool without hints): picked and shown like any tool, marked, asked about
+# before serve calls it (docs/safety.md)
+Safety = Literal["safe", "unsafe", "unknown"]
+SAFETIES: tuple[Safety, ...] = ("safe", "unsafe", "unknown")
 
 KINDS: tuple[Kind, ...] = ("tool", "skill", "code")
 SOURCES: tuple[Source, ...] = ("builtin", "mcp", "custom", "virtual")
@@ -174,8 +180,8 @@ class Tool(_Identity):
     tags: tuple[str, ...] = ()
     category: str | None = None
     priority: int = 50
-    safe: bool = True
-    safety: str = ""  # why `safe` has its value when no one wrote it (see providers/mcp.py)
+    safety: Safety = "safe"
+    safety_reason: str = ""  # why `safety` has its value when no one wrote it (providers/mcp.py)
     strict: bool | None = None
     allow_no_schema: bool = False
     no_schema_mode: NoSchemaMode | None = None
@@ -232,14 +238,40 @@ class Tool(_Identity):
         return tools
 
     @property
+    def safe(self) -> bool:
+        """Whether the tool is stated (or, outside MCP, taken) to be safe: False for an
+        unsafe tool and for one whose safety is unknown."""
+        return self.safety == "safe"
+
+    @property
+    def unsafe(self) -> bool:
+        """Whether the tool is stated destructive (`safe: false`, an MCP destructiveHint):
+        the only state left out unless unsafe tools are allowed."""
+        return self.safety == "unsafe"
+
+    @property
+    def safety_cause(self) -> str:
+        """Who said what about the tool's safety, in a few words for a person: "marked
+        destructive by its server (destructiveHint: true)", "marked unsafe (safe: false)",
+        "safety not stated (no annotations)"; empty for a tool safe by default."""
+        reason = self.safety_reason
+        if self.safety == "unsafe":
+            if reason.startswith("destructiveHint"):
+                return f"marked destructive by its server ({reason})"
+            return f"treated as unsafe ({reason})" if reason else "marked unsafe (safe: false)"
+        if self.safety == "unknown":
+            return reason or "safety not stated"
+        return reason
+
+    @property
     def safety_stated(self) -> bool:
         """Whether the author said how safe the tool is: a `safe:` key, an MCP `readOnlyHint`
-        or `destructiveHint`, or `safe=False` given in code. Otherwise `safe` is a default
-        (true outside MCP, false by the MCP specification), not something anyone stated."""
+        or `destructiveHint`, or `safe=False` given in code. Otherwise the state is a default
+        (safe outside MCP, unknown in MCP), not something anyone stated."""
         hints = self.annotations or {}
-        return ("safe" in self.raw or isinstance(hints.get("readOnlyHint"), bool)
+        return ("safe" in self.raw or hints.get("readOnlyHint") is True
                 or isinstance(hints.get("destructiveHint"), bool)
-                or (not self.safe and not self.safety))
+                or (self.safety == "unsafe" and not self.safety_reason))
 
     @property
     def ignored_rules(self) -> frozenset[str]:
@@ -276,6 +308,7 @@ class Tool(_Identity):
             "priority": self.priority,
             "safe": self.safe,
             "safety": self.safety,
+            "safety_reason": self.safety_reason,
             "strict": self.strict,
             "allow_no_schema": self.allow_no_schema,
             "no_schema_mode": self.no_schema_mode,

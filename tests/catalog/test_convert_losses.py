@@ -75,7 +75,7 @@ def test_unknown_safety_stays_unknown_in_mcp_and_is_said(run):
         assert result.exit_code == 0
         tools = {t["name"]: t for t in json.loads(result.stdout)["tools"]}
         assert "annotations" not in tools[destructive]
-        assert "safety not stated: no destructiveHint written" in result.stderr
+        assert "safety not stated: no readOnlyHint or destructiveHint written" in result.stderr
         assert f":{destructive}" in result.stderr
 
 
@@ -86,4 +86,5 @@ def test_stated_safety_is_still_written_as_a_hint(tmp_path, run):
     tools = {t["name"]: t for t in json.loads(
         run("convert", "-c", str(path), "--to", "mcp").stdout)["tools"]}
     assert tools["get_row"]["annotations"] == {"destructiveHint": False}
-    assert "annotations" not in tools["drop_table"]  # the MCP default already says it
+    # written too: a tool without hints has an unknown safety, not a destructive one
+    assert tools["drop_table"]["annotations"] == {"destructiveHint": True}

@@ -32,8 +32,8 @@ def test_list_json_has_the_documented_shape(run):
     assert data["sources"] == [FULL]
     first = data["tools"][0]
     assert sorted(first) == ["description", "kind", "level", "name", "origin",
-                             "qualified_name", "safe", "safety", "server", "size", "source",
-                             "tags"]
+                             "qualified_name", "safe", "safety", "safety_reason", "server",
+                             "size", "source", "tags"]
     assert (first["name"], first["qualified_name"], first["origin"]["line"]) == (
         "get_weather", "weather:get_weather", 8)
 

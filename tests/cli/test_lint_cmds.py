@@ -140,7 +140,8 @@ def test_pyproject_tool_toolcat_lint_is_read_too(run, isolated):
     ("catalog: tools.yaml\n", "1:1", "unknown setting 'catalog'; known: catalogs,"),
     ("catalogs: {a: 1}\n", "1:11", "'catalogs' must be a path or a list of paths"),
     ("names:\n  prefix: sometimes\n", "2:11", "'names.prefix' must be one of collisions, always"),
-    ("mcp:\n  unannotated: maybe\n", "2:16", "'mcp.unannotated' must be one of unsafe, safe"),
+    ("mcp:\n  unannotated: maybe\n", "2:16",
+     "'mcp.unannotated' must be one of unknown, safe, unsafe"),
     ("tuning: 3\n", "1:9", "'tuning' must be the path of a tuning file"),
 ])
 def test_a_bad_setting_exits_2_at_its_line_and_column(run, isolated, text, place, message):

@@ -98,9 +98,9 @@ def test_diff_pairs_tools_across_renamed_files_and_shows_other_fields(run, isola
         "    parameters:",
         '      /required: ["path"] → []',
         '    server: "v1" → "v2"',
-        "~ v2:delete_file  server, safe",
+        "~ v2:delete_file  server, safety",
         '    server: "v1" → "v2"',
-        "    safe: false → true",
+        "    safety: \"unsafe\" → \"safe\"",
         "0 added, 0 removed, 2 changed, 0 unchanged",
     ]
 

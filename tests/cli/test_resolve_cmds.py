@@ -58,7 +58,8 @@ def test_resolve_json_has_the_documented_shape(run):
     assert [t["name"] for t in data["visible"]] == ["tool_search", "final_answer",
                                                     "get_weather", "weather_forecast"]
     assert sorted(data["visible"][0]) == ["builtin", "name", "qualified_name", "reason",
-                                          "rule", "score", "server", "status", "tokens", "via"]
+                                          "rule", "safety", "score", "server", "status",
+                                          "tokens", "via"]
     assert data["format"] == {
         "name": "pythonic", "primary": "native", "fallback": True,
         "reason": "the preferred format native is unavailable (the model has no native tool "

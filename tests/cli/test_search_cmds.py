@@ -38,17 +38,18 @@ def test_list_on_a_narrow_terminal_keeps_whole_words(run):
     shown = on_terminal("list", "-c", catalog, columns=60)
     cells = [[c.strip() for c in line.split("│")[1:-1]] for line in shown.splitlines()
              if line.startswith("│")]
-    assert [row[-1] for row in cells] == ["yes", "no", "no", "yes"]  # no "(de… fal…"
+    assert [row[-1] for row in cells] == ["yes", "unknown", "unknown", "yes"]  # no "(de… fal…"
     assert all("…" not in cell for row in cells for cell in row)
     wide = on_terminal("list", "-c", catalog, columns=140)
-    assert "no (no annotations: MCP default)" in wide
+    assert "unknown (safety not stated: no annotations)" in wide
 
 
 def test_search_json_has_seed_001s_response_shape(run):
     data = json.loads(run("search", "weather", "--json").stdout)
     assert sorted(data) == ["found", "message", "note", "scorer", "tools"]
     assert data["found"] == 5 and data["scorer"] == "regex"
-    assert sorted(data["tools"][0]) == ["description", "name", "reason", "score", "server"]
+    assert sorted(data["tools"][0]) == ["description", "name", "reason", "safety", "score",
+                                        "server"]
     assert data["tools"][0]["name"] == "get_weather"
 
 
@@ -102,7 +103,8 @@ def test_pick_json_has_the_documented_shape(run):
                             "fits", "max_candidates", "message", "min_score", "notice",
                             "picks", "query", "scorer", "timed_out"]
     assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
-                                        "reason", "safe", "score", "server"]
+                                        "reason", "safe", "safety", "safety_reason", "score",
+                                        "server"]
     assert data["picks"][0]["name"] == "send_message"
     assert sorted(data["picks"][0]["provenance"]) == ["details", "origin", "scorer"]
 

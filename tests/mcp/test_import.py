@@ -319,9 +319,36 @@ def test_python_api_imports_servers_into_a_catalog():
 
     catalog = import_servers([stdio_spec(DEMO, name="store")], timeout=float(START_TIMEOUT))
     assert catalog.server_names() == ["store"]
-    # list_files has no annotations: by the MCP specification's defaults it may destroy
-    assert [(t.qualified_name, t.safety) for t in catalog.tools if not t.safe] == [
-        ("store:delete_file", "destructiveHint: true"),
-        ("store:list_files", "no annotations: MCP default")]
+    # list_files has no annotations: nobody stated its safety
+    assert [(t.qualified_name, t.safety, t.safety_reason) for t in catalog.tools
+            if not t.safe] == [
+        ("store:delete_file", "unsafe", "destructiveHint: true"),
+        ("store:list_files", "unknown", "safety not stated: no annotations")]
     with pytest.raises(ServerError, match="exited before it had listed its tools"):
         import_servers([stdio_spec([*BROKEN, "exit"])], timeout=20)
+
+
+def test_pick_on_an_imported_server_marks_unknown_tools_and_leaves_destructive_ones_out(
+        run, tmp_path):
+    # list_files sends no annotations (safety unknown), delete_file says destructiveHint: true
+    out = tmp_path / "demo.yaml"
+    assert import_mcp(run, "-o", str(out), "--", *DEMO).exit_code == 0
+    ask = ("pick", "-c", str(out), "--scorer", "bm25")
+    listing = json.loads(run(*ask, "list the files in the store", "--json").stdout)
+    [unknown] = [p for p in listing["picks"] if p["name"] == "list_files"]
+    assert (unknown["safety"], unknown["safe"]) == ("unknown", False)
+    assert unknown["safety_reason"] == "safety not stated: no annotations"
+    shown = run(*ask, "list the files in the store").stdout
+    assert any("demo-files:list_files" in line and line.endswith("safety not stated")
+               for line in shown.splitlines())
+    deleting = run(*ask, "delete a file from the store")
+    assert deleting.exit_code == 0
+    assert "demo-files:delete_file" not in [line.split()[1] for line in
+                                            deleting.stdout.splitlines()[1:] if line.strip()]
+    assert ("demo-files:delete_file (" in deleting.stdout
+            and "is marked destructive by its server (destructiveHint: true)" in deleting.stdout
+            and "--allow-unsafe" in deleting.stdout)
+    Path("toolcat.yaml").write_text("mcp: {unannotated: unsafe}\n")  # the old reading
+    strict = json.loads(run(*ask, "list the files in the store", "--json").stdout)
+    assert "list_files" not in [p["name"] for p in strict["picks"]]
+    assert "demo-files:list_files" in strict["excluded_unsafe"]

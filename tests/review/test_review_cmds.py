@@ -233,3 +233,19 @@ def test_check_reproduces_a_review_made_with_a_baseline_and_several_providers(ru
     assert result.exit_code == 1
     assert "q2 (reviewer): new request [decisions.yaml]" in result.stdout
     assert "q3 (reviewer): trace changed [trace.md]" in result.stdout
+
+
+def test_a_tool_whose_safety_nobody_stated_is_shown_and_marked(run, project):
+    # move_file as an MCP server lists it without hints: shown, its reason marked
+    unstated = [dict(t, source="mcp", server="files") if t["name"] == "move_file" else t
+                for t in BEFORE]
+    catalog = write_catalog(Path("unstated"), unstated)
+    result = run("review", "-c", str(catalog), "-q", str(project["requests"]),
+                 "-p", str(project["profile"]), "-o", "out")
+    assert result.exit_code == 0, result.output
+    decisions = yaml.safe_load(Path("out/q3/reviewer/decisions.yaml").read_text())
+    [moved] = [v for v in decisions["visible"] if v["name"] == "move_file"]
+    assert moved["reason"].endswith("safety not stated")
+    [read] = [v for v in decisions["visible"] if v["name"] == "read_file"]
+    assert "safety" not in read["reason"]
+    assert "safety not stated" in Path("out/index.html").read_text()

@@ -25,7 +25,7 @@ DEFAULT = Tool(name="")
 
 # field -> (what the note calls it, whether a tool has something there to lose)
 FIELD_CHECKS: dict[str, tuple[str, Callable[[Tool], bool]]] = {
-    "safe": ("safety (safe: false)", lambda t: not t.safe),
+    "safe": ("safety (safe: false)", lambda t: t.unsafe),
     "annotations": ("MCP annotations", lambda t: bool(t.annotations)),
     "strict": ("strict", lambda t: t.strict is not None),
     "defer_loading": ("defer_loading", lambda t: t.defer_loading is not None),

@@ -84,16 +84,17 @@ def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str |
     policy, ignored = unannotated_policy(cfg)
     if ignored is not None:
         loaded = replace(loaded, issues=(*loaded.issues, ignored))
-    if policy != "unsafe":
+    if policy != "unknown":
         loaded = replace(loaded, tools=trust_unannotated(loaded.tools, policy))
     return loaded, choice
 
 
 def unannotated_policy(cfg: Config) -> tuple[str, LoadIssue | None]:
     """The `mcp: {unannotated: ...}` policy in force, and the warning when the configuration
-    asked for a relaxed one it may not give (config.trust.may_relax_safety): then "unsafe"."""
+    asked for the relaxed one (`safe`) and may not give it (config.trust.may_relax_safety):
+    then the default, "unknown"."""
     policy = unannotated_setting(cfg.section("mcp"), cfg.reader())
-    if policy == "unsafe" or cfg.path is None or may_relax_safety(cfg.path):
+    if policy != "safe" or cfg.path is None or may_relax_safety(cfg.path):
         return policy, None
-    return "unsafe", LoadIssue("untrusted-setting", relaxing_from(
+    return "unknown", LoadIssue("untrusted-setting", relaxing_from(
         f"mcp.unannotated: {policy}", cfg.path), cfg.where("/mcp/unannotated"), "warning")

@@ -42,6 +42,7 @@ def summary_json(catalog: Catalog, tool: Tool) -> dict[str, Any]:
         "tags": list(tool.tags),
         "safe": tool.safe,
         "safety": tool.safety,
+        "safety_reason": tool.safety_reason,
         "size": tool.size(),
         "origin": tool.origin.to_json() if tool.origin else None,
     }
@@ -121,20 +122,27 @@ def _more(hidden: int, noun: str) -> None:
 
 
 def _safe_text(tool: Tool) -> str:
-    return ("yes" if tool.safe else "no") + (f" ({tool.safety})" if tool.safety else "")
+    word = SAFETY_WORDS[tool.safety]
+    return word + (f" ({tool.safety_reason})" if tool.safety_reason else "")
 
 
 # terminal widths under which `list` leaves out tags, sizes, and the reasons for safety
 NARROW_TAGS, NARROW_SIZE, WIDE_SAFETY = 80, 72, 110
+# how `list` writes each safety state ("safe" column); `show` writes the state itself
+SAFETY_WORDS = {"safe": "yes", "unsafe": "no", "unknown": "unknown"}
+SAFETY_STYLES = {"safe": "", "unsafe": "red", "unknown": "yellow"}
 
 
-def _safe_cell(tool: Tool, yes: str = "yes", no: str = "no", why: bool = True) -> str:
-    """Safe or not, and why when no one wrote it: "no (no annotations: MCP default)"."""
+def _safe_cell(tool: Tool, words: dict[str, str] | None = None, why: bool = True) -> str:
+    """The tool's safety state, and why when no one wrote it: "unknown (safety not stated:
+    no annotations)"."""
     from rich.markup import escape
 
-    why = why and bool(tool.safety)
-    why_text = f" [dim]({escape(tool.safety)})[/]" if why else ""
-    return (yes if tool.safe else f"[red]{no}[/]") + why_text
+    word = (words or SAFETY_WORDS)[tool.safety]
+    style = SAFETY_STYLES[tool.safety]
+    cell = f"[{style}]{word}[/]" if style else word
+    return cell + (f" [dim]({escape(tool.safety_reason)})[/]"
+                   if why and tool.safety_reason else "")
 
 
 def show(
@@ -155,7 +163,7 @@ def show(
         return
     console.print(f"[bold]{tool.qualified_name}[/]  [dim]{tool.origin}[/]")
     facts = [f"kind {tool.kind}", f"level {tool.level}", f"source {tool.source}",
-             _safe_cell(tool, "safe", "unsafe")]
+             _safe_cell(tool, {s: s for s in SAFETY_WORDS})]
     if tool.tags:
         facts.append("tags " + ", ".join(tool.tags))
     console.print("  ".join(facts))

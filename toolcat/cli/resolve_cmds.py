@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console, JustifyMethod
     from rich.tree import Tree
 
+    from toolcat.model import Tool
     from toolcat.render.cache import CacheReport, CacheStep
     from toolcat.resolution import Decision, Resolution, Step
 
@@ -149,8 +150,9 @@ def _print_header(console: Console, resolution: Resolution) -> None:
         ("cap", ("none" if resolution.cap.limit is None else str(resolution.cap.limit))
          + f" — {escape(resolution.cap.reason)}"),
         ("scorer", resolution.scorer),
-        ("safety", "unsafe tools shown (allow_unsafe)" if profile.allow_unsafe
-         else "unsafe tools left out (--allow-unsafe to show them)"),
+        ("safety", ("unsafe tools shown (allow_unsafe)" if profile.allow_unsafe
+                    else "unsafe tools left out (--allow-unsafe to show them)")
+         + escape(_unknown_shown(resolution.visible))),
     ]
     if not resolution.tool_search_mode and profile.mcp.defer:
         rows.append(("floor", f"{profile.mcp.min_score:g} — the automatic search's "
@@ -164,6 +166,15 @@ def _print_header(console: Console, resolution: Resolution) -> None:
     for key, value in rows:
         console.print(f"[dim]{key:<{width}}[/]  {value}", soft_wrap=True)
 
+
+
+def _unknown_shown(visible: Sequence[Tool]) -> str:
+    """The visible tools whose safety nobody stated, for resolve's safety row."""
+    unknown = [t.name for t in visible if t.safety == "unknown"]
+    if not unknown:
+        return ""
+    names = ", ".join(unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3 else "")
+    return f"; safety not stated for {names} (shown, marked)"
 
 def _print_tools(console: Console, resolution: Resolution) -> None:
     from rich.markup import escape

@@ -12,6 +12,7 @@ from toolcat.search import SCORERS, SEMANTIC, TUNABLE
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from toolcat.model import Tool
     from toolcat.search.pick import PickResult
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
@@ -249,6 +250,17 @@ def pick(
     _print_picks(result, explain, None if learned is None else learned.label)
 
 
+def _safety_mark(tool: Tool) -> str:
+    """What a pick's line says of its safety: nothing for a safe tool."""
+    from rich.markup import escape
+
+    if tool.safety == "unknown":
+        return "  [yellow]safety not stated[/]"
+    if tool.unsafe:
+        return f"  [red]unsafe, allowed ({escape(tool.safety_cause)})[/]"
+    return ""
+
+
 def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -> None:
     from toolcat.cli.output import console
 
@@ -261,7 +273,7 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
     width = max((len(p.tool.qualified_name) for p in result.picks), default=0)
     for item in result.picks:
         console.print(f"{item.rank}. [bold]{item.tool.qualified_name:<{width}}[/]  "
-                      f"{item.score:.2f}", highlight=False)
+                      f"{item.score:.2f}{_safety_mark(item.tool)}", highlight=False)
         if explain:
             origin = item.provenance.get("origin")
             where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"

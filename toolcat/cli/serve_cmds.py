@@ -112,7 +112,7 @@ def serve(
         raise UsageError("--token and --allow-host apply to --http; over stdio the client "
                          "that started serve is its only client")
 
-    relaxed = unannotated_policy(cfg)[0] != "unsafe"
+    relaxed = unannotated_policy(cfg)[0] == "safe"
     policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
 
     def ready(port: int) -> None:

@@ -7,7 +7,7 @@ catalogs a command works on. What a configuration file may do is decided in conf
     profile: profiles/agent.yaml        # the agent profile of resolve, render and tokens
     refs: {roots: [../shared-schemas]}  # folders a file `$ref` may reach besides the catalog's
     names: {prefix: collisions}         # server__tool only for shared names, or `always`
-    mcp: {unannotated: unsafe}          # MCP tools without safety hints: the spec's default
+    mcp: {unannotated: unknown}         # MCP tools without safety hints: unknown, safe or unsafe
     device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
     tuning: tuning.json                 # a `toolcat tune` file the hybrid scorer applies
 

@@ -21,7 +21,7 @@ from toolcat.source.positions import escape
 WordOp = Literal["equal", "delete", "insert"]
 
 # Compared in this order; the first three, with the name, are what a model is shown.
-FIELDS = ("description", "parameters", "annotations", "server", "safe", "kind",
+FIELDS = ("description", "parameters", "annotations", "server", "safety", "kind",
           "source", "level", "tags", "category", "priority", "strict", "allow_no_schema",
           "no_schema_mode", "defer_loading", "cost", "constraints", "examples",
           "example_requests", "implementation", "extra")

@@ -1,11 +1,13 @@
 """MCP `tools/list` results: `{tools: [{name, title, description, inputSchema, outputSchema,
 annotations}]}`.
 
-Safety follows the MCP specification's defaults for tool annotations (schema.ts
-`ToolAnnotations`): `readOnlyHint` false, `destructiveHint` true (meaningful only when the tool
-is not read-only), `idempotentHint` false, `openWorldHint` true. So a tool is safe when it says
-`readOnlyHint: true` or `destructiveHint: false`, and a tool that says neither, annotated or
-not, may destroy: unsafe. toolcat.yaml's `mcp: {unannotated: safe}` trusts such tools instead.
+Safety comes from the tool annotations a server states (schema.ts `ToolAnnotations`): a tool
+is safe when it says `readOnlyHint: true` or `destructiveHint: false`, unsafe when it says
+`destructiveHint: true`, and unknown when it says neither. The specification's defaults
+(`destructiveHint` true) exist to drive confirmations, not to hide tools: an unknown tool is
+picked and marked, and serve asks before calling it (docs/safety.md). `mcp: {unannotated:
+safe}` treats such tools as safe (no question at run time), `unsafe` as the specification's
+default (left out, as toolcat did before); this module is the one place that reads it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from toolcat.model import Tool
+from toolcat.model import Safety, Tool
 from toolcat.providers.contract import Limits, Provider
 from toolcat.providers.names import NameRule
 from toolcat.providers.reading import BASE_FIELDS, Fields, ReadContext
@@ -28,54 +30,56 @@ def claims(item: Mapping[str, Json]) -> int:
     return 3 if "inputSchema" in item else 0
 
 
-UNANNOTATED = "no readOnlyHint or destructiveHint: MCP default"
-UNANNOTATED_POLICIES = ("unsafe", "safe")
-UNSTATED = ("safety not stated: no destructiveHint written, so MCP clients treat the tool as "
-            "possibly destructive (write `safe: true` or `safe: false` to say which)")
+UNANNOTATED_POLICIES: tuple[Safety, ...] = ("unknown", "safe", "unsafe")
+UNSTATED = ("safety not stated: no readOnlyHint or destructiveHint written, so its safety is "
+            "unknown to MCP clients (write `safe: true` or `safe: false` to say which)")
 
 
-def annotated_safety(annotations: Mapping[str, Json] | None) -> tuple[bool, str]:
-    """(safe, why) for a tool with these MCP annotations, by the specification's defaults."""
+def annotated_safety(annotations: Mapping[str, Json] | None) -> tuple[Safety, str]:
+    """(state, why) for a tool with these MCP annotations: what its server stated."""
     hints = annotations or {}
     if hints.get("readOnlyHint") is True:
-        return True, "readOnlyHint: true"
+        return "safe", "readOnlyHint: true"
     if hints.get("destructiveHint") is False:
-        return True, "destructiveHint: false"
+        return "safe", "destructiveHint: false"
     if hints.get("destructiveHint") is True:
-        return False, "destructiveHint: true"
-    return False, UNANNOTATED if annotations else "no annotations: MCP default"
+        return "unsafe", "destructiveHint: true"
+    return "unknown", ("safety not stated: no readOnlyHint or destructiveHint" if annotations
+                       else "safety not stated: no annotations")
 
 
 def trust_unannotated(tools: Sequence[Tool], policy: str) -> tuple[Tool, ...]:
-    """`tools` with those whose safety is the MCP default made safe when `policy` is "safe"
-    (toolcat.yaml `mcp: {unannotated: safe}`)."""
-    if policy == "unsafe":
+    """`tools` with those whose safety nobody stated given the state `policy` names
+    (toolcat.yaml `mcp: {unannotated: safe | unsafe}`); "unknown" leaves them as they are."""
+    if policy == "unknown":
         return tuple(tools)
-    return tuple(replace(t, safe=True, safety=f"{t.safety}, trusted by mcp.unannotated")
-                 if t.safety.endswith("MCP default") else t for t in tools)
+    state: Safety = "safe" if policy == "safe" else "unsafe"
+    return tuple(replace(t, safety=state, safety_reason=f"{t.safety_reason}, treated as "
+                         f"{state} by mcp.unannotated") if t.safety == "unknown" else t
+                 for t in tools)
 
 
 def unannotated_setting(section: Mapping[str, Json], read: FieldReader | None = None) -> str:
-    """`mcp: {unannotated: unsafe | safe}` of toolcat.yaml (default: unsafe, as the spec),
+    """`mcp: {unannotated: unknown | safe | unsafe}` of toolcat.yaml (default: unknown),
     read by `read` (the configuration file's reader), which places a mistake at its line."""
     read = read or FieldReader("toolcat.yaml")
     read.known_keys("/mcp", section, ("unannotated",))
-    return read.choice("/mcp/unannotated", section.get("unannotated", "unsafe"),
+    return read.choice("/mcp/unannotated", section.get("unannotated", "unknown"),
                        UNANNOTATED_POLICIES)
 
 
 def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     fields = Fields(item, ctx)
     annotations = fields.mapping("annotations")
-    safe, why = annotated_safety(annotations)
+    safety, why = annotated_safety(annotations)
     return ctx.tool(
         item, "mcp", ctx.pointer_to("inputSchema"),
         name=fields.name(),
         description=fields.text("description"),
         parameters=fields.schema("inputSchema"),
         annotations=annotations,
-        safe=safe,
-        safety=why,
+        safety=safety,
+        safety_reason=why,
         source="mcp",
         extra=fields.rest(KEYS),
     )
@@ -84,14 +88,14 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 def write_tool(tool: Tool) -> Written:
     notes: Notes = []
     annotations = dict(tool.annotations or {})
-    if tool.safe != annotated_safety(tool.annotations)[0]:
+    if tool.safety != annotated_safety(tool.annotations)[0] and tool.safety != "unknown":
         if tool.safety_stated:
             # say what toolcat knows, so an MCP client reading the file decides the same
-            if not tool.safe:
+            if tool.unsafe:
                 annotations.pop("readOnlyHint", None)
-            annotations["destructiveHint"] = not tool.safe
+            annotations["destructiveHint"] = tool.unsafe
         else:
-            # safe only by default: no hint, so a client assumes it may destroy (the spec)
+            # a state nobody stated (safe by default, or by a policy): no hint is written
             notes.append(Note(f"{tool.name}: {UNSTATED}", UNSTATED, tool.qualified_name))
     written = drop_none({
         "name": tool.name,

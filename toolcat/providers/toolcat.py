@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Server, Tool
+from toolcat.model import KINDS, NO_SCHEMA_MODES, SOURCES, Safety, Server, Tool
 from toolcat.providers.contract import Provider
 from toolcat.providers.mcp import annotated_safety
 from toolcat.providers.reading import EXAMPLE_REQUEST_KEYS, Fields, ReadContext, at_path
@@ -51,10 +51,11 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         raise ctx.fail("'level' must be 1 (core) or more", "level")
     source = fields.choice("source", SOURCES, ctx.default_source) or ctx.default_source
     annotations = fields.mapping("annotations")
-    safe, safety = bool(fields.flag("safe", True)), ""
+    safety: Safety = "safe" if fields.flag("safe", True) else "unsafe"
+    reason = ""
     if "safe" not in item and source == "mcp":
-        # an imported MCP tool: its annotations decide, by the MCP specification's defaults
-        safe, safety = annotated_safety(annotations)
+        # an imported MCP tool: its annotations decide (unknown when they say nothing)
+        safety, reason = annotated_safety(annotations)
     return ctx.tool(
         item, "toolcat", ctx.pointer_to("parameters"),
         **_plain(fields, ctx),
@@ -64,8 +65,8 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         tags=fields.strings("tags"),
         category=fields.optional_text("category"),
         priority=fields.integer("priority", DEFAULTS.priority),
-        safe=safe,
         safety=safety,
+        safety_reason=reason,
         strict=fields.flag("strict"),
         allow_no_schema=bool(fields.flag("allow_no_schema", False)),
         no_schema_mode=fields.choice("no_schema_mode", NO_SCHEMA_MODES, None),
@@ -78,6 +79,15 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
         implementation=fields.mapping("implementation"),
         extra=fields.rest(KEYS if "parameters" in item else KEYS | {"arguments"}),
     )
+
+
+def _safe_written(tool: Tool) -> bool:
+    """Whether `safe:` is written: for a state someone stated, not for one read from MCP
+    annotations or given by toolcat.yaml's mcp policy (read again, so the policy applies),
+    nor for the default (safe outside MCP)."""
+    if tool.safety == "unknown" or tool.safety_reason:
+        return False
+    return tool.unsafe or tool.source == "mcp"
 
 
 def _plain(fields: Fields, ctx: ReadContext) -> dict[str, Json]:
@@ -122,10 +132,11 @@ def write_tool(tool: Tool) -> Written:
     for key in ("kind", "source", "level", "category", "priority", "safe", "strict",
                 "allow_no_schema", "no_schema_mode", "defer_loading", "cost", "constraints",
                 "annotations", "implementation"):
+        if key == "safe":
+            if _safe_written(tool):
+                out["safe"] = tool.safe
+            continue
         value = getattr(tool, key)
-        if key == "safe" and tool.source == "mcp" and tool.safety \
-                and value == annotated_safety(tool.annotations)[0]:
-            continue  # read again from the annotations, so toolcat.yaml's mcp policy applies
         if value != getattr(DEFAULTS, key):
             out[key] = value
     if tool.tags:

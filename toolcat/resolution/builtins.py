@@ -56,7 +56,7 @@ def decide_builtin(tool: Tool, profile: Profile, *, has_deferred: bool) -> tuple
         return False, "builtin-no-deferred-tools", "no catalog tool is deferred"
     if name in ("search_schemas", "execute_sql") and not profile.has_database:
         return False, "builtin-no-database", "no enabled database source"
-    if not tool.safe and not profile.allow_unsafe:
+    if tool.unsafe and not profile.allow_unsafe:
         # naming an unsafe built-in in `builtins` is the opt-in for that one tool
         return True, "builtin-enabled", "enabled and allowed; marked unsafe, shown because " \
             "builtins names it"

@@ -131,6 +131,7 @@ class Verdict:
             "qualified_name": self.tool.qualified_name,
             "server": self.tool.server,
             "builtin": self.builtin,
+            "safety": self.tool.safety,
             "status": self.status,
             "rule": self.rule,
             "reason": self.reason,

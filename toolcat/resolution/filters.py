@@ -27,8 +27,9 @@ def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
                 ) -> tuple[bool, str, str]:
     """(eligible, rule, reason) for one catalog tool; `servers` are the catalog's by name.
 
-    The filters speak first; a tool they let through that is marked `safe: false` is then left
-    out unless the profile allows unsafe tools (allow_unsafe).
+    The filters speak first; a tool they let through that is marked unsafe (`safe: false`, an
+    MCP destructiveHint) is then left out unless the profile allows unsafe tools
+    (allow_unsafe); one whose safety is unknown is kept, its reason saying so.
     """
     server = tool.server
     if server in profile.servers:
@@ -39,14 +40,17 @@ def eligibility(tool: Tool, profile: Profile, servers: Mapping[str, Server]
     if not enabled:
         return False, "server-disabled", f"server {server} is disabled by {by}"
     ok, rule, reason = _filtered(tool, profile)
-    if ok and not tool.safe:
+    if ok and tool.unsafe:
         if not profile.allow_unsafe:
-            return False, "unsafe", UNSAFE_REASON
-        reason += "; marked unsafe, allowed by allow_unsafe"
+            return False, "unsafe", f"{tool.safety_cause}; {UNSAFE_HOW}"
+        reason += f"; {tool.safety_cause}, allowed by allow_unsafe"
+    elif ok and tool.safety == "unknown":
+        reason += f"; {tool.safety_cause}"
     return ok, rule, reason
 
 
-UNSAFE_REASON = "marked unsafe (safe: false); allow_unsafe is off (--allow-unsafe to show it)"
+UNSAFE_HOW = ("allow_unsafe is off (--allow-unsafe, or allow_unsafe: true in the profile, to "
+              "show it)")
 
 
 def _filtered(tool: Tool, profile: Profile) -> tuple[bool, str, str]:

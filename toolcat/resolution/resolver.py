@@ -607,6 +607,8 @@ class Resolver:
 
         def score_text(key: str, rank: int) -> str:
             text = f"rank {rank}, score {scores[key]:.3f}"
+            if self._by_key[key].safety == "unknown":  # shown, and marked (docs/safety.md)
+                text += "; safety not stated"
             noted = note(key)
             return text if noted is None else f"{text}; {noted}"
 

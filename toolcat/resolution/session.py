@@ -263,7 +263,9 @@ class Session:
         if result.error is not None:
             return result.to_json(), False, "search-invalid-regex", \
                 f"{query!r} is not a usable regular expression"
-        tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description}
+        # as serve answers: a tool that is not safe (unknown; unsafe when allowed) is marked
+        tools = [{"name": self.resolver.name(s.tool), "description": s.tool.description,
+                  **({} if s.tool.safe else {"safety": s.tool.safety})}
                  for s in result.results]
         if result.scorer == "regex":
             rule, note = "search-regex", f"the regex matched {plural(len(tools), 'tool')}"

@@ -26,6 +26,7 @@ class CatalogStats:
     largest: str  # the qualified name of the largest definition ('' for no tools)
     largest_bytes: int
     advice: Advice
+    unknown: int = 0  # tools whose safety nobody stated
 
     @property
     def mean_bytes(self) -> int:
@@ -34,7 +35,8 @@ class CatalogStats:
     def summary(self) -> tuple[str, str]:
         """The head (`72 tools`) and the rest of the one-line summary."""
         return (f"{self.tools} tools",
-                f"on {len(self.servers)} servers from {self.files} files; {self.unsafe} unsafe; "
+                f"on {len(self.servers)} servers from {self.files} files; {self.unsafe} unsafe"
+                f"{f', {self.unknown} of unknown safety' if self.unknown else ''}; "
                 f"definitions {self.total_bytes:,} bytes (mean {self.mean_bytes:,}, largest "
                 f"{self.largest} {self.largest_bytes:,})")
 
@@ -50,6 +52,7 @@ class CatalogStats:
             "kinds": self.kinds,
             "tags": self.tags,
             "unsafe": self.unsafe,
+            "unknown_safety": self.unknown,
             "size": {"total": self.total_bytes, "mean": self.mean_bytes,
                      "largest": {"name": self.largest, "bytes": self.largest_bytes}},
             "advice": self.advice.to_json(),
@@ -67,7 +70,8 @@ def catalog_stats(catalog: Catalog) -> CatalogStats:
         levels={str(k): v for k, v in sorted(Counter(t.level for t in tools).items())},
         kinds=dict(Counter(t.kind for t in tools)),
         tags=dict(Counter(tag for t in tools for tag in t.tags).most_common()),
-        unsafe=sum(not t.safe for t in tools),
+        unsafe=sum(t.unsafe for t in tools),
+        unknown=sum(t.safety == "unknown" for t in tools),
         total_bytes=sum(sizes.values()),
         largest=largest,
         largest_bytes=sizes.get(largest, 0),

@@ -99,7 +99,8 @@ class Record:
 def build_record(request: Request, folder: str, resolution: Resolution,
                  rendered: Sequence[Rendered]) -> Record:
     """The record of one resolution and its renders (one per provider, or one without)."""
-    visible = tuple(Placed(v.name, t.qualified_name, v.rule, v.reason, _score(v.score), v.tokens)
+    visible = tuple(Placed(v.name, t.qualified_name, v.rule, _marked(t, v.reason),
+                           _score(v.score), v.tokens)
                     for t in resolution.visible for v in (resolution.verdict_of(t),))
     # the rest by brief: their reasons are not shown, and at 43,000 tools writing them cost
     # most of a request's record
@@ -130,6 +131,13 @@ def build_record(request: Request, folder: str, resolution: Resolution,
         notes=tuple(dict.fromkeys(n for r in rendered for n in r.summary)),
         trace=trace_markdown(resolution.trace),
     )
+
+
+def _marked(tool: Tool, reason: str) -> str:
+    """A visible tool's reason, saying when nobody stated its safety (docs/safety.md)."""
+    if tool.safety != "unknown" or "safety not stated" in reason:
+        return reason
+    return f"{reason}; safety not stated"
 
 
 def _score(score: float | None) -> float | None:

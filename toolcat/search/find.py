@@ -49,7 +49,7 @@ class SearchResult:
             "found": self.found,
             "tools": [{"name": s.tool.name, "description": s.tool.description,
                        "server": s.tool.server, "score": round(s.score, 6),
-                       "reason": s.reason} for s in self.results],
+                       "safety": s.tool.safety, "reason": s.reason} for s in self.results],
             "message": self.message,
             "scorer": self.scorer,
             "note": self.note,

@@ -1,8 +1,9 @@
 """`pick`: the few tools a model should see for a query, and why.
 
-Selection only: nothing is called. Unsafe tools (`safe: false`) are left out unless allowed,
-and when the best fit of all is one of them nothing is picked and the result says so; the rest
-are ranked by a scorer, those under `min_score` dropped, and the best
+Selection only: nothing is called. Unsafe tools (`safe: false`, an MCP destructiveHint) are left
+out unless allowed; tools whose safety is unknown are ranked like any other and marked (their
+`safety` in the JSON). When the best fit of all is an unsafe one nothing is picked and the result
+says so; the rest are ranked by a scorer, those under `min_score` dropped, and the best
 `max_candidates` returned with a reason and provenance (scorer, its details, and the file
 position the tool was read from). When scoring does not finish within `timeout_ms`, the
 first tools in registration order are returned instead, and the result says so. When no tool
@@ -53,7 +54,8 @@ class Pick:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.tool.name, "qualified_name": self.tool.qualified_name,
                 "server": self.tool.server, "rank": self.rank, "score": round(self.score, 6),
-                "safe": self.tool.safe, "reason": self.reason,
+                "safe": self.tool.safe, "safety": self.tool.safety,
+                "safety_reason": self.tool.safety_reason, "reason": self.reason,
                 "provenance": dict(self.provenance)}
 
 
@@ -100,7 +102,9 @@ class PickResult:
             "best_unsafe": None if self.best_unsafe is None else {
                 "name": self.best_unsafe.tool.name,
                 "qualified_name": self.best_unsafe.tool.qualified_name,
-                "score": round(self.best_unsafe.score, 6)},
+                "score": round(self.best_unsafe.score, 6),
+                "safety_reason": self.best_unsafe.tool.safety_reason,
+                "cause": self.best_unsafe.tool.safety_cause},
             "picks": [p.to_json() for p in self.picks],
         }
 
@@ -167,7 +171,7 @@ def pick(
         built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
-                     where=None if allow_unsafe else _is_safe)
+                     where=None if allow_unsafe else _not_unsafe)
         check = getattr(built, "turned_away", None) if abstains else None
         if found and callable(check) and check(query):
             away.append(True)
@@ -175,7 +179,7 @@ def pick(
         if not allow_unsafe and _unsafe(built):
             # the scorers keep the last query's scores, so this asks only for the best one
             best = rank(built, query, limit=1, min_score=min_score, explain=False)
-            if best and not best[0].tool.safe:
+            if best and best[0].tool.unsafe:
                 best_unsafe.append(best[0])
         return built, found
 
@@ -183,9 +187,9 @@ def pick(
     if tuned:
         name = tuned_name(name)
     if done is None:
-        excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if not t.safe)
+        excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if t.unsafe)
         policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
-        first = [t for t in tools if allow_unsafe or t.safe][:max_candidates]
+        first = [t for t in tools if allow_unsafe or not t.unsafe][:max_candidates]
         reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
         picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}),
                            given.get(id(t)))
@@ -204,8 +208,8 @@ def pick(
         # the safe tools left do something else than asked: offering them is worse than none
         best = best_unsafe[0]
         message = (f"no safe tool fits: the best fit, {best.tool.qualified_name} "
-                   f"({best.score:.2f}), is unsafe and was left out; allow unsafe tools "
-                   "(--allow-unsafe, allow_unsafe=True) to pick it")
+                   f"({best.score:.2f}), is {best.tool.safety_cause} and was left out; allow "
+                   "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it")
         return PickResult(query, name, (), message, best_unsafe=best, notice=stage, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
@@ -251,14 +255,14 @@ def _unsafe(scorer: Scorer) -> tuple[str, ...]:
         found = _unsafe_names.get(scorer)
         if found is not None:
             return found
-    names = tuple(t.qualified_name for t in scorer.tools if not t.safe)
+    names = tuple(t.qualified_name for t in scorer.tools if t.unsafe)
     with contextlib.suppress(TypeError):
         _unsafe_names[scorer] = names
     return names
 
 
-def _is_safe(tool: Tool) -> bool:
-    return tool.safe
+def _not_unsafe(tool: Tool) -> bool:
+    return not tool.unsafe
 
 
 def _source(catalog: Catalog | Iterable[Any] | str | PathLike[str]

@@ -2,8 +2,10 @@
 needs it, and calls the tool only when the user accepts.
 
 A call needs approval when its tool is marked `human-approval` (`no_schema_mode`: its
-author wants each call approved first), whatever else allows it, or when the
-tool is marked unsafe and serve's unsafe policy (`unsafe_policy`) is `ask`. Every call that
+author wants each call approved first), whatever else allows it; when the tool is marked
+unsafe and serve's unsafe policy (`unsafe_policy`) is `ask`; or when nobody stated the tool's
+safety (an MCP tool without readOnlyHint or destructiveHint) and the policy is not `allow`
+(the user's `mcp: {unannotated: safe}` makes such tools safe: no question). Every call that
 reaches an upstream server passes `approve` first (`Serving._relay`), so a direct tools/call
 and a call made through a discovery tool are asked about the same way.
 
@@ -59,6 +61,8 @@ WHY = {
     "human-approval": "it is marked human-approval in the catalog",
     "unsafe": "it is marked unsafe (safe: false, e.g. an MCP destructiveHint) and the "
               "profile says approval: ask",
+    "unknown": "its safety is not stated (its server sends neither readOnlyHint nor "
+               "destructiveHint), so it may change or delete something",
 }
 HOW = {
     "human-approval": "use an MCP client that supports elicitation (it shows the question "
@@ -66,6 +70,10 @@ HOW = {
     "unsafe": "use an MCP client that supports elicitation, or start toolcat serve with "
               "--allow-unsafe (or set approval: allow in the profile) to run unsafe tools "
               "without asking",
+    "unknown": "use an MCP client that supports elicitation, or, if you trust this server's "
+               "tools, set mcp: {unannotated: safe} in your toolcat.yaml (tools whose safety "
+               "is not stated then run without asking) or start toolcat serve with "
+               "--allow-unsafe",
 }
 
 
@@ -84,8 +92,10 @@ def needs_approval(tool: Tool, policy: Approval) -> str | None:
     """Why a call of `tool` must be approved by the user (a key of WHY), or None."""
     if tool.no_schema_mode == "human-approval":
         return "human-approval"
-    if not tool.safe and policy == "ask":
+    if tool.unsafe and policy == "ask":
         return "unsafe"
+    if tool.safety == "unknown" and policy != "allow":
+        return "unknown"
     return None
 
 

@@ -108,12 +108,14 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        # call_tool destroys nothing only when every tool it can reach is stated so: a
-        # catalog tool's `safe` is a default unless someone wrote it (Tool.safety_stated)
+        # call_tool destroys nothing only when every tool it can reach is stated safe: a
+        # catalog tool's "safe" is a default unless someone wrote it (Tool.safety_stated), and
+        # a tool of unknown safety may destroy (serve asks first, but the client's own
+        # confirmation rests on this hint)
         harmless = all(t.safe and t.safety_stated
                        and (t.annotations or {}).get("destructiveHint") is not True
                        for t in self.pool)
-        proxy = replace(CALL_TOOL, safe=harmless, annotations={
+        proxy = replace(CALL_TOOL, safety="safe" if harmless else "unsafe", annotations={
             **(CALL_TOOL.annotations or {}), "destructiveHint": not harmless})
         builtins: dict[str, Tool] = {}
         for name, tool in self._builtins.items():  # call_tool in add_tool's place
@@ -140,6 +142,10 @@ class ProxyGate(Gate):
         return super().unavailable(name).replace(UNSAFE, UNSAFE.replace(" to add it",
                                                                          " to call it"))
 
+    def left_out_reason(self, tool: Tool) -> str:
+        return super().left_out_reason(tool).replace(UNSAFE, UNSAFE.replace(" to add it",
+                                                                            " to call it"))
+
     def search(self, query: str) -> SearchAnswer:
         """search_tools, each found tool with its whole MCP definition."""
         answer = super().search(query)
@@ -147,9 +153,11 @@ class ProxyGate(Gate):
             return answer
         response = dict(answer.response)
         response["tools"] = [self._defined(entry) for entry in response["tools"]]
-        message = response.get("message")
-        if message in (FOUND, FOUND_FUZZY):
-            response["message"] = FOUND_CALL if message == FOUND else FOUND_FUZZY_CALL
+        message = str(response.get("message", ""))
+        for found, call in ((FOUND, FOUND_CALL), (FOUND_FUZZY, FOUND_FUZZY_CALL)):
+            if message.startswith(found):  # the rest: the safety note, the tools left out
+                response["message"] = call + message[len(found):]
+                break
         return replace(answer, response=response)
 
     def _defined(self, entry: Mapping[str, Any]) -> dict[str, Any]:

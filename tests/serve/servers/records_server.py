@@ -4,7 +4,8 @@ serve's approval tests: what a call did is seen in the folder it was given.
     python records_server.py FOLDER
 
 Tools: delete_record (destructive: removes FOLDER/NAME.txt), send_message (appends a line to
-FOLDER/outbox.txt), count_records (read-only).
+FOLDER/outbox.txt), count_records (read-only), rename_record (renames FOLDER/NAME.txt; lists no
+annotations, as most servers do: its safety is unknown).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ TOOLS = [
     types.Tool(name="count_records", description="Count the records.",
                input_schema={"type": "object", "properties": {}},
                annotations=types.ToolAnnotations(read_only_hint=True)),
+    types.Tool(name="rename_record", description="Give a record a new name.",
+               input_schema={"type": "object", "properties": {"name": NAME, "to": NAME},
+                             "required": ["name", "to"]}),
 ]
 
 
@@ -49,6 +53,9 @@ async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.C
         with (FOLDER / "outbox.txt").open("a", encoding="utf-8") as outbox:
             outbox.write(f"{arguments['to']}: {arguments['text']}\n")
         return text(f"sent to {arguments['to']}")
+    if params.name == "rename_record":
+        (FOLDER / f"{arguments['name']}.txt").rename(FOLDER / f"{arguments['to']}.txt")
+        return text(f"renamed {arguments['name']} to {arguments['to']}")
     return text(str(len(list(FOLDER.glob("*.txt")))))
 
 

@@ -1,10 +1,11 @@
-"""TC608: tools that say they destroy something but were never marked, so they count as safe.
+"""TC608: tools that say they destroy something but whose safety nobody stated.
 
 Outside MCP a tool is safe unless someone writes `safe: false`; most public tool files (OpenAI
 function lists, MCP bundles, Docker catalogs) have no safety field at all, so `pick` and
-`resolve` offer their `delete_resource` first. The words below are the ones whose tools change
-or destroy something that cannot be taken back; what was measured on the shared benchmark sets
-is in docs/lint.md.
+`resolve` offer their `delete_resource` first. An MCP tool without hints has an unknown
+safety: offered too, marked, and asked about before serve calls it (docs/safety.md). The words
+below are the ones whose tools change or destroy something that cannot be taken back; what was
+measured on the shared benchmark sets is in docs/lint.md.
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ def destructive_word(tool: Tool) -> tuple[str, str] | None:
 
 
 def unmarked(tool: Tool) -> bool:
-    """Safe only by default: nobody stated its safety and no project policy decided it."""
-    return tool.safe and not tool.safety_stated and not tool.safety
+    """Nobody stated its safety: unknown (an MCP tool without hints), or safe only by
+    default, and no project policy decided it."""
+    if tool.safety == "unknown":
+        return True
+    return tool.safe and not tool.safety_stated and not tool.safety_reason
 
 
 @tool_rule("TC608", "unmarked-destructive", "warning", example="""
@@ -72,14 +76,17 @@ def unmarked(tool: Tool) -> bool:
 def unmarked_destructive(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A tool that says it deletes, cancels, writes or executes is not marked safe or unsafe.
 
-    A tool is safe unless someone says otherwise, and most tool files (OpenAI function lists,
-    MCP bundles, Docker catalogs) have no place to say it, so a `delete_resource` counts as
-    safe: `pick` and `resolve` offer it first for "delete the nginx deployment", and `convert
-    --to mcp` can give it no hint. This finds tools whose name has one of the words delete,
-    remove, drop, destroy, purge, erase, wipe, truncate, cancel, revoke, terminate, kill,
-    write, overwrite or execute, or whose description starts with one, and whose safety nobody
-    stated (`safe:`, or MCP `readOnlyHint`/`destructiveHint`). Say `safe: false` for a tool
-    that changes what cannot be taken back, `safe: true` for one that does not.
+    Outside MCP a tool is safe unless someone says otherwise, and most tool files (OpenAI
+    function lists, MCP bundles, Docker catalogs) have no place to say it, so a
+    `delete_resource` counts as safe: `pick` and `resolve` offer it first for "delete the nginx
+    deployment", serve calls it without asking, and `convert --to mcp` can give it no hint. An
+    MCP tool that sends neither `readOnlyHint` nor `destructiveHint` has an unknown safety: it
+    is offered too, marked "safety not stated", and serve asks the user before each call.
+    This finds tools whose name has one of the words delete, remove, drop, destroy, purge,
+    erase, wipe, truncate, cancel, revoke, terminate, kill, write, overwrite or execute, or
+    whose description starts with one, and whose safety nobody stated (`safe:`, or MCP
+    `readOnlyHint`/`destructiveHint`). Say `safe: false` for a tool that changes what cannot
+    be taken back, `safe: true` for one that does not.
     """
     if not unmarked(tool):
         return
@@ -93,5 +100,10 @@ def unmarked_destructive(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if provider is not None and "safe" not in provider.carries:
         how += (f"; {tool.shape} files have no place for it, so keep the catalog as "
                 "`toolcat convert --to toolcat` writes it")
+    if tool.safety == "unknown":
+        yield Problem(f"{said}, but nobody stated its safety: pick and resolve offer it marked "
+                      f"'safety not stated', and serve asks before each call; {how}",
+                      field=where)
+        return
     yield Problem(f"{said}, but the tool is not marked: it counts as safe, so pick and resolve "
                   f"offer it; {how}", field=where)
