@@ -11,11 +11,17 @@ from collections.abc import Callable
 # Arabic letter mark, invisible operators, tags), lone surrogates, private-use and unassigned
 # code points, and the line and paragraph separators.
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Letters that draw nothing (the Hangul fillers, the blank Braille pattern), which pass for
+# spaces; and combining overlays (canonical combining class 1: long stroke, solidus, ring
+# overlays), which strike through the text before them: both are escaped too.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+OVERLAY = 1
 _SUSPECT = re.compile("[^\x20-\x7e]")  # printable ASCII is never escaped: a fast path
 
 
 def escaped(text: str, keep: str = "") -> str:
-    """`text` with every character of the HIDDEN categories written as its code point,
+    """`text` with every character of the HIDDEN categories (and the BLANK_LETTERS and
+    combining overlays) written as its code point,
     `\\u202e` (`\\U000e0041` past U+FFFF), except those in `keep` (tabs and line ends, where
     a message may have several lines). The one escaping rule for untrusted text shown to a
     person (docs/security.md): no name a file or a server chose can overwrite, recolour or
@@ -33,7 +39,9 @@ def json_escaped(text: str) -> str:
 def _escape(text: str, keep: str, code: Callable[[int], str]) -> str:
     def visible(found: re.Match[str]) -> str:
         char = found.group()
-        if char in keep or unicodedata.category(char) not in HIDDEN:
+        if char in keep or (unicodedata.category(char) not in HIDDEN
+                            and char not in BLANK_LETTERS
+                            and unicodedata.combining(char) != OVERLAY):
             return char
         return code(ord(char))
 

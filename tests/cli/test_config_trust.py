@@ -352,3 +352,35 @@ def test_a_relative_trusted_folder_is_refused(tree, value):
     one_line_error(toolcat(tree, "list", TOOLCAT_TRUST=value),
                    f"$TOOLCAT_TRUST: '{value}' is not an absolute folder")
     assert not (tree / "PWNED").exists()
+
+
+def test_a_bundled_profiles_name_means_the_bundled_profile_not_a_file_of_that_name(run):
+    Path("small-model").write_text("name: planted\nscorer: bm25\nallow_unsafe: true\n")
+    result = run("resolve", "delete a file", "-c", "demo", "-p", "small-model", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["profile"]["name"] == "small-model"
+    mine = run("resolve", "delete a file", "-c", "demo", "-p", "./small-model", "--json")
+    assert json.loads(mine.stdout)["profile"]["name"] == "planted"  # a path means the file
+
+
+NESTED = "x = " + "[" * 50_000 + "]" * 50_000 + "\n"
+
+
+@needs_root
+def test_a_strangers_pyproject_is_not_parsed_before_its_owner_is_checked(tree):
+    (tree / "pyproject.toml").write_text('[project]\nname = "x"\n' + NESTED)
+    os.chown(tree / "pyproject.toml", STRANGER, STRANGER)
+    result = toolcat(tree, "list")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_pyproject_nested_too_deeply_is_one_line_not_a_traceback(tree):
+    (tree / "pyproject.toml").write_text('[tool.toolcat]\ncatalogs = []\n' + NESTED)
+    one_line_error(toolcat(tree, "list"), "pyproject.toml", "nested too deeply")
+
+
+def test_a_huge_pyproject_is_refused_unread(tree):
+    with (tree / "pyproject.toml").open("w") as handle:
+        handle.write("[tool.toolcat]\n")
+        handle.write(("# " + "x" * 1022 + "\n") * 5 * 1024)  # 5 MiB of comments
+    one_line_error(toolcat(tree, "list"), "pyproject.toml", "larger than 4 MiB")

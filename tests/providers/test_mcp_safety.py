@@ -61,7 +61,7 @@ def test_an_imported_file_keeps_the_defaults_and_an_explicit_safe_wins(listing, 
     assert (reset.safety, reset.safety_reason) == ("safe", "")
 
 
-def test_list_shows_why_and_the_project_can_trust_unannotated_tools(run, listing):
+def test_list_shows_why_and_the_project_can_trust_unannotated_tools(run, listing, monkeypatch):
     listed = json.loads(run("list", "-c", str(listing), "--json").stdout)["tools"]
     assert {t["name"]: (t["safety"], t["safety_reason"]) for t in listed} == EXPECTED
     assert {t["name"]: t["safe"] for t in listed if t["safe"]} == {"git_log": True,
@@ -69,6 +69,7 @@ def test_list_shows_why_and_the_project_can_trust_unannotated_tools(run, listing
     table = run("list", "-c", str(listing)).stdout
     assert "unknown (safety not stated: no annotations)" in table
     Path("toolcat.yaml").write_text("mcp: {unannotated: safe}\n")
+    monkeypatch.setenv("TOOLCAT_TRUST", str(Path.cwd()))  # a relaxing setting needs trust
     trusted = json.loads(run("list", "-c", str(listing), "--json").stdout)["tools"]
     safety = {t["name"]: t["safety"] for t in trusted}
     assert safety == {"git_reset": "safe", "git_log": "safe", "write_query": "safe",

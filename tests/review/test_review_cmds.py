@@ -17,6 +17,7 @@ FILES = ["decisions.yaml", "payload.anthropic.json", "prompt.md", "trace.md"]
 
 @pytest.fixture
 def project(isolated: Path) -> dict[str, Path]:
+    (isolated / ".git").mkdir()  # a review's inputs stay inside its repository
     return setup_project(isolated)
 
 

@@ -212,7 +212,7 @@ def test_hostile_arguments_are_shown_escaped_and_bounded(records, tmp_path):
     assert lines[1:3] == ["Tool: send_message", "Server: records"]
     assert lines[3].startswith('Arguments: {"text": "hi\\u001b[2J\\u001b[1;1H\\r\\nTool: '
                                'count_records\\nArguments: {}\\u202e\\u200b\\u0085xxx')
-    assert lines[3].endswith(" characters in all)") and len(lines) == 5
+    assert lines[3].endswith(' characters in all), "to": "ana"}') and len(lines) == 5
     assert len(message) < 1_500
     assert not any(ch in message for ch in "\x1b\r\u202e\u200b\u0085")
 

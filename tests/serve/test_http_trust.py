@@ -168,3 +168,21 @@ def test_a_2026_client_pinned_to_that_version_is_told_which_versions_to_use(time
         error = answer.json()
         assert error["id"] == 7 and error["error"]["code"] == -32022
         assert "2025-11-25" in error["error"]["data"]["supported"]
+
+
+def test_one_client_cannot_take_every_session_and_lock_the_others_out(time_catalog,
+                                                                      fast_profile):
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--http",
+                     "127.0.0.1:0") as (_, port):
+        opened = [post(port, INITIALIZE, source="127.0.0.1",
+                       authorization=f"Bearer forged-{i}") for i in range(11)]
+        assert [r.status_code for r in opened[:10]] == [200] * 10
+        assert opened[10].status_code == 429, opened[10].text  # a varied header is no other
+        assert "too many open sessions from this client" in opened[10].text  # client
+        other = post(port, INITIALIZE, source="127.0.0.2")  # another client still gets one
+        assert other.status_code == 200 and other.headers["mcp-session-id"]
+        with httpx.Client(timeout=30) as client:  # ending one makes room for its client
+            assert client.delete(f"http://127.0.0.1:{port}/mcp", headers={
+                "mcp-session-id": opened[0].headers["mcp-session-id"],
+                "authorization": "Bearer forged-0"}).status_code == 200
+        assert post(port, INITIALIZE, source="127.0.0.1").status_code == 200

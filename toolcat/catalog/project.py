@@ -11,10 +11,15 @@ from pathlib import Path
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs
 from toolcat.config.paths import demo_catalog
-from toolcat.config.trust import check_owned, require_python_trust
+from toolcat.config.trust import (
+    check_owned,
+    may_relax_safety,
+    relaxing_from,
+    require_python_trust,
+)
 from toolcat.define.reader import is_python_source
 from toolcat.errors import UsageError
-from toolcat.model import Catalog
+from toolcat.model import Catalog, LoadIssue
 from toolcat.providers.mcp import trust_unannotated, unannotated_setting
 from toolcat.source.files import named_path
 
@@ -76,7 +81,20 @@ def load_project_catalog(catalog: list[str] | None, cfg: Config, *, shape: str |
     finally:
         gc.freeze()
         gc.enable()
-    policy = unannotated_setting(cfg.section("mcp"), cfg.reader())
+    policy, ignored = unannotated_policy(cfg)
+    if ignored is not None:
+        loaded = replace(loaded, issues=(*loaded.issues, ignored))
     if policy != "unknown":
         loaded = replace(loaded, tools=trust_unannotated(loaded.tools, policy))
     return loaded, choice
+
+
+def unannotated_policy(cfg: Config) -> tuple[str, LoadIssue | None]:
+    """The `mcp: {unannotated: ...}` policy in force, and the warning when the configuration
+    asked for the relaxed one (`safe`) and may not give it (config.trust.may_relax_safety):
+    then the default, "unknown"."""
+    policy = unannotated_setting(cfg.section("mcp"), cfg.reader())
+    if policy != "safe" or cfg.path is None or may_relax_safety(cfg.path):
+        return policy, None
+    return "unknown", LoadIssue("untrusted-setting", relaxing_from(
+        f"mcp.unannotated: {policy}", cfg.path), cfg.where("/mcp/unannotated"), "warning")

@@ -70,7 +70,30 @@ def profile(option: str | None, cfg: Config | None = None, *,
 
         require_network_trust(chosen.gateway.api.endpoint, chosen.source or str(spec),
                               str(cfg.path))
+    if not option and spec:
+        chosen = _unrelaxed(chosen)
     return replace(chosen, allow_unsafe=True) if allow_unsafe else chosen
+
+
+def _unrelaxed(chosen: Profile) -> Profile:
+    """The profile a configuration file chose, without the settings that relax safety
+    (`allow_unsafe: true`, `approval: ask|allow`) unless it may give them
+    (config.trust.may_relax_safety), saying on stderr what was ignored."""
+    from dataclasses import replace
+
+    from toolcat.cli.output import warn
+    from toolcat.config.trust import may_relax_safety, relaxing_from
+
+    if chosen.source is None or may_relax_safety(Path(chosen.source)):
+        return chosen
+    relaxed = [*(["allow_unsafe: true"] if chosen.allow_unsafe else []),
+               *([f"approval: {chosen.approval}"]
+                 if chosen.approval not in (None, "refuse") else [])]
+    if not relaxed:
+        return chosen
+    warn(relaxing_from(" and ".join(relaxed), Path(chosen.source)))
+    return replace(chosen, allow_unsafe=False,
+                   approval="refuse" if chosen.approval == "refuse" else None)
 
 
 def tuning(option: Path | None, cfg: Config | None = None) -> Tuning | None:

@@ -60,8 +60,10 @@ def review(
     """Write, for every request, the system prompt, the provider payloads, the token costs and
     the decision trace (one folder per request) and one self-contained HTML page; with
     --baseline, what changed; with --check, whether a committed review is still true."""
+    from dataclasses import replace
+
     from toolcat.errors import UsageError
-    from toolcat.review.folder import absolute_input, read_manifest, relative_input
+    from toolcat.review.folder import read_manifest, relative_input
 
     if (output is None) == (check is None):
         raise UsageError("give -o DIR to write a review, or --check DIR to check one")
@@ -71,10 +73,17 @@ def review(
         "topics": str(topics) if topics is not None else None,
         "profiles": profile, "providers": provider, "baseline": baseline,
         "allow_unsafe": allow_unsafe or None}
+    named_by: set[str] = set()  # inputs the manifest gave, not the command line
     if check is not None:
+        from toolcat.resolution.profile_reader import bundled_profiles
+        from toolcat.review.folder import manifest_inputs
+
         manifest = read_manifest(check)
-        inputs = {key: _from_manifest(key, value, check, absolute_input)
-                  for key, value in manifest.inputs.items()}
+        typed = {k for k, v in given.items() if v is not None}  # these replace the manifest's
+        manifest = replace(manifest, inputs={k: v for k, v in manifest.inputs.items()
+                                             if k not in typed})
+        inputs = manifest_inputs(check, manifest, bundled_profiles())
+        named_by = set(inputs)
         inputs.update({k: v for k, v in given.items() if v is not None})
         root = check
     else:
@@ -85,7 +94,7 @@ def review(
                 Path(baseline).resolve() == output.resolve():
             raise UsageError("--baseline is the folder being written; compare with a copy "
                              "(or commit it and use --check)")
-    setup, requests, base = _prepare(inputs, root)
+    setup, requests, base = _prepare(inputs, root, manifest="profiles" in named_by)
     stored = {key: _to_manifest(key, value, root, relative_input)
               for key, value in inputs.items()}
     stored["allow_unsafe"] = bool(inputs.get("allow_unsafe"))
@@ -103,15 +112,6 @@ def review(
     _print_written(written, root, base, json_)
 
 
-def _from_manifest(key: str, value: Any, root: Path,
-                   absolute: Callable[[str, Path], str]) -> Any:
-    if key in ("catalogs", "profiles") and isinstance(value, list):
-        return [absolute(str(v), root) for v in value]
-    if key in ("queries", "topics", "baseline") and isinstance(value, str):
-        return absolute(value, root)
-    return value
-
-
 def _to_manifest(key: str, value: Any, root: Path,
                  relative: Callable[[str, Path], str]) -> Any:
     if key in ("catalogs", "profiles") and isinstance(value, list):
@@ -121,7 +121,10 @@ def _to_manifest(key: str, value: Any, root: Path,
     return value
 
 
-def _prepare(inputs: dict[str, Any], root: Path) -> tuple[Setup, Any, Baseline | None]:
+def _prepare(inputs: dict[str, Any], root: Path, *, manifest: bool = False
+             ) -> tuple[Setup, Any, Baseline | None]:
+    """What to review; `manifest`: the profiles come from a review folder's manifest, not
+    from the command line, and may not send requests unless trusted (config.trust)."""
     from toolcat.cli import build
     from toolcat.cli.render_cmds import _prefix
     from toolcat.render.renderer import request_provider
@@ -135,6 +138,14 @@ def _prepare(inputs: dict[str, Any], root: Path) -> tuple[Setup, Any, Baseline |
     cfg = build.config()
     allow_unsafe = bool(inputs.get("allow_unsafe"))
     chosen = [_profile(p, cfg, allow_unsafe, root) for p in (inputs.get("profiles") or [None])]
+    if manifest:
+        from toolcat.config.trust import require_network_trust
+        from toolcat.review.folder import MANIFEST
+
+        for spec, made in zip(inputs.get("profiles") or [], chosen, strict=False):
+            if made.gateway is not None and made.gateway.api.endpoint:
+                require_network_trust(made.gateway.api.endpoint, str(spec),
+                                      str(root / MANIFEST))
     shape = inputs.get("shape")
     cat = build.load(inputs.get("catalogs"), shape, cfg=cfg)
     queries = inputs.get("queries")

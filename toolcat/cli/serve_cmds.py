@@ -13,6 +13,7 @@ from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
     from toolcat.pin.lock import Lock
+    from toolcat.resolution.profile import Profile
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
@@ -89,6 +90,7 @@ def serve(
 
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
+    from toolcat.catalog.project import unannotated_policy
     from toolcat.cli import build
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
@@ -110,6 +112,9 @@ def serve(
         raise UsageError("--token and --allow-host apply to --http; over stdio the client "
                          "that started serve is its only client")
 
+    relaxed = unannotated_policy(cfg)[0] == "safe"
+    policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
+
     def ready(port: int) -> None:
         assert address is not None
         from toolcat.serve.http import address as where
@@ -122,9 +127,11 @@ def serve(
             "every interface" if reach.wildcard else "beyond this machine"
         note(f"toolcat serve: {len(cat.tools)} tools at http://{host}:{port}/mcp "
              f"({scope}; Host and Origin checked; {guard})")
+        note(policy)  # after the line that says where: scripts read that one first
 
     if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
         note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+        note(policy)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
@@ -132,6 +139,31 @@ def serve(
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode)
+
+
+def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,
+            unannotated_from: Path | None) -> str:
+    """What serve does with unsafe tools, and which setting says so: said on start, since a
+    relaxed policy lets a model run destructive tools."""
+    from toolcat.serve.approval import unsafe_policy
+
+    policy = unsafe_policy(chosen, allow_unsafe=allow_unsafe)
+    what = {"refuse": "refused", "ask": "asked about before each call",
+            "allow": "called without asking"}[policy]
+    if allow_unsafe:
+        where = "--allow-unsafe"
+    elif chosen.approval is not None or chosen.allow_unsafe:
+        setting = f"approval: {chosen.approval}" if chosen.approval is not None \
+            else "allow_unsafe: true"
+        named = "--profile" if option else "profile: of the configuration"
+        where = f"{setting} in the profile {chosen.source or chosen.name}, from {named}"
+    else:
+        where = "the default"
+    line = f"toolcat serve: unsafe tools are {what} ({where})"
+    if unannotated_from is not None:
+        line += ("; MCP tools without safety hints are treated as safe (mcp.unannotated "
+                 f"in {unannotated_from})")
+    return line
 
 
 def _lock(config_path: Path | None) -> Lock | None:

@@ -30,7 +30,7 @@ from toolcat.config.trust import check_owned, check_reach, home, is_boundary
 from toolcat.errors import ConfigError
 from toolcat.model import SourceRef
 from toolcat.source.fields import FieldReader
-from toolcat.source.files import parse_file, read_text
+from toolcat.source.files import parse_file, read_bytes, read_text
 from toolcat.source.positions import PositionIndex
 
 if sys.version_info >= (3, 11):
@@ -116,14 +116,48 @@ def governed_tree(config_file: Path) -> Path:
     return folder
 
 
+MAX_PYPROJECT_BYTES = 4 * 2**20  # the largest real pyproject.toml files stay under 100 KB
+# where a pyproject.toml may name the toolcat table (`[tool.toolcat]`, `tool.toolcat.x =`,
+# `toolcat = {...}` under [tool]); a file without it is not parsed. Errs toward a match.
+_TOOLCAT_KEY = re.compile(rb"""(?:\.\s*["']?toolcat["']?\s*[.\]=])"""
+                          rb"""|(?:^\s*["']?toolcat["']?\s*[.=])""", re.M)
+
+
+def _head(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(MAX_PYPROJECT_BYTES)
+
+
 _TOML_PLACE = re.compile(r" \(at line (\d+), column (\d+)\)")
 
 
 def _pyproject_section(path: Path) -> dict[str, Any] | None:
     """pyproject.toml's [tool.toolcat] table, or None; checked like a toolcat.yaml when it
-    has one (a stranger's pyproject.toml without one is no configuration)."""
+    has one (a stranger's pyproject.toml without one is no configuration). Its owner is
+    checked before it is parsed, and its size and nesting are bounded: a file that is not
+    the user's is only searched for the word `toolcat` (which, found, is refused)."""
     try:
-        data = tomllib.loads(read_text(path))
+        size = path.stat().st_size
+    except OSError:
+        return None
+    try:
+        check_owned(path, "the configuration file")
+    except ConfigError:
+        if size <= MAX_PYPROJECT_BYTES and _TOOLCAT_KEY.search(read_bytes(path)):
+            raise
+        return None  # a stranger's file that says nothing to toolcat: not parsed
+    if size > MAX_PYPROJECT_BYTES:
+        if _TOOLCAT_KEY.search(_head(path)) is None:
+            return None
+        raise ConfigError(f"larger than {MAX_PYPROJECT_BYTES // 2**20} MiB: not read as "
+                          "configuration", where=SourceRef(str(path)))
+    text = read_text(path)
+    if _TOOLCAT_KEY.search(text.encode()) is None:  # no [tool.toolcat]: nothing to parse
+        return None
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError("nested too deeply to be read", where=SourceRef(str(path))) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         place = _TOML_PLACE.search(message)
@@ -135,7 +169,6 @@ def _pyproject_section(path: Path) -> dict[str, Any] | None:
     section = tool.get("toolcat") if isinstance(tool, dict) else None
     if not isinstance(section, dict):
         return None
-    check_owned(path, "the configuration file")
     return section
 
 

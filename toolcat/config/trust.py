@@ -24,6 +24,12 @@ same rule as the configuration itself:
 - `refs.roots`, which lets a `$ref` read files beyond a catalog's folder, may name only
   folders inside the configuration's own tree (its repository, or its folder when there is
   none), or inside a folder of $TOOLCAT_TRUST.
+- Settings that relax safety (`mcp: {unannotated: safe}`; a profile's `allow_unsafe: true`
+  or `approval: ask|allow`) are taken only from the user's own files: the command line
+  (`--profile`, `--allow-unsafe`), the bundled profiles, the user's configuration folder
+  ($XDG_CONFIG_HOME/toolcat), or a folder of $TOOLCAT_TRUST. A repository's toolcat.yaml,
+  or a profile it names, is owned by whoever cloned it and proves nothing: there they are
+  ignored, with a warning (`relaxing_from`).
 - A configuration file may not silence the security rules (ids starting with
   SECURITY_RULES): not ignore them, leave them out of `select`, nor lower their severity.
   Reviewed findings are accepted one by one in a baseline, or by `--ignore` on the command
@@ -206,6 +212,35 @@ def require_launch_trust(server: str, launches: str, catalog_file: Path, named_b
         f"not serving the catalog {catalog_file} that {named_by} names: serving it runs "
         f"{launches} for server '{server}'; name it with -c, or trust its folder with "
         f"{ENV_TRUST}={catalog_file.resolve().parent}")
+
+
+def user_config_folder(env: Mapping[str, str] | None = None) -> Path | None:
+    """The user's own configuration folder, $XDG_CONFIG_HOME/toolcat (else
+    ~/.config/toolcat); None when $XDG_CONFIG_HOME is relative (the XDG rule: ignored)."""
+    value = (os.environ if env is None else env).get("XDG_CONFIG_HOME")
+    if value and Path(value).is_absolute():
+        return Path(value).resolve() / "toolcat"
+    folder = home()
+    return folder / ".config" / "toolcat" if folder is not None else None
+
+
+def may_relax_safety(path: Path, env: Mapping[str, str] | None = None) -> bool:
+    """Whether a setting that relaxes safety may be taken from the file `path`: one of the
+    bundled profiles, or a file in the user's configuration folder or a folder of
+    $TOOLCAT_TRUST. A repository's toolcat.yaml (or a profile it names) may not: cloning
+    a repository makes its files the user's, but not their choice."""
+    own = user_config_folder(env)
+    folders = (*trusted_folders(env), bundled("profiles").resolve(),
+               *((own,) if own is not None else ()))
+    return is_inside(path, folders)
+
+
+def relaxing_from(setting: str, path: Path) -> str:
+    """The warning for a setting that relaxes safety, found in `path` and ignored."""
+    return (f"ignoring {setting} of {path}: settings that relax safety are taken only from "
+            "the command line (--profile, --allow-unsafe), your own configuration folder "
+            f"or a folder of ${ENV_TRUST}, never from a repository's files (trust this one "
+            f"with {ENV_TRUST}={path.resolve().parent})")
 
 
 def check_reach(folder: Path, root: Path, setting: str, where: SourceRef | None = None,

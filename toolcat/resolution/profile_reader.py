@@ -360,13 +360,15 @@ def bundled_profiles() -> dict[str, Path]:
 
 
 def find_profile(spec: str | Path) -> Path:
-    """A profile path, or the name of a bundled profile (`small-model`)."""
+    """A profile path, or the name of a bundled profile (`small-model`). A bundled profile's
+    name means that profile, even when a file of that name is in the working folder (a
+    cloned repository could ship one): write `./small-model` to mean the file."""
     path = Path(spec)
-    if path.exists() or path.suffix in PROFILE_SUFFIXES or len(path.parts) > 1:
-        return path
     shipped = bundled_profiles()
     if str(spec) in shipped:
         return shipped[str(spec)]
+    if path.exists() or path.suffix in PROFILE_SUFFIXES or len(path.parts) > 1:
+        return path
     raise ConfigError(f"no profile file or bundled profile named '{spec}'",
                       hint="bundled: " + ", ".join(shipped))
 

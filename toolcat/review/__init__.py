@@ -7,6 +7,6 @@ check that re-renders a committed review folder. The work itself is done by the 
 resolution decides, render writes the prompt and payload and counts tokens, pin compares
 definitions, bench reads the query files.
 
-Imports only rooms below it (render, resolution, bench, pin, catalog, search, providers,
-source); see docs/architecture.md.
+Imports only rooms below it (render, resolution, bench, pin, catalog, search, define,
+providers, config, source); see docs/architecture.md.
 """

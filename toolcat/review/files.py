@@ -84,7 +84,9 @@ def decisions_text(record: Record) -> str:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """Text for a Markdown heading: one line, no HTML a viewer would run (`<img onerror>` in
+    a request id)."""
+    return " ".join(text.replace("&", "&amp;").replace("<", "&lt;").split())
 
 
 # ---- reading a folder back (a baseline, or the committed side of --check) ---------------------

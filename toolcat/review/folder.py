@@ -10,6 +10,7 @@ link or outside the folder, and removes only files an earlier review listed as i
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any
 
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import SourceRef
-from toolcat.review.files import dump_yaml
+from toolcat.review.files import DECISIONS, PROMPT, TRACE, dump_yaml
 from toolcat.source.cache import write_atomically
 from toolcat.source.files import parse_file
 
@@ -35,6 +36,10 @@ FORMAT = 1
 TOOLS = "tools.yaml"
 PAGE = "index.html"
 CHANGES = "changes.md"
+# the files review writes in a record's folder: only these are ever removed (a manifest is
+# committed, so a pull request can list the user's own files in it)
+RECORD_FILE = re.compile(rf"(?:{re.escape(PROMPT)}|{re.escape(DECISIONS)}|{re.escape(TRACE)}"
+                         r"|payload\.[A-Za-z0-9_-]+\.json)")
 INPUT_KEYS = ("catalogs", "shape", "queries", "topics", "profiles", "providers", "baseline",
               "allow_unsafe")
 
@@ -149,6 +154,8 @@ class Writer:
         keep = set(self.written)
         removed = []
         for name in sorted(self.owned - keep):
+            if not self._wrote(name):
+                continue
             path = self.root / name
             try:
                 if stat.S_ISREG(path.lstat().st_mode):
@@ -165,6 +172,29 @@ class Writer:
                     break
         self.write(MANIFEST, manifest.text())
         return removed
+
+    def _wrote(self, name: str) -> bool:
+        """Whether `name`, listed as the earlier review's, is a file review writes, reached
+        through no symbolic link: a record's file inside a record folder it listed, or one
+        of the folder's own files. Anything else the manifest lists is left alone."""
+        parts = PurePosixPath(name).parts
+        if not safe_relative(name):
+            return False
+        if len(parts) == 1:
+            return name in (TOOLS, PAGE, CHANGES)
+        folder = "/".join(parts[:-1])
+        if len(parts) != 3 or RECORD_FILE.fullmatch(parts[-1]) is None or (
+                self.before is not None and folder not in self.before.records):
+            return False
+        here = self.root
+        for part in parts[:-1]:
+            here = here / part
+            try:
+                if not stat.S_ISDIR(here.lstat().st_mode):  # a link, or not a folder
+                    return False
+            except OSError:
+                return False
+        return True
 
     def _target(self, name: str) -> Path:
         if not safe_relative(name):
@@ -189,6 +219,72 @@ def relative_input(value: str, root: Path) -> str:
     if value == "-" or not path.exists():
         return value
     return Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+
+
+PATH_INPUTS = ("catalogs", "profiles", "queries", "topics", "baseline")
+RUNNABLE_INPUTS = ("catalogs", "baseline")  # inputs that could name Python to import
+
+
+def manifest_inputs(root: Path, manifest: Manifest, bundled_profiles: Iterable[str] = (),
+                    env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The inputs of a committed review folder, as paths the command can open, held as data:
+    a pull request may change the manifest, and `--check` runs in CI. Every path must stay
+    inside the folder's repository (the nearest folder above holding `.git`, else the review
+    folder itself), and none may name Python to import (a `.py` file or a module name),
+    unless $TOOLCAT_TRUST trusts its folder; `demo` and a bundled profile's name pass.
+
+    Raises:
+        ConfigError: naming the manifest's line of the input that may not be used.
+    """
+    from toolcat.config import governed_tree
+    from toolcat.config.trust import is_inside, trusted_folders
+    from toolcat.define.reader import is_python_source
+
+    manifest_file = root / MANIFEST
+    tree = governed_tree(manifest_file).resolve()
+    trusted = trusted_folders(env)
+    names = {"catalogs": ("demo",), "profiles": tuple(bundled_profiles)}
+    out: dict[str, Any] = {}
+    for key, value in manifest.inputs.items():
+        if key not in PATH_INPUTS or value is None:
+            out[key] = value
+            continue
+        listed = isinstance(value, list)
+        items = value if listed else [value]
+        if not all(isinstance(v, str) for v in items) or (listed and key not in (
+                "catalogs", "profiles")):
+            what = "paths" if key in ("catalogs", "profiles") else "a path"
+            raise _input_error(manifest_file, f"/inputs/{key}", f"'{key}' holds {what}")
+        opened = []
+        for i, item in enumerate(items):
+            pointer = f"/inputs/{key}/{i}" if listed else f"/inputs/{key}"
+            if item in names.get(key, ()) and (key == "profiles" or not (root / item).exists()):
+                opened.append(item)
+                continue
+            path = Path(absolute_input(item, root))
+            if not path.is_absolute():
+                path = root / item  # not there: it still names a place, held to the rule
+            if not is_inside(path, (tree, *trusted)):
+                raise _input_error(manifest_file, pointer, (
+                    f"{key}: '{item}' is outside {tree}, the repository of the review "
+                    "folder; a review folder is data and names only files inside it (give "
+                    f"the input on the command line to use it, or trust its folder with "
+                    f"$TOOLCAT_TRUST)"))
+            if key in RUNNABLE_INPUTS and is_python_source(path) \
+                    and not is_inside(path, trusted):
+                raise _input_error(manifest_file, pointer, (
+                    f"{key}: '{item}' names Python, which would be imported and run; a "
+                    "review folder is data and names no code (give it with -c on the "
+                    "command line, or trust its folder with $TOOLCAT_TRUST)"))
+            opened.append(str(path))
+        out[key] = opened if listed else opened[0]
+    return out
+
+
+def _input_error(manifest_file: Path, pointer: str, message: str) -> ConfigError:
+    parsed = parse_file(manifest_file)
+    line, column = parsed.index.locate(pointer)
+    return ConfigError(message, where=SourceRef(str(manifest_file), line, column, pointer))
 
 
 def absolute_input(value: str, root: Path) -> str:

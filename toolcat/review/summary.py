@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -59,7 +60,7 @@ def change_text(old: Any, new: Any) -> str:
     are shortened to the words around each change."""
     if not (isinstance(old, str) and isinstance(new, str)):
         return f"{value(old)} → {value(new)}"
-    ops = word_diff(old, new)
+    ops = [(op, _unmarked(text)) for op, text in word_diff(old, new)]
     parts = []
     for i, (op, text) in enumerate(ops):
         if op == "delete":
@@ -73,6 +74,15 @@ def change_text(old: Any, new: Any) -> str:
             tail = text[-CONTEXT:] if i < len(ops) - 1 else ""
             parts.append(f"{head}…{tail}")
     return '"' + "".join(parts) + '"'
+
+
+_MARKER = re.compile(r"\[-|-\]|\{\+|\+\}")
+
+
+def _unmarked(text: str) -> str:
+    """`text` with every diff marker it holds broken by a backslash (`[\\-`, `+\\}`): a
+    description cannot forge a deletion or an insertion, in changes.md or on the page."""
+    return _MARKER.sub(lambda m: f"{m.group()[0]}\\{m.group()[1]}", text)
 
 
 def redefined_lines(redefined: Redefined) -> list[str]:

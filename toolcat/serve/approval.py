@@ -47,7 +47,9 @@ if TYPE_CHECKING:
     from toolcat.resolution.profile import Approval, Profile
     from toolcat.serve.log import SessionLog
 
-MAX_ARGUMENTS = 1_000  # characters of the arguments shown in the question
+MAX_ARGUMENTS = 1_000  # characters of argument values shown in the question, shared
+MIN_VALUE = 40  # characters of each value shown, however many arguments there are
+MAX_KEY = 100  # characters of an argument's name shown
 MAX_NAME = 200  # characters of a tool or server name shown
 ANSWER_KEY = "toolcat-approval"  # the question's key in an input_required result
 STATE = "toolcat-approval-v1."  # + a nonce: the requestState of a question (sealed by the SDK)
@@ -143,15 +145,27 @@ def shown(text: str, limit: int) -> str:
 
 def question(name: str, tool: Tool, arguments: Mapping[str, Any], why: str) -> str:
     """The message the user is asked: the tool, its server, the arguments, and why."""
-    try:
-        rendered = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):  # arguments came as JSON, so this is only a safeguard
-        rendered = repr(dict(arguments))
     return (f"toolcat asks before running a tool: {WHY[why]}.\n"
             f"Tool: {shown(name, MAX_NAME)}\n"
             f"Server: {shown(tool.server or '(none)', MAX_NAME)}\n"
-            f"Arguments: {shown(rendered, MAX_ARGUMENTS)}\n"
+            f"Arguments: {preview(arguments)}\n"
             "Allow this call?")
+
+
+def preview(arguments: Mapping[str, Any]) -> str:
+    """Every argument's key, each with a preview of its value: the values share
+    MAX_ARGUMENTS characters (at least MIN_VALUE each), and a long value is cut on its own,
+    so no value can push another key (`to`, after a long `text`) out of the question."""
+    budget = max(MAX_ARGUMENTS // max(len(arguments), 1), MIN_VALUE)
+    parts = []
+    for key in sorted(arguments, key=str):
+        try:
+            value = json.dumps(arguments[key], ensure_ascii=False, sort_keys=True)
+        except (TypeError, ValueError):  # arguments came as JSON: only a safeguard
+            value = repr(arguments[key])
+        parts.append(f"{shown(json.dumps(str(key), ensure_ascii=False), MAX_KEY)}: "
+                     f"{shown(value, budget)}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def can_elicit(capabilities: Any) -> bool:

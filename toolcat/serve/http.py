@@ -12,7 +12,10 @@
 - Sessions: the handshake-era protocol gives each client its own session id (the SDK draws
   a UUID4: 122 random bits). Here the id is bound to the client that opened it (its address and
   credential): the same id from anyone else, or after the session closed, is 404, as the SDK
-  answers an unknown session.
+  answers an unknown session. One client holds at most MAX_CLIENT_SESSIONS open sessions
+  (429 beyond), so no client can take all MAX_SESSIONS and lock the others out; a session
+  idle for IDLE_SESSION seconds is closed. Without a token, a client is its address alone
+  (an Authorization header it varies does not make it another client).
 - Protocol era: serve keeps state per client (what it added), which the 2026-07-28 protocol
   (stateless, no sessions) cannot carry over HTTP. Such requests are answered "unsupported
   protocol version", naming the handshake-era versions; clients that speak both (the official
@@ -28,7 +31,7 @@ import ipaddress
 import json
 import socket
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,8 @@ from toolcat.errors import UsageError
 TOKEN_ENV = "TOOLCAT_SERVE_TOKEN"
 MIN_TOKEN = 16  # characters: shorter ones can be guessed
 MAX_SESSIONS = 100  # open sessions at once; each holds its own resolution of the catalog
+MAX_CLIENT_SESSIONS = 10  # of them opened by one client (address and credential)
+IDLE_SESSION = 300.0  # seconds: a session with no request for this long is closed
 MAX_PROBE = 64 * 1024  # bytes of a refused modern-era request read to answer its id
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
@@ -124,13 +129,15 @@ def _digest(value: str) -> bytes:
 class Guard:
     """The ASGI app in front of the SDK's: Host/Origin, token, session binding, era."""
 
-    def __init__(self, app: Any, settings: Any, token: str | None) -> None:
+    def __init__(self, app: Any, settings: Any, token: str | None,
+                 live: Callable[[], Container[str]] = frozenset) -> None:
         from mcp.server.transport_security import TransportSecurityMiddleware
 
         self.app = app
         self.security = TransportSecurityMiddleware(settings)
         self._token = _digest(f"Bearer {token}") if token is not None else None
         self._owners: OrderedDict[str, bytes] = OrderedDict()
+        self._live = live  # the ids of the sessions the SDK holds open
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -156,7 +163,8 @@ class Guard:
             await self._unsupported(version, receive, send)
             return
         client = scope.get("client") or ("", 0)
-        owner = hashlib.sha256(credential + b"\0" + str(client[0]).encode()).digest()
+        who = credential if self._token is not None else b""
+        owner = hashlib.sha256(who + b"\0" + str(client[0]).encode()).digest()
         session = headers.get(SESSION_HEADER)
         if session is not None:
             known = self._owners.get(session)
@@ -169,6 +177,13 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        if self._open_sessions(owner) >= MAX_CLIENT_SESSIONS:
+            await _respond(send, 429, {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": f"too many open sessions from this client "
+                f"({MAX_CLIENT_SESSIONS}): end one (DELETE with its mcp-session-id) or "
+                f"leave one idle for {IDLE_SESSION / 60:g} minutes"}})
+            return
+
         async def opened(message: Any) -> None:
             if message["type"] == "http.response.start" and message["status"] < 400:
                 for key, value in message.get("headers", []):
@@ -177,6 +192,13 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, opened)
+
+    def _open_sessions(self, owner: bytes) -> int:
+        """How many sessions `owner` holds open (those the SDK closed are forgotten)."""
+        live = self._live()
+        for gone in [s for s in self._owners if s not in live]:
+            del self._owners[gone]
+        return sum(1 for o in self._owners.values() if hmac.compare_digest(o, owner))
 
     def _own(self, session: str, owner: bytes) -> None:
         self._owners[session] = owner

@@ -108,11 +108,15 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        # with no unsafe tool in the pool it destroys nothing unasked: serve itself asks before
-        # a tool of unknown safety runs (unless approval allows them, which allows unsafe too)
-        safe = not self.allow_unsafe
-        proxy = replace(CALL_TOOL, annotations={**(CALL_TOOL.annotations or {}),
-                                                "destructiveHint": not safe})
+        # call_tool destroys nothing only when every tool it can reach is stated safe: a
+        # catalog tool's "safe" is a default unless someone wrote it (Tool.safety_stated), and
+        # a tool of unknown safety may destroy (serve asks first, but the client's own
+        # confirmation rests on this hint)
+        harmless = all(t.safe and t.safety_stated
+                       and (t.annotations or {}).get("destructiveHint") is not True
+                       for t in self.pool)
+        proxy = replace(CALL_TOOL, safety="safe" if harmless else "unsafe", annotations={
+            **(CALL_TOOL.annotations or {}), "destructiveHint": not harmless})
         builtins: dict[str, Tool] = {}
         for name, tool in self._builtins.items():  # call_tool in add_tool's place
             if name == "add_tool":

@@ -47,7 +47,7 @@ from toolcat.providers import PROVIDERS
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
 from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
-from toolcat.serve.http import MAX_SESSIONS
+from toolcat.serve.http import IDLE_SESSION, MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.proxy import call_through
@@ -382,12 +382,16 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     serving.per_client = True
     serving.gate.fork()  # the blank session clients' sessions are copied from, made now
     app = server.streamable_http_app(host=host, transport_security=settings,
-                                     max_sessions=MAX_SESSIONS)
+                                     max_sessions=MAX_SESSIONS,
+                                     session_idle_timeout=IDLE_SESSION)
+    manager = server.session_manager
     family = socket.AF_INET6 if where.ip.version == 6 else socket.AF_INET
     sock = socket.socket(family)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((str(where.ip), port))
-    web = uvicorn.Server(uvicorn.Config(Guard(app, settings, token), log_level="warning",
+    guard = Guard(app, settings, token,
+                  live=lambda: manager._server_instances)  # the SDK's open sessions by id
+    web = uvicorn.Server(uvicorn.Config(guard, log_level="warning",
                                         lifespan="on"))
 
     async def announce() -> None:

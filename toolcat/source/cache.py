@@ -74,15 +74,30 @@ class CacheDamage(ValueError):
 def cache_dir() -> Path:
     """Where toolcat keeps what it can rebuild (search indexes, embeddings):
     `$TOOLCAT_CACHE_DIR`, else `~/.cache/toolcat`."""
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "toolcat")
+    return _absolute(CACHE_ENV, "~/.cache/toolcat") or Path.home() / ".cache" / "toolcat"
 
 
 def key_path() -> Path:
     """The per-user key that seals cache entries: `$XDG_CONFIG_HOME/toolcat/cache.key`, else
     `~/.config/toolcat/cache.key` (outside the cache folder, so writing the cache is not
     enough to forge an entry)."""
-    config = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(config) / "toolcat" / "cache.key"
+    config = _absolute("XDG_CONFIG_HOME", "~/.config") or Path.home() / ".config"
+    return config / "toolcat" / "cache.key"
+
+
+def _absolute(variable: str, default: str) -> Path | None:
+    """The folder an environment variable names, when it is absolute. A relative one would
+    be resolved in whatever folder a command runs, where a repository could ship the key
+    and forged entries: it is ignored, as the XDG specification says, with a warning."""
+    value = os.environ.get(variable)
+    if not value:
+        return None
+    if not Path(value).is_absolute():
+        warn_once(variable, f"ignoring ${variable}={value}: a relative folder would be read "
+                  f"in every folder toolcat runs in; give an absolute one ({default} is "
+                  "used)")
+        return None
+    return Path(value)
 
 
 def warn_once(topic: str, message: str) -> None:
