@@ -123,6 +123,7 @@ class Serving:
             reason = self.say(gate.unavailable(name).replace(name, "\0")).replace("\0", name)
             self.log.write("refused", tool=name, reason=reason)
             return _error(f"tool '{name}' cannot be called: {reason}")
+        name = gate.name(tool)  # the served name, also when called by the older spelling
         problems = gate.check(tool, arguments)
         if problems:
             self.log.write("refused", tool=name, arguments=sorted(arguments),
