@@ -45,6 +45,7 @@ from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
+from toolcat.serve.contract import OutputContracts
 from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import MAX_SESSIONS
@@ -78,6 +79,7 @@ class Serving:
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
+        self._contracts = OutputContracts()  # the output schemas serve lists, kept
         self._internal = {shown: name for name, shown in self.discovery.items()}
 
     def say(self, text: str) -> str:
@@ -201,7 +203,17 @@ class Serving:
         except UpstreamError as exc:
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
             return _error(str(exc))
-        result, size = capped(relayed.result)
+        upstream = relayed.result
+        broken = self._contracts.broken(tool, upstream.structured_content,
+                                        bool(upstream.is_error))
+        if broken is not None:
+            entry["error"] = f"{tool.server} {broken}"
+            said = (f"The upstream server '{tool.server}' broke the contract of {name}: it "
+                    f"{broken}, though the tool's outputSchema requires it. toolcat serve "
+                    "lists that schema, so it answers an error; what the server sent follows.")
+            upstream = types.CallToolResult(content=[
+                types.TextContent(type="text", text=said), *upstream.content], is_error=True)
+        result, size = capped(upstream)
         self.log.write("call", **entry, ok=not result.is_error, is_error=bool(result.is_error),
                        ms=_ms(began), call_ms=round(relayed.call_ms, 1),
                        **({"start_ms": round(relayed.start_ms, 1)}
