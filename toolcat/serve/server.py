@@ -44,6 +44,7 @@ from toolcat.calls.check import CallChecker
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
+from toolcat.serve.answers import markdown_answer
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
 from toolcat.serve.contract import OutputContracts
 from toolcat.serve.discovery import instructions, say
@@ -76,6 +77,7 @@ class Serving:
 
     per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
+    answers: str = "json"  # search answers: json, or compact markdown (toolcat.serve.answers)
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
@@ -154,6 +156,8 @@ class Serving:
                               if "tuning" in answer.response else {}))
             if answer.method in ("refused", "invalid-pattern"):
                 return _error(self.say(f"search_tools: {answer.error}"))
+            if self.answers == "compact":
+                return _text(markdown_answer(self._said(answer.response)))
             return _answer(self._said(answer.response))
         if tool.name == "add_tool":
             names = [str(n) for n in arguments["tool_names"]]
@@ -511,6 +515,10 @@ def _answer(response: dict[str, Any]) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(response, ensure_ascii=False))],
         structured_content=response)
+
+
+def _text(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
 
 def _error(message: str) -> types.CallToolResult:
