@@ -337,3 +337,27 @@ def test_python_api_imports_servers_into_a_catalog():
         ("store:list_files", "no annotations: MCP default")]
     with pytest.raises(ServerError, match="exited before it had listed its tools"):
         import_servers([stdio_spec([*BROKEN, "exit"])], timeout=20)
+
+
+def test_zed_settings_and_windsurf_server_urls_are_read(run, tmp_path, http_url):
+    # Zed's settings.json: `context_servers`, a custom server, one in Zed's older
+    # {"command": {path, args}} form, an extension's entry (no command here) that fails alone
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"theme": "One Dark", "context_servers": {
+        "demo": {"source": "custom", "command": DEMO[0], "args": [DEMO[1]], "env": {}},
+        "older": {"command": {"path": DEMO[0], "args": [DEMO[1]]}, "settings": {}},
+        "postgres": {"source": "extension", "settings": {"database_url": "postgres://x"}},
+        "remote": {"url": http_url}}}, indent=2))
+    out = tmp_path / "zed.yaml"
+    result = import_mcp(run, "--config", str(settings), "-o", str(out))
+    assert result.exit_code == 1, result.output
+    assert {t.server for t in load_catalog(out).tools} == {"demo", "older", "remote"}
+    line = next(n for n, text in enumerate(settings.read_text().splitlines(), 1)
+                if '"postgres"' in text)
+    assert f"{settings}:{line}:" in result.stderr and "is a Zed extension" in result.stderr
+    # Windsurf's mcp_config.json: `serverUrl` is the streamable HTTP endpoint
+    windsurf = tmp_path / "mcp_config.json"
+    windsurf.write_text(json.dumps({"mcpServers": {"remote": {"serverUrl": http_url}}}))
+    data = json.loads(import_mcp(run, "--config", str(windsurf), "--json").stdout)
+    assert [(s["name"], s["transport"], s["tools"]) for s in data["servers"]] == [
+        ("remote", "http", 4)]
