@@ -23,6 +23,14 @@ def lock(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     lockfile: LockfileOpt = None,
+    volatile: Annotated[
+        list[str] | None,
+        typer.Option("--volatile", metavar="TOOLS=REGEX", help="Accept text that changes on "
+                     "its own in these tools' definitions (e.g. a host's folders in a "
+                     "description): TOOLS is a name or pattern (server:*), REGEX an RE2 "
+                     "regular expression; its matches are locked as <volatile> (repeatable; "
+                     "kept from the previous lock).", show_default=False),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Write toolcat.lock: a content hash per tool of what the model sees, plus its server.
@@ -38,8 +46,15 @@ def lock(
         warn,
         write_output,
     )
-    from toolcat.errors import ToolcatError
-    from toolcat.pin.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
+    from toolcat.errors import ToolcatError, UsageError
+    from toolcat.pin.lock import (
+        check_volatile,
+        default_lock_path,
+        drift,
+        dump_lock,
+        lock_catalog,
+        read_lock,
+    )
 
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg, demo=False)
@@ -52,11 +67,19 @@ def lock(
         except ToolcatError as exc:
             warn(f"replacing a lock file that could not be read: {exc}")
     changes = drift(previous, cat) if previous else []
-    write_output(path, dump_lock(lock_catalog(cat)), protect=cat.sources)
+    accepted: dict[str, tuple[str, ...]] = dict(previous.volatile) if previous else {}
+    for given in volatile or ():
+        tools, sep, text = given.partition("=")
+        problem = check_volatile(text) if sep and tools else "give TOOLS=REGEX"
+        if problem:
+            raise UsageError(f"--volatile '{given}': {problem}")
+        accepted[tools] = tuple(dict.fromkeys((*accepted.get(tools, ()), text)))
+    write_output(path, dump_lock(lock_catalog(cat, accepted)), protect=cat.sources)
     servers = len({t.server for t in cat.tools})
     if json_:
         print_json({"lockfile": str(path), "tools": len(cat.tools), "servers": servers,
-                    "replaced": previous is not None,
+                    "replaced": previous is not None, "volatile": {
+                        k: list(v) for k, v in accepted.items()},
                     "changes": [c.to_json() for c in changes]})
         return
     say_written(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
@@ -67,6 +90,8 @@ def lock(
                       markup=False)
     for change in changes:
         console.print(f"  {change.describe()}", markup=False)
+    for tools, texts in accepted.items():
+        console.print(f"  volatile in {tools}: " + ", ".join(texts), markup=False)
 
 
 def diff(
