@@ -404,8 +404,8 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     sock = socket.socket(family)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((str(where.ip), port))
-    web = uvicorn.Server(uvicorn.Config(Guard(app, settings, token), log_level="warning",
-                                        lifespan="on"))
+    guard = Guard(app, settings, token, stateless=serving.gate.mode == "call")
+    web = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
 
     async def announce() -> None:
         while not web.started:
