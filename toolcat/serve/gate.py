@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 MCP_NAMES = MCP.limits.names  # ^[A-Za-z0-9_.-]{1,128}$, what a served name must match
+_WITHIN_RULE = re.compile(MCP_NAMES.pattern).fullmatch  # asked for each tool of the catalog
 # The visibility resolution never ranks (tool search mode defers every catalog tool), so it
 # gets the cheapest scorer; the search scorer is built apart, in the background.
 VISIBILITY_SCORER = "regex"
@@ -190,7 +192,7 @@ class Gate:
         a discovery built-in's and within MCP's rule, else `server__tool`
         (toolcat.providers.names.qualified_wire)."""
         name = self.resolver.name(tool)
-        if name == tool.name and name not in self._builtins and MCP_NAMES.accepts(name):
+        if name == tool.name and name not in self._builtins and _WITHIN_RULE(name):
             return name
         return qualified_wire(tool, MCP_NAMES, lambda wire: wire in self._builtins or any(
             other is not tool for other in self.catalog.find(wire)))
