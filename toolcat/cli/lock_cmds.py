@@ -230,7 +230,7 @@ def _cut(text: str, keep: int, *, first: bool, last: bool) -> str:
     words = text.split(" ")
     head = [] if first else words[:keep]
     tail = [] if last else words[-keep:]
-    if len(words) <= len(head) + len(tail) + 1:
+    if len(words) <= max(len(head) + len(tail) + 1, 3 * keep):  # short enough to show whole
         return text
     return " ".join(head) + (" " if head else "") + "… " + " ".join(tail) \
         if tail else " ".join(head) + " …"
