@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from toolcat.model import Tool
 from toolcat.pin.diff import changed_paths, diff_catalogs, word_diff
 
@@ -68,3 +70,23 @@ def test_a_shared_name_is_paired_by_server_only():
     result = diff_catalogs(old, new)
     assert [t.qualified_name for t in result.added] == ["c:read_file"]
     assert [t.qualified_name for t in result.removed] == ["b:read_file"]
+
+
+def test_a_long_description_is_diffed_line_by_line_with_its_change_in_context(run, tmp_path):
+    # desktop-commander writes the host's folders into a description of several kilobytes
+    text = "Read the complete contents of a file from the file system or a URL. " * 40
+    before = text + "Allowed directories: /Users/alice/projects.\nLimit: 1000 lines.\nEnd."
+    after = text + "Allowed directories: /home/bob/work.\nLimit: 2000 lines.\nEnd."
+    paths = []
+    for name, description in (("old", before), ("new", after)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"tools": [{"name": "read_file", "server": "dc",
+                                               "description": description}]}))
+        paths.append(str(path))
+    result = run("diff", *paths)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) < 200  # not the whole description on one line
+    assert "~ … or a URL. Allowed directories: /[-Users-]{+home+}/" in result.stdout
+    assert "~ Limit: [-1000-]{+2000+} lines." in result.stdout
+    assert "(1 unchanged line)" in result.stdout

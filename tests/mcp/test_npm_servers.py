@@ -103,5 +103,5 @@ def test_a_config_with_the_three_servers_and_one_broken(run, npm_cache, tmp_path
     result = run("import", "mcp", "--timeout", START_TIMEOUT, "--config", str(config),
                  "-o", str(out))
     assert result.exit_code == 1
-    assert "MCP server 'typo'" in result.stderr and "its stderr ends: npm error" in result.stderr
+    assert "MCP server 'typo'" in result.stderr and "its stderr says: npm error" in result.stderr
     assert {t.server for t in load_catalog(out).tools} == set(PACKAGES)

@@ -104,7 +104,8 @@ def test_call_mode_finds_whole_definitions_and_calls_without_a_list_refresh(
     calls = [e for e in logged if e["event"] == "call"]
     assert [(c["tool"], c["server"], c["ok"], c.get("via")) for c in calls] == [
         ("get_current_time", "mcp-time", True, "call_tool"),
-        ("mcp-time:convert_time", "mcp-time", True, "call_tool"),
+        # called as mcp-time:convert_time: logged as served
+        ("convert_time", "mcp-time", True, "call_tool"),
         ("get_current_time", "mcp-time", True, None)]
     refused = [e for e in logged if e["event"] == "refused"]
     assert refused[0]["tool"] == "get_current_time" and refused[0]["via"] == "call_tool"

@@ -168,6 +168,7 @@ def test_a_2026_client_pinned_to_that_version_is_told_which_versions_to_use(time
         error = answer.json()
         assert error["id"] == 7 and error["error"]["code"] == -32022
         assert "2025-11-25" in error["error"]["data"]["supported"]
+        assert "--mode call" in error["error"]["message"]
 
 
 def test_one_client_cannot_take_every_session_and_lock_the_others_out(time_catalog,
@@ -186,3 +187,33 @@ def test_one_client_cannot_take_every_session_and_lock_the_others_out(time_catal
                 "mcp-session-id": opened[0].headers["mcp-session-id"],
                 "authorization": "Bearer forged-0"}).status_code == 200
         assert post(port, INITIALIZE, source="127.0.0.1").status_code == 200
+
+
+
+def test_call_mode_serves_the_stateless_2026_protocol_beside_sessions(time_catalog,
+                                                                     fast_profile):
+    """In call mode, which keeps nothing per client, the SDK's client pinned to 2026-07-28
+    (no handshake, no session: every request stands alone) searches and calls through
+    call_tool, beside a handshake-era client with its session; the SDK's client in its
+    default mode picks 2026-07-28 by itself."""
+    from mcp import Client
+
+    with http_served("-c", str(time_catalog), "-p", str(fast_profile), "--mode", "call",
+                     "--http", "127.0.0.1:0") as (url, _):
+        async def session() -> None:
+            async with Client(url, mode="2026-07-28", cache=None) as modern, \
+                    Client(url, mode="legacy", cache=None) as older, \
+                    Client(url, cache=None) as default:
+                assert modern.protocol_version == default.protocol_version == "2026-07-28"
+                assert older.protocol_version != "2026-07-28"
+                for client, zone in ((modern, "Asia/Tokyo"), (older, "Europe/Paris"),
+                                     (default, "UTC")):
+                    found = json.loads(text(await client.call_tool(
+                        "search_tools", {"query": "current time"})))
+                    assert found["tools"][0]["name"] == "get_current_time"
+                    result = await client.call_tool("call_tool", {
+                        "name": "get_current_time", "arguments": {"timezone": zone}})
+                    assert not result.is_error, text(result)
+                    assert result.structured_content["timezone"] == zone
+
+        anyio.run(session)

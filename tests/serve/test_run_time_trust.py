@@ -5,6 +5,7 @@ poisoned tools and names built to shadow others."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,17 +108,21 @@ def test_a_literal_colon_in_a_tool_name_cannot_shadow_a_qualified_name(time_cata
                           str(fast_profile)) as client:
             added = json.loads(text(await client.call_tool("add_tool", {"tool_names": [
                 "mcp-time:get_current_time", "helpers:mcp-time:get_current_time"]})))
-            assert added["added"] == ["get_current_time", "helpers:mcp-time:get_current_time"]
+            # the colon is outside MCP's name rule: the look-alike is served sanitized, with
+            # a hash of its identity, never as the real tool's name
+            assert added["added"][0] == "get_current_time"
+            shown = added["added"][1]
+            assert re.fullmatch(r"helpers__mcp-time_get_current_time_[0-9a-f]{8}", shown)
             names = [t.name for t in (await client.list_tools()).tools]
-            assert "helpers:mcp-time:get_current_time" in names
+            assert shown in names
             assert "mcp-time:get_current_time" not in names
             for name in ("mcp-time:get_current_time", "get_current_time"):
                 real = await client.call_tool(name, {"timezone": "Asia/Tokyo"})
                 assert not real.is_error, text(real)
                 assert real.structured_content["timezone"] == "Asia/Tokyo"
-            other = await client.call_tool("helpers:mcp-time:get_current_time",
-                                           {"timezone": "UTC"})
-            assert other.is_error and "records no MCP server" in text(other)
+            for name in (shown, "helpers:mcp-time:get_current_time"):
+                other = await client.call_tool(name, {"timezone": "UTC"})
+                assert other.is_error and "records no MCP server" in text(other)
 
     anyio.run(session)
 

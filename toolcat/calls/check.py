@@ -246,7 +246,8 @@ class CallChecker:
         validator = self.validator(tool)
         if isinstance(validator, CallError):
             return CheckedCall(call, tool, arguments, False, (validator,))
-        return CheckedCall(call, tool, arguments, True, tuple(_violations(validator, arguments)))
+        checked = without_null_defaults(tool.parameters, arguments)
+        return CheckedCall(call, tool, arguments, True, tuple(_violations(validator, checked)))
 
     def _without_schema(self, call: ToolCall, tool: Tool, arguments: Json) -> CheckedCall:
         if not tool.allow_no_schema:
@@ -261,6 +262,26 @@ class CallChecker:
 
     def check_all(self, calls: Iterable[ToolCall]) -> tuple[CheckedCall, ...]:
         return tuple(self.check(call) for call in calls)
+
+
+def without_null_defaults(schema: Any, value: Json, depth: int = 0) -> Json:
+    """`value` without the null members whose property says `default: null`: pydantic's
+    `Optional[X] = None` written as `{"type": "string", "default": null}` (mcp-atlassian,
+    many FastMCP servers), where null means "not given" and the server accepts it though the
+    type does not. Followed through `properties` only; the arguments sent are not changed."""
+    if not isinstance(schema, dict) or not isinstance(value, dict) or depth > MAX_DEPTH:
+        return value
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return value
+    out: dict[str, Json] = {}
+    for key, member in value.items():
+        sub = properties.get(key)
+        if member is None and isinstance(sub, dict) and "default" in sub \
+                and sub["default"] is None:
+            continue
+        out[key] = without_null_defaults(sub, member, depth + 1)
+    return out
 
 
 def _violations(validator: Validator, arguments: Json) -> list[CallError]:

@@ -23,6 +23,14 @@ def lock(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     lockfile: LockfileOpt = None,
+    volatile: Annotated[
+        list[str] | None,
+        typer.Option("--volatile", metavar="TOOLS=REGEX", help="Accept text that changes on "
+                     "its own in these tools' definitions (e.g. a host's folders in a "
+                     "description): TOOLS is a name or pattern (server:*), REGEX an RE2 "
+                     "regular expression; its matches are locked as <volatile> (repeatable; "
+                     "kept from the previous lock).", show_default=False),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Write toolcat.lock: a content hash per tool of what the model sees, plus its server.
@@ -38,8 +46,15 @@ def lock(
         warn,
         write_output,
     )
-    from toolcat.errors import ToolcatError
-    from toolcat.pin.lock import default_lock_path, drift, dump_lock, lock_catalog, read_lock
+    from toolcat.errors import ToolcatError, UsageError
+    from toolcat.pin.lock import (
+        check_volatile,
+        default_lock_path,
+        drift,
+        dump_lock,
+        lock_catalog,
+        read_lock,
+    )
 
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg, demo=False)
@@ -52,11 +67,19 @@ def lock(
         except ToolcatError as exc:
             warn(f"replacing a lock file that could not be read: {exc}")
     changes = drift(previous, cat) if previous else []
-    write_output(path, dump_lock(lock_catalog(cat)), protect=cat.sources)
+    accepted: dict[str, tuple[str, ...]] = dict(previous.volatile) if previous else {}
+    for given in volatile or ():
+        tools, sep, text = given.partition("=")
+        problem = check_volatile(text) if sep and tools else "give TOOLS=REGEX"
+        if problem:
+            raise UsageError(f"--volatile '{given}': {problem}")
+        accepted[tools] = tuple(dict.fromkeys((*accepted.get(tools, ()), text)))
+    write_output(path, dump_lock(lock_catalog(cat, accepted)), protect=cat.sources)
     servers = len({t.server for t in cat.tools})
     if json_:
         print_json({"lockfile": str(path), "tools": len(cat.tools), "servers": servers,
-                    "replaced": previous is not None,
+                    "replaced": previous is not None, "volatile": {
+                        k: list(v) for k, v in accepted.items()},
                     "changes": [c.to_json() for c in changes]})
         return
     say_written(f"locked {plural(len(cat.tools), 'tool')} on {plural(servers, 'server')} "
@@ -67,6 +90,8 @@ def lock(
                       markup=False)
     for change in changes:
         console.print(f"  {change.describe()}", markup=False)
+    for tools, texts in accepted.items():
+        console.print(f"  volatile in {tools}: " + ", ".join(texts), markup=False)
 
 
 def diff(
@@ -124,8 +149,8 @@ def _field_lines(change: FieldChange) -> list[Text]:
 
     line = Text(f"    {change.field}: ", style="bold")
     if change.field == "description":
-        _append_words(line, change.words)
-        return [line]
+        return [Text(f"    {change.field}:", style="bold"),
+                *_text_lines(change.old or "", change.new or "", "      ")]
     if change.paths and change.paths != ("",):  # "" is the whole value: shown as old → new
         out = [Text(f"    {change.field}:", style="bold")]
         for value in change.values:
@@ -143,20 +168,72 @@ def _append_value_change(line: Text, old: Any, new: Any) -> None:
 
     if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > 30:
         line.append('"')
-        _append_words(line, tuple(word_diff(old, new)))
+        _append_words(line, tuple(word_diff(" ".join(old.split()), " ".join(new.split()))))
         line.append('"')
         return
     line.append(f"{_compact(old)} → {_compact(new)}")
 
 
-def _append_words(line: Text, words: tuple[tuple[str, str], ...]) -> None:
-    for op, text in words:
+def _text_lines(old: str, new: str, indent: str) -> list[Text]:
+    """A text's changes line by line: each changed line once, with its words diffed and long
+    runs of unchanged words cut to a few on each side; a line only one side has as `- ` or
+    `+ `; unchanged lines counted, not shown. A multi-kilobyte description whose one path
+    changed is one short line, not the whole text."""
+    from difflib import SequenceMatcher
+
+    from rich.text import Text
+
+    from toolcat.pin.diff import word_diff
+
+    a, b = old.splitlines() or [""], new.splitlines() or [""]
+    out: list[Text] = []
+    same = 0
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            same += i2 - i1
+            continue
+        pairs = list(zip(a[i1:i2], b[j1:j2], strict=False)) if tag == "replace" else []
+        for before, after in pairs:
+            line = Text(f"{indent}~ ")
+            _append_words(line, tuple(word_diff(before, after)), context=CONTEXT_WORDS)
+            out.append(line)
+        out += [Text(f"{indent}- {_short(text, 160)}", style="red")
+                for text in a[i1 + len(pairs):i2]]
+        out += [Text(f"{indent}+ {_short(text, 160)}", style="green")
+                for text in b[j1 + len(pairs):j2]]
+    if same and out:
+        out.append(Text(f"{indent}({plural(same, 'unchanged line')})", style="dim"))
+    return out
+
+
+CONTEXT_WORDS = 6  # unchanged words shown on each side of a change in a long text
+
+
+def _append_words(line: Text, words: tuple[tuple[str, str], ...],
+                  context: int | None = None) -> None:
+    """Words of a diff: deleted as [-...-], inserted as {+...+}; with `context`, a run of
+    unchanged text longer than that many words on each side is cut to them, "…" between."""
+    for index, (op, text) in enumerate(words):
         if op == "equal":
+            if context is not None:
+                text = _cut(text, context, first=index == 0, last=index == len(words) - 1)
             line.append(text)
         elif op == "delete":
             line.append(f"[-{text}-]", style="red strike")
         else:
             line.append(f"{{+{text}+}}", style="green")
+
+
+def _cut(text: str, keep: int, *, first: bool, last: bool) -> str:
+    """Unchanged text with only `keep` words next to each change: none kept before the first
+    change's side that has no change (the start of the line) or after the last."""
+    words = text.split(" ")
+    head = [] if first else words[:keep]
+    tail = [] if last else words[-keep:]
+    if len(words) <= max(len(head) + len(tail) + 1, 3 * keep):  # short enough to show whole
+        return text
+    return " ".join(head) + (" " if head else "") + "… " + " ".join(tail) \
+        if tail else " ".join(head) + " …"
 
 
 def _compact(value: Any) -> str:

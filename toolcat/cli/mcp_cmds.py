@@ -12,6 +12,7 @@ import typer
 from toolcat.cli.options import JsonOpt, OutputOpt
 
 if TYPE_CHECKING:
+    from toolcat.errors import ConfigError
     from toolcat.mcp.servers import ServerSpec
     from toolcat.model import Catalog
 
@@ -79,7 +80,7 @@ def import_mcp(
     started = time.monotonic()  # --timeout covers everything from here, writing included
     from toolcat.catalog.convert import convert, to_text
     from toolcat.cli.output import check_output, note, print_json, say_written, warn, write_output
-    from toolcat.errors import ServerError, UsageError
+    from toolcat.errors import ServerError, ToolcatError, UsageError
     from toolcat.mcp.client import list_some_servers
     from toolcat.mcp.importer import listings_catalog
     from toolcat.wording import plural
@@ -87,16 +88,19 @@ def import_mcp(
     if timeout <= 0:
         raise UsageError("--timeout must be a positive number of seconds")
     deadline = started + timeout
-    specs = _specs(command, url, header, config, server, name)
+    broken: list[tuple[str, ConfigError]] = []  # malformed entries of --config
+    specs = _specs(command, url, header, config, server, name, broken)
     protect = [config] if config else []
     if output is not None:
         check_output(output, protect=protect)  # before any server is started
-    listings, failed_specs = list_some_servers(specs, timeout=timeout, deadline=deadline)
-    failures = [failure for _, failure in failed_specs]
-    if failures and (len(specs) == 1 or not listings):
+    listings, failed_specs = list_some_servers(specs, timeout=timeout, deadline=deadline) \
+        if specs else ([], [])
+    failures: list[ToolcatError] = [error for _, error in broken]
+    failures += [failure for _, failure in failed_specs]
+    if failures and (len(specs) + len(broken) == 1 or not listings):
         if len(failures) == 1:
             raise failures[0]
-        raise ServerError(f"{len(failures)} of {len(specs)} servers failed: "
+        raise ServerError(f"{len(failures)} of {len(specs) + len(broken)} servers failed: "
                           + "; ".join(str(f) for f in failures))
     as_yaml = output is None or output.suffix.lower() != ".json"
     needs_text = output is not None or not json_  # --json alone prints the catalog as JSON
@@ -116,7 +120,8 @@ def import_mcp(
     summary = [{"name": listing.name, "transport": listing.spec.transport,
                 "tools": len(listing.tools), "server_info": dict(listing.info)}
                for listing in listings]
-    failed = [{"name": spec.label, "error": str(failure)} for spec, failure in failed_specs]
+    failed = [{"name": name, "error": str(error)} for name, error in broken]
+    failed += [{"name": spec.label, "error": str(failure)} for spec, failure in failed_specs]
     if json_:
         data = {"servers": summary, "tools": len(catalog.tools),
                 "output": str(output) if output else None, "failed": failed}
@@ -166,9 +171,10 @@ def within(deadline: float, timeout: float, work: Callable[[], T], what: str) ->
 
 
 def _specs(command: list[str] | None, url: str | None, header: list[str] | None,
-           config: Path | None, server: list[str] | None, name: str | None
-           ) -> list[ServerSpec]:
-    """The servers the options name; exactly one way of naming them."""
+           config: Path | None, server: list[str] | None, name: str | None,
+           broken: list[tuple[str, ConfigError]]) -> list[ServerSpec]:
+    """The servers the options name; exactly one way of naming them. The malformed entries
+    of a --config file are added to `broken`, to fail alone."""
     from toolcat.errors import ConfigError, UsageError
     from toolcat.mcp.servers import http_spec, read_client_config, stdio_spec
     from toolcat.model import SourceRef
@@ -189,15 +195,16 @@ def _specs(command: list[str] | None, url: str | None, header: list[str] | None,
     if url:
         return [http_spec(url, name=name or "", headers=_headers(header or []))]
     assert config is not None
-    specs = read_client_config(config)
+    specs = read_client_config(config, broken=broken)
     if server:
-        known = [spec.name for spec in specs]
+        known = [spec.name for spec in specs] + [entry for entry, _ in broken]
         unknown = [s for s in server if s not in known]
         if unknown:
             raise UsageError(f"no server {', '.join(map(repr, unknown))} in {config}; "
                              f"it lists: {', '.join(known) or 'none'}")
         specs = [spec for spec in specs if spec.name in server]
-    if not specs:
+        broken[:] = [(entry, error) for entry, error in broken if entry in server]
+    if not specs and not broken:
         raise ConfigError("lists no enabled servers", where=SourceRef(str(config)))
     return specs
 

@@ -80,6 +80,11 @@ def serve(
                      "them, for clients that ignore tools/list_changed). Default: the "
                      "profile's tool_search_mode.serve_mode, else add.", show_default=False),
     ] = None,
+    answers: Annotated[
+        str,
+        typer.Option("--answers", metavar="json|compact", help="How search_tools answers: "
+                     "json, or compact markdown (about a third of the tokens in call mode)."),
+    ] = "json",
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool (or call_tool, with
     --mode call) in front of deferred tools, calls relayed to the servers the tools come from.
@@ -95,10 +100,13 @@ def serve(
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
+    from toolcat.serve.answers import ANSWERS
     from toolcat.serve.proxy import check_mode
 
     if mode is not None:
         check_mode(mode)
+    if answers not in ANSWERS:
+        raise UsageError(f"unknown --answers '{answers}'; known: {', '.join(ANSWERS)}")
     if call_timeout <= 0:
         raise UsageError("--call-timeout must be a positive number of seconds")
     address = _address(http) if http is not None else None
@@ -138,7 +146,7 @@ def serve(
             call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
-            discovery=_renames(discovery_name or []), mode=mode)
+            discovery=_renames(discovery_name or []), mode=mode, answers=answers)
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,

@@ -3,8 +3,9 @@ every page of its tools, and stop it. The only module that imports the SDK (the 
 
 Each server gets `timeout` seconds to start, initialize and list its tools. When that runs out,
 or the server exits, or its answers are not MCP, the failure becomes a one-line ServerError
-that says what happened, with the last lines the server wrote on stderr and the first thing it
-wrote on stdout that was not a JSON-RPC message. A stdio server is always stopped on the way
+that says what happened, with the lines of the server's stderr that say what went wrong (not
+its stack or usage text) and the first thing it wrote on stdout that was not a JSON-RPC
+message. A stdio server is always stopped on the way
 out by the SDK's shutdown sequence: stdin closed, 2 s to exit, then SIGTERM and SIGKILL to its
 whole process group. The wait for answers ends early enough (STOP_ALLOWANCE, or half the
 timeout when it is short) that the stop still fits in the timeout; only a server that also
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 import tempfile
 import time
@@ -317,17 +319,39 @@ def _is_cancellation(exc: BaseException) -> bool:
     return isinstance(exc, anyio.get_cancelled_exc_class())
 
 
-STDERR_LINES = 3  # npx's reason comes before its "A complete log of this run ..." line
+STDERR_LINES = 3  # lines quoted from a failing server's stderr
+STDERR_READ = 1 << 18  # characters of stderr read for them: a flood is not read whole
+# lines that explain nothing: stack frames, a caret under code, npm's pointer to its log
+_NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d|"
+                    r"npm (ERR!|error) (A complete log|code |path |errno |syscall )|[-=~]{3,}$|"
+                    r"[{}\[\]]$)")
+# the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
+_STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
+_FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not set|missing|"
+                      r"denied|not found|no such|invalid|required|refused|unknown|unable",
+                      re.IGNORECASE)
 
 
 def stderr_tail(errlog: IO[str]) -> str:
-    """The last lines the server wrote on stderr (the one that explains a failure is often
-    not the last: npx ends with where its log is), joined by " | "."""
+    """What the server wrote on stderr that explains its failure, for an error message: the
+    first lines that state an error (`Error: Cannot find module ...`, `ValueError: ...`), else
+    the first that speak of one, else the first lines at all; never stack frames, a usage
+    text's tail or npm's pointer to its log. Joined by " | "."""
     errlog.flush()
     errlog.seek(0)
-    lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
-    shown = " | ".join(_short(line) for line in lines[-STDERR_LINES:])
-    return f"; its stderr ends: {shown}" if lines else ""
+    shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
+    return f"; its stderr says: {' | '.join(_short(line) for line in shown)}" if shown else ""
+
+
+def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
+    """The first `count` lines of `lines` that best say what went wrong (see stderr_tail)."""
+    kept = [line.strip() for line in lines]
+    kept = [line for line in kept if line and not _NOISE.match(line)]
+    for chosen in ([line for line in kept if _STATEMENT.match(line)],
+                   [line for line in kept if _FAILURE.search(line)]):
+        if chosen:
+            return chosen[:count]
+    return kept[:count]
 
 
 def _fallback_name(spec: ServerSpec) -> str:

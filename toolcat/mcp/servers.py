@@ -8,7 +8,9 @@ command line or from a client configuration file in the common `mcpServers` layo
                    "headers": {"Authorization": "Bearer ..."}}}}
 
 Claude Desktop, Claude Code (`.mcp.json`), Cursor, Windsurf, Cline and Gemini CLI use
-`mcpServers`; VS Code's `mcp.json` uses `servers` with the same entries. Both are read. The
+`mcpServers`; VS Code's `mcp.json` uses `servers` and Zed's `settings.json`
+`context_servers` with the same entries (Zed's older `"command": {path, args, env}` too);
+Gemini CLI's `httpUrl` and Windsurf's `serverUrl` are streamable HTTP URLs. All are read. The
 variables editors expand are expanded the same way before a server starts: VS Code's and
 Cursor's `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${env:NAME}`,
 `${pathSeparator}` and Claude Code's `${NAME}` / `${NAME:-default}`; what the catalog records
@@ -37,7 +39,8 @@ Transport = Literal["stdio", "http"]
 STDIO_TYPES = frozenset({"stdio", "local"})
 HTTP_TYPES = frozenset({"http", "streamable-http", "streamableHttp", "streamable_http",
                         "remote"})
-CONFIG_KEYS = ("mcpServers", "servers")
+# Zed keeps its servers in settings.json's `context_servers`
+CONFIG_KEYS = ("mcpServers", "servers", "context_servers")
 
 
 @dataclass(frozen=True)
@@ -94,12 +97,16 @@ def http_spec(url: str, *, name: str = "", headers: Mapping[str, str] | None = N
     return ServerSpec("http", name=name, url=url, headers=dict(headers or {}))
 
 
-def read_client_config(path: Path) -> list[ServerSpec]:
-    """Every enabled server of a client configuration file, in file order.
+def read_client_config(path: Path, *, broken: list[tuple[str, ConfigError]] | None = None
+                       ) -> list[ServerSpec]:
+    """Every enabled server of a client configuration file, in file order. With `broken`, a
+    malformed entry is added there (its name and the error) and the others are still read, as
+    one broken server does not stop the others.
 
     Raises:
         CatalogError: the file is missing or not valid JSON/YAML.
-        ConfigError: it has no `mcpServers` (or `servers`) mapping, or an entry is malformed.
+        ConfigError: it has no `mcpServers` (`servers`, `context_servers`) mapping, or (without
+            `broken`) an entry is malformed.
     """
     parsed = parse_file(path)
     where = FieldReader(parsed.path, parsed.index, document="the client configuration").where
@@ -107,8 +114,8 @@ def read_client_config(path: Path) -> list[ServerSpec]:
     data = parsed.data
     key = next((k for k in CONFIG_KEYS if isinstance(data, dict) and k in data), None)
     if key is None:
-        raise ConfigError("no 'mcpServers' (or 'servers') mapping: not an MCP client "
-                          "configuration", where=where(""))
+        raise ConfigError("no 'mcpServers' (or 'servers', 'context_servers') mapping: not an "
+                          "MCP client configuration", where=where(""))
     entries = data[key]
     if not isinstance(entries, dict):
         raise ConfigError(f"'{key}' must be a mapping of server names to settings",
@@ -116,12 +123,17 @@ def read_client_config(path: Path) -> list[ServerSpec]:
     specs = []
     for name, entry in entries.items():
         pointer = join("", key, name)
-        if not isinstance(entry, dict):
-            raise ConfigError(f"server '{name}' must be a mapping", where=where(pointer))
-        if entry.get("disabled") is True or entry.get("enabled") is False:
-            continue
-        spec = _entry_spec(name, entry, pointer, where)
-        specs.append(_expanded(spec, _variables(parsed.path), where(pointer)))
+        try:
+            if not isinstance(entry, dict):
+                raise ConfigError(f"server '{name}' must be a mapping", where=where(pointer))
+            if entry.get("disabled") is True or entry.get("enabled") is False:
+                continue
+            spec = _entry_spec(name, entry, pointer, where)
+            specs.append(_expanded(spec, _variables(parsed.path), where(pointer)))
+        except ConfigError as exc:
+            if broken is None:
+                raise
+            broken.append((str(name), exc))
     return specs
 
 
@@ -176,9 +188,17 @@ def _expanded(spec: ServerSpec, variables: Mapping[str, str], where: SourceRef) 
 def _entry_spec(name: str, entry: dict[str, Any], pointer: str,
                 where: Callable[[str], SourceRef]) -> ServerSpec:
     kind = entry.get("type", entry.get("transport"))
-    if kind is None and isinstance(entry.get("httpUrl"), str):
-        entry = {**entry, "url": entry["httpUrl"]}  # Gemini CLI: httpUrl is streamable HTTP
-        kind = "http"
+    for spelling in ("httpUrl", "serverUrl"):  # Gemini CLI's and Windsurf's streamable HTTP
+        if kind is None and "url" not in entry and isinstance(entry.get(spelling), str):
+            entry = {**entry, "url": entry[spelling]}
+            kind = "http"
+    if isinstance(entry.get("command"), dict):  # Zed's older {"command": {path, args, env}}
+        entry = {**entry, **{k: v for k, v in entry["command"].items()
+                             if k in ("args", "env")}, "command": entry["command"].get("path")}
+    if entry.get("source") == "extension":
+        raise ConfigError(f"server '{name}' is a Zed extension: its command is the extension's "
+                          "own, not in this file; add it as a custom server to import it",
+                          where=where(pointer))
     if kind is None:
         kind = "http" if "url" in entry and "command" not in entry else "stdio"
     if kind == "sse":

@@ -10,6 +10,14 @@ that changes after review, silently, on a live server (a "rug pull"), is caught.
 hashes only tell which part did. Hashes are taken over canonical JSON (sorted keys, no spaces,
 UTF-8), so reformatting a file or converting it to another shape changes nothing; any change
 of text a model reads does, down to one space.
+
+Some servers write the machine they run on into their descriptions (desktop-commander lists
+the host's folders), so their definitions change without anyone changing the tool. A lock can
+accept such text knowingly: `"volatile": {"desktop-commander:*": ["/Users/[^ ,]+"]}` (written
+by `toolcat lock --volatile`) names, per tool pattern, regular expressions (RE2: linear time)
+whose matches in the description and in every text of the parameters and annotations are
+hashed as `<volatile>`. Whatever else changes still counts; removing the entry makes every
+such tool count as changed again, never silently the other way.
 """
 
 from __future__ import annotations
@@ -18,11 +26,12 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from toolcat.errors import ConfigError
-from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.model import Catalog, SourceRef, Tool, matches
 from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
@@ -45,10 +54,45 @@ class Pin:
     origin: SourceRef | None = field(default=None, compare=False)
 
 
+MASK = "<volatile>"
+MAX_VOLATILE = 100  # patterns in one lock
+
+
 @dataclass(frozen=True)
 class Lock:
     pins: Mapping[str, Pin]
     path: str | None = None
+    # tool pattern (`name`, `server:*`) -> regular expressions of text that may change
+    volatile: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def masks(self, tool: Tool) -> tuple[Any, ...]:
+        """The compiled volatile patterns that apply to `tool`."""
+        return volatile_masks(self.volatile, tool)
+
+
+def volatile_masks(volatile: Mapping[str, tuple[str, ...]], tool: Tool) -> tuple[Any, ...]:
+    return tuple(_compiled(text) for pattern, texts in volatile.items()
+                 if matches(pattern, tool) for text in texts)
+
+
+@lru_cache(maxsize=MAX_VOLATILE)
+def _compiled(text: str) -> Any:
+    import re2
+
+    return re2.compile(text)
+
+
+def check_volatile(text: str) -> str | None:
+    """Why `text` is not a usable volatile pattern (RE2 syntax, must not match ""), or None."""
+    import re2
+
+    try:
+        compiled = re2.compile(text)
+    except re2.error as exc:
+        return f"not a regular expression RE2 accepts: {exc}"
+    if compiled.fullmatch(""):
+        return "matches the empty text, so it would mark nothing"
+    return None
 
 
 @dataclass(frozen=True)
@@ -94,24 +138,46 @@ def pinned_definition(tool: Tool) -> dict[str, Any]:
             "parameters": tool.parameters, "annotations": tool.annotations}
 
 
-def pin(tool: Tool) -> Pin:
-    """The fingerprint of one tool."""
+def pin(tool: Tool, masks: tuple[Any, ...] = ()) -> Pin:
+    """The fingerprint of one tool; with `masks` (Lock.masks), the text they match is
+    hashed as `<volatile>`."""
     definition = pinned_definition(tool)
+    if masks:
+        definition = {k: v if k in ("server", "name") else _masked(v, masks)
+                      for k, v in definition.items()}
     fields = {name: hashlib.sha256(canonical(definition[name])).hexdigest()[:FIELD_HASH_LENGTH]
               for name in PINNED_FIELDS}
     return Pin(tool.qualified_name, hashlib.sha256(canonical(definition)).hexdigest(), fields)
 
 
-def lock_catalog(catalog: Catalog | Iterable[Tool]) -> Lock:
-    """The lock of every tool of a catalog."""
-    pins = (pin(tool) for tool in catalog)
-    return Lock({p.key: p for p in sorted(pins, key=lambda p: p.key)})
+def _masked(value: Any, masks: tuple[Any, ...]) -> Any:
+    """`value` with the volatile text of every string in it replaced by MASK."""
+    if isinstance(value, str):
+        for mask in masks:
+            value = mask.sub(MASK, value)
+        return value
+    if isinstance(value, Mapping):
+        return {k: _masked(v, masks) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v, masks) for v in value]
+    return value
+
+
+def lock_catalog(catalog: Catalog | Iterable[Tool],
+                 volatile: Mapping[str, tuple[str, ...]] | None = None) -> Lock:
+    """The lock of every tool of a catalog, accepting the `volatile` text (see above)."""
+    volatile = dict(volatile or {})
+    pins = (pin(tool, volatile_masks(volatile, tool)) for tool in catalog)
+    return Lock({p.key: p for p in sorted(pins, key=lambda p: p.key)}, volatile=volatile)
 
 
 def dump_lock(lock: Lock) -> str:
     """The text of a lock file: JSON, one tool per block, sorted, stable across runs."""
     tools = {key: {"sha256": p.digest, **p.fields} for key, p in sorted(lock.pins.items())}
-    return json.dumps({"version": LOCK_VERSION, "tools": tools}, indent=2,
+    head: dict[str, Any] = {"version": LOCK_VERSION}
+    if lock.volatile:
+        head["volatile"] = {k: list(v) for k, v in lock.volatile.items()}
+    return json.dumps({**head, "tools": tools}, indent=2,
                       ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -139,7 +205,22 @@ def read_lock(path: Path) -> Lock:
         read.fields(pointer, entry, {"sha256": str}, ("sha256",), f"entry '{key}' has no sha256")
         fields = {name: str(entry[name]) for name in PINNED_FIELDS if name in entry}
         pins[key] = Pin(key, entry["sha256"], fields, read.where(pointer, key=True))
-    return Lock(pins, str(path))
+    return Lock(pins, str(path), _read_volatile(data.get("volatile", {}), read))
+
+
+def _read_volatile(value: Any, read: FieldReader) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict) or not all(
+            isinstance(v, list) and all(isinstance(t, str) for t in v) for v in value.values()):
+        raise read.error("/volatile", "'volatile' must map tool patterns to lists of regular "
+                         "expressions")
+    if sum(map(len, value.values())) > MAX_VOLATILE:
+        raise read.error("/volatile", f"more than {MAX_VOLATILE} volatile patterns")
+    for pattern, texts in value.items():
+        for i, text in enumerate(texts):
+            problem = check_volatile(text)
+            if problem:
+                raise read.error(join("/volatile", pattern, str(i)), problem)
+    return {str(k): tuple(v) for k, v in value.items()}
 
 
 def drift(lock: Lock, catalog: Catalog | Iterable[Tool]) -> list[Drift]:
@@ -148,7 +229,7 @@ def drift(lock: Lock, catalog: Catalog | Iterable[Tool]) -> list[Drift]:
     found: list[Drift] = []
     present: set[str] = set()
     for tool in catalog:
-        now = pin(tool)
+        now = pin(tool, lock.masks(tool)) if lock.volatile else pin(tool)
         present.add(now.key)
         locked = lock.pins.get(now.key)
         if locked is None:

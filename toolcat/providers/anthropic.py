@@ -15,7 +15,7 @@ where `input` is an object.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from toolcat.model import Tool, ToolCall
 from toolcat.providers.contract import Limits, Provider
@@ -26,6 +26,7 @@ from toolcat.providers.targets import LintTarget, StrictRules
 from toolcat.providers.tokens import TokenRule
 from toolcat.providers.types import Json
 from toolcat.providers.writing import (
+    Note,
     Notes,
     RequestInput,
     Written,
@@ -40,6 +41,11 @@ from toolcat.providers.writing import (
 TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 SEARCH_VARIANTS = ("bm25", "regex")
 CACHE_CONTROL = {"type": "ephemeral"}
+# Anthropic answers 400 "Tool '...' cannot have both defer_loading=true and cache_control set.
+# Tools with defer_loading cannot use prompt caching." (anthropics/claude-code issue 86743;
+# "Tool use with prompt caching": deferred tools are not in the cached prefix)
+DEFERRED_UNCACHED = ("cache_control", "Anthropic rejects a deferred tool with cache_control "
+                     "(400: tools with defer_loading cannot use prompt caching)")
 
 
 def search_tool(variant: str) -> dict[str, Json]:
@@ -79,6 +85,12 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
 
 def write_tool(tool: Tool) -> Written:
     notes: Notes = []
+    extra = own_extra(tool, "anthropic")
+    if tool.defer_loading is True and "cache_control" in extra:
+        del extra["cache_control"]
+        notes.append(Note(f"{tool.name}: deferred, so its cache_control was left out ("
+                          f"{DEFERRED_UNCACHED[1]})", "deferred tools lose their cache_control "
+                          "(Anthropic rejects both on one tool)", tool.name))
     written = drop_none({
         "name": tool.name,
         "description": tool.description or None,
@@ -87,7 +99,20 @@ def write_tool(tool: Tool) -> Written:
         "defer_loading": tool.defer_loading,
         "input_examples": list(tool.examples) or None,
     })
-    return {**written, **own_extra(tool, "anthropic")}, notes
+    return {**written, **extra}, notes
+
+
+def kept_breakpoint(tools: list[dict[str, Json]], deferred: Sequence[Tool]) -> None:
+    """When a deferred tool had the catalog's cache_control, which it cannot keep, the
+    breakpoint moves to the last tool that can carry one (not deferred), so the tools the
+    catalog meant to cache still are; with no such tool, no tool is marked."""
+    lost = any("cache_control" in own_extra(t, "anthropic") for t in deferred)
+    if not lost or any("cache_control" in item for item in tools):
+        return
+    cacheable = [item for item in tools if item.get("defer_loading") is not True
+                 and "name" in item and "type" not in item]
+    if cacheable:
+        cacheable[-1]["cache_control"] = dict(CACHE_CONTROL)
 
 
 def request(req: RequestInput) -> Written:
@@ -110,6 +135,7 @@ def request(req: RequestInput) -> Written:
             notes.append(f"{len(deferred)} tools are deferred (defer_loading); the request's own "
                          "search answers with tool_reference blocks to load them")
     if tools:
+        kept_breakpoint(tools, req.deferred)
         body["tools"] = tools
     if req.plan is not None:
         # Anthropic caches only up to a breakpoint; the top-level one marks the last cacheable
@@ -206,6 +232,7 @@ PROVIDER = Provider(
     references=True,
     upfront=upfront,
     loaded=reference_result,
-    lint_targets=(LintTarget(name="anthropic", label="Anthropic Messages", strict=STRICT),),
+    lint_targets=(LintTarget(name="anthropic", label="Anthropic Messages", strict=STRICT,
+                              deferred_without=DEFERRED_UNCACHED),),
     tokens=TOKENS,
 )

@@ -176,3 +176,18 @@ def split_prefixed(wire: str) -> tuple[str, str] | None:
     """(server, tool) of a `server__tool` name, or None."""
     server, sep, name = wire.partition(SEPARATOR)
     return (server, name) if sep and server and name else None
+
+
+def qualified_wire(tool: Tool, rule: NameRule, taken: Callable[[str], bool]) -> str:
+    """The wire name of a tool that cannot go by its plain name (shared with another server,
+    a built-in's, or outside `rule`), worked out from the tool alone, so that a server can
+    name any tool of 43,000 without first naming them all: `server__tool` (the tool's name
+    alone when it has no server), sanitized by `rule`. When sanitizing changed it, it is too
+    long, or `taken(name)` says another tool goes by it, it ends in `_` and a hash of the
+    tool's `server:name` instead, which no other tool's name can meet."""
+    base = f"{tool.server}{SEPARATOR}{tool.name}" if tool.server else tool.name
+    fixed = rule.sanitize(base)
+    if fixed != base or (rule.max_length > 0 and len(fixed) > rule.max_length) \
+            or taken(fixed):
+        fixed = rule.shorten(fixed, tool.qualified_name)
+    return fixed

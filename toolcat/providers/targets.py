@@ -55,6 +55,9 @@ class LintTarget:
     description_max: int | None = None  # beyond this many characters: a note
     max_tools: int | None = None  # overrides the provider's Limits.max_tools
     max_tools_note: str = ""  # where the cap comes from, shown with TC403
+    # the provider rejects a deferred tool (`defer_loading: true`) that has this key; the
+    # text says where that was read (TC407)
+    deferred_without: tuple[str, str] | None = None
     notes: tuple[str, ...] = ()
 
     def strict_rules(self, tool_strict: bool | None) -> StrictRules | None:

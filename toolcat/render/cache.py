@@ -168,8 +168,14 @@ def session_cache(resolutions: Sequence[Resolution], documents: Mapping[str, Jso
         wire = None
         if found and use is not None and use.client_runs and target.loaded is not None:
             wire = target.loaded(f"toolcat_step_{number}", found)
-        steps.append(CacheStep(number, chosen.total, chosen.total if number else 0, appended,
-                               loaded, wire, again.total, rewrite_cached))
+        # the system prompt as this request sends it: when it is not the first's (a section
+        # that changed), the provider reads only the tools array from its cache
+        sent = chosen if not number else _with_system(chosen, rendered(resolution),
+                                                      method)
+        cached = 0 if not number else chosen.total if sent.system == chosen.system else \
+            chosen.total - chosen.system_tokens
+        steps.append(CacheStep(number, sent.total, cached, appended, loaded, wire,
+                               again.total, rewrite_cached))
     return CacheReport(provider, strategy, None if use is None else use.to_json(), method,
                        tuple(steps))
 
@@ -180,6 +186,14 @@ def _prefix(rendered: Rendered, target: Provider, method: Method) -> _Prefix:
     return _Prefix(tuple(seen), tokens, rendered.system_prompt,
                    count_tokens(rendered.system_prompt, method.encoding),
                    method.overhead if seen else 0)
+
+
+def _with_system(prefix: _Prefix, rendered: Rendered, method: Method) -> _Prefix:
+    """`prefix` (the tools array the session keeps) with `rendered`'s system prompt."""
+    if rendered.system_prompt == prefix.system:
+        return prefix
+    return replace(prefix, system=rendered.system_prompt,
+                   system_tokens=count_tokens(rendered.system_prompt, method.encoding))
 
 
 def _shared(before: _Prefix | None, now: _Prefix) -> int:

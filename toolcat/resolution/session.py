@@ -32,7 +32,7 @@ from typing import Any
 import toolcat.resolution.api as api
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
-from toolcat.resolution.decisions import Resolution
+from toolcat.resolution.decisions import Category, Resolution
 from toolcat.resolution.gateway import search_deferred
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
@@ -164,7 +164,8 @@ class Session:
         self.query = query
         self.state = SessionState()
         self.loops = 0
-        self.resolution = self.resolver.resolve(query, self.state)
+        self._categories: tuple[Category, ...] | None = None  # see `_stable`
+        self.resolution = self._stable(self.resolver.resolve(query, self.state))
         self.steps: list[Step] = []
 
     def run(self, calls: Sequence[Call]) -> list[Step]:
@@ -217,13 +218,31 @@ class Session:
 
     def _record(self, call: Call, before: Resolution, response: Any, refused: bool, rule: str,
                 note: str) -> Step:
-        self.resolution = self.resolver.resolve(self.query, self.state)
+        self.resolution = self._stable(self.resolver.resolve(self.query, self.state))
         now, was = self.resolution.names("visible"), before.names("visible")
         step = Step(len(self.steps) + 1, call, response, refused, rule, note,
                     tuple(n for n in now if n not in was), tuple(n for n in was if n not in now),
                     self.resolution)
         self.steps.append(step)
         return step
+
+    def _stable(self, resolution: Resolution) -> Resolution:
+        """`resolution` with the tool search prompt's categories kept for the session: every
+        category the session has listed, in the catalog's order of servers. A server whose
+        last deferred tool was added stays listed (its tools can still be searched), so the
+        system prompt a client renders each turn stays the same and its cache holds."""
+        kept, now = self._categories, resolution.categories
+        if kept is None or now == kept:
+            self._categories = now
+            return resolution
+        names = {c.name for c in kept}
+        if all(c.name in names for c in now):
+            return replace(resolution, categories=kept)
+        order = {name: i for i, name in enumerate(self.resolver.catalog.server_names())}
+        merged = {c.name: c for c in (*kept, *now)}
+        self._categories = tuple(sorted(merged.values(),
+                                        key=lambda c: order.get(c.name, len(order))))
+        return replace(resolution, categories=self._categories)
 
     # ---- handlers ------------------------------------------------------------------------
 

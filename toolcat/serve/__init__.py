@@ -41,7 +41,8 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
           token: str | None = None, allow_hosts: Collection[str] = (),
           allow_tools: Collection[str] = (), lock: Lock | None = None,
-          discovery: Mapping[str, str] | None = None, mode: str | None = None) -> None:
+          discovery: Mapping[str, str] | None = None, mode: str | None = None,
+          answers: str = "json") -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -56,7 +57,8 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     (toolcat.serve.trust). `discovery` renames the discovery tools ({"search_tools":
     "find_tools"}). `mode`: `add` (search_tools, add_tool, then the call) or `call`
     (search_tools answers whole definitions, call_tool calls what it found;
-    toolcat.serve.proxy); None: the profile's `tool_search_mode.serve_mode`.
+    toolcat.serve.proxy); None: the profile's `tool_search_mode.serve_mode`. `answers`:
+    search answers as JSON, or `compact` markdown (toolcat.serve.answers).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -118,7 +120,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     def make(gate: Gate, bus: Any = None) -> Serving:
         """The Serving of the gate, its start written (on the event loop)."""
         serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
-                          secrets=secrets, discovery=renamed,
+                          secrets=secrets, discovery=renamed, answers=answers,
                           **({"bus": bus} if bus is not None else {}))
         made.append(serving)
         session_log.write("start", transport="http" if http else "stdio",

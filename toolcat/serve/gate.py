@@ -25,10 +25,13 @@ more ranking of the last query's scores: 1.2 ms a query at 4,076 tools with bm25
 `withheld` (toolcat.serve.trust: a security finding, a change since the lock) is neither
 found, added nor called, whatever the profile says.
 
-Names: a client calls a catalog tool by the name it is shown: its plain name when that is
-unique and holds no colon, else `server:tool`. Qualified names are claimed first, so a tool
-whose own name holds a colon (`time:get_current_time` on another server) can never take the
-name of the real `time:get_current_time`; it is shown by its own qualified name.
+Names: a client calls a catalog tool by the name it is shown, always within MCP's rule
+(`^[A-Za-z0-9_.-]{1,128}$`, which clients that forward names to a provider rely on): its plain
+name when that is unique, not a discovery built-in's and within the rule, else
+`server__tool`, sanitized (toolcat.providers.names.qualified_wire). The older spelling
+`server:tool` is still accepted on input. Qualified names are claimed first, so a tool whose
+own name holds a colon (`time:get_current_time` on another server) can never take the name of
+the real `time:get_current_time`.
 
 Each client has its own gate (`fork`): the catalog, the resolver and the search indexes are
 shared, what the client added is its own.
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -47,6 +51,8 @@ import numpy as np
 
 from toolcat.calls.check import CallChecker
 from toolcat.model import Catalog, Tool, ToolCall
+from toolcat.providers.mcp import PROVIDER as MCP
+from toolcat.providers.names import qualified_wire
 from toolcat.resolution.builtins import DISCOVERY
 from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
@@ -64,6 +70,8 @@ if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
 
 T = TypeVar("T")
+MCP_NAMES = MCP.limits.names  # ^[A-Za-z0-9_.-]{1,128}$, what a served name must match
+_WITHIN_RULE = re.compile(MCP_NAMES.pattern).fullmatch  # asked for each tool of the catalog
 # The visibility resolution never ranks (tool search mode defers every catalog tool), so it
 # gets the cheapest scorer; the search scorer is built apart, in the background.
 VISIBILITY_SCORER = "regex"
@@ -188,12 +196,14 @@ class Gate:
         return shown
 
     def name(self, tool: Tool) -> str:
-        """The name a catalog tool is shown and called by; `server:tool` when it is shared,
-        holds a colon of its own, or is the name of a discovery built-in."""
+        """The name a catalog tool is shown and called by: its own when that is unique, not
+        a discovery built-in's and within MCP's rule, else `server__tool`
+        (toolcat.providers.names.qualified_wire)."""
         name = self.resolver.name(tool)
-        if name in self._builtins or (":" in name and name != tool.qualified_name):
-            return tool.qualified_name
-        return name
+        if name == tool.name and name not in self._builtins and _WITHIN_RULE(name):
+            return name
+        return qualified_wire(tool, MCP_NAMES, lambda wire: wire in self._builtins or any(
+            other is not tool for other in self.catalog.find(wire)))
 
     def builtin(self, name: str) -> Tool | None:
         return self._builtins.get(name)

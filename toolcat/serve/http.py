@@ -16,10 +16,13 @@
   (429 beyond), so no client can take all MAX_SESSIONS and lock the others out; a session
   idle for IDLE_SESSION seconds is closed. Without a token, a client is its address alone
   (an Authorization header it varies does not make it another client).
-- Protocol era: serve keeps state per client (what it added), which the 2026-07-28 protocol
-  (stateless, no sessions) cannot carry over HTTP. Such requests are answered "unsupported
-  protocol version", naming the handshake-era versions; clients that speak both (the official
-  SDKs in their default mode) fall back to them by themselves.
+- Protocol era: in add mode serve keeps state per client (what it added), which the
+  2026-07-28 protocol (stateless, no sessions) cannot carry over HTTP: two clients on one
+  machine without a token would be one. Such requests are answered "unsupported protocol
+  version", naming the handshake-era versions and call mode; clients that speak both (the
+  official SDKs in their default mode) fall back to them by themselves. Call mode keeps
+  nothing per client (search_tools and call_tool stand alone), so there 2026-07-28 requests
+  go to the SDK's single-exchange path beside the sessions of the older clients.
 """
 
 from __future__ import annotations
@@ -130,10 +133,12 @@ class Guard:
     """The ASGI app in front of the SDK's: Host/Origin, token, session binding, era."""
 
     def __init__(self, app: Any, settings: Any, token: str | None,
-                 live: Callable[[], Container[str]] = frozenset) -> None:
+                 live: Callable[[], Container[str]] = frozenset, *,
+                 stateless: bool = False) -> None:
         from mcp.server.transport_security import TransportSecurityMiddleware
 
         self.app = app
+        self.stateless = stateless  # 2026-07-28 requests are served (call mode)
         self.security = TransportSecurityMiddleware(settings)
         self._token = _digest(f"Bearer {token}") if token is not None else None
         self._owners: OrderedDict[str, bytes] = OrderedDict()
@@ -160,7 +165,10 @@ class Guard:
             return
         version = headers.get(VERSION_HEADER)
         if version is not None and version not in _handshake_versions():
-            await self._unsupported(version, receive, send)
+            if self.stateless:  # the SDK's single-exchange path: nothing to bind
+                await self.app(scope, receive, send)
+            else:
+                await self._unsupported(version, receive, send)
             return
         client = scope.get("client") or ("", 0)
         who = credential if self._token is not None else b""
@@ -222,7 +230,8 @@ class Guard:
         await _respond(send, 400, {"jsonrpc": "2.0", "id": request_id, "error": {
             "code": -32022, "message": "Unsupported protocol version: toolcat serve keeps "
             "each client's added tools in its session, which the stateless "
-            f"{version} protocol has no room for over HTTP; use one of {', '.join(supported)}",
+            f"{version} protocol has no room for over HTTP; use one of {', '.join(supported)}"
+            ", or start toolcat serve with --mode call, which keeps nothing per client",
             "data": {"supported": supported, "requested": version}}})
 
 

@@ -10,11 +10,11 @@ never sees the added tools. In `call` mode:
 - `call_tool {name, arguments}` calls any tool search_tools can find; add_tool is not offered,
   since nothing needs adding.
 
-A call through call_tool takes the path of a direct call (`Serving.call`): the name resolved
-as a direct call's (`server:tool`, the shown name), the arguments checked against the tool's
-schema by check-call's checker, withheld and unsafe tools refused with the same reasons, the
-same timeout and result cap, a `call` or `refused` event in the log. What call mode can call
-is exactly what add mode could add: the gate's pool (the profile's filters and levels, the
+A call through call_tool takes the path of a direct call (`Serving.call`): the name resolved as
+a direct call's (the shown name, or the older `server:tool`), the arguments checked against the
+tool's schema by check-call's checker, withheld and unsafe tools refused with the same reasons,
+the same timeout and result cap, a `call` or `refused` event in the log. What call mode can
+call is exactly what add mode could add: the gate's pool (the profile's filters and levels, the
 unsafe rule, the withheld tools) and the tools visible from the start. Every log event of a
 session says its mode; a call through call_tool also says `"via": "call_tool"`.
 """
@@ -127,11 +127,6 @@ class ProxyGate(Gate):
         builtins.setdefault(proxy.name, proxy)
         self._builtins = builtins
         self.proxy_checker = CallChecker(Catalog(tools=(CALL_TOOL,)))
-
-    def name(self, tool: Tool) -> str:
-        """As Gate.name; a catalog tool called `call_tool` is shown as `server:call_tool`."""
-        shown = super().name(tool)
-        return tool.qualified_name if shown == CALL_TOOL.name else shown
 
     def callable(self, name: str) -> Tool | None:
         """The tool called `name` that a call may reach: a visible one, or any one search

@@ -44,7 +44,9 @@ from toolcat.calls.check import CallChecker
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
+from toolcat.serve.answers import markdown_answer
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
+from toolcat.serve.contract import OutputContracts
 from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import IDLE_SESSION, MAX_SESSIONS
@@ -75,9 +77,11 @@ class Serving:
 
     per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
+    answers: str = "json"  # search answers: json, or compact markdown (toolcat.serve.answers)
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
+        self._contracts = OutputContracts()  # the output schemas serve lists, kept
         self._internal = {shown: name for name, shown in self.discovery.items()}
 
     def say(self, text: str) -> str:
@@ -123,6 +127,7 @@ class Serving:
             reason = self.say(gate.unavailable(name).replace(name, "\0")).replace("\0", name)
             self.log.write("refused", tool=name, reason=reason)
             return _error(f"tool '{name}' cannot be called: {reason}")
+        name = gate.name(tool)  # the served name, also when called by the older spelling
         problems = gate.check(tool, arguments)
         if problems:
             self.log.write("refused", tool=name, arguments=sorted(arguments),
@@ -151,6 +156,8 @@ class Serving:
                               if "tuning" in answer.response else {}))
             if answer.method in ("refused", "invalid-pattern"):
                 return _error(self.say(f"search_tools: {answer.error}"))
+            if self.answers == "compact":
+                return _text(markdown_answer(self._said(answer.response)))
             return _answer(self._said(answer.response))
         if tool.name == "add_tool":
             names = [str(n) for n in arguments["tool_names"]]
@@ -200,7 +207,17 @@ class Serving:
         except UpstreamError as exc:
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
             return _error(str(exc))
-        result, size = capped(relayed.result)
+        upstream = relayed.result
+        broken = self._contracts.broken(tool, upstream.structured_content,
+                                        bool(upstream.is_error))
+        if broken is not None:
+            entry["error"] = f"{tool.server} {broken}"
+            said = (f"The upstream server '{tool.server}' broke the contract of {name}: it "
+                    f"{broken}, though the tool's outputSchema requires it. toolcat serve "
+                    "lists that schema, so it answers an error; what the server sent follows.")
+            upstream = types.CallToolResult(content=[
+                types.TextContent(type="text", text=said), *upstream.content], is_error=True)
+        result, size = capped(upstream)
         self.log.write("call", **entry, ok=not result.is_error, is_error=bool(result.is_error),
                        ms=_ms(began), call_ms=round(relayed.call_ms, 1),
                        **({"start_ms": round(relayed.start_ms, 1)}
@@ -390,9 +407,9 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((str(where.ip), port))
     guard = Guard(app, settings, token,
-                  live=lambda: manager._server_instances)  # the SDK's open sessions by id
-    web = uvicorn.Server(uvicorn.Config(guard, log_level="warning",
-                                        lifespan="on"))
+                  live=lambda: manager._server_instances,  # the SDK's open sessions by id
+                  stateless=serving.gate.mode == "call")
+    web = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
 
     async def announce() -> None:
         while not web.started:
@@ -502,6 +519,10 @@ def _answer(response: dict[str, Any]) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(response, ensure_ascii=False))],
         structured_content=response)
+
+
+def _text(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
 
 def _error(message: str) -> types.CallToolResult:

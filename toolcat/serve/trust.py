@@ -121,8 +121,10 @@ def live_changes(expected: Collection[Tool], live: Catalog, lock: Lock | None = 
         if now is None:
             found[tool.name] = f"tool '{key}' is no longer listed by its server"
             continue
-        current = pin(now)
-        fields = _changed(pin(tool), current)
+        # the lock's volatile text (a host's folders in a description) is accepted here too
+        masks = lock.masks(tool) if lock is not None else ()
+        current = pin(now, masks)
+        fields = _changed(pin(tool, masks), current)
         locked = lock.pins.get(key) if lock is not None else None
         if fields:
             found[tool.name] = (f"tool '{key}' changed on its server since the catalog was "

@@ -5,6 +5,9 @@
     exit       writes a line on stderr and exits at once with code 3
     npx        writes what npx 10 writes when it may not install a package (its reason, then
                where its log is) and exits with code 1
+    node       dies as Node does on a missing module: code, caret, the error, a stack, a
+               summary and the Node version (exit code 1)
+    usage      refuses its arguments, then prints its whole --help text (exit code 2)
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
@@ -25,6 +28,29 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+NODE_CRASH = """node:internal/modules/cjs/loader:1228
+  throw err;
+  ^
+
+Error: Cannot find module '/app/dist/index.js'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)
+    at Module._load (node:internal/modules/cjs/loader:1051:27)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.11.0
+"""
+USAGE = """error: unknown option '--stdio'
+Usage: weather-server [options]
+
+Options:
+  -V, --version  output the version number
+  --port <n>     port to listen on
+  -h, --help     display help for command
+"""
 
 
 def send(message: dict) -> None:
@@ -80,6 +106,12 @@ def main() -> None:
         print("npm error A complete log of this run can be found in: "
               "/root/.npm/_logs/2026-11-26T23_58_42_195Z-debug-0.log", file=sys.stderr)
         sys.exit(1)
+    if mode == "node":
+        sys.stderr.write(NODE_CRASH)
+        sys.exit(1)
+    if mode == "usage":
+        sys.stderr.write(USAGE)
+        sys.exit(2)
     if mode == "hang":
         time.sleep(600)
     if mode == "banner":

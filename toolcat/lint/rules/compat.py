@@ -360,3 +360,34 @@ def property_name_rejected(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 def _place(node: Node) -> str:
     return "at the root" if not node.pointer else f"in '{parameter_path(node.pointer)}'"
+
+
+@tool_rule("TC407", "deferred-with-forbidden-key", "error", needs_target=True,
+           example_settings={"targets": ["anthropic"]}, example="""
+    tools:
+      - name: search_orders
+        description: Search the shop's orders by customer, status or date range.
+        input_schema:
+          type: object
+          properties:
+            customer: {type: string, description: Customer email or id.}
+        defer_loading: true
+  -     cache_control: {type: ephemeral}
+    """)
+def deferred_with_forbidden_key(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A deferred tool carries a key its target rejects on deferred tools.
+
+    Anthropic answers HTTP 400 to a tool with both `defer_loading: true` and `cache_control`
+    ("Tools with defer_loading cannot use prompt caching"): a deferred tool is not in the
+    cached prefix. Put the cache breakpoint on the last tool that is not deferred. `render
+    --provider` leaves the key out of deferred tools itself and says so.
+    """
+    if tool.defer_loading is not True:
+        return
+    for target in ctx.targets:
+        if target.deferred_without is None or tool.shape != target.provider.name:
+            continue
+        key, why = target.deferred_without
+        if key in tool.extra:
+            yield Problem(f"deferred with '{key}': {why}", field=key, key=True,
+                          target=target.name)

@@ -170,7 +170,8 @@ def contradictory_values(tool: Tool, ctx: Context) -> Iterator[Problem]:
     empty enum, or a lower bound above the upper bound: the model copies defaults and
     examples into its calls, and a schema that no value can satisfy makes the tool uncallable.
     Values are checked against the keywords of their own schema node (type, enum, const,
-    bounds, pattern).
+    bounds, pattern). A `default` of null is not reported: it is how pydantic writes
+    `Optional[X] = None` (null means "not given"), and a call may send it.
     """
     for node in ctx.nodes(tool):
         schema = node.schema
@@ -182,8 +183,11 @@ def contradictory_values(tool: Tool, ctx: Context) -> Iterator[Problem]:
             if _number(a) and _number(b) and a > b:
                 yield Problem(f"{low} {a} is above {high} {b}: no value can be valid",
                               schema=f"{node.pointer}/{low}")
+        # `default: null` is pydantic's `Optional[X] = None`: null stands for "not given",
+        # which servers accept and check-call accepts too (calls.check.without_null_defaults)
         values = [(f"{node.pointer}/{key}", key, schema[key])
-                  for key in ("default", "const", "example") if key in schema]
+                  for key in ("default", "const", "example") if key in schema
+                  and not (key == "default" and schema[key] is None)]
         if isinstance(enum, list):
             values += [(f"{node.pointer}/enum/{i}", "enum value", v) for i, v in enumerate(enum)]
         if isinstance(schema.get("examples"), list):
