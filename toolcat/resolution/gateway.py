@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import toolcat.resolution.api as api
 from toolcat.model import Tool
-from toolcat.resolution import api
 from toolcat.resolution.decisions import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
 from toolcat.search import rank
