@@ -19,6 +19,26 @@ from typing import Any, ClassVar
 from toolcat.model import Tool
 
 Body = dict[str, Any]
+Shorten = Callable[[str], str | None]
+
+
+def _shorten_content(content: Any, shorten: Shorten, text_types: tuple[str, ...]) -> Any:
+    """A tool result's content (a string, or a list of text parts) with its texts shortened;
+    the same object when nothing changed."""
+    if isinstance(content, str):
+        short = shorten(content)
+        return content if short is None else short
+    if not isinstance(content, list):
+        return content
+    parts, changed = [], False
+    for part in content:
+        if isinstance(part, dict) and part.get("type") in text_types \
+                and isinstance(part.get("text"), str):
+            short = shorten(part["text"])
+            if short is not None:
+                part, changed = {**part, "text": short}, True
+        parts.append(part)
+    return parts if changed else content
 
 
 class BadRequest(ValueError):
@@ -151,6 +171,11 @@ class Api:
     def error(self, status: int, message: str) -> dict[str, Any]:
         raise NotImplementedError
 
+    def shorten_results(self, body: Body, shorten: Shorten) -> Body:
+        """`body` with each tool result's text replaced by `shorten(text)` where that is not
+        None (the messages it changes are copies)."""
+        raise NotImplementedError
+
     def function_tools(self, body: Body) -> Iterator[tuple[int, dict[str, Any]]]:
         for i, item in enumerate(body.get("tools") or ()):
             if self.is_function(item):
@@ -229,6 +254,20 @@ class Anthropic(Api):
             stripped["stop_reason"] = "end_turn"
         return stripped
 
+    def shorten_results(self, body: Body, shorten: Shorten) -> Body:
+        messages = []
+        for message in self.messages(body):
+            content = message.get("content")
+            if message.get("role") == "user" and isinstance(content, list):
+                blocks = [{**b, "content": _shorten_content(b.get("content"), shorten,
+                                                            ("text",))}
+                          if isinstance(b, dict) and b.get("type") == "tool_result" else b
+                          for b in content]
+                if any(a is not b for a, b in zip(blocks, content, strict=True)):
+                    message = {**message, "content": blocks}
+            messages.append(message)
+        return {**body, "messages": messages}
+
     def error(self, status: int, message: str) -> dict[str, Any]:
         kind = self.ERRORS.get(status, "invalid_request_error" if status < 500 else
                                "api_error")
@@ -287,6 +326,11 @@ class Chat(_OpenAI):
                 for call in m["tool_calls"] if isinstance(call, dict)
                 and isinstance(call.get("function"), dict)
                 and isinstance(call["function"].get("name"), str)]
+
+    def shorten_results(self, body: Body, shorten: Shorten) -> Body:
+        messages = [{**m, "content": _shorten_content(m.get("content"), shorten, ("text",))}
+                    if m.get("role") == "tool" else m for m in self.messages(body)]
+        return {**body, "messages": messages}
 
     def _message(self, reply: Any) -> dict[str, Any]:
         choices = reply.get("choices") if isinstance(reply, dict) else None
@@ -366,6 +410,15 @@ class Responses(_OpenAI):
         if isinstance(given, str):
             return [{"role": "user", "content": given}]
         return list(given or ())
+
+    def shorten_results(self, body: Body, shorten: Shorten) -> Body:
+        if not isinstance(body.get("input"), list):
+            return body
+        items = [{**item, "output": _shorten_content(item.get("output"), shorten,
+                                                     ("input_text", "output_text"))}
+                 if item.get("type") == "function_call_output" else item
+                 for item in self.messages(body)]
+        return {**body, "input": items}
 
     def used(self, body: Body) -> list[str]:
         return [item["name"] for item in self.messages(body)

@@ -24,9 +24,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, UsageError
-from toolcat.gateway.apis import APIS, Api, BadRequest, Call, assemble
-from toolcat.gateway.rewrite import Rewritten, rewrite, tools_tokens
-from toolcat.gateway.sessions import Sessions, session_key
+from toolcat.gateway.apis import APIS, Api, BadRequest, Body, Call, assemble
+from toolcat.gateway.outputs import TOOL, read_tool, shorten
+from toolcat.gateway.outputs import answer as outputs_answer
+from toolcat.gateway.rewrite import rewrite, tools_tokens
+from toolcat.gateway.sessions import Conversation, Sessions, session_key
 from toolcat.model import Tool
 from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import Gateway
@@ -74,6 +76,7 @@ class Record:
     rounds: int = 0
     searches: list[str] = field(default_factory=list)
     tokens_saved: int = 0
+    outputs_shortened: int = 0
     status: int = 0
     stream: bool = False
     error: str | None = None
@@ -84,6 +87,7 @@ class Record:
                 "rule": self.rule, "tools_in": self.tools_in, "tools_out": self.tools_out,
                 "unsafe_left_out": self.unsafe, "search_rounds": self.rounds,
                 "searches": self.searches, "tokens_saved": self.tokens_saved,
+                "outputs_shortened": self.outputs_shortened,
                 "upstream_status": self.status, "stream": self.stream, "error": self.error,
                 "ms": round((time.perf_counter() - self.started) * 1000, 1)}
 
@@ -211,14 +215,18 @@ class GatewayApp:
         record.rule, record.tools_in, record.tools_out = done.rule, done.tools_in, done.tools_out
         record.unsafe = len(done.unsafe)
         record.tokens_saved = tools_tokens(body) - tools_tokens(done.body)
+        body, kept = _offload(api, done.body)
+        record.outputs_shortened = len(kept)
+        own = {name for name in (done.phantom, TOOL if kept else None) if name}
         headers = _forwarded(request.headers)
         url = self._url(request)
         try:
-            if done.phantom is None:
+            if not own:
                 if record.stream:
-                    return await self._stream(url, headers, done.body, record)
-                return await self._once(url, headers, done.body, record)
-            return await self._search_loop(api, url, headers, done, conversation, record)
+                    return await self._stream(url, headers, body, record)
+                return await self._once(url, headers, body, record)
+            return await self._loop(api, url, headers, body, own, list(done.deferred), kept,
+                                    conversation, record)
         except Upstream as exc:
             record.status, record.error = exc.status, str(exc)
             return _error_response(api, exc.status, str(exc))
@@ -252,62 +260,67 @@ class GatewayApp:
 
         return StreamingResponse(relay(), reply.status_code, _reply_headers(reply.headers))
 
-    async def _search_loop(self, api: Api, url: str, headers: dict[str, str], done: Rewritten,
-                           conversation: Any, record: Record) -> Any:
-        """Send, answer the model's searches, send again; return the first reply that is not
-        a search (or has other calls beside it, or comes after MAX_ROUNDS searches)."""
+    async def _loop(self, api: Api, url: str, headers: dict[str, str], body: Body,
+                    own: set[str], deferred: list[Tool], kept: dict[str, str],
+                    conversation: Conversation, record: Record) -> Any:
+        """Send, answer the model's calls of the gateway's own tools (`own`), send again;
+        return the first reply that calls none of them (or calls others beside them, or
+        comes after MAX_ROUNDS rounds)."""
         from starlette.responses import Response
 
-        phantom = done.phantom
-        assert phantom is not None and done.result is not None
-        gateway = self.settings.gateway
-        body = done.body
-        deferred = list(done.deferred)
         while True:
             reply = await self._post(url, headers, body)
             record.status = reply.status_code
+            as_is = Response(reply.content, reply.status_code, _reply_headers(reply.headers))
             if reply.status_code >= 400:
-                return Response(reply.content, reply.status_code, _reply_headers(reply.headers))
+                return as_is
             try:
                 parsed = assemble(api, reply.content) if record.stream else reply.json()
             except (ValueError, RecursionError):
-                return Response(reply.content, reply.status_code, _reply_headers(reply.headers))
+                return as_is
             calls = api.calls(parsed)
-            ours = [c for c in calls if c.name == phantom]
+            ours = [c for c in calls if c.name in own]
             if not ours:
-                return Response(reply.content, reply.status_code, _reply_headers(reply.headers))
+                return as_is
             if len(ours) < len(calls) or record.rounds >= MAX_ROUNDS:
                 if record.stream:  # a stream cannot be edited after the fact: end it as is
-                    return Response(reply.content, reply.status_code,
-                                    _reply_headers(reply.headers))
-                stripped = api.strip(parsed, {phantom})
-                return Response(json.dumps(stripped).encode(), reply.status_code,
-                                _reply_headers(reply.headers))
+                    return as_is
+                return Response(json.dumps(api.strip(parsed, own)).encode(),
+                                reply.status_code, _reply_headers(reply.headers))
             record.rounds += 1
+            tools = list(body.get("tools") or ())
+            shown = {api.tool_name(t) for t in tools if api.is_function(t)}
+            added: list[Tool] = []
             answers: list[tuple[Call, str]] = []
-            shown = {api.tool_name(t) for t in body.get("tools") or () if api.is_function(t)}
-            added = []
             for call in ours:
-                query = call.arguments.get("query") if isinstance(call.arguments, dict) else None
-                if not isinstance(query, str):
-                    answers.append((call, json.dumps({"error": "invalid arguments for "
-                                                      f"{phantom}: 'query' is a required "
-                                                      "string"})))
-                    continue
-                record.searches.append(query[:200])
-                searched = await asyncio.to_thread(gateway_search, gateway, deferred, query)
-                conversation.expand(t.name for t in searched.found)
-                added += [t for t in searched.found if t.name not in shown]
-                shown.update(t.name for t in searched.found)
-                answers.append((call, json.dumps({
-                    "found": len(searched.found),
-                    "tools": [{"name": t.name, "description": t.description}
-                              for t in searched.found],
-                    "message": searched.message})))
+                if call.name == TOOL:
+                    answer = outputs_answer(kept, call.arguments)
+                else:
+                    answer = await self._search(call, deferred, conversation, record)
+                    added += [t for t in answer.pop("found_tools") if t.name not in shown]
+                    shown.update(t.name for t in added)
+                answers.append((call, json.dumps(answer, ensure_ascii=False)))
             body = api.go_on(body, parsed, answers)
             if added:
-                tools = list(body.get("tools") or ())
-                body = {**body, "tools": [*tools[:-1], *(t.raw for t in added), tools[-1]]}
+                mine = [t for t in tools if api.is_function(t) and api.tool_name(t) in own]
+                others = [t for t in tools if t not in mine]
+                body = {**body, "tools": [*others, *(t.raw for t in added), *mine]}
+
+    async def _search(self, call: Call, deferred: list[Tool], conversation: Conversation,
+                      record: Record) -> dict[str, Any]:
+        """The gateway search tool's answer (and, under `found_tools`, what it found)."""
+        query = call.arguments.get("query") if isinstance(call.arguments, dict) else None
+        if not isinstance(query, str):
+            return {"error": f"invalid arguments for {call.name}: 'query' is a required "
+                    "string", "found_tools": []}
+        record.searches.append(query[:200])
+        searched = await asyncio.to_thread(gateway_search, self.settings.gateway, deferred,
+                                           query)
+        conversation.expand(t.name for t in searched.found)
+        return {"found": len(searched.found),
+                "tools": [{"name": t.name, "description": t.description}
+                          for t in searched.found],
+                "message": searched.message, "found_tools": list(searched.found)}
 
     # ---- upstream ----------------------------------------------------------------------------
 
@@ -405,6 +418,19 @@ class GatewayApp:
         line = json.dumps(record.to_json(), ensure_ascii=False) + "\n"
         with self._log_lock, self.settings.log.open("a", encoding="utf-8") as handle:
             handle.write(line)
+
+
+def _offload(api: Api, body: Body) -> tuple[Body, dict[str, str]]:
+    """`body` with its large tool results shortened and search_large_output added (unless
+    the client has a tool of that name), and the full texts by id."""
+    kept: dict[str, str] = {}
+    tools = list(body.get("tools") or ())
+    if any(api.is_function(t) and api.tool_name(t) == TOOL for t in tools):
+        return body, kept
+    shortened = api.shorten_results(body, lambda text: shorten(text, kept))
+    if not kept:
+        return body, kept
+    return {**shortened, "tools": [*tools, api.write(read_tool())]}, kept
 
 
 def _hostname(netloc: str) -> str:
