@@ -294,3 +294,25 @@ def test_with_a_token_every_request_must_carry_it(gateway):
     headers = running.upstream.received[0][1]
     assert "x-toolcat-token" not in {k.lower() for k in headers}
     assert headers["x-api-key"] == "sk-ant-k"
+
+
+def test_tools_the_catalog_marks_unsafe_are_left_out(gateway, tmp_path):
+    from toolcat import load_catalog
+    from toolcat.gateway import unsafe_names
+
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text("tools:\n  - name: delete_email\n    description: Delete an email.\n"
+                       "    safe: false\n  - name: get_email\n    description: Get an email.\n")
+    unsafe = unsafe_names(load_catalog(catalog))
+    assert unsafe == {"delete_email"}
+    running = gateway(lambda path, body: (200, anthropic_text("ok")),
+                      profile="gateway-tool-search", unsafe=unsafe)
+    running.upstream.script = lambda path, body: (200, anthropic_call(
+        "gateway_search_tools", {"query": "email"})) if len(running.upstream.received) == 1 \
+        else (200, anthropic_text("done"))
+    _anthropic(running.url).messages.create(
+        model="claude-x", max_tokens=100, tools=tools_60(),
+        messages=[{"role": "user", "content": "Delete the email from Bob"}])
+    found = [t["name"] for t in running.upstream.bodies()[1]["tools"]]
+    assert "get_email" in found and "delete_email" not in found
+    assert running.lines()[0]["unsafe_left_out"] == 1
