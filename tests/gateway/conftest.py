@@ -81,7 +81,7 @@ def start_gateway(settings: Settings) -> tuple[str, Callable[[], None]]:
 
     import uvicorn
 
-    sock = socket.socket()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(GatewayApp(settings), log_level="warning",

@@ -17,7 +17,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +27,10 @@ from toolcat.errors import MissingExtraError, UsageError
 from toolcat.gateway.apis import APIS, Api, BadRequest, Body, Call, assemble
 from toolcat.gateway.outputs import TOOL, read_tool, shorten
 from toolcat.gateway.outputs import answer as outputs_answer
-from toolcat.gateway.rewrite import rewrite, tools_tokens
+from toolcat.gateway.rewrite import rewrite
 from toolcat.gateway.sessions import Conversation, Sessions, session_key
 from toolcat.model import Tool
+from toolcat.providers.tokens import count_tokens
 from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import Gateway
 from toolcat.search.ranking import Scorer
@@ -38,6 +39,7 @@ MAX_ROUNDS = 5  # searches answered in a row before the reply goes to the client
 MAX_BODY = 32 << 20  # bytes of a request body, and of a reply the gateway reads whole
 TOKEN_HEADER = "x-toolcat-token"
 MAX_SCORERS = 32  # request tool sets whose scorer is kept (agents resend the same tools)
+MAX_COUNTED = 8192  # tool definitions whose token count is kept
 HOP_BY_HOP = {"host", "content-length", "connection", "keep-alive", "transfer-encoding", "te",
               "trailer", "upgrade", "proxy-authorization", "proxy-connection",
               "accept-encoding", TOKEN_HEADER}
@@ -127,6 +129,7 @@ class GatewayApp:
         self._client: Any = None
         self._scorers: OrderedDict[str, Scorer | None] = OrderedDict()
         self._scorer_lock = threading.Lock()
+        self._counted: OrderedDict[bytes, int] = OrderedDict()
         self._log_lock = threading.Lock()
 
     # ---- ASGI ----------------------------------------------------------------------------
@@ -208,13 +211,19 @@ class GatewayApp:
         conversation = self.sessions.get(session_key(api.name, credential,
                                                      api.first_user(body)))
         unsafe = set(self.settings.unsafe)
+        texts = {id(item): json.dumps(item, ensure_ascii=False)
+                 for item in body.get("tools") or ()}
+        tools_key = hashlib.sha256("\0".join(texts.values()).encode(
+            "utf-8", "surrogatepass")).hexdigest()
         done = await asyncio.to_thread(
             rewrite, api, body, gateway, conversation, unsafe=lambda t: t.name in unsafe,
-            evidence=self._evidence)
+            evidence=lambda tools: self._evidence(tools, tools_key))
         self.sessions.defer(conversation, {t.name: t.raw for t in done.deferred})
         record.rule, record.tools_in, record.tools_out = done.rule, done.tools_in, done.tools_out
         record.unsafe = len(done.unsafe)
-        record.tokens_saved = tools_tokens(body) - tools_tokens(done.body)
+        record.tokens_saved = self._tokens(texts.values()) - self._tokens(
+            texts.get(id(item)) or json.dumps(item, ensure_ascii=False)
+            for item in done.body.get("tools") or ())
         body, kept = _offload(api, done.body)
         record.outputs_shortened = len(kept)
         own = {name for name in (done.phantom, TOOL if kept else None) if name}
@@ -396,12 +405,25 @@ class GatewayApp:
 
     # ---- evidence and log ----------------------------------------------------------------------
 
-    def _evidence(self, tools: Sequence[Tool]) -> Scorer | None:
-        """The scorer over these tools, kept for the next request with the same tools."""
+    def _tokens(self, texts: Iterable[str]) -> int:
+        """The tokens of these tool definitions (JSON texts), each counted once and kept by
+        its digest: agents resend the same tools with every request."""
+        total = 0
+        for text in texts:
+            key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+            found = self._counted.get(key)
+            if found is None:
+                found = self._counted[key] = count_tokens(text)
+                while len(self._counted) > MAX_COUNTED:
+                    self._counted.popitem(last=False)
+            total += found
+        return total
+
+    def _evidence(self, tools: Sequence[Tool], key: str) -> Scorer | None:
+        """The scorer over these tools (the function tools of the request whose tools[]
+        digest is `key`), kept for the next request with the same tools."""
         from toolcat.search.index import scorer_for
 
-        key = hashlib.sha256(json.dumps([t.raw for t in tools], sort_keys=True,
-                                        default=str).encode()).hexdigest()
         with self._scorer_lock:
             if key in self._scorers:
                 self._scorers.move_to_end(key)
@@ -481,7 +503,9 @@ def run(settings: Settings, host: str, port: int,
     import uvicorn
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, or asyncio leaves Nagle on for the accepted connections (it sets
+    # TCP_NODELAY only for sockets whose proto says TCP): 40 ms more per reply
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

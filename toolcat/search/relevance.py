@@ -46,6 +46,7 @@ class RelevanceScorer:
         self.tools = tools
         self.evidence = evidence
         self._matched: tuple[str, list[int]] | None = None  # the last query's match points
+        self._parsed: _Query | None = None
         lists = {"expanded": _names(expanded), "always_keep": _names(always_keep),
                  "recently_used": _names(recently_used)}
         self._fixed = [
@@ -55,7 +56,9 @@ class RelevanceScorer:
              if {t.name, t.qualified_name} & lists[reason]}
             for t in tools
         ]
-        self._tokens = [tokens(f"{t.name} {split_name(t.name)} {t.description}") for t in tools]
+        # with evidence, the tokens are not scored: not worth taking every text apart for
+        self._tokens = [set() if evidence is not None else
+                        tokens(f"{t.name} {split_name(t.name)} {t.description}") for t in tools]
         self._by_token: dict[str, list[int]] = {}
         for i, found in enumerate(self._tokens):
             for token in found:
@@ -70,13 +73,21 @@ class RelevanceScorer:
                 self._odd_names.append((lower, i))
 
     def _named(self, query: _Query) -> set[int]:
-        found = {i for word in query.words for i in self._by_name.get(word, ())}
-        found.update(i for name, i in self._odd_names if name in query.lower)
-        return found
+        if query.named is None:
+            found = {i for word in query.words for i in self._by_name.get(word, ())}
+            found.update(i for name, i in self._odd_names if name in query.lower)
+            query.named = found
+        return query.named
+
+    def _parse(self, query: str) -> _Query:
+        """The query taken apart, once for the calls of every tool (points, explain)."""
+        if self._parsed is None or self._parsed.text != query:
+            self._parsed = _Query(query)
+        return self._parsed
 
     def points(self, query: str, index: int) -> dict[str, int]:
         """The points of `tools[index]` by reason (only the reasons that gave points)."""
-        parsed = _Query(query)
+        parsed = self._parse(query)
         found = dict(self._fixed[index])
         if index in self._named(parsed):
             found["exact_name"] = EXACT_NAME
@@ -99,7 +110,7 @@ class RelevanceScorer:
         return self._matched[1]
 
     def scores(self, query: str) -> list[float]:
-        parsed = _Query(query)
+        parsed = self._parse(query)
         totals = [sum(fixed.values()) for fixed in self._fixed]
         if self.evidence is not None:
             totals = [total + match for total, match in zip(totals, self._match(query),
@@ -129,6 +140,8 @@ class _Query:
     """A query taken apart once: its tokens, and the name-like words it contains."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
+        self.named: set[int] | None = None  # the tools it names, by index (see _named)
         self.lower = text.lower()
         self.tokens = tokens(text)
         found = [w.strip(".:-") for w in _NAME_LIKE.findall(self.lower)]
