@@ -316,3 +316,21 @@ def test_tools_the_catalog_marks_unsafe_are_left_out(gateway, tmp_path):
     found = [t["name"] for t in running.upstream.bodies()[1]["tools"]]
     assert "get_email" in found and "delete_email" not in found
     assert running.lines()[0]["unsafe_left_out"] == 1
+
+
+def test_hostile_bodies_get_a_4xx_and_never_reach_the_upstream(gateway):
+    running = gateway(lambda path, body: (200, anthropic_text("never")))
+    nested = b'{"model": "m", "messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    for path, content, status in [
+            ("/v1/messages", nested, 400),
+            ("/v1/responses", b'{"model": "m", "input": 7}', 400),
+            ("/v1/messages", b'["not", "an", "object"]', 400),
+            ("/v1/messages", b'{"model": "m", "max_tokens": 5, "messages": [{"role": '
+                             b'"system", "content": "x"}]}', 400),
+            ("/v1/chat/completions", b'{"model": "m", "messages": [], "tools": {}}', 400),
+            ("/v1/messages", b"x" * (33 << 20), 413)]:
+        answer = httpx.post(f"{running.url}{path}", content=content, timeout=30,
+                            headers={"content-type": "application/json"})
+        assert answer.status_code == status, (path, content[:40])
+        assert "Traceback" not in answer.text
+    assert running.upstream.received == []

@@ -188,6 +188,9 @@ class GatewayApp:
         record = Record(api.name, request.url.path)
         try:
             return await self._answer(api, request, record)
+        except Exception as exc:  # a fault of the gateway's own: one line, never a traceback
+            record.status, record.error = 500, f"the gateway failed: {type(exc).__name__}"
+            return _error_response(api, 500, record.error)
         finally:
             self._log(record)
 
@@ -405,6 +408,14 @@ class GatewayApp:
 
     # ---- evidence and log ----------------------------------------------------------------------
 
+    def warm_up(self) -> None:
+        """Load what the first request would wait for: the relevance scorer's model (a
+        semantic scorer loads it on first use) and the tokenizer."""
+        count_tokens("warm up")
+        if self.settings.gateway.enabled and self.settings.gateway.strategy == "relevance":
+            self._evidence([Tool(name="warm_up", description="Load the scorer's model.")],
+                           "warm-up")
+
     def _tokens(self, texts: Iterable[str]) -> int:
         """The tokens of these tool definitions (JSON texts), each counted once and kept by
         its digest: agents resend the same tools with every request."""
@@ -513,9 +524,11 @@ def run(settings: Settings, host: str, port: int,
         sock.close()
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     bound = sock.getsockname()[1]
+    app = GatewayApp(settings)
+    app.warm_up()
     if ready is not None:
         ready(host, bound)
-    config = uvicorn.Config(GatewayApp(settings), log_level="warning", access_log=False,
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=5)
     try:
         uvicorn.Server(config).run(sockets=[sock])
