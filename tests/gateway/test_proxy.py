@@ -334,3 +334,45 @@ def test_hostile_bodies_get_a_4xx_and_never_reach_the_upstream(gateway):
         assert answer.status_code == status, (path, content[:40])
         assert "Traceback" not in answer.text
     assert running.upstream.received == []
+
+
+def _api_profile(tmp_path, endpoint: str) -> str:
+    profile = tmp_path / "api.yaml"
+    profile.write_text("name: api\ngateway:\n  strategy: api\n  api:\n"
+                       f"    endpoint: {endpoint}\n    timeout: 2\n")
+    return str(profile)
+
+
+def _selector_and_model(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    if path == "/select":
+        return 200, {"selected_names": ["get_weather"]}
+    return _search_then_call(path, body)
+
+
+def test_the_api_strategy_asks_the_selector_and_reinjects_its_choice(gateway, tmp_path):
+    selector = gateway(_selector_and_model).upstream  # a local server answering /select
+    running = gateway(_selector_and_model,
+                      profile=_api_profile(tmp_path, f"{selector.url}/select"))
+    reply = _anthropic(running.url).messages.create(
+        model="claude-x", max_tokens=100, tools=tools_60(),
+        messages=[{"role": "user", "content": QUESTION}])
+    assert reply.content[0].name == "get_weather"
+    asked, = selector.bodies()
+    assert asked["pattern"] == "weather" and len(asked["tools"]) == 60
+    second = running.upstream.bodies()[1]
+    assert [t["name"] for t in second["tools"]] == ["get_weather", "gateway_search_tools"]
+
+
+def test_the_api_strategy_fails_open_to_every_deferred_tool(gateway, tmp_path):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/select"
+    running = gateway(_search_then_call, profile=_api_profile(tmp_path, dead))
+    _anthropic(running.url).messages.create(
+        model="claude-x", max_tokens=100, tools=tools_60(),
+        messages=[{"role": "user", "content": QUESTION}])
+    assert len(running.upstream.bodies()[1]["tools"]) == 61
+    answer = json.loads(running.upstream.bodies()[1]["messages"][-1]["content"][0]["content"])
+    assert answer["message"].startswith("Tool search is unavailable")
