@@ -376,3 +376,14 @@ def test_the_api_strategy_fails_open_to_every_deferred_tool(gateway, tmp_path):
     assert len(running.upstream.bodies()[1]["tools"]) == 61
     answer = json.loads(running.upstream.bodies()[1]["messages"][-1]["content"][0]["content"])
     assert answer["message"].startswith("Tool search is unavailable")
+
+
+def test_the_tool_that_tool_choice_names_is_always_sent(gateway):
+    running = gateway(lambda path, body: (200, _chat_reply(
+        {"role": "assistant", "content": "ok"})))
+    _openai(running.url).chat.completions.create(
+        model="gpt-x", tools=_chat_tools(), messages=[{"role": "user", "content": QUESTION}],
+        tool_choice={"type": "function", "function": {"name": "delete_shipment"}})
+    body, = running.upstream.bodies()
+    names = [t["function"]["name"] for t in body["tools"]]
+    assert "delete_shipment" in names and "get_weather" in names

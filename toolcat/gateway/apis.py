@@ -155,6 +155,15 @@ class Api:
         """The names of the tools the conversation called, oldest first."""
         raise NotImplementedError
 
+    def chosen(self, body: Body) -> str | None:
+        """The tool `tool_choice` forces the model to call, if it names one."""
+        choice = body.get("tool_choice")
+        if not isinstance(choice, dict):
+            return None
+        named = choice.get("function") if isinstance(choice.get("function"), dict) else choice
+        name = named.get("name")
+        return name if isinstance(name, str) else None
+
     def calls(self, reply: Any) -> list[Call]:
         raise NotImplementedError
 

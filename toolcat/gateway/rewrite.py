@@ -68,8 +68,9 @@ def rewrite(api: Api, body: Body, gateway: Gateway, conversation: Conversation, 
         return Rewritten(out, None, len(items), len(kept), left_out, ())
     tools = [tool for _, tool in functions]
     names = {tool.name for tool in tools}
-    result = run_gateway(gateway, tools, {}, api.query(body),
-                         expanded=[n for n in conversation.expanded if n in names],
+    # a tool the request's tool_choice names must reach the model: kept as if found
+    forced = [n for n in (*conversation.expanded, api.chosen(body)) if n in names]
+    result = run_gateway(gateway, tools, {}, api.query(body), expanded=forced,
                          recently_used=api.used(body),
                          evidence=evidence(tools) if gateway.strategy == "relevance" else None)
     shown = {tool.name for tool in result.visible}
