@@ -131,7 +131,10 @@ def main() -> None:
           f"{tools_tokens(bodies[0])} tokens of tools")
     print(f"{'direct':34} median {direct:7.2f} ms")
     print(f"{'direct, two requests':34} median {direct_two:7.2f} ms")
-    runs = [("gateway-relevance", s) for s in args.scorers.split(",")]
+    passthrough = Path("/tmp") / f"gateway-passthrough-{time.time_ns()}.yaml"
+    passthrough.write_text("name: passthrough\ngateway:\n  strategy: passthrough\n")
+    runs = [(str(passthrough), "bm25")]
+    runs += [("gateway-relevance", s) for s in args.scorers.split(",")]
     runs.append(("gateway-tool-search", "bm25"))
     log = Path("/tmp") / f"gateway-speed-{time.time_ns()}.jsonl"
     for profile, scorer in runs:
@@ -140,12 +143,14 @@ def main() -> None:
         through = statistics.median(timed(url, bodies))
         running.should_exit = True
         reference = direct_two if profile == "gateway-tool-search" else direct
-        sent = [tools_tokens(b) for b in seen[1:]]
-        label = f"{profile} ({scorer})" if profile == "gateway-relevance" else \
+        sent = [tools_tokens(b) for b in seen[1:]] or [0]
+        label = "passthrough" if profile == str(passthrough) else \
+            f"{profile} ({scorer})" if profile == "gateway-relevance" else \
             f"{profile} (1 search)"
         print(f"{label:34} median {through:7.2f} ms  overhead {through - reference:+6.2f} ms"
               f"  tools sent upstream: median {statistics.median(sent):6.0f} tokens")
     log.unlink(missing_ok=True)
+    passthrough.unlink()
     server.shutdown()
 
 

@@ -160,8 +160,8 @@ class Api:
         choice = body.get("tool_choice")
         if not isinstance(choice, dict):
             return None
-        named = choice.get("function") if isinstance(choice.get("function"), dict) else choice
-        name = named.get("name")
+        function = choice.get("function")
+        name = (function if isinstance(function, dict) else choice).get("name")
         return name if isinstance(name, str) else None
 
     def calls(self, reply: Any) -> list[Call]:

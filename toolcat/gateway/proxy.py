@@ -206,6 +206,7 @@ class GatewayApp:
                 "the body is not valid JSON"
             record.error = problem
             return _error_response(api, 400, problem)
+        request_body = body
         record.model, record.stream = body.get("model"), body.get("stream") is True
         gateway = self.settings.gateway
         record.strategy = gateway.strategy
@@ -214,8 +215,10 @@ class GatewayApp:
         conversation = self.sessions.get(session_key(api.name, credential,
                                                      api.first_user(body)))
         unsafe = set(self.settings.unsafe)
-        texts = {id(item): json.dumps(item, ensure_ascii=False)
-                 for item in body.get("tools") or ()}
+        items = body.get("tools") or ()
+        # the tools as JSON, once: their digest keys the relevance scorer, their tokens the log
+        texts = {id(item): json.dumps(item, ensure_ascii=False) for item in items} \
+            if gateway.enabled and gateway.strategy == "relevance" else {}
         tools_key = hashlib.sha256("\0".join(texts.values()).encode(
             "utf-8", "surrogatepass")).hexdigest()
         done = await asyncio.to_thread(
@@ -224,38 +227,44 @@ class GatewayApp:
         self.sessions.defer(conversation, {t.name: t.raw for t in done.deferred})
         record.rule, record.tools_in, record.tools_out = done.rule, done.tools_in, done.tools_out
         record.unsafe = len(done.unsafe)
-        record.tokens_saved = self._tokens(texts.values()) - self._tokens(
-            texts.get(id(item)) or json.dumps(item, ensure_ascii=False)
-            for item in done.body.get("tools") or ())
+        if done.body is not body:
+            def text(item: Any) -> str:
+                return texts.get(id(item)) or json.dumps(item, ensure_ascii=False)
+
+            record.tokens_saved = self._tokens(map(text, items)) - self._tokens(
+                map(text, done.body.get("tools") or ()))
         body, kept = _offload(api, done.body)
         record.outputs_shortened = len(kept)
         own = {name for name in (done.phantom, TOOL if kept else None) if name}
         headers = _forwarded(request.headers)
         url = self._url(request)
+        as_sent = raw if body is done.body is request_body else None  # nothing changed
         try:
             if not own:
                 if record.stream:
-                    return await self._stream(url, headers, body, record)
-                return await self._once(url, headers, body, record)
+                    return await self._stream(url, headers, body, record, as_sent)
+                return await self._once(url, headers, body, record, as_sent)
             return await self._loop(api, url, headers, body, own, list(done.deferred), kept,
                                     conversation, record)
         except Upstream as exc:
             record.status, record.error = exc.status, str(exc)
             return _error_response(api, exc.status, str(exc))
 
-    async def _once(self, url: str, headers: dict[str, str], body: Any, record: Record) -> Any:
+    async def _once(self, url: str, headers: dict[str, str], body: Any, record: Record,
+                    raw: bytes | None = None) -> Any:
         from starlette.responses import Response
 
-        reply = await self._post(url, headers, body)
+        reply = await self._post(url, headers, body, raw)
         record.status = reply.status_code
         return Response(reply.content, reply.status_code, _reply_headers(reply.headers))
 
-    async def _stream(self, url: str, headers: dict[str, str], body: Any,
-                      record: Record) -> Any:
+    async def _stream(self, url: str, headers: dict[str, str], body: Any, record: Record,
+                      raw: bytes | None = None) -> Any:
         from starlette.responses import StreamingResponse
 
         client = self._http()
-        request = client.build_request("POST", url, headers=headers, json=body)
+        request = client.build_request("POST", url, headers=headers,
+                                       content=raw or json.dumps(body).encode())
         reply = await self._send(request, stream=True)
         record.status = reply.status_code
 
@@ -363,10 +372,12 @@ class GatewayApp:
             raise Upstream(502, f"the upstream cannot be reached: {type(exc).__name__}"
                            ) from None
 
-    async def _post(self, url: str, headers: dict[str, str], body: Any) -> Reply:
-        """The upstream's whole reply to `body` (read to MAX_BODY bytes)."""
+    async def _post(self, url: str, headers: dict[str, str], body: Any,
+                    raw: bytes | None = None) -> Reply:
+        """The upstream's whole reply to `body` (`raw`: its bytes as the client sent them),
+        read to MAX_BODY bytes."""
         request = self._http().build_request("POST", url, headers=headers,
-                                             content=json.dumps(body).encode())
+                                             content=raw or json.dumps(body).encode())
         reply = await self._send(request, stream=True)
         try:
             chunks, size = [], 0
