@@ -387,3 +387,25 @@ def test_the_tool_that_tool_choice_names_is_always_sent(gateway):
     body, = running.upstream.bodies()
     names = [t["function"]["name"] for t in body["tools"]]
     assert "delete_shipment" in names and "get_weather" in names
+
+
+def test_a_responses_conversation_the_provider_keeps_goes_on_from_the_searchs_reply(gateway):
+    def script(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        if "get_weather" in [t["name"] for t in body["tools"]]:
+            return 200, {**_responses_reply([_message("Sunny.")]), "id": "resp_2"}
+        return 200, _responses_reply([{"type": "function_call", "id": "fc_1",
+                                       "call_id": "call_1", "name": "gateway_search_tools",
+                                       "arguments": "{\"query\": \"weather\"}",
+                                       "status": "completed"}])
+
+    running = gateway(script, profile="gateway-tool-search")
+    tools = [{"type": "function", "name": t["name"], "description": t["description"],
+              "parameters": t["input_schema"]} for t in tools_60()]
+    reply = _openai(running.url).responses.create(
+        model="gpt-x", tools=tools, previous_response_id="resp_0",
+        input=[{"role": "user", "content": QUESTION}])
+    assert reply.id == "resp_2"
+    first, second = running.upstream.bodies()
+    assert first["previous_response_id"] == "resp_0"
+    assert second["previous_response_id"] == "resp_1"
+    assert [item["type"] for item in second["input"]] == ["function_call_output"]

@@ -443,6 +443,9 @@ class Responses(_OpenAI):
     def go_on(self, body: Body, reply: Any, answers: Sequence[tuple[Call, str]]) -> Body:
         results = [{"type": "function_call_output", "call_id": call.id, "output": text}
                    for call, text in answers]
+        if body.get("previous_response_id") and isinstance(reply.get("id"), str):
+            # a conversation the provider keeps: the reply is in it already
+            return {**body, "previous_response_id": reply["id"], "input": results}
         return {**body, "input": [*self.messages(body), *(reply.get("output") or ()),
                                   *results]}
 
