@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from toolcat.gateway.apis import APIS, BadRequest, assemble
 from toolcat.gateway.outputs import shorten
 from toolcat.gateway.rewrite import rewrite
-from toolcat.gateway.sessions import Sessions
 from toolcat.resolution import load_profile
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | \
@@ -43,7 +42,7 @@ def test_any_body_is_refused_or_rewritten(body: Any, path: str):
     api.shorten_results(checked, lambda text: shorten(text, {}))
     for gateway in GATEWAYS:
         assert gateway is not None
-        rewrite(api, checked, gateway, Sessions().get("k"))
+        rewrite(api, checked, gateway)
     api.calls(body), assemble(api, b"data: " + repr(body).encode() + b"\n\n")
 
 
@@ -85,7 +84,7 @@ def test_well_shaped_bodies_with_hostile_leaves_are_refused_or_rewritten(case: A
         return
     for gateway in GATEWAYS:
         assert gateway is not None
-        done = rewrite(api, checked, gateway, Sessions().get("k"))
+        done = rewrite(api, checked, gateway)
         assert len(done.body["tools"]) <= len(checked["tools"]) + 1
     calls = api.calls(reply)
     if calls and isinstance(reply, dict):

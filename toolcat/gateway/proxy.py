@@ -222,7 +222,8 @@ class GatewayApp:
         tools_key = hashlib.sha256("\0".join(texts.values()).encode(
             "utf-8", "surrogatepass")).hexdigest()
         done = await asyncio.to_thread(
-            rewrite, api, body, gateway, conversation, unsafe=lambda t: t.name in unsafe,
+            rewrite, api, body, gateway, expanded=conversation.expanded,
+            stored=dict(conversation.deferred), unsafe=lambda t: t.name in unsafe,
             evidence=lambda tools: self._evidence(tools, tools_key))
         self.sessions.defer(conversation, {t.name: t.raw for t in done.deferred})
         record.rule, record.tools_in, record.tools_out = done.rule, done.tools_in, done.tools_out

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcat.gateway.apis import Api, Body
-from toolcat.gateway.sessions import Conversation
 from toolcat.model import Tool
 from toolcat.providers.tokens import count_tokens
 from toolcat.resolution.gateway import GatewayResult, run_gateway
@@ -51,12 +50,15 @@ def tools_tokens(body: Mapping[str, Any]) -> int:
     return count_tokens(json.dumps(tools, ensure_ascii=False)) if tools else 0
 
 
-def rewrite(api: Api, body: Body, gateway: Gateway, conversation: Conversation, *,
+def rewrite(api: Api, body: Body, gateway: Gateway, *, expanded: Sequence[str] = (),
+            stored: Mapping[str, Mapping[str, Any]] | None = None,
             unsafe: Callable[[Tool], bool] = lambda tool: False,
             evidence: Callable[[Sequence[Tool]], Scorer | None] = lambda tools: None
             ) -> Rewritten:
     """`body` with its tools[] as the gateway shows them (`unsafe`: tools the profile leaves
-    out; `evidence`: the scorer for relevance over the request's tools)."""
+    out; `evidence`: the scorer for relevance over the request's tools). `expanded`: the names
+    the conversation's searches found; `stored`: the definitions it deferred earlier, by name
+    (a copy: the rewrite runs beside other requests of the conversation)."""
     items = list(body.get("tools") or ())
     functions = [(i, api.read(item)) for i, item in enumerate(items) if api.is_function(item)]
     left_out = tuple(tool.name for _, tool in functions if unsafe(tool))
@@ -69,7 +71,7 @@ def rewrite(api: Api, body: Body, gateway: Gateway, conversation: Conversation, 
     tools = [tool for _, tool in functions]
     names = {tool.name for tool in tools}
     # a tool the request's tool_choice names must reach the model: kept as if found
-    forced = [n for n in (*conversation.expanded, api.chosen(body)) if n in names]
+    forced = [n for n in (*expanded, api.chosen(body)) if n in names]
     result = run_gateway(gateway, tools, {}, api.query(body), expanded=forced,
                          recently_used=api.used(body),
                          evidence=evidence(tools) if gateway.strategy == "relevance" else None)
@@ -84,7 +86,7 @@ def rewrite(api: Api, body: Body, gateway: Gateway, conversation: Conversation, 
     deferred = list(result.deferred)
     if result.phantom is not None:
         known = {tool.name for tool in tools}
-        deferred += [api.read(item) for name, item in conversation.deferred.items()
+        deferred += [api.read(item) for name, item in (stored or {}).items()
                      if name not in known and name not in left_out]
     return Rewritten({**body, "tools": out_tools}, result, len(items), len(out_tools),
                      left_out, tuple(deferred))
