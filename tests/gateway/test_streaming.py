@@ -118,3 +118,37 @@ def test_openai_chat_stream_after_a_search(gateway):
     second = running.upstream.bodies()[1]
     assert second["messages"][1]["tool_calls"][0]["function"]["arguments"] == \
         "{\"query\": \"weather\"}"
+
+
+def test_openai_responses_stream_after_a_search(gateway):
+    def event(kind: str, **data: Any) -> bytes:
+        return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode()
+
+    def response(output: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-x",
+                "status": "completed", "output": output, "parallel_tool_calls": True,
+                "tool_choice": "auto", "tools": []}
+
+    def script(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        if "get_weather" in [t["name"] for t in body["tools"]]:
+            message = {"type": "message", "id": "msg_1", "role": "assistant",
+                       "status": "completed", "content": [
+                           {"type": "output_text", "text": "Sunny.", "annotations": []}]}
+            return 200, event("response.output_text.delta", item_id="msg_1", output_index=0,
+                              content_index=0, delta="Sunny.", sequence_number=1,
+                              logprobs=[]) + \
+                event("response.completed", response=response([message]), sequence_number=2)
+        call = {"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                "name": "gateway_search_tools", "arguments": "{\"query\": \"weather\"}",
+                "status": "completed"}
+        return 200, event("response.completed", response=response([call]), sequence_number=1)
+
+    running = gateway(script, profile="gateway-tool-search")
+    client = openai.OpenAI(base_url=f"{running.url}/v1", api_key="sk-k", max_retries=0)
+    tools = [{"type": "function", "name": t["name"], "description": t["description"],
+              "parameters": t["input_schema"]} for t in tools_60()]
+    events = list(client.responses.create(model="gpt-x", tools=tools, input=QUESTION,
+                                          stream=True))
+    assert [e.type for e in events] == ["response.output_text.delta", "response.completed"]
+    second = running.upstream.bodies()[1]
+    assert second["input"][-1]["type"] == "function_call_output"
