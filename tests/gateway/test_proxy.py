@@ -43,7 +43,8 @@ def test_relevance_sends_upstream_the_tools_that_fit_and_the_reply_comes_back_un
     assert all(t == sent[t["name"]] for t in body["tools"])  # definitions untouched
     assert "sk-ant-secret-key" in (headers.get("x-api-key") or headers["authorization"])
     line, = running.lines()
-    assert (line["api"], line["tools_in"], line["tools_out"]) == ("anthropic", 60, 25)
+    assert (line["api"], line["rule"], line["tools_in"], line["tools_out"]) == (
+        "anthropic", "gateway-relevance", 60, 25)
     assert line["tokens_saved"] > 0 and line["upstream_status"] == 200
     assert "sk-ant-secret-key" not in running.log.read_text()
 
@@ -56,6 +57,9 @@ def test_passthrough_forwards_the_request_as_it_came(gateway, tmp_path):
         model="claude-x", max_tokens=100, tools=tools_60(),
         messages=[{"role": "user", "content": QUESTION}])
     assert running.upstream.bodies()[0]["tools"] == tools_60()
+    line, = running.lines()
+    assert (line["rule"], line["tools_out"], line["tokens_saved"]) == (
+        "gateway-passthrough", 60, 0)
 
 
 def _chat_tools() -> list[dict[str, Any]]:

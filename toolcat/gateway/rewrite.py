@@ -31,10 +31,14 @@ class Rewritten:
     unsafe: tuple[str, ...]  # names left out as unsafe
     deferred: tuple[Tool, ...]  # what the search tool searches (request and session)
 
+    untouched: str = "gateway-no-tools"  # the rule when `result` is None
+
     @property
     def rule(self) -> str:
+        """The trace rule that decided (resolve.md), or `gateway-STRATEGY` when the strategy
+        rewrote the tools."""
         if self.result is None:
-            return "gateway-no-tools"
+            return self.untouched
         return self.result.decision.rule or f"gateway-{self.result.outcome.strategy}"
 
     @property
@@ -67,7 +71,8 @@ def rewrite(api: Api, body: Body, gateway: Gateway, *, expanded: Sequence[str] =
         kept = [item for item in items if not api.is_function(item)
                 or api.tool_name(item) not in left_out]
         out = {**body, "tools": kept} if left_out else body
-        return Rewritten(out, None, len(items), len(kept), left_out, ())
+        return Rewritten(out, None, len(items), len(kept), left_out, (),
+                         "gateway-disabled" if functions else "gateway-no-tools")
     tools = [tool for _, tool in functions]
     names = {tool.name for tool in tools}
     # a tool the request's tool_choice names must reach the model: kept as if found
