@@ -70,6 +70,11 @@ def _user_texts(messages: Sequence[Any]) -> list[str]:
             and (text := _text(m.get("content")).strip())]
 
 
+def _list(value: Any) -> list[Any]:
+    """`value` if it is a list (a reply's part that should be one), else an empty list."""
+    return value if isinstance(value, list) else []
+
+
 def _arguments(raw: Any) -> Any:
     if isinstance(raw, dict):
         return raw
@@ -244,18 +249,19 @@ class Anthropic(Api):
     def calls(self, reply: Any) -> list[Call]:
         content = reply.get("content") if isinstance(reply, dict) else None
         return [Call(str(b.get("id", "")), b["name"], _arguments(b.get("input")))
-                for b in content or () if isinstance(b, dict) and b.get("type") == "tool_use"
+                for b in _list(content) if isinstance(b, dict) and b.get("type") == "tool_use"
                 and isinstance(b.get("name"), str)]
 
     def go_on(self, body: Body, reply: Any, answers: Sequence[tuple[Call, str]]) -> Body:
         results = [{"type": "tool_result", "tool_use_id": call.id, "content": text}
                    for call, text in answers]
-        messages = [*self.messages(body), {"role": "assistant", "content": reply["content"]},
+        messages = [*self.messages(body), {"role": "assistant", "content": _list(
+            reply.get("content"))},
                     {"role": "user", "content": results}]
         return {**body, "messages": messages}
 
     def strip(self, reply: Any, names: set[str]) -> Any:
-        content = [b for b in reply.get("content") or () if not (
+        content = [b for b in _list(reply.get("content")) if not (
             isinstance(b, dict) and b.get("type") == "tool_use" and b.get("name") in names)]
         stripped = {**reply, "content": content}
         if reply.get("stop_reason") == "tool_use" and not any(
@@ -352,7 +358,7 @@ class Chat(_OpenAI):
     def calls(self, reply: Any) -> list[Call]:
         return [Call(str(c.get("id", "")), c["function"]["name"],
                      _arguments(c["function"].get("arguments")))
-                for c in self._message(reply).get("tool_calls") or ()
+                for c in _list(self._message(reply).get("tool_calls"))
                 if isinstance(c, dict) and isinstance(c.get("function"), dict)
                 and isinstance(c["function"].get("name"), str)]
 
@@ -365,9 +371,9 @@ class Chat(_OpenAI):
 
     def strip(self, reply: Any, names: set[str]) -> Any:
         choices = []
-        for choice in reply.get("choices") or ():
+        for choice in _list(reply.get("choices")):
             message = choice.get("message") if isinstance(choice, dict) else None
-            if not isinstance(message, dict) or not message.get("tool_calls"):
+            if not isinstance(message, dict) or not _list(message.get("tool_calls")):
                 choices.append(choice)
                 continue
             kept = [c for c in message["tool_calls"] if not (
@@ -437,7 +443,7 @@ class Responses(_OpenAI):
         output = reply.get("output") if isinstance(reply, dict) else None
         return [Call(str(item.get("call_id", "")), item["name"],
                      _arguments(item.get("arguments")))
-                for item in output or () if isinstance(item, dict)
+                for item in _list(output) if isinstance(item, dict)
                 and item.get("type") == "function_call" and isinstance(item.get("name"), str)]
 
     def go_on(self, body: Body, reply: Any, answers: Sequence[tuple[Call, str]]) -> Body:
@@ -446,11 +452,11 @@ class Responses(_OpenAI):
         if body.get("previous_response_id") and isinstance(reply.get("id"), str):
             # a conversation the provider keeps: the reply is in it already
             return {**body, "previous_response_id": reply["id"], "input": results}
-        return {**body, "input": [*self.messages(body), *(reply.get("output") or ()),
+        return {**body, "input": [*self.messages(body), *_list(reply.get("output")),
                                   *results]}
 
     def strip(self, reply: Any, names: set[str]) -> Any:
-        output = [item for item in reply.get("output") or () if not (
+        output = [item for item in _list(reply.get("output")) if not (
             isinstance(item, dict) and item.get("type") == "function_call"
             and item.get("name") in names)]
         return {**reply, "output": output}
@@ -529,7 +535,7 @@ def _assemble_chat(events: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         if isinstance(delta.get("content"), str):
             message["content"] = (message["content"] or "") + delta["content"]
-        for part in delta.get("tool_calls") or ():
+        for part in _list(delta.get("tool_calls")):
             if not isinstance(part, dict) or not isinstance(part.get("index"), int):
                 continue
             call = calls.setdefault(part["index"], {"id": "", "type": "function",
