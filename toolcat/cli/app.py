@@ -46,6 +46,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("bench_cmds", "bench", "Measure tool-selection accuracy on labeled queries."),
     "tune": ("tune_cmds", "tune", "Fit selection to the queries a catalog really gets."),
     "serve": ("serve_cmds", "serve", "Serve the catalog as an MCP server."),
+    "gateway": ("gateway_cmds", "gateway", "Run the context gateway in front of a provider's "
+                "API."),
     "import": ("mcp_cmds", "import_app", "Import tools from elsewhere into a toolcat catalog."),
 }
 

@@ -8,7 +8,8 @@ The gateway sits between the agent and the model provider and only sees the requ
   recently used +100, exact name in the query +50, +10 per query token it shares), keep the best
   `keep` tools where keep = max(min(int(total * target_ratio), max_tools), min_tools),
   force-keep always_keep and expanded tools; skipped when total <= min_tools or keep >= total.
-  No search tool.
+  No search tool. With `evidence` (a toolcat scorer over the request's tools, as the running
+  gateway uses), its score replaces the token overlap (toolcat.search.relevance).
 - tool-search and api: defer every tool and show only the phantom search tool (plus the tools
   earlier searches reinjected); the phantom loop resolves searches (see toolcat.resolution.session)
   with `search_deferred` (tool-search) or the selector API (api).
@@ -20,10 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import toolcat.resolution.api as api
 from toolcat.model import Tool
 from toolcat.resolution.decisions import Decision, GatewayOutcome, Status
 from toolcat.resolution.profile import Gateway
 from toolcat.search import rank
+from toolcat.search.ranking import Scorer
+from toolcat.wording import plural
 
 # what the gateway decided for one tool: (status, rule, reason)
 Fate = tuple[Status, str, str]
@@ -80,6 +84,48 @@ def search_deferred(gateway: Gateway, deferred: Sequence[Tool], query: str) -> F
     return Found(tuple(found), "keyword" if problem else "regex", problem)
 
 
+NO_MATCH_MESSAGE = "No tools found matching the pattern"
+RESTORED_MESSAGE = "Tool search is unavailable; all deferred tools were restored."
+
+
+@dataclass(frozen=True)
+class Searched:
+    """What one call of the gateway's search tool does: the deferred tools it reinjects, the
+    trace rule and note, and the message for the model."""
+
+    found: tuple[Tool, ...]
+    rule: str
+    note: str
+    message: str
+
+
+def gateway_search(gateway: Gateway, deferred: Sequence[Tool], query: str) -> Searched:
+    """Answer a call of the search tool over the `deferred` tools: regex/keyword matching
+    (tool-search) or the selector API (api), which fails open by restoring them all."""
+    if gateway.strategy == "api":
+        answer = api.select(gateway.api, pattern=query, top_k=gateway.max_search_results,
+                            always_keep=gateway.always_keep, tools=deferred)
+        if answer.failure:
+            return Searched(tuple(deferred), "gateway-fail-open",
+                            f"fail open: {answer.failure}; restored all {len(deferred)} "
+                            "deferred tools", RESTORED_MESSAGE)
+        found = tuple(t for t in deferred if t.qualified_name in answer.selected)
+        note = f"the selector chose {plural(len(found), 'tool')}"
+        if answer.ignored:
+            note += f"; ignored names that are not deferred: {', '.join(answer.ignored)}"
+        rule = "gateway-api-selected"
+    else:
+        result = search_deferred(gateway, deferred, query)
+        found = result.tools
+        rule = f"gateway-search-{result.method}"
+        note = f"{result.method} matching found {plural(len(found), 'tool')}"
+        if result.problem:
+            note += f" ({result.problem})"
+    message = (f"Loaded {plural(len(found), 'tool')}; they can be called now." if found
+               else NO_MATCH_MESSAGE)
+    return Searched(found, rule, note, message)
+
+
 @dataclass(frozen=True)
 class GatewayResult:
     """The request after the gateway and each tool's fate (status, rule, reason by key)."""
@@ -95,8 +141,10 @@ class GatewayResult:
 
 def run_gateway(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, str],
                 query: str, *, expanded: Sequence[str] = (),
-                recently_used: Sequence[str] = ()) -> GatewayResult:
-    """Apply the profile's gateway strategy to the request's tools."""
+                recently_used: Sequence[str] = (), evidence: Scorer | None = None
+                ) -> GatewayResult:
+    """Apply the profile's gateway strategy to the request's tools (`evidence`: a scorer over
+    `request` whose score replaces relevance's token overlap)."""
     strategy = gateway.strategy
     flag = _fallback_decision(gateway)
     if strategy == "passthrough" or not request:
@@ -105,7 +153,8 @@ def run_gateway(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, s
                   else "the request carries no tools")
         return _unchanged(gateway, request, rule, reason, flag)
     if strategy == "relevance":
-        return _relevance(gateway, request, names, query, expanded, recently_used, flag)
+        return _relevance(gateway, request, names, query, expanded, recently_used, flag,
+                          evidence)
     return _deferring(gateway, request, names, expanded, flag)
 
 
@@ -135,7 +184,7 @@ def _unchanged(gateway: Gateway, request: Sequence[Tool], rule: str, reason: str
 
 def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, str],
                query: str, expanded: Sequence[str], recently_used: Sequence[str],
-               flag: Decision) -> GatewayResult:
+               flag: Decision, evidence: Scorer | None) -> GatewayResult:
     total = len(request)
     keep = gateway.keep_count(total)
     by_ratio = int(total * gateway.target_ratio)
@@ -158,7 +207,7 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
     from toolcat.search.relevance import RelevanceScorer  # points() is its own, not a Scorer's
 
     scorer = RelevanceScorer(request, always_keep=gateway.always_keep, expanded=expanded,
-                             recently_used=recently_used)
+                             recently_used=recently_used, evidence=evidence)
     scores = scorer.scores(query)
     order = sorted(range(total), key=lambda i: (-scores[i], i))
     kept_keys: set[str] = set()

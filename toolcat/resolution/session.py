@@ -29,11 +29,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import toolcat.resolution.api as api
 from toolcat.errors import ConfigError
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.resolution.decisions import Category, Resolution
-from toolcat.resolution.gateway import search_deferred
+from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
 from toolcat.source.files import parse_file
@@ -44,7 +43,6 @@ MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
 TOOL_SEARCH_LIMIT = 5
 SEARCH_MESSAGE = "Found matching tools. Use 'add_tool' to load the ones you need."
-NO_MATCH_MESSAGE = "No tools found matching the pattern"
 
 
 
@@ -343,36 +341,13 @@ class Session:
                         ) -> tuple[Any, bool, str, str]:
         gateway = self.resolver.profile.gateway
         assert gateway is not None
-        query = arguments["query"]
         deferred = [v.tool for v in before.verdicts
                     if v.status == "deferred" and v.via == gateway.search_tool_name]
-        if gateway.strategy == "api":
-            answer = api.select(gateway.api, pattern=query, top_k=gateway.max_search_results,
-                                always_keep=gateway.always_keep, tools=deferred)
-            if answer.failure:
-                self._expand([t.qualified_name for t in deferred])
-                return ({"found": len(deferred), "tools": _summaries(self.resolver, deferred),
-                         "message": "Tool search is unavailable; all deferred tools were "
-                         "restored."}, False, "gateway-fail-open",
-                        f"fail open: {answer.failure}; restored all {len(deferred)} deferred "
-                        "tools")
-            found = [t for t in deferred if t.qualified_name in answer.selected]
-            rule = "gateway-api-selected"
-            note = f"the selector chose {plural(len(found), 'tool')}"
-            if answer.ignored:
-                note += f"; ignored names that are not deferred: {', '.join(answer.ignored)}"
-        else:
-            result = search_deferred(gateway, deferred, query)
-            found = list(result.tools)
-            rule = f"gateway-search-{result.method}"
-            note = f"{result.method} matching found {plural(len(found), 'tool')}"
-            if result.problem:
-                note += f" ({result.problem})"
-        self._expand([t.qualified_name for t in found])
-        message = (f"Loaded {plural(len(found), 'tool')}; they can be called now." if found
-                   else NO_MATCH_MESSAGE)
-        return ({"found": len(found), "tools": _summaries(self.resolver, found),
-                 "message": message}, False, rule, note)
+        searched = gateway_search(gateway, deferred, arguments["query"])
+        self._expand([t.qualified_name for t in searched.found])
+        return ({"found": len(searched.found),
+                 "tools": _summaries(self.resolver, searched.found),
+                 "message": searched.message}, False, searched.rule, searched.note)
 
     def _discover(self, keys: Sequence[str]) -> str:
         """Load `keys` into the model's tools; returns a note for the step ("" or why the
