@@ -17,7 +17,8 @@ from tests.serve.conftest import environment, text
 from toolcat.search import onnx_encoder
 from toolcat.search.embeddings import EmbeddingCache, _locate
 
-pytestmark = [pytest.mark.mcp, pytest.mark.semantic]
+# the model indexed once, then four sessions: minutes on a loaded 2-core machine
+pytestmark = [pytest.mark.mcp, pytest.mark.semantic, pytest.mark.timeout(900)]
 
 # serve under a parent that writes down how it exited (the SDK's client does not say)
 EXIT_RECORDER = ("import subprocess, sys\n"

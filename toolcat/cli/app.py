@@ -158,9 +158,8 @@ def leave(code: int | str | None) -> None:
     """Exit with `code`; at once, without finalizing the interpreter, when a background
     thread is still inside torch or onnxruntime (serve's semantic stage, a prefetch), which
     finalizing would abort with exit 134 (toolcat.search.native)."""
-    from toolcat.search import native
-
-    if isinstance(code, int | None) and native.busy():
+    native = sys.modules.get("toolcat.search.native")  # not imported: no section ever ran
+    if isinstance(code, int | None) and native is not None and native.busy():
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):  # a closed or broken pipe: nothing to say
                 stream.flush()

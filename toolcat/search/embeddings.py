@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import toolcat.search.native as native
 import toolcat.search.onnx_encoder as onnx_encoder
 from toolcat.errors import MissingExtraError, UsageError
-from toolcat.search import native
 from toolcat.search.device import Progress, requested_device, resolve_device
 from toolcat.search.device import batch_size as device_batch_size
 from toolcat.search.onnx_encoder import OnnxEncoder

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from toolcat.search import native
+import toolcat.search.native as native
 from toolcat.source import cache as cache_files
 
 if TYPE_CHECKING:
