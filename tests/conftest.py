@@ -9,6 +9,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -76,6 +77,15 @@ def data() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session")
+def benchdata() -> Path:
+    """The labeled sets of ../shared/benchdata; a test that reads them is skipped where they
+    are not beside the checkout (a fresh clone), as CI's copy is."""
+    if not BENCHDATA.is_dir():
+        pytest.skip("../shared/benchdata is not beside the checkout")
+    return BENCHDATA
+
+
 @pytest.fixture
 def pymodule(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -137,6 +147,27 @@ SLOW_MODULES = frozenset({
 })
 # Fixtures that load the embedding model or start servers.
 SLOW_FIXTURES = frozenset({"embedder", "shared_cache"})
+
+
+@pytest.fixture(autouse=True)
+def model_free(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test not marked `slow` that loads the embedding model, torch's or its ONNX export,
+    fails, naming the marker: the fast loop stays model-free by construction, not by
+    remembering. It also starts with no model loaded, so a model another test left loaded
+    in this process does not hide the load."""
+    if request.node.get_closest_marker("slow"):
+        return
+    from toolcat.search import embeddings, onnx_encoder
+
+    def refuse(*_args: object, **_kwargs: object) -> NoReturn:
+        pytest.fail(f"{request.node.nodeid} loads the embedding model but is not marked "
+                    "slow: mark it @pytest.mark.slow (or take the embedder or shared_cache "
+                    "fixture), or use --scorer bm25 where the model is not what it tests",
+                    pytrace=False)
+
+    monkeypatch.setattr(embeddings, "_models", {})
+    monkeypatch.setattr(embeddings, "_load", refuse)
+    monkeypatch.setattr(onnx_encoder.OnnxEncoder, "__init__", refuse)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

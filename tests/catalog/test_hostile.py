@@ -248,6 +248,7 @@ def test_nesting_deeper_than_the_limit_is_refused_at_its_place(run, tmp_path, na
                    "nested deeper than 64 levels")
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_deep_schema_within_the_limit_works_in_every_command(run, tmp_path):
     path = tmp_path / "deep.json"
     path.write_text(json.dumps({"tools": [{"name": "nest", "description": "Nest things deeply.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import DATA
 
 REAL = DATA / "real"
@@ -29,6 +31,7 @@ def test_a_docker_mcp_catalog_keeps_arguments_servers_and_annotations(run):
     assert "arguments" not in shown["extra"]
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_render_sends_a_docker_catalog_tools_arguments(run):
     result = run("render", "-c", DOCKER, "list the pods", "--provider", "openai")
     assert result.exit_code == 0
@@ -70,6 +73,7 @@ def test_a_list_of_server_entries_is_not_read_as_tools(tmp_path, run):
     assert "toolcat import mcp --config" in result.stderr
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_openapi_3_operations_are_read_as_tools(run):
     # the OpenAPI Initiative's petstore: one tool per operation, parameters by name, the JSON
     # body as `body` with the component schema it uses under $defs; safety by HTTP method

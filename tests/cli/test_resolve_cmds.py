@@ -98,6 +98,7 @@ def test_without_a_profile_a_large_model_with_native_tool_calling_is_assumed(run
     assert "get_weather" in [t["name"] for t in data["visible"]]
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 @pytest.mark.parametrize("profile", sorted(p.stem for p in (CATALOGS / "profiles").iterdir()))
 def test_every_bundled_profile_resolves_on_the_demo_catalog(run, profile):
     result = run("resolve", "post the weather in Tokyo to #general", "--profile", profile)
@@ -113,6 +114,7 @@ def test_an_invalid_profile_is_one_line_naming_file_line_column(run, tmp_path):
     assert result.stderr == f"toolcat: error: {bad}:2:11: 'model.size_b' must be > 0\n"
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_profile_naming_a_tool_the_catalog_lacks_is_a_warning_and_resolve_goes_on(
         run, tmp_path):
     bad = tmp_path / "bad.yaml"
@@ -125,6 +127,7 @@ def test_a_profile_naming_a_tool_the_catalog_lacks_is_a_warning_and_resolve_goes
                                     "--json").stdout
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 @pytest.mark.parametrize("profile", ["capability-levels", "gateway-api", "gateway-relevance",
                                      "gateway-tool-search", "large-model-native", "tool-search"])
 def test_every_bundled_profile_resolves_against_a_catalog_it_was_not_written_for(run, profile):
@@ -147,6 +150,7 @@ def test_a_query_is_required(run):
     assert "give a QUERY" in result.stderr
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_steps_show_each_call_what_it_returned_and_the_footprint(run):
     result = run("resolve", "--profile", "tool-search", "--steps",
                  str(SESSIONS / "tool-search.yaml"))
@@ -162,6 +166,7 @@ def test_steps_show_each_call_what_it_returned_and_the_footprint(run):
     assert out.rstrip().endswith("8 steps, 0 refused")
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_steps_exit_1_when_a_call_is_refused(run):
     result = run("resolve", "--profile", "gateway-tool-search", "--steps",
                  str(SESSIONS / "gateway.yaml"))
@@ -196,6 +201,7 @@ def test_a_bad_steps_file_is_an_error_at_its_line(run, tmp_path):
     assert f"{steps}:3:19: the arguments of search_tools must be a mapping" in result.stderr
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_resolve_from_python_takes_paths_or_objects():
     catalog = toolcat.load_catalog(TOOLS)
     by_path = toolcat.resolve("weather in Tokyo", TOOLS, SMALL)
@@ -223,6 +229,7 @@ def test_toolcat_resolve_is_callable_in_a_fresh_process():
     assert done.stdout.strip() == "True ['tool_search', 'final_answer']"
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_the_profile_of_toolcat_yaml_applies_without_profile(run, isolated):
     (isolated / "toolcat.yaml").write_text("profile: small-model\n")
     data = json.loads(run("resolve", "weather in Tokyo", "--json").stdout)
@@ -232,6 +239,7 @@ def test_the_profile_of_toolcat_yaml_applies_without_profile(run, isolated):
     assert explicit["profile"]["name"] == "large-model-native"
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_profile_path_in_toolcat_yaml_is_relative_to_it(run, isolated, monkeypatch):
     (isolated / "agent").mkdir()
     (isolated / "agent" / "bot.yaml").write_text("name: bot\nmodel: {name: tiny, size_b: 1}\n")

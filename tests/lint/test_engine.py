@@ -180,6 +180,7 @@ def test_a_rejected_name_says_what_render_sends_instead(tmp_path):
     assert sent.startswith("weather_now_") and sent != "weather_now"
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_rejected_name_is_said_as_render_sends_it_under_prefix_always(run, isolated):
     """With `names: {prefix: always}` render sends every name with its server: TC202 says
     the name that is really sent, the one `render` writes."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import DATA
 
 REAL = DATA / "real"
@@ -43,6 +45,7 @@ def test_the_same_wording_as_an_order_is_still_an_error(tmp_path, run):
     assert "TC601" in {f["rule"] for f in findings(run, "-c", str(path))}
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_lint_and_render_agree_on_gemini_parameter_names(run):
     # one rule (the provider's Limits.property_names) for both: lint's TC406 error and
     # render's refusal name the same parameters, and render exits 1 instead of sending them

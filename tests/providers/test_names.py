@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.conftest import DATA
 from toolcat.model import Tool
 from toolcat.providers import PROVIDERS
@@ -75,6 +77,7 @@ def show_all(folder) -> str:
     return str(path)
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_render_and_check_call_round_trip_through_the_cli(run, tmp_path):
     result = run("render", "search jira issues", "-c", HARD, "--provider", "openai", "--json",
                  "-p", show_all(tmp_path))
@@ -107,6 +110,7 @@ def test_a_prefixed_call_is_validated_against_its_own_servers_schema(run, tmp_pa
     assert '"query" is a required property' in call["errors"][0]["message"]
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_render_prints_one_line_per_kind_of_note_and_every_note_with_verbose(run):
     short = run("render", "search jira issues", "-c", HARD, "--provider", "gemini")
     full = run("render", "search jira issues", "-c", HARD, "--provider", "gemini", "-v")
@@ -117,6 +121,7 @@ def test_render_prints_one_line_per_kind_of_note_and_every_note_with_verbose(run
     assert "jira:read_file is sent as 'jira__read_file'" in full.stderr
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_text_prompt_prefixes_shared_names_and_check_call_reads_them_back(run, tmp_path):
     prompt = run("render", "search jira issues", "-c", HARD, "-f", "hermes",
                  "-p", show_all(tmp_path)).stdout
@@ -130,6 +135,7 @@ def test_a_text_prompt_prefixes_shared_names_and_check_call_reads_them_back(run,
     assert json.loads(checked.stdout)["calls"][0]["tool"] == "jira:search"
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_the_project_can_prefix_every_tool(run, tmp_path):
     from pathlib import Path
 

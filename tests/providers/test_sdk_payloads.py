@@ -162,6 +162,7 @@ def test_gemini_sends_parameterless_tools_without_parameters(catalogs):
     assert declared["Math.sum"]["parameters"]["type"] == "OBJECT"  # Gemini allows dots
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_what_a_provider_would_still_refuse_is_an_error_and_exit_1(run, tmp_path):
     path = tmp_path / "odd.yaml"
     path.write_text("tools:\n"

@@ -17,6 +17,7 @@ def shared_embeddings(isolated, monkeypatch, tmp_path_factory):
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "embeddings"))
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_request_no_tool_fits_shows_no_catalog_tool_as_pick_says(run):
     data = json.loads(run("resolve", "tell me a joke", "--json").stdout)
     assert [t["name"] for t in data["visible"]] == ["tool_search"]
@@ -30,6 +31,7 @@ def test_a_request_no_tool_fits_shows_no_catalog_tool_as_pick_says(run):
     assert picked["picks"] == [] and picked["min_score"] == 0.05
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_the_floor_keeps_the_tools_that_fit(run):
     data = json.loads(run("resolve", "what's the weather in Tokyo", "--json").stdout)
     shown = [t["name"] for t in data["visible"] if not t["builtin"]]
@@ -54,6 +56,7 @@ def test_a_bad_floor_names_its_position(run, write):
     assert f"{profile}:2:14" in result.stderr and "<= 1" in result.stderr
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_normal_mode_shows_every_tool_of_the_demo_catalog_for_a_small_model(run, write):
     profile = write("model: {size_b: 3}\nmcp: {defer: false}\n")
     data = json.loads(run("resolve", "weather", "-p", str(profile), "--json").stdout)
@@ -63,6 +66,7 @@ def test_normal_mode_shows_every_tool_of_the_demo_catalog_for_a_small_model(run,
     assert {t["rule"] for t in data["excluded"] if not t["builtin"]} == {"unsafe"}
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_cap_that_cuts_is_its_own_rule_in_text_and_json(run, write):
     profile = write("model: {size_b: 3}\nmcp: {defer: false, max_in_prompt: 3}\nbuiltins: []\n")
     data = json.loads(run("resolve", "weather", "-p", str(profile), "--json").stdout)
@@ -76,6 +80,7 @@ def test_a_cap_that_cuts_is_its_own_rule_in_text_and_json(run, write):
     assert "over-cap: " in text and "[undiscoverable]" not in text
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_the_automatic_search_keeps_seed_000s_cap_by_size(run):
     data = json.loads(run("resolve", "weather", "-p", "small-model", "--json").stdout)
     assert (data["cap"]["limit"], data["cap"]["rule"]) == (2, "cap-by-size")

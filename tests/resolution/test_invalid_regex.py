@@ -13,6 +13,7 @@ from tests.conftest import DATA
 TOOLS = str(DATA / "resolve" / "tools.yaml")
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 @pytest.mark.parametrize("pattern", ["missing (", "[unclosed", "(?<=get_)weather", r"(\w)\1"])
 def test_the_command_and_the_step_give_the_same_error(run, write, pattern):
     command = run("search", pattern, "-c", TOOLS)
@@ -29,6 +30,7 @@ def test_the_command_and_the_step_give_the_same_error(run, write, pattern):
     assert step["response"] == {"error": error}
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_the_gateway_search_still_falls_back_to_keywords(run, write):
     profile = write("builtins: []\nmcp: {defer: false, max_in_prompt: all}\n"
                     "gateway: {strategy: tool-search}\n")

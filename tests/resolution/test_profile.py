@@ -99,6 +99,7 @@ def test_an_invalid_profile_is_an_error_at_file_line_column(write, text, positio
     assert (where.file, where.line, where.column) == (str(path), *position)
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 @pytest.mark.parametrize(("text", "position", "message"), [
     ("filters:\n  tools:\n    allow: [get_wether]\n", (3, 13),
      "no tool 'get_wether' in the catalog"),
@@ -150,6 +151,7 @@ def test_scorer_options_the_scorer_does_not_take_are_an_error(catalog, profile):
     assert (caught.value.where.line, caught.value.where.column) == (2, 17)
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_without_a_scorer_the_profile_uses_toolcats_default(catalog, write):
     from toolcat.search import default_scorer
 

@@ -145,6 +145,7 @@ def test_requests_default_to_the_example_requests_of_the_tools(run, project):
     assert [p.name for p in Path("out").iterdir() if p.is_dir()] == ["read_file.1"]
 
 
+@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_each_profile_gets_its_own_folder_per_request(run, project):
     result = review(run, project, "-p", "small-model", "-o", "out")
     assert result.exit_code == 0, result.output

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import BENCHDATA, CATALOGS, REPO
+from tests.conftest import CATALOGS, REPO
 from toolcat.search import onnx_encoder
 from toolcat.search.embeddings import Embedder, EmbeddingCache, _locate
 from toolcat.source import cache as cache_files
@@ -33,8 +33,8 @@ def export_file(embedder: Embedder) -> Path:
     return onnx_encoder.export_path(EmbeddingCache(embedder.ident).folder, embedder.ident)
 
 
-def benchdata_queries(name: str, count: int) -> list[str]:
-    lines = (BENCHDATA / name / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+def queries_of(path: Path, count: int) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
     return [json.loads(line)["query"] for line in lines[:count]]
 
 
@@ -59,7 +59,12 @@ def in_cache(exported: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return exported
 
 
-def test_onnx_and_torch_give_the_same_query_vectors_and_top_10(in_cache):
+def same_vectors_and_top_10(queries: list[str], catalog: Path) -> None:
+    """ONNX and torch give the same vector for each query, alone and in padded batches, and
+    the same ten tools of `catalog`, in order."""
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.semantic import tool_vectors
+
     onnx_side = fresh_embedder()
     assert onnx_side.query_encoder is not None  # the export of the fixture is read back
     torch_side = fresh_embedder()
@@ -69,29 +74,31 @@ def test_onnx_and_torch_give_the_same_query_vectors_and_top_10(in_cache):
     # session a prefetch builds), is what the export and torch give
     assert onnx_encoder.stated_dimension(onnx_side.location) == torch_side.dimension == \
         onnx_side.query_encoder.dimension == onnx_side.dimension == 384
-    queries = [q for name in ("seal_tools", "bfcl_v4", "metatool")
-               for q in benchdata_queries(name, 60)]
     ours = np.stack([onnx_side.encode([q])[0] for q in queries])
     theirs = np.stack([torch_side.encode([q])[0] for q in queries])
     assert float(np.min(np.sum(ours * theirs, axis=1))) >= 0.9999
     batched = onnx_side.encode(queries)  # padded batches give the same vectors
     assert float(np.min(np.sum(batched * theirs, axis=1))) >= 0.9999
-    # a labeled set's catalog: the same ten tools, in order (benchmarks/scale.py --rows
-    # encode compares all three sets' queries)
-    from toolcat.catalog.load import load_catalog
-    from toolcat.search.semantic import tool_vectors
-
-    tools = load_catalog(BENCHDATA / "metatool" / "catalog.json").tools
-    vectors, _ = tool_vectors(tools, onnx_side)
-    asked = benchdata_queries("metatool", 60)
-    for query_ours, query_theirs in zip(onnx_side.encode(asked), torch_side.encode(asked),
-                                        strict=True):
+    vectors, _ = tool_vectors(load_catalog(catalog).tools, onnx_side)
+    for query_ours, query_theirs in zip(ours, theirs, strict=True):
         top_ours = np.argsort(-(vectors @ query_ours), kind="stable")[:10]
         top_theirs = np.argsort(-(vectors @ query_theirs), kind="stable")[:10]
         assert top_ours.tolist() == top_theirs.tolist()
 
 
+def test_onnx_and_torch_give_the_same_query_vectors_and_top_10_on_the_demo(in_cache):
+    same_vectors_and_top_10(queries_of(CATALOGS / "demo-queries.jsonl", 109), CATALOGS)
+
+
+def test_onnx_and_torch_agree_on_the_labeled_sets(in_cache, benchdata):
+    # benchmarks/scale.py --rows encode compares all three sets' queries
+    queries = [q for name in ("seal_tools", "bfcl_v4", "metatool")
+               for q in queries_of(benchdata / name / "queries.jsonl", 60)]
+    same_vectors_and_top_10(queries, benchdata / "metatool" / "catalog.json")
+
+
 def test_without_onnxruntime_torch_encodes_and_says_so_once(in_cache, monkeypatch, caplog):
+    available = onnx_encoder.runtime_available
     monkeypatch.setattr(onnx_encoder, "runtime_available", lambda: False)
     cache_files._warned.discard("onnxruntime")
     fallback = fresh_embedder()
@@ -103,9 +110,26 @@ def test_without_onnxruntime_torch_encodes_and_says_so_once(in_cache, monkeypatc
     said = [r.getMessage() for r in caplog.records if "onnxruntime" in r.getMessage()]
     assert len(said) == 1 and "torch" in said[0]
     onnx_side = fresh_embedder()
-    monkeypatch.undo()
-    monkeypatch.setenv(cache_files.CACHE_ENV, str(in_cache))
+    # only the runtime comes back: undoing every patch would also undo the session's cache
+    # key (XDG_CONFIG_HOME), and the export read under another key would be rebuilt
+    monkeypatch.setattr(onnx_encoder, "runtime_available", available)
     assert float(first @ onnx_side.query_vector("weather in Lisbon")) >= 0.9999
+    assert onnx_side.query_encoder is not None
+
+
+def test_without_the_onnx_package_torch_encodes_and_says_so_once(embedder, tmp_path,
+                                                                 monkeypatch, caplog):
+    monkeypatch.setenv(cache_files.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setitem(sys.modules, "onnx", None)  # as good as not installed
+    cache_files._warned.discard("onnx")
+    first = fresh_embedder()
+    with caplog.at_level(logging.WARNING, logger="toolcat"):
+        first.query_vector("weather in Lisbon")
+        fresh_embedder().query_vector("list my calendar events")  # loads torch again
+    said = [r.getMessage() for r in caplog.records if "onnx package" in r.getMessage()]
+    assert len(said) == 1 and "every query loads torch" in said[0]
+    assert not export_file(first).exists()
+    assert fresh_embedder().query_encoder is None
 
 
 def test_a_tampered_export_is_refused_then_exported_again(in_cache, tmp_path, monkeypatch,

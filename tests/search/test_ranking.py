@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.conftest import BENCHDATA
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Tool
 from toolcat.search import build_scorer, rank
@@ -51,9 +51,9 @@ def same_everywhere(scorer: Scorer, queries: Sequence[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def seal() -> tuple[list[Tool], list[str]]:
-    tools = list(load_catalog(BENCHDATA / "seal_tools" / "catalog.json").tools)
-    lines = (BENCHDATA / "seal_tools" / "queries.jsonl").read_text().splitlines()
+def seal(benchdata: Path) -> tuple[list[Tool], list[str]]:
+    tools = list(load_catalog(benchdata / "seal_tools" / "catalog.json").tools)
+    lines = (benchdata / "seal_tools" / "queries.jsonl").read_text().splitlines()
     return tools, [json.loads(line)["query"] for line in lines[:12]]
 
 

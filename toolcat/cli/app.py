@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import os
@@ -149,4 +150,20 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover
-        sys.exit(130)
+        leave(130)
+    except SystemExit as done:
+        leave(done.code)
+    leave(0)
+
+
+def leave(code: int | str | None) -> None:
+    """Exit with `code`; at once, without finalizing the interpreter, when a background
+    thread is still inside torch or onnxruntime (serve's semantic stage, a prefetch), which
+    finalizing would abort with exit 134 (toolcat.search.native)."""
+    native = sys.modules.get("toolcat.search.native")  # not imported: no section ever ran
+    if isinstance(code, int | None) and native is not None and native.busy():
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):  # a closed or broken pipe: nothing to say
+                stream.flush()
+        os._exit(code or 0)
+    sys.exit(code)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import toolcat.search.native as native
 import toolcat.search.onnx_encoder as onnx_encoder
 from toolcat.errors import MissingExtraError, UsageError
 from toolcat.search.device import Progress, requested_device, resolve_device
@@ -82,7 +83,7 @@ class Embedder:
 
     @property
     def model(self) -> SentenceTransformer:
-        with _lock:
+        with native.section(), _lock:  # the section first: no lock held while it waits
             if self._model is None:
                 self._model = _load(self.location, self.name, self.device)
                 self._export()
@@ -107,7 +108,7 @@ class Embedder:
     def query_encoder(self) -> OnnxEncoder | None:
         """The ONNX encoder this process encodes with, or None when it uses torch: decided
         once per process, so that all its vectors come from one of the two."""
-        with _onnx_lock:
+        with native.section(), _onnx_lock:
             if not self._onnx_checked:
                 self._onnx = None if self._model is not None else _load_onnx(self)
                 self._onnx_checked = True
@@ -157,11 +158,14 @@ class Embedder:
         for start in range(0, len(texts), step):
             chunk = list(texts[start:start + step])
             if onnx is not None:
-                parts.append(onnx.encode(chunk, size))
+                parts.append(onnx.encode(chunk, size))  # a section per batch
             else:
-                parts.append(self.model.encode(
-                    chunk, batch_size=size, normalize_embeddings=True, convert_to_numpy=True,
-                    show_progress_bar=False).astype(np.float32, copy=False))
+                model = self.model
+                with native.section():
+                    parts.append(model.encode(
+                        chunk, batch_size=size, normalize_embeddings=True,
+                        convert_to_numpy=True, show_progress_bar=False,
+                    ).astype(np.float32, copy=False))
             if progress is not None:
                 progress(min(start + step, len(texts)), len(texts))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -203,7 +207,7 @@ class Embedder:
             return product
         import torch
 
-        with torch.inference_mode():
+        with native.section(), torch.inference_mode():
             if len(queries) == 1:  # one query: its product on one thread too (_one_thread)
                 with _one_thread():
                     single_query = torch.from_numpy(self.query_vector(queries[0])[None, :])

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+import toolcat.search.native as native
 from toolcat.source import cache as cache_files
 
 if TYPE_CHECKING:
@@ -53,10 +54,15 @@ _MODULES = {"sentence_transformers.models.Transformer", "sentence_transformers.m
 
 
 def runtime_available() -> bool:
-    """Whether onnxruntime and tokenizers are installed (checked without importing them)."""
+    """Whether onnxruntime and tokenizers are installed (checked without importing them);
+    writing the export needs the onnx package besides (`export`)."""
+    return installed("onnxruntime") and installed("tokenizers")
+
+
+def installed(module: str) -> bool:
+    """Whether `module` can be imported (checked without importing it)."""
     try:
-        return all(importlib.util.find_spec(m) is not None
-                   for m in ("onnxruntime", "tokenizers"))
+        return importlib.util.find_spec(module) is not None
     except ValueError:  # a module set to None in sys.modules: as good as not installed
         return False
 
@@ -124,7 +130,7 @@ class OnnxEncoder:
 
     def _session(self, threads: int) -> Any:
         """A session running on `threads` threads (0: onnxruntime's choice), made once."""
-        with self._lock:
+        with native.section(), self._lock:
             if threads not in self._sessions:
                 options = self._runtime.SessionOptions()
                 options.intra_op_num_threads = threads
@@ -144,7 +150,8 @@ class OnnxEncoder:
         session = self._session(1 if len(texts) == 1 else 0)
         parts = []
         for start in range(0, len(texts), batch_size):
-            encodings = self.tokenizer.encode_batch(texts[start:start + batch_size])
+            with native.section():
+                encodings = self.tokenizer.encode_batch(texts[start:start + batch_size])
             width = max(len(e.ids) for e in encodings)
             feed = {name: np.zeros((len(encodings), width), dtype=np.int64) for name in INPUTS}
             for row, encoding in enumerate(encodings):
@@ -152,7 +159,8 @@ class OnnxEncoder:
                 feed["input_ids"][row, :size] = encoding.ids
                 feed["attention_mask"][row, :size] = encoding.attention_mask
                 feed["token_type_ids"][row, :size] = encoding.type_ids
-            hidden = session.run(None, feed)[0]
+            with native.section():
+                hidden = session.run(None, feed)[0]
             parts.append(pool(hidden, feed["attention_mask"]))
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
@@ -195,10 +203,15 @@ def export(model: SentenceTransformer, path: Path, location: str) -> OnnxEncoder
     """Export `model`'s transformer to ONNX, check it against `model` on PROBES, keep it
     at `path` as a sealed entry and return it; None when the export fails, disagrees with
     torch, or the cache cannot be written (the torch model then goes on encoding)."""
-    import torch
-
     if not cache_files.usable(path.parent):
         return None
+    if not installed("onnx"):  # torch.onnx.export writes through it
+        cache_files.warn_once("onnx", "the onnx package is not installed: the model cannot "
+                              "be exported, so every query loads torch, which takes seconds "
+                              "(pip install 'toolcat[semantic]')")
+        return None
+    import torch
+
     transformer: Any = model[0]
     max_length = max_tokens(location)
     if max_length is None or max_length != model.max_seq_length or \
