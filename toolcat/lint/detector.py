@@ -83,7 +83,7 @@ CUES: dict[str, str] = {
              r"|\bpretend\b|\b(?:lie|mislead|deceive|fabricate|make up)\b",
     "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
                   r"|binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
-                  r"|instructions (?:from|at|in)|orders|directions|befolge\w*|suivez|suis|sigue"
+                  r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)|befolge\w*|suivez|suis|sigue"
                   r"\w*|síguel\w*|segue|следуй|выполни\w*)\b|遵循|执行|従って",
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
@@ -100,8 +100,13 @@ CUES: dict[str, str] = {
                r"|\b(?:download|fetch|pipe)\b[^.!?]{0,40}\b(?:execute|run|shell|script"
                r"|install)|\brun_command\b|\bexecute_code\b",
     "url": r"https?://|\bwww\.[a-z0-9-]+\.",
+    # what a file holds, not its path: "pass the key file to use, usually ~/.ssh/id_ed25519"
+    # is an SSH tool's parameter, "copy what ~/.ssh/id_rsa holds" an attack
+    "contents": r"\b(?:contents?|body|what (?:it|is|they) (?:holds?|contains?|stored)"
+                r"|whatever is (?:stored|in)|text (?:of|in)|output|inhalt\w*|contenu|contenido"
+                r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
-    "send": r"\b(?:send|forward|upload|post|email|transmit|share|copy|paste|dump|include|attach"
+    "send": r"\b(?:send|forward|upload|post|transmit|share|copy|paste|dump|include|attach"
             r"|put|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|übergib"
             r"\w*|envoie\w*|env[ií]a\w*|copi[ae]\w*|передай\w*|wyślij|put into)\b",
     "always": r"\b(?:always|every (?:call|time|turn|request|invocation)|each (?:call|time|turn"
@@ -113,11 +118,27 @@ CUES: dict[str, str] = {
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
-INTENT = frozenset({"hiding", "lying", "fetch_obey", "revoke", "execute", "identity",
-                    "priority", "other_language"})
-INTENT_PAIRS = (("send", "secret_files"), ("addressed", "secret_files"),
-                ("other_tools", "secret_files"), ("send", "conversation"), ("send", "email"),
-                ("secrets", "conversation"), ("conversation", "other_tools"))
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "priority",
+                    "other_language"})
+# pairs: "follow" alone is in honest text (a developer message is "instructions the model
+# should follow"), following what a URL says is not; an e-mail address with "send" is what
+# every mail tool says
+INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
+                ("other_tools", "secret_files"), ("send", "conversation"),
+                ("secrets", "conversation"), ("conversation", "other_tools"),
+                ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
+                ("fetch_obey", "conversation"))
+
+
+# cues that honest text is full of ("the user's email address, such as ada@example.com"):
+# a sentence with only these is not reported, whatever its score
+WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
+                  "contents"})
+
+
+def reportable(cues: tuple[str, ...]) -> bool:
+    """Whether a sentence with `cues` may be reported at all (see WEAK)."""
+    return any(cue not in WEAK for cue in cues)
 
 
 def intended(cues: tuple[str, ...]) -> bool:
