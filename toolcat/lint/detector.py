@@ -83,8 +83,9 @@ CUES: dict[str, str] = {
              r"|\bpretend\b|\b(?:lie|mislead|deceive|fabricate|make up)\b",
     "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
                   r"|binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
-                  r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)|befolge\w*|suivez|suis|sigue"
-                  r"\w*|síguel\w*|segue|следуй|выполни\w*)\b|遵循|执行|従って",
+                  r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
+                  r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
+                  r"|遵循|执行|従って",
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
                 r"|instead of (?:the|what)|over anything|go with the tool)\b",
