@@ -22,6 +22,7 @@ import math
 import re
 import unicodedata
 import zlib
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -131,10 +132,11 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("fetch_obey", "conversation"))
 
 
-# cues that honest text is full of ("the user's email address, such as ada@example.com"):
-# a sentence with only these is not reported, whatever its score
+# cues that honest text is full of ("the user's email address, such as ada@example.com";
+# "you" in a third of seal_tools' tools): a sentence with only these is not reported,
+# whatever its score, and a tool with none of the others is not scored at all
 WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
-                  "contents"})
+                  "contents", "addressed"})
 
 
 def reportable(cues: tuple[str, ...]) -> bool:
@@ -202,8 +204,42 @@ class Scored:
 
 
 @cache
-def _cue_expression() -> re.Pattern[str]:
-    return re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in CUES.items()))
+def _gate() -> Any:
+    """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression, word
+    boundaries and look-arounds left out: it may say yes where no cue fires (that only costs
+    the scoring), never no where one does. One linear pass over a tool's text instead of a
+    backtracking search per cue per string: nearly every tool is passed over here."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    parts = [pattern.replace("\\b", "").replace("(?![\\w.-])", "")
+             for name, pattern in CUES.items() if name not in WEAK]
+    return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+
+
+def worth_scoring(texts: list[str]) -> bool:
+    """Whether any of `texts` may hold a reportable sentence (see `_gate`)."""
+    return bool(passing([texts]))
+
+
+def passing(groups: list[list[str]]) -> set[int]:
+    """The indices of the groups of texts (a tool's strings each) that may hold a reportable
+    sentence: all of them read in one RE2 pass, as one text (a call into RE2 costs more than
+    matching a tool's few strings)."""
+    found = {i for i, texts in enumerate(groups) if not all(t.isascii() for t in texts)}
+    starts: list[int] = []
+    parts: list[str] = []
+    at = 0
+    for texts in groups:
+        starts.append(at)
+        part = "\n".join(texts).lower()
+        parts.append(part)
+        at += len(part) + 1
+    # one call: the RE2 wrapper encodes the text it is given on every call
+    for match in _gate().finditer("\x00".join(parts)):
+        found.add(bisect_right(starts, match.start()) - 1)
+    return found
 
 
 @cache
@@ -265,27 +301,27 @@ def split_sentences(text: str) -> Iterator[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class Model:
-    """The trained weights: one per hashed bucket, and the bias."""
+    """The trained weights: one per hashed bucket (a dense array), and the bias."""
 
-    weights: dict[int, float]
+    weights: Any  # numpy float32 array of BUCKETS
     bias: float
 
     def probability(self, indices: list[int]) -> float:
-        get = self.weights.get
-        total = self.bias + sum(get(i, 0.0) for i in indices)
+        total = self.bias + float(self.weights[indices].sum())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
 
 
 @cache
 def model() -> Model:
-    """The shipped weights (only the non-zero buckets are kept in the file)."""
+    """The shipped weights (the file keeps only the non-zero buckets)."""
     import numpy as np
 
     with resources.files("toolcat.lint").joinpath("data", WEIGHTS).open("rb") as handle:
         stored: Any = np.load(handle)
-        index, value = stored["index"], stored["value"]
+        weights = np.zeros(BUCKETS, dtype=np.float32)
+        weights[stored["index"]] = stored["value"].astype(np.float32)
         bias = float(stored["bias"])
-    return Model(dict(zip(index.tolist(), value.astype(float).tolist(), strict=True)), bias)
+    return Model(weights, bias)
 
 
 _scored: dict[tuple[str, str], tuple[Scored, ...]] = {}
@@ -293,23 +329,23 @@ CACHE_LIMIT = 200_000
 
 
 def score_text(text: str, home: str = "en") -> tuple[Scored, ...]:
-    """Every sentence of `text` with at least one cue, scored; the same text is scored once."""
+    """Every sentence of `text` with at least one cue, scored; the same text is scored once.
+    Call it for the strings of tools `passing` lets through (it has no gate of its own)."""
     key = (text, home)
     found = _scored.get(key)
     if found is not None:
         return found
     result: list[Scored] = []
-    if _cue_expression().search(prepare(text)) or not text.isascii():
-        weights = model()
-        for start, written in split_sentences(text):
-            sentence = prepare(written)
-            if len(sentence.split()) < MIN_WORDS and sentence.isascii():
-                continue
-            cues = cues_of(sentence, home)
-            if not cues:
-                continue
-            p = weights.probability(features(sentence, cues))
-            result.append(Scored(start, written, p, cues))
+    weights = model()
+    for start, written in split_sentences(text):
+        sentence = prepare(written)
+        if len(sentence.split()) < MIN_WORDS and sentence.isascii():
+            continue
+        cues = cues_of(sentence, home)
+        if not cues:
+            continue
+        p = weights.probability(features(sentence, cues))
+        result.append(Scored(start, written, p, cues))
     if len(_scored) > CACHE_LIMIT:
         _scored.clear()
     found = _scored[key] = tuple(result)

@@ -103,11 +103,15 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
     return hits
 
 
-def learned_hits(entry: Any, pointer: str = "", home: str = "en") -> list[Hit]:
+def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
+                 gated: bool = False) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
-    every scored sentence is under WARN_AT has none."""
+    every scored sentence is under WARN_AT has none. `gated`: the caller has already found
+    that the entry may hold one (`detector.passing`)."""
     hits: list[Hit] = []
+    if not gated and not detector.worth_scoring(texts_of(entry)):
+        return hits  # one pass over the whole entry: nearly every tool stops here
     for at, text, is_key in strings(entry, pointer):
         if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
             continue

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 
-from toolcat.lint.detector import catalog_language
+from toolcat.lint.detector import catalog_language, passing
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
@@ -37,18 +37,17 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     def scan() -> list[Hit]:
         home = ctx.shared("language", lambda: catalog_language(
             [t.description for t in ctx.catalog.tools if t.description]))
-        entries: list[tuple[object, str]] = [(dict(tool.raw), "")]
-        schema = tool.parameters
-        if schema is not None and schema != _raw_schema(tool):
-            entries.append((schema, "#schema"))
+        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog))
+        entries = _entries(tool)
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
         for entry, pointer in entries:
             found = [h for h in scan_definition(entry, pointer) if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
             graves = {h.pointer for h in found if h.grave}
-            found += [h for h in learned_hits(entry, pointer, home)
-                      if h.pointer not in graves and (h.label, h.text) not in known]
+            if id(tool) in scored:
+                found += [h for h in learned_hits(entry, pointer, home, gated=True)
+                          if h.pointer not in graves and (h.label, h.text) not in known]
             known.update((h.label, h.text) for h in found)
             hits += found
         return hits
@@ -57,6 +56,24 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
 
 DATA_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
 _SPECIAL_TOKEN = re.compile(r"<\|[a-z_]{2,20}\|>")
+
+
+def _entries(tool: Tool) -> list[tuple[object, str]]:
+    """What is read of a tool: its entry as written, and its schema as resolved when a `$ref`
+    brought text from elsewhere (with the pointer prefix of its hits)."""
+    entries: list[tuple[object, str]] = [(dict(tool.raw), "")]
+    schema = tool.parameters
+    if schema is not None and schema != _raw_schema(tool):
+        entries.append((schema, "#schema"))
+    return entries
+
+
+def _worth_scoring(catalog: Catalog) -> set[int]:
+    """The ids of the tools whose text may hold a sentence the learned detector reports, all
+    found in one pass (`detector.passing`)."""
+    groups = [[text for entry, _ in _entries(tool) for text in texts_of(entry)]
+              for tool in catalog.tools]
+    return {id(catalog.tools[i]) for i in passing(groups)}
 
 
 def _calibrated(hit: Hit, home: str) -> Hit:
