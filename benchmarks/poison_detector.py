@@ -15,7 +15,7 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
 Held out: benchmarks/data/poison/heldout.yaml, written by hand before any of the above and
 never fitted on; `evaluate` injects each wording into a real benign tool (seal_tools) at the
 place it names and lints the result, so the figure is what lint reports, not a sentence score.
-Needs scikit-learn and scipy (installed with the `semantic` extra) to train, not to evaluate.
+Needs scikit-learn and scipy (the `bench` extra) to train, not to evaluate.
 """
 
 from __future__ import annotations
