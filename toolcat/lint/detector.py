@@ -203,6 +203,9 @@ class Scored:
     cues: tuple[str, ...]
 
 
+_GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
+
+
 @cache
 def _gate() -> Any:
     """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression, word
@@ -213,7 +216,9 @@ def _gate() -> Any:
 
     options = re2.Options()
     options.max_mem = 64 << 20
-    parts = [pattern.replace("\\b", "").replace("(?![\\w.-])", "")
+    # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
+    # slower engine: unbounded ones say yes a little more often and match four times faster
+    parts = [_GAP.sub("[^.!?]*", pattern.replace("\\b", "").replace("(?![\\w.-])", ""))
              for name, pattern in CUES.items() if name not in WEAK]
     return re2.compile("|".join(f"(?:{part})" for part in parts), options)
 
