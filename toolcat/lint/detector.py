@@ -12,8 +12,9 @@ features:
 
 The weights (`data/poison_detector.npz`, a few hundred kB) are trained by
 `benchmarks/poison_detector.py` on the corpus it builds (docs/lint.md: the corpus, its
-figures, its limits). Scoring is numpy-free per sentence (a dict of weights is a sum over a
-few dozen indices), so it runs wherever lint runs, without the `semantic` extra.
+figures, its limits). Scoring a sentence is one numpy sum over a few dozen indices, so it runs
+wherever lint runs, without the `semantic` extra; `passing` finds the tools worth scoring in
+one RE2 pass over the catalog.
 """
 
 from __future__ import annotations
