@@ -97,7 +97,10 @@ def test_poisoned_descriptions_are_errors(tmp_path, description):
 @pytest.mark.parametrize("description", CLEAN)
 def test_ordinary_descriptions_are_left_alone(tmp_path, description):
     findings = lint_one(tmp_path, tool(description)).findings
-    assert [f for f in findings if f.rule != "TC608"] == []  # TC608: "Delete a user." unmarked
+    # TC608: "Delete a user." unmarked; the learned detector may warn (calibrated, TC606) on
+    # an honest order to the model ("Pass your API key in ..."), never call it an error
+    assert [f for f in findings if f.rule != "TC608" and "(detector " not in f.message] == []
+    assert [f for f in findings if f.severity == "error"] == []
 
 
 @pytest.mark.parametrize("place", ["enum", "default", "examples", "const", "title", "key",

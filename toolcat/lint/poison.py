@@ -31,6 +31,7 @@ from urllib.parse import unquote
 
 import re2
 
+from toolcat.lint import detector
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
@@ -43,9 +44,10 @@ CONCEALING = "an instruction to keep something from the user"
 _CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|otherwise|which)\s+(?:quietly"
                           r"|silently|secretly|covertly|discreetly|stealthily|invisibly)\b")
 
-# Keys whose values are machine words, never prose a model is told to follow.
-SKIPPED_KEYS = frozenset({"type", "format", "$schema", "$ref", "$id", "$anchor", "pattern",
-                          "contentEncoding", "contentMediaType", "$dynamicRef", "x-toolcat-ignore"})
+# Keys whose values are machine words, never prose a model is told to follow. `pattern`,
+# `format`, `$id` and `$comment` reach the model with the schema, and are read like the rest.
+SKIPPED_KEYS = frozenset({"type", "$schema", "$ref", "$anchor", "contentEncoding",
+                          "contentMediaType", "$dynamicRef", "x-toolcat-ignore"})
 MIN_LENGTH = 6  # nothing shorter can say anything
 MAX_DEPTH = 2  # an encoded payload inside an encoded payload is read; deeper is not
 _S = r"[ \n]"  # how a literal space in a pattern is matched: one gap between words
@@ -62,6 +64,8 @@ class Hit:
     evidence: str  # the normalised (decoded) words that matched
     disguise: str | None  # how it was hidden; None when in plain sight
     text: str  # the whole string as written
+    probability: float | None = None  # the learned detector's, for its hits
+    cues: tuple[str, ...] = ()  # the detector's cues that fired in the sentence
 
 
 def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
@@ -97,6 +101,52 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
                 seen.add((label, grave))
                 hits.append(Hit(at, is_key, label, grave, evidence, disguise, text))
     return hits
+
+
+def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
+                 gated: bool = False) -> list[Hit]:
+    """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
+    entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
+    every scored sentence is under WARN_AT has none. `gated`: the caller has already found
+    that the entry may hold one (`detector.passing`)."""
+    hits: list[Hit] = []
+    if not gated and not detector.worth_scoring(texts_of(entry)):
+        return hits  # one pass over the whole entry: nearly every tool stops here
+    for at, text, is_key in strings(entry, pointer):
+        if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
+            continue
+        scored = detector.score_text(text, home)
+        if not scored:
+            continue
+        scored = tuple(s for s in scored if detector.reportable(s.cues))
+        if not scored:
+            continue
+        top = max(scored, key=lambda s: s.probability)
+        if top.probability >= WARN_AT:
+            grave = top.probability >= ERROR_AT and detector.intended(top.cues)
+            hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
+                            top.probability, top.cues))
+    return hits
+
+
+def agreement(text: str, evidence: str, home: str = "en") -> float:
+    """The detector's probability of the sentence of `text` that holds `evidence` (every word
+    of it), or its highest in `text` when no one sentence does; 0 when none has a cue."""
+    scored = detector.score_text(text, home)
+    words = [w for w in evidence.split() if len(w) > 2]
+    held = [s.probability for s in scored
+            if words and all(w in detector.prepare(s.sentence) for w in words)]
+    held = held or [s.probability for s in scored
+                    if words and words[0] in detector.prepare(s.sentence)]
+    return max(held or [s.probability for s in scored], default=0.0)
+
+
+LEARNED = "an instruction to the model"
+ERROR_AT = 0.9  # the learned detector's probability from which a sentence is an error
+WARN_AT = 0.7  # ... and a warning
+AGREE_AT = WARN_AT  # under it, the detector does not read an order where a pattern hit
+# words that are also data (a special token as a default, a role in an example): see
+# `rules.security._calibrated`
 
 
 def scan_text(text: str, depth: int = 0, disguise: str | None = None

@@ -133,8 +133,11 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|binding|to be obeyed)\b"
      r"|\bthe only (?:rules|instructions) (?:that apply|to follow|you (?:must|should|may)"
      r" follow) (?:are|is)\b"
-     rf"|\bregardless of (?:any |all |the |your )*(?:previous |prior |earlier |other |system "
-     rf"|safety )?{_ORDERS}\b"
+     # "regardless of messages sent by the user" (OpenAI's developer message) is no override:
+     # messages, prompts, commands and orders count only with a word that makes them earlier
+     rf"|\bregardless of (?:any |all |the |your )*(?:(?:previous |prior |earlier |other "
+     rf"|system |safety ){_ORDERS}|instructions?|rules|guidelines|guidance|directives"
+     rf"|polic(?:y|ies)|constraints|restrictions)\b"
      r"|\bnew (?:system )?(?:instructions|rules|directives|orders)\s*:"
      r"|\b(?:hidden|secret|covert|internal|private) (?:directives?|instructions?|orders?"
      r"|tasks?|commands?)\s*:"

@@ -13,10 +13,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import replace
 
+from toolcat.lint.detector import catalog_language, passing
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
-from toolcat.lint.poison import Hit, scan_definition, texts_of
+from toolcat.lint.poison import (
+    AGREE_AT,
+    Hit,
+    agreement,
+    learned_hits,
+    scan_definition,
+    texts_of,
+)
 from toolcat.lint.walk import strings, written_schema
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.source.positions import unescape
@@ -26,14 +35,69 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
     def scan() -> list[Hit]:
-        hits = scan_definition(dict(tool.raw))
-        schema = tool.parameters
-        if schema is not None and schema != _raw_schema(tool):
-            known = {(h.label, h.text) for h in hits}
-            hits += [h for h in scan_definition(schema, "#schema")
-                     if (h.label, h.text) not in known]
+        home = ctx.shared("language", lambda: catalog_language(
+            [t.description for t in ctx.catalog.tools if t.description]))
+        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog))
+        entries = _entries(tool)
+        hits: list[Hit] = []
+        known: set[tuple[str, str]] = set()
+        for entry, pointer in entries:
+            found = [h for h in scan_definition(entry, pointer) if (h.label, h.text) not in known]
+            found = [_calibrated(h, home) for h in found]
+            graves = {h.pointer for h in found if h.grave}
+            if id(tool) in scored:
+                found += [h for h in learned_hits(entry, pointer, home, gated=True)
+                          if h.pointer not in graves and (h.label, h.text) not in known]
+            known.update((h.label, h.text) for h in found)
+            hits += found
         return hits
     return ctx.memo("poison", tool, scan)
+
+
+DATA_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
+_SPECIAL_TOKEN = re.compile(r"<\|[a-z_]{2,20}\|>")
+
+
+def _entries(tool: Tool) -> list[tuple[object, str]]:
+    """What is read of a tool: its entry as written, and its schema as resolved when a `$ref`
+    brought text from elsewhere (with the pointer prefix of its hits)."""
+    entries: list[tuple[object, str]] = [(dict(tool.raw), "")]
+    schema = tool.parameters
+    if schema is not None and schema != _raw_schema(tool):
+        entries.append((schema, "#schema"))
+    return entries
+
+
+def _worth_scoring(catalog: Catalog) -> set[int]:
+    """The ids of the tools whose text may hold a sentence the learned detector reports, all
+    found in one pass (`detector.passing`)."""
+    groups = [[text for entry, _ in _entries(tool) for text in texts_of(entry)]
+              for tool in catalog.tools]
+    return {id(catalog.tools[i]) for i in passing(groups)}
+
+
+def _calibrated(hit: Hit, home: str) -> Hit:
+    """Words of an attack without its intent, a warning to review rather than an error, when
+    the learned detector does not read an instruction in the string either: a message role or
+    a special token as a literal value (`default: <|endoftext|>`, `"role": "system"` in an
+    example of a chat API), a special token named in prose, a markdown link whose text is
+    `[instructions]`."""
+    if not hit.grave or hit.disguise is not None:
+        return hit
+    tokens = hit.pointer.rsplit("/", 2)
+    literal = tokens[-1] in DATA_FIELDS or (tokens[-1].isdigit() and tokens[-2] in DATA_FIELDS)
+    honest = False
+    if hit.label == FAKE_ROLE:
+        honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
+    elif hit.label == HIDDEN_BLOCK:
+        honest = hit.evidence.startswith("[") and f"{hit.evidence}(" in hit.text.lower()
+    if honest and agreement(hit.text, hit.evidence, home) < AGREE_AT:
+        return replace(hit, grave=False)
+    return hit
+
+
+FAKE_ROLE = "a fake message boundary or role"
+HIDDEN_BLOCK = "a hidden instruction block"
 
 
 def _raw_schema(tool: Tool) -> object:
@@ -96,17 +160,33 @@ def _grouped(hits: list[Hit], *, grave: bool) -> Iterator[tuple[str, bool, list[
 
 def _described(pointer: str, key: bool, found: list[Hit]) -> str:
     """`the description contains ...`, naming up to three things found in one string."""
-    parts = [f"{h.label} ({h.disguise}: {h.evidence!r})" if h.disguise
-             else f"{h.label}: {h.evidence!r}" for h in found[:3]]
+    parts = [_part(h) for h in found[:3]]
     more = f" and {len(found) - 3} more" if len(found) > 3 else ""
     return f"{what(pointer, key)} contains {'; '.join(parts)}{more}"
+
+
+def reviewed(pointer: str, text: str) -> str:
+    """What a baseline accepts of a poisoning finding: the text and its place in the entry
+    (a JSON pointer from the tool or server, so moving the entry keeps it accepted while the
+    same words put anywhere else, or changed words, are reported again)."""
+    return f"{pointer}\n{text}"
+
+
+def _part(hit: Hit) -> str:
+    """One thing found: what, how hidden, and the words; the detector's with why."""
+    if hit.probability is not None:
+        return (f"{hit.label} (detector {hit.probability:.2f}; cues: {', '.join(hit.cues)}): "
+                f"{hit.evidence!r}")
+    if hit.disguise:
+        return f"{hit.label} ({hit.disguise}: {hit.evidence!r})"
+    return f"{hit.label}: {hit.evidence!r}"
 
 
 def _report(tool: Tool, ctx: Context, hits: list[Hit], *, grave: bool) -> Iterator[Problem]:
     """One problem per poisoned string of a tool."""
     for pointer, key, found in _grouped(hits, grave=grave):
         yield Problem(_described(pointer, key, found), where=place(tool, ctx, pointer, key),
-                      evidence=found[0].text)
+                      evidence=reviewed(pointer, found[0].text))
 
 
 @tool_rule("TC601", "tool-poisoning", "error", example="""
@@ -141,8 +221,12 @@ def tool_poisoning(tool: Tool, ctx: Context) -> Iterator[Problem]:
     folded, invisible characters dropped, letter spacing closed up, words split over lines
     joined, and base64, hex, percent-encoded and HTML-entity payloads decoded. Ordinary usage
     guidance ("use this tool when...", "before using this tool, call X") is not reported.
+    Beside the patterns, a learned detector scores every sentence (`pattern`, `format`, `$id`
+    and `$comment` included) on cues that do not depend on wording (addressed to the model,
+    secret files, the conversation, hiding or lying, fetching and obeying, other tools, another
+    language) and reports a sentence it is sure of, with its probability and cues (docs/lint.md).
     Security rules cannot be silenced from inside the catalog: accept a reviewed finding in a
-    baseline (`toolcat lint --write-baseline`) or in toolcat.yaml.
+    baseline (`toolcat lint --write-baseline`), which accepts that text at that place only.
     """
     yield from _report(tool, ctx, definition_hits(tool, ctx), grave=True)
 
@@ -358,6 +442,8 @@ def suspicious_instruction(tool: Tool, ctx: Context) -> Iterator[Problem]:
     first), so this is a warning to review, not an error; `--strict` or `lint.severity`
     makes it fail CI. Accept a reviewed one with `toolcat lint --write-baseline`. The same
     normalising and decoding as TC601 applies; a string TC601 reports is not repeated here.
+    The learned detector's less certain sentences are warnings here too, as are the words of
+    an attack that are also data (`default: <|endoftext|>`, `"role": "system"` in an example).
     """
     yield from _report(tool, ctx, definition_hits(tool, ctx), grave=False)
 
@@ -397,4 +483,5 @@ def poisoned_server(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
         for pointer, key, found in _grouped(scan_definition(entry), grave=True):
             where = _inside(catalog, server.origin, pointer, key) if server.origin else None
             yield Problem(f"server '{server.name}': {_described(pointer, key, found)}",
-                          where=where, server=server.name, evidence=found[0].text)
+                          where=where, server=server.name,
+                          evidence=reviewed(pointer, found[0].text))

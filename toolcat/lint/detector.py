@@ -1,0 +1,368 @@
+"""A learned detector of instructions to the model hidden in tool text (TC601/TC606).
+
+The attack patterns of `poison_patterns` know wordings; an attacker writes new ones. This
+detector scores each sentence of a text with a logistic regression over two kinds of
+features:
+
+- cues that do not depend on wording (`CUES`): addressed to the model, names other tools or
+  servers, files or secrets, the conversation, hiding or lying to the user, fetching and
+  obeying, ranking something above the user, revoking earlier guidance, running code,
+  a URL or an e-mail address, a language other than the catalog's; and each pair of them;
+- hashed word unigrams and bigrams (2^BITS buckets), digits folded.
+
+The weights (`data/poison_detector.npz`, a few hundred kB) are trained by
+`benchmarks/poison_detector.py` on the corpus it builds (docs/lint.md: the corpus, its
+figures, its limits). Scoring a sentence is one numpy sum over a few dozen indices, so it runs
+wherever lint runs, without the `semantic` extra; `passing` finds the tools worth scoring in
+one RE2 pass over the catalog.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+import zlib
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from typing import Any
+
+BITS = 18
+BUCKETS = 1 << BITS
+WEIGHTS = "poison_detector.npz"
+CUE_WEIGHT = 3
+MIN_WORDS = 4  # a sentence shorter than this cannot order anything worth scoring
+
+# Cues, each matched against one lower-cased sentence (NFKC-folded). Words in several
+# languages where the cue is a word ("you", "user"); the others are the same in any language.
+_YOU = (r"you|your|yourself|assistant|the model|the ai|llm|agents?|claude|gpt|chatgpt|copilot"
+        r"|du|dich|dein|deine|ihr|vous|votre|tu|toi|ton|ta|usted|tú|tu|voc[eê]|ты|вы|ваш|твой"
+        r"|ассистент|помощник|asystent\w*|assistente|assistent\w*|assistant\w*")
+CUES: dict[str, str] = {
+    "addressed": rf"(?:^|[^\w])(?:{_YOU})(?:[^\w]|$)|助手|アシスタント|模型|あなた|你|您",
+    "user": r"\b(?:users?|person|human|customer|operator|people|requester|benutzer\w*"
+            r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
+            r"|пользовател\w*)|用户|ユーザー",
+    "other_tools": r"\b(?:other|another|any|every|all|different) (?:\w+ )?(?:tools?|functions?"
+                   r"|servers?|plugins?)\b|\btools? (?:named|called)\b|\b(?:shell|terminal"
+                   r"|filesystem|browser|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
+                   r"|\b(?:send|post|run|execute|create|write|transfer)_[a-z0-9_]+\b",
+    "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
+    "secret_files": r"~/|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
+                    r"|\.netrc\b|\.aws\b|\.npmrc\b|\.pypirc\b|\.kube\b|hosts\.yml"
+                    r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b",
+    "secrets": r"\bcredentials?\b|\bpasswor"
+               r"|\bpasswort|\bmot de passe|contraseñ|\bhasł|парол|密码|パスワード"
+               r"|\bapi[ _-]?keys?\b|\b(?:access|auth|bearer|refresh|session|github|npm|bot"
+               r"|personal access) tokens?\b|\bsecrets?\b|\bcookies?\b|\bprivate keys?\b"
+               r"|\bseed phrase|\b[a-z]+_(?:key|token|secret)\b|\bwallet\b",
+    "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
+                    r"|(?:previous|prior|earlier|past|preceding) (?:messages|turns|exchange)"
+                    r"|everything said|message history|system prompt|hidden instructions"
+                    r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
+                    r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
+                    r"|对话|会话|会話",
+    # hiding from the user (not a secret kept out of the chat): the person is named
+    "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
+              r"|sans|no|sin|não|nie|не)\b[^.!?]{0,30}\b(?:tell|mention|inform|show|reveal"
+              r"|disclose|notify|bring (?:it |that )?up|display|erwähn\w*|sag\w*|dire|mentionn"
+              r"\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*|mów\w*|powiedz\w*"
+              r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person|human|customer|operator"
+              r"|people|anyone|them|him|her|reply|answer|response|summary|benutzer\w*"
+              r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
+              r"|пользовател\w*)\b|\b(?:users?|person|human|customer|operator)\b[^.!?]{0,30}"
+              r"\b(?:must not|should not|shouldn't|never) (?:see|know|notice|find out|learn)\b"
+              r"|\b(?:secretly|silently|quietly|covertly|discreetly"
+              r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
+              r"|never hear|no reference|must not see|not (?:be )?visible|keep (?:this|it)"
+              r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
+    "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm)\b[^.!?]{0,60}"
+             r"\b(?:even (?:though|if)|regardless|anyway|whatever the|no matter|although)\b"
+             r"|\bpretend\b|\b(?:lie|mislead|deceive|fabricate|make up)\b",
+    "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
+                  r"|binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
+                  r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
+                  r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
+                  r"|遵循|执行|従って",
+    "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
+                r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
+                r"|instead of (?:the|what)|over anything|go with the tool)\b",
+    "revoke": r"\b(?:restrictions?|rules|guidelines|cautions?|safety|advice|policies|policy"
+              r"|guidance|instructions|consignes|anweisungen|instrucciones|istruzioni"
+              r"|instruções|polecenia|инструкции)\b[^.!?]{0,60}\b(?:lifted|no longer|outdated"
+              r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
+              r"|suspended|waived|ignore\w*|disregard\w*|précédentes|vorherigen|anteriores"
+              r"|não valem|wcześniejsze|предыдущие)\b|\b(?:ignore|disregard|forget)\b"
+              r"[^.!?]{0,30}\b(?:instructions|rules|guidelines|prompt|persona|told|said|above"
+              r"|before|earlier|previous|prior)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b",
+    "execute": r"\bcurl\b|\bwget\b|\|\s*(?:ba)?sh\b|\bexec\(|\beval\(|\bpowershell\b"
+               r"|\b(?:download|fetch|pipe)\b[^.!?]{0,40}\b(?:execute|run|shell|script"
+               r"|install)|\brun_command\b|\bexecute_code\b",
+    "url": r"https?://|\bwww\.[a-z0-9-]+\.",
+    # what a file holds, not its path: "pass the key file to use, usually ~/.ssh/id_ed25519"
+    # is an SSH tool's parameter, "copy what ~/.ssh/id_rsa holds" an attack
+    "contents": r"\b(?:contents?|body|what (?:it|is|they) (?:holds?|contains?|stored)"
+                r"|whatever is (?:stored|in)|text (?:of|in)|output|inhalt\w*|contenu|contenido"
+                r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
+    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+    "send": r"\b(?:send|forward|upload|post|transmit|share|copy|paste|dump|include|attach"
+            r"|put|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|übergib"
+            r"\w*|envoie\w*|env[ií]a\w*|copi[ae]\w*|передай\w*|wyślij|put into)\b",
+    "always": r"\b(?:always|every (?:call|time|turn|request|invocation)|each (?:call|time|turn"
+              r"|invocation)|before (?:any|each|every|replying|responding|answering)"
+              r"|whenever|from (?:now|this point)|immer|toujours|siempre|sempre|zawsze|всегда)\b",
+    "identity": r"\b(?:you are now|from (?:now|this point) (?:on )?you are|your (?:new )?"
+                r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*)\b",
+}
+_CUE_NAMES = tuple(CUES)
+# What an attack wants, beyond being addressed to the model: a sentence is an error only when
+# one of these fired (alone, or as a pair), however sure the fit is of the rest
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "priority",
+                    "other_language"})
+# pairs: "follow" alone is in honest text (a developer message is "instructions the model
+# should follow"), following what a URL says is not; an e-mail address with "send" is what
+# every mail tool says
+INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
+                ("other_tools", "secret_files"), ("send", "conversation"),
+                ("secrets", "conversation"), ("conversation", "other_tools"),
+                ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
+                ("fetch_obey", "conversation"))
+
+
+# cues that honest text is full of ("the user's email address, such as ada@example.com";
+# "you" in a third of seal_tools' tools): a sentence with only these is not reported,
+# whatever its score, and a tool with none of the others is not scored at all
+WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
+                  "contents", "addressed"})
+
+
+def reportable(cues: tuple[str, ...]) -> bool:
+    """Whether a sentence with `cues` may be reported at all (see WEAK)."""
+    return any(cue not in WEAK for cue in cues)
+
+
+def intended(cues: tuple[str, ...]) -> bool:
+    """Whether `cues` say what an attack wants (see INTENT)."""
+    return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
+                                                  for a, b in INTENT_PAIRS)
+FOREIGN = "other_language"
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# a sentence ends at . ! ? ; followed by a space or the end (not inside a URL or a number),
+# at a line break, or at an ideographic full stop
+_SENTENCE = re.compile(r"(?:[^.!?;\n。！？]|[.!?;](?=[^\s.!?;]))+"
+                       r"(?:[.!?;]+(?=\s|$)|[。！？]+|\n|$)")
+_DIGITS = str.maketrans("0123456789", "0000000000")
+
+# A few function words of each language; a sentence with two or more of another language's
+# and fewer of English is in that language. Other scripts are named by Unicode name.
+_FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("the and of to is in for with that this you your it be are from".split()),
+    "de": frozenset("der die das und ist nicht den dem mit für sie ein eine zu auf du".split()),
+    "fr": frozenset("le la les et est des une pour pas que vous dans avec sur du au".split()),
+    "es": frozenset("el los las y es una para que con por del se su al antes".split()),
+    "it": frozenset("il di che per una con non gli della sono prima ogni lo".split()),
+    "pt": frozenset("o os as não uma para com por do da dos das ao que em".split()),
+    "nl": frozenset("de het een en van niet dat voor met zijn hier op je".split()),
+    "pl": frozenset("i w nie na się z że do jest to jak po od".split()),
+}
+
+
+def language(text: str) -> str:
+    """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return ""
+    other = [c for c in letters if not ("a" <= c.lower() <= "z") and ord(c) > 0x24F]
+    if len(other) * 3 > len(letters):
+        name = unicodedata.name(other[len(other) // 2], "")
+        for script, tag in (("CYRILLIC", "cyrillic"), ("CJK", "cjk"), ("HIRAGANA", "cjk"),
+                            ("KATAKANA", "cjk"), ("HANGUL", "cjk"), ("ARABIC", "arabic"),
+                            ("HEBREW", "hebrew"), ("GREEK", "greek"), ("DEVANAGARI", "indic")):
+            if name.startswith(script):
+                return tag
+        return "other"
+    words = text.lower().split()
+    counts = {lang: sum(w in vocab for w in words) for lang, vocab in _FUNCTION_WORDS.items()}
+    best = max(counts, key=lambda lang: counts[lang])
+    if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
+        return best
+    return "en"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One sentence of a text, its probability of being an injected instruction, and the
+    cues that fired in it."""
+
+    start: int  # offset of the sentence in the text
+    sentence: str
+    probability: float
+    cues: tuple[str, ...]
+
+
+_GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
+
+
+@cache
+def _gate() -> Any:
+    """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression, word
+    boundaries and look-arounds left out: it may say yes where no cue fires (that only costs
+    the scoring), never no where one does. One linear pass over a tool's text instead of a
+    backtracking search per cue per string: nearly every tool is passed over here."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
+    # slower engine: unbounded ones say yes a little more often and match four times faster
+    parts = [_GAP.sub("[^.!?]*", pattern.replace("\\b", "").replace("(?![\\w.-])", ""))
+             for name, pattern in CUES.items() if name not in WEAK]
+    return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+
+
+def worth_scoring(texts: list[str]) -> bool:
+    """Whether any of `texts` may hold a reportable sentence (see `_gate`)."""
+    return bool(passing([texts]))
+
+
+def passing(groups: list[list[str]]) -> set[int]:
+    """The indices of the groups of texts (a tool's strings each) that may hold a reportable
+    sentence: all of them read in one RE2 pass, as one text (a call into RE2 costs more than
+    matching a tool's few strings)."""
+    found = {i for i, texts in enumerate(groups) if not all(t.isascii() for t in texts)}
+    starts: list[int] = []
+    parts: list[str] = []
+    at = 0
+    for texts in groups:
+        starts.append(at)
+        part = "\n".join(texts).lower()
+        parts.append(part)
+        at += len(part) + 1
+    # one call: the RE2 wrapper encodes the text it is given on every call
+    for match in _gate().finditer("\x00".join(parts)):
+        found.add(bisect_right(starts, match.start()) - 1)
+    return found
+
+
+@cache
+def _each_cue() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((name, re.compile(pattern)) for name, pattern in CUES.items())
+
+
+def cues_of(sentence: str, home: str = "en") -> tuple[str, ...]:
+    """The names of the cues that fire in `sentence` (lower-cased), `home` being the
+    catalog's language."""
+    fired = tuple(name for name, pattern in _each_cue() if pattern.search(sentence))
+    lang = language(sentence)
+    if (lang and lang != home and len(sentence.split()) >= MIN_WORDS) or \
+            (lang in ("cjk",) and lang != home):
+        fired += (FOREIGN,)
+    return fired
+
+
+def _bucket(token: str) -> int:
+    return zlib.crc32(token.encode()) & (BUCKETS - 1)
+
+
+def features(sentence: str, cues: tuple[str, ...]) -> list[int]:
+    """The hashed feature indices of a lower-cased sentence with its cues."""
+    words = _WORD.findall(sentence.translate(_DIGITS))
+    found = [_bucket(w) for w in words]
+    found += [_bucket(f"{a} {b}") for a, b in pairwise(words)]
+    if not words or any(ord(c) > 0x2E80 for c in sentence):  # no spaces between words:
+        chars = "".join(words)  # character bigrams stand for them
+        found += [_bucket(f"#{chars[i:i + 2]}") for i in range(len(chars) - 1)]
+    # each cue counts CUE_WEIGHT times: under the same regularisation the fit leans on what
+    # does not depend on wording rather than on the words of its training sentences
+    cued = [_bucket(f"cue:{cue}") for cue in cues]
+    cued += [_bucket(f"cue:{a}+{b}") for i, a in enumerate(cues) for b in cues[i + 1:]]
+    return found + cued * CUE_WEIGHT
+
+
+def prepare(text: str) -> str:
+    """The text as the detector reads it: NFKC-folded, lower case, identifiers split."""
+    folded = unicodedata.normalize("NFKC", text)
+    folded = re.sub(r"([a-z])([A-Z])", r"\1 \2", folded)
+    return folded.lower()
+
+
+# a line break inside a paragraph (a wrapped line) joins; one before a blank line, a bullet,
+# a number or a heading ends a sentence
+_WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
+
+
+def split_sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) for each sentence of `text`, as written (wrapped lines joined)."""
+    if "\n" in text:
+        text = _WRAPPED.sub(" ", text)  # one character for one: offsets stay
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group().strip()
+        if sentence:
+            yield match.start() + (len(match.group()) - len(match.group().lstrip())), sentence
+
+
+@dataclass(frozen=True)
+class Model:
+    """The trained weights: one per hashed bucket (a dense array), and the bias."""
+
+    weights: Any  # numpy float32 array of BUCKETS
+    bias: float
+
+    def probability(self, indices: list[int]) -> float:
+        total = self.bias + float(self.weights[indices].sum())
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
+
+
+@cache
+def model() -> Model:
+    """The shipped weights (the file keeps only the non-zero buckets)."""
+    import numpy as np
+
+    with resources.files("toolcat.lint").joinpath("data", WEIGHTS).open("rb") as handle:
+        stored: Any = np.load(handle)
+        weights = np.zeros(BUCKETS, dtype=np.float32)
+        weights[stored["index"]] = stored["value"].astype(np.float32)
+        bias = float(stored["bias"])
+    return Model(weights, bias)
+
+
+_scored: dict[tuple[str, str], tuple[Scored, ...]] = {}
+CACHE_LIMIT = 200_000
+
+
+def score_text(text: str, home: str = "en") -> tuple[Scored, ...]:
+    """Every sentence of `text` with at least one cue, scored; the same text is scored once.
+    Call it for the strings of tools `passing` lets through (it has no gate of its own)."""
+    key = (text, home)
+    found = _scored.get(key)
+    if found is not None:
+        return found
+    result: list[Scored] = []
+    weights = model()
+    for start, written in split_sentences(text):
+        sentence = prepare(written)
+        if len(sentence.split()) < MIN_WORDS and sentence.isascii():
+            continue
+        cues = cues_of(sentence, home)
+        if not cues:
+            continue
+        p = weights.probability(features(sentence, cues))
+        result.append(Scored(start, written, p, cues))
+    if len(_scored) > CACHE_LIMIT:
+        _scored.clear()
+    found = _scored[key] = tuple(result)
+    return found
+
+
+def catalog_language(texts: list[str]) -> str:
+    """The language most of `texts` are written in (English when there is no text)."""
+    counts: dict[str, int] = {}
+    for text in texts[:400]:
+        lang = language(text)
+        if lang:
+            counts[lang] = counts.get(lang, 0) + 1
+    return max(counts, key=lambda lang: counts[lang]) if counts else "en"
