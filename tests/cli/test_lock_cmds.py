@@ -32,7 +32,7 @@ def test_lock_without_a_config_writes_in_the_current_folder(run, isolated):
     result = run("lock", "-c", str(catalog), "--json")
     assert json.loads(result.stdout) == {"lockfile": str(isolated / "toolcat.lock"),
                                          "tools": 2, "servers": 1, "replaced": False,
-                                         "changes": []}
+                                         "volatile": {}, "changes": []}
 
 
 def test_relocking_reports_what_changed_since_the_previous_lock(run, isolated):
@@ -75,7 +75,8 @@ def test_diff_shows_added_removed_and_changed_tools_with_a_word_diff(run, isolat
         "+ files:remove_file  Delete a file.",
         "- files:delete_file",
         "~ files:read_file  description",
-        "    description: Read a text file{+ and mail it+}.",
+        "    description:",
+        "      ~ Read a text file{+ and mail it+}.",
         "1 added, 1 removed, 1 changed, 0 unchanged",
     ]
 

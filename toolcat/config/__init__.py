@@ -119,7 +119,7 @@ def governed_tree(config_file: Path) -> Path:
 MAX_PYPROJECT_BYTES = 4 * 2**20  # the largest real pyproject.toml files stay under 100 KB
 # where a pyproject.toml may name the toolcat table (`[tool.toolcat]`, `tool.toolcat.x =`,
 # `toolcat = {...}` under [tool]); a file without it is not parsed. Errs toward a match.
-_TOOLCAT_KEY = re.compile(rb"""(?:\.\s*["']?toolcat["']?\s*[.\]=])"""
+_TOOLCAT_KEY = re.compile(rb"""(?:\.\s*["']?toolcat["']?\s*(?:[.\]=]|$))"""
                           rb"""|(?:^\s*["']?toolcat["']?\s*[.=])""", re.M)
 
 
