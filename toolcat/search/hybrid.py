@@ -26,6 +26,7 @@ scale is absolute, so a score means the same for every query.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -37,6 +38,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
+from toolcat.search.text import split_name
 
 LAMBDA = 12.0
 MIDPOINT = 5.0
@@ -89,6 +91,7 @@ class HybridScorer:
         self._cache = cache if semantic is None else semantic.cache
         self._complete: Callable[[], SemanticScorer] | None = None
         self._completing = threading.Lock()
+        self.servers = ServerNames(self.tools)
 
     @property
     def ready(self) -> bool:
@@ -133,7 +136,8 @@ class HybridScorer:
         semantic = self._semantic  # read once: serve's completing thread may set it
         if semantic is None:
             return lexical
-        cosine = np.clip(semantic.similarity(queries, cached=cached), 0.0, None)
+        asked = [self.servers.strip(q) for q in queries]
+        cosine = np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
         return lexical + self.weight * cosine
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
@@ -158,7 +162,8 @@ class HybridScorer:
         """Why `index` scores as it does (`extra` changes no part of the explanation: the
         caller that added it explains it)."""
         semantic = self._semantic
-        cosine = float(semantic.similarity([query])[0][index]) if semantic is not None else 0.0
+        cosine = (float(semantic.similarity([self.servers.strip(query)])[0][index])
+                  if semantic is not None else 0.0)
         reason, details = why(self.lexical, query, index,
                               float(self.lexical.evidence(query)[0][index]), cosine,
                               self.weight, self.embedder.ident)
@@ -166,6 +171,29 @@ class HybridScorer:
             reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
         return reason, details
+
+
+class ServerNames:
+    """Finds the names of a catalog's servers in a request ("GitLab", "google maps").
+
+    A server's name in a request says which server, not which of its tools: BM25F weighs it
+    in the server field, the same for every tool of the server. Embedded with the request, it
+    would pull towards the tools whose text repeats the name most, whatever they do; so the
+    request is embedded without it (unless nothing else is left)."""
+
+    def __init__(self, tools: Sequence[Tool]) -> None:
+        names = {split_name(t.server).lower() for t in tools if t.server}
+        words = sorted((n for n in names if n.strip()), key=len, reverse=True)
+        self._pattern = re.compile(
+            r"\b(?:" + "|".join(r"[\s_-]*".join(map(re.escape, n.split())) for n in words)
+            + r")\b", re.IGNORECASE) if words else None
+
+    def strip(self, query: str) -> str:
+        """`query` without the server names it holds, or as it is when that leaves no word."""
+        if self._pattern is None:
+            return query
+        found = " ".join(self._pattern.sub(" ", query).split())
+        return found if any(c.isalnum() for c in found) else query
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:
