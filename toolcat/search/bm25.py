@@ -261,6 +261,10 @@ class BM25Scorer:
                                    for term in dict.fromkeys(found)])
         return self._terms[1]
 
+    def term_id(self, term: str) -> int | None:
+        """The id of a stem in the index (None: no tool has it)."""
+        return self._term_ids.get(term)
+
     def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""

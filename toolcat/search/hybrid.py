@@ -38,7 +38,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
-from toolcat.search.text import split_name
+from toolcat.search.text import split_name, stems
 
 LAMBDA = 12.0
 MIDPOINT = 5.0
@@ -91,7 +91,7 @@ class HybridScorer:
         self._cache = cache if semantic is None else semantic.cache
         self._complete: Callable[[], SemanticScorer] | None = None
         self._completing = threading.Lock()
-        self.servers = ServerNames(self.tools)
+        self.servers = ServerNames(self.tools, lexical)
 
     @property
     def ready(self) -> bool:
@@ -179,21 +179,60 @@ class ServerNames:
     A server's name in a request says which server, not which of its tools: BM25F weighs it
     in the server field, the same for every tool of the server. Embedded with the request, it
     would pull towards the tools whose text repeats the name most, whatever they do; so the
-    request is embedded without it (unless nothing else is left)."""
+    request is embedded without it, unless nothing else is left or the name is also a word of
+    the trade: one that the name or description of another server's tool has ("time" for a
+    server called time, when a tool elsewhere reports a creation time). That is looked up in
+    the BM25F postings, once per name a request holds."""
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
-        names = {split_name(t.server).lower() for t in tools if t.server}
-        words = sorted((n for n in names if n.strip()), key=len, reverse=True)
+    def __init__(self, tools: Sequence[Tool], lexical: BM25Scorer) -> None:
+        self._tools = tools
+        self._lexical = lexical
+        self._servers: dict[str, set[str]] = {}  # the name as a key (`_phrase`) -> servers
+        names = set()
+        for tool in tools:
+            if tool.server and tool.server not in names:
+                names.add(tool.server)
+                self._servers.setdefault(_phrase(tool.server), set()).add(tool.server)
+        words = sorted({split_name(n).lower() for n in names if split_name(n).strip()},
+                       key=len, reverse=True)
         self._pattern = re.compile(
             r"\b(?:" + "|".join(r"[\s_-]*".join(map(re.escape, n.split())) for n in words)
             + r")\b", re.IGNORECASE) if words else None
+        self._proper: dict[str, bool] = {}
 
     def strip(self, query: str) -> str:
         """`query` without the server names it holds, or as it is when that leaves no word."""
         if self._pattern is None:
             return query
-        found = " ".join(self._pattern.sub(" ", query).split())
+        found = " ".join(self._pattern.sub(self._drop, query).split())
         return found if any(c.isalnum() for c in found) else query
+
+    def _drop(self, match: re.Match[str]) -> str:
+        return " " if self.proper(match.group()) else match.group()
+
+    def proper(self, text: str) -> bool:
+        """Whether `text`, a server's name as a request writes it, is used by that server's
+        tools alone (a name), not by another server's (a word of the trade)."""
+        key = _phrase(text)
+        known = self._proper.get(key)
+        if known is None:
+            owners = self._servers.get(key, set())
+            index = self._lexical.index
+            shared: set[int] | None = None
+            for term in dict.fromkeys(stems(text)):
+                t = self._lexical.term_id(term)
+                found = set() if t is None else set(
+                    index.indices[index.indptr[t]:index.indptr[t + 1]].tolist())
+                shared = found if shared is None else shared & found
+            known = shared is not None and all(self._tools[i].server in owners for i in shared)
+            if len(self._proper) < 10_000:  # bounded: requests may come from strangers
+                self._proper[key] = known
+        return known
+
+
+def _phrase(name: str) -> str:
+    """A name as a key: lower case, its separators dropped (`Google-Maps`, `googlemaps`)."""
+    return "".join(split_name(name).lower().split())
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:
