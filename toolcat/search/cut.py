@@ -32,11 +32,12 @@ if TYPE_CHECKING:
     import numpy as np
 
 RATIO = 0.2
-_TOP = 1 - 1e-9  # a score of 1 has infinite odds: every other tool would be cut
+_TOP = 0.99  # past it a score says no more (a score of 1, infinite odds, would cut all)
 
 
 def odds(score: float) -> float:
-    """s / (1 - s), finite for a score of 1."""
+    """s / (1 - s), with scores over 0.99 read as 0.99: no scorer is that precise, and a
+    perfect score (1 when every word of the request matched) would cut every other tool."""
     score = min(max(score, 0.0), _TOP)
     return score / (1 - score)
 
