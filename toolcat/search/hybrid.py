@@ -197,8 +197,10 @@ class ServerNames:
             if tool.server and tool.server not in names:
                 names.add(tool.server)
                 self._servers.setdefault(_phrase(tool.server), set()).add(tool.server)
+        # a name says which server only where there are several ("what time is it" over
+        # mcp-server-time alone keeps its "time")
         words = sorted({split_name(n).lower() for n in names if split_name(n).strip()},
-                       key=len, reverse=True)
+                       key=len, reverse=True) if len(names) > 1 else []
         self._pattern = re.compile(
             r"\b(?:" + "|".join(r"[\s_-]*".join(map(re.escape, n.split())) for n in words)
             + r")\b", re.IGNORECASE) if words else None
