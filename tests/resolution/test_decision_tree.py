@@ -98,10 +98,18 @@ def test_catalog_tools_are_deferred_and_the_automatic_search_materializes_releva
 
 
 def test_visible_catalog_tools_are_ordered_by_relevance(resolved):
-    r = resolved(LARGE, query="weather forecast")
+    r = resolved(LARGE, query="weather forecast for Tokyo")
     assert r.names("visible")[1:] == ["weather_forecast", "get_weather"]
     scores = [r.verdict(n).score for n in r.names("visible")[1:]]
     assert scores == sorted(scores, reverse=True) and scores[0] > scores[1]
+
+
+def test_the_automatic_search_stops_where_the_fit_ends(resolved):
+    # get_weather matches half the request, weather_forecast all of it: far under its fit
+    r = resolved(LARGE, query="weather forecast")
+    assert r.names("visible")[1:] == ["weather_forecast"]
+    assert fate(r, "get_weather") == ("deferred", "past-fit")
+    assert "where the fit ends" in r.verdict("get_weather").reason
 
 
 @pytest.mark.parametrize(("size", "size_class", "cap"), [

@@ -217,6 +217,9 @@ def pick(
         "in registration order.", show_default=False)] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Say why each tool was picked and where it is defined.")] = False,
+    no_cut: Annotated[bool, typer.Option(
+        "--no-cut", help="Keep every tool over the floor up to -k, also past where the fit "
+        "ends.")] = False,
     model: ModelOpt = None,
     device: DeviceOpt = None,
     tuning: TuningOpt = None,
@@ -241,7 +244,8 @@ def pick(
     with EncodingBar() as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
-                            tuning=learned, **_options(scorer, model, device, bar))
+                            tuning=learned, cut_off=not no_cut,
+                            **_options(scorer, model, device, bar))
     if result.notice:
         note(f"note: {result.notice}")
     if json_:

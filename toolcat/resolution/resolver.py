@@ -66,6 +66,7 @@ from toolcat.resolution.profile import (
     profile_warnings,
 )
 from toolcat.search import TUNABLE, default_scorer, tuned_name
+from toolcat.search.cut import RATIO, fitting
 
 if TYPE_CHECKING:
     import numpy as np
@@ -633,13 +634,20 @@ class Resolver:
                                  "the request is nearer to requests no tool fits than to any "
                                  "tool", via)
                 scored = np.zeros(len(order))
-            matched, rule = (scored > 0) & (scored >= floor), "auto-search-match"
+            above, rule = (scored > 0) & (scored >= floor), "auto-search-match"
             fates.update(dict.fromkeys(ordered_keys, no_match))
             under = f" is under mcp.min_score {floor:g}"
             below = _Fate("deferred", "below-min-score", "", via,
                           explain=lambda key: f"score {scores[key]:.3f}{under}")
-            fates.update(dict.fromkeys(self._where(ordered_keys, (scored > 0) & ~matched),
+            fates.update(dict.fromkeys(self._where(ordered_keys, (scored > 0) & ~above),
                                        below))
+            matched = above.copy()
+            matched[above] = fitting(scored[above])
+            best = float(scored[above].max()) if above.any() else 0.0
+            past = _Fate("deferred", "past-fit", "", via, explain=lambda key: (
+                f"score {scores[key]:.3f}: its odds are under {RATIO:g} times the best "
+                f"tool's ({best:.3f}), where the fit ends"))
+            fates.update(dict.fromkeys(self._where(ordered_keys, above & ~matched), past))
         else:
             if mode:
                 title, rule = "tool search mode", "tool-search-mode-deferred"

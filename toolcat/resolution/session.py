@@ -35,6 +35,7 @@ from toolcat.resolution.decisions import Category, Resolution
 from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver, SessionState
+from toolcat.search.cut import fit
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
 from toolcat.wording import plural, schema_message
@@ -330,6 +331,7 @@ class Session:
                 and scores[t.qualified_name] >= floor]
         pool.sort(key=lambda t: -scores[t.qualified_name])
         found = pool[:limit]
+        found = found[:fit(scores[t.qualified_name] for t in found)]  # where the fit ends
         expanded = self._discover([t.qualified_name for t in found])
         tools = [{"name": self.resolver.name(t), "server": t.server,
                   "description": t.description} for t in found]

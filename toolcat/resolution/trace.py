@@ -82,6 +82,9 @@ TRACE_RULES: dict[str, str] = {
     "it (score 0)",
     "below-min-score": "the automatic tool_search scored it under the relevance "
     "floor `mcp.min_score` (0.05 unless the profile says otherwise, as `pick` uses)",
+    "past-fit": "the automatic tool_search found it over the floor, but its fit is far "
+    "under the best tool's (odds under a fifth of the best's): where the fit ends, the "
+    "search stops (docs/search.md, the cut)",
     "auto-search-turned-away": "the tuning's abstention turned the query away: it is "
     "nearer to requests no tool fits than to any tool, so the automatic tool_search shows "
     "none (docs/tune.md)",

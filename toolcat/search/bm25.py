@@ -1,4 +1,4 @@
-"""Field-aware BM25 (BM25F) over a tool's name, description, parameters and tags.
+"""Field-aware BM25 (BM25F) over a tool's name, title, description, parameters, tags and server.
 
 Robertson, Zaragoza and Taylor, "Simple BM25 extension to multiple weighted fields" (CIKM 2004).
 For a query term t and a tool d with fields f (each of length len_f, mean length avg_f):
@@ -9,7 +9,12 @@ For a query term t and a tool d with fields f (each of length len_f, mean length
     BM25F     = sum_t idf(t) * (k1 + 1) * sat(t, d)
 
 Terms are Snowball stems of lower-case words with camelCase and separators split and stop
-words removed, so `sendMessage`, `send_message` and "sending messages" meet.
+words removed, so `sendMessage`, `send_message` and "sending messages" meet; a query's
+camelCase words also count whole (`GitLab` meets a server called `gitlab`). A server's
+boilerplate, the sentences that recur in the descriptions of three or more of its tools
+(`toolcat.search.text.repeated_sentences`), is left out: it tells which server, not which
+tool. The server's name is a field of its own whose idf is counted among servers, not tools:
+naming one of twenty servers says as much as a word one tool in twenty has.
 
 The score divides BM25F by the most the query could earn, `(k1 + 1) * sum_t idf(t)`, so it is
 the idf-weighted share of the query a tool explains, saturated per term: 1 means every query
@@ -28,13 +33,17 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Tool
 from toolcat.search.text import (
+    Repeated,
     example_values,
     identifier_names,
     own_description,
     parameter_texts,
     raw_words,
+    repeated_sentences,
     split_name,
     stems,
+    tool_title,
+    whole_words,
     word_stems,
 )
 
@@ -47,39 +56,34 @@ if TYPE_CHECKING:
 # tool (get_weather vs get_historical_weather for "the weather in Tokyo"), so names are
 # length-normalised as fully as descriptions: with b = 0.3 the longer name barely paid for its
 # extra word, and the narrower tool's longer description, repeating the term, put it first.
+# A title is a name in words, chosen with the same care. The server field holds the server's
+# name: the same for every tool of a server, so it says which server a request is about,
+# never which of its tools; weighed lightly (0.3), since where catalogs group their tools
+# by topic ("Science/Geology" in seal_tools) a request's words meet the group's name by
+# chance: at 1.0 seal_tools lost 0.021 nDCG@10, at 0.3 0.002.
+SERVER = "@"  # server-field terms are kept apart from the same words in other fields
 FIELDS: dict[str, tuple[float, float]] = {  # name: (weight w_f, length normalisation b_f)
     "name": (3.0, 0.75),
     "description": (1.0, 0.75),
     "parameters": (0.5, 0.75),
     "tags": (1.0, 0.3),
     "examples": (0.5, 0.75),
+    "title": (2.0, 0.75),
+    "server": (0.3, 0.0),
 }
 
 
-def tool_fields(tool: Tool, names: frozenset[str] = frozenset()) -> dict[str, list[str]]:
-    """The stems of each field of `tool`; clauses of its description that point to another
-    of the `names` are left out (see `own_description`)."""
-    params = []
-    for name, description in parameter_texts(tool.parameters):
-        params += [split_name(name), description]
-    return {
-        "name": stems(split_name(tool.name)),
-        "description": stems(own_description(tool, names)),
-        "parameters": stems(" ".join(params)),
-        "tags": stems(" ".join(split_name(tag) for tag in tool.tags)),
-        "examples": stems(" ".join(example_values(tool))),
-    }
-
-
-def _field_texts(tool: Tool, names: frozenset[str]) -> tuple[list[str], ...]:
-    """The raw words of each field of `tool`, in FIELDS order (what `tool_fields` stems)."""
+def _field_texts(tool: Tool, names: frozenset[str], repeated: Repeated
+                 ) -> tuple[list[str], ...]:
+    """The raw words of each field of `tool`, in FIELDS order."""
     params: list[str] = []
     for name, description in parameter_texts(tool.parameters):
         params += raw_words(name)
         params += raw_words(description)
     tags = [w for tag in tool.tags for w in raw_words(tag)]
     examples = [w for value in example_values(tool) for w in raw_words(value)]
-    return raw_words(tool.name), raw_words(own_description(tool, names)), params, tags, examples
+    return (raw_words(tool.name), raw_words(own_description(tool, names, repeated)), params,
+            tags, examples, raw_words(tool_title(tool)), raw_words(tool.server))
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,7 @@ class BM25Index:
     def build(cls, tools: Sequence[Tool], k1: float = 1.2) -> BM25Index:
         import numpy as np
         names = identifier_names(tools)
+        repeated = repeated_sentences(tools)
         vocabulary: dict[str, int] = {}
         known: dict[str, tuple[int, ...]] = {}  # raw word -> term ids
 
@@ -114,11 +119,18 @@ class BM25Index:
                                      for s in word_stems(raw))
             return ids
 
+        per_tool = [[[t for raw in found for t in (known[raw] if raw in known else learn(raw))]
+                     for found in _field_texts(tool, names, repeated)[:-1]] for tool in tools]
+        servers: dict[str, list[int]] = {}  # server -> its terms, kept apart as SERVER + stem
+        for tool, fields in zip(tools, per_tool, strict=True):
+            if tool.server not in servers:
+                servers[tool.server] = [vocabulary.setdefault(SERVER + s, len(vocabulary))
+                                        for s in stems(split_name(tool.server))]
+            fields.append(servers[tool.server])
         tokens = array("i")
         lengths = array("l")
-        for tool in tools:
-            for found in _field_texts(tool, names):
-                ids = [t for raw in found for t in (known[raw] if raw in known else learn(raw))]
+        for fields in per_tool:
+            for ids in fields:
                 tokens.extend(ids)
                 lengths.append(len(ids))
         n = len(tools)
@@ -138,6 +150,15 @@ class BM25Index:
         np.cumsum(np.bincount(pairs // n, minlength=size), out=indptr[1:])
         df = np.diff(indptr)
         idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
+        # a server's name is weighed among the servers: naming one of twenty servers says as
+        # much as a word one in twenty tools has, however many tools that server has
+        of_servers: dict[int, int] = {}
+        for ids in servers.values():
+            for t in set(ids):
+                of_servers[t] = of_servers.get(t, 0) + 1
+        count = sum(1 for server in servers if server)
+        for t, found in of_servers.items():
+            idf[t] = math.log(1 + (count - found + 0.5) / (found + 0.5))
         # tools x terms: the fields each term of a tool occurs in, as bits
         in_field = np.repeat(np.tile(1 << np.arange(len(FIELDS), dtype=np.int8), n), flat)
         where, bits = _reduce(owners * size + terms, in_field, np.bitwise_or)
@@ -234,9 +255,15 @@ class BM25Scorer:
     def _query(self, query: str) -> list[tuple[str, int | None]]:
         """The query's distinct stems, in order, with their term ids (None: no tool has it)."""
         if self._terms[0] != query:
+            found = stems(query) + whole_words(query)
+            found += [SERVER + term for term in found]
             self._terms = (query, [(term, self._term_ids.get(term))
-                                   for term in dict.fromkeys(stems(query))])
+                                   for term in dict.fromkeys(found)])
         return self._terms[1]
+
+    def term_id(self, term: str) -> int | None:
+        """The id of a stem in the index (None: no tool has it)."""
+        return self._term_ids.get(term)
 
     def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a

@@ -30,7 +30,7 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import blend, tool_texts
-from toolcat.search.text import identifier_names
+from toolcat.search.text import Repeated, identifier_names, repeated_sentences
 
 CANDIDATES = 50
 
@@ -72,6 +72,7 @@ class CascadeScorer:
         self.candidates = candidates
         self.weight = weight
         self._names: frozenset[str] | None = None
+        self._repeated: Repeated = frozenset()
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
         self._all = vectors  # every tool's vector, when the catalog was indexed
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
@@ -100,10 +101,11 @@ class CascadeScorer:
         if missing:
             if self._names is None:
                 self._names = identifier_names(self.tools)
+                self._repeated = repeated_sentences(self.tools)
             if self._stored is None:  # the disk cache, read once for every later query
                 self._stored = EmbeddingCache(self.embedder.ident).load(
                     self.embedder.dimension) if self.cache else {}
-            pairs = [tool_texts(self.tools[i], self._names) for i in missing]
+            pairs = [tool_texts(self.tools[i], self._names, self._repeated) for i in missing]
             vectors, encoded = embed_texts(
                 self.embedder, [whole for whole, _ in pairs] + [summary for _, summary in pairs],
                 cache=self.cache, progress=self.progress, known=self._stored)

@@ -4,7 +4,8 @@ Selection only: nothing is called. Unsafe tools (`safe: false`, an MCP destructi
 out unless allowed; tools whose safety is unknown are ranked like any other and marked (their
 `safety` in the JSON). When the best fit of all is an unsafe one nothing is picked and the result
 says so; the rest are ranked by a scorer, those under `min_score` dropped, and the best
-`max_candidates` returned with a reason and provenance (scorer, its details, and the file
+`max_candidates` kept up to where the fit ends (toolcat.search.cut), each returned with a
+reason and provenance (scorer, its details, and the file
 position the tool was read from). When scoring does not finish within `timeout_ms`, the
 first tools in registration order are returned instead, and the result says so. When no tool
 scores high enough, the result is empty and says "no tool fits".
@@ -24,6 +25,7 @@ from weakref import WeakKeyDictionary
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
+from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
 from toolcat.search.ranking import Scored, Scorer, rank
@@ -75,6 +77,8 @@ class PickResult:
     considered: int = 0
     best_unsafe: Scored | None = None  # the best fit of all, left out as unsafe
     notice: str | None = None  # why the scorer answered by words only (its lexical stage)
+    cut_off: bool = True  # whether the tools past where the fit ends were left out
+    past_fit: tuple[str, ...] = ()  # the qualified names the cut left out
 
 
     @property
@@ -98,6 +102,8 @@ class PickResult:
             "allow_unsafe": self.allow_unsafe,
             "considered": self.considered,
             "notice": self.notice,
+            "cut_off": self.cut_off,
+            "past_fit": list(self.past_fit),
             "excluded_unsafe": list(self.excluded_unsafe),
             "best_unsafe": None if self.best_unsafe is None else {
                 "name": self.best_unsafe.tool.name,
@@ -119,6 +125,7 @@ def pick(
     scorer: str | Scorer | ScorerFunction | None = None,
     timeout_ms: float | None = None,
     tuning: Tuning | None = None,
+    cut_off: bool = True,
     **options: Any,
 ) -> PickResult:
     """Choose the tools of `catalog` that fit `query`.
@@ -133,7 +140,9 @@ def pick(
     `toolcat tune`) is applied when the scorer is `hybrid` or `cascade`; other scorers ignore
     it. `min_score` defaults to the tuning's fitted threshold when it has one, else MIN_SCORE
     (0.05); unless `min_score` is given, the tuning's abstention also turns away a request
-    nearer to requests no tool fits than to any tool (toolcat.search.abstain).
+    nearer to requests no tool fits than to any tool (toolcat.search.abstain). With `cut_off`
+    (the default), the tools ranked after the point where the fit ends are left out too
+    (toolcat.search.cut), so `max_candidates` is a most, not a count.
 
     Raises:
         UsageError: a bad option value or scorer name.
@@ -166,12 +175,17 @@ def pick(
 
     best_unsafe: list[Scored] = []
     away: list[bool] = []
+    past: list[str] = []  # over the floor, within max_candidates, left out by the cut
 
     def ranked() -> tuple[Scorer, list[Scored]]:
         built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _not_unsafe)
+        if cut_off:
+            kept = fit(s.score for s in found)
+            past.extend(s.tool.qualified_name for s in found[kept:])
+            found = found[:kept]
         check = getattr(built, "turned_away", None) if abstains else None
         if found and callable(check) and check(query):
             away.append(True)
@@ -196,7 +210,8 @@ def pick(
                       for i, t in enumerate(first, 1))
         message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
                    f"first {len(picks)} tools in registration order")
-        return PickResult(query, name, picks, message, timed_out=True, **policy)
+        return PickResult(query, name, picks, message, timed_out=True, cut_off=cut_off,
+                          **policy)
     built, found = done
     excluded = () if allow_unsafe else _unsafe(built)
     policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
@@ -210,15 +225,19 @@ def pick(
         message = (f"no safe tool fits: the best fit, {best.tool.qualified_name} "
                    f"({best.score:.2f}), is {best.tool.safety_cause} and was left out; allow "
                    "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it")
-        return PickResult(query, name, (), message, best_unsafe=best, notice=stage, **policy)
+        return PickResult(query, name, (), message, best_unsafe=best, notice=stage,
+                          cut_off=cut_off, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
+        if past:
+            message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
     elif away and tuning is not None:
         message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
                    f"than to any tool ({tuning.label})")
     else:
         message = f"no tool fits: none scored at least {min_score:g} with {name}"
-    return PickResult(query, name, picks, message, notice=stage, **policy)
+    return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
+                      past_fit=tuple(past), **policy)
 
 
 def _policy(max_candidates: int, min_score: float, allow_unsafe: bool,

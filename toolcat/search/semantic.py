@@ -34,7 +34,14 @@ from toolcat.search.embeddings import (
     load_embedder,
     text_key,
 )
-from toolcat.search.text import identifier_names, own_description, parameter_texts, split_name
+from toolcat.search.text import (
+    Repeated,
+    identifier_names,
+    own_description,
+    parameter_texts,
+    repeated_sentences,
+    split_name,
+)
 
 MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 # The summary's share of a tool's vector, measured on the labeled sets and on the obvious
@@ -45,11 +52,13 @@ SUMMARY_SHARE = 0.2
 CHUNK = 2048  # tools encoded, then saved to the embedding cache, at a time
 
 
-def tool_texts(tool: Tool, names: frozenset[str] = frozenset()) -> tuple[str, str]:
+def tool_texts(tool: Tool, names: frozenset[str] = frozenset(),
+               repeated: Repeated = frozenset()) -> tuple[str, str]:
     """What a tool is embedded as: its whole text and its summary. The summary is `name
-    words: description`, without the description's clauses that point to another of the
-    `names`; the whole text adds `Parameters: name: text; ...`."""
-    summary = f"{split_name(tool.name)}: {own_description(tool, names)}".strip()
+    words: description`, without its server's `repeated` sentences and the description's
+    clauses that point to another of the `names` (see `own_description`); the whole text
+    adds `Parameters: name: text; ...`."""
+    summary = f"{split_name(tool.name)}: {own_description(tool, names, repeated)}".strip()
     params = "; ".join(f"{split_name(n)}: {d}" if d else split_name(n)
                        for n, d in parameter_texts(tool.parameters))
     whole = f"{summary} Parameters: {params}" if params else summary
@@ -81,8 +90,8 @@ def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = Tru
     only of the tools that had a text to encode; what is encoded is kept in the cache
     CHUNK tools at a time, so an interrupted run resumes where it stopped. Without `encode`,
     None when any text is not in the cache."""
-    names = identifier_names(tools)
-    pairs = [tool_texts(t, names) for t in tools]
+    names, repeated = identifier_names(tools), repeated_sentences(tools)
+    pairs = [tool_texts(t, names, repeated) for t in tools]
     known = EmbeddingCache(embedder.ident).load() if cache else {}
     todo = [i for i, (whole, summary) in enumerate(pairs)
             if text_key(whole) not in known or text_key(summary) not in known]

@@ -87,6 +87,13 @@ def word_stems(raw: str) -> tuple[str, ...]:
     return found
 
 
+def whole_words(text: str) -> list[str]:
+    """The stems of the camelCase words of `text` taken whole (`GitLab` -> `gitlab`): how a
+    name written in one case or the other ("gitlab", a server's name) still meets it."""
+    return [stem(raw.lower()) for raw in _WORD.findall(text)
+            if len(raw) > 2 and not raw[1:].islower() and len(words(raw)) > 1]
+
+
 def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
     """(name, description) of every property in a schema, nested ones included."""
     stack = [schema]
@@ -175,14 +182,62 @@ def identifier_names(tools: Iterable[Tool]) -> frozenset[str]:
     return frozenset(t.name for t in tools if _IDENTIFIER.search(t.name))
 
 
-def own_description(tool: Tool, names: frozenset[str]) -> str:
-    """`tool`'s description without the clauses after the first that name another tool.
+# A sentence repeated in this many descriptions of one server is its boilerplate ("Use this
+# for a known resource or result; choose the corresponding list or search tool ...", "Error
+# Responses: 400: Bad request"): it tells which server, not which of its tools. Three, so that
+# a pair of sibling tools (get/set) keeps the sentence they share.
+REPEATS = 3
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*")
+
+
+def sentences(text: str) -> list[str]:
+    """`text` split after `.`, `!` or `?` and at line breaks, empty parts dropped."""
+    return [part for part in _SENTENCE.split(text) if part.strip()]
+
+
+def _normal(sentence: str) -> str:
+    return " ".join(sentence.lower().split())
+
+
+Repeated = frozenset[tuple[str, str]]
+
+
+def repeated_sentences(tools: Iterable[Tool]) -> Repeated:
+    """The (server, sentence) pairs whose sentence occurs in the descriptions of at least
+    REPEATS tools of that server (sentences compared lower-case, spaces collapsed)."""
+    seen: dict[tuple[str, str], int] = {}
+    for tool in tools:
+        if tool.description:
+            for sentence in {_normal(s) for s in sentences(tool.description)}:
+                key = (tool.server, sentence)
+                seen[key] = seen.get(key, 0) + 1
+    return frozenset(key for key, count in seen.items() if count >= REPEATS)
+
+
+def tool_title(tool: Tool) -> str:
+    """The tool's human-readable title (MCP `title`, else `annotations.title`), or ''."""
+    title = tool.extra.get("title")
+    if not isinstance(title, str) and tool.annotations:
+        title = tool.annotations.get("title")
+    return title[:200] if isinstance(title, str) else ""
+
+
+def own_description(tool: Tool, names: frozenset[str], repeated: Repeated = frozenset()) -> str:
+    """`tool`'s description without its server's boilerplate (sentences after the first that
+    are `repeated`, see `repeated_sentences`) and without the clauses after the first that
+    name another tool.
 
     "...; use weather_forecast for future days" tells a model when *not* to use this tool, so
     its words ("forecast", "future") are evidence for the other tool, not for this one. The
     first clause says what the tool does and is always kept.
     """
     text = tool.description
+    if repeated and text:
+        parts = sentences(text)
+        kept_parts = parts[:1] + [p for p in parts[1:]
+                                  if (tool.server, _normal(p)) not in repeated]
+        if len(kept_parts) < len(parts):
+            text = " ".join(kept_parts)
     if not names or not text:
         return text
     clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group()]

@@ -59,6 +59,7 @@ from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
 from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
+from toolcat.search.cut import fit
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import scorer_for
@@ -390,7 +391,7 @@ class Gate:
             # the tuning's abstention: nearer to requests no tool fits than to any tool; no
             # fuzzy fallback either, which would show tools for it after all
             return f"{scorer.name} (turned away)", [], stage
-        found = [s.tool for s in ranked if s.score > 0]
+        found = [s.tool for s in ranked[:fit(s.score for s in ranked)] if s.score > 0]
         if found:  # `hybrid+tuning` when tuned; `hybrid (lexical stage)` before embeddings
             return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",
                     found, stage)

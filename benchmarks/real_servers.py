@@ -1,0 +1,103 @@
+"""Ranking on real MCP servers: benchmarks/data/real-servers (see its SOURCE.md).
+
+For each half (dev, heldout) and scorer: first (the first tool is one the request needs),
+top5 (every tool the request needs is in the first 5: recall@5 over `relevant_groups`),
+nDCG@10, and, with the cut (`toolcat.search.cut`), the share of requests whose needed tools
+all survive it and the mean number of tools it keeps of 5. `pick` runs toolcat's defaults
+(unsafe tools left out) with 5 slots, as `toolcat pick -k 5` does.
+
+    python benchmarks/real_servers.py                      # both halves, bm25 semantic hybrid
+    python benchmarks/real_servers.py --halves dev --scorers bm25 hybrid
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "benchmarks" / "data" / "real-servers"
+sys.path.insert(0, str(REPO))
+
+import toolcat  # noqa: E402
+from toolcat.catalog.load import load_catalog  # noqa: E402
+from toolcat.search import build_scorer, score_many  # noqa: E402
+from toolcat.search.cut import fit  # noqa: E402
+
+SLOTS = 5
+
+
+def groups_of(item: dict) -> list[set[str]]:
+    return [{name} for name in item.get("relevant", [])] + [
+        set(group) for group in item.get("relevant_groups", [])]
+
+
+def matches(label: str, tool: toolcat.Tool) -> bool:
+    return label == tool.qualified_name if ":" in label else label == tool.name
+
+
+def covered(group: set[str], tools: list[toolcat.Tool]) -> bool:
+    return any(matches(label, t) for t in tools for label in group)
+
+
+def measure(tools: list, items: list[dict], scorer_name: str) -> dict[str, float]:
+    scorer = build_scorer(scorer_name, tools)
+    totals = {"first": 0.0, "top5": 0.0, "ndcg@10": 0.0, "cut_top5": 0.0, "kept": 0.0}
+    for scores, item in zip(score_many(scorer, [i["query"] for i in items]), items,
+                            strict=True):
+        order = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: -scores[i])
+        ranked = [tools[i] for i in order[:10]]
+        groups = groups_of(item)
+        totals["first"] += float(covered(set().union(*groups), ranked[:1]))
+        totals["top5"] += sum(covered(g, ranked[:SLOTS]) for g in groups) / len(groups)
+        gains = [1 / math.log2(p + 2) for p, t in enumerate(ranked)
+                 if any(covered(g, [t]) for g in groups)]
+        ideal = sum(1 / math.log2(p + 2) for p in range(min(len(groups), 10)))
+        totals["ndcg@10"] += sum(gains) / ideal
+        kept = fit([float(scores[i]) for i in order[:SLOTS]])
+        totals["cut_top5"] += sum(covered(g, ranked[:kept]) for g in groups) / len(groups)
+        totals["kept"] += kept
+    return {k: v / len(items) for k, v in totals.items()}
+
+
+def picked(catalog: toolcat.Catalog, items: list[dict]) -> dict[str, float]:
+    first = top5 = kept = 0.0
+    for item in items:
+        result = toolcat.pick(item["query"], catalog, max_candidates=SLOTS)
+        tools = list(result.tools)
+        groups = groups_of(item)
+        first += float(covered(set().union(*groups), tools[:1]))
+        top5 += sum(covered(g, tools) for g in groups) / len(groups)
+        kept += len(tools)
+    n = len(items)
+    return {"first": first / n, "top5": top5 / n, "kept": kept / n}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--halves", nargs="+", default=("dev", "heldout"))
+    parser.add_argument("--scorers", nargs="+", default=("bm25", "semantic", "hybrid"))
+    parser.add_argument("--no-pick", action="store_true", help="skip pick's defaults")
+    args = parser.parse_args()
+    for half in args.halves:
+        catalog = load_catalog(DATA / f"{half}-catalog.json")
+        with (DATA / f"{half}-queries.jsonl").open(encoding="utf-8") as handle:
+            items = [json.loads(line) for line in handle if line.strip()]
+        print(f"\n{half}: {len(catalog.tools)} tools, {len(items)} requests")
+        print(f"  {'scorer':<10} {'first':>6} {'top5':>6} {'nDCG@10':>8} {'cut top5':>9} "
+              f"{'kept':>5}")
+        for name in args.scorers:
+            row = measure(list(catalog.tools), items, name)
+            print(f"  {name:<10} {row['first']:6.3f} {row['top5']:6.3f} {row['ndcg@10']:8.3f} "
+                  f"{row['cut_top5']:9.3f} {row['kept']:5.2f}", flush=True)
+        if not args.no_pick:
+            row = picked(catalog, items)
+            print(f"  {'pick -k 5':<10} {row['first']:6.3f} {row['top5']:6.3f} {'':>8} "
+                  f"{'':>9} {row['kept']:5.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
