@@ -99,9 +99,10 @@ def test_pick_explains_each_pick_and_where_it_is_defined(run):
 
 def test_pick_json_has_the_documented_shape(run):
     data = json.loads(run("pick", "send msg", "--scorer", "fuzzy", "--json").stdout)
-    assert sorted(data) == ["allow_unsafe", "best_unsafe", "considered", "excluded_unsafe",
-                            "fits", "max_candidates", "message", "min_score", "notice",
-                            "picks", "query", "scorer", "timed_out"]
+    assert sorted(data) == ["allow_unsafe", "best_unsafe", "considered", "cut_off",
+                            "excluded_unsafe", "fits", "max_candidates", "message",
+                            "min_score", "notice", "past_fit", "picks", "query", "scorer",
+                            "timed_out"]
     assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
                                         "reason", "safe", "safety", "safety_reason", "score",
                                         "server"]
