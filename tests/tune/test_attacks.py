@@ -344,5 +344,17 @@ def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_ca
     assert tuned["kinds"]["no tool"]["queries"] == 50
     assert tuned["kinds"]["recurring"]["queries"] == 6
     assert tuned["metrics"]["ndcg@10"] >= plain["metrics"]["ndcg@10"] - 0.005
+    # one definition of "turned away": the per-category abstention, false_accept and the
+    # misses all count the same requests (the abstain column once read 0 beside 24%)
+    for scored in (plain, tuned):
+        no_tool = scored["categories"]["no tool"]["metrics"]
+        assert no_tool["abstention_recall"] == pytest.approx(1 - no_tool["false_accept"])
+        assert no_tool["false_accept"] == scored["kinds"]["no tool"]["metrics"]["false_accept"]
+        missed = [o for o in scored["queries"] if o["id"].startswith("chitchat")
+                  and o["missed"]]
+        assert len(missed) == round(no_tool["false_accept"] * 50)
+    assert tuned["categories"]["no tool"]["metrics"]["abstention_recall"] > 0.5
     table = run("bench", "-c", str(catalog), "-q", str(queries), "--tuning", str(tuning))
     assert "per kind of query" in table.stdout and "false_accept" in table.stdout
+    turned = 1 - tuned["metrics"]["false_accept"]
+    assert f"abstain {turned:.3f}" in table.stdout

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from toolcat.bench.metrics import (
     abstention,
-    false_accept,
     group_qrels,
     mean_metrics,
     percentile,
@@ -161,7 +161,7 @@ class _ScorerBench:
         # given, else the tuning's fitted one (tuned run), else pick's default
         fitted = tuning.min_score if tuning is not None else None
         self.threshold = min_score or (fitted if fitted is not None else MIN_SCORE)
-        self.away: set[str] = set()  # no-tool queries the tuning's abstention turns away
+        self.away: set[str] = set()  # queries turned away: pick would show them no tool
         self.kinds = kinds or {}
         self.progress = progress or (lambda name, done, total: None)
 
@@ -175,9 +175,12 @@ class _ScorerBench:
         started = time.perf_counter()
         results, timings = (self._batched(scorer, batch) if callable(batch)
                             else self._one_by_one(scorer))
-        self.away = self._turned_away(scorer)
-        run_s = time.perf_counter() - started
         outcomes = tuple(r[0] for r in results)
+        self.away = self._turned_away(scorer, outcomes)
+        run_s = time.perf_counter() - started
+        # a query no tool fits is missed when it is not turned away (one definition)
+        outcomes = tuple(o if self.queries_by_id[o.id].needs_tool
+                         else replace(o, missed=o.id not in self.away) for o in outcomes)
         per_query = {o.id: m for o, m, _ in results if m is not None}
         return ScorerRun(
             name=self.name,
@@ -193,15 +196,25 @@ class _ScorerBench:
             kinds=self._by_kind(outcomes, per_query),
         )
 
-    def _turned_away(self, scorer: Scorer) -> set[str]:
-        """The no-tool queries the tuning's abstention turns away, as pick does (unless
-        --min-score is given: then pick applies that threshold alone)."""
+    def _turned_away(self, scorer: Scorer, outcomes: Sequence[QueryOutcome]) -> set[str]:
+        """The queries pick would show no tool (`shows_nothing`, the definition pick, serve
+        and tune share): their best score is under pick's threshold, or the tuning's
+        abstention turns them away (unless --min-score is given: then pick applies that
+        threshold alone)."""
+        import numpy as np
+
+        from toolcat.search.abstain import shows_nothing
+
+        best = np.array([o.ranking[0][1] if o.ranking else -np.inf for o in outcomes])
+        away = np.zeros(len(outcomes), dtype=bool)
         check = getattr(scorer, "turned_away_many", None)
-        if self.tuning is None or self.min_score or not callable(check):
-            return set()
-        none = [q for q in self.queries if not q.needs_tool]
-        return {q.id for q, away in zip(none, check([q.text for q in none]), strict=True)
-                if away}
+        if self.tuning is not None and not self.min_score and callable(check):
+            shown = [i for i, o in enumerate(outcomes) if o.ranking]
+            texts = [self.queries_by_id[outcomes[i].id].text for i in shown]
+            for i, turned in zip(shown, check(texts) if texts else [], strict=True):
+                away[i] = turned
+        return {o.id for o, no in zip(outcomes, shows_nothing(best, self.threshold, away),
+                                      strict=True) if no}
 
     def _build(self) -> Scorer:
         """From the persisted index when the catalog was seen before (scorer_for); a benchmark
@@ -271,12 +284,7 @@ class _ScorerBench:
         if any(not self.queries_by_id[o.id].needs_tool for o in outcomes):
             qrels = {o.id: dict.fromkeys(self.queries_by_id[o.id].relevant, 1)
                      for o in outcomes}
-            run = {o.id: dict(o.ranking) for o in outcomes}
-            values.update(abstention(qrels, run))
-            values["false_accept"] = false_accept(
-                (o.ranking[0][1] if o.ranking and o.id not in self.away else None
-                 for o in outcomes
-                 if not self.queries_by_id[o.id].needs_tool), self.threshold)
+            values.update(abstention(qrels, self.away))
         return values
 
     def _by_kind(self, outcomes: Sequence[QueryOutcome],

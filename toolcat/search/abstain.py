@@ -69,3 +69,12 @@ def turned_away(abstention: Abstention, query: np.ndarray, tools: np.ndarray,
                 and float(np.max(part @ query)) >= bar:
             return False
     return True
+
+
+def shows_nothing(best: np.ndarray, threshold: float, away: np.ndarray) -> np.ndarray:
+    """Which requests are turned away: the one definition that pick, serve, bench and tune
+    share. A request is turned away when pick shows no tool for it: no tool scores at least
+    `threshold` (its `best` score under it; -inf when nothing scored), or the abstention
+    turns it away (`away`)."""
+    return np.asarray((np.asarray(best, dtype=np.float64) < threshold)
+                      | np.asarray(away, dtype=bool))
