@@ -286,11 +286,15 @@ def main() -> None:
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
     before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
     lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.out, **lora.state())
+        print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", flush=True)
     after = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
     # the fusion's weight for the trained model, chosen on training requests only
     grid = (8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
     encoded = [(s, sample(s.train), low.encode_all(sample(s.train)))
-               for s, low in zip(sets, lower, strict=True)]
+               for s, low in zip(sets, lower[:len(sets)], strict=True)]
     fitted = {w: round(float(np.mean([measure(s, rows, vectors, fitting[s.name], w)[1]
                                       for s, rows, vectors in encoded])), 4) for w in grid}
     weight = max(fitted, key=lambda w: fitted[w])
@@ -309,10 +313,6 @@ def main() -> None:
                                   "hybrid_after_fitted_weight": round(fw, 4)}
         print(f"{s.name:16} dense {d0:.3f} -> {d1:.3f}  hybrid {f0:.3f} -> {f1:.3f} "
               f"(weight {weight:g}: {fw:.3f})", flush=True)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.out, **lora.state())
-        print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
     if args.report:
         args.report.write_text(json.dumps(report, indent=1) + "\n")
 
