@@ -20,7 +20,7 @@ def test_a_request_in_other_words_finds_the_tool(demo, shared_cache):
 def test_the_score_is_the_cosine_similarity_and_the_reason_names_the_model(demo, shared_cache):
     best = rank(build_scorer("semantic", demo.tools), "drop the users table", limit=1)[0]
     assert best.score == pytest.approx(best.details["cosine"], abs=1e-6)
-    assert best.details["model"].startswith("minilm-tools@")  # the default model
+    assert best.details["model"].startswith("all-MiniLM-L6-v2")
     assert best.reason.startswith("semantic similarity 0.")
 
 

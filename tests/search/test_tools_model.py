@@ -1,6 +1,6 @@
 """The tool-retrieval model shipped with toolcat (`minilm-tools`): all-MiniLM-L6-v2 with a
-query-side update merged in. It is the default, it is named wherever a ranking is explained
-or measured, tools keep the base model's vectors, and the untrained model is one option away."""
+query-side update merged in, one option away from the default (`--model minilm-tools`). It is
+named wherever a ranking is explained or measured, and tools keep the base model's vectors."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ TOOLALPACA = REPO / "train" / "data" / "toolalpaca_eval"
 
 
 def test_pick_explains_which_model_ranked(run, shared_cache):
-    trained = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain")
+    trained = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain",
+                  "--model", "minilm-tools")
     assert trained.exit_code == 0, trained.output
     assert "model minilm-tools" in trained.stdout
-    base = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain",
-               "--model", "all-MiniLM-L6-v2")
-    assert "model all-MiniLM-L6-v2" in base.stdout
-    picked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo",
-                            "--json").stdout)
+    base = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain")
+    assert "model all-MiniLM-L6-v2" in base.stdout  # the default
+    picked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json",
+                            "--model", "minilm-tools").stdout)
     assert picked["picks"][0]["provenance"]["details"]["model"].startswith("minilm-tools@")
 
 
@@ -34,7 +34,7 @@ def test_tools_keep_the_base_models_vectors(demo, shared_cache):
     from toolcat.search import build_scorer
 
     base = build_scorer("semantic", demo.tools, model="all-MiniLM-L6-v2")
-    trained = build_scorer("semantic", demo.tools)
+    trained = build_scorer("semantic", demo.tools, model="minilm-tools")
     assert trained.encoded == 0
     assert np.array_equal(base.vectors, trained.vectors)
     assert trained.embedder.ident != base.embedder.ident
@@ -73,7 +73,7 @@ def test_an_update_that_does_not_fit_the_model_is_refused(embedder, tmp_path):
     first = next(key for key in stored if key.endswith(".A"))
     bad = tmp_path / "bad.npz"
     np.savez(bad, **{**stored, first: stored[first][:, :10]})
-    model = embedder.documents.model  # type: ignore[attr-defined]
+    model = embedder.model  # type: ignore[attr-defined]
     before = model[0].auto_model.encoder.layer[0].attention.self.query.weight.clone()
     with pytest.raises(UsageError, match="does not fit its layer"):
         merge_delta(model, bad)

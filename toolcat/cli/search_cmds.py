@@ -24,8 +24,8 @@ RequestArg = Annotated[str, typer.Argument(help="The request the tools are for."
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
-                 f"{_SEMANTIC_NAMES} (default: minilm-tools, the offline all-MiniLM-L6-v2 "
-                 "trained for tool retrieval; all-MiniLM-L6-v2: the untrained one).",
+                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2; minilm-tools: "
+                 "the same trained for tool retrieval).",
                  show_default=False),
 ]
 

@@ -29,8 +29,8 @@ import numpy as np
 
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
 MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
-# the zero-shot abstention shipped with the tool-retrieval model (train/abstention.py)
-SHIPPED = Path(__file__).parent / "models" / "minilm-tools-abstain.npz"
+# the zero-shot abstention shipped for the default embedding model (train/abstention.py)
+SHIPPED = Path(__file__).parent / "models" / "zero-shot-abstain.npz"
 
 
 @dataclass(frozen=True)

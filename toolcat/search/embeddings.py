@@ -52,7 +52,7 @@ BASE_MODEL = "all-MiniLM-L6-v2"
 # base model itself, so a catalog's stored vectors serve both
 TOOLS_MODEL = "minilm-tools"
 TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
-DEFAULT_MODEL = TOOLS_MODEL
+DEFAULT_MODEL = BASE_MODEL  # minilm-tools flips two obvious queries (docs/search.md)
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
