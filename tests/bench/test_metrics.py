@@ -87,15 +87,15 @@ def test_a_group_nobody_ranked_is_represented_by_its_first_member():
     assert group_qrels([("a",), ("b",)], []) == {"a": 1, "b": 1}
 
 
-def test_abstention_precision_and_recall():
+def test_abstention_precision_recall_and_false_accept_read_one_set_of_turned_away():
     qrels = {"q1": {"a": 1}, "q2": {}, "q3": {"z": 0}}
-    run = {"q1": {}, "q2": {}, "q3": {"x": 0.3}}
-    assert abstention(qrels, run) == {"abstention_precision": 0.5, "abstention_recall": 0.5}
+    assert abstention(qrels, {"q1", "q2"}) == {"abstention_precision": 0.5,
+                                               "abstention_recall": 0.5, "false_accept": 0.5}
 
 
 def test_abstention_is_undefined_when_there_is_nothing_to_divide_by():
-    assert abstention({"q1": {"a": 1}}, {"q1": {"a": 1.0}}) == {
-        "abstention_precision": None, "abstention_recall": None}
+    assert abstention({"q1": {"a": 1}}, set()) == {
+        "abstention_precision": None, "abstention_recall": None, "false_accept": None}
 
 
 def test_percentile_interpolates_between_ranks():

@@ -78,7 +78,8 @@ def test_json_has_the_documented_shape(demo_json):
     assert data["query_set"]["queries"] == 109
     assert (data["query_set"]["with_tools"], data["query_set"]["without_tools"]) == (103, 6)
     scorer = data["scorers"][0]
-    assert sorted(scorer) == ["categories", "cost", "metrics", "name", "queries"]
+    assert sorted(scorer) == ["categories", "cost", "metrics", "model", "name", "queries"]
+    assert scorer["model"] is None  # keyword ranks with no embedding model
     assert sorted(scorer["cost"]) == ["batched", "build_s", "latency_ms", "run_s", "tokens"]
     assert sorted(scorer["cost"]["tokens"]) == ["1", "10", "3", "5"]
     first = scorer["queries"][0]

@@ -26,7 +26,8 @@ QUERY = "open a pull request for my branch"
 
 def fresh_embedder() -> Embedder:
     """An embedder as a new process has it (load_embedder keeps one per process)."""
-    return Embedder(*_locate(None))
+    location, ident, delta = _locate(None)
+    return Embedder(location, ident, delta=delta)
 
 
 def export_file(embedder: Embedder) -> Path:

@@ -317,14 +317,20 @@ def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_ca
     threshold = json.loads(made.stdout)["tuning"]["min_score"]
     assert threshold is not None and threshold > 0.05
     texts = [json.loads(line)["query"] for line in chat.read_text().splitlines()]
-    shown_before = shown_after = 0
+    shown_before = shown_after = shown_zero_shot = 0
     for text in texts:  # none of them was fitted on
-        before = json.loads(run("pick", "-c", str(catalog), text, "--json").stdout)
+        # the threshold alone (--min-score): what pick showed before any abstention
+        before = json.loads(run("pick", "-c", str(catalog), text, "--json",
+                                "--min-score", "0.05").stdout)
+        zero_shot = json.loads(run("pick", "-c", str(catalog), text, "--json").stdout)
+        shown_zero_shot += bool(zero_shot["picks"])
         after = json.loads(run("pick", "-c", str(catalog), text, "--json", "--tuning",
                                str(tuning)).stdout)
         shown_before += bool(before["picks"])
         shown_after += bool(after["picks"])
     assert shown_after * 2 < shown_before, (shown_before, shown_after)  # 7 -> 3 when written
+    # the default model's zero-shot abstention, with no tuning at all
+    assert shown_zero_shot * 2 < shown_before, (shown_before, shown_zero_shot)
     for name, (verb, things) in JOBS.items():
         asked = json.loads(run("pick", "-c", str(catalog), f"could you {verb} {things[-1]}",
                                "--json", "--tuning", str(tuning)).stdout)
@@ -340,9 +346,21 @@ def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_ca
     assert bench.exit_code == 0, bench.output
     runs = {r["name"]: r for r in json.loads(bench.stdout)["scorers"]}
     plain, tuned = runs["hybrid"], runs["hybrid+tuning"]
-    assert tuned["metrics"]["false_accept"] < plain["metrics"]["false_accept"]
+    assert tuned["metrics"]["false_accept"] <= plain["metrics"]["false_accept"]
     assert tuned["kinds"]["no tool"]["queries"] == 50
     assert tuned["kinds"]["recurring"]["queries"] == 6
     assert tuned["metrics"]["ndcg@10"] >= plain["metrics"]["ndcg@10"] - 0.005
+    # one definition of "turned away": the per-category abstention, false_accept and the
+    # misses all count the same requests (the abstain column once read 0 beside 24%)
+    for scored in (plain, tuned):
+        no_tool = scored["categories"]["no tool"]["metrics"]
+        assert no_tool["abstention_recall"] == pytest.approx(1 - no_tool["false_accept"])
+        assert no_tool["false_accept"] == scored["kinds"]["no tool"]["metrics"]["false_accept"]
+        missed = [o for o in scored["queries"] if o["id"].startswith("chitchat")
+                  and o["missed"]]
+        assert len(missed) == round(no_tool["false_accept"] * 50)
+    assert tuned["categories"]["no tool"]["metrics"]["abstention_recall"] > 0.5
     table = run("bench", "-c", str(catalog), "-q", str(queries), "--tuning", str(tuning))
     assert "per kind of query" in table.stdout and "false_accept" in table.stdout
+    turned = 1 - tuned["metrics"]["false_accept"]
+    assert f"abstain {turned:.3f}" in table.stdout

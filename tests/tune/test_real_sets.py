@@ -92,14 +92,15 @@ def test_a_tuned_metatool_part_shows_small_talk_no_tool_and_requests_their_tools
     data = json.loads(tuning.read_text())
     del data["abstain"]
     older.write_text(json.dumps({**data, "version": 3}), encoding="utf-8")
-    assert picked("hello", None)["picks"] and picked("hello", older)["picks"]  # the problem
+    assert picked("hello", older)["picks"]  # the problem
+    assert not picked("hello", None)["picks"]  # the default model's zero-shot abstention
     hello = picked("hello")
     assert not hello["picks"] and "nearer to requests no tool fits" in hello["message"]
     # small talk it never saw, through bench: what pick would show a tool for
     benched = run("bench", "-c", str(catalog), "-q", str(DATA / "chitchat.jsonl"),
                   "--tuning", str(tuning), "--json")
     runs = {r["name"]: r["metrics"] for r in json.loads(benched.stdout)["scorers"]}
-    assert runs["hybrid+tuning"]["false_accept"] == 0 < runs["hybrid"]["false_accept"]
+    assert runs["hybrid+tuning"]["false_accept"] == 0
     # a request of the other half for each tool still gets it
     first: dict[str, str] = {}
     for line in test.read_text().splitlines():

@@ -98,27 +98,20 @@ def mean_metrics(per_query: Iterable[Mapping[str, float]]) -> dict[str, float]:
     return {name: sum(row[name] for row in rows) / len(rows) for name in rows[0]}
 
 
-def abstention(qrels: Qrels, run: Run) -> dict[str, float | None]:
-    """How well a scorer says "no tool fits": it abstains on a query when its run for the
-    query is empty. Precision: the share of abstentions on queries with no relevant tool;
-    recall: the share of such queries it abstained on. None when undefined (nothing to
-    divide by)."""
-    abstained = {qid for qid in qrels if not run.get(qid)}
+def abstention(qrels: Qrels, away: Collection[str]) -> dict[str, float | None]:
+    """How well a scorer says "no tool fits", from the queries it turned away (`away`: pick
+    would show no tool for them; `toolcat.search.abstain.shows_nothing`). Precision: the
+    share of the turned-away queries that needed no tool; recall: the share of the queries
+    that need no tool it turned away; false_accept: the share of those it did not (1 -
+    recall). None when undefined (nothing to divide by)."""
+    turned = {qid for qid in qrels if qid in away}
     no_tool = {qid for qid, judged in qrels.items() if not relevant_names(judged)}
-    right = len(abstained & no_tool)
+    right = len(turned & no_tool)
     return {
-        "abstention_precision": right / len(abstained) if abstained else None,
+        "abstention_precision": right / len(turned) if turned else None,
         "abstention_recall": right / len(no_tool) if no_tool else None,
+        "false_accept": (len(no_tool) - right) / len(no_tool) if no_tool else None,
     }
-
-
-def false_accept(best: Iterable[float | None], threshold: float) -> float | None:
-    """The share of queries no tool fits for which pick would still show a tool: their best
-    score (None: nothing scored) reaches `threshold`. None without such queries."""
-    values = list(best)
-    if not values:
-        return None
-    return sum(b is not None and b >= threshold for b in values) / len(values)
 
 
 def group_qrels(groups: Sequence[Collection[str]], ranking: Sequence[str]) -> dict[str, int]:

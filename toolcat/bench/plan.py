@@ -13,7 +13,14 @@ from toolcat.bench.compare import Comparison, PastRun, compare, load_past
 from toolcat.bench.gates import Bar, Failure, check_bars, check_names, parse_bar
 from toolcat.bench.queries import QuerySet, load_queries, resolve_labels, unknown_labels_error
 from toolcat.bench.report import BenchReport, report_metrics
-from toolcat.bench.runner import Progress, check_ks, check_scorers, run_bench
+from toolcat.bench.runner import (
+    Progress,
+    check_ks,
+    check_models,
+    check_scorers,
+    run_bench,
+    run_names,
+)
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.wording import plural
@@ -57,13 +64,14 @@ class BenchPlan:
     unknown_labels: list[str]
     warnings: list[str]
     tuning: Tuning | None = None  # measured as one more scorer, after the others
+    models: tuple[str, ...] = ()  # embedding models of the semantic scorers (): the default
 
 
 def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
                scorers: Sequence[str] | None = None, ks: str = "1,3,5,10",
                min_score: float = 0.0, fail_under: Sequence[str] = (),
                compare_with: Path | None = None, allow_unknown: bool = False,
-               tuning: Tuning | None = None) -> BenchPlan:
+               tuning: Tuning | None = None, models: Sequence[str] = ()) -> BenchPlan:
     """Read and check a bench run's inputs.
 
     Raises:
@@ -75,6 +83,8 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
     cut_offs = parse_ks(ks)
     names, reason = chosen_scorers(scorers, len(catalog.tools))
     check_scorers(names)
+    models = [m.strip() for text in models for m in text.split(",") if m.strip()]
+    check_models(models)
     bars = [parse_bar(text) for text in fail_under]
     past = load_past(compare_with) if compare_with is not None else None
     labeled, unknown = resolve_labels(load_queries(queries, topics=topics), catalog)
@@ -84,7 +94,7 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         if not allow_unknown:
             raise problem
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
-    measured = list(names)
+    measured = run_names(names, models)
     if tuning is not None:
         from toolcat.search import tuned_name
         from toolcat.search.tuning import bench_base  # numpy and the scorers: only when tuned
@@ -99,7 +109,7 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
                             "without them)")
     check_names(bars, report_metrics(labeled, cut_offs), measured)
     return BenchPlan(catalog, labeled, names, reason, cut_offs, min_score, bars, past,
-                     [u.name for u in unknown], warnings, tuning)
+                     [u.name for u in unknown], warnings, tuning, tuple(models))
 
 
 @dataclass(frozen=True)
@@ -118,6 +128,6 @@ def run_plan(plan: BenchPlan, progress: Progress | None = None) -> BenchOutcome:
     """Run every scorer of `plan` over its queries, then judge the bars and the comparison."""
     report = run_bench(plan.catalog, plan.queries, plan.scorers, ks=plan.ks,
                        min_score=plan.min_score, unknown_labels=plan.unknown_labels,
-                       progress=progress, tuning=plan.tuning)
+                       progress=progress, tuning=plan.tuning, models=plan.models)
     return BenchOutcome(report, check_bars(report, plan.bars),
                         compare(report, plan.past) if plan.past is not None else None)

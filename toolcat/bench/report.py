@@ -80,6 +80,7 @@ class ScorerRun:
     batched: bool = False
     # with a tuning: metrics per kind of query (recurring, new tools, no tool; see run_bench)
     kinds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    model: str | None = None  # the embedding model that ranked (None: no model)
 
     def missed(self) -> list[QueryOutcome]:
         return [o for o in self.outcomes if o.missed]
@@ -158,6 +159,7 @@ class BenchReport:
         total = self.catalog.tokens
         return {
             "name": run.name,
+            "model": run.model,
             "metrics": _rounded(run.metrics),
             "categories": {name: {"queries": cat["queries"], "metrics": _rounded(cat["metrics"])}
                            for name, cat in run.categories.items()},

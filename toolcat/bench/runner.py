@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from toolcat.bench.metrics import (
     abstention,
-    false_accept,
     group_qrels,
     mean_metrics,
     percentile,
@@ -51,10 +51,12 @@ def run_bench(
     unknown_labels: Iterable[str] = (),
     progress: Progress | None = None,
     tuning: Tuning | None = None,
+    models: Sequence[str] = (),
 ) -> BenchReport:
     """Rank every query with every scorer and measure it; with a `tuning`, the tuned scorer
     too (`hybrid+tuning`, or `cascade+tuning` when the cascade is measured), after the
-    others.
+    others. With several embedding `models` (none: the default one), each semantic scorer
+    runs once per model, named `scorer@model` (`run_names`); the tuned run uses the first.
 
     A scorer's ranking holds the tools scoring above 0 and at least `min_score` (what pick
     would offer), ties in catalog order; it abstains on a query when that leaves nothing.
@@ -72,14 +74,15 @@ def run_bench(
     kinds = query_kinds(catalog, queries, tuning) if tuning is not None else {}
     runs = tuple(
         _ScorerBench(name, catalog, queries, idents, tokens, ks, min_score, progress,
-                     kinds=kinds).run()
-        for name in scorers
+                     kinds=kinds, model=model, label=label).run()
+        for name, model, label in _runs(scorers, models)
     )
     if tuning is not None:
         from toolcat.search.tuning import bench_base
 
         runs += (_ScorerBench(bench_base(scorers), catalog, queries, idents, tokens, ks,
-                              min_score, progress, tuning, kinds).run(),)
+                              min_score, progress, tuning, kinds,
+                              model=models[0] if models else None).run(),)
     summary = CatalogSummary(tuple(catalog.sources), len(catalog.tools), sum(tokens),
                              _fingerprint(catalog))
     return BenchReport(summary, queries, runs, ks, min_score, encoding,
@@ -87,6 +90,31 @@ def run_bench(
 
 
 KINDS = ("recurring", "new tools", "no tool")
+
+
+def _runs(scorers: Sequence[str], models: Sequence[str]
+          ) -> list[tuple[str, str | None, str]]:
+    """(scorer, model or None for the default, the run's name) of each run."""
+    from toolcat.search import SEMANTIC
+
+    out: list[tuple[str, str | None, str]] = []
+    for name in scorers:
+        if name in SEMANTIC and len(models) > 1:
+            out += [(name, model, f"{name}@{model}") for model in models]
+        else:
+            out.append((name, models[0] if name in SEMANTIC and models else None, name))
+    return out
+
+
+def run_names(scorers: Sequence[str], models: Sequence[str]) -> list[str]:
+    """The names of the runs of `scorers` with the embedding `models` (see run_bench)."""
+    return [label for _, _, label in _runs(scorers, models)]
+
+
+def check_models(models: Sequence[str]) -> None:
+    repeated = sorted({m for m in models if models.count(m) > 1})
+    if repeated:
+        raise UsageError(f"model {', '.join(repeated)} is listed twice")
 
 
 def query_kinds(catalog: Catalog, queries: QuerySet, tuning: Tuning) -> dict[str, str]:
@@ -130,6 +158,14 @@ def _fingerprint(catalog: Catalog) -> str:
     return digest.hexdigest()[:16]
 
 
+def _model_label(scorer: Scorer) -> str | None:
+    """The embedding model that ranked with `scorer` (its identity without the version), or
+    None for a scorer without one."""
+    embedder = getattr(scorer, "embedder", None)
+    label = getattr(embedder, "label", None)
+    return label if isinstance(label, str) else None
+
+
 def _floats(scores: Any) -> np.ndarray:
     """One score per tool as an array: a query's tools are ordered by numpy, not a Python
     loop over the catalog (43,000 tools a query)."""
@@ -144,9 +180,11 @@ class _ScorerBench:
     def __init__(self, name: str, catalog: Catalog, queries: QuerySet, idents: list[str],
                  tokens: list[int], ks: tuple[int, ...], min_score: float,
                  progress: Progress | None, tuning: Tuning | None = None,
-                 kinds: dict[str, str] | None = None) -> None:
+                 kinds: dict[str, str] | None = None, model: str | None = None,
+                 label: str | None = None) -> None:
         self.scorer = name  # what is built; reported as `name+tuning` when tuned
-        self.name = name if tuning is None else tuned_name(name)
+        self.name = (label or name) if tuning is None else tuned_name(name)
+        self.model = model  # the embedding model of a semantic scorer (None: the default)
         self.tuning = tuning
         self.catalog = catalog
         self.queries = queries
@@ -161,7 +199,7 @@ class _ScorerBench:
         # given, else the tuning's fitted one (tuned run), else pick's default
         fitted = tuning.min_score if tuning is not None else None
         self.threshold = min_score or (fitted if fitted is not None else MIN_SCORE)
-        self.away: set[str] = set()  # no-tool queries the tuning's abstention turns away
+        self.away: set[str] = set()  # queries turned away: pick would show them no tool
         self.kinds = kinds or {}
         self.progress = progress or (lambda name, done, total: None)
 
@@ -175,9 +213,12 @@ class _ScorerBench:
         started = time.perf_counter()
         results, timings = (self._batched(scorer, batch) if callable(batch)
                             else self._one_by_one(scorer))
-        self.away = self._turned_away(scorer)
-        run_s = time.perf_counter() - started
         outcomes = tuple(r[0] for r in results)
+        self.away = self._turned_away(scorer, outcomes)
+        run_s = time.perf_counter() - started
+        # a query no tool fits is missed when it is not turned away (one definition)
+        outcomes = tuple(o if self.queries_by_id[o.id].needs_tool
+                         else replace(o, missed=o.id not in self.away) for o in outcomes)
         per_query = {o.id: m for o, m, _ in results if m is not None}
         return ScorerRun(
             name=self.name,
@@ -191,22 +232,35 @@ class _ScorerBench:
             outcomes=outcomes,
             batched=callable(batch),
             kinds=self._by_kind(outcomes, per_query),
+            model=_model_label(scorer),
         )
 
-    def _turned_away(self, scorer: Scorer) -> set[str]:
-        """The no-tool queries the tuning's abstention turns away, as pick does (unless
-        --min-score is given: then pick applies that threshold alone)."""
+    def _turned_away(self, scorer: Scorer, outcomes: Sequence[QueryOutcome]) -> set[str]:
+        """The queries pick would show no tool (`shows_nothing`, the definition pick, serve
+        and tune share): their best score is under pick's threshold, or the abstention (the
+        tuning's, else the model's zero-shot one) turns them away (unless --min-score is
+        given: then pick applies that threshold alone)."""
+        import numpy as np
+
+        from toolcat.search.abstain import shows_nothing
+
+        best = np.array([o.ranking[0][1] if o.ranking else -np.inf for o in outcomes])
+        away = np.zeros(len(outcomes), dtype=bool)
         check = getattr(scorer, "turned_away_many", None)
-        if self.tuning is None or self.min_score or not callable(check):
-            return set()
-        none = [q for q in self.queries if not q.needs_tool]
-        return {q.id for q, away in zip(none, check([q.text for q in none]), strict=True)
-                if away}
+        if not self.min_score and callable(check):
+            shown = [i for i, o in enumerate(outcomes) if o.ranking]
+            texts = [self.queries_by_id[outcomes[i].id].text for i in shown]
+            for i, turned in zip(shown, check(texts) if texts else [], strict=True):
+                away[i] = turned
+        return {o.id for o, no in zip(outcomes, shows_nothing(best, self.threshold, away),
+                                      strict=True) if no}
 
     def _build(self) -> Scorer:
         """From the persisted index when the catalog was seen before (scorer_for); a benchmark
         measures the scorer itself, so the embeddings are computed whatever the size."""
-        return scorer_for(self.scorer, self.catalog, tuning=self.tuning, embeddings="now")
+        options = {} if self.model is None else {"model": self.model}
+        return scorer_for(self.scorer, self.catalog, tuning=self.tuning, embeddings="now",
+                          **options)
 
     def _one_by_one(self, scorer: Scorer) -> tuple[list[_Judged], list[float]]:
         """Every query through `scores`, each call timed."""
@@ -271,12 +325,7 @@ class _ScorerBench:
         if any(not self.queries_by_id[o.id].needs_tool for o in outcomes):
             qrels = {o.id: dict.fromkeys(self.queries_by_id[o.id].relevant, 1)
                      for o in outcomes}
-            run = {o.id: dict(o.ranking) for o in outcomes}
-            values.update(abstention(qrels, run))
-            values["false_accept"] = false_accept(
-                (o.ranking[0][1] if o.ranking and o.id not in self.away else None
-                 for o in outcomes
-                 if not self.queries_by_id[o.id].needs_tool), self.threshold)
+            values.update(abstention(qrels, self.away))
         return values
 
     def _by_kind(self, outcomes: Sequence[QueryOutcome],

@@ -41,7 +41,9 @@ def metrics_table(report: BenchReport) -> Table:
                                   if metric in LOWER_IS_BETTER else values))
     title = (f"{plural(len(report.queries), 'query', 'queries')} ({report.without_tools} "
              f"with no fitting tool) on {plural(report.catalog.tools, 'tool')}")
-    return Table(title, ("metric", *names), tuple(rows), tuple(best))
+    models = tuple(f"{s.name} ranked with the embedding model {s.model}"
+                   for s in report.scorers if s.model is not None)
+    return Table(title, ("metric", *names), tuple(rows), tuple(best), notes=models)
 
 
 def cost_table(report: BenchReport) -> Table:

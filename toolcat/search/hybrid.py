@@ -159,6 +159,28 @@ class HybridScorer:
         evidence = self.evidence(queries, cached=True)
         return squash(evidence if extra is None else evidence + extra).tolist()
 
+    def turned_away(self, query: str) -> bool:
+        """Whether the zero-shot abstention shipped with the embedding model turns `query`
+        away (toolcat.search.abstain.shipped): it is nearer to small talk than to every
+        tool. Never in the lexical stage, nor with a model none was fitted for."""
+        return self.turned_away_many([query], cached=False)[0]
+
+    def turned_away_many(self, queries: Sequence[str], *, cached: bool = True) -> list[bool]:
+        """`turned_away` for each of `queries` (`cached`: through the embedding cache, as
+        `scores_many`)."""
+        from toolcat.search.abstain import far_from_tools, shipped
+        from toolcat.search.embeddings import embed_texts
+
+        semantic = self._semantic
+        abstention = shipped(self.embedder.ident) if semantic is not None else None
+        if semantic is None or abstention is None or not queries or not len(self.tools):
+            return [False] * len(queries)
+        # the scores just computed: the similarities and the query's vector are kept
+        best = np.max(semantic.similarity(queries, cached=cached), axis=1)
+        vectors = (embed_texts(self.embedder, queries, cache=self.cache)[0] if cached
+                   else np.stack([self.embedder.query_vector(q) for q in queries]))
+        return [bool(away) for away in far_from_tools(abstention, vectors, best)]
+
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:
         """Why `index` scores as it does (`extra` changes no part of the explanation: the

@@ -259,7 +259,7 @@ def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None
     except ToolcatError:  # reported when the scorer is built
         return
     key = catalog_key(catalog)
-    if key is not None and vectors_path(key, embedder.ident).is_file():
+    if key is not None and vectors_path(key, embedder.documents.ident).is_file():
         embedder.prefetch()
 
 
@@ -349,7 +349,7 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
         if found is None:
             return None
         return SemanticScorer.from_vectors(tools, embedder, *found, cache)
-    path = vectors_path(key, embedder.ident)
+    path = vectors_path(key, embedder.documents.ident)  # the tools' vectors, by their model
     limit = len(tools) * MAX_WIDTH * 4 + 4096  # rows of float32, and the .npy header
 
     def load(arrays: list[np.ndarray]) -> np.ndarray:
@@ -360,7 +360,7 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
         if stored is None:
             return None
         return SemanticScorer.from_vectors(tools, embedder, stored, 0, True,
-                                           ann=_ann(key, embedder.ident, stored))
+                                           ann=_ann(key, embedder.documents.ident, stored))
     encoded = 0
 
     def build() -> np.ndarray:
@@ -372,7 +372,7 @@ def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,
 
     vectors = load_or_build(path, limit, load, build, _save_vectors)
     return SemanticScorer.from_vectors(tools, embedder, vectors, encoded, True,
-                                       ann=_ann(key, embedder.ident, vectors))
+                                       ann=_ann(key, embedder.documents.ident, vectors))
 
 
 def vectors_path(key: str, ident: str) -> Path:

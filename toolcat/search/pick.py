@@ -139,10 +139,11 @@ def pick(
     `timeout_ms` bounds building the index and scoring together. A `tuning` (from
     `toolcat tune`) is applied when the scorer is `hybrid` or `cascade`; other scorers ignore
     it. `min_score` defaults to the tuning's fitted threshold when it has one, else MIN_SCORE
-    (0.05); unless `min_score` is given, the tuning's abstention also turns away a request
-    nearer to requests no tool fits than to any tool (toolcat.search.abstain). With `cut_off`
-    (the default), the tools ranked after the point where the fit ends are left out too
-    (toolcat.search.cut), so `max_candidates` is a most, not a count.
+    (0.05); unless `min_score` is given, an abstention also turns away a request nearer to
+    requests no tool fits than to any tool: the tuning's, else the zero-shot one shipped
+    with the embedding model (toolcat.search.abstain). With `cut_off` (the default), the
+    tools ranked after the point where the fit ends are left out too (toolcat.search.cut),
+    so `max_candidates` is a most, not a count.
 
     Raises:
         UsageError: a bad option value or scorer name.
@@ -168,7 +169,9 @@ def pick(
         if not _same_tools(prebuilt, tools):
             raise UsageError("the scorer was built over other tools than the catalog's")
     tuned = prebuilt is None and tuning is not None and name in TUNABLE
-    abstains = tuned and min_score is None  # --min-score given: the caller's threshold alone
+    # a tuning's abstention, else the model's zero-shot one (toolcat.search.abstain); with
+    # --min-score given, the caller's threshold alone
+    abstains = prebuilt is None and min_score is None
     if min_score is None:
         fitted = tuning.min_score if tuned and tuning is not None else None
         min_score = MIN_SCORE if fitted is None else fitted
@@ -231,9 +234,11 @@ def pick(
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
-    elif away and tuning is not None:
+    elif away:
+        by = tuning.label if tuned and tuning is not None else \
+            f"{getattr(getattr(built, 'embedder', None), 'label', name)}, zero-shot"
         message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
-                   f"than to any tool ({tuning.label})")
+                   f"than to any tool ({by})")
     else:
         message = f"no tool fits: none scored at least {min_score:g} with {name}"
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,

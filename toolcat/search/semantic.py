@@ -85,11 +85,13 @@ def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = Tru
 def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = True,
                  progress: Progress | None = None, encode: bool = True
                  ) -> tuple[np.ndarray, int] | None:
-    """The vectors of `tools` (one row each, see `blend`) and how many texts had to be
-    encoded now. `progress(tools done, tools to encode)` counts tools, not texts, and hears
-    only of the tools that had a text to encode; what is encoded is kept in the cache
-    CHUNK tools at a time, so an interrupted run resumes where it stopped. Without `encode`,
-    None when any text is not in the cache."""
+    """The vectors of `tools` (one row each, see `blend`) by the model that encodes tools
+    (`embedder.documents`), and how many texts had to be encoded now. `progress(tools done,
+    tools to encode)` counts tools, not texts, and hears only of the tools that had a text
+    to encode; what is encoded is kept in the cache CHUNK tools at a time, so an interrupted
+    run resumes where it stopped. Without `encode`, None when any text is not in the
+    cache."""
+    embedder = embedder.documents
     names, repeated = identifier_names(tools), repeated_sentences(tools)
     pairs = [tool_texts(t, names, repeated) for t in tools]
     known = EmbeddingCache(embedder.ident).load() if cache else {}
@@ -188,5 +190,5 @@ class SemanticScorer:
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
         cosine = float(self.similarity([query])[0][index])
-        return (f"semantic similarity {cosine:.2f} ({self.embedder.ident.split('@')[0]})",
+        return (f"semantic similarity {cosine:.2f} ({self.embedder.label})",
                 {"cosine": round(cosine, 6), "model": self.embedder.ident})

