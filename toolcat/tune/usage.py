@@ -146,7 +146,7 @@ def example_usage(catalog: Catalog, others: int = 0) -> Usage:
     for i, tool in enumerate(catalog.tools):
         if not tool.example_requests:
             continue
-        source = tool.origin.file if tool.origin is not None else ""
+        source = tool.origin.file if tool.origin is not None else f"server {tool.server}"
         texts = list(dict.fromkeys(tool.example_requests))[:MAX_TOOL_EXAMPLES]
         reason = f"at most {MAX_TOOL_EXAMPLES} distinct example requests a tool"
         room = max(MAX_FILE_EXAMPLES, others) - per_file.get(source, 0)
