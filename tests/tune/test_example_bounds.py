@@ -109,3 +109,19 @@ def test_one_catalog_file_teaches_at_most_what_the_users_own_requests_do(tmp_pat
         (f"many:tool_{i}", 0) for i in range(8, 40)]
     assert "at most as many as the requests given with -q (0), or 128" in \
         usage.bounded[0].reason
+
+
+@pytest.mark.semantic
+def test_many_bounded_tools_warn_in_a_few_lines(run, tmp_path, shared_cache):
+    catalog = tmp_path / "many.yaml"
+    catalog.write_text("tools:\n" + "".join(
+        f"- name: tool_{i}\n  description: Does thing {i}.\n  example_requests: "
+        + json.dumps([f"do thing {i} variant {j}" for j in range(16)]) + "\n"
+        for i in range(40)), encoding="utf-8")
+    result = run("tune", "-c", str(catalog), "-o", str(tmp_path / "t.json"), "--json")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 6, warnings
+    assert warnings[-1] == ("warning: example requests of 27 more tools bounded (--json "
+                            "lists them under 'bounded')")
+    assert len(json.loads(result.stdout)["bounded"]) == 32

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
+MAX_WARNED = 5  # tools whose bounded example requests get a warning line each
+
 
 def tune(
     queries: Annotated[list[Path] | None, typer.Option(
@@ -65,9 +67,12 @@ def tune(
                          "example_requests on the tools")
     with EncodingBar() as bar:
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
-    for bounded in material.bounded:
+    for bounded in material.bounded[:MAX_WARNED]:
         warn(f"{bounded.source}: example requests of {bounded.tool} bounded, "
              f"{bounded.kept} of {bounded.written} learned from ({bounded.reason})")
+    if len(material.bounded) > MAX_WARNED:
+        warn(f"example requests of {len(material.bounded) - MAX_WARNED} more tools bounded "
+             "(--json lists them under 'bounded')")
     report: dict[str, Any] = {
         "catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
         "requests": {kind: usage.count(kind) for kind in KINDS},
