@@ -71,3 +71,28 @@ def test_a_document_past_the_bound_is_refused_with_one_line(run, tmp_path: Path)
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith(f"toolcat: error: {spec}:"), result.stderr
     assert "split the document" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_request_body_every_operation_reuses_is_shared_and_bounded(run, tmp_path: Path) -> None:
+    def spec(operations: int) -> dict[str, Any]:
+        fields = {f"f{j}": {"type": "string", "description": f"Field {j}."} for j in range(2000)}
+        paths = {f"/t{i}": {"post": {"operationId": f"op{i}", "summary": f"Operation {i}.",
+                                     "requestBody": {"$ref": "#/components/requestBodies/Big"}}}
+                 for i in range(operations)}
+        return {"openapi": "3.0.0", "info": {"title": "big", "version": "1"}, "paths": paths,
+                "components": {"requestBodies": {"Big": {"content": {"application/json": {
+                    "schema": {"type": "object", "properties": fields}}}}}}}
+
+    shared = tmp_path / "shared.json"
+    shared.write_text(json.dumps(spec(200)))
+    shown = json.loads(run("show", "-c", str(shared), "op199", "--json").stdout)
+    assert len(shown["parameters"]["properties"]["body"]["properties"]) == 2000
+    # 600 operations x a 2,000-field body, 130 KB: 1.2 million objects to hand out
+    past = tmp_path / "past.json"
+    past.write_text(json.dumps(spec(600)))
+    result = run("list", "-c", str(past))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"toolcat: error: {past}:"), result.stderr
+    assert "split the document" in result.stderr

@@ -7,9 +7,10 @@ body as `body`. `$ref`s into `components` are followed: parameters and request b
 inlined, and the schemas they use are placed under the tool's `$defs` (references rewritten to
 `#/$defs/Name`), so each tool's schema stands alone.
 
-Each component schema is rewritten once and the same object is shared by every tool that
-reaches it (nothing reads a tool's schema to change it), so an import costs the input's size
-plus one slot per (operation, schema it reaches); that work is bounded (MAX_WORK), so a document
+Each component schema, and each object of a parameter or request body that operations share,
+is rewritten once and the same object is shared by every tool that reaches it (nothing reads a
+tool's schema to change it), so an import costs the input's size plus one slot per (operation,
+schema it reaches) and one per object it reuses; that work is bounded (MAX_WORK), so a document
 whose every operation reaches a long chain of schemas is refused rather than expanded.
 
 GET, HEAD and OPTIONS are safe methods in HTTP (RFC 9110 9.2.1); an operation of any other
@@ -30,9 +31,9 @@ SAFE_METHODS = frozenset({"get", "head", "options"})
 PLACES = ("path", "query", "header")
 _SCHEMAS = "#/components/schemas/"
 _DEFS = "#/$defs/"
-# references followed to gather the tools' `$defs`, each counted once per operation that reaches
-# it: far above real APIs (the largest public ones need a few hundred thousand), and a bound
-# on the slots every tool's `$defs` take together
+# references followed to gather the tools' `$defs` and objects reused, each counted once per
+# operation that reaches it: far above real APIs (the largest public ones need a few hundred
+# thousand), and a bound on what every tool's standalone schema takes together
 MAX_WORK = 1_000_000
 
 
@@ -72,6 +73,7 @@ class Shared:
         self.rewritten: dict[str, Any] = {}  # name -> its schema, refs pointing at #/$defs/
         self._events: dict[str, list[_Event]] = {}
         self.work = 0
+        self._memo: dict[int, tuple[Any, Any, int]] = {}  # id -> (object, rewritten, size)
 
     def definitions(self, schema: Any) -> dict[str, Any]:
         """The component schemas `schema` reaches, each once, in the order of a depth-first
@@ -89,12 +91,7 @@ class Shared:
                 if mark in pending:
                     stack.append((iter(self._events[name]), set()))
                 continue
-            self.work += 1
-            if self.work > MAX_WORK:
-                raise CatalogError(
-                    f"the operations reach their component schemas through more than "
-                    f"{MAX_WORK:,} references in all (each counted once per operation): too "
-                    "many to give each tool a schema of its own; split the document")
+            self._spend(1)
             if name not in found and isinstance(self.schemas.get(name), dict):
                 found[name] = self._rewritten(name)
                 pending.add(mark)
@@ -102,9 +99,45 @@ class Shared:
 
     def _rewritten(self, name: str) -> Any:
         if name not in self.rewritten:
-            self.rewritten[name] = _rewritten(self.schemas[name])
+            self.rewritten[name] = self.rewrite(self.schemas[name])
             self._events[name] = _events(self.rewritten[name])
         return self.rewritten[name]
+
+    def rewrite(self, node: Any) -> Any:
+        """`node` with references to component schemas pointing at `#/$defs/` instead. Each
+        object of the document is rewritten once and then shared: a parameter or request
+        body that many operations reference is not copied into each; every reuse counts its
+        size toward the bound."""
+        return self._rewrite(node)[0]
+
+    def _rewrite(self, node: Any) -> tuple[Any, int]:
+        if not isinstance(node, (dict, list)):
+            return node, 0  # objects and arrays are counted, not the values they hold
+        seen = self._memo.get(id(node))
+        if seen is not None:
+            self._spend(seen[2])
+            return seen[1], seen[2]
+        out: Any
+        if isinstance(node, list):
+            parts = [self._rewrite(v) for v in node]
+            out = [p[0] for p in parts]
+        else:
+            parts = [self._rewrite(v) for v in node.values()]
+            out = dict(zip(node, (p[0] for p in parts), strict=True))
+            ref = out.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_SCHEMAS):
+                out["$ref"] = _DEFS + ref.removeprefix(_SCHEMAS)
+        size = 1 + sum(p[1] for p in parts)
+        self._memo[id(node)] = (node, out, size)  # `node` kept: its id stays its own
+        return out, size
+
+    def _spend(self, work: int) -> None:
+        self.work += work
+        if self.work > MAX_WORK:
+            raise CatalogError(
+                f"the operations reuse more than {MAX_WORK:,} schema nodes and component "
+                "schemas in all (each counted once per operation that reaches it): too many "
+                "to give each tool a schema of its own; split the document")
 
 
 # (walk the schema now, name, which reference): a reference met, or the point after that
@@ -167,7 +200,7 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = list(dict.fromkeys(required))
-    parameters = _rewritten(parameters)
+    parameters = shared.rewrite(parameters)
     used = shared.definitions(parameters)
     if used:
         parameters["$defs"] = used
@@ -202,16 +235,3 @@ def _inline(value: Any, components: dict[str, Any]) -> Any:
         group = components.get(kind)
         value = group.get(name) if isinstance(group, dict) else None
     return value
-
-
-def _rewritten(node: Any) -> Any:
-    """`node` with references to component schemas pointing at `#/$defs/` instead."""
-    if isinstance(node, list):
-        return [_rewritten(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _rewritten(v) for k, v in node.items()}
-    ref = out.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_SCHEMAS):
-        out["$ref"] = "#/$defs/" + ref.removeprefix(_SCHEMAS)
-    return out
