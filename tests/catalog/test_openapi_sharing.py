@@ -96,3 +96,16 @@ def test_a_request_body_every_operation_reuses_is_shared_and_bounded(run, tmp_pa
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"toolcat: error: {past}:"), result.stderr
     assert "split the document" in result.stderr
+
+
+def test_shared_schemas_are_written_in_full_in_each_tool(run, tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(chained_spec(3, 2)))
+    out = tmp_path / "tools.yaml"
+    result = run("convert", "--to", "toolcat", "-c", str(spec), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "&id" not in text and "*id" not in text  # no YAML anchors for the shared schemas
+    assert text.count("S1:") == 3
+    listed = json.loads(run("list", "-c", str(out), "--json").stdout)
+    assert listed["count"] == 3
