@@ -9,6 +9,9 @@ Cases (issue 14): regex search with patterns that span lines (`(?s).*`, `[\\s\\S
 plain word at 8,000 tools; highlighting a 400,000-character name against a short one; YAML alias
 bombs padded with distinct nodes and with one long string against the same file without
 aliases; a string over the size limit and nesting past the depth limit (refused at once).
+Issue 40 (item 12): an OpenAPI document whose 600 operations each reach a 600-schema chain
+against the same document whose operations reach none of it (the schemas are shared, not copied
+per operation, and checked once).
 Target: every ratio under 3 (the pathological input costs about what the benign one does).
 """
 
@@ -55,6 +58,24 @@ def tools(count: int, name: str = "tool_{i}") -> list[dict]:
             for i in range(count)]
 
 
+def openapi(operations: int, chain: int, reach: bool) -> dict:
+    """`operations` POST operations whose bodies reach all `chain` schemas S0 -> S1 -> ... (or,
+    with `reach` off, a small inline schema of the same size in the file)."""
+    schemas = {}
+    for j in range(chain):
+        properties: dict = {"v": {"type": "string", "description": f"Value {j}."}}
+        if j + 1 < chain:
+            properties["next"] = {"$ref": f"#/components/schemas/S{j + 1}"}
+        schemas[f"S{j}"] = {"type": "object", "properties": properties}
+    body = {"$ref": "#/components/schemas/S0"} if reach else {"type": "string", "title": "S0 "}
+    paths = {f"/things{i}": {"post": {
+        "operationId": f"op{i}", "summary": f"Create thing number {i} for the user.",
+        "requestBody": {"content": {"application/json": {"schema": body}}}}}
+        for i in range(operations)}
+    return {"openapi": "3.0.0", "info": {"title": "chain", "version": "1"}, "paths": paths,
+            "components": {"schemas": schemas}}
+
+
 def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
     """(label, hostile argv, reference argv)."""
     many = folder / "many.json"
@@ -86,7 +107,13 @@ def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
     deep_yaml.write_text("[" * 100_000 + "]" * 100_000)
     flat_yaml = folder / "flat.yaml"
     flat_yaml.write_text("[" + "[]," * 100_000 + "[]]")
+    chained = folder / "openapi-chain.json"
+    chained.write_text(json.dumps(openapi(600, 600, reach=True)))
+    unreached = folder / "openapi-unreached.json"
+    unreached.write_text(json.dumps(openapi(600, 600, reach=False)))
     return [
+        ("openapi 600x600 chain", ["list", "--json", "-c", str(chained)],
+         ["list", "--json", "-c", str(unreached)]),
         ("search (?s).*", ["search", "(?s).*", "-c", str(many)],
          ["search", "thing", "-c", str(many)]),
         ("search [\\s\\S]*", ["search", r"[\s\S]*", "-c", str(many)],

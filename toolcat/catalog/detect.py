@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.catalog.openapi import is_openapi3, operations
+from toolcat.catalog.openapi import Shared, is_openapi3, operations
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
@@ -38,6 +38,8 @@ class Found:
     # pointer of an item -> its server, where one file holds several (a Docker MCP catalog)
     item_servers: dict[str, str] = field(default_factory=dict)
     source: Source | None = None  # the tools' source when the container says (MCP servers)
+    # OpenAPI: the component schemas the tools' `$defs` share (the same objects), by name
+    shared: dict[str, Any] = field(default_factory=dict)
 
 
 _KINDS = {str: "a string", int: "a number", float: "a number", bool: "true or false",
@@ -96,7 +98,15 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
             info = data.get("info")
             title = info.get("title") if isinstance(info, dict) else None
             found = Found(hint="toolcat", server_name=title if isinstance(title, str) else None)
-            found.items = list(operations(data))
+            components = data.get("components")
+            schemas = components.get("schemas") if isinstance(components, dict) else None
+            shared = Shared(schemas if isinstance(schemas, dict) else {})
+            try:
+                found.items = list(operations(data, shared))
+            except CatalogError as exc:
+                raise CatalogError(exc.message, where=SourceRef(
+                    file, *index.locate("/paths"), "/paths")) from None
+            found.shared = shared.rewritten
             return found
     found = Found(server_name=_declared_server(data))
     if isinstance(data.get("result"), dict) and "jsonrpc" in data:

@@ -25,7 +25,7 @@ from toolcat.source.files import (
     read_bytes,
 )
 from toolcat.source.positions import JsonIndex, LaterIndex, PositionIndex, unescape
-from toolcat.source.refs import RefChecker, base_uri_for, uri_path
+from toolcat.source.refs import RefChecker, base_uri_for, iter_refs, uri_path
 
 IGNORED_FILES = frozenset({"toolcat.yaml", "toolcat.yml", "toolcat.lock"})
 
@@ -221,13 +221,22 @@ class _Loader:
             typed.add(tool, ctx, _written_schema(item, tool, pointer))
             if not parsed.has_refs:
                 continue
-            for problem in self.refs.check(tool.parameters, base_uri):
-                pointer = f"{tool.schema_pointer}{problem.pointer}"
-                line, column = parsed.index.locate(f"{pointer}/$ref#key")  # the `$ref` itself
-                where = SourceRef(file, line, column, pointer)
-                self.issues.append(LoadIssue(problem.code, problem.message, where))
+            schema = _own_part(tool.parameters) if found.shared else tool.parameters
+            self._check_refs(schema, base_uri, tool.schema_pointer or "", parsed)
+        if found.shared and parsed.has_refs:
+            # the component schemas the tools share, checked once, found where they are written
+            self._check_refs({"$defs": found.shared}, base_uri, "", parsed,
+                             moved=("/$defs", "/components/schemas"))
         self.issues += typed.issues()
         return declared
+
+    def _check_refs(self, schema: Any, base_uri: str, at: str, parsed: ParsedFile,
+                    moved: tuple[str, str] = ("", "")) -> None:
+        for problem in self.refs.check(schema, base_uri):
+            pointer = at + moved[1] + problem.pointer.removeprefix(moved[0])
+            line, column = parsed.index.locate(f"{pointer}/$ref#key")  # the `$ref` itself
+            where = SourceRef(parsed.path, line, column, pointer)
+            self.issues.append(LoadIssue(problem.code, problem.message, where))
 
     def merge(self, part: Catalog) -> None:
         """Add the tools of a catalog read elsewhere (a Python module)."""
@@ -299,6 +308,17 @@ def _duplicates(tools: list[Tool]) -> list[LoadIssue]:
         else:
             first[key] = tool
     return issues
+
+
+def _own_part(schema: Any) -> Any:
+    """An OpenAPI tool's schema without the shared component schemas of its `$defs` (checked
+    once for all tools), each one it names left as an empty stand-in so its references resolve."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+        return schema
+    own = {k: v for k, v in schema.items() if k != "$defs"}
+    named = {ref.removeprefix("#/$defs/") for ref, _ in iter_refs(own)}
+    own["$defs"] = {k: {} for k in sorted(named) if k in schema["$defs"]}
+    return own
 
 
 def _written_schema(item: Any, tool: Tool, pointer: str) -> Any:

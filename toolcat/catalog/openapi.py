@@ -4,23 +4,37 @@ Each operation (`paths: {/pets/{petId}: {get: {...}}}`) becomes one tool: its `o
 (else `get_pets_petId`) as the name, `summary` and `description` as the description, and one
 parameters object holding its path, query and header parameters by name and its JSON request
 body as `body`. `$ref`s into `components` are followed: parameters and request bodies are
-inlined, and the schemas they use are copied under the tool's `$defs` (references rewritten to
-`#/$defs/Name`), so each tool's schema stands alone. GET, HEAD and OPTIONS are safe methods
-in HTTP (RFC 9110 9.2.1); an operation of any other method is marked unsafe.
+inlined, and the schemas they use are placed under the tool's `$defs` (references rewritten to
+`#/$defs/Name`), so each tool's schema stands alone.
+
+Each component schema, and each object of a parameter or request body that operations share,
+is rewritten once and the same object is shared by every tool that reaches it (nothing reads a
+tool's schema to change it), so an import costs the input's size plus one slot per (operation,
+schema it reaches) and one per object it reuses; that work is bounded (MAX_WORK), so a document
+whose every operation reaches a long chain of schemas is refused rather than expanded.
+
+GET, HEAD and OPTIONS are safe methods in HTTP (RFC 9110 9.2.1); an operation of any other
+method is marked unsafe.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
+from toolcat.errors import CatalogError
 from toolcat.source.positions import join
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
 PLACES = ("path", "query", "header")
 _SCHEMAS = "#/components/schemas/"
+_DEFS = "#/$defs/"
+# references followed to gather the tools' `$defs` and objects reused, each counted once per
+# operation that reaches it: far above real APIs (the largest public ones need a few hundred
+# thousand), and a bound on what every tool's standalone schema takes together
+MAX_WORK = 1_000_000
 
 
 def is_openapi3(data: dict[str, Any]) -> bool:
@@ -29,29 +43,140 @@ def is_openapi3(data: dict[str, Any]) -> bool:
         data.get("paths"), dict)
 
 
-def operations(data: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
+def operations(data: dict[str, Any], shared: Shared | None = None,
+               ) -> Iterator[tuple[dict[str, Any], str]]:
     """Each operation of the document as a toolcat tool entry, with the JSON pointer of the
-    operation it was read from."""
+    operation it was read from. `shared` collects the rewritten component schemas the tools
+    share (a fresh one when not given)."""
     components = _mapping(data.get("components"))
-    schemas = _mapping(components.get("schemas"))
+    if shared is None:
+        shared = Shared(_mapping(components.get("schemas")))
     for path, item in data["paths"].items():
         if not isinstance(item, dict):
             continue
-        shared = _items(item.get("parameters"))
+        common = _items(item.get("parameters"))
         for method in METHODS:
             operation = item.get(method)
             if not isinstance(operation, dict):
                 continue
             pointer = join("", "paths", str(path), method)
-            yield _tool(str(path), method, operation, shared, components, schemas), pointer
+            yield _tool(str(path), method, operation, common, components, shared), pointer
 
 
-def _tool(path: str, method: str, operation: dict[str, Any], shared: list[Any],
-          components: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+class Shared:
+    """The component schemas of one document, each rewritten once, with the references each
+    one meets in the order a walk meets them, so that a tool's `$defs` are gathered without
+    walking the schemas again for every operation that reaches them."""
+
+    def __init__(self, schemas: dict[str, Any]) -> None:
+        self.schemas = schemas
+        self.rewritten: dict[str, Any] = {}  # name -> its schema, refs pointing at #/$defs/
+        self._events: dict[str, list[_Event]] = {}
+        self.work = 0
+        self._memo: dict[int, tuple[Any, Any, int]] = {}  # id -> (object, rewritten, size)
+
+    def definitions(self, schema: Any) -> dict[str, Any]:
+        """The component schemas `schema` reaches, each once, in the order of a depth-first
+        walk that walks each one where it is first referenced, after that node's members."""
+        found: dict[str, Any] = {}
+        stack: list[tuple[Iterator[_Event], set[int]]] = [(iter(_events(schema)), set())]
+        while stack:
+            events, pending = stack[-1]
+            event = next(events, None)
+            if event is None:
+                stack.pop()
+                continue
+            enter, name, mark = event
+            if enter:
+                if mark in pending:
+                    stack.append((iter(self._events[name]), set()))
+                continue
+            self._spend(1)
+            if name not in found and isinstance(self.schemas.get(name), dict):
+                found[name] = self._rewritten(name)
+                pending.add(mark)
+        return found
+
+    def _rewritten(self, name: str) -> Any:
+        if name not in self.rewritten:
+            self.rewritten[name] = self.rewrite(self.schemas[name])
+            self._events[name] = _events(self.rewritten[name])
+        return self.rewritten[name]
+
+    def rewrite(self, node: Any) -> Any:
+        """`node` with references to component schemas pointing at `#/$defs/` instead. Each
+        object of the document is rewritten once and then shared: a parameter or request
+        body that many operations reference is not copied into each; every reuse counts its
+        size toward the bound."""
+        return self._rewrite(node)[0]
+
+    def _rewrite(self, node: Any) -> tuple[Any, int]:
+        if not isinstance(node, (dict, list)):
+            return node, 0  # objects and arrays are counted, not the values they hold
+        seen = self._memo.get(id(node))
+        if seen is not None:
+            self._spend(seen[2])
+            return seen[1], seen[2]
+        out: Any
+        if isinstance(node, list):
+            parts = [self._rewrite(v) for v in node]
+            out = [p[0] for p in parts]
+        else:
+            parts = [self._rewrite(v) for v in node.values()]
+            out = dict(zip(node, (p[0] for p in parts), strict=True))
+            ref = out.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_SCHEMAS):
+                out["$ref"] = _DEFS + ref.removeprefix(_SCHEMAS)
+        size = 1 + sum(p[1] for p in parts)
+        self._memo[id(node)] = (node, out, size)  # `node` kept: its id stays its own
+        return out, size
+
+    def _spend(self, work: int) -> None:
+        self.work += work
+        if self.work > MAX_WORK:
+            raise CatalogError(
+                f"the operations reuse more than {MAX_WORK:,} schema nodes and component "
+                "schemas in all (each counted once per operation that reaches it): too many "
+                "to give each tool a schema of its own; split the document")
+
+
+# (walk the schema now, name, which reference): a reference met, or the point after that
+# reference's node was walked, where the schema it names is walked when it was new
+_Event = tuple[bool, str, int]
+
+
+class _Enter(NamedTuple):
+    name: str
+    mark: int
+
+
+def _events(schema: Any) -> list[_Event]:
+    """The references to `#/$defs/` in `schema`, met in the order of a depth-first walk (last
+    member first), each followed by its entry point once its node's members are walked."""
+    out: list[_Event] = []
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Enter):
+            out.append((True, node.name, node.mark))
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_DEFS):
+                mark = len(out)
+                out.append((False, ref.removeprefix(_DEFS), mark))
+                stack.append(_Enter(ref.removeprefix(_DEFS), mark))
+            stack.extend(v for k, v in node.items() if k != "$ref")
+    return out
+
+
+def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
+          components: dict[str, Any], shared: Shared) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required: list[str] = []
     own = _items(operation.get("parameters"))
-    for parameter in [*shared, *own]:
+    for parameter in [*common, *own]:
         parameter = _inline(parameter, components)
         if not isinstance(parameter, dict) or parameter.get("in") not in PLACES \
                 or not isinstance(parameter.get("name"), str):
@@ -75,8 +200,8 @@ def _tool(path: str, method: str, operation: dict[str, Any], shared: list[Any],
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = list(dict.fromkeys(required))
-    parameters = _rewritten(parameters)
-    used = _definitions(parameters, schemas)
+    parameters = shared.rewrite(parameters)
+    used = shared.definitions(parameters)
     if used:
         parameters["$defs"] = used
     text = [t for t in (operation.get("summary"), operation.get("description"))
@@ -110,35 +235,3 @@ def _inline(value: Any, components: dict[str, Any]) -> Any:
         group = components.get(kind)
         value = group.get(name) if isinstance(group, dict) else None
     return value
-
-
-def _rewritten(node: Any) -> Any:
-    """`node` with references to component schemas pointing at `#/$defs/` instead."""
-    if isinstance(node, list):
-        return [_rewritten(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _rewritten(v) for k, v in node.items()}
-    ref = out.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_SCHEMAS):
-        out["$ref"] = "#/$defs/" + ref.removeprefix(_SCHEMAS)
-    return out
-
-
-def _definitions(schema: Any, schemas: dict[str, Any]) -> dict[str, Any]:
-    """The component schemas `schema` reaches, rewritten, each once."""
-    found: dict[str, Any] = {}
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref.removeprefix("#/$defs/")
-                if name not in found and isinstance(schemas.get(name), dict):
-                    found[name] = _rewritten(schemas[name])
-                    stack.append(found[name])
-            stack.extend(v for k, v in node.items() if k != "$ref")
-    return found

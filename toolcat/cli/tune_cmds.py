@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 # Command modules import the core inside each command, so `toolcat --help` stays fast.
 
+MAX_WARNED = 5  # tools whose bounded example requests get a warning line each
+
 
 def tune(
     queries: Annotated[list[Path] | None, typer.Option(
@@ -65,9 +67,19 @@ def tune(
                          "example_requests on the tools")
     with EncodingBar() as bar:
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
+    for bounded in material.bounded[:MAX_WARNED]:
+        warn(f"{bounded.source}: example requests of {bounded.tool} bounded, "
+             f"{bounded.kept} of {bounded.written} learned from ({bounded.reason})")
+    if len(material.bounded) > MAX_WARNED:
+        warn(f"example requests of {len(material.bounded) - MAX_WARNED} more tools bounded "
+             "(--json lists them under 'bounded')")
     report: dict[str, Any] = {
         "catalog": [str(s) for s in cat.sources], "sources": list(usage.sources),
-        "requests": {kind: usage.count(kind) for kind in KINDS}}
+        "requests": {kind: usage.count(kind) for kind in KINDS},
+        "learned_from": material.provenance(),
+        "bounded": [b.to_json() for b in material.bounded]}
+    if not json_:
+        _print_provenance(report["learned_from"])
     if cv is not None:
         distinct = len(set(material.digests))
         if cv > distinct or not any(material.requests[i].groups for i in material.measured):
@@ -100,6 +112,19 @@ def _warn_unknown(usage: Usage, warn: Callable[[str], None]) -> None:
         shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         warn(f"{plural(len(names), 'tool name')} in the requests name no single tool of "
              f"the catalog, skipped: {shown}")
+
+
+def _print_provenance(sources: list[dict[str, Any]]) -> None:
+    from toolcat.cli.output import console
+    from toolcat.wording import plural, printable
+
+    console.print("learned from:", highlight=False)
+    for entry in sources:
+        what = ("example requests in the catalog" if entry["kind"] == "example"
+                else entry["kind"])
+        console.print(f"  {printable(entry['source'])} ({what}): "
+                      f"{plural(entry['requests'], 'request')} "
+                      f"for {plural(entry['tools'], 'tool')}", highlight=False, markup=False)
 
 
 def _print_cv(validation: CrossValidation) -> None:

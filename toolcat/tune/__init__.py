@@ -28,11 +28,12 @@ from toolcat.tune.usage import Usage, example_usage, read_usage
 
 def read_sources(catalog: Catalog, paths: Sequence[str | Path], *,
                  topics: str | Path | None = None) -> Usage:
-    """Every request of `paths` and the example requests of the catalog's tools."""
-    usage = example_usage(catalog)
+    """Every request of `paths` and the example requests of the catalog's tools (within
+    their bounds, toolcat.tune.usage)."""
+    read = Usage((), {})
     for path in paths:
-        usage = usage + read_usage(path, catalog, topics=topics)
-    return usage
+        read = read + read_usage(path, catalog, topics=topics)
+    return example_usage(catalog, others=len(read.requests)) + read
 
 
 def prepare_material(catalog: Catalog, usage: Usage, **options: Any) -> Material:

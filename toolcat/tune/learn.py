@@ -23,7 +23,8 @@ def learn(material: Material, seed: int = SEED) -> Tuning:
     indices, usages = tool_usages(material, train)
     tools = material.catalog.tools
     report = {"requests": len(material.measured), "examples": len(material.examples),
-              "tools_with_usage": len(usages), **choice.to_json()}
+              "tools_with_usage": len(usages), "learned_from": material.provenance(),
+              **choice.to_json()}
     return Tuning(material.model, choice.weights,
                   {tools[i].qualified_name: u for i, u in zip(indices.tolist(), usages,
                                                                strict=True)},

@@ -27,10 +27,13 @@ from toolcat.search.tuning import (
 )
 from toolcat.tune.calibration import tool_biases
 from toolcat.tune.chitchat import CHITCHAT
-from toolcat.tune.usage import Request, Usage
+from toolcat.tune.usage import Bounded, Request, Usage
 
 CHAT = "chitchat"  # the kind of the built-in requests no tool fits (toolcat.tune.chitchat)
 BATCH = 4096  # requests scored zero-shot at a time (each batch reads the embedding cache)
+# An example request at least this near (cosine) to a request of the user's own files that
+# went to other tools is that request, copied or reworded, claimed for another tool
+NEAR = 0.8
 
 
 @dataclass
@@ -49,6 +52,7 @@ class Material:
     model: str
     digests: list[bytes] = field(default_factory=list)
     tool_vectors: np.ndarray | None = None  # the hybrid's, one a tool (for Tool2Vec's mix)
+    bounded: tuple[Bounded, ...] = ()  # example requests left out (toolcat.tune.usage)
 
     @property
     def size(self) -> int:
@@ -77,6 +81,19 @@ class Material:
     def positives(self, indices: Sequence[int]) -> list[int]:
         return [i for i in indices if self.requests[i].groups]
 
+    def provenance(self) -> list[dict[str, object]]:
+        """Where the learned requests came from: each file (a call log, a query set, the
+        catalog file whose tools carry example requests) with its kind, how many requests
+        of it are learned from and how many tools they name."""
+        out: dict[tuple[str, str], tuple[int, set[int]]] = {}
+        for request in self.requests:
+            if request.kind == CHAT:
+                continue
+            count, tools = out.get((request.source, request.kind), (0, set()))
+            out[(request.source, request.kind)] = (count + 1, tools | set(request.tools))
+        return [{"source": source, "kind": kind, "requests": count, "tools": len(tools)}
+                for (source, kind), (count, tools) in out.items()]
+
 
 def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     """Score every request zero-shot once (the hybrid must be over `catalog.tools`)."""
@@ -85,9 +102,12 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     requests = tuple(r for r in usage.requests if r.kind != "example") + \
         tuple(r for r in usage.requests if r.kind == "example") + \
         tuple(Request(text, (), CHAT) for text in CHITCHAT)
-    texts = [r.text for r in requests]
     embedder = hybrid.embedder
-    vectors = embed_texts(embedder, texts, cache=hybrid.cache)[0]
+    vectors = embed_texts(embedder, [r.text for r in requests], cache=hybrid.cache)[0]
+    keep, claimed = _unclaimed(requests, vectors, catalog)
+    requests = tuple(r for r, k in zip(requests, keep, strict=True) if k)
+    vectors = vectors[keep]
+    texts = [r.text for r in requests]
     size = len(catalog.tools)
     base = np.zeros((len(texts), size))
     cosine = np.zeros((len(texts), size))
@@ -99,7 +119,52 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests
                      if r.kind not in ("example", CHAT)],
-                    np.asarray(hybrid.semantic.vectors, dtype=np.float32))
+                    np.asarray(hybrid.semantic.vectors, dtype=np.float32),
+                    _merged(usage.bounded, claimed))
+
+
+def _merged(first: Sequence[Bounded], then: Sequence[Bounded]) -> tuple[Bounded, ...]:
+    """One note a tool: what was written, what is left, every reason."""
+    out = {(b.source, b.tool): b for b in first}
+    for b in then:
+        before = out.get((b.source, b.tool))
+        out[(b.source, b.tool)] = b if before is None else Bounded(
+            b.source, b.tool, before.written, b.kept, f"{before.reason}; {b.reason}")
+    return tuple(out.values())
+
+
+def _unclaimed(requests: Sequence[Request], vectors: np.ndarray, catalog: Catalog
+               ) -> tuple[np.ndarray, tuple[Bounded, ...]]:
+    """Which requests to learn from: all but the example requests that lie NEAR a request of
+    the user's own files that went to other tools only (the user's own traffic is the
+    authority on where a request goes; a catalog's examples only add to it); and what that
+    left out, a tool at a time."""
+    keep = np.ones(len(requests), dtype=bool)
+    own = [i for i, r in enumerate(requests) if r.kind not in ("example", CHAT) and r.groups]
+    examples = [i for i, r in enumerate(requests) if r.kind == "example"]
+    if not own or not examples:
+        return keep, ()
+    own_tools = [set(requests[i].tools) for i in own]
+    left: dict[int, list[int]] = {}  # tool -> [written, dropped]
+    sources: dict[int, str] = {}
+    mine = vectors[own]
+    step = max(1, (1 << 22) // len(own))  # a few million cosines at a time
+    for start in range(0, len(examples), step):
+        chunk = examples[start:start + step]
+        near = vectors[chunk] @ mine.T >= NEAR
+        for row, i in enumerate(chunk):
+            tool = requests[i].tools[0]
+            sources[tool] = requests[i].source
+            counts = left.setdefault(tool, [0, 0])
+            counts[0] += 1
+            if any(tool not in own_tools[j] for j in np.flatnonzero(near[row])):
+                keep[i] = False
+                counts[1] += 1
+    claimed = tuple(
+        Bounded(sources[t], catalog.tools[t].qualified_name, written, written - dropped,
+                f"{dropped} near requests of your own files that went to other tools")
+        for t, (written, dropped) in left.items() if dropped)
+    return keep, claimed
 
 
 def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, list[ToolUsage]]:

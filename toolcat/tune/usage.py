@@ -13,6 +13,14 @@ Four sources, told apart by what a file holds:
   them, or one per line (JSONL);
 - example requests that the catalog's author wrote on the tools (`Tool.example_requests`).
 
+Every request keeps its source (the file it was read from; for an example request, the catalog
+file of its tool), so a tuning says where its usage came from. A catalog may come from a
+stranger, so what its examples can teach is bounded: at most MAX_TOOL_EXAMPLES distinct ones a
+tool, and one catalog file's examples at most as many as the requests of the user's own files,
+or MAX_FILE_EXAMPLES when that is more (a catalog tuned from its own examples alone keeps them);
+what is left out is said (`Usage.bounded`). Examples that the user's own requests give to
+other tools are left out later, once embedded (toolcat.tune.material).
+
 Names are matched to the catalog as bench labels are (`name` or `server:name`; a wire name
 `server__tool` too). Names that are no tool of the catalog are counted and skipped: logs
 outlive the tools they name.
@@ -21,7 +29,7 @@ outlive the tools they name.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +40,8 @@ from toolcat.source.files import parse_json_lines, parse_text, read_text
 
 KINDS = ("labeled", "log", "transcript", "example")
 MAX_SHOWN = 1000  # tools a log line may say were offered (a prompt holds far fewer)
+MAX_TOOL_EXAMPLES = 16  # example requests learned a tool (a few dozen make a whole catalog)
+MAX_FILE_EXAMPLES = 128  # one catalog file's examples, when other sources hold fewer requests
 
 
 @dataclass(frozen=True)
@@ -45,10 +55,26 @@ class Request:
     kind: str
     origin: SourceRef | None = None
     declined: tuple[int, ...] = ()  # tools offered for it and not called (a log's `shown`)
+    source: str = ""  # the file it was read from (an example: its tool's catalog file)
 
     @property
     def tools(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(i for g in self.groups for i in g))
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """Example requests of one tool left out of what a tuning learns, and why."""
+
+    source: str  # the catalog file
+    tool: str  # its qualified name
+    written: int
+    kept: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "tool": self.tool, "written": self.written,
+                "kept": self.kept, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -58,12 +84,14 @@ class Usage:
     requests: tuple[Request, ...]
     unknown: Mapping[str, int]  # name -> how many times it was named
     sources: tuple[str, ...] = ()
+    bounded: tuple[Bounded, ...] = ()
 
     def __add__(self, other: Usage) -> Usage:
         unknown = dict(self.unknown)
         for name, n in other.unknown.items():
             unknown[name] = unknown.get(name, 0) + n
-        return Usage(self.requests + other.requests, unknown, self.sources + other.sources)
+        return Usage(self.requests + other.requests, unknown, self.sources + other.sources,
+                     self.bounded + other.bounded)
 
     def count(self, kind: str) -> int:
         return sum(r.kind == kind for r in self.requests)
@@ -104,15 +132,35 @@ def read_usage(path: str | Path, catalog: Catalog, *, topics: str | Path | None 
         requests = list(_from_transcripts(records or [], names))
     else:
         requests = list(_from_labeled(path, catalog, names, topics))
-    return Usage(tuple(requests), names.unknown, (str(path),))
+    return Usage(tuple(replace(r, source=str(path)) for r in requests), names.unknown,
+                 (str(path),))
 
 
-def example_usage(catalog: Catalog) -> Usage:
-    """The example requests written on the catalog's tools."""
-    requests = tuple(Request(text, ((i,),), "example", tool.origin)
-                     for i, tool in enumerate(catalog.tools)
-                     for text in tool.example_requests)
-    return Usage(requests, {}, ())
+def example_usage(catalog: Catalog, others: int = 0) -> Usage:
+    """The example requests written on the catalog's tools, within the bounds (at most
+    MAX_TOOL_EXAMPLES distinct ones a tool; one catalog file's at most `others`, the requests
+    read from the user's files, or MAX_FILE_EXAMPLES when that is more)."""
+    requests: list[Request] = []
+    bounded: list[Bounded] = []
+    per_file: dict[str, int] = {}
+    for i, tool in enumerate(catalog.tools):
+        if not tool.example_requests:
+            continue
+        source = tool.origin.file if tool.origin is not None else f"server {tool.server}"
+        texts = list(dict.fromkeys(tool.example_requests))[:MAX_TOOL_EXAMPLES]
+        reason = f"at most {MAX_TOOL_EXAMPLES} distinct example requests a tool"
+        room = max(MAX_FILE_EXAMPLES, others) - per_file.get(source, 0)
+        if len(texts) > room:
+            texts = texts[:room]
+            reason = ("one catalog file's example requests at most as many as the requests "
+                      f"given with -q ({others}), or {MAX_FILE_EXAMPLES}")
+        per_file[source] = per_file.get(source, 0) + len(texts)
+        if len(texts) < len(tool.example_requests):
+            bounded.append(Bounded(source, tool.qualified_name, len(tool.example_requests),
+                                   len(texts), reason))
+        requests += (Request(text, ((i,),), "example", tool.origin, source=source)
+                     for text in texts)
+    return Usage(tuple(requests), {}, (), tuple(bounded))
 
 
 _Record = tuple[Any, SourceRef]
