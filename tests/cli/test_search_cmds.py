@@ -152,7 +152,8 @@ def test_pick_says_the_best_fit_was_left_out_as_unsafe_instead_of_offering_other
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         f"no safe tool fits: the best fit, database:drop_table "
-        f"({result.stdout.split('(')[1].split(')')[0]}), is unsafe and was left out; allow "
+        f"({result.stdout.split('(')[1].split(')')[0]}), is marked unsafe (safe: false) and "
+        "was left out; allow "
         "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it"]
     data = json.loads(run("pick", "drop the users table", "--json").stdout)
     assert (data["fits"], data["picks"]) == (False, [])

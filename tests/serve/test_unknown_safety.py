@@ -62,9 +62,10 @@ def test_a_client_that_cannot_ask_is_refused_and_told_how_to_allow(records, tmp_
     assert (folder / "alpha.txt").exists() and not (folder / "gamma.txt").exists()
 
 
-def test_the_users_setting_runs_unknown_tools_without_asking(records, tmp_path):
+def test_the_users_setting_runs_unknown_tools_without_asking(records, tmp_path, monkeypatch):
     catalog, folder = records
     Path("toolcat.yaml").write_text("mcp: {unannotated: safe}\n")
+    monkeypatch.setenv("TOOLCAT_TRUST", str(Path.cwd()))  # the user's own folder, by name
     user = User("decline")
 
     async def session() -> tuple[Any, types.CallToolResult]:

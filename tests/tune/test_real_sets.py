@@ -74,8 +74,8 @@ def test_tuning_on_one_half_of_metatool_pays_on_the_other(run, tmp_path, shared_
 def test_a_tuned_metatool_part_shows_small_talk_no_tool_and_requests_their_tools(run, tmp_path,
                                                                                 shared_cache):
     """On metatool's short, casual requests no score threshold tells small talk from a
-    request (its fitted threshold let "hello" through); the tuning's abstention does: a
-    request nearer to requests no tool fits than to any tool's text or past requests."""
+    request; the tuning's abstention does: a request nearer to requests no tool fits than to
+    any tool's text or past requests."""
     catalog, train, test = metatool_part(tmp_path)
     tuning = tmp_path / "tuning.json"
     made = run("tune", "-c", str(catalog), "-q", str(train), "-o", str(tuning), "--json")
@@ -92,10 +92,12 @@ def test_a_tuned_metatool_part_shows_small_talk_no_tool_and_requests_their_tools
     data = json.loads(tuning.read_text())
     del data["abstain"]
     older.write_text(json.dumps({**data, "version": 3}), encoding="utf-8")
-    assert picked("hello", older)["picks"]  # the problem
-    assert not picked("hello", None)["picks"]  # the default model's zero-shot abstention
-    hello = picked("hello")
-    assert not hello["picks"] and "nearer to requests no tool fits" in hello["message"]
+    # "hello" now scores under the threshold with every tuning and without one (the boilerplate
+    # a server repeats is no longer evidence); the unseen small talk below is what the
+    # tuning's abstention turns away where the threshold does not
+    for path in (older, None, tuning):
+        hello = picked("hello", path)
+        assert not hello["picks"] and hello["message"].startswith("no tool fits")
     # small talk it never saw, through bench: what pick would show a tool for
     benched = run("bench", "-c", str(catalog), "-q", str(DATA / "chitchat.jsonl"),
                   "--tuning", str(tuning), "--json")

@@ -71,8 +71,9 @@ HOW = {
               "--allow-unsafe (or set approval: allow in the profile) to run unsafe tools "
               "without asking",
     "unknown": "use an MCP client that supports elicitation, or, if you trust this server's "
-               "tools, set mcp: {unannotated: safe} in your toolcat.yaml (tools whose safety "
-               "is not stated then run without asking) or start toolcat serve with "
+               "tools, set mcp: {unannotated: safe} in your toolcat.yaml (in a folder of "
+               "$TOOLCAT_TRUST: a cloned repository's cannot relax safety; tools whose "
+               "safety is not stated then run without asking) or start toolcat serve with "
                "--allow-unsafe",
 }
 

@@ -114,8 +114,9 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
         chunk = texts[start:start + BATCH]
         base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
-        cosine[start:start + BATCH] = np.clip(
-            hybrid.semantic.similarity(chunk, cached=True), 0.0, None)
+        # the cosine the hybrid adds: of the request without the server names it holds
+        cosine[start:start + BATCH] = np.clip(hybrid.semantic.similarity(
+            [hybrid.servers.strip(q) for q in chunk], cached=True), 0.0, None)
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests
                      if r.kind not in ("example", CHAT)],
