@@ -58,6 +58,7 @@ VALUE_TOOLS = [
     Tool(name="fetch_page", description="Fetch a web page and return its text."),
     Tool(name="read_file", description="Read a file and return its text."),
     Tool(name="describe_image", description="Describe what a png or jpeg image shows."),
+    Tool(name="read_range", description="Read a range of cells of a Google spreadsheet."),
 ]
 
 
@@ -70,8 +71,10 @@ def test_the_words_of_a_url_or_file_name_a_request_names_are_no_evidence():
     assert "create_note" not in names("mail the text to notes@example.org", VALUE_TOOLS)
 
 
-def test_a_file_names_extension_stays_evidence_of_its_kind():
+def test_a_file_names_extension_and_a_urls_host_stay_evidence_of_its_kind_and_service():
     assert names("what is in holiday.png", VALUE_TOOLS) == ["describe_image"]
+    assert names("read https://docs.google.com/spreadsheets/d/1Bx/edit", VALUE_TOOLS)[0] == \
+        "read_range"
 
 
 def test_dotted_names_and_a_request_made_only_of_a_value_keep_their_words():
