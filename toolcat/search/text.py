@@ -221,8 +221,12 @@ def _known_extension(value: str) -> str:
     if "." not in tail:
         return ""
     extension = tail.rsplit(".", 1)[1]
-    return extension if extension and _types().guess_type(f"x.{extension}", strict=False)[0] \
-        else ""
+    return extension if extension and _known_type(extension) else ""
+
+
+@lru_cache(maxsize=4096)
+def _known_type(extension: str) -> bool:
+    return _types().guess_type(f"x.{extension}", strict=False)[0] is not None
 
 
 @lru_cache(maxsize=1)
