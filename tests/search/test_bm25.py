@@ -50,3 +50,33 @@ def test_the_reason_names_the_matched_terms_and_fields():
     best = rank(build_scorer("bm25", TOOLS), "archive", limit=1)[0]
     assert best.details == {"matched": {"archiv": ["name"]}}
     assert best.reason == "BM25F matched archiv (name)"
+
+
+VALUE_TOOLS = [
+    Tool(name="post_message", description="Post a message to a channel."),
+    Tool(name="create_note", description="Add a note to an issue."),
+    Tool(name="fetch_page", description="Fetch a web page and return its text."),
+    Tool(name="read_file", description="Read a file and return its text."),
+    Tool(name="describe_image", description="Describe what a png or jpeg image shows."),
+    Tool(name="read_range", description="Read a range of cells of a Google spreadsheet."),
+]
+
+
+def test_the_words_of_a_url_or_file_name_a_request_names_are_no_evidence():
+    # "post" and "notes" are data handed over, not what the request asks for
+    assert "post_message" not in names("grab the text of https://example.org/post",
+                                       VALUE_TOOLS)
+    assert "create_note" not in names("show me the text of notes.txt", VALUE_TOOLS)
+    assert "create_note" not in names("read ~/work/notes/today", VALUE_TOOLS)
+    assert "create_note" not in names("mail the text to notes@example.org", VALUE_TOOLS)
+
+
+def test_a_file_names_extension_and_a_urls_host_stay_evidence_of_its_kind_and_service():
+    assert names("what is in holiday.png", VALUE_TOOLS) == ["describe_image"]
+    assert names("read https://docs.google.com/spreadsheets/d/1Bx/edit", VALUE_TOOLS)[0] == \
+        "read_range"
+
+
+def test_dotted_names_and_a_request_made_only_of_a_value_keep_their_words():
+    assert names("call post_message.send", VALUE_TOOLS)[0] == "post_message"
+    assert names("https://example.org/notes", VALUE_TOOLS) == ["create_note"]

@@ -13,7 +13,9 @@ words removed, so `sendMessage`, `send_message` and "sending messages" meet; a q
 camelCase words also count whole (`GitLab` meets a server called `gitlab`). A server's
 boilerplate, the sentences that recur in the descriptions of three or more of its tools
 (`toolcat.search.text.repeated_sentences`), is left out: it tells which server, not which
-tool. The server's name is a field of its own whose idf is counted among servers, not tools:
+tool. The words of the values a request names (a URL, an e-mail address, a path, a file
+name: `toolcat.search.text.without_values`) are not matched: they are data for the arguments.
+The server's name is a field of its own whose idf is counted among servers, not tools:
 naming one of twenty servers says as much as a word one tool in twenty has.
 
 The score divides BM25F by the most the query could earn, `(k1 + 1) * sum_t idf(t)`, so it is
@@ -44,6 +46,7 @@ from toolcat.search.text import (
     stems,
     tool_title,
     whole_words,
+    without_values,
     word_stems,
 )
 
@@ -256,6 +259,14 @@ class BM25Scorer:
         """The query's distinct stems, in order, with their term ids (None: no tool has it)."""
         if self._terms[0] != query:
             found = stems(query) + whole_words(query)
+            # the words of the values a request names (URLs, paths, file names) are no
+            # evidence, unless nothing else in the request meets a tool
+            asked = without_values(query)
+            if asked != query:
+                kept = set(stems(asked) + whole_words(asked))
+                ids = self._term_ids
+                if any(term in ids or SERVER + term in ids for term in kept):
+                    found = [term for term in found if term in kept]
             found += [SERVER + term for term in found]
             self._terms = (query, [(term, self._term_ids.get(term))
                                    for term in dict.fromkeys(found)])

@@ -172,6 +172,70 @@ def stems(text: str) -> list[str]:
             for s in (cached[raw] if raw in cached else word_stems(raw))]
 
 
+# Values a request names: a URL, an e-mail address, a path, a file name. Their words are
+# data for a tool's arguments, not what the request asks for: "grab the text of
+# https://example.org/post" is not about posting, "show me notes.txt" not about notes. A file's
+# extension stays, as the kind of file it is (`png`: an image). Requests are split on white space
+# and each piece is matched whole, so a hostile request costs linear time.
+_EDGES = "\"'`()[]{}<>,;:!?"
+_URL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PATH = re.compile(r"(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]+)*/?|[\w.~-]+(?:/[\w.~-]+)+")
+_FILE = re.compile(r"[\w-]+(?:\.[\w-]+)*\.([A-Za-z0-9]{1,5})")
+
+
+def without_values(text: str) -> str:
+    """`text` with the URLs, e-mail addresses, paths and file names it names replaced by their
+    file extensions, when they have a known one (`mimetypes`' own table, not the system's):
+    what a request asks for, as against the values it hands over."""
+    if "." not in text and "/" not in text and "@" not in text:
+        return text
+    return " ".join(_request_part(piece) for piece in text.split())
+
+
+def _request_part(piece: str) -> str:
+    """One white-space separated piece of a request: as it is, or the extension of the value
+    it is (or nothing; see `without_values`)."""
+    core = piece.strip(_EDGES).rstrip(".")
+    if not core or not any(c in core for c in "./@"):
+        return piece
+    if _URL.fullmatch(core):
+        # the host names a service, as a server's name does (acme.slack.com): it stays
+        address = core.split("://", 1)[-1].split("?")[0].split("#")[0]
+        host, _, path = address.partition("/")
+        labels = host.split(":")[0].split(".")
+        kept = [label for label in labels[:-1] if label.lower() != "www"]
+        return " ".join([*kept, _known_extension(path)]).strip()
+    if _EMAIL.fullmatch(core):
+        return ""
+    if _PATH.fullmatch(core) and (core[0] in "/~." or _known_extension(core)):
+        return _known_extension(core)
+    if _FILE.fullmatch(core) and _known_extension(core):
+        return _known_extension(core)
+    return piece
+
+
+def _known_extension(value: str) -> str:
+    """The extension of the file `value` ends in, if it is one of a known type, else ""."""
+    tail = value.rstrip("/").rsplit("/", 1)[-1]
+    if "." not in tail:
+        return ""
+    extension = tail.rsplit(".", 1)[1]
+    return extension if extension and _known_type(extension) else ""
+
+
+@lru_cache(maxsize=4096)
+def _known_type(extension: str) -> bool:
+    return _types().guess_type(f"x.{extension}", strict=False)[0] is not None
+
+
+@lru_cache(maxsize=1)
+def _types() -> Any:
+    import mimetypes
+
+    return mimetypes.MimeTypes(filenames=())  # the built-in table: the same on every machine
+
+
 _IDENTIFIER = re.compile(r"[_.]|[a-z][A-Z]")
 _CLAUSE = re.compile(r"\(?[^.;!?()]+(?:[.;!?]+(?=\s|$)|[.;!?]+|\)|(?=\()|$)")
 _NAME_TOKEN = re.compile(r"[A-Za-z_][\w.-]*\w")
