@@ -248,7 +248,7 @@ def passing(groups: list[list[str]], home: str = "en") -> set[int]:
     kept = found.difference(plain)
     exact = _matching([groups[i] for i in plain], _gate(True), prepare, _GROUPS)
     kept.update(i for at, i in enumerate(plain)
-                if at in exact or any(_foreign(text, home) for text in groups[i]))
+                if at in exact or _foreign(groups[i], home))
     return kept
 
 
@@ -276,20 +276,37 @@ def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
 _GROUPS = "\n.\x00\n"
 
 
-def _foreign(text: str, home: str) -> bool:
-    """Whether a sentence of the ASCII `text` gets the cue `other_language` (see `cues_of`).
-    A sentence in another language than English holds three of its function words, so a
-    text without three of any is not split into sentences."""
-    if home == "en":
-        words = prepare(text).split()
-        if not any(sum(w in vocab for w in words) >= 3
-                   for lang, vocab in _FUNCTION_WORDS.items() if lang != "en"):
-            return False
-    for _, written in split_sentences(text):
-        sentence = prepare(written)
-        if len(sentence.split()) >= MIN_WORDS and language(sentence) not in ("", home):
-            return True
+def _foreign(texts: list[str], home: str) -> bool:
+    """Whether a sentence of the ASCII `texts` gets the cue `other_language` (see `cues_of`).
+    A sentence in another language than English holds three of its function words, so texts
+    without three of any are not split into sentences."""
+    if home == "en" and not _foreign_words(prepare("\n".join(texts)).split(), 0):
+        return False
+    for text in texts:
+        for _, written in split_sentences(text):
+            sentence = prepare(written)
+            words = sentence.split()
+            if len(words) >= MIN_WORDS and (_foreign_words(words, 2) if home == "en"
+                                            else language(sentence) not in ("", home)):
+                return True
     return False
+
+
+_OTHER_WORDS = frozenset().union(*(vocab for lang, vocab in _FUNCTION_WORDS.items()
+                                   if lang != "en"))
+
+
+def _foreign_words(words: list[str], times: int) -> bool:
+    """Whether `words` hold three function words of a language other than English, and more
+    than `times` as many as English ones: what makes `language` of ASCII words say it is not
+    English (the most of one language are then more than `times` English ones too)."""
+    found = list(filter(_OTHER_WORDS.__contains__, words))
+    if len(found) < 3:
+        return False
+    english = sum(w in _FUNCTION_WORDS["en"] for w in words) if times else 0
+    return any(count >= 3 and count > times * english
+               for count in (sum(w in vocab for w in found)
+                             for lang, vocab in _FUNCTION_WORDS.items() if lang != "en"))
 
 
 @cache
