@@ -24,7 +24,7 @@ import re
 import unicodedata
 import zlib
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -208,10 +208,11 @@ _GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
 
 
 @cache
-def _gate() -> Any:
-    """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression, word
-    boundaries and look-arounds left out: it may say yes where no cue fires (that only costs
-    the scoring), never no where one does. One linear pass over a tool's text instead of a
+def _gate(bounded: bool) -> Any:
+    """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression,
+    look-arounds left out, and word boundaries too unless `bounded`: it may say yes where no
+    cue fires (that only costs the scoring), never no where one does in ASCII text (where
+    RE2's word boundaries are Python's). One linear pass over a tool's text instead of a
     backtracking search per cue per string: nearly every tool is passed over here."""
     import re2
 
@@ -219,33 +220,93 @@ def _gate() -> Any:
     options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
-    parts = [_GAP.sub("[^.!?]*", pattern.replace("\\b", "").replace("(?![\\w.-])", ""))
+    parts = [_GAP.sub("[^.!?]*", pattern if bounded else pattern.replace("\\b", ""))
+             .replace("(?![\\w.-])", "")
              for name, pattern in CUES.items() if name not in WEAK]
     return re2.compile("|".join(f"(?:{part})" for part in parts), options)
 
 
-def worth_scoring(texts: list[str]) -> bool:
-    """Whether any of `texts` may hold a reportable sentence (see `_gate`)."""
-    return bool(passing([texts]))
+def worth_scoring(texts: list[str], home: str = "en") -> bool:
+    """Whether any of `texts` may hold a reportable sentence (see `passing`)."""
+    return bool(passing([texts], home))
 
 
-def passing(groups: list[list[str]]) -> set[int]:
+def passing(groups: list[list[str]], home: str = "en") -> set[int]:
     """The indices of the groups of texts (a tool's strings each) that may hold a reportable
-    sentence: all of them read in one RE2 pass, as one text (a call into RE2 costs more than
-    matching a tool's few strings)."""
+    sentence, `home` being the catalog's language.
+
+    Two RE2 passes, each over all the groups at once as one text (a call into RE2 costs more
+    than matching a tool's few strings): the gate without word boundaries, then, over the
+    ASCII groups it let through, the gate with them, on the text as the detector reads it
+    (`prepare`). Of a third of a catalog the first lets through (a cue's word inside another
+    word: "lie" in "client"), the second keeps a few percent; an ASCII group it turns away
+    is still scored when a sentence of it may be in another language than `home` (the cue
+    `other_language`, which no expression holds). What the first pass turns away is never
+    scored: the groups are a subset of those it lets through."""
+    found = _matching(groups, _gate(False), str.lower, "\x00")
+    plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
+    kept = found.difference(plain)
+    exact = _matching([groups[i] for i in plain], _gate(True), prepare, _GROUPS)
+    kept.update(i for at, i in enumerate(plain)
+                if at in exact or _foreign(groups[i], home))
+    return kept
+
+
+def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
+              between: str) -> set[int]:
+    """The indices of the groups of which `gate` matches the texts (`read`, joined with
+    `between` the groups); non-ASCII groups are always in."""
     found = {i for i, texts in enumerate(groups) if not all(t.isascii() for t in texts)}
     starts: list[int] = []
     parts: list[str] = []
     at = 0
     for texts in groups:
         starts.append(at)
-        part = "\n".join(texts).lower()
+        part = read("\n".join(texts))
         parts.append(part)
-        at += len(part) + 1
+        at += len(part) + len(between)
     # one call: the RE2 wrapper encodes the text it is given on every call
-    for match in _gate().finditer("\x00".join(parts)):
+    for match in gate.finditer(between.join(parts)):
         found.add(bisect_right(starts, match.start()) - 1)
     return found
+
+
+# between groups, for the exact gate: no gap of a cue ([^.!?]*) reads across a full stop, so
+# a match that starts in one group never swallows the next one's
+_GROUPS = "\n.\x00\n"
+
+
+def _foreign(texts: list[str], home: str) -> bool:
+    """Whether a sentence of the ASCII `texts` gets the cue `other_language` (see `cues_of`).
+    A sentence in another language than English holds three of its function words, so texts
+    without three of any are not split into sentences."""
+    if home == "en" and not _foreign_words(prepare("\n".join(texts)).split(), 0):
+        return False
+    for text in texts:
+        for _, written in split_sentences(text):
+            sentence = prepare(written)
+            words = sentence.split()
+            if len(words) >= MIN_WORDS and (_foreign_words(words, 2) if home == "en"
+                                            else language(sentence) not in ("", home)):
+                return True
+    return False
+
+
+_OTHER_WORDS = frozenset().union(*(vocab for lang, vocab in _FUNCTION_WORDS.items()
+                                   if lang != "en"))
+
+
+def _foreign_words(words: list[str], times: int) -> bool:
+    """Whether `words` hold three function words of a language other than English, and more
+    than `times` as many as English ones: what makes `language` of ASCII words say it is not
+    English (the most of one language are then more than `times` English ones too)."""
+    found = list(filter(_OTHER_WORDS.__contains__, words))
+    if len(found) < 3:
+        return False
+    english = sum(w in _FUNCTION_WORDS["en"] for w in words) if times else 0
+    return any(count >= 3 and count > times * english
+               for count in (sum(w in vocab for w in found)
+                             for lang, vocab in _FUNCTION_WORDS.items() if lang != "en"))
 
 
 @cache

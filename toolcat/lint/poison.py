@@ -68,9 +68,12 @@ class Hit:
     cues: tuple[str, ...] = ()  # the detector's cues that fired in the sentence
 
 
-def scan_definition(entry: Any, pointer: str = "") -> list[Hit]:
-    """Every hit in every string (values and keys) of a tool's entry or schema."""
-    texts = [text for text in texts_of(entry) if text not in _clean]
+def scan_definition(entry: Any, pointer: str = "", texts: list[str] | None = None
+                    ) -> list[Hit]:
+    """Every hit in every string (values and keys) of a tool's entry or schema; `texts`: its
+    `texts_of`, when the caller has them already."""
+    texts = [text for text in (texts_of(entry) if texts is None else texts)
+             if text not in _clean]
     if not texts:
         return []
     if _suspect(texts):
@@ -110,7 +113,7 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
     every scored sentence is under WARN_AT has none. `gated`: the caller has already found
     that the entry may hold one (`detector.passing`)."""
     hits: list[Hit] = []
-    if not gated and not detector.worth_scoring(texts_of(entry)):
+    if not gated and not detector.worth_scoring(texts_of(entry), home):
         return hits  # one pass over the whole entry: nearly every tool stops here
     for at, text, is_key in strings(entry, pointer):
         if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:

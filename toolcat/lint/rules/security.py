@@ -37,12 +37,14 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     def scan() -> list[Hit]:
         home = ctx.shared("language", lambda: catalog_language(
             [t.description for t in ctx.catalog.tools if t.description]))
-        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog))
+        texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
+        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, home))
         entries = _entries(tool)
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for entry, pointer in entries:
-            found = [h for h in scan_definition(entry, pointer) if (h.label, h.text) not in known]
+        for (entry, pointer), read in zip(entries, texts[id(tool)], strict=True):
+            found = [h for h in scan_definition(entry, pointer, read)
+                     if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
             graves = {h.pointer for h in found if h.grave}
             if id(tool) in scored:
@@ -68,12 +70,17 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
     return entries
 
 
-def _worth_scoring(catalog: Catalog) -> set[int]:
+def _texts(catalog: Catalog) -> dict[int, list[list[str]]]:
+    """The `texts_of` each entry of each tool (by id), read once for both passes over them:
+    the patterns' quick pass and the learned detector's gate."""
+    return {id(tool): [texts_of(entry) for entry, _ in _entries(tool)] for tool in catalog.tools}
+
+
+def _worth_scoring(catalog: Catalog, texts: dict[int, list[list[str]]], home: str) -> set[int]:
     """The ids of the tools whose text may hold a sentence the learned detector reports, all
-    found in one pass (`detector.passing`)."""
-    groups = [[text for entry, _ in _entries(tool) for text in texts_of(entry)]
-              for tool in catalog.tools]
-    return {id(catalog.tools[i]) for i in passing(groups)}
+    found at once (`detector.passing`)."""
+    groups = [[text for read in texts[id(tool)] for text in read] for tool in catalog.tools]
+    return {id(catalog.tools[i]) for i in passing(groups, home)}
 
 
 def _calibrated(hit: Hit, home: str) -> Hit:
