@@ -57,7 +57,7 @@ def test_short_sessions_exit_0_while_the_semantic_stage_loads(tmp_path):
                              env=environment(TOOLCAT_CACHE_DIR=str(cache)), cwd=REPO,
                              capture_output=True, text=True, timeout=600, check=False)
     assert indexed.returncode == 0, indexed.stderr
-    _, ident = _locate(None)  # indexing loaded torch, which exported the query encoder
+    _, ident, _ = _locate(None)  # indexing loaded torch, which exported the query encoder
     assert onnx_encoder.export_path(EmbeddingCache(ident, cache).folder, ident).is_file()
     for number, linger in enumerate((0.5, 1.0, 1.5, 1.0)):
         record = tmp_path / f"exit-{number}"

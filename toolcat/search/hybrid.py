@@ -175,10 +175,12 @@ class HybridScorer:
         abstention = shipped(self.embedder.ident) if semantic is not None else None
         if semantic is None or abstention is None or not queries or not len(self.tools):
             return [False] * len(queries)
-        # the scores just computed: the similarities and the query's vector are kept
-        best = np.max(semantic.similarity(queries, cached=cached), axis=1)
-        vectors = (embed_texts(self.embedder, queries, cache=self.cache)[0] if cached
-                   else np.stack([self.embedder.query_vector(q) for q in queries]))
+        # the requests as the scores just computed embedded them (without the server names
+        # they hold), so their similarities and vectors are kept, not encoded again
+        asked = [self.servers.strip(q) for q in queries]
+        best = np.max(semantic.similarity(asked, cached=cached), axis=1)
+        vectors = (embed_texts(self.embedder, asked, cache=self.cache)[0] if cached
+                   else np.stack([self.embedder.query_vector(q) for q in asked]))
         return [bool(away) for away in far_from_tools(abstention, vectors, best)]
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
