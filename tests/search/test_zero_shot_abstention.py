@@ -13,7 +13,6 @@ from tests.conftest import REPO
 pytestmark = pytest.mark.semantic
 
 
-
 def test_small_talk_gets_no_tool_without_a_tuning(run, shared_cache):
     """The zero-shot abstention shipped with the model: "hello" is nearer to small talk
     than to any tool of the demo catalog, and a request for a tool still gets it."""
@@ -27,6 +26,14 @@ def test_small_talk_gets_no_tool_without_a_tuning(run, shared_cache):
     plain = json.loads(run("pick", "-c", "demo", "hello", "--json", "--min-score",
                            "0.05").stdout)
     assert plain["picks"]
+
+
+def test_a_request_that_names_a_server_is_for_its_tools(run, shared_cache):
+    """Embedded without the server's name ("weather"), "what is the weather tomorrow" reads
+    like small talk; naming a server of the catalog says it is for the catalog's tools."""
+    asked = json.loads(run("pick", "-c", "demo", "what is the weather tomorrow",
+                           "--json").stdout)
+    assert asked["picks"][0]["qualified_name"] == "weather:weather_forecast"
 
 
 def test_bench_counts_what_the_zero_shot_abstention_turns_away(run, shared_cache):

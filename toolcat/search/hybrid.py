@@ -175,13 +175,17 @@ class HybridScorer:
         abstention = shipped(self.embedder.ident) if semantic is not None else None
         if semantic is None or abstention is None or not queries or not len(self.tools):
             return [False] * len(queries)
-        # the requests as the scores just computed embedded them (without the server names
-        # they hold), so their similarities and vectors are kept, not encoded again
-        asked = [self.servers.strip(q) for q in queries]
+        # a request that names one of the catalog's servers is for its tools, whatever the
+        # rest of it says ("what is the weather tomorrow" with a weather server); the others
+        # are embedded as the scores just embedded them, so their vectors are not encoded again
+        asked = [q for q in queries if self.servers.strip(q) == q]
+        if not asked:
+            return [False] * len(queries)
         best = np.max(semantic.similarity(asked, cached=cached), axis=1)
         vectors = (embed_texts(self.embedder, asked, cache=self.cache)[0] if cached
                    else np.stack([self.embedder.query_vector(q) for q in asked]))
-        return [bool(away) for away in far_from_tools(abstention, vectors, best)]
+        away = dict(zip(asked, far_from_tools(abstention, vectors, best), strict=True))
+        return [bool(away.get(q, False)) for q in queries]
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:
