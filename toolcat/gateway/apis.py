@@ -12,6 +12,7 @@ never scored, dropped or deferred: they pass through as they came.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -114,37 +115,43 @@ def _check_tools(tools: Any, is_function: Callable[[Any], bool],
         seen.add(name)
 
 
-class Api:
+class Api(ABC):
     """What the proxy needs of one provider API (see the module docstring)."""
 
     name: str
     path: str
     messages_key: str
 
+    @abstractmethod
     def check(self, body: Any) -> Body:
         """The body, if its shape is one the provider accepts.
 
         Raises:
             BadRequest: it is not.
         """
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def is_function(self, item: Mapping[str, Any]) -> bool:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def tool_name(self, item: Mapping[str, Any]) -> str:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def read(self, item: Mapping[str, Any]) -> Tool:
         """The canonical tool of a function tool of a request."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def write(self, tool: Tool) -> dict[str, Any]:
         """`tool` (the gateway's own) as this API's function tool."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def messages(self, body: Body) -> list[Any]:
-        raise NotImplementedError
+        ...
 
     def query(self, body: Body) -> str:
         """The words the tools are chosen for: the last user message that has text."""
@@ -156,9 +163,10 @@ class Api:
         texts = _user_texts(self.messages(body))
         return texts[0] if texts else ""
 
+    @abstractmethod
     def used(self, body: Body) -> list[str]:
         """The names of the tools the conversation called, oldest first."""
-        raise NotImplementedError
+        ...
 
     def chosen(self, body: Body) -> str | None:
         """The tool `tool_choice` forces the model to call, if it names one."""
@@ -169,26 +177,31 @@ class Api:
         name = (function if isinstance(function, dict) else choice).get("name")
         return name if isinstance(name, str) else None
 
+    @abstractmethod
     def calls(self, reply: Any) -> list[Call]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def go_on(self, body: Body, reply: Any, answers: Sequence[tuple[Call, str]]) -> Body:
         """`body` continued by `reply` (whose calls are all the gateway's) and the gateway's
         answers to them."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def strip(self, reply: Any, names: set[str]) -> Any:
         """`reply` without its calls of `names` (the gateway's tools), as a client expects
         a reply with no such calls."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def error(self, status: int, message: str) -> dict[str, Any]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def shorten_results(self, body: Body, shorten: Shorten) -> Body:
         """`body` with each tool result's text replaced by `shorten(text)` where that is not
         None (the messages it changes are copies)."""
-        raise NotImplementedError
+        ...
 
     def function_tools(self, body: Body) -> Iterator[tuple[int, dict[str, Any]]]:
         for i, item in enumerate(body.get("tools") or ()):
