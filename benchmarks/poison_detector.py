@@ -140,20 +140,15 @@ def corpus() -> tuple[list[tuple[str, tuple[str, ...]]], list[int], Counter[str]
     labels: list[int] = []
     counts: Counter[str] = Counter()
     seen: set[str] = set()
-    for source, text in benign_texts():
+    labelled = [(0, f"benign {source.split('.')[0]}", text) for source, text in benign_texts()]
+    labelled += [(1, f"malicious {generator}", text) for generator, text in malicious(1500)]
+    for label, origin, text in labelled:
         for sentence, cues in sentences(text):
             if sentence not in seen:
                 seen.add(sentence)
                 rows.append((sentence, cues))
-                labels.append(0)
-                counts[f"benign {source.split('.')[0]}"] += 1
-    for generator, text in malicious(1500):
-        for sentence, cues in sentences(text):
-            if sentence not in seen:
-                seen.add(sentence)
-                rows.append((sentence, cues))
-                labels.append(1)
-                counts[f"malicious {generator}"] += 1
+                labels.append(label)
+                counts[origin] += 1
     return rows, labels, counts
 
 

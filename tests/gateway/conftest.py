@@ -143,6 +143,12 @@ def tools_60() -> list[dict[str, Any]]:
     return tools
 
 
+def responses_tools() -> list[dict[str, Any]]:
+    """`tools_60` as the OpenAI Responses API's function tools."""
+    return [{"type": "function", "name": t["name"], "description": t["description"],
+             "parameters": t["input_schema"]} for t in tools_60()]
+
+
 def anthropic_text(text: str) -> dict[str, Any]:
     return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x",
             "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",

@@ -11,7 +11,12 @@ import httpx
 import openai
 import pytest
 
-from tests.gateway.conftest import anthropic_call, anthropic_text, tools_60
+from tests.gateway.conftest import (
+    anthropic_call,
+    anthropic_text,
+    responses_tools,
+    tools_60,
+)
 
 pytestmark = pytest.mark.slow  # each test starts an upstream and a gateway (threads, sockets)
 
@@ -104,8 +109,7 @@ def _message(text: str) -> dict[str, Any]:
 
 def test_openai_responses_through_the_gateway(gateway):
     running = gateway(lambda path, body: (200, _responses_reply([_message("Sunny.")])))
-    tools = [{"type": "function", "name": t["name"], "description": t["description"],
-              "parameters": t["input_schema"]} for t in tools_60()]
+    tools = responses_tools()
     reply = _openai(running.url).responses.create(model="gpt-x", tools=tools, input=QUESTION)
     assert reply.output_text == "Sunny."
     body = running.upstream.bodies()[0]
@@ -204,14 +208,10 @@ def test_openai_responses_search_loop(gateway):
     def script(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         if "get_weather" in [t["name"] for t in body["tools"]]:
             return 200, _responses_reply([_message("Sunny.")])
-        return 200, _responses_reply([{"type": "function_call", "id": "fc_1",
-                                       "call_id": "call_1", "name": "gateway_search_tools",
-                                       "arguments": "{\"query\": \"weather\"}",
-                                       "status": "completed"}])
+        return 200, _responses_search_call()
 
     running = gateway(script, profile="gateway-tool-search")
-    tools = [{"type": "function", "name": t["name"], "description": t["description"],
-              "parameters": t["input_schema"]} for t in tools_60()]
+    tools = responses_tools()
     reply = _openai(running.url).responses.create(model="gpt-x", tools=tools, input=QUESTION)
     assert reply.output_text == "Sunny."
     second = running.upstream.bodies()[1]
@@ -397,14 +397,10 @@ def test_a_responses_conversation_the_provider_keeps_goes_on_from_the_searchs_re
     def script(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         if "get_weather" in [t["name"] for t in body["tools"]]:
             return 200, {**_responses_reply([_message("Sunny.")]), "id": "resp_2"}
-        return 200, _responses_reply([{"type": "function_call", "id": "fc_1",
-                                       "call_id": "call_1", "name": "gateway_search_tools",
-                                       "arguments": "{\"query\": \"weather\"}",
-                                       "status": "completed"}])
+        return 200, _responses_search_call()
 
     running = gateway(script, profile="gateway-tool-search")
-    tools = [{"type": "function", "name": t["name"], "description": t["description"],
-              "parameters": t["input_schema"]} for t in tools_60()]
+    tools = responses_tools()
     reply = _openai(running.url).responses.create(
         model="gpt-x", tools=tools, previous_response_id="resp_0",
         input=[{"role": "user", "content": QUESTION}])
@@ -413,3 +409,11 @@ def test_a_responses_conversation_the_provider_keeps_goes_on_from_the_searchs_re
     assert first["previous_response_id"] == "resp_0"
     assert second["previous_response_id"] == "resp_1"
     assert [item["type"] for item in second["input"]] == ["function_call_output"]
+
+
+def _responses_search_call() -> dict[str, Any]:
+    """A Responses reply whose model calls the gateway's search tool for "weather"."""
+    return _responses_reply([{"type": "function_call", "id": "fc_1", "call_id": "call_1",
+                              "name": "gateway_search_tools",
+                              "arguments": "{\"query\": \"weather\"}",
+                              "status": "completed"}])

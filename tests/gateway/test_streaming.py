@@ -11,7 +11,7 @@ import anthropic
 import openai
 import pytest
 
-from tests.gateway.conftest import tools_60
+from tests.gateway.conftest import responses_tools, tools_60
 
 pytestmark = pytest.mark.slow  # each test starts an upstream and a gateway (threads, sockets)
 
@@ -145,8 +145,7 @@ def test_openai_responses_stream_after_a_search(gateway):
 
     running = gateway(script, profile="gateway-tool-search")
     client = openai.OpenAI(base_url=f"{running.url}/v1", api_key="sk-k", max_retries=0)
-    tools = [{"type": "function", "name": t["name"], "description": t["description"],
-              "parameters": t["input_schema"]} for t in tools_60()]
+    tools = responses_tools()
     events = list(client.responses.create(model="gpt-x", tools=tools, input=QUESTION,
                                           stream=True))
     assert [e.type for e in events] == ["response.output_text.delta", "response.completed"]
