@@ -13,6 +13,13 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
 
     python benchmarks/poison_accuracy.py
     python benchmarks/poison_accuracy.py --show     # also print every miss and false alarm
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh.yaml
+
+`--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
+the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a
+catalog of its own, an attack is caught when a security rule reports an error on it and flagged
+on any finding, per attack class and per language; a benign entry with an error is a false
+alarm, one with a warning is counted apart.
 """
 
 from __future__ import annotations
@@ -153,10 +160,63 @@ def linearity() -> None:
     print(f"ratio for 10x the text: {seconds[1] / seconds[0]:.1f}\n")
 
 
+def fresh_entries(path: Path, folder: Path) -> Iterable[tuple[dict, Catalog]]:
+    """(entry, the catalog of its one tool) for every entry of a fresh set."""
+    import json
+
+    import yaml
+
+    for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+        target = folder / f"{entry['id']}.json"
+        target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
+        yield entry, load_catalog(target, lenient=True)
+
+
+def fresh(path: Path, show: bool) -> None:
+    import tempfile
+
+    # section -> row -> [tools, errors, findings]; sections print in this order
+    rows: dict[str, dict[str, list[int]]] = {"attack class": {}, "language": {}, "": {}}
+    benign = [0, 0, 0]  # tools, errors, warnings only
+    with tempfile.TemporaryDirectory() as folder:
+        for entry, catalog in fresh_entries(path, Path(folder)):
+            levels = set().union(*verdicts(catalog).values())
+            tool = catalog.ident(catalog.tools[0])
+            if entry["class"] == "benign":
+                benign = [benign[0] + 1, benign[1] + ("error" in levels),
+                          benign[2] + (bool(levels) and "error" not in levels)]
+                if show and levels:
+                    print(f"    false alarm {entry['id']}: {messages(catalog, tool)}")
+                continue
+            for section, row in (("attack class", entry["class"]),
+                                 ("language", entry["lang"]), ("", "all")):
+                counts = rows[section].setdefault(row, [0, 0, 0])
+                counts[:] = [counts[0] + 1, counts[1] + ("error" in levels),
+                             counts[2] + bool(levels)]
+            if show and "error" not in levels:
+                print(f"    missed {entry['id']} ({entry['class']}, {entry['lang']}, "
+                      f"{entry['at']}): {messages(catalog, tool)}")
+    for section, table in rows.items():
+        print(f"{section:<20} {'tools':>5} {'errors':>7} {'share':>7} {'findings':>9} "
+              f"{'share':>7}")
+        for row, (tools, errors, found) in table.items():
+            print(f"{row:<20} {tools:>5} {errors:>7} {errors / tools:>7.1%} {found:>9} "
+                  f"{found / tools:>7.1%}")
+        print()
+    print(f"benign: {benign[0]} tools, {benign[1]} with errors (false alarms), "
+          f"{benign[2]} with warnings only")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
+    parser.add_argument("--fresh", type=Path, metavar="FILE",
+                        help="measure only this set of fresh attacks and benign tools "
+                             "(benchmarks/data/poison/fresh.yaml)")
     args = parser.parse_args()
+    if args.fresh is not None:
+        fresh(args.fresh, args.show)
+        return
     recall(args.show)
     false_positives(args.show)
     print()

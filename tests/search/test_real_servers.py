@@ -1,10 +1,13 @@
 """Ranking on tools imported from real MCP servers (benchmarks/data/real-servers): a server's
 name finds its tools, the cut leaves out what fits far worse, and the request set runs
-through `toolcat bench` with the default scorer ahead of bm25."""
+through `toolcat bench` with the default scorer ahead of bm25. The data itself holds together:
+every label names a tool of its half, and SOURCE.md's table counts each half's tools."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,34 @@ from toolcat.search.pick import pick
 REAL = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
 DEV = REAL / "dev-catalog.json"
 pytestmark = pytest.mark.skipif(not DEV.exists(), reason="the real-server set is absent")
+
+
+HALVES = ("dev", "heldout", "fresh")
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_every_label_of_a_request_names_exactly_one_tool_of_its_half(half):
+    catalog = load_catalog(REAL / f"{half}-catalog.json")
+    names = Counter(t.name for t in catalog.tools)
+    qualified = {t.qualified_name for t in catalog.tools}
+    lines = (REAL / f"{half}-queries.jsonl").read_text(encoding="utf-8").splitlines()
+    items = [json.loads(line) for line in lines if line.strip()]
+    assert len({item["id"] for item in items}) == len(items)
+    for item in items:
+        labels = [*item.get("relevant", []),
+                  *(label for group in item.get("relevant_groups", []) for label in group)]
+        assert item["query"].strip() and labels, item["id"]
+        for label in labels:
+            found = label in qualified if ":" in label else names[label] == 1
+            assert found, (item["id"], label)
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_source_md_counts_the_tools_of_every_server_of_a_half(half):
+    rows = re.findall(rf"^\| {half} \| ([a-z][\w-]*) \|.*\| (\d+) \|$",
+                      (REAL / "SOURCE.md").read_text(encoding="utf-8"), re.MULTILINE)
+    tools = Counter(t.server for t in load_catalog(REAL / f"{half}-catalog.json").tools)
+    assert {server: int(count) for server, count in rows} == dict(tools)
 
 
 def test_a_server_name_finds_its_tools_even_when_their_text_never_says_it(run):
