@@ -309,13 +309,13 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
             if isinstance(t, str) and t.strip()]
     name = _name(operation, method, path)
     return {"name": name, "description": "\n\n".join(text), "parameters": parameters,
-            "annotations": _hints(method, operation, name), "openapi": wiring}
+            "annotations": _hints(method, operation), "openapi": wiring}
 
 
-def _hints(method: str, operation: dict[str, Any], name: str) -> dict[str, Any]:
+def _hints(method: str, operation: dict[str, Any]) -> dict[str, Any]:
     """The MCP annotations that carry the operation's safety (see the module's docstring)."""
     hints: dict[str, Any]
-    if method in SAFE_METHODS or (method != "delete" and _reads(operation, name)):
+    if method in SAFE_METHODS or (method != "delete" and _reads(operation)):
         hints = {"readOnlyHint": True}
     elif method == "delete":
         hints = {"readOnlyHint": False, "destructiveHint": True}
@@ -327,11 +327,11 @@ def _hints(method: str, operation: dict[str, Any], name: str) -> dict[str, Any]:
     return hints
 
 
-def _reads(operation: dict[str, Any], name: str) -> bool:
+def _reads(operation: dict[str, Any]) -> bool:
     """Whether the operation's operationId or summary clearly reads as a read: a read word
-    first, no write word in either."""
-    summary = operation.get("summary")
-    texts = [_words(name), _words(summary) if isinstance(summary, str) else []]
+    first, no write word in either (a name made from the method says nothing)."""
+    texts = [_words(operation[key]) for key in ("operationId", "summary")
+             if isinstance(operation.get(key), str)]
     if any(WRITE_WORDS.intersection(words) for words in texts):
         return False
     return any(words[:1] and words[0] in READ_WORDS for words in texts)
