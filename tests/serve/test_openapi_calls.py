@@ -9,6 +9,7 @@ POST that creates is asked about, a POST search is found and called like a GET
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -37,6 +38,8 @@ servers:
 components:
   securitySchemes:
     token: {type: http, scheme: bearer}
+    key: {type: apiKey, in: query, name: api_key}
+    login: {type: http, scheme: basic}
   schemas:
     Pet:
       type: object
@@ -87,6 +90,10 @@ paths:
           description: matching pets
           content:
             application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}}
+  /stats:
+    get: {operationId: getStats, summary: Read the shop's statistics., security: [{key: []}]}
+  /account:
+    get: {operationId: getAccount, summary: Read the shop's account., security: [{login: []}]}
   /slow:
     get:
       operationId: slowReport
@@ -108,6 +115,8 @@ class PetShop(BaseHTTPRequestHandler):
                           "query": parse_qsl(parts.query), "body": body,
                           "authorization": self.headers.get("Authorization"),
                           "trace": self.headers.get("X-Trace")})
+        if parts.path in ("/v1/stats", "/v1/account"):  # their own schemes, checked below
+            return self._reply(200, {"ok": True})
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
             return self._reply(401, {"error": "missing or wrong token"})
         if parts.path == "/v1/slow":
@@ -270,6 +279,44 @@ def test_a_delete_is_left_out_until_unsafe_tools_are_allowed(api, tmp_path, monk
     assert added.structured_content["added"] == ["deletePet"]
     assert not deleted.is_error and text(deleted) == "HTTP 204 No Content"
     assert [(s["method"], s["path"]) for s in seen] == [("DELETE", "/v1/pets/7")]
+
+
+def test_an_api_key_in_the_query_and_basic_auth_come_from_the_environment(
+        api, tmp_path, monkeypatch):
+    document, seen = api
+    monkeypatch.setenv("TOOLCAT_AUTH_PET_SHOP_KEY", "key-81c0d2")
+    monkeypatch.setenv("TOOLCAT_AUTH_PET_SHOP_LOGIN", "ann:pw-3e9a0c")
+
+    async def session() -> list[Any]:
+        async with client("-c", str(document), "-p", str(_profile(tmp_path)),
+                          user=None) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["getStats", "getAccount"]})
+            return [await tc.call_tool("getStats", {}), await tc.call_tool("getAccount", {})]
+
+    stats, account = anyio.run(session)
+    assert not stats.is_error and not account.is_error, text(stats) + text(account)
+    assert seen[0]["query"] == [("api_key", "key-81c0d2")]
+    assert seen[1]["authorization"] == "Basic " + base64.b64encode(b"ann:pw-3e9a0c").decode()
+
+
+def test_a_credential_never_goes_over_plain_http_beyond_this_machine(
+        api, tmp_path, monkeypatch):
+    document, _ = api
+    _with_token(monkeypatch)
+
+    async def session() -> Any:
+        async with client("-c", str(document), "-p", str(_profile(tmp_path)), "--base-url",
+                          "Pet Shop=http://api.example.invalid/v1", user=None) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["getPet"]})
+            return await tc.call_tool("getPet", {"petId": "9"})
+
+    got = anyio.run(session)
+    assert got.is_error
+    assert text(got) == (
+        f"cannot call getPet: not sending the credential of API 'Pet Shop' ({ENV}) over "
+        "plain http to api.example.invalid: use an https address (--base-url "
+        "'Pet Shop=https://...')")
+    assert TOKEN not in text(got)
 
 
 def test_base_url_sends_the_calls_elsewhere(api, tmp_path, monkeypatch):
