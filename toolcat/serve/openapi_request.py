@@ -257,8 +257,11 @@ def _query(name: str, value: Any, style: str, explode: bool) -> list[tuple[str, 
 
 
 def _header(name: str, value: str) -> str:
-    if any(c in value for c in "\r\n\0"):
-        raise RequestError(f"the value for the header {name} holds a line break")
+    """`value`, which must be printable ASCII: a line break would start another header, and
+    HTTP has no agreed encoding for other characters."""
+    if not all(" " <= c <= "~" or c == "\t" for c in value):
+        raise RequestError(f"the value for the header {name} holds a line break, a control "
+                           "character or a character outside ASCII; a header cannot carry it")
     return value
 
 
