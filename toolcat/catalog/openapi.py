@@ -52,8 +52,9 @@ WRITE_WORDS = frozenset({"create", "add", "insert", "update", "set", "put", "pat
                          "remove", "drop", "destroy", "write", "upload", "send", "post",
                          "cancel", "reset", "replace", "move", "rename", "execute", "run",
                          "purge", "clear", "modify", "edit", "save", "submit", "publish",
-                         "import", "apply", "approve", "revoke", "archive", "merge", "and",
-                         "or", "then"})
+                         "import", "apply", "approve", "revoke", "archive", "merge"})
+# in an operationId, two operations in one (getOrCreate); a summary's prose may say them
+JOINS = frozenset({"and", "or", "then"})
 _SCHEMAS = "#/components/schemas/"
 _DEFS = "#/$defs/"
 # references followed to gather the tools' `$defs` and objects reused, each counted once per
@@ -330,11 +331,14 @@ def _hints(method: str, operation: dict[str, Any]) -> dict[str, Any]:
 def _reads(operation: dict[str, Any]) -> bool:
     """Whether the operation's operationId or summary clearly reads as a read: a read word
     first, no write word in either (a name made from the method says nothing)."""
-    texts = [_words(operation[key]) for key in ("operationId", "summary")
-             if isinstance(operation.get(key), str)]
-    if any(WRITE_WORDS.intersection(words) for words in texts):
+    given = operation.get("operationId")
+    summary = operation.get("summary")
+    named = _words(given) if isinstance(given, str) else []
+    said = _words(summary) if isinstance(summary, str) else []
+    if WRITE_WORDS.intersection(named) or JOINS.intersection(named) \
+            or WRITE_WORDS.intersection(said):
         return False
-    return any(words[:1] and words[0] in READ_WORDS for words in texts)
+    return any(words[:1] and words[0] in READ_WORDS for words in (named, said))
 
 
 def _words(text: str) -> list[str]:
