@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +49,7 @@ class HttpApis:
         self.secrets = secrets or Secrets()
         self.base_urls = dict(base_urls or {})
         self.environ = environ
+        self._tls: Any = None  # the SSL context every call's client shares (made once)
 
     @staticmethod
     def handles(tool: Tool) -> bool:
@@ -71,10 +73,12 @@ class HttpApis:
         except RequestError as exc:
             raise UpstreamError(self.secrets.scrub(f"cannot call {tool.name}: {exc}")) from None
         self.secrets.add(request.secrets)
+        if self._tls is None:  # loading the CA certificates takes 0.1 s: once, off the loop
+            self._tls = await anyio.to_thread.run_sync(ssl.create_default_context)
         sent = time.perf_counter()
         try:
             with anyio.fail_after(self.timeout):
-                status, reason, kind, body = await _send(request)
+                status, reason, kind, body = await _send(request, self._tls)
         except TimeoutError:
             raise UpstreamError(f"API '{request.api}' did not answer {request.operation} "
                                 f"within {self.timeout:g} s") from None
@@ -115,12 +119,12 @@ class _TooLarge(Exception):
     pass
 
 
-async def _send(request: Request) -> tuple[int, str, str, bytes]:
+async def _send(request: Request, tls: ssl.SSLContext) -> tuple[int, str, str, bytes]:
     """(status, reason, content type, body) of `request`, the body read up to MAX_BODY."""
     import httpx
 
-    async with httpx.AsyncClient(follow_redirects=False, trust_env=False,
-                                 timeout=None) as client:
+    async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None,
+                                 verify=tls) as client:
         extra: dict[str, Any] = {"json": request.body} if request.has_body else {}
         async with client.stream(request.method, request.url, params=tuple(request.params),
                                  headers=request.headers, **extra) as response:
