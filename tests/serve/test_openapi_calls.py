@@ -124,6 +124,10 @@ class PetShop(BaseHTTPRequestHandler):
             return self._reply(200, "done", "text/plain")
         if parts.path == "/v1/pets/missing":
             return self._reply(404, {"error": "no pet with id missing"})
+        if parts.path == "/v1/pets/echo":  # an API that quotes the credential it was sent
+            return self._reply(400, {"error": "bad request", "headers": dict(self.headers)})
+        if parts.path == "/v1/pets/huge":
+            return self._reply(200, "x" * (17 * 2**20), "text/plain")
         if self.command == "GET" and parts.path.startswith("/v1/pets/"):
             return self._reply(200, {"id": parts.path.rsplit("/", 1)[1], "name": "Rex"})
         if self.command == "DELETE":
@@ -243,18 +247,24 @@ def test_an_error_status_a_timeout_and_a_missing_credential_are_error_results(
                           user=None) as tc:
             await tc.call_tool("add_tool", {"tool_names": ["getPet", "slowReport"]})
             return [await tc.call_tool("getPet", {"petId": "missing"}),
-                    await tc.call_tool("slowReport", {})]
+                    await tc.call_tool("slowReport", {}),
+                    await tc.call_tool("getPet", {"petId": "echo"}),
+                    await tc.call_tool("getPet", {"petId": "huge"})]
 
-    missing, slow = anyio.run(session, "--call-timeout", "1")
+    missing, slow, echoed, huge = anyio.run(session, "--call-timeout", "1")
     assert missing.is_error
     assert text(missing) == ("API 'Pet Shop' answered HTTP 404 Not Found to GET "
                              '/pets/{petId}: {"error": "no pet with id missing"}')
     assert slow.is_error
     assert text(slow) == "API 'Pet Shop' did not answer GET /slow within 1 s"
+    assert echoed.is_error and "answered HTTP 400 Bad Request" in text(echoed)
+    assert TOKEN not in text(echoed) and "Bearer <redacted>" in text(echoed)
+    assert huge.is_error and text(huge).startswith(
+        "API 'Pet Shop' answered GET /pets/{petId} with more than 16,777,216 bytes")
 
     monkeypatch.delenv(ENV)
     count = len(seen)
-    unset, _ = anyio.run(session)
+    unset, *_ = anyio.run(session)
     assert unset.is_error and len(seen) == count  # nothing sent without the credential
     assert f"needs a credential in the environment variable {ENV}" in text(unset)
 
