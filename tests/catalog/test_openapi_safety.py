@@ -32,6 +32,7 @@ paths:
     parameters:
       - {name: id, in: path, required: true, schema: {type: string}}
       - {name: Accept, in: header, schema: {type: string}}
+      - {name: Host, in: header, schema: {type: string}}
       - {name: session, in: cookie, schema: {type: string}}
     put: {operationId: replaceRecord, summary: Replace a record.}
     patch:
@@ -84,7 +85,8 @@ def test_a_converted_catalog_keeps_the_safety_and_the_wiring(run, document, tmp_
     assert shown["extra"]["openapi"] == {
         "method": "put", "path": "/records/{id}",
         "parameters": [{"name": "id", "in": "path"}, {"name": "session", "in": "cookie"}]}
-    assert set(shown["parameters"]["properties"]) == {"id", "session"}  # Accept: the request's
+    # Accept and Host are the request's own headers, not arguments
+    assert set(shown["parameters"]["properties"]) == {"id", "session"}
 
 
 def test_the_servers_address_has_its_variables_defaults(run, document):

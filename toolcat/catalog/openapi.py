@@ -40,8 +40,10 @@ from toolcat.source.positions import join
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
 PLACES = ("path", "query", "header", "cookie")
-# header parameters OpenAPI says to ignore: the request's own headers, not the tool's arguments
-IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+# header parameters that are not arguments: those OpenAPI says to ignore (the request's own),
+# and those that frame the request (an argument must not pick the host or the body's length)
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization", "host",
+                             "content-length", "transfer-encoding", "connection"})
 API_SCHEMES = ("http", "https")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 # the first word of an operationId or summary that says the operation only reads, and words
