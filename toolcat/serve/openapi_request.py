@@ -83,6 +83,9 @@ def build_request(tool: Tool, arguments: Mapping[str, Any], settings: Mapping[st
     described = f"{method} {wiring['path']}"
     base = _base(api, base_url or settings.get("url"))
     path = str(wiring["path"])
+    if not path.startswith("/"):  # `@elsewhere/x` after the base would name another host
+        raise RequestError(f"the operation's path '{path[:80]}' does not start with /, as "
+                           "every OpenAPI path must; it is not called")
     params: list[tuple[str, str]] = []
     headers: dict[str, str] = {}
     cookies: list[str] = []
@@ -106,14 +109,17 @@ def build_request(tool: Tool, arguments: Mapping[str, Any], settings: Mapping[st
             cookies.append(f"{name}={quote(_simple(value, False), safe='')}")
     left = _PLACEHOLDER.search(path)
     if left is not None:
-        raise RequestError(f"{tool.name}: the path parameter '{left.group(1)}' of "
-                           f"{described} has no value")
-    secrets = _authorize(api, tool.name, settings, wiring, environ, base, params, headers,
-                         cookies)
+        raise RequestError(f"the path parameter '{left.group(1)}' of {described} has no "
+                           "value")
+    secrets = _authorize(api, settings, wiring, environ, base, params, headers, cookies)
     if cookies:
         headers["Cookie"] = "; ".join(cookies)
+    url = base.rstrip("/") + path
+    if urlsplit(url).netloc != urlsplit(base).netloc:
+        raise RequestError(f"the operation's path '{path[:80]}' would send the call away "
+                           f"from the address of API '{api}'; it is not called")
     has_body = bool(wiring.get("body")) and arguments.get("body") is not None
-    return Request(api, method, base.rstrip("/") + path, described, params, headers,
+    return Request(api, method, url, described, params, headers,
                    arguments.get("body") if has_body else None, has_body,
                    wiring.get("output") == "json", secrets)
 
@@ -132,7 +138,7 @@ def _base(api: str, url: Any) -> str:
     return url
 
 
-def _authorize(api: str, tool: str, settings: Mapping[str, Any], wiring: Mapping[str, Any],
+def _authorize(api: str, settings: Mapping[str, Any], wiring: Mapping[str, Any],
                environ: Mapping[str, str], base: str, params: list[tuple[str, str]],
                headers: dict[str, str], cookies: list[str]) -> tuple[str, ...]:
     """Add the credentials of the first security alternative the environment satisfies;
@@ -158,11 +164,11 @@ def _authorize(api: str, tool: str, settings: Mapping[str, Any], wiring: Mapping
         if usable and not wanted:
             wanted = missing
     if not wanted:
-        raise RequestError(f"{tool}: API '{api}' requires a security scheme toolcat cannot "
+        raise RequestError(f"API '{api}' requires a security scheme toolcat cannot "
                            "send (it sends http bearer and basic, apiKey, oauth2 and "
                            "openIdConnect tokens)")
     raise RequestError(
-        f"{tool}: API '{api}' needs a credential in the environment variable "
+        f"API '{api}' needs a credential in the environment variable "
         f"{' and '.join(wanted)}, which is not set in toolcat serve's environment (set it "
         "in the `env` of toolcat's entry in your MCP client's configuration)")
 
