@@ -344,6 +344,28 @@ def test_serve_does_not_start_the_servers_of_a_catalog_it_was_not_given(tree, ho
         assert "1 tools over stdio" in allowed.stderr
 
 
+API = """\
+openapi: 3.0.3
+info: {title: helper, version: "1"}
+servers: [{url: "https://collector.example/v1"}]
+paths:
+  /time: {get: {operationId: get_time, summary: Get the current time of a city.}}
+"""
+
+
+def test_serve_does_not_call_the_api_of_an_openapi_catalog_it_was_not_given(tree):
+    """A repository's OpenAPI document names where calls go (and which credentials of the
+    environment they carry): served only when named with -c or in a trusted folder."""
+    (tree / "api.yaml").write_text(API)
+    (tree / "toolcat.yaml").write_text("catalogs: [api.yaml]\n")
+    one_line_error(toolcat(tree, "serve"), f"not serving the catalog {tree / 'api.yaml'} that ",
+                   "serving it runs requests to https://collector.example/v1 for server "
+                   "'helper'", f"TOOLCAT_TRUST={tree}")
+    for allowed in (toolcat(tree, "serve", "-c", "api.yaml"),  # stdin closed: it ends
+                    toolcat(tree, "serve", TOOLCAT_TRUST=str(tree))):
+        assert allowed.returncode == 0, allowed.stderr
+
+
 @pytest.mark.parametrize("value", [".", "repo", "sub/.."])
 def test_a_relative_trusted_folder_is_refused(tree, value):
     """TOOLCAT_TRUST=. in a shell profile would trust every repository one cds into."""

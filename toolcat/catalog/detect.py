@@ -10,9 +10,10 @@ Docker MCP catalog's `registry` of servers; as the operations of an OpenAPI 3 do
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.openapi import Shared, is_openapi3, operations
+from toolcat.catalog.openapi import ServerUrlError, Shared, api_settings, is_openapi3, operations
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
@@ -98,6 +99,14 @@ def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionI
             info = data.get("info")
             title = info.get("title") if isinstance(info, dict) else None
             found = Found(hint="toolcat", server_name=title if isinstance(title, str) else None)
+            try:
+                settings = api_settings(data)
+            except ServerUrlError as exc:
+                raise CatalogError(str(exc), where=SourceRef(
+                    file, *index.locate(exc.pointer), exc.pointer)) from None
+            # the API's address and security schemes, for serve (toolcat.catalog.openapi)
+            found.servers = [({"name": found.server_name or Path(file).stem,
+                               "openapi": settings}, "")]
             components = data.get("components")
             schemas = components.get("schemas") if isinstance(components, dict) else None
             shared = Shared(schemas if isinstance(schemas, dict) else {})

@@ -13,8 +13,18 @@ tool's schema to change it), so an import costs the input's size plus one slot p
 schema it reaches) and one per object it reuses; that work is bounded (MAX_WORK), so a document
 whose every operation reaches a long chain of schemas is refused rather than expanded.
 
-GET, HEAD and OPTIONS are safe methods in HTTP (RFC 9110 9.2.1); an operation of any other
-method is marked unsafe.
+Each tool also records how to call its operation (`openapi:` `{method, path, parameters: [{name,
+in, style, explode}], body, security, output}`), and the document's server the API's address
+and security schemes (`openapi:` `{url, security_schemes, security}`): `toolcat serve` sends
+the HTTP request from them (toolcat.serve.openapi_calls). A server URL whose scheme is not
+http or https is refused where it is written.
+
+Safety comes from the method and the operation, as MCP annotations the catalog keeps (and
+`toolcat serve` lists): GET, HEAD and OPTIONS are safe methods in HTTP (RFC 9110 9.2.1),
+`readOnlyHint: true`; DELETE is `destructiveHint: true` (unsafe); POST, PUT and PATCH are
+`readOnlyHint: false` (unknown: asked about before each call) unless the operation reads as a
+read (`search`, `query`, `list`... first in its operationId or summary, no write word in
+either: a POST search endpoint) or states its own hints in `x-mcp-annotations`.
 """
 
 from __future__ import annotations
@@ -22,13 +32,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 from toolcat.errors import CatalogError
 from toolcat.source.positions import join
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
-PLACES = ("path", "query", "header")
+PLACES = ("path", "query", "header", "cookie")
+# header parameters that are not arguments: those OpenAPI says to ignore (the request's own),
+# and those that frame the request (an argument must not pick the host or the body's length)
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization", "host",
+                             "content-length", "transfer-encoding", "connection"})
+API_SCHEMES = ("http", "https")
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+# the first word of an operationId or summary that says the operation only reads, and words
+# that say it writes (either anywhere makes it no read)
+READ_WORDS = frozenset({"search", "query", "list", "find", "get", "lookup", "fetch", "read",
+                        "retrieve", "count", "describe", "show"})
+WRITE_WORDS = frozenset({"create", "add", "insert", "update", "set", "put", "patch", "delete",
+                         "remove", "drop", "destroy", "write", "upload", "send", "post",
+                         "cancel", "reset", "replace", "move", "rename", "execute", "run",
+                         "purge", "clear", "modify", "edit", "save", "submit", "publish",
+                         "import", "apply", "approve", "revoke", "archive", "merge"})
+# in an operationId, two operations in one (getOrCreate); a summary's prose may say them
+JOINS = frozenset({"and", "or", "then"})
 _SCHEMAS = "#/components/schemas/"
 _DEFS = "#/$defs/"
 # references followed to gather the tools' `$defs` and objects reused, each counted once per
@@ -41,6 +69,69 @@ def is_openapi3(data: dict[str, Any]) -> bool:
     version = data.get("openapi")
     return isinstance(version, str) and version.startswith("3") and isinstance(
         data.get("paths"), dict)
+
+
+class ServerUrlError(Exception):
+    """A server URL of the document that serve could not call, at `pointer`."""
+
+    def __init__(self, message: str, pointer: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+
+def api_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """What the document's server keeps for `toolcat serve`: `url` (its first server's, the
+    variables given their defaults; relative when the document says so), `security_schemes`
+    (where each credential goes: type, scheme, in, name) and `security` (the alternatives of
+    scheme names every operation requires unless it says otherwise).
+
+    Raises:
+        ServerUrlError: a server URL is not http(s), or a variable in it has no default.
+    """
+    settings: dict[str, Any] = {}
+    for i, server in enumerate(_items(data.get("servers"))):
+        if not isinstance(server, dict) or not isinstance(server.get("url"), str):
+            continue
+        url = _with_defaults(server, join("", "servers", i))
+        scheme = urlsplit(url).scheme.lower()
+        if scheme and scheme not in API_SCHEMES:
+            raise ServerUrlError(f"the API's server URL '{_short(url)}' is not http or https: "
+                                 "toolcat calls HTTP APIs only", join("", "servers", i, "url"))
+        settings.setdefault("url", url)
+    components = _mapping(data.get("components"))
+    schemes = {str(name): {key: value for key, value in scheme.items()
+                           if key in ("type", "scheme", "in", "name") and isinstance(value, str)}
+               for name, scheme in _mapping(components.get("securitySchemes")).items()
+               if isinstance(scheme, dict)}
+    if schemes:
+        settings["security_schemes"] = schemes
+    if isinstance(data.get("security"), list):
+        settings["security"] = _requirements(data["security"])
+    return settings
+
+
+def _with_defaults(server: dict[str, Any], pointer: str) -> str:
+    variables = _mapping(server.get("variables"))
+
+    def value(match: re.Match[str]) -> str:
+        variable = variables.get(match.group(1))
+        default = variable.get("default") if isinstance(variable, dict) else None
+        if not isinstance(default, str):
+            raise ServerUrlError(f"the server URL's variable '{match.group(1)}' has no "
+                                 "default", join(pointer, "url"))
+        return default
+
+    return re.sub(r"\{([^{}]*)\}", value, server["url"])
+
+
+def _requirements(value: list[Any]) -> list[list[str]]:
+    """Security requirements as alternatives, each the scheme names it needs together."""
+    return [[str(name) for name in alternative] for alternative in value
+            if isinstance(alternative, dict)]
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def operations(data: dict[str, Any], shared: Shared | None = None,
@@ -175,12 +266,17 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
           components: dict[str, Any], shared: Shared) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required: list[str] = []
+    placed: dict[str, dict[str, Any]] = {}
     own = _items(operation.get("parameters"))
     for parameter in [*common, *own]:
         parameter = _inline(parameter, components)
         if not isinstance(parameter, dict) or parameter.get("in") not in PLACES \
-                or not isinstance(parameter.get("name"), str):
+                or not isinstance(parameter.get("name"), str) or (
+                    parameter["in"] == "header" and parameter["name"].lower() in IGNORED_HEADERS):
             continue
+        placed[parameter["name"]] = {"name": parameter["name"], "in": parameter["in"], **{
+            key: parameter[key] for key in ("style", "explode")
+            if isinstance(parameter.get(key), (str, bool))}}
         schema = dict(parameter["schema"]) if isinstance(parameter.get("schema"), dict) else {}
         if isinstance(parameter.get("description"), str) and "description" not in schema:
             schema["description"] = parameter["description"]
@@ -197,6 +293,14 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
             properties["body"] = schema
             if body.get("required") is True:
                 required.append("body")
+    wiring: dict[str, Any] = {"method": method, "path": path,
+                              "parameters": list(placed.values())}
+    if "body" in properties:
+        wiring["body"] = "application/json"
+    if isinstance(operation.get("security"), list):
+        wiring["security"] = _requirements(operation["security"])
+    if _json_response(operation, components):
+        wiring["output"] = "json"
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = list(dict.fromkeys(required))
@@ -206,8 +310,60 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
         parameters["$defs"] = used
     text = [t for t in (operation.get("summary"), operation.get("description"))
             if isinstance(t, str) and t.strip()]
-    return {"name": _name(operation, method, path), "description": "\n\n".join(text),
-            "parameters": parameters, "safe": method in SAFE_METHODS}
+    name = _name(operation, method, path)
+    return {"name": name, "description": "\n\n".join(text), "parameters": parameters,
+            "annotations": _hints(method, operation), "openapi": wiring}
+
+
+def _hints(method: str, operation: dict[str, Any]) -> dict[str, Any]:
+    """The MCP annotations that carry the operation's safety (see the module's docstring)."""
+    hints: dict[str, Any]
+    if method in SAFE_METHODS or (method != "delete" and _reads(operation)):
+        hints = {"readOnlyHint": True}
+    elif method == "delete":
+        hints = {"readOnlyHint": False, "destructiveHint": True}
+    else:
+        hints = {"readOnlyHint": False}
+    stated = operation.get("x-mcp-annotations")
+    if isinstance(stated, dict):
+        hints.update({key: stated[key] for key in HINTS if isinstance(stated.get(key), bool)})
+    return hints
+
+
+def _reads(operation: dict[str, Any]) -> bool:
+    """Whether the operation's operationId or summary clearly reads as a read: a read word
+    first, no write word in either (a name made from the method says nothing)."""
+    given = operation.get("operationId")
+    summary = operation.get("summary")
+    named = _words(given) if isinstance(given, str) else []
+    said = _words(summary) if isinstance(summary, str) else []
+    if WRITE_WORDS.intersection(named) or JOINS.intersection(named) \
+            or WRITE_WORDS.intersection(said):
+        return False
+    return any(words[:1] and words[0] in READ_WORDS for words in (named, said))
+
+
+def _words(text: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return re.findall(r"[a-z]+", spaced.lower())[:50]
+
+
+def _json_response(operation: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether a success response of the operation declares a JSON body with a schema."""
+    for status, response in _mapping(operation.get("responses")).items():
+        if not str(status).startswith("2"):
+            continue
+        content = _mapping(_mapping(_inline(response, components)).get("content"))
+        for media, described in content.items():
+            if _is_json(str(media)) and isinstance(described, dict) \
+                    and isinstance(described.get("schema"), dict):
+                return True
+    return False
+
+
+def _is_json(media: str) -> bool:
+    kind = media.split(";")[0].strip().lower()
+    return kind == "application/json" or kind.endswith("+json")
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -40,6 +40,9 @@ def load(catalog: list[str] | None, shape: str | None = None, *, lenient: bool =
         named_by = str(cfg.path) if choice.reason == "config" else "$TOOLCAT_CATALOG"
         for server in loaded.servers:
             settings = server.extra.get("mcp")
+            api = server.extra.get("openapi")  # an OpenAPI document's API, called over HTTP
+            if isinstance(api, Mapping) and api.get("url") and server.name not in served_with:
+                settings = {"url": api["url"]}
             if isinstance(settings, Mapping) and server.name not in served_with:
                 what = (f"the command '{settings.get('command')}'" if settings.get("command")
                         else f"requests to {settings.get('url')}")

@@ -85,6 +85,13 @@ def serve(
         typer.Option("--answers", metavar="json|compact", help="How search_tools answers: "
                      "json, or compact markdown (about a third of the tokens in call mode)."),
     ] = "json",
+    base_url: Annotated[
+        list[str] | None,
+        typer.Option("--base-url", metavar="API=URL", help="Call the OpenAPI operations of "
+                     "API (a server of the catalog: the document's info.title) at URL "
+                     "instead of the document's server URL (repeatable).",
+                     show_default=False),
+    ] = None,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool (or call_tool, with
     --mode call) in front of deferred tools, calls relayed to the servers the tools come from.
@@ -111,9 +118,15 @@ def serve(
         raise UsageError("--call-timeout must be a positive number of seconds")
     address = _address(http) if http is not None else None
     overrides = _overrides(servers) if servers is not None else {}
+    apis = _base_urls(base_url or [])
     cfg = build.config()
     chosen = build.profile(profile, cfg)
-    cat = build.load(catalog, shape, cfg=cfg, served_with=set(overrides))
+    cat = build.load(catalog, shape, cfg=cfg, served_with={*overrides, *apis})
+    unknown = sorted(set(apis) - {s.name for s in cat.servers if "openapi" in s.extra})
+    if unknown:
+        raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of the "
+                         "catalog; known: " + (", ".join(
+                             s.name for s in cat.servers if "openapi" in s.extra) or "none"))
     learned = build.resolver_tuning(tuning, cfg, cat, chosen)
     lock = _lock(cfg.path)
     if address is None and (token is not None or allow_host):
@@ -146,7 +159,8 @@ def serve(
             call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
-            discovery=_renames(discovery_name or []), mode=mode, answers=answers)
+            discovery=_renames(discovery_name or []), mode=mode, answers=answers,
+            base_urls=apis)
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,
@@ -193,6 +207,24 @@ def _renames(values: list[str]) -> dict[str, str]:
                              "search_tools=find_tools")
         renames[old.strip()] = new.strip()
     return renames
+
+
+def _base_urls(values: list[str]) -> dict[str, str]:
+    """--base-url API=URL, each URL an absolute http(s) address."""
+    from urllib.parse import urlsplit
+
+    from toolcat.errors import UsageError
+
+    urls: dict[str, str] = {}
+    for value in values:
+        api, sep, url = value.partition("=")
+        parts = urlsplit(url.strip())
+        if not sep or not api.strip() or parts.scheme.lower() not in ("http", "https") \
+                or not parts.hostname:
+            raise UsageError(f"--base-url '{value}' is not API=URL with an http or https URL, "
+                             "e.g. 'Swagger Petstore=https://petstore.example.com/v1'")
+        urls[api.strip()] = url.strip()
+    return urls
 
 
 def _address(value: str) -> tuple[str, int]:

@@ -19,8 +19,9 @@ same rule as the configuration itself:
   strategy, with a key taken from the environment) is used only inside a folder of
   $TOOLCAT_TRUST.
 - `toolcat serve` starts the servers a catalog records (a command, or a URL with headers
-  from the environment); a catalog that configuration or $TOOLCAT_CATALOG chose is served
-  with them only inside a folder of $TOOLCAT_TRUST.
+  from the environment), and sends requests to the API an OpenAPI document names; a
+  catalog that configuration or $TOOLCAT_CATALOG chose is served with them only inside a
+  folder of $TOOLCAT_TRUST.
 - `refs.roots`, which lets a `$ref` read files beyond a catalog's folder, may name only
   folders inside the configuration's own tree (its repository, or its folder when there is
   none), or inside a folder of $TOOLCAT_TRUST.

@@ -44,6 +44,8 @@ def annotated_safety(annotations: Mapping[str, Json] | None) -> tuple[Safety, st
         return "safe", "destructiveHint: false"
     if hints.get("destructiveHint") is True:
         return "unsafe", "destructiveHint: true"
+    if hints.get("readOnlyHint") is False:  # it may write, and says not how much
+        return "unknown", "safety not stated: readOnlyHint: false, no destructiveHint"
     return "unknown", ("safety not stated: no readOnlyHint or destructiveHint" if annotations
                        else "safety not stated: no annotations")
 

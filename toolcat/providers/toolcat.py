@@ -53,8 +53,10 @@ def read_tool(item: Mapping[str, Json], ctx: ReadContext) -> Tool:
     annotations = fields.mapping("annotations")
     safety: Safety = "safe" if fields.flag("safe", True) else "unsafe"
     reason = ""
-    if "safe" not in item and source == "mcp":
-        # an imported MCP tool: its annotations decide (unknown when they say nothing)
+    if "safe" not in item and (source == "mcp" or "openapi" in item):
+        # an imported MCP tool, or an OpenAPI operation (whose import wrote hints from its
+        # method, toolcat.catalog.openapi): its annotations decide (unknown when they say
+        # nothing)
         safety, reason = annotated_safety(annotations)
     return ctx.tool(
         item, "toolcat", ctx.pointer_to("parameters"),

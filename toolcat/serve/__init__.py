@@ -42,7 +42,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           token: str | None = None, allow_hosts: Collection[str] = (),
           allow_tools: Collection[str] = (), lock: Lock | None = None,
           discovery: Mapping[str, str] | None = None, mode: str | None = None,
-          answers: str = "json") -> None:
+          answers: str = "json", base_urls: Mapping[str, str] | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -58,7 +58,9 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     "find_tools"}). `mode`: `add` (search_tools, add_tool, then the call) or `call`
     (search_tools answers whole definitions, call_tool calls what it found;
     toolcat.serve.proxy); None: the profile's `tool_search_mode.serve_mode`. `answers`:
-    search answers as JSON, or `compact` markdown (toolcat.serve.answers).
+    search answers as JSON, or `compact` markdown (toolcat.serve.answers). `base_urls`: the
+    address of an OpenAPI catalog's API by server name, instead of the document's server
+    (toolcat.serve.openapi_calls).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -69,6 +71,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     try:
         import anyio
 
+        from toolcat.serve.openapi_calls import HttpApis
         from toolcat.serve.server import (
             Serving,
             Starting,
@@ -115,12 +118,13 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         return changes
 
     upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
+    apis = HttpApis(timeout=call_timeout, secrets=secrets, base_urls=base_urls)
     made: list[Serving] = []
 
     def make(gate: Gate, bus: Any = None) -> Serving:
         """The Serving of the gate, its start written (on the event loop)."""
         serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
-                          secrets=secrets, discovery=renamed, answers=answers,
+                          secrets=secrets, discovery=renamed, answers=answers, apis=apis,
                           **({"bus": bus} if bus is not None else {}))
         made.append(serving)
         session_log.write("start", transport="http" if http else "stdio",

@@ -62,7 +62,8 @@ WHY = {
     "unsafe": "it is marked unsafe (safe: false, e.g. an MCP destructiveHint) and the "
               "profile says approval: ask",
     "unknown": "its safety is not stated (its server sends neither readOnlyHint nor "
-               "destructiveHint), so it may change or delete something",
+               "destructiveHint; or an HTTP API's POST, PUT or PATCH that does not say it "
+               "only reads), so it may change or delete something",
 }
 HOW = {
     "human-approval": "use an MCP client that supports elicitation (it shows the question "

@@ -52,6 +52,7 @@ from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import IDLE_SESSION, MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
+from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.upstream import UpstreamError, Upstreams
 from toolcat.source.limits import value_problem
@@ -78,6 +79,7 @@ class Serving:
     per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
     answers: str = "json"  # search answers: json, or compact markdown (toolcat.serve.answers)
+    apis: HttpApis = field(default_factory=HttpApis)  # OpenAPI operations' HTTP APIs
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
@@ -196,14 +198,16 @@ class Serving:
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
                                  "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
-            spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
-                               secrets=self.secrets)
+            if self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
+                relayed = await self.apis.call(self.gate.catalog, tool, arguments)
+            else:
+                spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
+                                   secrets=self.secrets)
+                relayed = await self.upstreams.call(spec, tool.name, arguments)
         except LaunchError as exc:
             message = self.secrets.scrub(str(exc))
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=message)
             return _error(f"cannot call {name}: {message}")
-        try:
-            relayed = await self.upstreams.call(spec, tool.name, arguments)
         except UpstreamError as exc:
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
             return _error(str(exc))

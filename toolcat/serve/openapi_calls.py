@@ -1,0 +1,160 @@
+"""Calls of OpenAPI operations, relayed by `toolcat serve` to the HTTP API the document
+describes (httpx), as MCP tool results.
+
+The request is built by toolcat.serve.openapi_request (the address: the user's --base-url
+for the API, else the document's server; credentials from serve's environment). The answer:
+
+- a success (2xx) is the body as text; when it is JSON and the operation declares a JSON
+  response schema, also as `structuredContent` (an object as is, anything else as
+  `{"result": ...}`, MCP's structured content being an object);
+- another status is an error result naming the API, the status and the operation, with the
+  start of the body;
+- a call gets the call timeout (--call-timeout) in all, connection included; a body larger
+  than MAX_BODY bytes is not read. Redirects are not followed (they could carry a credential
+  elsewhere), and nothing of the environment's HTTP settings (proxies, .netrc) is used.
+
+Credentials are scrubbed from every message (the session's Secrets).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import ssl
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+import mcp_types as types
+
+from toolcat.model import Catalog, Tool
+from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
+from toolcat.serve.openapi_request import Request, RequestError, build_request, operation
+from toolcat.serve.upstream import Relayed, UpstreamError
+
+MAX_BODY = 16 * 2**20  # bytes of one response read, as for a stdio server's message
+MAX_ERROR_TEXT = 2_000  # characters of an error response's body quoted to the client
+_TEXTUAL = ("text/", "application/json", "application/xml", "application/yaml",
+            "application/x-www-form-urlencoded", "application/javascript")
+
+
+class HttpApis:
+    """The HTTP APIs of a serve session: `await apis.call(catalog, tool, arguments)`."""
+
+    def __init__(self, *, timeout: float = DEFAULT_CALL_TIMEOUT,
+                 secrets: Secrets | None = None, base_urls: Mapping[str, str] | None = None,
+                 environ: Mapping[str, str] | None = None) -> None:
+        self.timeout = timeout
+        self.secrets = secrets or Secrets()
+        self.base_urls = dict(base_urls or {})
+        self.environ = environ
+        self._tls: Any = None  # the SSL context every call's client shares (made once)
+
+    @staticmethod
+    def handles(tool: Tool) -> bool:
+        """Whether `tool` is an OpenAPI operation (called over HTTP, not through MCP)."""
+        return operation(tool) is not None
+
+    async def call(self, catalog: Catalog, tool: Tool, arguments: Mapping[str, Any]
+                   ) -> Relayed:
+        """Send the call of `tool` to its API and return the answer as a tool result.
+
+        Raises:
+            UpstreamError: the request could not be made or sent, or got no answer in time.
+        """
+        server = catalog.server(tool.server)
+        settings = server.extra.get("openapi") if server is not None else None
+        try:
+            request = build_request(tool, arguments,
+                                    settings if isinstance(settings, Mapping) else {},
+                                    self.base_urls.get(tool.server),
+                                    os.environ if self.environ is None else self.environ)
+        except RequestError as exc:
+            raise UpstreamError(self.secrets.scrub(f"cannot call {tool.name}: {exc}")) from None
+        self.secrets.add(request.secrets)
+        if self._tls is None:  # loading the CA certificates takes 0.1 s: once, off the loop
+            self._tls = await anyio.to_thread.run_sync(ssl.create_default_context)
+        sent = time.perf_counter()
+        try:
+            with anyio.fail_after(self.timeout):
+                status, reason, kind, body = await _send(request, self._tls)
+        except TimeoutError:
+            raise UpstreamError(f"API '{request.api}' did not answer {request.operation} "
+                                f"within {self.timeout:g} s") from None
+        except _TooLarge as exc:
+            raise UpstreamError(f"API '{request.api}' answered {request.operation} with more "
+                                f"than {MAX_BODY:,} bytes ({exc}); it was not read") from None
+        except Exception as exc:  # httpx's transport errors, invalid URLs or headers
+            raise UpstreamError(self.secrets.scrub(
+                f"cannot reach API '{request.api}' for {request.operation}: "
+                f"{type(exc).__name__}: {exc}")) from None
+        result = self._result(request, status, reason, kind, body)
+        return Relayed(result, None, (time.perf_counter() - sent) * 1000)
+
+    def _result(self, request: Request, status: int, reason: str, kind: str,
+                body: bytes) -> types.CallToolResult:
+        text = _text(body, kind)
+        if not 200 <= status < 300:
+            quoted = text[:MAX_ERROR_TEXT] + ("…" if len(text) > MAX_ERROR_TEXT else "")
+            said = (f"API '{request.api}' answered HTTP {status} {reason} to "
+                    f"{request.operation}" + (f": {quoted}" if quoted.strip() else ""))
+            return types.CallToolResult(content=[types.TextContent(
+                type="text", text=self.secrets.scrub(said))], is_error=True)
+        structured: dict[str, Any] | None = None
+        if request.json_output and _is_json(kind) and body:
+            try:
+                value = json.loads(body)
+            except ValueError:
+                value = None
+            else:
+                structured = value if isinstance(value, dict) else {"result": value}
+        if not body:
+            text = f"HTTP {status} {reason}".strip()
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    structured_content=structured)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _send(request: Request, tls: ssl.SSLContext) -> tuple[int, str, str, bytes]:
+    """(status, reason, content type, body) of `request`, the body read up to MAX_BODY."""
+    import httpx
+
+    async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None,
+                                 verify=tls) as client:
+        extra: dict[str, Any] = {"json": request.body} if request.has_body else {}
+        async with client.stream(request.method, request.url, params=tuple(request.params),
+                                 headers=request.headers, **extra) as response:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise _TooLarge(f"at least {size:,}")
+                chunks.append(chunk)
+            kind = response.headers.get("content-type", "")
+            return response.status_code, response.reason_phrase, kind, b"".join(chunks)
+
+
+def _is_json(kind: str) -> bool:
+    media = kind.split(";")[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
+
+
+def _text(body: bytes, kind: str) -> str:
+    media = kind.split(";")[0].strip().lower()
+    if body and media and not (media.startswith(_TEXTUAL) or _is_json(media)
+                               or media.endswith("+xml")):
+        return f"[{len(body):,} bytes of {media}]"
+    charset = "utf-8"
+    for part in kind.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset" and value:
+            charset = value.strip('"')
+    try:
+        return body.decode(charset, errors="replace")
+    except LookupError:  # a charset Python does not know
+        return body.decode("utf-8", errors="replace")
