@@ -152,7 +152,7 @@ class Upstreams:
                                 "already in flight keep the old one until they end)") from None
         except Exception as exc:  # the SDK's and the transport's failures
             cause = root_cause(exc)
-            problem = self._problem(cause, spec, "during the call")
+            problem = self._problem(cause, spec, "during the call", upstream.errlog)
             if _answered(cause):  # a JSON-RPC error: the server is fine, keep it
                 raise UpstreamError(self.secrets.scrub(
                     f"calling {name} on MCP server '{spec.name}' failed: {problem}")) from None
@@ -168,13 +168,16 @@ class Upstreams:
         upstream = self._running.get(server)
         return upstream.refused if upstream is not None else {}
 
-    def _problem(self, cause: BaseException, spec: ServerSpec, when: str) -> str:
+    def _problem(self, cause: BaseException, spec: ServerSpec, when: str,
+                 errlog: IO[str] | StderrTail | None = None) -> str:
         """One line on what went wrong with an upstream, for the client."""
         from mcp import MCPError
         from mcp_types import CONNECTION_CLOSED
 
         if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-            gone = "exited" if spec.transport == "stdio" else "closed the connection"
+            ended = errlog.exit() if isinstance(errlog, StderrTail) else None
+            gone = ("closed the connection" if spec.transport != "stdio"
+                    else ended or "exited")
             return f"MCP server '{spec.name}' {gone} {when}"
         return explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
 
@@ -223,7 +226,7 @@ class Upstreams:
             except Exception as exc:  # reported to the call that waits
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
-                    self._problem(cause, spec, "before it had started")
+                    self._problem(cause, spec, "before it had started", errlog)
                 if not upstream.ready.is_set():
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
@@ -231,7 +234,8 @@ class Upstreams:
             finally:
                 upstream.stop.set()
                 upstream.ready.set()
-                upstream.errlog = None
+                if not isinstance(errlog, StderrTail):  # a file, closed on the way out
+                    upstream.errlog = None
 
     async def _connect(self, upstream: _Upstream, connection: Any) -> None:
         from mcp import Client
@@ -268,8 +272,8 @@ def _answered(cause: BaseException) -> bool:
 
 def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
     if isinstance(errlog, StderrTail):
-        line = errlog.last_line()
-        return f"; its stderr ends: {_short(line)}" if line else ""
+        said = errlog.said()
+        return f"; its stderr says: {' | '.join(_short(line) for line in said)}" if said else ""
     if errlog is None or errlog.closed:
         return ""
     position = errlog.tell()
