@@ -9,8 +9,9 @@ that era delivers it.
 
 Each client has its own session: over stdio the process serves one client; over HTTP every
 client gets its own gate (`Gate.fork`: what it added is its own), kept in the SDK's
-per-connection state and dropped when the connection ends. The upstream servers are shared:
-one process per server, started on first use (toolcat.serve.upstream).
+per-connection state and dropped when the connection ends, or, for a 2026-07-28 client,
+which has no connection that lasts, kept by who it is (toolcat.serve.clients). The upstream
+servers are shared: one process per server, started on first use (toolcat.serve.upstream).
 
 The capabilities say what the server does: `tools.listChanged` is true on every transport,
 since add_tool sends the notification (over HTTP the SDK's defaults would say false).
@@ -46,6 +47,7 @@ from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.answers import markdown_answer
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
+from toolcat.serve.clients import StatelessClients
 from toolcat.serve.contract import OutputContracts
 from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
@@ -78,6 +80,7 @@ class Serving:
     per_client: bool = False  # over HTTP: a gate per connection; over stdio: self.gate
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
     answers: str = "json"  # search answers: json, or compact markdown (toolcat.serve.answers)
+    stateless: StatelessClients | None = None  # over HTTP: the gates of 2026-07-28 clients
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
@@ -91,10 +94,14 @@ class Serving:
     def instructions(self) -> str:
         return instructions(self.gate.mode, self.discovery)
 
-    def client(self, connection: Any) -> Gate:
-        """The gate of the client on `connection` (made on its first request)."""
+    def client(self, connection: Any, owner: bytes | None = None) -> Gate:
+        """The gate of the client on `connection` (made on its first request); for a
+        2026-07-28 request over HTTP, the gate of its `owner` and client name."""
         if not self.per_client:
             return self.gate
+        if owner is not None and self.stateless is not None:
+            info = getattr(getattr(connection, "client_params", None), "client_info", None)
+            return self.stateless.gate(owner, str(getattr(info, "name", "") or ""))
         state = connection.state
         if GATE_KEY not in state:
             state[GATE_KEY] = self.gate.fork()
@@ -304,7 +311,8 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
         served = await ready()
-        return types.ListToolsResult(tools=served.listed(served.client(_connection(ctx))))
+        gate = served.client(_connection(ctx), _owner(ctx))
+        return types.ListToolsResult(tools=served.listed(gate))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams
                         ) -> types.CallToolResult | types.InputRequiredResult:
@@ -319,7 +327,7 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 
         REQUEST.set(Asking(ctx, params))  # approval asks this request's user
         return await served.call(params.name, params.arguments, notify,
-                                 served.client(_connection(ctx)))
+                                 served.client(_connection(ctx), _owner(ctx)))
 
     if instructions is None or bus is None:
         assert isinstance(serving, Serving)
@@ -398,6 +406,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     server = build_server(serving)
     serving.per_client = True
     serving.gate.fork()  # the blank session clients' sessions are copied from, made now
+    serving.stateless = StatelessClients(serving.gate.fork)
     app = server.streamable_http_app(host=host, transport_security=settings,
                                      max_sessions=MAX_SESSIONS,
                                      session_idle_timeout=IDLE_SESSION)
@@ -407,8 +416,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((str(where.ip), port))
     guard = Guard(app, settings, token,
-                  live=lambda: manager._server_instances,  # the SDK's open sessions by id
-                  stateless=serving.gate.mode == "call")
+                  live=lambda: manager._server_instances)  # the SDK's open sessions by id
     web = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
 
     async def announce() -> None:
@@ -438,6 +446,18 @@ async def _until_signalled() -> AsyncIterator[anyio.CancelScope]:
         group.start_soon(watch)
         yield scope
         group.cancel_scope.cancel()
+
+
+def _owner(ctx: Any) -> bytes | None:
+    """Who sent a 2026-07-28 request over HTTP (toolcat.serve.http.Guard put it in the
+    request's scope), else None."""
+    from toolcat.serve.http import OWNER_KEY
+
+    request = getattr(ctx, "request", None)
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or request is None:
+        return None
+    owner = request.scope.get("state", {}).get(OWNER_KEY)
+    return owner if isinstance(owner, bytes) else None
 
 
 def _connection(ctx: Any) -> Any:
