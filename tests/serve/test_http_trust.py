@@ -133,10 +133,11 @@ def test_each_client_has_its_own_session_and_added_tools(time_catalog, fast_prof
                         changed[who] += 1
                 return handler
 
-            async with Client(url, cache=None, message_handler=counting("alice")) as alice, \
-                    Client(url, cache=None, message_handler=counting("bob")) as bob:
-                # the SDK's client in its default mode falls back to the handshake era, the
-                # one with sessions; and is told that the tool list can change
+            async with Client(url, mode="legacy", cache=None,
+                              message_handler=counting("alice")) as alice, \
+                    Client(url, mode="legacy", cache=None,
+                           message_handler=counting("bob")) as bob:
+                # the handshake era, the one with sessions; told that the tool list can change
                 assert alice.protocol_version != "2026-07-28"
                 assert alice.server_capabilities.tools.list_changed is True
                 added = await alice.call_tool("add_tool",
