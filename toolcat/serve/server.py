@@ -31,10 +31,11 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import mcp_types as types
+from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
@@ -55,10 +56,12 @@ from toolcat.serve.http import IDLE_SESSION, MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.proxy import call_through
-from toolcat.serve.upstream import UpstreamError, Upstreams
+from toolcat.serve.relay import Relay, RelayError
+from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
 from toolcat.source.limits import value_problem
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
+R = TypeVar("R")
 NAME = "toolcat"
 MAX_RESULT = 1_000_000  # characters of one upstream result relayed to the client
 GATE_KEY = "toolcat.gate"  # the client's own gate, in the SDK's per-connection state
@@ -86,6 +89,22 @@ class Serving:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
         self._contracts = OutputContracts()  # the output schemas serve lists, kept
         self._internal = {shown: name for name, shown in self.discovery.items()}
+        self._reachable: list[str] | None = None
+        self.relay = Relay(self.reachable, self.launch, self.upstreams, self.log)
+
+    def reachable(self) -> list[str]:
+        """The servers of the tools a client can find or see, in the catalog's order (worked
+        out once: the profile decides them)."""
+        if self._reachable is None:
+            tools = [*self.gate.pool, *(t for _, t in self.gate.visible())]
+            self._reachable = [s for s in dict.fromkeys(t.server for t in tools)
+                               if s and s != "builtin"]
+        return self._reachable
+
+    def launch(self, server: str) -> ServerSpec:
+        """How to start or reach `server` (LaunchError: the catalog records no way)."""
+        return launch_spec(self.gate.catalog, server, overrides=self.overrides,
+                           secrets=self.secrets)
 
     def say(self, text: str) -> str:
         """`text` with the discovery tools called by the names the client knows them by."""
@@ -203,14 +222,14 @@ class Serving:
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
                                  "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
-            spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
-                               secrets=self.secrets)
+            spec = self.launch(tool.server)
         except LaunchError as exc:
             message = self.secrets.scrub(str(exc))
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=message)
             return _error(f"cannot call {name}: {message}")
         try:
-            relayed = await self.upstreams.call(spec, tool.name, arguments)
+            relayed = await self.upstreams.call(spec, tool.name, arguments,
+                                                progress=_progress(REQUEST.get()))
         except UpstreamError as exc:
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
             return _error(str(exc))
@@ -329,12 +348,47 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
         return await served.call(params.name, params.arguments, notify,
                                  served.client(_connection(ctx), _owner(ctx)))
 
+    async def relayed(answer: Awaitable[R]) -> R:
+        try:
+            return await answer
+        except RelayError as exc:
+            raise MCPError(exc.code, str(exc)) from None
+
+    async def list_prompts(ctx: Any, params: types.PaginatedRequestParams | None
+                           ) -> types.ListPromptsResult:
+        served = await ready()
+        return types.ListPromptsResult(prompts=await relayed(served.relay.prompts()))
+
+    async def get_prompt(ctx: Any, params: types.GetPromptRequestParams
+                         ) -> types.GetPromptResult:
+        served = await ready()
+        return await relayed(served.relay.get_prompt(params.name, params.arguments))
+
+    async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        served = await ready()
+        return types.ListResourcesResult(resources=await relayed(served.relay.resources()))
+
+    async def list_templates(ctx: Any, params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourceTemplatesResult:
+        served = await ready()
+        return types.ListResourceTemplatesResult(
+            resource_templates=await relayed(served.relay.templates()))
+
+    async def read_resource(ctx: Any, params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        served = await ready()
+        return await relayed(served.relay.read(str(params.uri)))
+
     if instructions is None or bus is None:
         assert isinstance(serving, Serving)
         instructions, bus = serving.instructions(), serving.bus
     server = _Server(NAME, version=__version__, title="toolcat catalog",
                      instructions=instructions, on_list_tools=list_tools,
-                     on_call_tool=call_tool,
+                     on_call_tool=call_tool, on_list_prompts=list_prompts,
+                     on_get_prompt=get_prompt, on_list_resources=list_resources,
+                     on_list_resource_templates=list_templates,
+                     on_read_resource=read_resource,
                      on_subscriptions_listen=ListenHandler(bus))
     # seals the requestState of approval questions (2026-07-28): bound to the tool and its
     # arguments, expiring, under a key only this process holds
@@ -346,13 +400,19 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 class _Server(Server[Any]):
     """The SDK's server, whose capabilities say that the tool list changes (add_tool sends
     `notifications/tools/list_changed`) wherever they are asked for, the HTTP session's
-    initialize included, not only where serve passes its options."""
+    initialize included, not only where serve passes its options; and that the relayed
+    prompts and resources neither announce changes nor take subscriptions (serve relays
+    neither)."""
 
     def get_capabilities(self, notification_options: NotificationOptions | None = None,
                          *args: Any, **kwargs: Any) -> types.ServerCapabilities:
         options = notification_options or NotificationOptions(tools_changed=True)
         options.tools_changed = True
-        return super().get_capabilities(options, *args, **kwargs)
+        said = super().get_capabilities(options, *args, **kwargs)
+        return said.model_copy(update={
+            "prompts": types.PromptsCapability(list_changed=False) if said.prompts else None,
+            "resources": types.ResourcesCapability(subscribe=False, list_changed=False)
+            if said.resources else None})
 
 
 def init_options(server: Server[Any]) -> Any:
@@ -446,6 +506,22 @@ async def _until_signalled() -> AsyncIterator[anyio.CancelScope]:
         group.start_soon(watch)
         yield scope
         group.cancel_scope.cancel()
+
+
+def _progress(asking: Asking | None) -> Progress | None:
+    """What relays an upstream call's progress to the client, with the client's own
+    progressToken, when the client asked for progress (None otherwise)."""
+    if asking is None:
+        return None
+    meta = asking.context.meta or {}
+    if meta.get("progress_token", meta.get("progressToken")) is None:
+        return None
+    session = asking.context.session
+
+    async def forward(progress: float, total: float | None, message: str | None) -> None:
+        await session.report_progress(progress, total, message)
+
+    return forward
 
 
 def _owner(ctx: Any) -> bytes | None:
