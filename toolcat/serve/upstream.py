@@ -4,7 +4,7 @@ one of its tools, kept for the session, and stopped when serve stops.
 Each upstream lives in its own task of the pool's task group, inside the SDK client's context
 (so the SDK's shutdown sequence runs when it ends: stdin closed, 2 s to exit, then SIGTERM and
 SIGKILL to the server's whole process group). A stdio upstream's pipes are bounded
-(toolcat.serve.wire).
+(toolcat.mcp.wire).
 
 When an upstream has started, its live tools are listed and handed to `verify`, which names
 the tools whose definition changed since the catalog (or the lock) was written: calls to those
@@ -35,9 +35,9 @@ from anyio.abc import TaskGroup
 from toolcat.errors import ServerError
 from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.wire import StderrTail, bounded_stdio
 from toolcat.model import Catalog
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
-from toolcat.serve.wire import StderrTail, bounded_stdio
 
 # (server name, its live tools as a catalog) -> {tool name: why it is not served}
 Verify = Callable[[str, Catalog], Mapping[str, str]]
@@ -310,8 +310,7 @@ def _answered(cause: BaseException) -> bool:
 
 def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
     if isinstance(errlog, StderrTail):
-        said = errlog.said()
-        return f"; its stderr says: {' | '.join(_short(line) for line in said)}" if said else ""
+        return stderr_tail(errlog)
     if errlog is None or errlog.closed:
         return ""
     position = errlog.tell()
@@ -319,8 +318,3 @@ def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
         return stderr_tail(errlog)
     finally:
         errlog.seek(position)
-
-
-def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

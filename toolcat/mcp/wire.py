@@ -1,5 +1,6 @@
-"""The pipes between serve and a stdio upstream server, bounded: what a server writes can cost
-serve only linear time and a fixed amount of memory, whatever it writes.
+"""The pipes between toolcat and a stdio MCP server (an import, serve's upstreams), bounded:
+what a server writes can cost toolcat only linear time and a fixed amount of memory, whatever
+it writes.
 
 - stdout (the protocol): read as bytes and split on newlines as they come, each byte looked at
   once. A message longer than `MAX_MESSAGE` bytes is not kept: the rest of its line is skipped,
@@ -13,7 +14,7 @@ serve only linear time and a fixed amount of memory, whatever it writes.
   error can say "exited with status 1".
 
 Spawning and stopping (a new process group; stdin closed, 2 s, then SIGTERM and SIGKILL to the
-group) are the SDK's own, so serve stops a server exactly as the SDK does.
+group) are the SDK's own, so toolcat stops a server exactly as the SDK does.
 """
 
 from __future__ import annotations
