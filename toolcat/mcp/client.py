@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.stderr import meaningful_lines
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -355,17 +355,7 @@ def _is_cancellation(exc: BaseException) -> bool:
     return isinstance(exc, anyio.get_cancelled_exc_class())
 
 
-STDERR_LINES = 3  # lines quoted from a failing server's stderr
-STDERR_READ = 1 << 18  # characters of stderr read for them: a flood is not read whole
-# lines that explain nothing: stack frames, a caret under code, npm's pointer to its log
-_NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d|"
-                    r"npm (ERR!|error) (A complete log|code |path |errno |syscall )|[-=~]{3,}$|"
-                    r"[{}\[\]]$)")
-# the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
-_STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
-_FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not set|missing|"
-                      r"denied|not found|no such|invalid|required|refused|unknown|unable",
-                      re.IGNORECASE)
+STDERR_READ = 1 << 18  # characters of a stderr file read: a flood is not read whole
 
 
 def stderr_tail(errlog: Any) -> str:
@@ -383,17 +373,6 @@ def stderr_tail(errlog: Any) -> str:
         errlog.seek(0)
         shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
     return f"; its stderr says: {' | '.join(_short(line) for line in shown)}" if shown else ""
-
-
-def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
-    """The first `count` lines of `lines` that best say what went wrong (see stderr_tail)."""
-    kept = [line.strip() for line in lines]
-    kept = [line for line in kept if line and not _NOISE.match(line)]
-    for chosen in ([line for line in kept if _STATEMENT.match(line)],
-                   [line for line in kept if _FAILURE.search(line)]):
-        if chosen:
-            return chosen[:count]
-    return kept[:count]
 
 
 def _fallback_name(spec: ServerSpec) -> str:

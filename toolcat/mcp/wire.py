@@ -34,8 +34,8 @@ import mcp_types as types
 from mcp.client import stdio as sdk_stdio
 from mcp.shared.message import SessionMessage
 
-from toolcat.mcp.client import meaningful_lines
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.stderr import meaningful_lines
 
 MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one JSON-RPC message from an upstream
 TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept, at each end, for error messages
@@ -86,7 +86,7 @@ class StderrTail:
 
     def said(self) -> list[str]:
         """The lines of the server's stderr that best say what went wrong
-        (toolcat.mcp.client.meaningful_lines), read from its first and last TAIL_BYTES."""
+        (toolcat.mcp.stderr.meaningful_lines), read from its first and last TAIL_BYTES."""
         with self._lock:
             head = bytes(self._head).decode("utf-8", "replace").splitlines()
             tail = bytes(self._tail[-TAIL_BYTES:]).decode("utf-8", "replace").splitlines()
