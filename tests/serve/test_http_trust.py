@@ -133,10 +133,11 @@ def test_each_client_has_its_own_session_and_added_tools(time_catalog, fast_prof
                         changed[who] += 1
                 return handler
 
-            async with Client(url, cache=None, message_handler=counting("alice")) as alice, \
-                    Client(url, cache=None, message_handler=counting("bob")) as bob:
-                # the SDK's client in its default mode falls back to the handshake era, the
-                # one with sessions; and is told that the tool list can change
+            async with Client(url, mode="legacy", cache=None,
+                              message_handler=counting("alice")) as alice, \
+                    Client(url, mode="legacy", cache=None,
+                           message_handler=counting("bob")) as bob:
+                # the handshake era, the one with sessions; told that the tool list can change
                 assert alice.protocol_version != "2026-07-28"
                 assert alice.server_capabilities.tools.list_changed is True
                 added = await alice.call_tool("add_tool",
@@ -158,17 +159,42 @@ def test_each_client_has_its_own_session_and_added_tools(time_catalog, fast_prof
         anyio.run(session)
 
 
-def test_a_2026_client_pinned_to_that_version_is_told_which_versions_to_use(time_catalog,
-                                                                          fast_profile):
+def test_add_mode_serves_the_stateless_2026_protocol_beside_sessions(time_catalog,
+                                                                    fast_profile):
+    """In add mode, a client speaking the stateless 2026-07-28 protocol (no handshake, no
+    session: every request stands alone) adds a tool with one request and sees and calls it
+    with the next ones; what it added is its own (another 2026-07-28 client, or a
+    handshake-era one beside it, sees only the discovery tools); the SDK's client in its
+    default mode picks 2026-07-28 by itself."""
+    from mcp import Client
+
+    discovery = ["search_tools", "add_tool", "show_all_tools"]
     with http_served("-c", str(time_catalog), "-p", str(fast_profile),
-                     "--http", "127.0.0.1:0") as (_, port):
-        discover = {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {}}
-        answer = post(port, discover, **{"mcp-protocol-version": "2026-07-28"})
-        assert answer.status_code == 400
-        error = answer.json()
-        assert error["id"] == 7 and error["error"]["code"] == -32022
-        assert "2025-11-25" in error["error"]["data"]["supported"]
-        assert "--mode call" in error["error"]["message"]
+                     "--http", "127.0.0.1:0") as (url, _):
+        async def session() -> None:
+            async with Client(url, mode="2026-07-28", cache=None,
+                              client_info=types.Implementation(name="alice", version="1")
+                              ) as alice, \
+                    Client(url, mode="2026-07-28", cache=None,
+                           client_info=types.Implementation(name="bob", version="1")) as bob, \
+                    Client(url, mode="legacy", cache=None) as older, \
+                    Client(url, cache=None) as default:
+                assert alice.protocol_version == default.protocol_version == "2026-07-28"
+                assert older.protocol_version != "2026-07-28"
+                found = json.loads(text(await alice.call_tool("search_tools",
+                                                              {"query": "current time"})))
+                assert found["tools"][0]["name"] == "get_current_time"
+                added = await alice.call_tool("add_tool", {"tool_names": ["get_current_time"]})
+                assert json.loads(text(added))["added"] == ["get_current_time"]
+                assert "get_current_time" in [t.name for t in (await alice.list_tools()).tools]
+                called = await alice.call_tool("get_current_time", {"timezone": "Asia/Tokyo"})
+                assert called.structured_content["timezone"] == "Asia/Tokyo"
+                for other in (bob, older, default):
+                    assert [t.name for t in (await other.list_tools()).tools] == discovery
+                    refused = await other.call_tool("get_current_time", {"timezone": "UTC"})
+                    assert refused.is_error and "has not been added" in text(refused)
+
+        anyio.run(session)
 
 
 def test_one_client_cannot_take_every_session_and_lock_the_others_out(time_catalog,

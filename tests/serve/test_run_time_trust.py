@@ -232,7 +232,8 @@ def test_results_are_capped_and_stderr_kept_bounded(trust_catalog, fast_profile,
             assert not still.is_error and len(text(still)) == 1000
             before = _peak_rss(running("toolcat serve"))
             noisy = await client.call_tool("noisy", {"megabytes": 200})
-            assert noisy.is_error and "its stderr ends: noisy: the last line" in text(noisy)
+            assert noisy.is_error and "'trust' exited with status 3 during the call; its " \
+                "stderr says: noise noise" in text(noisy)
             peaks.extend([before, _peak_rss(running("toolcat serve"))])
 
     anyio.run(session)

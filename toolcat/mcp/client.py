@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.stderr import meaningful_lines
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -129,7 +130,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     end = time.monotonic() + timeout if deadline is None else deadline
     allowance = STOP_ALLOWANCE if spec.transport == "stdio" else HTTP_CLOSE_ALLOWANCE
     answer_within = max(0.0, end - time.monotonic() - min(allowance, timeout / 2))
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with _stderr(spec) as errlog:
         try:
             with anyio.fail_after(answer_within):
                 async with Client(transport(spec, errlog), cache=None,
@@ -141,7 +142,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
                 raise cause from None
-            problem = explain(cause, spec, timeout)
+            problem = explain(cause, spec, timeout, ended=_ended(errlog))
             if problem is None:
                 raise
             if spec.transport == "http" and not isinstance(cause, TimeoutError) and (
@@ -156,7 +157,34 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                    info=info_json, instructions=instructions, tools=tuple(tools))
 
 
-def transport(spec: ServerSpec, errlog: TextIO) -> Any:
+@contextmanager
+def _stderr(spec: ServerSpec) -> Iterator[Any]:
+    """Where a server's stderr goes: for a stdio server a bounded tail that also learns its
+    exit status (toolcat.mcp.wire), else a file nothing writes to."""
+    if spec.transport != "stdio":
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+            yield errlog
+        return
+    from toolcat.mcp.wire import StderrTail
+
+    tail = StderrTail()
+    try:
+        yield tail
+    finally:
+        tail.spawned()  # closed if the server never started
+
+
+def _ended(errlog: Any) -> str | None:
+    """How a stdio server ended (`exited with status 1`), once it has."""
+    from toolcat.mcp.wire import StderrTail
+
+    return errlog.exit() if isinstance(errlog, StderrTail) else None
+
+
+def transport(spec: ServerSpec, errlog: Any) -> Any:
+    """The SDK transport to `spec`: streamable HTTP, or stdio with bounded pipes
+    (toolcat.mcp.wire) when `errlog` is a StderrTail, else the SDK's own stdio client
+    writing the server's stderr to `errlog`."""
     if spec.transport == "http":
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
@@ -166,6 +194,10 @@ def transport(spec: ServerSpec, errlog: TextIO) -> Any:
         return _owning(http, streamable_http_client(spec.url, http_client=http))
     from mcp import StdioServerParameters, stdio_client
 
+    from toolcat.mcp.wire import StderrTail, bounded_stdio
+
+    if isinstance(errlog, StderrTail):
+        return bounded_stdio(spec, errlog)
     # A server started from toolcat sees the environment the user's shell would give it,
     # plus the `env` of its configuration entry.
     params = StdioServerParameters(command=spec.command, args=list(spec.args),
@@ -268,11 +300,15 @@ def _offending_input(exc: Exception) -> str | None:
         value = errors()[0].get("input")
     except (IndexError, TypeError, ValueError):
         return None
+    if isinstance(value, bytes):  # as toolcat.mcp.wire reads a line
+        value = value.decode("utf-8", "replace")
     return _short(repr(value)) if value is not None else None
 
 
-def explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None:
-    """A one-line account of a failure, or None when it is not the server's doing (a bug)."""
+def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
+            ended: str | None = None) -> str | None:
+    """A one-line account of a failure, or None when it is not the server's doing (a bug);
+    `ended` says how a stdio server ended (`exited with status 1`), when it is known."""
     import httpx2
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
@@ -286,7 +322,7 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float) -> str | None
     if isinstance(leaf, OSError) and spec.transport == "stdio":
         return f"cannot start MCP server '{spec.label}': {leaf.strerror or leaf}"
     if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
-        gone = "exited" if spec.transport == "stdio" else "closed the connection"
+        gone = (ended or "exited") if spec.transport == "stdio" else "closed the connection"
         return f"{who} {gone} before it had listed its tools"
     if isinstance(leaf, MCPError):
         return f"{who} answered with error {leaf.code}: {_short(leaf.error.message)}"
@@ -319,39 +355,24 @@ def _is_cancellation(exc: BaseException) -> bool:
     return isinstance(exc, anyio.get_cancelled_exc_class())
 
 
-STDERR_LINES = 3  # lines quoted from a failing server's stderr
-STDERR_READ = 1 << 18  # characters of stderr read for them: a flood is not read whole
-# lines that explain nothing: stack frames, a caret under code, npm's pointer to its log
-_NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d|"
-                    r"npm (ERR!|error) (A complete log|code |path |errno |syscall )|[-=~]{3,}$|"
-                    r"[{}\[\]]$)")
-# the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
-_STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
-_FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not set|missing|"
-                      r"denied|not found|no such|invalid|required|refused|unknown|unable",
-                      re.IGNORECASE)
+STDERR_READ = 1 << 18  # characters of a stderr file read: a flood is not read whole
 
 
-def stderr_tail(errlog: IO[str]) -> str:
+def stderr_tail(errlog: Any) -> str:
     """What the server wrote on stderr that explains its failure, for an error message: the
     first lines that state an error (`Error: Cannot find module ...`, `ValueError: ...`), else
     the first that speak of one, else the first lines at all; never stack frames, a usage
-    text's tail or npm's pointer to its log. Joined by " | "."""
-    errlog.flush()
-    errlog.seek(0)
-    shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
+    text's tail or npm's pointer to its log. Joined by " | ". `errlog`: a file, or a
+    toolcat.mcp.wire.StderrTail."""
+    from toolcat.mcp.wire import StderrTail
+
+    if isinstance(errlog, StderrTail):
+        shown = errlog.said()
+    else:
+        errlog.flush()
+        errlog.seek(0)
+        shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
     return f"; its stderr says: {' | '.join(_short(line) for line in shown)}" if shown else ""
-
-
-def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
-    """The first `count` lines of `lines` that best say what went wrong (see stderr_tail)."""
-    kept = [line.strip() for line in lines]
-    kept = [line for line in kept if line and not _NOISE.match(line)]
-    for chosen in ([line for line in kept if _STATEMENT.match(line)],
-                   [line for line in kept if _FAILURE.search(line)]):
-        if chosen:
-            return chosen[:count]
-    return kept[:count]
 
 
 def _fallback_name(spec: ServerSpec) -> str:

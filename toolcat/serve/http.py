@@ -16,13 +16,10 @@
   (429 beyond), so no client can take all MAX_SESSIONS and lock the others out; a session
   idle for IDLE_SESSION seconds is closed. Without a token, a client is its address alone
   (an Authorization header it varies does not make it another client).
-- Protocol era: in add mode serve keeps state per client (what it added), which the
-  2026-07-28 protocol (stateless, no sessions) cannot carry over HTTP: two clients on one
-  machine without a token would be one. Such requests are answered "unsupported protocol
-  version", naming the handshake-era versions and call mode; clients that speak both (the
-  official SDKs in their default mode) fall back to them by themselves. Call mode keeps
-  nothing per client (search_tools and call_tool stand alone), so there 2026-07-28 requests
-  go to the SDK's single-exchange path beside the sessions of the older clients.
+- Protocol era: a 2026-07-28 request (stateless: no handshake, no session id) is passed to
+  the SDK's single-exchange path with its owner (address and credential) in the ASGI scope's
+  state (OWNER_KEY), where toolcat.serve.clients finds the gate of the client that sent it:
+  in add mode what a client added outlives its request without a session to keep it in.
 """
 
 from __future__ import annotations
@@ -45,9 +42,9 @@ MIN_TOKEN = 16  # characters: shorter ones can be guessed
 MAX_SESSIONS = 100  # open sessions at once; each holds its own resolution of the catalog
 MAX_CLIENT_SESSIONS = 10  # of them opened by one client (address and credential)
 IDLE_SESSION = 300.0  # seconds: a session with no request for this long is closed
-MAX_PROBE = 64 * 1024  # bytes of a refused modern-era request read to answer its id
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
+OWNER_KEY = "toolcat.owner"  # a 2026-07-28 request's owner, in its ASGI scope's state
 
 
 @dataclass(frozen=True)
@@ -133,12 +130,10 @@ class Guard:
     """The ASGI app in front of the SDK's: Host/Origin, token, session binding, era."""
 
     def __init__(self, app: Any, settings: Any, token: str | None,
-                 live: Callable[[], Container[str]] = frozenset, *,
-                 stateless: bool = False) -> None:
+                 live: Callable[[], Container[str]] = frozenset) -> None:
         from mcp.server.transport_security import TransportSecurityMiddleware
 
         self.app = app
-        self.stateless = stateless  # 2026-07-28 requests are served (call mode)
         self.security = TransportSecurityMiddleware(settings)
         self._token = _digest(f"Bearer {token}") if token is not None else None
         self._owners: OrderedDict[str, bytes] = OrderedDict()
@@ -163,16 +158,15 @@ class Guard:
                                                 "started with"},
                            [(b"www-authenticate", b'Bearer realm="toolcat serve"')])
             return
-        version = headers.get(VERSION_HEADER)
-        if version is not None and version not in _handshake_versions():
-            if self.stateless:  # the SDK's single-exchange path: nothing to bind
-                await self.app(scope, receive, send)
-            else:
-                await self._unsupported(version, receive, send)
-            return
         client = scope.get("client") or ("", 0)
         who = credential if self._token is not None else b""
         owner = hashlib.sha256(who + b"\0" + str(client[0]).encode()).digest()
+        version = headers.get(VERSION_HEADER)
+        if version is not None and version not in _handshake_versions():
+            # the SDK's single-exchange path (a version it does not know is refused there)
+            await self.app({**scope, "state": {**scope.get("state", {}), OWNER_KEY: owner}},
+                           receive, send)
+            return
         session = headers.get(SESSION_HEADER)
         if session is not None:
             known = self._owners.get(session)
@@ -212,27 +206,6 @@ class Guard:
         self._owners[session] = owner
         while len(self._owners) > 4 * MAX_SESSIONS:  # sessions that expired unseen
             self._owners.popitem(last=False)
-
-    async def _unsupported(self, version: str, receive: Any, send: Any) -> None:
-        body = bytearray()
-        while len(body) <= MAX_PROBE:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        try:
-            request_id = json.loads(bytes(body)).get("id")
-        except (ValueError, AttributeError, RecursionError):
-            request_id = None
-        if not isinstance(request_id, (int, str)) or isinstance(request_id, bool):
-            request_id = None
-        supported = list(_handshake_versions())
-        await _respond(send, 400, {"jsonrpc": "2.0", "id": request_id, "error": {
-            "code": -32022, "message": "Unsupported protocol version: toolcat serve keeps "
-            "each client's added tools in its session, which the stateless "
-            f"{version} protocol has no room for over HTTP; use one of {', '.join(supported)}"
-            ", or start toolcat serve with --mode call, which keeps nothing per client",
-            "data": {"supported": supported, "requested": version}}})
 
 
 def _handshake_versions() -> tuple[str, ...]:

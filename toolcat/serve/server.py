@@ -9,8 +9,9 @@ that era delivers it.
 
 Each client has its own session: over stdio the process serves one client; over HTTP every
 client gets its own gate (`Gate.fork`: what it added is its own), kept in the SDK's
-per-connection state and dropped when the connection ends. The upstream servers are shared:
-one process per server, started on first use (toolcat.serve.upstream).
+per-connection state and dropped when the connection ends, or, for a 2026-07-28 client,
+which has no connection that lasts, kept by who it is (toolcat.serve.clients). The upstream
+servers are shared: one process per server, started on first use (toolcat.serve.upstream).
 
 The capabilities say what the server does: `tools.listChanged` is true on every transport,
 since add_tool sends the notification (over HTTP the SDK's defaults would say false).
@@ -30,10 +31,11 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import mcp_types as types
+from mcp import MCPError
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
@@ -46,6 +48,7 @@ from toolcat.model import Catalog, Tool, ToolCall
 from toolcat.providers import PROVIDERS
 from toolcat.serve.answers import markdown_answer
 from toolcat.serve.approval import REQUEST, Asking, approve, audited
+from toolcat.serve.clients import StatelessClients
 from toolcat.serve.contract import OutputContracts
 from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
@@ -54,10 +57,12 @@ from toolcat.serve.launch import LaunchError, Secrets, launch_spec
 from toolcat.serve.log import SessionLog
 from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
-from toolcat.serve.upstream import UpstreamError, Upstreams
+from toolcat.serve.relay import Relay, RelayError
+from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
 from toolcat.source.limits import value_problem
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
+R = TypeVar("R")
 NAME = "toolcat"
 MAX_RESULT = 1_000_000  # characters of one upstream result relayed to the client
 GATE_KEY = "toolcat.gate"  # the client's own gate, in the SDK's per-connection state
@@ -80,11 +85,28 @@ class Serving:
     discovery: Mapping[str, str] = field(default_factory=dict)  # built-in -> name shown
     answers: str = "json"  # search answers: json, or compact markdown (toolcat.serve.answers)
     apis: HttpApis = field(default_factory=HttpApis)  # OpenAPI operations' HTTP APIs
+    stateless: StatelessClients | None = None  # over HTTP: the gates of 2026-07-28 clients
 
     def __post_init__(self) -> None:
         self._builtin_checker = BuiltinArguments(self.gate.resolver.builtins)
         self._contracts = OutputContracts()  # the output schemas serve lists, kept
         self._internal = {shown: name for name, shown in self.discovery.items()}
+        self._reachable: list[str] | None = None
+        self.relay = Relay(self.reachable, self.launch, self.upstreams, self.log)
+
+    def reachable(self) -> list[str]:
+        """The servers of the tools a client can find or see, in the catalog's order (worked
+        out once: the profile decides them)."""
+        if self._reachable is None:
+            tools = [*self.gate.pool, *(t for _, t in self.gate.visible())]
+            self._reachable = [s for s in dict.fromkeys(t.server for t in tools)
+                               if s and s != "builtin"]
+        return self._reachable
+
+    def launch(self, server: str) -> ServerSpec:
+        """How to start or reach `server` (LaunchError: the catalog records no way)."""
+        return launch_spec(self.gate.catalog, server, overrides=self.overrides,
+                           secrets=self.secrets)
 
     def say(self, text: str) -> str:
         """`text` with the discovery tools called by the names the client knows them by."""
@@ -93,10 +115,14 @@ class Serving:
     def instructions(self) -> str:
         return instructions(self.gate.mode, self.discovery)
 
-    def client(self, connection: Any) -> Gate:
-        """The gate of the client on `connection` (made on its first request)."""
+    def client(self, connection: Any, owner: bytes | None = None) -> Gate:
+        """The gate of the client on `connection` (made on its first request); for a
+        2026-07-28 request over HTTP, the gate of its `owner` and client name."""
         if not self.per_client:
             return self.gate
+        if owner is not None and self.stateless is not None:
+            info = getattr(getattr(connection, "client_params", None), "client_info", None)
+            return self.stateless.gate(owner, str(getattr(info, "name", "") or ""))
         state = connection.state
         if GATE_KEY not in state:
             state[GATE_KEY] = self.gate.fork()
@@ -201,9 +227,8 @@ class Serving:
             if self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
                 relayed = await self.apis.call(self.gate.catalog, tool, arguments)
             else:
-                spec = launch_spec(self.gate.catalog, tool.server, overrides=self.overrides,
-                                   secrets=self.secrets)
-                relayed = await self.upstreams.call(spec, tool.name, arguments)
+                relayed = await self.upstreams.call(self.launch(tool.server), tool.name,
+                                                    arguments, progress=_progress(REQUEST.get()))
         except LaunchError as exc:
             message = self.secrets.scrub(str(exc))
             self.log.write("call", **entry, ok=False, ms=_ms(began), error=message)
@@ -308,7 +333,8 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
         served = await ready()
-        return types.ListToolsResult(tools=served.listed(served.client(_connection(ctx))))
+        gate = served.client(_connection(ctx), _owner(ctx))
+        return types.ListToolsResult(tools=served.listed(gate))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams
                         ) -> types.CallToolResult | types.InputRequiredResult:
@@ -323,14 +349,49 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 
         REQUEST.set(Asking(ctx, params))  # approval asks this request's user
         return await served.call(params.name, params.arguments, notify,
-                                 served.client(_connection(ctx)))
+                                 served.client(_connection(ctx), _owner(ctx)))
+
+    async def relayed(answer: Awaitable[R]) -> R:
+        try:
+            return await answer
+        except RelayError as exc:
+            raise MCPError(exc.code, str(exc)) from None
+
+    async def list_prompts(ctx: Any, params: types.PaginatedRequestParams | None
+                           ) -> types.ListPromptsResult:
+        served = await ready()
+        return types.ListPromptsResult(prompts=await relayed(served.relay.prompts()))
+
+    async def get_prompt(ctx: Any, params: types.GetPromptRequestParams
+                         ) -> types.GetPromptResult:
+        served = await ready()
+        return await relayed(served.relay.get_prompt(params.name, params.arguments))
+
+    async def list_resources(ctx: Any, params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        served = await ready()
+        return types.ListResourcesResult(resources=await relayed(served.relay.resources()))
+
+    async def list_templates(ctx: Any, params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourceTemplatesResult:
+        served = await ready()
+        return types.ListResourceTemplatesResult(
+            resource_templates=await relayed(served.relay.templates()))
+
+    async def read_resource(ctx: Any, params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        served = await ready()
+        return await relayed(served.relay.read(str(params.uri)))
 
     if instructions is None or bus is None:
         assert isinstance(serving, Serving)
         instructions, bus = serving.instructions(), serving.bus
     server = _Server(NAME, version=__version__, title="toolcat catalog",
                      instructions=instructions, on_list_tools=list_tools,
-                     on_call_tool=call_tool,
+                     on_call_tool=call_tool, on_list_prompts=list_prompts,
+                     on_get_prompt=get_prompt, on_list_resources=list_resources,
+                     on_list_resource_templates=list_templates,
+                     on_read_resource=read_resource,
                      on_subscriptions_listen=ListenHandler(bus))
     # seals the requestState of approval questions (2026-07-28): bound to the tool and its
     # arguments, expiring, under a key only this process holds
@@ -342,13 +403,19 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 class _Server(Server[Any]):
     """The SDK's server, whose capabilities say that the tool list changes (add_tool sends
     `notifications/tools/list_changed`) wherever they are asked for, the HTTP session's
-    initialize included, not only where serve passes its options."""
+    initialize included, not only where serve passes its options; and that the relayed
+    prompts and resources neither announce changes nor take subscriptions (serve relays
+    neither)."""
 
     def get_capabilities(self, notification_options: NotificationOptions | None = None,
                          *args: Any, **kwargs: Any) -> types.ServerCapabilities:
         options = notification_options or NotificationOptions(tools_changed=True)
         options.tools_changed = True
-        return super().get_capabilities(options, *args, **kwargs)
+        said = super().get_capabilities(options, *args, **kwargs)
+        return said.model_copy(update={
+            "prompts": types.PromptsCapability(list_changed=False) if said.prompts else None,
+            "resources": types.ResourcesCapability(subscribe=False, list_changed=False)
+            if said.resources else None})
 
 
 def init_options(server: Server[Any]) -> Any:
@@ -402,6 +469,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     server = build_server(serving)
     serving.per_client = True
     serving.gate.fork()  # the blank session clients' sessions are copied from, made now
+    serving.stateless = StatelessClients(serving.gate.fork)
     app = server.streamable_http_app(host=host, transport_security=settings,
                                      max_sessions=MAX_SESSIONS,
                                      session_idle_timeout=IDLE_SESSION)
@@ -411,8 +479,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((str(where.ip), port))
     guard = Guard(app, settings, token,
-                  live=lambda: manager._server_instances,  # the SDK's open sessions by id
-                  stateless=serving.gate.mode == "call")
+                  live=lambda: manager._server_instances)  # the SDK's open sessions by id
     web = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
 
     async def announce() -> None:
@@ -442,6 +509,34 @@ async def _until_signalled() -> AsyncIterator[anyio.CancelScope]:
         group.start_soon(watch)
         yield scope
         group.cancel_scope.cancel()
+
+
+def _progress(asking: Asking | None) -> Progress | None:
+    """What relays an upstream call's progress to the client, with the client's own
+    progressToken, when the client asked for progress (None otherwise)."""
+    if asking is None:
+        return None
+    meta = asking.context.meta or {}
+    if meta.get("progress_token", meta.get("progressToken")) is None:
+        return None
+    session = asking.context.session
+
+    async def forward(progress: float, total: float | None, message: str | None) -> None:
+        await session.report_progress(progress, total, message)
+
+    return forward
+
+
+def _owner(ctx: Any) -> bytes | None:
+    """Who sent a 2026-07-28 request over HTTP (toolcat.serve.http.Guard put it in the
+    request's scope), else None."""
+    from toolcat.serve.http import OWNER_KEY
+
+    request = getattr(ctx, "request", None)
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or request is None:
+        return None
+    owner = request.scope.get("state", {}).get(OWNER_KEY)
+    return owner if isinstance(owner, bytes) else None
 
 
 def _connection(ctx: Any) -> Any:

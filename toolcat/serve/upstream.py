@@ -4,7 +4,7 @@ one of its tools, kept for the session, and stopped when serve stops.
 Each upstream lives in its own task of the pool's task group, inside the SDK client's context
 (so the SDK's shutdown sequence runs when it ends: stdin closed, 2 s to exit, then SIGTERM and
 SIGKILL to the server's whole process group). A stdio upstream's pipes are bounded
-(toolcat.serve.wire).
+(toolcat.mcp.wire).
 
 When an upstream has started, its live tools are listed and handed to `verify`, which names
 the tools whose definition changed since the catalog (or the lock) was written: calls to those
@@ -23,10 +23,10 @@ from __future__ import annotations
 import contextlib
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Generic, TypeVar
 
 import anyio
 import mcp_types as types
@@ -35,12 +35,15 @@ from anyio.abc import TaskGroup
 from toolcat.errors import ServerError
 from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.wire import StderrTail, bounded_stdio
 from toolcat.model import Catalog
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
-from toolcat.serve.wire import StderrTail, bounded_stdio
 
 # (server name, its live tools as a catalog) -> {tool name: why it is not served}
 Verify = Callable[[str, Catalog], Mapping[str, str]]
+# (progress, total, message) of an upstream's notifications/progress, for the client
+Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+R = TypeVar("R")
 
 
 class UpstreamError(Exception):
@@ -58,6 +61,7 @@ class _Upstream:
     errlog: IO[str] | StderrTail | None = None
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     refused: Mapping[str, str] = field(default_factory=dict)  # tool name -> why not served
+    capabilities: Any = None  # what the server said it offers (prompts, resources, ...)
     inflight: int = 0
     retiring: bool = False
 
@@ -67,10 +71,10 @@ class _Upstream:
 
 
 @dataclass(frozen=True)
-class Relayed:
+class Relayed(Generic[R]):
     """An upstream's answer, and what it took."""
 
-    result: types.CallToolResult
+    result: R
     start_ms: float | None  # how long the server took to start, when this call started it
     call_ms: float
 
@@ -104,8 +108,37 @@ class Upstreams:
         """The servers started in this session, in order, once each."""
         return list(self._started)
 
-    async def call(self, spec: ServerSpec, name: str, arguments: Mapping[str, Any]) -> Relayed:
-        """Call the tool `name` on the server `spec` and return its result unchanged.
+    async def call(self, spec: ServerSpec, name: str, arguments: Mapping[str, Any],
+                   progress: Progress | None = None) -> Relayed[types.CallToolResult]:
+        """Call the tool `name` on the server `spec` and return its result unchanged;
+        `progress` is awaited with each progress notification the server sends for it.
+
+        Raises:
+            UpstreamError: the server could not be started or reached, failed, or did not
+                answer within the timeout.
+        """
+        request = types.CallToolRequest(params=types.CallToolRequestParams(
+            name=name, arguments=dict(arguments)))
+        return await self.send(spec, request, types.CallToolResult, what=f"calling {name}",
+                               tool=name, progress=progress)
+
+    async def offers(self, spec: ServerSpec, capability: str) -> bool:
+        """Whether the server `spec` (started if it is not running) says it offers
+        `capability` (`prompts`, `resources`).
+
+        Raises:
+            UpstreamError: as `send`.
+        """
+        answer = await self.send(spec, None, object, what=f"asking for {capability}")
+        return getattr(answer.result, capability, None) is not None
+
+    async def send(self, spec: ServerSpec, request: Any, result_type: type[R], *, what: str,
+                   tool: str | None = None, progress: Progress | None = None
+                   ) -> Relayed[R]:
+        """Send `request` to the server `spec` (started on first use) and return its
+        answer as `result_type`; with no request, the server's capabilities. `what` says
+        what the request does, for an error message; a call of `tool` is refused when the
+        server changed it.
 
         Raises:
             UpstreamError: the server could not be started or reached, failed, or did not
@@ -119,47 +152,51 @@ class Upstreams:
         assert upstream is not None
         upstream.inflight += 1
         try:
-            return await self._call(upstream, spec, name, arguments, began, fresh)
+            return await self._send(upstream, spec, request, result_type, began, fresh,
+                                    what=what, tool=tool, progress=progress)
         finally:
             upstream.inflight -= 1
             if upstream.retiring and upstream.inflight == 0:
                 self._stop(upstream)
 
-    async def _call(self, upstream: _Upstream, spec: ServerSpec, name: str,
-                    arguments: Mapping[str, Any], began: float, fresh: bool) -> Relayed:
+    async def _send(self, upstream: _Upstream, spec: ServerSpec, request: Any,
+                    result_type: type[R], began: float, fresh: bool, *, what: str,
+                    tool: str | None, progress: Progress | None) -> Relayed[R]:
         try:
             with anyio.fail_after(self.timeout):
                 await upstream.ready.wait()
                 if upstream.failure is not None:
                     raise UpstreamError(upstream.failure)
-                if name in upstream.refused:
-                    raise _Refused(upstream.refused[name])
+                if tool is not None and tool in upstream.refused:
+                    raise _Refused(upstream.refused[tool])
                 start_ms = (time.perf_counter() - began) * 1000 if fresh else None
                 sent = time.perf_counter()
-                request = types.CallToolRequest(params=types.CallToolRequestParams(
-                    name=name, arguments=dict(arguments)))
-                result = await upstream.session.send_request(request, types.CallToolResult)
+                if request is None:
+                    result = upstream.capabilities
+                else:
+                    result = await upstream.session.send_request(
+                        request, result_type, progress_callback=progress)
         except _Refused as exc:
             raise UpstreamError(self.secrets.scrub(str(exc))) from None
         except UpstreamError as exc:
             self._stop(upstream)
             raise UpstreamError(self.secrets.scrub(str(exc))) from None
         except TimeoutError:
-            what = "start and answer" if fresh and not upstream.ready.is_set() else "answer"
+            done = "start and answer" if fresh and not upstream.ready.is_set() else "answer"
             self._retire(upstream)
-            raise UpstreamError(f"MCP server '{spec.name}' did not {what} within "
+            raise UpstreamError(f"MCP server '{spec.name}' did not {done} within "
                                 f"{self.timeout:g} s; the next call starts it afresh (calls "
                                 "already in flight keep the old one until they end)") from None
         except Exception as exc:  # the SDK's and the transport's failures
             cause = root_cause(exc)
-            problem = self._problem(cause, spec, "during the call")
+            problem = self._problem(cause, spec, "during the call", upstream.errlog)
             if _answered(cause):  # a JSON-RPC error: the server is fine, keep it
                 raise UpstreamError(self.secrets.scrub(
-                    f"calling {name} on MCP server '{spec.name}' failed: {problem}")) from None
+                    f"{what} on MCP server '{spec.name}' failed: {problem}")) from None
             tail = _stderr_tail(upstream.errlog)
             self._stop(upstream)
             raise UpstreamError(self.secrets.scrub(
-                f"calling {name} on MCP server '{spec.name}' failed: {problem}{tail}; it "
+                f"{what} on MCP server '{spec.name}' failed: {problem}{tail}; it "
                 "will be started again on the next call")) from None
         return Relayed(result, start_ms, (time.perf_counter() - sent) * 1000)
 
@@ -168,13 +205,16 @@ class Upstreams:
         upstream = self._running.get(server)
         return upstream.refused if upstream is not None else {}
 
-    def _problem(self, cause: BaseException, spec: ServerSpec, when: str) -> str:
+    def _problem(self, cause: BaseException, spec: ServerSpec, when: str,
+                 errlog: IO[str] | StderrTail | None = None) -> str:
         """One line on what went wrong with an upstream, for the client."""
         from mcp import MCPError
         from mcp_types import CONNECTION_CLOSED
 
         if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-            gone = "exited" if spec.transport == "stdio" else "closed the connection"
+            ended = errlog.exit() if isinstance(errlog, StderrTail) else None
+            gone = ("closed the connection" if spec.transport != "stdio"
+                    else ended or "exited")
             return f"MCP server '{spec.name}' {gone} {when}"
         return explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
 
@@ -223,7 +263,7 @@ class Upstreams:
             except Exception as exc:  # reported to the call that waits
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
-                    self._problem(cause, spec, "before it had started")
+                    self._problem(cause, spec, "before it had started", errlog)
                 if not upstream.ready.is_set():
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
@@ -231,7 +271,8 @@ class Upstreams:
             finally:
                 upstream.stop.set()
                 upstream.ready.set()
-                upstream.errlog = None
+                if not isinstance(errlog, StderrTail):  # a file, closed on the way out
+                    upstream.errlog = None
 
     async def _connect(self, upstream: _Upstream, connection: Any) -> None:
         from mcp import Client
@@ -241,6 +282,7 @@ class Upstreams:
                 upstream.refused = self.verify(upstream.spec.name,
                                                await live_tools(client, upstream.spec))
             upstream.session = client.session
+            upstream.capabilities = client.server_capabilities
             upstream.ready.set()
             await upstream.stop.wait()
 
@@ -268,8 +310,7 @@ def _answered(cause: BaseException) -> bool:
 
 def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
     if isinstance(errlog, StderrTail):
-        line = errlog.last_line()
-        return f"; its stderr ends: {_short(line)}" if line else ""
+        return stderr_tail(errlog)
     if errlog is None or errlog.closed:
         return ""
     position = errlog.tell()
@@ -277,8 +318,3 @@ def _stderr_tail(errlog: IO[str] | StderrTail | None) -> str:
         return stderr_tail(errlog)
     finally:
         errlog.seek(position)
-
-
-def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,16 +1,20 @@
-"""The pipes between serve and a stdio upstream server, bounded: what a server writes can cost
-serve only linear time and a fixed amount of memory, whatever it writes.
+"""The pipes between toolcat and a stdio MCP server (an import, serve's upstreams), bounded:
+what a server writes can cost toolcat only linear time and a fixed amount of memory, whatever
+it writes.
 
 - stdout (the protocol): read as bytes and split on newlines as they come, each byte looked at
   once. A message longer than `MAX_MESSAGE` bytes is not kept: the rest of its line is skipped,
   and the call it answers (its `id`, read from the message's first bytes) gets a JSON-RPC
   error saying how large it was. The SDK's own stdio client joins the pending text to every
   chunk it reads, which is quadratic in the length of one message (40 MB took 13 s).
-- stderr: drained by a thread into a `StderrTail` that keeps the last `TAIL_BYTES` (for the
-  "its stderr ends: ..." of an error message); the rest is counted and dropped.
+- stderr: drained by a thread into a `StderrTail` that keeps the first and the last
+  `TAIL_BYTES` (for the "its stderr says: ..." of an error message: a Node crash says what
+  went wrong first, a Python traceback last); the rest is counted and dropped. When the
+  server's stdout ends, its exit status is kept there too (`StderrTail.status`), so that an
+  error can say "exited with status 1".
 
 Spawning and stopping (a new process group; stdin closed, 2 s, then SIGTERM and SIGKILL to the
-group) are the SDK's own, so serve stops a server exactly as the SDK does.
+group) are the SDK's own, so toolcat stops a server exactly as the SDK does.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,9 +35,11 @@ from mcp.client import stdio as sdk_stdio
 from mcp.shared.message import SessionMessage
 
 from toolcat.mcp.servers import ServerSpec
+from toolcat.mcp.stderr import meaningful_lines
 
 MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one JSON-RPC message from an upstream
-TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept for error messages
+TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept, at each end, for error messages
+EXIT_WAIT = 1.0  # seconds a server whose stdout ended gets to exit before its status is read
 # the JSON-RPC code of the error that replaces an oversized answer (not -32000: to the SDK,
 # that is "connection closed")
 TOO_LARGE = -32050
@@ -41,15 +48,18 @@ _HEAD = 4096  # bytes of an oversized message searched for its id
 
 
 class StderrTail:
-    """An upstream's stderr, drained on a thread; keeps the last TAIL_BYTES."""
+    """An upstream's stderr, drained on a thread; keeps its first and last TAIL_BYTES, and
+    the server's exit status once it is known."""
 
     def __init__(self) -> None:
         read, write = os.pipe()
         self._read = read
         self.writer = os.fdopen(write, "w", encoding="utf-8", errors="replace")
+        self._head = bytearray()
         self._tail = bytearray()
         self._lock = threading.Lock()
         self.total = 0
+        self.status: int | None = None  # the exit status (negative: the signal that ended it)
         self._thread = threading.Thread(target=self._drain, name="toolcat-upstream-stderr",
                                         daemon=True)
         self._thread.start()
@@ -59,6 +69,10 @@ class StderrTail:
             while chunk := os.read(self._read, 65536):
                 with self._lock:
                     self.total += len(chunk)
+                    room = TAIL_BYTES - len(self._head)
+                    if room > 0:
+                        self._head += chunk[:room]
+                        chunk = chunk[room:]
                     self._tail += chunk
                     if len(self._tail) > 2 * TAIL_BYTES:
                         del self._tail[:-TAIL_BYTES]
@@ -70,11 +84,28 @@ class StderrTail:
         with contextlib.suppress(OSError):
             self.writer.close()
 
-    def last_line(self) -> str:
+    def said(self) -> list[str]:
+        """The lines of the server's stderr that best say what went wrong
+        (toolcat.mcp.stderr.meaningful_lines), read from its first and last TAIL_BYTES."""
         with self._lock:
-            text = bytes(self._tail[-TAIL_BYTES:]).decode("utf-8", "replace")
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return lines[-1] if lines else ""
+            head = bytes(self._head).decode("utf-8", "replace").splitlines()
+            tail = bytes(self._tail[-TAIL_BYTES:]).decode("utf-8", "replace").splitlines()
+        if tail and len(self._tail) > TAIL_BYTES:
+            tail = tail[1:]  # cut inside a line
+        return meaningful_lines([*head, *tail])
+
+    def exit(self) -> str | None:
+        """How the server ended (`exited with status 1`, `was killed by SIGKILL`), when it
+        has."""
+        if self.status is None:
+            return None
+        if self.status >= 0:
+            return f"exited with status {self.status}"
+        try:
+            name = signal.Signals(-self.status).name
+        except ValueError:
+            name = f"signal {-self.status}"
+        return f"was killed by {name}"
 
 
 @asynccontextmanager
@@ -106,6 +137,8 @@ async def bounded_stdio(spec: ServerSpec, stderr: StderrTail) -> AsyncIterator[A
                             return
                 finally:
                     await sdk_stdio._drain_stdout(process)
+                    with anyio.move_on_after(EXIT_WAIT, shield=True):
+                        stderr.status = await process.wait()
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
             pass  # the server went away: the session sees its read stream close
 

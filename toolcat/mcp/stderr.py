@@ -1,0 +1,31 @@
+"""Which lines of a failing MCP server's stderr say what went wrong, for an error message: the
+first lines that state an error (`Error: Cannot find module ...`, `ValueError: ...`), else the
+first that speak of one, else the first lines at all; never stack frames, a usage text's tail
+or npm's pointer to its log."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+STDERR_LINES = 3  # lines quoted from a failing server's stderr
+# lines that explain nothing: stack frames, a caret under code, npm's pointer to its log
+_NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d|"
+                    r"npm (ERR!|error) (A complete log|code |path |errno |syscall )|[-=~]{3,}$|"
+                    r"[{}\[\]]$)")
+# the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
+_STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
+_FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not set|missing|"
+                      r"denied|not found|no such|invalid|required|refused|unknown|unable",
+                      re.IGNORECASE)
+
+
+def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
+    """The first `count` lines of `lines` that best say what went wrong (see above)."""
+    kept = [line.strip() for line in lines]
+    kept = [line for line in kept if line and not _NOISE.match(line)]
+    for chosen in ([line for line in kept if _STATEMENT.match(line)],
+                   [line for line in kept if _FAILURE.search(line)]):
+        if chosen:
+            return chosen[:count]
+    return kept[:count]
