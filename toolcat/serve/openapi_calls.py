@@ -57,7 +57,7 @@ class HttpApis:
         return operation(tool) is not None
 
     async def call(self, catalog: Catalog, tool: Tool, arguments: Mapping[str, Any]
-                   ) -> Relayed:
+                   ) -> Relayed[types.CallToolResult]:
         """Send the call of `tool` to its API and return the answer as a tool result.
 
         Raises:
