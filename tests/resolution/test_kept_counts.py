@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-import toolcat.resolution.resolver as resolver_module
+import toolcat.resolution.columns as columns_module
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Catalog
@@ -40,7 +40,7 @@ def test_the_builtins_counts_are_kept_and_a_tampered_entry_is_refused(demo, tmp_
         raise AssertionError("counted again")
 
     with monkeypatch.context() as patched:  # read back: nothing counted
-        patched.setattr(resolver_module, "count_tokens", no_counting)
+        patched.setattr(columns_module, "count_tokens", no_counting)
         assert counts(Resolver(demo).resolve("")) == counts(first)
     data = bytearray(entry.read_bytes())
     data[-1] ^= 1  # one count changed by someone who cannot seal it
