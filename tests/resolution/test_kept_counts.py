@@ -30,8 +30,8 @@ def counts(resolution):
 def test_the_builtins_counts_are_kept_and_a_tampered_entry_is_refused(demo, tmp_path,
                                                                       monkeypatch, caplog):
     first = Resolver(demo).resolve("")
-    [entry] = (tmp_path / "cache" / "texts").iterdir()
-    assert entry.name.endswith("-tokens-o200k_base.npy")
+    [entry] = (tmp_path / "cache" / "kept" / "builtin-tokens").iterdir()
+    assert entry.name.endswith("-builtin-tokens-o200k_base.npy")
     for verdict in first.verdicts:
         if verdict.builtin:
             assert verdict.tokens == definition_tokens(verdict.tool)
@@ -57,7 +57,7 @@ def test_changed_builtins_are_counted_again(demo, tmp_path):
     changed = Catalog(tools=tuple(replace(t, description=t.description + " Now longer.")
                                   for t in builtins.tools))
     resolution = Resolver(demo, builtins=changed).resolve("")
-    assert len(list((tmp_path / "cache" / "texts").iterdir())) == 2
+    assert len(list((tmp_path / "cache" / "kept" / "builtin-tokens").iterdir())) == 2
     for verdict in resolution.verdicts:
         if verdict.builtin:
             assert verdict.tokens == definition_tokens(verdict.tool)

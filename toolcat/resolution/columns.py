@@ -12,6 +12,7 @@ from functools import cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING
 
+from toolcat.catalog.kept import Kind
 from toolcat.model import Catalog, Tool
 from toolcat.providers.tokens import count_tokens, definition_text, definition_tokens
 from toolcat.resolution.decisions import Category
@@ -19,6 +20,11 @@ from toolcat.resolution.order import priority_ranks
 
 if TYPE_CHECKING:
     import numpy as np
+
+# the token counts of a catalog's definitions, and of the built-ins' (by their text), kept by
+# toolcat.catalog.kept; the version changes when definition_tokens counts otherwise
+TOKENS = Kind("tokens", 1, ".npy", 64 << 20)
+BUILTIN_TOKENS = Kind("builtin-tokens", 1, ".npy", 1 << 20)
 
 
 class CatalogColumns:
@@ -60,18 +66,19 @@ class CatalogColumns:
         counted: dict[str, int] = {}
         if not (self.catalog.tools or self.builtins.tools):
             return counted
-        from toolcat.search.index import catalog_numbers, text_numbers
+        from toolcat.catalog.kept import catalog_numbers, text_numbers
 
         encoding = self.encoding
-        part = "tokens-" + "".join(c if c.isalnum() else "_" for c in encoding)
+        part = "".join(c if c.isalnum() else "_" for c in encoding)
         texts = [definition_text(t) for t in self.builtins.tools]
         counted.update(zip((t.qualified_name for t in self.builtins.tools),
-                           text_numbers(texts, part, lambda: [
-                               count_tokens(text, encoding) for text in texts]),
+                           text_numbers(BUILTIN_TOKENS, texts, lambda: [
+                               count_tokens(text, encoding) for text in texts], part),
                            strict=True))
         if self.catalog.tools:
-            counted.update(zip(self.keys, catalog_numbers(self.catalog, part, lambda: [
-                definition_tokens(t, encoding) for t in self.catalog.tools]), strict=True))
+            counted.update(zip(self.keys, catalog_numbers(TOKENS, self.catalog, lambda: [
+                definition_tokens(t, encoding) for t in self.catalog.tools], part),
+                               strict=True))
         return counted
 
     @cached_property

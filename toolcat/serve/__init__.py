@@ -6,8 +6,8 @@ call through (tool search mode, with fail-open).
 
 The SDK is imported when a server runs, not with this package.
 
-Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin, source); see
-docs/architecture.md.
+Imports only rooms below it (resolution, search, catalog, mcp, calls, providers, lint, pin,
+source); see docs/architecture.md.
 """
 
 from __future__ import annotations
