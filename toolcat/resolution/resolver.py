@@ -62,6 +62,7 @@ from toolcat.resolution.profile import (
 )
 from toolcat.search import TUNABLE, default_scorer, tuned_name
 from toolcat.search.cut import RATIO, fitting
+from toolcat.search.ranking import Abstaining
 
 if TYPE_CHECKING:
     import numpy as np
@@ -294,8 +295,8 @@ class Resolver:
         if self.tuning is None or self.tuning.abstention is None or not query.strip() \
                 or not self.catalog.tools:
             return False
-        check = getattr(self.scorer, "turned_away", None)
-        return bool(check(query)) if callable(check) else False
+        scorer = self.scorer
+        return isinstance(scorer, Abstaining) and scorer.turned_away(query)
 
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""

@@ -34,6 +34,7 @@ from toolcat.model import Catalog, Tool
 from toolcat.search import (
     LARGE_CATALOG,
     PERSISTED,
+    SEMANTIC,
     TUNABLE,
     build_scorer,
     check_options,
@@ -207,9 +208,6 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     return scorer
 
 
-SEMANTIC_SCORERS = ("hybrid", "semantic", "cascade")  # what encodes a query
-
-
 def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None:
     """Start loading the query encoder on a thread (Embedder.prefetch) when the scorer
     `name` (None: the default) will encode a query over `catalog` and the catalog's
@@ -220,7 +218,7 @@ def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None
 
     if name is None:
         name = default_scorer(len(catalog.tools))[0]
-    if name not in SEMANTIC_SCORERS or not catalog.tools or not semantic_available() \
+    if name not in SEMANTIC or not catalog.tools or not semantic_available() \
             or options.get("cache", True) is False:
         return
     try:

@@ -28,7 +28,7 @@ from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
 from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
-from toolcat.search.ranking import Scored, Scorer, rank
+from toolcat.search.ranking import Abstaining, Scored, Scorer, rank
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -189,8 +189,7 @@ def pick(
             kept = fit(s.score for s in found)
             past.extend(s.tool.qualified_name for s in found[kept:])
             found = found[:kept]
-        check = getattr(built, "turned_away", None) if abstains else None
-        if found and callable(check) and check(query):
+        if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
             away.append(True)
             return built, []
         if not allow_unsafe and _unsafe(built):

@@ -63,6 +63,7 @@ from toolcat.search.cut import fit
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Abstaining, Completing
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
 from toolcat.serve.texts import fuzzy_texts, regex_texts
@@ -264,10 +265,9 @@ class Gate:
             scorer = self.scorer(self.scorer_name)
         except Exception:  # reported by the searches
             return
-        finish = getattr(getattr(scorer, "base", scorer), "complete", None)
-        if finish is not None:
+        if isinstance(scorer, Completing):
             with contextlib.suppress(Exception):  # the scorer's notice says what failed
-                finish()
+                scorer.complete()
         # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
 
@@ -386,8 +386,7 @@ class Gate:
         stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
         ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
                       where=self._searchable)
-        check = getattr(scorer, "turned_away", None)
-        if ranked and callable(check) and check(query):
+        if ranked and isinstance(scorer, Abstaining) and scorer.turned_away(query):
             # the tuning's abstention: nearer to requests no tool fits than to any tool; no
             # fuzzy fallback either, which would show tools for it after all
             return f"{scorer.name} (turned away)", [], stage
