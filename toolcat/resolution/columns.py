@@ -8,6 +8,7 @@ the token counts grow, when a gateway brings a tool of its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING
@@ -139,6 +140,30 @@ class CatalogColumns:
         return tuple(made[i] for i in np.flatnonzero(found[:-1]).tolist())
 
     # ---- places in a resolution's verdicts (the built-ins, then the catalog) ----------------
+
+    def place(self, tool: Tool, extra: Sequence[Tool] = ()) -> int | None:
+        """The place of `tool`'s verdict among the built-ins, the catalog and then `extra`
+        (a gateway's tools): the tool itself, else the last tool of its key."""
+        found = self.ids.get(id(tool))
+        if found is not None:
+            return found
+        last = len(self.builtins.tools) + len(self.keys)
+        for j in range(len(extra) - 1, -1, -1):
+            if extra[j] is tool or extra[j].qualified_name == tool.qualified_name:
+                return last + j
+        return self.slots.get(tool.qualified_name)
+
+    def by_name(self, name: str, extra: Sequence[Tool] = ()) -> int | None:
+        """The place of the first verdict answering to `name` (as shown, its own name, its
+        key), `extra` after the built-ins and the catalog."""
+        found = self.named.get(name)
+        if found is None:
+            last = len(self.builtins.tools) + len(self.keys)
+            names = self.names
+            found = next((last + j for j, tool in enumerate(extra)
+                          if name in (names.get(tool.qualified_name, tool.name),
+                                      tool.name, tool.qualified_name)), None)
+        return found
 
     @cached_property
     def slots(self) -> dict[str, int]:

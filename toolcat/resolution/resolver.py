@@ -813,24 +813,7 @@ class Resolver:
                            scores.get(key) if key in index else None, via,
                            counted[key] if key in counted else columns.tokens(tool))
 
-        slots, ids, extra = columns.slots, columns.ids, tools[last:]
-
-        def place(tool: Tool) -> int | None:
-            found = ids.get(id(tool))
-            if found is not None:
-                return found
-            for j in range(len(extra) - 1, -1, -1):
-                if extra[j] is tool or extra[j].qualified_name == tool.qualified_name:
-                    return last + j
-            return slots.get(tool.qualified_name)
-
-        def by_name(name: str) -> int | None:
-            found = columns.named.get(name)
-            if found is None:
-                found = next((last + j for j, tool in enumerate(extra)
-                              if name in (names.get(tool.qualified_name, tool.name),
-                                          tool.name, tool.qualified_name)), None)
-            return found
+        extra = tools[last:]
 
         def brief(i: int) -> Brief:
             key = keys[i]
@@ -841,7 +824,8 @@ class Resolver:
             return Brief(names.get(key, tools[i].name), fate.status, fate.rule, via,
                          counted[key] if key in counted else columns.tokens(tools[i]))
 
-        return Verdicts(len(tools), made, place, by_name, brief)
+        return Verdicts(len(tools), made, lambda tool: columns.place(tool, extra),
+                        lambda name: columns.by_name(name, extra), brief)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:

@@ -175,6 +175,13 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
         semantic = _semantic(key, tools, "now", **semantic_options)
         assert semantic is not None
         return semantic
+    return _hybrid(key, tools, limit, embeddings, options, semantic_options)
+
+
+def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
+            options: dict[str, Any], semantic_options: dict[str, Any]) -> Scorer:
+    """The hybrid scorer over `tools`: whole when its embeddings are at hand (see
+    EMBEDDINGS), else its lexical stage, which `complete()` makes whole."""
     from toolcat.search.hybrid import HybridScorer
 
     weight = {k: v for k, v in options.items() if k == "semantic_weight"}
