@@ -60,7 +60,7 @@ from toolcat.resolution.profile import (
     ProviderSearch,
     profile_warnings,
 )
-from toolcat.search import TUNABLE, default_scorer, tuned_name
+from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
 from toolcat.search.ranking import Abstaining
 
@@ -232,18 +232,14 @@ class Resolver:
         # names this catalog lacks, contradictory settings: warned about, then left out
         self.warnings = profile_warnings(profile, catalog, names)
         self._scorer: Any = None
-        self.scorer_name, self.scorer_reason = (
-            (profile.scorer, "the profile's scorer") if profile.scorer
-            else default_scorer(len(catalog.tools)))
-        self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
+        self.choice = choose_scorer(profile.scorer or None, len(catalog.tools), tuning,
+                                    given="the profile's scorer")
+        self.scorer_name, self.scorer_reason = self.choice.name, self.choice.reason
+        self.tuning = self.choice.tuning
         if catalog.tools:  # the query encoder loads while the rest is worked out
             from toolcat.search.index import prefetch_encoder
 
-            prefetch_encoder(self._tuned_base, catalog, **dict(profile.scorer_options))
-        self.tuning = tuning if self.scorer_name in TUNABLE else None
-        if self.tuning is not None:
-            self.scorer_name = tuned_name(self.scorer_name)
-            self.scorer_reason += f", tuned by {self.tuning.label}"
+            prefetch_encoder(self.choice.scorer, catalog, **dict(profile.scorer_options))
         self._scores: dict[str, tuple[dict[str, float], np.ndarray]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
         # What depends on the catalog and the profile alone is worked out once, never per
@@ -261,7 +257,7 @@ class Resolver:
             from toolcat.search.index import scorer_for
 
             try:  # from the persisted index when the catalog was seen before
-                self._scorer = scorer_for(self._tuned_base, self.catalog, tuning=self.tuning,
+                self._scorer = scorer_for(self.choice.scorer, self.catalog, tuning=self.tuning,
                                           **dict(self.profile.scorer_options))
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong

@@ -24,7 +24,8 @@ from weakref import WeakKeyDictionary
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
+from toolcat.search import default_scorer, notice
+from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
@@ -168,20 +169,19 @@ def pick(
             raise UsageError("scorer options apply only when pick builds the scorer by name")
         if not _same_tools(prebuilt, tools):
             raise UsageError("the scorer was built over other tools than the catalog's")
-    tuned = prebuilt is None and tuning is not None and name in TUNABLE
+    choice = choose_scorer(name, len(tools), tuning if prebuilt is None else None)
     # a tuning's abstention, else the model's zero-shot one (toolcat.search.abstain); with
     # --min-score given, the caller's threshold alone
     abstains = prebuilt is None and min_score is None
     if min_score is None:
-        fitted = tuning.min_score if tuned and tuning is not None else None
-        min_score = MIN_SCORE if fitted is None else fitted
+        min_score = choice.floor(MIN_SCORE)
 
     best_unsafe: list[Scored] = []
     away: list[bool] = []
     past: list[str] = []  # over the floor, within max_candidates, left out by the cut
 
     def ranked() -> tuple[Scorer, list[Scored]]:
-        built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
+        built = prebuilt or scorer_for(choice.scorer, source, tuning=choice.tuning,
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _not_unsafe)
@@ -200,8 +200,7 @@ def pick(
         return built, found
 
     done = _within(ranked, timeout_ms)
-    if tuned:
-        name = tuned_name(name)
+    name = choice.name
     if done is None:
         excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if t.unsafe)
         policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
@@ -234,7 +233,7 @@ def pick(
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
     elif away:
-        by = tuning.label if tuned and tuning is not None else \
+        by = choice.tuning.label if choice.tuning is not None else \
             f"{getattr(getattr(built, 'embedder', None), 'label', name)}, zero-shot"
         message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
                    f"than to any tool ({by})")
