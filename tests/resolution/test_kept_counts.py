@@ -62,3 +62,27 @@ def test_changed_builtins_are_counted_again(demo, tmp_path):
         if verdict.builtin:
             assert verdict.tokens == definition_tokens(verdict.tool)
             assert verdict.tool.description.endswith("Now longer.")
+
+
+def test_each_kind_of_kept_data_has_its_own_version(demo, tmp_path, monkeypatch):
+    """A new search index format leaves the catalog's kept token counts alone (they are not
+    the index's); a new version of the token counts' own kind counts them again."""
+    import toolcat.search.index as search_index
+
+    first = Resolver(demo).resolve("")
+    [entry] = (tmp_path / "cache" / "kept" / "tokens").iterdir()
+    index_key = search_index.catalog_key(demo)
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("counted again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(search_index, "FORMAT", search_index.FORMAT + 1)
+        assert search_index.catalog_key(demo) != index_key  # the index is another entry
+        patched.setattr(columns_module, "definition_tokens", no_counting)
+        assert counts(Resolver(demo).resolve("")) == counts(first)
+    assert list((tmp_path / "cache" / "kept" / "tokens").iterdir()) == [entry]
+    tokens = columns_module.TOKENS
+    monkeypatch.setattr(columns_module, "TOKENS", replace(tokens, version=tokens.version + 1))
+    assert counts(Resolver(demo).resolve("")) == counts(first)
+    assert len(list((tmp_path / "cache" / "kept" / "tokens").iterdir())) == 2
