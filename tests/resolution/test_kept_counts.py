@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-import toolcat.resolution.resolver as resolver_module
+import toolcat.resolution.columns as columns_module
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Catalog
@@ -30,8 +30,8 @@ def counts(resolution):
 def test_the_builtins_counts_are_kept_and_a_tampered_entry_is_refused(demo, tmp_path,
                                                                       monkeypatch, caplog):
     first = Resolver(demo).resolve("")
-    [entry] = (tmp_path / "cache" / "texts").iterdir()
-    assert entry.name.endswith("-tokens-o200k_base.npy")
+    [entry] = (tmp_path / "cache" / "kept" / "builtin-tokens").iterdir()
+    assert entry.name.endswith("-builtin-tokens-o200k_base.npy")
     for verdict in first.verdicts:
         if verdict.builtin:
             assert verdict.tokens == definition_tokens(verdict.tool)
@@ -40,7 +40,7 @@ def test_the_builtins_counts_are_kept_and_a_tampered_entry_is_refused(demo, tmp_
         raise AssertionError("counted again")
 
     with monkeypatch.context() as patched:  # read back: nothing counted
-        patched.setattr(resolver_module, "count_tokens", no_counting)
+        patched.setattr(columns_module, "count_tokens", no_counting)
         assert counts(Resolver(demo).resolve("")) == counts(first)
     data = bytearray(entry.read_bytes())
     data[-1] ^= 1  # one count changed by someone who cannot seal it
@@ -57,8 +57,32 @@ def test_changed_builtins_are_counted_again(demo, tmp_path):
     changed = Catalog(tools=tuple(replace(t, description=t.description + " Now longer.")
                                   for t in builtins.tools))
     resolution = Resolver(demo, builtins=changed).resolve("")
-    assert len(list((tmp_path / "cache" / "texts").iterdir())) == 2
+    assert len(list((tmp_path / "cache" / "kept" / "builtin-tokens").iterdir())) == 2
     for verdict in resolution.verdicts:
         if verdict.builtin:
             assert verdict.tokens == definition_tokens(verdict.tool)
             assert verdict.tool.description.endswith("Now longer.")
+
+
+def test_each_kind_of_kept_data_has_its_own_version(demo, tmp_path, monkeypatch):
+    """A new search index format leaves the catalog's kept token counts alone (they are not
+    the index's); a new version of the token counts' own kind counts them again."""
+    import toolcat.search.index as search_index
+
+    first = Resolver(demo).resolve("")
+    [entry] = (tmp_path / "cache" / "kept" / "tokens").iterdir()
+    index_key = search_index.catalog_key(demo)
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("counted again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(search_index, "FORMAT", search_index.FORMAT + 1)
+        assert search_index.catalog_key(demo) != index_key  # the index is another entry
+        patched.setattr(columns_module, "definition_tokens", no_counting)
+        assert counts(Resolver(demo).resolve("")) == counts(first)
+    assert list((tmp_path / "cache" / "kept" / "tokens").iterdir()) == [entry]
+    tokens = columns_module.TOKENS
+    monkeypatch.setattr(columns_module, "TOKENS", replace(tokens, version=tokens.version + 1))
+    assert counts(Resolver(demo).resolve("")) == counts(first)
+    assert len(list((tmp_path / "cache" / "kept" / "tokens").iterdir())) == 2

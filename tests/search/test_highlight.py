@@ -31,3 +31,11 @@ def test_other_scorers_highlight_the_query_words():
 
 def test_an_unusable_pattern_highlights_nothing():
     assert marked("missing values", "missing (", "regex") == []
+
+
+def test_every_stemming_scorer_highlights_alike_tuned_or_not():
+    """cascade and a tuned scorer match stems as bm25 does: their results highlight the
+    same words (they highlighted only the query's own words before)."""
+    for scorer in ("bm25", "hybrid", "cascade", "hybrid+tuning", "cascade+tuning"):
+        assert marked("sendMessage to channels", "sending a message", scorer) == [
+            "send", "Message"], scorer

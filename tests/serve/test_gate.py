@@ -133,8 +133,8 @@ def test_regex_search_answers_the_same_from_the_texts_kept_for_the_catalog(demo)
     """serve keeps a catalog's descriptions and parameter texts (its regex and fuzzy
     searches') in the cache: a gate on the catalog seen before reads them back and answers
     exactly as the texts made from the tools, names, descriptions and parameters alike."""
+    from toolcat.catalog.kept import catalog_key
     from toolcat.search.fuzzy import FuzzyScorer
-    from toolcat.search.index import catalog_key, index_path
     from toolcat.search.regex import RegexScorer
     from toolcat.serve.texts import REGEX as PART
 
@@ -142,7 +142,7 @@ def test_regex_search_answers_the_same_from_the_texts_kept_for_the_catalog(demo)
                "calendar.*role", "no such words anywhere"]
     first = Gate(demo, BM25)  # makes the texts and keeps them
     answers = [first.search(q).response for q in queries]
-    assert index_path(str(catalog_key(demo)), PART).is_file()
+    assert PART.path(str(catalog_key(demo))).is_file()
     again = Gate(load_catalog(CATALOGS), BM25)  # seen before: the kept texts
     assert [again.search(q).response for q in queries] == answers
     assert answers[1]["found"] and answers[2]["found"]  # a parameter name, its description

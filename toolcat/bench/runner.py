@@ -20,7 +20,8 @@ from toolcat.bench.report import BenchReport, CatalogSummary, Latency, QueryOutc
 from toolcat.errors import UsageError
 from toolcat.model import Catalog
 from toolcat.providers.tokens import DEFAULT_ENCODING, definition_text, definition_tokens
-from toolcat.search import SCORERS, Scorer, tuned_name
+from toolcat.search import SCORERS, Scorer
+from toolcat.search.choice import ScorerChoice
 from toolcat.search.index import scorer_for
 from toolcat.search.pick import MIN_SCORE
 
@@ -183,7 +184,8 @@ class _ScorerBench:
                  kinds: dict[str, str] | None = None, model: str | None = None,
                  label: str | None = None) -> None:
         self.scorer = name  # what is built; reported as `name+tuning` when tuned
-        self.name = (label or name) if tuning is None else tuned_name(name)
+        choice = ScorerChoice(name, tuning=tuning)  # `tuning`: one for this scorer (bench.plan)
+        self.name = (label or name) if tuning is None else choice.name
         self.model = model  # the embedding model of a semantic scorer (None: the default)
         self.tuning = tuning
         self.catalog = catalog
@@ -197,8 +199,7 @@ class _ScorerBench:
         self.min_score = min_score
         # pick's threshold, at which the false-accept rate is measured: --min-score when
         # given, else the tuning's fitted one (tuned run), else pick's default
-        fitted = tuning.min_score if tuning is not None else None
-        self.threshold = min_score or (fitted if fitted is not None else MIN_SCORE)
+        self.threshold = min_score or choice.floor(MIN_SCORE)
         self.away: set[str] = set()  # queries turned away: pick would show them no tool
         self.kinds = kinds or {}
         self.progress = progress or (lambda name, done, total: None)

@@ -30,18 +30,13 @@ from typing import TYPE_CHECKING, Any
 import toolcat.resolution.levels as level_rules
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.providers.tokens import (
-    DEFAULT_ENCODING,
-    count_tokens,
-    definition_text,
-    definition_tokens,
-)
+from toolcat.providers.tokens import DEFAULT_ENCODING
 from toolcat.resolution.advice import TOOL_SEARCH_FROM, advise
 from toolcat.resolution.builtins import builtin_catalog, decide_builtin
+from toolcat.resolution.columns import CatalogColumns
 from toolcat.resolution.decisions import (
     Brief,
     Cap,
-    Category,
     Decision,
     FormatChoice,
     GatewayOutcome,
@@ -55,18 +50,23 @@ from toolcat.resolution.decisions import (
 from toolcat.resolution.filters import eligibility
 from toolcat.resolution.formats import choose_format
 from toolcat.resolution.gateway import phantom_tool, run_gateway
-from toolcat.resolution.order import by_preference, preference_indexes, priority_ranks
+from toolcat.resolution.order import by_preference, preference_indexes
 from toolcat.resolution.order import describe as describe_order
 from toolcat.resolution.order import notes as priority_notes
 from toolcat.resolution.profile import (
     DEFAULT_PROFILE,
     SPECIAL_CATEGORIES,
     Profile,
-    ProviderSearch,
     profile_warnings,
 )
-from toolcat.search import TUNABLE, default_scorer, tuned_name
+from toolcat.resolution.profile_decisions import (
+    choose_cap,
+    is_normal_mode,
+    provider_search_decision,
+)
+from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
+from toolcat.search.ranking import Abstaining
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,66 +115,38 @@ class _Agent:
     decisions: tuple[Decision, ...]
 
 
-def provider_search_decision(search: ProviderSearch) -> Decision:
-    """The trace node saying what the profile's provider_search makes of a provider request."""
-    namespaces = ", grouped in one namespace per server" if search.namespaces else ""
-    runs = "run by the client with toolcat's search" if search.openai == "client" \
-        else "hosted"
-    native = (f"the provider's own tool search: Anthropic's tool_search_tool_{search.anthropic}, "
-              f"OpenAI Responses' tool_search ({runs}); deferred tools marked "
-              f"defer_loading{namespaces}")
-    keep = ("found tools are loaded by tool_reference (Anthropic) or allowed by tool_choice "
-            "allowed_tools (OpenAI), so the tools array stays as it was"
-            if search.discovery == "keep-cache"
-            else "found tools are written into a new tools array on the next request")
-    reasons = {
-        "auto": "deferred tools go out with defer_loading where the provider has deferred "
-                "loading, next to its own search when the request brings none",
-        "native": native + "; render refuses a provider without one",
-        "local": f"toolcat's own search tools, sent as ordinary tools; {keep}",
-        "native-or-local": native + f"; elsewhere toolcat's own search tools ({keep})",
-    }
-    return Decision("provider search", search.mode, "provider-search", reasons[search.mode])
+@dataclass(frozen=True)
+class _Order:
+    """The candidates of a resolution in order of preference: their keys, their scores (a
+    numpy column in that order), and what priority did to the order (`ties`, by key)."""
+
+    keys: list[str]
+    scored: np.ndarray
+    scores: Mapping[str, float]
+    by_key: Mapping[str, Tool]
+    levels: bool
+    ties: dict[str, str]
+
+    def note(self, key: str) -> str | None:
+        return f"priority {self.by_key[key].priority}" if self.levels else self.ties.get(key)
+
+    def score_text(self, key: str, rank: int) -> str:
+        """A shown (or capped) tool's reason: its rank and score, and what else it has."""
+        text = f"rank {rank}, score {self.scores[key]:.3f}"
+        if self.by_key[key].safety == "unknown":  # shown, and marked (docs/safety.md)
+            text += "; safety not stated"
+        noted = self.note(key)
+        return text if noted is None else f"{text}; {noted}"
 
 
-def is_normal_mode(profile: Profile) -> bool:
-    """Normal mode: catalog tools shown directly (`mcp.defer: false`)."""
-    return not profile.tool_search_mode.enabled and not profile.mcp.defer
-
-
-def choose_cap(profile: Profile) -> tuple[Cap, Decision]:
-    """The cap of catalog tools in the prompt, by model size or as the profile says.
-
-    The cap bounds the tools the automatic search materializes; normal mode shows
-    every tool. So the caps by size apply to deferred catalog tools, and normal mode is capped
-    only by an explicit `mcp.max_in_prompt`.
-    """
-    model = profile.model
-    size = model.size_class
-    size_text = f"{model.size_b:g}B" if model.size_b is not None else "size not given"
-    model_decision = Decision(
-        "model", size, "model-size" if size != "unknown" else "model-size-unknown",
-        f"{model.name}, {size_text}, "
-        + ("native tool calling" if model.tool_calling else "no native tool calling"))
-    limit = profile.mcp.max_in_prompt
-    if limit == "all":
-        cap = Cap(None, size, "cap-none", "mcp.max_in_prompt is all: no cap")
-    elif isinstance(limit, int):
-        cap = Cap(limit, size, "cap-profile", f"mcp.max_in_prompt is {limit}")
-    elif is_normal_mode(profile):
-        cap = Cap(None, size, "cap-normal-mode", "normal mode (mcp.defer: false) shows every "
-                  "tool; the caps by size bound the automatic search; "
-                  "mcp.max_in_prompt caps normal mode")
-    else:
-        n = getattr(profile.mcp.caps, size)
-        why = (f"{size} model ({size_text})" if size != "unknown"
-               else "the model size is not given; the default cap")
-        cap = Cap(n, size, "cap-by-size" if size != "unknown" else "model-size-unknown",
-                  f"{n} catalog tools for a {why}" if size != "unknown" else f"{n}: {why}")
-    cap_decision = Decision("cap", "none" if cap.limit is None else str(cap.limit), cap.rule,
-                            cap.reason)
-    return cap, Decision("model", size, model_decision.rule, model_decision.reason,
-                         (cap_decision,))
+def _deferral(profile: Profile) -> tuple[str, str, str]:
+    """Title, rule and reason when catalog tools wait for a search the model runs."""
+    if profile.tool_search_mode.enabled:
+        return ("tool search mode", "tool-search-mode-deferred",
+                "catalog tools wait for search_tools and add_tool")
+    return ("deferred", "auto-search-off",
+            "mcp.auto_search is false" if not profile.mcp.auto_search
+            else "tool_search is not enabled, so no automatic search ran")
 
 
 class Resolver:
@@ -202,43 +174,22 @@ class Resolver:
         # names this catalog lacks, contradictory settings: warned about, then left out
         self.warnings = profile_warnings(profile, catalog, names)
         self._scorer: Any = None
-        self.scorer_name, self.scorer_reason = (
-            (profile.scorer, "the profile's scorer") if profile.scorer
-            else default_scorer(len(catalog.tools)))
-        self._tuned_base = self.scorer_name  # the scorer a tuning's evidence is added to
+        self.choice = choose_scorer(profile.scorer or None, len(catalog.tools), tuning,
+                                    given="the profile's scorer")
+        self.scorer_name, self.scorer_reason = self.choice.name, self.choice.reason
+        self.tuning = self.choice.tuning
         if catalog.tools:  # the query encoder loads while the rest is worked out
             from toolcat.search.index import prefetch_encoder
 
-            prefetch_encoder(self._tuned_base, catalog, **dict(profile.scorer_options))
-        self.tuning = tuning if self.scorer_name in TUNABLE else None
-        if self.tuning is not None:
-            self.scorer_name = tuned_name(self.scorer_name)
-            self.scorer_reason += f", tuned by {self.tuning.label}"
+            prefetch_encoder(self.choice.scorer, catalog, **dict(profile.scorer_options))
         self._scores: dict[str, tuple[dict[str, float], np.ndarray]] = {}
         self.pool: tuple[Tool, ...] = ()  # catalog tools after filters and levels
-        self._tokens: dict[str, int] = {}
-        self._catalog_tokens = 0  # of every catalog tool's definition, once counted
-        # What depends on the catalog and the profile alone is worked out once, here and on
-        # first use, never per query: each key, each name, the filters' verdicts.
-        self._keys = tuple(t.qualified_name for t in catalog.tools)
-        self._index = dict(zip(self._keys, range(len(self._keys)), strict=True))
-        self._servers = {s.name: s for s in catalog.servers}
-        self._names = {t.qualified_name: t.name for t in self.builtins.tools}
-        self._names.update(zip(self._keys, map(catalog.ident, catalog.tools), strict=True))
-        if profile.gateway is not None:
-            phantom = phantom_tool(profile.gateway)
-            self._names[phantom.qualified_name] = phantom.name
-        self._builtin_keys = {t.qualified_name for t in self.builtins.tools}
-        self._by_key = {t.qualified_name: t for t in self.builtins.tools}
-        self._by_key.update(zip(self._keys, catalog.tools, strict=True))
+        # What depends on the catalog and the profile alone is worked out once, never per
+        # query: each key, each name, token counts (the columns), the filters' verdicts.
+        self.columns = CatalogColumns(
+            catalog, self.builtins, encoding,
+            phantom_tool(profile.gateway) if profile.gateway is not None else None)
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
-        self._categories_known: tuple[list[str], np.ndarray] | None = None
-        self._categories_made: dict[int, Category] = {}
-        self._listed: tuple[list[str], list[int]] | None = None  # see _verdicts
-        self._slots: dict[str, int] | None = None  # see _verdicts
-        self._ids: dict[int, int] | None = None
-        self._named: dict[str, int] | None = None
-        self._ranks: np.ndarray | None = None
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -248,7 +199,7 @@ class Resolver:
             from toolcat.search.index import scorer_for
 
             try:  # from the persisted index when the catalog was seen before
-                self._scorer = scorer_for(self._tuned_base, self.catalog, tuning=self.tuning,
+                self._scorer = scorer_for(self.choice.scorer, self.catalog, tuning=self.tuning,
                                           **dict(self.profile.scorer_options))
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
@@ -269,10 +220,11 @@ class Resolver:
             if len(self._scores) >= SCORE_CACHE:
                 self._scores.pop(next(iter(self._scores)))
             if not query.strip() or not self.catalog.tools:
-                column = np.zeros(len(self._keys))
+                column = np.zeros(len(self.columns.keys))
             else:
                 column = np.asarray(self.scorer.scores(query), dtype=np.float64)
-            self._scores[query] = (dict(zip(self._keys, column.tolist(), strict=True)), column)
+            self._scores[query] = (dict(zip(self.columns.keys, column.tolist(), strict=True)),
+                                   column)
         return self._scores[query]
 
     def turned_away(self, query: str) -> bool:
@@ -281,43 +233,18 @@ class Resolver:
         if self.tuning is None or self.tuning.abstention is None or not query.strip() \
                 or not self.catalog.tools:
             return False
-        check = getattr(self.scorer, "turned_away", None)
-        return bool(check(query)) if callable(check) else False
+        scorer = self.scorer
+        return isinstance(scorer, Abstaining) and scorer.turned_away(query)
 
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
-        return self._names.get(tool.qualified_name, tool.name)
+        return self.columns.name(tool)
 
     def tokens(self, tool: Tool) -> int:
-        key = tool.qualified_name
-        counted = self._token_counts()
-        if key not in counted:
-            counted[key] = definition_tokens(tool, self.encoding)
-        return counted[key]
-
-    def _token_counts(self) -> dict[str, int]:
-        """Token counts by key: every catalog tool's, read (or counted) once per catalog,
-        and the built-ins' (read from the cache by their definitions' text: loading the
-        tokenizer for them alone cost a resolution a tenth of a second)."""
-        if not self._tokens and (self.catalog.tools or self.builtins.tools):
-            from toolcat.search.index import catalog_numbers, text_numbers
-
-            part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
-            texts = [definition_text(t) for t in self.builtins.tools]
-            self._tokens.update(zip((t.qualified_name for t in self.builtins.tools),
-                                    text_numbers(texts, part, lambda: [
-                                        count_tokens(text, self.encoding) for text in texts]),
-                                    strict=True))
-            if self.catalog.tools:
-                counts = catalog_numbers(self.catalog, part, lambda: [
-                    definition_tokens(t, self.encoding) for t in self.catalog.tools])
-                self._tokens.update(zip(self._keys, counts, strict=True))
-                self._catalog_tokens = sum(counts)
-        return self._tokens
+        return self.columns.tokens(tool)
 
     def is_builtin(self, tool: Tool) -> bool:
-        return tool.qualified_name in self._builtin_keys and \
-            tool.qualified_name not in self._index
+        return self.columns.is_builtin(tool)
 
     # ---- the resolution --------------------------------------------------------------------
 
@@ -331,7 +258,7 @@ class Resolver:
             query, agent.request, fates, state)
         reach = self._reachability(fates)
         late = [gateway_decision, *([reach] if reach else [])]
-        shown = sum(1 for t in visible if t.qualified_name in self._index)
+        shown = sum(1 for t in visible if t.qualified_name in self.columns.index)
         if shown >= TOOL_SEARCH_FROM:
             late.append(Decision("advice", "tool search mode", "advice-tool-search",
                                  advise(shown).text.replace("tools:", "catalog tools shown at "
@@ -359,7 +286,7 @@ class Resolver:
             and self.turned_away(query)
         stages.append(self._present(candidates, cap, fates, scores, column, auto=auto,
                                     model_searches=shown_search, away=away))
-        index, tools = self._index, self.catalog.tools
+        index, tools = self.columns.index, self.catalog.tools
         # the visible catalog tools, in catalog order (as `eligible` has them): found from
         # the fates rather than by asking each of 43,000 tools for its key
         shown = by_preference(
@@ -367,7 +294,7 @@ class Resolver:
                                       if f.status == "visible" and k in index)],
             scores, index, levels=profile.levels is not None)
         count = dict.fromkeys(("visible", "deferred", "excluded"), 0)
-        for fate, many in Counter(map(fates.__getitem__, self._keys)).items():
+        for fate, many in Counter(map(fates.__getitem__, self.columns.keys)).items():
             count[fate.status] += many
         catalog_decision = Decision(
             "catalog tools", f"{len(self.catalog.tools)} tools", None,
@@ -385,23 +312,24 @@ class Resolver:
                 extra: tuple[Tool, ...], late: list[Decision], outcome: GatewayOutcome | None
                 ) -> Resolution:
         """The Resolution: the lists in their orders, verdicts, tokens and the trace."""
+        columns = self.columns
         everything = (*self.builtins.tools, *self.catalog.tools, *extra)
-        keys = (*(t.qualified_name for t in self.builtins.tools), *self._keys,
+        keys = (*(t.qualified_name for t in self.builtins.tools), *columns.keys,
                 *(t.qualified_name for t in extra))
-        by_key = self._by_key if not extra else \
-            {**self._by_key, **{t.qualified_name: t for t in extra}}
+        by_key = columns.by_key if not extra else \
+            {**columns.by_key, **{t.qualified_name: t for t in extra}}
         deferred_keys, places = self._deferred_order(fates, column, agent.request)
         deferred = tuple(map(by_key.__getitem__, deferred_keys))
         excluded = tuple(t for t, k in zip(everything, keys, strict=True)
                          if fates[k].status == "excluded")
-        counted = self._token_counts()
+        counted = columns.token_counts
         for key in set(deferred_keys).difference(counted):  # a gateway's tool: count it
             self.tokens(by_key[key])
         tokens = TokenCost(
             visible=sum(self.tokens(t) for t in visible),
             deferred=sum(map(counted.__getitem__, deferred_keys)),
-            all=self._catalog_tokens
-            + sum(self.tokens(t) for t in visible if t.qualified_name not in self._index),
+            all=columns.catalog_tokens
+            + sum(self.tokens(t) for t in visible if t.qualified_name not in columns.index),
             encoding=self.encoding,
         )
         profile = self.profile
@@ -421,7 +349,7 @@ class Resolver:
             excluded=excluded,
             verdicts=self._verdicts(everything, keys, fates, scores),
             format=agent.format, cap=agent.cap, tool_search_mode=profile.tool_search_mode.enabled,
-            categories=self._categories(places), prompt=profile.prompt,
+            categories=columns.categories(places), prompt=profile.prompt,
             tokens=tokens, gateway=outcome, scorer=self.scorer_name, trace=trace)
 
     def _deferred_order(self, fates: Mapping[str, _Fate], column: np.ndarray,
@@ -435,9 +363,10 @@ class Resolver:
         found = [k for k, f in fates.items() if f.status == "deferred"]
         asked = sorted((k for k in found if k in position), key=position.__getitem__)
         rest = [k for k in found if k not in position] if asked else found
-        index = np.fromiter(map(self._index.get, rest, repeat(-1)), np.int64, len(rest))
+        at = self.columns.index.get
+        index = np.fromiter(map(at, rest, repeat(-1)), np.int64, len(rest))
         scored = np.where(index >= 0, column[index] if len(column) else 0.0, 0.0)
-        asked_places = np.fromiter(map(self._index.get, asked, repeat(-1)), np.int64, len(asked))
+        asked_places = np.fromiter(map(at, asked, repeat(-1)), np.int64, len(asked))
         return (asked + list(map(rest.__getitem__, np.lexsort((index, -scored)).tolist())),
                 np.concatenate((asked_places, index)))
 
@@ -469,7 +398,7 @@ class Resolver:
     def _filter(self) -> tuple[dict[str, _Fate], list[Tool], list[Decision], int]:
         """What the filters decide: the fates they settle, the eligible tools, the trace's
         nodes of the tools they name, and how many tools they let through unremarked."""
-        profile, servers, names = self.profile, self._servers, self._names
+        profile, servers, names = self.profile, self.columns.servers, self.columns.names
         fates: dict[str, _Fate] = {}
         filtered: list[Decision] = []
         eligible: list[Tool] = []
@@ -482,7 +411,7 @@ class Resolver:
                           or rules.tools.allow or rules.tools.deny
                           or any(not s.enabled for s in servers.values()))
         special = SPECIAL_CATEGORIES if profile.tool_search_mode.enabled else ()
-        for tool, key in zip(self.catalog.tools, self._keys, strict=True):
+        for tool, key in zip(self.catalog.tools, self.columns.keys, strict=True):
             if unfiltered and tool.safe and tool.category not in special:
                 eligible.append(tool)
                 quiet += 1
@@ -552,7 +481,7 @@ class Resolver:
             if key in eligible_keys and key not in fates:
                 fates[key] = _Fate("visible", "discovered", "the model loaded it earlier in "
                                    "the session")
-                tool = self.catalog.tools[self._index[key]]
+                tool = self.catalog.tools[self.columns.index[key]]
                 children.append(Decision(self.name(tool), "visible", "discovered",
                                          fates[key].reason))
         return Decision("shown without a search", f"{len(children)} tools", None,
@@ -586,103 +515,121 @@ class Resolver:
 
         profile = self.profile
         mode = profile.tool_search_mode.enabled
-        levels = profile.levels is not None
+        order = self._preference(candidates, scores, column)
+        via = "builtin:search_tools" if mode else "builtin:tool_search"
+        if not mode and not profile.mcp.defer:
+            title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
+            matched, rule = np.ones(len(order.keys), dtype=bool), "normal-mode"
+        elif auto and profile.mcp.auto_search and candidates:
+            title, rule = "automatic search", "auto-search-match"
+            why, matched = self._auto_search(order, cap, fates, via,
+                                             model_searches=model_searches, away=away)
+        else:
+            title, rule, why = _deferral(profile)
+            matched = np.zeros(len(order.keys), dtype=bool)
+            fates.update(dict.fromkeys(order.keys, _Fate("deferred", rule, why, via)))
+        count = self._apply_cap(order, matched, cap.limit, rule, fates, via)
+        return self._presented(title, why, count, order, fates)
+
+    def _preference(self, candidates: list[Tool], scores: Mapping[str, float],
+                    column: np.ndarray) -> _Order:
+        """`candidates` in order of preference (relevance, priority)."""
+        import numpy as np
+
+        levels = self.profile.levels is not None
+        columns = self.columns
         keys = [t.qualified_name for t in candidates]
-        if len(keys) == len(self._keys):  # every catalog tool, in catalog order
+        if len(keys) == len(columns.keys):  # every catalog tool, in catalog order
             places = np.arange(len(keys))
         else:
-            places = np.fromiter(map(self._index.__getitem__, keys), np.int64, len(keys))
-        priority = self._priority_ranks()[places]
+            places = np.fromiter(map(columns.index.__getitem__, keys), np.int64, len(keys))
+        priority = columns.priority_ranks[places]
         at = preference_indexes(column[places], priority, places, levels=levels)
         order = at.tolist()
         ordered = list(map(candidates.__getitem__, order))
-        ordered_keys = list(map(keys.__getitem__, order))
         scored = column[places[at]]
         # with levels, every tool's priority is said; else only where it broke a tie
         ties = {} if levels else priority_notes(ordered, scored, priority[at], self.name)
+        return _Order(list(map(keys.__getitem__, order)), scored, scores, columns.by_key,
+                      levels, ties)
 
-        def note(key: str) -> str | None:
-            return f"priority {self._by_key[key].priority}" if levels else ties.get(key)
+    def _auto_search(self, order: _Order, cap: Cap, fates: dict[str, _Fate], via: str, *,
+                     model_searches: bool, away: bool) -> tuple[str, np.ndarray]:
+        """The automatic search: the tools it matches (above the floor, within the fit), why,
+        and the fates of those it leaves deferred."""
+        import numpy as np
+
+        floor = self.profile.mcp.min_score
         limit = cap.limit
-        via = "builtin:search_tools" if mode else "builtin:tool_search"
+        why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
+               f"scorer, score >= mcp.min_score {floor:g}); the cap is "
+               f"{'none' if limit is None else limit}")
+        if not model_searches:
+            why += ("; tool_search itself is kept from the model, so the tools this "
+                    "search does not show cannot be found later")
+        no_match = _Fate("deferred", "auto-search-no-match",
+                         "score 0: no evidence for the query", via)
+        scored, keys, scores = order.scored, order.keys, order.scores
+        if away and self.tuning is not None:
+            why += (f"; the request is nearer to requests no tool fits than to any tool "
+                    f"({self.tuning.label}): it shows none")
+            no_match = _Fate("deferred", "auto-search-turned-away",
+                             "the request is nearer to requests no tool fits than to any "
+                             "tool", via)
+            scored = np.zeros(len(keys))
+        above = (scored > 0) & (scored >= floor)
+        fates.update(dict.fromkeys(keys, no_match))
+        under = f" is under mcp.min_score {floor:g}"
+        below = _Fate("deferred", "below-min-score", "", via,
+                      explain=lambda key: f"score {scores[key]:.3f}{under}")
+        fates.update(dict.fromkeys(self._where(keys, (scored > 0) & ~above), below))
+        matched = above.copy()
+        matched[above] = fitting(scored[above])
+        best = float(scored[above].max()) if above.any() else 0.0
+        past = _Fate("deferred", "past-fit", "", via, explain=lambda key: (
+            f"score {scores[key]:.3f}: its odds are under {RATIO:g} times the best "
+            f"tool's ({best:.3f}), where the fit ends"))
+        fates.update(dict.fromkeys(self._where(keys, above & ~matched), past))
+        return why, matched
 
-        def score_text(key: str, rank: int) -> str:
-            text = f"rank {rank}, score {scores[key]:.3f}"
-            if self._by_key[key].safety == "unknown":  # shown, and marked (docs/safety.md)
-                text += "; safety not stated"
-            noted = note(key)
-            return text if noted is None else f"{text}; {noted}"
+    def _apply_cap(self, order: _Order, matched: np.ndarray, limit: int | None, rule: str,
+                   fates: dict[str, _Fate], via: str) -> int:
+        """Show the `matched` tools up to the cap `limit`, in order; defer the rest as
+        over the cap. Returns how many are shown."""
+        import numpy as np
 
-        if not mode and not profile.mcp.defer:
-            title, why = "normal mode", "mcp.defer is false: catalog tools are shown directly"
-            matched, rule = np.ones(len(order), dtype=bool), "normal-mode"
-        elif auto and profile.mcp.auto_search and candidates:
-            title = "automatic search"
-            floor = profile.mcp.min_score
-            why = (f"tool_search ran with the query before the first turn ({self.scorer_name} "
-                   f"scorer, score >= mcp.min_score {floor:g}); the cap is "
-                   f"{'none' if limit is None else limit}")
-            if not model_searches:
-                why += ("; tool_search itself is kept from the model, so the tools this "
-                        "search does not show cannot be found later")
-            no_match = _Fate("deferred", "auto-search-no-match",
-                             "score 0: no evidence for the query", via)
-            if away and self.tuning is not None:
-                why += (f"; the request is nearer to requests no tool fits than to any tool "
-                        f"({self.tuning.label}): it shows none")
-                no_match = _Fate("deferred", "auto-search-turned-away",
-                                 "the request is nearer to requests no tool fits than to any "
-                                 "tool", via)
-                scored = np.zeros(len(order))
-            above, rule = (scored > 0) & (scored >= floor), "auto-search-match"
-            fates.update(dict.fromkeys(ordered_keys, no_match))
-            under = f" is under mcp.min_score {floor:g}"
-            below = _Fate("deferred", "below-min-score", "", via,
-                          explain=lambda key: f"score {scores[key]:.3f}{under}")
-            fates.update(dict.fromkeys(self._where(ordered_keys, (scored > 0) & ~above),
-                                       below))
-            matched = above.copy()
-            matched[above] = fitting(scored[above])
-            best = float(scored[above].max()) if above.any() else 0.0
-            past = _Fate("deferred", "past-fit", "", via, explain=lambda key: (
-                f"score {scores[key]:.3f}: its odds are under {RATIO:g} times the best "
-                f"tool's ({best:.3f}), where the fit ends"))
-            fates.update(dict.fromkeys(self._where(ordered_keys, above & ~matched), past))
-        else:
-            if mode:
-                title, rule = "tool search mode", "tool-search-mode-deferred"
-                why = "catalog tools wait for search_tools and add_tool"
-            else:
-                title, rule = "deferred", "auto-search-off"
-                why = ("mcp.auto_search is false" if not profile.mcp.auto_search
-                       else "tool_search is not enabled, so no automatic search ran")
-            matched = np.zeros(len(order), dtype=bool)
-            fates.update(dict.fromkeys(ordered_keys, _Fate("deferred", rule, why, via)))
+        keys = order.keys
         ranks = np.cumsum(matched)
         shown = matched if limit is None else matched & (ranks <= limit)
         for i in np.flatnonzero(shown).tolist():
-            key = ordered_keys[i]
-            fates[key] = _Fate("visible", rule, score_text(key, int(ranks[i])))
-        over = self._where(ordered_keys, matched & ~shown)
+            key = keys[i]
+            fates[key] = _Fate("visible", rule, order.score_text(key, int(ranks[i])))
+        over = self._where(keys, matched & ~shown)
         if over:
             rank_of = dict(zip(over, ranks[matched & ~shown].tolist(), strict=True))
             fates.update(dict.fromkeys(over, _Fate(
                 "deferred", "over-cap", "", via,
-                explain=lambda key: f"{score_text(key, rank_of[key])}; the cap is {limit}")))
-        settled = list(map(fates.__getitem__, ordered_keys))  # as this stage left them
-        names = self._names
+                explain=lambda key: f"{order.score_text(key, rank_of[key])}; the cap is {limit}")))
+        return int(np.count_nonzero(shown))
+
+    def _presented(self, title: str, why: str, count: int, order: _Order,
+                   fates: Mapping[str, _Fate]) -> Decision:
+        """The trace node of the candidates: one leaf per tool in order, made when read,
+        after a note on the order when it mattered."""
+        keys = order.keys
+        settled = list(map(fates.__getitem__, keys))  # as this stage left them
+        names = self.columns.names
 
         def leaf(i: int) -> Decision:
-            key, fate = ordered_keys[i], settled[i]
+            key, fate = keys[i], settled[i]
             explain = fate.explain
             return Decision(names[key], fate.status, fate.rule,
                             fate.reason if explain is None else explain(key))
 
-        count = int(np.count_nonzero(shown))
-        children: Lazy[Decision] = Lazy(len(order), leaf)
-        if count and (levels or ties):
-            head = describe_order(levels)
-            children = Lazy(len(order) + 1, lambda i: leaf(i - 1) if i else head)
+        children: Lazy[Decision] = Lazy(len(keys), leaf)
+        if count and (order.levels or order.ties):
+            head = describe_order(order.levels)
+            children = Lazy(len(keys) + 1, lambda i: leaf(i - 1) if i else head)
         return Decision(title, f"{count} shown", None, why, children)
 
     @staticmethod
@@ -702,7 +649,7 @@ class Resolver:
             return (Decision("gateway", "disabled", "gateway-disabled",
                              "gateway.enabled is false: the request passes unchanged"), None,
                     list(request), ())
-        result = run_gateway(gateway, request, self._names, query, expanded=state.expanded,
+        result = run_gateway(gateway, request, self.columns.names, query, expanded=state.expanded,
                              recently_used=state.recently_used)
         extra: tuple[Tool, ...] = ()
         if result.phantom is not None:
@@ -760,7 +707,7 @@ class Resolver:
         if not cut:
             return None
         settled = list(map(fates.__getitem__, cut))
-        names = self._names
+        names = self.columns.names
         children = Lazy(len(cut), lambda i: Decision(
             names.get(cut[i], cut[i]), "excluded", settled[i].rule,
             settled[i].reason_of(cut[i])))
@@ -771,7 +718,7 @@ class Resolver:
 
     def _unreachable(self, fate: _Fate) -> _Fate:
         """The fate of the deferred tools of `fate` that no search tool can show."""
-        searcher = self._names.get(fate.via or "", "a search tool")
+        searcher = self.columns.names.get(fate.via or "", "a search tool")
         tail = f"; and {searcher} is not available to the model"
         # a tool the cap cut keeps the cap as its rule: the cap is what hid it
         rule = "over-cap" if fate.rule == "over-cap" else "undiscoverable"
@@ -783,16 +730,13 @@ class Resolver:
                   fates: Mapping[str, _Fate], scores: Mapping[str, float]) -> Verdicts:
         """Each tool's verdict (built-ins, the catalog, then the gateway's `tools[last:]`),
         made when read; what is per tool and not per query (names, token counts, where each
-        key and name is) is worked out once per resolver."""
-        names, index, counted = self._names, self._index, self._token_counts()
-        builtin_keys = self._builtin_keys
+        key and name is) comes from the columns."""
+        columns = self.columns
+        names, index, counted = columns.names, columns.index, columns.token_counts
+        builtin_keys = columns.builtin_keys
         first = len(self.builtins.tools)
         last = first + len(self.catalog.tools)
-        if self._listed is None:
-            self._listed = ([names.get(k, t.name) for t, k in zip(self.catalog.tools,
-                                                                   self._keys, strict=True)],
-                            [counted[k] for k in self._keys])
-        shown, sizes = self._listed
+        shown, sizes = columns.shown_names, columns.sizes
 
         def made(i: int) -> Verdict:
             tool, key = tools[i], keys[i]
@@ -805,36 +749,9 @@ class Resolver:
             return Verdict(tool, names.get(key, tool.name), fate.status, fate.rule,
                            fate.reason_of(key), key in builtin_keys and key not in index,
                            scores.get(key) if key in index else None, via,
-                           counted[key] if key in counted else self.tokens(tool))
+                           counted[key] if key in counted else columns.tokens(tool))
 
-        slots, ids = self._slots, self._ids
-        if slots is None or ids is None:  # a key's last tool, as in a dict of the verdicts
-            slots = self._slots = dict(zip(keys[:last], range(last), strict=True))
-            ids = self._ids = dict(zip(map(id, tools[:last]), range(last), strict=True))
         extra = tools[last:]
-
-        def place(tool: Tool) -> int | None:
-            found = ids.get(id(tool))
-            if found is not None:
-                return found
-            for j in range(len(extra) - 1, -1, -1):
-                if extra[j] is tool or extra[j].qualified_name == tool.qualified_name:
-                    return last + j
-            return slots.get(tool.qualified_name)
-
-        def by_name(name: str) -> int | None:
-            if self._named is None:  # the first tool answering to each name
-                self._named = {}
-                for i, (tool, key) in enumerate(zip(tools[:last], keys[:last], strict=True)):
-                    shown_as = shown[i - first] if i >= first else names.get(key, tool.name)
-                    for alias in (shown_as, tool.name, key):
-                        self._named.setdefault(alias, i)
-            found = self._named.get(name)
-            if found is None:
-                found = next((last + j for j, tool in enumerate(tools[last:])
-                              if name in (names.get(tool.qualified_name, tool.name),
-                                          tool.name, tool.qualified_name)), None)
-            return found
 
         def brief(i: int) -> Brief:
             key = keys[i]
@@ -843,36 +760,10 @@ class Resolver:
             if first <= i < last:
                 return Brief(shown[i - first], fate.status, fate.rule, via, sizes[i - first])
             return Brief(names.get(key, tools[i].name), fate.status, fate.rule, via,
-                         counted[key] if key in counted else self.tokens(tools[i]))
+                         counted[key] if key in counted else columns.tokens(tools[i]))
 
-        return Verdicts(len(tools), made, place, by_name, brief)
-
-    def _categories(self, places: np.ndarray) -> tuple[Category, ...]:
-        """The servers of the deferred tools at catalog positions `places` (-1: not a
-        catalog tool), in the catalog's order of servers, with their descriptions."""
-        import numpy as np
-
-        if self._categories_known is None:  # the catalog's alone
-            names = self.catalog.server_names()
-            number = dict(zip(names, range(len(names)), strict=True))
-            self._categories_known = (names, np.fromiter(
-                map(number.get, (t.server for t in self.catalog.tools), repeat(-1)), np.int64,
-                len(self.catalog.tools)))
-        names, server_of = self._categories_known
-        found = np.zeros(len(names) + 1, dtype=bool)  # the last one: tools of no server
-        found[server_of[places[places >= 0]]] = True
-        made, servers = self._categories_made, self._servers
-        for i in np.flatnonzero(found[:-1]).tolist():
-            if i not in made:
-                made[i] = Category(names[i], servers[names[i]].description
-                                   if names[i] in servers else "")
-        return tuple(made[i] for i in np.flatnonzero(found[:-1]).tolist())
-
-    def _priority_ranks(self) -> np.ndarray:
-        """Each catalog tool's priority as its rank among the catalog's priorities."""
-        if self._ranks is None:
-            self._ranks = priority_ranks(self.catalog.tools)
-        return self._ranks
+        return Verdicts(len(tools), made, lambda tool: columns.place(tool, extra),
+                        lambda name: columns.by_name(name, extra), brief)
 
 
 def resolve(query: str, catalog: Catalog, profile: Profile | None = None) -> Resolution:

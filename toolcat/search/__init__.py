@@ -18,7 +18,7 @@ from typing import Any
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool
-from toolcat.search.ranking import Scored, Scorer, rank, score_many
+from toolcat.search.ranking import Scored, Scorer, Staged, rank, score_many
 
 
 def _lazy(module: str, cls: str) -> Callable[..., Scorer]:
@@ -63,19 +63,20 @@ class ScorerKind:
     semantic: bool = False  # needs the `semantic` extra; takes --model and --device
     tunable: bool = False  # a tuning's usage evidence can be added to it (search.tuning)
     persisted: bool = False  # kept in the persisted index (search.index)
+    stems: bool = False  # matches words by their stems (search highlights other forms of one)
 
 
 SCORER_KINDS: dict[str, ScorerKind] = {
     "regex": ScorerKind("toolcat.search.regex", "RegexScorer"),
     "keyword": ScorerKind("toolcat.search.keyword", "KeywordScorer"),
     "fuzzy": ScorerKind("toolcat.search.fuzzy", "FuzzyScorer"),
-    "bm25": ScorerKind("toolcat.search.bm25", "BM25Scorer", persisted=True),
+    "bm25": ScorerKind("toolcat.search.bm25", "BM25Scorer", persisted=True, stems=True),
     "semantic": ScorerKind("toolcat.search.semantic", "SemanticScorer", semantic=True,
-                           persisted=True),
+                           persisted=True, stems=True),
     "hybrid": ScorerKind("toolcat.search.hybrid", "HybridScorer", semantic=True, tunable=True,
-                         persisted=True),
+                         persisted=True, stems=True),
     "cascade": ScorerKind("toolcat.search.cascade", "CascadeScorer", semantic=True,
-                          tunable=True, persisted=True),
+                          tunable=True, persisted=True, stems=True),
     "relevance": ScorerKind("toolcat.search.relevance", "RelevanceScorer"),
 }
 SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(kind.module, kind.cls)
@@ -83,6 +84,7 @@ SCORERS: dict[str, Callable[..., Scorer]] = {name: _lazy(kind.module, kind.cls)
 SEMANTIC = tuple(name for name, kind in SCORER_KINDS.items() if kind.semantic)
 TUNABLE = tuple(name for name, kind in SCORER_KINDS.items() if kind.tunable)
 PERSISTED = tuple(name for name, kind in SCORER_KINDS.items() if kind.persisted)
+STEMMING = tuple(name for name, kind in SCORER_KINDS.items() if kind.stems)
 LEXICAL_DEFAULT = "bm25"
 
 
@@ -100,9 +102,18 @@ def build_scorer(name: str, tools: Sequence[Tool], **options: Any) -> Scorer:
     return factory(tools, **options)
 
 
+TUNED = "+tuning"  # how a scorer's name says that a tuning's evidence is added to it
+
+
 def tuned_name(scorer: str) -> str:
     """What a scorer of TUNABLE is called with a tuning's evidence added."""
-    return f"{scorer}+tuning"
+    return f"{scorer}{TUNED}"
+
+
+def scorer_kind(name: str) -> ScorerKind | None:
+    """The kind of the scorer a result names (`hybrid`, or `hybrid+tuning` for hybrid with a
+    tuning's evidence), or None for a scorer of no registered kind (a function)."""
+    return SCORER_KINDS.get(name.removesuffix(TUNED))
 
 
 LARGE_CATALOG = 10_000  # tools; past this, encoding a whole catalog on a CPU takes 8+ minutes
@@ -131,8 +142,7 @@ def default_scorer(tools: int = 0) -> tuple[str, str]:
 
 def notice(scorer: Scorer) -> str | None:
     """Why `scorer` answers with words only for now (its lexical stage), or None."""
-    found = getattr(scorer, "notice", None)
-    return found if isinstance(found, str) else None
+    return scorer.notice if isinstance(scorer, Staged) else None
 
 
 __all__ = ["SCORERS", "SEMANTIC", "Scored", "Scorer", "build_scorer", "default_scorer", "notice",

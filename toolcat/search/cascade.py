@@ -74,7 +74,7 @@ class CascadeScorer:
         self._names: frozenset[str] | None = None
         self._repeated: Repeated = frozenset()
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
-        self._all = vectors  # every tool's vector, when the catalog was indexed
+        self.vectors = vectors  # every tool's vector, when the catalog was indexed
         self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
         self._last: tuple[str, Any, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # texts encoded so far (the others came from the cache or wait)
@@ -94,8 +94,8 @@ class CascadeScorer:
         return found, evidence
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
-        if self._all is not None:  # the catalog was indexed: nothing to encode but the query
-            rows: np.ndarray = self._all[indices]
+        if self.vectors is not None:  # the catalog was indexed: nothing to encode but the query
+            rows: np.ndarray = self.vectors[indices]
             return rows
         missing = [i for i in indices.tolist() if i not in self._vectors]
         if missing:

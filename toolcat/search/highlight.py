@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from itertools import islice
 
+from toolcat.search import scorer_kind
 from toolcat.search.regex import compile_query
 from toolcat.search.text import STOPWORDS, stem, words
 
 # a word of running text or of an identifier: `getWeather` -> get, Weather
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-STEMMING = frozenset({"bm25", "hybrid", "semantic"})  # scorers that match word stems
 MAX_SPANS = 1000  # per text: more is no help to a reader, and each costs a style in the table
 
 
@@ -50,7 +50,7 @@ def spans(text: str, query: str, scorer: str) -> list[tuple[int, int]]:
     """What to highlight in `text` for results of `scorer`: the pattern's matches for
     `regex`; for `fuzzy` the words a query word found (the same, a prefix, an abbreviation
     like `msg`, a misspelling like `wether`); the words with a query word's stem for the
-    stemming scorers; the query's words for the others."""
+    scorers whose kind `stems` (tuned or not); the query's words for the others."""
     if scorer == "regex":
         return pattern_spans(text, query)
     if scorer == "fuzzy":
@@ -64,7 +64,8 @@ def spans(text: str, query: str, scorer: str) -> list[tuple[int, int]]:
             or (2 <= len(q) <= 5 and is_abbreviation(q, w))
             or (len(q) >= 4 and fuzz.ratio(q, w) >= TYPO_CUTOFF) for q in wanted))
     kept = {w for w in words(query) if w not in STOPWORDS}
-    if scorer in STEMMING:
+    kind = scorer_kind(scorer)
+    if kind is not None and kind.stems:
         stems = {stem(w) for w in kept}
         return word_spans(text, lambda w: stem(w) in stems)
     return word_spans(text, lambda w: w in kept)

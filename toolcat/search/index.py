@@ -1,12 +1,12 @@
 """The persisted search index: what a scorer computes from the catalog alone, kept on disk.
 
-A catalog read from files is identified by its content: the SHA-256 of the text of every file
-it was read from (taken as it was read, `Catalog.digests`, so a file changed since cannot key
-the tools read before) and of every file a `$ref` pointed into, the tools' names as loaded,
-and the versions of toolcat and of this format. The BM25 index is stored under that key, and
-the tool embeddings under that key and the model's identity, in `cache_dir()/index/`. A later
-run on the same catalog, in any process, loads them instead of rebuilding: no tokenizing, no
-encoding.
+A catalog read from files is identified by its content (toolcat.catalog.kept.catalog_key:
+the text of its files and of every file a `$ref` pointed into, the tools' names as loaded, the
+versions of toolcat and of reading), and its index by that and this format's number (`FORMAT`:
+other data kept per catalog has its own versions there). The BM25 index is stored under that
+key, and the tool embeddings under that key and the model's identity, in `cache_dir()/index/`.
+A later run on the same catalog, in any process, loads them instead of rebuilding: no
+tokenizing, no encoding.
 
 Every file is a sealed cache entry (toolcat.source.cache): plain numpy arrays in .npy
 records (never pickles), read as views of the entry rather than copies, or a
@@ -27,14 +27,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import unquote
 
-from toolcat import __version__
+from toolcat.catalog import kept
 from toolcat.errors import ToolcatError, UsageError
 from toolcat.model import Catalog, Tool
 from toolcat.search import (
     LARGE_CATALOG,
     PERSISTED,
+    SEMANTIC,
     TUNABLE,
     build_scorer,
     check_options,
@@ -61,47 +61,17 @@ FORMAT = 6  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors bl
 KEEP_CATALOGS = 8
 BM25_LIMIT = 16 << 20  # bytes of a BM25 index beyond 8 per byte of the catalog's files
 MAX_WIDTH = 8192  # dimensions of an embedding model's vectors
-INDEXED = (".json", ".yaml", ".yml")  # the files a persisted index may be read from
 log = logging.getLogger("toolcat")
 T = TypeVar("T")
 
 
-_KEYED: dict[int, tuple[Catalog, str | None]] = {}  # the last catalogs keyed, by identity
-_KEYED_KEEP = 2
-
-
 def catalog_key(catalog: Catalog) -> str | None:
-    """The content hash of a catalog read from files, or None when it was not (only) read
-    from JSON or YAML files. Worked out once per catalog object (a command asks for it for
-    its scorer and again for its token counts: each time a pass over every tool's name)."""
-    known = _KEYED.get(id(catalog))
-    if known is not None and known[0] is catalog:
-        return known[1]
-    key = _catalog_key(catalog)
-    if len(_KEYED) >= _KEYED_KEEP:
-        _KEYED.pop(next(iter(_KEYED)))
-    _KEYED[id(catalog)] = (catalog, key)
-    return key
-
-
-def _catalog_key(catalog: Catalog) -> str | None:
-    digest = hashlib.sha256(f"toolcat {__version__} index {FORMAT}\0".encode())
-    if not catalog.sources:
+    """The key of `catalog`'s index files: its content key (toolcat.catalog.kept, None for a
+    catalog not read from files alone) and this format's number."""
+    content = kept.catalog_key(catalog)
+    if content is None:
         return None
-    for source in catalog.sources:  # the text each file was read from, hashed as it was read
-        if Path(source).suffix.lower() not in INDEXED or source not in catalog.digests:
-            return None
-        digest.update(bytes.fromhex(catalog.digests[source]))
-    for uri in sorted(catalog.documents):
-        path = Path(unquote(uri.removeprefix("file://")))
-        if not uri.startswith("file://") or path.suffix.lower() not in INDEXED:
-            return None
-        try:
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-        except OSError:
-            return None
-    digest.update("\0".join(t.qualified_name for t in catalog.tools).encode())
-    return digest.hexdigest()[:40]
+    return hashlib.sha256(f"index {FORMAT}\0{content}".encode()).hexdigest()[:40]
 
 
 def index_path(key: str, part: str) -> Path:
@@ -205,6 +175,13 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
         semantic = _semantic(key, tools, "now", **semantic_options)
         assert semantic is not None
         return semantic
+    return _hybrid(key, tools, limit, embeddings, options, semantic_options)
+
+
+def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
+            options: dict[str, Any], semantic_options: dict[str, Any]) -> Scorer:
+    """The hybrid scorer over `tools`: whole when its embeddings are at hand (see
+    EMBEDDINGS), else its lexical stage, which `complete()` makes whole."""
     from toolcat.search.hybrid import HybridScorer
 
     weight = {k: v for k, v in options.items() if k == "semantic_weight"}
@@ -238,9 +215,6 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     return scorer
 
 
-SEMANTIC_SCORERS = ("hybrid", "semantic", "cascade")  # what encodes a query
-
-
 def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None:
     """Start loading the query encoder on a thread (Embedder.prefetch) when the scorer
     `name` (None: the default) will encode a query over `catalog` and the catalog's
@@ -251,7 +225,7 @@ def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None
 
     if name is None:
         name = default_scorer(len(catalog.tools))[0]
-    if name not in SEMANTIC_SCORERS or not catalog.tools or not semantic_available() \
+    if name not in SEMANTIC or not catalog.tools or not semantic_available() \
             or options.get("cache", True) is False:
         return
     try:
@@ -423,51 +397,3 @@ def _ann(key: str, ident: str, vectors: np.ndarray) -> Any:
     if len(vectors) < ANN_FROM:
         return None
     return load_or_build_ann(index_path(key, ""), ident, vectors, keep=KEEP_CATALOGS)
-
-
-def text_numbers(texts: Sequence[str], part: str, build: Callable[[], Sequence[int]]
-                 ) -> list[int]:
-    """`build()`: one whole number per text of `texts` (the token counts of the built-in
-    tools' definitions), kept in the sealed cache under the SHA-256 of `part` and every text
-    (and toolcat's version), so that a later process reads them instead of loading a
-    tokenizer for a dozen definitions. A changed text is another entry."""
-    import numpy as np
-
-    digest = hashlib.sha256(f"toolcat {__version__} texts {FORMAT}\0{part}\0".encode())
-    for text in texts:
-        data = text.encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "big") + data)
-    size = len(texts)
-
-    def load(arrays: list[np.ndarray]) -> np.ndarray:
-        if len(arrays) != 1 or arrays[0].shape != (size,) or arrays[0].dtype != np.int64:
-            raise ValueError("the stored numbers do not fit these texts")
-        return arrays[0]
-
-    path = entries.cache_dir() / "texts" / f"{digest.hexdigest()[:40]}-{part}.npy"
-    found = load_or_build(path, size * 8 + 4096, load,
-                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
-    return [int(n) for n in found.tolist()]
-
-
-def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]
-                    ) -> list[int]:
-    """`build()`: one whole number per tool of `catalog` (token counts), kept in the
-    persisted index under `part` when the catalog was read from files, so that a later
-    process reads them instead of computing them tool by tool."""
-    import numpy as np
-
-    key = catalog_key(catalog)
-    if key is None:
-        return list(build())
-    size = len(catalog.tools)
-
-    def load(arrays: list[np.ndarray]) -> np.ndarray:
-        if len(arrays) != 1 or arrays[0].shape != (size,) or arrays[0].dtype != np.int64:
-            raise ValueError("the stored numbers do not fit this catalog")
-        return arrays[0]
-
-    found = load_or_build(index_path(key, f"{part}.npy"), size * 8 + 4096, load,
-                          lambda: np.asarray(build(), dtype=np.int64), _save_vectors)
-    return [int(n) for n in found.tolist()]
-

@@ -24,11 +24,12 @@ from weakref import WeakKeyDictionary
 
 from toolcat.errors import UsageError
 from toolcat.model import Catalog, Tool
-from toolcat.search import TUNABLE, default_scorer, notice, tuned_name
+from toolcat.search import default_scorer, notice
+from toolcat.search.choice import ScorerChoice, choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
-from toolcat.search.ranking import Scored, Scorer, rank
+from toolcat.search.ranking import Abstaining, Scored, Scorer, rank
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -159,29 +160,19 @@ def pick(
     query = query_text(query)
     source, given = _source(catalog)
     tools = source.tools if isinstance(source, Catalog) else source
-    prebuilt = None if scorer is None or isinstance(scorer, str) else as_scorer(scorer, tools)
-    if prebuilt is None:
-        name = scorer if isinstance(scorer, str) else default_scorer(len(tools))[0]
-    else:
-        name = prebuilt.name
-        if options:
-            raise UsageError("scorer options apply only when pick builds the scorer by name")
-        if not _same_tools(prebuilt, tools):
-            raise UsageError("the scorer was built over other tools than the catalog's")
-    tuned = prebuilt is None and tuning is not None and name in TUNABLE
+    prebuilt, choice = _chosen(scorer, tools, tuning, options)
     # a tuning's abstention, else the model's zero-shot one (toolcat.search.abstain); with
     # --min-score given, the caller's threshold alone
     abstains = prebuilt is None and min_score is None
     if min_score is None:
-        fitted = tuning.min_score if tuned and tuning is not None else None
-        min_score = MIN_SCORE if fitted is None else fitted
+        min_score = choice.floor(MIN_SCORE)
 
     best_unsafe: list[Scored] = []
     away: list[bool] = []
     past: list[str] = []  # over the floor, within max_candidates, left out by the cut
 
     def ranked() -> tuple[Scorer, list[Scored]]:
-        built = prebuilt or scorer_for(name, source, tuning=tuning if tuned else None,
+        built = prebuilt or scorer_for(choice.scorer, source, tuning=choice.tuning,
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _not_unsafe)
@@ -189,8 +180,7 @@ def pick(
             kept = fit(s.score for s in found)
             past.extend(s.tool.qualified_name for s in found[kept:])
             found = found[:kept]
-        check = getattr(built, "turned_away", None) if abstains else None
-        if found and callable(check) and check(query):
+        if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
             away.append(True)
             return built, []
         if not allow_unsafe and _unsafe(built):
@@ -201,20 +191,12 @@ def pick(
         return built, found
 
     done = _within(ranked, timeout_ms)
-    if tuned:
-        name = tuned_name(name)
+    name = choice.name
     if done is None:
-        excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if t.unsafe)
-        policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
-        first = [t for t in tools if allow_unsafe or not t.unsafe][:max_candidates]
-        reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
-        picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}),
-                           given.get(id(t)))
-                      for i, t in enumerate(first, 1))
-        message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
-                   f"first {len(picks)} tools in registration order")
-        return PickResult(query, name, picks, message, timed_out=True, cut_off=cut_off,
-                          **policy)
+        assert timeout_ms is not None  # only a bounded scoring can time out
+        return _timed_out(query, tools, name, timeout_ms, max_candidates=max_candidates,
+                          min_score=min_score, allow_unsafe=allow_unsafe, given=given,
+                          cut_off=cut_off)
     built, found = done
     excluded = () if allow_unsafe else _unsafe(built)
     policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
@@ -235,7 +217,7 @@ def pick(
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
     elif away:
-        by = tuning.label if tuned and tuning is not None else \
+        by = choice.tuning.label if choice.tuning is not None else \
             f"{getattr(getattr(built, 'embedder', None), 'label', name)}, zero-shot"
         message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
                    f"than to any tool ({by})")
@@ -243,6 +225,43 @@ def pick(
         message = f"no tool fits: none scored at least {min_score:g} with {name}"
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
                       past_fit=tuple(past), **policy)
+
+
+def _chosen(scorer: str | Scorer | ScorerFunction | None, tools: Sequence[Tool],
+            tuning: Tuning | None, options: Mapping[str, Any]
+            ) -> tuple[Scorer | None, ScorerChoice]:
+    """The scorer pick was given already built (None: pick builds it by name), and the
+    choice of scorer, tuning and floor.
+
+    Raises:
+        UsageError: options for a scorer already built, or one built over other tools.
+    """
+    prebuilt = None if scorer is None or isinstance(scorer, str) else as_scorer(scorer, tools)
+    if prebuilt is None:
+        name = scorer if isinstance(scorer, str) else default_scorer(len(tools))[0]
+        return None, choose_scorer(name, len(tools), tuning)
+    if options:
+        raise UsageError("scorer options apply only when pick builds the scorer by name")
+    if not _same_tools(prebuilt, tools):
+        raise UsageError("the scorer was built over other tools than the catalog's")
+    return prebuilt, choose_scorer(prebuilt.name, len(tools))
+
+
+def _timed_out(query: str, tools: Sequence[Tool], name: str, timeout_ms: float, *,
+               max_candidates: int, min_score: float, allow_unsafe: bool,
+               given: Mapping[int, Any], cut_off: bool) -> PickResult:
+    """What pick answers when scoring did not finish in time: the first tools, in
+    registration order."""
+    excluded = () if allow_unsafe else tuple(t.qualified_name for t in tools if t.unsafe)
+    policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
+    first = [t for t in tools if allow_unsafe or not t.unsafe][:max_candidates]
+    reason = f"scoring did not finish in {timeout_ms:g} ms; first tools in registration order"
+    picks = tuple(Pick(t, 0.0, i, reason, _provenance(t, name, {"fallback": "timeout"}),
+                       given.get(id(t)))
+                  for i, t in enumerate(first, 1))
+    message = (f"scoring with {name} did not finish in {timeout_ms:g} ms; fell back to the "
+               f"first {len(picks)} tools in registration order")
+    return PickResult(query, name, picks, message, timed_out=True, cut_off=cut_off, **policy)
 
 
 def _policy(max_candidates: int, min_score: float, allow_unsafe: bool,

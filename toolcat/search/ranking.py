@@ -5,9 +5,12 @@ A scorer is built once over a sequence of tools (that is its index) and then sco
 `explain(query, i)` says why tool `i` got its score. Ranking, thresholds and limits live in
 `rank`, so every scorer is ranked the same way.
 
-Optional, for speed: a scorer may also define `scores_many(queries)`, one list of scores per
-query, when scoring a batch is cheaper than one query at a time (the semantic scorer encodes
-queries in batches). Call `score_many(scorer, queries)`, which uses it when it is there.
+Optional, for speed: a scorer may also define `scores_many(queries)` (`Batched`), one list of
+scores per query, when scoring a batch is cheaper than one query at a time (the semantic
+scorer encodes queries in batches). Call `score_many(scorer, queries)`, which uses it when it
+is there. What else a scorer can do is declared the same way, by protocols beside `Scorer`:
+`Abstaining` (it can turn a request away), `Staged` (it may answer with its lexical stage for
+now) and `Completing` (that stage can be completed).
 A scorer whose scores are a non-decreasing function of a key per tool (hybrid squashes its
 evidence: a power and a division per tool) may define `ranking_key(query)` (see `Keyed`):
 `rank` then computes the scores of the few tools that may rank, not of every tool.
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 from weakref import WeakKeyDictionary
 
 from toolcat.model import Tool
@@ -47,11 +50,52 @@ class Scorer(Protocol):
         ...
 
 
+# What a scorer can do besides `scores` and `explain`, declared by the methods and attributes
+# it has; callers ask with isinstance (the protocols are runtime-checkable), never by name.
+
+
+@runtime_checkable
+class Batched(Protocol):
+    """A scorer that scores a batch of queries for less than one at a time (semantic,
+    hybrid, cascade, tuned: queries are encoded together)."""
+
+    def scores_many(self, queries: Sequence[str]) -> Sequence[Scores]:
+        """`scores(query)` of each of `queries`."""
+        ...
+
+
+@runtime_checkable
+class Abstaining(Protocol):
+    """A scorer that can turn a request away: nearer to requests no tool fits than to any
+    tool (hybrid's zero-shot abstention, a tuning's learned one)."""
+
+    def turned_away(self, query: str) -> bool:
+        ...
+
+
+@runtime_checkable
+class Staged(Protocol):
+    """A scorer that may answer with its lexical stage while the rest is not ready (hybrid
+    before its embeddings, and a tuning over it): `notice` says why (None once complete)."""
+
+    @property
+    def notice(self) -> str | None:
+        ...
+
+
+@runtime_checkable
+class Completing(Protocol):
+    """A staged scorer whose missing stage can be made ready now (serve runs `complete` on a
+    thread); a failure leaves the lexical stage and says so in its notice."""
+
+    def complete(self) -> None:
+        ...
+
+
 def score_many(scorer: Scorer, queries: Sequence[str]) -> list[Scores]:
-    """`scorer.scores` of each query, batched when the scorer has `scores_many`."""
-    batched = getattr(scorer, "scores_many", None)
-    if batched is not None:
-        return list(batched(queries))
+    """`scorer.scores` of each query, batched when the scorer is `Batched`."""
+    if isinstance(scorer, Batched):
+        return list(scorer.scores_many(queries))
     return [scorer.scores(q) for q in queries]
 
 
@@ -92,10 +136,9 @@ def rank(
     """
     import numpy as np
 
-    keyed = getattr(scorer, "ranking_key", None)
     to_scores: Callable[[Any], Any] | None = None
-    if keyed is not None:
-        values, to_scores = keyed(query)
+    if isinstance(scorer, Keyed):
+        values, to_scores = scorer.ranking_key(query)
         values = np.asarray(values, dtype=np.float64)
     else:
         values = np.asarray(scorer.scores(query), dtype=np.float64)
@@ -130,6 +173,7 @@ def rank(
     return ranked
 
 
+@runtime_checkable
 class Keyed(Protocol):
     """A scorer whose scores are a non-decreasing function of a cheaper key per tool (hybrid:
     its evidence in nats, squashed into 0..1), so that `rank` turns only a shortlist into

@@ -44,7 +44,7 @@ from toolcat.search import tuned_name
 from toolcat.search.abstain import Abstention, turned_away
 from toolcat.search.cascade import CascadeScorer
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
-from toolcat.search.ranking import Scores
+from toolcat.search.ranking import Completing, Scores, Staged
 from toolcat.search.text import stems
 from toolcat.wording import plural
 
@@ -400,8 +400,12 @@ class TunedScorer:
     @property
     def notice(self) -> str | None:
         """Why the base scorer answers with words only for now (see HybridScorer)."""
-        found = getattr(self.base, "notice", None)
-        return found if isinstance(found, str) else None
+        return self.base.notice if isinstance(self.base, Staged) else None
+
+    def complete(self) -> None:
+        """Complete the base scorer's semantic stage, when it has one to complete."""
+        if isinstance(self.base, Completing):
+            self.base.complete()
 
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:
@@ -464,9 +468,13 @@ class TunedScorer:
                 for vector in self._vectors(queries, cached)]
 
     def _all_tool_vectors(self) -> np.ndarray | None:
-        semantic = getattr(self.base, "_semantic", None)
-        found = getattr(semantic, "vectors", None) if semantic is not None \
-            else getattr(self.base, "_all", None)
+        """Every tool's vector: the hybrid's semantic stage's once it is there, the cascade's
+        when its catalog was indexed; else None."""
+        base = self.base
+        if isinstance(base, HybridScorer):
+            found = base.semantic.vectors if base.ready else None
+        else:
+            found = base.vectors
         return None if found is None else np.asarray(found, dtype=np.float32)
 
     def _tool_vectors(self) -> np.ndarray | None:

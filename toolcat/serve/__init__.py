@@ -6,8 +6,8 @@ call through (tool search mode, with fail-open).
 
 The SDK is imported when a server runs, not with this package.
 
-Imports only rooms below it (resolution, search, mcp, calls, providers, lint, pin, source); see
-docs/architecture.md.
+Imports only rooms below it (resolution, search, catalog, mcp, calls, providers, lint, pin,
+source); see docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -188,9 +188,7 @@ def _terminate_as_interrupt() -> Any:
 def searched_with(gate: Gate) -> str:
     """The scorer search_tools ranks words with (`+tuning` when a tuning adds to it); the
     resolver's own is only the cheap one that decides visibility."""
-    from toolcat.search import tuned_name
-
-    return tuned_name(gate.scorer_name) if gate.tuning is not None else gate.scorer_name
+    return gate.choice.name
 
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "Gate", "serve"]

@@ -58,11 +58,13 @@ from toolcat.resolution.decisions import Resolution
 from toolcat.resolution.profile import DEFAULT_PROFILE, Profile
 from toolcat.resolution.resolver import Resolver
 from toolcat.resolution.session import Session, add_tool_message
-from toolcat.search import TUNABLE, Scorer, default_scorer, notice, rank, tuned_name
+from toolcat.search import Scorer, notice, rank
+from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import scorer_for
+from toolcat.search.ranking import Abstaining, Completing
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
 from toolcat.serve.texts import fuzzy_texts, regex_texts
@@ -139,10 +141,10 @@ class Gate:
         # allow | ask | refuse: unsafe tools called freely, after asking the user, or never
         self.approval = unsafe_policy(profile, allow_unsafe=allow_unsafe)
         self.allow_unsafe = self.approval != "refuse"  # unsafe tools can be found and added
-        self.scorer_name = profile.scorer or default_scorer(len(catalog.tools))[0]
-        self._scorer_options = dict(profile.scorer_options)
         # a tuning adds its usage evidence to the default scorer's searches (hybrid, cascade)
-        self.tuning = tuning if self.scorer_name in TUNABLE else None
+        self.choice = choose_scorer(profile.scorer or None, len(catalog.tools), tuning)
+        self.scorer_name, self.tuning = self.choice.scorer, self.choice.tuning
+        self._scorer_options = dict(profile.scorer_options)
         self.floor = profile.mcp.min_score
         self.resolver = Resolver(catalog, serving_profile(profile, allow_unsafe=allow_unsafe),
                                  tuning=self.tuning)
@@ -264,10 +266,9 @@ class Gate:
             scorer = self.scorer(self.scorer_name)
         except Exception:  # reported by the searches
             return
-        finish = getattr(getattr(scorer, "base", scorer), "complete", None)
-        if finish is not None:
+        if isinstance(scorer, Completing):
             with contextlib.suppress(Exception):  # the scorer's notice says what failed
-                finish()
+                scorer.complete()
         # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
 
@@ -337,7 +338,7 @@ class Gate:
             answer["left_out"] = left
             answer["message"] = message.rstrip(".") + ". Left out: " + "; ".join(
                 f"{entry['name']} ({entry['reason']})" for entry in left) + "."
-        if self.tuning is not None and method.startswith(tuned_name(self.scorer_name)):
+        if self.tuning is not None and method.startswith(self.choice.name):
             answer["tuning"] = self.tuning.label  # the client sees what ranked its tools
         if stage is not None:
             answer["note"] = f"Ranked by words only: {stage}."
@@ -386,8 +387,7 @@ class Gate:
         stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
         ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
                       where=self._searchable)
-        check = getattr(scorer, "turned_away", None)
-        if ranked and callable(check) and check(query):
+        if ranked and isinstance(scorer, Abstaining) and scorer.turned_away(query):
             # the tuning's abstention: nearer to requests no tool fits than to any tool; no
             # fuzzy fallback either, which would show tools for it after all
             return f"{scorer.name} (turned away)", [], stage

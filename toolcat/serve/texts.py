@@ -7,8 +7,8 @@ remembered catalog decodes a tool's definition when its description or parameter
 read, and the texts walk every schema: about a second and a half at 43,000 tools for the
 regex search, which the first search of a session would wait for, and a second more for the
 fuzzy index. A catalog read from files keeps these texts in the sealed cache under its
-content key, as serve keeps its security verdict (toolcat.serve.trust), so a catalog seen
-before reads them back instead.
+content key (toolcat.catalog.kept), as serve keeps its security verdict (toolcat.serve.trust),
+so a catalog seen before reads them back instead.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from toolcat.catalog.kept import Kind, catalog_key, kept
 from toolcat.model import Catalog, Tool
 
-REGEX = "regex-texts-1.json"  # the number changes when parameter_field's text does
-FUZZY = "fuzzy-texts-1.json"  # the number changes when other_text's text does
-TEXTS_LIMIT = 512 << 20  # bytes of kept texts
-KEEP_TEXTS = 8  # catalogs whose texts are kept
+# kept by toolcat.catalog.kept, at most 512 MB an entry; the version changes when
+# parameter_field's text (REGEX) or other_text's (FUZZY) does
+REGEX = Kind("regex-texts", 1, ".json", 512 << 20)
+FUZZY = Kind("fuzzy-texts", 1, ".json", 512 << 20)
 
 
 def regex_texts(catalog: Catalog, tools: Sequence[Tool]) -> tuple[list[str], list[str]]:
@@ -41,28 +42,21 @@ def fuzzy_texts(catalog: Catalog, tools: Sequence[Tool]) -> list[str]:
     return _kept(catalog, tools, FUZZY, [("others", other_text)])[0]
 
 
-def _kept(catalog: Catalog, tools: Sequence[Tool], part: str,
+def _kept(catalog: Catalog, tools: Sequence[Tool], kind: Kind,
           fields: list[tuple[str, Callable[[Tool], str]]]) -> list[list[str]]:
-    from toolcat.search.index import catalog_key, index_path
-    from toolcat.source import cache
-
-    key = catalog_key(catalog)
-    if key is None:
+    if catalog_key(catalog) is None:  # nothing kept: the texts of `tools` alone
         return [[make(t) for t in tools] for _, make in fields]
-    path = index_path(key, part)
-    count = len(catalog.tools)
     names = [name for name, _ in fields]
-    kept = cache.recall(path, TEXTS_LIMIT, lambda payload: _texts(payload, names, count),
-                        "search texts")
-    if kept is None:
-        kept = [[make(t) for t in catalog.tools] for _, make in fields]
-        made = dict(zip(names, kept, strict=True))
-        cache.store(path, lambda handle: handle.write(json.dumps(made).encode()), KEEP_TEXTS)
+    count = len(catalog.tools)
+    texts = kept(kind, catalog, lambda: [[make(t) for t in catalog.tools] for _, make in fields],
+                 lambda payload: _texts(payload, names, count),
+                 lambda made, handle: handle.write(
+                     json.dumps(dict(zip(names, made, strict=True))).encode()))
     if len(tools) == count and all(a is b for a, b in zip(tools, catalog.tools, strict=True)):
-        return kept
+        return texts
     at = {id(t): i for i, t in enumerate(catalog.tools)}
     places = [at[id(t)] for t in tools]
-    return [[texts[i] for i in places] for texts in kept]
+    return [[column[i] for i in places] for column in texts]
 
 
 def _texts(payload: memoryview, names: list[str], count: int) -> list[list[str]]:

@@ -9,8 +9,8 @@ At start (`withheld`):
 - with a lock file (`toolcat.lock`), a tool that changed or appeared since the lock is
   withheld, as `toolcat lint --locked` (TC604) would fail it.
 The security rules' verdict on a catalog read from files is kept in the sealed cache under the
-catalog's content key (which covers toolcat's version, so its rules): a serve of a catalog
-seen before starts without scanning 43,000 definitions again.
+catalog's content key (which covers toolcat's version, so its rules; toolcat.catalog.kept): a
+serve of a catalog seen before starts without scanning 43,000 definitions again.
 
 When an upstream starts (`live_changes`): a catalog tool whose live definition (description,
 parameters, annotations: what the lock pins) differs from the catalog's, or from the lock's,
@@ -23,6 +23,7 @@ import json
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
+from toolcat.catalog.kept import Kind, kept
 from toolcat.model import Catalog, Tool
 from toolcat.pin.lock import PINNED_FIELDS, Lock, Pin, drift, pin
 
@@ -53,23 +54,12 @@ def withheld(catalog: Catalog, *, allowed: Collection[str] = (),
 def security_errors(catalog: Catalog) -> dict[str, str]:
     """{qualified name: the first security (TC6xx) error on it} for the tools of `catalog`,
     from the cache when the catalog was seen before."""
-    from toolcat.search.index import catalog_key, index_path
-    from toolcat.source import cache
-
-    key = catalog_key(catalog)
-    if key is None:
-        return _scan(catalog)
-    path = index_path(key, "security.json")
-    known = cache.recall(path, VERDICT_LIMIT, _verdicts, "security verdict")
-    if known is not None:
-        return known
-    found = _scan(catalog)
-    cache.store(path, lambda handle: handle.write(json.dumps(found).encode()), KEEP_VERDICTS)
-    return found
+    return kept(VERDICTS, catalog, lambda: _scan(catalog), _verdicts,
+                lambda found, handle: handle.write(json.dumps(found).encode()))
 
 
-VERDICT_LIMIT = 64 << 20  # bytes of a kept verdict
-KEEP_VERDICTS = 8  # catalogs whose verdicts are kept
+# bytes of a kept verdict; the version changes when the security rules' verdicts could
+VERDICTS = Kind("security", 1, ".json", 64 << 20)
 
 
 def _verdicts(payload: memoryview) -> dict[str, str]:
