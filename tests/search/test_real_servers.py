@@ -77,24 +77,3 @@ def test_the_held_out_requests_rank_better_with_the_default_than_with_bm25(run):
     for metric in ("hit@1", "recall@5", "ndcg@5", "mrr"):
         assert metrics["hybrid"][metric] > metrics["bm25"][metric], metric
     assert metrics["hybrid"]["recall@5"] >= 0.85
-
-
-@pytest.mark.parametrize("scorer", ["regex", "fuzzy"])
-def test_the_scorers_that_match_text_as_written_find_a_server_by_its_name(run, scorer):
-    # postgres's one tool never says postgres; slack's tools all say slack in their names
-    found = json.loads(run("search", "postgres", "-c", str(DEV), "--scorer", scorer,
-                           "--json").output)["tools"]
-    assert found and found[0]["server"] == "postgres"
-    found = json.loads(run("search", "desktop commander", "-c", str(DEV), "--scorer", scorer,
-                           "--limit", "5", "--json").output)["tools"]
-    assert len(found) == 5 and {t["server"] for t in found} == {"desktop-commander"}
-
-
-def test_a_server_name_is_no_evidence_where_the_tools_have_one_server(run, tmp_path):
-    catalog = tmp_path / "tools.json"
-    catalog.write_text(json.dumps([
-        {"name": "get_weather", "description": "Current weather for a city", "server": "acme"},
-        {"name": "send_email", "description": "Send an email", "server": "acme"}]))
-    for scorer in ("regex", "fuzzy"):
-        result = run("search", "acme", "-c", str(catalog), "--scorer", scorer, "--json")
-        assert json.loads(result.output)["tools"] == [], scorer

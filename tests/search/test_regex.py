@@ -17,7 +17,7 @@ def found(demo, pattern, limit=5):
 
 def text_of(tool):
     params = " ".join(f"{n} {d}" for n, d in parameter_texts(tool.parameters))
-    return f"{tool.name}\n{tool.description}\n{params}\n{tool.server}"
+    return f"{tool.name}\n{tool.description}\n{params}"
 
 
 def test_a_word_finds_the_tools_with_it_in_the_name_first(demo):
@@ -66,8 +66,7 @@ def test_the_score_says_where_the_pattern_matched(demo):
     by_name = {s.tool.name: s for s in rank(scorer, "weather")}
     assert by_name["get_weather"].details["fields"][0] == "name"
     assert by_name["get_weather"].score > by_name["geocode_location"].score
-    # the demo's weather server's name is evidence too (a catalog of several servers)
-    assert by_name["geocode_location"].details["fields"] == ["description", "server"]
+    assert by_name["geocode_location"].details["fields"] == ["description"]
 
 
 @pytest.mark.timeout(20)

@@ -5,8 +5,7 @@ can meet `send_message`. The three stages have ceilings that keep them in order,
 score is the best stage it reaches:
 
 - 0.9 to 1.0 the whole query occurs in the name (1.0 when it is the whole name); 0.85 it
-  occurs in the description, a parameter or the name of the tool's server (where the tools
-  have several servers: `gitlab` finds the tools of the server gitlab);
+  occurs in the description or a parameter;
 - up to 0.8 word-level: 0.8 times the mean, over the query's words, of how well each is found
   among the tool's words: 1 the same word, 0.9 a prefix (`calc` -> `calculate`), 0.8 an
   abbreviation whose letters appear in order (`msg` -> `message`), else 0.8 times the
@@ -29,7 +28,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from toolcat.model import Tool
-from toolcat.search.text import STOPWORDS, parameter_texts, server_words, split_name, words
+from toolcat.search.text import STOPWORDS, parameter_texts, split_name, words
 
 SUBSTRING_NAME, SUBSTRING_OTHER, WORDS, CHARACTERS = 0.9, 0.85, 0.8, 0.5
 EXACT, PREFIX, ABBREVIATION = 1.0, 0.9, 0.8
@@ -76,9 +75,6 @@ class FuzzyScorer:
         self.tools = tools
         self._names = [normalize(split_name(t.name)) for t in tools]
         self._others = [other_text(t) for t in tools] if others is None else list(others)
-        # the server's name counts as a word outside the name, where the tools have several
-        self._others = [f"{other} {normalize(server)}" if server else other
-                        for other, server in zip(self._others, server_words(tools), strict=True)]
         # word -> (tool indices, weight): 1 where the word is in the name, else OTHER_FIELD
         weight: dict[str, dict[int, float]] = {}
         for i, (name, other) in enumerate(zip(self._names, self._others, strict=True)):
@@ -169,7 +165,7 @@ class FuzzyScorer:
         if text and text in self._names[index]:
             return f"'{text}' occurs in the name", {"stage": "substring", "field": "name"}
         if text and text in self._others[index]:
-            return (f"'{text}' occurs in the description, parameters or server name",
+            return (f"'{text}' occurs in the description or parameters",
                     {"stage": "substring", "field": "description"})
         wanted = query_words(query)
         name_words = set(self._names[index].split())

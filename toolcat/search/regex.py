@@ -10,10 +10,8 @@ start and end of each line (a name is one line), as users of `grep` expect.
 
 The score says where the pattern matched: up to 0.6 for the name (0.3, plus 0.3 times the
 share of the name the longest match covers, so `weather` ranks `get_weather` above
-`weather_forecast_hourly`), 0.3 for the description, 0.1 for the parameters, 0.1 for the
-name of the tool's server where the tools have several (`gitlab` finds every tool of the
-server gitlab, whether its text says so or not; `toolcat.search.text.server_words`), at most
-1.0: the pattern matches the whole name and also the description and the parameters.
+`weather_forecast_hourly`), 0.3 for the description, 0.1 for the parameters. 1.0 means the
+pattern matches the whole name and also the description and the parameters.
 """
 
 from __future__ import annotations
@@ -30,9 +28,9 @@ import re2
 from toolcat.model import Tool
 from toolcat.search.keyword import KeywordScorer
 from toolcat.search.ranking import Scores
-from toolcat.search.text import parameter_texts, server_words, split_name
+from toolcat.search.text import parameter_texts, split_name
 
-NAME, DESCRIPTION, PARAMETERS, SERVER = 0.6, 0.3, 0.1, 0.1
+NAME, DESCRIPTION, PARAMETERS = 0.6, 0.3, 0.1
 NAME_MATCHES = 1000
 MAX_PATTERN = 2000  # characters; RE2 also bounds the memory a pattern may take
 
@@ -162,7 +160,6 @@ class RegexScorer:
             _Field([t.name for t in tools]),
             _Field([t.description for t in tools] if descriptions is None else descriptions),
             _Field([parameter_field(t) for t in tools] if parameters is None else parameters),
-            _Field(server_words(tools)),
         )
         self._keyword: KeywordScorer | None = None
 
@@ -193,13 +190,11 @@ class RegexScorer:
 
         whole = "\\A" in query or "\\z" in query
         out = np.zeros(len(self.tools))  # per matching tool only: no Python pass over all
-        names, descriptions, parameters, servers = (f.matching(pattern, whole)
-                                                    for f in self._fields)
+        names, descriptions, parameters = (f.matching(pattern, whole) for f in self._fields)
         for i in names:
             out[i] += self._name_score(pattern, i)
         out[descriptions] += DESCRIPTION
         out[parameters] += PARAMETERS
-        out[servers] += SERVER
         return np.minimum(out, 1.0)
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
@@ -208,7 +203,7 @@ class RegexScorer:
             reason, details = self._fallback().explain(query, index)
             return (f"keyword fallback ({problem}): {reason}",
                     {**details, "fallback": "keyword", "problem": problem})
-        fields = [label for label, field in zip(("name", "description", "parameters", "server"),
+        fields = [label for label, field in zip(("name", "description", "parameters"),
                                                 self._fields, strict=True)
                   if pattern.search(field.texts[index])]
         if not fields:

@@ -278,16 +278,6 @@ def repeated_sentences(tools: Iterable[Tool]) -> Repeated:
     return frozenset(key for key, count in seen.items() if count >= REPEATS)
 
 
-def server_words(tools: Sequence[Tool]) -> list[str]:
-    """Each tool's server's name as written and in words (`desktop-commander desktop
-    commander`), for the scorers that match text as it is (regex, fuzzy); '' for every tool
-    when the tools have one server between them: a server's name says which server only where
-    there are several (as `toolcat.search.hybrid.ServerNames` reads it)."""
-    if len({t.server for t in tools}) < 2:
-        return [""] * len(tools)
-    return [f"{t.server} {split_name(t.server)}" if t.server else "" for t in tools]
-
-
 def tool_title(tool: Tool) -> str:
     """The tool's human-readable title (MCP `title`, else `annotations.title`), or ''."""
     title = tool.extra.get("title")
