@@ -41,10 +41,10 @@ def test_hybrid_keeps_the_needed_tool_more_often_than_shared_words(gateway, tmp_
                 "messages": [{"role": "user", "content": q["query"]}]})
             assert answer.status_code == 200
     kept = [{t["name"] for t in body["tools"]} for body in running.upstream.bodies()]
-    assert all(len(k) == 3 for k in kept)
+    assert all(1 <= len(k) <= 3 for k in kept)  # the cut may keep fewer
     by_gateway = sum(set(q["relevant"]) <= k for q, k in zip(queries, kept, strict=True))
     words = Gateway(strategy="relevance", min_tools=1, max_tools=3, target_ratio=0.05)
     by_words = sum(set(q["relevant"]) <= {t.name for t in run_gateway(
         words, tools, {}, q["query"]).visible} for q in queries)
-    # measured: 66 of 95 against 48 (keep 3 of 60 tools)
+    # measured: 64 of 95, 2.65 tools kept of 3 (66 before the cut), against 48 (of 60 tools)
     assert by_gateway >= 0.65 * len(queries) and by_gateway > by_words + 10

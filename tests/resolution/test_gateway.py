@@ -146,3 +146,35 @@ def test_passthrough_and_a_disabled_gateway_change_nothing(resolved):
     assert passthrough.trace.find("gateway: passthrough")[0].rule == "gateway-passthrough"
     assert disabled.trace.find("gateway")[0].rule == "gateway-disabled"
     assert disabled.gateway is None and passthrough.gateway.strategy == "passthrough"
+
+
+def test_relevance_with_a_scorer_stops_where_the_fit_ends():
+    """With a toolcat scorer as evidence (the running gateway's), a tool within the keep
+    count whose fit is far under the best one's is left out, as pick and resolve cut; a tool
+    the session or the query names is kept whatever its fit."""
+    from tests.conftest import CATALOGS
+    from toolcat.catalog.load import load_catalog
+    from toolcat.resolution.gateway import run_gateway
+    from toolcat.search import build_scorer
+
+    tools = [t for t in load_catalog(CATALOGS).tools
+             if t.server in ("weather", "slack", "email")]
+    settings = Gateway(strategy="relevance", target_ratio=0.5, min_tools=1, max_tools=8)
+    query = "send an email to Bob"
+    result = run_gateway(settings, tools, {}, query, evidence=build_scorer("bm25", tools))
+    assert result.outcome.keep == 8
+    past = [name for name, (status, rule, _) in result.fates.items()
+            if rule == "gateway-past-fit"]
+    assert past and all(result.fates[n][0] == "excluded" for n in past)
+    shown = [t.name for t in result.visible]
+    assert shown[0] == "send_email" and len(shown) == 8 - len(past)
+    assert result.outcome.kept == len(shown)
+    ranks = {name: int(reason.split()[1]) for name, (_, _, reason) in result.fates.items()}
+    assert max(ranks[t.qualified_name] for t in result.visible) < min(ranks[n] for n in past)
+    # without a scorer (the seed's shared words, as resolve replays it) the keep count rules
+    seed = run_gateway(settings, tools, {}, query)
+    assert len(seed.visible) == 8
+    # named in the session: kept whatever its fit
+    used = run_gateway(settings, tools, {}, query, recently_used=["slack:delete_message"],
+                       evidence=build_scorer("bm25", tools))
+    assert "delete_message" in [t.name for t in used.visible]

@@ -210,6 +210,8 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
                              recently_used=recently_used, evidence=evidence)
     scores = scorer.scores(query)
     order = sorted(range(total), key=lambda i: (-scores[i], i))
+    fits = _fitting(evidence, query, total)
+    ended = False
     kept_keys: set[str] = set()
     fates: dict[str, Fate] = {}
     children = [flag, count]
@@ -218,10 +220,15 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         points = scorer.points(query, i)
         why = f"{sum(points.values())} points" + (
             f": {scorer.explain(query, i)[0]}" if points else " (no evidence)")
-        if position <= keep:
+        # where the fit ends the gateway stops (ranks are rounded points, so a later tool
+        # may fit again); what the session or the query names is kept whatever its fit
+        ended = ended or not fits[i]
+        if position <= keep and (not ended or set(points) - {"match"}):
             fate: Fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
         elif "expanded" in points or "always_keep" in points:
             fate = ("visible", "gateway-force-kept", f"rank {position} of {total}, {why}")
+        elif position <= keep:
+            fate = ("excluded", "gateway-past-fit", f"rank {position} of {total}, {why}")
         else:
             fate = ("excluded", "gateway-dropped", f"rank {position} of {total}, {why}")
         if fate[0] == "visible":
@@ -236,6 +243,20 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
     decision = Decision(f"gateway: {gateway.strategy}", f"{len(kept)} kept", None, reason,
                         tuple(children))
     return GatewayResult(kept, (), dropped, None, fates, outcome, decision)
+
+
+def _fitting(evidence: Scorer | None, query: str, total: int) -> list[bool]:
+    """Which tools fit the query about as well as the best one by `evidence` (the cut,
+    toolcat.search.cut); all of them when there is no evidence scorer (the seed's shared
+    words, which say nothing of a fit)."""
+    if evidence is None:
+        return [True] * total
+    import numpy as np
+
+    from toolcat.search.cut import fitting
+
+    found: list[bool] = fitting(np.asarray(evidence.scores(query), dtype=np.float64)).tolist()
+    return found
 
 
 def _deferring(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, str],

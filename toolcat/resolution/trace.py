@@ -114,6 +114,9 @@ TRACE_RULES: dict[str, str] = {
     "min_tools)",
     "gateway-kept": "among the top `keep` tools by relevance score",
     "gateway-force-kept": "kept past the keep count as an always_keep or expanded tool",
+    "gateway-past-fit": "within the keep count, but its fit by the relevance scorer is far "
+    "under the best tool's (odds under a fifth of the best's): where the fit ends, the "
+    "gateway stops (docs/search.md, the cut); dropped as below the keep count",
     "gateway-dropped": "below the keep count; stored as deferred for the session but "
     "not discoverable (relevance injects no search tool)",
     "gateway-deferred": "tool-search and api defer every tool behind the phantom "

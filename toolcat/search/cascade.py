@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
+from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
@@ -66,6 +67,7 @@ class CascadeScorer:
             raise UsageError("candidates must be at least 1")
         self.tools = lexical.tools
         self.lexical = lexical
+        self.actions = Actions(self.tools)
         self.embedder = load_embedder(model, device)
         self.cache = cache
         self.progress = progress
@@ -82,7 +84,8 @@ class CascadeScorer:
     def _candidates(self, query: str, extra: np.ndarray | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
         """The first pass: the best `candidates` tools with any lexical evidence (and every
-        tool with `extra` evidence), and the lexical evidence of all."""
+        tool with `extra` evidence), and the evidence of all that hybrid adds to the cosine:
+        BM25F's and action agreement's (toolcat.search.actions)."""
         evidence, _ = self.lexical.evidence(query)
         found = np.flatnonzero(evidence > 0)
         if len(found) > self.candidates:
@@ -91,7 +94,7 @@ class CascadeScorer:
         used = np.flatnonzero(extra > 0) if extra is not None else found[:0]
         if len(used):
             found = np.union1d(found, used)
-        return found, evidence
+        return found, evidence + self.actions.evidence(query)
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
         if self.vectors is not None:  # the catalog was indexed: nothing to encode but the query
@@ -159,9 +162,13 @@ class CascadeScorer:
                 ) -> tuple[str, Mapping[str, Any]]:
         found, cosine, evidence = self._scored(query, extra)
         at = np.flatnonzero(found == index)
+        lexical = float(self.lexical.evidence(query)[0][index])
         if not len(at):
             return (f"not among the {self.candidates} best BM25F candidates",
-                    {"candidate": False, "lexical_evidence": round(float(evidence[index]), 6)})
-        reason, details = why(self.lexical, query, index, float(evidence[index]),
+                    {"candidate": False, "lexical_evidence": round(lexical, 6)})
+        reason, details = why(self.lexical, query, index, lexical,
                               float(cosine[at[0]]), self.weight, self.embedder.ident)
+        if evidence[index] > lexical:
+            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
+            details = {**details, "action_evidence": AGREEMENT}
         return reason, {**details, "candidate": True}

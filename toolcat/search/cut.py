@@ -19,8 +19,8 @@ business. RATIO was read off a sweep on the development half of the real-server 
 0.851 (0.892 uncut) while the tools kept of 5 fall from 4.4 to 2.6; 0.2 keeps 0.1's recall
 with 3.95 tools.
 
-pick, resolve's automatic search, render (through resolve) and serve's search_tools apply
-the same `fit`; docs/search.md gives its cost in recall.
+pick, resolve's automatic search, render (through resolve), serve's search_tools and the
+gateway's relevance strategy apply the same rule; docs/search.md gives its cost in recall.
 """
 
 from __future__ import annotations

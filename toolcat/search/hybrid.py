@@ -15,6 +15,8 @@ similarity on the same scale: LAMBDA nats per unit of cosine. A fixed LAMBDA of 
 cosine of 0.5 weighs as much as about one rare term found in a tool's name (idf 6-8 in a
 catalog of a few thousand tools, times a saturation near 0.8). It was not fitted to a
 benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (docs/search.md).
+Two small terms join the lexical one: the evidence of a server the request names
+(`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -35,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
+from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
@@ -93,6 +96,7 @@ class HybridScorer:
         self._complete: Callable[[], SemanticScorer] | None = None
         self._completing = threading.Lock()
         self.servers = ServerNames(self.tools, lexical)
+        self.actions = Actions(self.tools)
 
     @property
     def ready(self) -> bool:
@@ -133,7 +137,7 @@ class HybridScorer:
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
-                             for q in queries]) if queries
+                             + self.actions.evidence(q) for q in queries]) if queries
                    else np.zeros((0, len(self.tools))))
         semantic = self._semantic  # read once: serve's completing thread may set it
         if semantic is None:
@@ -200,6 +204,9 @@ class HybridScorer:
         if semantic is None:
             reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
+        if index in self.actions.agreeing(query):
+            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
+            details = {**details, "action_evidence": AGREEMENT}
         return reason, details
 
 

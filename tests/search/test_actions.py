@@ -1,0 +1,68 @@
+"""Action agreement: a request's verb and the verb a tool's name opens with
+(toolcat.search.actions). Model-free: the evidence is read before any embedding."""
+
+from __future__ import annotations
+
+from toolcat.model import Tool
+from toolcat.search.actions import AGREEMENT, Actions, asked
+
+
+def tools(server: str, *names: str) -> list[Tool]:
+    return [Tool(name=n, description=f"{n} does it", server=server) for n in names]
+
+
+def agreeing(catalog: list[Tool], request: str) -> list[str]:
+    return [catalog[i].name for i in Actions(catalog).agreeing(request)]
+
+
+def test_a_synonym_of_the_name_verb_agrees_and_the_siblings_do_not():
+    gitlab = tools("gitlab", "get_branch", "delete_branch", "update_branch", "list_branches",
+                   "create_branch")
+    assert agreeing(gitlab, "remove the old branch feature/x") == ["delete_branch"]
+    assert agreeing(gitlab, "erase that branch") == ["delete_branch"]
+    assert agreeing(gitlab, "make a branch for the release") == ["create_branch"]
+    evidence = Actions(gitlab).evidence("remove the old branch")
+    assert evidence.tolist() == [0.0, AGREEMENT, 0.0, 0.0, 0.0]
+
+
+def test_the_verb_the_name_has_agrees_only_with_what_it_acts_on():
+    # BM25F counted the verb already: counted again alone, "find the coordinates of Berlin"
+    # put find_free_time before geocode_location; with a word of its object, the tool the
+    # request names word for word keeps its lead over a synonym ("read the file": read_file
+    # before get_file_info)
+    files = tools("files", "read_file", "get_file_info", "find_free_time", "write_file")
+    assert agreeing(files, "find the coordinates of Berlin") == []
+    assert agreeing(files, "find some free time on Friday") == ["find_free_time"]
+    assert agreeing(files, "read the file notes.txt") == ["read_file", "get_file_info"]
+
+
+def test_show_asks_to_read_one_or_list_many():
+    gitlab = tools("gitlab", "get_deployment", "list_deployments", "delete_deployment")
+    assert agreeing(gitlab, "show the recent deployments") == ["get_deployment",
+                                                               "list_deployments"]
+
+
+def test_the_first_verb_of_the_request_decides_and_only_as_an_order():
+    assert asked("stop the pipeline that is running") == {"stop"}
+    assert asked("who last changed each line of app.py") == frozenset()  # not an order
+    assert asked("what files are in the docs folder") == frozenset()
+    assert asked("Remove it") == {"delete"}
+
+
+def test_a_prefix_the_server_tools_share_is_skipped():
+    kubernetes = tools("kubernetes", "kubectl_get", "kubectl_delete", "kubectl_logs",
+                       "exec_in_pod")
+    assert agreeing(kubernetes, "show the pods in the staging namespace") == ["kubectl_get"]
+
+
+def test_a_verb_in_names_that_are_mostly_topics_is_no_action():
+    # MetaTool-like: one group whose names rarely open with an action; find_agency is a topic
+    plugins = tools("catalog", "find_agency", "ResearchFinder", "HouseRentingTool",
+                    "WeatherPlugin", "ProductSearch")
+    assert agreeing(plugins, "find a rental property in Tokyo") == []
+
+
+def test_a_request_without_a_verb_of_the_table_changes_nothing():
+    gitlab = tools("gitlab", "get_user", "list_users", "whoami")
+    assert not Actions(gitlab).evidence("which user am I logged in as").any()
+    assert not Actions([]).evidence("delete everything").any()

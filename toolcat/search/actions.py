@@ -1,0 +1,177 @@
+"""Action agreement: a request that asks for a tool's action in other words.
+
+Sibling tools of one server often differ only in their action: `get_pipeline_job_output`,
+`retry_pipeline_job` and `erase_pipeline_job` share every other word, and their descriptions
+and embeddings are near each other. A request says which action it wants, often with another
+verb than the tool's name: "remove the old branch" for `delete_branch`, "grab the text of this
+article" for `fetch`, "show me the job log" for a `get_`. BM25F matches only the same stem,
+and the embedding of a long request hardly moves with one verb, so the wrong sibling could
+win by a few tenths of a nat.
+
+ACTIONS groups common verbs by the action they ask for. A tool whose name's verb is in a group
+of the request's verb gets AGREEMENT nats of evidence, when the request says that verb in
+other words (what saying the tool's verb would have earned, about), or says it as the name
+does and also names something the name acts on (`read_file` for "read the file notes.txt":
+else `get_file_info`, a synonym, would pass the tool the request names word for word). A tool
+that shares only the verb with the request earns what BM25F gave it, no more: "find the
+coordinates of Berlin" is not about `find_free_time`. It breaks near-ties, it filters nothing:
+a tool whose name says another action loses nothing, and a request without a verb of the
+table changes nothing. Both sides are read narrowly, where the words
+are verbs:
+
+- the request's verb is its first word that is in the table, as written (base form: "remove",
+  not "removed"): an order opens with its verb ("show me what changed" is about showing, and
+  "who last changed each line" gives no order to change);
+- a tool's verb is the first word of its name, or the second after a prefix that three or
+  more tools of its server share (`kubectl_get`, `slack_post_message`), and only on a server
+  that names at least half of its tools by an action (`delete_branch`, `list_issues`). In
+  other catalogs a verb in a name is a topic (`find_agency`, `ProductSearch`): MetaTool lost
+  0.004 hit@1 when every name counted.
+
+A word may be in several groups: "show" asks to read one thing or list many, "open" a merge
+request is to create it, a file to read it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from toolcat.model import Tool
+from toolcat.search.text import STOPWORDS, stem, stems, words
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# One nat, about what a common name word shared with the request earns (idf 1.5-2 among a
+# few hundred tools, times its saturation); 1.5 and 2 measured in docs/ranking.md.
+AGREEMENT = 1.0
+PREFIX = 3  # tools of one server that share a first name word, making it a prefix
+SHARE = 0.5  # of a server's tools named by an action, for its names' actions to count
+
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "create": ("create", "add", "make", "insert", "open"),
+    "delete": ("delete", "remove", "erase", "drop", "destroy", "purge"),
+    "read": ("get", "read", "fetch", "show", "view", "display", "retrieve", "grab", "open",
+             "describe"),
+    "list": ("list", "enumerate", "show", "view", "display"),
+    "update": ("update", "edit", "modify", "change", "rename", "patch", "set"),
+    "stop": ("stop", "cancel", "abort", "kill", "terminate", "halt"),
+    "search": ("search", "find", "query", "lookup"),
+    "run": ("run", "execute", "start", "launch", "trigger", "play", "evaluate", "exec",
+            "invoke"),
+    "send": ("send", "post", "reply"),
+    # verbs without a synonym here: as a request's first verb they are its action, so that
+    # a later verb does not speak for it ("merge MR !42", "close the issue and add a label")
+    "merge": ("merge",),
+    "close": ("close",),
+    "approve": ("approve",),
+    "copy": ("copy",),
+    "move": ("move",),
+    "upload": ("upload",),
+    "download": ("download",),
+    "retry": ("retry",),
+}
+
+# the words a name opens with, camelCase split (`getFlightInfo`, `kubectl_get`, `HTTPGet`)
+_HEAD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+_ASKED: dict[str, frozenset[str]] = {}  # a verb as a request writes it -> its groups
+_NAMED: dict[str, frozenset[str]] = {}  # the stem of a verb in a tool's name -> its groups
+for _group, _verbs in ACTIONS.items():
+    for _verb in _verbs:
+        _ASKED[_verb] = _ASKED.get(_verb, frozenset()) | {_group}
+for _verb, _groups in _ASKED.items():
+    _NAMED[stem(_verb)] = _NAMED.get(stem(_verb), frozenset()) | _groups
+
+
+def asked(request: str) -> frozenset[str]:
+    """The action groups of the first word of `request` that is a verb of ACTIONS."""
+    for word in words(request):
+        found = _ASKED.get(word)
+        if found:
+            return found
+    return frozenset()
+
+
+def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
+    """For each tool, the stem of the verb its name opens with and the stems of the name's
+    words after it (what it acts on: `delete_branch` -> `delet`, {`branch`}), when the verb is
+    one of ACTIONS and its server names its tools by action (see the module docstring), else
+    None."""
+    heads = [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+    firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
+    stemmed: dict[str, str] = {}
+
+    def stem_of(word: str) -> str:
+        if word not in stemmed:
+            stemmed[word] = stem(word)
+        return stemmed[word]
+
+    found: list[tuple[str, frozenset[str]] | None] = []
+    for tool, head in zip(tools, heads, strict=True):
+        at = 0 if head and stem_of(head[0]) in _NAMED else None
+        if at is None and len(head) > 1 and firsts[(tool.server, head[0])] >= PREFIX \
+                and stem_of(head[1]) in _NAMED:
+            at = 1
+        found.append(None if at is None else (
+            stem_of(head[at]),
+            frozenset(stem_of(w) for w in head[at + 1:] if w not in STOPWORDS)))
+    size = Counter(t.server for t in tools)
+    acting = Counter(t.server for t, v in zip(tools, found, strict=True) if v)
+    return [v if acting[t.server] >= SHARE * size[t.server] else None
+            for t, v in zip(tools, found, strict=True)]
+
+
+class Actions:
+    """AGREEMENT evidence for the tools whose name's verb the request asks for (see the
+    module docstring)."""
+
+    def __init__(self, tools: Sequence[Tool]) -> None:
+        import numpy as np
+
+        self._size = len(tools)
+        members: dict[str, list[int]] = {}  # verb -> the tools whose name opens with it
+        objects: dict[str, dict[str, list[int]]] = {}  # verb -> a word after it -> tools
+        for i, action in enumerate(named(tools)):
+            if action is not None:
+                verb, after = action
+                members.setdefault(verb, []).append(i)
+                for word in after:
+                    objects.setdefault(verb, {}).setdefault(word, []).append(i)
+        self._members = {verb: np.array(found, dtype=np.int64)
+                         for verb, found in members.items()}
+        self._objects = {verb: {word: np.array(found, dtype=np.int64)
+                                for word, found in by_word.items()}
+                         for verb, by_word in objects.items()}
+
+    def agreeing(self, request: str) -> np.ndarray:
+        """The indices of the tools `evidence` gives AGREEMENT."""
+        import numpy as np
+
+        return np.flatnonzero(self.evidence(request))
+
+    def evidence(self, request: str) -> np.ndarray:
+        """AGREEMENT for every tool whose name's verb is in a group of the request's verb:
+        said in other words, or said as the name says it and with a word of what the name
+        acts on (see the module docstring); else 0."""
+        import numpy as np
+
+        found = np.zeros(self._size)
+        groups = asked(request)
+        if not groups:
+            return found
+        said = {stem(word) for word in words(request)}
+        about = set(stems(request))
+        for verb, members in self._members.items():
+            if not _NAMED[verb] & groups:
+                continue
+            if verb not in said:
+                found[members] = AGREEMENT
+                continue
+            by_word = self._objects.get(verb, {})
+            for word in about & by_word.keys():
+                found[by_word[word]] = AGREEMENT
+        return found
