@@ -137,9 +137,9 @@ class _Field:
         uses them (`whole_text`) is run on each text separately.
         """
         if needed is not None and self.lowered is not None:
-            found = self._holding(pattern, *needed)
-            if found is not None:
-                return found
+            held = self._holding(pattern, *needed)
+            if held is not None:
+                return held
         if whole_text:
             return [i for i, text in enumerate(self.texts) if pattern.search(text)]
         # The whole buffer at once, one search per matching text, while no match runs over a
