@@ -146,7 +146,8 @@ def serve(
             call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
-            discovery=_renames(discovery_name or []), mode=mode, answers=answers)
+            discovery=_renames(discovery_name or []), mode=mode, answers=answers,
+            progress=note)
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,
