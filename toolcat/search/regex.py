@@ -80,6 +80,7 @@ _OTHER = frozenset(".+^$")
 # Kelvin sign (k) and the long s (s). A field holding either is searched by RE2 alone.
 _FOLDS_TO_ASCII = ("\u212a".encode(), "\u017f".encode())
 MAX_CANDIDATES = 2000  # texts holding the run checked one by one; beyond, RE2 scans the field
+_WORD = re.compile(rb"[a-z0-9]+")
 
 
 def required(query: str) -> tuple[bytes, bool] | None:
@@ -115,6 +116,9 @@ class _Field:
         # bytes.find, several times faster than RE2's scan of the whole buffer
         self.lowered = None if any(c in self.buffer for c in _FOLDS_TO_ASCII) \
             else self.buffer.lower()
+        # lower-case word -> the texts holding it, once `index_words` has run: a run of
+        # words is then looked up by a word inside it, without reading the whole field
+        self.words: dict[bytes, list[int]] | None = None
         self.starts: list[int] = []
         self.runs: list[tuple[int, int]] = []  # (first text, one past the last text)
         offset, first, size = 0, 0, 0
@@ -160,11 +164,46 @@ class _Field:
             position = self.starts[index + 1]
         return found
 
+    def index_words(self) -> None:
+        """Make `words` (a second at 43,000 tools for the three fields; serve does it on a
+        thread once the first search is answered)."""
+        if self.lowered is None or self.words is not None:
+            return
+        words: dict[bytes, list[int]] = {}
+        lowered, starts = self.lowered, self.starts
+        for index, (start, text) in enumerate(zip(starts, self.texts, strict=True)):
+            for word in set(_WORD.findall(lowered, start, start + len(text))):
+                words.setdefault(word, []).append(index)
+        self.words = words
+
+    def _looked_up(self, pattern: Any, run: bytes, exact: bool) -> list[int] | None:
+        """`_holding` by `words`: the texts holding the rarest word that lies inside `run`
+        (between two of its other characters, so a text holding `run` holds it as a whole
+        word), each checked; None when there is no such word, no index yet, or too many."""
+        words = self.words
+        if words is None:
+            return None
+        inner = [m.group() for m in _WORD.finditer(run) if m.start() > 0 and m.end() < len(run)]
+        if not inner:
+            return None
+        candidates = min((words.get(word, []) for word in inner), key=len)
+        if len(candidates) > MAX_CANDIDATES:
+            return None
+        lowered, starts, texts = self.lowered, self.starts, self.texts
+        assert lowered is not None
+        if exact:
+            return [i for i in candidates
+                    if lowered.find(run, starts[i], starts[i] + len(texts[i])) >= 0]
+        return [i for i in candidates if pattern.search(texts[i])]
+
     def _holding(self, pattern: Any, run: bytes, exact: bool) -> list[int] | None:
         """`matching` for a pattern every match of which holds `run` (and is `run` alone when
         `exact`): the texts holding it, checked by the pattern one by one unless `exact`;
         None when more than MAX_CANDIDATES hold it. Such a pattern never matches a line
         break, so a match stays in its text."""
+        looked_up = self._looked_up(pattern, run, exact)
+        if looked_up is not None:
+            return looked_up
         found: list[int] = []
         lowered, starts, texts, position = self.lowered, self.starts, self.texts, 0
         assert lowered is not None
@@ -232,6 +271,12 @@ class RegexScorer:
             _Field([parameter_field(t) for t in tools] if parameters is None else parameters),
         )
         self._keyword: KeywordScorer | None = None
+
+    def index_words(self) -> None:
+        """Index the words of every field (see `_Field.index_words`): a query with words
+        inside its longest run is then answered without reading the fields."""
+        for field in self._fields:
+            field.index_words()
 
     def problem(self, query: str) -> str | None:
         """Why `query` is searched by keywords instead of as a pattern (None when it is not)."""

@@ -240,7 +240,8 @@ class Gate:
 
     def warm(self) -> threading.Thread:
         """Build the search scorers' indexes on a background thread (regex, then the search
-        scorer's lexical stage; fuzzy and the name maps once the first search is answered),
+        scorer's lexical stage; fuzzy, the regex search's word index and the name maps once
+        the first search is answered),
         then ready the semantic stage of the search scorer (load the model and the catalog's
         embeddings, computing them when they are not stored); until then it answers with
         its lexical stage. When the embeddings are stored, the semantic stage is readied
@@ -265,6 +266,10 @@ class Gate:
         # beside the searches that follow (the interpreter runs one thread at a time)
         with contextlib.suppress(Exception):
             self.scorer("fuzzy")
+        with contextlib.suppress(Exception):  # the regex search's word index (same answers)
+            regex = self.scorer("regex")
+            if isinstance(regex, RegexScorer):
+                regex.index_words()
         self._names()
         threading.Thread(target=self.complete, name="toolcat-serve-semantic",
                          daemon=True).start()
