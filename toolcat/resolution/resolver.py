@@ -300,9 +300,9 @@ class Resolver:
         and the built-ins' (read from the cache by their definitions' text: loading the
         tokenizer for them alone cost a resolution a tenth of a second)."""
         if not self._tokens and (self.catalog.tools or self.builtins.tools):
-            from toolcat.search.index import catalog_numbers, text_numbers
+            from toolcat.search.index import catalog_numbers, text_numbers, token_part
 
-            part = "tokens-" + "".join(c if c.isalnum() else "_" for c in self.encoding)
+            part = token_part(self.encoding)
             texts = [definition_text(t) for t in self.builtins.tools]
             self._tokens.update(zip((t.qualified_name for t in self.builtins.tools),
                                     text_numbers(texts, part, lambda: [

@@ -453,6 +453,12 @@ def text_numbers(texts: Sequence[str], part: str, build: Callable[[], Sequence[i
     return [int(n) for n in found.tolist()]
 
 
+def token_part(encoding: str) -> str:
+    """The `catalog_numbers` part under which every tool's definition tokens in `encoding`
+    are kept (resolve and lint read the same counts)."""
+    return "tokens-" + "".join(c if c.isalnum() else "_" for c in encoding)
+
+
 def catalog_numbers(catalog: Catalog, part: str, build: Callable[[], Sequence[int]]
                     ) -> list[int]:
     """`build()`: one whole number per tool of `catalog` (token counts), kept in the
