@@ -99,3 +99,38 @@ def test_lookaround_is_refused_because_matching_must_stay_linear(demo):
 
 def test_an_empty_pattern_finds_nothing(demo):
     assert found(demo, "  ") == []
+
+
+def _tools(*descriptions):
+    return [Tool(name=f"tool_{i}", description=d) for i, d in enumerate(descriptions)]
+
+
+@pytest.mark.parametrize("query", [
+    "list the files in a folder", "Files in a folder.", "files?", "colou?r", "fold.r",
+    "a folder$", "^list", "fil+es", "kelvin", "long sum", "the files in", "in a fold",
+    "list the", "s in a",
+])
+def test_plain_words_and_light_patterns_match_as_re2_does(query):
+    # plain words and a sentence with a full stop or a quantifier are found by their words
+    # first, then checked; the result is RE2's, the Kelvin sign and the long s included
+    texts = ["List the files in a folder.", "list the FILES in a folder\nand more",
+             "colour and color", "files in a folders", "nothing here", "a file in a fold r"]
+    if query in ("kelvin", "long sum"):  # a field holding either is read by RE2 alone
+        texts += ["\u212aelvin degrees", "long \u017fum"]
+    tools = _tools(*texts)
+    expected = {t.name for t in tools  # Python's re folds the Kelvin sign and long s too
+                if re.search(f"(?im){query}", f"{t.name}\n{t.description}")}
+    scorer = build_scorer("regex", tools)
+    assert {s.tool.name for s in rank(scorer, query, limit=None)} == expected
+    scorer.index_words()  # as serve does once its first search is answered: the same results
+    assert {s.tool.name for s in rank(scorer, query, limit=None)} == expected
+    assert expected
+
+
+def test_a_sentence_matched_by_many_texts_is_found_in_every_one():
+    tools = _tools(*[f"Get the weather for city {i}." for i in range(2500)], "no match")
+    scorer = build_scorer("regex", tools)
+    assert len(rank(scorer, "weather for city.", limit=None)) == 2500
+    scorer.index_words()
+    assert len(rank(scorer, "weather for city.", limit=None)) == 2500
+    assert len(rank(scorer, "the weather for", limit=None)) == 2500

@@ -66,3 +66,34 @@ def test_an_mcp_client_gets_the_note_then_hybrid_answers(tmp_path, embedding_cac
     assert first["tools"][0]["name"] == "ledger_post", first
     assert "Ranked by words only" in first.get("note", ""), first
     assert ready["tools"][0]["name"] == "forecast"
+
+
+def test_a_one_shot_client_of_an_indexed_catalog_gets_the_warm_ranking_first(
+        shared_cache, tmp_path):
+    # every MCP Inspector CLI call is a new serve process that asks once: with the
+    # catalog's embeddings stored (`toolcat index`), its first search waits for the semantic
+    # stage (the stored vectors and the query encoder) instead of answering by words alone
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    query = "list the files in a folder"
+    indexed = subprocess.run([sys.executable, "-m", "toolcat", "index", "-c", str(CATALOGS)],
+                             env=environment(TOOLCAT_CACHE_DIR=str(shared_cache)), cwd=REPO,
+                             capture_output=True, text=True, check=False)
+    assert indexed.returncode == 0, indexed.stderr
+    warm = Gate(load_catalog(CATALOGS))
+    warm.complete()
+    expected = warm.search(query).response
+    assert "note" not in expected
+
+    async def first_answer() -> dict:
+        async with served("-c", str(CATALOGS),
+                          env=environment(TOOLCAT_CACHE_DIR=str(shared_cache))) as client:
+            return json.loads(text(await client.call_tool("search_tools", {"query": query})))
+
+    for _ in range(2):  # two one-shot sessions, each a fresh process
+        answer = anyio.run(first_answer)
+        assert "note" not in answer, answer
+        assert [t["name"] for t in answer["tools"]] == [t["name"] for t in expected["tools"]]

@@ -74,3 +74,34 @@ def test_a_gate_that_fails_after_the_handshake_still_ends_serve_with_its_error(
     assert result.exit_code == 2
     assert "the profile cannot be used with this catalog" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.mcp
+def test_a_catalog_served_for_the_first_time_says_it_is_read_for_security_findings(tmp_path):
+    # the handshake does not wait for the security rules (they run with the gate, on a
+    # thread); stderr says what serve is doing, once: later starts reuse the verdict
+    import sys
+    import tempfile
+
+    from mcp import Client, StdioServerParameters, stdio_client
+
+    from tests.serve.conftest import environment
+
+    env = environment(TOOLCAT_CACHE_DIR=str(tmp_path / "cache"))
+    params = StdioServerParameters(command=sys.executable, env=env,
+                                   args=["-m", "toolcat", "serve", "-c", str(CATALOGS)])
+
+    async def session() -> tuple[str, list[str]]:
+        with tempfile.TemporaryFile("w+") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy",
+                              cache=None) as client:
+                result = await client.call_tool("search_tools", {"query": "send_message"})
+                found = [t["name"] for t in json.loads(result.content[0].text)["tools"]]
+            errlog.seek(0)
+            return errlog.read(), found
+
+    first, found = anyio.run(session)
+    assert "send_message" in found
+    assert "reading 72 tools for security findings" in first
+    again, _ = anyio.run(session)
+    assert "security findings" not in again and "72 tools over stdio" in again

@@ -97,6 +97,17 @@ def _catalog_key(catalog: Catalog) -> str | None:
     return digest.hexdigest()[:40]
 
 
+# the token counts of a catalog's definitions, and of the built-ins' (by their text), read by
+# resolve and lint alike; the version changes when definition_tokens counts otherwise
+TOKENS = Kind("tokens", 1, ".npy", 64 << 20)
+BUILTIN_TOKENS = Kind("builtin-tokens", 1, ".npy", 1 << 20)
+
+
+def token_part(encoding: str) -> str:
+    """The part under which token counts in `encoding` are kept."""
+    return "".join(c if c.isalnum() else "_" for c in encoding)
+
+
 def kept(kind: Kind, catalog: Catalog, make: Callable[[], T],
          parse: Callable[[memoryview], T], write: Callable[[T, BinaryIO], object],
          part: str = "") -> T:

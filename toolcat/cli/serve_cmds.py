@@ -160,7 +160,8 @@ def serve(
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode, answers=answers,
-            base_urls=apis)
+            base_urls=apis,
+            progress=note)
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,

@@ -13,7 +13,6 @@ from functools import cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING
 
-from toolcat.catalog.kept import Kind
 from toolcat.model import Catalog, Tool
 from toolcat.providers.tokens import count_tokens, definition_text, definition_tokens
 from toolcat.resolution.decisions import Category
@@ -22,10 +21,6 @@ from toolcat.resolution.order import priority_ranks
 if TYPE_CHECKING:
     import numpy as np
 
-# the token counts of a catalog's definitions, and of the built-ins' (by their text), kept by
-# toolcat.catalog.kept; the version changes when definition_tokens counts otherwise
-TOKENS = Kind("tokens", 1, ".npy", 64 << 20)
-BUILTIN_TOKENS = Kind("builtin-tokens", 1, ".npy", 1 << 20)
 
 
 class CatalogColumns:
@@ -67,10 +62,16 @@ class CatalogColumns:
         counted: dict[str, int] = {}
         if not (self.catalog.tools or self.builtins.tools):
             return counted
-        from toolcat.catalog.kept import catalog_numbers, text_numbers
+        from toolcat.catalog.kept import (
+            BUILTIN_TOKENS,
+            TOKENS,
+            catalog_numbers,
+            text_numbers,
+            token_part,
+        )
 
         encoding = self.encoding
-        part = "".join(c if c.isalnum() else "_" for c in encoding)
+        part = token_part(encoding)
         texts = [definition_text(t) for t in self.builtins.tools]
         counted.update(zip((t.qualified_name for t in self.builtins.tools),
                            text_numbers(BUILTIN_TOKENS, texts, lambda: [

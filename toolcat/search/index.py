@@ -215,26 +215,29 @@ def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
     return scorer
 
 
-def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> None:
+def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> bool:
     """Start loading the query encoder on a thread (Embedder.prefetch) when the scorer
     `name` (None: the default) will encode a query over `catalog` and the catalog's
     embeddings are stored (a catalog still to be encoded has seconds to wait anyway). A
     command that builds its scorer a little later (resolve, render) then finds the encoder
-    loaded, or partly."""
+    loaded, or partly. Returns whether it did: the semantic stage is then a matter of
+    reading the stored vectors in place and of that encoder."""
     from toolcat.search.embeddings import load_embedder, semantic_available
 
     if name is None:
         name = default_scorer(len(catalog.tools))[0]
     if name not in SEMANTIC or not catalog.tools or not semantic_available() \
             or options.get("cache", True) is False:
-        return
+        return False
     try:
         embedder = load_embedder(options.get("model"), options.get("device"))
     except ToolcatError:  # reported when the scorer is built
-        return
+        return False
     key = catalog_key(catalog)
     if key is not None and vectors_path(key, embedder.documents.ident).is_file():
         embedder.prefetch()
+        return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
           token: str | None = None, allow_hosts: Collection[str] = (),
           allow_tools: Collection[str] = (), lock: Lock | None = None,
           discovery: Mapping[str, str] | None = None, mode: str | None = None,
-          answers: str = "json", base_urls: Mapping[str, str] | None = None) -> None:
+          answers: str = "json", base_urls: Mapping[str, str] | None = None,
+          progress: Callable[[str], None] | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -60,7 +61,9 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     toolcat.serve.proxy); None: the profile's `tool_search_mode.serve_mode`. `answers`:
     search answers as JSON, or `compact` markdown (toolcat.serve.answers). `base_urls`: the
     address of an OpenAPI catalog's API by server name, instead of the document's server
-    (toolcat.serve.openapi_calls).
+    (toolcat.serve.openapi_calls). `progress` is told, in a line, about slow work before the
+    first request can be answered over stdio (the security rules reading a catalog never
+    served before).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -95,10 +98,19 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     renamed = discovery_names(discovery or {}, catalog)
     secrets = Secrets()
     session_log = ModeLog(log, secrets, mode=mode)
-    held = withheld(catalog, allowed=allow_tools, lock=lock)
+    held: dict[str, str] = {}
+
+    def scanning() -> None:
+        # over HTTP the first line on stderr is the address, which scripts read
+        if progress is not None and http is None:
+            progress(f"toolcat serve: reading {len(catalog.tools):,} tools for security "
+                     "findings before serving them (a catalog not served before; the verdict "
+                     "is kept for later starts)")
 
     def prepare() -> Gate:
-        """The gate (over stdio, on a thread while the handshake is answered)."""
+        """The security verdict, then the gate (over stdio, on a thread while the handshake
+        is answered)."""
+        held.update(withheld(catalog, allowed=allow_tools, lock=lock, scanning=scanning))
         gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning,
                     withheld=held) if mode == "add" else ProxyGate(
             catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held,

@@ -63,7 +63,7 @@ from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.fuzzy import FuzzyScorer
-from toolcat.search.index import scorer_for
+from toolcat.search.index import prefetch_encoder, scorer_for
 from toolcat.search.ranking import Abstaining, Completing
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
@@ -85,6 +85,7 @@ UNSAFE = ("start toolcat serve with --allow-unsafe or set allow_unsafe: true in 
 # seconds the loading of the semantic stage and the fuzzy index waits for a first search,
 # which then has the interpreter to itself (they took a quarter of a second from it at 43k)
 FIRST_SEARCH = 0.5
+STORED_WAIT = 10.0  # seconds a search waits for a semantic stage whose embeddings are stored
 UNKNOWN_NOTE = ("Tools with \"safety\": \"unknown\" did not state whether they change or "
                 "delete anything; the user is asked before each call.")
 FAIL_OPEN = ("Tool search is unavailable ({problem}); these are the tools available without "
@@ -169,6 +170,12 @@ class Gate:
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._searched = threading.Event()  # set by the first search (of any client)
+        # the catalog's embeddings are stored (`toolcat index`): the semantic stage is the
+        # vectors read in place and the query encoder (loading from now on), a second or
+        # two; a search waits that long for it rather than answer by words alone
+        self._stored = prefetch_encoder(self.scorer_name, catalog, **self._scorer_options)
+        self._semantic = threading.Event()  # set once the semantic stage is ready (or failed)
+        self._warming = False  # `warm` readies the semantic stage (else nothing waits for it)
 
     # ---- what the client sees --------------------------------------------------------------
 
@@ -235,10 +242,14 @@ class Gate:
 
     def warm(self) -> threading.Thread:
         """Build the search scorers' indexes on a background thread (regex, then the search
-        scorer's lexical stage; fuzzy and the name maps once the first search is answered),
+        scorer's lexical stage; fuzzy, the regex search's word index and the name maps once
+        the first search is answered),
         then ready the semantic stage of the search scorer (load the model and the catalog's
         embeddings, computing them when they are not stored); until then it answers with
-        its lexical stage."""
+        its lexical stage. When the embeddings are stored, the semantic stage is readied
+        right after the lexical one, and a search waits for it (up to STORED_WAIT seconds):
+        a client that asks once per process (the MCP Inspector's CLI) gets ranked answers."""
+        self._warming = True
         thread = threading.Thread(target=self._warm, name="toolcat-serve-index", daemon=True)
         thread.start()
         return thread
@@ -247,6 +258,8 @@ class Gate:
         for name in ("regex", self.scorer_name):
             with contextlib.suppress(Exception):  # kept, and reported by the search
                 self.scorer(name)
+        if self._stored:  # ready before the first search, which waits for it (see _search)
+            self._ready_semantic()
         # what a first search needs is ready: the rest waits for it to be answered (or for
         # FIRST_SEARCH seconds), not to share the interpreter with it
         self._searched.wait(FIRST_SEARCH)
@@ -255,6 +268,10 @@ class Gate:
         # beside the searches that follow (the interpreter runs one thread at a time)
         with contextlib.suppress(Exception):
             self.scorer("fuzzy")
+        with contextlib.suppress(Exception):  # the regex search's word index (same answers)
+            regex = self.scorer("regex")
+            if isinstance(regex, RegexScorer):
+                regex.index_words()
         self._names()
         threading.Thread(target=self.complete, name="toolcat-serve-semantic",
                          daemon=True).start()
@@ -262,15 +279,20 @@ class Gate:
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
         lexical stage answering, and says why in its notice."""
-        try:
-            scorer = self.scorer(self.scorer_name)
-        except Exception:  # reported by the searches
-            return
-        if isinstance(scorer, Completing):
-            with contextlib.suppress(Exception):  # the scorer's notice says what failed
-                scorer.complete()
+        self._ready_semantic()
         # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
+
+    def _ready_semantic(self) -> None:
+        # a scorer that failed to build is reported by the searches; a semantic stage that
+        # failed, by the scorer's notice
+        try:
+            with contextlib.suppress(Exception):
+                scorer = self.scorer(self.scorer_name)
+                if isinstance(scorer, Completing):
+                    scorer.complete()
+        finally:
+            self._semantic.set()  # a search waiting for it answers now, either way
 
     def scorer(self, name: str) -> Scorer:
         """The scorer called `name`: the search scorer over the whole catalog (from its
@@ -384,6 +406,8 @@ class Gate:
         if regex.results:
             return "regex", [s.tool for s in regex.results], None
         scorer = self.scorer(self.scorer_name)
+        if self._stored and self._warming and notice(scorer) is not None:
+            self._semantic.wait(STORED_WAIT)
         stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
         ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
                       where=self._searchable)

@@ -20,7 +20,7 @@ or that the server no longer lists, is not called: the call is refused, naming t
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from toolcat.catalog.kept import Kind, kept
@@ -35,14 +35,17 @@ LOCKED_RULE = "TC604"  # compared with the lock here, not by the lint run
 
 
 def withheld(catalog: Catalog, *, allowed: Collection[str] = (),
-             lock: Lock | None = None) -> dict[str, str]:
+             lock: Lock | None = None, scanning: Callable[[], None] | None = None
+             ) -> dict[str, str]:
     """{qualified name: why it is not served} for the tools of `catalog`.
 
     `allowed`: names or patterns (`server:tool`, `server:*`) of tools served despite their
-    security findings (not despite a change since the lock)."""
+    security findings (not despite a change since the lock). `scanning` is called before
+    the security rules read the catalog (not when their verdict is kept from before)."""
     waived = {t.qualified_name for t in catalog.select(list(allowed))} if allowed else set()
     found = {key: f"{reason} (serve it anyway with --allow-tool '{key}')"
-             for key, reason in security_errors(catalog).items() if key not in waived}
+             for key, reason in security_errors(catalog, scanning).items()
+             if key not in waived}
     if lock is not None:
         for change in drift(lock, catalog):
             if change.tool is not None:
@@ -51,10 +54,16 @@ def withheld(catalog: Catalog, *, allowed: Collection[str] = (),
     return found
 
 
-def security_errors(catalog: Catalog) -> dict[str, str]:
+def security_errors(catalog: Catalog, scanning: Callable[[], None] | None = None
+                    ) -> dict[str, str]:
     """{qualified name: the first security (TC6xx) error on it} for the tools of `catalog`,
-    from the cache when the catalog was seen before."""
-    return kept(VERDICTS, catalog, lambda: _scan(catalog), _verdicts,
+    from the cache when the catalog was seen before (else `scanning` is called first)."""
+    def scan() -> dict[str, str]:
+        if scanning is not None:
+            scanning()
+        return _scan(catalog)
+
+    return kept(VERDICTS, catalog, scan, _verdicts,
                 lambda found, handle: handle.write(json.dumps(found).encode()))
 
 
