@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+import toolcat.catalog.kept as kept_module
 import toolcat.resolution.columns as columns_module
 from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
@@ -82,7 +83,7 @@ def test_each_kind_of_kept_data_has_its_own_version(demo, tmp_path, monkeypatch)
         patched.setattr(columns_module, "definition_tokens", no_counting)
         assert counts(Resolver(demo).resolve("")) == counts(first)
     assert list((tmp_path / "cache" / "kept" / "tokens").iterdir()) == [entry]
-    tokens = columns_module.TOKENS
-    monkeypatch.setattr(columns_module, "TOKENS", replace(tokens, version=tokens.version + 1))
+    tokens = kept_module.TOKENS
+    monkeypatch.setattr(kept_module, "TOKENS", replace(tokens, version=tokens.version + 1))
     assert counts(Resolver(demo).resolve("")) == counts(first)
     assert len(list((tmp_path / "cache" / "kept" / "tokens").iterdir())) == 2
