@@ -28,7 +28,9 @@ from toolcat.bench.metrics import hit_at, ndcg_at, recall_at  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, score_many  # noqa: E402
 
-SETS = ("bfcl_v4", "seal_tools", "metatool", "demo")  # demo: catalogs/ and its queries
+SETS = ("bfcl_v4", "seal_tools", "metatool", "toolalpaca_eval", "demo")
+# demo: catalogs/ and its queries; toolalpaca_eval: train/data (measured, never trained on)
+FOLDERS = {"toolalpaca_eval": REPO / "train" / "data" / "toolalpaca_eval"}
 REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
     ("bfcl_v4", "BM25"): (0.749, 0.905, 0.946, 0.845),
     ("bfcl_v4", "MiniLM dense"): (0.681, 0.870, 0.943, 0.805),
@@ -61,8 +63,9 @@ def load_set(name: str, sample: int | None) -> tuple[list, list[str], list[set[s
         catalog = load_catalog(REPO / "catalogs")
         lines = REPO / "catalogs" / "demo-queries.jsonl"
     else:
-        catalog = load_catalog(BENCHDATA / name / "catalog.json")
-        lines = BENCHDATA / name / "queries.jsonl"
+        folder = FOLDERS.get(name, BENCHDATA / name)
+        catalog = load_catalog(folder / "catalog.json")
+        lines = folder / "queries.jsonl"
     queries, relevant = [], []
     with lines.open(encoding="utf-8") as handle:
         for line in handle:
