@@ -7,6 +7,7 @@ uses an ideal DCG over min(|relevant|, 10).
     python benchmarks/search_accuracy.py                          # every set, every scorer
     python benchmarks/search_accuracy.py --sets seal_tools --scorers bm25 hybrid
     python benchmarks/search_accuracy.py --sample 2000            # quick: first N queries a set
+    python benchmarks/search_accuracy.py --model minilm-tools     # the trained model
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from toolcat.bench.metrics import hit_at, ndcg_at, recall_at  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.search import SCORERS, build_scorer, score_many  # noqa: E402
 
-SETS = ("bfcl_v4", "seal_tools", "metatool", "demo")  # demo: catalogs/ and its queries
+SETS = ("bfcl_v4", "seal_tools", "metatool", "toolalpaca_eval", "demo")
+# demo: catalogs/ and its queries; toolalpaca_eval: train/data (measured, never trained on)
+FOLDERS = {"toolalpaca_eval": REPO / "train" / "data" / "toolalpaca_eval"}
 REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
     ("bfcl_v4", "BM25"): (0.749, 0.905, 0.946, 0.845),
     ("bfcl_v4", "MiniLM dense"): (0.681, 0.870, 0.943, 0.805),
@@ -41,6 +44,7 @@ REFERENCE = {  # benchdata/README.md: (hit@1, R@5, R@10, nDCG@10)
     ("metatool", "RRF k=60"): (0.459, 0.661, 0.739, 0.593),
 }
 DEFAULT_SCORERS = ("keyword", "regex", "fuzzy", "relevance", "bm25", "semantic", "hybrid")
+EMBEDDING_SCORERS = ("semantic", "hybrid", "cascade")
 
 
 def top_k(scores: Sequence[float], k: int) -> list[int]:
@@ -61,8 +65,9 @@ def load_set(name: str, sample: int | None) -> tuple[list, list[str], list[set[s
         catalog = load_catalog(REPO / "catalogs")
         lines = REPO / "catalogs" / "demo-queries.jsonl"
     else:
-        catalog = load_catalog(BENCHDATA / name / "catalog.json")
-        lines = BENCHDATA / name / "queries.jsonl"
+        folder = FOLDERS.get(name, BENCHDATA / name)
+        catalog = load_catalog(folder / "catalog.json")
+        lines = folder / "queries.jsonl"
     queries, relevant = [], []
     with lines.open(encoding="utf-8") as handle:
         for line in handle:
@@ -76,9 +81,10 @@ def load_set(name: str, sample: int | None) -> tuple[list, list[str], list[set[s
 
 
 def evaluate(tools: list, queries: list[str], relevant: list[set[str]], scorer_name: str,
-             ) -> tuple[tuple[float, ...], float, float]:
+             model: str | None = None) -> tuple[tuple[float, ...], float, float]:
     started = time.perf_counter()
-    scorer = build_scorer(scorer_name, tools)
+    options = {"model": model} if model and scorer_name in EMBEDDING_SCORERS else {}
+    scorer = build_scorer(scorer_name, tools, **options)
     built = time.perf_counter()
     names = [t.name for t in tools]
     totals = [0.0] * 4
@@ -96,6 +102,8 @@ def main() -> None:
     parser.add_argument("--sets", nargs="+", default=SETS, choices=SETS)
     parser.add_argument("--scorers", nargs="+", default=DEFAULT_SCORERS, choices=sorted(SCORERS))
     parser.add_argument("--sample", type=int, help="only the first N queries of each set")
+    parser.add_argument("--model", help="embedding model of semantic, hybrid and cascade "
+                        "(e.g. minilm-tools; default: the default model)")
     args = parser.parse_args()
     for set_name in args.sets:
         tools, queries, relevant = load_set(set_name, args.sample)
@@ -107,7 +115,7 @@ def main() -> None:
                 print(f"  {'ref ' + method:<16} " + " ".join(f"{v:6.3f}" for v in row[:3])
                       + f" {row[3]:8.3f}")
         for scorer_name in args.scorers:
-            row, index_s, query_s = evaluate(tools, queries, relevant, scorer_name)
+            row, index_s, query_s = evaluate(tools, queries, relevant, scorer_name, args.model)
             print(f"  {scorer_name:<16} " + " ".join(f"{v:6.3f}" for v in row[:3])
                   + f" {row[3]:8.3f}   {index_s:8.2f} {query_s:9.2f}", flush=True)
 

@@ -16,6 +16,10 @@ The figures are nDCG@10 of the dense part alone and of `hybrid`'s fusion (BM25F 
 LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole catalog.
 
     nice -n 10 python train/tool_model.py --out toolcat/search/models/minilm-tools.npz
+
+`--fused 1.0` trains for hybrid's fused evidence instead of the cosine alone (a softmax over
+BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it
+(docs/search.md, "The embedding model", says what each measured).
 """
 
 from __future__ import annotations
@@ -222,8 +226,16 @@ def load_model() -> Any:
 
 
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
-          tau: float) -> tuple[LoRA, float]:
+          tau: float, fused: float | None = None, dense_too: bool = False
+          ) -> tuple[LoRA, float]:
+    """With `fused` (a temperature in nats), each request's softmax is over the tools'
+    fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
+    trained where the words do not already decide, not where the dense part alone fails.
+    With `dense_too`, the dense softmax's loss is added to it, so the cosine alone (the
+    `semantic` scorer) keeps its gain."""
     import torch
+
+    from toolcat.search.hybrid import LAMBDA
 
     torch.manual_seed(SEED)
     lora = LoRA(lower[0].model[0].auto_model.encoder, RANK, ALPHA, LAYERS - TOP)
@@ -233,18 +245,30 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     share /= share.sum()
     tools = [torch.from_numpy(s.vectors[s.train_tools]) for s in sets]
     position = [{int(t): j for j, t in enumerate(s.train_tools)} for s in sets]
+    words: list[dict[int, Any]] = []
+    if fused is not None:
+        for s in sets:
+            evidence = lexical(s, s.train)[:, s.train_tools].astype(np.float32)
+            words.append({i: torch.from_numpy(row) for i, row in zip(s.train, evidence,
+                                                                     strict=True)})
     started = time.perf_counter()
     for step in range(steps):
         k = int(rng.choice(len(sets), p=share))
         data = sets[k]
         rows = rng.choice(data.train, min(batch, len(data.train)), replace=False).tolist()
-        logits = lower[k].encode(rows, grad=True) @ tools[k].T / tau
-        positive = torch.zeros_like(logits, dtype=torch.bool)
+        cosine = lower[k].encode(rows, grad=True) @ tools[k].T
+        every = []
+        if fused is None or dense_too:
+            every.append(cosine / tau)
+        if fused is not None:
+            every.append((torch.stack([words[k][i] for i in rows]) + LAMBDA * cosine) / fused)
+        positive = torch.zeros_like(cosine, dtype=torch.bool)
         for r, i in enumerate(rows):
             for t in data.relevant[i]:
                 positive[r, position[k][t]] = True
-        loss = (torch.logsumexp(logits, dim=1)
-                - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
+        loss = sum((torch.logsumexp(logits, dim=1)
+                    - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
+                   for logits in every)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -266,6 +290,10 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=5e-4)
     parser.add_argument("--tau", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--fused", type=float, help="train on the fused evidence, at this "
+                        "temperature in nats (see `train`)")
+    parser.add_argument("--dense-too", action="store_true",
+                        help="with --fused: add the dense softmax's loss (see `train`)")
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
     import torch
@@ -285,7 +313,8 @@ def main() -> None:
     words = {s.name: lexical(s, s.test) for s in everything}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
     before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
-    lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau)
+    lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau,
+                          args.fused, args.dense_too)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -301,7 +330,8 @@ def main() -> None:
     print("fusion weight on training requests:", fitted, "->", weight)
     report: dict[str, Any] = {
         "seconds": round(seconds, 1), "steps": args.steps, "batch": args.batch, "lr": args.lr,
-        "tau": args.tau, "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
+        "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
+        "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
         "sets": {}}
     for s in everything:
         d0, f0 = measure(s, s.test, before[s.name], words[s.name], 12.0)

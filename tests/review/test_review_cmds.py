@@ -150,6 +150,14 @@ def test_each_profile_gets_its_own_folder_per_request(run, project):
     result = review(run, project, "-p", "small-model", "-o", "out")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in Path("out/q1").iterdir()) == ["reviewer", "small-model"]
+    # each names the embedding model that ranked: the default scorer's, none for bm25
+    ranked = {profile: yaml.safe_load(Path(f"out/q1/{profile}/decisions.yaml").read_text())
+              for profile in ("reviewer", "small-model")}
+    assert ranked["small-model"]["scorer"] == "hybrid"
+    assert ranked["small-model"]["embedding_model"] == "all-MiniLM-L6-v2"
+    assert ranked["reviewer"]["embedding_model"] is None  # scorer: bm25
+    assert '"embedding_model":"all-MiniLM-L6-v2"' in Path("out/index.html").read_text()
+    assert run("review", "--check", "out").exit_code == 0
 
 
 def test_a_folder_that_is_not_a_review_is_never_written_into(run, project):

@@ -207,6 +207,13 @@ class Resolver:
                                   hint=exc.hint) from None
         return self._scorer
 
+    @property
+    def ranking_model(self) -> str | None:
+        """The embedding model the scorer ranks with (as `bench` and `pick --explain` name
+        it), or None for a scorer without one, or before the scorer has ranked a request."""
+        label = getattr(getattr(self._scorer, "embedder", None), "label", None)
+        return label if isinstance(label, str) else None
+
     def scores(self, query: str) -> dict[str, float]:
         """The profile scorer's relevance of every catalog tool to `query`, by key (0 for
         every tool when the query is blank: nothing to rank, no scorer to build)."""

@@ -2,8 +2,9 @@
 
     <request>/<profile>/prompt.md            the system prompt, verbatim in a fenced block
     <request>/<profile>/payload.<provider>.json   each provider's request payload
-    <request>/<profile>/decisions.yaml       format, cap, scorer, tokens, visible tools with
-                                             the rule behind each, deferred/excluded groups
+    <request>/<profile>/decisions.yaml       format, cap, scorer and its embedding model,
+                                             tokens, visible tools with the rule behind
+                                             each, deferred/excluded groups
     <request>/<profile>/trace.md             the decision trace, as resolve takes it
 
 Every file is plain text in a stable order (no time, no version, no absolute path), so a
@@ -71,6 +72,7 @@ def decisions_text(record: Record) -> str:
         "format": {"name": record.format, "reason": record.format_reason},
         "cap": record.cap,
         "scorer": record.scorer,
+        "embedding_model": record.embedding_model or None,
         "tokens": [{"target": c.target, "system": c.system, "tools": c.tools,
                     "overhead": c.overhead, "total": c.total, "method": c.method}
                    for c in record.costs],
@@ -129,6 +131,7 @@ def read_record(root: Path, folder: str) -> Record:
         prompt=_read_prompt(place / PROMPT), payloads=payloads,
         notes=tuple(_strings(parsed, "/notes")) if "notes" in data else (),
         trace=_read_trace(place / TRACE),
+        embedding_model=_optional_str(parsed, "/embedding_model") or "",
     )
 
 

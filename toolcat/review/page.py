@@ -88,7 +88,8 @@ function show(i){
  main.appendChild(el('h2',r.id+' \\u00b7 '+r.profile));
  main.appendChild(el('div',r.query,'query'));
  main.appendChild(el('div','format '+r.format+' \\u2014 '+r.format_reason+'; cap '+r.cap+
-  '; scorer '+r.scorer+'; files in '+r.folder+'/','muted'));
+  '; scorer '+r.scorer+(r.embedding_model?' (model '+r.embedding_model+')':'')+
+  '; files in '+r.folder+'/','muted'));
  if(r.change&&r.change.kind!=='same'){
   var box=el('div',null,'chg');box.appendChild(el('strong',r.change.kind==='new'?
    'New request: not in the baseline':'Changed against '+data.baseline));
@@ -211,6 +212,7 @@ def _request(record: Record, change: RequestChange | None) -> dict[str, Any]:
         "id": record.request.id, "query": record.request.text, "profile": record.profile,
         "folder": record.folder, "format": record.format, "format_reason": record.format_reason,
         "cap": record.cap, "scorer": record.scorer,
+        "embedding_model": record.embedding_model,
         "costs": [[c.target, c.system, c.tools, c.overhead, c.total, c.method]
                   for c in record.costs],
         "visible": [[p.name, p.tool, p.rule, p.reason, p.score, p.tokens]

@@ -78,6 +78,7 @@ class Record:
     payloads: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     trace: str = ""
+    embedding_model: str = ""  # the one its scorer ranked with ("" for a scorer without one)
 
     @property
     def total(self) -> int:
@@ -97,8 +98,9 @@ class Record:
 
 
 def build_record(request: Request, folder: str, resolution: Resolution,
-                 rendered: Sequence[Rendered]) -> Record:
-    """The record of one resolution and its renders (one per provider, or one without)."""
+                 rendered: Sequence[Rendered], model: str | None = None) -> Record:
+    """The record of one resolution and its renders (one per provider, or one without);
+    `model`: the embedding model its scorer ranked with."""
     visible = tuple(Placed(v.name, t.qualified_name, v.rule, _marked(t, v.reason),
                            _score(v.score), v.tokens)
                     for t in resolution.visible for v in (resolution.verdict_of(t),))
@@ -129,7 +131,7 @@ def build_record(request: Request, folder: str, resolution: Resolution,
         scorer=resolution.scorer, visible=visible, groups=grouped, costs=costs,
         prompt=rendered[0].system_prompt, payloads=payloads,
         notes=tuple(dict.fromkeys(n for r in rendered for n in r.summary)),
-        trace=trace_markdown(resolution.trace),
+        trace=trace_markdown(resolution.trace), embedding_model=model or "",
     )
 
 

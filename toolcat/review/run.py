@@ -88,7 +88,8 @@ class Evaluator:
         inp = from_resolution(resolution, self.setup.catalog.documents,
                               prefix=self.setup.prefix)
         rendered = [render(inp, provider) for provider in self.setup.providers or (None,)]
-        return build_record(request, folder, resolution, rendered), resolution
+        return (build_record(request, folder, resolution, rendered, resolver.ranking_model),
+                resolution)
 
     def definitions(self, resolution: Resolution) -> Definitions:
         """Tool definitions by qualified name, self-contained: the catalog's, and the built-in

@@ -42,6 +42,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
+from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import split_name, stems
 
 LAMBDA = 12.0
@@ -135,7 +136,19 @@ class HybridScorer:
         return self._cache
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
-        """Total evidence per tool, one row per query (`cached`: see SemanticScorer)."""
+        """Total evidence per tool, one row per query (`cached`: see SemanticScorer); for a
+        request whose parts ask for different things, a tool's evidence is the better of the
+        whole request's and its best part's (toolcat.search.split)."""
+        if not queries:
+            return self.whole_evidence(queries, cached=cached)
+        return np.stack([found.evidence for found in self.parts(queries, cached=cached)])
+
+    def parts(self, queries: Sequence[str], *, cached: bool = False) -> list[Parts]:
+        """Where each tool's evidence for each of `queries` comes from (see `evidence`)."""
+        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached))
+
+    def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """Total evidence per tool of each query read whole, one row per query."""
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
                              + self.actions.evidence(q) for q in queries]) if queries
                    else np.zeros((0, len(self.tools))))
@@ -196,11 +209,18 @@ class HybridScorer:
         """Why `index` scores as it does (`extra` changes no part of the explanation: the
         caller that added it explains it)."""
         semantic = self._semantic
-        cosine = (float(semantic.similarity([self.servers.strip(query)])[0][index])
+        found = self.parts([query])[0]
+        part = found.texts[found.source[index]] if found.source[index] >= 0 else query
+        cosine = (float(semantic.similarity([self.servers.strip(part)])[0][index])
                   if semantic is not None else 0.0)
-        reason, details = why(self.lexical, query, index,
-                              float(self.lexical.evidence(query)[0][index]), cosine,
+        reason, details = why(self.lexical, part, index,
+                              float(self.lexical.evidence(part)[0][index]), cosine,
                               self.weight, self.embedder.ident)
+        if part != query:
+            lift = found.lift[found.source[index]]
+            reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
+                      + f", for the part {part[:80]!r}")
+            details = {**details, "part": part, "part_lift": round(lift, 6)}
         if semantic is None:
             reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
