@@ -48,7 +48,9 @@ CUES: dict[str, str] = {
     "user": r"\b(?:users?|person|human|customer|operator|people|requester|benutzer\w*"
             r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
             r"|пользовател\w*)|用户|ユーザー",
-    "other_tools": r"\b(?:other|another|any|every|all|different) (?:\w+ )?(?:tools?|functions?"
+    # "all available tools" is what a tool-search tool lists, not another tool
+    "other_tools": r"\b(?:other|another|any|every|all|different) (?!available)(?:\w+ )?"
+                   r"(?:tools?|functions?"
                    r"|servers?|plugins?)\b|\btools? (?:named|called)\b|\b(?:shell|terminal"
                    r"|filesystem|browser|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
                    r"|\b(?:send|post|run|execute|create|write|transfer)_[a-z0-9_]+\b",
@@ -249,7 +251,8 @@ class Scored:
 
 
 _GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
-_LOOKBEHIND = re.compile(r"\(\?<!(?:[^()\\]|\\.)*\)")  # RE2 has none: the gate says yes more
+# look-arounds: RE2 has none, and without them the gate only says yes more often
+_LOOKBEHIND = re.compile(r"\(\?<?!(?:[^()\\]|\\.)*\)")
 
 
 @cache
