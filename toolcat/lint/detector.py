@@ -59,8 +59,7 @@ CUES: dict[str, str] = {
                     r"|\.netrc\b|\.aws\b|\.npmrc\b|\.pypirc\b|\.kube\b|hosts\.yml"
                     r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b"
                     r"|\.gnupg\b|\.git-credentials\b|\.pgpass\b|\.bash_history\b|\bdotenv\b"
-                    r"|\bssh (?:keys?|identity|identities|config)\b|\bshell history\b"
-                    r"|\b(?:home|user'?s?) (?:folder|directory)\b",
+                    r"|\bssh (?:keys?|identity|identities|config)\b|\bshell history\b",
     "secrets": r"\bcredentials?\b|\bpasswor"
                r"|\bpasswort|\bmot de passe|contraseñ|\bhasł|парол|密码|パスワード"
                r"|\bapi[ _-]?keys?\b|\b(?:access|auth|bearer|refresh|session|github|npm|bot"
