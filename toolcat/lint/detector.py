@@ -56,7 +56,8 @@ CUES: dict[str, str] = {
                    r"|\b(?:send|post|run|execute|create|write|transfer)_[a-z0-9_]+\b",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
     "secret_files": r"~/\.|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
-                    r"|\.netrc\b|\.aws\b|\.npmrc\b|\.pypirc\b|\.kube\b|hosts\.yml"
+                    # a dotfile, not a host name (docs.aws.amazon.com)
+                    r"|(?<![\w-])\.(?:netrc|aws|npmrc|pypirc|kube)\b|hosts\.yml"
                     r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b"
                     r"|\.gnupg\b|\.git-credentials\b|\.pgpass\b|\.bash_history\b|\bdotenv\b"
                     r"|\bssh (?:keys?|identity|identities|config)\b|\bshell history\b",
