@@ -1,20 +1,26 @@
 """Build the corpus of the learned poisoning detector, train it, and measure it through lint.
 
-    python benchmarks/poison_detector.py train       # writes toolcat/lint/data/poison_detector.npz
+    python benchmarks/poison_detector.py train [--cached]   # writes the shipped weights
+    python benchmarks/poison_detector.py folds [--cached] [--family NAME ...] [--show]
     python benchmarks/poison_detector.py evaluate [--openapi FILE ...] [--show]
 
 Corpus (sentences; only those with at least one of the detector's cues, as at run time):
 - benign: every description and parameter text of ../shared/benchdata (bfcl_v4, seal_tools,
   metatool), the catalogs shipped in catalogs/, the benign MCP definitions of
   tests/data/poison/benign, the documentation of every AWS API operation and shape member in
-  botocore (HTML stripped), and a few hundred hard negatives (`poison_generators.honest`);
-- malicious: five generators with paraphrase templates (imperative, declarative,
-  conditional, authority, other languages) and the published MCP tool-poisoning examples
-  (`poison_generators`).
+  botocore (HTML stripped), the docstrings of three vendor SDKs, and a few hundred hard
+  negatives (`poison_generators.honest`);
+- malicious, in families (one way of writing each): five generators sharing one vocabulary
+  (`poison_generators`: imperative, declarative, conditional, authority, other languages), the
+  published MCP tool-poisoning examples, the hand-written wordings of
+  benchmarks/data/poison/handwritten.yaml, and nine families with their own templates and
+  vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person, story,
+  terse, language).
 
-Held out: benchmarks/data/poison/heldout.yaml, written by hand before any of the above and
-never fitted on; `evaluate` injects each wording into a real benign tool (seal_tools) at the
-place it names and lints the result, so the figure is what lint reports, not a sentence score.
+`folds` is the validation: leave one family out (its sentences out of the fit, all the benign
+text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at
+the place it names, so the figure is what lint reports on a way of writing it never saw.
+`evaluate` counts the shipped weights' TC6xx errors and warnings on every real benign catalog.
 Needs scikit-learn and scipy (the `bench` extra) to train, not to evaluate.
 """
 
@@ -37,6 +43,7 @@ from typing import Any
 import yaml
 from benchdata import BENCHDATA
 from poison_generators import honest, malicious
+from poison_styles import FAMILIES
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -47,11 +54,13 @@ from toolcat.lint.engine import lint_catalog  # noqa: E402
 from toolcat.lint.settings import LintSettings  # noqa: E402
 from toolcat.lint.walk import strings  # noqa: E402
 
-HELDOUT = REPO / "benchmarks" / "data" / "poison" / "heldout.yaml"
+HANDWRITTEN = REPO / "benchmarks" / "data" / "poison" / "handwritten.yaml"
 OUT = REPO / "toolcat" / "lint" / "data" / detector.WEIGHTS
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SECURITY = LintSettings(select=("TC6",))
-CACHE = Path(tempfile.gettempdir()) / "toolcat-poison-corpus.pickle"  # --cached reads it
+CACHE = Path(tempfile.gettempdir()) / "toolcat-poison-benign.pickle"  # --cached reads it
+MALICIOUS_COUNT = 1500  # texts drawn from each generator (fewer when its templates run out)
+EVALUATED = 60  # wordings of a held-out family linted in its fold
 C = 0.5  # inverse regularisation of the logistic regression
 MALICIOUS_WEIGHT = 4.0  # a malicious sentence counts this many benign ones in the fit
 MACHINE_KEYS = frozenset({"type", "$schema", "$ref", "required"})
@@ -124,84 +133,161 @@ def sdk_texts() -> Iterator[tuple[str, str]]:
                     yield name.split(".")[-1], node.value.value
 
 
-def sentences(text: str) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """The sentences of `text` the detector scores, prepared, with their cues."""
+def sentences(text: str) -> Iterator[str]:
+    """The sentences of `text` long enough to be scored, prepared (the cues are found
+    later, so that a changed cue needs no new reading of the corpus)."""
     for _, written in detector.split_sentences(text):
         sentence = detector.prepare(written)
-        if len(sentence.split()) < detector.MIN_WORDS and sentence.isascii():
-            continue
-        cues = detector.cues_of(sentence)
-        if cues:
-            yield sentence, cues
+        if len(sentence.split()) >= detector.MIN_WORDS or not sentence.isascii():
+            yield sentence
 
 
-def corpus() -> tuple[list[tuple[str, tuple[str, ...]]], list[int], Counter[str]]:
-    rows: list[tuple[str, tuple[str, ...]]] = []
-    labels: list[int] = []
-    counts: Counter[str] = Counter()
+def handwritten() -> list[dict[str, str]]:
+    """The hand-written wordings (class, place, text), a family of the corpus like the
+    generated ones."""
+    entries: list[dict[str, str]] = yaml.safe_load(HANDWRITTEN.read_text())
+    return entries
+
+
+def attacks(count: int, seed: int = 41) -> list[dict[str, str]]:
+    """Every malicious text of the corpus: {family, class, at, text}. The five generators of
+    `poison_generators` (one vocabulary, no class), the published examples, the
+    hand-written wordings, and the families of `poison_styles` (each its own vocabulary)."""
+    rng = random.Random(seed)
+    found = [{"family": family, "class": "", "at": "description", "text": text}
+             for family, text in malicious(count, seed)]
+    found += [{"family": "handwritten", **entry} for entry in handwritten()]
+    for family, generate in FAMILIES.items():
+        seen: set[str] = set()
+        for _ in range(count):
+            attack, text = generate(rng)
+            if text not in seen:
+                seen.add(text)
+                at = rng.choice(("description", "parameter", "default", "example")
+                                if family == "config" else ("description", "parameter"))
+                found.append({"family": family, "class": attack, "at": at, "text": text})
+    return found
+
+
+Row = tuple[int, str, str, tuple[str, ...]]  # label, family or source, sentence, cues
+
+
+def corpus(cached: bool) -> list[Row]:
+    """Benign sentences (cached in the temp folder with --cached: reading botocore and the
+    SDKs is most of the time) and malicious ones, each distinct sentence with a cue once."""
+    if cached and CACHE.exists():
+        benign: list[tuple[int, str, str]] = pickle.loads(CACHE.read_bytes())
+    else:
+        benign = [(0, source.split(".")[0], sentence) for source, text in benign_texts()
+                  for sentence in sentences(text)]
+        CACHE.write_bytes(pickle.dumps(benign))
+    rows: list[Row] = []
     seen: set[str] = set()
-    labelled = [(0, f"benign {source.split('.')[0]}", text) for source, text in benign_texts()]
-    labelled += [(1, f"malicious {generator}", text) for generator, text in malicious(1500)]
-    for label, origin, text in labelled:
-        for sentence, cues in sentences(text):
-            if sentence not in seen:
-                seen.add(sentence)
-                rows.append((sentence, cues))
-                labels.append(label)
-                counts[origin] += 1
-    return rows, labels, counts
+    malicious_rows = [(1, entry["family"], sentence) for entry in attacks(MALICIOUS_COUNT)
+                      for sentence in sentences(entry["text"])]
+    for label, origin, sentence in benign + malicious_rows:
+        if sentence not in seen:
+            seen.add(sentence)
+            cues = detector.cues_of(sentence)
+            if cues:
+                rows.append((label, origin, sentence, cues))
+    return rows
 
 
-def train(cached: bool, folds: bool) -> None:
+def fit(rows: list[Row]) -> detector.Model:
+    """The logistic regression over `rows`, as the detector's weights."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import cross_val_predict
 
-    started = time.perf_counter()
-    if CACHE.exists() and cached:
-        rows, labels, counts = pickle.loads(CACHE.read_bytes())
-    else:
-        rows, labels, counts = corpus()
-        CACHE.write_bytes(pickle.dumps((rows, labels, counts)))
-    for name, count in sorted(counts.items()):
-        print(f"{name:<28} {count:>7} sentences")
     indptr, indices = [0], []
-    for sentence, cues in rows:
-        found = sorted(set(detector.features(sentence, cues)))
-        indices += found
+    for _, _, sentence, cues in rows:
+        indices += sorted(set(detector.features(sentence, cues)))
         indptr.append(len(indices))
     matrix = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr),
                         shape=(len(rows), detector.BUCKETS))
-    y = np.array(labels)
-    fit = LogisticRegression(C=C, class_weight={0: 1.0, 1: MALICIOUS_WEIGHT}, max_iter=2000,
-                             solver="liblinear")
-    if folds:
-        predicted = cross_val_predict(fit, matrix, y, cv=5, method="predict_proba")[:, 1]
-        for threshold in (0.5, 0.7, 0.8, 0.9, 0.95):
-            tp = int(((predicted >= threshold) & (y == 1)).sum())
-            fp = int(((predicted >= threshold) & (y == 0)).sum())
-            print(f"5-fold at {threshold}: recall {tp / max(1, int(y.sum())):.3f}, "
-                  f"benign sentences over it {fp} of {int((y == 0).sum())}")
-    fit.fit(matrix, y)
-    weights = fit.coef_[0]
-    keep = np.flatnonzero(np.abs(weights) > 1e-3)
+    y = np.array([row[0] for row in rows])
+    model = LogisticRegression(C=C, class_weight={0: 1.0, 1: MALICIOUS_WEIGHT},
+                               max_iter=2000, solver="liblinear").fit(matrix, y)
+    weights = model.coef_[0].astype(np.float32)
+    weights[np.abs(weights) <= 1e-3] = 0.0
+    return detector.Model(weights.astype(np.float16).astype(np.float32),
+                          float(np.float32(model.intercept_[0])))
+
+
+def train(cached: bool) -> None:
+    import numpy as np
+
+    started = time.perf_counter()
+    rows = corpus(cached)
+    for (label, origin), count in sorted(Counter((r[0], r[1]) for r in rows).items()):
+        print(f"{'malicious' if label else 'benign'} {origin:<20} {count:>7} sentences")
+    model = fit(rows)
+    keep = np.flatnonzero(model.weights)
     OUT.parent.mkdir(exist_ok=True)
     with OUT.open("wb") as handle:
         np.savez_compressed(handle, index=keep.astype(np.int32),
-                            value=weights[keep].astype(np.float16),
-                            bias=np.float32(fit.intercept_[0]))
+                            value=model.weights[keep].astype(np.float16),
+                            bias=np.float32(model.bias))
     print(f"{len(keep)} weights written to {OUT.relative_to(REPO)} "
           f"({OUT.stat().st_size // 1024} kB) in {time.perf_counter() - started:.0f} s")
 
 
-def heldout_catalog(folder: Path, seed: int = 7) -> tuple[Path, dict[str, dict[str, str]]]:
-    """The held-out wordings, each injected into a real benign tool; the catalog's path and
-    each tool's name -> its held-out entry."""
+def use(model: detector.Model) -> None:
+    """Make lint score with `model` (a benchmark's swap, not an option of lint)."""
+    detector.model = lambda: model  # type: ignore[assignment]
+    detector._scored.clear()
+
+
+def folds(cached: bool, show: bool, only: list[str], shipped: bool) -> None:
+    """Leave one family out: fit on every other family (and all the benign text), lint that
+    family's wordings injected into real benign tools, and count errors and findings.
+    `shipped`: lint each family with the shipped weights instead (held out only for the
+    families they were not trained on)."""
+    rows = [] if shipped else corpus(cached)
+    entries = attacks(MALICIOUS_COUNT)
+    families = only or sorted({e["family"] for e in entries})
+    total = [0, 0, 0]
+    by_class: dict[str, list[int]] = {}
+    print(f"{'held-out family':<16} {'wordings':>8} {'errors':>7} {'findings':>9}")
+    for family in families:
+        held = [e for e in entries if e["family"] == family]
+        held = random.Random(7).sample(held, min(EVALUATED, len(held)))
+        unseen = {s for e in held for s in sentences(e["text"])}
+        if not shipped:
+            use(fit([r for r in rows if r[1] != family and r[2] not in unseen]))
+        with tempfile.TemporaryDirectory() as folder:
+            path, names = injected(Path(folder), held)
+            _, found, _ = severities([path])
+        errors = flagged = 0
+        for name, entry in names.items():
+            got = found.get(name, set())
+            errors += "error" in got
+            flagged += bool(got)
+            if entry["class"]:
+                counts = by_class.setdefault(entry["class"], [0, 0, 0])
+                counts[0] += 1
+                counts[1] += "error" in got
+                counts[2] += bool(got)
+            if show and "error" not in got:
+                print(f"    {'warning' if got else 'missed '} {entry['text'][:100]}")
+        print(f"{family:<16} {len(held):>8} {errors / len(held):>7.0%} "
+              f"{flagged / len(held):>9.0%}", flush=True)
+        total = [total[0] + len(held), total[1] + errors, total[2] + flagged]
+    print(f"{'all':<16} {total[0]:>8} {total[1] / total[0]:>7.0%} "
+          f"{total[2] / total[0]:>9.0%}\n")
+    print(f"{'class (held out)':<16} {'wordings':>8} {'errors':>7} {'findings':>9}")
+    for name, (n, errors, flagged) in sorted(by_class.items()):
+        print(f"{name:<16} {n:>8} {errors:>7} {flagged:>9}")
+
+
+def injected(folder: Path, entries: list[dict[str, str]], seed: int = 7
+             ) -> tuple[Path, dict[str, dict[str, str]]]:
+    """`entries`, each injected into a real benign tool (seal_tools) at the place it names;
+    the catalog's path and each tool's name -> its entry."""
     rng = random.Random(seed)
     pool = [t for t in json.loads((BENCHDATA / "seal_tools" / "catalog.json").read_text())
             if isinstance(t.get("parameters"), dict) and t["parameters"].get("properties")]
-    entries = yaml.safe_load(HELDOUT.read_text())
     tools, names = [], {}
     for number, entry in enumerate(entries):
         base = json.loads(json.dumps(rng.choice(pool)))
@@ -223,7 +309,7 @@ def heldout_catalog(folder: Path, seed: int = 7) -> tuple[Path, dict[str, dict[s
         tools.append({"name": name, "description": base.get("description", ""),
                       "parameters": base["parameters"]})
         names[name] = entry
-    path = folder / "heldout-injected.yaml"
+    path = folder / "injected.yaml"
     path.write_text(yaml.safe_dump({"tools": tools}, allow_unicode=True, sort_keys=False))
     return path, names
 
@@ -241,49 +327,43 @@ def severities(paths: list[Path]) -> tuple[int, dict[str, set[str]], list[str]]:
 
 
 def evaluate(openapi: list[Path], show: bool) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path, names = heldout_catalog(Path(folder))
-        _, found, _ = severities([path])
-    by_class: dict[str, list[int]] = {}
-    for name, entry in names.items():
-        got = found.get(name, set())
-        counts = by_class.setdefault(entry["class"], [0, 0, 0])
-        counts[0] += 1
-        counts[1] += "error" in got
-        counts[2] += bool(got)
-        if show and "error" not in got:
-            print(f"    {'warning' if got else 'missed '} {entry['class']}: {entry['text'][:90]}")
-    print(f"{'held-out class':<18} {'n':>3} {'errors':>7} {'findings':>9}")
-    total = [0, 0, 0]
-    for name, (n, errors, flagged) in sorted(by_class.items()):
-        print(f"{name:<18} {n:>3} {errors:>7} {flagged:>9}")
-        total = [total[0] + n, total[1] + errors, total[2] + flagged]
-    print(f"{'all':<18} {total[0]:>3} {total[1] / total[0]:>7.0%} {total[2] / total[0]:>9.0%}")
-    print(f"\n{'benign catalog':<34} {'tools':>6} {'errors':>7} {'warned':>7}")
-    benign = [BENCHDATA / name / "catalog.json" for name in SETS] + openapi
+    """TC6xx errors and warnings of the shipped weights on every real benign catalog (and the
+    OpenAPI descriptions given), by tool."""
+    print(f"{'benign catalog':<34} {'tools':>6} {'errors':>7} {'warned':>7}")
+    benign = [BENCHDATA / name / "catalog.json" for name in SETS]
+    benign += sorted((REPO / "benchmarks" / "data" / "real-servers").glob("*-catalog.json"))
+    benign += sorted((REPO / "catalogs").glob("*.yaml")) + openapi
     benign += sorted((REPO / "tests" / "data" / "poison" / "benign").iterdir())
+    total = [0, 0, 0]
     for source in benign:
         count, found, messages = severities([source])
         errors = sum("error" in s for s in found.values())
         warned = sum("warning" in s and "error" not in s for s in found.values())
+        total = [total[0] + count, total[1] + errors, total[2] + warned]
         print(f"{source.name[:34]:<34} {count:>6} {errors:>7} {warned:>7}")
         if show:
             for message in messages:
                 print(f"    {message[:240]}")
+    print(f"{'all':<34} {total[0]:>6} {total[1]:>7} {total[2]:>7}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("command", choices=("train", "evaluate"))
+    parser.add_argument("command", choices=("train", "folds", "evaluate"))
     parser.add_argument("--openapi", type=Path, nargs="*", default=[],
                         help="OpenAPI descriptions to count false positives on")
     parser.add_argument("--cached", action="store_true",
-                        help="train on the corpus the last run built (in the temp folder)")
-    parser.add_argument("--no-folds", action="store_true", help="skip the 5-fold figures")
+                        help="reuse the benign sentences the last run read (temp folder)")
+    parser.add_argument("--family", nargs="*", default=[],
+                        help="folds: hold out only these families")
+    parser.add_argument("--shipped", action="store_true",
+                        help="folds: lint with the shipped weights, no fit")
     parser.add_argument("--show", action="store_true", help="print misses and findings")
     args = parser.parse_args()
     if args.command == "train":
-        train(args.cached, not args.no_folds)
+        train(args.cached)
+    elif args.command == "folds":
+        folds(args.cached, args.show, args.family, args.shipped)
     else:
         evaluate(args.openapi, args.show)
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from toolcat.catalog import remembered
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
+from toolcat.catalog.openapi import WrittenPositions, is_openapi3
 from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
@@ -139,7 +141,9 @@ class _Loader:
                            else parse_file(path, decoded(), digest).index)
         found = remembered.recall(entry, shown, raw, index.locate)
         if found is not None and self._recalled(found, shown):
-            self.positions[shown] = index
+            # an OpenAPI tool's text is found in the document only when asked for
+            self.positions[shown] = WrittenPositions(
+                index, cache(lambda: parse_file(path, decoded(), digest).data))
             return
         tools, issues = len(self.tools), len(self.issues)
         checked = set(self.refs.checked)
@@ -198,8 +202,9 @@ class _Loader:
         """Read the tools of a parsed file; the servers it declares."""
         file = parsed.path
         self.sources.append(file)
-        self.positions[file] = parsed.index
         found = find_tools(parsed.data, file, parsed.index)
+        self.positions[file] = WrittenPositions(parsed.index, lambda: parsed.data) \
+            if isinstance(parsed.data, dict) and is_openapi3(parsed.data) else parsed.index
         provider = choose_shape(found, self.shape)
         declared = [self._server(item, pointer, parsed) for item, pointer in found.servers]
         default_server = (found.server_name or (declared[0].name if len(declared) == 1 else "")

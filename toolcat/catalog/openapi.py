@@ -30,12 +30,12 @@ either: a POST search endpoint) or states its own hints in `x-mcp-annotations`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from toolcat.errors import CatalogError
-from toolcat.source.positions import join
+from toolcat.source.positions import PositionIndex, join, unescape
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
@@ -383,11 +383,90 @@ def _name(operation: dict[str, Any], method: str, path: str) -> str:
 
 def _inline(value: Any, components: dict[str, Any]) -> Any:
     """A parameter or request body, its `$ref` into components followed (a few hops)."""
+    return _inline_at(value, "", components)[0]
+
+
+class WrittenPositions:
+    """The positions of an OpenAPI document, a tool's text found where it is written.
+
+    A tool's schema is assembled from several places (its parameters, a request body, the
+    component schemas under `$defs`), each of which may be a `$ref` into `components`; a
+    pointer into that schema (`/paths/~1pets/post/parameters/$defs/Pet/properties/note`) is
+    turned into the pointer of the text in the document (`/components/schemas/Pet/properties
+    /note`) before it is located. `data` gives the parsed document, asked for only when such a
+    pointer is."""
+
+    def __init__(self, index: PositionIndex, data: Callable[[], Any]) -> None:
+        self._index = index
+        self._data = data
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        if pointer.startswith("/paths/"):
+            pointer = written_at(self._data(), pointer)
+        return self._index.locate(pointer)
+
+
+def written_at(data: Any, pointer: str) -> str:
+    """The pointer in the OpenAPI document `data` of the text a tool's `pointer` names (see
+    `_tool` for how a tool is made of the document); `pointer` itself when it is not one."""
+    key = ""
+    if pointer.endswith("#key"):
+        pointer, key = pointer.removesuffix("#key"), "#key"
+    tokens = [unescape(t) for t in pointer.split("/")[1:]]
+    if len(tokens) < 3 or not isinstance(data, dict) or not is_openapi3(data):
+        return pointer + key
+    item = data["paths"].get(tokens[1])
+    operation = item.get(tokens[2]) if isinstance(item, dict) else None
+    if not isinstance(operation, dict):
+        return pointer + key
+    at = join("", "paths", tokens[1], tokens[2])
+    rest = tokens[3:]
+    if rest == ["description"] and not isinstance(operation.get("description"), str):
+        return join(at, "summary") + key
+    if rest[:1] != ["parameters"] or len(rest) < 3:
+        return pointer + key
+    if rest[1] == "$defs":
+        return join("/components/schemas", *rest[2:]) + key
+    if rest[1] != "properties":
+        return pointer + key
+    name, inner = rest[2], rest[3:]
+    components = _mapping(data.get("components"))
+    if name == "body" and "requestBody" in operation:
+        body, written = _inline_at(operation["requestBody"], join(at, "requestBody"),
+                                   components)
+        if isinstance(body, dict):
+            if inner == ["description"] and isinstance(body.get("description"), str) and \
+                    not isinstance(_body_schema(body).get("description"), str):
+                return join(written, "description") + key
+            return join(written, "content", "application/json", "schema", *inner) + key
+    places = [(operation.get("parameters"), join(at, "parameters")),
+              (item.get("parameters"), join("", "paths", tokens[1], "parameters"))]
+    for parameters, base in places:  # the operation's own override the path item's
+        for i, parameter in enumerate(_items(parameters)):
+            found, written = _inline_at(parameter, join(base, i), components)
+            if isinstance(found, dict) and found.get("name") == name \
+                    and found.get("in") in PLACES:
+                schema = _mapping(found.get("schema"))
+                if inner == ["description"] and isinstance(found.get("description"), str) \
+                        and not isinstance(schema.get("description"), str):
+                    return join(written, "description") + key
+                return join(written, "schema", *inner) + key
+    return pointer + key
+
+
+def _body_schema(body: dict[str, Any]) -> dict[str, Any]:
+    media = _mapping(_mapping(body.get("content")).get("application/json"))
+    return _mapping(media.get("schema"))
+
+
+def _inline_at(value: Any, pointer: str, components: dict[str, Any]) -> tuple[Any, str]:
+    """`_inline`, with the pointer of where the value it ends at is written."""
     for _ in range(8):
         ref = value.get("$ref") if isinstance(value, dict) else None
         if not isinstance(ref, str) or not ref.startswith("#/components/"):
-            return value
+            return value, pointer
         kind, _, name = ref.removeprefix("#/components/").partition("/")
         group = components.get(kind)
         value = group.get(name) if isinstance(group, dict) else None
-    return value
+        pointer = f"/components/{kind}/{name}"  # the reference's tokens, escaped already
+    return value, pointer

@@ -39,7 +39,8 @@ MIN_WORDS = 4  # a sentence shorter than this cannot order anything worth scorin
 
 # Cues, each matched against one lower-cased sentence (NFKC-folded). Words in several
 # languages where the cue is a word ("you", "user"); the others are the same in any language.
-_YOU = (r"you|your|yourself|assistant|the model|the ai|llm|agents?|claude|gpt|chatgpt|copilot"
+_YOU = (r"you|your|yourself|assistant|the model|the ai|llms?|agents?|claude|gpt|chatgpt|copilot"
+        r"|(?:language|ai) models?|an ai|ai agents?|assistants"
         r"|du|dich|dein|deine|ihr|vous|votre|tu|toi|ton|ta|usted|tú|tu|voc[eê]|ты|вы|ваш|твой"
         r"|ассистент|помощник|asystent\w*|assistente|assistent\w*|assistant\w*")
 CUES: dict[str, str] = {
@@ -47,97 +48,134 @@ CUES: dict[str, str] = {
     "user": r"\b(?:users?|person|human|customer|operator|people|requester|benutzer\w*"
             r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
             r"|пользовател\w*)|用户|ユーザー",
-    "other_tools": r"\b(?:other|another|any|every|all|different) (?:\w+ )?(?:tools?|functions?"
+    # "all available tools" is what a tool-search tool lists, not another tool
+    "other_tools": r"\b(?:other|another|any|every|all|different) (?!available)(?:\w+ )?"
+                   r"(?:tools?|functions?"
                    r"|servers?|plugins?)\b|\btools? (?:named|called)\b|\b(?:shell|terminal"
                    r"|filesystem|browser|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
                    r"|\b(?:send|post|run|execute|create|write|transfer)_[a-z0-9_]+\b",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
-    "secret_files": r"~/|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
-                    r"|\.netrc\b|\.aws\b|\.npmrc\b|\.pypirc\b|\.kube\b|hosts\.yml"
-                    r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b",
+    "secret_files": r"~/\.|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
+                    # a dotfile, not a host name (docs.aws.amazon.com)
+                    r"|(?<![\w-])\.(?:netrc|aws|npmrc|pypirc|kube)\b|hosts\.yml"
+                    r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b"
+                    r"|\.gnupg\b|\.git-credentials\b|\.pgpass\b|\.bash_history\b|\bdotenv\b"
+                    r"|\bssh (?:keys?|identity|identities|config)\b|\bshell history\b",
     "secrets": r"\bcredentials?\b|\bpasswor"
                r"|\bpasswort|\bmot de passe|contraseñ|\bhasł|парол|密码|パスワード"
                r"|\bapi[ _-]?keys?\b|\b(?:access|auth|bearer|refresh|session|github|npm|bot"
                r"|personal access) tokens?\b|\bsecrets?\b|\bcookies?\b|\bprivate keys?\b"
-               r"|\bseed phrase|\b[a-z]+_(?:key|token|secret)\b|\bwallet\b",
+               r"|\bseed phrase|\b[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
     "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
                     r"|(?:previous|prior|earlier|past|preceding) (?:messages|turns|exchange)"
                     r"|everything said|message history|system prompt|hidden instructions"
                     r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
+                    r"|\b(?:said|wrote|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
+                    r"\b(?:so far|earlier|previously|above|before)\b"
+                    r"|\b(?:thread|chat|messages) (?:above|so far)\b"
                     r"|对话|会话|会話",
     # hiding from the user (not a secret kept out of the chat): the person is named
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
-              r"|sans|no|sin|não|nie|не)\b[^.!?]{0,30}\b(?:tell|mention|inform|show|reveal"
-              r"|disclose|notify|bring (?:it |that )?up|display|erwähn\w*|sag\w*|dire|mentionn"
-              r"\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*|mów\w*|powiedz\w*"
+              r"|sans|no|sin|não|nie|не)\b[^.!?]{0,30}\b(?:(?:tell|mention|inform|show|reveal"
+              r"|disclose|notify|display)(?:ing|ed)?|bring (?:it |that )?up|erwähn\w*|sag\w*"
+              r"|dire|mentionn\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*"
+              r"|mów\w*|powiedz\w*"
               r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person|human|customer|operator"
               r"|people|anyone|them|him|her|reply|answer|response|summary|benutzer\w*"
               r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
               r"|пользовател\w*)\b|\b(?:users?|person|human|customer|operator)\b[^.!?]{0,30}"
               r"\b(?:must not|should not|shouldn't|never) (?:see|know|notice|find out|learn)\b"
+              r"|\bnot (?:to )?be (?:disclosed|revealed|mentioned|told)\b"
+              r"|\b(?:does|do|will) not (?:inform|tell|notify)\b|\bnot informed\b"
+              r"|\b(?:notify|tell|inform|disclose|show)(?:_to)?_user\W+(?:false|no)\b"
+              r"|\buser_visible\W+false\b"
+              r"|\bnot to (?:mention|tell|disclose)\b"
               r"|\b(?:secretly|silently|quietly|covertly|discreetly"
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
-              r"|never hear|no reference|must not see|not (?:be )?visible|keep (?:this|it)"
+              r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
-    "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm)\b[^.!?]{0,60}"
-             r"\b(?:even (?:though|if)|regardless|anyway|whatever the|no matter|although)\b"
-             r"|\bpretend\b|\b(?:lie|mislead|deceive|fabricate|make up)\b",
+    "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm|inform"
+             r"|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
+             r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
+             r"|although|whether or not)\b"
+             r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
+             r"|make up)\b",
     "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
-                  r"|binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
+                  r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
+                  r"|act on (?:it|them|what)|apply them|(?:steps|what) it (?:lists|describes"
+                  r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
                   r"|遵循|执行|従って",
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
+                r"|more important than|wins over|side with|go with what|when they disagree"
                 r"|instead of (?:the|what)|over anything|go with the tool)\b",
     "revoke": r"\b(?:restrictions?|rules|guidelines|cautions?|safety|advice|policies|policy"
-              r"|guidance|instructions|consignes|anweisungen|instrucciones|istruzioni"
+              r"|guidance|instructions|precautions|warnings|guardrails|confirmations|safeguards"
+              r"|protections|consignes|anweisungen|instrucciones|istruzioni"
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,60}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
-              r"|suspended|waived|ignore\w*|disregard\w*|précédentes|vorherigen|anteriores"
+              r"|suspended|waived|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
+              r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
+              r"|anteriores"
               r"|não valem|wcześniejsze|предыдущие)\b|\b(?:ignore|disregard|forget)\b"
               r"[^.!?]{0,30}\b(?:instructions|rules|guidelines|prompt|persona|told|said|above"
-              r"|before|earlier|previous|prior)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b",
+              r"|before|earlier|previous|prior)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
+              r"|\bno longer (?:needs?|has|have|must|bound) to (?:follow|obey|respect|ask)\b",
     "execute": r"\bcurl\b|\bwget\b|\|\s*(?:ba)?sh\b|\bexec\(|\beval\(|\bpowershell\b"
-               r"|\b(?:download|fetch|pipe)\b[^.!?]{0,40}\b(?:execute|run|shell|script"
-               r"|install)|\brun_command\b|\bexecute_code\b",
-    "url": r"https?://|\bwww\.[a-z0-9-]+\.",
+               r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
+               r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
+               r"|\b(?:run|execute|launch)\b[^.!?]{0,40}\b(?:script|helper|installer|binary"
+               r"|updater|bootstrap\w*)\b[^.!?]{0,20}\bfrom\b",
+    "url": r"(?<!\]\()https?://|(?<![/\w.])www\.[a-z0-9-]+\.",
+    # what a tool gives back, which an attack ranks above the person
+    "tool_output": r"\b(?:(?:this|the|our) (?:tool|function|service|endpoint|server|api)(?:'s)?"
+                   r" (?:outputs?|responses?|results?|answers?|replies|reply|data|text|says)"
+                   r"|(?:returned|echoed|output|sent back) (?:by|from|in) (?:this|the|our)"
+                   r" (?:tool|function|service|endpoint|server|api|field)"
+                   r"|what (?:this|the) (?:tool|function|service) (?:says|returns))\b",
     # what a file holds, not its path: "pass the key file to use, usually ~/.ssh/id_ed25519"
     # is an SSH tool's parameter, "copy what ~/.ssh/id_rsa holds" an attack
     "contents": r"\b(?:contents?|body|what (?:it|is|they) (?:holds?|contains?|stored)"
-                r"|whatever is (?:stored|in)|text (?:of|in)|output|inhalt\w*|contenu|contenido"
+                r"|whatever is (?:stored|in|saved|kept)|text (?:of|in)|output|verbatim"
+                r"|(?:whole|entire|full) (?:file|text)|inhalt\w*|contenu|contenido"
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
-    "send": r"\b(?:send|forward|upload|post|transmit|share|copy|paste|dump|include|attach"
-            r"|put|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|übergib"
+    "send": r"\b(?:(?:send|forward|upload|post|transmit|share|paste|dump|include|attach"
+            r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide)"
+            r"(?:s|ed|d|ing)?|sent|cop(?:y|ies|ied)|put|accompan\w*"
+            r"|carr(?:y|ies|ied)|bcc|cc|übergib"
             r"\w*|envoie\w*|env[ií]a\w*|copi[ae]\w*|передай\w*|wyślij|put into)\b",
     "always": r"\b(?:always|every (?:call|time|turn|request|invocation)|each (?:call|time|turn"
               r"|invocation)|before (?:any|each|every|replying|responding|answering)"
               r"|whenever|from (?:now|this point)|immer|toujours|siempre|sempre|zawsze|всегда)\b",
     "identity": r"\b(?:you are now|from (?:now|this point) (?:on )?you are|your (?:new )?"
-                r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*)\b",
+                r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*"
+                r"|no longer an? (?:general |helpful )?(?:assistant|ai|model)|now acts? as)\b",
 }
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
-INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "priority",
-                    "other_language"})
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "other_language"})
 # pairs: "follow" alone is in honest text (a developer message is "instructions the model
 # should follow"), following what a URL says is not; an e-mail address with "send" is what
-# every mail tool says
+# every mail tool says; chat APIs rank their roles ("the system role takes precedence over the
+# user role"), an attack ranks a tool's output or speaks to the model
 INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("other_tools", "secret_files"), ("send", "conversation"),
                 ("secrets", "conversation"), ("conversation", "other_tools"),
                 ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
-                ("fetch_obey", "conversation"))
+                ("fetch_obey", "conversation"), ("priority", "tool_output"),
+                ("priority", "addressed"))
 
 
 # cues that honest text is full of ("the user's email address, such as ada@example.com";
 # "you" in a third of seal_tools' tools): a sentence with only these is not reported,
 # whatever its score, and a tool with none of the others is not scored at all
 WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
-                  "contents", "addressed"})
+                  "contents", "addressed", "tool_output"})
 
 
 def reportable(cues: tuple[str, ...]) -> bool:
@@ -168,6 +206,14 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "pt": frozenset("o os as não uma para com por do da dos das ao que em".split()),
     "nl": frozenset("de het een en van niet dat voor met zijn hier op je".split()),
     "pl": frozenset("i w nie na się z że do jest to jak po od".split()),
+    # words English text also uses (a, on, for, at, de) are left out of these
+    "sv": frozenset("och att det som på är av för med till inte har ett".split()),
+    "da": frozenset("og det til som på med af ikke har jeg være".split()),
+    "tr": frozenset("ve bir bu için ile olarak gibi daha çok önce sonra değil".split()),
+    "id": frozenset("dan yang di ke dari untuk dengan ini itu tidak ada akan pada atau".split()),
+    "ro": frozenset("și în cu pe nu că este din pentru mai sau să".split()),
+    "cs": frozenset("se na že je jako pro ale nebo není také jsou být".split()),
+    "fi": frozenset("ja ei että mutta tai kun niin myös ole ovat tämä".split()),
 }
 
 
@@ -205,6 +251,8 @@ class Scored:
 
 
 _GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
+# look-arounds: RE2 has none, and without them the gate only says yes more often
+_LOOKBEHIND = re.compile(r"\(\?<?!(?:[^()\\]|\\.)*\)")
 
 
 @cache
@@ -220,10 +268,21 @@ def _gate(bounded: bool) -> Any:
     options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
-    parts = [_GAP.sub("[^.!?]*", pattern if bounded else pattern.replace("\\b", ""))
+    parts = [_LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
+                                          else pattern.replace("\\b", "")))
              .replace("(?![\\w.-])", "")
              for name, pattern in CUES.items() if name not in WEAK]
+    if not bounded:  # text in another language without any other cue: `_foreign` decides
+        parts.append(_FOREIGN_HINT)
     return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+
+
+# function words of the other languages that English text hardly holds, ASCII ones only (a
+# text with another letter is always let through)
+_FOREIGN_HINT = (r"\b(?:und|nicht|eine|dem|vous|dans|avec|les|une|des|los|las|una|para|por"
+                 r"|del|della|sono|gli|ogni|che|uma|dos|das|het|een|niet|voor|zijn|jest|nie"
+                 r"|och|att|inte|det|ikke|jeg|olarak|gibi|daha|sonra|yang|untuk|dengan"
+                 r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat)\b")
 
 
 def worth_scoring(texts: list[str], home: str = "en") -> bool:
