@@ -41,15 +41,15 @@ def test_relevance_sends_upstream_the_tools_that_fit_and_the_reply_comes_back_un
     (path, headers, body), = running.upstream.received
     assert path == "/v1/messages"
     names = [t["name"] for t in body["tools"]]
-    assert len(names) == 25  # max(min(int(60 x 0.8), 25), 5)
-    assert names.index("get_weather") < 25 and "get_weather" in names
+    # at most max(min(int(60 x 0.8), 25), 5), and the cut keeps only the weather tools
+    assert "get_weather" in names and all("weather" in name for name in names)
     assert names == [t["name"] for t in tools_60() if t["name"] in names]  # request order
     sent = {t["name"]: t for t in tools_60()}
     assert all(t == sent[t["name"]] for t in body["tools"])  # definitions untouched
     assert "sk-ant-secret-key" in (headers.get("x-api-key") or headers["authorization"])
     line, = running.lines()
     assert (line["api"], line["rule"], line["tools_in"], line["tools_out"]) == (
-        "anthropic", "gateway-relevance", 60, 25)
+        "anthropic", "gateway-relevance", 60, len(names))
     assert line["tokens_saved"] > 0 and line["upstream_status"] == 200
     assert "sk-ant-secret-key" not in running.log.read_text()
 
@@ -89,8 +89,8 @@ def test_openai_chat_completions_through_the_gateway(gateway):
     (path, headers, body), = running.upstream.received
     assert path == "/v1/chat/completions"
     assert headers["authorization"] == "Bearer sk-openai-secret-key"
-    assert len(body["tools"]) == 25
     assert "get_weather" in [t["function"]["name"] for t in body["tools"]]
+    assert all("weather" in t["function"]["name"] for t in body["tools"])  # the cut
 
 
 def _responses_reply(output: list[dict[str, Any]]) -> dict[str, Any]:
@@ -113,7 +113,8 @@ def test_openai_responses_through_the_gateway(gateway):
     reply = _openai(running.url).responses.create(model="gpt-x", tools=tools, input=QUESTION)
     assert reply.output_text == "Sunny."
     body = running.upstream.bodies()[0]
-    assert len(body["tools"]) == 25 and "get_weather" in [t["name"] for t in body["tools"]]
+    assert "get_weather" in [t["name"] for t in body["tools"]]
+    assert all("weather" in t["name"] for t in body["tools"])  # the cut
 
 
 def _search_then_call(path: str, body: dict[str, Any]) -> tuple[int, Any]:

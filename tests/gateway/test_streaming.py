@@ -68,7 +68,7 @@ def test_relevance_pipes_the_stream(gateway):
                                 messages=[{"role": "user", "content": QUESTION}]) as stream:
         assert "".join(stream.text_stream) == "SunnyinTokyo."
     body = running.upstream.bodies()[0]
-    assert body["stream"] is True and len(body["tools"]) == 25
+    assert body["stream"] is True and 0 < len(body["tools"]) <= 25
 
 
 def test_tool_search_streams_the_answer_after_the_search(gateway):
