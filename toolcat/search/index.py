@@ -35,11 +35,11 @@ from toolcat.search import (
     LARGE_CATALOG,
     PERSISTED,
     SEMANTIC,
-    TUNABLE,
     build_scorer,
     check_options,
     default_scorer,
 )
+from toolcat.search.choice import takes_tuning
 from toolcat.search.ranking import Scorer
 from toolcat.source import cache as entries
 
@@ -143,7 +143,7 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     tools = source.tools if isinstance(source, Catalog) else tuple(source)
     if name is None:
         name = default_scorer(len(tools))[0]
-    if tuning is not None and name in TUNABLE:
+    if tuning is not None and takes_tuning(name):
         from toolcat.search.tuning import TunedScorer, effective_weights
 
         weights = effective_weights(tuning, tools)
