@@ -1,11 +1,11 @@
 """Which tuning a command applies, and what it says about it.
 
-A tuning comes from `--tuning FILE`, else from toolcat.yaml's `tuning:`. It applies only to
-the scorers a tuning is for (`search.choice.takes_tuning`: hybrid, cascade); any other scorer scores zero-shot,
-and the user is told the tuning was left out. A tuning that applies is always named: one set
-in a configuration file must never change rankings unseen. Its warnings say which tools it
-cannot help (changed or missing since it was learned) and whether it was learned with another
-embedding model. The CLI only prints the notes and warnings these values carry.
+A tuning comes from `--tuning FILE`, else from toolcat.yaml's `tuning:`. It applies only to the
+scorers a tuning is for (`search.choice.takes_tuning`: hybrid, cascade); any other scorer
+scores zero-shot, and the user is told the tuning was left out. A tuning that applies is always
+named: one set in a configuration file must never change rankings unseen. Its warnings say
+which tools it cannot help (changed or missing since it was learned) and whether it was learned
+with another embedding model. The CLI only prints the notes and warnings these values carry.
 """
 
 from __future__ import annotations
