@@ -29,7 +29,7 @@ from toolcat.search.choice import ScorerChoice, choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
-from toolcat.search.ranking import Abstaining, Scored, Scorer, rank
+from toolcat.search.ranking import Abstaining, Scored, Scorer, rank, ranking_model
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -218,7 +218,7 @@ def pick(
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
     elif away:
         by = choice.tuning.label if choice.tuning is not None else \
-            f"{getattr(getattr(built, 'embedder', None), 'label', name)}, zero-shot"
+            f"{ranking_model(built) or name}, zero-shot"
         message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
                    f"than to any tool ({by})")
     else:
