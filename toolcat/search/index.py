@@ -197,22 +197,16 @@ def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
               if embeddings == "later" else
               f"the embeddings of this catalog ({len(tools):,} tools) are not computed yet; "
               "ranked by words only (run `toolcat index` to compute them once)")
-    scorer = HybridScorer.lexical_stage(
-        lexical, load_embedder(options.get("model"), options.get("device")), notice,
-        cache=options.get("cache", True), **weight)
 
-    def told(done: int, total: int) -> None:
-        scorer.notice = (f"the catalog's embeddings are being computed ({done:,} of "
-                         f"{total:,} tools); ranked by words only until they are")
-
-    def complete() -> SemanticScorer:
-        done = _semantic(key, tools, "now", **{**semantic_options, "progress": told})
+    def complete(progress: Progress) -> SemanticScorer:
+        done = _semantic(key, tools, "now", **{**semantic_options, "progress": progress})
         assert done is not None
         done.warm()
         return done
 
-    scorer._complete = complete
-    return scorer
+    return HybridScorer.lexical_stage(
+        lexical, load_embedder(options.get("model"), options.get("device")), notice,
+        complete, cache=options.get("cache", True), **weight)
 
 
 def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> bool:
