@@ -96,10 +96,10 @@ def plan_bench(catalog: Catalog, queries: Path, *, topics: Path | None = None,
         warnings.append(str(problem).removesuffix(f" ({problem.hint})"))
     measured = run_names(names, models)
     if tuning is not None:
-        from toolcat.search import tuned_name
+        from toolcat.search.choice import choose_scorer
         from toolcat.search.tuning import bench_base  # numpy and the scorers: only when tuned
 
-        tuned = tuned_name(bench_base(names))
+        tuned = choose_scorer(bench_base(names), len(catalog.tools), tuning).name
         measured.append(tuned)
         seen = tuning.seen(q.text for q in labeled)
         if seen:

@@ -24,6 +24,7 @@ from toolcat.search import SCORERS, Scorer
 from toolcat.search.choice import ScorerChoice
 from toolcat.search.index import scorer_for
 from toolcat.search.pick import MIN_SCORE
+from toolcat.search.ranking import ranking_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -159,14 +160,6 @@ def _fingerprint(catalog: Catalog) -> str:
     return digest.hexdigest()[:16]
 
 
-def _model_label(scorer: Scorer) -> str | None:
-    """The embedding model that ranked with `scorer` (its identity without the version), or
-    None for a scorer without one."""
-    embedder = getattr(scorer, "embedder", None)
-    label = getattr(embedder, "label", None)
-    return label if isinstance(label, str) else None
-
-
 def _floats(scores: Any) -> np.ndarray:
     """One score per tool as an array: a query's tools are ordered by numpy, not a Python
     loop over the catalog (43,000 tools a query)."""
@@ -233,7 +226,7 @@ class _ScorerBench:
             outcomes=outcomes,
             batched=callable(batch),
             kinds=self._by_kind(outcomes, per_query),
-            model=_model_label(scorer),
+            model=ranking_model(scorer),
         )
 
     def _turned_away(self, scorer: Scorer, outcomes: Sequence[QueryOutcome]) -> set[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -13,6 +13,7 @@ from toolcat.cli.options import JsonOpt, OutputOpt
 
 if TYPE_CHECKING:
     from toolcat.errors import ConfigError
+    from toolcat.mcp.client import Listing
     from toolcat.mcp.servers import ServerSpec
     from toolcat.model import Catalog
 
@@ -79,7 +80,7 @@ def import_mcp(
     """
     started = time.monotonic()  # --timeout covers everything from here, writing included
     from toolcat.catalog.convert import convert, to_text
-    from toolcat.cli.output import check_output, note, print_json, say_written, warn, write_output
+    from toolcat.cli.output import check_output, warn, write_output
     from toolcat.errors import ServerError, ToolcatError, UsageError
     from toolcat.mcp.client import list_some_servers
     from toolcat.mcp.importer import listings_catalog
@@ -117,29 +118,41 @@ def import_mcp(
             warn(f"MCP server '{listing.name}' lists no tools")
     if output is not None:
         write_output(output, text, protect=protect)
-    summary = [{"name": listing.name, "transport": listing.spec.transport,
-                "tools": len(listing.tools), "server_info": dict(listing.info)}
-               for listing in listings]
     failed = [{"name": name, "error": str(error)} for name, error in broken]
     failed += [{"name": spec.label, "error": str(failure)} for spec, failure in failed_specs]
-    if json_:
-        data = {"servers": summary, "tools": len(catalog.tools),
-                "output": str(output) if output else None, "failed": failed}
-        print_json(data if output else {**data, "catalog": payload})
-    else:
-        counts = ", ".join(f"{s['tools']:,} from {s['name']}" for s in summary)
-        done = f"imported {plural(len(catalog.tools), 'tool')} ({counts})"
-        if output is None:
-            typer.echo(text, nl=False)
-            note(done)
-        else:
-            say_written(f"{done} to {output}")
+    _say_imported(listings, catalog, payload, text, output, json_, failed)
     for failure in failures:
         typer.echo(f"toolcat: error: {failure}", err=True)
     if failures:
         # the servers that answered are imported; the broken ones are named, and exit 1 says
         # that the command ran and found problems
         raise typer.Exit(1)
+
+
+def _say_imported(listings: Sequence[Listing], catalog: Catalog, payload: Any,
+                  text: str, output: Path | None, json_: bool,
+                  failed: list[dict[str, str]]) -> None:
+    """What `import mcp` prints once the catalog is made: with --json, each server's count
+    and the failures (and the catalog itself when not written to a file); else the catalog
+    text, or where it went, and a one-line count per server."""
+    from toolcat.cli.output import note, print_json, say_written
+    from toolcat.wording import plural
+
+    summary = [{"name": listing.name, "transport": listing.spec.transport,
+                "tools": len(listing.tools), "server_info": dict(listing.info)}
+               for listing in listings]
+    if json_:
+        data = {"servers": summary, "tools": len(catalog.tools),
+                "output": str(output) if output else None, "failed": failed}
+        print_json(data if output else {**data, "catalog": payload})
+        return
+    counts = ", ".join(f"{s['tools']:,} from {s['name']}" for s in summary)
+    done = f"imported {plural(len(catalog.tools), 'tool')} ({counts})"
+    if output is None:
+        typer.echo(text, nl=False)
+        note(done)
+    else:
+        say_written(f"{done} to {output}")
 
 
 def within(deadline: float, timeout: float, work: Callable[[], T], what: str) -> T:

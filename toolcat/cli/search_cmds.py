@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
-from toolcat.search import SCORERS, SEMANTIC, TUNABLE
+from toolcat.search import SCORERS, SEMANTIC
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -120,13 +120,14 @@ def search(
     --tuning, the tuned hybrid scorer."""
     from toolcat.cli import build
     from toolcat.cli.output import console, note, print_json
+    from toolcat.search.choice import takes_tuning
     from toolcat.search.find import search_tools
 
     cfg = build.config()
     cat = build.load(catalog, shape, cfg=cfg)
     # --tuning without --scorer means the tuned hybrid; toolcat.yaml's tuning applies to
     # `--scorer hybrid` and `cascade` only (the default search is the regex one)
-    learned = build.tuning(tuning, cfg) if tuning is not None or scorer in TUNABLE else None
+    learned = build.tuning(tuning, cfg) if tuning is not None or takes_tuning(scorer) else None
     if tuning is not None and scorer is None:
         scorer = "hybrid"
     learned = build.applied_tuning(learned, scorer, cat.tools, model)

@@ -66,7 +66,7 @@ from toolcat.resolution.profile_decisions import (
 )
 from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
-from toolcat.search.ranking import Abstaining
+from toolcat.search.ranking import Abstaining, ranking_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -211,8 +211,7 @@ class Resolver:
     def ranking_model(self) -> str | None:
         """The embedding model the scorer ranks with (as `bench` and `pick --explain` name
         it), or None for a scorer without one, or before the scorer has ranked a request."""
-        label = getattr(getattr(self._scorer, "embedder", None), "label", None)
-        return label if isinstance(label, str) else None
+        return ranking_model(self._scorer)
 
     def scores(self, query: str) -> dict[str, float]:
         """The profile scorer's relevance of every catalog tool to `query`, by key (0 for

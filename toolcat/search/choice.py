@@ -36,12 +36,18 @@ class ScorerChoice:
         return default if fitted is None else fitted
 
 
+def takes_tuning(scorer: str | None) -> bool:
+    """Whether a tuning's evidence is added to the scorer called `scorer` (TUNABLE): the one
+    place that decides it."""
+    return scorer in TUNABLE
+
+
 def choose_scorer(name: str | None, tools: int, tuning: Tuning | None = None, *,
                   given: str = "the scorer asked for") -> ScorerChoice:
     """The scorer called `name` (None: the default for a catalog of `tools` tools), with
     `tuning` when it applies to that scorer; `given` says why a named scorer was chosen."""
     scorer, reason = (name, given) if name is not None else default_scorer(tools)
-    applied = tuning if scorer in TUNABLE else None
+    applied = tuning if takes_tuning(scorer) else None
     if applied is not None:
         reason += f", tuned by {applied.label}"
     return ScorerChoice(scorer, reason, applied)

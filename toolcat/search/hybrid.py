@@ -75,14 +75,17 @@ class HybridScorer:
         return scorer
 
     @classmethod
-    def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str, *,
+    def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str,
+                      complete: Callable[[Progress], SemanticScorer], *,
                       cache: bool = True, semantic_weight: float = LAMBDA) -> HybridScorer:
         """A hybrid whose embeddings are not at hand: BM25F evidence alone until
-        `complete()` gets them from `_complete`, which the builder sets (see the class
+        `complete()` gets them from `complete`, which loads or computes the semantic stage
+        and reports the tools it encodes to the progress callback it is given (see the class
         docstring)."""
         scorer = cls.__new__(cls)
         scorer._setup(lexical, None, semantic_weight, embedder, cache)
         scorer.notice = notice
+        scorer._complete = complete
         return scorer
 
     def _setup(self, lexical: BM25Scorer, semantic: SemanticScorer | None, weight: float,
@@ -94,7 +97,7 @@ class HybridScorer:
         self.notice: str | None = None  # why the scores are lexical only, while they are
         self._embedder = embedder if semantic is None else semantic.embedder
         self._cache = cache if semantic is None else semantic.cache
-        self._complete: Callable[[], SemanticScorer] | None = None
+        self._complete: Callable[[Progress], SemanticScorer] | None = None
         self._completing = threading.Lock()
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
@@ -118,12 +121,16 @@ class HybridScorer:
         with self._completing:
             if self._semantic is None and self._complete is not None:
                 try:
-                    self._semantic = self._complete()
+                    self._semantic = self._complete(self._encoding)
                 except Exception as exc:
                     problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
                     self.notice = f"the semantic stage failed ({problem}); ranked by words only"
                     raise
                 self.notice = None
+
+    def _encoding(self, done: int, total: int) -> None:
+        self.notice = (f"the catalog's embeddings are being computed ({done:,} of "
+                       f"{total:,} tools); ranked by words only until they are")
 
     @property
     def embedder(self) -> Embedder:

@@ -35,11 +35,11 @@ from toolcat.search import (
     LARGE_CATALOG,
     PERSISTED,
     SEMANTIC,
-    TUNABLE,
     build_scorer,
     check_options,
     default_scorer,
 )
+from toolcat.search.choice import takes_tuning
 from toolcat.search.ranking import Scorer
 from toolcat.source import cache as entries
 
@@ -143,7 +143,7 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     tools = source.tools if isinstance(source, Catalog) else tuple(source)
     if name is None:
         name = default_scorer(len(tools))[0]
-    if tuning is not None and name in TUNABLE:
+    if tuning is not None and takes_tuning(name):
         from toolcat.search.tuning import TunedScorer, effective_weights
 
         weights = effective_weights(tuning, tools)
@@ -197,22 +197,16 @@ def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
               if embeddings == "later" else
               f"the embeddings of this catalog ({len(tools):,} tools) are not computed yet; "
               "ranked by words only (run `toolcat index` to compute them once)")
-    scorer = HybridScorer.lexical_stage(
-        lexical, load_embedder(options.get("model"), options.get("device")), notice,
-        cache=options.get("cache", True), **weight)
 
-    def told(done: int, total: int) -> None:
-        scorer.notice = (f"the catalog's embeddings are being computed ({done:,} of "
-                         f"{total:,} tools); ranked by words only until they are")
-
-    def complete() -> SemanticScorer:
-        done = _semantic(key, tools, "now", **{**semantic_options, "progress": told})
+    def complete(progress: Progress) -> SemanticScorer:
+        done = _semantic(key, tools, "now", **{**semantic_options, "progress": progress})
         assert done is not None
         done.warm()
         return done
 
-    scorer._complete = complete
-    return scorer
+    return HybridScorer.lexical_stage(
+        lexical, load_embedder(options.get("model"), options.get("device")), notice,
+        complete, cache=options.get("cache", True), **weight)
 
 
 def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> bool:

@@ -29,7 +29,7 @@ from toolcat.search.choice import ScorerChoice, choose_scorer
 from toolcat.search.cut import fit
 from toolcat.search.function import ScorerFunction, as_scorer, query_text
 from toolcat.search.index import scorer_for
-from toolcat.search.ranking import Abstaining, Scored, Scorer, rank
+from toolcat.search.ranking import Abstaining, Scored, Scorer, rank, ranking_model
 
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
@@ -151,12 +151,7 @@ def pick(
         CatalogError: `catalog` is a path that cannot be loaded.
         MissingExtraError: the scorer needs the `semantic` extra.
     """
-    if max_candidates < 1:
-        raise UsageError("max_candidates must be at least 1")
-    if min_score is not None and not 0 <= min_score <= 1:
-        raise UsageError("min_score must be between 0 and 1")
-    if timeout_ms is not None and timeout_ms <= 0:
-        raise UsageError("timeout_ms must be more than 0")
+    _check_bounds(max_candidates, min_score, timeout_ms)
     query = query_text(query)
     source, given = _source(catalog)
     tools = source.tools if isinstance(source, Catalog) else source
@@ -216,15 +211,33 @@ def pick(
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
-    elif away:
-        by = choice.tuning.label if choice.tuning is not None else \
-            f"{getattr(getattr(built, 'embedder', None), 'label', name)}, zero-shot"
-        message = (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
-                   f"than to any tool ({by})")
     else:
-        message = f"no tool fits: none scored at least {min_score:g} with {name}"
+        message = _none_fits(choice, built, turned_away=bool(away), min_score=min_score)
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
                       past_fit=tuple(past), **policy)
+
+
+def _check_bounds(max_candidates: int, min_score: float | None,
+                  timeout_ms: float | None) -> None:
+    """Raises UsageError for a count, floor or time out of its range."""
+    if max_candidates < 1:
+        raise UsageError("max_candidates must be at least 1")
+    if min_score is not None and not 0 <= min_score <= 1:
+        raise UsageError("min_score must be between 0 and 1")
+    if timeout_ms is not None and timeout_ms <= 0:
+        raise UsageError("timeout_ms must be more than 0")
+
+
+def _none_fits(choice: ScorerChoice, built: Scorer, *, turned_away: bool,
+               min_score: float) -> str:
+    """Why pick picked nothing: the request was turned away (by the tuning's abstention,
+    else the zero-shot one of the model that ranked), or nothing reached the floor."""
+    if not turned_away:
+        return f"no tool fits: none scored at least {min_score:g} with {choice.name}"
+    by = choice.tuning.label if choice.tuning is not None else \
+        f"{ranking_model(built) or choice.name}, zero-shot"
+    return (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
+            f"than to any tool ({by})")
 
 
 def _chosen(scorer: str | Scorer | ScorerFunction | None, tools: Sequence[Tool],

@@ -10,7 +10,8 @@ scores per query, when scoring a batch is cheaper than one query at a time (the 
 scorer encodes queries in batches). Call `score_many(scorer, queries)`, which uses it when it
 is there. What else a scorer can do is declared the same way, by protocols beside `Scorer`:
 `Abstaining` (it can turn a request away), `Staged` (it may answer with its lexical stage for
-now) and `Completing` (that stage can be completed).
+now), `Completing` (that stage can be completed) and `Embedding` (it ranks with an embedding
+model, which `ranking_model` names).
 A scorer whose scores are a non-decreasing function of a key per tool (hybrid squashes its
 evidence: a power and a division per tool) may define `ranking_key(query)` (see `Keyed`):
 `rank` then computes the scores of the few tools that may rank, not of every tool.
@@ -31,6 +32,8 @@ from toolcat.model import Tool
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from toolcat.search.embeddings import Embedder
 
 # One score per tool: the index-backed scorers (bm25, semantic, hybrid, cascade) give a float
 # array, the per-tool loops (regex, keyword, fuzzy, relevance, a function) a list.
@@ -90,6 +93,22 @@ class Completing(Protocol):
 
     def complete(self) -> None:
         ...
+
+
+@runtime_checkable
+class Embedding(Protocol):
+    """A scorer that ranks with an embedding model (semantic, hybrid, cascade, and a tuning
+    over them): `embedder` is that model."""
+
+    @property
+    def embedder(self) -> Embedder:
+        ...
+
+
+def ranking_model(scorer: object) -> str | None:
+    """The label of the embedding model `scorer` ranks with (its identity without the
+    version), or None for a scorer without one."""
+    return scorer.embedder.label if isinstance(scorer, Embedding) else None
 
 
 def score_many(scorer: Scorer, queries: Sequence[str]) -> list[Scores]:

@@ -1,11 +1,11 @@
 """Which tuning a command applies, and what it says about it.
 
-A tuning comes from `--tuning FILE`, else from toolcat.yaml's `tuning:`. It applies only to
-the scorers a tuning is for (`TUNABLE`: hybrid, cascade); any other scorer scores zero-shot,
-and the user is told the tuning was left out. A tuning that applies is always named: one set
-in a configuration file must never change rankings unseen. Its warnings say which tools it
-cannot help (changed or missing since it was learned) and whether it was learned with another
-embedding model. The CLI only prints the notes and warnings these values carry.
+A tuning comes from `--tuning FILE`, else from toolcat.yaml's `tuning:`. It applies only to the
+scorers a tuning is for (`search.choice.takes_tuning`: hybrid, cascade); any other scorer
+scores zero-shot, and the user is told the tuning was left out. A tuning that applies is always
+named: one set in a configuration file must never change rankings unseen. Its warnings say
+which tools it cannot help (changed or missing since it was learned) and whether it was learned
+with another embedding model. The CLI only prints the notes and warnings these values carry.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def for_scorer(found: Tuning | None, scorer: str | None, tools: Sequence[Tool],
     if found is None:
         return AppliedTuning()
     from toolcat.search import TUNABLE
+    from toolcat.search.choice import takes_tuning
 
-    if scorer not in TUNABLE:
+    if not takes_tuning(scorer):
         return AppliedTuning(warnings=(
             f"a tuning applies to the {' and '.join(TUNABLE)} scorers; {scorer} scores "
             f"zero-shot ({found.label} is not applied)",))
@@ -72,7 +73,7 @@ def for_profile(found: Tuning | None, profile_scorer: str | None,
                 tools: Sequence[Tool]) -> AppliedTuning:
     """The tuning resolve, render, review and serve apply: `found` when the profile's scorer
     (its default: the most accurate scorer for the catalog's size) is one a tuning applies
-    to."""
-    from toolcat.search import default_scorer
+    to: the scorer `choose_scorer` gives the resolver."""
+    from toolcat.search.choice import choose_scorer
 
-    return for_scorer(found, profile_scorer or default_scorer(len(tools))[0], tools)
+    return for_scorer(found, choose_scorer(profile_scorer or None, len(tools)).scorer, tools)
