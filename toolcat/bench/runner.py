@@ -24,7 +24,7 @@ from toolcat.search import SCORERS, Scorer
 from toolcat.search.choice import ScorerChoice
 from toolcat.search.index import scorer_for
 from toolcat.search.pick import MIN_SCORE
-from toolcat.search.ranking import ranking_model
+from toolcat.search.ranking import Abstaining, Batched, ranking_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -203,10 +203,10 @@ class _ScorerBench:
         started = time.perf_counter()
         scorer = self._build()
         build_s = time.perf_counter() - started
-        batch = getattr(scorer, "scores_many", None)  # optional in the scorer contract
+        batched = isinstance(scorer, Batched)
         started = time.perf_counter()
-        results, timings = (self._batched(scorer, batch) if callable(batch)
-                            else self._one_by_one(scorer))
+        results, timings = (self._batched(scorer, scorer.scores_many)
+                            if isinstance(scorer, Batched) else self._one_by_one(scorer))
         outcomes = tuple(r[0] for r in results)
         self.away = self._turned_away(scorer, outcomes)
         run_s = time.perf_counter() - started
@@ -224,7 +224,7 @@ class _ScorerBench:
                             len(timings)),
             tokens={k: sum(r[2][k] for r in results) / len(results) for k in self.ks},
             outcomes=outcomes,
-            batched=callable(batch),
+            batched=batched,
             kinds=self._by_kind(outcomes, per_query),
             model=ranking_model(scorer),
         )
@@ -240,11 +240,11 @@ class _ScorerBench:
 
         best = np.array([o.ranking[0][1] if o.ranking else -np.inf for o in outcomes])
         away = np.zeros(len(outcomes), dtype=bool)
-        check = getattr(scorer, "turned_away_many", None)
-        if not self.min_score and callable(check):
+        if not self.min_score and isinstance(scorer, Abstaining):
             shown = [i for i, o in enumerate(outcomes) if o.ranking]
             texts = [self.queries_by_id[outcomes[i].id].text for i in shown]
-            for i, turned in zip(shown, check(texts) if texts else [], strict=True):
+            for i, turned in zip(shown, scorer.turned_away_many(texts) if texts else [],
+                                 strict=True):
                 away[i] = turned
         return {o.id for o, no in zip(outcomes, shows_nothing(best, self.threshold, away),
                                       strict=True) if no}

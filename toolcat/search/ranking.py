@@ -75,6 +75,10 @@ class Abstaining(Protocol):
     def turned_away(self, query: str) -> bool:
         ...
 
+    def turned_away_many(self, queries: Sequence[str]) -> list[bool]:
+        """`turned_away(query)` of each of `queries`, their vectors encoded together."""
+        ...
+
 
 @runtime_checkable
 class Staged(Protocol):
