@@ -320,12 +320,13 @@ def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
     parts: list[str] = []
     at = 0
     for texts in groups:
-        starts.append(at)
+        starts.append(at)  # in bytes of UTF-8
         part = read("\n".join(texts))
         parts.append(part)
-        at += len(part) + len(between)
-    # one call: the RE2 wrapper encodes the text it is given on every call
-    for match in gate.finditer(between.join(parts)):
+        at += (len(part) if part.isascii() else len(part.encode())) + len(between)
+    # one call, on bytes: the RE2 wrapper would encode a str, and map every match's offsets
+    # back to characters
+    for match in gate.finditer(between.join(parts).encode()):
         found.add(bisect_right(starts, match.start()) - 1)
     return found
 

@@ -255,7 +255,9 @@ def _suspect(texts: list[str]) -> bool:
     digits_read = view.translate(_DIGITS_AS_LETTERS)
     if digits_read != view:
         readings.append(digits_read)
-    return _anything().search(_SEPARATOR.join(readings)) is not None
+    text = _SEPARATOR.join(readings)
+    # as bytes when ASCII (nearly always): the RE2 wrapper then maps no character offsets
+    return _anything().search(text.encode("ascii") if text.isascii() else text) is not None
 
 
 def _options() -> Any:
