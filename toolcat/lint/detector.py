@@ -26,9 +26,9 @@ import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import Any
 
 BITS = 18
@@ -320,12 +320,13 @@ def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
     parts: list[str] = []
     at = 0
     for texts in groups:
-        starts.append(at)
+        starts.append(at)  # in bytes of UTF-8
         part = read("\n".join(texts))
         parts.append(part)
-        at += len(part) + len(between)
-    # one call: the RE2 wrapper encodes the text it is given on every call
-    for match in gate.finditer(between.join(parts)):
+        at += (len(part) if part.isascii() else len(part.encode())) + len(between)
+    # one call, on bytes: the RE2 wrapper would encode a str, and map every match's offsets
+    # back to characters
+    for match in gate.finditer(between.join(parts).encode()):
         found.add(bisect_right(starts, match.start()) - 1)
     return found
 
@@ -339,20 +340,36 @@ def _foreign(texts: list[str], home: str) -> bool:
     """Whether a sentence of the ASCII `texts` gets the cue `other_language` (see `cues_of`).
     A sentence in another language than English holds three of its function words, so texts
     without three of any are not split into sentences."""
-    if home == "en" and not _foreign_words(prepare("\n".join(texts)).split(), 0):
+    if home == "en" and not _foreign_words(list(chain.from_iterable(map(_other_words, texts))),
+                                           0):
         return False
-    for text in texts:
-        for _, written in split_sentences(text):
-            sentence = prepare(written)
-            words = sentence.split()
-            if len(words) >= MIN_WORDS and (_foreign_words(words, 2) if home == "en"
-                                            else language(sentence) not in ("", home)):
-                return True
+    return any(_foreign_sentence(text, home) for text in texts)
+
+
+@lru_cache(maxsize=1 << 16)
+def _foreign_sentence(text: str, home: str) -> bool:
+    """Whether a sentence of `text` gets the cue `other_language` (`_foreign`, for one string:
+    each is read once however many tools repeat it)."""
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        words = sentence.split()
+        if len(words) >= MIN_WORDS and (_foreign_words(words, 2) if home == "en"
+                                        else language(sentence) not in ("", home)):
+            return True
     return False
 
 
 _OTHER_WORDS = frozenset().union(*(vocab for lang, vocab in _FUNCTION_WORDS.items()
                                    if lang != "en"))
+
+
+@lru_cache(maxsize=1 << 18)
+def _other_words(text: str) -> tuple[str, ...]:
+    """The words of `text` as the detector reads it that are function words of a language
+    other than English. Those of texts joined by line breaks are those of each in turn (no
+    fold or split of `prepare` reads across a line break), and catalogs repeat their strings
+    tool after tool: each is read once."""
+    return tuple(filter(_OTHER_WORDS.__contains__, prepare(text).split()))
 
 
 def _foreign_words(words: list[str], times: int) -> bool:
@@ -406,8 +423,11 @@ def features(sentence: str, cues: tuple[str, ...]) -> list[int]:
 def prepare(text: str) -> str:
     """The text as the detector reads it: NFKC-folded, lower case, identifiers split."""
     folded = unicodedata.normalize("NFKC", text)
-    folded = re.sub(r"([a-z])([A-Z])", r"\1 \2", folded)
-    return folded.lower()
+    return _CAMEL.sub(" ", folded).lower()
+
+
+# between a lower and an upper case letter: a plain replacement, no template to expand
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 # a line break inside a paragraph (a wrapped line) joins; one before a blank line, a bullet,

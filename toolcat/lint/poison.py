@@ -255,7 +255,9 @@ def _suspect(texts: list[str]) -> bool:
     digits_read = view.translate(_DIGITS_AS_LETTERS)
     if digits_read != view:
         readings.append(digits_read)
-    return _anything().search(_SEPARATOR.join(readings)) is not None
+    text = _SEPARATOR.join(readings)
+    # as bytes when ASCII (nearly always): the RE2 wrapper then maps no character offsets
+    return _anything().search(text.encode("ascii") if text.isascii() else text) is not None
 
 
 def _options() -> Any:
@@ -350,7 +352,9 @@ def _normalise(text: str) -> tuple[str, str | None]:
     folded = _words(text)
     if "-" in folded and _HYPHEN_BREAK.search(folded):
         folded = _HYPHENATED.sub(r"\1\2", folded)
-    folded = folded.replace("_", " ").replace("\t", " ").translate(_LINE_BREAKS)
+    folded = folded.replace("_", " ").replace("\t", " ")
+    if not folded.isascii() or "\r" in folded or "\x0b" in folded or "\x0c" in folded:
+        folded = folded.translate(_LINE_BREAKS)  # else it would change nothing
     closed = _DOTTED.sub(_undotted, folded) if _DOTTED_HINT.search(folded) else folded
     if _SPACED_START.match(closed) or _SPACED.search(closed):  # before spaces are collapsed:
         # wide gaps separate words
