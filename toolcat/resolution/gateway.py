@@ -223,9 +223,9 @@ def _relevance(gateway: Gateway, request: Sequence[Tool], names: Mapping[str, st
         # where the fit ends the gateway stops (ranks are rounded points, so a later tool
         # may fit again); what the session or the query names is kept whatever its fit, and
         # its own fit (a tool_choice the request does not ask about) ends nothing
-        if not set(points) - {"match"}:
-            ended = ended or not fits[i]
-        if position <= keep and (not ended or set(points) - {"match"}):
+        named = bool(set(points) - {"match"})
+        ended = ended or (not named and not fits[i])
+        if position <= keep and (not ended or named):
             fate: Fate = ("visible", "gateway-kept", f"rank {position} of {total}, {why}")
         elif "expanded" in points or "always_keep" in points:
             fate = ("visible", "gateway-force-kept", f"rank {position} of {total}, {why}")

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Tool
+from toolcat.serve.log import ms_since
 from toolcat.wording import escaped
 
 if TYPE_CHECKING:
@@ -210,7 +211,7 @@ async def approve(name: str, tool: Tool, arguments: Mapping[str, Any], *, policy
         except Exception as exc:  # the client's error, a broken answer, no back channel
             problem = " ".join(str(exc).split())[:300] or type(exc).__name__
             log.write("approval", **entry, decision="failed", error=problem,
-                      ms=_ms(began))
+                      ms=ms_since(began))
             return Verdict("failed", _refused(
                 f"tool '{name}' was not called: asking the user for approval failed "
                 f"({problem})."))
@@ -218,7 +219,7 @@ async def approve(name: str, tool: Tool, arguments: Mapping[str, Any], *, policy
     decision = {"accept": "accepted", "decline": "declined"}.get(action, "cancelled")
     # ms: how long the user took (a 2026-07-28 answer comes with a request of its own)
     log.write("approval", **entry, decision=decision,
-              **({} if _modern(asking.context) else {"ms": _ms(began)}))
+              **({} if _modern(asking.context) else {"ms": ms_since(began)}))
     if decision == "accepted":
         return Verdict(decision)
     return Verdict(decision, _refused(
@@ -298,7 +299,3 @@ def _refused(message: str) -> Any:
 
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)],
                                 is_error=True)
-
-
-def _ms(began: float) -> float:
-    return round((time.perf_counter() - began) * 1000, 1)

@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
 from toolcat.errors import UsageError
 from toolcat.serve.launch import Secrets
+
+
+def ms_since(began: float) -> float:
+    """Milliseconds since `began` (a `time.perf_counter()`), as the log's `ms` fields hold them."""
+    return round((time.perf_counter() - began) * 1000, 1)
 
 
 class SessionLog:

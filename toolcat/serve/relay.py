@@ -35,7 +35,7 @@ from toolcat.model import Tool
 from toolcat.providers.names import SEPARATOR, qualified_wire
 from toolcat.serve.gate import MCP_NAMES
 from toolcat.serve.launch import LaunchError
-from toolcat.serve.log import SessionLog
+from toolcat.serve.log import SessionLog, ms_since
 from toolcat.serve.upstream import UpstreamError, Upstreams
 
 MAX_PAGES = 100  # pages of one list read from one server
@@ -203,7 +203,7 @@ class Relay:
         listed = [(server, found) for server, found in zip(servers, results, strict=True)
                   if found]
         self._log.write("relay", method=method, found=sum(len(f) for _, f in listed),
-                        servers=[s for s, _ in listed], ms=_ms(began),
+                        servers=[s for s, _ in listed], ms=ms_since(began),
                         **({"failed": failed} if failed else {}))
         return listed
 
@@ -229,10 +229,10 @@ class Relay:
                                                  what=f"{method} {_short(name)}")).result
         except (UpstreamError, LaunchError) as exc:
             self._log.write("relay", method=method, name=_short(name), server=server,
-                            ok=False, ms=_ms(began), error=str(exc))
+                            ok=False, ms=ms_since(began), error=str(exc))
             raise RelayError(str(exc), FAILED) from None
         self._log.write("relay", method=method, name=_short(name), server=server, ok=True,
-                        ms=_ms(began))
+                        ms=ms_since(began))
         return answer
 
 
@@ -269,7 +269,3 @@ def _template_pattern(template: str) -> Any:
 
 def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _ms(began: float) -> float:
-    return round((time.perf_counter() - began) * 1000, 1)

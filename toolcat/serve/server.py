@@ -54,7 +54,7 @@ from toolcat.serve.discovery import instructions, say
 from toolcat.serve.gate import MAX_NAMES, MAX_QUERY, Gate
 from toolcat.serve.http import IDLE_SESSION, MAX_SESSIONS
 from toolcat.serve.launch import LaunchError, Secrets, launch_spec
-from toolcat.serve.log import SessionLog
+from toolcat.serve.log import SessionLog, ms_since
 from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.relay import Relay, RelayError
@@ -178,7 +178,7 @@ class Serving:
             query = str(arguments["query"])
             answer = await anyio.to_thread.run_sync(gate.search, query)
             self.log.write("search", query=query[:MAX_QUERY], method=answer.method,
-                           found=list(answer.found), ms=_ms(began),
+                           found=list(answer.found), ms=ms_since(began),
                            **({"error": answer.error} if answer.error else {}),
                            **({"tuning": answer.response["tuning"]}
                               if "tuning" in answer.response else {}))
@@ -193,7 +193,7 @@ class Serving:
             response = added.response
             self.log.write("add", requested=names[:MAX_NAMES], added=list(added.added),
                            not_found=response["not_found"], refused=response["refused"],
-                           ms=_ms(began), **({"error": response["error"]}
+                           ms=ms_since(began), **({"error": response["error"]}
                                              if "error" in response else {}))
             if "error" in response:
                 return _error(self.say(f"add_tool: {response['error']}"))
@@ -201,7 +201,7 @@ class Serving:
                 await notify()
             return _answer(self._said(response))
         answer_all = gate.show_all()
-        self.log.write("show_all", total=answer_all["total"], ms=_ms(began))
+        self.log.write("show_all", total=answer_all["total"], ms=ms_since(began))
         if self.discovery:
             answer_all = {**answer_all, "tools": sorted(
                 self.discovery.get(n, n) if gate.builtin(n) else n
@@ -231,10 +231,10 @@ class Serving:
                                                     arguments, progress=_progress(REQUEST.get()))
         except LaunchError as exc:
             message = self.secrets.scrub(str(exc))
-            self.log.write("call", **entry, ok=False, ms=_ms(began), error=message)
+            self.log.write("call", **entry, ok=False, ms=ms_since(began), error=message)
             return _error(f"cannot call {name}: {message}")
         except UpstreamError as exc:
-            self.log.write("call", **entry, ok=False, ms=_ms(began), error=str(exc))
+            self.log.write("call", **entry, ok=False, ms=ms_since(began), error=str(exc))
             return _error(str(exc))
         upstream = relayed.result
         broken = self._contracts.broken(tool, upstream.structured_content,
@@ -248,7 +248,7 @@ class Serving:
                 types.TextContent(type="text", text=said), *upstream.content], is_error=True)
         result, size = capped(upstream)
         self.log.write("call", **entry, ok=not result.is_error, is_error=bool(result.is_error),
-                       ms=_ms(began), call_ms=round(relayed.call_ms, 1),
+                       ms=ms_since(began), call_ms=round(relayed.call_ms, 1),
                        **({"start_ms": round(relayed.start_ms, 1)}
                           if relayed.start_ms is not None else {}),
                        **({"truncated": size} if size is not None else {}))
@@ -627,7 +627,3 @@ def _text(text: str) -> types.CallToolResult:
 def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)],
                                 is_error=True)
-
-
-def _ms(began: float) -> float:
-    return round((time.perf_counter() - began) * 1000, 1)
