@@ -152,6 +152,9 @@ def test_server_that_exits_at_once_is_reported_with_its_stderr(run):
 @pytest.mark.parametrize(("mode", "status", "said"), [
     ("node", 1, "its stderr says: Error: Cannot find module '/app/dist/index.js'"),
     ("usage", 2, "its stderr says: error: unknown option '--stdio'"),
+    # the line an error announces is quoted with it, not left out as no error itself
+    ("bindings", 1, "Could not locate the bindings file. Tried: | → "
+                    "/app/node_modules/better-sqlite3/build/better_sqlite3.node"),
 ])
 def test_a_failing_server_is_quoted_by_the_lines_that_say_what_went_wrong(run, mode, status,
                                                                           said):

@@ -24,8 +24,16 @@ def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[st
     """The first `count` lines of `lines` that best say what went wrong (see above)."""
     kept = [line.strip() for line in lines]
     kept = [line for line in kept if line and not _NOISE.match(line)]
-    for chosen in ([line for line in kept if _STATEMENT.match(line)],
-                   [line for line in kept if _FAILURE.search(line)]):
+    for chosen in ([i for i, line in enumerate(kept) if _STATEMENT.match(line)],
+                   [i for i, line in enumerate(kept) if _FAILURE.search(line)]):
         if chosen:
-            return chosen[:count]
+            return _with_what_follows(kept, chosen)[:count]
     return kept[:count]
+
+
+def _with_what_follows(kept: list[str], chosen: list[int]) -> list[str]:
+    """The chosen lines in order, each that ends announcing more (`... Tried:`) followed by
+    the line it announces, which would otherwise be left out as not an error itself."""
+    indexes = set(chosen)
+    indexes.update(i + 1 for i in chosen if kept[i].endswith(":") and i + 1 < len(kept))
+    return [kept[i] for i in sorted(indexes)]

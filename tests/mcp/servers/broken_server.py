@@ -8,6 +8,8 @@
     node       dies as Node does on a missing module: code, caret, the error, a stack, a
                summary and the Node version (exit code 1)
     usage      refuses its arguments, then prints its whole --help text (exit code 2)
+    bindings   dies as Node does on a native module that was not built: an error that ends
+               in "Tried:", the paths tried on the next lines (exit code 1)
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
@@ -42,6 +44,11 @@ Error: Cannot find module '/app/dist/index.js'
 }
 
 Node.js v20.11.0
+"""
+BINDINGS = """Fatal error: Error: Could not locate the bindings file. Tried:
+ → /app/node_modules/better-sqlite3/build/better_sqlite3.node
+ → /app/node_modules/better-sqlite3/build/Debug/better_sqlite3.node
+    at bindings (/app/node_modules/bindings/bindings.js:126:9)
 """
 USAGE = """error: unknown option '--stdio'
 Usage: weather-server [options]
@@ -108,6 +115,9 @@ def main() -> None:
         sys.exit(1)
     if mode == "node":
         sys.stderr.write(NODE_CRASH)
+        sys.exit(1)
+    if mode == "bindings":
+        sys.stderr.write(BINDINGS)
         sys.exit(1)
     if mode == "usage":
         sys.stderr.write(USAGE)
