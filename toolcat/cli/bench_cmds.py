@@ -90,7 +90,7 @@ def bench(
     if learned is not None:
         from toolcat.tune.policy import applied
 
-        build.said(applied(learned, "bench's +tuning run", cat.tools))
+        build.said(applied(learned, "bench's +tuning rows", cat.tools))
     plan = plan_bench(cat, queries, topics=topics, scorers=scorer, ks=k, min_score=min_score,
                       fail_under=fail_under or [], compare_with=compare,
                       allow_unknown=allow_unknown, tuning=learned, models=model or [])
