@@ -155,7 +155,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     try:
         if http is None:
             anyio.run(serve_stdio, Starting(instructions(mode, renamed), upstreams,
-                                            _in_background(prepare), make))
+                                            _in_background(prepare), make, apis))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),

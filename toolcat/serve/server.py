@@ -297,12 +297,13 @@ class Starting:
     """A server that answers the handshake before it can answer requests: `wait` (blocking,
     run on a worker thread) gives what `make` (run on the event loop) turns into its
     Serving, with the subscription bus given; `instructions` are what the handshake says;
-    `upstreams` are the Serving's."""
+    `upstreams` and `apis` are the Serving's (kept open while it serves)."""
 
     instructions: str
     upstreams: Upstreams
     wait: Callable[[], Any]
     make: Callable[[Any, InMemorySubscriptionBus], Serving]
+    apis: HttpApis = field(default_factory=HttpApis)
 
 
 class _Pending:
@@ -435,7 +436,8 @@ async def serve_stdio(starting: Starting) -> None:
     failed: list[Exception] = []
     async with _until_signalled() as scope:
         with scope:
-            async with starting.upstreams, anyio.create_task_group() as group:
+            async with starting.upstreams, starting.apis, \
+                    anyio.create_task_group() as group:
 
                 async def prepare() -> None:
                     try:
@@ -488,7 +490,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
         if ready is not None:
             ready(sock.getsockname()[1])
 
-    async with serving.upstreams, anyio.create_task_group() as group:
+    async with serving.upstreams, serving.apis, anyio.create_task_group() as group:
         group.start_soon(announce)
         await web.serve(sockets=[sock])
 
