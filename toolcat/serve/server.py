@@ -59,6 +59,7 @@ from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.relay import Relay, RelayError
 from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
+from toolcat.serve.virtual import call_virtual, is_virtual
 from toolcat.source.limits import value_problem
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
@@ -99,7 +100,8 @@ class Serving:
         out once: the profile decides them)."""
         if self._reachable is None:
             tools = [*self.gate.pool, *(t for _, t in self.gate.visible())]
-            self._reachable = [s for s in dict.fromkeys(t.server for t in tools)
+            self._reachable = [s for s in dict.fromkeys(t.server for t in tools
+                                                        if not is_virtual(t))
                                if s and s != "builtin"]
         return self._reachable
 
@@ -224,7 +226,9 @@ class Serving:
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
                                  "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
-            if self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
+            if is_virtual(tool):  # get_prompt, get_resource: relayed prompts and resources
+                relayed = await call_virtual(self.relay, self.gate.catalog, tool, arguments)
+            elif self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
                 relayed = await self.apis.call(self.gate.catalog, tool, arguments)
             else:
                 relayed = await self.upstreams.call(self.launch(tool.server), tool.name,
