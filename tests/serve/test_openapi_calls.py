@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 import anyio
 import pytest
 
-from tests.serve.conftest import text
+from tests.serve.conftest import environment, text
 from tests.serve.test_approval import User, client
 
 pytestmark = pytest.mark.mcp
@@ -449,11 +451,12 @@ def test_calls_of_one_api_reuse_its_connection(api, tmp_path, monkeypatch):
 
 
 def _trusted_config(tmp_path: Path, url: str) -> Path:
-    """A project folder whose toolcat.yaml sets the Pet Shop's address."""
+    """A project folder whose toolcat.yaml sets the Pet Shop's address (and one of an API
+    the catalog does not have)."""
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     (project / "toolcat.yaml").write_text(
-        f"openapi:\n  base_urls:\n    Pet Shop: {url}\n")
+        f"openapi:\n  base_urls:\n    Pet Shop: {url}\n    Pet Shoop: {url}\n")
     return project
 
 
@@ -476,6 +479,12 @@ def test_toolcat_yaml_sets_an_apis_address_and_base_url_wins(api, tmp_path, monk
     got = anyio.run(session)
     assert not got.is_error, text(got)
     assert seen[0]["path"] == "/v1/pets/9"
+    started = subprocess.run([sys.executable, "-m", "toolcat", "serve", "-c", str(moved)],
+                             env=environment(), input="", capture_output=True, text=True,
+                             timeout=60, check=False)
+    assert started.returncode == 0, started.stderr
+    assert (f"warning: {project / 'toolcat.yaml'}:4:16: openapi.base_urls names 'Pet Shoop', "
+            "which is no OpenAPI API of the catalog; known: Pet Shop") in started.stderr
     flagged = anyio.run(session, "--base-url", f"Pet Shop=http://localhost:{port}/v2")
     assert not flagged.is_error, text(flagged)
     assert seen[1]["path"] == "/v2/pets/9"  # the flag's address, not the file's

@@ -135,14 +135,13 @@ def openapi_base_urls(cfg: Config, overridden: Collection[str] = ()) -> dict[str
         pointer = join(BASE_URLS, str(api))
         parts = urlsplit(url) if isinstance(url, str) else None
         if parts is None or parts.scheme.lower() not in ("http", "https") \
-                or not parts.hostname or not str(api).strip():
+                or not parts.hostname or not str(api):
             raise read.error(pointer, f"openapi.base_urls: '{str(api)[:80]}' must map to an "
                              "http or https URL, e.g. https://api.example.com/v1")
-        if str(api).strip() not in overridden:
-            out[str(api).strip()] = url.strip()
+        if str(api) not in overridden:
+            out[str(api)] = url.strip()
     if out and cfg.path is not None and not may_relax_safety(cfg.path):
-        first = next(api for api in value if str(api).strip() in out)
-        raise read.error(join(BASE_URLS, str(first)), (
+        raise read.error(join(BASE_URLS, next(iter(out))), (
             "openapi.base_urls chooses where toolcat serve sends calls, with the API's "
             "credential from your environment: it is taken only from your own configuration "
             f"folder or a folder of ${ENV_TRUST}, never from a repository's files; give the "
