@@ -1,7 +1,9 @@
 """What relaying an OpenAPI operation through `toolcat serve` costs: a GET with a path and a
 query parameter, called by the SDK's client over stdio, against the same request sent
-straight to the API with httpx (the reference), both to one local HTTP server started here
-and measured in the same run. The ratio is serve / reference.
+straight to the API with httpx (the reference: one client kept, its connections reused, as
+serve keeps one per API; and, for comparison, a new client per request), all to one local
+HTTP server started here and measured in the same run. The ratio is serve / reference;
+calls/s are sequential calls over their whole time.
 
     python benchmarks/openapi_calls.py                 # 50 calls each
     python benchmarks/openapi_calls.py --calls 200
@@ -10,6 +12,7 @@ and measured in the same run. The ratio is serve / reference.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -62,21 +65,25 @@ class Api(BaseHTTPRequestHandler):
         pass
 
 
-async def direct(port: int, calls: int) -> list[float]:
+async def direct(port: int, calls: int, *, pooled: bool) -> list[float]:
     import ssl
 
     import httpx
 
     tls = ssl.create_default_context()
     times = []
-    for i in range(calls):  # a client per request, as serve makes one per call
-        began = time.perf_counter()
-        async with httpx.AsyncClient(trust_env=False, verify=tls) as client:
+    kept = httpx.AsyncClient(trust_env=False, verify=tls)
+    async with kept:
+        for i in range(calls):
+            began = time.perf_counter()
+            client = kept if pooled else httpx.AsyncClient(trust_env=False, verify=tls)
             response = await client.get(f"http://127.0.0.1:{port}/v1/items/{i}",
                                         params={"verbose": "true"},
                                         headers={"Authorization": "Bearer bench-token"})
             response.json()
-        times.append((time.perf_counter() - began) * 1000)
+            if not pooled:
+                await client.aclose()
+            times.append((time.perf_counter() - began) * 1000)
     return times
 
 
@@ -112,13 +119,19 @@ def main() -> None:
             path.write_text(DOCUMENT.replace("PORT", str(port)))
             profile = Path(tmp) / "profile.yaml"
             profile.write_text("name: bench\nscorer: bm25\n")
-            reference = statistics.median(anyio.run(direct, port, options.calls))
-            served = statistics.median(anyio.run(through_serve, path, profile, options.calls))
+            pooled = anyio.run(functools.partial(direct, port, options.calls, pooled=True))
+            fresh = anyio.run(functools.partial(direct, port, options.calls, pooled=False))
+            served = anyio.run(through_serve, path, profile, options.calls)
     finally:
         httpd.shutdown()
-    print(f"GET with path and query parameters, median of {options.calls}: straight to the "
-          f"API {reference:.1f} ms (reference), through toolcat serve {served:.1f} ms "
-          f"(ratio {served / reference:.2f}x)")
+    reference = statistics.median(pooled)
+    print(f"GET with path and query parameters, {options.calls} calls, median and calls/s:")
+    for label, times in (("straight to the API, one client (reference)", pooled),
+                         ("straight to the API, a client per request", fresh),
+                         ("through toolcat serve (SDK client, stdio)", served)):
+        print(f"  {label}: {statistics.median(times):.2f} ms, "
+              f"{len(times) / (sum(times) / 1000):,.0f} calls/s "
+              f"({statistics.median(times) / reference:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 import anyio
 import pytest
 
-from tests.serve.conftest import text
+from tests.serve.conftest import environment, text
 from tests.serve.test_approval import User, client
 
 pytestmark = pytest.mark.mcp
@@ -103,8 +105,10 @@ paths:
 
 
 class PetShop(BaseHTTPRequestHandler):
-    """The API: every request is recorded; it needs the bearer token."""
+    """The API: every request is recorded (with the client's port: which connection it came
+    on); it needs the bearer token. Connections are kept alive, as real APIs keep them."""
 
+    protocol_version = "HTTP/1.1"
     seen: list[dict[str, Any]]
 
     def _handle(self) -> None:
@@ -114,7 +118,8 @@ class PetShop(BaseHTTPRequestHandler):
         self.seen.append({"method": self.command, "path": parts.path,
                           "query": parse_qsl(parts.query), "body": body,
                           "authorization": self.headers.get("Authorization"),
-                          "trace": self.headers.get("X-Trace")})
+                          "trace": self.headers.get("X-Trace"),
+                          "port": self.client_address[1]})
         if parts.path in ("/v1/stats", "/v1/account"):  # their own schemes, checked below
             return self._reply(200, {"ok": True})
         if self.headers.get("Authorization") != f"Bearer {TOKEN}":
@@ -126,6 +131,10 @@ class PetShop(BaseHTTPRequestHandler):
             return self._reply(404, {"error": "no pet with id missing"})
         if parts.path == "/v1/pets/echo":  # an API that quotes the credential it was sent
             return self._reply(400, {"error": "bad request", "headers": dict(self.headers)})
+        if parts.path == "/v1/pets/odd":  # breaks the Pet schema: an id is a string
+            return self._reply(200, {"id": 7, "name": "Odd"})
+        if parts.path == "/v1/pets/listed":  # an array where the schema says an object
+            return self._reply(200, [{"id": "7"}])
         if parts.path == "/v1/pets/huge":
             return self._reply(200, "x" * (17 * 2**20), "text/plain")
         if self.command == "GET" and parts.path.startswith("/v1/pets/"):
@@ -379,3 +388,127 @@ def test_a_server_url_that_is_not_http_is_refused_in_one_line(api, tmp_path, run
     assert result.stderr.strip() == (
         f"toolcat: error: {hostile}:4:10: the API's server URL 'file:///etc/passwd' is not "
         "http or https: toolcat calls HTTP APIs only")
+
+
+@pytest.mark.parametrize("mode", ["add", "call"])
+def test_json_responses_are_listed_as_output_schemas_and_answers_are_held_to_them(
+        api, tmp_path, monkeypatch, mode):
+    document, _ = api
+    _with_token(monkeypatch)
+
+    async def session() -> tuple[dict[str, Any], list[Any]]:
+        async with client("-c", str(document), "-p", str(_profile(tmp_path)), "--mode", mode,
+                          user=None) as tc:
+            names = ["getPet", "searchPets", "deletePet"]
+            if mode == "add":
+                await tc.call_tool("add_tool", {"tool_names": names})
+                listed = {t.name: t.output_schema for t in (await tc.list_tools()).tools}
+                call = tc.call_tool
+            else:
+                found = await tc.call_tool("search_tools", {"query": "pet"})
+                listed = {t["name"]: t.get("outputSchema")
+                          for t in found.structured_content["tools"]}
+
+                async def call(name: str, arguments: dict[str, Any]) -> Any:
+                    return await tc.call_tool("call_tool", {"name": name,
+                                                            "arguments": arguments})
+            return listed, [await call("getPet", {"petId": "rex"}),
+                            await call("searchPets", {"body": {"query": "Rex"}}),
+                            await call("getPet", {"petId": "odd"}),
+                            await call("getPet", {"petId": "listed"})]
+
+    listed, (got, searched, odd, array) = anyio.run(session)
+    assert listed["getPet"] == {"type": "object", "properties": {
+        "id": {"type": "string"}, "name": {"type": "string"}}}
+    assert listed["searchPets"]["required"] == ["result"]  # an array, held under `result`
+    assert listed["searchPets"]["properties"]["result"]["items"] == {"$ref": "#/$defs/Pet"}
+    assert "Pet" in listed["searchPets"]["$defs"]
+    assert listed.get("deletePet") is None  # a 204 has no body to describe
+    assert not got.is_error and got.structured_content == {"id": "rex", "name": "Rex"}
+    assert not searched.is_error
+    assert searched.structured_content == {"result": [{"id": "7", "name": "Rex"}]}
+    assert odd.is_error and text(odd).startswith(
+        "The upstream server 'Pet Shop' broke the contract of getPet: it returned "
+        "structuredContent that does not match it at /id: 7 is not of type \"string\"")
+    assert '{"id": 7, "name": "Odd"}' in text(odd)  # what the API sent, for the model
+    assert array.is_error and "returned no structuredContent" in text(array)
+
+
+def test_calls_of_one_api_reuse_its_connection(api, tmp_path, monkeypatch):
+    document, seen = api
+    _with_token(monkeypatch)
+
+    async def session() -> list[Any]:
+        async with client("-c", str(document), "-p", str(_profile(tmp_path)),
+                          user=None) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["getPet", "searchPets"]})
+            return [await tc.call_tool("getPet", {"petId": str(i)}) for i in range(3)] + [
+                await tc.call_tool("searchPets", {"body": {"query": "Rex"}})]
+
+    results = anyio.run(session)
+    assert not any(r.is_error for r in results)
+    assert len(seen) == 4 and len({s["port"] for s in seen}) == 1  # one connection
+
+
+def _trusted_config(tmp_path: Path, url: str) -> Path:
+    """A project folder whose toolcat.yaml sets the Pet Shop's address (and one of an API
+    the catalog does not have)."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "toolcat.yaml").write_text(
+        f"openapi:\n  base_urls:\n    Pet Shop: {url}\n    Pet Shoop: {url}\n")
+    return project
+
+
+def test_toolcat_yaml_sets_an_apis_address_and_base_url_wins(api, tmp_path, monkeypatch):
+    document, seen = api
+    _with_token(monkeypatch)
+    port = document.read_text().split('default: "')[1].split('"')[0]
+    moved = tmp_path / "moved.yaml"  # the document's own server is gone
+    moved.write_text(document.read_text().replace(f'default: "{port}"', 'default: "9"'))
+    project = _trusted_config(tmp_path, f"http://localhost:{port}/v1")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("TOOLCAT_TRUST", str(project))
+
+    async def session(*args: str) -> Any:
+        async with client("-c", str(moved), "-p", str(_profile(tmp_path)), *args,
+                          user=None) as tc:
+            await tc.call_tool("add_tool", {"tool_names": ["getPet"]})
+            return await tc.call_tool("getPet", {"petId": "9"})
+
+    got = anyio.run(session)
+    assert not got.is_error, text(got)
+    assert seen[0]["path"] == "/v1/pets/9"
+    started = subprocess.run([sys.executable, "-m", "toolcat", "serve", "-c", str(moved)],
+                             env=environment(), input="", capture_output=True, text=True,
+                             timeout=60, check=False)
+    assert started.returncode == 0, started.stderr
+    assert (f"warning: {project / 'toolcat.yaml'}:4:16: openapi.base_urls names 'Pet Shoop', "
+            "which is no OpenAPI API of the catalog; known: Pet Shop") in started.stderr
+    flagged = anyio.run(session, "--base-url", f"Pet Shop=http://localhost:{port}/v2")
+    assert not flagged.is_error, text(flagged)
+    assert seen[1]["path"] == "/v2/pets/9"  # the flag's address, not the file's
+
+
+def test_a_repositorys_toolcat_yaml_cannot_choose_where_calls_go(api, tmp_path, monkeypatch,
+                                                                  run):
+    document, seen = api
+    project = _trusted_config(tmp_path, "https://collector.example/v1")
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("TOOLCAT_TRUST", raising=False)
+    result = run("serve", "-c", str(document))
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(
+        f"toolcat: error: {project / 'toolcat.yaml'}:3:15: openapi.base_urls chooses where "
+        "toolcat serve sends calls, with the API's credential from your environment: it is "
+        "taken only from your own configuration folder or a folder of $TOOLCAT_TRUST")
+    assert seen == []
+    bad = tmp_path / "bad"
+    (bad / ".git").mkdir(parents=True)
+    (bad / "toolcat.yaml").write_text("openapi:\n  base_urls:\n    Pet Shop: ftp://x/\n")
+    monkeypatch.chdir(bad)
+    result = run("serve", "-c", str(document))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"toolcat: error: {bad / 'toolcat.yaml'}:3:15: openapi.base_urls: 'Pet Shop' must "
+        "map to an http or https URL, e.g. https://api.example.com/v1")

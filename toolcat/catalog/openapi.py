@@ -301,6 +301,10 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
         wiring["security"] = _requirements(operation["security"])
     if _json_response(operation, components):
         wiring["output"] = "json"
+    output = _output_schema(operation, components, shared)
+    if output is not None and output.get("type") != "object":  # a non-object result
+        wiring["wrap"] = "result"
+        output = {"type": "object", "properties": {"result": output}, "required": ["result"]}
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = list(dict.fromkeys(required))
@@ -311,8 +315,12 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
     text = [t for t in (operation.get("summary"), operation.get("description"))
             if isinstance(t, str) and t.strip()]
     name = _name(operation, method, path)
-    return {"name": name, "description": "\n\n".join(text), "parameters": parameters,
-            "annotations": _hints(method, operation), "openapi": wiring}
+    entry = {"name": name, "description": "\n\n".join(text), "parameters": parameters,
+             "annotations": _hints(method, operation), "openapi": wiring}
+    if output is not None:
+        used = shared.definitions(output)
+        entry["outputSchema"] = {**output, "$defs": used} if used else output
+    return entry
 
 
 def _hints(method: str, operation: dict[str, Any]) -> dict[str, Any]:
@@ -359,6 +367,45 @@ def _json_response(operation: dict[str, Any], components: dict[str, Any]) -> boo
                     and isinstance(described.get("schema"), dict):
                 return True
     return False
+
+
+def _output_schema(operation: dict[str, Any], components: dict[str, Any], shared: Shared
+                   ) -> dict[str, Any] | None:
+    """The schema of the operation's JSON success body (references rewritten to `#/$defs/`;
+    a reference to an object component inlined, so that the top says `type: object`), when
+    every success response it declares has one and they agree: MCP's outputSchema promises
+    structured content on every success, which a 204 without a body could not keep."""
+    found: list[Any] = []
+    for status, response in _mapping(operation.get("responses")).items():
+        if not str(status).startswith("2"):
+            continue
+        content = _mapping(_mapping(_inline(response, components)).get("content"))
+        schemas = [described["schema"] for media, described in content.items()
+                   if _is_json(str(media)) and isinstance(described, dict)
+                   and isinstance(described.get("schema"), dict)]
+        if not schemas:
+            return None
+        found.append(schemas[0])
+    if not found or any(schema != found[0] for schema in found[1:]):
+        return None
+    schema = shared.rewrite(found[0])
+    if not isinstance(schema, dict):
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_DEFS) and len(schema) == 1:
+        target = shared.definitions(schema).get(ref.removeprefix(_DEFS))
+        if isinstance(target, dict) and _is_object(target):
+            return {**target, "type": "object"}
+    return {**schema, "type": "object"} if _is_object(schema) else dict(schema)
+
+
+def _is_object(schema: dict[str, Any]) -> bool:
+    """Whether every value `schema` allows is a JSON object (null included, when nullable)."""
+    if schema.get("nullable") is True:
+        return False
+    return schema.get("type") == "object" or ("type" not in schema and "properties" in schema
+                                              and not any(k in schema for k in (
+                                                  "anyOf", "oneOf", "allOf", "$ref")))
 
 
 def _is_json(media: str) -> bool:

@@ -5,13 +5,16 @@ loaded with the project's `$ref` roots and its policy for MCP tools that give no
 from __future__ import annotations
 
 import gc
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs
 from toolcat.config.paths import demo_catalog
 from toolcat.config.trust import (
+    ENV_TRUST,
     check_owned,
     may_relax_safety,
     relaxing_from,
@@ -22,6 +25,7 @@ from toolcat.errors import UsageError
 from toolcat.model import Catalog, LoadIssue
 from toolcat.providers.mcp import trust_unannotated, unannotated_setting
 from toolcat.source.files import named_path
+from toolcat.source.positions import join
 
 DEMO = "demo"  # unless a file of that name is in the working folder
 NO_CATALOG = ("no catalog: pass paths, -c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml "
@@ -98,3 +102,49 @@ def unannotated_policy(cfg: Config) -> tuple[str, LoadIssue | None]:
         return policy, None
     return "unknown", LoadIssue("untrusted-setting", relaxing_from(
         f"mcp.unannotated: {policy}", cfg.path), cfg.where("/mcp/unannotated"), "warning")
+
+
+BASE_URLS = "/openapi/base_urls"
+
+
+def openapi_base_urls(cfg: Config, overridden: Collection[str] = ()) -> dict[str, str]:
+    """`openapi: {base_urls: {API: URL}}` of toolcat.yaml: the address `toolcat serve` calls
+    each named OpenAPI API at instead of its document's server URL, but for the APIs in
+    `overridden` (those `--base-url` names: the flag wins, and they are left out).
+
+    Where calls go decides who receives the API's credential from the environment, so the
+    setting counts only in a file of the user's configuration folder or a folder of
+    $TOOLCAT_TRUST (config.trust.may_relax_safety); a repository's toolcat.yaml that sets
+    it stops serve rather than be ignored, since calling the document's server instead
+    could reach another deployment than the one the user meant.
+
+    Raises:
+        ConfigError: the section is malformed, a URL is not http or https, or the file may
+            not choose where calls go; each at its line and column.
+    """
+    read = cfg.reader()
+    section = read.mapping("/openapi", cfg.sections.get("openapi"), ("base_urls",))
+    value = section.get("base_urls")
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise read.error(BASE_URLS, "'openapi.base_urls' must be a mapping of API names "
+                         "(an OpenAPI document's info.title) to http or https URLs")
+    out: dict[str, str] = {}
+    for api, url in value.items():
+        pointer = join(BASE_URLS, str(api))
+        parts = urlsplit(url) if isinstance(url, str) else None
+        if parts is None or parts.scheme.lower() not in ("http", "https") \
+                or not parts.hostname or not str(api):
+            raise read.error(pointer, f"openapi.base_urls: '{str(api)[:80]}' must map to an "
+                             "http or https URL, e.g. https://api.example.com/v1")
+        if str(api) not in overridden:
+            out[str(api)] = url.strip()
+    if out and cfg.path is not None and not may_relax_safety(cfg.path):
+        raise read.error(join(BASE_URLS, next(iter(out))), (
+            "openapi.base_urls chooses where toolcat serve sends calls, with the API's "
+            "credential from your environment: it is taken only from your own configuration "
+            f"folder or a folder of ${ENV_TRUST}, never from a repository's files; give the "
+            f"address with --base-url, or trust this file with "
+            f"{ENV_TRUST}={cfg.path.resolve().parent}"))
+    return out

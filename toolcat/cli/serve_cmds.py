@@ -89,7 +89,8 @@ def serve(
         list[str] | None,
         typer.Option("--base-url", metavar="API=URL", help="Call the OpenAPI operations of "
                      "API (a server of the catalog: the document's info.title) at URL "
-                     "instead of the document's server URL (repeatable).",
+                     "instead of the document's server URL (repeatable); wins over "
+                     "openapi.base_urls of toolcat.yaml.",
                      show_default=False),
     ] = None,
 ) -> None:
@@ -102,13 +103,14 @@ def serve(
 
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
-    from toolcat.catalog.project import unannotated_policy
+    from toolcat.catalog.project import BASE_URLS, openapi_base_urls, unannotated_policy
     from toolcat.cli import build
-    from toolcat.cli.output import note
+    from toolcat.cli.output import note, warn
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
     from toolcat.serve.answers import ANSWERS
     from toolcat.serve.proxy import check_mode
+    from toolcat.source.positions import join
 
     if mode is not None:
         check_mode(mode)
@@ -118,15 +120,20 @@ def serve(
         raise UsageError("--call-timeout must be a positive number of seconds")
     address = _address(http) if http is not None else None
     overrides = _overrides(servers) if servers is not None else {}
-    apis = _base_urls(base_url or [])
+    flagged = _base_urls(base_url or [])
     cfg = build.config()
+    configured = openapi_base_urls(cfg, overridden=flagged)
+    apis = {**configured, **flagged}
     chosen = build.profile(profile, cfg)
     cat = build.load(catalog, shape, cfg=cfg, served_with={*overrides, *apis})
-    unknown = sorted(set(apis) - {s.name for s in cat.servers if "openapi" in s.extra})
+    known = [s.name for s in cat.servers if "openapi" in s.extra]
+    unknown = sorted(set(flagged) - set(known))
     if unknown:
         raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of the "
-                         "catalog; known: " + (", ".join(
-                             s.name for s in cat.servers if "openapi" in s.extra) or "none"))
+                         "catalog; known: " + (", ".join(known) or "none"))
+    for api in sorted(set(configured) - set(known)):
+        warn(f"{cfg.where(join(BASE_URLS, api))}: openapi.base_urls names '{api}', which is "
+             "no OpenAPI API of the catalog; known: " + (", ".join(known) or "none"))
     learned = build.resolver_tuning(tuning, cfg, cat, chosen)
     lock = _lock(cfg.path)
     if address is None and (token is not None or allow_host):

@@ -10,6 +10,7 @@ catalogs a command works on. What a configuration file may do is decided in conf
     mcp: {unannotated: unknown}         # MCP tools without safety hints: unknown, safe or unsafe
     device: auto                        # where embeddings are encoded: auto, cpu, cuda, mps
     tuning: tuning.json                 # a `toolcat tune` file the hybrid scorer applies
+    openapi: {base_urls: {Pet Shop: https://staging.pets.example/v1}}   # where serve calls
 
 Imports only rooms below it (source); see docs/architecture.md.
 """
@@ -40,7 +41,8 @@ else:  # pragma: no cover
 
 CONFIG_NAMES = ("toolcat.yaml", "toolcat.yml")
 ENV_CATALOG = "TOOLCAT_CATALOG"
-SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device", "tuning")
+SECTIONS = ("catalogs", "lint", "profile", "refs", "names", "mcp", "device", "tuning",
+            "openapi")
 # where embeddings may be encoded (`device:`, --device, $TOOLCAT_DEVICE); `cuda:1` names a GPU
 DEVICES = ("auto", "cpu", "cuda", "mps")
 REFS_KEYS = ("roots",)

@@ -55,6 +55,11 @@ class Listing:
     info: Mapping[str, Json] = field(default_factory=dict)
     instructions: str | None = None
     tools: tuple[Mapping[str, Json], ...] = ()
+    # what else it offers, by name: its prompts' names, its resources' URIs and its resource
+    # templates' URI templates (serve's get_prompt and get_resource tools name them)
+    prompts: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
 
 
 def list_servers(specs: Sequence[ServerSpec], *, timeout: float = DEFAULT_TIMEOUT,
@@ -138,6 +143,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                     tools = await _all_tools(client, spec)
                     info = client.server_info
                     instructions = _instructions(client)
+                    offered = await _offered(client)
         except BaseException as exc:
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
@@ -154,7 +160,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
             raise ServerError(problem + seen.detail() + stderr_tail(errlog)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
-                   info=info_json, instructions=instructions, tools=tuple(tools))
+                   info=info_json, instructions=instructions, tools=tuple(tools),
+                   prompts=offered[0], resources=offered[1], templates=offered[2])
 
 
 @contextmanager
@@ -261,6 +268,36 @@ async def _all_tools(client: Client, spec: ServerSpec) -> list[dict[str, Json]]:
                               f"{cursor!r} twice; its pagination loops")
         cursors.add(cursor)
     raise ServerError(f"MCP server '{spec.label}' sent more than {MAX_PAGES} pages of tools")
+
+
+MAX_OFFERED = 1_000  # names of prompts, resources or templates recorded per server
+MAX_OFFERED_NAME = 500  # characters of one name kept; a longer one is not recorded
+
+
+async def _offered(client: Client) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The names of the server's prompts, the URIs of its resources and the URI templates of
+    its resource templates: the first page of each, at most MAX_OFFERED. A server that
+    declares them and fails to list them records none (its tools are what is imported)."""
+    said = client.server_capabilities
+
+    async def names(method: Any, items: Any) -> tuple[str, ...]:
+        try:
+            page = await method()
+        except Exception:  # an MCPError, or an answer the SDK refused
+            return ()
+        found = (str(name) for name in items(page))
+        return tuple(dict.fromkeys(name for name in found if 0 < len(name) <= MAX_OFFERED_NAME
+                                   and name.isprintable()))[:MAX_OFFERED]
+
+    prompts = await names(client.list_prompts, lambda page: (p.name for p in page.prompts)) \
+        if said.prompts is not None else ()
+    if said.resources is None:
+        return prompts, (), ()
+    resources = await names(client.list_resources,
+                            lambda page: (r.uri for r in page.resources))
+    templates = await names(client.list_resource_templates,
+                            lambda page: (t.uri_template for t in page.resource_templates))
+    return prompts, resources, templates
 
 
 def _instructions(client: Client) -> str | None:

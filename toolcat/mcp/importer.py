@@ -78,7 +78,9 @@ def _no_file_refs(tool: Tool, server: str) -> None:
 
 def listing_server(listing: Listing) -> Server:
     """The catalog's record of a server: its description, and under `mcp:` how it was reached
-    (secrets redacted), what it said about itself, and its instructions for the model."""
+    (secrets redacted), what it said about itself, its instructions for the model, and the
+    names of the prompts, resources and resource templates it offers (`prompts`,
+    `resources`, `resource_templates`)."""
     info = dict(listing.info)
     description = str(info.get("description") or info.get("title") or "")
     mcp: dict[str, Any] = listing.spec.launch()
@@ -86,4 +88,8 @@ def listing_server(listing: Listing) -> Server:
         mcp["server_info"] = info
     if listing.instructions:
         mcp["instructions"] = listing.instructions
+    for key, names in (("prompts", listing.prompts), ("resources", listing.resources),
+                       ("resource_templates", listing.templates)):
+        if names:
+            mcp[key] = list(names)
     return Server(name=listing.name, description=description, extra={"mcp": mcp})

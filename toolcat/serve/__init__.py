@@ -88,7 +88,9 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     from toolcat.serve.discovery import discovery_names, instructions
     from toolcat.serve.proxy import ModeLog, ProxyGate, check_mode
     from toolcat.serve.trust import live_changes, withheld
+    from toolcat.serve.virtual import with_virtual_tools
 
+    catalog = with_virtual_tools(catalog)  # get_prompt, get_resource where servers have them
     mode = check_mode(mode) if mode is not None else profile.tool_search_mode.serve_mode
 
     if http is not None:
@@ -155,7 +157,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     try:
         if http is None:
             anyio.run(serve_stdio, Starting(instructions(mode, renamed), upstreams,
-                                            _in_background(prepare), make))
+                                            _in_background(prepare), make, apis))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),

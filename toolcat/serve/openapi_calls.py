@@ -5,13 +5,23 @@ The request is built by toolcat.serve.openapi_request (the address: the user's -
 for the API, else the document's server; credentials from serve's environment). The answer:
 
 - a success (2xx) is the body as text; when it is JSON and the operation declares a JSON
-  response schema, also as `structuredContent` (an object as is, anything else as
-  `{"result": ...}`, MCP's structured content being an object);
+  response schema, also as `structuredContent`, as the tool's `outputSchema` says (the
+  import lists one when every success response declares the same JSON schema;
+  toolcat.catalog.openapi): an object as is, or under `result` when the schema is not an
+  object's (MCP's structured content is an object). serve checks it against that schema
+  as it checks an MCP server's (toolcat.serve.contract). Without an outputSchema, an object
+  is given as is and anything else under `result`;
 - another status is an error result naming the API, the status and the operation, with the
   start of the body;
 - a call gets the call timeout (--call-timeout) in all, connection included; a body larger
   than MAX_BODY bytes is not read. Redirects are not followed (they could carry a credential
   elsewhere), and nothing of the environment's HTTP settings (proxies, .netrc) is used.
+
+Each API has one httpx client for the life of the session (`async with apis:` closes them),
+so its connections are kept and reused from call to call rather than opened for each; all
+share one SSL context, made on the first call. The clients keep no cookies: a cookie an API
+sets must not ride along on a later call, where it could stand in for a credential the
+environment no longer gives.
 
 Credentials are scrubbed from every message (the session's Secrets).
 """
@@ -23,6 +33,7 @@ import os
 import ssl
 import time
 from collections.abc import Mapping
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import anyio
@@ -40,7 +51,8 @@ _TEXTUAL = ("text/", "application/json", "application/xml", "application/yaml",
 
 
 class HttpApis:
-    """The HTTP APIs of a serve session: `await apis.call(catalog, tool, arguments)`."""
+    """The HTTP APIs of a serve session: `async with apis:` for the session, then
+    `await apis.call(catalog, tool, arguments)`."""
 
     def __init__(self, *, timeout: float = DEFAULT_CALL_TIMEOUT,
                  secrets: Secrets | None = None, base_urls: Mapping[str, str] | None = None,
@@ -49,7 +61,17 @@ class HttpApis:
         self.secrets = secrets or Secrets()
         self.base_urls = dict(base_urls or {})
         self.environ = environ
-        self._tls: Any = None  # the SSL context every call's client shares (made once)
+        self._tls: Any = None  # the SSL context every API's client shares (made once)
+        self._clients: dict[str, Any] = {}  # API -> its httpx.AsyncClient, made on first use
+
+    async def __aenter__(self) -> HttpApis:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            with anyio.CancelScope(shield=True):
+                await client.aclose()
 
     @staticmethod
     def handles(tool: Tool) -> bool:
@@ -73,12 +95,11 @@ class HttpApis:
         except RequestError as exc:
             raise UpstreamError(self.secrets.scrub(f"cannot call {tool.name}: {exc}")) from None
         self.secrets.add(request.secrets)
-        if self._tls is None:  # loading the CA certificates takes 0.1 s: once, off the loop
-            self._tls = await anyio.to_thread.run_sync(ssl.create_default_context)
+        client = await self._client(request.api)
         sent = time.perf_counter()
         try:
             with anyio.fail_after(self.timeout):
-                status, reason, kind, body = await _send(request, self._tls)
+                status, reason, kind, body = await _send(client, request)
         except TimeoutError:
             raise UpstreamError(f"API '{request.api}' did not answer {request.operation} "
                                 f"within {self.timeout:g} s") from None
@@ -92,6 +113,19 @@ class HttpApis:
         result = self._result(request, status, reason, kind, body)
         return Relayed(result, None, (time.perf_counter() - sent) * 1000)
 
+    async def _client(self, api: str) -> Any:
+        """The client of `api`, whose pool keeps its connections between calls."""
+        import httpx
+
+        if self._tls is None:  # loading the CA certificates takes 0.1 s: once, off the loop
+            self._tls = await anyio.to_thread.run_sync(ssl.create_default_context)
+        client = self._clients.get(api)
+        if client is None:
+            client = self._clients[api] = httpx.AsyncClient(
+                follow_redirects=False, trust_env=False, timeout=None, verify=self._tls,
+                cookies=_no_cookies())
+        return client
+
     def _result(self, request: Request, status: int, reason: str, kind: str,
                 body: bytes) -> types.CallToolResult:
         text = _text(body, kind)
@@ -102,13 +136,16 @@ class HttpApis:
             return types.CallToolResult(content=[types.TextContent(
                 type="text", text=self.secrets.scrub(said))], is_error=True)
         structured: dict[str, Any] | None = None
-        if request.json_output and _is_json(kind) and body:
+        if request.structured and _is_json(kind) and body:
             try:
                 value = json.loads(body)
             except ValueError:
-                value = None
+                pass  # none: a listed outputSchema's check says so
             else:
-                structured = value if isinstance(value, dict) else {"result": value}
+                if isinstance(value, dict) and request.structured in ("object", "either"):
+                    structured = value
+                elif request.structured in ("result", "either"):
+                    structured = {"result": value}
         if not body:
             text = f"HTTP {status} {reason}".strip()
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
@@ -119,24 +156,26 @@ class _TooLarge(Exception):
     pass
 
 
-async def _send(request: Request, tls: ssl.SSLContext) -> tuple[int, str, str, bytes]:
-    """(status, reason, content type, body) of `request`, the body read up to MAX_BODY."""
-    import httpx
+def _no_cookies() -> CookieJar:
+    """A cookie jar that accepts no cookie from any domain."""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
 
-    async with httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None,
-                                 verify=tls) as client:
-        extra: dict[str, Any] = {"json": request.body} if request.has_body else {}
-        async with client.stream(request.method, request.url, params=tuple(request.params),
-                                 headers=request.headers, **extra) as response:
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > MAX_BODY:
-                    raise _TooLarge(f"at least {size:,}")
-                chunks.append(chunk)
-            kind = response.headers.get("content-type", "")
-            return response.status_code, response.reason_phrase, kind, b"".join(chunks)
+
+async def _send(client: Any, request: Request) -> tuple[int, str, str, bytes]:
+    """(status, reason, content type, body) of `request` sent with `client`, the body read
+    up to MAX_BODY."""
+    extra: dict[str, Any] = {"json": request.body} if request.has_body else {}
+    async with client.stream(request.method, request.url, params=tuple(request.params),
+                             headers=request.headers, **extra) as response:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise _TooLarge(f"at least {size:,}")
+            chunks.append(chunk)
+        kind = response.headers.get("content-type", "")
+        return response.status_code, response.reason_phrase, kind, b"".join(chunks)
 
 
 def _is_json(kind: str) -> bool:

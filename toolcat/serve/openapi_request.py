@@ -48,7 +48,11 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
     has_body: bool = False
-    json_output: bool = False  # the operation declares a JSON response schema
+    # how a JSON success body becomes structured content: "" not at all (no JSON response
+    # schema); "object": as is, an object only (the outputSchema is an object's); "result":
+    # under `result` (the outputSchema wraps a schema that is not an object's); "either":
+    # an object as is, anything else under `result` (no outputSchema listed)
+    structured: str = ""
     secrets: tuple[str, ...] = ()
 
 
@@ -121,7 +125,15 @@ def build_request(tool: Tool, arguments: Mapping[str, Any], settings: Mapping[st
     has_body = bool(wiring.get("body")) and arguments.get("body") is not None
     return Request(api, method, url, described, params, headers,
                    arguments.get("body") if has_body else None, has_body,
-                   wiring.get("output") == "json", secrets)
+                   _structured(tool, wiring), secrets)
+
+
+def _structured(tool: Tool, wiring: Mapping[str, Any]) -> str:
+    if wiring.get("output") != "json":
+        return ""
+    if not isinstance(tool.extra.get("outputSchema"), Mapping):
+        return "either"
+    return "result" if wiring.get("wrap") == "result" else "object"
 
 
 def _base(api: str, url: Any) -> str:

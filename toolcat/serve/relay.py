@@ -110,6 +110,21 @@ class Relay:
         return await self._one("prompts/get", found.server, request, types.GetPromptResult,
                                name=name)
 
+    async def get_prompt_of(self, server: str, name: str, arguments: dict[str, str] | None
+                            ) -> types.GetPromptResult:
+        """The prompt `name` of `server`, asked of that server alone (the get_prompt tool,
+        which names both)."""
+        self._reachable(server)
+        request = types.GetPromptRequest(params=types.GetPromptRequestParams(
+            name=name, arguments=arguments))
+        return await self._one("prompts/get", server, request, types.GetPromptResult,
+                               name=f"{server}:{name}")
+
+    def _reachable(self, server: str) -> None:
+        if server not in self._servers():
+            raise RelayError(f"'{_short(server)}' is no MCP server this session can reach",
+                             UNKNOWN)
+
     def _prompt(self, name: str) -> _Found | None:
         if name in self._prompts:
             return self._prompts[name]
@@ -151,12 +166,17 @@ class Relay:
         out = []
         for server, found in listed:
             for template in found:
-                self._templates.append((_template_pattern(template.uri_template), server))
+                self._templates.append((template_pattern(template.uri_template), server))
                 out.append(template.model_copy(update={"name": names[server, template.name]}))
         return out
 
-    async def read(self, uri: str) -> types.ReadResourceResult:
-        server = self._route(uri)
+    async def read(self, uri: str, server: str | None = None) -> types.ReadResourceResult:
+        """The resource at `uri`, read from `server` when given (it recorded the URI, or a
+        template it matches), else from the server that lists it."""
+        if server is not None:
+            self._reachable(server)
+        else:
+            server = self._route(uri)
         if server is None:
             await self.resources()
             await self.templates()
@@ -252,7 +272,7 @@ def _served_names(found: Sequence[tuple[str, str]], *, rule: bool = True
     return served
 
 
-def _template_pattern(template: str) -> Any:
+def template_pattern(template: str) -> Any:
     """A pattern of the URIs an RFC 6570 template makes (an expression matches any text
     but a path or query separator; `{+x}` and `{#x}` any text at all), in RE2: a server's
     template cannot make matching slower than linear."""

@@ -59,6 +59,7 @@ from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.relay import Relay, RelayError
 from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
+from toolcat.serve.virtual import call_virtual, is_virtual
 from toolcat.source.limits import value_problem
 
 Notify = Callable[[], Awaitable[None]]  # tells the client that the tool list changed
@@ -99,7 +100,8 @@ class Serving:
         out once: the profile decides them)."""
         if self._reachable is None:
             tools = [*self.gate.pool, *(t for _, t in self.gate.visible())]
-            self._reachable = [s for s in dict.fromkeys(t.server for t in tools)
+            self._reachable = [s for s in dict.fromkeys(t.server for t in tools
+                                                        if not is_virtual(t))
                                if s and s != "builtin"]
         return self._reachable
 
@@ -224,7 +226,9 @@ class Serving:
         entry: dict[str, Any] = {"tool": name, "server": tool.server,
                                  "arguments": sorted(arguments), **audited(tool, verdict)}
         try:
-            if self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
+            if is_virtual(tool):  # get_prompt, get_resource: relayed prompts and resources
+                relayed = await call_virtual(self.relay, self.gate.catalog, tool, arguments)
+            elif self.apis.handles(tool):  # an OpenAPI operation: an HTTP request
                 relayed = await self.apis.call(self.gate.catalog, tool, arguments)
             else:
                 relayed = await self.upstreams.call(self.launch(tool.server), tool.name,
@@ -297,12 +301,13 @@ class Starting:
     """A server that answers the handshake before it can answer requests: `wait` (blocking,
     run on a worker thread) gives what `make` (run on the event loop) turns into its
     Serving, with the subscription bus given; `instructions` are what the handshake says;
-    `upstreams` are the Serving's."""
+    `upstreams` and `apis` are the Serving's (kept open while it serves)."""
 
     instructions: str
     upstreams: Upstreams
     wait: Callable[[], Any]
     make: Callable[[Any, InMemorySubscriptionBus], Serving]
+    apis: HttpApis = field(default_factory=HttpApis)
 
 
 class _Pending:
@@ -435,7 +440,8 @@ async def serve_stdio(starting: Starting) -> None:
     failed: list[Exception] = []
     async with _until_signalled() as scope:
         with scope:
-            async with starting.upstreams, anyio.create_task_group() as group:
+            async with starting.upstreams, starting.apis, \
+                    anyio.create_task_group() as group:
 
                 async def prepare() -> None:
                     try:
@@ -488,7 +494,7 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
         if ready is not None:
             ready(sock.getsockname()[1])
 
-    async with serving.upstreams, anyio.create_task_group() as group:
+    async with serving.upstreams, serving.apis, anyio.create_task_group() as group:
         group.start_soon(announce)
         await web.serve(sockets=[sock])
 
