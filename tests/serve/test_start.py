@@ -105,3 +105,62 @@ def test_a_catalog_served_for_the_first_time_says_it_is_read_for_security_findin
     assert "reading 72 tools for security findings" in first
     again, _ = anyio.run(session)
     assert "security findings" not in again and "72 tools over stdio" in again
+
+
+def test_a_broken_catalog_read_after_the_handshake_still_ends_serve_with_its_place(
+        run, tmp_path):
+    """Over stdio the catalog is read once the handshake is answered (or the client has
+    gone); a broken one ends serve as before: one line naming file:line:column, exit 2."""
+    broken = tmp_path / "tools.yaml"
+    broken.write_text("tools:\n  - name: get_time\n    description: [unclosed\n",
+                      encoding="utf-8")
+    result = run("serve", "-c", str(broken), input="")
+    assert result.exit_code == 2
+    assert f"{broken}:4:1: invalid YAML" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.mcp
+def test_verbose_says_each_step_of_the_start_with_the_handshake_before_the_catalog(tmp_path):
+    """`serve -v` says what it is doing and how long each step took: the handshake is
+    answered before the catalog is read, the security rules run and the gate is made."""
+    import re
+    import sys
+    import tempfile
+
+    from mcp import Client, StdioServerParameters, stdio_client
+
+    from tests.serve.conftest import environment
+
+    env = environment(TOOLCAT_CACHE_DIR=str(tmp_path / "cache"))
+    params = StdioServerParameters(command=sys.executable, env=env, args=[
+        "-m", "toolcat", "serve", "-c", str(CATALOGS), "-v", "-p", str(_fast(tmp_path))])
+
+    async def session() -> tuple[str, list[str]]:
+        with tempfile.TemporaryFile("w+") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy",
+                              cache=None) as client:
+                result = await client.call_tool("search_tools", {"query": "send a message"})
+                found = [t["name"] for t in json.loads(result.content[0].text)["tools"]]
+            errlog.seek(0)
+            return errlog.read(), found
+
+    said, found = anyio.run(session)
+    assert "send_message" in found
+    steps = [line for line in said.splitlines() if re.search(r"s after start\)$", line)]
+    order = ["imported the MCP SDK", "answered the handshake", "read the catalog: 72 tools",
+             "running the security rules over 72 tools", "security verdict: 0 of 72 tools",
+             "made the gate: 62 tools searchable", "built the regex search",
+             "built the bm25 scorer's index"]
+    where = [next(i for i, line in enumerate(steps) if what in line) for what in order]
+    assert where == sorted(where), steps
+    assert re.search(r"read the catalog: 72 tools \(\d+\.\d\d s; \d+\.\d\d s after start\)",
+                     said)
+
+
+def _fast(folder):
+    from tests.serve.conftest import FAST_PROFILE
+
+    path = folder / "fast.yaml"
+    path.write_text(FAST_PROFILE, encoding="utf-8")
+    return path

@@ -58,6 +58,7 @@ from toolcat.serve.log import SessionLog, ms_since
 from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.relay import Relay, RelayError
+from toolcat.serve.stages import QUIET, Stages
 from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
 from toolcat.source.limits import value_problem
 
@@ -295,14 +296,36 @@ def _fast_validator(schema: Any) -> Any:
 @dataclass(frozen=True)
 class Starting:
     """A server that answers the handshake before it can answer requests: `wait` (blocking,
-    run on a worker thread) gives what `make` (run on the event loop) turns into its
-    Serving, with the subscription bus given; `instructions` are what the handshake says;
-    `upstreams` are the Serving's."""
+    run on a worker thread once the handshake is answered) gives what `make` (run on the
+    event loop) turns into its Serving, with the subscription bus given; `instructions` are
+    what the handshake says; `upstreams` are the Serving's; `stages` says when the handshake
+    was answered."""
 
     instructions: str
     upstreams: Upstreams
     wait: Callable[[], Any]
     make: Callable[[Any, InMemorySubscriptionBus], Serving]
+    stages: Stages = QUIET
+
+
+class _FirstRequest:
+    """Middleware that notes the first request: the handshake once it is answered (or, from a
+    2026-07-28 client, which has none, any request as it comes)."""
+
+    def __init__(self, stages: Stages) -> None:
+        self.asked = anyio.Event()
+        self._stages = stages
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "initialize":
+            self.asked.set()
+            return await call_next(ctx)
+        try:
+            return await call_next(ctx)
+        finally:
+            if not self.asked.is_set():
+                self._stages.done("answered the handshake (initialize)")
+            self.asked.set()
 
 
 class _Pending:
@@ -424,20 +447,25 @@ def init_options(server: Server[Any]) -> Any:
 
 async def serve_stdio(starting: Starting) -> None:
     """Serve over stdin/stdout until the client closes stdin. The handshake is answered at
-    once; requests wait until `starting` is ready (its catalog read and its gate made, on a
-    thread). When it fails, serve stops and its error is raised here; when the client leaves
-    first, it is still waited for, so that a broken catalog is reported all the same."""
+    once; `starting` is made ready (its security verdict and its gate, on a thread) once the
+    handshake is answered (so that the handshake does not share the interpreter with it),
+    and requests wait for it. When it fails, serve stops and its error is raised here; when
+    the client leaves first, it is still waited for, so that a broken profile is reported all
+    the same."""
     from mcp.server.stdio import stdio_server
 
     pending = _Pending()
     bus = InMemorySubscriptionBus()
     server = build_server(pending, starting.instructions, bus)
+    first = _FirstRequest(starting.stages)
+    server.middleware.append(first)
     failed: list[Exception] = []
     async with _until_signalled() as scope:
         with scope:
             async with starting.upstreams, anyio.create_task_group() as group:
 
                 async def prepare() -> None:
+                    await first.asked.wait()
                     try:
                         made = await anyio.to_thread.run_sync(starting.wait,
                                                               abandon_on_cancel=True)
@@ -447,8 +475,11 @@ async def serve_stdio(starting: Starting) -> None:
                         group.cancel_scope.cancel()
 
                 group.start_soon(prepare)
-                async with stdio_server() as (read, write):
-                    await server.run(read, write, init_options(server))
+                try:
+                    async with stdio_server() as (read, write):
+                        await server.run(read, write, init_options(server))
+                finally:
+                    first.asked.set()  # a client that left before asking: prepare all the same
     if failed:
         raise failed[0]
 
