@@ -114,14 +114,25 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
 
     by_server: dict[str, list[Tool]] = {}
 
-    def prepare() -> Gate:
-        """The catalog (when it is still to be read), its security verdict, then the gate
-        (over stdio, on a thread once the handshake is answered)."""
+    def opening() -> Gate:
+        """The catalog (when it is still to be read) and its gate, not yet screened (over
+        stdio, on a thread once the handshake is answered)."""
         served = catalog if isinstance(catalog, Catalog) else catalog()
         discovery_names(discovery or {}, served)  # no catalog tool has a name given them
         learned = tuning(served) if callable(tuning) else tuning
         for tool in served.tools:
             by_server.setdefault(tool.server, []).append(tool)
+        began = time.perf_counter()
+        gate = Gate(served, profile, allow_unsafe=allow_unsafe, tuning=learned) \
+            if mode == "add" else ProxyGate(served, profile, allow_unsafe=allow_unsafe,
+                                            tuning=learned, define=definition_json)
+        stages.done(f"made the gate: {len(gate.resolution.catalog_tools):,} catalog tools "
+                    "visible", began)
+        return gate
+
+    def screening(gate: Gate) -> Gate:
+        """The gate screened by the catalog's security verdict, its indexes warming."""
+        served = gate.catalog
 
         def scanning() -> None:
             scanned.append(True)
@@ -134,15 +145,10 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
 
         began = time.perf_counter()
         held.update(withheld(served, allowed=allow_tools, lock=lock, scanning=scanning))
-        stages.done(f"security verdict: {len(held):,} of {len(served.tools):,} tools withheld"
-                    + ("" if scanned else " (kept from an earlier start)"), began)
-        began = time.perf_counter()
-        gate = Gate(served, profile, allow_unsafe=allow_unsafe, tuning=learned,
-                    withheld=held) if mode == "add" else ProxyGate(
-            served, profile, allow_unsafe=allow_unsafe, tuning=learned, withheld=held,
-            define=definition_json)
-        stages.done(f"made the gate: {len(gate.pool):,} tools searchable, "
-                    f"{len(gate.resolution.catalog_tools):,} catalog tools visible", began)
+        gate.screen(held)
+        stages.done(f"security verdict: {len(held):,} of {len(served.tools):,} tools "
+                    f"withheld{'' if scanned else ' (kept from an earlier start)'}; "
+                    f"{len(gate.pool):,} searchable", began)
         gate.stages = stages
         gate.warm()
         return gate
@@ -181,13 +187,14 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
         if http is None:
             # started once the handshake is answered, on a thread of its own (a client that
             # leaves does not wait for it)
-            anyio.run(serve_stdio, Starting(instructions(mode, renamed), upstreams,
-                                            lambda: _in_background(prepare)(), make,
-                                            stages=stages))
+            anyio.run(serve_stdio, Starting(
+                instructions(mode, renamed), upstreams, lambda: _in_background(opening)(),
+                lambda gate: _in_background(lambda: screening(gate))(), make,
+                discovery=renamed, stages=stages))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),
-                      make(prepare()), http[0], http[1], ready)
+                      make(screening(opening())), http[0], http[1], ready)
     finally:
         if made:  # a session that started (a gate that failed has no start either)
             session_log.write("stop", started=upstreams.started())

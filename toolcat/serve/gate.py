@@ -158,14 +158,7 @@ class Gate:
                   if t.category == DISCOVERY}
         self._builtins = {t.name: t for t in self.resolver.builtins.tools
                           if t.qualified_name in served}
-        self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
-        # the pool as a flag per catalog tool: the search scorer ranks the whole catalog
-        pooled = {id(t) for t in self.pool}
-        self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
-                                       count=len(catalog.tools))
-        # the tools a search cannot return, which it names when they fit (by identity)
-        tools = catalog.tools
-        self._left_out = frozenset(id(tools[i]) for i in np.flatnonzero(~self._searchable))
+        self._pool()
         # the names a client may call tools by: built on first use (add_tool, or once the
         # semantic stage is ready), not at start (a quarter of a second each at 43,000 tools)
         self._maps = _Shared[_NameMaps]()  # shared by forks, as the indexes are
@@ -179,6 +172,25 @@ class Gate:
         self._stored = prefetch_encoder(self.scorer_name, catalog, **self._scorer_options)
         self._semantic = threading.Event()  # set once the semantic stage is ready (or failed)
         self._warming = False  # `warm` readies the semantic stage (else nothing waits for it)
+
+    def _pool(self) -> None:
+        """The tools search can find and add_tool add, from the profile, the unsafe policy
+        and what is withheld."""
+        self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
+        # the pool as a flag per catalog tool: the search scorer ranks the whole catalog
+        pooled = {id(t) for t in self.pool}
+        tools = self.catalog.tools
+        self._searchable = np.fromiter((id(t) in pooled for t in tools), dtype=bool,
+                                       count=len(tools))
+        # the tools a search cannot return, which it names when they fit (by identity)
+        self._left_out = frozenset(id(tools[i]) for i in np.flatnonzero(~self._searchable))
+
+    def screen(self, withheld: Mapping[str, str]) -> None:
+        """Withhold these tools too (qualified name -> why; toolcat.serve.trust's verdict,
+        known after the gate was made): neither found, added nor called. For serve's start:
+        before any search, add_tool or `warm` (the indexes are built over the pool)."""
+        self.withheld.update(withheld)
+        self._pool()
 
     # ---- what the client sees --------------------------------------------------------------
 

@@ -133,9 +133,7 @@ class Serving:
     # ---- tools/list ------------------------------------------------------------------------
 
     def listed(self, gate: Gate | None = None) -> list[types.Tool]:
-        gate = gate or self.gate
-        return [_definition(self.discovery.get(name, name) if gate.builtin(name) is tool
-                            else name, tool) for name, tool in gate.visible()]
+        return listed(gate or self.gate, self.discovery)
 
     # ---- tools/call ------------------------------------------------------------------------
 
@@ -256,6 +254,13 @@ class Serving:
         return result
 
 
+def listed(gate: Gate, discovery: Mapping[str, str]) -> list[types.Tool]:
+    """What tools/list answers the client of `gate` (the discovery tools by the names
+    `discovery` gives them)."""
+    return [_definition(discovery.get(name, name) if gate.builtin(name) is tool else name,
+                        tool) for name, tool in gate.visible()]
+
+
 class BuiltinArguments:
     """Checks the arguments of a discovery tool as check-call's checker does, with the same
     messages. Arguments within the value limits that jsonschema-rs finds valid have nothing
@@ -295,16 +300,19 @@ def _fast_validator(schema: Any) -> Any:
 
 @dataclass(frozen=True)
 class Starting:
-    """A server that answers the handshake before it can answer requests: `wait` (blocking,
-    run on a worker thread once the handshake is answered) gives what `make` (run on the
-    event loop) turns into its Serving, with the subscription bus given; `instructions` are
-    what the handshake says; `upstreams` are the Serving's; `stages` says when the handshake
-    was answered."""
+    """A server that answers the handshake before it can answer requests. Once the
+    handshake is answered, `wait` (blocking, run on a worker thread) gives the gate, not yet
+    screened by the security verdict; `screen` (the same) screens it; `make` (run on the
+    event loop) turns it into its Serving, with the subscription bus given. `instructions`
+    are what the handshake says; `discovery` the discovery tools' names; `upstreams` are
+    the Serving's; `stages` says when the handshake was answered."""
 
     instructions: str
     upstreams: Upstreams
-    wait: Callable[[], Any]
-    make: Callable[[Any, InMemorySubscriptionBus], Serving]
+    wait: Callable[[], Gate]
+    screen: Callable[[Gate], Gate]
+    make: Callable[[Gate, InMemorySubscriptionBus], Serving]
+    discovery: Mapping[str, str] = field(default_factory=dict)
     stages: Stages = QUIET
 
 
@@ -329,15 +337,31 @@ class _FirstRequest:
 
 
 class _Pending:
-    """The Serving requests wait for."""
+    """The Serving requests wait for; tools/list may be answered before it (`listing`)."""
 
     def __init__(self) -> None:
         self._ready = anyio.Event()
+        self._opened = anyio.Event()
         self._serving: Serving | None = None
+        self._early: list[types.Tool] | None = None
+
+    def opened(self, gate: Gate, discovery: Mapping[str, str]) -> None:
+        """The gate is made, not yet screened by the security verdict. In add mode, when it
+        shows no catalog tool before a search, tools/list holds toolcat's own discovery
+        tools alone, and is answered from now on (no catalog text reaches the client)."""
+        if gate.mode == "add" and not gate.resolution.catalog_tools:
+            self._early = listed(gate, discovery)
+        self._opened.set()
 
     def ready(self, serving: Serving) -> None:
         self._serving = serving
         self._ready.set()
+        self._opened.set()
+
+    async def listing(self) -> list[types.Tool] | None:
+        """The tools/list answer before the Serving is ready, or None: wait for it."""
+        await self._opened.wait()
+        return None if self._ready.is_set() else self._early
 
     async def get(self) -> Serving:
         await self._ready.wait()
@@ -355,6 +379,9 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
+        early = await serving.listing() if isinstance(serving, _Pending) else None
+        if early is not None:
+            return types.ListToolsResult(tools=early)
         served = await ready()
         gate = served.client(_connection(ctx), _owner(ctx))
         return types.ListToolsResult(tools=served.listed(gate))
@@ -467,9 +494,12 @@ async def serve_stdio(starting: Starting) -> None:
                 async def prepare() -> None:
                     await first.asked.wait()
                     try:
-                        made = await anyio.to_thread.run_sync(starting.wait,
+                        gate = await anyio.to_thread.run_sync(starting.wait,
                                                               abandon_on_cancel=True)
-                        pending.ready(starting.make(made, bus))
+                        pending.opened(gate, starting.discovery)
+                        gate = await anyio.to_thread.run_sync(starting.screen, gate,
+                                                              abandon_on_cancel=True)
+                        pending.ready(starting.make(gate, bus))
                     except Exception as exc:  # raised below, once the server is down
                         failed.append(exc)
                         group.cancel_scope.cancel()
