@@ -236,3 +236,54 @@ def _fast(folder):
     path = folder / "fast.yaml"
     path.write_text(FAST_PROFILE, encoding="utf-8")
     return path
+
+
+@pytest.mark.mcp
+def test_a_poisoned_tool_asked_for_at_once_on_a_new_large_catalog_is_never_served(tmp_path):
+    """A catalog never served before, of 3,001 tools: the client asks for the poisoned tool
+    as soon as the handshake is answered (tools/list, a search, add_tool, a call), while the
+    security rules are still to read it; none of its text reaches the client, and the
+    harmless tools are found."""
+    import sys
+    import tempfile
+
+    from mcp import Client, StdioServerParameters, stdio_client
+
+    from tests.serve.conftest import environment, text
+
+    tools = [{"name": f"convert_unit_{i}", "description": f"Convert a quantity of kind {i} "
+              "between metric and imperial units.", "parameters": {
+                  "type": "object", "properties": {"value": {"type": "number"}}}}
+             for i in range(3000)]
+    catalog = tmp_path / "big.yaml"
+    catalog.write_text(POISONED + "".join(
+        f"  - {json.dumps(tool)}\n" for tool in tools), encoding="utf-8")
+    env = environment(TOOLCAT_CACHE_DIR=str(tmp_path / "cache"))
+    params = StdioServerParameters(command=sys.executable, env=env, args=[
+        "-m", "toolcat", "serve", "-c", str(catalog), "-p", str(_fast(tmp_path)), "-v"])
+    seen: list[str] = []
+
+    async def session() -> str:
+        with tempfile.TemporaryFile("w+") as errlog:
+            async with Client(stdio_client(params, errlog=errlog), mode="legacy",
+                              cache=None) as client:
+                listed = [t.name for t in (await client.list_tools()).tools]
+                seen.append(json.dumps(listed))
+                found = await client.call_tool("search_tools", {"query": "numbers"})
+                seen.append(text(found))
+                added = await client.call_tool("add_tool", {"tool_names": ["add_numbers"]})
+                seen.append(text(added))
+                called = await client.call_tool("add_numbers", {"a": 1, "b": 2})
+                seen.append(text(called))
+                assert called.is_error
+                seen.append(json.dumps([t.name for t in (await client.list_tools()).tools]))
+            errlog.seek(0)
+            return errlog.read()
+
+    said = anyio.run(session)
+    assert "security verdict: 1 of 3,002 tools withheld" in said
+    assert json.loads(seen[0]) == ["search_tools", "add_tool", "show_all_tools"]
+    assert [t["name"] for t in json.loads(seen[1])["tools"]] == ["multiply_numbers"]
+    assert "TC601 tool-poisoning" in seen[2] and "not served" in seen[3]
+    assert "add_numbers" not in seen[4]
+    assert not any("id_rsa" in answer or "Do not mention" in answer for answer in seen)
