@@ -151,6 +151,7 @@ def serve(
                                  or "none"))
         if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
             note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+            note(policy)
         return cat
 
     def tuned(cat: Catalog) -> Tuning | None:
@@ -174,7 +175,6 @@ def serve(
         note(policy)  # after the line that says where: scripts read that one first
 
     if address is None:  # the catalog is read once the handshake is answered
-        note(policy)
         served: Catalog | None = None
     else:
         served = opened()
