@@ -240,7 +240,7 @@ def _fast(folder):
 
 @pytest.mark.mcp
 def test_a_poisoned_tool_asked_for_at_once_on_a_new_large_catalog_is_never_served(tmp_path):
-    """A catalog never served before, of 3,001 tools: the client asks for the poisoned tool
+    """A catalog never served before, of 3,002 tools: the client asks for the poisoned tool
     as soon as the handshake is answered (tools/list, a search, add_tool, a call), while the
     security rules are still to read it; none of its text reaches the client, and the
     harmless tools are found."""
