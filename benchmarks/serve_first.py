@@ -7,13 +7,17 @@ a search, a catalog's first serve, and a one-shot client's first answer.
   must be equal).
 - `start`: `toolcat serve -c CATALOG` of a catalog never served before (a fresh cache), driven
   by the MCP SDK's stdio client: seconds to the handshake, to `tools/list`, to the first
-  search_tools answer (target: the handshake within 2 s).
+  search_tools answer (target: the handshake within 2 s), against a plain read of the same
+  catalog (a fresh process that loads it, with a fresh cache) measured in the same run,
+  interleaved; `--runs` of each, medians. `--repo` serves another checkout of toolcat (an
+  export of an earlier commit: the figures before a change), interleaved with this one.
 - `oneshot`: the demo catalog indexed (`toolcat index`, in a temporary cache), then fresh
   serve processes asked once each, as the MCP Inspector's CLI asks: the first answer's
   latency and whether it is the warm gate's ranking.
 
     python benchmarks/serve_first.py                     # every row
     python benchmarks/serve_first.py --rows regex start --folder /tmp/scale
+    python benchmarks/serve_first.py --rows start --runs 3 --repo /tmp/toolcat-before
 """
 
 from __future__ import annotations
@@ -76,13 +80,13 @@ def _ms(seconds: list[float]) -> str:
     return f"median {statistics.median(seconds) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
 
 
-async def first_moments(catalog: Path, cache: Path, query: str
+async def first_moments(catalog: Path, cache: Path, query: str, repo: Path = REPO
                         ) -> tuple[float, float, float, dict]:
     """Seconds to the handshake, to tools/list and to the first answer, and the answer."""
     from mcp import Client, StdioServerParameters, stdio_client
 
-    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(cache)}
-    params = StdioServerParameters(command=sys.executable, env=env, cwd=REPO,
+    env = {**os.environ, "PYTHONPATH": str(repo), "TOOLCAT_CACHE_DIR": str(cache)}
+    params = StdioServerParameters(command=sys.executable, env=env, cwd=repo,
                                    args=["-m", "toolcat", "serve", "-c", str(catalog)])
     began = time.perf_counter()
     with Path(os.devnull).open("w") as quiet:
@@ -96,13 +100,38 @@ async def first_moments(catalog: Path, cache: Path, query: str
     return handshake, listed, first, json.loads(answer.content[0].text)
 
 
-def start_row(path: Path, folder: Path) -> None:
-    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=folder))
-    handshake, listed, first, _ = anyio.run(first_moments, path, cache,
-                                            "list the files in a folder")
-    print(f"| a catalog never served before, 43k: handshake / tools/list / first answer | "
-          f"{handshake:.2f} s / {listed:.2f} s / {first:.2f} s | target: handshake 2 s | "
-          f"{handshake / 2:.2f}× |")
+def plain_read(path: Path, folder: Path) -> float:
+    """Seconds a fresh process takes to read the catalog, never seen before, and exit."""
+    cache = Path(tempfile.mkdtemp(prefix="cache-read-", dir=folder))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(cache)}
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import sys; from toolcat.catalog.load import "
+                    "load_catalog; load_catalog(sys.argv[1])", str(path)], env=env, cwd=REPO,
+                   check=True)
+    return time.perf_counter() - began
+
+
+def start_row(path: Path, folder: Path, runs: int, repos: dict[str, Path]) -> None:
+    read: list[float] = []
+    moments: dict[str, list[tuple[float, float, float]]] = {name: [] for name in repos}
+    for _ in range(runs):  # interleaved: the reference, then each checkout
+        read.append(plain_read(path, folder))
+        for name, repo in repos.items():
+            cache = Path(tempfile.mkdtemp(prefix="cache-", dir=folder))
+            *seconds, _ = anyio.run(first_moments, path, cache, "list the files in a folder",
+                                    repo)
+            moments[name].append((seconds[0], seconds[1], seconds[2]))
+    reference = statistics.median(read)
+    load = os.getloadavg()[0]
+    print(f"| a plain read of the 43k catalog never seen before (a fresh process; the "
+          f"reference) | {reference:.2f} s (runs {', '.join(f'{r:.2f}' for r in read)}) | | "
+          f"load average {load:.1f} |")
+    for name, seen in moments.items():
+        handshake, listed, first = (statistics.median(m[i] for m in seen) for i in range(3))
+        print(f"| {name}: a catalog never served before, 43k: handshake / tools/list / "
+              f"first answer (medians of {runs}) | {handshake:.2f} s / {listed:.2f} s / "
+              f"{first:.2f} s | handshake target 2 s | handshake {handshake / reference:.2f}×"
+              f" the read; first answer {first / reference:.2f}× |")
 
 
 def oneshot_row(folder: Path, sessions: int) -> None:
@@ -135,6 +164,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--sessions", type=int, default=3)
     parser.add_argument("--folder", type=Path, help="keep the generated catalog here")
+    parser.add_argument("--runs", type=int, default=3, help="serve starts per checkout")
+    parser.add_argument("--repo", type=Path, help="also serve this checkout (before)")
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="toolcat-first-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -147,7 +178,8 @@ def main() -> None:
     if "regex" in args.rows:
         regex_row(big, args.queries)
     if "start" in args.rows:
-        start_row(big, folder)
+        repos = {"before": args.repo.resolve()} if args.repo else {}
+        start_row(big, folder, args.runs, {**repos, "this checkout": REPO})
     if "oneshot" in args.rows:
         oneshot_row(folder, args.sessions)
 

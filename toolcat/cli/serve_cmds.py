@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,8 +13,10 @@ from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
+    from toolcat.model import Catalog
     from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
+    from toolcat.search.tuning import Tuning
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
@@ -93,6 +96,12 @@ def serve(
                      "openapi.base_urls of toolcat.yaml.",
                      show_default=False),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Say on stderr what serve does as it starts "
+                     "(reading the catalog, the security rules, the handshake, each search "
+                     "index) and how long each step takes."),
+    ] = False,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool (or call_tool, with
     --mode call) in front of deferred tools, calls relayed to the servers the tools come from.
@@ -103,6 +112,7 @@ def serve(
 
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
+    began = time.perf_counter()
     from toolcat.catalog.project import BASE_URLS, openapi_base_urls, unannotated_policy
     from toolcat.cli import build
     from toolcat.cli.output import note, warn
@@ -110,6 +120,7 @@ def serve(
     from toolcat.serve import serve as run
     from toolcat.serve.answers import ANSWERS
     from toolcat.serve.proxy import check_mode
+    from toolcat.serve.stages import Stages
     from toolcat.source.positions import join
 
     if mode is not None:
@@ -125,26 +136,38 @@ def serve(
     configured = openapi_base_urls(cfg, overridden=flagged)
     apis = {**configured, **flagged}
     chosen = build.profile(profile, cfg)
-    cat = build.load(catalog, shape, cfg=cfg, served_with={*overrides, *apis})
-    known = [s.name for s in cat.servers if "openapi" in s.extra]
-    unknown = sorted(set(flagged) - set(known))
-    if unknown:
-        raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of the "
-                         "catalog; known: " + (", ".join(known) or "none"))
-    for api in sorted(set(configured) - set(known)):
-        warn(f"{cfg.where(join(BASE_URLS, api))}: openapi.base_urls names '{api}', which is "
-             "no OpenAPI API of the catalog; known: " + (", ".join(known) or "none"))
-    learned = build.resolver_tuning(tuning, cfg, cat, chosen)
+    stages = Stages(note if verbose else None, began)
     lock = _lock(cfg.path)
     if address is None and (token is not None or allow_host):
         raise UsageError("--token and --allow-host apply to --http; over stdio the client "
                          "that started serve is its only client")
 
+    def opened() -> Catalog:
+        """The catalog, read (over stdio, once the handshake is answered: toolcat.serve)."""
+        reading = time.perf_counter()
+        cat = build.load(catalog, shape, cfg=cfg, served_with={*overrides, *apis})
+        stages.done(f"read the catalog: {len(cat.tools):,} tools", reading)
+        known = [s.name for s in cat.servers if "openapi" in s.extra]
+        unknown = sorted(set(flagged) - set(known))
+        if unknown:
+            raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of "
+                             "the catalog; known: " + (", ".join(known) or "none"))
+        for api in sorted(set(configured) - set(known)):
+            warn(f"{cfg.where(join(BASE_URLS, api))}: openapi.base_urls names '{api}', which "
+                 "is no OpenAPI API of the catalog; known: " + (", ".join(known) or "none"))
+        if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
+            note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+            note(policy)
+        return cat
+
+    def tuned(cat: Catalog) -> Tuning | None:
+        return build.resolver_tuning(tuning, cfg, cat, chosen)
+
     relaxed = unannotated_policy(cfg)[0] == "safe"
     policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
 
     def ready(port: int) -> None:
-        assert address is not None
+        assert address is not None and served is not None
         from toolcat.serve.http import address as where
 
         reach = where(address[0])
@@ -153,22 +176,23 @@ def serve(
                  else "no token")
         scope = "this machine only" if reach.loopback else \
             "every interface" if reach.wildcard else "beyond this machine"
-        note(f"toolcat serve: {len(cat.tools)} tools at http://{host}:{port}/mcp "
+        note(f"toolcat serve: {len(served.tools)} tools at http://{host}:{port}/mcp "
              f"({scope}; Host and Origin checked; {guard})")
         note(policy)  # after the line that says where: scripts read that one first
 
-    if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
-        note(f"toolcat serve: {len(cat.tools)} tools over stdio")
-        note(policy)
-
+    if address is None:  # the catalog is read once the handshake is answered
+        served: Catalog | None = None
+    else:
+        served = opened()
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
-        run(cat, chosen, http=address, allow_unsafe=allow_unsafe, log=log,
-            call_timeout=call_timeout, overrides=overrides, ready=ready, tuning=learned,
+        run(opened if served is None else served, chosen, http=address,
+            allow_unsafe=allow_unsafe, log=log, call_timeout=call_timeout,
+            overrides=overrides, ready=ready,
+            tuning=tuned if served is None else tuned(served),
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode, answers=answers,
-            base_urls=apis,
-            progress=note)
+            base_urls=apis, progress=note, stages=stages)
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import signal
 import threading
+import time
 from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import Future
 from pathlib import Path
@@ -24,6 +25,7 @@ from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog, Tool
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
+from toolcat.serve.stages import QUIET, Stages
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
@@ -34,23 +36,28 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = None,
+def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
+          http: tuple[str, int] | None = None,
           allow_unsafe: bool = False, log: Path | None = None,
           call_timeout: float = DEFAULT_CALL_TIMEOUT,
           overrides: Mapping[str, ServerSpec] | None = None,
-          ready: Callable[[int], None] | None = None, tuning: Tuning | None = None,
+          ready: Callable[[int], None] | None = None,
+          tuning: Tuning | Callable[[Catalog], Tuning | None] | None = None,
           token: str | None = None, allow_hosts: Collection[str] = (),
           allow_tools: Collection[str] = (), lock: Lock | None = None,
           discovery: Mapping[str, str] | None = None, mode: str | None = None,
           answers: str = "json", base_urls: Mapping[str, str] | None = None,
-          progress: Callable[[str], None] | None = None) -> None:
+          progress: Callable[[str], None] | None = None, stages: Stages = QUIET) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
     Over stdio the handshake does not wait for the gate (the profile's first resolution over
-    the catalog, toolcat.serve.gate): it is made on a thread once the MCP SDK is imported,
-    while the handshake is answered; requests wait for it, and what it raises stops serve
-    and is raised here, as it was before the server started.
+    the catalog, toolcat.serve.gate): it is made on a thread once the handshake is answered;
+    requests wait for it, and what it raises stops serve and is raised here, as it was
+    before the server started. `catalog` may be the function that reads it (and `tuning`
+    one that gives the tuning of the catalog read): it is then called on that thread too,
+    so that reading a large catalog does not hold the handshake up; what it raises stops
+    serve in the same way.
 
     Over HTTP, `token` is required beyond loopback (toolcat.serve.http); `allow_hosts` adds
     Host names to the loopback/own ones. Tools with security findings are withheld unless
@@ -63,7 +70,8 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     address of an OpenAPI catalog's API by server name, instead of the document's server
     (toolcat.serve.openapi_calls). `progress` is told, in a line, about slow work before the
     first request can be answered over stdio (the security rules reading a catalog never
-    served before).
+    served before). `stages` is told each step of the start and how long it took
+    (toolcat.serve.stages; `toolcat serve -v`).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -71,6 +79,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
         UsageError: the log file cannot be opened; no token where one is needed; an unknown
             mode.
     """
+    began = time.perf_counter()
     try:
         import anyio
 
@@ -90,39 +99,61 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     from toolcat.serve.trust import live_changes, withheld
     from toolcat.serve.virtual import with_virtual_tools
 
-    catalog = with_virtual_tools(catalog)  # get_prompt, get_resource where servers have them
+    stages.done("imported the MCP SDK", began)
     mode = check_mode(mode) if mode is not None else profile.tool_search_mode.serve_mode
 
     if http is not None:
         from toolcat.serve.http import address, require_token
 
         require_token(address(http[0]), token)
-    renamed = discovery_names(discovery or {}, catalog)
+    # the names, checked against the catalog's once it is read
+    renamed = discovery_names(discovery or {}, Catalog())
     secrets = Secrets()
     session_log = ModeLog(log, secrets, mode=mode)
     held: dict[str, str] = {}
-
-    def scanning() -> None:
-        # over HTTP the first line on stderr is the address, which scripts read
-        if progress is not None and http is None:
-            progress(f"toolcat serve: reading {len(catalog.tools):,} tools for security "
-                     "findings before serving them (a catalog not served before; the verdict "
-                     "is kept for later starts)")
-
-    def prepare() -> Gate:
-        """The security verdict, then the gate (over stdio, on a thread while the handshake
-        is answered)."""
-        held.update(withheld(catalog, allowed=allow_tools, lock=lock, scanning=scanning))
-        gate = Gate(catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning,
-                    withheld=held) if mode == "add" else ProxyGate(
-            catalog, profile, allow_unsafe=allow_unsafe, tuning=tuning, withheld=held,
-            define=definition_json)
-        gate.warm()
-        return gate
+    scanned: list[bool] = []  # the security rules ran (no verdict kept from before)
 
     by_server: dict[str, list[Tool]] = {}
-    for tool in catalog.tools:
-        by_server.setdefault(tool.server, []).append(tool)
+
+    def opening() -> Gate:
+        """The catalog (when it is still to be read) and its gate, not yet screened (over
+        stdio, on a thread once the handshake is answered)."""
+        # get_prompt and get_resource where the catalog's servers have prompts, resources
+        served = with_virtual_tools(catalog if isinstance(catalog, Catalog) else catalog())
+        discovery_names(discovery or {}, served)  # no catalog tool has a name given them
+        learned = tuning(served) if callable(tuning) else tuning
+        for tool in served.tools:
+            by_server.setdefault(tool.server, []).append(tool)
+        began = time.perf_counter()
+        gate = Gate(served, profile, allow_unsafe=allow_unsafe, tuning=learned) \
+            if mode == "add" else ProxyGate(served, profile, allow_unsafe=allow_unsafe,
+                                            tuning=learned, define=definition_json)
+        stages.done(f"made the gate: {len(gate.resolution.catalog_tools):,} catalog tools "
+                    "visible", began)
+        return gate
+
+    def screening(gate: Gate) -> Gate:
+        """The gate screened by the catalog's security verdict, its indexes warming."""
+        served = gate.catalog
+
+        def scanning() -> None:
+            scanned.append(True)
+            stages.begins(f"running the security rules over {len(served.tools):,} tools")
+            # over HTTP the first line on stderr is the address, which scripts read
+            if progress is not None and http is None:
+                progress(f"toolcat serve: reading {len(served.tools):,} tools for security "
+                         "findings before serving them (a catalog not served before; the "
+                         "verdict is kept for later starts)")
+
+        began = time.perf_counter()
+        held.update(withheld(served, allowed=allow_tools, lock=lock, scanning=scanning))
+        gate.screen(held)
+        stages.done(f"security verdict: {len(held):,} of {len(served.tools):,} tools "
+                    f"withheld{'' if scanned else ' (kept from an earlier start)'}; "
+                    f"{len(gate.pool):,} searchable", began)
+        gate.stages = stages
+        gate.warm()
+        return gate
 
     def verify(server: str, live: Catalog) -> dict[str, str]:
         changes = live_changes(by_server.get(server, []), live, lock)
@@ -142,7 +173,7 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
                           **({"bus": bus} if bus is not None else {}))
         made.append(serving)
         session_log.write("start", transport="http" if http else "stdio",
-                          tools=len(catalog.tools), searchable=len(gate.pool),
+                          tools=len(gate.catalog.tools), searchable=len(gate.pool),
                           visible=[n for n, _ in gate.visible()], profile=profile.name,
                           scorer=searched_with(gate),
                           tuning=None if gate.tuning is None else gate.tuning.label,
@@ -156,12 +187,16 @@ def serve(catalog: Catalog, profile: Profile, *, http: tuple[str, int] | None = 
     previous = _terminate_as_interrupt()
     try:
         if http is None:
-            anyio.run(serve_stdio, Starting(instructions(mode, renamed), upstreams,
-                                            _in_background(prepare), make, apis))
+            # started once the handshake is answered, on a thread of its own (a client that
+            # leaves does not wait for it)
+            anyio.run(serve_stdio, Starting(
+                instructions(mode, renamed), upstreams, lambda: _in_background(opening)(),
+                lambda gate: _in_background(lambda: screening(gate))(), make,
+                apis=apis, discovery=renamed, stages=stages))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),
-                      make(prepare()), http[0], http[1], ready)
+                      make(screening(opening())), http[0], http[1], ready)
     finally:
         if made:  # a session that started (a gate that failed has no start either)
             session_log.write("stop", started=upstreams.started())

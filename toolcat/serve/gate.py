@@ -43,6 +43,7 @@ import contextlib
 import copy
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -67,6 +68,7 @@ from toolcat.search.index import prefetch_encoder, scorer_for
 from toolcat.search.ranking import Abstaining, Completing
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
+from toolcat.serve.stages import QUIET
 from toolcat.serve.texts import fuzzy_texts, regex_texts
 
 if TYPE_CHECKING:
@@ -132,6 +134,7 @@ class Gate:
     """
 
     mode = "add"  # search, add_tool, then call; toolcat.serve.proxy is call mode's
+    stages = QUIET  # told each index built as serve starts (`toolcat serve -v`)
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
                  allow_unsafe: bool = False, tuning: Tuning | None = None,
@@ -155,14 +158,7 @@ class Gate:
                   if t.category == DISCOVERY}
         self._builtins = {t.name: t for t in self.resolver.builtins.tools
                           if t.qualified_name in served}
-        self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
-        # the pool as a flag per catalog tool: the search scorer ranks the whole catalog
-        pooled = {id(t) for t in self.pool}
-        self._searchable = np.fromiter((id(t) in pooled for t in catalog.tools), dtype=bool,
-                                       count=len(catalog.tools))
-        # the tools a search cannot return, which it names when they fit (by identity)
-        tools = catalog.tools
-        self._left_out = frozenset(id(tools[i]) for i in np.flatnonzero(~self._searchable))
+        self._pool()
         # the names a client may call tools by: built on first use (add_tool, or once the
         # semantic stage is ready), not at start (a quarter of a second each at 43,000 tools)
         self._maps = _Shared[_NameMaps]()  # shared by forks, as the indexes are
@@ -176,6 +172,25 @@ class Gate:
         self._stored = prefetch_encoder(self.scorer_name, catalog, **self._scorer_options)
         self._semantic = threading.Event()  # set once the semantic stage is ready (or failed)
         self._warming = False  # `warm` readies the semantic stage (else nothing waits for it)
+
+    def _pool(self) -> None:
+        """The tools search can find and add_tool add, from the profile, the unsafe policy
+        and what is withheld."""
+        self.pool = tuple(t for t in self.resolver.pool if self.allowed(t))
+        # the pool as a flag per catalog tool: the search scorer ranks the whole catalog
+        pooled = {id(t) for t in self.pool}
+        tools = self.catalog.tools
+        self._searchable = np.fromiter((id(t) in pooled for t in tools), dtype=bool,
+                                       count=len(tools))
+        # the tools a search cannot return, which it names when they fit (by identity)
+        self._left_out = frozenset(id(tools[i]) for i in np.flatnonzero(~self._searchable))
+
+    def screen(self, withheld: Mapping[str, str]) -> None:
+        """Withhold these tools too (qualified name -> why; toolcat.serve.trust's verdict,
+        known after the gate was made): neither found, added nor called. For serve's start:
+        before any search, add_tool or `warm` (the indexes are built over the pool)."""
+        self.withheld.update(withheld)
+        self._pool()
 
     # ---- what the client sees --------------------------------------------------------------
 
@@ -255,9 +270,12 @@ class Gate:
         return thread
 
     def _warm(self) -> None:
-        for name in ("regex", self.scorer_name):
+        for name, what in (("regex", "the regex search"),
+                           (self.scorer_name, f"the {self.scorer_name} scorer's index")):
+            began = time.perf_counter()
             with contextlib.suppress(Exception):  # kept, and reported by the search
                 self.scorer(name)
+            self.stages.done(f"built {what}", began)
         if self._stored:  # ready before the first search, which waits for it (see _search)
             self._ready_semantic()
         # what a first search needs is ready: the rest waits for it to be answered (or for
@@ -266,6 +284,7 @@ class Gate:
         # then the fuzzy index and the name maps for add_tool (2-3 s at 43,000 tools), and only
         # then the semantic stage: what is made once is made before searches turn hybrid, not
         # beside the searches that follow (the interpreter runs one thread at a time)
+        began = time.perf_counter()
         with contextlib.suppress(Exception):
             self.scorer("fuzzy")
         with contextlib.suppress(Exception):  # the regex search's word index (same answers)
@@ -273,13 +292,23 @@ class Gate:
             if isinstance(regex, RegexScorer):
                 regex.index_words()
         self._names()
+        self.stages.done("built the fuzzy index, the regex search's word index and the names "
+                         "add_tool accepts", began)
         threading.Thread(target=self.complete, name="toolcat-serve-semantic",
                          daemon=True).start()
 
     def complete(self) -> None:
         """Ready the search scorer's semantic stage (see `warm`); a failure leaves the
         lexical stage answering, and says why in its notice."""
+        began = time.perf_counter()
         self._ready_semantic()
+        with contextlib.suppress(Exception):  # a scorer that failed is reported by searches
+            scorer = self.scorer(self.scorer_name)
+            stage = notice(scorer)
+            if isinstance(scorer, Completing):
+                self.stages.done(f"readied the {self.scorer_name} scorer's semantic stage"
+                                 if stage is None else f"the {self.scorer_name} scorer "
+                                 f"answers by words only: {stage}", began)
         # for add_tool, when `warm` has not made them yet (or `complete` runs alone)
         self._names()
 

@@ -108,15 +108,7 @@ class ProxyGate(Gate):
     def __init__(self, catalog: Catalog, *args: Any, define: Define, **kwargs: Any) -> None:
         super().__init__(catalog, *args, **kwargs)
         self.define = define
-        # call_tool destroys nothing only when every tool it can reach is stated safe: a
-        # catalog tool's "safe" is a default unless someone wrote it (Tool.safety_stated), and
-        # a tool of unknown safety may destroy (serve asks first, but the client's own
-        # confirmation rests on this hint)
-        harmless = all(t.safe and t.safety_stated
-                       and (t.annotations or {}).get("destructiveHint") is not True
-                       for t in self.pool)
-        proxy = replace(CALL_TOOL, safety="safe" if harmless else "unsafe", annotations={
-            **(CALL_TOOL.annotations or {}), "destructiveHint": not harmless})
+        proxy = self._call_tool()
         builtins: dict[str, Tool] = {}
         for name, tool in self._builtins.items():  # call_tool in add_tool's place
             if name == "add_tool":
@@ -127,6 +119,21 @@ class ProxyGate(Gate):
         builtins.setdefault(proxy.name, proxy)
         self._builtins = builtins
         self.proxy_checker = CallChecker(Catalog(tools=(CALL_TOOL,)))
+
+    def _call_tool(self) -> Tool:
+        """call_tool, hinted as destructive unless every tool it can reach is stated safe: a
+        catalog tool's "safe" is a default unless someone wrote it (Tool.safety_stated), and
+        a tool of unknown safety may destroy (serve asks first, but the client's own
+        confirmation rests on this hint)."""
+        harmless = all(t.safe and t.safety_stated
+                       and (t.annotations or {}).get("destructiveHint") is not True
+                       for t in self.pool)
+        return replace(CALL_TOOL, safety="safe" if harmless else "unsafe", annotations={
+            **(CALL_TOOL.annotations or {}), "destructiveHint": not harmless})
+
+    def screen(self, withheld: Mapping[str, str]) -> None:
+        super().screen(withheld)
+        self._builtins[CALL_TOOL.name] = self._call_tool()  # the pool it reaches is smaller
 
     def callable(self, name: str) -> Tool | None:
         """The tool called `name` that a call may reach: a visible one, or any one search

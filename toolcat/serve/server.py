@@ -58,6 +58,7 @@ from toolcat.serve.log import SessionLog, ms_since
 from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import call_through
 from toolcat.serve.relay import Relay, RelayError
+from toolcat.serve.stages import QUIET, Stages
 from toolcat.serve.upstream import Progress, UpstreamError, Upstreams
 from toolcat.serve.virtual import call_virtual, is_virtual
 from toolcat.source.limits import value_problem
@@ -134,9 +135,7 @@ class Serving:
     # ---- tools/list ------------------------------------------------------------------------
 
     def listed(self, gate: Gate | None = None) -> list[types.Tool]:
-        gate = gate or self.gate
-        return [_definition(self.discovery.get(name, name) if gate.builtin(name) is tool
-                            else name, tool) for name, tool in gate.visible()]
+        return listed(gate or self.gate, self.discovery)
 
     # ---- tools/call ------------------------------------------------------------------------
 
@@ -259,6 +258,13 @@ class Serving:
         return result
 
 
+def listed(gate: Gate, discovery: Mapping[str, str]) -> list[types.Tool]:
+    """What tools/list answers the client of `gate` (the discovery tools by the names
+    `discovery` gives them)."""
+    return [_definition(discovery.get(name, name) if gate.builtin(name) is tool else name,
+                        tool) for name, tool in gate.visible()]
+
+
 class BuiltinArguments:
     """Checks the arguments of a discovery tool as check-call's checker does, with the same
     messages. Arguments within the value limits that jsonschema-rs finds valid have nothing
@@ -298,28 +304,70 @@ def _fast_validator(schema: Any) -> Any:
 
 @dataclass(frozen=True)
 class Starting:
-    """A server that answers the handshake before it can answer requests: `wait` (blocking,
-    run on a worker thread) gives what `make` (run on the event loop) turns into its
-    Serving, with the subscription bus given; `instructions` are what the handshake says;
-    `upstreams` and `apis` are the Serving's (kept open while it serves)."""
+    """A server that answers the handshake before it can answer requests. Once the
+    handshake is answered, `wait` (blocking, run on a worker thread) gives the gate, not yet
+    screened by the security verdict; `screen` (the same) screens it; `make` (run on the
+    event loop) turns it into its Serving, with the subscription bus given. `instructions`
+    are what the handshake says; `discovery` the discovery tools' names; `upstreams` and
+    `apis` are the Serving's (kept open while it serves); `stages` says when the handshake
+    was answered."""
 
     instructions: str
     upstreams: Upstreams
-    wait: Callable[[], Any]
-    make: Callable[[Any, InMemorySubscriptionBus], Serving]
+    wait: Callable[[], Gate]
+    screen: Callable[[Gate], Gate]
+    make: Callable[[Gate, InMemorySubscriptionBus], Serving]
     apis: HttpApis = field(default_factory=HttpApis)
+    discovery: Mapping[str, str] = field(default_factory=dict)
+    stages: Stages = QUIET
+
+
+class _FirstRequest:
+    """Middleware that notes the first request: the handshake once it is answered (or, from a
+    2026-07-28 client, which has none, any request as it comes)."""
+
+    def __init__(self, stages: Stages) -> None:
+        self.asked = anyio.Event()
+        self._stages = stages
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "initialize":
+            self.asked.set()
+            return await call_next(ctx)
+        try:
+            return await call_next(ctx)
+        finally:
+            if not self.asked.is_set():
+                self._stages.done("answered the handshake (initialize)")
+            self.asked.set()
 
 
 class _Pending:
-    """The Serving requests wait for."""
+    """The Serving requests wait for; tools/list may be answered before it (`listing`)."""
 
     def __init__(self) -> None:
         self._ready = anyio.Event()
+        self._opened = anyio.Event()
         self._serving: Serving | None = None
+        self._early: list[types.Tool] | None = None
+
+    def opened(self, gate: Gate, discovery: Mapping[str, str]) -> None:
+        """The gate is made, not yet screened by the security verdict. In add mode, when it
+        shows no catalog tool before a search, tools/list holds toolcat's own discovery
+        tools alone, and is answered from now on (no catalog text reaches the client)."""
+        if gate.mode == "add" and not gate.resolution.catalog_tools:
+            self._early = listed(gate, discovery)
+        self._opened.set()
 
     def ready(self, serving: Serving) -> None:
         self._serving = serving
         self._ready.set()
+        self._opened.set()
+
+    async def listing(self) -> list[types.Tool] | None:
+        """The tools/list answer before the Serving is ready, or None: wait for it."""
+        await self._opened.wait()
+        return None if self._ready.is_set() else self._early
 
     async def get(self) -> Serving:
         await self._ready.wait()
@@ -337,6 +385,9 @@ def build_server(serving: Serving | _Pending, instructions: str | None = None,
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
                          ) -> types.ListToolsResult:
+        early = await serving.listing() if isinstance(serving, _Pending) else None
+        if early is not None:
+            return types.ListToolsResult(tools=early)
         served = await ready()
         gate = served.client(_connection(ctx), _owner(ctx))
         return types.ListToolsResult(tools=served.listed(gate))
@@ -429,14 +480,18 @@ def init_options(server: Server[Any]) -> Any:
 
 async def serve_stdio(starting: Starting) -> None:
     """Serve over stdin/stdout until the client closes stdin. The handshake is answered at
-    once; requests wait until `starting` is ready (its catalog read and its gate made, on a
-    thread). When it fails, serve stops and its error is raised here; when the client leaves
-    first, it is still waited for, so that a broken catalog is reported all the same."""
+    once; `starting` is made ready (its security verdict and its gate, on a thread) once the
+    handshake is answered (so that the handshake does not share the interpreter with it),
+    and requests wait for it. When it fails, serve stops and its error is raised here; when
+    the client leaves first, it is still waited for, so that a broken profile is reported all
+    the same."""
     from mcp.server.stdio import stdio_server
 
     pending = _Pending()
     bus = InMemorySubscriptionBus()
     server = build_server(pending, starting.instructions, bus)
+    first = _FirstRequest(starting.stages)
+    server.middleware.append(first)
     failed: list[Exception] = []
     async with _until_signalled() as scope:
         with scope:
@@ -444,17 +499,24 @@ async def serve_stdio(starting: Starting) -> None:
                     anyio.create_task_group() as group:
 
                 async def prepare() -> None:
+                    await first.asked.wait()
                     try:
-                        made = await anyio.to_thread.run_sync(starting.wait,
+                        gate = await anyio.to_thread.run_sync(starting.wait,
                                                               abandon_on_cancel=True)
-                        pending.ready(starting.make(made, bus))
+                        pending.opened(gate, starting.discovery)
+                        gate = await anyio.to_thread.run_sync(starting.screen, gate,
+                                                              abandon_on_cancel=True)
+                        pending.ready(starting.make(gate, bus))
                     except Exception as exc:  # raised below, once the server is down
                         failed.append(exc)
                         group.cancel_scope.cancel()
 
                 group.start_soon(prepare)
-                async with stdio_server() as (read, write):
-                    await server.run(read, write, init_options(server))
+                try:
+                    async with stdio_server() as (read, write):
+                        await server.run(read, write, init_options(server))
+                finally:
+                    first.asked.set()  # a client that left before asking: prepare all the same
     if failed:
         raise failed[0]
 

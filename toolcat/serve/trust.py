@@ -83,7 +83,7 @@ def _scan(catalog: Catalog) -> dict[str, str]:
     from toolcat.lint.engine import lint_catalog
     from toolcat.lint.settings import LintSettings
 
-    report = lint_catalog(catalog, LintSettings(select=(SECURITY,), ignore=(LOCKED_RULE,)))
+    report = lint_catalog(catalog, LintSettings(select=_deciding()))
     by_server: dict[str, list[Tool]] = {}
     for tool in catalog.tools:
         by_server.setdefault(tool.server, []).append(tool)
@@ -93,6 +93,16 @@ def _scan(catalog: Catalog) -> dict[str, str]:
             for key in _subjects(finding, catalog, by_server):
                 found.setdefault(key, f"{finding.rule} {finding.name}: {finding.message}")
     return found
+
+
+def _deciding() -> tuple[str, ...]:
+    """The security rules whose findings are errors under the default settings, the only
+    ones that withhold a tool (the lock's is compared apart): the warnings' rules (a shadowed
+    name, a suspicious instruction, an unmarked destructive tool) would be run and dropped."""
+    from toolcat.lint.rules import RULES
+
+    return tuple(rule.id for rule in RULES.values() if rule.id.startswith(SECURITY)
+                 and rule.severity == "error" and rule.id != LOCKED_RULE)
 
 
 def _subjects(finding: Finding, catalog: Catalog, by_server: Mapping[str, list[Tool]]
