@@ -97,3 +97,28 @@ def test_a_one_shot_client_of_an_indexed_catalog_gets_the_warm_ranking_first(
         answer = anyio.run(first_answer)
         assert "note" not in answer, answer
         assert [t["name"] for t in answer["tools"]] == [t["name"] for t in expected["tools"]]
+
+
+def test_an_indexed_catalog_with_recorded_prompts_is_stored_as_serve_searches_it(
+        shared_cache, tmp_path, run):
+    # serve adds get_prompt for a server's recorded prompts (toolcat.serve.virtual): the
+    # catalog it searches is not the file's, and `toolcat index` stores that one too, or a
+    # one-shot client's first search would answer by words alone
+    from toolcat.search.index import prefetch_encoder
+    from toolcat.serve.virtual import with_virtual_tools
+
+    source = tmp_path / "files.yaml"
+    source.write_text(
+        "servers:\n"
+        "  - name: files\n"
+        "    mcp: {command: files-server, prompts: [summarize-folder]}\n"
+        "tools:\n"
+        "  - {name: list_files, server: files, description: List the files in a folder.}\n"
+        "  - {name: read_file, server: files, description: Read a text file.}\n")
+    served = with_virtual_tools(load_catalog(source))
+    assert "get_prompt" in [t.name for t in served.tools]
+    assert not prefetch_encoder(None, served)
+    result = run("index", "-c", str(source))
+    assert result.exit_code == 0, result.stderr
+    assert prefetch_encoder(None, load_catalog(source))
+    assert prefetch_encoder(None, served)

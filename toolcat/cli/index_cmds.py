@@ -17,18 +17,23 @@ def index(
 ) -> None:
     """Compute the catalog's search index once: BM25F and every tool's embeddings (a
     nearest-neighbour graph too for very large catalogs), kept in the cache, so that pick,
-    resolve, serve and bench encode nothing but each query.
+    resolve, serve and bench encode nothing but each query (serve's view too, with the
+    get_prompt and get_resource tools of servers that recorded prompts or resources).
 
     toolcat index -c catalog.json
     """
     from toolcat.cli import build
     from toolcat.cli.output import console, print_json
     from toolcat.search.index import index_catalog
+    from toolcat.serve.virtual import with_virtual_tools
     from toolcat.wording import plural
 
     cat = build.load(catalog, shape)
     with EncodingBar() as bar:
         done = index_catalog(cat, **_options("hybrid", model, device, bar))
+        served = with_virtual_tools(cat)
+        if served is not cat:  # serve searches get_prompt and get_resource with the rest
+            index_catalog(served, **_options("hybrid", model, device, bar))
     if json_:
         print_json(done.to_json())
         return
