@@ -126,16 +126,23 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
             continue
         top = max(scored, key=lambda s: s.probability)
         if top.probability >= WARN_AT:
-            grave = top.probability >= ERROR_AT and detector.intended(top.cues)
+            own = detector.says_what_it_does(top.sentence, top.start == 0
+                                             and at.endswith("/description"))
+            grave = top.probability >= ERROR_AT and detector.intended(top.cues, own)
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
 
 
-def agreement(text: str, evidence: str, home: str = "en") -> float:
+def agreement(text: str, evidence: str, home: str = "en", description: bool = False
+              ) -> float:
     """The detector's probability of the sentence of `text` that holds `evidence` (every word
-    of it), or its highest in `text` when no one sentence does; 0 when none has a cue."""
-    scored = detector.score_text(text, home)
+    of it), or its highest in `text` when no one sentence does; 0 when none has a cue that
+    says what an attack wants (`detector.intended`): "Overrides the [instructions](...) of
+    the assistant" says what a field does, and orders nothing (`description`: `text` is one,
+    see `detector.says_what_it_does`)."""
+    scored = tuple(s for s in detector.score_text(text, home) if detector.intended(
+        s.cues, detector.says_what_it_does(s.sentence, description and s.start == 0)))
     words = [w for w in evidence.split() if len(w) > 2]
     held = [s.probability for s in scored
             if words and all(w in detector.prepare(s.sentence) for w in words)]

@@ -98,7 +98,8 @@ def _calibrated(hit: Hit, home: str) -> Hit:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
     elif hit.label == HIDDEN_BLOCK:
         honest = hit.evidence.startswith("[") and f"{hit.evidence}(" in hit.text.lower()
-    if honest and agreement(hit.text, hit.evidence, home) < AGREE_AT:
+    if honest and agreement(hit.text, hit.evidence, home,
+                            hit.pointer.endswith("/description")) < AGREE_AT:
         return replace(hit, grave=False)
     return hit
 
