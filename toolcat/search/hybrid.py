@@ -17,6 +17,9 @@ catalog of a few thousand tools, times a saturation near 0.8). It was not fitted
 benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (docs/search.md).
 Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
+A last one breaks near-ties between siblings of one server: a tool whose name adds words the
+request never says to a sibling's that fits about as well loses half a nat
+(`toolcat.search.siblings`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -42,6 +45,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
+from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import split_name, stems
 
@@ -101,6 +105,7 @@ class HybridScorer:
         self._completing = threading.Lock()
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
+        self.siblings = Siblings(self.tools)
 
     @property
     def ready(self) -> bool:
@@ -156,6 +161,14 @@ class HybridScorer:
 
     def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool of each query read whole, one row per query."""
+        evidence = self._fitting(queries, cached=cached)
+        return np.maximum(evidence + np.array(
+            [self.siblings.evidence(q, row) for q, row in zip(queries, evidence, strict=True)]
+        ).reshape(evidence.shape), 0.0)
+
+    def _fitting(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """`whole_evidence` before the cost of a narrower name than a sibling that fits
+        about as well (toolcat.search.siblings)."""
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
                              + self.actions.evidence(q) for q in queries]) if queries
                    else np.zeros((0, len(self.tools))))
@@ -234,6 +247,11 @@ class HybridScorer:
         if index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        narrower = float(self.siblings.evidence(part, self._fitting([part])[0])[index])
+        if narrower:
+            reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
+                      f"in words not asked for ({narrower:.1f})")
+            details = {**details, "narrower_evidence": narrower}
         return reason, details
 
 
