@@ -16,15 +16,12 @@ else `get_file_info`, a synonym, would pass the tool the request names word for 
 that shares only the verb with the request earns what BM25F gave it, no more: "find the
 coordinates of Berlin" is not about `find_free_time`. It breaks near-ties, it filters nothing:
 a tool whose name says another action loses nothing, and a request without a verb of the
-table changes nothing, unless it is a question. Both sides are read narrowly, where the words
+table changes nothing. Both sides are read narrowly, where the words
 are verbs:
 
 - the request's verb is its first word that is in the table, as written (base form: "remove",
   not "removed"): an order opens with its verb ("show me what changed" is about showing, and
   "who last changed each line" gives no order to change);
-- a request without one that opens with a question word ("is Marco online", "what time is it
-  in Tokyo", "did the checks pass") asks to read, list or search (QUESTION): answering it
-  changes nothing;
 - a tool's verb is the first word of its name, or the second after a prefix that three or
   more tools of its server share (`kubectl_get`, `slack_post_message`), and only on a server
   that names at least half of its tools by an action (`delete_branch`, `list_issues`). In
@@ -90,23 +87,13 @@ for _verb, _groups in _ASKED.items():
     _NAMED[stem(_verb)] = _NAMED.get(stem(_verb), frozenset()) | _groups
 
 
-# A question asks to read what is there: "is Marco online", "what time is it in Tokyo", "did
-# the checks pass". A request without a verb of ACTIONS that opens with one of these words
-# asks for the actions of QUESTION (one that has a verb, "how do I delete it", asks for it).
-QUESTIONS = frozenset("what which who whom whose how is are was were did does do when where "
-                      "why".split())
-QUESTION = frozenset(("read", "list", "search"))
-
-
 def asked(request: str) -> frozenset[str]:
-    """The action groups of the first word of `request` that is a verb of ACTIONS, or those
-    of QUESTION when there is none and the request opens with a word of QUESTIONS."""
-    found_words = words(request)
-    for word in found_words:
+    """The action groups of the first word of `request` that is a verb of ACTIONS."""
+    for word in words(request):
         found = _ASKED.get(word)
         if found:
             return found
-    return QUESTION if found_words and found_words[0] in QUESTIONS else frozenset()
+    return frozenset()
 
 
 def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
