@@ -161,23 +161,28 @@ class HybridScorer:
 
     def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool of each query read whole, one row per query."""
-        evidence = self._fitting(queries, cached=cached)
-        return np.maximum(evidence + np.array(
-            [self.siblings.evidence(q, row) for q, row in zip(queries, evidence, strict=True)]
-        ).reshape(evidence.shape), 0.0)
+        lexical, cosine = self._parts_of(queries, cached=cached)
+        # whether a narrower sibling fits about as well is read at the default weight, so a
+        # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
+        fitting = lexical if cosine is None else lexical + LAMBDA * cosine
+        narrower = np.array([self.siblings.evidence(q, row)
+                             for q, row in zip(queries, fitting, strict=True)]
+                            ).reshape(fitting.shape)
+        evidence = lexical if cosine is None else lexical + self.weight * cosine
+        return np.maximum(evidence + narrower, 0.0)
 
-    def _fitting(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
-        """`whole_evidence` before the cost of a narrower name than a sibling that fits
-        about as well (toolcat.search.siblings)."""
+    def _parts_of(self, queries: Sequence[str], *, cached: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The lexical evidence per tool of each query read whole, and the clipped cosine
+        the semantic weight multiplies (None in the lexical stage)."""
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
                              + self.actions.evidence(q) for q in queries]) if queries
                    else np.zeros((0, len(self.tools))))
         semantic = self._semantic  # read once: serve's completing thread may set it
         if semantic is None:
-            return lexical
+            return lexical, None
         asked = [self.servers.strip(q) for q in queries]
-        cosine = np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
-        return lexical + self.weight * cosine
+        return lexical, np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
@@ -247,7 +252,9 @@ class HybridScorer:
         if index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
-        narrower = float(self.siblings.evidence(part, self._fitting([part])[0])[index])
+        lexical, cosine = self._parts_of([part])
+        fitting = lexical[0] if cosine is None else lexical[0] + LAMBDA * cosine[0]
+        narrower = float(self.siblings.evidence(part, fitting)[index])
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
                       f"in words not asked for ({narrower:.1f})")

@@ -70,8 +70,9 @@ class Siblings:
         self._size = len(tools)
 
     def evidence(self, request: str, evidence: np.ndarray) -> np.ndarray:
-        """-NARROWER for each tool with a plainer sibling whose evidence is within NARROWER of
-        its own, where the request says none of the words that make it narrower; else 0."""
+        """-NARROWER for each tool with at least NARROWER of `evidence` and a plainer sibling
+        whose evidence is within NARROWER of its own, where the request says none of the words
+        that make it narrower; else 0."""
         found = np.zeros(self._size)
         if not len(self._narrow):
             return found
@@ -81,6 +82,6 @@ class Siblings:
             if pairs is not None:
                 unasked[pairs] = False
         narrow, plain = self._narrow[unasked], self._plain[unasked]
-        close = evidence[plain] >= evidence[narrow] - NARROWER
+        close = (evidence[plain] >= evidence[narrow] - NARROWER) & (evidence[narrow] >= NARROWER)
         found[narrow[close]] = -NARROWER
         return found
