@@ -252,14 +252,19 @@ class HybridScorer:
         if index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
-        lexical, cosine = self._parts_of([part])
-        fitting = lexical[0] if cosine is None else lexical[0] + LAMBDA * cosine[0]
-        narrower = float(self.siblings.evidence(part, fitting)[index])
+        narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
                       f"in words not asked for ({narrower:.1f})")
             details = {**details, "narrower_evidence": narrower}
         return reason, details
+
+    def _narrower(self, request: str, index: int) -> float:
+        """The evidence `index` loses to a plainer sibling for `request` (see
+        `whole_evidence`), 0 when none."""
+        lexical, cosines = self._parts_of([request])
+        fitting = lexical[0] if cosines is None else lexical[0] + LAMBDA * cosines[0]
+        return float(self.siblings.evidence(request, fitting)[index])
 
 
 class ServerNames:
