@@ -3,6 +3,7 @@
     python benchmarks/poison_detector.py train [--cached]   # writes the shipped weights
     python benchmarks/poison_detector.py folds [--cached] [--family NAME ...] [--show]
     python benchmarks/poison_detector.py evaluate [--openapi FILE ...] [--show]
+    python benchmarks/poison_detector.py heldout [--show]   # the source no fit reads (BIPIA)
 
 Corpus (sentences; only those with at least one of the detector's cues, as at run time):
 - benign: every description and parameter text of ../shared/benchdata (bfcl_v4, seal_tools,
@@ -15,7 +16,12 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
   published MCP tool-poisoning examples, the hand-written wordings of
   benchmarks/data/poison/handwritten.yaml, and nine families with their own templates and
   vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person, story,
-  terse, language).
+  terse, language), and the injection tasks of AgentDojo in its attacks' wrappers
+  (benchmarks/data/poison/external.yaml, `agentdojo`).
+
+Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
+external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
+real benign tool like a fold's wordings.
 
 `folds` is the validation: leave one family out (its sentences out of the fit, all the benign
 text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at
@@ -55,6 +61,7 @@ from toolcat.lint.settings import LintSettings  # noqa: E402
 from toolcat.lint.walk import strings  # noqa: E402
 
 HANDWRITTEN = REPO / "benchmarks" / "data" / "poison" / "handwritten.yaml"
+EXTERNAL = REPO / "benchmarks" / "data" / "poison" / "external.yaml"
 OUT = REPO / "toolcat" / "lint" / "data" / detector.WEIGHTS
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SECURITY = LintSettings(select=("TC6",))
@@ -149,6 +156,32 @@ def handwritten() -> list[dict[str, str]]:
     return entries
 
 
+def external() -> dict[str, Any]:
+    """The wordings of other hands (external.yaml: sources, licences and commits in its
+    header)."""
+    found: dict[str, Any] = yaml.safe_load(EXTERNAL.read_text())
+    return found
+
+
+def agentdojo(rng: random.Random) -> list[dict[str, str]]:
+    """AgentDojo's injection goals, each in each of its attacks' wrappers (who signs and who
+    is addressed drawn from its placeholders' values)."""
+    source = external()["agentdojo"]
+    return [{"family": "agentdojo", "class": "agentdojo",
+             "at": rng.choice(("description", "parameter")),
+             "text": template.format(goal=goal, user=rng.choice(source["users"]),
+                                     model=rng.choice(source["models"]))}
+            for goal in source["goals"] for template in source["templates"]]
+
+
+def held_out() -> list[dict[str, str]]:
+    """The BIPIA attacks, never in a fit: {family, class, at, text}."""
+    rng = random.Random(41)
+    return [{"family": "bipia", "class": entry["class"],
+             "at": rng.choice(("description", "parameter")), "text": entry["text"]}
+            for entry in external()["bipia"]]
+
+
 def attacks(count: int, seed: int = 41) -> list[dict[str, str]]:
     """Every malicious text of the corpus: {family, class, at, text}. The five generators of
     `poison_generators` (one vocabulary, no class), the published examples, the
@@ -166,6 +199,7 @@ def attacks(count: int, seed: int = 41) -> list[dict[str, str]]:
                 at = rng.choice(("description", "parameter", "default", "example")
                                 if family == "config" else ("description", "parameter"))
                 found.append({"family": family, "class": attack, "at": at, "text": text})
+    found += agentdojo(rng)
     return found
 
 
@@ -281,6 +315,28 @@ def folds(cached: bool, show: bool, only: list[str], shipped: bool) -> None:
         print(f"{name:<16} {n:>8} {errors:>7} {flagged:>9}")
 
 
+def heldout(show: bool) -> None:
+    """The shipped weights on the source no fit reads (BIPIA), by its category."""
+    entries = held_out()
+    with tempfile.TemporaryDirectory() as folder:
+        path, names = injected(Path(folder), entries)
+        _, found, _ = severities([path])
+    by_class: dict[str, list[int]] = {}
+    for name, entry in names.items():
+        got = found.get(name, set())
+        counts = by_class.setdefault(entry["class"], [0, 0, 0])
+        counts[0] += 1
+        counts[1] += "error" in got
+        counts[2] += bool(got)
+        if show and "error" not in got:
+            print(f"    {'warning' if got else 'missed '} {entry['text'][:100]}")
+    print(f"{'BIPIA category':<40} {'wordings':>8} {'errors':>7} {'findings':>9}")
+    for name, (n, errors, flagged) in sorted(by_class.items()):
+        print(f"{name[:40]:<40} {n:>8} {errors:>7} {flagged:>9}")
+    n, errors, flagged = (sum(c[i] for c in by_class.values()) for i in range(3))
+    print(f"{'all':<40} {n:>8} {errors / n:>7.0%} {flagged / n:>9.0%}")
+
+
 def injected(folder: Path, entries: list[dict[str, str]], seed: int = 7
              ) -> tuple[Path, dict[str, dict[str, str]]]:
     """`entries`, each injected into a real benign tool (seal_tools) at the place it names;
@@ -349,7 +405,7 @@ def evaluate(openapi: list[Path], show: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("command", choices=("train", "folds", "evaluate"))
+    parser.add_argument("command", choices=("train", "folds", "evaluate", "heldout"))
     parser.add_argument("--openapi", type=Path, nargs="*", default=[],
                         help="OpenAPI descriptions to count false positives on")
     parser.add_argument("--cached", action="store_true",
@@ -364,6 +420,8 @@ def main() -> None:
         train(args.cached)
     elif args.command == "folds":
         folds(args.cached, args.show, args.family, args.shipped)
+    elif args.command == "heldout":
+        heldout(args.show)
     else:
         evaluate(args.openapi, args.show)
 

@@ -7,10 +7,13 @@ being fixed makes each step cheap: a batch of short requests through the model, 
 softmax over every training tool of the request's catalog (all of them negatives, the hard
 ones included).
 
-Data: the labeled sets of ../shared/benchdata (BFCL v4 non-live, Seal-Tools dev, MetaTool;
-their SOURCE.md give repository, commit and licence), each split by tool: a seeded share of
-the tools is held out, the requests that need one of them are measured and never trained on.
-ToolAlpaca's evaluation sets (train/data/toolalpaca_eval, SOURCE.md) are measured only.
+Data: the labeled sets of ../shared/benchdata (BFCL v4 non-live, Seal-Tools dev, MetaTool)
+and the public sets converted into train/data (RestBench's TMDB and Spotify operations,
+API-Bank's level-1 dialogues; `--only-benchdata` leaves them out), each split by tool: a seeded
+share of the tools is held out, the requests that need one of them are measured and never
+trained on (each set's SOURCE.md gives repository, commit and licence). ToolAlpaca's
+evaluation sets (train/data/toolalpaca_eval) are measured only. `--cache DIR` keeps the
+frozen lower layers' outputs between runs (keyed by the requests they encode).
 
 The figures are nDCG@10 of the dense part alone and of `hybrid`'s fusion (BM25F evidence plus
 LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole catalog.
@@ -38,6 +41,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 BENCHDATA = ROOT.parent / "shared" / "benchdata"
 TRAINED = ("bfcl_v4", "seal_tools", "metatool")
+# public sets converted into train/data (each folder's SOURCE.md): trained on, split by tool
+CONVERTED = {name: ROOT / "train" / "data" / name for name in ("restbench", "apibank")}
 MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
@@ -167,7 +172,9 @@ class Lower:
     """The frozen lower layers' output for each request of a set (the ones trained on or
     measured), computed once: training and measuring then run only the top TOP layers."""
 
-    def __init__(self, model: Any, data: LabeledSet) -> None:
+    def __init__(self, model: Any, data: LabeledSet, cache: Path | None = None) -> None:
+        import hashlib
+
         import torch
 
         self.model = model
@@ -175,6 +182,13 @@ class Lower:
         self.at = {i: j for j, i in enumerate(rows)}
         self.states: list[Any] = []
         self.sizes: list[int] = []
+        key = hashlib.sha256(json.dumps([LAYERS - TOP, MAX_TOKENS, [data.texts[i] for i in rows]]
+                                        ).encode()).hexdigest()[:16]
+        stored = cache / f"{data.name}-{key}.pt" if cache else None
+        if stored and stored.exists():
+            self.states = torch.load(stored)
+            self.sizes = [len(state) for state in self.states]
+            return
         bert = model[0].auto_model
         with torch.no_grad():
             for start in range(0, len(rows), 64):
@@ -186,8 +200,11 @@ class Lower:
                 hidden = out.hidden_states[LAYERS - TOP]
                 for row in range(len(ids)):
                     size = int(mask[row].sum())
-                    self.states.append(hidden[row, :size].to(torch.float16))
+                    self.states.append(hidden[row, :size].to(torch.float16).clone())
                     self.sizes.append(size)
+        if stored:
+            stored.parent.mkdir(parents=True, exist_ok=True)
+            torch.save(self.states, stored)
 
     def encode(self, rows: list[int], grad: bool = False) -> Any:
         """Unit vectors of the set's requests `rows` through the top layers as they are."""
@@ -211,6 +228,20 @@ class Lower:
     def encode_all(self, rows: list[int]) -> np.ndarray:
         return np.concatenate([self.encode(rows[i:i + 128]).numpy()
                                for i in range(0, len(rows), 128)])
+
+
+def merge(encoder: Any, update: Any) -> None:
+    """Add a stored update (`LoRA.state`: A and the scaled B of each layer) to the weights of
+    `encoder`, in place, as toolcat merges it when the model loads."""
+    import torch
+
+    modules = dict(encoder.named_modules())
+    for key in update.files:
+        if key.endswith(".A"):
+            name = key[:-2]
+            a = torch.from_numpy(update[key].astype(np.float32))
+            b = torch.from_numpy(update[f"{name}.B"].astype(np.float32))
+            modules[name].weight.data += b @ a
 
 
 def load_model() -> Any:
@@ -295,12 +326,20 @@ def main() -> None:
     parser.add_argument("--dense-too", action="store_true",
                         help="with --fused: add the dense softmax's loss (see `train`)")
     parser.add_argument("--report", type=Path)
+    parser.add_argument("--cache", type=Path, help="a folder keeping the frozen lower layers' "
+                        "outputs between runs (outside the repository)")
+    parser.add_argument("--measure", type=Path, help="measure this update (an .npz written "
+                        "by --out) on the same splits instead of training one")
+    parser.add_argument("--only-benchdata", action="store_true",
+                        help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     sets = [load_set(n, BENCHDATA / n, True) for n in TRAINED]
+    if not args.only_benchdata:
+        sets += [load_set(n, folder, True) for n, folder in CONVERTED.items()]
     held = [load_set(n, f, False) for n, f in MEASURED_ONLY.items()]
     everything = sets + held
     for s in everything:
@@ -308,14 +347,18 @@ def main() -> None:
               f"{len(s.train)} training requests, {len(s.test)} measured", flush=True)
     model = load_model()
     started = time.perf_counter()
-    lower = [Lower(model, s) for s in everything]
+    lower = [Lower(model, s, args.cache) for s in everything]
     print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
     words = {s.name: lexical(s, s.test) for s in everything}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
     before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
-    lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr, args.tau,
-                          args.fused, args.dense_too)
-    if args.out:
+    if args.measure:
+        merge(model[0].auto_model.encoder, np.load(args.measure))
+        seconds = 0.0
+    else:
+        lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
+                              args.tau, args.fused, args.dense_too)
+    if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
         print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", flush=True)
@@ -329,9 +372,13 @@ def main() -> None:
     weight = max(fitted, key=lambda w: fitted[w])
     print("fusion weight on training requests:", fitted, "->", weight)
     report: dict[str, Any] = {
-        "seconds": round(seconds, 1), "steps": args.steps, "batch": args.batch, "lr": args.lr,
+        "measured_update": str(args.measure) if args.measure else None,
+        "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
+        "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
         "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
+        "trained_on": None if args.measure else [s.name for s in sets],
+        "measured_on": [s.name for s in everything],
         "sets": {}}
     for s in everything:
         d0, f0 = measure(s, s.test, before[s.name], words[s.name], 12.0)

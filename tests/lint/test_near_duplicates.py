@@ -22,9 +22,12 @@ def test_prefix_filter_misses_no_pair_and_adds_none(threshold):
     base = ["".join(rng.choices(vocabulary[:12], k=rng.randint(1, 12))) for _ in range(60)]
     texts = base + ["".join(c if rng.random() > 0.15 else rng.choice(vocabulary) for c in t)
                     for t in base] + ["", vocabulary[0] * 3]
-    found = {(i, j) for i, j, _ in _similar_pairs(texts, threshold)}
+    pairs = list(_similar_pairs(texts, threshold))
+    found = {(i, j) for i, j, _ in pairs}
     assert found == brute_force(texts, threshold)
     assert found  # the set has near pairs at every threshold
+    assert all(score == fuzz.ratio(texts[i], texts[j]) for i, j, score in pairs)
+    assert len(pairs) == len(found)  # each pair once
 
 
 def test_word_codes_skip_the_surrogate_block():

@@ -1,5 +1,6 @@
 """A request that asks for several things: each tool is scored by the part that asks for it,
-only where the parts ask for different things (toolcat.search.split, used by `hybrid`)."""
+only where the parts ask for different things (toolcat.search.split, used by `hybrid`,
+`semantic` and `cascade`)."""
 
 from __future__ import annotations
 
@@ -84,4 +85,22 @@ def test_pick_shows_a_tool_for_each_ask_and_says_which_part_it_answers(run, shar
     assert "for the part \"What's the weather in Paris tomorrow?\"" in explained.stdout
     single = json.loads(run("pick", "-c", "demo", "I run a bakery. What's the weather in "
                             "Paris tomorrow?", "--json").stdout)["picks"]
+    assert "part" not in single[0]["provenance"]["details"]
+
+
+@pytest.mark.semantic
+@pytest.mark.parametrize("scorer", ["semantic", "cascade"])
+def test_semantic_and_cascade_split_a_request_as_hybrid_does(run, shared_cache, scorer):
+    picked = run("pick", "-c", "demo", TWO_ASKS, "--scorer", scorer, "-k", "8", "--json")
+    assert picked.exit_code == 0, picked.output
+    picks = json.loads(picked.stdout)["picks"]
+    names = [p["qualified_name"] for p in picks]
+    # read whole, the weather words drowned the Slack ask: no Slack tool among the first
+    # three of `semantic`; split, the ask of each part has its tool
+    assert names[0] == "slack:send_message"
+    assert any(n.startswith("weather:") for n in names)
+    assert picks[0]["provenance"]["details"]["part"] == (
+        "Then send a slack message to the team about it.")
+    single = json.loads(run("pick", "-c", "demo", "I run a bakery. What's the weather in "
+                            "Paris tomorrow?", "--scorer", scorer, "--json").stdout)["picks"]
     assert "part" not in single[0]["provenance"]["details"]

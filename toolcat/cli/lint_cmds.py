@@ -90,6 +90,7 @@ def lint(
     """
     from toolcat.cli import build
     from toolcat.cli.output import note
+    from toolcat.lint.collector import paused
     from toolcat.lint.run import accept_all, lint_request, run_lint, settings_for
 
     fmt = _format(format_, json_)
@@ -98,7 +99,8 @@ def lint(
                                               baseline=baseline, locked=locked,
                                               lockfile=lockfile), Path.cwd())
     sources = [*(paths or []), *(catalog or [])]
-    cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
+    with paused():  # reading a large catalog allocates as much as linting it
+        cat = build.load(sources or None, shape, lenient=True, cfg=cfg, demo=False)
     if write_baseline is not None:
         from toolcat.cli.output import write_output
 

@@ -40,7 +40,8 @@ MIN_WORDS = 4  # a sentence shorter than this cannot order anything worth scorin
 # Cues, each matched against one lower-cased sentence (NFKC-folded). Words in several
 # languages where the cue is a word ("you", "user"); the others are the same in any language.
 _YOU = (r"you|your|yourself|assistant|the model|the ai|llms?|agents?|claude|gpt|chatgpt|copilot"
-        r"|(?:language|ai) models?|an ai|ai agents?|assistants"
+        r"|(?:language|ai) models?|an ai|ai agents?|assistants|the caller|whoever (?:calls|uses"
+        r"|invokes|reads)|the calling (?:model|client|agent)|any (?:model|llm)"
         r"|du|dich|dein|deine|ihr|vous|votre|tu|toi|ton|ta|usted|tú|tu|voc[eê]|ты|вы|ваш|твой"
         r"|ассистент|помощник|asystent\w*|assistente|assistent\w*|assistant\w*")
 CUES: dict[str, str] = {
@@ -53,7 +54,8 @@ CUES: dict[str, str] = {
                    r"(?:tools?|functions?"
                    r"|servers?|plugins?)\b|\btools? (?:named|called)\b|\b(?:shell|terminal"
                    r"|filesystem|browser|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
-                   r"|\b(?:send|post|run|execute|create|write|transfer)_[a-z0-9_]+\b",
+                   r"|\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write|transfer|delete"
+                   r"|remove|update|upload|share|invite|merge|push|pay)_[a-z0-9_]+\b",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
     "secret_files": r"~/\.|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
                     # a dotfile, not a host name (docs.aws.amazon.com)
@@ -67,7 +69,9 @@ CUES: dict[str, str] = {
                r"|personal access) tokens?\b|\bsecrets?\b|\bcookies?\b|\bprivate keys?\b"
                r"|\bseed phrase|\b[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
     "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
-                    r"|(?:previous|prior|earlier|past|preceding) (?:messages|turns|exchange)"
+                    r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
+                    r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
+                    r"|turns of (?:dialog|conversation|chat)"
                     r"|everything said|message history|system prompt|hidden instructions"
                     r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
@@ -81,7 +85,8 @@ CUES: dict[str, str] = {
               r"|disclose|notify|display)(?:ing|ed)?|bring (?:it |that )?up|erwähn\w*|sag\w*"
               r"|dire|mentionn\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*"
               r"|mów\w*|powiedz\w*"
-              r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person|human|customer|operator"
+              r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person(?! (?:the|a|an|whose|whom)\b)"
+              r"|human|customer|operator"
               r"|people|anyone|them|him|her|reply|answer|response|summary|benutzer\w*"
               r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
               r"|пользовател\w*)\b|\b(?:users?|person|human|customer|operator)\b[^.!?]{0,30}"
@@ -90,8 +95,20 @@ CUES: dict[str, str] = {
               r"|\b(?:does|do|will) not (?:inform|tell|notify)\b|\bnot informed\b"
               r"|\b(?:notify|tell|inform|disclose|show)(?:_to)?_user\W+(?:false|no)\b"
               r"|\buser_visible\W+false\b"
-              r"|\bnot to (?:mention|tell|disclose)\b"
-              r"|\b(?:secretly|silently|quietly|covertly|discreetly"
+              r"|\bnot worth (?:their|the user's|the person's|your) (?:attention|time)\b"
+              r"|\bnot to (?:mention|tell|disclose)\b(?! (?:the |a |an )?(?:person|people|guests?"
+              r"|friends?|host|recipient|birthday)\b)"
+              r"|\b(?:keep|hide|conceal|withhold)\w*\b[^.!?]{0,40}\bfrom (?:the |your )?(?:users?"
+              r"|customers?|humans?|operators?|requesters?)\b"
+              r"|\bwithout (?:the |your )?(?:users?|customers?|humans?|operators?)(?:'s)? "
+              r"(?:knowledge|knowing|noticing|awareness|consent|approval|seeing)\b"
+              r"|\b(?:users?|customers?|humans?|operators?) (?:does|do|need|should|must|will)"
+              r"(?: not|n't) (?:need to )?(?:know|see|notice|hear|be (?:told|informed|bothered))\b"
+              # an adverb of secrecy in a clause that says what something does ("which is
+              # silently ignored", "would quietly drop") describes, it does not order
+              r"|(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!which )(?<!that )"
+              r"(?<!would )(?<!could )(?<!might )(?<!will )(?<!can )(?<!may )(?<!gets )"
+              r"\b(?:secretly|silently|quietly|covertly|discreetly"
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
@@ -100,7 +117,17 @@ CUES: dict[str, str] = {
              r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
              r"|although|whether or not)\b"
              r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
-             r"|make up)\b",
+             r"|make up)\b|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
+             r"|\bmake (?:it|this|them) (?:look|seem|appear)\b|\binstead of (?:admitting|saying"
+             r"|reporting|mentioning)\b|\bnever admit\b|\b(?:claim|say|state|report|assure)"
+             r"\w* (?:that )?(?:it|this|the \w+) (?:is|was|came|comes) (?:verified|official|safe"
+             r"|complete|successful|from)\b"
+             r"|\b(?:tell|report to|assure|inform|answer|reply to) (?:the )?(?:users?|customers?"
+             r"|them|the person) that\b|\b(?:answer|reply|respond|say) that (?:it|they|this|all"
+             r"|everything|nothing|no)\b|\b(?:errors?|fails?|failed|failure)\b[^.!?]{0,60}"
+             r"\b(?:tell|say|report|answer|assure|inform)\b[^.!?]{0,30}\b(?:went through"
+             r"|succeeded|success|worked|fine|passed|complete)"
+             r"|\bwhatever\b[^.!?]{0,30}\b(?:actually|really|in fact)\b",
     "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
                   r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
@@ -111,18 +138,26 @@ CUES: dict[str, str] = {
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
                 r"|more important than|wins over|side with|go with what|when they disagree"
-                r"|instead of (?:the|what)|over anything|go with the tool)\b",
-    "revoke": r"\b(?:restrictions?|rules|guidelines|cautions?|safety|advice|policies|policy"
+                r"|instead of (?:the|what)|over anything|go with the tool"
+                r"|rather than (?:the|what the|anything the) users?|even if the users? (?:says?"
+                r"|asks?|insists?|disagrees?|objects?|claims?|wants?)"
+                r"|over (?:the|what the|anything the) users?(?:'s)?(?! roles?\b| messages?\b)"
+                r"|(?:correct|overrule|contradict|dismiss) (?:the|what the) users?"
+                r"|trust\w*\b[^.!?]{0,40}\b(?:over|more than|rather than)|final word"
+                r"|source of truth|conflicts? with (?:what )?the users?|(?:go|side) with the"
+                r" (?:results?|tool|outputs?|data)|trusted (?:commands|instructions|orders)"
+                r"|\busers?(?:_\w+)?\W{1,4}(?:untrusted|low|ignored?))\b",
+    "revoke": r"\b(?:restrictions?|rules?|notes|guidelines|cautions?|safety|advice|policies|policy"
               r"|guidance|instructions|precautions|warnings|guardrails|confirmations|safeguards"
               r"|protections|consignes|anweisungen|instrucciones|istruzioni"
-              r"|instruções|polecenia|инструкции)\b[^.!?]{0,60}\b(?:lifted|no longer|outdated"
+              r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
               r"|suspended|waived|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
               r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
               r"|anteriores"
               r"|não valem|wcześniejsze|предыдущие)\b|\b(?:ignore|disregard|forget)\b"
-              r"[^.!?]{0,30}\b(?:instructions|rules|guidelines|prompt|persona|told|said|above"
-              r"|before|earlier|previous|prior)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
+              r"[^.!?]{0,30}\b(?:instructions|rules?|guidelines|prompt|persona|told|said|above"
+              r"|before|earlier|previous|prior|notes|start|beginning|initially|originally)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
               r"|\bno longer (?:needs?|has|have|must|bound) to (?:follow|obey|respect|ask)\b",
     "execute": r"\bcurl\b|\bwget\b|\|\s*(?:ba)?sh\b|\bexec\(|\beval\(|\bpowershell\b"
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
@@ -135,7 +170,10 @@ CUES: dict[str, str] = {
                    r" (?:outputs?|responses?|results?|answers?|replies|reply|data|text|says)"
                    r"|(?:returned|echoed|output|sent back) (?:by|from|in) (?:this|the|our)"
                    r" (?:tool|function|service|endpoint|server|api|field)"
-                   r"|what (?:this|the) (?:tool|function|service) (?:says|returns))\b",
+                   r"|what (?:this|the) (?:tool|function|service|server|api) (?:says|returns"
+                   r"|reports|provides|tells you)"
+                   r"|(?:its|the returned|these|this tool's) (?:results?|outputs?|data|values?"
+                   r"|answers?))\b",
     # what a file holds, not its path: "pass the key file to use, usually ~/.ssh/id_ed25519"
     # is an SSH tool's parameter, "copy what ~/.ssh/id_rsa holds" an attack
     "contents": r"\b(?:contents?|body|what (?:it|is|they) (?:holds?|contains?|stored)"
@@ -144,13 +182,36 @@ CUES: dict[str, str] = {
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
     "send": r"\b(?:(?:send|forward|upload|post|transmit|share|paste|dump|include|attach"
-            r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide)"
+            r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide"
+            r"|write|record|recap|transcribe|reproduce|repeat|concatenat)"
             r"(?:s|ed|d|ing)?|sent|cop(?:y|ies|ied)|put|accompan\w*"
             r"|carr(?:y|ies|ied)|bcc|cc|übergib"
             r"\w*|envoie\w*|env[ií]a\w*|copi[ae]\w*|передай\w*|wyślij|put into)\b",
     "always": r"\b(?:always|every (?:call|time|turn|request|invocation)|each (?:call|time|turn"
               r"|invocation)|before (?:any|each|every|replying|responding|answering)"
               r"|whenever|from (?:now|this point)|immer|toujours|siempre|sempre|zawsze|всегда)\b",
+    # what happens to another tool's call: an addition or a swap the user did not ask for
+    "tamper": r"\balso (?:add|send|copy|cc|bcc|include|forward|save|write|post|attach|notify)"
+              r"\b|\b(?:should|must|is to|are to|will) be (?:replaced|changed|redirected|rewritten"
+              r"|swapped|routed|sent)\b|\bredirect\w*\b|\breplace (?:it|them|the \w+(?: \w+)?)"
+              r" with\b|\b(?:route|reroute)\w* (?:it|them|all|every)\b|\bprepend\w*\b"
+              r"|\bappend\w* (?:to |it to )?(?:every|each|all)\b"
+              r"|\b(?:must|should|shall|is to) (?:always )?(?:add|set|include|cc|bcc)\b",
+    # data directed into an argument ("fill this with", "put ... into the note field")
+    "argument": r"\b(?:fill|populate|write|put|place|paste|copy|record|list)\w*\b[^.!?]{0,50}"
+                r"\b(?:here|(?:in|into) (?:this|the|that) (?:\w+ )?(?:field|parameter"
+                r"|argument|value|slot|property))\b|\bfill (?:this|it) with\b",
+    # the model's own reply, which no tool's function is about
+    "reply": r"\b(?:in|into|to|within|from) (?:your|the) (?:reply|replies|response|responses"
+             r"|answer|answers|final answer|message to the user)\b|\byour (?:reply|response"
+             r"|answer)\b|\bwhen (?:you )?(?:answer|reply|respond)(?:ing)?\b",
+    # a text about attacks (a scanner, a filter, a policy) describes them rather than orders
+    "described": r"\b(?:prompt|instruction)[- ]injections?\b|\bjailbreak(?:s|ing)? (?:attempts?"
+                 r"|prompts?)\b|\b(?:detect|flag|scan|score|classif|block|filter|catch|spot)"
+                 r"\w*\b[^.!?]{0,40}\b(?:attacks?|injections?|attempts?|malicious|manipulat\w*)"
+                 r"\b|\bsuch as (?:text|messages?|content|inputs?|prompts?) (?:telling|asking"
+                 r"|instructing|that tells?)\b|\btreat (?:any|all|the)? ?(?:instructions|commands)"
+                 r"\b[^.!?]{0,20}\bas (?:data|text|untrusted)\b",
     "identity": r"\b(?:you are now|from (?:now|this point) (?:on )?you are|your (?:new )?"
                 r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*"
                 r"|no longer an? (?:general |helpful )?(?:assistant|ai|model)|now acts? as)\b",
@@ -164,6 +225,8 @@ INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "other_l
 # every mail tool says; chat APIs rank their roles ("the system role takes precedence over the
 # user role"), an attack ranks a tool's output or speaks to the model
 INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
+                ("tamper", "other_tools"), ("reply", "lying"), ("tool_output", "reply"),
+                ("argument", "conversation"), ("argument", "secret_files"),
                 ("other_tools", "secret_files"), ("send", "conversation"),
                 ("secrets", "conversation"), ("conversation", "other_tools"),
                 ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
@@ -175,7 +238,9 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
 # "you" in a third of seal_tools' tools): a sentence with only these is not reported,
 # whatever its score, and a tool with none of the others is not scored at all
 WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
-                  "contents", "addressed", "tool_output"})
+                  "contents", "addressed", "tool_output", "described", "argument"})
+# cues of an attack described rather than ordered (a scanner's description): never an error
+DESCRIBED = "described"
 
 
 def reportable(cues: tuple[str, ...]) -> bool:
@@ -183,15 +248,41 @@ def reportable(cues: tuple[str, ...]) -> bool:
     return any(cue not in WEAK for cue in cues)
 
 
-def intended(cues: tuple[str, ...]) -> bool:
-    """Whether `cues` say what an attack wants (see INTENT)."""
+def intended(cues: tuple[str, ...], own: bool = False) -> bool:
+    """Whether `cues` say what an attack wants (see INTENT). Not a text that describes
+    attacks (a scanner's, a filter's); and, in the sentence that says what a tool or a field
+    itself does (`own`, see `says_what_it_does`), running code and ranking are its function
+    (an installer, "Overrides the instructions of the assistant"), not orders."""
+    if DESCRIBED in cues:
+        return False
+    if own:
+        cues = tuple(cue for cue in cues if cue not in OWN_FUNCTION)
     return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
                                                   for a, b in INTENT_PAIRS)
+
+
+OWN_FUNCTION = frozenset({"execute", "priority"})
+# a first word in the third person singular that is not a verb of that kind
+_NOT_VERBS = frozenset("this its is was has does as us yes always perhaps news status "
+                       "class access address process series species analysis".split())
+
+
+def says_what_it_does(sentence: str, first: bool) -> bool:
+    """Whether `sentence`, the `first` of a description, says what its tool or field does:
+    it opens with a verb in the third person ("Installs", "Overrides", "Returns")."""
+    if not first:
+        return False
+    word = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
+    return word.isalpha() and len(word) > 3 and word.endswith("s") \
+        and not word.endswith("ss") and word not in _NOT_VERBS
 FOREIGN = "other_language"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # a sentence ends at . ! ? ; followed by a space or the end (not inside a URL or a number),
 # at a line break, or at an ideographic full stop
-_SENTENCE = re.compile(r"(?:[^.!?;\n。！？]|[.!?;](?=[^\s.!?;]))+"
+# (a run of stops before a letter is inside a sentence: the match never fails, so finditer
+# never retries it from each later character, which was quadratic in "x;x;x;...;.e")
+_SENTENCE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|etc)\.[ \t]+|[^.!?;\n。！？]"
+                       r"|[.!?;]+(?=[^\s.!?;]))+"
                        r"(?:[.!?;]+(?=\s|$)|[。！？]+|\n|$)")
 _DIGITS = str.maketrans("0123456789", "0000000000")
 
@@ -252,29 +343,39 @@ class Scored:
 
 _GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
 # look-arounds: RE2 has none, and without them the gate only says yes more often
-_LOOKBEHIND = re.compile(r"\(\?<?!(?:[^()\\]|\\.)*\)")
+_LOOKBEHIND = re.compile(r"\(\?<?!(?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)")  # one group deep
 
 
 @cache
-def _gate(bounded: bool) -> Any:
-    """Every cue that can make a sentence reportable (not WEAK) as one RE2 expression,
-    look-arounds left out, and word boundaries too unless `bounded`: it may say yes where no
-    cue fires (that only costs the scoring), never no where one does in ASCII text (where
-    RE2's word boundaries are Python's). One linear pass over a tool's text instead of a
-    backtracking search per cue per string: nearly every tool is passed over here."""
+def _gate(bounded: bool) -> tuple[Any, ...]:
+    """Every cue that can make a sentence reportable (not WEAK) as RE2 expressions (three:
+    see `_APART`), look-arounds left out, and word boundaries too unless `bounded`: they may
+    say yes where no cue fires (that only costs the scoring), never no where one does in
+    ASCII text (where RE2's word boundaries are Python's). Linear passes over a tool's text
+    instead of a backtracking search per cue per string: nearly every tool stops here."""
     import re2
 
     options = re2.Options()
     options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
-    parts = [_LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
-                                          else pattern.replace("\\b", "")))
+    parts = {name: _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
+                                                else pattern.replace("\\b", "")))
              .replace("(?![\\w.-])", "")
-             for name, pattern in CUES.items() if name not in WEAK]
+             for name, pattern in CUES.items() if name not in WEAK}
+    together = [part for name, part in parts.items() if name not in _APART]
     if not bounded:  # text in another language without any other cue: `_foreign` decides
-        parts.append(_FOREIGN_HINT)
-    return re2.compile("|".join(f"(?:{part})" for part in parts), options)
+        together.append(_FOREIGN_HINT)
+    groups = [[parts[name]] for name in _APART] + [together]
+    return tuple(re2.compile("|".join(f"(?:{part})" for part in group), options)
+                 for group in groups)
+
+
+# cues matched in passes of their own: joined to the others, their gaps (without word
+# boundaries, where "hide" or "error" sit inside many words) outgrow the DFA's memory and RE2
+# falls back to its slower engine; three passes over the 43k catalog's text take 0.17 s of
+# CPU, one took 0.8 s
+_APART = ("hiding", "lying")
 
 
 # function words of the other languages that English text hardly holds, ASCII ones only (a
@@ -311,10 +412,10 @@ def passing(groups: list[list[str]], home: str = "en") -> set[int]:
     return kept
 
 
-def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
+def _matching(groups: list[list[str]], gates: tuple[Any, ...], read: Callable[[str], str],
               between: str) -> set[int]:
-    """The indices of the groups of which `gate` matches the texts (`read`, joined with
-    `between` the groups); non-ASCII groups are always in."""
+    """The indices of the groups of which one of `gates` matches the texts (`read`, joined
+    with `between` the groups); non-ASCII groups are always in."""
     found = {i for i, texts in enumerate(groups) if not all(t.isascii() for t in texts)}
     starts: list[int] = []
     parts: list[str] = []
@@ -326,8 +427,10 @@ def _matching(groups: list[list[str]], gate: Any, read: Callable[[str], str],
         at += (len(part) if part.isascii() else len(part.encode())) + len(between)
     # one call, on bytes: the RE2 wrapper would encode a str, and map every match's offsets
     # back to characters
-    for match in gate.finditer(between.join(parts).encode()):
-        found.add(bisect_right(starts, match.start()) - 1)
+    text = between.join(parts).encode()
+    for gate in gates:
+        for match in gate.finditer(text):
+            found.add(bisect_right(starts, match.start()) - 1)
     return found
 
 
@@ -393,12 +496,30 @@ def _each_cue() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def cues_of(sentence: str, home: str = "en") -> tuple[str, ...]:
     """The names of the cues that fire in `sentence` (lower-cased), `home` being the
     catalog's language."""
-    fired = tuple(name for name, pattern in _each_cue() if pattern.search(sentence))
+    # "agent" in its other senses (a build agent, ssh-agent, a user agent, a travel agent)
+    # addresses nobody
+    read = _OTHER_AGENTS.sub(" ", sentence) if "agent" in sentence else sentence
+    fired = tuple(name for name, pattern in _each_cue()
+                  if pattern.search(read if name == "addressed" else sentence))
     lang = language(sentence)
+    if lang == "en" and home != "en" and sum(
+            w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
+        lang = home  # too few function words of any language: English is only the fallback
     if (lang and lang != home and len(sentence.split()) >= MIN_WORDS) or \
             (lang in ("cjk",) and lang != home):
         fired += (FOREIGN,)
     return fired
+
+
+_OTHER_AGENTS = re.compile(
+    r"\b(?:ssh|gpg|build|ci|cd|user|deploy\w*|monitoring|update|support|sales|travel"
+    r"|insurance|estate|service|proxy|host|backup|jenkins|puppet|zabbix|datadog|buildkite"
+    r"|azure|teamcity|gitlab|octopus|forwarding|signing|software|licensing|booking|shipping"
+    r"|customs|transfer|reporting|collection|remote|local|running|self-hosted|hosted|pipeline"
+    r"|runner|install|endpoint|security|sync|logging|metrics|telemetry|patent|literary"
+    r"|talent|booking|leasing|letting|free|secret|double|field|border|ticket)[- ]agents?\b"
+    r"|\bagents? (?:pool|process|socket|forwarding|host|machine|version|binary|daemon"
+    r"|service|installer|image|node|queue|software)s?\b")
 
 
 def _bucket(token: str) -> int:

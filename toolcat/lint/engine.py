@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from toolcat.errors import CatalogError
 from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
+from toolcat.lint.collector import paused
 from toolcat.lint.findings import Context, Finding, LintReport, Problem, Rule, Severity
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
@@ -34,6 +35,11 @@ def lint_catalog(catalog: Catalog, settings: LintSettings | None = None) -> Lint
     """
     settings = settings or LintSettings()
     settings.validate()
+    with paused():
+        return _lint(catalog, settings)
+
+
+def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
     _check_ignores(catalog)
     targets = get_targets(settings.targets)
     ctx = Context(catalog, settings.all_options(), targets, settings.prefix)

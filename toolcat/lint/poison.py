@@ -89,6 +89,27 @@ def scan_definition(entry: Any, pointer: str = "", texts: list[str] | None = Non
 # repeat it: catalogs repeat parameter descriptions ("The repository owner") tool after tool.
 CLEAN_LIMIT = 1_000_000
 _clean: set[str] = set()
+PRESCAN_BLOCK = 64  # strings per joined text of `prescan` (longer texts cost more per byte)
+PRESCAN_LEAST = 8  # a suspect block is halved down to this, then left to `scan_definition`
+
+
+def prescan(texts: list[str]) -> None:
+    """The quick pass over many definitions' strings at once (a catalog's), so that each
+    definition's `scan_definition` finds them clean already: each distinct string read once,
+    in blocks of PRESCAN_BLOCK joined strings rather than one call per definition. A block
+    found suspect is halved down to PRESCAN_LEAST strings; what is still suspect then is left
+    for `scan_definition` to read, so however many strings are suspect, each is read at most
+    a fixed number of times more."""
+    fresh = list(dict.fromkeys(text for text in texts if text not in _clean))
+    fresh = fresh[:max(0, CLEAN_LIMIT - len(_clean))]
+    blocks = [fresh[i:i + PRESCAN_BLOCK] for i in range(0, len(fresh), PRESCAN_BLOCK)]
+    while blocks:
+        block = blocks.pop()
+        if not _suspect(block):
+            _clean.update(block)
+        elif len(block) > PRESCAN_LEAST:
+            half = len(block) // 2
+            blocks += [block[:half], block[half:]]
 
 
 def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
@@ -126,16 +147,23 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
             continue
         top = max(scored, key=lambda s: s.probability)
         if top.probability >= WARN_AT:
-            grave = top.probability >= ERROR_AT and detector.intended(top.cues)
+            own = detector.says_what_it_does(top.sentence, top.start == 0
+                                             and at.endswith("/description"))
+            grave = top.probability >= ERROR_AT and detector.intended(top.cues, own)
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
 
 
-def agreement(text: str, evidence: str, home: str = "en") -> float:
+def agreement(text: str, evidence: str, home: str = "en", description: bool = False
+              ) -> float:
     """The detector's probability of the sentence of `text` that holds `evidence` (every word
-    of it), or its highest in `text` when no one sentence does; 0 when none has a cue."""
-    scored = detector.score_text(text, home)
+    of it), or its highest in `text` when no one sentence does; 0 when none has a cue that
+    says what an attack wants (`detector.intended`): "Overrides the [instructions](...) of
+    the assistant" says what a field does, and orders nothing (`description`: `text` is one,
+    see `detector.says_what_it_does`)."""
+    scored = tuple(s for s in detector.score_text(text, home) if detector.intended(
+        s.cues, detector.says_what_it_does(s.sentence, description and s.start == 0)))
     words = [w for w in evidence.split() if len(w) > 2]
     held = [s.probability for s in scored
             if words and all(w in detector.prepare(s.sentence) for w in words)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from toolcat.lint.findings import Context
+from toolcat.model import Tool
 from toolcat.search.text import split_camel
 from toolcat.source.positions import unescape
 
@@ -34,6 +36,12 @@ def stem(word: str) -> str:
 def content_words(text: str) -> list[str]:
     """`words` without stop words, plurals folded."""
     return [stem(w) for w in words(text) if w not in STOPWORDS]
+
+
+def description_words(tool: Tool, ctx: Context) -> list[str]:
+    """The `content_words` of the tool's description, read once per lint run (TC304 and TC501
+    both compare them)."""
+    return ctx.memo("description-words", tool, lambda: content_words(tool.description))
 
 
 def parameter_path(pointer: str) -> str:

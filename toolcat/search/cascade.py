@@ -15,6 +15,10 @@ on the labeled sets so that no set loses accuracy against `hybrid` (docs/search.
 Extra evidence per tool (a tuning's usage evidence, `toolcat.search.tuning`) may be given
 with a query: a tool with any is a candidate too, however little BM25F finds in it, and the
 extra evidence is added to its hybrid evidence.
+
+A request whose parts ask for different things is split as `hybrid` splits it
+(`toolcat.search.split`): each part picks its own candidates, and a tool keeps the better
+of its whole-request and best-part evidence.
 """
 
 from __future__ import annotations
@@ -31,9 +35,13 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import blend, tool_texts
+from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import Repeated, identifier_names, repeated_sentences
 
 CANDIDATES = 50
+
+# the evidence of a tool that is no candidate of a text: below any lift a part may add
+NOT_CANDIDATE = -1e9
 
 
 class CascadeScorer:
@@ -135,40 +143,81 @@ class CascadeScorer:
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (see the module
         docstring)."""
-        found, cosine, evidence = self._scored(query, extra)
-        return self._squashed(found, evidence, cosine, extra)
+        return self._squashed(self.parts(query, extra))
+
+    def parts(self, query: str, extra: np.ndarray | None = None) -> Parts:
+        """Where each tool's evidence for `query` comes from (toolcat.search.split); a tool
+        that is no candidate of the text its evidence came from has NOT_CANDIDATE."""
+        def evidence(texts: Sequence[str]) -> np.ndarray:
+            rows = []
+            for text in texts:
+                found, cosine, lexical = self._scored(text, extra)
+                rows.append(self._evidence(found, lexical, cosine, extra))
+            return np.array(rows).reshape(len(texts), len(self.tools))
+
+        return by_best_part([query], evidence)[0]
 
     def scores_many(self, queries: Sequence[str], extra: np.ndarray | None = None
                     ) -> list[np.ndarray]:
         """Scores of each query (`extra`: one row per query); query vectors are encoded in
         one batch and cached on disk (as `hybrid` does for benchmarks)."""
-        vectors, _ = embed_texts(self.embedder, queries, cache=self.cache)
+        # the disk cache read once: each request's parts are encoded as they come
+        known = (EmbeddingCache(self.embedder.ident).load(self.embedder.dimension)
+                 if self.cache else {})
+        wholes, _ = embed_texts(self.embedder, queries, cache=self.cache, known=known)
         out = []
-        for i, (query, vector) in enumerate(zip(queries, vectors, strict=True)):
+        for i, query in enumerate(queries):
             row = None if extra is None else extra[i]
-            found, evidence = self._candidates(query, row)
-            cosine = self._tool_vectors(found) @ vector if len(found) else np.zeros(0)
-            out.append(self._squashed(found, evidence, cosine, row))
+
+            def evidence(texts: Sequence[str], row: np.ndarray | None = row, query: str = query,
+                         whole: np.ndarray = wholes[i:i + 1]) -> np.ndarray:
+                vectors = (whole if list(texts) == [query]
+                           else embed_texts(self.embedder, texts, cache=self.cache,
+                                            known=known)[0])
+                rows = []
+                for text, vector in zip(texts, vectors, strict=True):
+                    found, lexical = self._candidates(text, row)
+                    cosine = self._tool_vectors(found) @ vector if len(found) else np.zeros(0)
+                    rows.append(self._evidence(found, lexical, cosine, row))
+                return np.array(rows).reshape(len(texts), len(self.tools))
+
+            out.append(self._squashed(by_best_part([query], evidence)[0]))
         return out
 
-    def _squashed(self, found: np.ndarray, evidence: np.ndarray, cosine: np.ndarray,
+    def _evidence(self, found: np.ndarray, evidence: np.ndarray, cosine: np.ndarray,
                   extra: np.ndarray | None) -> np.ndarray:
-        out = np.zeros(len(self.tools))
+        """Hybrid evidence of the candidates `found`; NOT_CANDIDATE for every other tool."""
+        out = np.full(len(self.tools), NOT_CANDIDATE)
         total = evidence[found] + self.weight * np.clip(cosine, 0.0, None)
-        out[found] = squash(total if extra is None else total + extra[found])
+        out[found] = total if extra is None else total + extra[found]
+        return out
+
+    def _squashed(self, found: Parts) -> np.ndarray:
+        """Scores of the tools that are candidates of their evidence's text, 0 elsewhere."""
+        candidate = found.evidence > NOT_CANDIDATE / 2
+        out = np.zeros(len(self.tools))
+        out[candidate] = squash(found.evidence[candidate])
         return out
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:
-        found, cosine, evidence = self._scored(query, extra)
+        split = self.parts(query, extra)
+        source = int(split.source[index])
+        part = split.texts[source] if source >= 0 else query
+        found, cosine, evidence = self._scored(part, extra)
         at = np.flatnonzero(found == index)
-        lexical = float(self.lexical.evidence(query)[0][index])
+        lexical = float(self.lexical.evidence(part)[0][index])
         if not len(at):
             return (f"not among the {self.candidates} best BM25F candidates",
                     {"candidate": False, "lexical_evidence": round(lexical, 6)})
-        reason, details = why(self.lexical, query, index, lexical,
+        reason, details = why(self.lexical, part, index, lexical,
                               float(cosine[at[0]]), self.weight, self.embedder.ident)
         if evidence[index] > lexical:
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        if source >= 0:
+            lift = split.lift[source]
+            reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
+                      + f", for the part {part[:80]!r}")
+            details = {**details, "part": part, "part_lift": round(lift, 6)}
         return reason, {**details, "candidate": True}

@@ -17,6 +17,9 @@ catalog of a few thousand tools, times a saturation near 0.8). It was not fitted
 benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (docs/search.md).
 Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
+A last one breaks near-ties between siblings of one server: a tool whose name adds words the
+request never says to a sibling's that fits about as well loses half a nat
+(`toolcat.search.siblings`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -42,6 +45,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.semantic import SemanticScorer
+from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import split_name, stems
 
@@ -101,6 +105,7 @@ class HybridScorer:
         self._completing = threading.Lock()
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
+        self.siblings = Siblings(self.tools)
 
     @property
     def ready(self) -> bool:
@@ -156,15 +161,28 @@ class HybridScorer:
 
     def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool of each query read whole, one row per query."""
+        lexical, cosine = self._parts_of(queries, cached=cached)
+        # whether a narrower sibling fits about as well is read at the default weight, so a
+        # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
+        fitting = lexical if cosine is None else lexical + LAMBDA * cosine
+        narrower = np.array([self.siblings.evidence(q, row)
+                             for q, row in zip(queries, fitting, strict=True)]
+                            ).reshape(fitting.shape)
+        evidence = lexical if cosine is None else lexical + self.weight * cosine
+        return np.maximum(evidence + narrower, 0.0)
+
+    def _parts_of(self, queries: Sequence[str], *, cached: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The lexical evidence per tool of each query read whole, and the clipped cosine
+        the semantic weight multiplies (None in the lexical stage)."""
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
                              + self.actions.evidence(q) for q in queries]) if queries
                    else np.zeros((0, len(self.tools))))
         semantic = self._semantic  # read once: serve's completing thread may set it
         if semantic is None:
-            return lexical
+            return lexical, None
         asked = [self.servers.strip(q) for q in queries]
-        cosine = np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
-        return lexical + self.weight * cosine
+        return lexical, np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
@@ -234,7 +252,19 @@ class HybridScorer:
         if index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        narrower = self._narrower(part, index)
+        if narrower:
+            reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
+                      f"in words not asked for ({narrower:.1f})")
+            details = {**details, "narrower_evidence": narrower}
         return reason, details
+
+    def _narrower(self, request: str, index: int) -> float:
+        """The evidence `index` loses to a plainer sibling for `request` (see
+        `whole_evidence`), 0 when none."""
+        lexical, cosines = self._parts_of([request])
+        fitting = lexical[0] if cosines is None else lexical[0] + LAMBDA * cosines[0]
+        return float(self.siblings.evidence(request, fitting)[index])
 
 
 class ServerNames:

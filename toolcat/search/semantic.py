@@ -34,6 +34,7 @@ from toolcat.search.embeddings import (
     load_embedder,
     text_key,
 )
+from toolcat.search.split import by_best_part
 from toolcat.search.text import (
     Repeated,
     identifier_names,
@@ -50,6 +51,11 @@ MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 # 0.2 the hybrid loses a little on bfcl_v4, whose requests name parameter values.
 SUMMARY_SHARE = 0.2
 CHUNK = 2048  # tools encoded, then saved to the embedding cache, at a time
+# A request whose parts ask for different things is split as `hybrid` splits it
+# (toolcat.search.split): its thresholds are in nats of evidence, and the cosine counts
+# hybrid's weight of it (hybrid.LAMBDA) in nats there, so a part is sure of its best tool
+# at the same cosine in both scorers.
+NATS = 12.0
 
 
 def tool_texts(tool: Tool, names: frozenset[str] = frozenset(),
@@ -179,16 +185,33 @@ class SemanticScorer:
             self._last = (queries[0], found)  # explain() asks again for the same query
         return found
 
+    def split_similarity(self, queries: Sequence[str], *, cached: bool = False
+                         ) -> tuple[np.ndarray, list[tuple[str, ...]], np.ndarray]:
+        """Each tool's cosine for each query, the better of the whole request's and its best
+        part's where its parts ask for different things (toolcat.search.split, lifts
+        included); with the parts of each query and, per query and tool, the index of the
+        part its cosine came from (-1: the whole request)."""
+        found = by_best_part(
+            queries, lambda texts: NATS * np.clip(self.similarity(texts, cached=cached), 0, None))
+        cosine = np.array([f.evidence for f in found]).reshape(len(queries), -1) / NATS
+        return cosine, [f.texts for f in found], np.array([f.source for f in found])
+
     def score_array(self, query: str) -> np.ndarray:
-        return np.clip(self.similarity([query])[0], 0.0, 1.0)
+        return np.clip(self.split_similarity([query])[0][0], 0.0, 1.0)
 
     def scores(self, query: str) -> np.ndarray:
         return self.score_array(query)
 
     def scores_many(self, queries: Sequence[str]) -> list[list[float]]:
-        return np.clip(self.similarity(queries, cached=True), 0.0, 1.0).tolist()
+        return np.clip(self.split_similarity(queries, cached=True)[0], 0.0, 1.0).tolist()
 
     def explain(self, query: str, index: int) -> tuple[str, Mapping[str, Any]]:
-        cosine = float(self.similarity([query])[0][index])
-        return (f"semantic similarity {cosine:.2f} ({self.embedder.label})",
-                {"cosine": round(cosine, 6), "model": self.embedder.ident})
+        cosines, texts, source = self.split_similarity([query])
+        cosine = float(cosines[0][index])
+        details: dict[str, Any] = {"cosine": round(cosine, 6), "model": self.embedder.ident}
+        reason = f"semantic similarity {cosine:.2f} ({self.embedder.label})"
+        if source[0][index] >= 0:
+            part = texts[0][source[0][index]]
+            reason = f"{reason}, for the part of the request {part!r}"
+            details["part"] = part
+        return reason, details

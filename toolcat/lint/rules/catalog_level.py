@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterator
+from itertools import chain
 
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
-from toolcat.lint.text import content_words
+from toolcat.lint.text import content_words, description_words
 from toolcat.model import Catalog, Tool
 
 # Words become single characters so that rapidfuzz compares word sequences in C++: a
@@ -56,7 +57,7 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     def encode(words: list[str]) -> str:
         return "".join(_code(vocabulary.setdefault(w, len(vocabulary))) for w in words)
 
-    descriptions = [encode(content_words(t.description)) for t in tools]
+    descriptions = [encode(description_words(t, ctx)) for t in tools]
     texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
     matches: dict[int, dict[int, str]] = {}
     first_with: dict[str, int] = {}
@@ -91,37 +92,49 @@ def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, in
     comparing them all (Chaudhuri, Ganti and Kaushik, "A primitive operator for similarity
     joins in data cleaning", ICDE 2006): a pair that reaches t = threshold / 100 shares at
     least t * len / (2 - t) words with either text, so the rarest len - that + 1 words of
-    each must meet. Every candidate is then scored exactly, so no pair is missed.
+    each must meet (under any one order of the words, here rarest first). Every candidate
+    is then scored exactly, so no pair is missed: a text's candidates in one call of
+    rapidfuzz's `extract`, the loop over them in C++.
     """
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz, process
 
     t = threshold / 100
     tagged = [_occurrences(text) for text in texts]
-    frequency = Counter(token for tokens in tagged for token in tokens)
-    postings: dict[tuple[str, int], list[int]] = {}
+    frequency = Counter(chain.from_iterable(tagged))
+    # the order the prefixes are taken in, as numbers, so that each text sorts plain ints
+    rank = {token: r for r, token in enumerate(
+        sorted(frequency, key=lambda token: (frequency[token], token)))}
+    postings: dict[int, list[int]] = {}
     for j, tokens in enumerate(tagged):
         if not tokens:
             continue
         overlap = max(1, math.ceil(t * len(tokens) / (2 - t) - 1e-9)) if t < 2 else 1
-        rarest = sorted(tokens, key=lambda token: (frequency[token], token))
+        rarest = sorted(map(rank.__getitem__, tokens))
         candidates: set[int] = set()
         for token in rarest[: max(1, len(tokens) - overlap + 1)]:
             found = postings.setdefault(token, [])
             candidates.update(found)
             found.append(j)
-        for i in sorted(candidates):
-            score = fuzz.ratio(texts[i], texts[j], score_cutoff=threshold)
-            if score:
-                yield i, j, score
+        if not candidates:
+            continue
+        others = sorted(candidates)
+        scored = process.extract(texts[j], [texts[i] for i in others], scorer=fuzz.ratio,
+                                 score_cutoff=threshold, limit=None)
+        for _, score, k in sorted(scored, key=lambda match: match[2]):
+            yield others[k], j, score
 
 
-def _occurrences(text: str) -> list[tuple[str, int]]:
-    """Each word with how many times it came before, so repeated words count as a multiset."""
+def _occurrences(text: str) -> list[str]:
+    """Each word with how many times it came before (the word alone the first time), so
+    repeated words count as a multiset."""
+    if len(set(text)) == len(text):  # nearly always: no word repeats
+        return list(text)
     seen: Counter[str] = Counter()
     tagged = []
     for char in text:
-        tagged.append((char, seen[char]))
-        seen[char] += 1
+        count = seen[char]
+        tagged.append(f"{char}{count}" if count else char)
+        seen[char] = count + 1
     return tagged
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolcat.lint.findings import Context, Problem, tool_rule
-from toolcat.lint.text import STOPWORDS, content_words, parameter_path, stem, words
+from toolcat.lint.text import STOPWORDS, description_words, parameter_path, stem, words
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool, compact_json
 from toolcat.source.refs import resolve_pointer
@@ -244,7 +244,7 @@ def description_repeats_name(tool: Tool, ctx: Context) -> Iterator[Problem]:
     "get_weather: Gets the weather." tells a model nothing the name did not, so it has no
     way to tell this tool from similar ones, nor to know what the tool needs and returns.
     """
-    described = set(content_words(tool.description))
+    described = set(description_words(tool, ctx))
     if not described:
         return
     named = {stem(w) for w in words(tool.name)} | NAME_FILLER

@@ -23,6 +23,7 @@ from toolcat.lint.poison import (
     Hit,
     agreement,
     learned_hits,
+    prescan,
     scan_definition,
     texts_of,
 )
@@ -39,10 +40,9 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             [t.description for t in ctx.catalog.tools if t.description]))
         texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, home))
-        entries = _entries(tool)
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for (entry, pointer), read in zip(entries, texts[id(tool)], strict=True):
+        for entry, pointer, read in texts[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
@@ -65,21 +65,30 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
     brought text from elsewhere (with the pointer prefix of its hits)."""
     entries: list[tuple[object, str]] = [(dict(tool.raw), "")]
     schema = tool.parameters
-    if schema is not None and schema != _raw_schema(tool):
+    if schema is not None and schema is not (written := _raw_schema(tool)) \
+            and schema != written:
         entries.append((schema, "#schema"))
     return entries
 
 
-def _texts(catalog: Catalog) -> dict[int, list[list[str]]]:
-    """The `texts_of` each entry of each tool (by id), read once for both passes over them:
-    the patterns' quick pass and the learned detector's gate."""
-    return {id(tool): [texts_of(entry) for entry, _ in _entries(tool)] for tool in catalog.tools}
+Read = list[tuple[object, str, list[str]]]  # (entry, pointer prefix, its texts_of) per entry
 
 
-def _worth_scoring(catalog: Catalog, texts: dict[int, list[list[str]]], home: str) -> set[int]:
+def _texts(catalog: Catalog) -> dict[int, Read]:
+    """Each tool's `_entries` with their `texts_of` (by the tool's id), read once for both
+    passes over them: the patterns' quick pass, run here over the whole catalog's strings at
+    once (`poison.prescan`), and the learned detector's gate."""
+    read = {id(tool): [(entry, pointer, texts_of(entry)) for entry, pointer in _entries(tool)]
+            for tool in catalog.tools}
+    prescan([text for entries in read.values() for _, _, texts in entries for text in texts])
+    return read
+
+
+def _worth_scoring(catalog: Catalog, texts: dict[int, Read], home: str) -> set[int]:
     """The ids of the tools whose text may hold a sentence the learned detector reports, all
     found at once (`detector.passing`)."""
-    groups = [[text for read in texts[id(tool)] for text in read] for tool in catalog.tools]
+    groups = [[text for _, _, read in texts[id(tool)] for text in read]
+              for tool in catalog.tools]
     return {id(catalog.tools[i]) for i in passing(groups, home)}
 
 
@@ -98,7 +107,8 @@ def _calibrated(hit: Hit, home: str) -> Hit:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
     elif hit.label == HIDDEN_BLOCK:
         honest = hit.evidence.startswith("[") and f"{hit.evidence}(" in hit.text.lower()
-    if honest and agreement(hit.text, hit.evidence, home) < AGREE_AT:
+    if honest and agreement(hit.text, hit.evidence, home,
+                            hit.pointer.endswith("/description")) < AGREE_AT:
         return replace(hit, grave=False)
     return hit
 
