@@ -32,7 +32,6 @@ scale is absolute, so a score means the same for every query.
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -44,6 +43,7 @@ from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
+from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
@@ -291,11 +291,7 @@ class ServerNames:
                 self._servers.setdefault(_phrase(tool.server), set()).add(tool.server)
         # a name says which server only where there are several ("what time is it" over
         # mcp-server-time alone keeps its "time")
-        words = sorted({split_name(n).lower() for n in names if split_name(n).strip()},
-                       key=len, reverse=True) if len(names) > 1 else []
-        self._pattern = re.compile(
-            r"\b(?:" + "|".join(r"[\s_-]*".join(map(re.escape, n.split())) for n in words)
-            + r")\b", re.IGNORECASE) if words else None
+        self._finder = PhraseFinder(names if len(names) > 1 else ())
         self._proper: dict[str, bool] = {}
         self._members: dict[str, np.ndarray] | None = None  # server -> its tools' indices
         count = len(names)
@@ -304,10 +300,9 @@ class ServerNames:
 
     def named(self, query: str) -> set[str]:
         """The servers whose names `query` holds as names (see `proper`)."""
-        if self._pattern is None:
-            return set()
-        return {server for m in self._pattern.finditer(query) if self.proper(m.group())
-                for server in self._servers.get(_phrase(m.group()), ())}
+        said = (query[start:end] for start, end in self._finder.spans(query))
+        return {server for name in said if self.proper(name)
+                for server in self._servers.get(_phrase(name), ())}
 
     def evidence(self, query: str) -> np.ndarray:
         """NAMED_SERVER evidence for every tool of a server `query` names, else 0."""
@@ -324,13 +319,13 @@ class ServerNames:
 
     def strip(self, query: str) -> str:
         """`query` without the server names it holds, or as it is when that leaves no word."""
-        if self._pattern is None:
-            return query
-        found = " ".join(self._pattern.sub(self._drop, query).split())
+        kept, at = [], 0
+        for start, end in self._finder.spans(query):
+            if self.proper(query[start:end]):
+                kept += [query[at:start], " "]
+                at = end
+        found = " ".join("".join([*kept, query[at:]]).split())
         return found if any(c.isalnum() for c in found) else query
-
-    def _drop(self, match: re.Match[str]) -> str:
-        return " " if self.proper(match.group()) else match.group()
 
     def proper(self, text: str) -> bool:
         """Whether `text`, a server's name as a request writes it, is used by that server's
