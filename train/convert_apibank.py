@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from written import write_set  # train/written.py: run as `python train/<this file>`
+
 ROOT = "api-bank"
 SAMPLES = f"{ROOT}/lv1-lv2-samples/level-1-given-desc"
 NOT_ASKED = {"GetUserToken", "ToolSearcher"}
@@ -71,10 +73,7 @@ def main(repo: Path, out: Path) -> None:
         if relevant and said:
             queries.append({"id": Path(path).stem, "query": " ".join(said),
                             "relevant": sorted(relevant)})
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "catalog.json").write_text(json.dumps(list(tools.values()), indent=1) + "\n")
-    (out / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
-    print(f"{len(tools)} tools, {len(queries)} queries")
+    write_set(out, tools.values(), queries)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from written import write_set  # train/written.py: run as `python train/<this file>`
+
 FILES = ("data/eval_real.json", "data/eval_simulated.json")
 
 
@@ -54,10 +56,7 @@ def main(repo: Path, out: Path) -> None:
                 if relevant:
                     queries.append({"id": f"{Path(path).stem}-{api['Name']}-{n}",
                                     "query": request, "relevant": relevant})
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "catalog.json").write_text(json.dumps(list(tools.values()), indent=1) + "\n")
-    (out / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries))
-    print(f"{len(tools)} tools, {len(queries)} queries")
+    write_set(out, tools.values(), queries)
 
 
 if __name__ == "__main__":
