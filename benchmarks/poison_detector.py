@@ -298,13 +298,7 @@ def folds(cached: bool, show: bool, only: list[str], shipped: bool) -> None:
             got = found.get(name, set())
             errors += "error" in got
             flagged += bool(got)
-            if entry["class"]:
-                counts = by_class.setdefault(entry["class"], [0, 0, 0])
-                counts[0] += 1
-                counts[1] += "error" in got
-                counts[2] += bool(got)
-            if show and "error" not in got:
-                print(f"    {'warning' if got else 'missed '} {entry['text'][:100]}")
+            tally(got, entry, by_class, show)
         print(f"{family:<16} {len(held):>8} {errors / len(held):>7.0%} "
               f"{flagged / len(held):>9.0%}", flush=True)
         total = [total[0] + len(held), total[1] + errors, total[2] + flagged]
@@ -315,6 +309,19 @@ def folds(cached: bool, show: bool, only: list[str], shipped: bool) -> None:
         print(f"{name:<16} {n:>8} {errors:>7} {flagged:>9}")
 
 
+def tally(got: set[str], entry: dict[str, Any], by_class: dict[str, list[int]],
+          show: bool) -> None:
+    """Count a held-out wording, whose lint gave the severities `got`, under its class
+    (wordings, errors, findings); with `show`, print it unless it was an error."""
+    if entry["class"]:
+        counts = by_class.setdefault(entry["class"], [0, 0, 0])
+        counts[0] += 1
+        counts[1] += "error" in got
+        counts[2] += bool(got)
+    if show and "error" not in got:
+        print(f"    {'warning' if got else 'missed '} {entry['text'][:100]}")
+
+
 def heldout(show: bool) -> None:
     """The shipped weights on the source no fit reads (BIPIA), by its category."""
     entries = held_out()
@@ -323,13 +330,7 @@ def heldout(show: bool) -> None:
         _, found, _ = severities([path])
     by_class: dict[str, list[int]] = {}
     for name, entry in names.items():
-        got = found.get(name, set())
-        counts = by_class.setdefault(entry["class"], [0, 0, 0])
-        counts[0] += 1
-        counts[1] += "error" in got
-        counts[2] += bool(got)
-        if show and "error" not in got:
-            print(f"    {'warning' if got else 'missed '} {entry['text'][:100]}")
+        tally(found.get(name, set()), entry, by_class, show)
     print(f"{'BIPIA category':<40} {'wordings':>8} {'errors':>7} {'findings':>9}")
     for name, (n, errors, flagged) in sorted(by_class.items()):
         print(f"{name[:40]:<40} {n:>8} {errors:>7} {flagged:>9}")
