@@ -44,12 +44,12 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.phrases import PhraseFinder
+from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import split_name, stems
 
-LAMBDA = 12.0
 MIDPOINT = 5.0
 
 

@@ -51,11 +51,9 @@ MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
 # 0.2 the hybrid loses a little on bfcl_v4, whose requests name parameter values.
 SUMMARY_SHARE = 0.2
 CHUNK = 2048  # tools encoded, then saved to the embedding cache, at a time
-# A request whose parts ask for different things is split as `hybrid` splits it
-# (toolcat.search.split): its thresholds are in nats of evidence, and the cosine counts
-# hybrid's weight of it (hybrid.LAMBDA) in nats there, so a part is sure of its best tool
-# at the same cosine in both scorers.
-NATS = 12.0
+# nats of evidence per unit of cosine: hybrid's weight of the embedding (its module docstring
+# says why 12), here so that semantic's split of a request weighs parts the same way
+LAMBDA = 12.0
 
 
 def tool_texts(tool: Tool, names: frozenset[str] = frozenset(),
@@ -191,9 +189,12 @@ class SemanticScorer:
         part's where its parts ask for different things (toolcat.search.split, lifts
         included); with the parts of each query and, per query and tool, the index of the
         part its cosine came from (-1: the whole request)."""
+        # the split's thresholds are in nats: the cosine counts hybrid's weight of it there,
+        # so that a part is sure of its best tool at the same cosine in both scorers
         found = by_best_part(
-            queries, lambda texts: NATS * np.clip(self.similarity(texts, cached=cached), 0, None))
-        cosine = np.array([f.evidence for f in found]).reshape(len(queries), -1) / NATS
+            queries, lambda texts: LAMBDA * np.clip(self.similarity(texts, cached=cached), 0,
+                                                    None))
+        cosine = np.array([f.evidence for f in found]).reshape(len(queries), -1) / LAMBDA
         return cosine, [f.texts for f in found], np.array([f.source for f in found])
 
     def score_array(self, query: str) -> np.ndarray:
