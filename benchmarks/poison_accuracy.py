@@ -15,6 +15,7 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
     python benchmarks/poison_accuracy.py --show     # also print every miss and false alarm
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh2.yaml
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh3.yaml
 
 `--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
 the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a
@@ -213,7 +214,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
     parser.add_argument("--fresh", type=Path, metavar="FILE",
                         help="measure only this set of fresh attacks and benign tools "
-                             "(benchmarks/data/poison/fresh.yaml, fresh2.yaml)")
+                             "(benchmarks/data/poison/fresh.yaml, fresh2.yaml, fresh3.yaml)")
     args = parser.parse_args()
     if args.fresh is not None:
         fresh(args.fresh, args.show)

@@ -1,0 +1,89 @@
+"""benchmarks/data/poison/fresh3.yaml holds together as data: it is never linted here (the
+integrator measures it once with `benchmarks/poison_accuracy.py --fresh`), but every entry is
+laid out as its header says, every attack wording sits where its `at` says, and every tool
+loads as a catalog of its own."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from toolcat.catalog.load import load_catalog
+
+FRESH3 = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison" / "fresh3.yaml"
+CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
+           "revoke-safety", "remote-script", "shadowing"}
+PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
+          "format", "$comment", "$id"}
+
+
+def entries() -> list[dict]:
+    loaded = yaml.safe_load(FRESH3.read_text(encoding="utf-8"))
+    assert isinstance(loaded, list)
+    return loaded
+
+
+def schemas(tool: dict) -> list[dict]:
+    root = tool["inputSchema"]
+    found = [root]
+    for prop in root.get("properties", {}).values():
+        found.append(prop)
+        if isinstance(prop.get("items"), dict):
+            found.append(prop["items"])
+    return found
+
+
+def strings_at(tool: dict, place: str) -> list[object]:
+    if place in ("description", "title"):
+        return [tool.get(place)]
+    params = schemas(tool)[1:]
+    if place == "parameter":
+        return [p.get("description") for p in params]
+    if place in ("enum", "example"):
+        key = "enum" if place == "enum" else "examples"
+        return [value for p in params for value in p.get(key, [])]
+    if place == "default":
+        return [p.get("default") for p in params]
+    return [s.get(place) for s in schemas(tool)]
+
+
+def test_sixty_attacks_in_nine_classes_and_forty_benign_tools():
+    items = entries()
+    assert len({e["id"] for e in items}) == len(items) == 100
+    classes = Counter(e["class"] for e in items)
+    assert classes.pop("benign") == 40
+    assert set(classes) == CLASSES and sum(classes.values()) == 60
+    assert min(classes.values()) >= 6
+
+
+def test_attacks_in_other_languages_cover_many_languages_and_whole_tools():
+    attacks = [e for e in entries() if e["class"] != "benign"]
+    foreign = [e for e in attacks if e["lang"] != "en"]
+    assert len(foreign) >= 14 and len({e["lang"] for e in foreign}) >= 12
+    assert any("whole tool" in e["style"] for e in foreign)
+    assert any("whole tool" not in e["style"] for e in foreign)
+
+
+@pytest.mark.parametrize("entry", [e for e in entries() if e["class"] != "benign"],
+                         ids=lambda e: e["id"])
+def test_every_attack_wording_sits_where_its_entry_says(entry):
+    places = entry["at"] if isinstance(entry["at"], list) else [entry["at"]]
+    texts = entry["text"] if isinstance(entry["text"], list) else [entry["text"]]
+    assert len(places) == len(texts) and set(places) <= PLACES
+    assert entry["style"] and entry["lang"]
+    for place, text in zip(places, texts, strict=True):
+        assert text in strings_at(entry["tool"], place), (entry["id"], place)
+
+
+def test_every_tool_loads_as_a_catalog_of_its_own(tmp_path):
+    for entry in entries():
+        target = tmp_path / f"{entry['id']}.json"
+        target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
+        catalog = load_catalog(target, lenient=True)
+        assert [t.name for t in catalog.tools] == [entry["tool"]["name"]], entry["id"]
+        if entry["class"] == "benign":
+            assert entry["why"], entry["id"]
