@@ -155,6 +155,12 @@ def test_server_that_exits_at_once_is_reported_with_its_stderr(run):
     # the line an error announces is quoted with it, not left out as no error itself
     ("bindings", 1, "Could not locate the bindings file. Tried: | → "
                     "/app/node_modules/better-sqlite3/build/better_sqlite3.node"),
+    # a structured log line is quoted by its level and message, whole: the valid values last
+    ("jsonlog", 1, "its stderr says: ERROR: Failed to register tools: unsupported service: "
+                   "acount, supported are: service-00, service-01, service-02, service-03, "
+                   "service-04, service-05, service-06, service-07, service-08, service-09, "
+                   "service-10, service-11, service-12, service-13, service-14, service-15, "
+                   "service-16, service-17, service-18, service-19"),
 ])
 def test_a_failing_server_is_quoted_by_the_lines_that_say_what_went_wrong(run, mode, status,
                                                                           said):

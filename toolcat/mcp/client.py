@@ -393,6 +393,7 @@ def _is_cancellation(exc: BaseException) -> bool:
 
 
 STDERR_READ = 1 << 18  # characters of a stderr file read: a flood is not read whole
+STDERR_WIDTH = 400  # characters quoted of a stderr line: room for a list of valid values
 
 
 def stderr_tail(errlog: Any) -> str:
@@ -409,7 +410,8 @@ def stderr_tail(errlog: Any) -> str:
         errlog.flush()
         errlog.seek(0)
         shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
-    return f"; its stderr says: {' | '.join(_short(line) for line in shown)}" if shown else ""
+    said = " | ".join(_short(line, STDERR_WIDTH) for line in shown)
+    return f"; its stderr says: {said}" if said else ""
 
 
 def _fallback_name(spec: ServerSpec) -> str:

@@ -1,10 +1,12 @@
 """Which lines of a failing MCP server's stderr say what went wrong, for an error message: the
 first lines that state an error (`Error: Cannot find module ...`, `ValueError: ...`), else the
 first that speak of one, else the first lines at all; never stack frames, a usage text's tail
-or npm's pointer to its log."""
+or npm's pointer to its log. A structured log line (one JSON object, as Go's slog, pino or
+structlog write them) is read as its level and message."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
@@ -22,7 +24,7 @@ _FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not 
 
 def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
     """The first `count` lines of `lines` that best say what went wrong (see above)."""
-    kept = [line.strip() for line in lines]
+    kept = [_readable(line.strip()) for line in lines]
     kept = [line for line in kept if line and not _NOISE.match(line)]
     for chosen in ([i for i, line in enumerate(kept) if _STATEMENT.match(line)],
                    [i for i, line in enumerate(kept) if _FAILURE.search(line)]):
@@ -37,3 +39,23 @@ def _with_what_follows(kept: list[str], chosen: list[int]) -> list[str]:
     indexes = set(chosen)
     indexes.update(i + 1 for i in chosen if kept[i].endswith(":") and i + 1 < len(kept))
     return [kept[i] for i in sorted(indexes)]
+
+
+def _readable(line: str) -> str:
+    """`line`, or for a structured log line its level and message (`ERROR: Failed to ...`,
+    with its `error` field when it has one besides)."""
+    if not (line.startswith("{") and line.endswith("}")):
+        return line
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(record, dict):
+        return line
+    said = [record[key] for key in ("msg", "message", "error", "err")
+            if isinstance(record.get(key), str) and record[key].strip()]
+    if not said:
+        return line
+    level = record.get("level", record.get("severity"))
+    text = ": ".join(dict.fromkeys(said))  # a message and its error, each once
+    return f"{level.upper()}: {text}" if isinstance(level, str) else text

@@ -10,6 +10,8 @@
     usage      refuses its arguments, then prints its whole --help text (exit code 2)
     bindings   dies as Node does on a native module that was not built: an error that ends
                in "Tried:", the paths tried on the next lines (exit code 1)
+    jsonlog    logs as Go's slog does, one JSON object a line, an error naming every valid
+               value (a long line), then exits with code 1
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
@@ -45,6 +47,8 @@ Error: Cannot find module '/app/dist/index.js'
 
 Node.js v20.11.0
 """
+SERVICES = ", ".join(f"service-{n:02}" for n in range(20))
+JSONLOG_ERROR = f"Failed to register tools: unsupported service: acount, supported are: {SERVICES}"
 BINDINGS = """Fatal error: Error: Could not locate the bindings file. Tried:
  → /app/node_modules/better-sqlite3/build/better_sqlite3.node
  → /app/node_modules/better-sqlite3/build/Debug/better_sqlite3.node
@@ -122,6 +126,11 @@ def main() -> None:
     if mode == "usage":
         sys.stderr.write(USAGE)
         sys.exit(2)
+    if mode == "jsonlog":
+        for level, msg in (("INFO", "starting"), ("ERROR", JSONLOG_ERROR)):
+            print(json.dumps({"time": "2026-11-29T07:40:00Z", "level": level, "msg": msg}),
+                  file=sys.stderr)
+        sys.exit(1)
     if mode == "hang":
         time.sleep(600)
     if mode == "banner":
