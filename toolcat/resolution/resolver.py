@@ -190,6 +190,7 @@ class Resolver:
             catalog, self.builtins, encoding,
             phantom_tool(profile.gateway) if profile.gateway is not None else None)
         self._filtered: tuple[dict[str, _Fate], list[Tool], list[Decision], int] | None = None
+        self._unsafe: np.ndarray | None = None  # the column places of the unsafe tools
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -529,7 +530,8 @@ class Resolver:
         elif auto and profile.mcp.auto_search and candidates:
             title, rule = "automatic search", "auto-search-match"
             why, matched = self._auto_search(order, cap, fates, via,
-                                             model_searches=model_searches, away=away)
+                                             model_searches=model_searches, away=away,
+                                             unsafe_best=self._unsafe_best(column))
         else:
             title, rule, why = _deferral(profile)
             matched = np.zeros(len(order.keys), dtype=bool)
@@ -559,10 +561,25 @@ class Resolver:
         return _Order(list(map(keys.__getitem__, order)), scored, scores, columns.by_key,
                       levels, ties)
 
+    def _unsafe_best(self, column: np.ndarray) -> float:
+        """The best score of the tools the filters left out as unsafe (0 for none): the
+        automatic search's cut measures the eligible tools against it when it is the best."""
+        import numpy as np
+
+        if self._unsafe is None:
+            settled = self._filtered[0] if self._filtered is not None else {}
+            index = self.columns.index
+            self._unsafe = np.fromiter(
+                (index[key] for key, fate in settled.items() if fate.rule == "unsafe"),
+                dtype=np.int64)
+        return float(column[self._unsafe].max()) if len(self._unsafe) else 0.0
+
     def _auto_search(self, order: _Order, cap: Cap, fates: dict[str, _Fate], via: str, *,
-                     model_searches: bool, away: bool) -> tuple[str, np.ndarray]:
+                     model_searches: bool, away: bool,
+                     unsafe_best: float = 0.0) -> tuple[str, np.ndarray]:
         """The automatic search: the tools it matches (above the floor, within the fit), why,
-        and the fates of those it leaves deferred."""
+        and the fates of those it leaves deferred. A tool left out as unsafe that fits better
+        than every eligible one (`unsafe_best`) is the best the cut measures them against."""
         import numpy as np
 
         floor = self.profile.mcp.min_score
@@ -590,8 +607,9 @@ class Resolver:
                       explain=lambda key: f"score {scores[key]:.3f}{under}")
         fates.update(dict.fromkeys(self._where(keys, (scored > 0) & ~above), below))
         matched = above.copy()
-        matched[above] = fitting(scored[above])
-        best = float(scored[above].max()) if above.any() else 0.0
+        unsafe_best = unsafe_best if unsafe_best >= floor else 0.0
+        matched[above] = fitting(scored[above], best=unsafe_best)
+        best = max(float(scored[above].max()) if above.any() else 0.0, unsafe_best)
         past = _Fate("deferred", "past-fit", "", via, explain=lambda key: (
             f"score {scores[key]:.3f}: its odds are under {RATIO:g} times the best "
             f"tool's ({best:.3f}), where the fit ends"))

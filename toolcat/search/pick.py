@@ -171,6 +171,15 @@ def pick(
                                        **options)
         found = rank(built, query, limit=max_candidates, min_score=min_score,
                      where=None if allow_unsafe else _not_unsafe)
+        if not allow_unsafe and _unsafe(built):
+            # the scorers keep the last query's scores, so this asks only for the best one
+            best = rank(built, query, limit=1, min_score=min_score, explain=False)
+            if best and best[0].tool.unsafe:
+                best_unsafe.append(best[0])
+                # a safe tool that fits far worse than the unsafe best does something else
+                # than asked: the cut measures it against the best of all tools
+                found = found[:fit((s.score for s in found), best=best[0].score)] \
+                    if cut_off else []
         if cut_off:
             kept = fit(s.score for s in found)
             past.extend(s.tool.qualified_name for s in found[kept:])
@@ -178,11 +187,6 @@ def pick(
         if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
             away.append(True)
             return built, []
-        if not allow_unsafe and _unsafe(built):
-            # the scorers keep the last query's scores, so this asks only for the best one
-            best = rank(built, query, limit=1, min_score=min_score, explain=False)
-            if best and best[0].tool.unsafe:
-                best_unsafe.append(best[0])
         return built, found
 
     done = _within(ranked, timeout_ms)
@@ -199,22 +203,28 @@ def pick(
                        given.get(id(s.tool)))
                   for s in found)
     stage = notice(built)
-    if best_unsafe:
+    if best_unsafe and not picks:
         # the safe tools left do something else than asked: offering them is worse than none
-        best = best_unsafe[0]
-        message = (f"no safe tool fits: the best fit, {best.tool.qualified_name} "
-                   f"({best.score:.2f}), is {best.tool.safety_cause} and was left out; allow "
-                   "unsafe tools (--allow-unsafe, allow_unsafe=True) to pick it")
-        return PickResult(query, name, (), message, best_unsafe=best, notice=stage,
-                          cut_off=cut_off, **policy)
+        return PickResult(query, name, (), f"no safe tool fits: {_unsafe_best(best_unsafe[0])}",
+                          best_unsafe=best_unsafe[0], notice=stage, cut_off=cut_off, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
+        if best_unsafe:
+            message += f"; {_unsafe_best(best_unsafe[0])}"
     else:
         message = _none_fits(choice, built, turned_away=bool(away), min_score=min_score)
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
-                      past_fit=tuple(past), **policy)
+                      past_fit=tuple(past), best_unsafe=best_unsafe[0] if best_unsafe else None,
+                      **policy)
+
+
+def _unsafe_best(best: Scored) -> str:
+    """The best fit of all, left out as unsafe: which, why, and how to allow it."""
+    return (f"the best fit, {best.tool.qualified_name} ({best.score:.2f}), is "
+            f"{best.tool.safety_cause} and was left out; allow unsafe tools (--allow-unsafe, "
+            "allow_unsafe=True) to pick it")
 
 
 def _check_bounds(max_candidates: int, min_score: float | None,

@@ -444,13 +444,25 @@ class Gate:
             # the tuning's abstention: nearer to requests no tool fits than to any tool; no
             # fuzzy fallback either, which would show tools for it after all
             return f"{scorer.name} (turned away)", [], stage
-        found = [s.tool for s in ranked[:fit(s.score for s in ranked)] if s.score > 0]
-        if found:  # `hybrid+tuning` when tuned; `hybrid (lexical stage)` before embeddings
+        best = self._unsafe_best(scorer, query)
+        found = [s.tool for s in ranked[:fit((s.score for s in ranked), best=best)]
+                 if s.score > 0]
+        if found or best is not None:  # `hybrid+tuning` when tuned; `(lexical stage)` before
+            # embeddings; none when the best fit is unsafe and the rest fit far worse
             return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",
                     found, stage)
         fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
         # still words only: the client is told, so it can ask again once the stage is ready
         return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], stage
+
+    def _unsafe_best(self, scorer: Scorer, query: str) -> float | None:
+        """The score of the best fit of the whole catalog when it is an unsafe tool this
+        server does not allow (the cut then measures the searchable tools against it), else
+        None. The scorer keeps the last query's scores: this ranks no second time."""
+        if self.allow_unsafe:
+            return None
+        best = rank(scorer, query, limit=1, min_score=self.floor, explain=False)
+        return best[0].score if best and best[0].tool.unsafe else None
 
     def add(self, names: Sequence[str]) -> AddAnswer:
         """add_tool: make the named tools callable; says which were added, which were
