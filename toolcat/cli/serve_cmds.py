@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,11 +14,13 @@ import typer
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, ProfileOpt, ShapeOpt, TuningOpt
 
 if TYPE_CHECKING:
+    from toolcat.config import Config
     from toolcat.mcp.servers import ServerSpec
     from toolcat.model import Catalog
     from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
+    from toolcat.serve.stages import Stages
 
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
@@ -113,22 +117,14 @@ def serve(
     toolcat serve -c catalog.yaml -p tool-search --http 127.0.0.1:8765 --log serve.jsonl
     """
     began = time.perf_counter()
-    from toolcat.catalog.project import BASE_URLS, openapi_base_urls, unannotated_policy
+    from toolcat.catalog.project import openapi_base_urls, unannotated_policy
     from toolcat.cli import build
-    from toolcat.cli.output import note, warn
+    from toolcat.cli.output import note
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
-    from toolcat.serve.answers import ANSWERS
-    from toolcat.serve.proxy import check_mode
     from toolcat.serve.stages import Stages
-    from toolcat.source.positions import join
 
-    if mode is not None:
-        check_mode(mode)
-    if answers not in ANSWERS:
-        raise UsageError(f"unknown --answers '{answers}'; known: {', '.join(ANSWERS)}")
-    if call_timeout <= 0:
-        raise UsageError("--call-timeout must be a positive number of seconds")
+    _check_choices(mode, answers, call_timeout)
     address = _address(http) if http is not None else None
     overrides = _overrides(servers) if servers is not None else {}
     flagged = _base_urls(base_url or [])
@@ -141,58 +137,88 @@ def serve(
     if address is None and (token is not None or allow_host):
         raise UsageError("--token and --allow-host apply to --http; over stdio the client "
                          "that started serve is its only client")
-
-    def opened() -> Catalog:
-        """The catalog, read (over stdio, once the handshake is answered: toolcat.serve)."""
-        reading = time.perf_counter()
-        cat = build.load(catalog, shape, cfg=cfg, served_with={*overrides, *apis})
-        stages.done(f"read the catalog: {len(cat.tools):,} tools", reading)
-        known = [s.name for s in cat.servers if "openapi" in s.extra]
-        unknown = sorted(set(flagged) - set(known))
-        if unknown:
-            raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of "
-                             "the catalog; known: " + (", ".join(known) or "none"))
-        for api in sorted(set(configured) - set(known)):
-            warn(f"{cfg.where(join(BASE_URLS, api))}: openapi.base_urls names '{api}', which "
-                 "is no OpenAPI API of the catalog; known: " + (", ".join(known) or "none"))
-        if address is None:  # stdout is the protocol's; an MCP client keeps stderr as a log
-            note(f"toolcat serve: {len(cat.tools)} tools over stdio")
-            note(policy)
-        return cat
+    relaxed = unannotated_policy(cfg)[0] == "safe"
+    policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
+    opened = functools.partial(_opened, catalog, shape, cfg, stages, flagged=flagged,
+                               configured=configured, served_with={*overrides, *apis},
+                               stdio_policy=policy if address is None else None)
 
     def tuned(cat: Catalog) -> Tuning | None:
         return build.resolver_tuning(tuning, cfg, cat, chosen)
 
-    relaxed = unannotated_policy(cfg)[0] == "safe"
-    policy = _policy(chosen, allow_unsafe, profile, cfg.path if relaxed else None)
-
-    def ready(port: int) -> None:
-        assert address is not None and served is not None
-        from toolcat.serve.http import address as where
-
-        reach = where(address[0])
-        host = f"[{address[0]}]" if ":" in address[0] else address[0]
-        guard = ("clients must send 'Authorization: Bearer TOKEN'" if token is not None
-                 else "no token")
-        scope = "this machine only" if reach.loopback else \
-            "every interface" if reach.wildcard else "beyond this machine"
-        note(f"toolcat serve: {len(served.tools)} tools at http://{host}:{port}/mcp "
-             f"({scope}; Host and Origin checked; {guard})")
-        note(policy)  # after the line that says where: scripts read that one first
-
-    if address is None:  # the catalog is read once the handshake is answered
-        served: Catalog | None = None
-    else:
-        served = opened()
+    # over stdio the catalog is read once the handshake is answered
+    served = None if address is None else opened()
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
         run(opened if served is None else served, chosen, http=address,
             allow_unsafe=allow_unsafe, log=log, call_timeout=call_timeout,
-            overrides=overrides, ready=ready,
+            overrides=overrides,
+            ready=None if address is None or served is None else functools.partial(
+                _listening, address, token, len(served.tools), policy),
             tuning=tuned if served is None else tuned(served),
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode, answers=answers,
             base_urls=apis, progress=note, stages=stages)
+
+
+def _check_choices(mode: str | None, answers: str, call_timeout: float) -> None:
+    """--mode, --answers and --call-timeout, checked before anything is read."""
+    from toolcat.errors import UsageError
+    from toolcat.serve.answers import ANSWERS
+    from toolcat.serve.proxy import check_mode
+
+    if mode is not None:
+        check_mode(mode)
+    if answers not in ANSWERS:
+        raise UsageError(f"unknown --answers '{answers}'; known: {', '.join(ANSWERS)}")
+    if call_timeout <= 0:
+        raise UsageError("--call-timeout must be a positive number of seconds")
+
+
+def _opened(catalog: list[str] | None, shape: str | None, cfg: Config, stages: Stages, *,
+            flagged: Mapping[str, str], configured: Mapping[str, str],
+            served_with: Collection[str], stdio_policy: str | None) -> Catalog:
+    """The catalog, read (over stdio, once the handshake is answered: toolcat.serve); a
+    --base-url naming no OpenAPI API of it is an error, an openapi.base_urls entry a warning.
+    Over stdio it says how many tools it serves and `stdio_policy`."""
+    from toolcat.catalog.project import BASE_URLS
+    from toolcat.cli import build
+    from toolcat.cli.output import note, warn
+    from toolcat.errors import UsageError
+    from toolcat.source.positions import join
+
+    reading = time.perf_counter()
+    cat = build.load(catalog, shape, cfg=cfg, served_with=served_with)
+    stages.done(f"read the catalog: {len(cat.tools):,} tools", reading)
+    known = [s.name for s in cat.servers if "openapi" in s.extra]
+    unknown = sorted(set(flagged) - set(known))
+    if unknown:
+        raise UsageError(f"--base-url names '{unknown[0]}', which is no OpenAPI API of "
+                         "the catalog; known: " + (", ".join(known) or "none"))
+    for api in sorted(set(configured) - set(known)):
+        warn(f"{cfg.where(join(BASE_URLS, api))}: openapi.base_urls names '{api}', which "
+             "is no OpenAPI API of the catalog; known: " + (", ".join(known) or "none"))
+    if stdio_policy is not None:  # stdout is the protocol's; an MCP client keeps stderr as a log
+        note(f"toolcat serve: {len(cat.tools)} tools over stdio")
+        note(stdio_policy)
+    return cat
+
+
+def _listening(address: tuple[str, int], token: str | None, tools: int, policy: str,
+               port: int) -> None:
+    """Said on stderr once the HTTP server listens on `port`: where, to whom, and `policy`."""
+    from toolcat.cli.output import note
+    from toolcat.serve.http import address as where
+
+    reach = where(address[0])
+    host = f"[{address[0]}]" if ":" in address[0] else address[0]
+    guard = ("clients must send 'Authorization: Bearer TOKEN'" if token is not None
+             else "no token")
+    scope = "this machine only" if reach.loopback else \
+        "every interface" if reach.wildcard else "beyond this machine"
+    note(f"toolcat serve: {tools} tools at http://{host}:{port}/mcp "
+         f"({scope}; Host and Origin checked; {guard})")
+    note(policy)  # after the line that says where: scripts read that one first
 
 
 def _policy(chosen: Profile, allow_unsafe: bool, option: str | None,
