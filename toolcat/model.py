@@ -14,7 +14,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain, repeat, starmap
 from operator import attrgetter, length_hint
 from typing import Any, Literal, Protocol
 
@@ -149,7 +149,7 @@ class Server:
         for each in fields(cls)[1:]:
             factory = each.default_factory
             defaults.append(repeat(each.default) if factory is MISSING
-                            else map(factory, repeat((), len(names))))  # type: ignore[arg-type]
+                            else starmap(factory, repeat((), len(names))))
         for each, values in zip(fields(cls), defaults, strict=True):
             deque(map(cls.__dict__[each.name].__set__, servers, values), maxlen=0)
         return servers
