@@ -203,11 +203,6 @@ class Api(ABC):
         None (the messages it changes are copies)."""
         ...
 
-    def function_tools(self, body: Body) -> Iterator[tuple[int, dict[str, Any]]]:
-        for i, item in enumerate(body.get("tools") or ()):
-            if self.is_function(item):
-                yield i, item
-
 
 class Anthropic(Api):
     """The Messages API: POST /v1/messages."""
