@@ -25,87 +25,112 @@ if TYPE_CHECKING:
 # The SDK and the core are imported inside the command, so `toolcat --help` stays fast.
 
 
+HttpOpt = Annotated[
+    str | None,
+    typer.Option("--http", metavar="HOST:PORT", help="Serve streamable HTTP at "
+                 "http://HOST:PORT/mcp instead of stdio (port 0: a free port, printed "
+                 "on stderr).", show_default=False),
+]
+
+ServersOpt = Annotated[
+    Path | None,
+    typer.Option("--servers", help="An MCP client configuration (mcpServers layout) "
+                 "whose entries replace the catalog's launch settings of the servers "
+                 "they name, secrets included.", show_default=False),
+]
+
+CallTimeoutOpt = Annotated[
+    float, typer.Option("--call-timeout", help="Seconds an upstream server gets to "
+                        "start and answer a call.")
+]
+
+LogOpt = Annotated[
+    Path | None,
+    typer.Option("--log", help="Append the session's events to this JSON Lines file.",
+                 show_default=False),
+]
+
+TokenOpt = Annotated[
+    str | None,
+    typer.Option("--token", envvar="TOOLCAT_SERVE_TOKEN", help="With --http: every "
+                 "request must send 'Authorization: Bearer TOKEN' (at least 16 "
+                 "characters). Required to listen beyond loopback. Prefer the "
+                 "environment variable: a command line is visible to other users.",
+                 show_default=False),
+]
+
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-host", metavar="NAME", help="With --http: also accept "
+                 "requests whose Host (and Origin) is NAME (repeatable); the address "
+                 "listened on and loopback names are always accepted.",
+                 show_default=False),
+]
+
+AllowToolOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-tool", metavar="NAME", help="Serve this tool although the "
+                 "security rules (TC6xx) report an error on it: a name, server:tool or "
+                 "server:* (repeatable).", show_default=False),
+]
+
+DiscoveryNameOpt = Annotated[
+    list[str] | None,
+    typer.Option("--discovery-name", metavar="TOOL=NAME", help="Show a discovery tool "
+                 "(search_tools, add_tool, show_all_tools) under another name, e.g. "
+                 "search_tools=find_tools (repeatable).", show_default=False),
+]
+
+ModeOpt = Annotated[
+    str | None,
+    typer.Option("--mode", metavar="add|call", help="How a client calls what it "
+                 "found: add (add_tool, then the tool appears in the tool list) or "
+                 "call (search_tools returns whole definitions and call_tool calls "
+                 "them, for clients that ignore tools/list_changed). Default: the "
+                 "profile's tool_search_mode.serve_mode, else add.", show_default=False),
+]
+
+AnswersOpt = Annotated[
+    str,
+    typer.Option("--answers", metavar="json|compact", help="How search_tools answers: "
+                 "json, or compact markdown (about a third of the tokens in call mode)."),
+]
+
+BaseUrlOpt = Annotated[
+    list[str] | None,
+    typer.Option("--base-url", metavar="API=URL", help="Call the OpenAPI operations of "
+                 "API (a server of the catalog: the document's info.title) at URL "
+                 "instead of the document's server URL (repeatable); wins over "
+                 "openapi.base_urls of toolcat.yaml.",
+                 show_default=False),
+]
+
+VerboseOpt = Annotated[
+    bool,
+    typer.Option("--verbose", "-v", help="Say on stderr what serve does as it starts "
+                 "(reading the catalog, the security rules, the handshake, each search "
+                 "index) and how long each step takes."),
+]
+
+
 def serve(
     catalog: CatalogOpt = None,
     shape: ShapeOpt = None,
     profile: ProfileOpt = None,
-    http: Annotated[
-        str | None,
-        typer.Option("--http", metavar="HOST:PORT", help="Serve streamable HTTP at "
-                     "http://HOST:PORT/mcp instead of stdio (port 0: a free port, printed "
-                     "on stderr).", show_default=False),
-    ] = None,
+    http: HttpOpt = None,
     allow_unsafe: AllowUnsafeOpt = False,
-    servers: Annotated[
-        Path | None,
-        typer.Option("--servers", help="An MCP client configuration (mcpServers layout) "
-                     "whose entries replace the catalog's launch settings of the servers "
-                     "they name, secrets included.", show_default=False),
-    ] = None,
-    call_timeout: Annotated[
-        float, typer.Option("--call-timeout", help="Seconds an upstream server gets to "
-                            "start and answer a call.")
-    ] = 60.0,
-    log: Annotated[
-        Path | None,
-        typer.Option("--log", help="Append the session's events to this JSON Lines file.",
-                     show_default=False),
-    ] = None,
+    servers: ServersOpt = None,
+    call_timeout: CallTimeoutOpt = 60.0,
+    log: LogOpt = None,
     tuning: TuningOpt = None,
-    token: Annotated[
-        str | None,
-        typer.Option("--token", envvar="TOOLCAT_SERVE_TOKEN", help="With --http: every "
-                     "request must send 'Authorization: Bearer TOKEN' (at least 16 "
-                     "characters). Required to listen beyond loopback. Prefer the "
-                     "environment variable: a command line is visible to other users.",
-                     show_default=False),
-    ] = None,
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option("--allow-host", metavar="NAME", help="With --http: also accept "
-                     "requests whose Host (and Origin) is NAME (repeatable); the address "
-                     "listened on and loopback names are always accepted.",
-                     show_default=False),
-    ] = None,
-    allow_tool: Annotated[
-        list[str] | None,
-        typer.Option("--allow-tool", metavar="NAME", help="Serve this tool although the "
-                     "security rules (TC6xx) report an error on it: a name, server:tool or "
-                     "server:* (repeatable).", show_default=False),
-    ] = None,
-    discovery_name: Annotated[
-        list[str] | None,
-        typer.Option("--discovery-name", metavar="TOOL=NAME", help="Show a discovery tool "
-                     "(search_tools, add_tool, show_all_tools) under another name, e.g. "
-                     "search_tools=find_tools (repeatable).", show_default=False),
-    ] = None,
-    mode: Annotated[
-        str | None,
-        typer.Option("--mode", metavar="add|call", help="How a client calls what it "
-                     "found: add (add_tool, then the tool appears in the tool list) or "
-                     "call (search_tools returns whole definitions and call_tool calls "
-                     "them, for clients that ignore tools/list_changed). Default: the "
-                     "profile's tool_search_mode.serve_mode, else add.", show_default=False),
-    ] = None,
-    answers: Annotated[
-        str,
-        typer.Option("--answers", metavar="json|compact", help="How search_tools answers: "
-                     "json, or compact markdown (about a third of the tokens in call mode)."),
-    ] = "json",
-    base_url: Annotated[
-        list[str] | None,
-        typer.Option("--base-url", metavar="API=URL", help="Call the OpenAPI operations of "
-                     "API (a server of the catalog: the document's info.title) at URL "
-                     "instead of the document's server URL (repeatable); wins over "
-                     "openapi.base_urls of toolcat.yaml.",
-                     show_default=False),
-    ] = None,
-    verbose: Annotated[
-        bool,
-        typer.Option("--verbose", "-v", help="Say on stderr what serve does as it starts "
-                     "(reading the catalog, the security rules, the handshake, each search "
-                     "index) and how long each step takes."),
-    ] = False,
+    token: TokenOpt = None,
+    allow_host: AllowHostOpt = None,
+    allow_tool: AllowToolOpt = None,
+    discovery_name: DiscoveryNameOpt = None,
+    mode: ModeOpt = None,
+    answers: AnswersOpt = "json",
+    base_url: BaseUrlOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Serve the catalog as an MCP server: search_tools and add_tool (or call_tool, with
     --mode call) in front of deferred tools, calls relayed to the servers the tools come from.
