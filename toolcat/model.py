@@ -27,7 +27,6 @@ Source = Literal["builtin", "mcp", "custom", "virtual"]
 # said (an MCP tool without hints): picked and shown like any tool, marked, asked about
 # before serve calls it (docs/safety.md)
 Safety = Literal["safe", "unsafe", "unknown"]
-SAFETIES: tuple[Safety, ...] = ("safe", "unsafe", "unknown")
 
 KINDS: tuple[Kind, ...] = ("tool", "skill", "code")
 SOURCES: tuple[Source, ...] = ("builtin", "mcp", "custom", "virtual")

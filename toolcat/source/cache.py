@@ -48,8 +48,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 CACHE_ENV = "TOOLCAT_CACHE_DIR"
-# what reading a damaged cache file raises (numpy .npy/.npz: truncated, garbage, wrong shape)
-UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
 MAGIC = b"toolcat\x01"  # an entry: MAGIC, its 32-byte seal, then the payload
 _SEAL = len(MAGIC) + 32
 MAP_FROM = 1 << 20  # bytes: a larger entry is mapped, not copied (POSIX only: Windows
