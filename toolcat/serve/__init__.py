@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
+    from toolcat.serve.start import Settings
 
 T = TypeVar("T")
 
@@ -105,7 +106,7 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
                  overrides=overrides or {}, tuning=tuning, token=token,
                  allow_tools=allow_tools, lock=lock, discovery=discovery or {},
                  answers=answers, base_urls=base_urls, progress=progress, stages=stages),
-        ModeLog(log, secrets, mode=mode), secrets, renamed)
+        ModeLog(log, secrets, mode=mode), secrets, renamed, _gate_for)
     previous = _terminate_as_interrupt()
     try:
         if http is None:
@@ -126,6 +127,18 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
         start.log.close()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _gate_for(served: Catalog, ask: Settings, learned: Tuning | None) -> Gate:
+    """The gate of the catalog `served`: add mode's, or call mode's proxy (toolcat.serve.proxy).
+    """
+    if ask.mode == "add":
+        return Gate(served, ask.profile, allow_unsafe=ask.allow_unsafe, tuning=learned)
+    from toolcat.serve.proxy import ProxyGate
+    from toolcat.serve.server import definition_json
+
+    return ProxyGate(served, ask.profile, allow_unsafe=ask.allow_unsafe, tuning=learned,
+                     define=definition_json)
 
 
 def _in_background(work: Callable[[], T]) -> Callable[[], T]:

@@ -17,8 +17,8 @@ from toolcat.serve.discovery import discovery_names
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import Secrets
 from toolcat.serve.openapi_calls import HttpApis
-from toolcat.serve.proxy import ModeLog, ProxyGate
-from toolcat.serve.server import Serving, definition_json
+from toolcat.serve.proxy import ModeLog
+from toolcat.serve.server import Serving
 from toolcat.serve.stages import Stages
 from toolcat.serve.trust import live_changes, withheld
 from toolcat.serve.upstream import Upstreams
@@ -58,12 +58,14 @@ class Settings:
 class Start:
     """The steps of one run's start and what they learn on the way: the tools withheld, the
     catalog's tools by server (what an upstream's live list is checked against), whether the
-    security rules ran, and whether a Serving was made (a start that failed has none)."""
+    security rules ran, and whether a Serving was made (a start that failed has none).
+    `make_gate` makes the gate of a catalog read (toolcat.serve._gate_for)."""
 
     settings: Settings
     log: ModeLog
     secrets: Secrets
     renamed: Mapping[str, str]
+    make_gate: Callable[[Catalog, Settings, Tuning | None], Gate]
     held: dict[str, str] = field(default_factory=dict)
     by_server: dict[str, list[Tool]] = field(default_factory=dict)
     scanned: bool = False
@@ -86,10 +88,7 @@ class Start:
         for tool in served.tools:
             self.by_server.setdefault(tool.server, []).append(tool)
         began = time.perf_counter()
-        gate = Gate(served, ask.profile, allow_unsafe=ask.allow_unsafe, tuning=learned) \
-            if ask.mode == "add" else ProxyGate(served, ask.profile,
-                                                allow_unsafe=ask.allow_unsafe,
-                                                tuning=learned, define=definition_json)
+        gate = self.make_gate(served, ask, learned)
         ask.stages.done(f"made the gate: {len(gate.resolution.catalog_tools):,} catalog "
                         "tools visible", began)
         return gate
