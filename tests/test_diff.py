@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from toolcat.model import Tool
-from toolcat.pin.diff import changed_paths, diff_catalogs, word_diff
+from toolcat.pin.diff import changed_values, diff_catalogs, word_diff
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -53,8 +53,8 @@ def test_schema_changes_name_the_nodes_that_differ():
     [change] = diff_catalogs([tool()], [tool(parameters=wider)]).changed[0].changes
     assert change.field == "parameters"
     assert change.paths == ("/properties/path/description", "/properties/mode", "/required")
-    assert changed_paths([1, 2], [1, 3]) == ["/1"]
-    assert changed_paths({"a": 1}, 5) == [""]
+    assert [c.path for c in changed_values([1, 2], [1, 3])] == ["/1"]
+    assert [c.path for c in changed_values({"a": 1}, 5)] == [""]
 
 
 def test_a_tool_that_moved_to_another_server_is_one_change():

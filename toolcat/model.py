@@ -14,7 +14,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain, repeat, starmap
 from operator import attrgetter, length_hint
 from typing import Any, Literal, Protocol
 
@@ -27,7 +27,6 @@ Source = Literal["builtin", "mcp", "custom", "virtual"]
 # said (an MCP tool without hints): picked and shown like any tool, marked, asked about
 # before serve calls it (docs/safety.md)
 Safety = Literal["safe", "unsafe", "unknown"]
-SAFETIES: tuple[Safety, ...] = ("safe", "unsafe", "unknown")
 
 KINDS: tuple[Kind, ...] = ("tool", "skill", "code")
 SOURCES: tuple[Source, ...] = ("builtin", "mcp", "custom", "virtual")
@@ -149,7 +148,7 @@ class Server:
         for each in fields(cls)[1:]:
             factory = each.default_factory
             defaults.append(repeat(each.default) if factory is MISSING
-                            else map(factory, repeat((), len(names))))  # type: ignore[arg-type]
+                            else starmap(factory, repeat((), len(names))))
         for each, values in zip(fields(cls), defaults, strict=True):
             deque(map(cls.__dict__[each.name].__set__, servers, values), maxlen=0)
         return servers

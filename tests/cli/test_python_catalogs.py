@@ -168,6 +168,20 @@ def test_check_call_instantiate_reports_what_each_call_would_become(run, agent, 
     ]
 
 
+def test_check_call_instantiate_shows_hidden_characters_of_a_call_escaped(run, agent,
+                                                                          tmp_path):
+    # a model's name for a call is untrusted text: a right-to-left override in it must not
+    # reorder the line, with --instantiate as without
+    response = _response(tmp_path, ("get_weather\u202e", {"city": "Oslo"}))
+    for instantiate in ((), ("--instantiate",)):
+        result = run("check-call", response, "--provider", "anthropic", "-c", "my_agent.tools",
+                     *instantiate)
+        assert result.exit_code == 1
+        first = result.stdout.splitlines()[0]
+        assert "\u202e" not in first
+        assert first.startswith(f"{response}:3:5  get_weather\\u202e (t0)  refused")
+
+
 def test_check_call_instantiate_json_adds_status_and_implementation(run, agent, tmp_path):
     response = _response(tmp_path, ("get_weather", {"city": "Oslo"}))
     result = run("check-call", response, "--provider", "anthropic", "-c", "my_agent.tools",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -114,7 +114,13 @@ def to_text(payload: Any, *, as_yaml: bool, width: int = 100) -> str:
 _YAML_BATCH = 500
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+if TYPE_CHECKING:
+    _SafeDumper = yaml.SafeDumper
+else:  # libyaml's emitter, where PyYAML was built with it
+    _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_SafeDumper):
     """libyaml's emitter when PyYAML has it (50,000 tools in seconds rather than a minute),
     writing a value shared by several tools (an OpenAPI component schema, a YAML alias of
     the input) in full at each place, never as an `&anchor` and `*alias`."""

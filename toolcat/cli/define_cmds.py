@@ -64,17 +64,11 @@ def _print(result: Hydration) -> None:
 def _print_call(source: str, hydrated: Hydrated) -> None:
     from rich.markup import escape
 
-    from toolcat.cli.output import console
+    from toolcat.cli.call_lines import print_call
 
-    call = hydrated.checked.call
-    where = f"{source}:{call.line}:{call.column}" if call.line else source
-    label = escape(call.name or "(unnamed call)") + (f" ({escape(call.id)})" if call.id else "")
     status = STATUS_TEXT[hydrated.status]
     if hydrated.status == "unvalidated":
         status += f" (no_schema_mode {escape(str(hydrated.checked.no_schema_mode))})"
     if hydrated.implementation and hydrated.status != "refused":
         status += f" → {escape(hydrated.implementation)}"
-    console.print(f"[dim]{escape(where)}[/]  [bold]{label}[/]  {status}", soft_wrap=True)
-    for error in hydrated.errors:
-        at = f"{error.pointer or '/'}: " if error.code.endswith("-violation") else ""
-        console.print(f"    {escape(at + error.message)}  [dim]{error.code}[/]", soft_wrap=True)
+    print_call(source, hydrated.checked.call, status, hydrated.errors)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -194,25 +192,14 @@ def _write_stream(fd: int, data: bytes) -> None:
 
 
 def _replace(target: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    """`target` replaced by `data` atomically, keeping its mode (a new file: the umask's)."""
+    from toolcat.source.cache import new_file_mode, write_atomically
+
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-        Path(temp).chmod(mode)
-        Path(temp).replace(target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = new_file_mode()
+    write_atomically(target, lambda handle: handle.write(data), mode=mode)
 
 
 def write_lines(lines: Iterable[str]) -> None:

@@ -19,7 +19,7 @@ from toolcat.cli.options import (
 )
 from toolcat.providers import PROVIDERS
 from toolcat.render.formats import FORMATS, TEXT_PARSERS
-from toolcat.wording import escaped, plural
+from toolcat.wording import plural
 
 if TYPE_CHECKING:
     from toolcat.calls.check import CallReport, CheckedCall
@@ -339,15 +339,8 @@ def _print_report(report: CallReport) -> None:
 
 
 def _print_call(source: str, checked: CheckedCall) -> None:
-    from rich.markup import escape
+    from toolcat.cli.call_lines import print_call
 
-    from toolcat.cli.output import console
-
-    call = checked.call
-    where = f"{source}:{call.line}:{call.column}" if call.line else source
-    # what a model wrote is shown escaped (toolcat.wording.escaped), as a file's names are
-    label = escape(escaped(call.name or "(unnamed call)")) + \
-        (f" ({escape(escaped(call.id))})" if call.id else "")
     if not checked.accepted:
         status = "[red]refused[/]"
     elif checked.validated:
@@ -355,12 +348,7 @@ def _print_call(source: str, checked: CheckedCall) -> None:
     else:
         status = f"[yellow]accepted without validation[/] (no_schema_mode " \
                  f"{checked.no_schema_mode})"
-    console.print(f"[dim]{escape(escaped(where))}[/]  [bold]{label}[/]  {status}",
-                  soft_wrap=True)
-    for error in checked.errors:
-        at = f"{error.pointer or '/'}: " if error.code == "schema-violation" else ""
-        console.print(f"    {escape(escaped(at + error.message))}  [dim]{error.code}[/]",
-                      soft_wrap=True)
+    print_call(source, checked.call, status, checked.errors)
 
 
 def tokens(

@@ -44,6 +44,5 @@ def defer_slow_imports() -> None:
             raise AttributeError(name)
         return getattr(real(), name)
 
-    stand_in.is_valid_syntax = is_valid_syntax  # type: ignore[attr-defined]
-    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    vars(stand_in).update(is_valid_syntax=is_valid_syntax, __getattr__=__getattr__)
     sys.modules[SLOW] = stand_in

@@ -121,6 +121,7 @@ class Api(ABC):
     name: str
     path: str
     messages_key: str
+    schema_key: str  # where a function tool's definition keeps its JSON Schema
 
     @abstractmethod
     def check(self, body: Any) -> Body:
@@ -135,14 +136,21 @@ class Api(ABC):
     def is_function(self, item: Mapping[str, Any]) -> bool:
         ...
 
-    @abstractmethod
-    def tool_name(self, item: Mapping[str, Any]) -> str:
-        ...
+    def definition(self, item: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The part of a function tool that holds its name, description and schema."""
+        return item
 
-    @abstractmethod
+    def tool_name(self, item: Mapping[str, Any]) -> str:
+        return str(self.definition(item)["name"])
+
     def read(self, item: Mapping[str, Any]) -> Tool:
         """The canonical tool of a function tool of a request."""
-        ...
+        definition = self.definition(item)
+        schema = definition.get(self.schema_key)
+        return Tool(name=str(definition["name"]),
+                    description=str(definition.get("description") or ""),
+                    parameters=schema if isinstance(schema, dict) else None, raw=dict(item),
+                    shape=self.name)
 
     @abstractmethod
     def write(self, tool: Tool) -> dict[str, Any]:
@@ -203,16 +211,12 @@ class Api(ABC):
         None (the messages it changes are copies)."""
         ...
 
-    def function_tools(self, body: Body) -> Iterator[tuple[int, dict[str, Any]]]:
-        for i, item in enumerate(body.get("tools") or ()):
-            if self.is_function(item):
-                yield i, item
-
 
 class Anthropic(Api):
     """The Messages API: POST /v1/messages."""
 
     name, path, messages_key = "anthropic", "/v1/messages", "messages"
+    schema_key = "input_schema"
     ERRORS: ClassVar[dict[int, str]] = {400: "invalid_request_error", 401: "authentication_error",
               403: "permission_error", 404: "not_found_error", 413: "request_too_large",
               421: "permission_error", 429: "rate_limit_error", 502: "api_error",
@@ -236,15 +240,6 @@ class Anthropic(Api):
 
     def is_function(self, item: Mapping[str, Any]) -> bool:
         return "input_schema" in item and item.get("type", "custom") == "custom"
-
-    def tool_name(self, item: Mapping[str, Any]) -> str:
-        return str(item["name"])
-
-    def read(self, item: Mapping[str, Any]) -> Tool:
-        schema = item.get("input_schema")
-        return Tool(name=self.tool_name(item), description=str(item.get("description") or ""),
-                    parameters=schema if isinstance(schema, dict) else None, raw=dict(item),
-                    shape=self.name)
 
     def write(self, tool: Tool) -> dict[str, Any]:
         return {"name": tool.name, "description": tool.description,
@@ -303,6 +298,8 @@ class Anthropic(Api):
 
 
 class _OpenAI(Api):
+    schema_key = "parameters"
+
     def error(self, status: int, message: str) -> dict[str, Any]:
         kind = "invalid_request_error" if status < 500 else "server_error"
         return {"error": {"message": message, "type": kind, "param": None,
@@ -329,16 +326,9 @@ class Chat(_OpenAI):
     def is_function(self, item: Mapping[str, Any]) -> bool:
         return item.get("type") == "function" and isinstance(item.get("function"), dict)
 
-    def tool_name(self, item: Mapping[str, Any]) -> str:
-        return str(item["function"]["name"])
-
-    def read(self, item: Mapping[str, Any]) -> Tool:
-        function = item["function"]
-        schema = function.get("parameters")
-        return Tool(name=self.tool_name(item),
-                    description=str(function.get("description") or ""),
-                    parameters=schema if isinstance(schema, dict) else None, raw=dict(item),
-                    shape=self.name)
+    def definition(self, item: Mapping[str, Any]) -> Mapping[str, Any]:
+        function: Mapping[str, Any] = item["function"]  # is_function checked it is an object
+        return function
 
     def write(self, tool: Tool) -> dict[str, Any]:
         return {"type": "function", "function": {"name": tool.name,
@@ -419,15 +409,6 @@ class Responses(_OpenAI):
 
     def is_function(self, item: Mapping[str, Any]) -> bool:
         return item.get("type") == "function"
-
-    def tool_name(self, item: Mapping[str, Any]) -> str:
-        return str(item["name"])
-
-    def read(self, item: Mapping[str, Any]) -> Tool:
-        schema = item.get("parameters")
-        return Tool(name=self.tool_name(item), description=str(item.get("description") or ""),
-                    parameters=schema if isinstance(schema, dict) else None, raw=dict(item),
-                    shape=self.name)
 
     def write(self, tool: Tool) -> dict[str, Any]:
         return {"type": "function", "name": tool.name, "description": tool.description,

@@ -206,12 +206,6 @@ def word_diff(old: str, new: str) -> list[tuple[WordOp, str]]:
     return ops
 
 
-def changed_paths(old: Any, new: Any) -> list[str]:
-    """JSON pointers of the deepest nodes where two JSON values differ; "" (RFC 6901's pointer
-    to the whole value) when the values differ as a whole, e.g. one is absent."""
-    return [change.path for change in changed_values(old, new)]
-
-
 def changed_values(old: Any, new: Any) -> list[ValueChange]:
     """The deepest nodes where two JSON values differ, with the value on each side (ABSENT
     where a side has none), in document order: `old`'s keys first, then those only `new` has.

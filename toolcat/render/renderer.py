@@ -17,9 +17,9 @@ from toolcat.providers import PROVIDERS
 from toolcat.providers.contract import Provider
 from toolcat.providers.names import ANY_NAME, NameMap, PrefixPolicy, name_map
 from toolcat.providers.writing import Note, RequestInput, SearchPlan, summarize
-from toolcat.render.costs import TokenCount, count_request, method_for
+from toolcat.render.costs import Method, TokenCount, count_request, method_for
 from toolcat.render.formats import get_format
-from toolcat.render.prompt import Section, build_prompt
+from toolcat.render.prompt import Prompt, Section, build_prompt
 from toolcat.source.refs import base_uri_for, bundle
 
 if TYPE_CHECKING:
@@ -219,45 +219,18 @@ def render(inp: RenderInput, provider: str | None = None,
     shown = [*builtins, *tools, *deferred]
     notes: list[str | Note] = [*prompt.notes,
                                *_renamed(names, shown, target if rule is not ANY_NAME else None)]
-    payload = None
-    rejected: list[str] = []
-    use = None
     method = method_for(provider, inp.model, encoding)
     if target is not None and target.request is not None:
-        visible = (*builtins, *tools)
-        discovery = any(names.original(t.name) in DISCOVERY_TOOLS for t in visible)
-        payload_tools = prompt.payload_tools
-        plan = search_plan(inp.search, target, bool(deferred), discovery) \
-            if fmt.name == "native" else None
-        if plan is not None and plan.native is not None:
-            # the provider's search replaces toolcat's discovery tools in the request
-            replaced = [t for t in payload_tools if names.original(t.name) in DISCOVERY_TOOLS]
-            payload_tools = tuple(t for t in payload_tools if t not in replaced)
-            if replaced:
-                notes.append(f"{', '.join(names.original(t.name) for t in replaced)} left out "
-                             f"of the request: the provider's own tool search "
-                             f"({plan.native}) finds the deferred tools")
-            plan = replace(plan, client_search=_client_search(replaced))
-        request = RequestInput(
-            system=prompt.text, query=inp.query, tools=payload_tools,
-            deferred=deferred, model=inp.model, discovery=discovery, plan=plan,
-            servers=inp.servers,
-        )
-        payload, request_notes = target.request(request)
-        notes += request_notes
-        sent = (*payload_tools, *(deferred if target.defers or plan is not None else ()))
-        rejected = [problem for t in sent for problem in _refused(t, target)]
-        if plan is None:
-            items = [target.tool_for_request(t)[0] for t in payload_tools]
-            tokens = count_request(prompt.text, items, method)
-        else:
-            tokens = count_request(prompt.text, upfront_items(payload, target), method)
-        use = search_use(inp.search, plan, target, bool(deferred), tokens, discovery)
-        payload_shown: tuple[Tool, ...] = payload_tools
+        request = _request(inp, target, prompt, names, (*builtins, *tools), deferred,
+                           native=fmt.name == "native", method=method)
+        payload, tokens, use = request.payload, request.tokens, request.search
+        notes += request.notes
+        rejected: tuple[str, ...] = request.rejected
+        payload_shown = request.tools
     else:
         items = [t.definition() for t in prompt.payload_tools]
         tokens = count_request(prompt.text, items, method)
-        payload_shown = prompt.payload_tools
+        payload, use, rejected, payload_shown = None, None, (), prompt.payload_tools
     back = names.back
     return Rendered(
         query=inp.query, format=fmt.name, provider=provider, model=inp.model,
@@ -265,10 +238,61 @@ def render(inp: RenderInput, provider: str | None = None,
         sections=prompt.sections, prompt_tools=back(prompt.prompt_tools),
         payload_tools=back(payload_shown), deferred=back(deferred), payload=payload,
         tokens=tokens, notes=tuple(dict.fromkeys(str(n) for n in notes)),
-        summary=summarize(notes), rejected=tuple(rejected),
+        summary=summarize(notes), rejected=rejected,
         names={r.tool.qualified_name: r.wire for r in names.renamed},
         search=use,
     )
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A render's provider request: its body, what writing it noted, what the provider will
+    refuse, its tokens, how its deferred tools are found, the tools its array carries."""
+
+    payload: Json
+    notes: tuple[str | Note, ...]
+    rejected: tuple[str, ...]
+    tokens: TokenCount
+    search: SearchUse
+    tools: tuple[Tool, ...]
+
+
+def _request(inp: RenderInput, target: Provider, prompt: Prompt, names: NameMap,
+             visible: tuple[Tool, ...], deferred: tuple[Tool, ...], *, native: bool,
+             method: Method) -> _Request:
+    """The request `target` is sent for `prompt` (`visible`: the builtins and tools shown,
+    under their wire names; `native`: the native format, whose deferred tools the provider's
+    own search may find)."""
+    assert target.request is not None
+    discovery = any(names.original(t.name) in DISCOVERY_TOOLS for t in visible)
+    payload_tools = prompt.payload_tools
+    notes: list[str | Note] = []
+    plan = search_plan(inp.search, target, bool(deferred), discovery) if native else None
+    if plan is not None and plan.native is not None:
+        # the provider's search replaces toolcat's discovery tools in the request
+        replaced = [t for t in payload_tools if names.original(t.name) in DISCOVERY_TOOLS]
+        payload_tools = tuple(t for t in payload_tools if t not in replaced)
+        if replaced:
+            notes.append(f"{', '.join(names.original(t.name) for t in replaced)} left out "
+                         f"of the request: the provider's own tool search "
+                         f"({plan.native}) finds the deferred tools")
+        plan = replace(plan, client_search=_client_search(replaced))
+    request = RequestInput(
+        system=prompt.text, query=inp.query, tools=payload_tools,
+        deferred=deferred, model=inp.model, discovery=discovery, plan=plan,
+        servers=inp.servers,
+    )
+    payload, request_notes = target.request(request)
+    notes += request_notes
+    sent = (*payload_tools, *(deferred if target.defers or plan is not None else ()))
+    rejected = tuple(problem for t in sent for problem in _refused(t, target))
+    if plan is None:
+        items = [target.tool_for_request(t)[0] for t in payload_tools]
+        tokens = count_request(prompt.text, items, method)
+    else:
+        tokens = count_request(prompt.text, upfront_items(payload, target), method)
+    use = search_use(inp.search, plan, target, bool(deferred), tokens, discovery)
+    return _Request(payload, tuple(notes), rejected, tokens, use, payload_tools)
 
 
 def search_plan(search: ProviderSearch | None, provider: Provider, has_deferred: bool,

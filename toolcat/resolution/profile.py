@@ -24,7 +24,6 @@ from toolcat.search.pick import MIN_SCORE
 from toolcat.source.positions import PositionIndex
 
 FORMATS: tuple[str, ...] = ("native", "code", "hermes", "mistral", "pythonic", "json")
-TEXT_FORMATS: tuple[str, ...] = ("hermes", "mistral", "pythonic", "json")
 Strategy = Literal["passthrough", "relevance", "tool-search", "api"]
 STRATEGIES: tuple[Strategy, ...] = ("passthrough", "relevance", "tool-search", "api")
 Complexity = Literal["simple", "medium", "complex"]

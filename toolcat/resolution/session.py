@@ -43,7 +43,6 @@ from toolcat.wording import plural, schema_message
 MAX_PHANTOM_LOOPS = 5
 USER = "user"  # the step that is a new user message, not a tool call
 TOOL_SEARCH_LIMIT = 5
-SEARCH_MESSAGE = "Found matching tools. Use 'add_tool' to load the ones you need."
 
 
 

@@ -20,17 +20,10 @@ from typing import Any
 from toolcat.errors import ConfigError, UsageError
 from toolcat.model import SourceRef
 from toolcat.review.files import DECISIONS, PROMPT, TRACE, dump_yaml
-from toolcat.source.cache import write_atomically
+from toolcat.source.cache import new_file_mode, write_atomically
 from toolcat.source.files import parse_file
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_FILE_MODE = 0o666 & ~_umask()  # what a new file gets; read once, at import
+_FILE_MODE = new_file_mode()  # what a new file gets; read once, at import
 MANIFEST = "toolcat-review.yaml"
 FORMAT = 1
 TOOLS = "tools.yaml"
@@ -141,8 +134,8 @@ class Writer:
         target = self._target(name)
         data = text.encode()
         try:
-            write_atomically(target, lambda handle: handle.write(data))
-            target.chmod(_FILE_MODE)  # a temporary file's 0600 would hide it from the team
+            # a temporary file's 0600 would hide it from the team
+            write_atomically(target, lambda handle: handle.write(data), mode=_FILE_MODE)
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
         self.written.append(name)

@@ -144,12 +144,16 @@ def scorer_for(name: str | None, source: Catalog | Sequence[Tool], *,
     if name is None:
         name = default_scorer(len(tools))[0]
     if tuning is not None and takes_tuning(name):
+        from toolcat.search.cascade import CascadeScorer
+        from toolcat.search.hybrid import HybridScorer
         from toolcat.search.tuning import TunedScorer, effective_weights
 
         weights = effective_weights(tuning, tools)
         base = scorer_for(name, source, embeddings=embeddings,
                           **{**options, "semantic_weight": weights.semantic_weight})
-        return TunedScorer(base, tuning, weights)  # type: ignore[arg-type]
+        # what a tunable scorer is built as (a cascade without its vectors: hybrid's stage)
+        assert isinstance(base, HybridScorer | CascadeScorer)
+        return TunedScorer(base, tuning, weights)
     if name not in PERSISTED:
         return build_scorer(name, tools, **options)
     check_options(name, options)

@@ -237,6 +237,7 @@ def export(model: SentenceTransformer, path: Path, location: str) -> OnnxEncoder
     try:
         with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
             warnings.simplefilter("ignore")
+            # torch annotates `f` as a path; the exporter writes to a file object too
             torch.onnx.export(
                 wrapped, tuple(sample[name] for name in INPUTS), buffer,  # type: ignore[arg-type]
                 input_names=list(INPUTS), output_names=["last_hidden_state"],

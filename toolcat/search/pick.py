@@ -162,32 +162,11 @@ def pick(
     if min_score is None:
         min_score = choice.floor(MIN_SCORE)
 
-    best_unsafe: list[Scored] = []
-    away: list[bool] = []
-    past: list[str] = []  # over the floor, within max_candidates, left out by the cut
-
-    def ranked() -> tuple[Scorer, list[Scored]]:
+    def ranked() -> _Ranking:
         built = prebuilt or scorer_for(choice.scorer, source, tuning=choice.tuning,
                                        **options)
-        found = rank(built, query, limit=max_candidates, min_score=min_score,
-                     where=None if allow_unsafe else _not_unsafe)
-        if not allow_unsafe and _unsafe(built):
-            # the scorers keep the last query's scores, so this asks only for the best one
-            best = rank(built, query, limit=1, min_score=min_score, explain=False)
-            if best and best[0].tool.unsafe:
-                best_unsafe.append(best[0])
-                # a safe tool that fits far worse than the unsafe best does something else
-                # than asked: the cut measures it against the best of all tools
-                found = found[:fit((s.score for s in found), best=best[0].score)] \
-                    if cut_off else []
-        if cut_off:
-            kept = fit(s.score for s in found)
-            past.extend(s.tool.qualified_name for s in found[kept:])
-            found = found[:kept]
-        if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
-            away.append(True)
-            return built, []
-        return built, found
+        return _ranking(built, query, max_candidates=max_candidates, min_score=min_score,
+                        allow_unsafe=allow_unsafe, cut_off=cut_off, abstains=abstains)
 
     done = _within(ranked, timeout_ms)
     name = choice.name
@@ -196,28 +175,28 @@ def pick(
         return _timed_out(query, tools, name, timeout_ms, max_candidates=max_candidates,
                           min_score=min_score, allow_unsafe=allow_unsafe, given=given,
                           cut_off=cut_off)
-    built, found = done
+    built, found, past = done.built, done.found, done.past
     excluded = () if allow_unsafe else _unsafe(built)
     policy = _policy(max_candidates, min_score, allow_unsafe, excluded, len(tools))
     picks = tuple(Pick(s.tool, s.score, s.rank, s.reason, _provenance(s.tool, name, s.details),
                        given.get(id(s.tool)))
                   for s in found)
     stage = notice(built)
-    if best_unsafe and not picks:
+    best = done.best_unsafe
+    if best is not None and not picks:
         # the safe tools left do something else than asked: offering them is worse than none
-        return PickResult(query, name, (), f"no safe tool fits: {_unsafe_best(best_unsafe[0])}",
-                          best_unsafe=best_unsafe[0], notice=stage, cut_off=cut_off, **policy)
+        return PickResult(query, name, (), f"no safe tool fits: {_unsafe_best(best)}",
+                          best_unsafe=best, notice=stage, cut_off=cut_off, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
         if past:
             message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
-        if best_unsafe:
-            message += f"; {_unsafe_best(best_unsafe[0])}"
+        if best is not None:
+            message += f"; {_unsafe_best(best)}"
     else:
-        message = _none_fits(choice, built, turned_away=bool(away), min_score=min_score)
+        message = _none_fits(choice, built, turned_away=done.turned_away, min_score=min_score)
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
-                      past_fit=tuple(past), best_unsafe=best_unsafe[0] if best_unsafe else None,
-                      **policy)
+                      past_fit=past, best_unsafe=best, **policy)
 
 
 def _unsafe_best(best: Scored) -> str:
@@ -225,6 +204,44 @@ def _unsafe_best(best: Scored) -> str:
     return (f"the best fit, {best.tool.qualified_name} ({best.score:.2f}), is "
             f"{best.tool.safety_cause} and was left out; allow unsafe tools (--allow-unsafe, "
             "allow_unsafe=True) to pick it")
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """One scoring of a pick: the scorer it was built as, the tools kept, the tools over the
+    floor and within max_candidates that the cut left out, whether an abstention turned the
+    request away, and the best fit of the whole catalog when it is unsafe."""
+
+    built: Scorer
+    found: tuple[Scored, ...]
+    past: tuple[str, ...] = ()
+    turned_away: bool = False
+    best_unsafe: Scored | None = None
+
+
+def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float,
+             allow_unsafe: bool, cut_off: bool, abstains: bool) -> _Ranking:
+    """The tools `built` ranks for `query` under the pick's policy (see `pick`)."""
+    found = rank(built, query, limit=max_candidates, min_score=min_score,
+                 where=None if allow_unsafe else _not_unsafe)
+    best_unsafe = None
+    if not allow_unsafe and _unsafe(built):
+        # the scorers keep the last query's scores, so this asks only for the best one
+        best = rank(built, query, limit=1, min_score=min_score, explain=False)
+        if best and best[0].tool.unsafe:
+            best_unsafe = best[0]
+            # a safe tool that fits far worse than the unsafe best does something else than
+            # asked: the cut measures it against the best of all tools
+            found = found[:fit((s.score for s in found), best=best_unsafe.score)] \
+                if cut_off else []
+    past: tuple[str, ...] = ()
+    if cut_off:
+        kept = fit(s.score for s in found)
+        past = tuple(s.tool.qualified_name for s in found[kept:])
+        found = found[:kept]
+    if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
+        return _Ranking(built, (), past, turned_away=True)
+    return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe)
 
 
 def _check_bounds(max_candidates: int, min_score: float | None,

@@ -252,7 +252,8 @@ def build_matched(size: int, indices: np.ndarray, usages: Sequence[ToolUsage],
     confidence = counts / (counts + CONFIDENCE)
     vectors = None
     if with_vectors and usages and all(u.vector is not None for u in usages):
-        vectors = np.stack([u.vector for u in usages]).astype(np.float32)  # type: ignore[misc]
+        vectors = np.stack([u.vector for u in usages if u.vector is not None]
+                           ).astype(np.float32)
     bias = np.array([u.bias for u in usages], dtype=np.float64)
     declined, declined_vectors = None, None
     if vectors is not None and any(u.declined_vector is not None for u in usages):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolcat.errors import MissingExtraError
-from toolcat.model import Catalog, Tool
+from toolcat.model import Catalog
 from toolcat.serve.gate import Gate
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.stages import QUIET, Stages
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from toolcat.pin.lock import Lock
     from toolcat.resolution.profile import Profile
     from toolcat.search.tuning import Tuning
+    from toolcat.serve.start import Settings
 
 T = TypeVar("T")
 
@@ -83,25 +84,15 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
     try:
         import anyio
 
-        from toolcat.serve.openapi_calls import HttpApis
-        from toolcat.serve.server import (
-            Serving,
-            Starting,
-            definition_json,
-            serve_http,
-            serve_stdio,
-        )
-        from toolcat.serve.upstream import Upstreams
+        from toolcat.serve.server import Starting, serve_http, serve_stdio
+        from toolcat.serve.start import Settings, Start
     except ImportError:
         raise MissingExtraError("toolcat serve", "mcp") from None
     from toolcat.serve.discovery import discovery_names, instructions
-    from toolcat.serve.proxy import ModeLog, ProxyGate, check_mode
-    from toolcat.serve.trust import live_changes, withheld
-    from toolcat.serve.virtual import with_virtual_tools
+    from toolcat.serve.proxy import ModeLog, check_mode
 
     stages.done("imported the MCP SDK", began)
     mode = check_mode(mode) if mode is not None else profile.tool_search_mode.serve_mode
-
     if http is not None:
         from toolcat.serve.http import address, require_token
 
@@ -109,100 +100,45 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
     # the names, checked against the catalog's once it is read
     renamed = discovery_names(discovery or {}, Catalog())
     secrets = Secrets()
-    session_log = ModeLog(log, secrets, mode=mode)
-    held: dict[str, str] = {}
-    scanned: list[bool] = []  # the security rules ran (no verdict kept from before)
-
-    by_server: dict[str, list[Tool]] = {}
-
-    def opening() -> Gate:
-        """The catalog (when it is still to be read) and its gate, not yet screened (over
-        stdio, on a thread once the handshake is answered)."""
-        # get_prompt and get_resource where the catalog's servers have prompts, resources
-        served = with_virtual_tools(catalog if isinstance(catalog, Catalog) else catalog())
-        discovery_names(discovery or {}, served)  # no catalog tool has a name given them
-        learned = tuning(served) if callable(tuning) else tuning
-        for tool in served.tools:
-            by_server.setdefault(tool.server, []).append(tool)
-        began = time.perf_counter()
-        gate = Gate(served, profile, allow_unsafe=allow_unsafe, tuning=learned) \
-            if mode == "add" else ProxyGate(served, profile, allow_unsafe=allow_unsafe,
-                                            tuning=learned, define=definition_json)
-        stages.done(f"made the gate: {len(gate.resolution.catalog_tools):,} catalog tools "
-                    "visible", began)
-        return gate
-
-    def screening(gate: Gate) -> Gate:
-        """The gate screened by the catalog's security verdict, its indexes warming."""
-        served = gate.catalog
-
-        def scanning() -> None:
-            scanned.append(True)
-            stages.begins(f"running the security rules over {len(served.tools):,} tools")
-            # over HTTP the first line on stderr is the address, which scripts read
-            if progress is not None and http is None:
-                progress(f"toolcat serve: reading {len(served.tools):,} tools for security "
-                         "findings before serving them (a catalog not served before; the "
-                         "verdict is kept for later starts)")
-
-        began = time.perf_counter()
-        held.update(withheld(served, allowed=allow_tools, lock=lock, scanning=scanning))
-        gate.screen(held)
-        stages.done(f"security verdict: {len(held):,} of {len(served.tools):,} tools "
-                    f"withheld{'' if scanned else ' (kept from an earlier start)'}; "
-                    f"{len(gate.pool):,} searchable", began)
-        gate.stages = stages
-        gate.warm()
-        return gate
-
-    def verify(server: str, live: Catalog) -> dict[str, str]:
-        changes = live_changes(by_server.get(server, []), live, lock)
-        if changes:
-            session_log.write("changed", server=server, tools=sorted(changes),
-                              reasons=[changes[name] for name in sorted(changes)])
-        return changes
-
-    upstreams = Upstreams(timeout=call_timeout, secrets=secrets, verify=verify)
-    apis = HttpApis(timeout=call_timeout, secrets=secrets, base_urls=base_urls)
-    made: list[Serving] = []
-
-    def make(gate: Gate, bus: Any = None) -> Serving:
-        """The Serving of the gate, its start written (on the event loop)."""
-        serving = Serving(gate, upstreams, session_log, overrides=dict(overrides or {}),
-                          secrets=secrets, discovery=renamed, answers=answers, apis=apis,
-                          **({"bus": bus} if bus is not None else {}))
-        made.append(serving)
-        session_log.write("start", transport="http" if http else "stdio",
-                          tools=len(gate.catalog.tools), searchable=len(gate.pool),
-                          visible=[n for n, _ in gate.visible()], profile=profile.name,
-                          scorer=searched_with(gate),
-                          tuning=None if gate.tuning is None else gate.tuning.label,
-                          allow_unsafe=gate.approval == "allow", approval=gate.approval,
-                          call_timeout=call_timeout,
-                          withheld=sorted(held), token=token is not None,
-                          **({"warnings": [str(w) for w in gate.resolver.warnings]}
-                             if gate.resolver.warnings else {}))
-        return serving
-
+    start = Start(
+        Settings(catalog=catalog, profile=profile, mode=mode, http=http,
+                 allow_unsafe=allow_unsafe, call_timeout=call_timeout,
+                 overrides=overrides or {}, tuning=tuning, token=token,
+                 allow_tools=allow_tools, lock=lock, discovery=discovery or {},
+                 answers=answers, base_urls=base_urls, progress=progress, stages=stages),
+        ModeLog(log, secrets, mode=mode), secrets, renamed, _gate_for)
     previous = _terminate_as_interrupt()
     try:
         if http is None:
             # started once the handshake is answered, on a thread of its own (a client that
             # leaves does not wait for it)
             anyio.run(serve_stdio, Starting(
-                instructions(mode, renamed), upstreams, lambda: _in_background(opening)(),
-                lambda gate: _in_background(lambda: screening(gate))(), make,
-                apis=apis, discovery=renamed, stages=stages))
+                instructions(mode, start.renamed), start.upstreams,
+                lambda: _in_background(start.opening)(),
+                lambda gate: _in_background(lambda: start.screening(gate))(), start.make,
+                apis=start.apis, discovery=start.renamed, stages=stages))
         else:
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),
-                      make(screening(opening())), http[0], http[1], ready)
+                      start.make(start.screening(start.opening())), http[0], http[1], ready)
     finally:
-        if made:  # a session that started (a gate that failed has no start either)
-            session_log.write("stop", started=upstreams.started())
-        session_log.close()
+        if start.made:  # a session that started (a gate that failed has no start either)
+            start.log.write("stop", started=start.upstreams.started())
+        start.log.close()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _gate_for(served: Catalog, ask: Settings, learned: Tuning | None) -> Gate:
+    """The gate of the catalog `served`: add mode's, or call mode's proxy (toolcat.serve.proxy).
+    """
+    if ask.mode == "add":
+        return Gate(served, ask.profile, allow_unsafe=ask.allow_unsafe, tuning=learned)
+    from toolcat.serve.proxy import ProxyGate
+    from toolcat.serve.server import definition_json
+
+    return ProxyGate(served, ask.profile, allow_unsafe=ask.allow_unsafe, tuning=learned,
+                     define=definition_json)
 
 
 def _in_background(work: Callable[[], T]) -> Callable[[], T]:
@@ -233,11 +169,6 @@ def _terminate_as_interrupt() -> Any:
 
     return signal.signal(signal.SIGTERM, interrupt)
 
-
-def searched_with(gate: Gate) -> str:
-    """The scorer search_tools ranks words with (`+tuning` when a tuning adds to it); the
-    resolver's own is only the cheap one that decides visibility."""
-    return gate.choice.name
 
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "Gate", "serve"]

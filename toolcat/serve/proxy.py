@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     import mcp_types as types
 
 MODES = ("add", "call")
-DEFAULT_MODE = "add"
 CALL_TOOL = Tool(
     name="call_tool", server="builtin", source="virtual", category="discovery", level=1,
     description=("Call a tool found with search_tools: give its name and its arguments, "

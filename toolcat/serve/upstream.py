@@ -57,7 +57,6 @@ class _Upstream:
     stop: anyio.Event = field(default_factory=anyio.Event)
     session: Any = None
     failure: str | None = None
-    started_ms: float | None = None
     errlog: IO[str] | StderrTail | None = None
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     refused: Mapping[str, str] = field(default_factory=dict)  # tool name -> why not served

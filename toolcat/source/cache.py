@@ -48,8 +48,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 CACHE_ENV = "TOOLCAT_CACHE_DIR"
-# what reading a damaged cache file raises (numpy .npy/.npz: truncated, garbage, wrong shape)
-UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
 MAGIC = b"toolcat\x01"  # an entry: MAGIC, its 32-byte seal, then the payload
 _SEAL = len(MAGIC) + 32
 MAP_FROM = 1 << 20  # bytes: a larger entry is mapped, not copied (POSIX only: Windows
@@ -347,10 +345,12 @@ def _create_key(path: Path, replace: bool = False) -> bool:
     return True
 
 
-def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
+def write_atomically(target: Path, write: Callable[[BinaryIO], object], *,
+                     mode: int | None = None) -> None:
     """Write `target` through `write(file)` so that a reader sees the old file or the whole
     new one, never a part: a temporary file beside it, then one rename. A failed write
-    leaves no temporary file behind.
+    leaves no temporary file behind. `mode`: the file's permission bits (else a temporary
+    file's 0600).
 
     Raises:
         OSError: the folder cannot be written.
@@ -360,10 +360,19 @@ def write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+        if mode is not None:
+            Path(temp).chmod(mode)
         Path(temp).replace(target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def new_file_mode() -> int:
+    """The permission bits a new file gets under this process's umask (0666 less it)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def make_folder(place: Path) -> None:

@@ -54,14 +54,6 @@ class Evaluation:
         same definition: under its threshold, or turned away by its abstention)."""
         return shows_nothing(self.needed_best, self.threshold, self.needed_away)
 
-    @property
-    def false_accept(self) -> tuple[float, float]:
-        """The share of no-tool test requests pick shows a tool for: zero-shot at MIN_SCORE,
-        tuned at the tuning's threshold and abstention (nan without such requests)."""
-        if not len(self.no_tool_zero):
-            return math.nan, math.nan
-        return float(np.mean(self.no_tool_zero >= MIN_SCORE)), float(np.mean(self.accepted))
-
 
 def evaluate(material: Material, train: Sequence[int], test: Sequence[int],
              seed: int = SEED, negatives: Sequence[int] = ()) -> Evaluation:
