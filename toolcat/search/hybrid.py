@@ -198,7 +198,7 @@ class HybridScorer:
         with, mapped to the catalog's verbs (toolcat.search.verbs) when the action table does
         not know it, else of the table's (toolcat.search.actions)."""
         if semantic is not None:
-            mapped = self.verbs.evidence(query, semantic.embedder, self.cache)
+            mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
                 return mapped
         return self.actions.evidence(query)
@@ -268,14 +268,13 @@ class HybridScorer:
         if semantic is None:
             reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
-        mapped = (self.verbs.mapped(query, semantic.embedder, self.cache)
+        mapped = (self.verbs.mapped(query, semantic.embedder)
                   if semantic is not None else None)
         if mapped is None and index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
         if semantic is not None:
-            if mapped is not None and self.verbs.evidence(query, semantic.embedder,
-                                                          self.cache)[index]:
+            if mapped is not None and self.verbs.evidence(query, semantic.embedder)[index]:
                 reason = (f"{reason}; its name's verb {mapped[1]!r} is the nearest to the "
                           f"request's {mapped[0]!r} ({AGREEMENT:.1f})")
                 details = {**details, "verb_evidence": AGREEMENT, "verb": list(mapped)}

@@ -22,9 +22,8 @@ Both sides are read narrowly, as the table reads them:
   action of the table (`toolcat.search.actions.named`); a verb the request says itself earns
   what BM25F gave it, as in the table.
 
-The catalog's verbs are embedded through the embedding cache on the first request that needs
-them (a few hundred short texts), a request's verb once per process; a request whose verb the
-table knows costs nothing more.
+The catalog's verbs are embedded on the first request that needs them (a few hundred words),
+once per process; a request whose verb the table knows costs nothing more.
 """
 
 from __future__ import annotations
@@ -45,7 +44,12 @@ if TYPE_CHECKING:
 
 NEAR = 0.6  # the cosine a catalog verb needs with the request's (chosen on the dev half)
 MAX_VERBS = 4096  # distinct catalog verbs embedded at most: bounded on hostile catalogs
-MAX_SPOKEN = 10_000  # requests' verbs whose vectors are kept
+MAX_KEPT = 50_000  # words' vectors kept in a process
+
+# (model, word or phrase) -> its unit vector: catalogs' verbs and requests' verbs, encoded once
+# per process (not read from the embedding cache: reading it costs more than a few hundred words
+# take to encode), and shared by the scorers a process builds over one catalog (pick, serve)
+_KEPT: dict[tuple[str, str], np.ndarray] = {}
 
 _CLAUSE = re.compile(r"[,;:.!?]+(?:\s+|$)")
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
@@ -124,46 +128,52 @@ class CatalogVerbs:
         self._members = [np.array(found, dtype=np.int64) for found in members.values()]
         self._excluded = excluded  # words that name a server, never a verb
         self._vectors: np.ndarray | None = None
-        self._spoken: dict[str, np.ndarray] = {}  # a request's verb -> its vector
 
     def asked(self, request: str) -> str | None:
         """The verb of `request` this maps, if any."""
         verb = spoken(request) if self._verbs else None
         return None if verb is None or verb.split()[0] in self._excluded else verb
 
-    def nearest(self, verb: str, embedder: Embedder, cache: bool = True
-                ) -> tuple[str, float] | None:
+    def nearest(self, verb: str, embedder: Embedder) -> tuple[str, float] | None:
         """The catalog's verb nearest to `verb` and its cosine, when it is another word."""
-        from toolcat.search.embeddings import embed_texts
-
         if self._vectors is None:
-            vectors, _ = embed_texts(embedder, self._verbs, cache=cache)
-            self._vectors = vectors / np.maximum(
-                np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-        query = self._spoken.get(verb)
-        if query is None:
-            query = embedder.encode([verb])[0]
-            if len(self._spoken) < MAX_SPOKEN:  # bounded: requests may come from strangers
-                self._spoken[verb] = query
-        cosine = self._vectors @ (query / max(float(np.linalg.norm(query)), 1e-12))
+            self._vectors = _vectors(embedder, self._verbs)
+        query = _vectors(embedder, [verb])[0]
+        cosine = self._vectors @ query
         said = stem(verb) if " " not in verb else None  # BM25F counts a verb said itself
         for k in np.argsort(-cosine)[:2]:
             if self._stems[k] != said:
                 return self._verbs[k], float(cosine[k])
         return None
 
-    def mapped(self, request: str, embedder: Embedder, cache: bool = True
-               ) -> tuple[str, str] | None:
+    def mapped(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
         """The request's verb and the catalog's verb it maps to, when it maps to one."""
         verb = self.asked(request)
-        near = None if verb is None else self.nearest(verb, embedder, cache)
+        near = None if verb is None else self.nearest(verb, embedder)
         return None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
 
-    def evidence(self, request: str, embedder: Embedder, cache: bool = True) -> np.ndarray:
+    def evidence(self, request: str, embedder: Embedder) -> np.ndarray:
         """AGREEMENT for the tools whose name's verb is the one nearest to the request's, at a
         cosine of NEAR or more; else 0."""
         found = np.zeros(self._size)
-        pair = self.mapped(request, embedder, cache)
+        pair = self.mapped(request, embedder)
         if pair is not None:
             found[self._members[self._at[pair[1]]]] = AGREEMENT
         return found
+
+
+def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """Unit vectors of `texts`, one row each, through `_KEPT`."""
+    missing = [t for t in dict.fromkeys(texts) if (embedder.ident, t) not in _KEPT]
+    if missing:
+        if len(_KEPT) + len(missing) > MAX_KEPT:  # bounded: requests may come from strangers
+            _KEPT.clear()
+        encoded = embedder.encode(missing)
+        norms = np.maximum(np.linalg.norm(encoded, axis=1, keepdims=True), 1e-12)
+        for text, vector in zip(missing, encoded / norms, strict=True):
+            _KEPT[(embedder.ident, text)] = vector
+    found = [_KEPT.get((embedder.ident, t)) for t in texts]
+    if any(v is None for v in found):  # cleared above while `texts` outgrew MAX_KEPT
+        encoded = embedder.encode(texts)
+        return encoded / np.maximum(np.linalg.norm(encoded, axis=1, keepdims=True), 1e-12)
+    return np.stack([v for v in found if v is not None])
