@@ -168,12 +168,12 @@ def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     if missing:
         if len(_KEPT) + len(missing) > MAX_KEPT:  # bounded: requests may come from strangers
             _KEPT.clear()
-        encoded = embedder.encode(missing)
-        norms = np.maximum(np.linalg.norm(encoded, axis=1, keepdims=True), 1e-12)
-        for text, vector in zip(missing, encoded / norms, strict=True):
+            missing = list(dict.fromkeys(texts))
+        for text, vector in zip(missing, _unit(embedder.encode(missing)), strict=True):
             _KEPT[(embedder.ident, text)] = vector
-    found = [_KEPT.get((embedder.ident, t)) for t in texts]
-    if any(v is None for v in found):  # cleared above while `texts` outgrew MAX_KEPT
-        encoded = embedder.encode(texts)
-        return encoded / np.maximum(np.linalg.norm(encoded, axis=1, keepdims=True), 1e-12)
-    return np.stack([v for v in found if v is not None])
+    return np.stack([_KEPT[(embedder.ident, t)] for t in texts])
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms: np.ndarray = np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return np.asarray(vectors / norms)
