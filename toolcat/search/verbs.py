@@ -171,7 +171,10 @@ def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
             missing = list(dict.fromkeys(texts))
         for text, vector in zip(missing, _unit(embedder.encode(missing)), strict=True):
             _KEPT[(embedder.ident, text)] = vector
-    return np.stack([_KEPT[(embedder.ident, t)] for t in texts])
+    found = [_KEPT.get((embedder.ident, t)) for t in texts]
+    kept = [v for v in found if v is not None]
+    # another thread (serve's) may have cleared the store since
+    return np.stack(kept) if len(kept) == len(texts) else _unit(embedder.encode(texts))
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
