@@ -87,11 +87,18 @@ for _verb, _groups in _ASKED.items():
     _NAMED[stem(_verb)] = _NAMED.get(stem(_verb), frozenset()) | _groups
 
 
+# after a verb of the table, a particle that makes another verb of it ("get rid of", "put it
+# back", "turn off"): toolcat.search.verbs maps those to the catalog's verbs
+PARTICLES = frozenset(("rid", "back", "off"))
+
+
 def asked(request: str) -> frozenset[str]:
-    """The action groups of the first word of `request` that is a verb of ACTIONS."""
-    for word in words(request):
+    """The action groups of the first word of `request` that is a verb of ACTIONS, unless a
+    particle follows it."""
+    said = words(request)
+    for at, word in enumerate(said):
         found = _ASKED.get(word)
-        if found:
+        if found and (at + 1 == len(said) or said[at + 1] not in PARTICLES):
             return found
     return frozenset()
 

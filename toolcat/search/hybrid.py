@@ -41,6 +41,7 @@ import numpy as np
 from toolcat.model import Tool
 from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
+from toolcat.search.central import Centres
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.phrases import PhraseFinder
@@ -49,6 +50,7 @@ from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import split_name, stems
+from toolcat.search.verbs import CatalogVerbs
 
 MIDPOINT = 5.0
 
@@ -106,6 +108,8 @@ class HybridScorer:
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
         self.siblings = Siblings(self.tools)
+        self.verbs = CatalogVerbs(self.tools, self.servers.keys)
+        self.centres = Centres(self.tools)
 
     @property
     def ready(self) -> bool:
@@ -175,14 +179,29 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
-        lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
-                             + self.actions.evidence(q) for q in queries]) if queries
-                   else np.zeros((0, len(self.tools))))
         semantic = self._semantic  # read once: serve's completing thread may set it
+        lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
+                             + self._action(q, semantic) for q in queries]) if queries
+                   else np.zeros((0, len(self.tools))))
         if semantic is None:
             return lexical, None
         asked = [self.servers.strip(q) for q in queries]
-        return lexical, np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
+        cosine = np.clip(semantic.similarity(asked, cached=cached), 0.0, None)  # a copy
+        for row, query in enumerate(queries):
+            alone = self.servers.alone(query)
+            if alone:
+                cosine[row] = self.centres.apply(alone, cosine[row], semantic.vectors)
+        return lexical, cosine
+
+    def _action(self, query: str, semantic: SemanticScorer | None) -> np.ndarray:
+        """The evidence of the action `query` asks for: of the verb its first clause opens
+        with, mapped to the catalog's verbs (toolcat.search.verbs) when the action table does
+        not know it, else of the table's (toolcat.search.actions)."""
+        if semantic is not None:
+            mapped = self.verbs.evidence(query, semantic.embedder)
+            if mapped.any():
+                return mapped
+        return self.actions.evidence(query)
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
@@ -236,8 +255,8 @@ class HybridScorer:
         semantic = self._semantic
         found = self.parts([query])[0]
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
-        cosine = (float(semantic.similarity([self.servers.strip(part)])[0][index])
-                  if semantic is not None else 0.0)
+        cosines = self._parts_of([part])[1]
+        cosine = float(cosines[0][index]) if cosines is not None else 0.0
         reason, details = why(self.lexical, part, index,
                               float(self.lexical.evidence(part)[0][index]), cosine,
                               self.weight, self.embedder.ident)
@@ -249,9 +268,21 @@ class HybridScorer:
         if semantic is None:
             reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
-        if index in self.actions.agreeing(query):
+        mapped = (self.verbs.mapped(query, semantic.embedder)
+                  if semantic is not None else None)
+        if mapped is None and index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        if semantic is not None:
+            if mapped is not None and self.verbs.evidence(query, semantic.embedder)[index]:
+                reason = (f"{reason}; its name's verb {mapped[1]!r} is the nearest to the "
+                          f"request's {mapped[0]!r} ({AGREEMENT:.1f})")
+                details = {**details, "verb_evidence": AGREEMENT, "verb": list(mapped)}
+            alone = self.servers.alone(query)
+            if self.tools[index].server in alone:
+                reason = (f"{reason}; the request names only its server: similarity to the "
+                          f"server's tools as a whole")
+                details = {**details, "server_centre": True}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -292,6 +323,7 @@ class ServerNames:
         # a name says which server only where there are several ("what time is it" over
         # mcp-server-time alone keeps its "time")
         self._finder = PhraseFinder(names if len(names) > 1 else ())
+        self.keys = frozenset(self._servers)  # every server's name as a key (`_phrase`)
         self._proper: dict[str, bool] = {}
         self._members: dict[str, np.ndarray] | None = None  # server -> its tools' indices
         count = len(names)
@@ -316,6 +348,17 @@ class ServerNames:
             for server in named:
                 found[self._members[server]] = self.weight
         return found
+
+    def alone(self, query: str) -> set[str]:
+        """The servers `query` names when it says nothing but one server's name, as a name
+        or as a word of the trade (see `proper`): with no other word, it names the server."""
+        spans = self._finder.spans(query[:200]) if len(query) <= 200 else []
+        if len(spans) != 1:
+            return set()
+        start, end = spans[0]
+        if any(c.isalnum() for c in query[:start] + query[end:]):
+            return set()
+        return set(self._servers.get(_phrase(query[start:end]), ()))
 
     def strip(self, query: str) -> str:
         """`query` without the server names it holds, or as it is when that leaves no word."""

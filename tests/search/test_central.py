@@ -1,0 +1,43 @@
+"""A request that only names a server (toolcat.search.central): its central tools first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from toolcat.model import Tool
+from toolcat.search.central import Centres
+
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
+
+
+def test_a_servers_tools_get_their_cosine_to_the_servers_mean() -> None:
+    tools = [Tool(name=n, description=n, server=s)
+             for n, s in [("a", "one"), ("b", "one"), ("c", "one"), ("d", "two")]]
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [1.0, 0.0]], dtype=np.float32)
+    found = Centres(tools).apply({"one"}, np.full(4, 0.1), vectors)
+    mean = vectors[:3].sum(axis=0) / np.linalg.norm(vectors[:3].sum(axis=0))
+    assert np.allclose(found[:3], vectors[:3] @ mean)
+    assert found[3] == pytest.approx(0.1)  # another server's tool keeps the request's cosine
+    assert found.argmax() == 2  # the tool between the others is the central one
+    assert Centres(tools).apply({"three"}, np.full(4, 0.1), vectors).tolist() == [0.1] * 4
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not (DATA / "fresh-catalog.json").exists(),
+                    reason="the real-server set is absent")
+def test_a_bare_server_name_puts_its_plain_story_tools_first(run):
+    result = run("search", "shortcut", "-c", str(DATA / "fresh-catalog.json"),
+                 "--scorer", "hybrid", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"]
+    assert found[0]["name"] in {"stories-get-by-id", "stories-create", "stories-search"}
+    assert all("names only its server" in t["reason"] for t in found)
+    mixed = run("search", "shortcut stories about login", "-c",
+                str(DATA / "fresh-catalog.json"), "--scorer", "hybrid", "--json")
+    assert all("names only its server" not in t["reason"]
+               for t in json.loads(mixed.output)["tools"])

@@ -1,0 +1,82 @@
+"""Verbs the action table does not know (toolcat.search.verbs): the request's opening verb,
+mapped to the verbs a catalog's names open with by the embedding. Model-free, but for the
+last test, which ranks a real server's tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolcat.model import Tool
+from toolcat.search.actions import asked
+from toolcat.search.verbs import CatalogVerbs, heads, spoken
+
+FRESH = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
+         / "fresh-catalog.json")
+
+
+def tools(server: str, *names: str) -> list[Tool]:
+    return [Tool(name=n, description=f"{n} does it", server=server) for n in names]
+
+
+@pytest.mark.parametrize(("request_", "verb"), [
+    ("silence web-03 while we patch it", "silence"),
+    ("please silence web-03", "silence"),
+    ("can you archive the Q3 board?", "archive"),
+    ("I want to archive the Q3 board", "archive"),
+    ("tick off 'buy groceries'", "tick off"),
+    ("I accidentally wiped the Budget column, put it back", "put back"),
+    ("get rid of the old build of the app", "get rid of"),
+    ("LGTM. Wipe the cache", "lgtm"),
+])
+def test_the_verb_is_the_one_a_clause_opens_with(request_: str, verb: str) -> None:
+    assert spoken(request_) == verb
+
+
+@pytest.mark.parametrize("request_", [
+    "delete the old branch",  # a verb of the table: the table's rule applies
+    "what is alerting right now?",  # a question: no order
+    "I wiped the column",  # a subject first
+    "is Marco online",
+    "",
+    "!!! ...",
+])
+def test_no_verb_for_the_table_to_leave(request_: str) -> None:
+    assert spoken(request_) is None
+
+
+def test_a_particle_makes_another_verb_of_a_verb_of_the_table() -> None:
+    assert asked("get rid of the old flag") == frozenset()
+    assert asked("get the old flag") == frozenset({"read"})
+    assert asked("turn off the flag and then delete it") == frozenset({"delete"})
+
+
+def test_a_catalogs_verbs_open_the_names_of_servers_that_name_tools_by_action() -> None:
+    cache = tools("memcached", "cache_get", "cache_set", "cache_delete", "cache_flush_all")
+    plain = tools("words", "weather", "forecast_today")
+    devices = tools("mobile", "mobile_launch_app", "mobile_uninstall_app", "mobile_list_apps")
+    assert heads(cache + plain + devices) == [
+        "get", "set", "delete", "flush", None, None, "launch", "uninstall", "list"]
+
+
+def test_a_server_name_is_never_a_verb() -> None:
+    found = CatalogVerbs(tools("asana", "asana_get_task", "asana_create_task", "asana_list_tags"),
+                         frozenset({"asana"}))
+    assert found.asked("asana") is None
+    assert found.asked("archive the task") == "archive"
+    assert CatalogVerbs([]).asked("archive the task") is None
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not FRESH.exists(), reason="the real-server set is absent")
+def test_a_verb_the_table_lacks_finds_the_catalogs_own_and_the_reason_says_so(run):
+    result = run("search", "wipe everything in memcached", "-c", str(FRESH),
+                 "--scorer", "hybrid", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"]
+    assert found[0]["name"] == "cache_flush_all"
+    assert "verb 'flush' is the nearest to the request's 'wipe'" in found[0]["reason"]
+    assert "nearest" not in found[1]["reason"]

@@ -1,0 +1,182 @@
+"""Verbs the action table does not know, mapped to the catalog's own verbs by the embedding.
+
+`toolcat.search.actions` gives a nat to the tools whose name's verb the request asks for, when
+both verbs are in its table. Requests use many more verbs than any table holds: "tick off
+'buy groceries'" for `close_tasks`, "silence web-03" for `mute_host`, "get rid of the old build"
+for `mobile_uninstall_app`, "wipe everything in memcached" for `cache_flush_all`. Here the
+request's verb, when the table does not know it, is compared with the verbs the catalog's names
+open with, one embedding of each word or short phrase (MiniLM places "silence" next to "mute",
+"wipe" next to "flush"), and the tools whose name's verb is the nearest, at a cosine of at
+least NEAR, get the table's AGREEMENT.
+
+Both sides are read narrowly, as the table reads them:
+
+- the request's verb is the first word of its first clause that opens with one (after "please",
+  "can you", "I want to", ...), with its particle ("tick off", "get rid of", "put it back"):
+  an order opens with its verb. A clause that opens with a stop word or a question word ("I
+  accidentally wiped the column", "what is ...") has none; one that opens with a verb of the
+  table leaves the request to the table, unless a particle makes it another verb ("get rid
+  of"). A server's name is not a verb ("asana").
+- a catalog's verbs are the words its names open with (or the second, after a prefix three or
+  more tools of a server share), on servers that name at least half of their tools by an
+  action of the table (`toolcat.search.actions.named`); a verb the request says itself earns
+  what BM25F gave it, as in the table.
+
+The catalog's verbs are embedded on the first request that needs them (a few hundred words),
+once per process; a request whose verb the table knows costs nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from toolcat.model import Tool
+from toolcat.search.actions import _ASKED, _HEAD, AGREEMENT, PARTICLES, PREFIX, named
+from toolcat.search.text import STOPWORDS, stem
+
+if TYPE_CHECKING:
+    from toolcat.search.embeddings import Embedder
+
+NEAR = 0.6  # the cosine a catalog verb needs with the request's (chosen on the dev half)
+MAX_VERBS = 4096  # distinct catalog verbs embedded at most: bounded on hostile catalogs
+MAX_KEPT = 50_000  # words' vectors kept in a process
+
+# (model, word or phrase) -> its unit vector: catalogs' verbs and requests' verbs, encoded once
+# per process (not read from the embedding cache: reading it costs more than a few hundred words
+# take to encode), and shared by the scorers a process builds over one catalog (pick, serve)
+_KEPT: dict[tuple[str, str], np.ndarray] = {}
+
+_CLAUSE = re.compile(r"[,;:.!?]+(?:\s+|$)")
+_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# words a request opens with before its verb: "please", "can you", "I'd like to", "let's"
+_OPENERS = frozenset(
+    "please kindly just can could would will you let let's lets us go ahead and then also now "
+    "ok okay so help me".split())
+_WISHES = frozenset("want need wanna i'd we'd would like have".split())  # "I want to", "we need to"
+# words that open a clause without a verb: questions and subjects ("what", "is", "I wiped")
+_NO_VERB = STOPWORDS | frozenset(
+    "any anything are did does do had has is was were he she they there here which who whom "
+    "whose how many much why whether any all every no not i'm it's what's there's".split())
+# particles that make a phrasal verb of the word before them ("tick off", "get rid of")
+_PARTICLES = frozenset("off back out up down away over rid".split())
+_OBJECTS = frozenset("it them this that these those everything all".split())  # "put it back"
+
+
+def spoken(request: str) -> str | None:
+    """The verb (with its particle) that opens the first clause of `request` that opens with
+    one, when the action table does not know it; else None (see the module docstring)."""
+    for clause in _CLAUSE.split(request[:2000]):
+        tokens = [t.lower() for t in _TOKEN.findall(clause)[:24]]
+        while tokens and tokens[0] in _OPENERS:
+            tokens.pop(0)
+        if tokens[:1] in (["i"], ["we"], ["i'd"], ["we'd"]) and "to" in tokens[1:5] and \
+                _WISHES.issuperset(tokens[1:tokens.index("to")]):
+            del tokens[:tokens.index("to") + 1]
+        if not tokens or tokens[0] in _NO_VERB - _ASKED.keys():
+            continue
+        verb, rest = tokens[0], tokens[1:]
+        if rest[:1] and rest[0] in _OBJECTS and rest[1:2] and rest[1] in _PARTICLES:
+            rest = rest[1:]
+        if verb in _ASKED:  # the table's, unless a particle makes another verb of it
+            return _phrasal(verb, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
+        if rest[:1] and rest[0] in _PARTICLES:
+            return _phrasal(verb, rest[0])
+        return verb if len(verb) > 2 else None
+    return None
+
+
+def _phrasal(verb: str, particle: str) -> str:
+    return f"{verb} rid of" if particle == "rid" else f"{verb} {particle}"
+
+
+def heads(tools: Sequence[Tool]) -> list[str | None]:
+    """For each tool, the word its name acts with on a server that names its tools by action
+    (see the module docstring), lower case; else None."""
+    acting = {t.server for t, found in zip(tools, named(tools), strict=True) if found}
+    words = [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+    firsts = Counter((t.server, w[0]) for t, w in zip(tools, words, strict=True) if w)
+    found: list[str | None] = []
+    for tool, head in zip(tools, words, strict=True):
+        if tool.server not in acting or not head:
+            found.append(None)
+            continue
+        at = 1 if (len(head) > 1 and head[0] not in _ASKED
+                   and firsts[(tool.server, head[0])] >= PREFIX) else 0
+        word = head[at]
+        found.append(word if word.isalpha() and len(word) > 2 else None)
+    return found
+
+
+class CatalogVerbs:
+    """AGREEMENT for the tools whose name's verb is nearest to a request's verb the action
+    table does not know (see the module docstring)."""
+
+    def __init__(self, tools: Sequence[Tool], excluded: frozenset[str] = frozenset()) -> None:
+        self._size = len(tools)
+        members: dict[str, list[int]] = {}
+        for i, head in enumerate(heads(tools)):
+            if head is not None and (head in members or len(members) < MAX_VERBS):
+                members.setdefault(head, []).append(i)
+        self._verbs = list(members)
+        self._at = {verb: k for k, verb in enumerate(self._verbs)}
+        self._stems = [stem(v) for v in self._verbs]
+        self._members = [np.array(found, dtype=np.int64) for found in members.values()]
+        self._excluded = excluded  # words that name a server, never a verb
+        self._vectors: np.ndarray | None = None
+
+    def asked(self, request: str) -> str | None:
+        """The verb of `request` this maps, if any."""
+        verb = spoken(request) if self._verbs else None
+        return None if verb is None or verb.split()[0] in self._excluded else verb
+
+    def nearest(self, verb: str, embedder: Embedder) -> tuple[str, float] | None:
+        """The catalog's verb nearest to `verb` and its cosine, when it is another word."""
+        if self._vectors is None:
+            self._vectors = _vectors(embedder, self._verbs)
+        query = _vectors(embedder, [verb])[0]
+        cosine = self._vectors @ query
+        said = stem(verb) if " " not in verb else None  # BM25F counts a verb said itself
+        for k in np.argsort(-cosine)[:2]:
+            if self._stems[k] != said:
+                return self._verbs[k], float(cosine[k])
+        return None
+
+    def mapped(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
+        """The request's verb and the catalog's verb it maps to, when it maps to one."""
+        verb = self.asked(request)
+        near = None if verb is None else self.nearest(verb, embedder)
+        return None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+
+    def evidence(self, request: str, embedder: Embedder) -> np.ndarray:
+        """AGREEMENT for the tools whose name's verb is the one nearest to the request's, at a
+        cosine of NEAR or more; else 0."""
+        found = np.zeros(self._size)
+        pair = self.mapped(request, embedder)
+        if pair is not None:
+            found[self._members[self._at[pair[1]]]] = AGREEMENT
+        return found
+
+
+def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """Unit vectors of `texts`, one row each, through `_KEPT`."""
+    missing = [t for t in dict.fromkeys(texts) if (embedder.ident, t) not in _KEPT]
+    if missing:
+        if len(_KEPT) + len(missing) > MAX_KEPT:  # bounded: requests may come from strangers
+            _KEPT.clear()
+            missing = list(dict.fromkeys(texts))
+        for text, vector in zip(missing, _unit(embedder.encode(missing)), strict=True):
+            _KEPT[(embedder.ident, text)] = vector
+    found = [_KEPT.get((embedder.ident, t)) for t in texts]
+    kept = [v for v in found if v is not None]
+    # another thread (serve's) may have cleared the store since
+    return np.stack(kept) if len(kept) == len(texts) else _unit(embedder.encode(texts))
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms: np.ndarray = np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return np.asarray(vectors / norms)
