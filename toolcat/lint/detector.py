@@ -80,8 +80,10 @@ CUES: dict[str, str] = {
                     r"|everything said|message history|system prompt|hidden instructions"
                     r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
-                    r"|\b(?:said|wrote|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
-                    r"\b(?:so far|earlier|previously|above|before)\b"
+                    r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
+                    r"\b(?:so far|earlier|previously|above|before|since)\b"
+                    r"|\bsince the (?:chat|conversation|session|thread) (?:began|started)\b"
+                    r"|\byour (?:own )?(?:earlier |previous |prior )?replies\b"
                     r"|\b(?:thread|chat|messages) (?:above|so far)\b"
                     r"|对话|会话|会話",
     # hiding from the user (not a secret kept out of the chat): the person is named
@@ -100,7 +102,9 @@ CUES: dict[str, str] = {
               r"\b(?:must not|should not|shouldn't|never) (?:see|know|notice|find out|learn)\b"
               r"|\bnot (?:to )?be (?:disclosed|revealed|mentioned|told)\b"
               r"|\b(?:does|do|will) not (?:inform|tell|notify)\b|\bnot informed\b"
-              r"|\b(?:notify|tell|inform|disclose|show)(?:_to)?_user\W+(?:false|no)\b"
+              r"|\b(?:notify|tell|inform|disclose|show|report)(?:_to)?_user\W+(?:false|no)\b"
+              r"|\bkeeps? (?:\w+ ){0,4}to (?:itself|yourself|themselves)\b"
+              r"|\b(?:users?|customers?|person) (?:sees?|hears?|gets?|is shown) only\b"
               r"|\buser_visible\W+false\b"
               r"|\bnot worth (?:their|the user's|the person's|your) (?:attention|time)\b"
               r"|\bnot to (?:mention|tell|disclose)\b(?! (?:the |a |an )?(?:person|people|guests?"
@@ -120,11 +124,14 @@ CUES: dict[str, str] = {
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
     "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm|inform"
-             r"|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
+             r"|says|tells|claims|assures|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
              r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
              r"|although|whether or not)\b"
              r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
-             r"|make up)\b|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
+             # "the segments that make up the message" compose it
+             r"|make up (?:a|an|some|facts?|numbers|details|excuses?|stor(?:y|ies)|reasons?)"
+             r"|make (?:it|something|things) up)\b"
+             r"|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
              r"|\bmake (?:it|this|them) (?:look|seem|appear)\b|\binstead of (?:admitting|saying"
              r"|reporting|mentioning)\b|\bnever admit\b|\b(?:claim|say|state|report|assure)"
              r"\w* (?:that )?(?:it|this|the \w+) (?:is|was|came|comes) (?:verified|official|safe"
@@ -141,7 +148,10 @@ CUES: dict[str, str] = {
                   r"|execute (?:every|all|the)"
                   r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
-                  r"|act on (?:it|them|what)|apply them|(?:steps|what) it (?:lists|describes"
+                  r"|act on (?:it|them|what|each|every|all|the)\b(?: \w+)?(?: instructions?"
+                  r"| steps?| directions?)?|do what (?:it|they|the \w+) says?"
+                  r"|instructions? (?:it|they|the page|the file) (?:contains?|holds?|gives?)"
+                  r"|apply them|(?:steps|what) it (?:lists|describes"
                   r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
                   r"|遵循|执行|従って",
@@ -163,17 +173,20 @@ CUES: dict[str, str] = {
               r"|protections|consignes|anweisungen|instrucciones|istruzioni"
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
-              r"|suspended|waived|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
+              r"|suspended|waived|retired|rescinded|relaxed|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
               r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
               r"|anteriores"
-              r"|não valem|wcześniejsze|предыдущие)\b|\b(?:ignore|disregard|forget)\b"
+              r"|não valem|wcześniejsze|предыдущие)\b"
+              # "ignore it again with the new rule": a thing ignored, not guidance
+              r"|\b(?:ignore|disregard|forget)\b(?! (?:it|them)\b)"
               r"[^.!?]{0,30}\b(?:instructions|rules?|guidelines|prompt|persona|told|said|above"
               r"|before|earlier|previous|prior|notes|start|beginning|initially|originally)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
               r"|\bno longer (?:needs?|has|have|must|bound) to (?:follow|obey|respect|ask)\b",
     # curl alone uploads or reads a page; running what it fetched is a pipe into a shell
     "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
                r"|\biex\s*\(|\|\s*iex\b|\binvoke-expression\b|&&\s*(?:ba|z)?sh\b"
-               r"|\bexec\(|\beval\(|\bpowershell\b"
+               r"|\bexec\(|\beval\(|\bpowershell\b|\bsubprocess\.(?:call|run|popen|check_output)\b"
+               r"|\bos\.(?:system|popen)\("
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
                r"|\b(?:run|execute|launch)\b[^.!?]{0,40}\b(?:script|helper|installer|binary"
@@ -194,7 +207,7 @@ CUES: dict[str, str] = {
                 r"|whatever is (?:stored|in|saved|kept)|text (?:of|in)|output|verbatim"
                 r"|(?:whole|entire|full) (?:file|text)|inhalt\w*|contenu|contenido"
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
-    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bmail@address\b",  # as written, or folded
     "send": r"\b(?:(?:send|forward|upload|post|transmit|share|paste|dump|include|attach"
             r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide"
             r"|write|record|recap|transcribe|reproduce|repeat|concatenat)"
@@ -316,15 +329,14 @@ INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "other_l
 # pairs: "follow" alone is in honest text (a developer message is "instructions the model
 # should follow"), following what a URL says is not; an e-mail address with "send" is what
 # every mail tool says; chat APIs rank their roles ("the system role takes precedence over the
-# user role"), an attack ranks a tool's output or speaks to the model
+# user role"), an attack ranks a tool's output (ranking said to the model: ACTING_PAIRS)
 INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("tamper", "other_tools"), ("reply", "lying"), ("tool_output", "reply"),
                 ("argument", "conversation"), ("argument", "secret_files"),
                 ("other_tools", "secret_files"), ("send", "conversation"),
                 ("secrets", "conversation"), ("conversation", "other_tools"),
                 ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
-                ("fetch_obey", "conversation"), ("priority", "tool_output"),
-                ("priority", "addressed"))
+                ("fetch_obey", "conversation"), ("priority", "tool_output"))
 
 
 # cues that honest text is full of ("the user's email address, such as ada@example.com";
@@ -337,10 +349,12 @@ DESCRIBED = "described"
 
 
 # What a sentence does to the model beyond the tool's own function, when the fit is surer
-# still (SURE_AT): another tool's call, or the model told about other tools; the user
-# outranked; a secret file put into an argument or read for the user; a
-# call tampered with to send to an address of the text's own
-ACTING_PAIRS = (("addressed", "other_tools"), ("other_tools", "always"),
+# still (SURE_AT): another tool's call changed, always or tampered with ("use create_items
+# instead" names another tool and changes nothing); something ranked above the user or
+# over what the model was told ("Override the default system message of the assistant" in
+# a field says what the field does: it is an error only when the fit is this sure); a secret
+# file put into an argument or read for the user; a call changed to send to an address
+ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
                 ("other_tools", "tamper"), ("user", "priority"), ("priority", "other_tools"),
                 ("secret_files", "user"), ("secret_files", "argument"),
                 ("secret_files", "send"), ("tamper", "email"), ("tamper", "url"),
@@ -524,7 +538,7 @@ def passing(groups: list[list[str]], home: str = "en") -> set[int]:
     is still scored when a sentence of it may be in another language than `home` (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
     scored: the groups are a subset of those it lets through."""
-    found = _matching(groups, _gate(False), str.lower, "\x00")
+    found = _matching(groups, _gate(False), _lower, "\x00")
     plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
     kept = found.difference(plain)
     exact = _matching([groups[i] for i in plain], _gate(True), prepare, _GROUPS)
@@ -703,9 +717,30 @@ def features(sentence: str, cues: tuple[str, ...]) -> list[int]:
 
 
 def prepare(text: str) -> str:
-    """The text as the detector reads it: NFKC-folded, lower case, identifiers split."""
+    """The text as the detector reads it: NFKC-folded, lower case, identifiers split, links
+    and e-mail addresses folded (`_unlinked`)."""
     folded = unicodedata.normalize("NFKC", text)
-    return _CAMEL.sub(" ", folded).lower()
+    return _unlinked(_CAMEL.sub(" ", folded).lower())
+
+
+def _lower(text: str) -> str:
+    """The text as the gate's first pass reads it: lower case, links folded."""
+    return _unlinked(text.lower())
+
+
+# A link or an address is one token whatever it holds: its dots would end the gaps of the
+# cues that read across it ("fetched from https://x.example/a.py and run"), and its words
+# (a host's name) are not the sentence's
+_LINK = re.compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"'`)\]]+")
+_ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]*\w")
+
+
+def _unlinked(text: str) -> str:
+    if "://" in text or "www." in text:
+        text = _LINK.sub("https://link", text)
+    if "@" in text:
+        text = _ADDRESS.sub("mail@address", text)
+    return text
 
 
 # between a lower and an upper case letter: a plain replacement, no template to expand
