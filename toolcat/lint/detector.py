@@ -158,7 +158,8 @@ CUES: dict[str, str] = {
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
                 r"|more important than|wins over|side with|go with what|when they disagree"
-                r"|instead of (?:the|what)|over anything|go with the tool"
+                r"|instead of (?:(?:the|what|anything) (?:the )?(?:users?|person|customer|human)"
+                r"|what (?:they|you were))|over anything|go with the tool"
                 r"|rather than (?:from )?(?:the|what the|anything the) users?"
                 r"|even if the users? (?:says?"
                 r"|asks?|insists?|disagrees?|objects?|claims?|wants?)"
@@ -353,11 +354,12 @@ DESCRIBED = "described"
 # instead" names another tool and changes nothing); something ranked above the user or
 # over what the model was told ("Override the default system message of the assistant" in
 # a field says what the field does: it is an error only when the fit is this sure); a secret
-# file put into an argument or read for the user; a call changed to send to an address
+# file put into an argument or read for the user ("pass the key file to use, usually
+# ~/.ssh/id_ed25519" is an SSH tool's parameter); a call changed to send to an address
 ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
                 ("other_tools", "tamper"), ("user", "priority"), ("priority", "other_tools"),
                 ("secret_files", "user"), ("secret_files", "argument"),
-                ("secret_files", "send"), ("tamper", "email"), ("tamper", "url"),
+                ("tamper", "email"), ("tamper", "url"),
                 ("execute", "other_tools"))
 SURE_AT = 0.98
 
