@@ -43,21 +43,26 @@ _YOU = (r"you|your|yourself|assistant|the model|the ai|llms?|agents?|claude|gpt|
         r"|(?:language|ai) models?|an ai|ai agents?|assistants|the caller|whoever (?:calls|uses"
         r"|invokes|reads)|the calling (?:model|client|agent)|any (?:model|llm)"
         r"|du|dich|dein|deine|ihr|vous|votre|tu|toi|ton|ta|usted|tú|tu|voc[eê]|ты|вы|ваш|твой"
-        r"|ассистент|помощник|asystent\w*|assistente|assistent\w*|assistant\w*")
+        r"|ассистент|помощник|asystent\w*|assistente|asistente|assistent\w*|assistant\w*")
 CUES: dict[str, str] = {
     "addressed": rf"(?:^|[^\w])(?:{_YOU})(?:[^\w]|$)|助手|アシスタント|模型|あなた|你|您",
-    "user": r"\b(?:users?|person|human|customer|operator|people|requester|benutzer\w*"
+    "user": r"\b(?:users?|person(?!al)|human|customer|operator|people|requester|benutzer\w*"
             r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
             r"|пользовател\w*)|用户|ユーザー",
-    # "all available tools" is what a tool-search tool lists, not another tool
+    # "all available tools" is what a tool-search tool lists, not another tool; "every tool
+    # call" is each call of this one; an identifier in a dashed list of values is a value
     "other_tools": r"\b(?:other|another|any|every|all|different) (?!available)(?:\w+ )?"
                    r"(?:tools?|functions?"
-                   r"|servers?|plugins?)\b|\btools? (?:named|called)\b|\b(?:shell|terminal"
-                   r"|filesystem|browser|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
-                   r"|\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write|transfer|delete"
-                   r"|remove|update|upload|share|invite|merge|push|pay)_[a-z0-9_]+\b",
+                   r"|servers?|plugins?)\b(?! calls?\b)|\btools? (?:named|called)\b"
+                   r"|\b(?:shell|terminal|filesystem|browser|browsing|fetch|web|http"
+                   r"|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
+                   r"|(?<!-)(?<!- )\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write"
+                   r"|transfer|delete|remove|update|upload|share|invite|merge|push|pay)"
+                   r"_[a-z0-9_]+\b(?!-)",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
-    "secret_files": r"~/\.|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
+    # a home folder's config and cache hold settings, not secrets (~/.config/app/templates)
+    "secret_files": r"~/\.(?!config/(?!gh/|gcloud/|hub)|local/|cache/)|\.ssh\b"
+                    r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
                     # a dotfile, not a host name (docs.aws.amazon.com)
                     r"|(?<![\w-])\.(?:netrc|aws|npmrc|pypirc|kube)\b|hosts\.yml"
                     r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b"
@@ -75,14 +80,18 @@ CUES: dict[str, str] = {
                     r"|everything said|message history|system prompt|hidden instructions"
                     r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
-                    r"|\b(?:said|wrote|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
-                    r"\b(?:so far|earlier|previously|above|before)\b"
+                    r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
+                    r"\b(?:so far|earlier|previously|above|before|since)\b"
+                    r"|\bsince the (?:chat|conversation|session|thread) (?:began|started)\b"
+                    r"|\byour (?:own )?(?:earlier |previous |prior )?replies\b"
                     r"|\b(?:thread|chat|messages) (?:above|so far)\b"
                     r"|对话|会话|会話",
     # hiding from the user (not a secret kept out of the chat): the person is named
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
               r"|sans|no|sin|não|nie|не)\b[^.!?]{0,30}\b(?:(?:tell|mention|inform|show|reveal"
-              r"|disclose|notify|display)(?:ing|ed)?|bring (?:it |that )?up|erwähn\w*|sag\w*"
+              r"|disclose|notify|display)(?:ing|ed)?(?<!mention)"
+              r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
+              r"|bring\b[^.!?]{0,15}\bup|erwähn\w*|sag\w*"
               r"|dire|mentionn\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*"
               r"|mów\w*|powiedz\w*"
               r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person(?! (?:the|a|an|whose|whom)\b)"
@@ -93,7 +102,9 @@ CUES: dict[str, str] = {
               r"\b(?:must not|should not|shouldn't|never) (?:see|know|notice|find out|learn)\b"
               r"|\bnot (?:to )?be (?:disclosed|revealed|mentioned|told)\b"
               r"|\b(?:does|do|will) not (?:inform|tell|notify)\b|\bnot informed\b"
-              r"|\b(?:notify|tell|inform|disclose|show)(?:_to)?_user\W+(?:false|no)\b"
+              r"|\b(?:notify|tell|inform|disclose|show|report)(?:_to)?_user\W+(?:false|no)\b"
+              r"|\bkeeps? (?:\w+ ){0,4}to (?:itself|yourself|themselves)\b"
+              r"|\b(?:users?|customers?|person) (?:sees?|hears?|gets?|is shown) only\b"
               r"|\buser_visible\W+false\b"
               r"|\bnot worth (?:their|the user's|the person's|your) (?:attention|time)\b"
               r"|\bnot to (?:mention|tell|disclose)\b(?! (?:the |a |an )?(?:person|people|guests?"
@@ -113,11 +124,14 @@ CUES: dict[str, str] = {
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
     "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm|inform"
-             r"|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
+             r"|says|tells|claims|assures|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
              r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
              r"|although|whether or not)\b"
              r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
-             r"|make up)\b|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
+             # "the segments that make up the message" compose it
+             r"|make up (?:a|an|some|facts?|numbers|details|excuses?|stor(?:y|ies)|reasons?)"
+             r"|make (?:it|something|things) up)\b"
+             r"|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
              r"|\bmake (?:it|this|them) (?:look|seem|appear)\b|\binstead of (?:admitting|saying"
              r"|reporting|mentioning)\b|\bnever admit\b|\b(?:claim|say|state|report|assure)"
              r"\w* (?:that )?(?:it|this|the \w+) (?:is|was|came|comes) (?:verified|official|safe"
@@ -128,18 +142,26 @@ CUES: dict[str, str] = {
              r"\b(?:tell|say|report|answer|assure|inform)\b[^.!?]{0,30}\b(?:went through"
              r"|succeeded|success|worked|fine|passed|complete)"
              r"|\bwhatever\b[^.!?]{0,30}\b(?:actually|really|in fact)\b",
-    "fetch_obey": r"\b(?:follow|obey|carry out|comply|do whatever|execute (?:every|all|the)"
+    # following a guide or a link is reading documentation, not obeying a page
+    "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
+                  r"|documentation|tutorials?|links?)\b)|obey|carry out|comply|do whatever"
+                  r"|execute (?:every|all|the)"
                   r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
-                  r"|act on (?:it|them|what)|apply them|(?:steps|what) it (?:lists|describes"
+                  r"|act on (?:it|them|what|each|every|all|the)\b(?: \w+)?(?: instructions?"
+                  r"| steps?| directions?)?|do what (?:it|they|the \w+) says?"
+                  r"|instructions? (?:it|they|the page|the file) (?:contains?|holds?|gives?)"
+                  r"|apply them|(?:steps|what) it (?:lists|describes"
                   r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
                   r"|遵循|执行|従って",
     "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over|override"
                 r"\w*|supersede\w*|authoritative|higher (?:rank|priority)|above (?:the|what|any)"
                 r"|more important than|wins over|side with|go with what|when they disagree"
-                r"|instead of (?:the|what)|over anything|go with the tool"
-                r"|rather than (?:the|what the|anything the) users?|even if the users? (?:says?"
+                r"|instead of (?:(?:the|what|anything) (?:the )?(?:users?|person|customer|human)"
+                r"|what (?:they|you were))|over anything|go with the tool"
+                r"|rather than (?:from )?(?:the|what the|anything the) users?"
+                r"|even if the users? (?:says?"
                 r"|asks?|insists?|disagrees?|objects?|claims?|wants?)"
                 r"|over (?:the|what the|anything the) users?(?:'s)?(?! roles?\b| messages?\b)"
                 r"|(?:correct|overrule|contradict|dismiss) (?:the|what the) users?"
@@ -152,14 +174,20 @@ CUES: dict[str, str] = {
               r"|protections|consignes|anweisungen|instrucciones|istruzioni"
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
-              r"|suspended|waived|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
+              r"|suspended|waived|retired|rescinded|relaxed|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
               r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
               r"|anteriores"
-              r"|não valem|wcześniejsze|предыдущие)\b|\b(?:ignore|disregard|forget)\b"
+              r"|não valem|wcześniejsze|предыдущие)\b"
+              # "ignore it again with the new rule": a thing ignored, not guidance
+              r"|\b(?:ignore|disregard|forget)\b(?! (?:it|them)\b)"
               r"[^.!?]{0,30}\b(?:instructions|rules?|guidelines|prompt|persona|told|said|above"
               r"|before|earlier|previous|prior|notes|start|beginning|initially|originally)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
               r"|\bno longer (?:needs?|has|have|must|bound) to (?:follow|obey|respect|ask)\b",
-    "execute": r"\bcurl\b|\bwget\b|\|\s*(?:ba)?sh\b|\bexec\(|\beval\(|\bpowershell\b"
+    # curl alone uploads or reads a page; running what it fetched is a pipe into a shell
+    "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
+               r"|\biex\s*\(|\|\s*iex\b|\binvoke-expression\b|&&\s*(?:ba|z)?sh\b"
+               r"|\bexec\(|\beval\(|\bpowershell\b|\bsubprocess\.(?:call|run|popen|check_output)\b"
+               r"|\bos\.(?:system|popen)\("
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
                r"|\b(?:run|execute|launch)\b[^.!?]{0,40}\b(?:script|helper|installer|binary"
@@ -180,7 +208,7 @@ CUES: dict[str, str] = {
                 r"|whatever is (?:stored|in|saved|kept)|text (?:of|in)|output|verbatim"
                 r"|(?:whole|entire|full) (?:file|text)|inhalt\w*|contenu|contenido"
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
-    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+    "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bmail@address\b",  # as written, or folded
     "send": r"\b(?:(?:send|forward|upload|post|transmit|share|paste|dump|include|attach"
             r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide"
             r"|write|record|recap|transcribe|reproduce|repeat|concatenat)"
@@ -216,6 +244,85 @@ CUES: dict[str, str] = {
                 r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*"
                 r"|no longer an? (?:general |helpful )?(?:assistant|ai|model)|now acts? as)\b",
 }
+# The same cues in more languages: the words of each that say it (the model addressed, the
+# user, keeping something from them, obeying what a page says, ranking above the user,
+# guidance revoked, always, sending, secrets), so that an order written wholly in another
+# language is read like one in English. Scripts without spaces (CJK) match without word
+# boundaries; Latin-script words only where English text hardly uses them.
+_ELSEWHERE: dict[str, str] = {
+    "addressed": r"(?:^|[^\w])(?:jij|jouw|je|kamu|anda|asisten|asistan|sen|siz|bạn|trợ lý"
+                 r"|модель|нейросеть|ии|المساعد|مساعد|أنت|النموذج|당신|어시스턴트|सहायक|आप)"
+                 r"(?:[^\w]|$)|人工知能|AIアシスタント|모델|어시스턴트",
+    "user": r"\b(?:nutzer\w*|kullanıcı\w*|pengguna|người dùng|المستخدم\w*|مستخدم\w*"
+            r"|उपयोगकर्ता\w*)|利用者|使用者|사용자",
+    "hiding": r"\b(?:niet|nooit|non|senza|jangan|tanpa|đừng|không|لا|ولا|बिना|मत|न)\b[^.!?]{0,30}"
+              r"\b(?:vertel\w*|meld\w*|zeg\w*|noem\w*|dire|dirl\w*|menzion\w*|avvis\w*"
+              r"|beri ?tahu|memberi ?tahu|kasih tahu|katakan|bilang|sebut\w*|nói|báo|kể|đề cập"
+              r"|تخبر\w*|تذكر\w*|تُخبر\w*|تعلم\w*|बता\w*|ज़िक्र|जिक्र|dig\w*|mencion\w*"
+              r"|dis|upomina\w*|упомина\w*)\b"
+              r"|\b(?:söz etme|bahsetme|söyleme|haber verme|bildirme)\w*|tanpa sepengetahuan"
+              r"|دون علم|بدون علم|सूचित न"
+              r"|伝えないで|知らせないで|教えないで|言及しないで|告知しない|不要提及|别告诉|不必告知"
+              r"|不要向用户|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
+    "fetch_obey": r"\b(?:volg\w*|seguir|voer\b[^.!?]{0,60}\buit|opvolgen|uygula\w*|takip et\w*"
+                  r"|ikuti|jalankan|laksanakan|làm theo|thực hiện|tuân theo|اتبع\w*|نفذ\w*"
+                  r"|نفّذ\w*|पालन|अनुसरण|исполняй\w*|segui|esegui\w*|siga|ejecut\w*"
+                  r"|führe\b[^.!?]{0,60}\baus|exécute\w*|wykonaj\w*|postępuj\w*)\b"
+                  r"|指示に従|実行して|따르|따라|실행하|按照|照做",
+    "priority": r"\b(?:важнее|приоритет\w*|öncelik\w*|daha önemli|prioritas|lebih penting"
+                r"|ưu tiên|quan trọng hơn|أولوية|أهم من|प्राथमिकता|voorrang|belangrijker dan"
+                r"|vorrang|wichtiger als|priorité sur|plus important que|prioridad sobre"
+                r"|más importante que|priorità|più importante|prioridade|mais importante"
+                r"|pierwszeństw\w*|ważniejsz\w*)"
+                r"|优先于|优先|高于用户|優先|우선",
+    "revoke": r"\b(?:aturan|peringatan|instruksi|kurallar\w*|uyarılar\w*|talimat\w*|quy tắc"
+              r"|cảnh báo|hướng dẫn|القواعد|قواعد|تعليمات|التعليمات|التحذيرات|नियम|निर्देश"
+              r"|правила|предупреждения|ограничения|regels|instructies|waarschuwingen|regole"
+              r"|avvertenze|reglas|advertencias|règles|avertissements|regeln|warnungen"
+              r"|regras|avisos|zasady|ostrzeżenia)\b[^.!?]{0,90}\b(?:tidak berlaku|diabaikan"
+              r"|geçersiz|geçerli değil|không còn|bỏ qua|لم تعد|ملغاة|تجاهل\w*|लागू नहीं"
+              r"|रद्द|не действуют|больше не|отменены|niet meer|vervallen|non valgono"
+              r"|non sono più|ya no|ne s'appliquent plus|n'ont plus|nicht mehr|não valem"
+              r"|já não|nie obowiązują|przestały)"
+              r"|\b(?:abaikan|yok say\w*|bỏ qua|تجاهل|игнорируй\w*|negeer|ignoreer)\b"
+              r"[^.!?]{0,40}\b(?:instruksi|aturan|talimat\w*|kurallar\w*|hướng dẫn|quy tắc"
+              r"|التعليمات|تعليمات|القواعد|инструкци\w*|правила|instructies|regels)"
+              r"|(?:规则|指令|指示|安全|ルール|規則|警告|규칙|지시|경고)[^。.!?]{0,40}"
+              r"(?:失效|不再|无效|作废|無効|無視|適用されません|무효|무시|적용되지)",
+    "always": r"\b(?:altijd|her zaman|daima|selalu|luôn luôn|luôn|دائما|دائمًا|हमेशा|sempre"
+              r"|siempre|toujours|immer|zawsze|всегда)\b|总是|始终|每次|常に|毎回|항상|매번",
+    "send": r"\b(?:stuur\w*|verstuur\w*|gönder\w*|kirim\w*|gửi|أرسل\w*|भेज\w*|отправ\w*"
+            r"|invia\w*|enví\w*|envoie\w*|wyślij|sende\w*|envie\w*)\b|发送|转发|送信|送って"
+            r"|보내|전송",
+    "secrets": r"\b(?:wachtwoord\w*|şifre\w*|parola\w*|kata sandi|sandi|mật khẩu|كلمة المرور"
+               r"|كلمات المرور|पासवर्ड|токен\w*|ключ\w*|gizli anahtar|kunci api)\b"
+               r"|密钥|令牌|秘密鍵|トークン|비밀번호|토큰",
+    "execute": r"\b(?:ejecuta\w* (?:el|este) script|jalankan (?:skrip|script)|çalıştır\w*"
+               r"|chạy (?:tập lệnh|script)|запусти\w*|voer het script)\b"
+               r"|下载并(?:运行|执行)|ダウンロードして実行|다운로드하여 실행|다운로드해서 실행",
+    "other_tools": r"\b(?:strumento|herramienta|outil|werkzeug|narzędzie|ferramenta"
+                   r"|инструмент\w*|araç\w*|alat|công cụ|tool)\s+[a-z0-9]+_[a-z0-9_]+\b"
+                   r"|\b(?:altri strumenti|otras herramientas|autres outils|andere werkzeuge"
+                   r"|другие инструменты|diğer araç\w*|alat lain|công cụ khác|أدوات أخرى"
+                   r"|inne narzędzia|outras ferramentas)\b|其他工具|他のツール|다른 도구"
+                   r"|[a-z0-9]+_[a-z0-9_]+\s*(?:工具|ツール|도구)",
+    "tamper": r"\b(?:in copia nascosta|copia oculta|en copie cachée|als bcc|w ukrytej kopii"
+              r"|скрытую копию)\b|密送|暗送",
+    "lying": r"\b(?:anche se|incluso si|aunque|même si|auch wenn|nawet jeśli|nawet gdy"
+             r"|даже если|meskipun|walaupun|ngay cả khi|حتى لو|भले ही|zelfs als|olsa bile"
+             r"|mesmo que)\b[^.!?]{0,80}\b(?:di|dica|dile|diga|dis|dites|sag\w*|powiedz\w*"
+             r"|скажи\w*|сообщи\w*|katakan|bilang|nói|báo|أخبر\w*|قل|बता\w*|zeg\w*|vertel\w*"
+             r"|söyle\w*|diga|informe\w*)\b|\b(?:di|dile|dis|dites|sag|powiedz\w*|скажи\w*"
+             r"|сообщи\w*|katakan|bilang|nói|أخبر\w*|बता\w*|zeg|vertel|söyle\w*|diga)\b"
+             r"[^.!?]{0,80}\b(?:anche se|incluso si|aunque|même si|auch wenn|nawet jeśli"
+             r"|даже если|meskipun|ngay cả khi|حتى لو|भले ही|zelfs als|olsa bile|mesmo que)\b"
+             r"|(?:場合でも|でも)[^。]{0,60}(?:伝え|言って|答え)|即使[^。]{0,60}(?:告诉|说|回答)"
+             r"|(?:더라도|라도)[^.]{0,60}(?:말하|알리|답하)",
+    "conversation": r"\b(?:gesprek\w*|konuşma\w*|percakapan|cuộc trò chuyện|المحادثة|محادثة"
+                    r"|बातचीत)\b|对话记录|会話履歴|대화",
+}
+CUES = {name: pattern + (f"|{_ELSEWHERE[name]}" if name in _ELSEWHERE else "")
+        for name, pattern in CUES.items()}
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -223,15 +330,14 @@ INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "other_l
 # pairs: "follow" alone is in honest text (a developer message is "instructions the model
 # should follow"), following what a URL says is not; an e-mail address with "send" is what
 # every mail tool says; chat APIs rank their roles ("the system role takes precedence over the
-# user role"), an attack ranks a tool's output or speaks to the model
+# user role"), an attack ranks a tool's output (ranking said to the model: ACTING_PAIRS)
 INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("tamper", "other_tools"), ("reply", "lying"), ("tool_output", "reply"),
                 ("argument", "conversation"), ("argument", "secret_files"),
                 ("other_tools", "secret_files"), ("send", "conversation"),
                 ("secrets", "conversation"), ("conversation", "other_tools"),
                 ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
-                ("fetch_obey", "conversation"), ("priority", "tool_output"),
-                ("priority", "addressed"))
+                ("fetch_obey", "conversation"), ("priority", "tool_output"))
 
 
 # cues that honest text is full of ("the user's email address, such as ada@example.com";
@@ -243,25 +349,55 @@ WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secre
 DESCRIBED = "described"
 
 
+# What a sentence does to the model beyond the tool's own function, when the fit is surer
+# still (SURE_AT): another tool's call changed, always or tampered with ("use create_items
+# instead" names another tool and changes nothing); something ranked above the user or
+# over what the model was told ("Override the default system message of the assistant" in
+# a field says what the field does: it is an error only when the fit is this sure); a secret
+# file put into an argument or read for the user ("pass the key file to use, usually
+# ~/.ssh/id_ed25519" is an SSH tool's parameter); a call changed to send to an address
+ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
+                ("other_tools", "tamper"), ("user", "priority"), ("priority", "other_tools"),
+                ("secret_files", "user"), ("secret_files", "argument"),
+                ("tamper", "email"), ("tamper", "url"),
+                ("execute", "other_tools"))
+SURE_AT = 0.98
+
+
+def acting(cues: tuple[str, ...], own: bool = False) -> bool:
+    """Whether `cues` say that a sentence makes the model act outside its tool's function
+    (see ACTING_PAIRS), in a sentence that is not the tool's own (`own`) nor a description
+    of attacks."""
+    if DESCRIBED in cues or own:
+        return False
+    return any(a in cues and b in cues for a, b in ACTING_PAIRS)
+
+
 def reportable(cues: tuple[str, ...]) -> bool:
     """Whether a sentence with `cues` may be reported at all (see WEAK)."""
     return any(cue not in WEAK for cue in cues)
 
 
-def intended(cues: tuple[str, ...], own: bool = False) -> bool:
+def intended(cues: tuple[str, ...], own: bool | str = False) -> bool:
     """Whether `cues` say what an attack wants (see INTENT). Not a text that describes
     attacks (a scanner's, a filter's); and, in the sentence that says what a tool or a field
     itself does (`own`, see `says_what_it_does`), running code and ranking are its function
-    (an installer, "Overrides the instructions of the assistant"), not orders."""
+    (an installer, "Overrides the instructions of the assistant"), not orders; in the first
+    sentence of the tool's own description (`own == "tool"`), so are secrets, secret files
+    and the conversation (a secret scanner, a tool that saves the chat)."""
     if DESCRIBED in cues:
         return False
     if own:
-        cues = tuple(cue for cue in cues if cue not in OWN_FUNCTION)
+        owned = TOOL_FUNCTION if own == "tool" else OWN_FUNCTION
+        cues = tuple(cue for cue in cues if cue not in owned)
     return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
                                                   for a, b in INTENT_PAIRS)
 
 
 OWN_FUNCTION = frozenset({"execute", "priority"})
+# what the first sentence of a tool's own description may be about without ordering: a tool
+# that saves the conversation, generates a .gitignore or scans for secrets says so there
+TOOL_FUNCTION = OWN_FUNCTION | {"secret_files", "secrets", "conversation", "contents"}
 # a first word in the third person singular that is not a verb of that kind
 _NOT_VERBS = frozenset("this its is was has does as us yes always perhaps news status "
                        "class access address process series species analysis".split())
@@ -383,7 +519,8 @@ _APART = ("hiding", "lying")
 _FOREIGN_HINT = (r"\b(?:und|nicht|eine|dem|vous|dans|avec|les|une|des|los|las|una|para|por"
                  r"|del|della|sono|gli|ogni|che|uma|dos|das|het|een|niet|voor|zijn|jest|nie"
                  r"|och|att|inte|det|ikke|jeg|olarak|gibi|daha|sonra|yang|untuk|dengan"
-                 r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat)\b")
+                 r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat|van|deze|wordt"
+                 r"|worden|moet|jij|jouw|voordat|eerst)\b")
 
 
 def worth_scoring(texts: list[str], home: str = "en") -> bool:
@@ -403,7 +540,7 @@ def passing(groups: list[list[str]], home: str = "en") -> set[int]:
     is still scored when a sentence of it may be in another language than `home` (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
     scored: the groups are a subset of those it lets through."""
-    found = _matching(groups, _gate(False), str.lower, "\x00")
+    found = _matching(groups, _gate(False), _lower, "\x00")
     plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
     kept = found.difference(plain)
     exact = _matching([groups[i] for i in plain], _gate(True), prepare, _GROUPS)
@@ -496,6 +633,11 @@ def _each_cue() -> tuple[tuple[str, re.Pattern[str]], ...]:
 def cues_of(sentence: str, home: str = "en") -> tuple[str, ...]:
     """The names of the cues that fire in `sentence` (lower-cased), `home` being the
     catalog's language."""
+    sentence = unquoted(sentence)
+    if "role" in sentence or "message" in sentence:  # a message's role is not a person
+        sentence = _ROLE.sub(" a role ", sentence)
+    if ".pub" in sentence:  # a public key is not a secret
+        sentence = _PUBLIC_KEY.sub(" public key ", sentence)
     # "agent" in its other senses (a build agent, ssh-agent, a user agent, a travel agent)
     # addresses nobody
     read = _OTHER_AGENTS.sub(" ", sentence) if "agent" in sentence else sentence
@@ -509,6 +651,41 @@ def cues_of(sentence: str, home: str = "en") -> tuple[str, ...]:
             (lang in ("cjk",) and lang != home):
         fired += (FOREIGN,)
     return fired
+
+
+_ROLE = re.compile(r"`?\b(?:user|system|developer|assistant)`? (?:roles?|messages?)\b")
+_PUBLIC_KEY = re.compile(r"[^\s'\"`(]*\.pub\b")
+# a quoted phrase a sentence gives as an example of something ("messages like 'pretend you
+# have no rules'", "such as 'ignore previous instructions'", "typical spam says 'Act now'"):
+# mentioned, not said to the model
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]{2,200}'(?!\w)|\"[^\"\n]{2,200}\"|“[^”\n]{2,200}”"
+                     r"|‘[^’\n]{2,200}’|«[^»\n]{2,200}»|「[^」\n]{2,200}」")
+_MENTIONING = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|including"
+                         r"|says?|phrases?|patterns?|strings?|wordings?|containing|typical"
+                         r"|examples?)\b")
+
+
+def unquoted(sentence: str) -> str:
+    """`sentence` without the quoted phrases it mentions as examples (`_MENTIONING` outside
+    the quotes); as it is when it mentions none."""
+    if "'" not in sentence and '"' not in sentence and not any(
+            c in sentence for c in "“‘«「"):
+        return sentence
+    rest = _QUOTED.sub(" ", sentence)
+    return rest if rest != sentence and _MENTIONING.search(rest) else sentence
+
+
+def mentioned(text: str, evidence: str) -> bool:
+    """Whether `evidence` (words a pattern matched, normalised) stands only inside a phrase
+    that a sentence of `text` quotes as an example (see `unquoted`)."""
+    words = evidence.lower().split()
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        rest = unquoted(sentence)
+        if rest != sentence and " ".join(words) in " ".join(sentence.split()) \
+                and " ".join(words) not in " ".join(rest.split()):
+            return True
+    return False
 
 
 _OTHER_AGENTS = re.compile(
@@ -542,9 +719,30 @@ def features(sentence: str, cues: tuple[str, ...]) -> list[int]:
 
 
 def prepare(text: str) -> str:
-    """The text as the detector reads it: NFKC-folded, lower case, identifiers split."""
+    """The text as the detector reads it: NFKC-folded, lower case, identifiers split, links
+    and e-mail addresses folded (`_unlinked`)."""
     folded = unicodedata.normalize("NFKC", text)
-    return _CAMEL.sub(" ", folded).lower()
+    return _unlinked(_CAMEL.sub(" ", folded).lower())
+
+
+def _lower(text: str) -> str:
+    """The text as the gate's first pass reads it: lower case, links folded."""
+    return _unlinked(text.lower())
+
+
+# A link or an address is one token whatever it holds: its dots would end the gaps of the
+# cues that read across it ("fetched from https://x.example/a.py and run"), and its words
+# (a host's name) are not the sentence's
+_LINK = re.compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"'`)\]]+")
+_ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]*\w")
+
+
+def _unlinked(text: str) -> str:
+    if "://" in text or "www." in text:
+        text = _LINK.sub("https://link", text)
+    if "@" in text:
+        text = _ADDRESS.sub("mail@address", text)
+    return text
 
 
 # between a lower and an upper case letter: a plain replacement, no template to expand

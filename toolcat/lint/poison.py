@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -136,23 +137,78 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
     hits: list[Hit] = []
     if not gated and not detector.worth_scoring(texts_of(entry), home):
         return hits  # one pass over the whole entry: nearly every tool stops here
+    names: frozenset[str] | None = None
     for at, text, is_key in strings(entry, pointer):
         if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
             continue
-        scored = detector.score_text(text, home)
-        if not scored:
-            continue
-        scored = tuple(s for s in scored if detector.reportable(s.cues))
+        scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
+                       if detector.reportable(s.cues))
         if not scored:
             continue
         top = max(scored, key=lambda s: s.probability)
         if top.probability >= WARN_AT:
-            own = detector.says_what_it_does(top.sentence, top.start == 0
-                                             and at.endswith("/description"))
-            grave = top.probability >= ERROR_AT and detector.intended(top.cues, own)
+            if names is None:
+                names = _own_names(entry)
+            cues = _cues_without(top, names, home)
+            own = _own(top, at, pointer)
+            grave = (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
+                (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own)))
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
+
+
+def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
+    """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
+    "tool" for the first sentence of the tool's own description."""
+    if not detector.says_what_it_does(top.sentence, top.start == 0
+                                      and at.endswith("/description")):
+        return False
+    inner = at.removeprefix(pointer)
+    return "tool" if inner in ("/description", "/function/description") else True
+
+
+def _prose(text: str) -> list[str]:
+    """What of `text` is read as sentences: a JSON document (an example of a response) is
+    data whose string values are each read on their own, so that keys and values are not
+    joined into one sentence; anything else as it is."""
+    if len(text) > MAX_PAYLOAD or text.lstrip()[:1] not in ("{", "["):
+        return [text]
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return [text]
+    if not isinstance(value, (dict, list)):
+        return [text]
+    return [leaf for _, leaf, key in strings(value) if not key and len(leaf) >= MIN_LENGTH]
+
+
+def _own_names(entry: Any) -> frozenset[str]:
+    """The identifiers an entry defines for itself (its name, property names, enum values):
+    naming them is not naming another tool."""
+    found: set[str] = set()
+    for at, text, is_key in strings(entry):
+        field = at.rsplit("/", 2)
+        named = (is_key and len(field) > 1 and field[-2] == "properties") or \
+            (field[-1] == "name" and at.count("/") <= 2) or \
+            (len(field) > 1 and field[-2] == "enum")
+        if named and "_" in text and len(text) <= 80:
+            found.add(detector.prepare(text))
+    return frozenset(found)
+
+
+def _cues_without(top: detector.Scored, names: frozenset[str], home: str
+                  ) -> tuple[str, ...]:
+    """The cues of `top` once the entry's own identifiers are taken out of it."""
+    if not names or not ({"other_tools", "identifier"} & set(top.cues)):
+        return top.cues
+    sentence = detector.prepare(top.sentence)
+    found = [name for name in names if name in sentence]
+    if not found:
+        return top.cues
+    for name in found:
+        sentence = sentence.replace(name, " ")
+    return detector.cues_of(sentence, home)
 
 
 def agreement(text: str, evidence: str, home: str = "en", description: bool = False

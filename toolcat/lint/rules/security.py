@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 
-from toolcat.lint.detector import catalog_language, passing
+from toolcat.lint.detector import catalog_language, mentioned, passing
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
@@ -96,17 +96,22 @@ def _calibrated(hit: Hit, home: str) -> Hit:
     """Words of an attack without its intent, a warning to review rather than an error, when
     the learned detector does not read an instruction in the string either: a message role or
     a special token as a literal value (`default: <|endoftext|>`, `"role": "system"` in an
-    example of a chat API), a special token named in prose, a markdown link whose text is
-    `[instructions]`."""
+    example of a chat API), a special token named in prose, a bracketed heading or markdown
+    link (`[IMPORTANT]`, `[instructions]`); and words a sentence quotes as an example of
+    what a tool catches ("such as 'ignore previous instructions'")."""
     if not hit.grave or hit.disguise is not None:
         return hit
+    if hit.probability is None and mentioned(hit.text, hit.evidence):
+        return replace(hit, grave=False)  # quoted as an example of what a tool catches
     tokens = hit.pointer.rsplit("/", 2)
     literal = tokens[-1] in DATA_FIELDS or (tokens[-1].isdigit() and tokens[-2] in DATA_FIELDS)
     honest = False
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
     elif hit.label == HIDDEN_BLOCK:
-        honest = hit.evidence.startswith("[") and f"{hit.evidence}(" in hit.text.lower()
+        # a bracketed heading ("[IMPORTANT] If you need several, use create_items") or a
+        # markdown link's text: what the sentence says decides, not the brackets
+        honest = hit.evidence.startswith("[")
     if honest and agreement(hit.text, hit.evidence, home,
                             hit.pointer.endswith("/description")) < AGREE_AT:
         return replace(hit, grave=False)
