@@ -9,10 +9,13 @@ ones included).
 
 Data: the labeled sets of ../shared/benchdata (BFCL v4 non-live, Seal-Tools dev, MetaTool)
 and the public sets converted into train/data (RestBench's TMDB and Spotify operations,
-API-Bank's level-1 dialogues; `--only-benchdata` leaves them out), each split by tool: a seeded
+API-Bank's level-1 dialogues, StableToolBench's solvable ToolBench queries; `--only-benchdata`
+leaves them out), each split by tool: a seeded
 share of the tools is held out, the requests that need one of them are measured and never
 trained on (each set's SOURCE.md gives repository, commit and licence). ToolAlpaca's
-evaluation sets (train/data/toolalpaca_eval) are measured only. `--cache DIR` keeps the
+evaluation sets (train/data/toolalpaca_eval) are measured only, and so is every folder
+named by `--measured` (a set whose licence keeps it out of the repository, converted from a
+fetched copy, e.g. train/convert_mcptoolbench.py's). `--cache DIR` keeps the
 frozen lower layers' outputs between runs (keyed by the requests they encode).
 
 The figures are nDCG@10 of the dense part alone and of `hybrid`'s fusion (BM25F evidence plus
@@ -42,7 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHDATA = ROOT.parent / "shared" / "benchdata"
 TRAINED = ("bfcl_v4", "seal_tools", "metatool")
 # public sets converted into train/data (each folder's SOURCE.md): trained on, split by tool
-CONVERTED = {name: ROOT / "train" / "data" / name for name in ("restbench", "apibank")}
+CONVERTED = {name: ROOT / "train" / "data" / name
+             for name in ("restbench", "apibank", "toolbench")}
 MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
@@ -330,6 +334,9 @@ def main() -> None:
                         "outputs between runs (outside the repository)")
     parser.add_argument("--measure", type=Path, help="measure this update (an .npz written "
                         "by --out) on the same splits instead of training one")
+    parser.add_argument("--measured", type=Path, action="append", default=[],
+                        help="also measure the set in this folder (benchdata's layout), "
+                        "never trained on")
     parser.add_argument("--only-benchdata", action="store_true",
                         help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
@@ -340,7 +347,8 @@ def main() -> None:
     sets = [load_set(n, BENCHDATA / n, True) for n in TRAINED]
     if not args.only_benchdata:
         sets += [load_set(n, folder, True) for n, folder in CONVERTED.items()]
-    held = [load_set(n, f, False) for n, f in MEASURED_ONLY.items()]
+    measured_only = {**MEASURED_ONLY, **{folder.name: folder for folder in args.measured}}
+    held = [load_set(n, f, False) for n, f in measured_only.items()]
     everything = sets + held
     for s in everything:
         print(f"{s.name}: {len(s.tools)} tools ({len(s.train_tools)} trained on), "

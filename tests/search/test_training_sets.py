@@ -15,7 +15,7 @@ SETS = REPO / "train" / "data"
 
 
 @pytest.mark.skipif(not SETS.is_dir(), reason="train/data is not in this checkout")
-@pytest.mark.parametrize("name", ["restbench", "apibank", "toolalpaca_eval"])
+@pytest.mark.parametrize("name", ["restbench", "apibank", "toolbench", "toolalpaca_eval"])
 def test_a_converted_set_is_a_catalog_with_its_requests_tools(name: str) -> None:
     folder = SETS / name
     tools = {t.name for t in load_catalog(str(folder / "catalog.json")).tools}
