@@ -96,7 +96,8 @@ class _Codes(dict[str, str]):
 
 
 def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, int, float]]:
-    """(i, j, score) with i < j for every pair of texts at or above `threshold`.
+    """(i, j, score) with i < j for every pair of texts at or above `threshold`, in no
+    particular order.
 
     Each text is a sequence of word codes; the score is rapidfuzz's `ratio`,
     200 * LCS / (len(a) + len(b)). A prefix filter finds the candidate pairs without
@@ -115,24 +116,39 @@ def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, in
     # the order the prefixes are taken in, as numbers, so that each text sorts plain ints
     rank = {token: r for r, token in enumerate(
         sorted(frequency, key=lambda token: (frequency[token], token)))}
+    # texts shortest first: a text shorter than t / (2 - t) of the current one cannot reach
+    # t with it, nor with any later (longer) one, so each posting list drops them from its
+    # front for good (a length filter before any comparison)
+    order = sorted(range(len(tagged)), key=lambda j: len(tagged[j]))
     postings: dict[int, list[int]] = {}
-    for j, tokens in enumerate(tagged):
+    starts: dict[int, int] = {}
+    for j in order:
+        tokens = tagged[j]
         if not tokens:
             continue
         overlap = max(1, math.ceil(t * len(tokens) / (2 - t) - 1e-9)) if t < 2 else 1
+        least = t * len(tokens) / (2 - t) - 1e-9 if t < 2 else 0
         rarest = sorted(map(rank.__getitem__, tokens))
         candidates: set[int] = set()
         for token in rarest[: max(1, len(tokens) - overlap + 1)]:
             found = postings.setdefault(token, [])
-            candidates.update(found)
+            start = starts.get(token, 0)
+            while start < len(found) and len(tagged[found[start]]) < least:
+                start += 1
+            if start > 64 and start * 2 > len(found):  # the dropped part is freed
+                del found[:start]
+                start = 0
+            starts[token] = start
+            candidates.update(found[start:] if start else found)
             found.append(j)
         if not candidates:
             continue
         others = sorted(candidates)
         scored = process.extract(texts[j], [texts[i] for i in others], scorer=fuzz.ratio,
                                  score_cutoff=threshold, limit=None)
-        for _, score, k in sorted(scored, key=lambda match: match[2]):
-            yield others[k], j, score
+        for _, score, k in scored:
+            i = others[k]
+            yield (i, j, score) if i < j else (j, i, score)
 
 
 def _occurrences(text: str) -> list[str]:
