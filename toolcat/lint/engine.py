@@ -60,8 +60,8 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
                     if not _protected(rule):
                         continue
                     tried.setdefault(id(tool), ([], tool, None))[0].append(rule)
-                findings += [_finding(rule, severity, problem, tool, catalog)
-                             for problem in check(tool, ctx)]
+                for problem in check(tool, ctx):
+                    findings.append(_finding(rule, severity, problem, tool, catalog))
         else:
             for problem in rule.check(catalog, ctx):
                 if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):

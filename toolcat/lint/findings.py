@@ -59,7 +59,7 @@ class Context:
     options: Mapping[str, Any] = field(default_factory=dict)
     targets: tuple[Target, ...] = ()
     prefix: PrefixPolicy = "collisions"  # which names render sends with their server
-    _nodes: dict[int, list[Node]] = field(default_factory=dict, repr=False)
+    _nodes: dict[str, list[Node]] = field(default_factory=dict, repr=False)
     _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
     _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
@@ -85,11 +85,14 @@ class Context:
         return self.memo("schema-key", tool, lambda: repr(tool.parameters))
 
     def nodes(self, tool: Tool) -> list[Node]:
-        """Every subschema of the tool's parameters (walked once, shared by all rules)."""
-        key = id(tool)
-        if key not in self._nodes:
-            self._nodes[key] = walk(tool.parameters)
-        return self._nodes[key]
+        """Every subschema of the tool's parameters, walked once per distinct schema and
+        shared by all rules: tools with equal schemas get the same nodes, so a rule reads
+        what a node holds, never which object it is."""
+        key = self.schema_key(tool)
+        found = self._nodes.get(key)
+        if found is None:
+            found = self._nodes[key] = walk(tool.parameters)
+        return found
 
     def tokens(self, tool: Tool) -> int:
         """Exact tokens of the tool's definition in the `token_encoding` option's encoding:
