@@ -192,3 +192,30 @@ def test_a_rejected_name_is_said_as_render_sends_it_under_prefix_always(run, iso
     rendered = json.loads(run("render", "weather", "-c", str(path), "--provider", "openai",
                               "--json").stdout)
     assert "acme__weather_now" in json.dumps(rendered)
+
+
+def test_tools_that_share_a_schema_each_get_its_findings_at_their_own_place(tmp_path):
+    # per_schema rules run once per distinct schema; every tool with it is still reported
+    schema = {"type": "object", "properties": {"units": {"type": "string", "default": 3}},
+              "required": ["city"]}
+    like_it = {"type": "object", "properties": {"units": {"type": "string", "default": "3"}},
+               "required": ["city"]}
+    path = write(tmp_path, [tool("first", parameters=schema),
+                            tool("second", parameters=like_it),
+                            tool("third", parameters=json.loads(json.dumps(schema)),
+                                 **{"x-toolcat-ignore": ["TC103"]})])
+    found = lint(path, select=("TC103", "TC104"))
+    assert sorted((f.tool, f.rule) for f in found) == [
+        ("first", "TC103"), ("first", "TC104"), ("second", "TC103"), ("third", "TC104")]
+    lines = {(f.tool, f.rule): f.where.line for f in found if f.where is not None}
+    assert lines[("first", "TC103")] < lines[("second", "TC103")]
+    assert lines[("first", "TC104")] < lines[("third", "TC104")]
+
+
+def test_equal_looking_schemas_of_other_types_are_not_taken_for_one_another(tmp_path):
+    # 1 and "1" print alike in JSON; a schema that differs only there is checked on its own
+    numbers = {"type": "object", "properties": {"n": {"type": "integer", "enum": [1]}}}
+    strings = {"type": "object", "properties": {"n": {"type": "integer", "enum": ["1"]}}}
+    path = write(tmp_path, [tool("numbers", parameters=numbers),
+                            tool("strings", parameters=strings)])
+    assert [(f.tool, f.rule) for f in lint(path, select=("TC104",))] == [("strings", "TC104")]

@@ -36,3 +36,16 @@ def test_word_codes_skip_the_surrogate_block():
     codes = {ord(_code(n)) for n in range(0, 60_000, 7)}
     assert not any(0xD800 <= c <= 0xDFFF for c in codes)
     assert len(codes) == len(range(0, 60_000, 7))
+
+
+@pytest.mark.parametrize("threshold", [60, 85, 90])
+def test_the_length_filter_drops_no_pair_from_long_posting_lists(threshold):
+    # a few common words in texts of every length from 1 to 60, in shuffled order: posting
+    # lists grow long and lose their short texts as longer ones come
+    rng = random.Random(threshold)
+    vocabulary = [chr(0x4E00 + i) for i in range(6)]
+    texts = ["".join(rng.choices(vocabulary, k=n)) for n in range(1, 61) for _ in range(5)]
+    rng.shuffle(texts)
+    pairs = list(_similar_pairs(texts, threshold))
+    assert {(i, j) for i, j, _ in pairs} == brute_force(texts, threshold)
+    assert len(pairs) == len({(i, j) for i, j, _ in pairs})

@@ -104,3 +104,13 @@ def test_github_format_escapes_what_would_break_a_command():
     [line] = to_github(LintReport((finding,))).splitlines()
     assert line == ("::notice file=dir%2Cx/t%3A1.yaml,line=3,col=4,"
                     "title=TC301 missing-description::a: 100%25 broken,%0Areally")
+
+
+@pytest.mark.parametrize("text", ["plain", "a\x00b\x1f\x7f \"quoted\" \\ é \u2028 😀",
+                                  "a lone \ud800 surrogate"])
+def test_the_json_report_is_the_standard_librarys_indented_json_whatever_the_text(text):
+    # written by orjson, or by json where orjson refuses the text (a lone surrogate)
+    finding = Finding("TC302", "vague-description", "warning", text, tool=text,
+                      where=SourceRef("tools.json", 3, 7, "/tools/0"), fingerprint="f")
+    report = LintReport((finding,), ("tools.json",), 1, ("TC302",))
+    assert to_json(report) == json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"

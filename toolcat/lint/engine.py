@@ -8,6 +8,7 @@ finding saying so."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from toolcat.errors import CatalogError
@@ -53,13 +54,14 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
         ran.append(rule.id)
         severity = settings.severity_of(rule)
         if rule.scope == "tool":
+            check = _once_per_schema(rule) if rule.per_schema else rule.check
             for tool, ignored in silencing:
                 if ignored and _silenced(rule, ignored):
                     if not _protected(rule):
                         continue
                     tried.setdefault(id(tool), ([], tool, None))[0].append(rule)
-                findings += [_finding(rule, severity, problem, tool, catalog)
-                             for problem in rule.check(tool, ctx)]
+                for problem in check(tool, ctx):
+                    findings.append(_finding(rule, severity, problem, tool, catalog))
         else:
             for problem in rule.check(catalog, ctx):
                 if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):
@@ -82,6 +84,20 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
     if settings.baseline:
         report = apply_baseline(report, load_baseline(settings.baseline))
     return report
+
+
+def _once_per_schema(rule: Rule) -> Callable[[Tool, Context], Iterable[Problem]]:
+    """`rule.check` run once per distinct schema of the catalog (a `per_schema` rule's
+    problems depend on nothing else); catalogs repeat parameter schemas tool after tool."""
+    found: dict[str, list[Problem]] = {}
+
+    def check(tool: Tool, ctx: Context) -> list[Problem]:
+        key = ctx.schema_key(tool)
+        problems = found.get(key)
+        if problems is None:
+            problems = found[key] = list(rule.check(tool, ctx))
+        return problems
+    return check
 
 
 PROTECTED_FAMILY = "TC6"  # security: only the project's own settings can silence these

@@ -59,7 +59,7 @@ class Context:
     options: Mapping[str, Any] = field(default_factory=dict)
     targets: tuple[Target, ...] = ()
     prefix: PrefixPolicy = "collisions"  # which names render sends with their server
-    _nodes: dict[int, list[Node]] = field(default_factory=dict, repr=False)
+    _nodes: dict[str, list[Node]] = field(default_factory=dict, repr=False)
     _entries: dict[tuple[str, str], Tool] | None = field(default=None, repr=False)
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
     _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
@@ -79,12 +79,20 @@ class Context:
             self._memo[key] = compute()
         return cast(T, self._memo[key])
 
+    def schema_key(self, tool: Tool) -> str:
+        """What tells the tool's parameters from every other schema of the catalog: equal
+        keys, equal schemas (`repr` tells 1 from "1" and from True, which JSON would not)."""
+        return self.memo("schema-key", tool, lambda: repr(tool.parameters))
+
     def nodes(self, tool: Tool) -> list[Node]:
-        """Every subschema of the tool's parameters (walked once, shared by all rules)."""
-        key = id(tool)
-        if key not in self._nodes:
-            self._nodes[key] = walk(tool.parameters)
-        return self._nodes[key]
+        """Every subschema of the tool's parameters, walked once per distinct schema and
+        shared by all rules: tools with equal schemas get the same nodes, so a rule reads
+        what a node holds, never which object it is."""
+        key = self.schema_key(tool)
+        found = self._nodes.get(key)
+        if found is None:
+            found = self._nodes[key] = walk(tool.parameters)
+        return found
 
     def tokens(self, tool: Tool) -> int:
         """Exact tokens of the tool's definition in the `token_encoding` option's encoding:
@@ -104,6 +112,11 @@ class Context:
         if key not in self._tokens:
             self._tokens[key] = definition_tokens(tool, encoding)
         return self._tokens[key]
+
+    def counted(self) -> bool:
+        """Whether the tokens of every catalog tool are known already (`tokens`), so that
+        reading them costs less than the size that would spare counting them."""
+        return bool(self._tokens)
 
     def wire_names(self, rule: NameRule) -> NameMap:
         """The names render gives the catalog's tools under a provider's name rule."""
@@ -145,6 +158,9 @@ class Rule:
     needs_target: bool = False
     # the `lint:` settings its examples are linted with (targets, options)
     example_settings: Mapping[str, Any] = field(default_factory=dict)
+    # a tool rule whose problems follow from the tool's parameters and the options alone:
+    # the engine checks each distinct schema once and gives its problems to every tool with it
+    per_schema: bool = False
 
     @property
     def summary(self) -> str:
@@ -200,27 +216,31 @@ def _examples(example: str | None, bad: str | None, good: str | None) -> tuple[s
 
 def _rule(scope: Scope, id: str, name: str, severity: Severity, *, example: str | None,
           bad: str | None, good: str | None, options: Mapping[str, Any] | None,
-          needs_target: bool, example_settings: Mapping[str, Any] | None
-          ) -> Callable[[Callable[..., Iterator[Problem]]], Rule]:
+          needs_target: bool, example_settings: Mapping[str, Any] | None,
+          per_schema: bool = False) -> Callable[[Callable[..., Iterator[Problem]]], Rule]:
     bad_text, good_text = _examples(example, bad, good)
 
     def wrap(check: Callable[..., Iterator[Problem]]) -> Rule:
         return Rule(id, name, severity, scope, check, bad_text, good_text, dict(options or {}),
-                    needs_target, dict(example_settings or {}))
+                    needs_target, dict(example_settings or {}), per_schema)
     return wrap
 
 
 def tool_rule(id: str, name: str, severity: Severity, *, example: str | None = None,
               bad: str | None = None, good: str | None = None,
               options: Mapping[str, Any] | None = None, needs_target: bool = False,
-              example_settings: Mapping[str, Any] | None = None) -> Callable[[ToolCheck], Rule]:
+              example_settings: Mapping[str, Any] | None = None,
+              per_schema: bool = False) -> Callable[[ToolCheck], Rule]:
     """Declare a rule that checks one tool at a time. Its docstring documents it: the first
     line is the summary, the rest the explanation. `example` is the bad and the good catalog
     written once as a diff (`split_example`); `bad` and `good` are for the rare rule whose two
     catalogs share nothing. The examples are linted with `example_settings` (a `lint:`
-    mapping) by the tests and shown in docs/lint-rules.md."""
+    mapping) by the tests and shown in docs/lint-rules.md. `per_schema`: the rule reads only
+    the tool's parameters (and the options) and yields problems placed by `schema` pointer,
+    so the engine runs it once per distinct schema of the catalog."""
     return _rule("tool", id, name, severity, example=example, bad=bad, good=good,
-                 options=options, needs_target=needs_target, example_settings=example_settings)
+                 options=options, needs_target=needs_target, example_settings=example_settings,
+                 per_schema=per_schema)
 
 
 def catalog_rule(id: str, name: str, severity: Severity, *, example: str | None = None,

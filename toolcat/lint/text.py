@@ -39,9 +39,15 @@ def content_words(text: str) -> list[str]:
 
 
 def description_words(tool: Tool, ctx: Context) -> list[str]:
-    """The `content_words` of the tool's description, read once per lint run (TC304 and TC501
-    both compare them)."""
-    return ctx.memo("description-words", tool, lambda: content_words(tool.description))
+    """The `content_words` of the tool's description, read once per distinct description in
+    a lint run (TC304 and TC501 both compare them; catalogs repeat descriptions). The list
+    is shared: callers do not change it."""
+    known: dict[str, list[str]] = ctx.shared("description-words", dict)
+    text = tool.description
+    found = known.get(text)
+    if found is None:
+        found = known[text] = content_words(text)
+    return found
 
 
 def parameter_path(pointer: str) -> str:

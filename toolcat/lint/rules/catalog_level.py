@@ -52,12 +52,15 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """
     threshold = float(ctx.options["near_duplicate_similarity"])
     tools = catalog.tools
-    vocabulary: dict[str, int] = {}
+    codes = _Codes()
+    encoded: dict[str, str] = {}  # by description: catalogs repeat them
 
     def encode(words: list[str]) -> str:
-        return "".join(_code(vocabulary.setdefault(w, len(vocabulary))) for w in words)
+        return "".join(map(codes.__getitem__, words))
 
-    descriptions = [encode(description_words(t, ctx)) for t in tools]
+    descriptions = [encoded[t.description] if t.description in encoded else
+                    encoded.setdefault(t.description, encode(description_words(t, ctx)))
+                    for t in tools]
     texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
     matches: dict[int, dict[int, str]] = {}
     first_with: dict[str, int] = {}
@@ -84,8 +87,17 @@ def _code(number: int) -> str:
     return chr(code + 0x800 if code >= 0xD800 else code)
 
 
+class _Codes(dict[str, str]):
+    """Each word's character (`_code`), numbered in the order the words are first asked for."""
+
+    def __missing__(self, word: str) -> str:
+        code = self[word] = _code(len(self))
+        return code
+
+
 def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, int, float]]:
-    """(i, j, score) with i < j for every pair of texts at or above `threshold`.
+    """(i, j, score) with i < j for every pair of texts at or above `threshold`, in no
+    particular order.
 
     Each text is a sequence of word codes; the score is rapidfuzz's `ratio`,
     200 * LCS / (len(a) + len(b)). A prefix filter finds the candidate pairs without
@@ -104,37 +116,53 @@ def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, in
     # the order the prefixes are taken in, as numbers, so that each text sorts plain ints
     rank = {token: r for r, token in enumerate(
         sorted(frequency, key=lambda token: (frequency[token], token)))}
+    # texts shortest first: a text shorter than t / (2 - t) of the current one cannot reach
+    # t with it, nor with any later (longer) one, so each posting list drops them from its
+    # front for good (a length filter before any comparison)
+    order = sorted(range(len(tagged)), key=lambda j: len(tagged[j]))
     postings: dict[int, list[int]] = {}
-    for j, tokens in enumerate(tagged):
+    starts: dict[int, int] = {}
+    for j in order:
+        tokens = tagged[j]
         if not tokens:
             continue
         overlap = max(1, math.ceil(t * len(tokens) / (2 - t) - 1e-9)) if t < 2 else 1
+        least = t * len(tokens) / (2 - t) - 1e-9 if t < 2 else 0
         rarest = sorted(map(rank.__getitem__, tokens))
         candidates: set[int] = set()
         for token in rarest[: max(1, len(tokens) - overlap + 1)]:
             found = postings.setdefault(token, [])
-            candidates.update(found)
+            start = starts.get(token, 0)
+            while start < len(found) and len(tagged[found[start]]) < least:
+                start += 1
+            if start > 64 and start * 2 > len(found):  # the dropped part is freed
+                del found[:start]
+                start = 0
+            starts[token] = start
+            candidates.update(found[start:] if start else found)
             found.append(j)
         if not candidates:
             continue
         others = sorted(candidates)
         scored = process.extract(texts[j], [texts[i] for i in others], scorer=fuzz.ratio,
                                  score_cutoff=threshold, limit=None)
-        for _, score, k in sorted(scored, key=lambda match: match[2]):
-            yield others[k], j, score
+        for _, score, k in scored:
+            i = others[k]
+            yield (i, j, score) if i < j else (j, i, score)
 
 
 def _occurrences(text: str) -> list[str]:
     """Each word with how many times it came before (the word alone the first time), so
     repeated words count as a multiset."""
-    if len(set(text)) == len(text):  # nearly always: no word repeats
-        return list(text)
-    seen: Counter[str] = Counter()
-    tagged = []
-    for char in text:
-        count = seen[char]
-        tagged.append(f"{char}{count}" if count else char)
-        seen[char] = count + 1
+    tagged = list(text)
+    if len(set(text)) == len(text):  # no word repeats
+        return tagged
+    for char, times in Counter(text).items():
+        if times > 1:  # only the repeated words' later places change
+            at = text.index(char)
+            for count in range(1, times):
+                at = text.index(char, at + 1)
+                tagged[at] = f"{char}{count}"
     return tagged
 
 
@@ -198,7 +226,8 @@ def tool_token_budget(tool: Tool, ctx: Context) -> Iterator[Problem]:
     other providers' tokenizers differ by a few percent.
     """
     limit = ctx.options["max_tool_tokens"]
-    if ctx.memo("size", tool, tool.size) <= limit:  # a token is at least one byte
+    # a token is at least one byte: the size spares counting, unless every count is known
+    if not ctx.counted() and ctx.memo("size", tool, tool.size) <= limit:
         return
     tokens = ctx.tokens(tool)
     if tokens > limit:
@@ -230,8 +259,8 @@ def catalog_token_budget(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     """
     limit = ctx.options["max_catalog_tokens"]
     encoding = ctx.options["token_encoding"]
-    if sum(ctx.memo("size", t, t.size) for t in catalog.tools) <= limit:  # a token >= a byte
-        return
+    if not ctx.counted() and sum(ctx.memo("size", t, t.size) for t in catalog.tools) <= limit:
+        return  # a token is at least one byte
     counts = [ctx.tokens(tool) for tool in catalog.tools]
     total = sum(counts)
     if total <= limit:

@@ -14,7 +14,7 @@ from toolcat.providers.types import foreign_types
 from toolcat.wording import schema_message
 
 
-@tool_rule("TC101", "invalid-schema", "error", example="""
+@tool_rule("TC101", "invalid-schema", "error", per_schema=True, example="""
     tools:
       - name: create_ticket
         description: Open a support ticket for a customer problem.
@@ -79,7 +79,7 @@ def missing_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
                       field="allow_no_schema")
 
 
-@tool_rule("TC103", "required-undefined", "error", example="""
+@tool_rule("TC103", "required-undefined", "error", per_schema=True, example="""
     tools:
       - name: send_invoice
         description: Email an invoice to a customer as a PDF attachment.
@@ -147,7 +147,7 @@ _BOUNDS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "max
            ("minProperties", "maxProperties"))
 
 
-@tool_rule("TC104", "contradictory-values", "error", example="""
+@tool_rule("TC104", "contradictory-values", "error", per_schema=True, example="""
     tools:
       - name: set_volume
         description: Set the speaker volume of a room in the office.
@@ -308,7 +308,7 @@ def unresolved_ref(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
             yield Problem(issue.message, tool=ctx.tool_at(issue.where), where=issue.where)
 
 
-@tool_rule("TC107", "root-not-object", "error", example="""
+@tool_rule("TC107", "root-not-object", "error", per_schema=True, example="""
     tools:
       - name: tag_photo
         description: Add one or more tags to a photo in the library.
