@@ -19,7 +19,9 @@ Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 A last one breaks near-ties between siblings of one server: a tool whose name adds words the
 request never says to a sibling's that fits about as well loses half a nat
-(`toolcat.search.siblings`).
+(`toolcat.search.siblings`). The cosine is read in part from the request's head alone, without
+the phrases that say where or about what, and a tool whose name acts on a word an order says
+only in such a phrase loses a nat (`toolcat.search.focus`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -43,6 +45,7 @@ from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
+from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
@@ -106,6 +109,8 @@ class HybridScorer:
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
         self.siblings = Siblings(self.tools)
+        self.focus = Focus(self.tools)
+        self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
     @property
     def ready(self) -> bool:
@@ -175,14 +180,48 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
+        asked = [self.servers.strip(q) for q in queries]
+        readings = [read(a) for a in asked]
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
-                             + self.actions.evidence(q) for q in queries]) if queries
-                   else np.zeros((0, len(self.tools))))
+                             + self.actions.evidence(q) + self.focus.evidence(reading)
+                             for q, reading in zip(queries, readings, strict=True)])
+                   if queries else np.zeros((0, len(self.tools))))
         semantic = self._semantic  # read once: serve's completing thread may set it
         if semantic is None:
             return lexical, None
+        return lexical, self._cosine(semantic, asked, [r.head for r in readings], cached=cached)
+
+    def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """The clipped cosine per tool that the semantic weight multiplies, one row per query
+        (ValueError in the lexical stage)."""
         asked = [self.servers.strip(q) for q in queries]
-        return lexical, np.clip(semantic.similarity(asked, cached=cached), 0.0, None)
+        return self._cosine(self.semantic, asked, [read(a).head for a in asked], cached=cached)
+
+    def _cosine(self, semantic: SemanticScorer, asked: Sequence[str], heads: Sequence[str], *,
+                cached: bool) -> np.ndarray:
+        """The clipped cosine of each of `asked`, read in part from its head where the head is
+        not the whole request (toolcat.search.focus). The heads of a batch are encoded in it;
+        one request is encoded alone after its head (as a single query it may be answered by
+        an approximate index, and it is the vector the abstention reads next), and its
+        cosine is kept for the next call (explain asks again for the same one)."""
+        key = (tuple(asked), cached)
+        last = self._last_cosine  # read once: serve's threads may replace it
+        if last is not None and last[0] == key:
+            return last[1]
+        cut = [k for k, (whole, head) in enumerate(zip(asked, heads, strict=True))
+               if head != whole]
+        if cached or len(asked) != 1:
+            found = semantic.similarity([*asked, *(heads[k] for k in cut)], cached=cached)
+            of_heads = found[len(asked):]
+        else:  # the head first: the request's own vector is the one kept for the next call
+            of_heads = semantic.similarity([heads[0]]) if cut else np.zeros((0, len(self.tools)))
+            found = semantic.similarity(asked)
+        cosine = np.clip(found[:len(asked)], 0.0, None)
+        if cut:
+            cosine[cut] = with_head(found[cut], of_heads)
+        if len(asked) == 1:
+            self._last_cosine = (key, cosine)
+        return cosine
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
@@ -236,8 +275,7 @@ class HybridScorer:
         semantic = self._semantic
         found = self.parts([query])[0]
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
-        cosine = (float(semantic.similarity([self.servers.strip(part)])[0][index])
-                  if semantic is not None else 0.0)
+        cosine = float(self.cosine([part])[0][index]) if semantic is not None else 0.0
         reason, details = why(self.lexical, part, index,
                               float(self.lexical.evidence(part)[0][index]), cosine,
                               self.weight, self.embedder.ident)
@@ -252,6 +290,11 @@ class HybridScorer:
         if index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        aside = float(self.focus.evidence(read(self.servers.strip(part)))[index])
+        if aside:
+            reason = (f"{reason}; its name acts on what the request names only as where or "
+                      f"about what ({aside:.1f})")
+            details = {**details, "aside_evidence": aside}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
