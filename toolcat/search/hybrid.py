@@ -201,9 +201,9 @@ class HybridScorer:
                 cached: bool) -> np.ndarray:
         """The clipped cosine of each of `asked`, read in part from its head where the head is
         not the whole request (toolcat.search.focus). The heads of a batch are encoded in it;
-        one request is encoded alone after its head (as a single query it may be answered by
-        an approximate index, and it is the vector the abstention reads next), and its
-        cosine is kept for the next call (explain asks again for the same one)."""
+        one request is encoded as a single query (its vector is kept for the abstention and a
+        tuning, and an approximate index may answer it), its head apart, and its cosine is
+        kept for the next call (explain asks again for the same one)."""
         key = (tuple(asked), cached)
         last = self._last_cosine  # read once: serve's threads may replace it
         if last is not None and last[0] == key:
@@ -213,9 +213,9 @@ class HybridScorer:
         if cached or len(asked) != 1:
             found = semantic.similarity([*asked, *(heads[k] for k in cut)], cached=cached)
             of_heads = found[len(asked):]
-        else:  # the head first: the request's own vector is the one kept for the next call
-            of_heads = semantic.similarity([heads[0]]) if cut else np.zeros((0, len(self.tools)))
+        else:
             found = semantic.similarity(asked)
+            of_heads = _head_similarity(semantic, heads[0]) if cut else found[:0]
         cosine = np.clip(found[:len(asked)], 0.0, None)
         if cut:
             cosine[cut] = with_head(found[cut], of_heads)
@@ -393,6 +393,16 @@ class ServerNames:
 def _phrase(name: str) -> str:
     """A name as a key: lower case, its separators dropped (`Google-Maps`, `googlemaps`)."""
     return "".join(split_name(name).lower().split())
+
+
+def _head_similarity(semantic: SemanticScorer, head: str) -> np.ndarray:
+    """The cosine of a request's head to every tool, one row, encoded without replacing the
+    request's own vector that the embedder keeps for its next call."""
+    vector = semantic.embedder.encode([head])[0]
+    if semantic.ann is not None:
+        found: np.ndarray = semantic.ann.similarity(vector, semantic.vectors)[None, :]
+        return found
+    return np.asarray(semantic.vectors @ vector, dtype=np.float32)[None, :]
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:
