@@ -86,46 +86,53 @@ def read(request: str) -> Reading:
     kept: list[str] = []  # the head's tokens, as written
     asked: set[str] = set()
     modifier: set[str] = set()
+    clause_head: list[str] = []
+    clause_all: list[str] = []
     clause_asked: set[str] = set()
     clause_modifier: set[str] = set()
-    cut = False
+    cut = clause_cut = False
     first, content, inside, order, previous = True, 0, False, False, ""
 
-    def close() -> None:
+    def close() -> bool:
+        """Ends a clause; whether an order's modifier was cut from it."""
         if order:
             asked.update(clause_asked)
             modifier.update(clause_modifier)
-        clause_asked.clear()
-        clause_modifier.clear()
+        kept.extend(clause_head if order else clause_all)  # a question or a story: whole
+        for found in (clause_head, clause_all, clause_asked, clause_modifier):
+            found.clear()
+        return order and clause_cut
 
     for match in _TOKEN.finditer(request[:MAX_CHARS]):
         token = match.group(0)
         word = (match.group("word") or "").lower().split("'")[0]
         if match.group("stop") or word in JOINS:
-            close()
+            cut = close() or cut
+            clause_cut = False
             first, content, inside, order, previous = True, 0, False, False, ""
             kept.append(token)
             continue
+        clause_all.append(token)
         if not match.group("word"):  # a quoted text or a value: part of the phrase it is in
             if not inside:
-                kept.append(token)
+                clause_head.append(token)
                 content += not first
             first = False
             continue
         if first:
             order = word in VERBS
         if word in OPENS and content and previous not in BE:
-            inside = cut = True
+            inside = clause_cut = True
         elif inside:
             if len(word) > 1 and word not in STOPWORDS:
                 clause_modifier.add(stem(word))
         else:
-            kept.append(token)
+            clause_head.append(token)
             if len(word) > 1 and word not in STOPWORDS:
                 clause_asked.add(stem(word))
                 content += not first
         first, previous = False, word
-    close()
+    cut = close() or cut
     head = " ".join(kept)
     return Reading(head if cut and any(c.isalnum() for c in head) else request,
                    frozenset(asked), frozenset(modifier - asked))
