@@ -15,16 +15,18 @@ tagger, by the words that open a modifier:
 - a preposition right after a form of "be" is the predicate, not a modifier ("pretend the
   device is in Tokyo").
 
-Two things read the head (`toolcat.search.hybrid`):
+Only orders are read so, clauses that open with a verb of `toolcat.search.actions`: a
+question's head is its frame ("how long does it take ..."), and a story puts what it is about
+anywhere ("I'm curious about the public holidays in Australia"); other clauses are read whole.
+Two things read an order's head (`toolcat.search.hybrid`, `toolcat.search.cascade`):
 
-- the cosine: a request with modifiers is embedded whole and without them, and the hybrid's
-  cosine is HEAD_SHARE of the head's and the rest of the whole request's. The modifiers still
-  count through the whole request: "pods in the staging namespace" names the server's world;
-- a tool's name: in an order (a clause that opens with a verb of `toolcat.search.actions`), a
-  tool whose name's object (the last word of its name before a preposition that is no verb,
-  `create_board` -> board, `add_project_to_task` -> project) is a word the order says only in
-  a modifier loses ASIDE nats. Only orders: a question or a story ("I'm curious about the
-  public holidays in Australia") puts what it is about anywhere.
+- the cosine: a request whose orders have modifiers is embedded whole and without them, and
+  the hybrid's cosine is HEAD_SHARE of the head's and the rest of the whole request's. The
+  modifiers still count through the whole request: "pods in the staging namespace" names the
+  server's world;
+- a tool's name: a tool whose name's object (the last word of its name before a preposition
+  that is no verb, `create_board` -> board, `add_project_to_task` -> project) is a word an
+  order says only in a modifier loses ASIDE nats.
 """
 
 from __future__ import annotations
@@ -73,8 +75,9 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 @dataclass(frozen=True)
 class Reading:
-    """A request read by `read`: its head as written (the request itself when no modifier
-    was cut), and the stems of the head and of the modifiers of its orders."""
+    """A request read by `read`: its head as written (its orders without their modifiers, its
+    other clauses whole; the request itself when no modifier was cut), and the stems of the
+    heads and of the modifiers of its orders."""
 
     head: str
     asked: frozenset[str]
