@@ -19,9 +19,9 @@ Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 A last one breaks near-ties between siblings of one server: a tool whose name adds words the
 request never says to a sibling's that fits about as well loses half a nat
-(`toolcat.search.siblings`). The cosine is read in part from the request's head alone, without
-the phrases that say where or about what, and a tool whose name acts on a word an order says
-only in such a phrase loses a nat (`toolcat.search.focus`).
+(`toolcat.search.siblings`). The cosine of an order is read in part from its head alone,
+without the phrases that say where or about what, and a tool whose name acts on a word an
+order says only in such a phrase loses a nat (`toolcat.search.focus`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
