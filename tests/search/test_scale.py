@@ -50,7 +50,9 @@ def test_after_index_pick_resolve_and_search_encode_only_their_query(run, tmp_pa
     assert picked["picks"][0]["name"] == "ledger_42"
     run("search", "book entry 3", "-c", str(catalog), "--scorer", "hybrid")
     run("resolve", "ledger book for entry 5", "-c", str(catalog))
-    assert encoded == [[query], ["book entry 3"], ["ledger book for entry 5"]]
+    # an order with a modifier ("to the ledger") has its head encoded too
+    assert encoded == [[query], ["post entry 42"], ["book entry 3"],
+                       ["ledger book for entry 5"]]
 
 
 def test_a_large_catalog_not_indexed_is_answered_by_words_at_once_and_says_so(run, tmp_path,

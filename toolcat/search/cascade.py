@@ -33,6 +33,7 @@ from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
+from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import blend, tool_texts
 from toolcat.search.split import Parts, by_best_part
@@ -76,6 +77,7 @@ class CascadeScorer:
         self.tools = lexical.tools
         self.lexical = lexical
         self.actions = Actions(self.tools)
+        self.focus = Focus(self.tools)
         self.embedder = load_embedder(model, device)
         self.cache = cache
         self.progress = progress
@@ -93,7 +95,8 @@ class CascadeScorer:
                     ) -> tuple[np.ndarray, np.ndarray]:
         """The first pass: the best `candidates` tools with any lexical evidence (and every
         tool with `extra` evidence), and the evidence of all that hybrid adds to the cosine:
-        BM25F's and action agreement's (toolcat.search.actions)."""
+        BM25F's, action agreement's (toolcat.search.actions) and the focus's
+        (toolcat.search.focus)."""
         evidence, _ = self.lexical.evidence(query)
         found = np.flatnonzero(evidence > 0)
         if len(found) > self.candidates:
@@ -102,7 +105,8 @@ class CascadeScorer:
         used = np.flatnonzero(extra > 0) if extra is not None else found[:0]
         if len(used):
             found = np.union1d(found, used)
-        return found, evidence + self.actions.evidence(query)
+        return found, (evidence + self.actions.evidence(query)
+                       + self.focus.evidence(read(query)))
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
         if self.vectors is not None:  # the catalog was indexed: nothing to encode but the query
@@ -136,7 +140,12 @@ class CascadeScorer:
             cosine = np.zeros(len(found), dtype=np.float32)
             if len(found):
                 matrix = self.embedder.matrix(self._tool_vectors(found))
-                cosine = self.embedder.similarity([query], matrix)[0]
+                head = read(query).head
+                if head == query:
+                    cosine = self.embedder.similarity([query], matrix)[0]
+                else:  # read in part from the head, as hybrid reads it
+                    whole, of_head = self.embedder.similarity([query, head], matrix)
+                    cosine = with_head(whole, of_head)
             self._last = (query, extra, (found, cosine, evidence))
         return self._last[2]
 
@@ -164,20 +173,38 @@ class CascadeScorer:
         # the disk cache read once: each request's parts are encoded as they come
         known = (EmbeddingCache(self.embedder.ident).load(self.embedder.dimension)
                  if self.cache else {})
-        wholes, _ = embed_texts(self.embedder, queries, cache=self.cache, known=known)
+        # each request and, where it has modifiers, its head (toolcat.search.focus), in a batch
+        heads = [read(query).head for query in queries]
+        cut = [i for i, (query, head) in enumerate(zip(queries, heads, strict=True))
+               if head != query]
+        encoded, _ = embed_texts(self.embedder, [*queries, *(heads[i] for i in cut)],
+                                 cache=self.cache, known=known)
+        wholes = encoded[:len(queries)]
+        head_of = dict(zip(cut, encoded[len(queries):], strict=True))
         out = []
         for i, query in enumerate(queries):
             row = None if extra is None else extra[i]
+            own_head = head_of.get(i)
 
             def evidence(texts: Sequence[str], row: np.ndarray | None = row, query: str = query,
-                         whole: np.ndarray = wholes[i:i + 1]) -> np.ndarray:
-                vectors = (whole if list(texts) == [query]
-                           else embed_texts(self.embedder, texts, cache=self.cache,
-                                            known=known)[0])
+                         whole: np.ndarray = wholes[i:i + 1],
+                         head: np.ndarray | None = own_head) -> np.ndarray:
+                if list(texts) == [query]:
+                    vectors, of_heads = whole, ({} if head is None else {0: head})
+                else:  # the parts of a split request, encoded as they come
+                    vectors = embed_texts(self.embedder, texts, cache=self.cache,
+                                          known=known)[0]
+                    part_heads = [read(text).head for text in texts]
+                    parts_cut = [k for k, text in enumerate(texts) if part_heads[k] != text]
+                    of_heads = dict(zip(parts_cut, embed_texts(
+                        self.embedder, [part_heads[k] for k in parts_cut], cache=self.cache,
+                        known=known)[0], strict=True)) if parts_cut else {}
                 rows = []
-                for text, vector in zip(texts, vectors, strict=True):
+                for k, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
                     found, lexical = self._candidates(text, row)
                     cosine = self._tool_vectors(found) @ vector if len(found) else np.zeros(0)
+                    if k in of_heads and len(found):  # read in part from the head, as hybrid
+                        cosine = with_head(cosine, self._tool_vectors(found) @ of_heads[k])
                     rows.append(self._evidence(found, lexical, cosine, row))
                 return np.array(rows).reshape(len(texts), len(self.tools))
 
@@ -204,7 +231,7 @@ class CascadeScorer:
         split = self.parts(query, extra)
         source = int(split.source[index])
         part = split.texts[source] if source >= 0 else query
-        found, cosine, evidence = self._scored(part, extra)
+        found, cosine, _ = self._scored(part, extra)
         at = np.flatnonzero(found == index)
         lexical = float(self.lexical.evidence(part)[0][index])
         if not len(at):
@@ -212,9 +239,14 @@ class CascadeScorer:
                     {"candidate": False, "lexical_evidence": round(lexical, 6)})
         reason, details = why(self.lexical, part, index, lexical,
                               float(cosine[at[0]]), self.weight, self.embedder.ident)
-        if evidence[index] > lexical:
+        if self.actions.evidence(part)[index]:
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
+        aside = float(self.focus.evidence(read(part))[index])
+        if aside:
+            reason = (f"{reason}; its name acts on what the request names only as where or "
+                      f"about what ({aside:.1f})")
+            details = {**details, "aside_evidence": aside}
         if source >= 0:
             lift = split.lift[source]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")

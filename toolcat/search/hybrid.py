@@ -19,7 +19,9 @@ Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 A last one breaks near-ties between siblings of one server: a tool whose name adds words the
 request never says to a sibling's that fits about as well loses half a nat
-(`toolcat.search.siblings`).
+(`toolcat.search.siblings`). The cosine of an order is read in part from its head alone,
+without the phrases that say where or about what, and a tool whose name acts on a word an
+order says only in such a phrase loses a nat (`toolcat.search.focus`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -44,6 +46,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
+from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
@@ -110,6 +113,8 @@ class HybridScorer:
         self.siblings = Siblings(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.centres = Centres(self.tools)
+        self.focus = Focus(self.tools)
+        self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
     @property
     def ready(self) -> bool:
@@ -179,19 +184,24 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
+        asked = [self.servers.strip(q) for q in queries]
+        readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
         lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
-                             + self._action(q, semantic) for q in queries]) if queries
-                   else np.zeros((0, len(self.tools))))
+                             + self._action(q, semantic) + self.focus.evidence(reading)
+                             for q, reading in zip(queries, readings, strict=True)])
+                   if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
             return lexical, None
+        return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
+                                     cached=cached)
+
+    def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+        """The clipped cosine per tool that the semantic weight multiplies, one row per query
+        (ValueError in the lexical stage)."""
         asked = [self.servers.strip(q) for q in queries]
-        cosine = np.clip(semantic.similarity(asked, cached=cached), 0.0, None)  # a copy
-        for row, query in enumerate(queries):
-            alone = self.servers.alone(query)
-            if alone:
-                cosine[row] = self.centres.apply(alone, cosine[row], semantic.vectors)
-        return lexical, cosine
+        return self._cosine(self.semantic, queries, asked, [read(a).head for a in asked],
+                            cached=cached)
 
     def _action(self, query: str, semantic: SemanticScorer | None) -> np.ndarray:
         """The evidence of the action `query` asks for: of the verb its first clause opens
@@ -202,6 +212,38 @@ class HybridScorer:
             if mapped.any():
                 return mapped
         return self.actions.evidence(query)
+
+    def _cosine(self, semantic: SemanticScorer, queries: Sequence[str], asked: Sequence[str],
+                heads: Sequence[str], *, cached: bool) -> np.ndarray:
+        """The clipped cosine of each of `asked`, read in part from its head where the head is
+        not the whole request (toolcat.search.focus). The heads of a batch are encoded in it;
+        one request is encoded as a single query (its vector is kept for the abstention and a
+        tuning, and an approximate index may answer it), its head apart, and its cosine is
+        kept for the next call (explain asks again for the same one). A request that names
+        only a server is compared with that server's tools as a whole
+        (toolcat.search.central)."""
+        key = (tuple(queries), cached)
+        last = self._last_cosine  # read once: serve's threads may replace it
+        if last is not None and last[0] == key:
+            return last[1]
+        cut = [k for k, (whole, head) in enumerate(zip(asked, heads, strict=True))
+               if head != whole]
+        if cached or len(asked) != 1:
+            found = semantic.similarity([*asked, *(heads[k] for k in cut)], cached=cached)
+            of_heads = found[len(asked):]
+        else:
+            found = semantic.similarity(asked)
+            of_heads = _head_similarity(semantic, heads[0]) if cut else found[:0]
+        cosine = np.clip(found[:len(asked)], 0.0, None)
+        if cut:
+            cosine[cut] = with_head(found[cut], of_heads)
+        for row, query in enumerate(queries):
+            alone = self.servers.alone(query)
+            if alone:
+                cosine[row] = self.centres.apply(alone, cosine[row], semantic.vectors)
+        if len(asked) == 1:
+            self._last_cosine = (key, cosine)
+        return cosine
 
     def scores(self, query: str, extra: np.ndarray | None = None) -> np.ndarray:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
@@ -255,8 +297,7 @@ class HybridScorer:
         semantic = self._semantic
         found = self.parts([query])[0]
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
-        cosines = self._parts_of([part])[1]
-        cosine = float(cosines[0][index]) if cosines is not None else 0.0
+        cosine = float(self.cosine([part])[0][index]) if semantic is not None else 0.0
         reason, details = why(self.lexical, part, index,
                               float(self.lexical.evidence(part)[0][index]), cosine,
                               self.weight, self.embedder.ident)
@@ -283,6 +324,11 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
+        aside = float(self.focus.evidence(read(self.servers.strip(part)))[index])
+        if aside:
+            reason = (f"{reason}; its name acts on what the request names only as where or "
+                      f"about what ({aside:.1f})")
+            details = {**details, "aside_evidence": aside}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -393,6 +439,16 @@ class ServerNames:
 def _phrase(name: str) -> str:
     """A name as a key: lower case, its separators dropped (`Google-Maps`, `googlemaps`)."""
     return "".join(split_name(name).lower().split())
+
+
+def _head_similarity(semantic: SemanticScorer, head: str) -> np.ndarray:
+    """The cosine of a request's head to every tool, one row, encoded without replacing the
+    request's own vector that the embedder keeps for its next call."""
+    vector = semantic.embedder.encode([head])[0]
+    if semantic.ann is not None:
+        found: np.ndarray = semantic.ann.similarity(vector, semantic.vectors)[None, :]
+        return found
+    return np.asarray(semantic.vectors @ vector, dtype=np.float32)[None, :]
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:

@@ -114,9 +114,7 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
         chunk = texts[start:start + BATCH]
         base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
-        # the cosine the hybrid adds: of the request without the server names it holds
-        cosine[start:start + BATCH] = np.clip(hybrid.semantic.similarity(
-            [hybrid.servers.strip(q) for q in chunk], cached=True), 0.0, None)
+        cosine[start:start + BATCH] = hybrid.cosine(chunk, cached=True)  # the one it adds
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests
                      if r.kind not in ("example", CHAT)],
