@@ -60,8 +60,12 @@ def measure(tools: list, items: list[dict], scorer_name: str) -> dict[str, float
         groups = groups_of(item)
         totals["first"] += float(covered(set().union(*groups), ranked[:1]))
         totals["top5"] += sum(covered(g, ranked[:SLOTS]) for g in groups) / len(groups)
-        gains = [1 / math.log2(p + 2) for p, t in enumerate(ranked)
-                 if any(covered(g, [t]) for g in groups)]
+        gains, open_groups = [], list(groups)  # each group is found once: a request that
+        for p, t in enumerate(ranked):  # any of five tools answers gains once, not five times
+            hit = next((g for g in open_groups if covered(g, [t])), None)
+            if hit is not None:
+                open_groups.remove(hit)
+                gains.append(1 / math.log2(p + 2))
         ideal = sum(1 / math.log2(p + 2) for p in range(min(len(groups), 10)))
         totals["ndcg@10"] += sum(gains) / ideal
         kept = fit([float(scores[i]) for i in order[:SLOTS]])
