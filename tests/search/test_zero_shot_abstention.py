@@ -46,3 +46,17 @@ def test_bench_counts_what_the_zero_shot_abstention_turns_away(run, shared_cache
     assert ran[False]["false_accept"] < ran[True]["false_accept"]
     assert ran[False]["false_accept"] <= 0.1
     assert ran[False]["abstention_recall"] == pytest.approx(1 - ran[False]["false_accept"])
+
+
+def test_a_scorer_built_beforehand_turns_away_what_the_named_one_does(shared_cache):
+    """`pick(scorer=<built scorer>)`, as a program that reuses one scorer over many requests
+    calls it, turns small talk away as `pick(scorer="hybrid")` and the CLI do."""
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search import build_scorer
+    from toolcat.search.pick import pick
+
+    demo = load_catalog(REPO / "catalogs")
+    built = build_scorer("hybrid", list(demo.tools))
+    hello = pick("hello", demo, scorer=built)
+    assert hello.picks == () and "nearer to requests no tool fits" in hello.message
+    assert pick("what's the weather in Oslo", demo, scorer=built).picks

@@ -158,7 +158,7 @@ def pick(
     prebuilt, choice = _chosen(scorer, tools, tuning, options)
     # a tuning's abstention, else the model's zero-shot one (toolcat.search.abstain); with
     # --min-score given, the caller's threshold alone
-    abstains = prebuilt is None and min_score is None
+    abstains = min_score is None
     if min_score is None:
         min_score = choice.floor(MIN_SCORE)
 
