@@ -182,7 +182,10 @@ CUES: dict[str, str] = {
               r"|protections|consignes|anweisungen|instrucciones|istruzioni"
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
-              r"|suspended|waived|retired|rescinded|relaxed|ignore\w*|disregard\w*|withdrawn|cancell?ed|removed"
+              r"|suspended|waived|retired|rescinded|relaxed|disregard\w*|withdrawn|cancell?ed|removed"
+              # "ignore" as a noun is a list of things a linter skips ("rules listed in
+              # ignore", "the ignore file"), not guidance set aside
+              r"|(?<!\bin )(?<!the )(?<!an )(?<!to )ignore\w*(?! (?:lists?|files?|patterns?))"
               r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
               r"|anteriores"
               r"|não valem|wcześniejsze|предыдущие)\b"
