@@ -491,13 +491,24 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+_ORDER = {lang: at for at, lang in enumerate(_FUNCTION_WORDS)}
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {
+    word: tuple(lang for lang, vocab in _FUNCTION_WORDS.items() if word in vocab)
+    for word in frozenset().union(*_FUNCTION_WORDS.values())}
+
+
 def language(text: str) -> str:
     """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`."""
-    letters = [c for c in text if c.isalpha()]
-    if not letters:
-        return ""
-    other = [c for c in letters if not ("a" <= c.lower() <= "z") and ord(c) > 0x24F]
-    if len(other) * 3 > len(letters):
+    if text.isascii():  # Latin letters only: the function words decide
+        if not any(c.isalpha() for c in text):
+            return ""
+        other: list[str] = []
+    else:
+        letters = [c for c in text if c.isalpha()]
+        if not letters:
+            return ""
+        other = [c for c in letters if not ("a" <= c.lower() <= "z") and ord(c) > 0x24F]
+    if other and len(other) * 3 > len(letters):
         name = unicodedata.name(other[len(other) // 2], "")
         for script, tag in (("CYRILLIC", "cyrillic"), ("CJK", "cjk"), ("HIRAGANA", "cjk"),
                             ("KATAKANA", "cjk"), ("HANGUL", "cjk"), ("ARABIC", "arabic"),
@@ -505,9 +516,13 @@ def language(text: str) -> str:
             if name.startswith(script):
                 return tag
         return "other"
-    words = text.lower().split()
-    counts = {lang: sum(w in vocab for w in words) for lang, vocab in _FUNCTION_WORDS.items()}
-    best = max(counts, key=lambda lang: counts[lang])
+    counts: dict[str, int] = {"en": 0}
+    for word in text.lower().split():  # one look-up a word rather than one a language
+        for lang in _LANGUAGES_OF.get(word, ()):
+            counts[lang] = counts.get(lang, 0) + 1
+    if len(counts) == 1:
+        return "en"
+    best = max(counts, key=lambda lang: (counts[lang], -_ORDER[lang]))  # ties: the first
     if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
         return best
     return "en"
@@ -874,14 +889,17 @@ def catalog_language(texts: list[str]) -> str:
     return max(counts, key=lambda lang: counts[lang]) if counts else "en"
 
 
+@lru_cache(maxsize=1 << 16)
 def own_language(description: str) -> str:
     """The language a tool is written in: its description's first sentence's (what the tool
     does, which text appended to it does not change); "" when it has no letters."""
-    for _, written in split_sentences(description):
-        lang = language(written)
-        if lang:
-            return lang
-    return ""
+    first = _FIRST_SENTENCE.search(description[:2000])
+    return language(first.group()) if first else ""
+
+
+# a run of text between sentence ends that holds a letter (the stops of `_SENTENCE`, without
+# its exceptions: the first sentence's language only needs its words)
+_FIRST_SENTENCE = re.compile(r"[^.!?。！？\n]*[^\W\d_][^.!?。！？\n]*")
 
 
 def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Home]:
