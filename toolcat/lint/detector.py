@@ -893,13 +893,16 @@ def catalog_language(texts: list[str]) -> str:
 def own_language(description: str) -> str:
     """The language a tool is written in: its description's first sentence's (what the tool
     does, which text appended to it does not change); "" when it has no letters."""
-    first = _FIRST_SENTENCE.search(description[:2000])
-    return language(first.group()) if first else ""
+    for run in _RUNS.finditer(description[:2000]):
+        lang = language(run.group())
+        if lang:
+            return lang
+    return ""
 
 
-# a run of text between sentence ends that holds a letter (the stops of `_SENTENCE`, without
-# its exceptions: the first sentence's language only needs its words)
-_FIRST_SENTENCE = re.compile(r"[^.!?。！？\n]*[^\W\d_][^.!?。！？\n]*")
+# a sentence as `_SENTENCE` cuts it, without its abbreviations: a stop followed by anything
+# but a space ("config.yaml", "v1.2") is inside it
+_RUNS = re.compile(r"(?:[^.!?;\n。！？]|[.!?;]+(?=[^\s.!?;]))+")
 
 
 def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Home]:
