@@ -7,7 +7,8 @@ features:
 - cues that do not depend on wording (`CUES`): addressed to the model, names other tools or
   servers, files or secrets, the conversation, hiding or lying to the user, fetching and
   obeying, ranking something above the user, revoking earlier guidance, running code,
-  a URL or an e-mail address, a language other than the catalog's; and each pair of them;
+  a URL or an e-mail address, a language foreign to the sentence's tool and server; and
+  each pair of them;
 - hashed word unigrams and bigrams (2^BITS buckets), digits folded.
 
 The weights (`data/poison_detector.npz`, a few hundred kB) are trained by
@@ -877,16 +878,6 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         _scored.clear()
     found = _scored[key] = tuple(result)
     return found
-
-
-def catalog_language(texts: list[str]) -> str:
-    """The language most of `texts` are written in (English when there is no text)."""
-    counts: dict[str, int] = {}
-    for text in texts[:400]:
-        lang = language(text)
-        if lang:
-            counts[lang] = counts.get(lang, 0) + 1
-    return max(counts, key=lambda lang: counts[lang]) if counts else "en"
 
 
 @lru_cache(maxsize=1 << 16)
