@@ -15,11 +15,19 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 
-from toolcat.lint.detector import Home, languages_at_home, mentioned, passing
+from toolcat.lint.detector import (
+    Home,
+    languages_at_home,
+    mentioned,
+    orders_data_moved,
+    passing,
+    score_text,
+)
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
     AGREE_AT,
+    ERROR_AT,
     Hit,
     agreement,
     learned_hits,
@@ -127,11 +135,20 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
         # markdown link's text: what the sentence says decides, not the brackets; a tag:
         # what the text it marks out says (any sentence of the string: a tag is no sentence)
         honest = hit.evidence.startswith(("[", "<"))
-    evidence = "" if hit.evidence.startswith("<") else hit.evidence
-    if honest and agreement(hit.text, evidence, home,
-                            hit.pointer.endswith("/description")) < AGREE_AT:
+    tag = hit.evidence.startswith("<")
+    if honest and agreement(hit.text, "" if tag else hit.evidence, home,
+                            hit.pointer.endswith("/description")) < AGREE_AT \
+            and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+def _orders_data_moved(text: str, home: Home) -> bool:
+    """Whether a sentence of `text` the detector is sure of tells the model to put data into
+    an argument or send it (`detector.orders_data_moved`): what makes a tag around it an
+    attack when no intent cue fired."""
+    return any(s.probability >= ERROR_AT and orders_data_moved(s.cues)
+               for s in score_text(text, home))
 
 
 FAKE_ROLE = "a fake message boundary or role"
