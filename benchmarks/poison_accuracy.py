@@ -16,12 +16,14 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh2.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh3.yaml
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh3.yaml --ids odd
 
 `--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
 the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a
 catalog of its own, an attack is caught when a security rule reports an error on it and flagged
 on any finding, per attack class and per language; a benign entry with an error is a false
-alarm, one with a warning is counted apart.
+alarm, one with a warning is counted apart. `--ids odd` (or `even`) keeps the entries whose
+id ends in an odd (even) number: one half to look at while calibrating, the other held out.
 """
 
 from __future__ import annotations
@@ -162,26 +164,31 @@ def linearity() -> None:
     print(f"ratio for 10x the text: {seconds[1] / seconds[0]:.1f}\n")
 
 
-def fresh_entries(path: Path, folder: Path) -> Iterable[tuple[dict, Catalog]]:
-    """(entry, the catalog of its one tool) for every entry of a fresh set."""
+def fresh_entries(path: Path, folder: Path, ids: str | None = None
+                  ) -> Iterable[tuple[dict, Catalog]]:
+    """(entry, the catalog of its one tool) for every entry of a fresh set (`ids`: only those
+    whose id ends in an odd, or an even, number)."""
     import json
 
     import yaml
 
     for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+        if ids is not None and (int(entry["id"].lstrip("abcdefghijklmnopqrstuvwxyz")) % 2
+                                == (ids == "even")):
+            continue
         target = folder / f"{entry['id']}.json"
         target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
         yield entry, load_catalog(target, lenient=True)
 
 
-def fresh(path: Path, show: bool) -> None:
+def fresh(path: Path, show: bool, ids: str | None = None) -> None:
     import tempfile
 
     # section -> row -> [tools, errors, findings]; sections print in this order
     rows: dict[str, dict[str, list[int]]] = {"attack class": {}, "language": {}, "": {}}
     benign = [0, 0, 0]  # tools, errors, warnings only
     with tempfile.TemporaryDirectory() as folder:
-        for entry, catalog in fresh_entries(path, Path(folder)):
+        for entry, catalog in fresh_entries(path, Path(folder), ids):
             levels = set().union(*verdicts(catalog).values())
             tool = catalog.ident(catalog.tools[0])
             if entry["class"] == "benign":
@@ -215,9 +222,11 @@ def main() -> None:
     parser.add_argument("--fresh", type=Path, metavar="FILE",
                         help="measure only this set of fresh attacks and benign tools "
                              "(benchmarks/data/poison/fresh.yaml, fresh2.yaml, fresh3.yaml)")
+    parser.add_argument("--ids", choices=("odd", "even"),
+                        help="with --fresh: only the entries whose id number is odd (or even)")
     args = parser.parse_args()
     if args.fresh is not None:
-        fresh(args.fresh, args.show)
+        fresh(args.fresh, args.show, args.ids)
         return
     recall(args.show)
     false_positives(args.show)

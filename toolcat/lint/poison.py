@@ -128,7 +128,7 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
     return hits
 
 
-def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
+def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.ENGLISH, *,
                  gated: bool = False) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
@@ -138,6 +138,7 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
     if not gated and not detector.worth_scoring(texts_of(entry), home):
         return hits  # one pass over the whole entry: nearly every tool stops here
     names: frozenset[str] | None = None
+    topic: tuple[str, ...] | None = None
     for at, text, is_key in strings(entry, pointer):
         if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
             continue
@@ -151,6 +152,9 @@ def learned_hits(entry: Any, pointer: str = "", home: str = "en", *,
                 names = _own_names(entry)
             cues = _cues_without(top, names, home)
             own = _own(top, at, pointer)
+            if not own:
+                topic = _topic(entry) if topic is None else topic
+                own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
             grave = (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
                 (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own)))
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
@@ -166,6 +170,16 @@ def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
         return False
     inner = at.removeprefix(pointer)
     return "tool" if inner in ("/description", "/function/description") else True
+
+
+def _topic(entry: Any) -> tuple[str, ...]:
+    """What a tool entry is about (`detector.topic_of`): its name and the first sentence of
+    its description, in any shape (OpenAI's `function`, MCP's, toolcat's)."""
+    inner = entry.get("function", entry) if isinstance(entry, dict) else {}
+    inner = inner if isinstance(inner, dict) else {}
+    name, description = inner.get("name"), inner.get("description")
+    return detector.topic_of(name if isinstance(name, str) else "",
+                             description if isinstance(description, str) else "")
 
 
 def _prose(text: str) -> list[str]:
@@ -197,7 +211,7 @@ def _own_names(entry: Any) -> frozenset[str]:
     return frozenset(found)
 
 
-def _cues_without(top: detector.Scored, names: frozenset[str], home: str
+def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
                   ) -> tuple[str, ...]:
     """The cues of `top` once the entry's own identifiers are taken out of it."""
     if not names or not ({"other_tools", "identifier"} & set(top.cues)):
@@ -211,7 +225,8 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: str
     return detector.cues_of(sentence, home)
 
 
-def agreement(text: str, evidence: str, home: str = "en", description: bool = False
+def agreement(text: str, evidence: str, home: detector.Home = detector.ENGLISH,
+              description: bool = False
               ) -> float:
     """The detector's probability of the sentence of `text` that holds `evidence` (every word
     of it), or its highest in `text` when no one sentence does; 0 when none has a cue that

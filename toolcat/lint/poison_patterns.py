@@ -245,8 +245,12 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|\bfrom now on,? (?:you|the assistant|the model|respond|answer|always|never|act|ignore)\b"
      r"|\bpretend (?:to be|you are|you're)\b"
      r"|\bact as (?:an? )?(?:unrestricted|jailbroken|dan|root|sudo|system|developer)\b"
-     r"|\b(?:developer|god|jailbreak|dan|unrestricted|admin|maintenance|debug|sudo) mode"
-     r"\b.{0,20}?\b(?:enabled|activated|on|engaged|unlocked)\b"
+     # a mode is the model's only when the model is its subject: an app's "maintenance mode
+     # should be enabled" is a setting
+     r"|\b(?:you|your|you're|the (?:assistant|model|ai)(?:'s)?|assistant|chatgpt|claude|gpt"
+     r"|llm)\b.{0,20}?\b(?:developer|god|jailbreak|dan|unrestricted|admin|maintenance|debug"
+     r"|sudo) mode\b|\b(?:god|jailbreak|dan|unrestricted) mode\b.{0,20}?\b(?:enabled"
+     r"|activated|on|engaged|unlocked)\b"
      r"|\bunrestricted (?:assistant|ai|model|mode|agent)\b"
      r"|\byou are (?:now )?(?:an? )?(?:unfiltered|uncensored|unrestricted|jailbroken|unaligned"
      r"|unbound|unchained|amoral|evil)\b"

@@ -15,11 +15,19 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 
-from toolcat.lint.detector import catalog_language, mentioned, passing
+from toolcat.lint.detector import (
+    Home,
+    languages_at_home,
+    mentioned,
+    orders_data_moved,
+    passing,
+    score_text,
+)
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
     AGREE_AT,
+    ERROR_AT,
     Hit,
     agreement,
     learned_hits,
@@ -27,6 +35,7 @@ from toolcat.lint.poison import (
     scan_definition,
     texts_of,
 )
+from toolcat.lint.poison_patterns import IMPORTANT_BLOCK
 from toolcat.lint.walk import strings, written_schema
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.source.positions import unescape
@@ -36,10 +45,10 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
     def scan() -> list[Hit]:
-        home = ctx.shared("language", lambda: catalog_language(
-            [t.description for t in ctx.catalog.tools if t.description]))
         texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
-        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, home))
+        homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
+        home = homes[id(tool)]
+        scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
         for entry, pointer, read in texts[id(tool)]:
@@ -84,21 +93,34 @@ def _texts(catalog: Catalog) -> dict[int, Read]:
     return read
 
 
-def _worth_scoring(catalog: Catalog, texts: dict[int, Read], home: str) -> set[int]:
+def _homes(catalog: Catalog, texts: dict[int, Read]) -> dict[int, Home]:
+    """Each tool's languages at home (by the tool's id): its own and its server's
+    (`detector.languages_at_home`), not the catalog's majority."""
+    found = languages_at_home([(t.server, t.description or "",
+                                [text for _, _, read in texts[id(t)] for text in read])
+                               for t in catalog.tools])
+    return {id(tool): home for tool, home in zip(catalog.tools, found, strict=True)}
+
+
+def _worth_scoring(catalog: Catalog, texts: dict[int, Read], homes: dict[int, Home]
+                   ) -> set[int]:
     """The ids of the tools whose text may hold a sentence the learned detector reports, all
     found at once (`detector.passing`)."""
     groups = [[text for _, _, read in texts[id(tool)] for text in read]
               for tool in catalog.tools]
-    return {id(catalog.tools[i]) for i in passing(groups, home)}
+    return {id(catalog.tools[i])
+            for i in passing(groups, [homes[id(tool)] for tool in catalog.tools])}
 
 
-def _calibrated(hit: Hit, home: str) -> Hit:
+def _calibrated(hit: Hit, home: Home) -> Hit:
     """Words of an attack without its intent, a warning to review rather than an error, when
     the learned detector does not read an instruction in the string either: a message role or
     a special token as a literal value (`default: <|endoftext|>`, `"role": "system"` in an
     example of a chat API), a special token named in prose, a bracketed heading or markdown
     link (`[IMPORTANT]`, `[instructions]`); and words a sentence quotes as an example of
-    what a tool catches ("such as 'ignore previous instructions'")."""
+    what a tool catches ("such as 'ignore previous instructions'"); a tag (`<important_notes>`,
+    `<instructions>`: a vendor's way of laying out a long description) whose text holds no
+    sentence the detector reads as an order."""
     if not hit.grave or hit.disguise is not None:
         return hit
     if hit.probability is None and mentioned(hit.text, hit.evidence):
@@ -108,14 +130,25 @@ def _calibrated(hit: Hit, home: str) -> Hit:
     honest = False
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
-    elif hit.label == HIDDEN_BLOCK:
+    elif hit.label in (HIDDEN_BLOCK, IMPORTANT_BLOCK):
         # a bracketed heading ("[IMPORTANT] If you need several, use create_items") or a
-        # markdown link's text: what the sentence says decides, not the brackets
-        honest = hit.evidence.startswith("[")
-    if honest and agreement(hit.text, hit.evidence, home,
-                            hit.pointer.endswith("/description")) < AGREE_AT:
+        # markdown link's text: what the sentence says decides, not the brackets; a tag:
+        # what the text it marks out says (any sentence of the string: a tag is no sentence)
+        honest = hit.evidence.startswith(("[", "<"))
+    tag = hit.evidence.startswith("<")
+    if honest and agreement(hit.text, "" if tag else hit.evidence, home,
+                            hit.pointer.endswith("/description")) < AGREE_AT \
+            and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+def _orders_data_moved(text: str, home: Home) -> bool:
+    """Whether a sentence of `text` the detector is sure of tells the model to put data into
+    an argument or send it (`detector.orders_data_moved`): what makes a tag around it an
+    attack when no intent cue fired."""
+    return any(s.probability >= ERROR_AT and orders_data_moved(s.cues)
+               for s in score_text(text, home))
 
 
 FAKE_ROLE = "a fake message boundary or role"
