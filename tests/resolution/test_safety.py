@@ -51,13 +51,16 @@ def test_render_and_tokens_leave_unsafe_tools_out_unless_allowed(run, write):
     args = ["-c", TOOLS, "-p", str(profile)]
     payload = json.loads(run("render", REQUEST, *args, "--provider", "openai").stdout)
     names = [t["function"]["name"] for t in payload["tools"]]
-    assert "delete_repository" not in names and "create_issue" in names
+    # the best fit is left out, and the safe tools fit far worse: none stands in for it
+    assert "delete_repository" not in names and "create_issue" not in names
     allowed = json.loads(run("render", REQUEST, *args, "--provider", "openai",
                              "--allow-unsafe").stdout)
     assert "delete_repository" in [t["function"]["name"] for t in allowed["tools"]]
     costs = json.loads(run("tokens", REQUEST, *args, "--json").stdout)
-    assert "github:create_issue" in costs["visible"]["tools"]
     assert "github:delete_repository" not in costs["visible"]["tools"]
+    issue = json.loads(run("tokens", "open an issue about the login bug", *args,
+                           "--json").stdout)
+    assert "github:create_issue" in issue["visible"]["tools"]
     costs = json.loads(run("tokens", REQUEST, *args, "--json", "--allow-unsafe").stdout)
     assert "github:delete_repository" in costs["visible"]["tools"]
 

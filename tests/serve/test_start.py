@@ -224,6 +224,8 @@ def test_verbose_says_each_step_of_the_start_with_the_handshake_before_the_catal
              "made the gate: 0 catalog tools visible", "running the security rules over 72 "
              "tools", "security verdict: 0 of 72 tools withheld; 62 searchable",
              "built the regex search", "built the bm25 scorer's index"]
+    missing = [what for what in order if not any(what in line for line in steps)]
+    assert not missing, said  # the whole of what serve said, to see which step was not
     where = [next(i for i, line in enumerate(steps) if what in line) for what in order]
     assert where == sorted(where), steps
     assert re.search(r"read the catalog: 72 tools \(\d+\.\d\d s; \d+\.\d\d s after start\)",
