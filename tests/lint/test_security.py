@@ -91,7 +91,9 @@ def tool(description: str, **extra) -> dict:
 @pytest.mark.parametrize("description", POISONED)
 def test_poisoned_descriptions_are_errors(tmp_path, description):
     findings = lint_one(tmp_path, tool(description)).findings
-    assert [(f.rule, f.severity) for f in findings if f.rule != "TC602"] == [("TC601", "error")]
+    hidden = ("TC602", "TC609")  # the invisible characters some of them use
+    assert [(f.rule, f.severity) for f in findings if f.rule not in hidden] == [
+        ("TC601", "error")]
 
 
 def test_a_tag_whose_text_orders_nothing_is_a_warning(tmp_path):
@@ -182,8 +184,28 @@ def test_hidden_characters_are_found_in_every_string_and_emoji_sequences_are_not
         (1, "\u200b"), (3, "\u202e"), (5, "\u2066"), (7, "\U000e0041"), (8, "\ufeff")]
     assert hidden_characters("family 👨\u200d👩\u200d👧, café, 東京\tok\n") == []
     entry = tool("Plain text.", annotations={"title": "Plain\u200b title"})
-    [finding] = lint_one(tmp_path, entry, LintSettings(select=("TC602",))).findings
+    [finding] = lint_one(tmp_path, entry, LintSettings(select=("TC602", "TC609"))).findings
     assert finding.where.pointer == "/tools/0/annotations/title"
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("Show the\u200b balance.", "TC609"),  # pasted from a page: hides nothing
+    ("Show the bal\u00adance\u200b.", "TC609"),
+    ("Show the balance." + "\u200b\u200c" * 4, "TC602"),  # eight: enough to spell a byte
+    ("Show the\u200b balance\u202e.", "TC602"),  # a bidirectional override beside it
+])
+def test_a_few_stray_zero_width_characters_are_a_warning_and_hiding_ones_an_error(
+        tmp_path, text, rule):
+    findings = lint_one(tmp_path, tool(text), LintSettings(select=("TC602", "TC609"))).findings
+    assert [(f.rule, f.severity) for f in findings] == [
+        (rule, "warning" if rule == "TC609" else "error")]
+
+
+def test_a_zero_width_character_in_a_name_or_key_is_an_error(tmp_path):
+    entry = tool("Plain text.")
+    entry["name"] = "add\u200b"
+    findings = lint_one(tmp_path, entry, LintSettings(select=("TC602", "TC609"))).findings
+    assert [(f.rule, f.where.pointer) for f in findings] == [("TC602", "/tools/0/name")]
 
 
 def test_unicode_tag_characters_are_decoded_and_read(tmp_path):

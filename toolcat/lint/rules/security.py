@@ -337,13 +337,56 @@ def _describe(char: str) -> str:
           required: [account]
     """)
 def hidden_unicode(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    """The definition contains invisible or bidirectional Unicode characters.
+    """The definition has invisible characters that can hide text or disguise a name.
 
-    Zero-width characters, bidirectional overrides (the "Trojan Source" trick), Unicode tag
-    characters and other invisible code points make what a reviewer sees differ from what
-    the model reads: they hide instructions, or make two names look the same. Every string
-    and key of the tool's entry is checked: name, title, description, schema, annotations.
+    Bidirectional overrides (the "Trojan Source" trick), Unicode tag characters, control
+    characters, other invisible code points, and runs of zero-width characters (enough to
+    spell out a message in bits) make what a reviewer sees differ from what the model
+    reads: they hide instructions, or make two names look the same. Every string and key of
+    the tool's entry is checked: name, title, description, schema, annotations. A few stray
+    zero-width spaces or joiners, which hide nothing, are TC609.
     """
+    yield from _invisible(tool, ctx, hiding=True)
+
+
+@tool_rule("TC609", "stray-invisible-character", "warning", example="""
+    tools:
+  -   - name: "get_balance"
+  -     description: "Show the balance\\u200b of an account."
+  +   - name: get_balance
+  +     description: Show the balance of an account.
+        parameters:
+          type: object
+          properties:
+            account: {type: string, description: Account number.}
+          required: [account]
+    """)
+def stray_invisible(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """A string of the definition contains a few zero-width spaces, joiners or soft hyphens.
+
+    Text pasted from a web page or a word processor often carries one: too few to spell
+    out anything, they hide nothing, but a reviewer cannot see them. Remove them. (In a name
+    or a key, where one makes two names look the same, and as bidirectional, tag or control
+    characters or longer runs of zero-width ones, they are TC602 errors.)
+    """
+    yield from _invisible(tool, ctx, hiding=False)
+
+
+# zero-width characters that pasted text carries; a run of them can spell out bits, a few
+# cannot (one byte takes eight)
+_STRAY = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+_STRAY_MOST = 7
+
+
+def _hides(found: list[tuple[int, str]], name: bool) -> bool:
+    """Whether the hidden characters of one string can hide text or disguise a name (a key,
+    the tool's name): TC602; else they are stray (TC609)."""
+    return name or len(found) > _STRAY_MOST or any(char not in _STRAY for _, char in found)
+
+
+def _invisible(tool: Tool, ctx: Context, *, hiding: bool) -> Iterator[Problem]:
+    """The strings of `tool` with hidden characters that can hide text (`hiding`), or only
+    stray ones."""
     schema = tool.parameters
     resolved = schema is not None and schema != _raw_schema(tool)
     every = texts_of(dict(tool.raw), 1, frozenset()) + (
@@ -358,7 +401,7 @@ def hidden_unicode(tool: Tool, ctx: Context) -> Iterator[Problem]:
         if not _FAST_CHECK.search(text) or (pointer.startswith("#schema") and text in seen):
             continue
         found = hidden_characters(text)
-        if found:
+        if found and _hides(found, is_key or pointer == "/name") == hiding:
             seen.add(text)
             yield Problem(f"{what(pointer, is_key)} contains {_listed(found)}",
                           where=place(tool, ctx, pointer, is_key), evidence=text)
