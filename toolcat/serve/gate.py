@@ -458,8 +458,9 @@ class Gate:
     def _unsafe_best(self, scorer: Scorer, query: str) -> float | None:
         """The score of the best fit of the whole catalog when it is an unsafe tool this
         server does not allow (the cut then measures the searchable tools against it), else
-        None. The scorer keeps the last query's scores: this ranks no second time."""
-        if self.allow_unsafe:
+        None. The scorer keeps the last query's scores: this ranks no second time, and not
+        at all when no tool is left out of search (most catalogs)."""
+        if self.allow_unsafe or not self._left_out:
             return None
         best = rank(scorer, query, limit=1, min_score=self.floor, explain=False)
         return best[0].score if best and best[0].tool.unsafe else None
