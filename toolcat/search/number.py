@@ -1,14 +1,16 @@
 """Number agreement: "open merge requests" asks for many, `get_change_request` gives one.
 
 Siblings of a large vendor server often share every word but their action and the number of
-what they act on: `get_change_request` and `list_change_requests`, `health_check` and
-`get_pull_request_status`'s checks, `get_my_cards` and `assign_member_to_card`. BM25F matches
+what they act on: `get_change_request` and `list_change_requests`, `quality_gate` and
+`quality_gates`, `get_my_cards` and `assign_member_to_card`. BM25F matches
 stems, so "requests" counts for both; the embedding of a long request hardly moves with one
 letter. A request that names the object of a tool's name only in the plural ("open merge
 requests", "did the checks pass") asks for many: a tool whose name acts on one of them loses
-NUMBER nats, and one whose name acts on many of them gains NUMBER nats. A singular says little:
+NUMBER nats, and one whose name acts on many of them (in the plural, or a name that lists or
+searches: `getBibleVersionList`) gains NUMBER nats. A singular says little:
 "find the dashboard about kafka" is for `search_dashboards`, a search that returns many to
-find one, so a request in the singular moves nothing.
+find one, so a request in the singular moves nothing, nor does one that says both ("the
+airport among the German airports").
 
 A name's object is the last word of its name before a preposition that is neither a stop word
 nor a verb of the action table (`list_change_requests` -> requests, `add_project_to_task` ->
@@ -52,7 +54,7 @@ def plural(word: str) -> bool:
 
 def name_object(name: str) -> str | None:
     """The word a tool's name acts on, as written, lower case (see the module docstring)."""
-    found = [w.lower() for w in _NAME_WORD.findall(name, 0, 200)]
+    found: list[str] = [w.lower() for w in _NAME_WORD.findall(name, 0, 200)]
     for k, word in enumerate(found[1:], 1):
         if word in NAME_PREPOSITIONS:
             found = found[:k]
@@ -76,7 +78,8 @@ class Number:
         for i, tool in enumerate(tools):
             found = name_object(tool.name)
             if found is not None:
-                many = plural(found) or bool(_MANY & {w.lower() for w in _NAME_WORD.findall(tool.name, 0, 200)})
+                said = {w.lower() for w in _NAME_WORD.findall(tool.name, 0, 200)}
+                many = plural(found) or bool(_MANY & said)
                 by_stem.setdefault(stem(found), ([], []))[many].append(i)
         self._objects = {key: (np.array(one, dtype=np.int64), np.array(many, dtype=np.int64))
                          for key, (one, many) in by_stem.items()}
