@@ -53,6 +53,13 @@ def test_the_singular_moves_nothing_nor_do_both_numbers_or_words_inside_values()
     assert not Number([]).evidence("any requests").any()
 
 
+def test_one_thing_named_by_its_identifier_lowers_names_of_many():
+    catalog = Number(tools("get_droplet", "list_droplets", "droplet_actions"))
+    assert catalog.evidence("roll droplet 4411 back").tolist() == [0.0, -NUMBER, 0.0]
+    assert catalog.evidence("resize droplet web-2 to 4GB").tolist() == [0.0, -NUMBER, 0.0]
+    assert not catalog.evidence("resize the droplet to 4GB").any()
+
+
 def test_a_long_request_is_read_in_bounded_time():
     found = Number(tools("get_item", "list_items")).evidence("list items " * 100_000)
     assert found.tolist() == [-NUMBER, NUMBER]
@@ -67,4 +74,5 @@ def test_checks_asked_for_put_the_status_of_checks_before_a_health_check(run):
     assert result.exit_code == 0, result.output
     found = json.loads(result.output)["tools"]
     assert [t["name"] for t in found] == ["get_pull_request_status", "health_check"]
-    assert "acts on one of what the request asks for many of (-1.0)" in found[1]["reason"]
+    assert ("acts on one of what the request asks for many of, or on many of what it names one "
+            "of (-1.0)") in found[1]["reason"]

@@ -336,8 +336,10 @@ class HybridScorer:
             details = {**details, "aside_evidence": aside}
         number = float(self.number.evidence(part)[index])
         if number:
-            reason = (f"{reason}; its name acts on {'many' if number > 0 else 'one'} of what "
-                      f"the request asks for many of ({number:+.1f})")
+            said = ("acts on many of what the request asks for many of" if number > 0 else
+                    "acts on one of what the request asks for many of, or on many of what it "
+                    "names one of")
+            reason = f"{reason}; its name {said} ({number:+.1f})"
             details = {**details, "number_evidence": number}
         narrower = self._narrower(part, index)
         if narrower:

@@ -10,7 +10,8 @@ NUMBER nats, and one whose name acts on many of them (in the plural, or a name t
 searches: `getBibleVersionList`) gains NUMBER nats. A singular says little:
 "find the dashboard about kafka" is for `search_dashboards`, a search that returns many to
 find one, so a request in the singular moves nothing, nor does one that says both ("the
-airport among the German airports").
+airport among the German airports"), unless it names one thing by its identifier ("roll
+droplet 4411 back", "merge MR !42", "issue #12"): then a name acting on many loses NUMBER nats.
 
 A name's object is the last word of its name before a preposition that is neither a stop word
 nor a verb of the action table (`list_change_requests` -> requests, `add_project_to_task` ->
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 NUMBER = 1.0
 
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# a word followed by an identifier: "droplet 4411", "MR !42", "issue #12", "story sc-1234"
+_BY_ID = re.compile(r"\b([A-Za-z]{2,})\s+[#!]?(?=[\w-]*\d)[\w-]+")
 _MANY = frozenset(("list", "search"))  # a name that lists or searches acts on many
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
 
@@ -85,9 +88,9 @@ class Number:
                          for key, (one, many) in by_stem.items()}
 
     def evidence(self, request: str) -> np.ndarray:
-        """For each tool whose name's object the request says in the plural: +NUMBER when the
-        name says it in the plural too, -NUMBER when it says it in the singular and the request
-        never does; else 0."""
+        """For each tool whose name's object the request says only in the plural: +NUMBER when
+        the name acts on many, -NUMBER when it acts on one; when the request says it only in
+        the singular, followed by an identifier: -NUMBER when the name acts on many; else 0."""
         import numpy as np
 
         found = np.zeros(self._size)
@@ -96,9 +99,12 @@ class Number:
             key = stem(word)
             if key in self._objects:
                 said.setdefault(key, set()).add(plural(word))
+        named = {stem(m.group(1).lower()) for m in _BY_ID.finditer(request[:4000])}
         for key, numbers in said.items():
             one, many = self._objects[key]
             if False not in numbers:
                 found[many] += NUMBER
                 found[one] -= NUMBER
+            elif key in named and True not in numbers:  # one, named by its identifier
+                found[many] -= NUMBER
         return found
