@@ -41,7 +41,8 @@ NUMBER = 1.0
 
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # a word followed by an identifier: "droplet 4411", "MR !42", "issue #12", "story sc-1234"
-_BY_ID = re.compile(r"\b([A-Za-z]{2,})\s+[#!]?(?=[\w-]*\d)[\w-]+")
+# (not a quantity: "log 3h", "resize to 4GB", "at 3pm")
+_BY_ID = re.compile(r"\b([A-Za-z]{2,})\s+[#!]?(?![0-9]+[A-Za-z]{1,3}\b)(?=[\w-]*\d)[\w-]+")
 _MANY = frozenset(("list", "search"))  # a name that lists or searches acts on many
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
 
