@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from toolcat.model import Tool
-from toolcat.search.number import NUMBER, Number, name_object, plural
+from toolcat.search.number import NUMBER, SINGULAR, Number, name_object, plural
 
 DEV = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
        / "dev-catalog.json")
@@ -45,7 +45,13 @@ def test_a_name_that_lists_or_searches_acts_on_many():
     assert found.tolist() == [NUMBER, -NUMBER]
 
 
-def test_the_singular_moves_nothing_nor_do_both_numbers_or_words_inside_values():
+def test_the_singular_lowers_a_little_the_names_in_the_plural_that_do_not_list():
+    catalog = Number(tools("get_users", "get_user", "whoami", "list_users", "search_users"))
+    assert catalog.evidence("which user am I logged in as").tolist() == [
+        -SINGULAR, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_a_search_both_numbers_and_words_inside_values_move_nothing():
     catalog = Number(tools("search_dashboards", "get_dashboard", "get_notes", "get_note"))
     assert not catalog.evidence("find the dashboard about kafka consumer lag").any()
     assert not catalog.evidence("the dashboard among the dashboards of team a").any()

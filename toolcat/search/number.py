@@ -9,9 +9,12 @@ requests", "did the checks pass") asks for many: a tool whose name acts on one o
 NUMBER nats, and one whose name acts on many of them (in the plural, or a name that lists or
 searches: `getBibleVersionList`) gains NUMBER nats. A singular says little:
 "find the dashboard about kafka" is for `search_dashboards`, a search that returns many to
-find one, so a request in the singular moves nothing, nor does one that says both ("the
-airport among the German airports"), unless it names one thing by its identifier ("roll
-droplet 4411 back", "merge MR !42", "issue #12"): then a name acting on many loses NUMBER nats.
+find one. So a request in the singular lowers only the names that say the object in the
+plural without listing or searching (`get_users` for "which user am I logged in as",
+`get_all_services` for "error logs from the payments service"), by SINGULAR nats; a request
+that says both numbers ("the airport among the German airports") moves nothing; and one that
+names one thing by its identifier ("roll droplet 4411 back", "merge MR !42", "issue #12")
+takes NUMBER nats from every name acting on many.
 
 A name's object is the last word of its name before a preposition that is neither a stop word
 nor a verb of the action table (`list_change_requests` -> requests, `add_project_to_task` ->
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
 # One nat, what the action agreement gives (toolcat.search.actions.AGREEMENT): 0.5 and 1.5
 # measured in docs/ranking.md.
 NUMBER = 1.0
+# Half a nat: a name in the plural may still return the one a request asks for (`airports_get`
+# with an ICAO code); at a whole nat ToolAlpaca's hit@1 fell 0.737 -> 0.727 (docs/ranking.md).
+SINGULAR = 0.5
 
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # a word followed by an identifier: "droplet 4411", "MR !42", "issue #12", "story sc-1234"
@@ -79,19 +85,25 @@ class Number:
 
         self._size = len(tools)
         by_stem: dict[str, tuple[list[int], list[int]]] = {}  # stem -> (singular, plural)
+        bare: dict[str, list[int]] = {}  # stem -> the names in the plural that do not list
         for i, tool in enumerate(tools):
             found = name_object(tool.name)
             if found is not None:
                 said = {w.lower() for w in _NAME_WORD.findall(tool.name, 0, 200)}
                 many = plural(found) or bool(_MANY & said)
                 by_stem.setdefault(stem(found), ([], []))[many].append(i)
+                if plural(found) and not _MANY & said:
+                    bare.setdefault(stem(found), []).append(i)
         self._objects = {key: (np.array(one, dtype=np.int64), np.array(many, dtype=np.int64))
                          for key, (one, many) in by_stem.items()}
+        self._plural = {key: np.array(found, dtype=np.int64) for key, found in bare.items()}
 
     def evidence(self, request: str) -> np.ndarray:
         """For each tool whose name's object the request says only in the plural: +NUMBER when
-        the name acts on many, -NUMBER when it acts on one; when the request says it only in
-        the singular, followed by an identifier: -NUMBER when the name acts on many; else 0."""
+        the name acts on many, -NUMBER when it acts on one. When the request says it only in
+        the singular: -NUMBER when the name acts on many and the request names the object by
+        an identifier, else -SINGULAR when the name says it in the plural and does not list or
+        search. Otherwise 0."""
         import numpy as np
 
         found = np.zeros(self._size)
@@ -108,4 +120,6 @@ class Number:
                 found[one] -= NUMBER
             elif key in named and True not in numbers:  # one, named by its identifier
                 found[many] -= NUMBER
+            elif True not in numbers and key in self._plural:
+                found[self._plural[key]] -= SINGULAR
         return found
