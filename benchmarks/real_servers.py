@@ -1,7 +1,7 @@
 """Ranking on real MCP servers: benchmarks/data/real-servers (see its SOURCE.md).
 
-For each half (dev, heldout, fresh, fresh2, fresh3, fresh4) and scorer: first (the first tool is one the
-request needs), top5 (every tool the request needs is in the first 5: recall@5 over
+For each half (dev, heldout, fresh, fresh2, fresh3, fresh4) and scorer: first (the first tool
+is one the request needs), top5 (every tool the request needs is in the first 5: recall@5 over
 `relevant_groups`), nDCG@10, and, with the cut (`toolcat.search.cut`), the share of requests
 whose needed tools all survive it and the mean number of tools it keeps of 5. `pick` runs
 toolcat's defaults (unsafe tools left out) with 5 slots, as `toolcat pick -k 5` does.
