@@ -287,7 +287,8 @@ class HybridScorer:
         best = np.max(semantic.similarity(asked, cached=cached), axis=1)
         vectors = (embed_texts(self.embedder, asked, cache=self.cache)[0] if cached
                    else np.stack([self.embedder.query_vector(q) for q in asked]))
-        away = dict(zip(asked, far_from_tools(abstention, vectors, best), strict=True))
+        away = dict(zip(asked, far_from_tools(abstention, vectors, best, asked),
+                        strict=True))
         return [bool(away.get(q, False)) for q in queries]
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
