@@ -20,10 +20,18 @@ DATA = REPO / "benchmarks" / "data" / "real-servers"
 sys.path.insert(0, str(REPO))
 
 from toolcat.catalog.load import load_catalog  # noqa: E402
+from toolcat.model import Tool  # noqa: E402
 from toolcat.search import build_scorer, default_scorer  # noqa: E402
 from toolcat.search.pick import pick  # noqa: E402
+from toolcat.search.ranking import Scorer  # noqa: E402
 
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3")
+
+
+def empty(query: str, tools: list[Tool], scorer: Scorer) -> bool:
+    """Whether pick shows no tool for `query` (unsafe tools allowed: only the abstention and
+    the floor leave a pick empty)."""
+    return not pick(query, tools, max_candidates=5, scorer=scorer, allow_unsafe=True).picks
 
 
 def queries(path: Path) -> list[str]:
@@ -40,14 +48,10 @@ def main() -> None:
         tools = list(load_catalog(DATA / f"{half}-catalog.json").tools)
         scorer = build_scorer(default_scorer(len(tools))[0], tools)
 
-        def empty(query: str) -> bool:
-            return not pick(query, tools, max_candidates=5, scorer=scorer,
-                            allow_unsafe=True).picks
-
         needed = queries(DATA / f"{half}-queries.jsonl")
         off = queries(DATA / f"{half}-offcatalog.jsonl")
-        lost = [q for q in needed if empty(q)]
-        let = [q for q in off if not empty(q)]
+        lost = [q for q in needed if empty(q, tools, scorer)]
+        let = [q for q in off if not empty(q, tools, scorer)]
         print(f"{half}: needed kept {1 - len(lost) / len(needed):.3f} ({len(needed) - len(lost)}"
               f" of {len(needed)}); off-catalog turned away {1 - len(let) / len(off):.3f} "
               f"({len(off) - len(let)} of {len(off)})", flush=True)
