@@ -10,6 +10,7 @@ pick at all, and those where a needed tool was left out as unsafe.
     nice -n 10 python benchmarks/safety_pick.py --halves fresh   # the fresh half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh2  # the fresh2 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh3  # the fresh3 half, measured once
+    nice -n 10 python benchmarks/safety_pick.py --halves fresh4  # the fresh4 half, measured once
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=REPO / "benchmarks" / "data" / "real-servers")
     parser.add_argument("--halves", nargs="+",
-                        choices=("dev", "heldout", "fresh", "fresh2", "fresh3"),
+                        choices=("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4"),
                         default=["dev", "heldout"])
     args = parser.parse_args()
     for half in args.halves:

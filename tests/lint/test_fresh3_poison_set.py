@@ -1,7 +1,7 @@
-"""benchmarks/data/poison/fresh3.yaml holds together as data: it is never linted here (the
-integrator measures it once with `benchmarks/poison_accuracy.py --fresh`), but every entry is
-laid out as its header says, every attack wording sits where its `at` says, and every tool
-loads as a catalog of its own."""
+"""benchmarks/data/poison/fresh3.yaml and fresh4.yaml hold together as data: they are never
+linted here (the integrator measures each once with `benchmarks/poison_accuracy.py --fresh`),
+but every entry is laid out as its header says, every attack wording sits where its `at` says,
+and every tool loads as a catalog of its own."""
 
 from __future__ import annotations
 
@@ -14,15 +14,16 @@ import yaml
 
 from toolcat.catalog.load import load_catalog
 
-FRESH3 = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison" / "fresh3.yaml"
+POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
+SETS = ("fresh3.yaml", "fresh4.yaml")
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
           "format", "$comment", "$id"}
 
 
-def entries() -> list[dict]:
-    loaded = yaml.safe_load(FRESH3.read_text(encoding="utf-8"))
+def entries(name: str) -> list[dict]:
+    loaded = yaml.safe_load((POISON / name).read_text(encoding="utf-8"))
     assert isinstance(loaded, list)
     return loaded
 
@@ -51,8 +52,9 @@ def strings_at(tool: dict, place: str) -> list[object]:
     return [s.get(place) for s in schemas(tool)]
 
 
-def test_sixty_attacks_in_nine_classes_and_forty_benign_tools():
-    items = entries()
+@pytest.mark.parametrize("name", SETS)
+def test_sixty_attacks_in_nine_classes_and_forty_benign_tools(name):
+    items = entries(name)
     assert len({e["id"] for e in items}) == len(items) == 100
     classes = Counter(e["class"] for e in items)
     assert classes.pop("benign") == 40
@@ -60,16 +62,17 @@ def test_sixty_attacks_in_nine_classes_and_forty_benign_tools():
     assert min(classes.values()) >= 6
 
 
-def test_attacks_in_other_languages_cover_many_languages_and_whole_tools():
-    attacks = [e for e in entries() if e["class"] != "benign"]
+@pytest.mark.parametrize("name", SETS)
+def test_attacks_in_other_languages_cover_many_languages_and_whole_tools(name):
+    attacks = [e for e in entries(name) if e["class"] != "benign"]
     foreign = [e for e in attacks if e["lang"] != "en"]
     assert len(foreign) >= 14 and len({e["lang"] for e in foreign}) >= 12
     assert any("whole tool" in e["style"] for e in foreign)
     assert any("whole tool" not in e["style"] for e in foreign)
 
 
-@pytest.mark.parametrize("entry", [e for e in entries() if e["class"] != "benign"],
-                         ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", [e for name in SETS for e in entries(name)
+                                   if e["class"] != "benign"], ids=lambda e: e["id"])
 def test_every_attack_wording_sits_where_its_entry_says(entry):
     places = entry["at"] if isinstance(entry["at"], list) else [entry["at"]]
     texts = entry["text"] if isinstance(entry["text"], list) else [entry["text"]]
@@ -79,8 +82,9 @@ def test_every_attack_wording_sits_where_its_entry_says(entry):
         assert text in strings_at(entry["tool"], place), (entry["id"], place)
 
 
-def test_every_tool_loads_as_a_catalog_of_its_own(tmp_path):
-    for entry in entries():
+@pytest.mark.parametrize("name", SETS)
+def test_every_tool_loads_as_a_catalog_of_its_own(name, tmp_path):
+    for entry in entries(name):
         target = tmp_path / f"{entry['id']}.json"
         target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
         catalog = load_catalog(target, lenient=True)

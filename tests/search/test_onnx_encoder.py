@@ -98,6 +98,23 @@ def test_onnx_and_torch_agree_on_the_labeled_sets(in_cache, benchdata):
     same_vectors_and_top_10(queries, benchdata / "metatool" / "catalog.json")
 
 
+def test_a_batch_batched_by_length_gives_each_text_its_own_vector_in_the_order_given(
+        in_cache):
+    # the batch is run shortest first, in batches of 2, and must come back in the order given
+    texts = ["Find flights from Lisbon to Berlin next Friday for two adults, economy class, "
+             "and tell me which one leaves earliest in the morning",
+             "hello",
+             "open a pull request for my branch",
+             "weather"]
+    onnx_side = fresh_embedder()
+    assert onnx_side.query_encoder is not None
+    alone = np.stack([onnx_side.query_encoder.encode([t])[0] for t in texts])
+    batched = onnx_side.query_encoder.encode(texts, batch_size=2)
+    assert batched.shape == alone.shape
+    assert float(np.min(np.sum(batched * alone, axis=1))) >= 0.99999
+    assert np.argmax(batched @ alone.T, axis=1).tolist() == [0, 1, 2, 3]
+
+
 def test_without_onnxruntime_torch_encodes_and_says_so_once(in_cache, monkeypatch, caplog):
     available = onnx_encoder.runtime_available
     monkeypatch.setattr(onnx_encoder, "runtime_available", lambda: False)

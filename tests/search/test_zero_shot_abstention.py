@@ -60,3 +60,30 @@ def test_a_scorer_built_beforehand_turns_away_what_the_named_one_does(shared_cac
     hello = pick("hello", demo, scorer=built)
     assert hello.picks == () and "nearer to requests no tool fits" in hello.message
     assert pick("what's the weather in Oslo", demo, scorer=built).picks
+
+
+REAL = REPO / "benchmarks" / "data" / "real-servers"
+
+
+@pytest.mark.parametrize(("request_text", "tool"), [
+    ("am I free thursday between 2 and 4?", "get-freebusy"),
+    ("is Marco online right now?", "get_presence"),
+    ("push tomorrow's standup to 9:30", "update-event"),
+])
+def test_a_short_everyday_request_for_a_tool_is_not_turned_away(run, shared_cache,
+                                                                 request_text, tool):
+    """A short request lies near small talk whatever it asks (its cosine to every tool's long
+    text is low): the zero-shot decision has a margin of its own for short requests, so these
+    reach the calendar and chat tools of real servers instead of "no tool fits"."""
+    result = run("pick", "-c", str(REAL / "fresh-catalog.json"), request_text, "-k", "10",
+                 "--no-cut", "--allow-unsafe", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert tool in [p["name"] for p in found["picks"]], found["message"]
+
+
+@pytest.mark.parametrize("request_text", ["good evening!", "many thanks", "catch you later"])
+def test_small_talk_is_still_turned_away_on_a_real_catalog(run, shared_cache, request_text):
+    result = run("pick", "-c", str(REAL / "fresh-catalog.json"), request_text, "--json")
+    found = json.loads(result.stdout)
+    assert found["picks"] == [] and "nearer to requests no tool fits" in found["message"]

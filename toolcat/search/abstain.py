@@ -22,6 +22,7 @@ tool's own text than to every vector the file holds is never turned away (docs/s
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,16 +30,31 @@ import numpy as np
 
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
 MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
+SHORT_WORDS = 10  # a request of at most this many words is short (Abstention.short_margin)
 # the zero-shot abstention shipped for the default embedding model (train/abstention.py)
 SHIPPED = Path(__file__).parent / "models" / "zero-shot-abstain.npz"
 
 
 @dataclass(frozen=True)
 class Abstention:
-    """Unit vectors of requests no tool fits (one a row) and the fitted margin."""
+    """Unit vectors of requests no tool fits (one a row) and the fitted margin.
+
+    `short_margin` (None: `margin`) is the margin of a short request (SHORT_WORDS words or
+    fewer). A short request's cosine to a tool's long text is low, whether or not the tool
+    fits, and small talk is short: "am I free thursday between 2 and 4?" lies as near to "are
+    you there?" as to the calendar tool. The zero-shot decision fits a margin of its own for
+    short requests (train/abstention.py); a tuning, fitted on the catalog's own requests,
+    has one margin."""
 
     vectors: np.ndarray
     margin: float
+    short_margin: float | None = None
+
+    def margins(self, queries: Sequence[str]) -> np.ndarray:
+        """The margin of each of `queries`: `short_margin` for a short one, else `margin`."""
+        short = self.margin if self.short_margin is None else self.short_margin
+        return np.array([short if len(q.split()) <= SHORT_WORDS else self.margin
+                         for q in queries], dtype=np.float64)
 
 
 def contrast(negatives: np.ndarray, evidence: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -87,26 +103,29 @@ def shows_nothing(best: np.ndarray, threshold: float, away: np.ndarray) -> np.nd
 @functools.cache
 def shipped(ident: str) -> Abstention | None:
     """The zero-shot abstention fitted once for the embedding model `ident` and shipped with
-    toolcat (SHIPPED: the built-in small talk's vectors and a margin, fitted on public
-    labeled sets so that at most 2% of their requests that need a tool are turned away;
-    train/abstention.py), or None when none was fitted for that model."""
+    toolcat (SHIPPED: the built-in small talk's vectors and two margins, for short requests
+    and the others, fitted on public labeled sets so that at most 0.5% of their requests that
+    need a tool are turned away; train/abstention.py), or None when none was fitted for that
+    model."""
     try:
         with np.load(SHIPPED, allow_pickle=False) as stored:
             model, margin = str(stored["model"]), float(stored["margin"])
+            short = float(stored["short_margin"]) if "short_margin" in stored else margin
             vectors = stored["vectors"].astype(np.float32)
     except (OSError, KeyError, ValueError):
         return None
-    if model != ident or vectors.ndim != 2 or not 0 <= margin <= MAX_MARGIN:
+    if model != ident or vectors.ndim != 2 \
+            or not (0 <= margin <= MAX_MARGIN and 0 <= short <= MAX_MARGIN):
         return None
-    return Abstention(vectors, margin)
+    return Abstention(vectors, margin, short)
 
 
-def far_from_tools(abstention: Abstention, queries: np.ndarray,
-                   best: np.ndarray) -> np.ndarray:
-    """Which requests (unit vectors, one a row) are turned away when `best` is each one's
-    highest cosine to any tool: the nearest request no tool fits is nearer, by more than the
-    margin (the module docstring, without usage)."""
+def far_from_tools(abstention: Abstention, queries: np.ndarray, best: np.ndarray,
+                   texts: Sequence[str]) -> np.ndarray:
+    """Which requests (unit vectors, one a row; `texts` the requests) are turned away when
+    `best` is each one's highest cosine to any tool: the nearest request no tool fits is
+    nearer, by more than the request's margin (the module docstring, without usage)."""
     if not len(queries) or queries.shape[1] != abstention.vectors.shape[1]:
         return np.zeros(len(queries), dtype=bool)
     nearest = (queries @ abstention.vectors.T).max(axis=1)
-    return np.asarray(nearest - best > abstention.margin)
+    return np.asarray(nearest - best > abstention.margins(texts))

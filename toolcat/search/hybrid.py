@@ -55,6 +55,7 @@ from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's we
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
+from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
 from toolcat.search.verbs import CatalogVerbs
 
@@ -118,6 +119,7 @@ class HybridScorer:
         self.centres = Centres(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
+        self.statements = Statements(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
     @property
@@ -191,9 +193,11 @@ class HybridScorer:
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        lexical = (np.array([self.lexical.evidence(q)[0] + self.servers.evidence(q)
+        lexical = (np.array([self.lexical.evidence(without_statements(q))[0]
+                             + self.servers.evidence(q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
+                             + self.statements.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -292,7 +296,8 @@ class HybridScorer:
         best = np.max(semantic.similarity(asked, cached=cached), axis=1)
         vectors = (embed_texts(self.embedder, asked, cache=self.cache)[0] if cached
                    else np.stack([self.embedder.query_vector(q) for q in asked]))
-        away = dict(zip(asked, far_from_tools(abstention, vectors, best), strict=True))
+        away = dict(zip(asked, far_from_tools(abstention, vectors, best, asked),
+                        strict=True))
         return [bool(away.get(q, False)) for q in queries]
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
@@ -303,8 +308,9 @@ class HybridScorer:
         found = self.parts([query])[0]
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
         cosine = float(self.cosine([part])[0][index]) if semantic is not None else 0.0
-        reason, details = why(self.lexical, part, index,
-                              float(self.lexical.evidence(part)[0][index]), cosine,
+        words = without_statements(part)  # a statement's words are values, not evidence
+        reason, details = why(self.lexical, words, index,
+                              float(self.lexical.evidence(words)[0][index]), cosine,
                               self.weight, self.embedder.ident)
         if part != query:
             lift = found.lift[found.source[index]]
@@ -341,6 +347,11 @@ class HybridScorer:
                     "names one of")
             reason = f"{reason}; its name {said} ({number:+.1f})"
             details = {**details, "number_evidence": number}
+        stated = float(self.statements.evidence(part)[index])
+        if stated:
+            reason = (f"{reason}; it takes a statement in the language of the one the request "
+                      f"holds ({stated:.1f})")
+            details = {**details, "statement_evidence": stated}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "

@@ -146,15 +146,20 @@ class OnnxEncoder:
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """Unit-length float32 vectors, one row per text. One text runs on one thread (its
         layers are too small to gain from more: see embeddings._one_thread); batches on
-        onnxruntime's choice of threads, as torch batches run on torch's."""
+        onnxruntime's choice of threads, as torch batches run on torch's. Texts are batched
+        by length, as sentence-transformers batches them: a batch is padded to its longest
+        text, and requests of 20 and 300 word pieces side by side cost twice the time (the
+        vectors are the same, each row is computed apart)."""
         session = self._session(1 if len(texts) == 1 else 0)
+        with native.section():
+            encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         parts = []
         for start in range(0, len(texts), batch_size):
-            with native.section():
-                encodings = self.tokenizer.encode_batch(texts[start:start + batch_size])
-            width = max(len(e.ids) for e in encodings)
-            feed = {name: np.zeros((len(encodings), width), dtype=np.int64) for name in INPUTS}
-            for row, encoding in enumerate(encodings):
+            batch = [encodings[i] for i in order[start:start + batch_size]]
+            width = max(len(e.ids) for e in batch)
+            feed = {name: np.zeros((len(batch), width), dtype=np.int64) for name in INPUTS}
+            for row, encoding in enumerate(batch):
                 size = len(encoding.ids)
                 feed["input_ids"][row, :size] = encoding.ids
                 feed["attention_mask"][row, :size] = encoding.attention_mask
@@ -162,7 +167,10 @@ class OnnxEncoder:
             with native.section():
                 hidden = session.run(None, feed)[0]
             parts.append(pool(hidden, feed["attention_mask"]))
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        pooled = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        found = np.empty_like(pooled)
+        found[order] = pooled
+        return found
 
 
 def pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

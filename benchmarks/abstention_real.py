@@ -1,0 +1,66 @@
+"""The zero-shot abstention on real MCP servers (benchmarks/data/real-servers, SOURCE.md): per
+half, the share of the requests that need a tool which `toolcat pick` keeps (unsafe tools
+allowed, so that only the abstention and the floor turn a request away), and the share of the
+half's off-catalog requests (`<half>-offcatalog.jsonl`: greetings and small talk, and requests
+for a service no server of the half offers, written before any score was looked at) that it
+turns away, with the requests that went the wrong way.
+
+    nice -n 10 python benchmarks/abstention_real.py --halves dev fresh fresh2 fresh3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "benchmarks" / "data" / "real-servers"
+sys.path.insert(0, str(REPO))
+
+from toolcat.catalog.load import load_catalog  # noqa: E402
+from toolcat.model import Tool  # noqa: E402
+from toolcat.search import build_scorer, default_scorer  # noqa: E402
+from toolcat.search.pick import pick  # noqa: E402
+from toolcat.search.ranking import Scorer  # noqa: E402
+
+HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3")
+
+
+def empty(query: str, tools: list[Tool], scorer: Scorer) -> bool:
+    """Whether pick shows no tool for `query` (unsafe tools allowed: only the abstention and
+    the floor leave a pick empty)."""
+    return not pick(query, tools, max_candidates=5, scorer=scorer, allow_unsafe=True).picks
+
+
+def queries(path: Path) -> list[str]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line)["query"] for line in handle if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--halves", nargs="+", choices=HALVES, default=("dev",))
+    parser.add_argument("--quiet", action="store_true", help="figures only")
+    args = parser.parse_args()
+    for half in args.halves:
+        tools = list(load_catalog(DATA / f"{half}-catalog.json").tools)
+        scorer = build_scorer(default_scorer(len(tools))[0], tools)
+
+        needed = queries(DATA / f"{half}-queries.jsonl")
+        off = queries(DATA / f"{half}-offcatalog.jsonl")
+        lost = [q for q in needed if empty(q, tools, scorer)]
+        let = [q for q in off if not empty(q, tools, scorer)]
+        print(f"{half}: needed kept {1 - len(lost) / len(needed):.3f} ({len(needed) - len(lost)}"
+              f" of {len(needed)}); off-catalog turned away {1 - len(let) / len(off):.3f} "
+              f"({len(off) - len(let)} of {len(off)})", flush=True)
+        if not args.quiet:
+            for q in lost:
+                print(f"  needed, turned away: {q}")
+            for q in let:
+                print(f"  off-catalog, let through: {q}")
+
+
+if __name__ == "__main__":
+    main()
