@@ -51,7 +51,8 @@ def covered(group: set[str], tools: list[toolcat.Tool]) -> bool:
     return any(matches(label, t) for t in tools for label in group)
 
 
-def measure(tools: list, items: list[dict], scorer_name: str) -> dict[str, float]:
+def measure(tools: list, items: list[dict], scorer_name: str,
+            misses: bool = False) -> dict[str, float]:
     scorer = build_scorer(scorer_name, tools)
     totals = {"first": 0.0, "top5": 0.0, "ndcg@10": 0.0, "cut_top5": 0.0, "kept": 0.0}
     for scores, item in zip(score_many(scorer, [i["query"] for i in items]), items,
@@ -60,6 +61,8 @@ def measure(tools: list, items: list[dict], scorer_name: str) -> dict[str, float
         ranked = [tools[i] for i in order[:10]]
         groups = groups_of(item)
         totals["first"] += float(covered(set().union(*groups), ranked[:1]))
+        if misses and not covered(set().union(*groups), ranked[:1]):
+            print_miss(item["query"], groups, [(tools[i], scores[i]) for i in order])
         totals["top5"] += sum(covered(g, ranked[:SLOTS]) for g in groups) / len(groups)
         gains, open_groups = [], list(groups)  # each group is found once: a request that
         for p, t in enumerate(ranked):  # any of five tools answers gains once, not five times
@@ -73,6 +76,17 @@ def measure(tools: list, items: list[dict], scorer_name: str) -> dict[str, float
         totals["cut_top5"] += sum(covered(g, ranked[:kept]) for g in groups) / len(groups)
         totals["kept"] += kept
     return {k: v / len(items) for k, v in totals.items()}
+
+
+def print_miss(query: str, groups: list[set[str]], ranked: list[tuple]) -> None:
+    """One request whose first tool is not one it needs: its top 3 and where the needed
+    tool of each group is."""
+    top = ", ".join(f"{t.qualified_name} {s:.3f}" for t, s in ranked[:3])
+    where = "; ".join(
+        f"{'/'.join(sorted(g))} " + str(next((p + 1 for p, (t, _) in enumerate(ranked)
+                                               if covered(g, [t])), "-"))
+        for g in groups)
+    print(f"    miss {query[:90]!r}\n      top: {top}\n      expected: {where}")
 
 
 def picked(catalog: toolcat.Catalog, items: list[dict]) -> dict[str, float]:
@@ -93,6 +107,9 @@ def main() -> None:
     parser.add_argument("--halves", nargs="+", choices=HALVES, default=("dev", "heldout"))
     parser.add_argument("--scorers", nargs="+", default=("bm25", "semantic", "hybrid"))
     parser.add_argument("--no-pick", action="store_true", help="skip pick's defaults")
+    parser.add_argument("--misses", action="store_true",
+                        help="print each request whose first tool is not one it needs, with "
+                             "the top 3 and the needed tools' ranks")
     args = parser.parse_args()
     for half in args.halves:
         catalog = load_catalog(DATA / f"{half}-catalog.json")
@@ -102,7 +119,7 @@ def main() -> None:
         print(f"  {'scorer':<10} {'first':>6} {'top5':>6} {'nDCG@10':>8} {'cut top5':>9} "
               f"{'kept':>5}")
         for name in args.scorers:
-            row = measure(list(catalog.tools), items, name)
+            row = measure(list(catalog.tools), items, name, args.misses)
             print(f"  {name:<10} {row['first']:6.3f} {row['top5']:6.3f} {row['ndcg@10']:8.3f} "
                   f"{row['cut_top5']:9.3f} {row['kept']:5.2f}", flush=True)
         if not args.no_pick:

@@ -21,7 +21,9 @@ A last one breaks near-ties between siblings of one server: a tool whose name ad
 request never says to a sibling's that fits about as well loses half a nat
 (`toolcat.search.siblings`). The cosine of an order is read in part from its head alone,
 without the phrases that say where or about what, and a tool whose name acts on a word an
-order says only in such a phrase loses a nat (`toolcat.search.focus`).
+order says only in such a phrase loses a nat (`toolcat.search.focus`). A request that asks
+for many of what a tool's name acts on gives a nat to the names that act on many and takes
+one from those that act on one (`toolcat.search.number`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -47,6 +49,7 @@ from toolcat.search.central import Centres
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
+from toolcat.search.number import Number
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
@@ -115,6 +118,7 @@ class HybridScorer:
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.centres = Centres(self.tools)
         self.focus = Focus(self.tools)
+        self.number = Number(self.tools)
         self.statements = Statements(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
@@ -192,6 +196,7 @@ class HybridScorer:
         lexical = (np.array([self.lexical.evidence(without_statements(q))[0]
                              + self.servers.evidence(q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
+                             + self.number.evidence(q)
                              + self.statements.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
@@ -335,6 +340,13 @@ class HybridScorer:
             reason = (f"{reason}; its name acts on what the request names only as where or "
                       f"about what ({aside:.1f})")
             details = {**details, "aside_evidence": aside}
+        number = float(self.number.evidence(part)[index])
+        if number:
+            said = ("acts on many of what the request asks for many of" if number > 0 else
+                    "acts on one of what the request asks for many of, or on many of what it "
+                    "names one of")
+            reason = f"{reason}; its name {said} ({number:+.1f})"
+            details = {**details, "number_evidence": number}
         stated = float(self.statements.evidence(part)[index])
         if stated:
             reason = (f"{reason}; it takes a statement in the language of the one the request "
