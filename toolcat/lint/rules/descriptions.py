@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolcat.lint.findings import Context, Problem, tool_rule
-from toolcat.lint.text import STOPWORDS, description_words, parameter_path, stem, words
+from toolcat.lint.text import (
+    STOPWORDS,
+    description_plain_words,
+    description_words,
+    name_words,
+    parameter_path,
+    stem,
+)
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool, compact_json
 from toolcat.source.refs import resolve_pointer
@@ -84,7 +91,7 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
     text = tool.description.strip()
     if not text:
         return
-    found = words(text)
+    found = description_plain_words(tool, ctx)
     minimum = ctx.options["min_description_words"]
     lowered = " ".join(found)
     if lowered in PLACEHOLDERS or text.lower() in PLACEHOLDERS:
@@ -247,7 +254,7 @@ def description_repeats_name(tool: Tool, ctx: Context) -> Iterator[Problem]:
     described = set(description_words(tool, ctx))
     if not described:
         return
-    named = {stem(w) for w in words(tool.name)} | NAME_FILLER
+    named = {stem(w) for w in name_words(tool, ctx)} | NAME_FILLER
     named |= {w[:-1] for w in named if w.endswith("s")} | {w + "s" for w in named}
     if described <= named:
         yield Problem(f"the description only repeats the name '{tool.name}'",
