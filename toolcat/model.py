@@ -502,9 +502,10 @@ def compact_json(value: Json) -> str:
     try:
         fast = orjson.dumps(value)
     except TypeError:  # a key that is not a string, an integer past 64 bits, a lone surrogate
-        fast = b"null"
-    if not _UNLIKE_STDLIB.search(fast):
-        return fast.decode()
+        pass
+    else:
+        if not _UNLIKE_STDLIB.search(fast):
+            return fast.decode()
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 

@@ -422,6 +422,8 @@ def _listed(found: list[tuple[int, str]]) -> str:
 
 
 _FAST_CHECK = re.compile(r"[^\x09\x0a\x0d\x20-\x7e]")
+
+
 def _not_printable(catalog: Catalog) -> set[int]:
     """The ids of the tools with a string (in the entry or the resolved schema) that is not
     printable ASCII, tab and line breaks aside; nearly every definition has none, and
