@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import pytest
 
 from toolcat.errors import UsageError
-from toolcat.model import Tool
+from toolcat.model import Tool, compact_json
 from toolcat.providers.tokens import count_tokens, definition_text, definition_tokens
 
 
@@ -30,3 +33,29 @@ def test_a_tool_costs_the_tokens_of_its_compact_definition():
 def test_unknown_encoding_is_a_usage_error():
     with pytest.raises(UsageError, match="known: o200k_base, cl100k_base"):
         count_tokens("x", "p50k_base")
+
+
+def _stdlib(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+@pytest.mark.parametrize("value", [
+    {"default": 1e-05, "minimum": 0.0001, "maximum": 1e16, "step": 2.5e-07, "big": 1e300},
+    {"x": [0.1, -0.0, 1.0, 123456789012345680.0, 5e-324, 9999999999999998.0]},
+    {"default": None, "anyOf": [{"type": "null"}], "nullable": True},
+    {"text": "tab\t nl\n \x00 \x1f \x7f \u2028 \ufeff é 😀 \"quoted\" back\\slash"},
+    {"huge": 2 ** 64, "negative": -2 ** 63 - 1},
+    {1: "a key that is not a string", "tuple": (1, 2), "lone": "\ud800"},
+])
+def test_compact_json_writes_what_the_standard_library_writes(value):
+    # sizes and token counts of every definition come from this text: orjson writes it
+    # where it agrees with json.dumps, which decides floats, nulls and whatever orjson refuses
+    assert compact_json(value) == _stdlib(value)
+
+
+@pytest.mark.parametrize("value", [math.nan, {"x": math.inf}, {"o": object()}])
+def test_compact_json_refuses_what_the_standard_library_refuses(value):
+    with pytest.raises((ValueError, TypeError)) as found:
+        _stdlib(value)
+    with pytest.raises(found.type):
+        compact_json(value)

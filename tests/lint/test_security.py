@@ -201,6 +201,21 @@ def test_a_few_stray_zero_width_characters_are_a_warning_and_hiding_ones_an_erro
         (rule, "warning" if rule == "TC609" else "error")]
 
 
+@pytest.mark.parametrize(("control", "shown"), [
+    ("\x7f", "U+007F"), ("\x08", "U+0008"), ("\x0c", "U+000C"), ("\x1b", "U+001B")])
+def test_an_ascii_control_character_is_found_as_any_hidden_one(tmp_path, control, shown):
+    # ASCII, so only the escape orjson writes for it (or DEL's own byte) shows it
+    entry = tool("Show the balance.", annotations={"title": f"Balance{control} title"})
+    [finding] = lint_one(tmp_path, entry, LintSettings(select=("TC602", "TC609"))).findings
+    assert (finding.rule, finding.where.pointer) == ("TC602", "/tools/0/annotations/title")
+    assert shown in finding.message
+
+
+def test_backslashes_written_in_a_text_are_not_hidden_characters(tmp_path):
+    entry = tool(r"Read C:\users\bob\file.txt; \b and \f are regex escapes, \u00e9 is é.")
+    assert lint_one(tmp_path, entry, LintSettings(select=("TC602", "TC609"))).findings == ()
+
+
 def test_a_zero_width_character_in_a_name_or_key_is_an_error(tmp_path):
     entry = tool("Plain text.")
     entry["name"] = "add\u200b"

@@ -13,6 +13,7 @@ from tests.conftest import CATALOGS
 from toolcat.catalog.load import load_catalog
 from toolcat.lint.engine import lint_catalog
 from toolcat.lint.settings import LintSettings
+from toolcat.lint.text import words, words_of
 
 ONLY_TC302 = LintSettings(select=("TC302",))
 
@@ -65,3 +66,15 @@ def test_a_description_that_says_what_and_to_what_is_not_vague(write, descriptio
 def test_the_demo_catalog_has_no_vague_description():
     report = lint_catalog(load_catalog(CATALOGS), ONLY_TC302)
     assert report.findings == ()
+
+
+@pytest.mark.parametrize("texts", [
+    ["getUserID", "HTTPServer_status", "ΟΔΟΣ και ΟΔΟΣ", "Σ", "a\u00adb"],
+    ["endsWith", "Upper", "lower", ""],
+    ["a name with the separator \x00 in it", "getWeather"],
+    [],
+])
+def test_the_words_of_many_texts_read_at_once_are_each_texts_own(texts):
+    # a catalog's names and descriptions are read joined: no camelCase boundary, no final
+    # sigma and no word may run from one text into the next
+    assert words_of(texts) == [words(text) for text in texts]

@@ -38,16 +38,62 @@ def content_words(text: str) -> list[str]:
     return [stem(w) for w in words(text) if w not in STOPWORDS]
 
 
+# between texts read as one: no word holds it, no camelCase boundary or case rule (the final
+# sigma of `lower`) reads across it
+_APART = "\x00"
+
+
+def words_of(texts: list[str]) -> list[list[str]]:
+    """`words` of each of `texts`, the same lists, read in one pass over all of them joined
+    (a catalog's names or descriptions: one regular expression pass and one `lower` instead
+    of one per text)."""
+    joined = _APART.join(texts)
+    if joined.count(_APART) != max(len(texts) - 1, 0):  # a text holds the separator itself
+        return [words(text) for text in texts]
+    findall = _WORD.findall
+    return [findall(part) for part in
+            split_camel(joined).replace("_", " ").lower().split(_APART)] if texts else []
+
+
+def content_words_of(found: list[list[str]]) -> list[list[str]]:
+    """`content_words` from lists of `words`, each distinct word folded once."""
+    folded = {w: stem(w) for w in set().union(*found) if w not in STOPWORDS}
+    return [[folded[w] for w in each if w in folded] for each in found]
+
+
+def description_plain_words(tool: Tool, ctx: Context) -> list[str]:
+    """`words` of the tool's description, read once per distinct description of the catalog,
+    all at once, in a lint run (catalogs repeat descriptions). The list is shared: callers do
+    not change it."""
+    found = _plain_descriptions(ctx).get(tool.description)
+    return found if found is not None else words(tool.description)
+
+
 def description_words(tool: Tool, ctx: Context) -> list[str]:
-    """The `content_words` of the tool's description, read once per distinct description in
-    a lint run (TC304 and TC501 both compare them; catalogs repeat descriptions). The list
-    is shared: callers do not change it."""
-    known: dict[str, list[str]] = ctx.shared("description-words", dict)
-    text = tool.description
-    found = known.get(text)
-    if found is None:
-        found = known[text] = content_words(text)
-    return found
+    """The `content_words` of the tool's description, once per distinct description (TC304
+    and TC501 both compare them). The list is shared: callers do not change it."""
+    def every() -> dict[str, list[str]]:
+        plain = _plain_descriptions(ctx)
+        return dict(zip(plain, content_words_of(list(plain.values())), strict=True))
+    found = ctx.shared("description-words", every).get(tool.description)
+    return found if found is not None else content_words(tool.description)
+
+
+def _plain_descriptions(ctx: Context) -> dict[str, list[str]]:
+    def every() -> dict[str, list[str]]:
+        texts = list(dict.fromkeys(t.description for t in ctx.catalog.tools))
+        return dict(zip(texts, words_of(texts), strict=True))
+    return ctx.shared("description-plain-words", every)
+
+
+def name_words(tool: Tool, ctx: Context) -> list[str]:
+    """`words` of the tool's name, read for every name of the catalog at once in a lint run
+    (TC304 and TC501). The list is shared: callers do not change it."""
+    known: dict[int, list[str]] = ctx.shared("name-words", lambda: dict(zip(
+        map(id, ctx.catalog.tools), words_of([t.name for t in ctx.catalog.tools]),
+        strict=True)))
+    found = known.get(id(tool))
+    return found if found is not None else words(tool.name)
 
 
 def parameter_path(pointer: str) -> str:

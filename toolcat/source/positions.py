@@ -109,7 +109,10 @@ class JsonIndex:
         if at >= len(self._text):
             return None
         want_key = pointer.endswith("#key")
-        tokens = (pointer[:-4] if want_key else pointer).split("/")[1:]
+        path = pointer[:-4] if want_key else pointer
+        start, path = self._known_ancestor(path)
+        at = at if start is None else start
+        tokens = path.split("/")[1:]
         last = len(tokens) - 1
         for depth, token in enumerate(tokens):
             member = self._member(at, unescape(token) if "~" in token else token)
@@ -120,6 +123,18 @@ class JsonIndex:
                 return key if key >= 0 else at  # an array item has no key
             at = value
         return at
+
+    def _known_ancestor(self, path: str) -> tuple[int | None, str]:
+        """(the offset of the nearest ancestor of `path` known already, the rest of the path
+        below it); (None, path) when none is: the walk down then starts at a tool's entry,
+        not at the top, whose thousands of members it would step over first."""
+        known, cut = self._known, path
+        while known and "/" in cut:
+            cut = cut[:cut.rindex("/")]
+            found = known.get(cut)
+            if found is not None and 0 <= found < len(self._text):
+                return found, path[len(cut):]
+        return None, path
 
     def _member(self, at: int, token: str) -> tuple[int, int] | None:
         """A member of the container at `at`. An array is stepped through only as far as the

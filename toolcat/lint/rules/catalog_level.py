@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from itertools import chain
 
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
-from toolcat.lint.text import content_words, description_words
+from toolcat.lint.text import content_words_of, description_words, name_words
 from toolcat.model import Catalog, Tool
 
 # Words become single characters so that rapidfuzz compares word sequences in C++: a
@@ -61,7 +61,8 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     descriptions = [encoded[t.description] if t.description in encoded else
                     encoded.setdefault(t.description, encode(description_words(t, ctx)))
                     for t in tools]
-    texts = [encode(content_words(t.name)) + d for t, d in zip(tools, descriptions, strict=True)]
+    names = content_words_of([name_words(t, ctx) for t in tools])
+    texts = [encode(n) + d for n, d in zip(names, descriptions, strict=True)]
     matches: dict[int, dict[int, str]] = {}
     first_with: dict[str, int] = {}
     for i, text in enumerate(descriptions):

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolcat.lint.findings import Context, Problem, tool_rule
-from toolcat.lint.text import STOPWORDS, description_words, parameter_path, stem, words
+from toolcat.lint.text import (
+    STOPWORDS,
+    description_plain_words,
+    description_words,
+    name_words,
+    parameter_path,
+    stem,
+)
 from toolcat.lint.walk import SCHEMA_LISTS, Node
 from toolcat.model import Tool, compact_json
 from toolcat.source.refs import resolve_pointer
@@ -81,10 +88,18 @@ def vague_description(tool: Tool, ctx: Context) -> Iterator[Problem]:
     conditions") gives a search nothing to match and a model nothing to choose by. Say what
     the tool does, to what, and what it returns.
     """
+    known: dict[str, list[Problem]] = ctx.shared("TC302-descriptions", dict)
+    problems = known.get(tool.description)
+    if problems is None:  # once per distinct description: catalogs repeat them
+        problems = known[tool.description] = list(_vague(tool, ctx))
+    yield from problems
+
+
+def _vague(tool: Tool, ctx: Context) -> Iterator[Problem]:
     text = tool.description.strip()
     if not text:
         return
-    found = words(text)
+    found = description_plain_words(tool, ctx)
     minimum = ctx.options["min_description_words"]
     lowered = " ".join(found)
     if lowered in PLACEHOLDERS or text.lower() in PLACEHOLDERS:
@@ -244,11 +259,23 @@ def description_repeats_name(tool: Tool, ctx: Context) -> Iterator[Problem]:
     "get_weather: Gets the weather." tells a model nothing the name did not, so it has no
     way to tell this tool from similar ones, nor to know what the tool needs and returns.
     """
-    described = set(description_words(tool, ctx))
-    if not described:
-        return
-    named = {stem(w) for w in words(tool.name)} | NAME_FILLER
-    named |= {w[:-1] for w in named if w.endswith("s")} | {w + "s" for w in named}
-    if described <= named:
+    described = description_words(tool, ctx)
+    if described and _only_named(described, {stem(w) for w in name_words(tool, ctx)}):
         yield Problem(f"the description only repeats the name '{tool.name}'",
                       field="description")
+
+
+# the filler words, each also with a final s added or taken away
+_FILLER_FORMS = NAME_FILLER | {w[:-1] for w in NAME_FILLER if w.endswith("s")} | {
+    w + "s" for w in NAME_FILLER}
+
+
+def _only_named(described: list[str], named: set[str]) -> bool:
+    """Whether every word of `described` is filler or one of the `named` words, each also
+    with a final s added or taken away; read until the first that is not (nearly always
+    the first word or two)."""
+    for word in described:
+        if word not in _FILLER_FORMS and word not in named and word + "s" not in named \
+                and not (word.endswith("s") and word[:-1] in named):
+            return False
+    return True

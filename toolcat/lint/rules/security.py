@@ -15,6 +15,8 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import replace
 
+import orjson
+
 from toolcat.lint.detector import (
     Home,
     languages_at_home,
@@ -387,6 +389,8 @@ def _hides(found: list[tuple[int, str]], name: bool) -> bool:
 def _invisible(tool: Tool, ctx: Context, *, hiding: bool) -> Iterator[Problem]:
     """The strings of `tool` with hidden characters that can hide text (`hiding`), or only
     stray ones."""
+    if id(tool) not in ctx.shared("not-printable", lambda: _not_printable(ctx.catalog)):
+        return
     schema = tool.parameters
     resolved = schema is not None and schema != _raw_schema(tool)
     every = texts_of(dict(tool.raw), 1, frozenset()) + (
@@ -418,6 +422,26 @@ def _listed(found: list[tuple[int, str]]) -> str:
 
 
 _FAST_CHECK = re.compile(r"[^\x09\x0a\x0d\x20-\x7e]")
+
+
+def _not_printable(catalog: Catalog) -> set[int]:
+    """The ids of the tools with a string (in the entry or the resolved schema) that is not
+    printable ASCII, tab and line breaks aside; nearly every definition has none, and
+    orjson's text of it tells in C what walking its strings tells in Python: a byte outside
+    ASCII, DEL, or an escape of a control character other than tab, line feed and carriage
+    return (a backslash written before a b, f or u matches too, and only costs the exact
+    check)."""
+    found: set[int] = set()
+    for tool in catalog.tools:
+        try:
+            text = orjson.dumps(tool.raw) + orjson.dumps(tool.parameters)
+        except TypeError:  # a key that is not a string, a lone surrogate: walked instead
+            found.add(id(tool))
+            continue
+        if not text.isascii() or b"\x7f" in text or b"\\u" in text or b"\\b" in text \
+                or b"\\f" in text:
+            found.add(id(tool))
+    return found
 
 
 @catalog_rule("TC603", "shadowed-name", "warning", example="""
