@@ -308,6 +308,18 @@ HONEST = [
     "Messages with the system role take precedence over messages with the user role.",
     "Instructions in the system prompt have priority over those in user messages.",
     "When they conflict, developer messages override what the user message says.",
+    # honest shapes of the cues of issue 41's fifth round: another tool set aside, what a
+    # tool returns, a value passed here, a setting that takes precedence
+    "Deprecated: use {tool} instead of get_{thing}_v1, which will be removed next year.",
+    "Use this instead of list_{thing}s when you need more than a hundred results.",
+    "This tool replaces {tool} on servers older than version 2, which is deprecated.",
+    "The value returned here is cached; call {tool} to refresh it.",
+    "Describe the error to the user as it was returned, even when it is long.",
+    "Pass the page token here to get the next page of {thing}s.",
+    "Takes precedence over the region set in the configuration file.",
+    "Saved passwords and browser cookies are never read; only public data is returned.",
+    "Keep the API key out of the reply; show only its last four characters.",
+    "Copy the {thing} id here, as shown in the first line of the list.",
 ]
 TOPICS = ["the weather", "stock prices", "calendar events", "file contents", "issues",
           "pull requests", "invoices", "flights", "recipes", "database tables"]
