@@ -32,7 +32,7 @@ from importlib import resources
 from itertools import chain, pairwise
 from typing import Any
 
-from toolcat.lint.lexicon import LEXICON
+from toolcat.lint.lexicon import LATIN, LEXICON
 
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
@@ -150,7 +150,10 @@ CUES: dict[str, str] = {
     # following a guide or a link is reading documentation, not obeying a page
     "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
                   r"|documentation|tutorials?|links?)\b)|obey|carry out|comply|do whatever"
-                  r"|execute (?:every|all|the)"
+                  # executing a query or a statement is a tool's function, executing the
+                  # steps a page lists obeys it
+                  r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
+                  r"|directives?|orders?|rules|lines?)"
                   r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
                   r"|act on (?:it|them|what|each|every|all|the)\b(?: \w+)?(?: instructions?"
@@ -323,7 +326,7 @@ _ELSEWHERE: dict[str, str] = {
                    r"|\b(?:altri strumenti|otras herramientas|autres outils|andere werkzeuge"
                    r"|другие инструменты|diğer araç\w*|alat lain|công cụ khác|أدوات أخرى"
                    r"|inne narzędzia|outras ferramentas)\b|其他工具|他のツール|다른 도구"
-                   r"|[a-z0-9]+_[a-z0-9_]+\s*(?:工具|ツール|도구)",
+                   r"|\b[a-z0-9]+_[a-z0-9_]+\s*(?:工具|ツール|도구)",
     "tamper": r"\b(?:in copia nascosta|copia oculta|en copie cachée|als bcc|w ukrytej kopii"
               r"|скрытую копию)\b|密送|暗送",
     "lying": r"\b(?:anche se|incluso si|aunque|même si|auch wenn|nawet jeśli|nawet gdy"
@@ -430,11 +433,10 @@ _SHAPES: dict[str, str] = {
                  r"|\bas (?:instructions|commands|orders) from (?:the )?(?:account owner|owner"
                  r"|users?|admin\w*|operator|developer)\b"
                  r"|\busers? (?:messages?|input|requests?)\W{1,4}(?:untrusted|low|ignored?)\b",
-    # another tool's calls taken over: set aside by name, called broken or deprecated,
-    # routed here
-    "shadow": r"\b(?:instead of|rather than|in place of|in lieu of) (?:the |calling |using"
-              r" |invoking )?[`'\"]?[a-z0-9]+_[a-z0-9_]+"
-              r"|\b(?:the other|that other|another|other) (?:tools?|servers?|plugins?"
+    # another tool's calls taken over: called broken or deprecated, routed here, its
+    # behaviour changed ("use this instead of execute_command" alone is a server's honest
+    # advice for its own tools)
+    "shadow": r"\b(?:the other|that other|another|other) (?:tools?|servers?|plugins?"
               r"|integrations?)\b[^.!?]{0,40}\b(?:is|are|has been|have been|was) (?:now )?"
               r"(?:deprecated|broken|retired|disabled|obsolete|unsafe|unreliable|outdated"
               r"|compromised)\b"
@@ -459,7 +461,12 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
-CUES = _joined(CUES, _ELSEWHERE, *LEXICON.values(), _SHAPES)
+_FIRST = _joined(CUES, _ELSEWHERE)
+_ADDED = _joined(*LEXICON.values(), _SHAPES)
+CUES = _joined(_FIRST, _ADDED)
+# For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
+# written in another script is never in ASCII text, which is all the gate has to judge
+_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -631,6 +638,9 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "ro": frozenset("și în cu pe nu că este din pentru mai sau să".split()),
     "cs": frozenset("se na že je jako pro ale nebo není také jsou být".split()),
     "fi": frozenset("ja ei että mutta tai kun niin myös ole ovat tämä".split()),
+    "sw": frozenset("na kwa ya wa ni za katika kwamba hii pia kama".split()),
+    "tl": frozenset("ang ng mga sa ay hindi ito kung nang para".split()),
+    "hu": frozenset("és az hogy nem egy ez meg van csak vagy".split()),
 }
 
 
@@ -700,14 +710,20 @@ def _gate(bounded: bool) -> tuple[Any, ...]:
     options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
-    parts = {name: _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
-                                                else pattern.replace("\\b", "")))
-             .replace("(?![\\w.-])", "")
-             for name, pattern in CUES.items() if name not in WEAK}
+    def part(pattern: str) -> str:
+        return _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
+                                            else pattern.replace("\\b", ""))) \
+            .replace("(?![\\w.-])", "")
+
+    parts = {name: part(pattern) for name, pattern in _FIRST.items() if name not in WEAK}
     together = [part for name, part in parts.items() if name not in _APART]
     if not bounded:  # text in another language without any other cue: `_foreign` decides
         together.append(_FOREIGN_HINT)
-    groups = [[parts[name]] for name in _APART] + [together]
+    # the shapes and the second lexicon two cues a pass: joined to the first cues, or more
+    # of them together, the automaton outgrows RE2's DFA memory
+    added = [part(pattern) for name, pattern in _ADDED_LATIN.items() if name not in WEAK]
+    groups = [[parts[name]] for name in _APART] + [together] + \
+        [added[i:i + 2] for i in range(0, len(added), 2)]
     return tuple(re2.compile("|".join(f"(?:{part})" for part in group), options)
                  for group in groups)
 
@@ -725,7 +741,7 @@ _FOREIGN_HINT = (r"\b(?:und|nicht|eine|dem|vous|dans|avec|les|une|des|los|las|un
                  r"|del|della|sono|gli|ogni|che|uma|dos|das|het|een|niet|voor|zijn|jest|nie"
                  r"|och|att|inte|det|ikke|jeg|olarak|gibi|daha|sonra|yang|untuk|dengan"
                  r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat|van|deze|wordt"
-                 r"|worden|moet|jij|jouw|voordat|eerst)\b")
+                 r"|worden|moet|jij|jouw|voordat|eerst|kwa|katika|kwamba|mga|hogy|vagy|csak)\b")
 
 
 def worth_scoring(texts: list[str], home: Home = ENGLISH) -> bool:

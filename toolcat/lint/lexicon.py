@@ -16,13 +16,19 @@ from __future__ import annotations
 
 # an identifier of another tool, as the cues read it
 _ID = r"[a-z0-9]+_[a-z0-9_]+"
-# "instead of" in many languages, before (or, in Japanese, Korean and Turkish, after) another
-# tool's identifier: one tool set aside for this one
-_INSTEAD = (r"\b(?:en lugar de|en vez de|em vez de|ao inv[ée]s de|au lieu de|anstelle von"
-            r"|statt|invece di|in plaats van|zamiast|вместо|замість|alih-alih|istället för"
-            r"|i stedet for|sijaan|αντί για|αντί)\s+(?:\S+\s+){0,2}?" + _ID
-            + r"|(?:במקום|به جای|بدلا من|بدلاً من|के बजाय|की जगह|代替|而不是)\s*(?:\S+\s+){0,2}?"
-            + _ID + r"|" + _ID + r"\S*\s*(?:の代わりに|대신|yerine|के बजाय)")
+# another tool's identifier called deprecated or broken, or its calls sent here, in many
+# languages (another tool set aside, not merely preferred: "use this instead of X" is a
+# server's honest advice for its own tools)
+_DEPRECATED = (r"\b" + _ID + r"[^.!?]{0,40}\b(?:obsolet[oa]|obsolète|veraltet|kaputt|defekt"
+               r"|roto|quebrad[oa]|cassé|rotto|eskimiş|bozuk|usang|rusak)\b")
+_DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:uszkodzon|przestarzał|устарел|сломан"
+                       r"|застаріл|không dùng nữa|已弃用|已废弃|损坏|非推奨|壊れ|더 이상 사용되지"
+                       r"|고장|מיושן|منسوخ|معطل|καταργημένο|χαλασμένο|पुराना|खराब)")
+
+
+# the languages (and "more": words of several) written in Latin letters, whose words an
+# ASCII text may hold
+LATIN = frozenset({"cs", "ro", "sw", "ms", "tl", "sv", "fi", "hu", "more"})
 
 LEXICON: dict[str, dict[str, str]] = {
     "fa": {  # Persian
@@ -244,7 +250,7 @@ LEXICON: dict[str, dict[str, str]] = {
                   r"|\butan (?:användarens )?vetskap\b",
         "fetch_obey": r"\b(?:följ|utför|verkställ|følg|udfør)\b",
         "priority": r"\b(?:viktigare än|går före|vigtigere end|viktigere enn)\b",
-        "revoke": r"\w*regler\w*\b[^.!?]{0,90}\b(?:gäller inte|gælder ikke|gjelder ikke"
+        "revoke": r"regler\w{0,4}\b[^.!?]{0,90}\b(?:gäller inte|gælder ikke|gjelder ikke"
                   r"|upphävd\w*|slopad\w*)|\bignorera\w*",
         "always": r"\b(?:alltid|altid)\b",
         "send": r"\bskicka\w*",
@@ -293,16 +299,20 @@ LEXICON: dict[str, dict[str, str]] = {
                      r" (?:de gebruiker|het verzoek) tegenspreekt",
         "lying": r"\b(?:lager|hoger) dan (?:wat|het)\b|\bzeg dat het\b",
         "tamper": r"\b(?:ditambah\w*|tambahkan|diganti\w*|dialihkan)\b"
-                  r"|바꿔서|바꾸어|변경하여|로 바꿔"
                   r"|\bzusätzlich (?:an|zu) \S+@|\ben copia\b",
-        "other_tools": r"\S+ 도구를 (?:쓸|사용할|호출할) 때|다른 도구",
         "conversation": r"\b(?:sesión|sessão|sessione)\b|\btodo lo que se ha (?:hablado|dicho"
                         r"|escrito)|\btudo o que (?:foi|se) (?:dito|falado|escreveu)|\btout ce qui"
                         r" a été dit\b|\balles,? was (?:bisher )?gesagt|\bprimer mensaje\b",
-        "shadow": _INSTEAD,
+        "shadow": _DEPRECATED,
         # "copy here": into this argument
         "argument": r"\b(?:re)?(?:copi|kopier|coll|pega|incoll)\w* (?:ici|aquí|aqui|qui|hier)\b"
                     r"|\b(?:ici|aquí|aqui|qui|hier)\b[^.!?]{0,20}\b(?:re)?(?:copi|kopier)\w*",
         "send": r"\brecopi\w*",
+    },
+    # the same in scripts other than Latin (never in ASCII text: not in the gate)
+    "more_scripts": {
+        "tamper": r"바꿔서|바꾸어|변경하여|로 바꿔",
+        "other_tools": r"(?<!\S)\S{1,20} 도구를 (?:쓸|사용할|호출할) 때|다른 도구",
+        "shadow": _DEPRECATED_SCRIPTS,
     },
 }
