@@ -847,8 +847,13 @@ def _foreign_words(words: list[str], times: int) -> bool:
 
 
 @cache
-def _each_cue() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((name, re.compile(pattern)) for name, pattern in CUES.items())
+def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each cue compiled; for an ASCII sentence (`ascii`), without the words of the
+    languages written in other scripts, which only make every search slower there."""
+    if not ascii:
+        return tuple((name, re.compile(pattern)) for name, pattern in CUES.items())
+    latin = _joined(_FIRST, _ADDED_LATIN)
+    return tuple((name, re.compile(latin.get(name, "(?!)"))) for name in CUES)
 
 
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
@@ -866,7 +871,7 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     # words joined by `_` or `-` (a YAML key, an enum value in kebab case) are words too,
     # for the cues that are not about identifiers
     apart = _separated(sentence)
-    fired = tuple(name for name, pattern in _each_cue()
+    fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
                   if pattern.search(read if name == "addressed" else sentence)
                   or (apart is not sentence and name not in _IDENTIFIERS
                       and pattern.search(_separated(read) if name == "addressed" else apart)))

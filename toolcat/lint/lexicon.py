@@ -20,8 +20,8 @@ _ID = r"[a-z0-9]+_[a-z0-9_]+"
 # languages (another tool set aside, not merely preferred: "use this instead of X" is a
 # server's honest advice for its own tools)
 _DEPRECATED = (r"\b" + _ID + r"[^.!?]{0,40}\b(?:obsolet[oa]|obsolète|veraltet|kaputt|defekt"
-               r"|roto|quebrad[oa]|cassé|rotto|eskimiş|bozuk|usang|rusak)\b")
-_DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:uszkodzon|przestarzał|устарел|сломан"
+               r"|roto|quebrad[oa]|cassé|rotto|eskimiş|bozuk|usang|rusak|uszkodzon\w*)\b")
+_DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:przestarzał|устарел|сломан"
                        r"|застаріл|không dùng nữa|已弃用|已废弃|损坏|非推奨|壊れ|더 이상 사용되지"
                        r"|고장|מיושן|منسوخ|معطل|καταργημένο|χαλασμένο|पुराना|खराब)")
 
