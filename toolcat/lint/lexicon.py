@@ -54,7 +54,8 @@ LEXICON: dict[str, dict[str, str]] = {
         "user": r"משתמש|לקוח",
         "hiding": r"(?:אל|לא|בלי|מבלי)\s+(?:תספר|תגיד|תציין|תזכיר|תודיע|לספר|להזכיר|לציין"
                   r"|ליידע|להודיע)",
-        "fetch_obey": r"(?:^|[^\w])(?:בצע|פעל לפי|עקוב אחר|ציית)",
+        # "בצע" alone is any "perform" ("perform a search"): only with what is obeyed
+        "fetch_obey": r"(?:^|[^\w])(?:פעל לפי|עקוב אחר|ציית|בצע את ההוראות|בצע כל)",
         "priority": r"עדיפות|קודם ל|חשוב יותר מ",
         "revoke": r"(?:הכללים|ההוראות|האזהרות|ההנחיות|אמצעי הזהירות)[^.!?]{0,90}(?:כבר לא"
                   r"|אינם בתוקף|בוטלו|לא חלים)|התעלם מ\S*\s+(?:ההוראות|הכללים|ההנחיות)",
@@ -141,7 +142,8 @@ LEXICON: dict[str, dict[str, str]] = {
         "user": r"\butilizator\w*",
         "hiding": r"\bnu (?:îi |le )?(?:spune|menționa|informa|anunța|arăta)\w*|\bfără știrea"
                   r"|\bfără să (?:spui|anunți|informezi)",
-        "fetch_obey": r"\b(?:urmează|execută|respectă instrucțiunile)",
+        # "execută" and "urmează" also say what a tool does ("executes", "follows")
+        "fetch_obey": r"\b(?:urmează|execută|respectă) (?:instrucțiunile|pașii|tot ce)",
         "priority": r"\b(?:prioritate|mai important\w*)",
         "revoke": r"\b(?:regulile|instrucțiunile|avertismentele|restricțiile|precauțiile)\b"
                   r"[^.!?]{0,90}\b(?:nu mai (?:sunt|se aplică)|anulate|nu se mai aplică)"
@@ -217,7 +219,7 @@ LEXICON: dict[str, dict[str, str]] = {
         "user": r"\bgumagamit\b",
         "hiding": r"\bhuwag (?:mong |ninyong )?(?:sabihin|ipaalam|banggitin|ipakita)\b"
                   r"|\bnang hindi (?:alam|nalalaman) ng\b",
-        "fetch_obey": r"\b(?:sundin|isagawa)\b",
+        "fetch_obey": r"\bsundin\b",
         "priority": r"\b(?:mas mahalaga|prayoridad|uunahin)\b",
         "revoke": r"\b(?:patakaran|tagubilin|babala|panuntunan)\b[^.!?]{0,90}\b(?:hindi na"
                   r" (?:ipinapatupad|kailangan)|kanselado|wala nang bisa)\b|\b(?:balewalain"
@@ -248,7 +250,8 @@ LEXICON: dict[str, dict[str, str]] = {
         "hiding": r"\b(?:berätta|nämn|säg|visa|informera|fortæl|fortell|nevn)\w* (?:inte|ikke"
                   r"|aldrig|aldri)\b|\butan att (?:berätta|nämna|informera|säga)\b"
                   r"|\butan (?:användarens )?vetskap\b",
-        "fetch_obey": r"\b(?:följ|utför|verkställ|følg|udfør)\b",
+        # "utför" and "udfør" are also the present tense ("performs a search")
+        "fetch_obey": r"\b(?:följ|følg)\b",
         "priority": r"\b(?:viktigare än|går före|vigtigere end|viktigere enn)\b",
         "revoke": r"regler\w{0,4}\b[^.!?]{0,90}\b(?:gäller inte|gælder ikke|gjelder ikke"
                   r"|upphävd\w*|slopad\w*)|\bignorera\w*",
