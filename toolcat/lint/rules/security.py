@@ -121,7 +121,9 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
     link (`[IMPORTANT]`, `[instructions]`); and words a sentence quotes as an example of
     what a tool catches ("such as 'ignore previous instructions'"); a tag (`<important_notes>`,
     `<instructions>`: a vendor's way of laying out a long description) whose text holds no
-    sentence the detector reads as an order."""
+    sentence the detector reads as an order; words a sentence names as what a scanner, a
+    classifier or a red-team suite handles (`detector.described`); and a literal value that
+    is a category's name (`ignore-previous-instructions` among a classifier's labels)."""
     tokens = hit.pointer.rsplit("/", 2)
     literal = tokens[-1] in DATA_FIELDS or (tokens[-1].isdigit() and tokens[-2] in DATA_FIELDS)
     if hit.grave and literal and hit.disguise in (None, BROKEN_APART) \
