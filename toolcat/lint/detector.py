@@ -32,6 +32,8 @@ from importlib import resources
 from itertools import chain, pairwise
 from typing import Any
 
+from toolcat.lint.lexicon import LATIN, LEXICON
+
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
 ENGLISH: Home = frozenset({"en"})
@@ -148,7 +150,10 @@ CUES: dict[str, str] = {
     # following a guide or a link is reading documentation, not obeying a page
     "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
                   r"|documentation|tutorials?|links?)\b)|obey|carry out|comply|do whatever"
-                  r"|execute (?:every|all|the)"
+                  # executing a query or a statement is a tool's function, executing the
+                  # steps a page lists obeys it
+                  r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
+                  r"|directives?|orders?|rules|lines?)"
                   r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
                   r"|act on (?:it|them|what|each|every|all|the)\b(?: \w+)?(?: instructions?"
@@ -251,7 +256,10 @@ CUES: dict[str, str] = {
                  r"\w*\b[^.!?]{0,40}\b(?:attacks?|injections?|attempts?|malicious|manipulat\w*)"
                  r"\b|\bsuch as (?:text|messages?|content|inputs?|prompts?) (?:telling|asking"
                  r"|instructing|that tells?)\b|\btreat (?:any|all|the)? ?(?:instructions|commands)"
-                 r"\b[^.!?]{0,20}\bas (?:data|text|untrusted)\b",
+                 r"\b[^.!?]{0,20}\bas (?:data|text|untrusted)\b"
+                 # attacks named as what a suite runs or a classifier labels
+                 r"|\bred[- ]team\w*\b|\b(?:role[- ]play )?jailbreaks\b"
+                 r"|\b(?:indirect|prompt) injections\b",
     "identity": r"\b(?:you are now|from (?:now|this point) (?:on )?you are|your (?:new )?"
                 r"(?:persona|identity|role)|act as|unrestricted|jailbr\w*"
                 r"|no longer an? (?:general |helpful )?(?:assistant|ai|model)|now acts? as)\b",
@@ -318,7 +326,7 @@ _ELSEWHERE: dict[str, str] = {
                    r"|\b(?:altri strumenti|otras herramientas|autres outils|andere werkzeuge"
                    r"|другие инструменты|diğer araç\w*|alat lain|công cụ khác|أدوات أخرى"
                    r"|inne narzędzia|outras ferramentas)\b|其他工具|他のツール|다른 도구"
-                   r"|[a-z0-9]+_[a-z0-9_]+\s*(?:工具|ツール|도구)",
+                   r"|\b[a-z0-9]+_[a-z0-9_]+\s*(?:工具|ツール|도구)",
     "tamper": r"\b(?:in copia nascosta|copia oculta|en copie cachée|als bcc|w ukrytej kopii"
               r"|скрытую копию)\b|密送|暗送",
     "lying": r"\b(?:anche se|incluso si|aunque|même si|auch wenn|nawet jeśli|nawet gdy"
@@ -336,12 +344,133 @@ _ELSEWHERE: dict[str, str] = {
     "conversation": r"\b(?:gesprek\w*|konuşma\w*|percakapan|cuộc trò chuyện|المحادثة|محادثة"
                     r"|बातचीत)\b|对话记录|会話履歴|대화",
 }
-CUES = {name: pattern + (f"|{_ELSEWHERE[name]}" if name in _ELSEWHERE else "")
-        for name, pattern in CUES.items()}
+# Cues of what an order does, in shapes rather than words: whoever asked outranked by a
+# tool's text ("ahead of anything the traveller says", "instead of the branch the user
+# named"), another tool's calls taken over ("git_push from the other server is broken",
+# "route its calls here"), and wider shapes of the cues above (a noun or a verb of any
+# number and tense; the whole exchange; a value slot named in backticks)
+_SHAPES: dict[str, str] = {
+    "secret_files": r"\b(?:saved|stored) (?:passwords|logins)\b|\bbrowser (?:cookies|profiles?"
+                    r"|password store)\b",
+    "conversation": r"\b(?:entire|whole|full|complete) (?:exchange|thread|discussion"
+                    r"|dialog\w*)\b|\b(?:exchange|thread|discussion|conversation) so far\b"
+                    r"|\beverything (?:said|discussed|typed|asked|written)\b"
+                    r"|\b(?:from|since) the (?:very )?first (?:message|turn)\b",
+    "argument": r"\bpass\b[^.!?]{0,50}\bhere\b"
+                r"|\b(?:fill|populate|write|put|place|paste|copy|record|insert)\w*\b[^.!?]{0,50}"
+                r"\b(?:in|into|as) (?:this|the|that|its) [`'\"][\w.-]+[`'\"](?: (?:field|parameter"
+                r"|argument|value|slot|property))?"
+                r"|^(?:the )?value\s*(?:=|:)\s*(?:the )?(?:first|last|whole|full|contents?)\b",
+    "contents": r"\b(?:first|last) (?:lines?|bytes|characters) of\b",
+    "hiding": r"\b(?:users?|person|people|human|customer|operator|requester|owner|caller)s?\b"
+              r"[^.!?]{0,30}\b(?:are|is) not to (?:see|know|notice|learn|hear|find out"
+              r"|be (?:told|informed|shown))\b"
+              r"|\bnot (?:something|anything) (?:that )?(?:the |your )?(?:users?|person|customer"
+              r"|human|operator)\b[^.!?]{0,40}\b(?:needs?|has|have|ought|should) to (?:hear|know"
+              r"|see|learn|be told)\b"
+              r"|\b(?:keep|leave) (?:it|this|that|them) out of (?:your|the|whatever|any)"
+              r" (?:\w+ )?(?:recap|reply|summary|answer|response|report|message"
+              r"|transcript)s?\b"
+              r"|\bno need to (?:include|mention|report|show|surface)\b[^.!?]{0,40}\b(?:your|the)"
+              r" (?:reply|response|answer|summary|recap)\b"
+              r"|\b(?:no longer|not) worth (?:reporting|mentioning|surfacing|showing)\b"
+              r"|\b(?:surface|show|mention|display)\w* in (?:the )?(?:reply|response|answer)"
+              r"\W+(?:false|no|never)\b",
+    "lying": r"\b(?:describe|call|label|present|word|phrase)s?\b[^.!?]{0,60}\b(?:even (?:though"
+             r"|if|when)|regardless|whatever the|no matter)\b"
+             r"|\balthough (?:it|this|that|they) (?:is|was|are|were|isn't|wasn't)(?: not)?"
+             r" (?:not )?(?:true|the case|so|sold|shared|kept|stored)\b"
+             r"|\b(?:summary|reply|answer|response|report|status|outcome|verdict)\b[^.!?]{0,40}"
+             r"\b(?:is|be|are) always [\"'“]"
+             r"|\b(?:lower|higher|smaller|larger|less|more|better|worse|fewer)\b[^.!?]{0,20}\bthan"
+             r" (?:what )?(?:the |this |it )?(?:tool|data|result|api|response|reading|value|it)\w*"
+             r"(?: \w+)? (?:returns?|reports?|shows?|says?|gives?)\b"
+             r"|\buse (?:this|that|the same) (?:wording|phrasing|answer|reply|sentence|text)\b"
+             r"[^.!?]{0,40}\b(?:whatever|regardless|no matter|even if|even when)\b"
+             r"|\b(?:report|describe|present|label|mark)\w* (?:the result|it|them|this|that"
+             r"|the \w+|any \w+(?: \w+){0,3}) as [\"'“]",
+    "fetch_obey": r"\bcarr(?:y|ies|ied|ying) out\b|\bwhatever (?:it|they|the page|the file"
+                  r"|that page|the document) (?:specifies|says|lists|contains|requires|asks)\b"
+                  r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
+                  r"|the) (?:\w+ )?(?:directives?|instructions?|commands?|orders?|rules|steps)\b"
+                  r"|\b(?:directives?|instructions?|commands?|orders?) (?:in|from) (?:it|there"
+                  r"|that page|the page|the file)\b",
+    "priority": r"\btak(?:e|es|ing|en) precedence\b|\bahead of (?:anything|whatever|what|any)\b"
+                r"|\bbefore and instead of\b|\bin preference to\b",
+    "tool_output": r"\btool (?:results?|outputs?)\W{1,4}(?:system|trusted|high)\b"
+                   r"|\b(?:text|content|data|result|output|response|page|policy)s? (?:returned"
+                   r"|retrieved|fetched|given back) (?:here|by (?:it|this|the tool))\b"
+                   r"|\bwhat (?:it|this tool|the tool) (?:returns|gives back|sends back)\b",
+    "tamper": r"\bchange\w* (?:how|what)\b[^.!?]{0,30}\b(?:behave|work|respond|do|send)\b"
+              r"|\balso (?:goes|go|gets? sent|gets? copied) to\b",
+    "revoke": r"\b(?:instruction|confirmation(?: steps?)?|guardrail|precaution|safeguard|check"
+              r"|advice)s?\b[^.!?]{0,90}\b(?:retired|scrapped|obsolete|void|not required"
+              r"|dropped|lifted|withdrawn|revoked|waived|no longer)\b"
+              r"|\b(?:retired|withdrawn|lifted|dropped|removed|scrapped|revoked|waived|rescinded"
+              r"|cancell?ed)\b[^.!?]{0,40}\b(?:earlier|previous|prior|existing|old|any) (?:advice"
+              r"|guidance|rules|instructions?|warnings?|precautions|cautions|confirmations?"
+              r"|safeguards)\b",
+    # whoever asked, outranked: what they said, asked, named or gave set aside for something
+    # else (the class "a tool's output above the user")
+    "over_user": r"\b(?:ahead of|over|above|instead of|rather than|in place of|regardless of"
+                 r"|before) (?:anything|whatever|what|any(?:thing)?|the) (?:the |your )?"
+                 r"(?:users?|traveller|traveler|customer|person|caller|requester|human|operator"
+                 r"|client|guest|patient|buyer|reader)(?:'s)? (?:says?|said|asks?|asked|wants?"
+                 r"|requests?|requested|typed|instructions?|wishes)\b"
+                 r"|\b(?:ahead of|instead of|rather than|in place of|over|above) (?:whatever"
+                 r"|anything|what) (?:was|is|were|has been) (?:requested|asked(?: for)?|said"
+                 r"|typed|wanted)\b"
+                 r"|\binstead of (?:the|whatever|whichever) \w+(?: \w+)? (?:the |your )?"
+                 r"(?:users?|customer|person|they|you were|caller) (?:named|gave|asked for"
+                 r"|specified|chose|picked|requested|provided|mentioned|typed)\b"
+                 r"|\bnot the (?:number|address|account|recipient|one|branch|amount|date|file"
+                 r"|iban|wallet) (?:given|provided|requested|specified|named|asked for|typed)\b"
+                 r"|\b(?:over|ahead of|above) (?:any )?(?:explicit|conflicting) requests?\b"
+                 r"|\bincluding explicit requests?\b"
+                 r"|\beven (?:when|if) the (?:users?|person|customer|caller) (?:only )?(?:asked"
+                 r"|asks|wanted|wants|requested|said)\b"
+                 r"|\b(?:are|is) trusted (?:commands|instructions|orders)\b"
+                 r"|\bas (?:instructions|commands|orders) from (?:the )?(?:account owner|owner"
+                 r"|users?|admin\w*|operator|developer)\b"
+                 r"|\busers? (?:messages?|input|requests?)\W{1,4}(?:untrusted|low|ignored?)\b",
+    # another tool's calls taken over: called broken or deprecated, routed here, its
+    # behaviour changed ("use this instead of execute_command" alone is a server's honest
+    # advice for its own tools)
+    "shadow": r"\b(?:the other|that other|another|other) (?:tools?|servers?|plugins?"
+              r"|integrations?)\b[^.!?]{0,40}\b(?:is|are|has been|have been|was) (?:now )?"
+              r"(?:deprecated|broken|retired|disabled|obsolete|unsafe|unreliable|outdated"
+              r"|compromised)\b"
+              r"|\b[a-z0-9]+_[a-z0-9_]+ (?:from|on|of) (?:the|another|an?) other server\b"
+              r"|\b(?:route|redirect|reroute|send|forward|divert)\w* (?:its|their|those|these"
+              r"|all|every|any) (?:\w+ )?(?:calls?|requests?|queries|traffic|invocations)\b"
+              r"[^.!?]{0,30}\b(?:here|to this|through this|to us)\b"
+              r"|\bchange\w* (?:how|what) (?:the )?(?:other|another|all other) (?:tools?"
+              r"|servers?|functions?)\b",
+}
+
+
+def _joined(*sources: dict[str, str]) -> dict[str, str]:
+    """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
+    as alternatives, in the order of the first source that names it."""
+    found: dict[str, list[str]] = {}
+    for source in sources:
+        for name, pattern in source.items():
+            found.setdefault(name, []).append(pattern)
+    return {name: "|".join(patterns) for name, patterns in found.items()}
+
+
+# the cues, their words in more languages (the first lexicon above, then those of
+# `toolcat.lint.lexicon`), and the shapes
+_FIRST = _joined(CUES, _ELSEWHERE)
+_ADDED = _joined(*LEXICON.values(), _SHAPES)
+CUES = _joined(_FIRST, _ADDED)
+# For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
+# written in another script is never in ASCII text, which is all the gate has to judge
+_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
-INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity"})
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -358,7 +487,12 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("fetch_obey", "url"), ("fetch_obey", "other_tools"),
                 ("fetch_obey", "conversation"), ("priority", "tool_output"),
                 ("other_language", "conversation"), ("other_language", "secret_files"),
-                ("other_language", "tamper"))
+                ("other_language", "tamper"),
+                # another tool set aside, with its calls changed, always, or sent away
+                ("shadow", "tamper"), ("shadow", "always"), ("shadow", "url"),
+                ("shadow", "email"), ("shadow", "conversation"), ("shadow", "other_language"),
+                # what a page or a tool's output says put above what whoever asked said
+                ("fetch_obey", "priority"), ("fetch_obey", "tool_output"))
 
 
 # cues that honest text is full of ("the user's email address, such as ada@example.com";
@@ -381,7 +515,7 @@ ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
                 ("other_tools", "tamper"), ("user", "priority"), ("priority", "other_tools"),
                 ("secret_files", "user"), ("secret_files", "argument"),
                 ("tamper", "email"), ("tamper", "url"),
-                ("execute", "other_tools"))
+                ("execute", "other_tools"), ("shadow", "other_tools"))
 SURE_AT = 0.98
 
 
@@ -504,6 +638,9 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "ro": frozenset("și în cu pe nu că este din pentru mai sau să".split()),
     "cs": frozenset("se na že je jako pro ale nebo není také jsou být".split()),
     "fi": frozenset("ja ei että mutta tai kun niin myös ole ovat tämä".split()),
+    "sw": frozenset("na kwa ya wa ni za katika kwamba hii pia kama".split()),
+    "tl": frozenset("ang ng mga sa ay hindi ito kung nang para".split()),
+    "hu": frozenset("és az hogy nem egy ez meg van csak vagy".split()),
 }
 
 
@@ -573,14 +710,20 @@ def _gate(bounded: bool) -> tuple[Any, ...]:
     options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
-    parts = {name: _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
-                                                else pattern.replace("\\b", "")))
-             .replace("(?![\\w.-])", "")
-             for name, pattern in CUES.items() if name not in WEAK}
+    def part(pattern: str) -> str:
+        return _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
+                                            else pattern.replace("\\b", ""))) \
+            .replace("(?![\\w.-])", "")
+
+    parts = {name: part(pattern) for name, pattern in _FIRST.items() if name not in WEAK}
     together = [part for name, part in parts.items() if name not in _APART]
     if not bounded:  # text in another language without any other cue: `_foreign` decides
         together.append(_FOREIGN_HINT)
-    groups = [[parts[name]] for name in _APART] + [together]
+    # the shapes and the second lexicon two cues a pass: joined to the first cues, or more
+    # of them together, the automaton outgrows RE2's DFA memory
+    added = [part(pattern) for name, pattern in _ADDED_LATIN.items() if name not in WEAK]
+    groups = [[parts[name]] for name in _APART] + [together] + \
+        [added[i:i + 2] for i in range(0, len(added), 2)]
     return tuple(re2.compile("|".join(f"(?:{part})" for part in group), options)
                  for group in groups)
 
@@ -598,7 +741,7 @@ _FOREIGN_HINT = (r"\b(?:und|nicht|eine|dem|vous|dans|avec|les|une|des|los|las|un
                  r"|del|della|sono|gli|ogni|che|uma|dos|das|het|een|niet|voor|zijn|jest|nie"
                  r"|och|att|inte|det|ikke|jeg|olarak|gibi|daha|sonra|yang|untuk|dengan"
                  r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat|van|deze|wordt"
-                 r"|worden|moet|jij|jouw|voordat|eerst)\b")
+                 r"|worden|moet|jij|jouw|voordat|eerst|kwa|katika|kwamba|mga|hogy|vagy|csak)\b")
 
 
 def worth_scoring(texts: list[str], home: Home = ENGLISH) -> bool:
@@ -621,7 +764,7 @@ def passing(groups: list[list[str]], homes: list[Home] | None = None) -> set[int
     found = _matching(groups, _gate(False), _lower, "\x00")
     plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
     kept = found.difference(plain)
-    exact = _matching([groups[i] for i in plain], _gate(True), prepare, _GROUPS)
+    exact = _matching([groups[i] for i in plain], _gate(True), _prepared_apart, _GROUPS)
     kept.update(i for at, i in enumerate(plain)
                 if at in exact or _foreign(groups[i], ENGLISH if homes is None else homes[i]))
     return kept
@@ -704,8 +847,13 @@ def _foreign_words(words: list[str], times: int) -> bool:
 
 
 @cache
-def _each_cue() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((name, re.compile(pattern)) for name, pattern in CUES.items())
+def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each cue compiled; for an ASCII sentence (`ascii`), without the words of the
+    languages written in other scripts, which only make every search slower there."""
+    if not ascii:
+        return tuple((name, re.compile(pattern)) for name, pattern in CUES.items())
+    latin = _joined(_FIRST, _ADDED_LATIN)
+    return tuple((name, re.compile(latin.get(name, "(?!)"))) for name in CUES)
 
 
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
@@ -720,8 +868,13 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     # "agent" in its other senses (a build agent, ssh-agent, a user agent, a travel agent)
     # addresses nobody
     read = _OTHER_AGENTS.sub(" ", sentence) if "agent" in sentence else sentence
-    fired = tuple(name for name, pattern in _each_cue()
-                  if pattern.search(read if name == "addressed" else sentence))
+    # words joined by `_` or `-` (a YAML key, an enum value in kebab case) are words too,
+    # for the cues that are not about identifiers
+    apart = _separated(sentence)
+    fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
+                  if pattern.search(read if name == "addressed" else sentence)
+                  or (apart is not sentence and name not in _IDENTIFIERS
+                      and pattern.search(_separated(read) if name == "addressed" else apart)))
     lang = language(sentence)
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
@@ -731,6 +884,25 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     return fired
 
 
+# cues that read identifiers as they are written (`send_email`, `run_command`, `API_KEY`)
+_IDENTIFIERS = frozenset({"other_tools", "identifier", "execute", "url", "email", "shadow"})
+_JOINER = re.compile(r"(?<=[^\W\d_])[_-]+(?=[^\W\d_])")
+
+
+def _separated(sentence: str) -> str:
+    """`sentence` with words joined by `_` or `-` apart (itself when none are)."""
+    if "_" not in sentence and "-" not in sentence:
+        return sentence
+    apart = _JOINER.sub(" ", sentence)
+    return sentence if apart == sentence else apart
+
+
+def _words_of(sentence: str) -> int:
+    """How many words `sentence` holds, those joined by `_` or `-` counted apart: an enum
+    value in kebab case is a sentence."""
+    return len(_separated(sentence).split())
+
+
 _ROLE = re.compile(r"`?\b(?:user|system|developer|assistant)`? (?:roles?|messages?)\b")
 _PUBLIC_KEY = re.compile(r"[^\s'\"`(]*\.pub\b")
 # a quoted phrase a sentence gives as an example of something ("messages like 'pretend you
@@ -738,7 +910,7 @@ _PUBLIC_KEY = re.compile(r"[^\s'\"`(]*\.pub\b")
 # mentioned, not said to the model
 _QUOTED = re.compile(r"(?<!\w)'[^'\n]{2,200}'(?!\w)|\"[^\"\n]{2,200}\"|“[^”\n]{2,200}”"
                      r"|‘[^’\n]{2,200}’|«[^»\n]{2,200}»|「[^」\n]{2,200}」")
-_MENTIONING = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|including"
+_MENTIONING = re.compile(r"(?<![\w./-])(?:like|such as|e\.g\.?|for example|for instance|including"
                          r"|says?|phrases?|patterns?|strings?|wordings?|containing|typical"
                          r"|examples?)\b")
 
@@ -763,6 +935,18 @@ def mentioned(text: str, evidence: str) -> bool:
         if rest != sentence and " ".join(words) in " ".join(sentence.split()) \
                 and " ".join(words) not in " ".join(rest.split()):
             return True
+    return False
+
+
+def described(text: str, evidence: str) -> bool:
+    """Whether the sentence of `text` that holds `evidence` (words a pattern matched,
+    normalised) describes attacks rather than orders one (the cue `described`: a scanner's,
+    a classifier's or a red-team suite's text)."""
+    words = " ".join(evidence.lower().split())
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        if words in " ".join(sentence.split()):
+            return DESCRIBED in cues_of(sentence)
     return False
 
 
@@ -804,8 +988,22 @@ def prepare(text: str) -> str:
 
 
 def _lower(text: str) -> str:
-    """The text as the gate's first pass reads it: lower case, links folded."""
-    return _unlinked(text.lower())
+    """The text as the gate's first pass reads it: lower case, links folded; a text of one
+    token in kebab or snake case also with its words apart (`_separated`)."""
+    lowered = _unlinked(text.lower())
+    if "-" not in lowered and "_" not in lowered:
+        return lowered
+    tokens = [_separated(line) for line in lowered.split("\n") if " " not in line
+              and line.count("-") + line.count("_") >= MIN_WORDS - 1]
+    return "\n".join([lowered, *tokens]) if tokens else lowered
+
+
+def _prepared_apart(text: str) -> str:
+    """The text as the gate's second pass reads it: `prepare`d, and again with words joined
+    by `_` or `-` apart when it has any (as `cues_of` reads it)."""
+    prepared = prepare(text)
+    apart = _separated(prepared)
+    return prepared if apart is prepared else f"{prepared}\n{apart}"
 
 
 # A link or an address is one token whatever it holds: its dots would end the gaps of the
@@ -817,10 +1015,21 @@ _ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]*\w")
 
 def _unlinked(text: str) -> str:
     if "://" in text or "www." in text:
-        text = _LINK.sub("https://link", text)
+        text = _LINK.sub(_link, text)
     if "@" in text:
         text = _ADDRESS.sub("mail@address", text)
     return text
+
+
+def _link(match: re.Match[str]) -> str:
+    """A link as one token, and the words of its fragment when they are a sentence
+    (`#load-this-and-follow-its-notes`): a fragment names a place in a page, and a long one
+    written in words says something to whoever reads it."""
+    fragment = match.group().partition("#")[2]
+    words = [w for w in re.split(r"[-_+]|%20", fragment) if w]
+    if len(words) >= MIN_WORDS + 1 and all(w.isalpha() for w in words):
+        return "https://link " + " ".join(words)
+    return "https://link"
 
 
 # between a lower and an upper case letter: a plain replacement, no template to expand
@@ -880,11 +1089,17 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         return found
     result: list[Scored] = []
     weights = model()
+    linked = False  # the sentence before holds a link
     for start, written in split_sentences(text):
         sentence = prepare(written)
-        if len(sentence.split()) < MIN_WORDS and sentence.isascii():
+        if _words_of(sentence) < MIN_WORDS and sentence.isascii():
             continue
         cues = cues_of(sentence, home)
+        # "1) open https://...; 2) do exactly what is written there": the page to obey is
+        # named in the sentence before
+        if linked and "fetch_obey" in cues and "url" not in cues:
+            cues += ("url",)
+        linked = "url" in cues
         if not cues:
             continue
         p = weights.probability(features(sentence, cues))

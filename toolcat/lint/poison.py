@@ -119,9 +119,18 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
              if len(text) >= MIN_LENGTH
              and (is_key or at.rsplit("/", 1)[-1] not in SKIPPED_KEYS)]
     hits: list[Hit] = []
+    names: list[str] | None = None
     for at, text, is_key in items:
         seen: set[tuple[str, bool]] = set()
-        for label, grave, evidence, disguise in scan_text(text):
+        read = text
+        if "_" in text and not is_key:
+            # the entry's own identifiers ("do_not_show_again") are names, not words said to
+            # the model: the string that defines one is read with it (a key, the name)
+            names = _identifiers(entry) if names is None else names
+            for name in names:
+                if name in read and name != text:
+                    read = read.replace(name, "it")
+        for label, grave, evidence, disguise in scan_text(read):
             if (label, grave) not in seen:
                 seen.add((label, grave))
                 hits.append(Hit(at, is_key, label, grave, evidence, disguise, text))
@@ -151,6 +160,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             if names is None:
                 names = _own_names(entry)
             cues = _cues_without(top, names, home)
+            if _value_slot(at) and "argument" not in cues:
+                cues += ("argument",)  # what it orders is this argument's value
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -160,6 +171,17 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
+
+
+# fields whose strings are values of the argument itself, shown to the model as such
+VALUE_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
+
+
+def _value_slot(at: str) -> bool:
+    """Whether the string at `at` is a value of its argument (`VALUE_FIELDS`)."""
+    tokens = at.rsplit("/", 2)
+    return tokens[-1] in VALUE_FIELDS or (len(tokens) > 1 and tokens[-1].isdigit()
+                                          and tokens[-2] in VALUE_FIELDS)
 
 
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
@@ -209,6 +231,20 @@ def _own_names(entry: Any) -> frozenset[str]:
         if named and "_" in text and len(text) <= 80:
             found.add(detector.prepare(text))
     return frozenset(found)
+
+
+def _identifiers(entry: Any) -> list[str]:
+    """The identifiers an entry defines for itself as written (property names, its name, enum
+    values) that join words with `_`, longest first."""
+    found: set[str] = set()
+    for at, text, is_key in strings(entry):
+        field = at.rsplit("/", 2)
+        named = (is_key and len(field) > 1 and field[-2] == "properties") or \
+            (field[-1] == "name" and at.count("/") <= 2) or \
+            (len(field) > 1 and field[-2] == "enum")
+        if named and "_" in text and " " not in text and len(text) <= 80:
+            found.add(text)
+    return sorted(found, key=len, reverse=True)
 
 
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home

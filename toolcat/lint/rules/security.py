@@ -19,6 +19,7 @@ import orjson
 
 from toolcat.lint.detector import (
     Home,
+    described,
     languages_at_home,
     mentioned,
     orders_data_moved,
@@ -122,13 +123,22 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
     link (`[IMPORTANT]`, `[instructions]`); and words a sentence quotes as an example of
     what a tool catches ("such as 'ignore previous instructions'"); a tag (`<important_notes>`,
     `<instructions>`: a vendor's way of laying out a long description) whose text holds no
-    sentence the detector reads as an order."""
-    if not hit.grave or hit.disguise is not None:
-        return hit
-    if hit.probability is None and mentioned(hit.text, hit.evidence):
-        return replace(hit, grave=False)  # quoted as an example of what a tool catches
+    sentence the detector reads as an order; words a sentence names as what a scanner, a
+    classifier or a red-team suite handles (`detector.described`); and a literal value that
+    is a category's name (`ignore-previous-instructions` among a classifier's labels)."""
     tokens = hit.pointer.rsplit("/", 2)
     literal = tokens[-1] in DATA_FIELDS or (tokens[-1].isdigit() and tokens[-2] in DATA_FIELDS)
+    if hit.grave and literal and hit.disguise in (None, BROKEN_APART) \
+            and _LABEL.fullmatch(hit.text):
+        # a category's name ("ignore-previous-instructions"), its words joined as a label's
+        return replace(hit, grave=False)
+    if not hit.grave or hit.disguise is not None:
+        return hit
+    if hit.probability is None and (mentioned(hit.text, hit.evidence)
+                                    or described(hit.text, hit.evidence)):
+        # quoted as an example of what a tool catches, or named as what a scanner, a
+        # classifier or a red-team suite handles
+        return replace(hit, grave=False)
     honest = False
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
@@ -145,6 +155,11 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
     return hit
 
 
+# a value that names a category: one token of at most four words joined by `-` or `_`; it
+# has no room for what an order would be about
+_LABEL = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+){0,3}")
+
+
 def _orders_data_moved(text: str, home: Home) -> bool:
     """Whether a sentence of `text` the detector is sure of tells the model to put data into
     an argument or send it (`detector.orders_data_moved`): what makes a tag around it an
@@ -154,6 +169,7 @@ def _orders_data_moved(text: str, home: Home) -> bool:
 
 
 FAKE_ROLE = "a fake message boundary or role"
+BROKEN_APART = "words broken apart"
 HIDDEN_BLOCK = "a hidden instruction block"
 
 
