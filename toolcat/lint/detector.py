@@ -121,10 +121,13 @@ CUES: dict[str, str] = {
               r"|\b(?:users?|customers?|humans?|operators?) (?:does|do|need|should|must|will)"
               r"(?: not|n't) (?:need to )?(?:know|see|notice|hear|be (?:told|informed|bothered))\b"
               # an adverb of secrecy in a clause that says what something does ("which is
-              # silently ignored", "would quietly drop") describes, it does not order
+              # silently ignored", "would quietly drop") describes, it does not order; so
+              # does one before a past participle ("; silently omitted when ...", its verb
+              # left out), while a verb in -ed ("silently embed", "quietly proceed") orders
               r"|(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!which )(?<!that )"
               r"(?<!would )(?<!could )(?<!might )(?<!will )(?<!can )(?<!may )(?<!gets )"
-              r"\b(?:secretly|silently|quietly|covertly|discreetly"
+              r"\b(?:(?:secretly|silently|quietly|covertly|discreetly)"
+              r"(?! [a-z]*(?:[^eb\s]|[^m\s]b)ed\b)"
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
