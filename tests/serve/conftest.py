@@ -136,6 +136,20 @@ class Said:
             return "".join(self._lines)
 
 
+def list_changes() -> tuple[Callable[[Any], Awaitable[None]], list[str]]:
+    """A message handler for `served` and the list it adds the method of each
+    tools/list_changed notification the client receives to."""
+    import mcp_types as types
+
+    changed: list[str] = []
+
+    async def handler(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.append(message.method)
+
+    return handler, changed
+
+
 def text(result: Any) -> str:
     return "\n".join(c.text for c in result.content if c.type == "text")
 
