@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import stat
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -61,6 +63,46 @@ def victim(tmp_path: Path) -> dict[str, Path]:
         folder.mkdir(mode=0o700)
     folders["catalog"] = big_catalog(tmp_path / "tools.json")
     return folders
+
+
+@pytest.fixture(scope="module")
+def listed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path | str]:
+    """The victim's folders once `list` has read the big catalog twice (its read stored),
+    and that output; made once for the module, copied by `listed_victim`."""
+    root = tmp_path_factory.mktemp("listed")
+    for name in ("cache", "config"):
+        (root / name).mkdir(mode=0o700)
+    state: dict[str, Path | str] = {"cache": root / "cache", "config": root / "config",
+                                    "catalog": big_catalog(root / "tools.json")}
+    folders = {name: Path(path) for name, path in state.items()}
+    state["clean"] = seen_twice(("list", "-c", str(folders["catalog"])), folders)
+    return state
+
+
+@pytest.fixture
+def listed_victim(listed: dict[str, Path | str], tmp_path: Path) -> dict[str, Path]:
+    """`victim` after `list` has read the catalog twice: a copy of `listed`'s cache and
+    configuration (its key), the same catalog file (no test writes it)."""
+    folders = {name: tmp_path / name for name in ("cache", "config")}
+    for name, folder in folders.items():
+        shutil.copytree(listed[name], folder)  # modes kept (0o700, the key's 0o600)
+    (tmp_path / "attacker").mkdir(mode=0o700)
+    return {**folders, "attacker": tmp_path / "attacker", "catalog": Path(listed["catalog"])}
+
+
+@pytest.fixture(scope="module")
+def clean_output() -> Callable[[tuple[str, ...], Path, Path], subprocess.CompletedProcess[str]]:
+    """`clean(args, cache, config)`: what the command gives on a cache of its own, run once
+    per arguments in the module."""
+    done: dict[tuple[str, ...], subprocess.CompletedProcess[str]] = {}
+
+    def clean(args: tuple[str, ...], cache: Path, config: Path
+              ) -> subprocess.CompletedProcess[str]:
+        if args not in done:
+            done[args] = toolcat(*args, cache=cache, config=config)
+        return done[args]
+
+    return clean
 
 
 def seen_twice(args: tuple[str, ...], victim: dict[str, Path]) -> str:
@@ -203,12 +245,14 @@ def _deep_list() -> bytes:
 @pytest.mark.parametrize("bomb", [_shared_list_bomb, _self_reference, _deep_list])
 @pytest.mark.parametrize("command", ["list", "lint", "convert"])
 def test_a_bomb_in_the_read_cache_costs_one_warning(
-        victim: dict[str, Path], bomb: object, command: str, tmp_path: Path) -> None:
+        listed_victim: dict[str, Path], bomb: object, command: str, clean_output: Callable[
+            [tuple[str, ...], Path, Path], subprocess.CompletedProcess[str]],
+        tmp_path: Path) -> None:
+    victim = listed_victim
     args = {"list": ("list", "-c", str(victim["catalog"])),
             "lint": ("lint", "-c", str(victim["catalog"]), "--select", "TC601"),
             "convert": ("convert", "-c", str(victim["catalog"]), "--to", "openai")}[command]
-    clean = toolcat(*args, cache=tmp_path / "clean", config=victim["config"])
-    seen_twice(("list", "-c", str(victim["catalog"])), victim)
+    clean = clean_output(args, tmp_path / "clean", victim["config"])
     (entry,) = entries(victim["cache"], "*-read.*")
     assert callable(bomb)
     entry.write_bytes(bomb())
@@ -219,11 +263,13 @@ def test_a_bomb_in_the_read_cache_costs_one_warning(
 
 @pytest.mark.parametrize("kind", ["huge", "fifo", "symlink"])
 def test_an_entry_that_is_no_regular_file_of_its_size_is_never_read(
-        victim: dict[str, Path], kind: str, tmp_path: Path) -> None:
+        listed_victim: dict[str, Path], listed: dict[str, Path | str], kind: str,
+        tmp_path: Path) -> None:
     """A sparse 64 GiB file, a FIFO (opening it would block) or a symlink to the user's
     files in place of the read cache entry: refused from its metadata, one warning."""
+    victim = listed_victim
     args = ("list", "-c", str(victim["catalog"]))
-    clean = seen_twice(args, victim)
+    clean = listed["clean"]
     (entry,) = entries(victim["cache"], "*-read.*")
     entry.unlink()
     if kind == "huge":
@@ -331,9 +377,11 @@ def test_a_cache_folder_others_can_write_is_not_used(victim: dict[str, Path],
     assert {p: p.stat().st_mtime_ns for p in refused.rglob("*")} == before
 
 
-def test_a_cache_key_others_can_read_is_replaced(victim: dict[str, Path]) -> None:
+def test_a_cache_key_others_can_read_is_replaced(listed_victim: dict[str, Path],
+                                                listed: dict[str, Path | str]) -> None:
+    victim = listed_victim
     args = ("list", "-c", str(victim["catalog"]))
-    clean = seen_twice(args, victim)
+    clean = listed["clean"]
     key = victim["config"] / "toolcat" / "cache.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     old = key.read_bytes()

@@ -376,7 +376,8 @@ def test_a_relative_trusted_folder_is_refused(tree, value):
     assert not (tree / "PWNED").exists()
 
 
-def test_a_bundled_profiles_name_means_the_bundled_profile_not_a_file_of_that_name(run):
+def test_a_bundled_profiles_name_means_the_bundled_profile_not_a_file_of_that_name(
+        run, shared_cache):  # small-model ranks with hybrid: the demo encoded once a session
     Path("small-model").write_text("name: planted\nscorer: bm25\nallow_unsafe: true\n")
     result = run("resolve", "delete a file", "-c", "demo", "-p", "small-model", "--json")
     assert result.exit_code == 0, result.output

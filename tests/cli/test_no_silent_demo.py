@@ -100,7 +100,8 @@ def test_the_ci_recipe_of_the_docs_installs_from_the_repository_and_lints_the_us
     assert sarif["runs"][0]["results"]
 
 
-def test_the_readme_set_up_command_runs_on_the_bundled_demo(tmp_path):
+def test_the_readme_set_up_command_runs_on_the_bundled_demo(tmp_path, shared_cache):
+    # the session's cache: the demo's tools are encoded once a session, not again here
     command = _block("README.md", "## Set-up", "bash").strip()
     steps = [shlex.split(step) for step in command.split("&&")]
     toolcat_steps = [argv for argv in steps if argv[0] == "toolcat"]

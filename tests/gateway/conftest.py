@@ -83,16 +83,12 @@ def start_gateway(settings: Settings) -> tuple[str, Callable[[], None]]:
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)  # requests sent before uvicorn has started wait for it in the backlog
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(GatewayApp(settings), log_level="warning",
                                            lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    for _ in range(500):
-        if server.started:
-            break
-        time.sleep(0.01)
-    assert server.started
 
     def stop() -> None:
         server.should_exit = True

@@ -30,7 +30,7 @@ GATEWAYS = [load_profile(name).gateway for name in ("gateway-relevance",
                                                     "gateway-tool-search")]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(body=BODIES | JSON, path=st.sampled_from(sorted(APIS)))
 def test_any_body_is_refused_or_rewritten(body: Any, path: str):
     api = APIS[path]
@@ -73,7 +73,7 @@ def shaped(draw: Any) -> tuple[str, dict[str, Any], Any]:
     return path, body, draw(JSON)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(case=shaped())
 @example(case=("/v1/responses", {"model": "m", "input": [], "tools": []}, {"output": True}))
 @example(case=("/v1/messages", {"model": "m", "max_tokens": 5, "messages": []},

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -92,6 +93,61 @@ def http_served(*args: str, env: dict[str, str] | None = None) -> Iterator[tuple
                 process.kill()
                 process.wait()
         assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+
+
+class Said:
+    """A served process's stderr read as it comes (pass `errlog` to stdio_client), so a test
+    waits for the lines it needs rather than for a number of seconds."""
+
+    def __init__(self) -> None:
+        read, write = os.pipe()
+        self.errlog = os.fdopen(write, "w")
+        self._lines: list[str] = []
+        self._closed = False
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, args=(os.fdopen(read),),
+                                        daemon=True)
+        self._reader.start()
+
+    def _read(self, stream: Any) -> None:
+        with stream:
+            for line in stream:
+                with self._changed:
+                    self._lines.append(line)
+                    self._changed.notify_all()
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def wait_for(self, *parts: str, seconds: float = 300) -> bool:
+        """Whether every part has been said on some line; returns as soon as they have, or
+        the process has closed its stderr (ended), or after `seconds` at the most."""
+        def said() -> bool:
+            return all(any(part in line for line in self._lines) for part in parts)
+
+        with self._changed:
+            return self._changed.wait_for(lambda: said() or self._closed, seconds) and said()
+
+    def close(self) -> str:
+        """Everything said, once the process has ended (call after the client has left)."""
+        self.errlog.close()
+        self._reader.join(60)
+        with self._changed:
+            return "".join(self._lines)
+
+
+def list_changes() -> tuple[Callable[[Any], Awaitable[None]], list[str]]:
+    """A message handler for `served` and the list it adds the method of each
+    tools/list_changed notification the client receives to."""
+    import mcp_types as types
+
+    changed: list[str] = []
+
+    async def handler(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.append(message.method)
+
+    return handler, changed
 
 
 def text(result: Any) -> str:

@@ -9,10 +9,9 @@ import subprocess
 import sys
 
 import anyio
-import mcp_types as types
 import pytest
 
-from tests.serve.conftest import environment, http_served, served, text
+from tests.serve.conftest import environment, http_served, list_changes, served, text
 from tests.serve.test_serve import DISCOVERY, events, running
 
 pytestmark = pytest.mark.mcp
@@ -37,11 +36,7 @@ tools:
 def test_call_mode_finds_whole_definitions_and_calls_without_a_list_refresh(
         time_catalog, fast_profile, tmp_path):
     log = tmp_path / "serve.jsonl"
-    changed: list[str] = []
-
-    async def handler(message) -> None:
-        if isinstance(message, types.ToolListChangedNotification):
-            changed.append(message.method)
+    handler, changed = list_changes()
 
     async def session() -> None:
         async with served("-c", str(time_catalog), "-p", str(fast_profile), "--mode", "call",

@@ -51,8 +51,8 @@ def session(cache: Path, record: Path, linger: float) -> str:
     return anyio.run(talk)
 
 
-def test_short_sessions_exit_0_while_the_semantic_stage_loads(tmp_path):
-    cache = tmp_path / "cache"
+def test_short_sessions_exit_0_while_the_semantic_stage_loads(tmp_path, shared_cache):
+    cache = shared_cache  # the demo encoded and its query encoder exported once a session
     indexed = subprocess.run([sys.executable, "-m", "toolcat", "index", "-c", str(CATALOGS)],
                              env=environment(TOOLCAT_CACHE_DIR=str(cache)), cwd=REPO,
                              capture_output=True, text=True, timeout=600, check=False)

@@ -13,11 +13,10 @@ import time
 from pathlib import Path
 
 import anyio
-import mcp_types as types
 import pytest
 
 from tests.mcp.conftest import DEMO, alive
-from tests.serve.conftest import environment, served, text
+from tests.serve.conftest import environment, list_changes, served, text
 
 pytestmark = pytest.mark.mcp
 
@@ -71,11 +70,7 @@ def settle(check, seconds: float = 10.0) -> bool:
 def test_time_server_found_added_and_called_through_toolcat(time_catalog, fast_profile,
                                                             tmp_path):
     log = tmp_path / "serve.jsonl"
-    changed: list[str] = []
-
-    async def handler(message) -> None:
-        if isinstance(message, types.ToolListChangedNotification):
-            changed.append(message.method)
+    handler, changed = list_changes()
 
     async def session() -> None:
         async with served("-c", str(time_catalog), "-p", str(fast_profile), "--log", str(log),

@@ -198,32 +198,37 @@ def test_verbose_says_each_step_of_the_start_with_the_handshake_before_the_catal
     answered before the catalog is read, the gate made and the security rules run."""
     import re
     import sys
-    import tempfile
 
     from mcp import Client, StdioServerParameters, stdio_client
 
-    from tests.serve.conftest import environment
+    from tests.serve.conftest import Said, environment
 
     env = environment(TOOLCAT_CACHE_DIR=str(tmp_path / "cache"))
     params = StdioServerParameters(command=sys.executable, env=env, args=[
         "-m", "toolcat", "serve", "-c", str(CATALOGS), "-v", "-p", str(_fast(tmp_path))])
 
-    async def session() -> tuple[str, list[str]]:
-        with tempfile.TemporaryFile("w+") as errlog:
-            async with Client(stdio_client(params, errlog=errlog), mode="legacy",
-                              cache=None) as client:
-                result = await client.call_tool("search_tools", {"query": "send a message"})
-                found = [t["name"] for t in json.loads(result.content[0].text)["tools"]]
-            errlog.seek(0)
-            return errlog.read(), found
-
-    said, found = anyio.run(session)
-    assert "send_message" in found
-    steps = [line for line in said.splitlines() if re.search(r"s after start\)$", line)]
     order = ["imported the MCP SDK", "answered the handshake", "read the catalog: 72 tools",
              "made the gate: 0 catalog tools visible", "running the security rules over 72 "
              "tools", "security verdict: 0 of 72 tools withheld; 62 searchable",
              "built the regex search", "built the bm25 scorer's index"]
+
+    async def session() -> tuple[str, list[str]]:
+        said = Said()
+        try:
+            async with Client(stdio_client(params, errlog=said.errlog), mode="legacy",
+                              cache=None) as client:
+                result = await client.call_tool("search_tools", {"query": "send a message"})
+                found = [t["name"] for t in json.loads(result.content[0].text)["tools"]]
+                # the index-building thread says its step once the index is made, which a
+                # search waiting for that index may answer before: stay until it is said
+                await anyio.to_thread.run_sync(said.wait_for, *order)
+        finally:
+            everything = said.close()
+        return everything, found
+
+    said, found = anyio.run(session)
+    assert "send_message" in found
+    steps = [line for line in said.splitlines() if re.search(r"s after start\)$", line)]
     missing = [what for what in order if not any(what in line for line in steps)]
     assert not missing, said  # the whole of what serve said, to see which step was not
     where = [next(i for i, line in enumerate(steps) if what in line) for what in order]

@@ -535,6 +535,9 @@ def run(settings: Settings, host: str, port: int,
     except OSError as exc:
         sock.close()
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    # listening before `ready` says the address: a client that connects at once waits in the
+    # backlog until uvicorn accepts, instead of being refused while it starts
+    sock.listen(2048)  # uvicorn's own backlog
     bound = sock.getsockname()[1]
     app = GatewayApp(settings)
     app.warm_up()
