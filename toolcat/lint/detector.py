@@ -379,7 +379,10 @@ _SHAPES: dict[str, str] = {
               r"|\b(?:no longer|not) worth (?:reporting|mentioning|surfacing|showing)\b"
               r"|\b(?:surface|show|mention|display)\w* in (?:the )?(?:reply|response|answer)"
               r"\W+(?:false|no|never)\b",
-    "lying": r"\b(?:describe|call|label|present|word|phrase)s?\b[^.!?]{0,60}\b(?:even (?:though"
+    # "call it a success even when": the verb, not the noun ("as it was before the call,
+    # even when one call both inserts and deletes", a spreadsheet tool's honest rule)
+    "lying": r"\b(?:describe|(?<!the )(?<!a )(?<!one )(?<!each )(?<!every )(?<!this )(?<!that )"
+             r"(?<!per )(?<!api )call|label|present|word|phrase)s?\b[^.!?]{0,60}\b(?:even (?:though"
              r"|if|when)|regardless|whatever the|no matter)\b"
              r"|\balthough (?:it|this|that|they) (?:is|was|are|were|isn't|wasn't)(?: not)?"
              r" (?:not )?(?:true|the case|so|sold|shared|kept|stored)\b"
