@@ -219,32 +219,26 @@ def _prose(text: str) -> list[str]:
     return [leaf for _, leaf, key in strings(value) if not key and len(leaf) >= MIN_LENGTH]
 
 
-def _own_names(entry: Any) -> frozenset[str]:
-    """The identifiers an entry defines for itself (its name, property names, enum values):
-    naming them is not naming another tool."""
-    found: set[str] = set()
+def _named(entry: Any) -> Iterator[str]:
+    """The identifiers an entry defines for itself as written (its name, property names, enum
+    values) that join words with `_`."""
     for at, text, is_key in strings(entry):
         field = at.rsplit("/", 2)
         named = (is_key and len(field) > 1 and field[-2] == "properties") or \
             (field[-1] == "name" and at.count("/") <= 2) or \
             (len(field) > 1 and field[-2] == "enum")
         if named and "_" in text and len(text) <= 80:
-            found.add(detector.prepare(text))
-    return frozenset(found)
+            yield text
+
+
+def _own_names(entry: Any) -> frozenset[str]:
+    """`_named`, as the detector reads them: naming them is not naming another tool."""
+    return frozenset(detector.prepare(text) for text in _named(entry))
 
 
 def _identifiers(entry: Any) -> list[str]:
-    """The identifiers an entry defines for itself as written (property names, its name, enum
-    values) that join words with `_`, longest first."""
-    found: set[str] = set()
-    for at, text, is_key in strings(entry):
-        field = at.rsplit("/", 2)
-        named = (is_key and len(field) > 1 and field[-2] == "properties") or \
-            (field[-1] == "name" and at.count("/") <= 2) or \
-            (len(field) > 1 and field[-2] == "enum")
-        if named and "_" in text and " " not in text and len(text) <= 80:
-            found.add(text)
-    return sorted(found, key=len, reverse=True)
+    """`_named` without spaces, as written, longest first."""
+    return sorted({text for text in _named(entry) if " " not in text}, key=len, reverse=True)
 
 
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
