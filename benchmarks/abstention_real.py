@@ -25,7 +25,7 @@ from toolcat.search import build_scorer, default_scorer  # noqa: E402
 from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
-HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3")
+HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4")
 
 
 def empty(query: str, tools: list[Tool], scorer: Scorer) -> bool:
