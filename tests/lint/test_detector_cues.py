@@ -16,14 +16,10 @@ SECURITY = LintSettings(select=("TC6",))
 
 def severities(tmp_path: Path, description: str, parameter: str = "City name.",
                name: str = "lookup") -> list[str]:
-    path = tmp_path / f"{name}.json"
-    tool = {"name": name, "description": description,
-            "parameters": {"type": "object", "properties": {
-                "target": {"type": "string", "description": parameter}}}}
-    path.write_text(json.dumps({"tools": [tool]}, ensure_ascii=False))
-    catalog = load_catalog(path, lenient=True)
-    return sorted(f.severity for f in lint_catalog(catalog, SECURITY).findings
-                  if f.rule in ("TC601", "TC606"))
+    return tool_severities(tmp_path, {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": {
+            "target": {"type": "string", "description": parameter}}}})
 
 
 def test_an_agent_that_is_a_program_is_not_the_model(tmp_path):

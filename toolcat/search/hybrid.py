@@ -293,9 +293,12 @@ class HybridScorer:
         asked = [q for q in queries if self.servers.strip(q) == q]
         if not asked:
             return [False] * len(queries)
-        best = np.max(semantic.similarity(asked, cached=cached), axis=1)
-        vectors = (embed_texts(self.embedder, asked, cache=self.cache)[0] if cached
-                   else np.stack([self.embedder.query_vector(q) for q in asked]))
+        if cached:  # one read of the embedding cache, as `semantic.similarity` would do
+            vectors = embed_texts(semantic.embedder, asked, cache=semantic.cache)[0]
+            best = np.max(vectors @ semantic.vectors.T, axis=1)
+        else:
+            best = np.max(semantic.similarity(asked), axis=1)
+            vectors = np.stack([self.embedder.query_vector(q) for q in asked])
         away = dict(zip(asked, far_from_tools(abstention, vectors, best, asked),
                         strict=True))
         return [bool(away.get(q, False)) for q in queries]
