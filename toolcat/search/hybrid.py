@@ -57,6 +57,7 @@ from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
+from toolcat.search.values import Values
 from toolcat.search.verbs import CatalogVerbs
 
 MIDPOINT = 5.0
@@ -120,6 +121,7 @@ class HybridScorer:
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.statements = Statements(self.tools)
+        self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
     @property
@@ -197,7 +199,7 @@ class HybridScorer:
                              + self.servers.evidence(q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
-                             + self.statements.evidence(q)
+                             + self.statements.evidence(q) + self.values.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -355,6 +357,10 @@ class HybridScorer:
             reason = (f"{reason}; it takes a statement in the language of the one the request "
                       f"holds ({stated:.1f})")
             details = {**details, "statement_evidence": stated}
+        valued, said = self.values.explained(part, index)
+        if valued:
+            reason = f"{reason}; {said} ({valued:+.1f})"
+            details = {**details, "value_evidence": round(valued, 6)}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
