@@ -200,7 +200,8 @@ KINDS: dict[str, Kind] = {
 _IDENTIFIERS = frozenset(("key", "number", "token"))
 
 
-_MAYBE = re.compile(r"[0-9@{]")  # every kind of value has a digit, an @ or a brace
+# every kind of value has a digit, an @, a brace or a scheme's ://
+_MAYBE = re.compile(r"[0-9@{]|://")
 
 
 def recognise(text: str) -> Value | None:
@@ -306,7 +307,7 @@ def abbreviates(prefix: str, word: str) -> bool:
 
 _ID_WORDS = frozenset(("id", "ids", "number", "num", "no", "key", "identifier", "sysid",
                        "ref", "reference"))
-_SHOWN_PIECE = re.compile(r"[^\s0-9@{]*[0-9@{]\S*")  # a piece with a digit, an @ or a brace
+_SHOWN_PIECE = re.compile(r"[^\s0-9@{:]*(?:[0-9@{]|://)\S*")  # a piece `_MAYBE` finds
 _ASIDE = re.compile(r"\([^()]{0,300}\)")
 _UPPER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}\b")
 _SHOWN = re.compile(r"""["'`]([^"'`\s]{3,80})["'`]|\be\.?g\.?,?\s+([^\s,;)]{3,80})|"""
@@ -348,7 +349,7 @@ def _shown(schema: Mapping[str, Any], description: str) -> list[str]:
     for key in ("default", "const", "example"):
         if isinstance(schema.get(key), str):
             found.append(schema[key])
-    if _MAYBE.search(description):  # every value has a digit, an @ or a brace
+    if _MAYBE.search(description):
         for match in _SHOWN.finditer(description):
             found.append(next(group for group in match.groups() if group).strip(_EDGES))
         found += [piece.strip(_EDGES)
