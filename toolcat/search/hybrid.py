@@ -23,7 +23,9 @@ request never says to a sibling's that fits about as well loses half a nat
 without the phrases that say where or about what, and a tool whose name acts on a word an
 order says only in such a phrase loses a nat (`toolcat.search.focus`). A request that asks
 for many of what a tool's name acts on gives a nat to the names that act on many and takes
-one from those that act on one (`toolcat.search.number`).
+one from those that act on one (`toolcat.search.number`). A tool whose parameters take the
+kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
+prefix a parameter describes) gains up to a few nats (`toolcat.search.values`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
