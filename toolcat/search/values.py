@@ -14,11 +14,14 @@ and the values written in the description: "e.g., \"Sheet1!A1:D10\"", "FIRST-123
 are read with the same recognisers as a request.
 
 In `hybrid`, a tool whose parameters take every kind of value the request names gains TAKES
-nats (a share of it for some of the kinds); an identifier whose prefix a parameter describes
-(an upper-case word of its text, the prefix of a value it shows, or a word of its name the
-prefix abbreviates: "CHG" and `change_id`, "INC" and `incident_id`) gives its tools PREFIX
-nats more. The tool side is read once per catalog, on the first request that names a value:
-one pass over the parameters, so most requests, which name none, cost nothing more.
+nats per nat of the kinds' idf among the catalog's tools, at most TAKES_MAX (a share of it for
+some of the kinds; a kind every tool takes says nothing); an identifier whose prefix a
+parameter describes (an upper-case word of its text, the prefix of a value it shows, or a word
+of its name the prefix abbreviates: "CHG" and `change_id`, "INC" and `incident_id`) gives its
+tools PREFIX nats more. Parameters that half or more of a server's tools have are its
+boilerplate and are not read (`_common_parameters`). The tool side is read once per catalog,
+on the first request that names a value: one pass over the parameters, so most requests,
+which name none, cost nothing more.
 """
 
 from __future__ import annotations
@@ -194,9 +197,11 @@ KINDS: dict[str, Kind] = {
     "token": Kind(_matched(_TOKEN, prefix=True), frozenset(), (), ("abc_1a2b3c",),
                   "id of the shape abc_123"),
     "json": Kind(_json, frozenset(("json",)), ("json",), (), "JSON object"),
+    # spans several pieces of a request: read apart (`_cron`)
+    "cron": Kind(lambda text: None, frozenset(), ("cron", "crontab"), ("0 3 * * *",),
+                 "cron expression"),
 }
-# kinds that say which object, as against the data a tool is handed: a tool that takes none
-# of them cannot act on what the request names
+# the kinds whose prefix says what they identify ("CHG": a change, "sub": a subscription)
 _IDENTIFIERS = frozenset(("key", "number", "token"))
 
 
@@ -257,10 +262,6 @@ def _json_blob(text: str) -> str | None:
     if start < 0 or end <= start:
         return None
     return text[start:end + 1] if _json(text[start:end + 1]) is not None else None
-
-
-KINDS["cron"] = Kind(lambda text: None, frozenset(), ("cron", "crontab"),
-                     ("0 3 * * *",), "cron expression")
 
 
 def _says() -> dict[str, list[tuple[str, str]]]:
@@ -521,9 +522,9 @@ class Values:
         return self._taken
 
     def evidence(self, request: str) -> np.ndarray:
-        """Per tool: TAKES times the share of the kinds of value `request` names that the
-        tool's parameters take, plus PREFIX when one of them describes the prefix of an
-        identifier it names."""
+        """Per tool: the mean over the kinds of value `request` names of each kind's weight
+        (`_weight`) when the tool's parameters take it, plus PREFIX for each identifier it
+        names whose prefix one of them describes."""
         import numpy as np
 
         found = np.zeros(len(self._tools))
@@ -541,7 +542,8 @@ class Values:
         return found
 
     def _weight(self, members: np.ndarray) -> float:
-        """The evidence of taking a kind of value that `members` take."""
+        """The evidence of taking a kind of value that `members` take: TAKES per nat of its
+        idf, at most TAKES_MAX."""
         import math
 
         return min(TAKES_MAX, TAKES * math.log(len(self._tools) / len(members)))
