@@ -145,3 +145,26 @@ def test_an_incident_number_alone_finds_the_tool_whose_parameter_describes_it(ru
     found = json.loads(result.output)["tools"][0]
     assert found["name"] == "manage_incident"
     assert "a parameter of it describes ids like INC0012345" in found["reason"]
+
+
+@pytest.mark.semantic
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("shared_cache")
+def test_a_hostile_pattern_in_a_schema_costs_the_cli_no_time(run, tmp_path):
+    # exponential for a backtracking engine on a hex digest; RE2 matches it in linear time
+    hostile = {"type": "string", "pattern": "^([0-9a-z]|[0-9a-z])*!$"}
+    catalog = tmp_path / "git.json"
+    catalog.write_text(json.dumps({"tools": [
+        {"name": f"tag_{i}", "description": "Tags a thing.",
+         "inputSchema": {"type": "object", "properties": {"label": hostile}}}
+        for i in range(50)] + [
+        {"name": "get_commit", "description": "Shows a commit.",
+         "inputSchema": {"type": "object", "properties": {
+             "sha": {"type": "string", "description": "The commit's SHA."}}}}]}),
+        encoding="utf-8")
+    result = run("search", "show 9fceb02d0ae598e95dc970b74767f19372d61af8", "-c", str(catalog),
+                 "--scorer", "hybrid", "--limit", "1", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"][0]
+    assert found["name"] == "get_commit"
+    assert "it takes the hexadecimal id the request names" in found["reason"]
