@@ -23,7 +23,9 @@ request never says to a sibling's that fits about as well loses half a nat
 without the phrases that say where or about what, and a tool whose name acts on a word an
 order says only in such a phrase loses a nat (`toolcat.search.focus`). A request that asks
 for many of what a tool's name acts on gives a nat to the names that act on many and takes
-one from those that act on one (`toolcat.search.number`).
+one from those that act on one (`toolcat.search.number`). A tool whose parameters take the
+kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
+prefix a parameter describes) gains up to a few nats (`toolcat.search.values`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -57,6 +59,7 @@ from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
+from toolcat.search.values import Values
 from toolcat.search.verbs import CatalogVerbs
 
 MIDPOINT = 5.0
@@ -120,6 +123,7 @@ class HybridScorer:
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.statements = Statements(self.tools)
+        self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
 
     @property
@@ -197,7 +201,7 @@ class HybridScorer:
                              + self.servers.evidence(q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
-                             + self.statements.evidence(q)
+                             + self.statements.evidence(q) + self.values.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -355,6 +359,10 @@ class HybridScorer:
             reason = (f"{reason}; it takes a statement in the language of the one the request "
                       f"holds ({stated:.1f})")
             details = {**details, "statement_evidence": stated}
+        valued, said = self.values.explained(part, index)
+        if valued:
+            reason = f"{reason}; {said} ({valued:+.1f})"
+            details = {**details, "value_evidence": round(valued, 6)}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "

@@ -1,0 +1,170 @@
+"""Typed values a request names as evidence of the argument a tool takes
+(toolcat.search.values). Model-free, but for the last tests, which rank through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolcat.model import Tool
+from toolcat.search.values import PREFIX, Values, abbreviates, request_values
+
+FRESH4 = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
+          / "fresh4-catalog.json")
+
+
+def kinds(request: str) -> list[tuple[str, str]]:
+    return [(v.kind, v.prefix) for v in request_values(request)]
+
+
+def tool(name: str, server: str = "s", **properties: dict) -> Tool:
+    return Tool(name=name, description=f"{name} does it", server=server,
+                parameters={"type": "object", "properties": properties})
+
+
+def test_the_values_of_a_request_are_recognised_by_kind():
+    assert kinds("give jon@acme.com view access") == [("email", "")]
+    assert kinds("open https://example.com/post now") == [("url", "")]
+    assert kinds("let 81.2.69.160 and 10.0.0.0/16 through") == [("ip", ""), ("ip", "")]
+    assert kinds("remove silence 3f2a9c1e-77b0-4c1e-9d8a-2b6f0c1d4e5a") == [("uuid", "")]
+    assert kinds("what's in B2:F40 on Sheet1!A1:C3") == [("range", ""), ("range", "")]
+    assert kinds("show commit 9fceb02d0ae5") == [("hex", "")]
+    assert kinds("runs from 2025-01-15T09:30:00Z on") == [("date", "")]
+    assert kinds("status of ENG-412, CHG0040021 and sub_7781") == [
+        ("key", "eng"), ("number", "chg"), ("token", "sub")]
+    assert kinds("run it at 0 3 * * * every day") == [("cron", "")]
+    assert kinds('post {"name": "a", "n": 1} to it') == [("json", "")]
+
+
+def test_words_quantities_and_names_are_no_values():
+    assert not request_values("spin up an Ubuntu 24.04 box called build-agent-3, 4GB, at 3pm")
+    assert not request_values("move it to version 2 of UTF-8 in sprint 14")
+    assert not request_values("")
+
+
+def test_a_parameter_says_which_kinds_it_takes():
+    catalog = [
+        tool("share", recipient={"type": "string", "format": "email"}),
+        tool("read", range_name={"type": "string",
+                                 "description": 'The range (e.g., "Sheet1!A1:D10").'}),
+        tool("write", cells={"type": "string", "description": "Cells in A1 notation."}),
+        tool("issue", project={"type": "string", "description": "The key, like FIRST-123"}),
+        tool("host", address={"type": "string", "pattern": r"^\d+\.\d+\.\d+\.\d+$"}),
+        tool("plain", slug={"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}),
+        Tool(name="to", server="s", parameters={
+        "type": "object", "properties": {"to": {"type": "array",
+                                                "items": {"$ref": "#/$defs/address"}}},
+        "$defs": {"address": {"type": "string", "format": "email"}}}),
+    ]
+    taken = Values(catalog).taken.kinds
+    assert {k: sorted(v.tolist()) for k, v in taken.items()} == {
+        "email": [0, 6], "range": [1, 2], "key": [3], "ip": [4]}
+
+
+def test_a_parameter_most_of_a_servers_tools_have_is_its_boilerplate():
+    signed_in = {"type": "string", "description": "The user's e-mail address."}
+    catalog = [tool(f"t{i}", "google", user_email=signed_in) for i in range(6)]
+    catalog.append(tool("share", "google", user_email=signed_in,
+                        share_with={"type": "string", "description": "E-mail address."}))
+    assert Values(catalog).taken.kinds["email"].tolist() == [6]
+
+
+def test_a_tool_that_takes_the_value_named_gains():
+    catalog = [tool("share_file", recipient={"type": "string", "format": "email"}),
+               tool("get_file", file_id={"type": "string"})]
+    found = Values(catalog).evidence("give jon@acme.com access to the file")
+    assert found[0] > 0 and found[1] == 0
+    assert not Values(catalog).evidence("give jon access to the file").any()
+
+
+def test_an_identifiers_prefix_a_parameter_describes_is_strong_evidence():
+    catalog = [
+        tool("manage_incident", incident_id={"type": "string",
+                                             "description": "sys_id or INC number"}),
+        tool("approve_change", change_id={"type": "string",
+                                          "description": "Change request ID or sys_id"}),
+        tool("download", record={"type": "string", "description": "e.g. RITM0010023"}),
+        tool("get_weather", city={"type": "string"}),
+    ]
+    values = Values(catalog)
+    # `download` shows a value of the same shape: it takes one, a weaker sign
+    incident = values.evidence("INC0012345 is fixed")
+    assert incident[0] == PREFIX and 0 < incident[2] < PREFIX and not incident[[1, 3]].any()
+    change = values.evidence("CHG0040021 is good to go")
+    assert change[1] == PREFIX and change[2] < PREFIX and not change[[0, 3]].any()
+    shown = values.evidence("what about RITM0001234")  # the prefix of a value it shows
+    assert shown[2] > PREFIX and not shown[[0, 1, 3]].any()
+    assert abbreviates("chg", "change") and abbreviates("inc", "incident")
+    assert not abbreviates("eng", "change") and not abbreviates("ch", "ch")
+
+
+@pytest.mark.timeout(60)
+def test_hostile_patterns_and_long_texts_cost_linear_time():
+    # exponential for a backtracking engine on the 40-character sample of a hex digest
+    hostile = {"type": "string", "pattern": "^([0-9a-z]|[0-9a-z])*!$",
+               "description": "(" * 5000 + "e.g. " * 5000 + "x" * 50_000}
+    catalog = [tool(f"t{i}", f"s{i}", value=hostile) for i in range(200)]
+    assert not Values(catalog).evidence("commit 9fceb02d0ae598e95dc970b74767f19372d61af8").any()
+    request = "0 " * 50_000 + "x" * 100_000 + " a@b.co" * 10_000
+    assert Values(catalog).evidence(request).shape == (200,)
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+def test_a_request_with_an_email_picks_the_sharing_tool_that_takes_one(run, tmp_path):
+    catalog = tmp_path / "drive.json"
+    catalog.write_text(json.dumps({"tools": [
+        {"name": "share_file", "description": "Adds a permission to a file or folder.",
+         "inputSchema": {"type": "object", "properties": {
+             "file_id": {"type": "string", "description": "ID of the file."},
+             "recipient": {"type": "string", "format": "email"}}}},
+        {"name": "list_file_access", "description": "Lists who can view or edit a file.",
+         "inputSchema": {"type": "object", "properties": {
+             "file_id": {"type": "string", "description": "ID of the file."}}}},
+        {"name": "get_file", "description": "Gets a file's metadata and its viewer link.",
+         "inputSchema": {"type": "object", "properties": {
+             "file_id": {"type": "string", "description": "ID of the file."}}}},
+    ]}), encoding="utf-8")
+    result = run("pick", "give jon@acme.com access to the file", "-c", str(catalog),
+                 "-k", "2", "--explain", "--json")
+    assert result.exit_code == 0, result.output
+    picked = json.loads(result.output)["picks"]
+    assert [t["name"] for t in picked] == ["share_file", "list_file_access"]
+    assert "it takes the e-mail address the request names" in picked[0]["reason"]
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not FRESH4.exists(), reason="the real-server set is absent")
+def test_an_incident_number_alone_finds_the_tool_whose_parameter_describes_it(run):
+    result = run("search", 'INC0012345 is fixed, resolve it with "restarted the mail relay"',
+                 "-c", str(FRESH4), "--scorer", "hybrid", "--limit", "1", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"][0]
+    assert found["name"] == "manage_incident"
+    assert "a parameter of it describes ids like INC0012345" in found["reason"]
+
+
+@pytest.mark.semantic
+@pytest.mark.timeout(300)
+@pytest.mark.usefixtures("shared_cache")
+def test_a_hostile_pattern_in_a_schema_costs_the_cli_no_time(run, tmp_path):
+    # exponential for a backtracking engine on a hex digest; RE2 matches it in linear time
+    hostile = {"type": "string", "pattern": "^([0-9a-z]|[0-9a-z])*!$"}
+    catalog = tmp_path / "git.json"
+    catalog.write_text(json.dumps({"tools": [
+        {"name": f"tag_{i}", "description": "Tags a thing.",
+         "inputSchema": {"type": "object", "properties": {"label": hostile}}}
+        for i in range(50)] + [
+        {"name": "get_commit", "description": "Shows a commit.",
+         "inputSchema": {"type": "object", "properties": {
+             "sha": {"type": "string", "description": "The commit's SHA."}}}}]}),
+        encoding="utf-8")
+    result = run("search", "show 9fceb02d0ae598e95dc970b74767f19372d61af8", "-c", str(catalog),
+                 "--scorer", "hybrid", "--limit", "1", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"][0]
+    assert found["name"] == "get_commit"
+    assert "it takes the hexadecimal id the request names" in found["reason"]
