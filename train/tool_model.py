@@ -35,6 +35,7 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ TARGETS = ("attention.self.query", "attention.self.key", "attention.self.value",
 MAX_TOKENS = 64  # word pieces of a request, in training and measuring
 LAYERS = 6  # all-MiniLM-L6-v2's
 TOP = 2  # the layers trained; the ones under them are frozen, their output computed once
+SIBLINGS = 25  # tools of one API or server at most, for `train --siblings`
 
 
 @dataclass
@@ -311,13 +313,16 @@ def load_model() -> Any:
 
 
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
-          tau: float, fused: float | None = None, dense_too: bool = False
-          ) -> tuple[LoRA, float]:
+          tau: float, fused: float | None = None, dense_too: bool = False,
+          siblings: float = 1.0) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
     With `dense_too`, the dense softmax's loss is added to it, so the cosine alone (the
-    `semantic` scorer) keeps its gain."""
+    `semantic` scorer) keeps its gain. With `siblings` above 1, a positive's siblings (the
+    other tools of its API or server, in a group of at most SIBLINGS tools) count that many
+    times in the softmax's denominator: the hard negatives real servers' misses are made
+    of."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
@@ -336,6 +341,13 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
             evidence = lexical(s, s.train)[:, s.train_tools].astype(np.float32)
             words.append({i: torch.from_numpy(row) for i, row in zip(s.train, evidence,
                                                                      strict=True)})
+    group = []  # per training tool: its API's or server's number, or one of its own
+    for s in sets:
+        servers = [s.tools[t].server for t in s.train_tools]
+        size, numbers = Counter(servers), {}
+        group.append(np.array([numbers.setdefault(name, len(numbers))
+                               if name and size[name] <= SIBLINGS else -1 - j
+                               for j, name in enumerate(servers)]))
     started = time.perf_counter()
     for step in range(steps):
         k = int(rng.choice(len(sets), p=share))
@@ -351,6 +363,11 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
         for r, i in enumerate(rows):
             for t in data.relevant[i]:
                 positive[r, position[k][t]] = True
+        if siblings != 1.0:
+            sibling = torch.from_numpy(np.stack([np.isin(group[k], group[k][[
+                position[k][t] for t in data.relevant[i] if t in position[k]]])
+                for i in rows])) & ~positive
+            every = [logits + math.log(siblings) * sibling for logits in every]
         loss = sum((torch.logsumexp(logits, dim=1)
                     - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
                    for logits in every)
@@ -379,6 +396,9 @@ def main() -> None:
                         "temperature in nats (see `train`)")
     parser.add_argument("--dense-too", action="store_true",
                         help="with --fused: add the dense softmax's loss (see `train`)")
+    parser.add_argument("--siblings", type=float, default=1.0,
+                        help="weigh a positive's sibling tools (same API or server) this many "
+                        "times as negatives (see `train`)")
     parser.add_argument("--report", type=Path)
     parser.add_argument("--cache", type=Path, help="a folder keeping the frozen lower layers' "
                         "outputs between runs (outside the repository)")
@@ -426,7 +446,7 @@ def main() -> None:
         seconds = 0.0
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
-                              args.tau, args.fused, args.dense_too)
+                              args.tau, args.fused, args.dense_too, args.siblings)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -445,6 +465,7 @@ def main() -> None:
         "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
+        "siblings": args.siblings,
         "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
         "measured_on": [s.name for s in everything],
