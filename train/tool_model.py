@@ -24,8 +24,14 @@ LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole c
     nice -n 10 python train/tool_model.py --out toolcat/search/models/minilm-tools.npz
 
 `--fused 1.0` trains for hybrid's fused evidence instead of the cosine alone (a softmax over
-BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it
+BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it,
+`--siblings 3` weighs the other tools of a positive's API or server three times as negatives
 (docs/search.md, "The embedding model", says what each measured).
+
+    nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
+
+measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
+trained sets' held-out tools and chooses one (`choose_scale`).
 """
 
 from __future__ import annotations
