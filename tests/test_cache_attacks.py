@@ -333,7 +333,12 @@ def test_embeddings_another_user_sealed_are_encoded_again(
     theirs = tmp_path / "their-cache"
     planted = toolcat(*args, cache=theirs, config=victim["attacker"])
     assert planted.returncode == 0, planted.stderr
-    shutil.copytree(theirs / "embeddings", victim["cache"] / "embeddings")
+    shards = entries(theirs, "*-rows")  # their vectors (not their query encoder)
+    assert shards
+    for shard in shards:
+        mine = victim["cache"] / shard.relative_to(theirs)
+        mine.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        shutil.copy(shard, mine)
     attacked = toolcat(*args, cache=victim["cache"], config=victim["config"])
     assert attacked.returncode == 0 and attacked.stdout == planted.stdout
     [line] = attacked.stderr.splitlines()
