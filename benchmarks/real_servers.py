@@ -13,6 +13,7 @@ toolcat's defaults (unsafe tools left out) with 5 slots, as `toolcat pick -k 5` 
     python benchmarks/real_servers.py --halves fresh3      # the fresh3 half: measure it once
     python benchmarks/real_servers.py --halves fresh4      # the fresh4 half: measure it once
     python benchmarks/real_servers.py --halves fresh5      # the fresh5 half: measure it once
+    python benchmarks/real_servers.py --model minilm-tools all-MiniLM-L6-v2  # side by side
 
 The fresh halves are left out of the default on purpose: each is for one measurement at the end,
 not for looking at while ranking changes.
@@ -53,8 +54,8 @@ def covered(group: set[str], tools: list[toolcat.Tool]) -> bool:
 
 
 def measure(tools: list, items: list[dict], scorer_name: str,
-            misses: bool = False) -> dict[str, float]:
-    scorer = build_scorer(scorer_name, tools)
+            misses: bool = False, model: str | None = None) -> dict[str, float]:
+    scorer = build_scorer(scorer_name, tools, **({"model": model} if model else {}))
     totals = {"first": 0.0, "top5": 0.0, "ndcg@10": 0.0, "cut_top5": 0.0, "kept": 0.0}
     for scores, item in zip(score_many(scorer, [i["query"] for i in items]), items,
                             strict=True):
@@ -108,6 +109,10 @@ def main() -> None:
     parser.add_argument("--halves", nargs="+", choices=HALVES, default=("dev", "heldout"))
     parser.add_argument("--scorers", nargs="+", default=("bm25", "semantic", "hybrid"))
     parser.add_argument("--no-pick", action="store_true", help="skip pick's defaults")
+    parser.add_argument("--model", nargs="+", default=[None],
+                        help="embedding models of semantic, hybrid and cascade, each measured "
+                        "in turn (e.g. minilm-tools all-MiniLM-L6-v2; default: the default "
+                        "model)")
     parser.add_argument("--misses", action="store_true",
                         help="print each request whose first tool is not one it needs, with "
                              "the top 3 and the needed tools' ranks")
@@ -119,9 +124,10 @@ def main() -> None:
         print(f"\n{half}: {len(catalog.tools)} tools, {len(items)} requests")
         print(f"  {'scorer':<10} {'first':>6} {'top5':>6} {'nDCG@10':>8} {'cut top5':>9} "
               f"{'kept':>5}")
-        for name in args.scorers:
-            row = measure(list(catalog.tools), items, name, args.misses)
-            print(f"  {name:<10} {row['first']:6.3f} {row['top5']:6.3f} {row['ndcg@10']:8.3f} "
+        for name, model in [(n, m) for n in args.scorers for m in args.model]:
+            row = measure(list(catalog.tools), items, name, args.misses, model)
+            label = f"{name}@{model}" if model and len(args.model) > 1 else name
+            print(f"  {label:<10} {row['first']:6.3f} {row['top5']:6.3f} {row['ndcg@10']:8.3f} "
                   f"{row['cut_top5']:9.3f} {row['kept']:5.2f}", flush=True)
         if not args.no_pick:
             row = picked(catalog, items)

@@ -300,18 +300,15 @@ def test_embeddings_of_another_width_are_encoded_again(
     clean = toolcat(*args, cache=victim["cache"], config=victim["config"])
     assert clean.returncode == 0, clean.stderr
     planted = 0
-    for path in entries(victim["cache"], "*.np[yz]"):
+    for path in entries(victim["cache"], "*-vectors-*.npy"):
+        np.save(path, np.ones((2, 7), np.float32))
+        planted += 1
+    for path in entries(victim["cache"], "*-rows"):  # the same keys, vectors of 7 dimensions
         data = path.read_bytes()
-        payload = data[data.index(b"PK\x03\x04") if b"PK\x03\x04" in data else
-                       data.index(b"\x93NUMPY"):]
-        if path.suffix == ".npz":
-            keys = np.load(__import__("io").BytesIO(payload))["keys"]
-            with path.open("wb") as handle:  # the same keys, vectors of 7 dimensions
-                np.savez(handle, keys=keys, vectors=np.ones((len(keys), 7), np.float32))
-            planted += 1
-        elif "-vectors-" in path.name:
-            np.save(path, np.ones((2, 7), np.float32))
-            planted += 1
+        count = int.from_bytes(data[8:16], "little")
+        path.write_bytes(data[:16] + (7).to_bytes(4, "little") + data[20:64 + 32 * count]
+                         + bytes(count * (32 + 4 * 7)))
+        planted += 1
     assert planted == 2
     attacked = toolcat(*args, cache=victim["cache"], config=victim["config"])
     assert attacked.returncode == 0 and "Traceback" not in attacked.stderr, attacked.stderr
@@ -320,6 +317,34 @@ def test_embeddings_of_another_width_are_encoded_again(
     assert len(lines) == 2 and all(line.startswith("warning: ") for line in lines)
     again = toolcat(*args, cache=victim["cache"], config=victim["config"])
     assert again.stderr == "" and again.stdout == clean.stdout
+
+
+@pytest.mark.semantic
+def test_embeddings_another_user_sealed_are_encoded_again(
+        victim: dict[str, Path], tmp_path: Path) -> None:
+    """The embedding cache of someone else (their key): one warning, the same picks, and the
+    user's own vectors from then on."""
+    catalog = tmp_path / "small.json"
+    catalog.write_text(json.dumps([
+        {"name": "drop_table", "description": "Delete a database table and its rows."},
+        {"name": "get_weather", "description": "Current weather for a city."}]))
+    args = ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
+            "--json")
+    theirs = tmp_path / "their-cache"
+    planted = toolcat(*args, cache=theirs, config=victim["attacker"])
+    assert planted.returncode == 0, planted.stderr
+    shards = entries(theirs, "*-rows")  # their vectors (not their query encoder)
+    assert shards
+    for shard in shards:
+        mine = victim["cache"] / shard.relative_to(theirs)
+        mine.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        shutil.copy(shard, mine)
+    attacked = toolcat(*args, cache=victim["cache"], config=victim["config"])
+    assert attacked.returncode == 0 and attacked.stdout == planted.stdout
+    [line] = attacked.stderr.splitlines()
+    assert "seal does not match" in line and "rebuilding it" in line
+    again = toolcat(*args, cache=victim["cache"], config=victim["config"])
+    assert again.stderr == "" and again.stdout == planted.stdout
 
 
 # --- the cache folder ---------------------------------------------------------------------

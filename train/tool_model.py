@@ -24,8 +24,14 @@ LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole c
     nice -n 10 python train/tool_model.py --out toolcat/search/models/minilm-tools.npz
 
 `--fused 1.0` trains for hybrid's fused evidence instead of the cosine alone (a softmax over
-BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it
+BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it,
+`--siblings 3` weighs the other tools of a positive's API or server three times as negatives
 (docs/search.md, "The embedding model", says what each measured).
+
+    nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
+
+measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
+trained sets' held-out tools and chooses one (`choose_scale`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +66,7 @@ TARGETS = ("attention.self.query", "attention.self.key", "attention.self.value",
 MAX_TOKENS = 64  # word pieces of a request, in training and measuring
 LAYERS = 6  # all-MiniLM-L6-v2's
 TOP = 2  # the layers trained; the ones under them are frozen, their output computed once
+SIBLINGS = 25  # tools of one API or server at most, for `train --siblings`
 
 
 @dataclass
@@ -130,6 +138,13 @@ def measure(data: LabeledSet, rows: list[int], queries: np.ndarray, words: np.nd
             for i, f in zip(rows, fused, strict=True)]
     return float(np.mean(dense)), float(np.mean(both))
 
+
+def first(data: LabeledSet, rows: list[int], queries: np.ndarray, words: np.ndarray,
+          weight: float) -> float:
+    """The share of `rows` whose first tool in the fusion is one they need."""
+    fused = words + weight * np.clip(queries @ data.vectors.T, 0.0, None)
+    return float(np.mean([int(np.argmax(f)) in data.relevant[i]
+                          for i, f in zip(rows, fused, strict=True)]))
 
 
 class LoRA:
@@ -234,9 +249,10 @@ class Lower:
                                for i in range(0, len(rows), 128)])
 
 
-def merge(encoder: Any, update: Any) -> None:
-    """Add a stored update (`LoRA.state`: A and the scaled B of each layer) to the weights of
-    `encoder`, in place, as toolcat merges it when the model loads."""
+def merge(encoder: Any, update: Any, scale: float = 1.0) -> None:
+    """Add a stored update (`LoRA.state`: A and the scaled B of each layer), times `scale`,
+    to the weights of `encoder`, in place, as toolcat merges it when the model loads
+    (toolcat.search.embeddings.merge_delta)."""
     import torch
 
     modules = dict(encoder.named_modules())
@@ -244,8 +260,50 @@ def merge(encoder: Any, update: Any) -> None:
         if key.endswith(".A"):
             name = key[:-2]
             a = torch.from_numpy(update[key].astype(np.float32))
-            b = torch.from_numpy(update[f"{name}.B"].astype(np.float32))
+            b = torch.from_numpy(np.float32(scale) * update[f"{name}.B"].astype(np.float32))
             modules[name].weight.data += b @ a
+
+
+def choose_scale(sets: list[LabeledSet], lower: list[Lower], update: Any,
+                 scales: list[float], words: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Measure `update` merged at each of `scales` on every trained set's held-out tools
+    (hybrid's fusion at its weight), and choose one there, the rule fixed before any figure
+    was seen: the scale of the best mean nDCG@10 over the sets among those where no set's
+    first tool is right less often than with the base model by more than one request, nor
+    its nDCG@10 lower by more than 0.005 (none such: no scale)."""
+    import torch
+
+    from toolcat.search.hybrid import LAMBDA
+
+    encoder = lower[0].model[0].auto_model.encoder
+    kept = {name: module.weight.detach().clone()
+            for name, module in encoder.named_modules() if isinstance(module, torch.nn.Linear)}
+    modules = dict(encoder.named_modules())
+    figures: dict[str, dict[str, dict[str, float]]] = {}
+    for scale in [0.0, *scales]:
+        if scale:
+            merge(encoder, update, scale)
+        row = {}
+        for s, low in zip(sets, lower, strict=True):
+            vectors = low.encode_all(s.test)
+            dense, fused = measure(s, s.test, vectors, words[s.name], LAMBDA)
+            row[s.name] = {"dense": round(dense, 4), "hybrid": round(fused, 4),
+                           "first": round(first(s, s.test, vectors, words[s.name], LAMBDA), 4)}
+        figures[f"{scale:g}"] = row
+        print(f"scale {scale:g}: " + ", ".join(f"{n} {r['hybrid']:.3f}/{r['first']:.3f}"
+                                              for n, r in row.items()), flush=True)
+        with torch.no_grad():
+            for name, weight in kept.items():
+                modules[name].weight.copy_(weight)
+    base = figures["0"]
+    one = {s.name: 1 / len(s.test) + 1e-9 for s in sets}
+    sound = [key for key in figures if key != "0" and all(
+        r["first"] >= base[n]["first"] - one[n] and r["hybrid"] >= base[n]["hybrid"] - 0.005
+        for n, r in figures[key].items())]
+    chosen = max(sound, key=lambda k: np.mean([r["hybrid"] for r in figures[k].values()]),
+                 default=None)
+    print("chosen scale:", chosen, flush=True)
+    return {"scales": figures, "chosen": chosen}
 
 
 def load_model() -> Any:
@@ -261,13 +319,16 @@ def load_model() -> Any:
 
 
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
-          tau: float, fused: float | None = None, dense_too: bool = False
-          ) -> tuple[LoRA, float]:
+          tau: float, fused: float | None = None, dense_too: bool = False,
+          siblings: float = 1.0) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
     With `dense_too`, the dense softmax's loss is added to it, so the cosine alone (the
-    `semantic` scorer) keeps its gain."""
+    `semantic` scorer) keeps its gain. With `siblings` above 1, a positive's siblings (the
+    other tools of its API or server, in a group of at most SIBLINGS tools) count that many
+    times in the softmax's denominator: the hard negatives real servers' misses are made
+    of."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
@@ -286,6 +347,13 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
             evidence = lexical(s, s.train)[:, s.train_tools].astype(np.float32)
             words.append({i: torch.from_numpy(row) for i, row in zip(s.train, evidence,
                                                                      strict=True)})
+    group = []  # per training tool: its API's or server's number, or one of its own
+    for s in sets:
+        servers = [s.tools[t].server for t in s.train_tools]
+        size, numbers = Counter(servers), {}
+        group.append(np.array([numbers.setdefault(name, len(numbers))
+                               if name and size[name] <= SIBLINGS else -1 - j
+                               for j, name in enumerate(servers)]))
     started = time.perf_counter()
     for step in range(steps):
         k = int(rng.choice(len(sets), p=share))
@@ -301,6 +369,11 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
         for r, i in enumerate(rows):
             for t in data.relevant[i]:
                 positive[r, position[k][t]] = True
+        if siblings != 1.0:
+            sibling = torch.from_numpy(np.stack([np.isin(group[k], group[k][[
+                position[k][t] for t in data.relevant[i] if t in position[k]]])
+                for i in rows])) & ~positive
+            every = [logits + math.log(siblings) * sibling for logits in every]
         loss = sum((torch.logsumexp(logits, dim=1)
                     - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
                    for logits in every)
@@ -329,11 +402,18 @@ def main() -> None:
                         "temperature in nats (see `train`)")
     parser.add_argument("--dense-too", action="store_true",
                         help="with --fused: add the dense softmax's loss (see `train`)")
+    parser.add_argument("--siblings", type=float, default=1.0,
+                        help="weigh a positive's sibling tools (same API or server) this many "
+                        "times as negatives (see `train`)")
     parser.add_argument("--report", type=Path)
     parser.add_argument("--cache", type=Path, help="a folder keeping the frozen lower layers' "
                         "outputs between runs (outside the repository)")
     parser.add_argument("--measure", type=Path, help="measure this update (an .npz written "
                         "by --out) on the same splits instead of training one")
+    parser.add_argument("--scales", type=float, nargs="+",
+                        help="with --measure: measure the update merged at each of these "
+                        "scales on the trained sets' held-out tools and choose one (see "
+                        "`choose_scale`)")
     parser.add_argument("--measured", type=Path, action="append", default=[],
                         help="also measure the set in this folder (benchdata's layout), "
                         "never trained on")
@@ -359,13 +439,20 @@ def main() -> None:
     print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
     words = {s.name: lexical(s, s.test) for s in everything}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
+    if args.measure and args.scales:
+        chosen = choose_scale(sets, lower[:len(sets)], np.load(args.measure), args.scales,
+                              words)
+        if args.report:
+            args.report.write_text(json.dumps({"measured_update": str(args.measure),
+                                               **chosen}, indent=1) + "\n")
+        return
     before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
     if args.measure:
         merge(model[0].auto_model.encoder, np.load(args.measure))
         seconds = 0.0
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
-                              args.tau, args.fused, args.dense_too)
+                              args.tau, args.fused, args.dense_too, args.siblings)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -384,6 +471,7 @@ def main() -> None:
         "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
+        "siblings": args.siblings,
         "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
         "measured_on": [s.name for s in everything],

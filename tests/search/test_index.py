@@ -121,7 +121,7 @@ def test_garbage_embedding_caches_are_rebuilt_and_both_runs_succeed(tmp_path):
             "--json")
     clean = toolcat(*args, cache=cache)
     assert clean.returncode == 0, clean.stderr
-    shards = list((cache / "embeddings").rglob("*.npz"))
+    shards = list((cache / "embeddings").rglob("*-rows"))
     vectors = list((cache / "index").glob("*-vectors-*.npy"))
     assert shards and vectors
     for damaged in [*shards, *vectors]:
@@ -187,9 +187,9 @@ def test_shards_merged_away_by_another_process_are_no_damage(tmp_path, monkeypat
     from toolcat.search.embeddings import EmbeddingCache
 
     cache = EmbeddingCache("test-model", root=tmp_path)
-    vectors = {"a": np.ones(3, np.float32), "b": np.zeros(3, np.float32)}
-    cache.save({"a": vectors["a"]})
-    cache.save({"b": vectors["b"]})
+    vectors = {"a" * 64: np.ones(3, np.float32), "b" * 64: np.zeros(3, np.float32)}
+    cache.save({"a" * 64: vectors["a" * 64]})
+    cache.save({"b" * 64: vectors["b" * 64]})
     listed = cache._shards()
     lists = iter([listed])
     real = cache._shards
@@ -205,8 +205,8 @@ def test_shards_merged_away_by_another_process_are_no_damage(tmp_path, monkeypat
 
     monkeypatch.setattr(cache, "_shards", racing)
     with caplog.at_level(logging.WARNING, logger="toolcat"):
-        found = cache.load()
-    assert set(found) == {"a", "b"}
+        found = cache.get(vectors)
+    assert set(found) == set(vectors)
     assert not caplog.records
 
 

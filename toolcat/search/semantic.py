@@ -98,7 +98,8 @@ def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = Tru
     embedder = embedder.documents
     names, repeated = identifier_names(tools), repeated_sentences(tools)
     pairs = [tool_texts(t, names, repeated) for t in tools]
-    known = EmbeddingCache(embedder.ident).load() if cache else {}
+    keys = {text_key(text) for pair in pairs for text in pair}
+    known = EmbeddingCache(embedder.ident).get(keys) if cache else {}
     todo = [i for i, (whole, summary) in enumerate(pairs)
             if text_key(whole) not in known or text_key(summary) not in known]
     if todo and not encode:

@@ -164,6 +164,26 @@ def _seal(key: bytes, path: Path, payload: bytes | memoryview) -> bytes:
     return mac.digest()
 
 
+def record_sealer(path: Path) -> Callable[[bytes | memoryview], bytes] | None:
+    """The seal of one record of the file at `path`, for a file read a record at a time
+    (the embedding cache): an HMAC-SHA256 of the record and of the file's place in the
+    cache, under this user's key, kept apart from whole entries' seals. None without a key.
+    A record copied into another file, or a whole entry passed for a record, does not
+    verify."""
+    key = cache_key()
+    if key is None:
+        return None
+    start = hmac.new(key, b"toolcat cache record 1\0" + _relative(path) + b"\0",
+                     hashlib.sha256)
+
+    def seal(record: bytes | memoryview) -> bytes:
+        mac = start.copy()
+        mac.update(record)
+        return mac.digest()
+
+    return seal
+
+
 def read_entry(path: Path, limit: int) -> memoryview | None:
     """The payload of the entry at `path`, its seal verified; None when there is none.
 
@@ -176,20 +196,13 @@ def read_entry(path: Path, limit: int) -> memoryview | None:
     key = cache_key()
     if key is None:
         return None
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | \
-        getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
+        handle = open_regular(path)
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise CacheDamage("a symbolic link, not an entry toolcat wrote") from None
-        raise CacheDamage(exc.strerror or type(exc).__name__) from None
-    with os.fdopen(fd, "rb") as handle:
+    with handle:
+        fd = handle.fileno()
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise CacheDamage("not a regular file")
         if info.st_size > limit + _SEAL:
             raise CacheDamage(f"{info.st_size} bytes, more than an entry of this kind holds")
         # writable either way, as numpy arrays read from a payload must be for torch
@@ -210,6 +223,32 @@ def read_entry(path: Path, limit: int) -> memoryview | None:
     if not hmac.compare_digest(data[len(MAGIC):_SEAL], _seal(key, path, payload)):
         raise CacheDamage("its seal does not match this user's cache key")
     return payload
+
+
+def open_regular(path: Path) -> io.BufferedReader:
+    """The file at `path` opened for reading, when it is a regular file (not a symbolic
+    link, a FIFO, a device): checked on the file opened, so nothing can swap it between the
+    check and the read.
+
+    Raises:
+        FileNotFoundError: there is no file at `path`.
+        CacheDamage: it is no regular file, or cannot be opened.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | \
+        getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        if exc.errno == errno.ELOOP:
+            raise CacheDamage("a symbolic link, not an entry toolcat wrote") from None
+        raise CacheDamage(exc.strerror or type(exc).__name__) from None
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        raise CacheDamage("not a regular file")
+    return handle
 
 
 def _only_mine(info: os.stat_result) -> bool:
