@@ -57,6 +57,7 @@ from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
+from toolcat.search.topic import view, with_view
 from toolcat.search.verbs import CatalogVerbs
 
 MIDPOINT = 5.0
@@ -194,7 +195,7 @@ class HybridScorer:
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
         lexical = (np.array([self.lexical.evidence(without_statements(q))[0]
-                             + self.servers.evidence(q)
+                             + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
                              + self.statements.evidence(q)
@@ -246,6 +247,12 @@ class HybridScorer:
         cosine = np.clip(found[:len(asked)], 0.0, None)
         if cut:
             cosine[cut] = with_head(found[cut], of_heads)
+        views = [view(a) for a in asked]
+        viewed = [k for k, v in enumerate(views) if v is not None]
+        if viewed:
+            cosine[viewed] = with_view(cosine[viewed], (
+                semantic.similarity([views[k] or "" for k in viewed], cached=cached)
+                if cached or len(asked) != 1 else _head_similarity(semantic, views[0] or "")))
         for row, query in enumerate(queries):
             alone = self.servers.alone(query)
             if alone:

@@ -1,0 +1,114 @@
+"""A request's job, apart from what it is about: a second, topic-free view of it.
+
+"find my note about the kubernetes migration" asks for a note; Kubernetes is what the note is
+about, a value the note search will be handed. Embedded whole, the request lands on the tools
+of a Kubernetes service (AKS, cosine 0.38) and the note search is 347th (0.06); embedded
+without its topic, "find my note", the note search is first (0.44). The same holds for what a
+request gives after a label and a colon ("bug for the Mobile project: login button does
+nothing on Android 14", "deep dive with sources: Azure Container Apps vs AKS"): the content
+that goes into an argument, not what the tool does.
+
+`view` gives that second view: the request without
+
+- its topic phrases: from "about", "regarding" or "concerning" after a word of content to the
+  end of the clause or the next preposition ("what did people say about the outage in chat"
+  -> "what did people say in chat");
+- what follows a colon after a word of content, to the end of the sentence, unless it opens
+  with a question word or an order's verb ("on-call handoff: anything critical paging?" asks
+  what follows the colon).
+
+A view needs MIN_CONTENT words of content, so "tell me about the pipelines" and "I'm curious
+about ..." are read whole: what they ask for is their topic. The hybrid embeds the view too,
+and a tool whose cosine to the view is higher than to the whole request gains VIEW_SHARE of
+the difference (`with_view`, `toolcat.search.hybrid`). The topic's words stay lexical
+evidence, since a tool named for them may still be the one asked for.
+
+A server named only inside a topic or a colon's content is what the request talks about, not
+where it is asked: "what are people on r/selfhosted saying about coolify" is for Reddit, so the
+evidence of named servers reads the view.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from toolcat.search.actions import ACTIONS
+from toolcat.search.focus import PREPOSITIONS
+from toolcat.search.text import STOPWORDS
+
+MAX_CHARS = 4000  # the part of a request read: linear time, bounded encoding
+# the view's share of a tool's cosine where it is higher than the whole request's: 0.6
+# measured in docs/ranking.md; the whole (1.0, the better of the two) let a view that says
+# only the kind of thing asked for ("find the dashboard") pick any tool of that kind
+VIEW_SHARE = 0.6
+MIN_CONTENT = 2  # words of content a view keeps, else the request is read whole
+TOPIC_WORDS = frozenset("about regarding concerning".split())
+JOINS = frozenset("and or then but".split())  # a word that starts another clause
+# words that open a question: after a label and a colon, what follows is the ask itself
+# ("on-call handoff: anything critical paging right now?")
+QUESTIONS = frozenset(
+    "what which who whom whose when where why how is are was were do does did can could "
+    "should would will any anything anyone has have".split())
+ASKS = QUESTIONS | frozenset(verb for verbs in ACTIONS.values() for verb in verbs)
+
+_TOKEN = re.compile(
+    r"(?P<colon>:(?=\s))|(?P<end>[.!?]+(?=\s|$)|\n)|(?P<stop>[,;]+(?=\s|$))"
+    r"|(?P<word>[A-Za-z0-9]+(?:'[a-z]+)?)")
+_NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
+
+
+def view(request: str) -> str | None:
+    """`request` without its topic phrases and the content it gives after a colon (see the
+    module docstring), or None when nothing was taken out or too little of content is
+    left."""
+    if len(request) > MAX_CHARS:
+        return None
+    kept: list[str] = []  # the pieces of `request` kept, as written
+    at = 0  # where the piece being kept starts
+    content = 0  # words of content kept
+    clause_content = False  # whether the clause has had a word of content yet
+    skipping = ""  # "topic" inside a topic phrase, "content" after a label's colon
+    for match in _TOKEN.finditer(request):
+        word = (match.group("word") or "").lower()
+        if skipping == "content":
+            if match.group("end"):
+                at, skipping, clause_content = match.start(), "", False
+            continue
+        if not word or word in JOINS:
+            if skipping:
+                at, skipping = match.start(), ""
+            if match.group("colon") and clause_content and not _asks(request, match.end()):
+                kept.append(request[at:match.start()])
+                skipping = "content"
+            clause_content = False
+        elif skipping and word in PREPOSITIONS:  # a topic ends where a modifier starts
+            at, skipping = match.start(), ""
+        elif skipping:
+            continue
+        elif word in TOPIC_WORDS and clause_content:
+            kept.append(request[at:match.start()])
+            skipping = "topic"
+        elif len(word) > 1 and word.split("'")[0] not in STOPWORDS:
+            clause_content = True
+            content += 1
+    if not kept or content < MIN_CONTENT:
+        return None
+    if not skipping:
+        kept.append(request[at:])
+    return " ".join(" ".join(kept).split())
+
+
+def _asks(request: str, at: int) -> bool:
+    """Whether the text from `at` opens with a question word or an order's verb."""
+    found = _NEXT_WORD.match(request, at)
+    return found is not None and found.group(1).lower() in ASKS
+
+
+def with_view(whole: np.ndarray, of_view: np.ndarray) -> np.ndarray:
+    """The clipped cosines of a request that has a view, from the clipped cosines of the
+    request and of its view: a tool gains VIEW_SHARE of the view's lead where it has one."""
+    found: np.ndarray = np.maximum(whole, (1 - VIEW_SHARE) * whole
+                                   + VIEW_SHARE * np.clip(of_view, 0.0, None))
+    return found
