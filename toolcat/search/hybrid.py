@@ -345,6 +345,14 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
+            topic_free = view(self.servers.strip(part))
+            if topic_free is not None:
+                of_view = float(semantic.similarity([topic_free])[0][index])
+                if of_view > float(semantic.similarity([self.servers.strip(part)])[0][index]):
+                    reason = (f"{reason}; read without what the request is about "
+                              f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
+                    details = {**details, "topic_free": topic_free,
+                               "topic_free_cosine": round(of_view, 6)}
         aside = float(self.focus.evidence(read(self.servers.strip(part)))[index])
         if aside:
             reason = (f"{reason}; its name acts on what the request names only as where or "
