@@ -17,7 +17,7 @@ that goes into an argument, not what the tool does.
   with a question word or an order's verb ("on-call handoff: anything critical paging?" asks
   what follows the colon).
 
-A view needs MIN_CONTENT words of content, so "tell me about the pipelines" and "I'm curious
+A view needs MIN_CONTENT words of content before what it leaves out, so "tell me about the pipelines" and "I'm curious
 about ..." are read whole: what they ask for is their topic. The hybrid embeds the view too,
 and a tool whose cosine to the view is higher than to the whole request gains VIEW_SHARE of
 the difference (`with_view`, `toolcat.search.hybrid`). The topic's words stay lexical
@@ -68,6 +68,7 @@ def view(request: str) -> str | None:
     kept: list[str] = []  # the pieces of `request` kept, as written
     at = 0  # where the piece being kept starts
     content = 0  # words of content kept
+    before = -1  # words of content before the first cut (-1: nothing cut)
     clause_content = False  # whether the clause has had a word of content yet
     skipping = ""  # "topic" inside a topic phrase, "content" after a label's colon
     for match in _TOKEN.finditer(request):
@@ -82,6 +83,7 @@ def view(request: str) -> str | None:
             if match.group("colon") and clause_content and not _asks(request, match.end()):
                 kept.append(request[at:match.start()])
                 skipping = "content"
+                before = content if before < 0 else before
             clause_content = False
         elif skipping and word in PREPOSITIONS:  # a topic ends where a modifier starts
             at, skipping = match.start(), ""
@@ -90,10 +92,11 @@ def view(request: str) -> str | None:
         elif word in TOPIC_WORDS and clause_content:
             kept.append(request[at:match.start()])
             skipping = "topic"
+            before = content if before < 0 else before
         elif len(word) > 1 and word.split("'")[0] not in STOPWORDS:
             clause_content = True
             content += 1
-    if not kept or content < MIN_CONTENT:
+    if before < MIN_CONTENT:
         return None
     if not skipping:
         kept.append(request[at:])
