@@ -17,11 +17,12 @@ that goes into an argument, not what the tool does.
   with a question word or an order's verb ("on-call handoff: anything critical paging?" asks
   what follows the colon).
 
-A view needs MIN_CONTENT words of content before what it leaves out, so "tell me about the pipelines" and "I'm curious
-about ..." are read whole: what they ask for is their topic. The hybrid embeds the view too,
-and a tool whose cosine to the view is higher than to the whole request gains VIEW_SHARE of
-the difference (`with_view`, `toolcat.search.hybrid`). The topic's words stay lexical
-evidence, since a tool named for them may still be the one asked for.
+A view needs MIN_CONTENT words of content before what it leaves out, so "tell me about the
+pipelines" and "I'm curious about ..." are read whole: what they ask for is their topic. The
+hybrid embeds the view too, and a tool whose cosine to the view is higher than to the whole
+request gains VIEW_SHARE of the difference (`with_view`, `toolcat.search.hybrid`). The
+topic's words stay lexical evidence, since a tool named for them may still be the one asked
+for.
 
 A server named only inside a topic or a colon's content is what the request talks about, not
 where it is asked: "what are people on r/selfhosted saying about coolify" is for Reddit, so the
