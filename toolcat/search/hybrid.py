@@ -194,7 +194,7 @@ class HybridScorer:
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        lexical = (np.array([self.lexical.evidence(without_statements(q))[0]
+        lexical = (np.array([self.lexical.evidence(without_statements(self._words(q)))[0]
                              + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
@@ -205,6 +205,15 @@ class HybridScorer:
             return lexical, None
         return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
                                      cached=cached)
+
+    def _words(self, query: str) -> str:
+        """`query` as BM25F reads it: without the names of the servers it names only in
+        what it is about (toolcat.search.topic), which say what it talks about."""
+        topic_free = view(query)
+        if topic_free is None:
+            return query
+        return self.servers.strip(query, self.servers.named(query)
+                                  - self.servers.named(topic_free))
 
     def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The clipped cosine per tool that the semantic weight multiplies, one row per query
@@ -447,11 +456,15 @@ class ServerNames:
             return set()
         return set(self._servers.get(_phrase(query[start:end]), ()))
 
-    def strip(self, query: str) -> str:
-        """`query` without the server names it holds, or as it is when that leaves no word."""
+    def strip(self, query: str, only: set[str] | None = None) -> str:
+        """`query` without the server names it holds (`only`: the names of these servers),
+        or as it is when that leaves no word."""
+        if only is not None and not only:
+            return query
         kept, at = [], 0
         for start, end in self._finder.spans(query):
-            if self.proper(query[start:end]):
+            if self.proper(query[start:end]) and (
+                    only is None or only & self._servers.get(_phrase(query[start:end]), set())):
                 kept += [query[at:start], " "]
                 at = end
         found = " ".join("".join([*kept, query[at:]]).split())
