@@ -122,6 +122,7 @@ class HybridScorer:
         self.number = Number(self.tools)
         self.statements = Statements(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
+        self._last_view: tuple[str, np.ndarray] | None = None
 
     @property
     def ready(self) -> bool:
@@ -356,8 +357,8 @@ class HybridScorer:
                 details = {**details, "server_centre": True}
             topic_free = view(self.servers.strip(part))
             if topic_free is not None:
-                of_view = float(semantic.similarity([topic_free])[0][index])
-                if of_view > float(semantic.similarity([self.servers.strip(part)])[0][index]):
+                whole, of_view = (float(c) for c in self._viewed(semantic, part)[:, index])
+                if of_view > whole:
                     reason = (f"{reason}; read without what the request is about "
                               f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
                     details = {**details, "topic_free": topic_free,
@@ -385,6 +386,17 @@ class HybridScorer:
                       f"in words not asked for ({narrower:.1f})")
             details = {**details, "narrower_evidence": narrower}
         return reason, details
+
+    def _viewed(self, semantic: SemanticScorer, request: str) -> np.ndarray:
+        """The cosines of `request` (its servers' names out) and of its topic-free view, two
+        rows, kept for the next call: explain asks for one tool at a time."""
+        last = self._last_view  # read once: serve's threads may replace it
+        if last is not None and last[0] == request:
+            return last[1]
+        asked = self.servers.strip(request)
+        found = semantic.similarity([asked, view(asked) or asked])
+        self._last_view = (request, found)
+        return found
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
