@@ -23,7 +23,9 @@ request never says to a sibling's that fits about as well loses half a nat
 without the phrases that say where or about what, and a tool whose name acts on a word an
 order says only in such a phrase loses a nat (`toolcat.search.focus`). A request that asks
 for many of what a tool's name acts on gives a nat to the names that act on many and takes
-one from those that act on one (`toolcat.search.number`).
+one from those that act on one (`toolcat.search.number`). A request is read also without what
+it is about ("find my note about the kubernetes migration" -> "find my note"), and a server it
+names only there is no evidence (`toolcat.search.topic`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
