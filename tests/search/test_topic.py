@@ -53,6 +53,9 @@ def test_a_long_request_is_read_in_linear_time():
     assert view("find my note about " + "the cluster " * 50_000) is None  # past the bound
     long = "find my notes and files " * 150 + "about kubernetes"
     assert len(long) < MAX_CHARS and view(long) == long[:-len(" about kubernetes")]
+    # a run of punctuation is one token, inside a value unless a space follows it
+    assert view("find my notes about it" + "." * 3000 + "x") == "find my notes"
+    assert view("find my notes about v1.2, please") == "find my notes , please"
 
 
 def test_a_tool_gains_a_share_of_its_lead_on_the_view_and_never_loses():

@@ -54,9 +54,10 @@ QUESTIONS = frozenset(
     "should would will any anything anyone has have".split())
 ASKS = QUESTIONS | frozenset(verb for verbs in ACTIONS.values() for verb in verbs)
 
+# a run of punctuation is one token, and whether a space follows it is read after the match:
+# a lookahead after `[.!?]+` is tried again at every character of a long run (quadratic)
 _TOKEN = re.compile(
-    r"(?P<colon>:(?=\s))|(?P<end>[.!?]+(?=\s|$)|\n)|(?P<stop>[,;]+(?=\s|$))"
-    r"|(?P<word>[A-Za-z0-9]+(?:'[a-z]+)?)")
+    r"(?P<colon>:+)|(?P<end>[.!?]+|\n)|(?P<stop>[,;]+)|(?P<word>[A-Za-z0-9]+(?:'[a-z]+)?)")
 _NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
 
 
@@ -74,6 +75,8 @@ def view(request: str) -> str | None:
     skipping = ""  # "topic" inside a topic phrase, "content" after a label's colon
     for match in _TOKEN.finditer(request):
         word = (match.group("word") or "").lower()
+        if not word and not _spaced(request, match):
+            continue  # punctuation inside a word or a value: "v1.2", "a:b", "x,y"
         if skipping == "content":
             if match.group("end"):
                 at, skipping, clause_content = match.start(), "", False
@@ -102,6 +105,14 @@ def view(request: str) -> str | None:
     if not skipping:
         kept.append(request[at:])
     return " ".join(" ".join(kept).split())
+
+
+def _spaced(request: str, match: re.Match[str]) -> bool:
+    """Whether the punctuation `match` found ends a phrase: a space follows it, or (but for a
+    colon) the end of the request; a line break always does."""
+    follows = request[match.end():match.end() + 1]
+    return (match.group() == "\n" or follows.isspace()
+            or (not follows and not match.group("colon")))
 
 
 def _asks(request: str, at: int) -> bool:
