@@ -238,11 +238,12 @@ class HybridScorer:
     def _cosine(self, semantic: SemanticScorer, queries: Sequence[str], asked: Sequence[str],
                 heads: Sequence[str], *, cached: bool) -> np.ndarray:
         """The clipped cosine of each of `asked`, read in part from its head where the head is
-        not the whole request (toolcat.search.focus). The heads of a batch are encoded in it;
-        one request is encoded as a single query (its vector is kept for the abstention and a
-        tuning, and an approximate index may answer it), its head apart, and its cosine is
-        kept for the next call (explain asks again for the same one). A request that names
-        only a server is compared with that server's tools as a whole
+        not the whole request (toolcat.search.focus) and from its topic-free view where it has
+        one (toolcat.search.topic). The heads and views of a batch are encoded in it; one
+        request is encoded as a single query (its vector is kept for the abstention and a
+        tuning, and an approximate index may answer it), its head and view apart in one batch,
+        and its cosine is kept for the next call (explain asks again for the same one). A
+        request that names only a server is compared with that server's tools as a whole
         (toolcat.search.central)."""
         key = (tuple(queries), cached)
         last = self._last_cosine  # read once: serve's threads may replace it
@@ -250,21 +251,20 @@ class HybridScorer:
             return last[1]
         cut = [k for k, (whole, head) in enumerate(zip(asked, heads, strict=True))
                if head != whole]
+        views = [view(a) for a in asked]  # toolcat.search.topic
+        viewed = [k for k, v in enumerate(views) if v is not None]
+        more = [*(heads[k] for k in cut), *(views[k] or "" for k in viewed)]
         if cached or len(asked) != 1:
-            found = semantic.similarity([*asked, *(heads[k] for k in cut)], cached=cached)
-            of_heads = found[len(asked):]
+            found = semantic.similarity([*asked, *more], cached=cached)
+            of_more = found[len(asked):]
         else:
             found = semantic.similarity(asked)
-            of_heads = _head_similarity(semantic, heads[0]) if cut else found[:0]
+            of_more = _more_similarity(semantic, more)
         cosine = np.clip(found[:len(asked)], 0.0, None)
         if cut:
-            cosine[cut] = with_head(found[cut], of_heads)
-        views = [view(a) for a in asked]
-        viewed = [k for k, v in enumerate(views) if v is not None]
+            cosine[cut] = with_head(found[cut], of_more[:len(cut)])
         if viewed:
-            cosine[viewed] = with_view(cosine[viewed], (
-                semantic.similarity([views[k] or "" for k in viewed], cached=cached)
-                if cached or len(asked) != 1 else _head_similarity(semantic, views[0] or "")))
+            cosine[viewed] = with_view(cosine[viewed], of_more[len(cut):])
         for row, query in enumerate(queries):
             alone = self.servers.alone(query)
             if alone:
@@ -509,14 +509,20 @@ def _phrase(name: str) -> str:
     return "".join(split_name(name).lower().split())
 
 
-def _head_similarity(semantic: SemanticScorer, head: str) -> np.ndarray:
-    """The cosine of a request's head to every tool, one row, encoded without replacing the
+def _more_similarity(semantic: SemanticScorer, texts: Sequence[str]) -> np.ndarray:
+    """The cosines of other readings of one request (its head, its topic-free view) to every
+    tool, one row each, encoded in one batch (a text said twice, once) without replacing the
     request's own vector that the embedder keeps for its next call."""
-    vector = semantic.embedder.encode([head])[0]
+    if not texts:
+        return np.zeros((0, len(semantic.tools)), dtype=np.float32)
+    distinct = list(dict.fromkeys(texts))
+    vectors = semantic.embedder.encode(distinct)
     if semantic.ann is not None:
-        found: np.ndarray = semantic.ann.similarity(vector, semantic.vectors)[None, :]
-        return found
-    return np.asarray(semantic.vectors @ vector, dtype=np.float32)[None, :]
+        rows = [semantic.ann.similarity(vector, semantic.vectors) for vector in vectors]
+        of_distinct: np.ndarray = np.stack(rows)
+    else:
+        of_distinct = np.asarray(vectors @ semantic.vectors.T, dtype=np.float32)
+    return of_distinct[[distinct.index(text) for text in texts]]
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:
