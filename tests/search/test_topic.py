@@ -14,7 +14,7 @@ from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.embeddings import load_embedder
 from toolcat.search.hybrid import HybridScorer
-from toolcat.search.topic import MAX_CHARS, VIEW_SHARE, view, with_view
+from toolcat.search.topic import MAX_CHARS, TOPIC_WORDS, VIEW_SHARE, view, with_view
 
 FRESH4 = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
           / "fresh4-catalog.json")
@@ -80,6 +80,18 @@ def test_a_server_named_only_as_the_topic_gives_no_evidence():
     assert on[2] > 0 and on[3] > 0
     assert about[2] == about[3] == 0.0
     assert about[0] == on[0]
+
+
+def test_the_words_said_only_in_a_topic_weigh_half():
+    tools = [Tool(name="search_notes", description="Search notes by their name", server="obsidian"),
+             Tool(name="aks_cluster_get", description="Get a Kubernetes cluster and its migration",
+                  server="azure")]
+    scorer = HybridScorer.lexical_stage(BM25Scorer(tools), load_embedder(None), "words only",
+                                        lambda _progress: pytest.fail("no semantic stage"))
+    about, plain = scorer.evidence(["find my note about the kubernetes migration",
+                                    "find my note, the kubernetes migration"])
+    assert about[1] == pytest.approx(TOPIC_WORDS * plain[1]) and about[1] > 0
+    assert about[0] >= plain[0] > 0
 
 
 @pytest.mark.semantic

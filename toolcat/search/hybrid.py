@@ -59,7 +59,7 @@ from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
-from toolcat.search.topic import view, with_view
+from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.verbs import CatalogVerbs
 
 MIDPOINT = 5.0
@@ -197,7 +197,7 @@ class HybridScorer:
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        lexical = (np.array([self.lexical.evidence(without_statements(self._words(q)))[0]
+        lexical = (np.array([self._words_evidence(q)
                              + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
@@ -208,6 +208,17 @@ class HybridScorer:
             return lexical, None
         return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
                                      cached=cached)
+
+    def _words_evidence(self, query: str) -> np.ndarray:
+        """BM25F's evidence for `query` without its statements (toolcat.search.statements) and
+        the servers it names only in its topic; the words of its topic weigh TOPIC_WORDS
+        (toolcat.search.topic)."""
+        found = self.lexical.evidence(without_statements(self._words(query)))[0]
+        topic_free = view(query)
+        if topic_free is None:
+            return found
+        return (TOPIC_WORDS * found
+                + (1 - TOPIC_WORDS) * self.lexical.evidence(without_statements(topic_free))[0])
 
     def _words(self, query: str) -> str:
         """`query` as BM25F reads it: without the names of the servers it names only in

@@ -21,8 +21,9 @@ A view needs MIN_CONTENT words of content before what it leaves out, so "tell me
 pipelines" and "I'm curious about ..." are read whole: what they ask for is their topic. The
 hybrid embeds the view too, and a tool whose cosine to the view is higher than to the whole
 request gains VIEW_SHARE of the difference (`with_view`, `toolcat.search.hybrid`). The
-topic's words stay lexical evidence, since a tool named for them may still be the one asked
-for.
+words said only in the topic stay lexical evidence at TOPIC_WORDS of their weight, since a tool
+named for them may still be the one asked for: BM25F's evidence is half the whole request's
+and half the view's.
 
 A server named only inside a topic or a colon's content is what the request talks about, not
 where it is asked: "what are people on r/selfhosted saying about coolify" is for Reddit, so the
@@ -44,8 +45,12 @@ MAX_CHARS = 4000  # the part of a request read: linear time, bounded encoding
 # measured in docs/ranking.md; the whole (1.0, the better of the two) let a view that says
 # only the kind of thing asked for ("find the dashboard") pick any tool of that kind
 VIEW_SHARE = 0.6
+# what the words said only in a topic weigh in BM25F: half (the lexical evidence is half the
+# whole request's and half the view's); measured in docs/ranking.md, where all or none of it
+# cost a request
+TOPIC_WORDS = 0.5
 MIN_CONTENT = 2  # words of content a view keeps, else the request is read whole
-TOPIC_WORDS = frozenset("about regarding concerning".split())
+MARKERS = frozenset("about regarding concerning".split())  # words that open a topic
 JOINS = frozenset("and or then but".split())  # a word that starts another clause
 # words that open a question: after a label and a colon, what follows is the ask itself
 # ("on-call handoff: anything critical paging right now?")
@@ -93,7 +98,7 @@ def view(request: str) -> str | None:
             at, skipping = match.start(), ""
         elif skipping:
             continue
-        elif word in TOPIC_WORDS and clause_content:
+        elif word in MARKERS and clause_content:
             kept.append(request[at:match.start()])
             skipping = "topic"
             before = content if before < 0 else before
