@@ -109,8 +109,12 @@ def test_the_note_search_beats_the_tools_of_what_the_note_is_about(run, tmp_path
                                             if s["name"] in {t["server"] for t in kept}],
                                 "tools": kept}), encoding="utf-8")
     result = run("pick", "find my note about the kubernetes migration", "-c", str(part),
-                 "-k", "3", "--explain", "--json")
+                 "-k", "5", "--explain", "--json")
     assert result.exit_code == 0, result.output
     picks = json.loads(result.output)["picks"]
     assert picks[0]["name"] == "search_notes"
     assert "read without what the request is about ('find my note')" in picks[0]["reason"]
+    # the Kubernetes tools keep half of what "kubernetes" gave them, and say so
+    aks = [p for p in picks if p["name"].startswith("aks_")]
+    assert aks and all("said only in what the request is about weigh half" in p["reason"]
+                       for p in aks)

@@ -376,6 +376,12 @@ class HybridScorer:
                               f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
                     details = {**details, "topic_free": topic_free,
                                "topic_free_cosine": round(of_view, 6)}
+        topic = (float(self._words_evidence(part)[index])
+                 - float(self.lexical.evidence(words)[0][index]))
+        if abs(topic) >= 0.05:
+            reason = (f"{reason}; the words said only in what the request is about weigh half "
+                      f"({topic:+.1f})")
+            details = {**details, "topic_evidence": round(topic, 6)}
         aside = float(self.focus.evidence(read(self.servers.strip(part)))[index])
         if aside:
             reason = (f"{reason}; its name acts on what the request names only as where or "
