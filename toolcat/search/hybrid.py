@@ -25,7 +25,9 @@ order says only in such a phrase loses a nat (`toolcat.search.focus`). A request
 for many of what a tool's name acts on gives a nat to the names that act on many and takes
 one from those that act on one (`toolcat.search.number`). A tool whose parameters take the
 kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
-prefix a parameter describes) gains up to a few nats (`toolcat.search.values`).
+prefix a parameter describes) gains up to a few nats (`toolcat.search.values`). A request is
+read also without what it is about ("find my note about the kubernetes migration" -> "find my
+note"), and a server it names only there is no evidence (`toolcat.search.topic`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -59,6 +61,7 @@ from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.text import split_name, stems
+from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.values import Values
 from toolcat.search.verbs import CatalogVerbs
 
@@ -125,6 +128,7 @@ class HybridScorer:
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
+        self._last_view: tuple[str, np.ndarray] | None = None
 
     @property
     def ready(self) -> bool:
@@ -197,8 +201,8 @@ class HybridScorer:
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        lexical = (np.array([self.lexical.evidence(without_statements(q))[0]
-                             + self.servers.evidence(q)
+        lexical = (np.array([self._words_evidence(q)
+                             + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
@@ -208,6 +212,26 @@ class HybridScorer:
             return lexical, None
         return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
                                      cached=cached)
+
+    def _words_evidence(self, query: str) -> np.ndarray:
+        """BM25F's evidence for `query` without its statements (toolcat.search.statements) and
+        the servers it names only in its topic; the words of its topic weigh TOPIC_WORDS
+        (toolcat.search.topic)."""
+        found = self.lexical.evidence(without_statements(self._words(query)))[0]
+        topic_free = view(query)
+        if topic_free is None:
+            return found
+        return (TOPIC_WORDS * found
+                + (1 - TOPIC_WORDS) * self.lexical.evidence(without_statements(topic_free))[0])
+
+    def _words(self, query: str) -> str:
+        """`query` as BM25F reads it: without the names of the servers it names only in
+        what it is about (toolcat.search.topic), which say what it talks about."""
+        topic_free = view(query)
+        if topic_free is None:
+            return query
+        return self.servers.strip(query, self.servers.named(query)
+                                  - self.servers.named(topic_free))
 
     def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The clipped cosine per tool that the semantic weight multiplies, one row per query
@@ -229,11 +253,12 @@ class HybridScorer:
     def _cosine(self, semantic: SemanticScorer, queries: Sequence[str], asked: Sequence[str],
                 heads: Sequence[str], *, cached: bool) -> np.ndarray:
         """The clipped cosine of each of `asked`, read in part from its head where the head is
-        not the whole request (toolcat.search.focus). The heads of a batch are encoded in it;
-        one request is encoded as a single query (its vector is kept for the abstention and a
-        tuning, and an approximate index may answer it), its head apart, and its cosine is
-        kept for the next call (explain asks again for the same one). A request that names
-        only a server is compared with that server's tools as a whole
+        not the whole request (toolcat.search.focus) and from its topic-free view where it has
+        one (toolcat.search.topic). The heads and views of a batch are encoded in it; one
+        request is encoded as a single query (its vector is kept for the abstention and a
+        tuning, and an approximate index may answer it), its head and view apart in one batch,
+        and its cosine is kept for the next call (explain asks again for the same one). A
+        request that names only a server is compared with that server's tools as a whole
         (toolcat.search.central)."""
         key = (tuple(queries), cached)
         last = self._last_cosine  # read once: serve's threads may replace it
@@ -241,15 +266,20 @@ class HybridScorer:
             return last[1]
         cut = [k for k, (whole, head) in enumerate(zip(asked, heads, strict=True))
                if head != whole]
+        views = [view(a) for a in asked]  # toolcat.search.topic
+        viewed = [k for k, v in enumerate(views) if v is not None]
+        more = [*(heads[k] for k in cut), *(views[k] or "" for k in viewed)]
         if cached or len(asked) != 1:
-            found = semantic.similarity([*asked, *(heads[k] for k in cut)], cached=cached)
-            of_heads = found[len(asked):]
+            found = semantic.similarity([*asked, *more], cached=cached)
+            of_more = found[len(asked):]
         else:
             found = semantic.similarity(asked)
-            of_heads = _head_similarity(semantic, heads[0]) if cut else found[:0]
+            of_more = _more_similarity(semantic, more)
         cosine = np.clip(found[:len(asked)], 0.0, None)
         if cut:
-            cosine[cut] = with_head(found[cut], of_heads)
+            cosine[cut] = with_head(found[cut], of_more[:len(cut)])
+        if viewed:
+            cosine[viewed] = with_view(cosine[viewed], of_more[len(cut):])
         for row, query in enumerate(queries):
             alone = self.servers.alone(query)
             if alone:
@@ -342,6 +372,20 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
+            topic_free = view(self.servers.strip(part))
+            if topic_free is not None:
+                whole, of_view = (float(c) for c in self._viewed(semantic, part)[:, index])
+                if of_view > whole:
+                    reason = (f"{reason}; read without what the request is about "
+                              f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
+                    details = {**details, "topic_free": topic_free,
+                               "topic_free_cosine": round(of_view, 6)}
+        topic = (float(self._words_evidence(part)[index])
+                 - float(self.lexical.evidence(words)[0][index]))
+        if abs(topic) >= 0.05:
+            reason = (f"{reason}; the words said only in what the request is about weigh half "
+                      f"({topic:+.1f})")
+            details = {**details, "topic_evidence": round(topic, 6)}
         aside = float(self.focus.evidence(read(self.servers.strip(part)))[index])
         if aside:
             reason = (f"{reason}; its name acts on what the request names only as where or "
@@ -369,6 +413,17 @@ class HybridScorer:
                       f"in words not asked for ({narrower:.1f})")
             details = {**details, "narrower_evidence": narrower}
         return reason, details
+
+    def _viewed(self, semantic: SemanticScorer, request: str) -> np.ndarray:
+        """The cosines of `request` (its servers' names out) and of its topic-free view, two
+        rows, kept for the next call: explain asks for one tool at a time."""
+        last = self._last_view  # read once: serve's threads may replace it
+        if last is not None and last[0] == request:
+            return last[1]
+        asked = self.servers.strip(request)
+        found = semantic.similarity([asked, view(asked) or asked])
+        self._last_view = (request, found)
+        return found
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
@@ -440,11 +495,15 @@ class ServerNames:
             return set()
         return set(self._servers.get(_phrase(query[start:end]), ()))
 
-    def strip(self, query: str) -> str:
-        """`query` without the server names it holds, or as it is when that leaves no word."""
+    def strip(self, query: str, only: set[str] | None = None) -> str:
+        """`query` without the server names it holds (`only`: the names of these servers),
+        or as it is when that leaves no word."""
+        if only is not None and not only:
+            return query
         kept, at = [], 0
         for start, end in self._finder.spans(query):
-            if self.proper(query[start:end]):
+            if self.proper(query[start:end]) and (
+                    only is None or only & self._servers.get(_phrase(query[start:end]), set())):
                 kept += [query[at:start], " "]
                 at = end
         found = " ".join("".join([*kept, query[at:]]).split())
@@ -475,14 +534,20 @@ def _phrase(name: str) -> str:
     return "".join(split_name(name).lower().split())
 
 
-def _head_similarity(semantic: SemanticScorer, head: str) -> np.ndarray:
-    """The cosine of a request's head to every tool, one row, encoded without replacing the
+def _more_similarity(semantic: SemanticScorer, texts: Sequence[str]) -> np.ndarray:
+    """The cosines of other readings of one request (its head, its topic-free view) to every
+    tool, one row each, encoded in one batch (a text said twice, once) without replacing the
     request's own vector that the embedder keeps for its next call."""
-    vector = semantic.embedder.encode([head])[0]
+    if not texts:
+        return np.zeros((0, len(semantic.tools)), dtype=np.float32)
+    distinct = list(dict.fromkeys(texts))
+    vectors = semantic.embedder.encode(distinct)
     if semantic.ann is not None:
-        found: np.ndarray = semantic.ann.similarity(vector, semantic.vectors)[None, :]
-        return found
-    return np.asarray(semantic.vectors @ vector, dtype=np.float32)[None, :]
+        rows = [semantic.ann.similarity(vector, semantic.vectors) for vector in vectors]
+        of_distinct: np.ndarray = np.stack(rows)
+    else:
+        of_distinct = np.asarray(vectors @ semantic.vectors.T, dtype=np.float32)
+    return of_distinct[[distinct.index(text) for text in texts]]
 
 
 def squash(evidence: np.ndarray) -> np.ndarray:
