@@ -24,7 +24,7 @@ import binascii
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -138,18 +138,21 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
 
 
 def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.ENGLISH, *,
-                 gated: bool = False) -> list[Hit]:
+                 worth: Collection[str] | None = None) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
-    every scored sentence is under WARN_AT has none. `gated`: the caller has already found
-    that the entry may hold one (`detector.passing`)."""
+    every scored sentence is under WARN_AT has none. `worth`: the strings of the entry that
+    may hold one, when the caller has found them (`detector.worth_strings`); the others are
+    not scored."""
     hits: list[Hit] = []
-    if not gated and not detector.worth_scoring(texts_of(entry), home):
+    if worth is None:
+        worth = detector.worth_strings([texts_of(entry)], [home])[0]
+    if not worth:
         return hits  # one pass over the whole entry: nearly every tool stops here
     names: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
     for at, text, is_key in strings(entry, pointer):
-        if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
+        if is_key or text not in worth or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
             continue
         scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
                        if detector.reportable(s.cues))
