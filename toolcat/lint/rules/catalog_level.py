@@ -48,7 +48,8 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     reach `near_duplicate_similarity` percent (default 90) on a word-level edit similarity.
     A model picks between such tools at random, and search ranks them together. Merge them,
     or say in each description how it differs. Tools with the very same name are TC203 or
-    TC603, not this rule.
+    TC603, not this rule. A finding names the five nearest of the tool's alike tools and
+    counts the others.
     """
     threshold = float(ctx.options["near_duplicate_similarity"])
     tools = catalog.tools
@@ -63,23 +64,34 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                     for t in tools]
     names = content_words_of([name_words(t, ctx) for t in tools])
     texts = [encode(n) + d for n, d in zip(names, descriptions, strict=True)]
-    matches: dict[int, dict[int, str]] = {}
+    # each tool's earlier alike tools: (score, why) by index; the same description counts
+    # as the closest
+    matches: dict[int, dict[int, tuple[float, str]]] = {}
     first_with: dict[str, int] = {}
     for i, text in enumerate(descriptions):
         if text and len(text) >= 2:
             j = first_with.setdefault(text, i)
             if j != i and tools[j].name != tools[i].name:
-                matches.setdefault(i, {})[j] = "the same description"
+                matches.setdefault(i, {})[j] = (_SAME, "the same description")
     for i, j, score in _similar_pairs(texts, threshold):
         if tools[i].name != tools[j].name:
-            matches.setdefault(j, {}).setdefault(i, f"{score:.0f}% alike")
+            matches.setdefault(j, {}).setdefault(i, (score, f"{score:.0f}% alike"))
     for j in sorted(matches):
-        others = sorted(matches[j].items())
-        shown = ", ".join(f"'{catalog.ident(tools[i])}' ({why})" for i, why in others)
-        related = tuple(origin for origin in (tools[i].origin for i, _ in others)
+        alike = matches[j]
+        nearest = sorted(alike, key=lambda i: (-alike[i][0], i))[:NEAREST_SHOWN]
+        shown = ", ".join(f"'{catalog.ident(tools[i])}' ({alike[i][1]})"
+                          for i in sorted(nearest))
+        more = f" and {len(alike) - len(nearest):,} more" if len(alike) > len(nearest) else ""
+        related = tuple(origin for origin in (tools[i].origin for i in sorted(nearest))
                         if origin is not None)
-        yield Problem(f"near-duplicate of {shown}: a model cannot tell them apart",
+        yield Problem(f"near-duplicate of {shown}{more}: a model cannot tell them apart",
                       tool=tools[j], related=related)
+
+
+# a finding names this many of its tool's alike tools, the nearest, and counts the others:
+# among thousands of alike tools, naming them all makes the report grow with their square
+NEAREST_SHOWN = 5
+_SAME = 101.0  # the score of the same description: nearer than any ratio
 
 
 def _code(number: int) -> str:
