@@ -556,6 +556,7 @@ _ENCODED = re2.compile(r"(?P<hex>(?:0x)?(?:[0-9a-fA-F]{2}){8,}(?:[^A-Za-z0-9+/\-
                        r"|(?P<escapes>(?:\\u[0-9a-fA-F]{4}){4,})"
                        r"|(?P<base64>[A-Za-z0-9+/\-_]{20,}={0,2})")
 _ENCODED_BYTES = re2.compile(_ENCODED.pattern.encode())
+_ENCODED_KINDS = {index: name for name, index in _ENCODED.groupindex.items()}
 _HEX_NOISE = re.compile(r"\\x|[^0-9a-fA-F]")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
@@ -568,9 +569,11 @@ def _decoded(text: str) -> Iterator[tuple[str, str]]:
     ascii_text = text.isascii()  # then bytes: the RE2 wrapper maps no character offsets
     for match in (_ENCODED_BYTES.finditer(text.encode("ascii")) if ascii_text
                   else _ENCODED.finditer(text)):
-        payload, kind = match.group(), match.lastgroup
+        # the group's name by its index: the wrapper's `lastgroup` rebuilds the table of names
+        # for every match, and the quick pass meets tens of thousands of long words
+        payload, kind = match.group(), _ENCODED_KINDS[match.lastindex]
         if ascii_text:
-            payload, kind = payload.decode("ascii"), kind.decode("ascii")
+            payload = payload.decode("ascii")
         if len(payload) > MAX_PAYLOAD:
             continue
         if kind == "hex":
