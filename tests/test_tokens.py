@@ -9,7 +9,12 @@ import pytest
 
 from toolcat.errors import UsageError
 from toolcat.model import Tool, compact_json
-from toolcat.providers.tokens import count_tokens, definition_text, definition_tokens
+from toolcat.providers.tokens import (
+    count_tokens,
+    definition_text,
+    definition_tokens,
+    definitions_tokens,
+)
 
 
 @pytest.mark.parametrize(("text", "encoding", "expected"), [
@@ -28,6 +33,24 @@ def test_a_tool_costs_the_tokens_of_its_compact_definition():
     assert definition_text(tool) == ('{"name":"ping","description":"Ping a host.","parameters":'
                                      '{"type":"object","properties":{"host":{"type":"string"}}}}')
     assert definition_tokens(tool) == count_tokens(definition_text(tool))
+
+
+SCHEMA = {"type": "object", "properties": {"parameters": {"type": "string", "description":
+                                                          "Its \"parameters\": 12,3 ok"}}}
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once(encoding):
+    """Counting a repeated schema once gives each definition's own count, whatever ends the
+    description before it (a letter, a digit, a space, a stop, a quote, a backslash, a line
+    break, another script, nothing)."""
+    endings = ["Ping a host", "Ping host 42", "Ping a host ", "Ping.", 'Say "hi"', "C:\\",
+               "Two\nlines\n", "主机", "", "'s", "--", "\ud800"]
+    tools = [Tool(name=f"ping_{i}", description=ending, parameters=schema)
+             for i, ending in enumerate(endings)
+             for schema in (SCHEMA, {"type": "object"}, None)]
+    assert definitions_tokens(tools, encoding) == [definition_tokens(t, encoding)
+                                                   for t in tools]
 
 
 def test_unknown_encoding_is_a_usage_error():

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from itertools import chain, pairwise
+from itertools import accumulate, chain, pairwise
 from typing import Any
 
 from toolcat.lint.lexicon import LATIN, LEXICON
@@ -757,50 +757,71 @@ def worth_scoring(texts: list[str], home: Home = ENGLISH) -> bool:
 
 def passing(groups: list[list[str]], homes: list[Home] | None = None) -> set[int]:
     """The indices of the groups of texts (a tool's strings each) that may hold a reportable
-    sentence, `homes` being each group's languages (`languages_at_home`; English when None).
+    sentence (`worth_strings`: those with a string that may)."""
+    return {i for i, worth in enumerate(worth_strings(groups, homes)) if worth}
 
-    Two RE2 passes, each over all the groups at once as one text (a call into RE2 costs more
-    than matching a tool's few strings): the gate without word boundaries, then, over the
-    ASCII groups it let through, the gate with them, on the text as the detector reads it
-    (`prepare`). Of a third of a catalog the first lets through (a cue's word inside another
-    word: "lie" in "client"), the second keeps a few percent; an ASCII group it turns away
-    is still scored when a sentence of it may be in another language than its home (the cue
+
+def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
+                  ) -> list[frozenset[str]]:
+    """For each group of texts (a tool's strings), those that may hold a reportable sentence,
+    `homes` being each group's languages (`languages_at_home`; English when None).
+
+    A sentence lies within one string, so each distinct string of all the groups is read
+    once, whichever tools repeat it, in two RE2 passes over them all at once (a call into RE2
+    costs more than matching a few strings): the gate without word boundaries, then, over the
+    strings it let through, the gate with them, on the text as the detector reads it
+    (`prepare`). Of the strings the first lets through (a cue's word inside another word:
+    "lie" in "client"), the second keeps a few percent; a string it turns away is still
+    scored when a sentence of it may be in another language than its group's home (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
-    scored: the groups are a subset of those it lets through."""
-    found = _matching(groups, _gate(False), _lower, "\x00")
-    plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
-    kept = found.difference(plain)
-    exact = _matching([groups[i] for i in plain], _gate(True), _prepared_apart, _GROUPS)
-    kept.update(i for at, i in enumerate(plain)
-                if at in exact or _foreign(groups[i], ENGLISH if homes is None else homes[i]))
-    return kept
+    scored. A string with a letter outside ASCII is always let through."""
+    distinct = list(dict.fromkeys(chain.from_iterable(groups)))
+    plain = [text for text in distinct if text.isascii()]
+    first = _matching(plain, _gate(False), _lower)
+    exact = _matching([text for text in plain if text in first], _gate(True), _prepared_apart)
+    foreign: dict[tuple[str, Home], bool] = {}
+
+    def worth(text: str, home: Home) -> bool:
+        if not text.isascii() or text in exact:
+            return True
+        if text not in first:
+            return False
+        key = (text, home)
+        if key not in foreign:
+            foreign[key] = _foreign([text], home)
+        return foreign[key]
+
+    return [frozenset(text for text in texts if worth(text, ENGLISH if homes is None
+                                                      else homes[i]))
+            for i, texts in enumerate(groups)]
 
 
-def _matching(groups: list[list[str]], gates: tuple[Any, ...], read: Callable[[str], str],
-              between: str) -> set[int]:
-    """The indices of the groups of which one of `gates` matches the texts (`read`, joined
-    with `between` the groups); non-ASCII groups are always in."""
-    found = {i for i, texts in enumerate(groups) if not all(t.isascii() for t in texts)}
-    starts: list[int] = []
-    parts: list[str] = []
-    at = 0
-    for texts in groups:
-        starts.append(at)  # in bytes of UTF-8
-        part = read("\n".join(texts))
-        parts.append(part)
-        at += (len(part) if part.isascii() else len(part.encode())) + len(between)
+def _matching(texts: list[str], gates: tuple[Any, ...], read: Callable[[str], str]
+              ) -> set[str]:
+    """The ASCII `texts` (`read`) of which one of `gates` matches, each read on its own. They
+    are matched joined, in one call per gate; a match that runs from one text into the next
+    (none should: `_BETWEEN` stops a cue's gaps) may have hidden a match of those it ran
+    into, which are then matched alone."""
+    readings = [read(text).encode() for text in texts]
+    starts = list(accumulate((len(reading) + len(_BETWEEN) for reading in readings),
+                             initial=0))
     # one call, on bytes: the RE2 wrapper would encode a str, and map every match's offsets
     # back to characters
-    text = between.join(parts).encode()
+    joined = _BETWEEN.join(readings)
+    found: set[int] = set()
     for gate in gates:
-        for match in gate.finditer(text):
-            found.add(bisect_right(starts, match.start()) - 1)
-    return found
+        for match in gate.finditer(joined):
+            at = bisect_right(starts, match.start()) - 1
+            found.add(at)
+            for over in range(at + 1, bisect_right(starts, match.end() - 1)):
+                if over not in found and gate.search(readings[over]):
+                    found.add(over)
+    return {texts[at] for at in found}
 
 
-# between groups, for the exact gate: no gap of a cue ([^.!?]*) reads across a full stop, so
-# a match that starts in one group never swallows the next one's
-_GROUPS = "\n.\x00\n"
+# between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
+# one text never swallows the next one's
+_BETWEEN = b"\n.\x00\n"
 
 
 def _foreign(texts: list[str], home: Home) -> bool:

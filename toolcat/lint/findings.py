@@ -98,15 +98,19 @@ class Context:
         """Exact tokens of the tool's definition in the `token_encoding` option's encoding:
         every catalog tool's counted at the first call, or read where a command over the same
         catalog kept them (`toolcat.catalog.kept.TOKENS`, as resolve does)."""
-        from toolcat.providers.tokens import DEFAULT_ENCODING, definition_tokens
+        from toolcat.providers.tokens import (
+            DEFAULT_ENCODING,
+            definition_tokens,
+            definitions_tokens,
+        )
 
         encoding = self.options.get("token_encoding", DEFAULT_ENCODING)
         if not self._tokens and self.catalog.tools:
             from toolcat.catalog.kept import TOKENS, catalog_numbers, token_part
 
             tools = self.catalog.tools
-            counts = catalog_numbers(TOKENS, self.catalog, lambda: [
-                definition_tokens(t, encoding) for t in tools], token_part(encoding))
+            counts = catalog_numbers(TOKENS, self.catalog, lambda: definitions_tokens(
+                tools, encoding), token_part(encoding))
             self._tokens.update(zip(map(id, tools), counts, strict=True))
         key = id(tool)
         if key not in self._tokens:

@@ -24,7 +24,7 @@ import binascii
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -138,18 +138,21 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
 
 
 def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.ENGLISH, *,
-                 gated: bool = False) -> list[Hit]:
+                 worth: Collection[str] | None = None) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
-    every scored sentence is under WARN_AT has none. `gated`: the caller has already found
-    that the entry may hold one (`detector.passing`)."""
+    every scored sentence is under WARN_AT has none. `worth`: the strings of the entry that
+    may hold one, when the caller has found them (`detector.worth_strings`); the others are
+    not scored."""
     hits: list[Hit] = []
-    if not gated and not detector.worth_scoring(texts_of(entry), home):
+    if worth is None:
+        worth = detector.worth_strings([texts_of(entry)], [home])[0]
+    if not worth:
         return hits  # one pass over the whole entry: nearly every tool stops here
     names: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
     for at, text, is_key in strings(entry, pointer):
-        if is_key or len(text) < MIN_LENGTH or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
+        if is_key or text not in worth or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
             continue
         scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
                        if detector.reportable(s.cues))
@@ -553,6 +556,7 @@ _ENCODED = re2.compile(r"(?P<hex>(?:0x)?(?:[0-9a-fA-F]{2}){8,}(?:[^A-Za-z0-9+/\-
                        r"|(?P<escapes>(?:\\u[0-9a-fA-F]{4}){4,})"
                        r"|(?P<base64>[A-Za-z0-9+/\-_]{20,}={0,2})")
 _ENCODED_BYTES = re2.compile(_ENCODED.pattern.encode())
+_ENCODED_KINDS = {index: name for name, index in _ENCODED.groupindex.items()}
 _HEX_NOISE = re.compile(r"\\x|[^0-9a-fA-F]")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
@@ -565,9 +569,11 @@ def _decoded(text: str) -> Iterator[tuple[str, str]]:
     ascii_text = text.isascii()  # then bytes: the RE2 wrapper maps no character offsets
     for match in (_ENCODED_BYTES.finditer(text.encode("ascii")) if ascii_text
                   else _ENCODED.finditer(text)):
-        payload, kind = match.group(), match.lastgroup
+        # the group's name by its index: the wrapper's `lastgroup` rebuilds the table of names
+        # for every match, and the quick pass meets tens of thousands of long words
+        payload, kind = match.group(), _ENCODED_KINDS[match.lastindex]
         if ascii_text:
-            payload, kind = payload.decode("ascii"), kind.decode("ascii")
+            payload = payload.decode("ascii")
         if len(payload) > MAX_PAYLOAD:
             continue
         if kind == "hex":

@@ -13,7 +13,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -105,3 +105,28 @@ def definition_text(tool: Tool) -> str:
 
 def definition_tokens(tool: Tool, encoding: str = DEFAULT_ENCODING) -> int:
     return count_tokens(definition_text(tool), encoding)
+
+
+def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) -> list[int]:
+    """`definition_tokens` of each of `tools`, each distinct parameters schema counted once.
+
+    A definition's text ends with `parameters":` and its schema's JSON; the text before that
+    ends with `","`. OpenAI's encodings cut a text into pieces before merging tokens, and no
+    piece runs across the quote before `parameters` (a run of punctuation ends at a letter,
+    and no piece starts with two characters that are not letters), so the tokens of the whole
+    are those of the part before it plus those of the part from it: catalogs repeat their
+    schemas tool after tool, and the schema is most of a definition."""
+    tokenizer = _tokenizer(encoding)
+    tails: dict[str, int] = {}
+    counts = []
+    for tool in tools:
+        text = definition_text(tool)
+        head = compact_json({"name": tool.name, "description": tool.description})[:-1] + ',"'
+        if tool.parameters is None or len(text) > PIECE or not text.startswith(head):
+            counts.append(count_tokens(text, encoding))
+            continue
+        tail = text[len(head):]
+        if tail not in tails:
+            tails[tail] = _count(tokenizer, tail)
+        counts.append(_count(tokenizer, head) + tails[tail])
+    return counts

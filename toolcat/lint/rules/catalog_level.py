@@ -3,10 +3,10 @@ definitions that cost too many tokens."""
 
 from __future__ import annotations
 
-import math
+import heapq
 from collections import Counter
 from collections.abc import Iterator
-from itertools import chain
+from typing import Any
 
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.text import content_words_of, description_words, name_words
@@ -48,7 +48,8 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
     reach `near_duplicate_similarity` percent (default 90) on a word-level edit similarity.
     A model picks between such tools at random, and search ranks them together. Merge them,
     or say in each description how it differs. Tools with the very same name are TC203 or
-    TC603, not this rule.
+    TC603, not this rule. A finding names the five nearest of the tool's alike tools and
+    counts the others.
     """
     threshold = float(ctx.options["near_duplicate_similarity"])
     tools = catalog.tools
@@ -63,23 +64,59 @@ def near_duplicate(catalog: Catalog, ctx: Context) -> Iterator[Problem]:
                     for t in tools]
     names = content_words_of([name_words(t, ctx) for t in tools])
     texts = [encode(n) + d for n, d in zip(names, descriptions, strict=True)]
-    matches: dict[int, dict[int, str]] = {}
+    # each tool's nearest earlier alike tools (`_Alike`); the same description is the nearest
+    matches: dict[int, _Alike] = {}
     first_with: dict[str, int] = {}
     for i, text in enumerate(descriptions):
         if text and len(text) >= 2:
             j = first_with.setdefault(text, i)
             if j != i and tools[j].name != tools[i].name:
-                matches.setdefault(i, {})[j] = "the same description"
+                matches.setdefault(i, _Alike()).add(j, _SAME, "the same description")
     for i, j, score in _similar_pairs(texts, threshold):
         if tools[i].name != tools[j].name:
-            matches.setdefault(j, {}).setdefault(i, f"{score:.0f}% alike")
+            matches.setdefault(j, _Alike()).add(i, score, f"{score:.0f}% alike")
     for j in sorted(matches):
-        others = sorted(matches[j].items())
-        shown = ", ".join(f"'{catalog.ident(tools[i])}' ({why})" for i, why in others)
-        related = tuple(origin for origin in (tools[i].origin for i, _ in others)
+        alike = matches[j]
+        nearest = sorted(alike.nearest)
+        shown = ", ".join(f"'{catalog.ident(tools[i])}' ({why})" for i, why in nearest)
+        more = f" and {alike.more:,} more" if alike.more else ""
+        related = tuple(origin for origin in (tools[i].origin for i, _ in nearest)
                         if origin is not None)
-        yield Problem(f"near-duplicate of {shown}: a model cannot tell them apart",
+        yield Problem(f"near-duplicate of {shown}{more}: a model cannot tell them apart",
                       tool=tools[j], related=related)
+
+
+class _Alike:
+    """A tool's alike tools: the NEAREST_SHOWN nearest (highest score, then first in the
+    catalog) and how many more, in memory that does not grow with them."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, str]] = []  # (score, -index, why): farthest first
+        self._same: int | None = None  # the tool with the same description: the nearest
+        self.more = 0
+
+    def add(self, index: int, score: float, why: str) -> None:
+        if index == self._same:
+            return  # alike in words too: said once, as the same description
+        if score == _SAME:
+            self._same = index
+        entry = (score, -index, why)
+        if len(self._heap) < NEAREST_SHOWN:
+            heapq.heappush(self._heap, entry)
+            return
+        self.more += 1
+        if entry > self._heap[0]:
+            heapq.heapreplace(self._heap, entry)
+
+    @property
+    def nearest(self) -> list[tuple[int, str]]:
+        return [(-minus, why) for _, minus, why in self._heap]
+
+
+# a finding names this many of its tool's alike tools, the nearest, and counts the others:
+# among thousands of alike tools, naming them all makes the report grow with their square
+NEAREST_SHOWN = 5
+_SAME = 101.0  # the score of the same description: nearer than any ratio
 
 
 def _code(number: int) -> str:
@@ -104,67 +141,80 @@ def _similar_pairs(texts: list[str], threshold: float) -> Iterator[tuple[int, in
     200 * LCS / (len(a) + len(b)). A prefix filter finds the candidate pairs without
     comparing them all (Chaudhuri, Ganti and Kaushik, "A primitive operator for similarity
     joins in data cleaning", ICDE 2006): a pair that reaches t = threshold / 100 shares at
-    least t * len / (2 - t) words with either text, so the rarest len - that + 1 words of
-    each must meet (under any one order of the words, here rarest first). Every candidate
-    is then scored exactly, so no pair is missed: a text's candidates in one call of
-    rapidfuzz's `extract`, the loop over them in C++.
+    least t * len / (2 - t) words with either text (a word repeated n times counting as n
+    words), so the rarest len - that + 1 words of each must meet (under any one order of the
+    words, here rarest first). Every step runs in numpy over all the texts' words at once:
+    the prefixes, then the pairs of texts that share a word of their prefixes (each word's
+    texts shortest first), then a length filter (a text shorter than t / (2 - t) of the other
+    cannot reach t with it); the pairs left are scored exactly in rapidfuzz's `cpdist`, so no
+    pair is missed. At most about PAIRS_AT_ONCE candidates are held at a time.
     """
+    import numpy as np
     from rapidfuzz import fuzz, process
 
     t = threshold / 100
-    tagged = [_occurrences(text) for text in texts]
-    frequency = Counter(chain.from_iterable(tagged))
-    # the order the prefixes are taken in, as numbers, so that each text sorts plain ints
-    rank = {token: r for r, token in enumerate(
-        sorted(frequency, key=lambda token: (frequency[token], token)))}
-    # texts shortest first: a text shorter than t / (2 - t) of the current one cannot reach
-    # t with it, nor with any later (longer) one, so each posting list drops them from its
-    # front for good (a length filter before any comparison)
-    order = sorted(range(len(tagged)), key=lambda j: len(tagged[j]))
-    postings: dict[int, list[int]] = {}
-    starts: dict[int, int] = {}
-    for j in order:
-        tokens = tagged[j]
-        if not tokens:
-            continue
-        overlap = max(1, math.ceil(t * len(tokens) / (2 - t) - 1e-9)) if t < 2 else 1
-        least = t * len(tokens) / (2 - t) - 1e-9 if t < 2 else 0
-        rarest = sorted(map(rank.__getitem__, tokens))
-        candidates: set[int] = set()
-        for token in rarest[: max(1, len(tokens) - overlap + 1)]:
-            found = postings.setdefault(token, [])
-            start = starts.get(token, 0)
-            while start < len(found) and len(tagged[found[start]]) < least:
-                start += 1
-            if start > 64 and start * 2 > len(found):  # the dropped part is freed
-                del found[:start]
-                start = 0
-            starts[token] = start
-            candidates.update(found[start:] if start else found)
-            found.append(j)
-        if not candidates:
-            continue
-        others = sorted(candidates)
-        scored = process.extract(texts[j], [texts[i] for i in others], scorer=fuzz.ratio,
-                                 score_cutoff=threshold, limit=None)
-        for _, score, k in scored:
-            i = others[k]
-            yield (i, j, score) if i < j else (j, i, score)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    owner = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+    # each word with how many times it came before in its text: repeats count as a multiset
+    by_word = np.lexsort((np.arange(len(codes)), codes, owner))
+    codes, owner = codes[by_word], owner[by_word]
+    starts = _starts(owner * (1 << 32) + codes)
+    tokens = codes * (int(lengths.max(initial=0)) + 1) + (np.arange(len(codes)) - starts)
+    # rarest first (the order a prefix is taken in), as ranks
+    _, token, frequency = np.unique(tokens, return_inverse=True, return_counts=True)
+    rank = np.argsort(np.lexsort((np.arange(len(frequency)), frequency)))[token.reshape(-1)]
+    by_rank = np.lexsort((rank, owner))
+    owner, rank = owner[by_rank], rank[by_rank]
+    size = lengths[owner]
+    overlap = np.maximum(1, np.ceil(t * size / (2 - t) - 1e-9)) if t < 2 else np.ones(len(size))
+    prefix = (np.arange(len(owner)) - _starts(owner)) < np.maximum(1, size - overlap + 1)
+    owner, word = owner[prefix], rank[prefix]
+    # by prefix word, then shortest first: each text meets the earlier texts of its word
+    order = np.lexsort((owner, lengths[owner], word))
+    owner, word = owner[order], word[order]
+    group = _starts(word)
+    earlier = np.arange(len(word)) - group  # how many texts come before each in its list
+    ends = np.cumsum(earlier)
+    choices = np.array(texts, dtype=object)
+    found: list[Any] = []  # the pairs found in earlier parts, which a later part may meet
+    at = 0
+    while at < len(word):
+        end = max(at + 1, int(np.searchsorted(ends, ends[at] + PAIRS_AT_ONCE, "right")))
+        counts = earlier[at:end]
+        later = np.repeat(np.arange(at, end), counts)
+        steps = np.arange(len(later)) - np.repeat(np.cumsum(counts) - counts, counts)
+        first, second = owner[group[later] + steps], owner[later]
+        if t < 2:
+            kept = lengths[first] >= t * lengths[second] / (2 - t) - 1e-9
+            first, second = first[kept], second[kept]
+        # each pair once (a pair that shares several prefix words meets in each one's list)
+        pairs = np.sort(np.minimum(first, second) * len(texts) + np.maximum(first, second))
+        pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+        if found:
+            pairs = pairs[~np.isin(pairs, np.concatenate(found))]
+        first, second = pairs // len(texts), pairs % len(texts)
+        scores = process.cpdist(choices[first], choices[second], scorer=fuzz.ratio,
+                                score_cutoff=threshold, dtype=np.float64)
+        hits = scores >= threshold
+        if end < len(word):
+            found.append(pairs[hits])
+        yield from zip(first[hits].tolist(), second[hits].tolist(), scores[hits].tolist(),
+                       strict=True)
+        at = end
 
 
-def _occurrences(text: str) -> list[str]:
-    """Each word with how many times it came before (the word alone the first time), so
-    repeated words count as a multiset."""
-    tagged = list(text)
-    if len(set(text)) == len(text):  # no word repeats
-        return tagged
-    for char, times in Counter(text).items():
-        if times > 1:  # only the repeated words' later places change
-            at = text.index(char)
-            for count in range(1, times):
-                at = text.index(char, at + 1)
-                tagged[at] = f"{char}{count}"
-    return tagged
+PAIRS_AT_ONCE = 1 << 20  # candidate pairs built and scored at once: memory stays bounded
+
+
+def _starts(keys: Any) -> Any:
+    """For each item of the sorted array `keys`, the index of the first item equal to it."""
+    import numpy as np
+
+    if not len(keys):
+        return keys
+    firsts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    return np.repeat(firsts, np.diff(np.r_[firsts, len(keys)]))
 
 
 @catalog_rule("TC502", "server-too-large", "warning", options={"max_server_tools": 40},

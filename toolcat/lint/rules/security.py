@@ -23,8 +23,8 @@ from toolcat.lint.detector import (
     languages_at_home,
     mentioned,
     orders_data_moved,
-    passing,
     score_text,
+    worth_strings,
 )
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
@@ -59,8 +59,9 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
             graves = {h.pointer for h in found if h.grave}
-            if id(tool) in scored:
-                found += [h for h in learned_hits(entry, pointer, home, gated=True)
+            worth = scored.get(id(tool))
+            if worth:
+                found += [h for h in learned_hits(entry, pointer, home, worth=worth)
                           if h.pointer not in graves and (h.label, h.text) not in known]
             known.update((h.label, h.text) for h in found)
             hits += found
@@ -106,13 +107,13 @@ def _homes(catalog: Catalog, texts: dict[int, Read]) -> dict[int, Home]:
 
 
 def _worth_scoring(catalog: Catalog, texts: dict[int, Read], homes: dict[int, Home]
-                   ) -> set[int]:
-    """The ids of the tools whose text may hold a sentence the learned detector reports, all
-    found at once (`detector.passing`)."""
+                   ) -> dict[int, frozenset[str]]:
+    """The strings of each tool (by the tool's id) that may hold a sentence the learned
+    detector reports, all found at once (`detector.worth_strings`); most tools have none."""
     groups = [[text for _, _, read in texts[id(tool)] for text in read]
               for tool in catalog.tools]
-    return {id(catalog.tools[i])
-            for i in passing(groups, [homes[id(tool)] for tool in catalog.tools])}
+    found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
+    return {id(tool): worth for tool, worth in zip(catalog.tools, found, strict=True) if worth}
 
 
 def _calibrated(hit: Hit, home: Home) -> Hit:
