@@ -33,6 +33,7 @@ from itertools import chain, pairwise
 from typing import Any
 
 from toolcat.lint.lexicon import LATIN, LEXICON
+from toolcat.lint.reading import LEET, as_read
 
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
@@ -454,6 +455,91 @@ _SHAPES: dict[str, str] = {
               r"|servers?|functions?)\b",
 }
 
+# The semantic classes in shapes that need none of their usual words (issue 41's sixth
+# round): something kept out of what the person is shown, with no "tell", "user" or "hide"
+# ("that copy stays out of the confirmations people see", "not worth bringing up"); a state
+# shown whatever the truth ("shown as it is, whatever the job returned", "failing cases are
+# folded into 'skipped'", "the real number goes to ..."); whoever asked outranked by a
+# tool's output in other words ("where it differs from what the person asked for, go with
+# the returned text"); earlier limits or approvals declared void; and another tool set aside
+# as a server's legacy ("read_file on the filesystem server is not called", "replaces
+# git_push", "if a tool named run_query is also present", "every ... request comes here")
+_ID = r"[a-z0-9]+_[a-z0-9_]+"
+_SERVER = r"(?:on|from|of|in) (?:the|another|that|a|an) (?:[\w-]+ ){0,2}server\b"
+_SHOWN = (r"(?:confirmations?|summar(?:y|ies)|recaps?|progress (?:messages?|updates?"
+          r"|reports?)|notifications?|receipts?|status (?:messages?|lines?|updates?)|replies"
+          r"|reply|answers?)")
+_MEANINGS: dict[str, str] = {
+    # kept out of what people are shown: told to (an imperative), out of every one of
+    # them, or out of those "people see" ("zero lines are left out of the summary" is how a
+    # report is laid out)
+    "hiding": r"(?:^|[:;,] )(?:keep|leave)\b(?![^.!?]{0,20}\b(?:api keys?|keys?|passwords?"
+              r"|tokens?|secrets?|credentials?|personal data)\b)[^.!?]{0,20}\bout of"
+              r" (?:the |every |any |each "
+              r"|all |your |their )?(?:\w+ ){0,2}" + _SHOWN + r"\b"
+              r"|\b(?:stays?|stayed|kept|keeps?|left|leaves?|remains?)\b[^.!?]{0,12}\bout of"
+              r" (?:(?:every|any|each|all) (?:\w+ ){0,2}" + _SHOWN + r"|(?:the |your |their )?"
+              r"(?:\w+ ){0,2}" + _SHOWN + r" (?:that |which )?(?:people|users?|the user"
+              r"|customers?|the person|they|the requester|the customer) (?:see|sees|get|gets"
+              r"|read|reads|receive|receives)\b)"
+              r"|\b" + _SHOWN + r"\b[^.!?]{0,20}\b(?:leaves?|leave|omits?|skips?|drops?)"
+              r" (?:it|this|that|them|these|those) out\b"
+              r"|\bnot worth (?:bringing up|raising|flagging|telling anyone|pointing out)\b",
+    "lying": r"\b(?:shown|displayed|said|reported|told|written|presented|given)\b[^.!?]{0,40}"
+             r"\bwhatever (?:the \w+|it|they) (?:returned|returns|reported|reports|said|says"
+             r"|found|finds|showed|shows)\b"
+             r"|\b(?:shown|displayed|reported|given|presented)\b[^.!?]{0,30}\b(?:never|always)"
+             r" (?:below|above|under|over|less than|more than|lower than|higher than)\b"
+             r"[^.!?]{0,40}\beven (?:when|if|though)\b"
+             r"|\b(?:real|actual|true|correct) (?:number|figure|value|score|result|status|total"
+             r"|count|outcome|rating)s? (?:only )?(?:goes|go|is sent|are sent|is kept|are kept"
+             r"|stays|is logged|is stored)\b"
+             r"|\b(?:fail\w*|errors?|broken|crash\w*|declined|rejected|bounced)\b[^.!?]{0,30}"
+             r"\b(?:folded into|counted as|reported as|shown as|marked as|listed as|recorded as"
+             r"|relabell?ed as|described as|presented as|turned into)\b[^.!?]{0,4}[\"'“]?"
+             r"(?:skipped|pass|passed|passing|green|success\w*|ok|fine|complete\w*|resolved"
+             r"|healthy|verified|delivered|sent|approved|paid)\b"
+             r"|\b(?:every|all|each|any) \w+ (?:to be |is |are )?(?:described|reported|shown"
+             r"|presented|marked|labell?ed) as (?:green|passing|passed|successful|success|ok"
+             r"|fine|healthy|complete)\b",
+    "priority": r"\b(?:go|goes|stick|sticks|side|sides) with (?:the |its )?(?:returned"
+                r"|retrieved|fetched|tool's|search|tool) (?:text|results?|outputs?|data"
+                r"|answers?|content)\b"
+                r"|\bresolved in favou?r of (?:the )?(?:first|tool|returned|results?|search"
+                r"|this)\b",
+    "over_user": r"\b(?:differs?|departs?|conflicts?|disagrees?|clash(?:es)?) (?:from|with)"
+                 r" (?:what|whatever|anything) (?:the |your )?(?:users?|person|people|customer"
+                 r"|caller|requester|human|traveller|traveler|client)\b[^.!?]{0,60}"
+                 r"\b(?:go|goes|stick|sticks|side|sides) with\b",
+    "revoke": r"\bsupersede\w* (?:any|all|the|every) (?:earlier|previous|prior|existing|other)"
+              r" (?:rules?|guidance|instructions?|advice|polic(?:y|ies)|restrictions?"
+              r"|warnings?)\b"
+              r"|\b(?:count|counts|counted|considered|treated|deemed)(?: as)? (?:pre-?approved"
+              r"|pre-?authori[sz]ed|pre-?confirmed|already (?:approved|confirmed))\b"
+              r"|\b(?:limits?|caps?|approvals?|approval steps?|checks|constraints|limitations)"
+              r"\b[^.!?]{0,60}\b(?:considered|treated as|deemed) (?:lifted|void|waived|removed"
+              r"|off|gone|cleared)\b"
+              r"|\b(?:usual|normal|standard|regular|safety|earlier|previous) (?:checks"
+              r"|confirmations?|approvals?|safeguards|limits|rules|restrictions|guardrails"
+              r"|reviews?)\b[^.!?]{0,20}\b(?:are|is) not (?:applied|enforced|required|needed)\b",
+    "tamper": r"\balso (?:delivered|sent|forwarded|copied|mirrored|uploaded|posted|cc'?d"
+              r"|bcc'?d) to\b",
+    "shadow": r"\b" + _ID + r"(?: tool)? " + _SERVER + r"[^.!?]{0,80}\b(?:deprecated|legacy"
+              r"|compatibility|not (?:be )?called|no longer|stale|obsolete|broken|retired"
+              r"|unreliable|disabled|replaced)\b"
+              r"|\bno (?:need|reason) to (?:call|use|invoke) " + _ID + " " + _SERVER +
+              r"|\b(?:every|all|any|each) (?:[\w-]+ )?(?:requests?|calls?) (?:comes?|goes|go"
+              r"|is routed|are routed|is sent|are sent|is redirected|are redirected) (?:here"
+              r"|to this (?:tool|server)|through this (?:tool|server))\b"
+              r"|\b(?:is|are) routed (?:through|to|via) this (?:tool|server|function) instead\b"
+              r"|\b(?:replaces|supersedes|takes over from|stands in for) " + _ID + r"\b"
+              r"|\b(?:if|when|whenever) (?:a |the |another )?(?:tool|server|function)"
+              r" (?:named|called) " + _ID + r" is (?:also )?(?:present|available|installed"
+              r"|loaded|listed|connected)\b"
+              r"|\bthe other (?:one |tool |server |copy )?(?:is|are) (?:a |an |just a )?(?:stale"
+              r"|outdated|legacy|deprecated|broken|obsolete|fake|unreliable)\b"
+              r"|\bother (?:\w+ )?(?:tools?|servers?) (?:is|are) (?:now )?(?:legacy|stale)\b",
+}
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -468,15 +554,17 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
-_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES)
+_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
+                       _MEANINGS)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
-INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user"})
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
+                    "foreign_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -497,6 +585,9 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 # another tool set aside, with its calls changed, always, or sent away
                 ("shadow", "tamper"), ("shadow", "always"), ("shadow", "url"),
                 ("shadow", "email"), ("shadow", "conversation"), ("shadow", "other_language"),
+                # another tool named with one of the shapes that set it aside (no longer
+                # "use this instead of X" alone: see `shadow`)
+                ("shadow", "other_tools"),
                 # what a page or a tool's output says put above what whoever asked said
                 ("fetch_obey", "priority"), ("fetch_obey", "tool_output"))
 
@@ -767,10 +858,11 @@ def passing(groups: list[list[str]], homes: list[Home] | None = None) -> set[int
     is still scored when a sentence of it may be in another language than its home (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
     scored: the groups are a subset of those it lets through."""
-    found = _matching(groups, _gate(False), _lower, "\x00")
+    found = _matching(groups, (*_gate(False), _leet(), _in_text()), _lower, "\x00")
     plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
     kept = found.difference(plain)
-    exact = _matching([groups[i] for i in plain], _gate(True), _prepared_apart, _GROUPS)
+    exact = _matching([groups[i] for i in plain], (*_gate(True), _in_text()), _prepared_apart,
+                      _GROUPS)
     kept.update(i for at, i in enumerate(plain)
                 if at in exact or _foreign(groups[i], ENGLISH if homes is None else homes[i]))
     return kept
@@ -796,6 +888,29 @@ def _matching(groups: list[list[str]], gates: tuple[Any, ...], read: Callable[[s
         for match in gate.finditer(text):
             found.add(bisect_right(starts, match.start()) - 1)
     return found
+
+
+@cache
+def _leet() -> Any:
+    """Digits for letters inside a word (`reading.LEET`), for the gate's first pass: a group
+    that has them goes on to the second, which reads the text as a model does (`as_read`)."""
+    import re2
+
+    return re2.compile(LEET.replace("(?<=[a-zA-Z][013457])", "").replace(
+        "[013457]", "[a-zA-Z][013457]", 1))
+
+
+@cache
+def _in_text() -> Any:
+    """What `score_text` reads in a sentence's text rather than in the sentence alone, for
+    both passes of the gate: a claim of success (`_CLAIMED`, a lie beside a failure) and a
+    table that routes other tools here (`_ROUTE`, `_ROUTE_JSON`)."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
+        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON)), options)
 
 
 # between groups, for the exact gate: no gap of a cue ([^.!?]*) reads across a full stop, so
@@ -918,7 +1033,8 @@ _QUOTED = re.compile(r"(?<!\w)'[^'\n]{2,200}'(?!\w)|\"[^\"\n]{2,200}\"|“[^”\
                      r"|‘[^’\n]{2,200}’|«[^»\n]{2,200}»|「[^」\n]{2,200}」")
 _MENTIONING = re.compile(r"(?<![\w./-])(?:like|such as|e\.g\.?|for example|for instance|including"
                          r"|says?|phrases?|patterns?|strings?|wordings?|containing|typical"
-                         r"|examples?)\b")
+                         r"|examples?|(?:cases|samples|prompts|attacks|payloads|probes) includes?)"
+                         r"\b")
 
 
 def unquoted(sentence: str) -> str:
@@ -1007,7 +1123,7 @@ def _lower(text: str) -> str:
 def _prepared_apart(text: str) -> str:
     """The text as the gate's second pass reads it: `prepare`d, and again with words joined
     by `_` or `-` apart when it has any (as `cues_of` reads it)."""
-    prepared = prepare(text)
+    prepared = prepare(as_read(text))
     apart = _separated(prepared)
     return prepared if apart is prepared else f"{prepared}\n{apart}"
 
@@ -1096,11 +1212,15 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
     result: list[Scored] = []
     weights = model()
     linked = False  # the sentence before holds a link
+    text = as_read(text)  # disguises undone, markup out: the words a model reads
+    before = ""  # the sentence before, as the detector reads it
     for start, written in split_sentences(text):
         sentence = prepare(written)
         if _words_of(sentence) < MIN_WORDS and sentence.isascii():
+            before = sentence
             continue
-        cues = cues_of(sentence, home)
+        cues = _in_context(sentence, before, text, cues_of(sentence, home))
+        before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
         if linked and "fetch_obey" in cues and "url" not in cues:
@@ -1108,12 +1228,117 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         linked = "url" in cues
         if not cues:
             continue
-        p = weights.probability(features(sentence, cues))
+        cues = _structural(sentence, cues)
+        p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
         result.append(Scored(start, written, p, cues))
+    result += _routing_tables(text, weights)
     if len(_scored) > CACHE_LIMIT:
         _scored.clear()
     found = _scored[key] = tuple(result)
     return found
+
+
+# A claim that something went well ("tell the requester it has been completed"), and what
+# makes it a lie when the sentence or the one before says it did not ("refunds come back as
+# status=queued")
+_CLAIMED = re.compile(r"\b(?:tell|inform|assure|let \w+ know|say to|answer|reply to|write to)"
+                      r" (?:the |a |your )?\w+ (?:that )?(?:it|this|they|everything|all \w+"
+                      r"|the \w+) (?:has been|have been|was|were|is|are) (?:completed?|done"
+                      r"|successful|processed|resolved|fixed|sent|delivered|approved|uploaded"
+                      r"|refunded|paid|fine|working|finished|published|saved)\b")
+_CONTRARY = re.compile(r"\b(?:fails?|failed|failing|failure|errors?|queued|pending|broken"
+                       r"|not (?:yet )?(?:done|complete|completed|processed|finished|sent)"
+                       r"|still (?:queued|pending|processing)|comes? back as)\b")
+# an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
+# in a tool whose text says it "cannot schedule" keeps the model honest, it hides nothing
+_NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell|say to|inform"
+                          r"|assure) (?:a |the |any )?(?:users?|person|customer|them|anyone)"
+                          r" (?:that )?(?:(?:a|an|the|their|it|this) )?(?:\w+ )?(?:was|were"
+                          r"|has been|have been|is|are|got) (?P<verb>[a-z]{4,})ed\b")
+_UNABLE = r"\b(?:cannot|can't|can not|does not|doesn't|do not|don't|no|never|not|unable to|won't)"
+
+
+def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...]
+                ) -> tuple[str, ...]:
+    """`cues` with what the sentence says read with its text: a claim of success next to a
+    failure is a lie (`_CLAIMED`, `_CONTRARY`), and an order not to claim what the text
+    says its tool cannot do is no hiding (`_NOT_CLAIMED`)."""
+    if "lying" not in cues and _CLAIMED.search(sentence) and (
+            _CONTRARY.search(sentence) or _CONTRARY.search(before)):
+        cues += ("lying",)
+    if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)):
+        verb = re.escape(claim.group("verb")[:5])
+        rest = prepare(text).replace(sentence, " ")
+        if re.search(_UNABLE + r"\b[^.!?]{0,40}\b" + verb, rest):
+            cues = tuple(cue for cue in cues if cue != "hiding")
+    return cues
+
+
+# What any language shares: a sentence foreign to its tool that holds one of these is worth a
+# look (a warning), two of them an order (an error): a link, an address, a secret file,
+# another tool or an identifier (an argument's name), code run
+INDEPENDENT = frozenset({"url", "email", "secret_files", "other_tools", "identifier", "execute"})
+FOREIGN_ORDER = "foreign_order"
+# what a sentence in a language the fit hardly knows is about when the lexicon reads an
+# intent in it: its words' weights are the fit's English ones, so its cues decide
+_ABOUT_OTHERS = frozenset({"conversation", "other_tools", "shadow", "secret_files"})
+
+
+def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
+    """`cues` with `foreign_order` when the sentence is foreign to its tool and holds two of
+    the cues every language shares (`INDEPENDENT`)."""
+    if FOREIGN in cues and len(INDEPENDENT.intersection(cues)) >= 2:
+        cues += (FOREIGN_ORDER,)
+    return cues
+
+
+def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
+    """The fit's probability `p`, raised where the structure of the sentence says more than
+    its words can: the fit's words are English, so a sentence in another language is judged
+    by its cues. Foreign to its tool with a cue every language shares: a warning at least;
+    with two (`foreign_order`): an error. In another language than English (a tool written
+    wholly in it) with an intent about other tools, the conversation or secret files: an
+    error (the language alone is not such an intent: "la session expire" is no order)."""
+    if FOREIGN_ORDER in cues:
+        return max(p, ERROR_FLOOR)
+    if FOREIGN in cues and INDEPENDENT.intersection(cues):
+        p = max(p, WARN_FLOOR)
+    if _ABOUT_OTHERS.intersection(cues) \
+            and intended(tuple(cue for cue in cues if cue != FOREIGN)) \
+            and language(sentence) not in ("en", ""):
+        p = max(p, ERROR_FLOOR)
+    return p
+
+
+ERROR_FLOOR = 0.9  # poison.ERROR_AT
+WARN_FLOOR = 0.7  # poison.WARN_AT
+# a settings block that maps other tools' names to this one ("web_search: this"): calls
+# meant for them routed here, whatever words surround it
+_ROUTE = re.compile(r"^[ \t]*(?:- )?[\"'`]?([a-z][\w.-]{2,60})[\"'`]?[ \t]*(?::|=>?|->|,)[ \t]*"
+                    r"[\"'`]?(?:this|self|here|this tool|this server|this one)[\"'`]?[ \t]*[,.]?"
+                    r"[ \t]*$", re.MULTILINE | re.IGNORECASE)
+# the same, for the gate's lower-cased text (RE2: flags written in the expression)
+_ROUTE_LOWER = re.compile("(?m)" + _ROUTE.pattern)
+_ROUTE_JSON = re.compile(r"[\"']([a-z][\w.-]{2,60})[\"']\s*:\s*[\"'](?:this|self|here"
+                         r"|this tool)[\"']", re.IGNORECASE)
+
+
+def _routing_tables(text: str, weights: Model) -> list[Scored]:
+    """A table (YAML, JSON or markdown) in `text` that routes two or more other tools' names
+    to this one, as one finding: another tool shadowed by its structure, an error."""
+    if "this" not in text.lower() and "self" not in text.lower() and \
+            "here" not in text.lower():
+        return []
+    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text))
+    if len({m.group(1).lower() for m in routes}) < 2:
+        return []
+    start = min(m.start() for m in routes)
+    end = max(m.end() for m in routes)
+    block = text[start:end].strip()
+    cues = ("other_tools", "shadow", "tamper")
+    p = weights.probability(features(prepare(block), cues))
+    return [Scored(start + len(text[start:end]) - len(text[start:end].lstrip()), block,
+                   max(p, ERROR_FLOOR), cues)]
 
 
 @lru_cache(maxsize=1 << 16)
