@@ -124,11 +124,14 @@ CUES: dict[str, str] = {
               # an adverb of secrecy in a clause that says what something does ("which is
               # silently ignored", "would quietly drop") describes, it does not order; so
               # does one before a past participle ("; silently omitted when ...", its verb
-              # left out), while a verb in -ed ("silently embed", "quietly proceed") orders
+              # left out), while a verb in -ed ("silently embed", "quietly proceed") orders;
+              # so does one before a verb in the third person ("the endpoint silently
+              # ignores ids"), or after "instead of" or "rather than" (what a tool does not do)
               r"|(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!which )(?<!that )"
               r"(?<!would )(?<!could )(?<!might )(?<!will )(?<!can )(?<!may )(?<!gets )"
+              r"(?<!instead of )(?<!rather than )"
               r"\b(?:(?:secretly|silently|quietly|covertly|discreetly)"
-              r"(?! [a-z]*(?:[^eb\s]|[^m\s]b)ed\b)"
+              r"(?! [a-z]*(?:[^eb\s]|[^m\s]b)ed\b)(?! [a-z]+[^s\s']s\b)"
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
@@ -208,6 +211,8 @@ CUES: dict[str, str] = {
     "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
                r"|\biex\s*\(|\|\s*iex\b|\binvoke-expression\b|&&\s*(?:ba|z)?sh\b"
                r"|\bexec\(|\beval\(|\bpowershell\b|\bsubprocess\.(?:call|run|popen|check_output)\b"
+               # a shell given what a download prints: sh -c "$(wget -qO- ...)"
+               r"|\$\(\s*(?:curl|wget)\b"
                r"|\bos\.(?:system|popen)\("
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
@@ -522,6 +527,13 @@ _MEANINGS: dict[str, str] = {
               r"|\b(?:usual|normal|standard|regular|safety|earlier|previous) (?:checks"
               r"|confirmations?|approvals?|safeguards|limits|rules|restrictions|guardrails"
               r"|reviews?)\b[^.!?]{0,20}\b(?:are|is) not (?:applied|enforced|required|needed)\b",
+    "fetch_obey": r"\btreat (?:its|their|the) (?:lines|text|contents?|steps|words) as (?:the |a )?"
+                  r"(?:procedure|instructions?|steps|orders|rules|commands)\b",
+    # the process's environment (every variable, secrets among them) put into a request
+    "secret_files": r"\b(?:whole|entire|full) (?:process |shell )?environment\b"
+                    r"|\bprocess environment\b",
+    "argument": r"\b(?:goes|go|gets? put|is put|are put|is copied|are copied) into (?:the |this )?"
+                r"(?:payload|field|parameter|argument|request body)\b",
     "tamper": r"\balso (?:delivered|sent|forwarded|copied|mirrored|uploaded|posted|cc'?d"
               r"|bcc'?d) to\b",
     "shadow": r"\b" + _ID + r"(?: tool)? " + _SERVER + r"[^.!?]{0,80}\b(?:deprecated|legacy"
@@ -587,7 +599,7 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 ("shadow", "email"), ("shadow", "conversation"), ("shadow", "other_language"),
                 # another tool named with one of the shapes that set it aside (no longer
                 # "use this instead of X" alone: see `shadow`)
-                ("shadow", "other_tools"),
+                ("shadow", "other_tools"), ("shadow", "identifier"),
                 # what a page or a tool's output says put above what whoever asked said
                 ("fetch_obey", "priority"), ("fetch_obey", "tool_output"))
 
@@ -748,7 +760,8 @@ _LANGUAGES_OF: dict[str, tuple[str, ...]] = {
 
 
 def language(text: str) -> str:
-    """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`."""
+    """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`,
+    `latin` (a Latin-script language known only by its diacritics), `other`."""
     if text.isascii():  # Latin letters only: the function words decide
         if not any(c.isalpha() for c in text):
             return ""
@@ -771,11 +784,23 @@ def language(text: str) -> str:
         for lang in _LANGUAGES_OF.get(word, ()):
             counts[lang] = counts.get(lang, 0) + 1
     if len(counts) == 1:
-        return "en"
+        return "latin" if not text.isascii() and counts["en"] < 2 and _accented(text) else "en"
     best = max(counts, key=lambda lang: (counts[lang], -_ORDER[lang]))  # ties: the first
     if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
         return best
+    if not text.isascii() and counts["en"] < 2 and _accented(text):
+        return "latin"  # a Latin-script language without a list of function words
     return "en"
+
+
+def _accented(text: str) -> bool:
+    """Whether `text` reads as a Latin-script language other than English by its letters:
+    three words or more, and a quarter of its words, hold a letter with a diacritic (Slovak,
+    Croatian, Estonian, Icelandic, ...); English text naming "Zürich" and "São Paulo" holds
+    English function words, which the caller counts first."""
+    words = [w for w in text.split() if len(w) > 2 and any(c.isalpha() for c in w)]
+    marked = sum(1 for w in words if not w.isascii())
+    return marked >= 3 and marked * 4 >= len(words)
 
 
 @dataclass(frozen=True)
@@ -858,7 +883,7 @@ def passing(groups: list[list[str]], homes: list[Home] | None = None) -> set[int
     is still scored when a sentence of it may be in another language than its home (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
     scored: the groups are a subset of those it lets through."""
-    found = _matching(groups, (*_gate(False), _leet(), _in_text()), _lower, "\x00")
+    found = _matching(groups, first_pass(), _lower, "\x00")
     plain = sorted(i for i in found if all(t.isascii() for t in groups[i]))
     kept = found.difference(plain)
     exact = _matching([groups[i] for i in plain], (*_gate(True), _in_text()), _prepared_apart,
@@ -888,6 +913,12 @@ def _matching(groups: list[list[str]], gates: tuple[Any, ...], read: Callable[[s
         for match in gate.finditer(text):
             found.add(bisect_right(starts, match.start()) - 1)
     return found
+
+
+def first_pass() -> tuple[Any, ...]:
+    """The expressions of the gate's first pass (`passing`): the cues without word
+    boundaries, digits inside words (`_leet`) and what is read in context (`_in_text`)."""
+    return (*_gate(False), _leet(), _in_text())
 
 
 @cache
@@ -1286,8 +1317,13 @@ _ABOUT_OTHERS = frozenset({"conversation", "other_tools", "shadow", "secret_file
 
 def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     """`cues` with `foreign_order` when the sentence is foreign to its tool and holds two of
-    the cues every language shares (`INDEPENDENT`)."""
-    if FOREIGN in cues and len(INDEPENDENT.intersection(cues)) >= 2:
+    the cues every language shares (`INDEPENDENT`), of two kinds: another tool's name is
+    also an identifier, and two tools named (a server's advice, in its own language, to use
+    its other tools) are one kind."""
+    found = set(INDEPENDENT.intersection(cues))
+    if "other_tools" in found:
+        found.discard("identifier")
+    if FOREIGN in cues and len(found) >= 2:
         cues += (FOREIGN_ORDER,)
     return cues
 
