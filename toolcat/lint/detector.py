@@ -211,8 +211,10 @@ CUES: dict[str, str] = {
     "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
                r"|\biex\s*\(|\|\s*iex\b|\binvoke-expression\b|&&\s*(?:ba|z)?sh\b"
                r"|\bexec\(|\beval\(|\bpowershell\b|\bsubprocess\.(?:call|run|popen|check_output)\b"
-               # a shell given what a download prints: sh -c "$(wget -qO- ...)"
-               r"|\$\(\s*(?:curl|wget)\b"
+               # a shell given what a download prints: sh -c "$(wget -qO- ...)"; a package
+               # runner given a link
+               r"|\$\(\s*(?:curl|wget)\b|\b(?:npx|bunx|pnpm dlx|uvx|pipx run)\b[^.!?\n]{0,60}"
+               r"https?://"
                r"|\bos\.(?:system|popen)\("
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
@@ -934,14 +936,15 @@ def _leet() -> Any:
 @cache
 def _in_text() -> Any:
     """What `score_text` reads in a sentence's text rather than in the sentence alone, for
-    both passes of the gate: a claim of success (`_CLAIMED`, a lie beside a failure) and a
-    table that routes other tools here (`_ROUTE`, `_ROUTE_JSON`)."""
+    both passes of the gate: a claim of success (`_CLAIMED`, a lie beside a failure), a
+    table that routes other tools here (`_ROUTE`, `_ROUTE_JSON`) and a list of what takes
+    precedence (`_PRECEDENCE`)."""
     import re2
 
     options = re2.Options()
     options.max_mem = 64 << 20
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
-        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON)), options)
+        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER)), options)
 
 
 # between groups, for the exact gate: no gap of a cue ([^.!?]*) reads across a full stop, so
@@ -1262,7 +1265,7 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         cues = _structural(sentence, cues)
         p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
         result.append(Scored(start, written, p, cues))
-    result += _routing_tables(text, weights)
+    result += _routing_tables(text, weights) + _precedence_lists(text, weights)
     if len(_scored) > CACHE_LIMIT:
         _scored.clear()
     found = _scored[key] = tuple(result)
@@ -1297,12 +1300,28 @@ def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...]
     if "lying" not in cues and _CLAIMED.search(sentence) and (
             _CONTRARY.search(sentence) or _CONTRARY.search(before)):
         cues += ("lying",)
-    if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)):
-        verb = re.escape(claim.group("verb")[:5])
-        rest = prepare(text).replace(sentence, " ")
-        if re.search(_UNABLE + r"\b[^.!?]{0,40}\b" + verb, rest):
-            cues = tuple(cue for cue in cues if cue != "hiding")
+    if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)) \
+            and claim.group("verb")[:5] in _unable(text):
+        cues = tuple(cue for cue in cues if cue != "hiding")
     return cues
+
+
+_UNABLE_TO = re.compile(_UNABLE + r"\b([^.!?]{0,40})")
+
+
+@lru_cache(maxsize=64)
+def _unable(text: str) -> frozenset[str]:
+    """What the sentences of `text` say its tool cannot do (the first five letters of each
+    word after "cannot", "does not", "no", ...), but for the sentences that forbid a claim
+    (`_NOT_CLAIMED`): read once per text, however many of its sentences ask."""
+    found: set[str] = set()
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        if _NOT_CLAIMED.search(sentence):
+            continue
+        for match in _UNABLE_TO.finditer(sentence):
+            found.update(word[:5] for word in match.group(1).split())
+    return frozenset(found)
 
 
 # What any language shares: a sentence foreign to its tool that holds one of these is worth a
@@ -1319,12 +1338,15 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     """`cues` with `foreign_order` when the sentence is foreign to its tool and holds two of
     the cues every language shares (`INDEPENDENT`), of two kinds: another tool's name is
     also an identifier, and two tools named (a server's advice, in its own language, to use
-    its other tools) are one kind."""
+    its other tools) are one kind; with `unread_language` when it is at home in a language
+    nothing here reads (`UNREAD`) and holds one."""
     found = set(INDEPENDENT.intersection(cues))
     if "other_tools" in found:
         found.discard("identifier")
     if FOREIGN in cues and len(found) >= 2:
         cues += (FOREIGN_ORDER,)
+    elif found and FOREIGN not in cues and language(sentence) in UNREAD:
+        cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
 
 
@@ -1334,10 +1356,12 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     by its cues. Foreign to its tool with a cue every language shares: a warning at least;
     with two (`foreign_order`): an error. In another language than English (a tool written
     wholly in it) with an intent about other tools, the conversation or secret files: an
-    error (the language alone is not such an intent: "la session expire" is no order)."""
+    error (the language alone is not such an intent: "la session expire" is no order). In a
+    language neither the fit nor the function words know (`UNREAD`), with a cue every
+    language shares: a warning at least."""
     if FOREIGN_ORDER in cues:
         return max(p, ERROR_FLOOR)
-    if FOREIGN in cues and INDEPENDENT.intersection(cues):
+    if INDEPENDENT.intersection(cues) and (FOREIGN in cues or UNREAD_LANGUAGE in cues):
         p = max(p, WARN_FLOOR)
     if _ABOUT_OTHERS.intersection(cues) \
             and intended(tuple(cue for cue in cues if cue != FOREIGN)) \
@@ -1346,6 +1370,12 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     return p
 
 
+# the tags of `language` for text neither the fit nor the lexicon's function words know: a
+# script without a tag of its own, a Latin-script language known by its diacritics. A tool
+# written wholly in one is at home there, so `other_language` never fires in it; a link or
+# another tool's name in its sentence is worth a look all the same
+UNREAD = frozenset({"other", "latin"})
+UNREAD_LANGUAGE = "unread_language"
 ERROR_FLOOR = 0.9  # poison.ERROR_AT
 WARN_FLOOR = 0.7  # poison.WARN_AT
 # a settings block that maps other tools' names to this one ("web_search: this"): calls
@@ -1355,6 +1385,8 @@ _ROUTE = re.compile(r"^[ \t]*(?:- )?[\"'`]?([a-z][\w.-]{2,60})[\"'`]?[ \t]*(?::|
                     r"[ \t]*$", re.MULTILINE | re.IGNORECASE)
 # the same, for the gate's lower-cased text (RE2: flags written in the expression)
 _ROUTE_LOWER = re.compile("(?m)" + _ROUTE.pattern)
+_PRECEDENCE_LOWER = re.compile(r"(?m)(?:^|[{,])[ \t]*[\"']?(?:precedence|priority|priorities"
+                               r"|order of trust|trust order|ranking|source order)[\"']?[ \t]*:")
 _ROUTE_JSON = re.compile(r"[\"']([a-z][\w.-]{2,60})[\"']\s*:\s*[\"'](?:this|self|here"
                          r"|this tool)[\"']", re.IGNORECASE)
 
@@ -1375,6 +1407,37 @@ def _routing_tables(text: str, weights: Model) -> list[Scored]:
     p = weights.probability(features(prepare(block), cues))
     return [Scored(start + len(text[start:end]) - len(text[start:end].lstrip()), block,
                    max(p, ERROR_FLOOR), cues)]
+
+
+# a list that ranks sources (YAML or JSON): a tool's results put above whatever was asked,
+# written as data ("precedence:\n  - kb_search.results\n  - request.text")
+_PRECEDENCE = re.compile(r"(?im)(?:^|[{,])[ \t]*[\"']?(?:precedence|priority|priorities"
+                         r"|order of trust|trust order|ranking|source order)[\"']?[ \t]*:[ \t]*"
+                         r"(?P<list>\[[^\]\n]{0,400}\]|(?:\n[ \t]*-[ \t]*[^\n]{1,120}){2,12})")
+_ITEM = re.compile(r"[^\s,\[\]\-\"'][^,\[\]\n\"']*")
+_RETURNED = re.compile(r"(?i)results?|outputs?|responses?|returned|retrieved|fetched")
+_ASKED = re.compile(r"(?i)requests?|users?|query|prompts?|asked|said|typed|instructions?"
+                    r"|person|human|caller|input")
+
+
+def _precedence_lists(text: str, weights: Model) -> list[Scored]:
+    """A list in `text` that ranks a tool's results above what was asked, as one finding:
+    whoever asked outranked by its structure, an error."""
+    if ":" not in text:
+        return []
+    found: list[Scored] = []
+    for match in _PRECEDENCE.finditer(text):
+        items = [item.strip() for item in _ITEM.findall(match.group("list")) if item.strip()]
+        returned = next((i for i, item in enumerate(items) if _RETURNED.search(item)
+                         and not _ASKED.search(item)), None)
+        asked = next((i for i, item in enumerate(items) if _ASKED.search(item)), None)
+        if returned is not None and asked is not None and returned < asked:
+            block = match.group().strip()
+            cues = ("priority", "tool_output", "over_user")
+            p = weights.probability(features(prepare(block), cues))
+            found.append(Scored(match.start() + len(match.group()) - len(match.group().lstrip()),
+                                block, max(p, ERROR_FLOOR), cues))
+    return found
 
 
 @lru_cache(maxsize=1 << 16)

@@ -218,6 +218,8 @@ LEXICON: dict[str, dict[str, str]] = {
     "ms": {  # Malay (Indonesian's words are in the first lexicon)
         "hiding": r"\b(?:jangan (?:beritahu|maklumkan)|tanpa pengetahuan)\b",
         "priority": r"\b(?:bercanggah|bertentangan) dengan\b",
+        "argument": r"\b(?:masukkan|letakkan|salin|tempel|tampal)\w*\b[^.!?]{0,40}"
+                    r"\b(?:di sini|ke sini)\b",
         "fetch_obey": r"\b(?:ikut arahan|laksanakan)\b",
         "revoke": r"\b(?:peraturan|arahan|amaran)\b[^.!?]{0,90}\b(?:tidak lagi terpakai"
                   r"|tidak terpakai|dibatalkan)\b",
@@ -241,6 +243,8 @@ LEXICON: dict[str, dict[str, str]] = {
         "send": r"\b(?:ipadala|ipasa)\b",
         "conversation": r"\b(?:usapan|pag-uusap)\b",
         "contents": r"\bnilalaman\b",
+        # "include / put / paste / copy here": into this argument
+        "argument": r"\b(?:isama|ilagay|idikit|kopyahin)\b[^.!?]{0,20}\b(?:dito|rito)\b",
         "lying": r"\bkahit na\b[^.!?]{0,80}\bsabihin\w*|\bsabihin\w*\b[^.!?]{0,80}\bkahit\b",
     },
     "hi": {  # Hindi, beyond the first lexicon: vowel signs, no word boundaries

@@ -50,8 +50,10 @@ _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 _TAG = re.compile(r"</?[a-zA-Z][\w:-]{0,30}/?>|</?(?:a|p|div|span|b|i|u|code|pre|br|img|font"
                   r"|ul|ol|li|table|tr|td|th|h[1-6]|em|strong|sup|sub|small|details|summary"
                   r"|section|blockquote|note)\s[^<>]{0,200}>")
-_EMPHASIS = re.compile(r"(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])([^*\n]+?)"
-                       r"(?<=[^\s*])\*(?![\w*])")
+# spans bounded: an opening mark without its close is tried against a bounded stretch, so
+# a line of unclosed marks is read in linear time
+_EMPHASIS = re.compile(r"(\*\*|__|~~)(?=\S)(.{1,200}?)(?<=\S)\1"
+                       r"|(?<![\w*])\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+-]*[ \t]*$", re.MULTILINE)
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$",
                          re.MULTILINE)
