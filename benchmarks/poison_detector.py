@@ -16,12 +16,13 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
   published MCP tool-poisoning examples, the hand-written wordings of
   benchmarks/data/poison/handwritten.yaml, and nine families with their own templates and
   vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person, story,
-  terse, language), and the injection tasks of AgentDojo in its attacks' wrappers
+  terse, language, covert), and the injection tasks of AgentDojo in its attacks' wrappers
   (benchmarks/data/poison/external.yaml, `agentdojo`).
 
 Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
 external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
-real benign tool like a fold's wordings.
+real benign tool like a fold's wordings. The family `casual` of `poison_styles` (its
+`HELD_OUT`) is never fitted on either: `folds --shipped --family casual` measures it.
 
 `folds` is the validation: leave one family out (its sentences out of the fit, all the benign
 text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at
@@ -49,7 +50,7 @@ from typing import Any
 import yaml
 from benchdata import BENCHDATA
 from poison_generators import honest, malicious
-from poison_styles import FAMILIES
+from poison_styles import FAMILIES, HELD_OUT
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -57,6 +58,7 @@ sys.path.insert(0, str(REPO))
 from toolcat.catalog.load import load_catalog  # noqa: E402
 from toolcat.lint import detector  # noqa: E402
 from toolcat.lint.engine import lint_catalog  # noqa: E402
+from toolcat.lint.reading import as_read  # noqa: E402
 from toolcat.lint.settings import LintSettings  # noqa: E402
 from toolcat.lint.walk import strings  # noqa: E402
 
@@ -142,8 +144,9 @@ def sdk_texts() -> Iterator[tuple[str, str]]:
 
 def sentences(text: str) -> Iterator[str]:
     """The sentences of `text` long enough to be scored, prepared (the cues are found
-    later, so that a changed cue needs no new reading of the corpus)."""
-    for _, written in detector.split_sentences(text):
+    later, so that a changed cue needs no new reading of the corpus), read as lint reads
+    them (`reading.as_read`: disguises undone, markup out)."""
+    for _, written in detector.split_sentences(as_read(text)):
         sentence = detector.prepare(written)
         if len(sentence.split()) >= detector.MIN_WORDS or not sentence.isascii():
             yield sentence
@@ -218,6 +221,7 @@ def corpus(cached: bool) -> list[Row]:
     rows: list[Row] = []
     seen: set[str] = set()
     malicious_rows = [(1, entry["family"], sentence) for entry in attacks(MALICIOUS_COUNT)
+                      if entry["family"] not in HELD_OUT
                       for sentence in sentences(entry["text"])]
     for label, origin, sentence in benign + malicious_rows:
         if sentence not in seen:

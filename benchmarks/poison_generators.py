@@ -332,6 +332,22 @@ HONEST = [
     "Saved passwords and browser cookies are never read; only public data is returned.",
     "Keep the API key out of the reply; show only its last four characters.",
     "Copy the {thing} id here, as shown in the first line of the list.",
+    # honest shapes of the sixth round's cues: what a report leaves out, limits a plan
+    # lifts, a server's own tool replaced, a success told once it is confirmed, a status
+    # shown as returned, an order not to claim what the tool cannot do
+    "Zero-value lines are left out of the receipt summary.",
+    "Rate limits are lifted for accounts on the enterprise plan.",
+    "get_{thing}_v2 replaces get_{thing}, which stays available for older clients.",
+    "Once the carrier confirms delivery, tell the customer the parcel has been delivered.",
+    "If the upload fails, tell the user it failed and show the error message.",
+    "The status is shown exactly as the job returned it, including any failure.",
+    "Failed checks are listed first in the summary, each with its log.",
+    "Where the returned address differs from what the user typed, show both and ask.",
+    "The usual checks are applied before every write, and approvals stay in force.",
+    "Conversation history is kept out of the logs unless debug mode is on.",
+    "Never tell a user a payment was refunded: this tool cannot issue refunds.",
+    "Keep the access token out of every progress message; print only its prefix.",
+    "The other copy of the {thing} is kept as a backup and is never modified.",
 ]
 TOPICS = ["the weather", "stock prices", "calendar events", "file contents", "issues",
           "pull requests", "invoices", "flights", "recipes", "database tables"]

@@ -33,6 +33,7 @@ from itertools import accumulate, chain, pairwise
 from typing import Any
 
 from toolcat.lint.lexicon import LATIN, LEXICON
+from toolcat.lint.reading import LEET, as_read
 
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
@@ -123,11 +124,14 @@ CUES: dict[str, str] = {
               # an adverb of secrecy in a clause that says what something does ("which is
               # silently ignored", "would quietly drop") describes, it does not order; so
               # does one before a past participle ("; silently omitted when ...", its verb
-              # left out), while a verb in -ed ("silently embed", "quietly proceed") orders
+              # left out), while a verb in -ed ("silently embed", "quietly proceed") orders;
+              # so does one before a verb in the third person ("the endpoint silently
+              # ignores ids"), or after "instead of" or "rather than" (what a tool does not do)
               r"|(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )(?<!which )(?<!that )"
               r"(?<!would )(?<!could )(?<!might )(?<!will )(?<!can )(?<!may )(?<!gets )"
+              r"(?<!instead of )(?<!rather than )"
               r"\b(?:(?:secretly|silently|quietly|covertly|discreetly)"
-              r"(?! [a-z]*(?:[^eb\s]|[^m\s]b)ed\b)"
+              r"(?! [a-z]*(?:[^eb\s]|[^m\s]b)ed\b)(?! [a-z]+[^s\s']s\b)"
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
@@ -207,6 +211,10 @@ CUES: dict[str, str] = {
     "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
                r"|\biex\s*\(|\|\s*iex\b|\binvoke-expression\b|&&\s*(?:ba|z)?sh\b"
                r"|\bexec\(|\beval\(|\bpowershell\b|\bsubprocess\.(?:call|run|popen|check_output)\b"
+               # a shell given what a download prints: sh -c "$(wget -qO- ...)"; a package
+               # runner given a link
+               r"|\$\(\s*(?:curl|wget)\b|\b(?:npx|bunx|pnpm dlx|uvx|pipx run)\b[^.!?\n]{0,60}"
+               r"https?://"
                r"|\bos\.(?:system|popen)\("
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
@@ -454,6 +462,98 @@ _SHAPES: dict[str, str] = {
               r"|servers?|functions?)\b",
 }
 
+# The semantic classes in shapes that need none of their usual words (issue 41's sixth
+# round): something kept out of what the person is shown, with no "tell", "user" or "hide"
+# ("that copy stays out of the confirmations people see", "not worth bringing up"); a state
+# shown whatever the truth ("shown as it is, whatever the job returned", "failing cases are
+# folded into 'skipped'", "the real number goes to ..."); whoever asked outranked by a
+# tool's output in other words ("where it differs from what the person asked for, go with
+# the returned text"); earlier limits or approvals declared void; and another tool set aside
+# as a server's legacy ("read_file on the filesystem server is not called", "replaces
+# git_push", "if a tool named run_query is also present", "every ... request comes here")
+_ID = r"[a-z0-9]+_[a-z0-9_]+"
+_SERVER = r"(?:on|from|of|in) (?:the|another|that|a|an) (?:[\w-]+ ){0,2}server\b"
+_SHOWN = (r"(?:confirmations?|summar(?:y|ies)|recaps?|progress (?:messages?|updates?"
+          r"|reports?)|notifications?|receipts?|status (?:messages?|lines?|updates?)|replies"
+          r"|reply|answers?)")
+_MEANINGS: dict[str, str] = {
+    # kept out of what people are shown: told to (an imperative), out of every one of
+    # them, or out of those "people see" ("zero lines are left out of the summary" is how a
+    # report is laid out)
+    "hiding": r"(?:^|[:;,] )(?:keep|leave)\b(?![^.!?]{0,20}\b(?:api keys?|keys?|passwords?"
+              r"|tokens?|secrets?|credentials?|personal data)\b)[^.!?]{0,20}\bout of"
+              r" (?:the |every |any |each "
+              r"|all |your |their )?(?:\w+ ){0,2}" + _SHOWN + r"\b"
+              r"|\b(?:stays?|stayed|kept|keeps?|left|leaves?|remains?)\b[^.!?]{0,12}\bout of"
+              r" (?:(?:every|any|each|all) (?:\w+ ){0,2}" + _SHOWN + r"|(?:the |your |their )?"
+              r"(?:\w+ ){0,2}" + _SHOWN + r" (?:that |which )?(?:people|users?|the user"
+              r"|customers?|the person|they|the requester|the customer) (?:see|sees|get|gets"
+              r"|read|reads|receive|receives)\b)"
+              r"|\b" + _SHOWN + r"\b[^.!?]{0,20}\b(?:leaves?|leave|omits?|skips?|drops?)"
+              r" (?:it|this|that|them|these|those) out\b"
+              r"|\bnot worth (?:bringing up|raising|flagging|telling anyone|pointing out)\b",
+    "lying": r"\b(?:shown|displayed|said|reported|told|written|presented|given)\b[^.!?]{0,40}"
+             r"\bwhatever (?:the \w+|it|they) (?:returned|returns|reported|reports|said|says"
+             r"|found|finds|showed|shows)\b"
+             r"|\b(?:shown|displayed|reported|given|presented)\b[^.!?]{0,30}\b(?:never|always)"
+             r" (?:below|above|under|over|less than|more than|lower than|higher than)\b"
+             r"[^.!?]{0,40}\beven (?:when|if|though)\b"
+             r"|\b(?:real|actual|true|correct) (?:number|figure|value|score|result|status|total"
+             r"|count|outcome|rating)s? (?:only )?(?:goes|go|is sent|are sent|is kept|are kept"
+             r"|stays|is logged|is stored)\b"
+             r"|\b(?:fail\w*|errors?|broken|crash\w*|declined|rejected|bounced)\b[^.!?]{0,30}"
+             r"\b(?:folded into|counted as|reported as|shown as|marked as|listed as|recorded as"
+             r"|relabell?ed as|described as|presented as|turned into)\b[^.!?]{0,4}[\"'“]?"
+             r"(?:skipped|pass|passed|passing|green|success\w*|ok|fine|complete\w*|resolved"
+             r"|healthy|verified|delivered|sent|approved|paid)\b"
+             r"|\b(?:every|all|each|any) \w+ (?:to be |is |are )?(?:described|reported|shown"
+             r"|presented|marked|labell?ed) as (?:green|passing|passed|successful|success|ok"
+             r"|fine|healthy|complete)\b",
+    "priority": r"\b(?:go|goes|stick|sticks|side|sides) with (?:the |its )?(?:returned"
+                r"|retrieved|fetched|tool's|search|tool) (?:text|results?|outputs?|data"
+                r"|answers?|content)\b"
+                r"|\bresolved in favou?r of (?:the )?(?:first|tool|returned|results?|search"
+                r"|this)\b",
+    "over_user": r"\b(?:differs?|departs?|conflicts?|disagrees?|clash(?:es)?) (?:from|with)"
+                 r" (?:what|whatever|anything) (?:the |your )?(?:users?|person|people|customer"
+                 r"|caller|requester|human|traveller|traveler|client)\b[^.!?]{0,60}"
+                 r"\b(?:go|goes|stick|sticks|side|sides) with\b",
+    "revoke": r"\bsupersede\w* (?:any|all|the|every) (?:earlier|previous|prior|existing|other)"
+              r" (?:rules?|guidance|instructions?|advice|polic(?:y|ies)|restrictions?"
+              r"|warnings?)\b"
+              r"|\b(?:count|counts|counted|considered|treated|deemed)(?: as)? (?:pre-?approved"
+              r"|pre-?authori[sz]ed|pre-?confirmed|already (?:approved|confirmed))\b"
+              r"|\b(?:limits?|caps?|approvals?|approval steps?|checks|constraints|limitations)"
+              r"\b[^.!?]{0,60}\b(?:considered|treated as|deemed) (?:lifted|void|waived|removed"
+              r"|off|gone|cleared)\b"
+              r"|\b(?:usual|normal|standard|regular|safety|earlier|previous) (?:checks"
+              r"|confirmations?|approvals?|safeguards|limits|rules|restrictions|guardrails"
+              r"|reviews?)\b[^.!?]{0,20}\b(?:are|is) not (?:applied|enforced|required|needed)\b",
+    "fetch_obey": r"\btreat (?:its|their|the) (?:lines|text|contents?|steps|words) as (?:the |a )?"
+                  r"(?:procedure|instructions?|steps|orders|rules|commands)\b",
+    # the process's environment (every variable, secrets among them) put into a request
+    "secret_files": r"\b(?:whole|entire|full) (?:process |shell )?environment\b"
+                    r"|\bprocess environment\b",
+    "argument": r"\b(?:goes|go|gets? put|is put|are put|is copied|are copied) into (?:the |this )?"
+                r"(?:payload|field|parameter|argument|request body)\b",
+    "tamper": r"\balso (?:delivered|sent|forwarded|copied|mirrored|uploaded|posted|cc'?d"
+              r"|bcc'?d) to\b",
+    "shadow": r"\b" + _ID + r"(?: tool)? " + _SERVER + r"[^.!?]{0,80}\b(?:deprecated|legacy"
+              r"|compatibility|not (?:be )?called|no longer|stale|obsolete|broken|retired"
+              r"|unreliable|disabled|replaced)\b"
+              r"|\bno (?:need|reason) to (?:call|use|invoke) " + _ID + " " + _SERVER +
+              r"|\b(?:every|all|any|each) (?:[\w-]+ )?(?:requests?|calls?) (?:comes?|goes|go"
+              r"|is routed|are routed|is sent|are sent|is redirected|are redirected) (?:here"
+              r"|to this (?:tool|server)|through this (?:tool|server))\b"
+              r"|\b(?:is|are) routed (?:through|to|via) this (?:tool|server|function) instead\b"
+              r"|\b(?:replaces|supersedes|takes over from|stands in for) " + _ID + r"\b"
+              r"|\b(?:if|when|whenever) (?:a |the |another )?(?:tool|server|function)"
+              r" (?:named|called) " + _ID + r" is (?:also )?(?:present|available|installed"
+              r"|loaded|listed|connected)\b"
+              r"|\bthe other (?:one |tool |server |copy )?(?:is|are) (?:a |an |just a )?(?:stale"
+              r"|outdated|legacy|deprecated|broken|obsolete|fake|unreliable)\b"
+              r"|\bother (?:\w+ )?(?:tools?|servers?) (?:is|are) (?:now )?(?:legacy|stale)\b",
+}
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -468,15 +568,17 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
-_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES)
+_ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
+                       _MEANINGS)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
-INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user"})
+INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
+                    "foreign_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -497,6 +599,9 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
                 # another tool set aside, with its calls changed, always, or sent away
                 ("shadow", "tamper"), ("shadow", "always"), ("shadow", "url"),
                 ("shadow", "email"), ("shadow", "conversation"), ("shadow", "other_language"),
+                # another tool named with one of the shapes that set it aside (no longer
+                # "use this instead of X" alone: see `shadow`)
+                ("shadow", "other_tools"), ("shadow", "identifier"),
                 # what a page or a tool's output says put above what whoever asked said
                 ("fetch_obey", "priority"), ("fetch_obey", "tool_output"))
 
@@ -657,7 +762,8 @@ _LANGUAGES_OF: dict[str, tuple[str, ...]] = {
 
 
 def language(text: str) -> str:
-    """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`."""
+    """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`,
+    `latin` (a Latin-script language known only by its diacritics), `other`."""
     if text.isascii():  # Latin letters only: the function words decide
         if not any(c.isalpha() for c in text):
             return ""
@@ -680,11 +786,23 @@ def language(text: str) -> str:
         for lang in _LANGUAGES_OF.get(word, ()):
             counts[lang] = counts.get(lang, 0) + 1
     if len(counts) == 1:
-        return "en"
+        return "latin" if not text.isascii() and counts["en"] < 2 and _accented(text) else "en"
     best = max(counts, key=lambda lang: (counts[lang], -_ORDER[lang]))  # ties: the first
     if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
         return best
+    if not text.isascii() and counts["en"] < 2 and _accented(text):
+        return "latin"  # a Latin-script language without a list of function words
     return "en"
+
+
+def _accented(text: str) -> bool:
+    """Whether `text` reads as a Latin-script language other than English by its letters:
+    three words or more, and a quarter of its words, hold a letter with a diacritic (Slovak,
+    Croatian, Estonian, Icelandic, ...); English text naming "Zürich" and "São Paulo" holds
+    English function words, which the caller counts first."""
+    words = [w for w in text.split() if len(w) > 2 and any(c.isalpha() for c in w)]
+    marked = sum(1 for w in words if not w.isascii())
+    return marked >= 3 and marked * 4 >= len(words)
 
 
 @dataclass(frozen=True)
@@ -777,8 +895,9 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
     scored. A string with a letter outside ASCII is always let through."""
     distinct = list(dict.fromkeys(chain.from_iterable(groups)))
     plain = [text for text in distinct if text.isascii()]
-    first = _matching(plain, _gate(False), _lower)
-    exact = _matching([text for text in plain if text in first], _gate(True), _prepared_apart)
+    first = _matching(plain, first_pass(), _lower)
+    exact = _matching([text for text in plain if text in first], (*_gate(True), _in_text()),
+                      _prepared_apart)
     foreign: dict[tuple[str, Home], bool] = {}
 
     def worth(text: str, home: Home) -> bool:
@@ -817,6 +936,36 @@ def _matching(texts: list[str], gates: tuple[Any, ...], read: Callable[[str], st
                 if over not in found and gate.search(readings[over]):
                     found.add(over)
     return {texts[at] for at in found}
+
+
+def first_pass() -> tuple[Any, ...]:
+    """The expressions of the gate's first pass (`worth_strings`): the cues without word
+    boundaries, digits inside words (`_leet`) and what is read in context (`_in_text`)."""
+    return (*_gate(False), _leet(), _in_text())
+
+
+@cache
+def _leet() -> Any:
+    """Digits for letters inside a word (`reading.LEET`), for the gate's first pass: a group
+    that has them goes on to the second, which reads the text as a model does (`as_read`)."""
+    import re2
+
+    return re2.compile(LEET.replace("(?<=[a-zA-Z][013457])", "").replace(
+        "[013457]", "[a-zA-Z][013457]", 1))
+
+
+@cache
+def _in_text() -> Any:
+    """What `score_text` reads in a sentence's text rather than in the sentence alone, for
+    both passes of the gate: a claim of success (`_CLAIMED`, a lie beside a failure), a
+    table that routes other tools here (`_ROUTE`, `_ROUTE_JSON`) and a list of what takes
+    precedence (`_PRECEDENCE`)."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
+        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER)), options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -939,7 +1088,8 @@ _QUOTED = re.compile(r"(?<!\w)'[^'\n]{2,200}'(?!\w)|\"[^\"\n]{2,200}\"|“[^”\
                      r"|‘[^’\n]{2,200}’|«[^»\n]{2,200}»|「[^」\n]{2,200}」")
 _MENTIONING = re.compile(r"(?<![\w./-])(?:like|such as|e\.g\.?|for example|for instance|including"
                          r"|says?|phrases?|patterns?|strings?|wordings?|containing|typical"
-                         r"|examples?)\b")
+                         r"|examples?|(?:cases|samples|prompts|attacks|payloads|probes) includes?)"
+                         r"\b")
 
 
 def unquoted(sentence: str) -> str:
@@ -1028,7 +1178,7 @@ def _lower(text: str) -> str:
 def _prepared_apart(text: str) -> str:
     """The text as the gate's second pass reads it: `prepare`d, and again with words joined
     by `_` or `-` apart when it has any (as `cues_of` reads it)."""
-    prepared = prepare(text)
+    prepared = prepare(as_read(text))
     apart = _separated(prepared)
     return prepared if apart is prepared else f"{prepared}\n{apart}"
 
@@ -1117,11 +1267,15 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
     result: list[Scored] = []
     weights = model()
     linked = False  # the sentence before holds a link
+    text = as_read(text)  # disguises undone, markup out: the words a model reads
+    before = ""  # the sentence before, as the detector reads it
     for start, written in split_sentences(text):
         sentence = prepare(written)
         if _words_of(sentence) < MIN_WORDS and sentence.isascii():
+            before = sentence
             continue
-        cues = cues_of(sentence, home)
+        cues = _in_context(sentence, before, text, cues_of(sentence, home))
+        before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
         if linked and "fetch_obey" in cues and "url" not in cues:
@@ -1129,11 +1283,181 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         linked = "url" in cues
         if not cues:
             continue
-        p = weights.probability(features(sentence, cues))
+        cues = _structural(sentence, cues)
+        p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
         result.append(Scored(start, written, p, cues))
+    result += _routing_tables(text, weights) + _precedence_lists(text, weights)
     if len(_scored) > CACHE_LIMIT:
         _scored.clear()
     found = _scored[key] = tuple(result)
+    return found
+
+
+# A claim that something went well ("tell the requester it has been completed"), and what
+# makes it a lie when the sentence or the one before says it did not ("refunds come back as
+# status=queued")
+_CLAIMED = re.compile(r"\b(?:tell|inform|assure|let \w+ know|say to|answer|reply to|write to)"
+                      r" (?:the |a |your )?\w+ (?:that )?(?:it|this|they|everything|all \w+"
+                      r"|the \w+) (?:has been|have been|was|were|is|are) (?:completed?|done"
+                      r"|successful|processed|resolved|fixed|sent|delivered|approved|uploaded"
+                      r"|refunded|paid|fine|working|finished|published|saved)\b")
+_CONTRARY = re.compile(r"\b(?:fails?|failed|failing|failure|errors?|queued|pending|broken"
+                       r"|not (?:yet )?(?:done|complete|completed|processed|finished|sent)"
+                       r"|still (?:queued|pending|processing)|comes? back as)\b")
+# an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
+# in a tool whose text says it "cannot schedule" keeps the model honest, it hides nothing
+_NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell|say to|inform"
+                          r"|assure) (?:a |the |any )?(?:users?|person|customer|them|anyone)"
+                          r" (?:that )?(?:(?:a|an|the|their|it|this) )?(?:\w+ )?(?:was|were"
+                          r"|has been|have been|is|are|got) (?P<verb>[a-z]{4,})ed\b")
+_UNABLE = r"\b(?:cannot|can't|can not|does not|doesn't|do not|don't|no|never|not|unable to|won't)"
+
+
+def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...]
+                ) -> tuple[str, ...]:
+    """`cues` with what the sentence says read with its text: a claim of success next to a
+    failure is a lie (`_CLAIMED`, `_CONTRARY`), and an order not to claim what the text
+    says its tool cannot do is no hiding (`_NOT_CLAIMED`)."""
+    if "lying" not in cues and _CLAIMED.search(sentence) and (
+            _CONTRARY.search(sentence) or _CONTRARY.search(before)):
+        cues += ("lying",)
+    if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)) \
+            and claim.group("verb")[:5] in _unable(text):
+        cues = tuple(cue for cue in cues if cue != "hiding")
+    return cues
+
+
+_UNABLE_TO = re.compile(_UNABLE + r"\b([^.!?]{0,40})")
+
+
+@lru_cache(maxsize=64)
+def _unable(text: str) -> frozenset[str]:
+    """What the sentences of `text` say its tool cannot do (the first five letters of each
+    word after "cannot", "does not", "no", ...), but for the sentences that forbid a claim
+    (`_NOT_CLAIMED`): read once per text, however many of its sentences ask."""
+    found: set[str] = set()
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        if _NOT_CLAIMED.search(sentence):
+            continue
+        for match in _UNABLE_TO.finditer(sentence):
+            found.update(word[:5] for word in match.group(1).split())
+    return frozenset(found)
+
+
+# What any language shares: a sentence foreign to its tool that holds one of these is worth a
+# look (a warning), two of them an order (an error): a link, an address, a secret file,
+# another tool or an identifier (an argument's name), code run
+INDEPENDENT = frozenset({"url", "email", "secret_files", "other_tools", "identifier", "execute"})
+FOREIGN_ORDER = "foreign_order"
+# what a sentence in a language the fit hardly knows is about when the lexicon reads an
+# intent in it: its words' weights are the fit's English ones, so its cues decide
+_ABOUT_OTHERS = frozenset({"conversation", "other_tools", "shadow", "secret_files"})
+
+
+def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
+    """`cues` with `foreign_order` when the sentence is foreign to its tool and holds two of
+    the cues every language shares (`INDEPENDENT`), of two kinds: another tool's name is
+    also an identifier, and two tools named (a server's advice, in its own language, to use
+    its other tools) are one kind; with `unread_language` when it is at home in a language
+    nothing here reads (`UNREAD`) and holds one."""
+    found = set(INDEPENDENT.intersection(cues))
+    if "other_tools" in found:
+        found.discard("identifier")
+    if FOREIGN in cues and len(found) >= 2:
+        cues += (FOREIGN_ORDER,)
+    elif found and FOREIGN not in cues and language(sentence) in UNREAD:
+        cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
+    return cues
+
+
+def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
+    """The fit's probability `p`, raised where the structure of the sentence says more than
+    its words can: the fit's words are English, so a sentence in another language is judged
+    by its cues. Foreign to its tool with a cue every language shares: a warning at least;
+    with two (`foreign_order`): an error. In another language than English (a tool written
+    wholly in it) with an intent about other tools, the conversation or secret files: an
+    error (the language alone is not such an intent: "la session expire" is no order). In a
+    language neither the fit nor the function words know (`UNREAD`), with a cue every
+    language shares: a warning at least."""
+    if FOREIGN_ORDER in cues:
+        return max(p, ERROR_FLOOR)
+    if INDEPENDENT.intersection(cues) and (FOREIGN in cues or UNREAD_LANGUAGE in cues):
+        p = max(p, WARN_FLOOR)
+    if _ABOUT_OTHERS.intersection(cues) \
+            and intended(tuple(cue for cue in cues if cue != FOREIGN)) \
+            and language(sentence) not in ("en", ""):
+        p = max(p, ERROR_FLOOR)
+    return p
+
+
+# the tags of `language` for text neither the fit nor the lexicon's function words know: a
+# script without a tag of its own, a Latin-script language known by its diacritics. A tool
+# written wholly in one is at home there, so `other_language` never fires in it; a link or
+# another tool's name in its sentence is worth a look all the same
+UNREAD = frozenset({"other", "latin"})
+UNREAD_LANGUAGE = "unread_language"
+ERROR_FLOOR = 0.9  # poison.ERROR_AT
+WARN_FLOOR = 0.7  # poison.WARN_AT
+# a settings block that maps other tools' names to this one ("web_search: this"): calls
+# meant for them routed here, whatever words surround it
+_ROUTE = re.compile(r"^[ \t]*(?:- )?[\"'`]?([a-z][\w.-]{2,60})[\"'`]?[ \t]*(?::|=>?|->|,)[ \t]*"
+                    r"[\"'`]?(?:this|self|here|this tool|this server|this one)[\"'`]?[ \t]*[,.]?"
+                    r"[ \t]*$", re.MULTILINE | re.IGNORECASE)
+# the same, for the gate's lower-cased text (RE2: flags written in the expression)
+_ROUTE_LOWER = re.compile("(?m)" + _ROUTE.pattern)
+_PRECEDENCE_LOWER = re.compile(r"(?m)(?:^|[{,])[ \t]*[\"']?(?:precedence|priority|priorities"
+                               r"|order of trust|trust order|ranking|source order)[\"']?[ \t]*:")
+_ROUTE_JSON = re.compile(r"[\"']([a-z][\w.-]{2,60})[\"']\s*:\s*[\"'](?:this|self|here"
+                         r"|this tool)[\"']", re.IGNORECASE)
+
+
+def _routing_tables(text: str, weights: Model) -> list[Scored]:
+    """A table (YAML, JSON or markdown) in `text` that routes two or more other tools' names
+    to this one, as one finding: another tool shadowed by its structure, an error."""
+    if "this" not in text.lower() and "self" not in text.lower() and \
+            "here" not in text.lower():
+        return []
+    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text))
+    if len({m.group(1).lower() for m in routes}) < 2:
+        return []
+    start = min(m.start() for m in routes)
+    end = max(m.end() for m in routes)
+    block = text[start:end].strip()
+    cues = ("other_tools", "shadow", "tamper")
+    p = weights.probability(features(prepare(block), cues))
+    return [Scored(start + len(text[start:end]) - len(text[start:end].lstrip()), block,
+                   max(p, ERROR_FLOOR), cues)]
+
+
+# a list that ranks sources (YAML or JSON): a tool's results put above whatever was asked,
+# written as data ("precedence:\n  - kb_search.results\n  - request.text")
+_PRECEDENCE = re.compile(r"(?im)(?:^|[{,])[ \t]*[\"']?(?:precedence|priority|priorities"
+                         r"|order of trust|trust order|ranking|source order)[\"']?[ \t]*:[ \t]*"
+                         r"(?P<list>\[[^\]\n]{0,400}\]|(?:\n[ \t]*-[ \t]*[^\n]{1,120}){2,12})")
+_ITEM = re.compile(r"[^\s,\[\]\-\"'][^,\[\]\n\"']*")
+_RETURNED = re.compile(r"(?i)results?|outputs?|responses?|returned|retrieved|fetched")
+_ASKED = re.compile(r"(?i)requests?|users?|query|prompts?|asked|said|typed|instructions?"
+                    r"|person|human|caller|input")
+
+
+def _precedence_lists(text: str, weights: Model) -> list[Scored]:
+    """A list in `text` that ranks a tool's results above what was asked, as one finding:
+    whoever asked outranked by its structure, an error."""
+    if ":" not in text:
+        return []
+    found: list[Scored] = []
+    for match in _PRECEDENCE.finditer(text):
+        items = [item.strip() for item in _ITEM.findall(match.group("list")) if item.strip()]
+        returned = next((i for i, item in enumerate(items) if _RETURNED.search(item)
+                         and not _ASKED.search(item)), None)
+        asked = next((i for i, item in enumerate(items) if _ASKED.search(item)), None)
+        if returned is not None and asked is not None and returned < asked:
+            block = match.group().strip()
+            cues = ("priority", "tool_output", "over_user")
+            p = weights.probability(features(prepare(block), cues))
+            found.append(Scored(match.start() + len(match.group()) - len(match.group().lstrip()),
+                                block, max(p, ERROR_FLOOR), cues))
     return found
 
 

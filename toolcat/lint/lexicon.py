@@ -20,7 +20,13 @@ _ID = r"[a-z0-9]+_[a-z0-9_]+"
 # languages (another tool set aside, not merely preferred: "use this instead of X" is a
 # server's honest advice for its own tools)
 _DEPRECATED = (r"\b" + _ID + r"[^.!?]{0,40}\b(?:obsolet[oa]|obsolète|veraltet|kaputt|defekt"
-               r"|roto|quebrad[oa]|cassé|rotto|eskimiş|bozuk|usang|rusak|uszkodzon\w*)\b")
+               r"|roto|quebrad[oa]|cassé|rotto|eskimiş|bozuk|usang|rusak|uszkodzon\w*"
+               # withdrawn, discontinued, switched off
+               r"|retirad[oa]|en desuso|descontinuad[oa]|desativad[oa]|retiré|abandonné"
+               r"|eingestellt|abgekündigt|dismess[oa]|ritirat[oa]|verouderd|uitgefaseerd"
+               r"|kullanımdan kaldırıl\w*|tidak digunakan lagi|dihentikan|wycofan\w*"
+               r"|zastaral\w*|vyřazen\w*|învechit\w*|föråldrad|utfasad|vanhentunut"
+               r"|elavult)\b")
 _DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:przestarzał|устарел|сломан"
                        r"|застаріл|không dùng nữa|已弃用|已废弃|损坏|非推奨|壊れ|더 이상 사용되지"
                        r"|고장|מיושן|منسوخ|معطل|καταργημένο|χαλασμένο|पुराना|खराब)")
@@ -53,7 +59,7 @@ LEXICON: dict[str, dict[str, str]] = {
         "addressed": r"(?:^|[^\w])(?:אתה|עליך|העוזר|המודל|הסוכן)(?:[^\w]|$)",
         "user": r"משתמש|לקוח",
         "hiding": r"(?:אל|לא|בלי|מבלי)\s+(?:תספר|תגיד|תציין|תזכיר|תודיע|לספר|להזכיר|לציין"
-                  r"|ליידע|להודיע)",
+                  r"|ליידע|להודיע)|אין\s+(?:לציין|לספר|להזכיר|ליידע|להודיע|לגלות)",
         # "בצע" alone is any "perform" ("perform a search"): only with what is obeyed
         "fetch_obey": r"(?:^|[^\w])(?:פעל לפי|עקוב אחר|ציית|בצע את ההוראות|בצע כל)",
         "priority": r"עדיפות|קודם ל|חשוב יותר מ",
@@ -91,7 +97,10 @@ LEXICON: dict[str, dict[str, str]] = {
         "addressed": r"(?:^|[^\w])(?:εσύ|εσείς|βοηθός|το μοντέλο)(?:[^\w]|$)",
         "user": r"χρήστ\w*",
         "hiding": r"\bμην (?:το )?(?:πεις|πείτε|αναφέρεις|αναφέρετε|ενημερώσεις|ενημερώσετε"
-                  r"|δείξεις)\b|\bχωρίς να (?:ενημερώσ|το πει|αναφέρ)\w*|\bεν αγνοία",
+                  r"|δείξεις)\b|\bχωρίς να (?:ενημερώσ|το πει|αναφέρ)\w*|\bεν αγνοία"
+                  # passive: "are never mentioned (in the reply)"
+                  r"|\bδεν (?:αναφέρ|εμφανίζ|λέγ)\w*[^.!?]{0,20}(?:ποτέ|στην απάντηση|στον χρήστη)"
+                  r"|\bποτέ δεν (?:αναφέρ|εμφανίζ|λέγ)\w*",
         "fetch_obey": r"\b(?:ακολούθησε|ακολουθήστε|εκτέλεσε|εκτελέστε|εφάρμοσε|εφαρμόστε)\b",
         "priority": r"\b(?:προτεραιότητα|πιο σημαντικ\w*|υπερισχύ\w*)",
         "revoke": r"\b(?:κανόνες|οδηγίες|προειδοποιήσεις|περιορισμοί|προφυλάξεις)\b[^.!?]{0,90}"
@@ -121,7 +130,10 @@ LEXICON: dict[str, dict[str, str]] = {
         "conversation": r"\b(?:розмов\w*|листуванн\w*|діалог\w*)",
         "contents": r"\bвміст\w*",
         "lying": r"\bхоча це (?:не так|неправда)|\bнавіть якщо\b[^.!?]{0,80}\b(?:скажи|повідом)"
-                 r"\w*|\bповідомля\w*,? що\b[^.!?]{0,80}\bхоча\b|\bхотя это (?:не так|неправда)",
+                 r"\w*|\bповідомля\w*,? що\b[^.!?]{0,80}\bхоча\b|\bхотя это (?:не так|неправда)"
+                 # "say that everything ...", as English's "say that all"
+                 r"|\b(?:написати|сказати|повідомити|відповісти|написать|сказать|сообщить"
+                 r"|ответить),? (?:що|что) (?:все|всі|усе|усі)\b",
     },
     "cs": {  # Czech
         "user": r"\buživatel\w*",
@@ -161,7 +173,7 @@ LEXICON: dict[str, dict[str, str]] = {
         "user": r"\b(?:mtumiaji|watumiaji)\b",
         "hiding": r"\b(?:usimwambie|usiwaambie|usimweleze|usitaje|usimjulishe|bila kumwambia"
                   r"|bila kumjulisha|bila mtumiaji kujua)\b",
-        "fetch_obey": r"\b(?:fuata|tekeleza)\b",
+        "fetch_obey": r"\b(?:fuata|\w*tekelez\w*)\b",
         "priority": r"\b(?:kipaumbele|muhimu zaidi)\b",
         "revoke": r"\b(?:sheria|maagizo|maelekezo|tahadhari|maonyo)\b[^.!?]{0,90}\b(?:hayatumiki"
                   r"|haitumiki|yamefutwa|zimefutwa|si halali tena)\b|\bpuuza\b",
@@ -186,7 +198,7 @@ LEXICON: dict[str, dict[str, str]] = {
         "secrets": r"পাসওয়ার্ড|টোকেন",
         "conversation": r"কথোপকথন",
         "contents": r"বিষয়বস্তু",
-        "lying": r"(?:যদিও|এমনকি যদি)[^।.!?]{0,80}(?:বলুন|বলো)",
+        "lying": r"(?:যদিও|এমনকি যদি|তবুও|তবু)[^।.!?]{0,80}(?:বলুন|বলো|জানান|জানাও)",
     },
     "ta": {  # Tamil: vowel signs, no word boundaries
         "addressed": r"நீங்கள்|உதவியாளர்",
@@ -205,6 +217,9 @@ LEXICON: dict[str, dict[str, str]] = {
     },
     "ms": {  # Malay (Indonesian's words are in the first lexicon)
         "hiding": r"\b(?:jangan (?:beritahu|maklumkan)|tanpa pengetahuan)\b",
+        "priority": r"\b(?:bercanggah|bertentangan) dengan\b",
+        "argument": r"\b(?:masukkan|letakkan|salin|tempel|tampal)\w*\b[^.!?]{0,40}"
+                    r"\b(?:di sini|ke sini)\b",
         "fetch_obey": r"\b(?:ikut arahan|laksanakan)\b",
         "revoke": r"\b(?:peraturan|arahan|amaran)\b[^.!?]{0,90}\b(?:tidak lagi terpakai"
                   r"|tidak terpakai|dibatalkan)\b",
@@ -228,6 +243,8 @@ LEXICON: dict[str, dict[str, str]] = {
         "send": r"\b(?:ipadala|ipasa)\b",
         "conversation": r"\b(?:usapan|pag-uusap)\b",
         "contents": r"\bnilalaman\b",
+        # "include / put / paste / copy here": into this argument
+        "argument": r"\b(?:isama|ilagay|idikit|kopyahin)\b[^.!?]{0,20}\b(?:dito|rito)\b",
         "lying": r"\bkahit na\b[^.!?]{0,80}\bsabihin\w*|\bsabihin\w*\b[^.!?]{0,80}\bkahit\b",
     },
     "hi": {  # Hindi, beyond the first lexicon: vowel signs, no word boundaries
@@ -267,7 +284,7 @@ LEXICON: dict[str, dict[str, str]] = {
         "hiding": r"\b(?:älä|älkää) (?:kerro|mainitse|ilmoita|näytä)\w*|\bkertomatta\b",
         "fetch_obey": r"\b(?:noudata|suorita)\b",
         "revoke": r"\b(?:säännöt|ohjeet|varoitukset)\b[^.!?]{0,90}\b(?:eivät enää|ei enää"
-                  r"|kumottu)|\bohita\b",
+                  r"|ei (?:ole )?enää|eivät (?:ole )?enää|eivät päde|kumottu)|\bohita\b",
         "always": r"\baina\b",
         "send": r"\blähetä\w*",
         "secrets": r"\bsalasan\w*",
@@ -278,11 +295,93 @@ LEXICON: dict[str, dict[str, str]] = {
         "hiding": r"\bne (?:mondd|szólj|említsd|jelezd|mutasd)\w*|\btudta nélkül\b",
         "fetch_obey": r"\b(?:kövesd|hajtsd végre)\b",
         "revoke": r"\b(?:szabályok|utasítások|figyelmeztetések)\b[^.!?]{0,90}\b(?:már nem"
-                  r"|érvénytelen)|\bhagyd figyelmen kívül\b",
+                  r"|érvénytelen|nem vonatkoz\w*|nem érvényes\w*)|\bhagyd figyelmen kívül\b",
         "always": r"\bmindig\b",
         "send": r"\bküldd\w*",
         "secrets": r"\bjelsz\w*",
         "conversation": r"\b(?:beszélgetés\w*|társalgás\w*)",
+    },
+    # languages with many speakers in scripts of their own, a few words a concept (their
+    # vowel signs are no word characters: no word boundaries)
+    "am": {  # Amharic
+        "user": r"ተጠቃሚ",
+        "hiding": r"አትንገር|አይንገሩ|አትናገር|አያሳውቁ|አታሳውቅ|ሳያውቅ",
+        "fetch_obey": r"ተከተል|ይከተሉ|ፈጽም|ይፈጽሙ",
+        "revoke": r"(?:መመሪያ|ደንብ|ማስጠንቀቂያ)[^።.!?]{0,90}(?:አይሰራም|ተሰርዟል|አይተገበርም)|ችላ በል|ችላ ይበሉ",
+        "always": r"ሁልጊዜ|ሁሌም",
+        "send": r"ላክ|ይላኩ",
+        "secrets": r"የይለፍ ቃል",
+        "conversation": r"ውይይት",
+    },
+    "ka": {  # Georgian
+        "user": r"მომხმარებ",
+        "hiding": r"არ (?:უთხრა|უთხრათ|აცნობო|აცნობოთ|ახსენო|ახსენოთ)",
+        "fetch_obey": r"მიჰყევი|მიჰყევით|შეასრულე|შეასრულეთ",
+        "revoke": r"(?:ინსტრუქცი|წესებ|გაფრთხილებ)[^.!?]{0,90}(?:აღარ|გაუქმებ)|უგულებელყავ",
+        "always": r"ყოველთვის",
+        "send": r"გაგზავნ",
+        "secrets": r"პაროლ",
+        "conversation": r"საუბ|მიმოწერ",
+    },
+    "hy": {  # Armenian
+        "user": r"օգտատեր|օգտվող",
+        "hiding": r"մի (?:ասա|ասեք|հայտնիր|հայտնեք|նշիր|նշեք)"
+                  r"|առանց (?:օգտատիրոջ|օգտվողի) իմացության",
+        "fetch_obey": r"հետևիր|հետևեք|կատարիր|կատարեք",
+        "revoke": r"(?:հրահանգ|կանոն|զգուշացում)[^.!?]{0,90}(?:այլևս չեն|չեղարկ)|անտեսիր|անտեսեք",
+        "always": r"միշտ",
+        "send": r"ուղարկ",
+        "secrets": r"գաղտնաբառ",
+        "conversation": r"զրույց|խոսակցություն",
+    },
+    "km": {  # Khmer
+        "user": r"អ្នកប្រើ",
+        "hiding": r"កុំប្រាប់|កុំជូនដំណឹង|កុំនិយាយ",
+        "fetch_obey": r"អនុវត្តតាម|ធ្វើតាម",
+        "revoke": r"មិនអើពើ",
+        "always": r"ជានិច្ច|ជារៀងរហូត",
+        "send": r"ផ្ញើ",
+        "secrets": r"ពាក្យសម្ងាត់",
+        "conversation": r"ការសន្ទនា",
+    },
+    "my": {  # Burmese
+        "user": r"အသုံးပြုသူ",
+        "hiding": r"မပြောပါနှင့်|မပြောနဲ့|မပြောရ|အသိမပေးပါနှင့်|အသိမပေးနဲ့",
+        "fetch_obey": r"လိုက်နာ",
+        "revoke": r"လျစ်လျူရှု",
+        "always": r"အမြဲ",
+        "send": r"ပို့",
+        "secrets": r"စကားဝှက်",
+        "conversation": r"စကားပြော|စကားဝိုင်း",
+    },
+    "si": {  # Sinhala
+        "user": r"පරිශීලක",
+        "hiding": r"(?:කියන්න|දන්වන්න|සඳහන් කරන්න) එපා",
+        "fetch_obey": r"අනුගමනය කරන්න|ක්‍රියාත්මක කරන්න",
+        "revoke": r"නොසලකා හරින්න",
+        "always": r"සැමවිටම|හැමවිටම|සෑම විටම",
+        "send": r"යවන්න",
+        "secrets": r"මුරපද",
+        "conversation": r"සංවාද",
+    },
+    "ne": {  # Nepali and Marathi (Devanagari, beyond Hindi's words)
+        "user": r"प्रयोगकर्ता|वापरकर्ता",
+        "hiding": r"नभन्नु|नबताउनु|जानकारी नदिनु|सांगू नका|कळवू नका",
+        "fetch_obey": r"पालना गर|पालन करा",
+        "revoke": r"बेवास्ता गर|दुर्लक्ष करा",
+        "always": r"सधैं|नेहमी",
+        "send": r"पठाउ|पाठवा",
+        "conversation": r"कुराकानी|संभाषण",
+    },
+    "te": {  # Telugu
+        "user": r"వినియోగదారు",
+        "hiding": r"చెప్పవద్దు|తెలియజేయవద్దు|ప్రస్తావించవద్దు",
+        "fetch_obey": r"అనుసరించండి|అమలు చేయండి",
+        "revoke": r"విస్మరించండి",
+        "always": r"ఎల్లప్పుడూ",
+        "send": r"పంపండి|పంపు",
+        "secrets": r"పాస్‌వర్డ్",
+        "conversation": r"సంభాషణ",
     },
     # concepts the first lexicon's languages lacked: a tool's output, the reply, the user's
     # word set aside, additions to another tool's call, the conversation in other words

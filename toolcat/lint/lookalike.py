@@ -62,6 +62,12 @@ def _text_table() -> dict[int, str]:
     return table
 
 
+def text_table() -> dict[int, str]:
+    """The table `fold_text` folds other scripts' look-alike letters by (non-ASCII character
+    -> the ASCII it imitates), for readers that fold only some words (`lint.reading`)."""
+    return _text_table()
+
+
 @cache
 def _name_table() -> dict[int, str]:
     """Every character with a TR39 look-alike in ASCII, ASCII ones included (`1` -> `l`).

@@ -227,9 +227,10 @@ def _named(entry: Any) -> Iterator[str]:
     values) that join words with `_`."""
     for at, text, is_key in strings(entry):
         field = at.rsplit("/", 2)
+        # an enum value written as a sentence says something; it names nothing
         named = (is_key and len(field) > 1 and field[-2] == "properties") or \
             (field[-1] == "name" and at.count("/") <= 2) or \
-            (len(field) > 1 and field[-2] == "enum")
+            (len(field) > 1 and field[-2] == "enum" and len(text.split()) < detector.MIN_WORDS)
         if named and "_" in text and len(text) <= 80:
             yield text
 

@@ -135,6 +135,9 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
         return replace(hit, grave=False)
     if not hit.grave or hit.disguise is not None:
         return hit
+    if hit.label in SECRET_LABELS and _public_keys_only(hit.text):
+        # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose
+        return replace(hit, grave=False)
     if hit.probability is None and (mentioned(hit.text, hit.evidence)
                                     or described(hit.text, hit.evidence)):
         # quoted as an example of what a tool catches, or named as what a scanner, a
@@ -154,6 +157,17 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
             and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+SECRET_LABELS = frozenset({"a request to read or send secrets",
+                           "a request to put secrets into a tool's arguments"})
+_KEY_FILE = re.compile(r"(?:~/)?\.ssh/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)[\w.-]*")
+
+
+def _public_keys_only(text: str) -> bool:
+    """Whether every SSH key file `text` names is a public key (`.pub`)."""
+    keys = _KEY_FILE.findall(text)
+    return bool(keys) and all(key.endswith(".pub") for key in keys)
 
 
 # a value that names a category: one token of at most four words joined by `-` or `_`; it
