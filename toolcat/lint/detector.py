@@ -1165,9 +1165,10 @@ def prepare(text: str) -> str:
 
 
 def _lower(text: str) -> str:
-    """The text as the gate's first pass reads it: lower case, links folded; a text of one
-    token in kebab or snake case also with its words apart (`_separated`)."""
-    lowered = _unlinked(text.lower())
+    """The text as the gate's first pass reads it: as a model reads it (`as_read`: markup
+    that splits a cue's words taken out), lower case, links folded; a text of one token in
+    kebab or snake case also with its words apart (`_separated`)."""
+    lowered = _unlinked(as_read(text).lower())
     if "-" not in lowered and "_" not in lowered:
         return lowered
     tokens = [_separated(line) for line in lowered.split("\n") if " " not in line
