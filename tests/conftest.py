@@ -170,10 +170,13 @@ def model_free(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(onnx_encoder.OnnxEncoder, "__init__", refuse)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark as `slow` what loads the model, starts MCP servers, or explores with hypothesis,
     so `pytest -m "not slow"` is the fast inner loop (docs/development.md); the default run
-    still runs everything."""
+    still runs everything. Under pytest-xdist, test_style.py comes first: its checkers then
+    run beside the other tests, as the serial run starts them at collection."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.path.name != "test_style.py")  # stable
     for item in items:
         if (item.path.name in SLOW_MODULES
                 or item.get_closest_marker("semantic") or item.get_closest_marker("mcp")
@@ -222,10 +225,17 @@ class Started:
         self.stderr.close()
 
 
+def start_style_checks(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = {item.name for item in items if item.path.name == "test_style.py"}
+    config.stash[_started] = {name: Started(argv) for name, argv in STYLE_CHECKS.items()
+                              if name in wanted}
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    wanted = {item.name for item in session.items if item.path.name == "test_style.py"}
-    session.config.stash[_started] = {name: Started(argv) for name, argv in STYLE_CHECKS.items()
-                                      if name in wanted}
+    # Under pytest-xdist every worker collects every test: the checkers start in the worker
+    # that runs test_style.py (style_check), which takes that module first
+    if not hasattr(session.config, "workerinput"):
+        start_style_checks(session.config, session.items)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -238,5 +248,7 @@ def style_check(request: pytest.FixtureRequest) -> subprocess.CompletedProcess[s
     """The result of this test's checker (STYLE_CHECKS), started when collection ended, or
     now if it was not (a test run on its own still checks)."""
     name = request.node.originalname
-    started = request.config.stash.get(_started, {}).pop(name, None)
+    if _started not in request.config.stash:  # a worker of pytest-xdist: start both at once
+        start_style_checks(request.config, request.session.items)
+    started = request.config.stash[_started].pop(name, None)
     return (started or Started(STYLE_CHECKS[name])).result()
