@@ -176,13 +176,10 @@ def model_free(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(onnx_encoder.OnnxEncoder, "__init__", refuse)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark as `slow` what loads the model, starts MCP servers, or explores with hypothesis,
     so `pytest -m "not slow"` is the fast inner loop (docs/development.md); the default run
-    still runs everything. Under pytest-xdist, test_style.py comes first: its checkers then
-    run beside the other tests, as the serial run starts them at collection."""
-    if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: item.path.name != "test_style.py")  # stable
+    still runs everything."""
     for item in items:
         if (item.path.name in SLOW_MODULES
                 or item.get_closest_marker("semantic") or item.get_closest_marker("mcp")
