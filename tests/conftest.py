@@ -255,7 +255,7 @@ def start_style_checks(config: pytest.Config, names: Iterable[str]) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    if not hasattr(session.config, "workerinput"):  # a worker's collection is the controller's
+    if not hasattr(session.config, "workerinput"):  # under pytest-xdist: the controller, below
         start_style_checks(session.config, [item.name for item in session.items
                                             if item.path.name == "test_style.py"])
 
