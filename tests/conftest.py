@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -31,6 +33,10 @@ def pytest_configure(config: pytest.Config) -> None:
     one reads it instead of compiling every module again (with PYTHONDONTWRITEBYTECODE set,
     as on the test machines, every process compiled all of toolcat); this process's own
     import settings stay as they were."""
+    if not hasattr(config, "workerinput") and CHECKS_FOLDER not in os.environ:
+        checks = tempfile.mkdtemp(prefix="toolcat-tests-checks-")
+        config.add_cleanup(lambda: shutil.rmtree(checks, ignore_errors=True))
+        os.environ[CHECKS_FOLDER] = checks  # the workers pytest-xdist starts inherit it
     if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ:
         return
     folder = tempfile.mkdtemp(prefix="toolcat-tests-pyc-")
@@ -185,58 +191,92 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # The checkers tests/test_style.py runs on the checkout, by test name. They read files no test
 # writes and use one core each (mypy about a minute from the cold cache CI starts with), so
 # they start as soon as the tests are collected and run beside the others; the test waits for
-# its checker's result and asserts on it as if it had started it itself.
+# its checker's result and asserts on it as if it had started it itself. Under pytest-xdist
+# the controlling process starts them once the first worker has collected, and the worker that
+# runs test_style.py reads their results from the session's folder (CHECKS_FOLDER).
 STYLE_CHECKS = {
     "test_ruff_finds_nothing": [sys.executable, "-m", "ruff", "check", "--no-cache", str(REPO)],
     "test_mypy_finds_nothing": [sys.executable, "-m", "mypy", "--config-file",
                                 str(REPO / "pyproject.toml")],
 }
-_started = pytest.StashKey[dict[str, "Started"]]()
+CHECKS_FOLDER = "PYTEST_TOOLCAT_CHECKS"  # the environment variable that names the folder
+_started = pytest.StashKey[list["Started"]]()
+# run by a checker's own interpreter: the checker's output to files, then its exit status to
+# a file of its own, written whole, which says the result is there
+_RUN = """\
+import os, subprocess, sys
+status, out, err, *argv = sys.argv[1:]
+with open(out, "w") as stdout, open(err, "w") as stderr:
+    code = subprocess.run(argv, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL).returncode
+with open(status + ".part", "w") as file:
+    file.write(str(code))
+os.replace(status + ".part", status)
+"""
+
+
+def _files(name: str) -> tuple[Path, Path, Path, Path]:
+    """The checker's marker (made when it starts), exit status, stdout and stderr files."""
+    started, status, out, err = (Path(os.environ[CHECKS_FOLDER]) / f"{name}.{part}"
+                                 for part in ("started", "status", "out", "err"))
+    return started, status, out, err
 
 
 class Started:
-    """A checker started in the background; its output goes to files, so it never blocks on
-    a full pipe while no one reads."""
+    """A checker started in the background, its output going to files of the session's folder,
+    so it never blocks on a full pipe and any process of the session can read its result."""
 
-    def __init__(self, argv: list[str]) -> None:
-        # closed by result() or stop(), which may run in another test than this one
-        self.stdout = tempfile.TemporaryFile("w+")  # noqa: SIM115
-        self.stderr = tempfile.TemporaryFile("w+")  # noqa: SIM115
-        self.process = subprocess.Popen(argv, cwd=REPO, stdin=subprocess.DEVNULL,
-                                        stdout=self.stdout, stderr=self.stderr, text=True)
-
-    def result(self) -> subprocess.CompletedProcess[str]:
-        returncode = self.process.wait()
-        outputs = []
-        for file in (self.stdout, self.stderr):
-            file.seek(0)
-            outputs.append(file.read())
-            file.close()
-        return subprocess.CompletedProcess(self.process.args, returncode, *outputs)
+    def __init__(self, name: str) -> None:
+        started, status, out, err = _files(name)
+        started.touch()
+        self.process = subprocess.Popen([sys.executable, "-c", _RUN, str(status), str(out),
+                                         str(err), *STYLE_CHECKS[name]], cwd=REPO,
+                                        stdin=subprocess.DEVNULL, start_new_session=True)
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.stdout.close()
-        self.stderr.close()
+            os.killpg(self.process.pid, signal.SIGKILL)  # the checker with its runner
+        self.process.wait()
+
+
+def result(name: str) -> subprocess.CompletedProcess[str]:
+    """The finished run of the checker `name`, once its status file is there."""
+    _, status, out, err = _files(name)
+    while not status.exists():
+        time.sleep(0.2)
+    return subprocess.CompletedProcess(STYLE_CHECKS[name], int(status.read_text()),
+                                       out.read_text(), err.read_text())
+
+
+def start_style_checks(config: pytest.Config, names: Iterable[str]) -> None:
+    """Start the checkers of these test_style.py tests that no process of the session has."""
+    wanted = set(names)
+    config.stash.setdefault(_started, []).extend(
+        Started(name) for name in STYLE_CHECKS if name in wanted and not _files(name)[0].exists())
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    wanted = {item.name for item in session.items if item.path.name == "test_style.py"}
-    session.config.stash[_started] = {name: Started(argv) for name, argv in STYLE_CHECKS.items()
-                                      if name in wanted}
+    if not hasattr(session.config, "workerinput"):  # under pytest-xdist: the controller, below
+        start_style_checks(session.config, [item.name for item in session.items
+                                            if item.path.name == "test_style.py"])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """pytest-xdist's controller: a worker has collected (every worker collects all)."""
+    start_style_checks(node.config, [i.rsplit("::", 1)[-1] for i in ids
+                                     if i.split("::", 1)[0].endswith("test_style.py")])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for check in config.stash.get(_started, {}).values():
+    for check in config.stash.get(_started, []):
         check.stop()  # a session cut short (-x, Ctrl-C) leaves no checker running
 
 
 @pytest.fixture
 def style_check(request: pytest.FixtureRequest) -> subprocess.CompletedProcess[str]:
     """The result of this test's checker (STYLE_CHECKS), started when collection ended, or
-    now if it was not (a test run on its own still checks)."""
+    now if it was not."""
     name = request.node.originalname
-    started = request.config.stash.get(_started, {}).pop(name, None)
-    return (started or Started(STYLE_CHECKS[name])).result()
+    if not _files(name)[0].exists():
+        start_style_checks(request.config, [name])
+    return result(name)

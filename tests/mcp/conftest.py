@@ -21,8 +21,23 @@ BROKEN = [sys.executable, str(SERVERS / "broken_server.py")]
 START_TIMEOUT = "60"
 
 
+# pytest-xdist names each worker in the environment, which the servers a test starts inherit
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+
+
+def another_workers(entry: Path) -> bool:
+    """Whether the process was started under another pytest-xdist worker of this run."""
+    try:
+        environ = (entry / "environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    named = [v for v in environ if v.startswith(b"PYTEST_XDIST_WORKER=")]
+    return bool(named) and named[0] != f"PYTEST_XDIST_WORKER={WORKER}".encode()
+
+
 def running_servers() -> list[str]:
-    """Command lines of live processes started from tests/mcp/servers (Linux /proc)."""
+    """Command lines of live processes started from tests/mcp/servers (Linux /proc), but those
+    of another pytest-xdist worker's tests."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -32,7 +47,7 @@ def running_servers() -> list[str]:
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if str(SERVERS) in cmdline and state != "Z":
+        if str(SERVERS) in cmdline and state != "Z" and not another_workers(entry):
             found.append(f"{entry.name}: {cmdline}")
     return found
 

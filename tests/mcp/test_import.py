@@ -89,7 +89,8 @@ def test_client_config_imports_every_enabled_server_without_its_secrets(run, tmp
                                                                        http_url):
     config = tmp_path / "claude_desktop_config.json"
     config.write_text(json.dumps({"mcpServers": {
-        "files": {"command": DEMO[0], "args": [DEMO[1], "--api-key", "k-12345"],
+        "files": {"command": DEMO[0], "args": [DEMO[1], "--api-key", "k-12345",
+                                               "--auth-type", "basic", "-a", "envvar"],
                   "env": {"DEMO_GREETING": "howdy", "GITHUB_PERSONAL_ACCESS_TOKEN": TOKEN,
                           "STORE_KEY_MATERIAL": "x9Qm2LrT8vWz4KpN7sYb3HdF6gJc"}},
         "remote": {"type": "http", "url": http_url,
@@ -108,7 +109,9 @@ def test_client_config_imports_every_enabled_server_without_its_secrets(run, tmp
     assert files["env"] == {"DEMO_GREETING": "howdy",
                             "GITHUB_PERSONAL_ACCESS_TOKEN": "<redacted>",
                             "STORE_KEY_MATERIAL": "<redacted>"}
-    assert files["args"] == [DEMO[1], "--api-key", "<redacted>"]
+    # how the server authenticates is a mode word, not a credential: kept, so it starts again
+    assert files["args"] == [DEMO[1], "--api-key", "<redacted>", "--auth-type", "basic",
+                             "-a", "envvar"]
     # the server itself was given the whole environment entry
     assert files["instructions"] == "howdy: use read_file before write_file."
     remote = catalog.server("remote").extra["mcp"]

@@ -6,6 +6,8 @@ import pytest
 
 from toolcat.mcp.secrets import REDACTED, is_secret, redact_args, redact_mapping, redact_url
 
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
 
 @pytest.mark.parametrize(("name", "value"), [
     ("GITHUB_PERSONAL_ACCESS_TOKEN", "anything"),
@@ -76,3 +78,51 @@ def test_passwords_after_short_and_long_options_are_redacted(args, expected):
 ])
 def test_packages_ports_and_versions_after_p_are_kept(args):
     assert redact_args(args) == args
+
+
+# Two real servers' command lines (benchmarks/data/real-servers/SOURCE.md): mfa-servicenow-mcp
+# and @azure-devops/mcp choose how to authenticate with a flag whose name says auth; its value
+# is a mode word, and the server does not start without it.
+SERVICENOW = ["--instance-url", "http://127.0.0.1:8080", "--auth-type", "basic",
+              "--username", "x", "--password", "x", "--tool-package", "full"]
+AZURE_DEVOPS = ["/srv/node_modules/@azure-devops/mcp/dist/index.js", "contoso",
+                "-a", "envvar", "-t", "x"]
+
+
+def test_real_servers_keep_their_authentication_mode_and_lose_their_password():
+    assert redact_args(SERVICENOW) == [
+        "--instance-url", "http://127.0.0.1:8080", "--auth-type", "basic",
+        "--username", "x", "--password", REDACTED, "--tool-package", "full"]
+    assert redact_args(AZURE_DEVOPS) == AZURE_DEVOPS
+
+
+def test_mode_words_under_auth_names_are_kept():
+    kept = [["--auth-type=oauth"], ["--auth-method", "none"], ["--auth", "oauth2"],
+            ["-a", "interactive"], ["--token-type", "bearer"], ["--auth-mode", "azcli"],
+            ["--authentication-method", "service-principal"]]
+    assert [redact_args(args) for args in kept] == kept
+    settings = {"JIRA_AUTH_TYPE": "pat", "TOKEN_TYPE": "bearer", "AUTH": "envvar",
+                "ADO_MCP_AUTH_METHOD": "managed-identity"}
+    assert redact_mapping(settings) == settings
+    assert redact_url("https://mcp.example/mcp?auth_type=basic") == (
+        "https://mcp.example/mcp?auth_type=basic")
+
+
+def test_real_secrets_under_auth_names_stay_redacted():
+    cases = {
+        ("--auth-type", "x9Qm2LrT8vWz4KpN7sYb3HdF6gJc"): REDACTED,  # random-looking
+        ("--auth-type", "Bearer abcdefgh12345678"): REDACTED,  # a credential's shape
+        ("--auth", "admin:hunter2"): REDACTED,  # not a mode word
+        ("-a", "foobared"): REDACTED,  # redis-cli's password: a short word, but no mode
+        ("--password", "basic"): REDACTED,  # the option names the credential itself
+        ("--token", "none"): REDACTED,
+        ("--api-key", "oauth"): REDACTED,
+        ("--auth-token", "basic"): REDACTED,
+        ("--secret-provider-token", "abc"): REDACTED,  # names a token, not a kind
+    }
+    assert {key: redact_args(key)[1] for key in cases} == cases
+    assert redact_args(["--auth-type=Bearer abcdefgh12345678"]) == [f"--auth-type={REDACTED}"]
+    assert redact_mapping({"AUTH_TOKEN": "oauth", "API_KEY": "basic", "AUTH": "s3cr3t-value",
+                           "DB_PASSWORD": "none", "AUTH_TYPE": TOKEN}) == {
+        "AUTH_TOKEN": REDACTED, "API_KEY": REDACTED, "AUTH": REDACTED, "DB_PASSWORD": REDACTED,
+        "AUTH_TYPE": REDACTED}

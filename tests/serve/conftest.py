@@ -154,27 +154,47 @@ def text(result: Any) -> str:
     return "\n".join(c.text for c in result.content if c.type == "text")
 
 
-@pytest.fixture(scope="session")
-def time_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """mcp-server-time's tools, imported with `toolcat import mcp`."""
-    out = tmp_path_factory.mktemp("time") / "time.yaml"
+def import_server(out: Path, *command: str, name: str | None = None) -> Path:
+    """`out`, written by `python -m toolcat import mcp` from the stdio server `command` (as a
+    user runs it, in a process of its own), named `name` if given; the import must succeed."""
+    named = ["--name", name] if name else []
     done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                           START_TIMEOUT, "-o", str(out), "--", "mcp-server-time"],
+                           START_TIMEOUT, *named, "-o", str(out), "--", *command],
                           env=environment(), capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def time_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mcp-server-time's tools, imported with `toolcat import mcp`."""
+    return import_server(tmp_path_factory.mktemp("time") / "time.yaml", "mcp-server-time")
 
 
 @pytest.fixture(scope="session")
 def trust_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tools of tests/serve/servers/trust_server.py (wait, big, noisy), imported."""
-    out = tmp_path_factory.mktemp("trust") / "trust.yaml"
-    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                           START_TIMEOUT, "--name", "trust", "-o", str(out), "--",
-                           sys.executable, str(TRUST_SERVER)],
-                          env=environment(), capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return out
+    return import_server(tmp_path_factory.mktemp("trust") / "trust.yaml", sys.executable,
+                         str(TRUST_SERVER), name="trust")
+
+
+@pytest.fixture(scope="session")
+def demo_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SDK demo server's tools, imported as server `files`."""
+    return import_server(tmp_path_factory.mktemp("demo") / "demo.yaml", *DEMO, name="files")
+
+
+EVERYTHING = "@modelcontextprotocol/server-everything"
+
+
+@pytest.fixture(scope="session")
+def everything(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """server-everything imported: its tools, and the names of its prompts and resources."""
+    done = subprocess.run(["npm", "cache", "add", EVERYTHING], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, f"npm could not fetch {EVERYTHING}: {done.stderr[-500:]}"
+    return import_server(tmp_path_factory.mktemp("everything") / "everything.yaml", "npx",
+                         "-y", EVERYTHING, name="everything")
 
 
 @pytest.fixture
@@ -239,12 +259,8 @@ RECORDS_SERVER = Path(__file__).resolve().parent / "servers" / "records_server.p
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
     """The records server's tools as `toolcat import mcp` writes them, and its folder."""
     folder = tmp_path_factory.mktemp("records")
-    out = folder.parent / "records.yaml"
-    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                           START_TIMEOUT, "--name", "records", "-o", str(out), "--",
-                           sys.executable, str(RECORDS_SERVER), str(folder)],
-                          env=environment(), capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+    out = import_server(folder.parent / "records.yaml", sys.executable, str(RECORDS_SERVER),
+                        str(folder), name="records")
     return yaml.safe_load(out.read_text()), folder
 
 

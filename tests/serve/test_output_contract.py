@@ -7,15 +7,13 @@ over stdio, against a real upstream server."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
 
-from tests.mcp.conftest import START_TIMEOUT
-from tests.serve.conftest import environment, served, text
+from tests.serve.conftest import import_server, served, text
 from tests.serve.test_serve import events
 
 pytestmark = pytest.mark.mcp
@@ -23,15 +21,11 @@ pytestmark = pytest.mark.mcp
 SERVER = Path(__file__).resolve().parent / "servers" / "contract_server.py"
 
 
-@pytest.fixture
-def contract_catalog(tmp_path: Path) -> Path:
-    out = tmp_path / "contract.yaml"
-    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                           START_TIMEOUT, "--name", "weather", "-o", str(out), "--",
-                           sys.executable, str(SERVER)],
-                          env=environment(), capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return out
+@pytest.fixture(scope="module")
+def contract_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The contract server's tools, imported once: the tests only read the catalog."""
+    return import_server(tmp_path_factory.mktemp("contract") / "contract.yaml",
+                         sys.executable, str(SERVER), name="weather")
 
 
 @pytest.mark.parametrize("mode", ["add", "call"])

@@ -1,20 +1,19 @@
 """serve relays its upstream servers' prompts, resources and resource templates, and the
 progress of their tool calls, to the official SDK's client; the upstream is the reference
-server that has them all, @modelcontextprotocol/server-everything, imported twice (as
+server that has them all, @modelcontextprotocol/server-everything, in the catalog twice (as
 `everything` and `twin`) so that every prompt name is shared by two servers."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+import yaml
 
-from tests.serve.conftest import START_TIMEOUT, environment, served, text
+from tests.serve.conftest import served, text
 
 pytestmark = [
     pytest.mark.mcp, pytest.mark.slow,
@@ -22,34 +21,25 @@ pytestmark = [
                        reason="node (npx and npm) is not installed"),
 ]
 
-EVERYTHING = "@modelcontextprotocol/server-everything"
-
-
 @pytest.fixture(scope="module")
-def everything(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """server-everything's tools imported as two servers, one catalog file each."""
-    done = subprocess.run(["npm", "cache", "add", EVERYTHING], capture_output=True, text=True,
-                          timeout=300, check=False)
-    assert done.returncode == 0, f"npm could not fetch {EVERYTHING}: {done.stderr[-500:]}"
-    folder = tmp_path_factory.mktemp("everything")
-    paths = []
-    for name in ("everything", "twin"):
-        out = folder / f"{name}.yaml"
-        done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                               START_TIMEOUT, "--name", name, "-o", str(out), "--", "npx",
-                               "-y", EVERYTHING], env=environment(), capture_output=True,
-                              text=True, check=False)
-        assert done.returncode == 0, done.stderr
-        paths.append(out)
-    return paths
+def twins(everything: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """server-everything's catalog as imported, and the same server again as `twin`: what
+    `toolcat import mcp --name twin` writes (the import itself is the session's)."""
+    document = yaml.safe_load(everything.read_text())
+    [server] = document["servers"]
+    server["name"] = "twin"
+    for tool in document["tools"]:
+        tool["server"] = "twin"
+    twin = tmp_path_factory.mktemp("twin") / "twin.yaml"
+    twin.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
+    return [everything, twin]
 
 
-def test_prompts_resources_templates_and_progress_are_relayed(everything, fast_profile,
-                                                              tmp_path):
+def test_prompts_resources_templates_and_progress_are_relayed(twins, fast_profile, tmp_path):
     from mcp import MCPError
 
     log = tmp_path / "serve.jsonl"
-    catalogs = [arg for path in everything for arg in ("-c", str(path))]
+    catalogs = [arg for path in twins for arg in ("-c", str(path))]
 
     async def session() -> None:
         async with served(*catalogs, "-p", str(fast_profile), "--log", str(log)) as client:

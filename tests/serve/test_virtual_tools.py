@@ -7,16 +7,13 @@ the reference server @modelcontextprotocol/server-everything, whose prompts and 
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 import yaml
 
-from tests.serve.conftest import START_TIMEOUT, environment, served, text
+from tests.serve.conftest import served, text
 
 pytestmark = [
     pytest.mark.mcp, pytest.mark.slow,
@@ -24,23 +21,7 @@ pytestmark = [
                        reason="node (npx and npm) is not installed"),
 ]
 
-EVERYTHING = "@modelcontextprotocol/server-everything"
 DOCUMENT = "demo://resource/static/document/architecture.md"
-
-
-@pytest.fixture(scope="module")
-def everything(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """server-everything imported: its tools, and the names of its prompts and resources."""
-    done = subprocess.run(["npm", "cache", "add", EVERYTHING], capture_output=True, text=True,
-                          timeout=300, check=False)
-    assert done.returncode == 0, f"npm could not fetch {EVERYTHING}: {done.stderr[-500:]}"
-    out = tmp_path_factory.mktemp("everything") / "everything.yaml"
-    done = subprocess.run([sys.executable, "-m", "toolcat", "import", "mcp", "--timeout",
-                           START_TIMEOUT, "--name", "everything", "-o", str(out), "--", "npx",
-                           "-y", EVERYTHING], env=environment(), capture_output=True,
-                          text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    return out
 
 
 def test_the_import_records_the_names_of_prompts_and_resources(everything):

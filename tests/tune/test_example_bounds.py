@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import toolcat
-from tests.tune.test_tuned import JOBS
+from tests.tune.test_tuned import JOBS, write_jobs
 from toolcat.tune import read_sources
 from toolcat.tune.usage import MAX_FILE_EXAMPLES, MAX_TOOL_EXAMPLES
 
@@ -22,13 +22,7 @@ def team_and_vendor(folder: Path, copied: list[str]) -> tuple[Path, Path, Path]:
     generic tool carrying `copied` requests."""
     team = folder / "team"
     team.mkdir()
-    (team / "jobs.yaml").write_text("tools:\n" + "".join(
-        f"- {{name: {name}, description: Runs scheduled operation {name[-1].upper()} of the "
-        "household controller.}\n" for name in JOBS), encoding="utf-8")
-    log = folder / "calls.jsonl"
-    log.write_text("".join(
-        json.dumps({"query": f"please {verb} {thing}", "called": [name]}) + "\n"
-        for name, (verb, things) in JOBS.items() for thing in things[:-1]), encoding="utf-8")
+    _, log = write_jobs(team / "jobs.yaml", folder / "calls.jsonl")
     vendor = folder / "vendor"
     vendor.mkdir()
     (vendor / "helper.yaml").write_text(

@@ -47,19 +47,22 @@ JOBS = {
 }
 
 
-@pytest.fixture
-def opaque(tmp_path: Path, shared_cache: Path) -> tuple[Path, Path]:
-    """A catalog of opaque tools and a call log of what users asked them (the last request
-    of each tool is kept out of the log, for pick to be asked)."""
-    catalog = tmp_path / "jobs.yaml"
+def write_jobs(catalog: Path, log: Path) -> tuple[Path, Path]:
+    """`catalog`: the opaque JOBS tools; `log`: a call log of what users asked them (the last
+    request of each tool is kept out of the log, for pick to be asked)."""
     catalog.write_text("tools:\n" + "".join(
         f"- {{name: {name}, description: Runs scheduled operation {name[-1].upper()} of the "
         "household controller.}\n" for name in JOBS), encoding="utf-8")
-    log = tmp_path / "calls.jsonl"
     log.write_text("".join(
         json.dumps({"query": f"please {verb} {thing}", "called": [name]}) + "\n"
         for name, (verb, things) in JOBS.items() for thing in things[:-1]), encoding="utf-8")
     return catalog, log
+
+
+@pytest.fixture
+def opaque(tmp_path: Path, shared_cache: Path) -> tuple[Path, Path]:
+    """A catalog of opaque tools and a call log of what users asked them."""
+    return write_jobs(tmp_path / "jobs.yaml", tmp_path / "calls.jsonl")
 
 
 def test_without_usage_the_tuned_scorer_is_the_hybrid_exactly(shared_cache):

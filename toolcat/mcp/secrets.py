@@ -72,11 +72,46 @@ def secret_value(value: str) -> bool:
     return bool(SECRET_VALUE.search(value)) or random_looking(value)
 
 
+# A name that ends in one of these says which kind of credential or authentication is used
+# (`--auth-type`, `TOKEN_TYPE`, `AUTH_METHOD`), not the credential itself.
+MODE_WORDS = frozenset({"type", "method", "mode", "kind", "scheme", "strategy", "flow",
+                        "mechanism", "provider"})
+# Names that say auth but may hold either a credential (`--auth user:pass`, redis-cli's
+# `-a PASSWORD`) or how to authenticate (`--auth oauth`, Azure DevOps' `-a envvar`): their
+# value is kept only when it is one of these mode words.
+AMBIGUOUS_WORDS = frozenset({"auth", "authorization"})
+AUTH_MODES = frozenset({
+    "none", "anonymous", "basic", "digest", "bearer", "token", "oauth", "oauth2", "oidc", "jwt",
+    "saml", "sso", "pat", "apikey", "api-key", "api_key", "envvar", "env", "interactive",
+    "device", "devicecode", "device-code", "azcli", "cli", "msi", "managed-identity",
+    "default", "ntlm", "kerberos", "negotiate", "password", "cert", "certificate",
+    "client-credentials", "client_credentials", "service-principal", "keychain", "keyring",
+    "browser",
+})
+_MODE_SHAPE = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+MAX_MODE = 24
+
+
+def mode_value(name: str, value: str) -> bool:
+    """Whether `value`, set under a name that sounds like a credential, says how to
+    authenticate instead: a short lowercase word under a name that ends in a kind
+    (`--auth-type basic`), or a known mode word under a name that only says auth or under
+    `-a`/`-p` (`-a envvar`). A value with a credential's look is never one."""
+    if secret_value(value):
+        return False
+    words = name_words(name)
+    if words and words[-1] in MODE_WORDS:
+        return len(value) <= MAX_MODE and bool(_MODE_SHAPE.match(value))
+    ambiguous = name in SECRET_SHORT_OPTIONS or AMBIGUOUS_WORDS.issuperset(
+        w for w in words if w in SECRET_WORDS)
+    return ambiguous and value in AUTH_MODES
+
+
 def is_secret(name: str, value: str) -> bool:
     """Whether the setting `name=value` should stay out of a catalog."""
     if REFERENCE.match(value.strip()):
         return False
-    return secret_name(name) or secret_value(value)
+    return secret_value(value) or (secret_name(name) and not mode_value(name, value))
 
 
 def redact_mapping(values: Mapping[str, str]) -> dict[str, str]:
@@ -103,7 +138,8 @@ def redact_args(args: Sequence[str]) -> list[str]:
     """Command-line arguments with secrets replaced: secret-looking values, the value of
     `--api-key=VALUE` or `NAME=VALUE` with a secret name, and the argument after a
     secret-named option such as `--token` or `--password`, or after `-p`/`-a` (a password
-    in mysql, redis-cli, sshpass) unless it has the shape of a package, path, port or version.
+    in mysql, redis-cli, sshpass) unless it has the shape of a package, path, port or version,
+    or names how to authenticate (`--auth-type basic`, `-a envvar`: `mode_value`).
     """
     out: list[str] = []
     after: str | None = None  # the secret option whose value comes next
@@ -112,7 +148,7 @@ def redact_args(args: Sequence[str]) -> list[str]:
             option, after = after, None
             short = option in SECRET_SHORT_OPTIONS
             if not (short and _NOT_A_PASSWORD.match(arg)) and (short or not arg.startswith("-")):
-                out.append(REDACTED)
+                out.append(arg if mode_value(option, arg) else REDACTED)
                 continue
         option, eq, value = arg.partition("=")
         setting = _SETTING.match(arg)

@@ -118,6 +118,10 @@ def main() -> None:
     parser.add_argument("--extra-tools", type=int, default=0)
     parser.add_argument("--page-size", type=int, default=1000)
     parser.add_argument("--api-key", help="accepted like a real server's, and not used")
+    # how to authenticate, as mfa-servicenow-mcp (--auth-type basic) and @azure-devops/mcp
+    # (-a envvar) take it; accepted and not used
+    parser.add_argument("--auth-type", choices=["basic", "oauth", "api_key"])
+    parser.add_argument("-a", "--authentication", choices=["interactive", "azcli", "envvar"])
     parser.add_argument("--rug-pull", action="store_true", help="serve a changed read_file")
     options = parser.parse_args()
     tools = rug_pulled(TOOLS) if options.rug_pull else TOOLS
