@@ -286,17 +286,22 @@ def test_an_entry_that_is_no_regular_file_of_its_size_is_never_read(
     one_warning(attacked.stderr)
 
 
+def _semantic_pick(folder: Path) -> tuple[str, ...]:
+    """The arguments of a semantic `pick --json` on a two-tool catalog written in `folder`."""
+    catalog = folder / "small.json"
+    catalog.write_text(json.dumps([
+        {"name": "drop_table", "description": "Delete a database table and its rows."},
+        {"name": "get_weather", "description": "Current weather for a city."}]))
+    return ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
+            "--json")
+
+
 @pytest.mark.semantic
 def test_embeddings_of_another_width_are_encoded_again(
         victim: dict[str, Path], tmp_path: Path) -> None:
     import numpy as np
 
-    catalog = tmp_path / "small.json"
-    catalog.write_text(json.dumps([
-        {"name": "drop_table", "description": "Delete a database table and its rows."},
-        {"name": "get_weather", "description": "Current weather for a city."}]))
-    args = ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
-            "--json")
+    args = _semantic_pick(tmp_path)
     clean = toolcat(*args, cache=victim["cache"], config=victim["config"])
     assert clean.returncode == 0, clean.stderr
     planted = 0
@@ -324,12 +329,7 @@ def test_embeddings_another_user_sealed_are_encoded_again(
         victim: dict[str, Path], tmp_path: Path) -> None:
     """The embedding cache of someone else (their key): one warning, the same picks, and the
     user's own vectors from then on."""
-    catalog = tmp_path / "small.json"
-    catalog.write_text(json.dumps([
-        {"name": "drop_table", "description": "Delete a database table and its rows."},
-        {"name": "get_weather", "description": "Current weather for a city."}]))
-    args = ("pick", "remove the users table", "-c", str(catalog), "--scorer", "semantic",
-            "--json")
+    args = _semantic_pick(tmp_path)
     theirs = tmp_path / "their-cache"
     planted = toolcat(*args, cache=theirs, config=victim["attacker"])
     assert planted.returncode == 0, planted.stderr

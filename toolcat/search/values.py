@@ -84,37 +84,12 @@ def _email(text: str) -> str | None:
     return "" if parseaddr(text)[1] == text else None
 
 
-def _ip(text: str) -> str | None:
-    if not any(c in text for c in ".:") or not _IP_CHARS.fullmatch(text):
-        return None
-    try:
-        if "/" in text:
-            ipaddress.ip_network(text, strict=False)
-        else:
-            ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    return ""
+def _address(text: str) -> object:
+    return ipaddress.ip_network(text, strict=False) if "/" in text else ipaddress.ip_address(text)
 
 
-def _uuid(text: str) -> str | None:
-    if not _UUID.fullmatch(text):
-        return None
-    try:
-        uuid.UUID(text)
-    except ValueError:
-        return None
-    return ""
-
-
-def _date(text: str) -> str | None:
-    if not _ISO_DATE.fullmatch(text):
-        return None
-    try:
-        datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
-    except ValueError:
-        return None
-    return ""
+def _iso(text: str) -> object:
+    return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text)
 
 
 def _json(text: str) -> str | None:
@@ -126,19 +101,26 @@ def _json(text: str) -> str | None:
         return None
 
 
-def _matched(pattern: re.Pattern[str], prefix: bool = False) -> Callable[[str], str | None]:
-    """A recogniser by a regular expression matched whole; with `prefix`, its first group,
-    lower case, is the identifier's prefix."""
+def _matched(pattern: re.Pattern[str], prefix: bool = False,
+             parse: Callable[[str], object] | None = None) -> Callable[[str], str | None]:
+    """A recogniser by a regular expression matched whole (and, with `parse`, a text it
+    parses without a ValueError); with `prefix`, its first group, lower case, is the
+    identifier's prefix."""
     def recognise(text: str) -> str | None:
         found = pattern.fullmatch(text)
         if found is None:
             return None
+        if parse is not None:
+            try:
+                parse(text)
+            except ValueError:
+                return None
         return found.group(1).lower() if prefix else ""
     return recognise
 
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_IP_CHARS = re.compile(r"[0-9A-Fa-f.:/]+")
+_IP = re.compile(r"(?=[^.:]*[.:])[0-9A-Fa-f.:/]+")
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
                        r"(?:[Zz]|[+-]\d{2}:?\d{2})?)?")
@@ -176,12 +158,13 @@ KINDS: dict[str, Kind] = {
     "email": Kind(_email, frozenset(("email", "idn-email")),
                   ("email", "emails", "e mail", "e mails"), ("user@example.com",),
                   "e-mail address"),
-    "ip": Kind(_ip, frozenset(("ipv4", "ipv6")),
+    "ip": Kind(_matched(_IP, parse=_address), frozenset(("ipv4", "ipv6")),
                ("ip", "ipv4", "ipv6", "cidr", "subnet"),
                ("192.0.2.10",), "IP address"),
-    "uuid": Kind(_uuid, frozenset(("uuid",)), ("uuid", "uuids", "guid", "guids"),
+    "uuid": Kind(_matched(_UUID, parse=uuid.UUID), frozenset(("uuid",)),
+                 ("uuid", "uuids", "guid", "guids"),
                  ("123e4567-e89b-12d3-a456-426614174000",), "UUID"),
-    "date": Kind(_date, frozenset(("date", "date-time")),
+    "date": Kind(_matched(_ISO_DATE, parse=_iso), frozenset(("date", "date-time")),
                  ("date", "dates", "datetime", "datetimes", "timestamp", "timestamps",
                   "iso8601", "iso 8601", "rfc3339", "rfc 3339"),
                  ("2025-01-15", "2025-01-15T09:30:00Z"), "date"),
