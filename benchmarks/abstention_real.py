@@ -7,6 +7,7 @@ turns away, with the requests that went the wrong way.
 
     nice -n 10 python benchmarks/abstention_real.py --halves dev fresh fresh2 fresh3
     nice -n 10 python benchmarks/abstention_real.py --halves fresh5  # measured once
+    nice -n 10 python benchmarks/abstention_real.py --halves fresh6  # measured once
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from toolcat.search import build_scorer, default_scorer  # noqa: E402
 from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
-HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 
 
 def empty(query: str, tools: list[Tool], scorer: Scorer) -> bool:

@@ -19,13 +19,15 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh3.yaml --ids odd
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh4.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh5.yaml
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh6.yaml
 
 `--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
 the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a
-catalog of its own, an attack is caught when a security rule reports an error on it and flagged
-on any finding, per attack class and per language; a benign entry with an error is a false
-alarm, one with a warning is counted apart. `--ids odd` (or `even`) keeps the entries whose
-id ends in an odd (even) number: one half to look at while calibrating, the other held out.
+catalog of its own (with the tools under its `also`, where two tools cooperate), an attack is
+caught when a security rule reports an error on it and flagged on any finding, per attack class
+and per language; a benign entry with an error is a false alarm, one with a warning is counted
+apart. `--ids odd` (or `even`) keeps the entries whose id ends in an odd (even) number: one
+half to look at while calibrating, the other held out.
 """
 
 from __future__ import annotations
@@ -179,7 +181,9 @@ def fresh_entries(path: Path, folder: Path, ids: str | None = None
                                 == (ids == "even")):
             continue
         target = folder / f"{entry['id']}.json"
-        target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
+        # `also`: tools of the same catalog that the entry's tool works with (fresh6.yaml)
+        tools = [entry["tool"], *entry.get("also", [])]
+        target.write_text(json.dumps({"tools": tools}), encoding="utf-8")
         yield entry, load_catalog(target, lenient=True)
 
 
@@ -223,7 +227,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
     parser.add_argument("--fresh", type=Path, metavar="FILE",
                         help="measure only this set of fresh attacks and benign tools "
-                             "(benchmarks/data/poison/fresh.yaml ... fresh5.yaml)")
+                             "(benchmarks/data/poison/fresh.yaml ... fresh6.yaml)")
     parser.add_argument("--ids", choices=("odd", "even"),
                         help="with --fresh: only the entries whose id number is odd (or even)")
     args = parser.parse_args()

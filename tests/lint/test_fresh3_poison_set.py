@@ -1,4 +1,4 @@
-"""benchmarks/data/poison/fresh3.yaml, fresh4.yaml and fresh5.yaml hold together as data:
+"""benchmarks/data/poison/fresh3.yaml ... fresh6.yaml hold together as data:
 they are never linted here (the integrator measures each once with
 `benchmarks/poison_accuracy.py --fresh`), but every entry is laid out as its header says, every
 attack wording sits where its `at` says, and every tool loads as a catalog of its own."""
@@ -15,11 +15,11 @@ import yaml
 from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
-SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml")
+SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml", "fresh6.yaml")
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
-          "format", "$comment", "$id"}
+          "format", "$comment", "$id", "const", "outputSchema", "annotation"}
 
 
 def entries(name: str) -> list[dict]:
@@ -29,19 +29,31 @@ def entries(name: str) -> list[dict]:
 
 
 def schemas(tool: dict) -> list[dict]:
-    root = tool["inputSchema"]
-    found = [root]
-    for prop in root.get("properties", {}).values():
-        found.append(prop)
-        if isinstance(prop.get("items"), dict):
-            found.append(prop["items"])
+    """The input schema, then every schema nested in it (properties at any depth, items)."""
+    found = []
+    stack = [tool["inputSchema"]]
+    while stack:
+        schema = stack.pop(0)
+        found.append(schema)
+        stack.extend(schema.get("properties", {}).values())
+        if isinstance(schema.get("items"), dict):
+            stack.append(schema["items"])
     return found
 
 
 def strings_at(tool: dict, place: str) -> list[object]:
-    if place in ("description", "title"):
+    if place == "description":
         return [tool.get(place)]
+    if place == "annotation":
+        return [tool.get("annotations", {}).get("title")]
+    if place == "outputSchema":
+        properties = tool.get("outputSchema", {}).get("properties", {})
+        return [p.get("description") for p in properties.values()]
     params = schemas(tool)[1:]
+    if place == "title":
+        return [tool.get("title"), *(p.get("title") for p in params)]
+    if place == "const":
+        return [p.get("const") for p in params]
     if place == "parameter":
         return [p.get("description") for p in params]
     if place in ("enum", "example"):
@@ -78,16 +90,18 @@ def test_every_attack_wording_sits_where_its_entry_says(entry):
     texts = entry["text"] if isinstance(entry["text"], list) else [entry["text"]]
     assert len(places) == len(texts) and set(places) <= PLACES
     assert entry["style"] and entry["lang"]
+    tools = [entry["tool"], *entry.get("also", [])]  # `also`: tools that cooperate with it
     for place, text in zip(places, texts, strict=True):
-        assert text in strings_at(entry["tool"], place), (entry["id"], place)
+        assert any(text in strings_at(tool, place) for tool in tools), (entry["id"], place)
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_every_tool_loads_as_a_catalog_of_its_own(name, tmp_path):
     for entry in entries(name):
         target = tmp_path / f"{entry['id']}.json"
-        target.write_text(json.dumps({"tools": [entry["tool"]]}), encoding="utf-8")
+        tools = [entry["tool"], *entry.get("also", [])]
+        target.write_text(json.dumps({"tools": tools}), encoding="utf-8")
         catalog = load_catalog(target, lenient=True)
-        assert [t.name for t in catalog.tools] == [entry["tool"]["name"]], entry["id"]
+        assert [t.name for t in catalog.tools] == [t["name"] for t in tools], entry["id"]
         if entry["class"] == "benign":
             assert entry["why"], entry["id"]
