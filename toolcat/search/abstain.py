@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
 
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
@@ -230,15 +231,14 @@ def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: 
 
 
 def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.ndarray,
-             names: Sequence[str]) -> str:
+             tools: Sequence[Tool]) -> str:
     """Why a request of FEATURES `row` (and unit vector `query`) was turned away, in words:
     the kind of service it asks for that no tool is about, else the features that weighed
-    most (`names`: the tools' qualified names)."""
+    most (`tools`: the catalog's, to name the one nearest to that kind)."""
     parts = row * model.weights
-    near = query @ model.kind_vectors.T
-    kind = int(near.argmax())
+    kind = int((query @ model.kind_vectors.T).argmax())
     if kinds.strength[kind] < model.cover and parts[FEATURES.index("kind_gap")] > 0:
-        nearest = names[int(kinds.nearest[kind])] if len(names) else "none"
+        nearest = tools[int(kinds.nearest[kind])].qualified_name if len(tools) else "none"
         return f"no tool of this catalog is about {model.kinds[kind]} (nearest: {nearest})"
     top = [FEATURES[i] for i in np.argsort(-parts)[:2] if parts[i] > 0]
     return "no tool fits its words and kind of service (" + ", ".join(
@@ -271,10 +271,12 @@ def shipped_off_catalog(ident: str) -> OffCatalog | None:
 
 def beyond_catalog(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
                    best: np.ndarray, lexical: Sequence[tuple[float, float]],
-                   texts: Sequence[str]) -> np.ndarray:
-    """Which requests (as for `features`) the off-catalog model turns away: their score is
-    over its threshold."""
+                   texts: Sequence[str], tools: Sequence[Tool]) -> list[str | None]:
+    """Why the off-catalog model turns each request (as for `features`) away (`why_away`),
+    or None when its score is not over the threshold."""
     if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
-        return np.zeros(len(queries), dtype=bool)
+        return [None] * len(queries)
     found = features(model, kinds, queries, best, lexical, texts)
-    return np.asarray(model.score(found) > model.threshold)
+    over = model.score(found) > model.threshold
+    return [why_away(model, kinds, found[i], queries[i], tools) if over[i] else None
+            for i in range(len(queries))]

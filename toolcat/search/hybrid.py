@@ -327,11 +327,9 @@ class HybridScorer:
             beyond_catalog,
             catalog_kinds,
             far_from_tools,
-            features,
             lexical_features,
             shipped,
             shipped_off_catalog,
-            why_away,
         )
         from toolcat.search.embeddings import embed_texts
 
@@ -355,17 +353,13 @@ class HybridScorer:
             "the request is nearer to requests no tool fits (small talk) than to any tool"
             if away else None for away in far_from_tools(abstention, vectors, best, asked)]
         model = shipped_off_catalog(self.embedder.ident)
-        if model is not None:
+        if model is not None:  # what small talk let through, the off-catalog model may not
             if self._kinds is None:
                 self._kinds = catalog_kinds(model, semantic.vectors)
             lexical = [lexical_features(self.lexical, q) for q in asked]
-            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked)
-            for row in np.flatnonzero(beyond & np.array([r is None for r in reasons])):
-                row = int(row)
-                found = features(model, self._kinds, vectors[row:row + 1], best[row:row + 1],
-                                 lexical[row:row + 1], asked[row:row + 1])[0]
-                reasons[row] = why_away(model, self._kinds, found, vectors[row],
-                                        [t.qualified_name for t in self.tools])
+            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked,
+                                    self.tools)
+            reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
 
