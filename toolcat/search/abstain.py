@@ -178,11 +178,10 @@ class OffCatalog:
 class CatalogKinds:
     """What a catalog is about, computed once per catalog: the unit vector of its centre, and
     for each kind of service the highest cosine to it of a tool whose nearest kind it is
-    (`strength`, 0 when none is) and the tool nearest to it (`nearest`, an index)."""
+    (`strength`, 0 when none is)."""
 
     centre: np.ndarray
     strength: np.ndarray
-    nearest: np.ndarray
 
 
 def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
@@ -194,8 +193,7 @@ def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
     strength = np.zeros(len(model.kinds))
     if len(tools):
         np.maximum.at(strength, near.argmax(axis=1), near.max(axis=1))
-    return CatalogKinds(centre / norm if norm else centre, strength,
-                        near.argmax(axis=0) if len(tools) else np.zeros(len(model.kinds), int))
+    return CatalogKinds(centre / norm if norm else centre, strength)
 
 
 def lexical_features(lexical: BM25Scorer, query: str) -> tuple[float, float]:
@@ -231,18 +229,19 @@ def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: 
 
 
 def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.ndarray,
-             tools: Sequence[Tool]) -> str:
+             nearest: Tool) -> str:
     """Why a request of FEATURES `row` (and unit vector `query`) was turned away, in words:
     the kind of service it asks for that no tool is about, else the features that weighed
-    most (`tools`: the catalog's, to name the one nearest to that kind)."""
+    most; and the tool nearest to it (`nearest`)."""
     parts = row * model.weights
     kind = int((query @ model.kind_vectors.T).argmax())
     if kinds.strength[kind] < model.cover and parts[FEATURES.index("kind_gap")] > 0:
-        nearest = tools[int(kinds.nearest[kind])].qualified_name if len(tools) else "none"
-        return f"no tool of this catalog is about {model.kinds[kind]} (nearest: {nearest})"
+        return (f"no tool of this catalog is about {model.kinds[kind]} (nearest: "
+                f"{nearest.qualified_name})")
     top = [FEATURES[i] for i in np.argsort(-parts)[:2] if parts[i] > 0]
     return "no tool fits its words and kind of service (" + ", ".join(
-        f"{name} {row[FEATURES.index(name)]:.2f}" for name in top) + ")"
+        f"{name} {row[FEATURES.index(name)]:.2f}" for name in top) + \
+        f"; nearest: {nearest.qualified_name})"
 
 
 @functools.cache
@@ -271,12 +270,12 @@ def shipped_off_catalog(ident: str) -> OffCatalog | None:
 
 def beyond_catalog(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
                    best: np.ndarray, lexical: Sequence[tuple[float, float]],
-                   texts: Sequence[str], tools: Sequence[Tool]) -> list[str | None]:
-    """Why the off-catalog model turns each request (as for `features`) away (`why_away`),
-    or None when its score is not over the threshold."""
+                   texts: Sequence[str], nearest: Sequence[Tool]) -> list[str | None]:
+    """Why the off-catalog model turns each request (as for `features`; `nearest` its
+    nearest tool) away (`why_away`), or None when its score is not over the threshold."""
     if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
         return [None] * len(queries)
     found = features(model, kinds, queries, best, lexical, texts)
     over = model.score(found) > model.threshold
-    return [why_away(model, kinds, found[i], queries[i], tools) if over[i] else None
+    return [why_away(model, kinds, found[i], queries[i], nearest[i]) if over[i] else None
             for i in range(len(queries))]

@@ -345,10 +345,11 @@ class HybridScorer:
             return [None] * len(queries)
         if cached:  # one read of the embedding cache, as `semantic.similarity` would do
             vectors = embed_texts(semantic.embedder, asked, cache=semantic.cache)[0]
-            best = np.max(vectors @ semantic.vectors.T, axis=1)
+            similarity = vectors @ semantic.vectors.T
         else:
-            best = np.max(semantic.similarity(asked), axis=1)
+            similarity = semantic.similarity(asked)
             vectors = np.stack([self.embedder.query_vector(q) for q in asked])
+        best = np.max(similarity, axis=1)
         reasons: list[str | None] = [
             "the request is nearer to requests no tool fits (small talk) than to any tool"
             if away else None for away in far_from_tools(abstention, vectors, best, asked)]
@@ -357,8 +358,8 @@ class HybridScorer:
             if self._kinds is None:
                 self._kinds = catalog_kinds(model, semantic.vectors)
             lexical = [lexical_features(self.lexical, q) for q in asked]
-            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked,
-                                    self.tools)
+            nearest = [self.tools[int(i)] for i in similarity.argmax(axis=1)]
+            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, nearest)
             reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
