@@ -1,5 +1,7 @@
-"""A tuning's abstention: a request is turned away ("no tool fits") when it is nearer to the
-requests no tool fits than to any evidence for a tool.
+"""Abstention: a request is turned away ("no tool fits") when it is nearer to the requests no
+tool fits than to any evidence for a tool (a tuning's, and the zero-shot one shipped with the
+default model), or, with no tuning, when it asks for a service no tool of the catalog offers
+(`OffCatalog`, below).
 
 The tuning keeps the embeddings of requests no tool fits (toolcat's built-in small talk and
 the requests a user labeled `relevant: []`) and a margin. For a request q:
