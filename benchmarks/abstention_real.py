@@ -3,7 +3,8 @@ half, the share of the requests that need a tool which `toolcat pick` keeps (uns
 allowed, so that only the abstention and the floor turn a request away), and the share of the
 half's off-catalog requests (`<half>-offcatalog.jsonl`: greetings and small talk, and requests
 for a service no server of the half offers, written before any score was looked at) that it
-turns away, with the requests that went the wrong way.
+turns away, with the requests that went the wrong way; the off-catalog share for small talk
+and for requests for a missing service apart.
 
     nice -n 10 python benchmarks/abstention_real.py --halves dev fresh fresh2 fresh3
     nice -n 10 python benchmarks/abstention_real.py --halves fresh5  # measured once
@@ -28,6 +29,8 @@ from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+SMALL_TALK = 8  # the first requests of each off-catalog file: small talk; the rest ask for a
+# service no server of the half offers (SOURCE.md)
 
 
 def empty(query: str, tools: list[Tool], scorer: Scorer) -> bool:
@@ -54,9 +57,13 @@ def main() -> None:
         off = queries(DATA / f"{half}-offcatalog.jsonl")
         lost = [q for q in needed if empty(q, tools, scorer)]
         let = [q for q in off if not empty(q, tools, scorer)]
+        talk = sum(q not in let for q in off[:SMALL_TALK])
+        service = sum(q not in let for q in off[SMALL_TALK:])
         print(f"{half}: needed kept {1 - len(lost) / len(needed):.3f} ({len(needed) - len(lost)}"
               f" of {len(needed)}); off-catalog turned away {1 - len(let) / len(off):.3f} "
-              f"({len(off) - len(let)} of {len(off)})", flush=True)
+              f"({len(off) - len(let)} of {len(off)}: small talk {talk} of "
+              f"{len(off[:SMALL_TALK])}, a missing service {service} of "
+              f"{len(off[SMALL_TALK:])})", flush=True)
         if not args.quiet:
             for q in lost:
                 print(f"  needed, turned away: {q}")

@@ -18,7 +18,23 @@ than to RestBench's tools), and the per-set fit above is ruled by the many long 
 short training request of each public set counts (few sets have many), those of API-Bank,
 RestBench and ToolBench too (train/data).
 
-    nice -n 10 python train/abstention.py --out toolcat/search/models/zero-shot-abstain.npz
+The second part turns away a request for a service the catalog lacks ("order me a large
+pepperoni pizza" against developer tools), which lies as near to the catalog's tools as a short
+request it serves. A logistic model over features of the request against the catalog
+(toolcat.search.abstain.FEATURES: the small-talk contrast, the best cosine and its lift over
+the catalog's centre, BM25F evidence, the share of the request's words some tool has, how much
+nearer the request is to its nearest kind of service (KINDS) than to any kind a tool of the
+catalog is nearest to, and its length) is fitted on the training requests: each against its
+own set's catalog (needs a tool) and against two catalogs of other sets (or other domains of
+Seal-Tools, the other RestBench service) that have no tool within a cosine of NEAR_DUPLICATE of
+the tools it needs (cannot serve it). Its threshold is the least under which both parts
+together turn away at most 0.5% of each set's training requests, as above. It is measured on
+the held-out requests, ToolAlpaca's evaluation set, BFCL's irrelevance requests and the
+chit-chat phrases, never fitted on.
+
+    nice -n 10 python train/abstention.py --out toolcat/search/models/zero-shot-abstain.npz \
+        --off-catalog toolcat/search/models/zero-shot-offcatalog.npz \
+        --report train/results-abstention.json
 """
 
 from __future__ import annotations
@@ -26,36 +42,265 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tool_model import BENCHDATA, CONVERTED, MEASURED_ONLY, ROOT, TRAINED, load_set
+from tool_model import BENCHDATA, CONVERTED, MEASURED_ONLY, ROOT, TRAINED, LabeledSet, load_set
 
 KEPT = 0.995  # of each set's training requests that need a tool: 0.5%, so that sets unlike
 # them stay within the 2% the decision may cost (at 0.98 ToolAlpaca lost 2.4%)
 PER_SET = 300  # requests scored per set and split (a seeded sample beyond)
 NO_TOOL = 300  # requests no tool fits scored per file (a seeded sample beyond)
+OTHERS = 2  # catalogs of other sets each training request is a negative against
+NEAR_DUPLICATE = 0.8  # a catalog with a tool this near to a needed one might serve it
+SMALLEST = 20  # tools of a domain (Seal-Tools) or service (RestBench) to be a catalog
+BUNDLES = 40  # catalogs of several parts
+BUNDLED = (3, 13)  # parts in a bundle: from 3 to 12
+COVERS = (0.0, 0.25, 0.3, 0.35, 0.4, 0.45)  # the model's `cover`, chosen among these
+L2 = 0.01  # the logistic model's ridge, on standardized features
+
+KINDS = {  # a kind of service -> a sentence of what it does
+    "food delivery": "order food delivery or takeout from a restaurant: pizza, burgers, sushi",
+    "restaurants": "find a restaurant nearby and book a table for dinner",
+    "groceries": "buy groceries and household supplies from a supermarket",
+    "recipes and cooking": "find a recipe and cooking instructions for a meal",
+    "smart home": "control smart home devices: lights on or off, the thermostat, door locks",
+    "flights": "search and book airline flights and check flight status",
+    "hotels": "find and book a hotel room or vacation rental",
+    "rides and taxis": "call a taxi or ride share car to a destination",
+    "public transit": "train and bus schedules, public transport routes and tickets",
+    "maps and directions": "get driving directions, maps, distances and places nearby",
+    "weather": "get the weather forecast, temperature and rain for a city",
+    "music": "play music, songs, albums, artists and playlists",
+    "movies and tv": "movies, tv shows, actors, ratings and streaming",
+    "books": "books, authors, reading lists and libraries",
+    "podcasts and radio": "listen to podcasts and radio stations",
+    "video games": "video games, players, game stats and esports",
+    "sports": "sports scores, teams, matches, leagues and players",
+    "news": "latest news headlines and articles",
+    "stocks and investing": "stock prices, market quotes, trading and investment portfolios",
+    "banking": "bank account balance, transfers and transactions",
+    "payments": "send money, pay a bill, payment processing and refunds",
+    "cryptocurrency": "cryptocurrency prices, bitcoin wallets and blockchain transactions",
+    "accounting and invoices": "invoices, bookkeeping, expenses and taxes",
+    "insurance": "insurance policies, quotes and claims",
+    "shopping": "shop online for products, compare prices, place an order and track it",
+    "shipping and parcels": "ship a package, track a parcel delivery and postage",
+    "real estate": "houses and apartments for sale or rent, property listings",
+    "jobs and hiring": "job listings, resumes, candidates and hiring",
+    "payroll and hr": "employees, payroll, vacation requests and human resources",
+    "health and fitness": "workouts, steps, calories, sleep and fitness tracking",
+    "medical": "doctors, symptoms, medications, prescriptions and medical appointments",
+    "pets": "pet care, dog walking, veterinarians and animal adoption",
+    "dating": "dating profiles, matches and romance",
+    "events and tickets": "concerts, events and buying tickets",
+    "email": "read, write, send and search email messages",
+    "calendar": "calendar events, meetings and scheduling appointments",
+    "chat and messaging": "send a chat message to a person or channel",
+    "phone calls and sms": "make a phone call or send a text message sms",
+    "social media": "social media posts, followers, likes and profiles",
+    "notes and documents": "notes, documents, wikis and pages",
+    "files and storage": "files, folders, uploads and cloud storage",
+    "spreadsheets": "spreadsheets, rows, columns and cells",
+    "project management": "tasks, tickets, issues, boards and sprints",
+    "code repositories": "source code repositories, commits, branches and pull requests",
+    "software builds and deployment": "builds, ci pipelines, deployments and releases",
+    "cloud infrastructure": "cloud servers, virtual machines, containers and kubernetes clusters",
+    "databases": "database tables, sql queries and records",
+    "monitoring and logs": "monitoring, metrics, alerts, logs and incidents",
+    "security": "vulnerabilities, security scans, passwords and access permissions",
+    "customer relationships": "customers, sales leads, deals and contacts crm",
+    "customer support": "support tickets and help desk conversations with customers",
+    "marketing and ads": "marketing campaigns, advertising and newsletters",
+    "web search": "search the web for pages and information",
+    "translation": "translate text between languages",
+    "math and calculation": "calculate, solve equations, convert units and do math",
+    "science": "physics, chemistry, biology and scientific data",
+    "education": "courses, lessons, students, quizzes and homework",
+    "images and photos": "images and photos: generate, edit, resize and search pictures",
+    "video": "videos: upload, edit, stream and transcribe",
+    "design": "graphic design files, mockups and prototypes",
+    "cars and vehicles": "cars, vehicles, fuel, parking and charging",
+    "energy and utilities": "electricity, gas and water usage and utility bills",
+    "legal": "laws, contracts, legal cases and compliance",
+    "government and public records": "government services, permits and public records",
+    "travel planning": "trip itineraries, tourist attractions and travel guides",
+    "fashion and beauty": "clothes, fashion, beauty and cosmetics",
+    "gardening and agriculture": "plants, gardening, farming and crops",
+    "religion and astrology": "horoscopes, astrology and religious texts",
+    "jokes and entertainment": "jokes, trivia, quotes and fun facts",
+    "time and dates": "current time, time zones, dates and holidays",
+    "geography": "countries, cities, populations and geographic data",
+}
 
 
 def contrasts(query: np.ndarray, negatives: np.ndarray, tools: np.ndarray) -> np.ndarray:
     return np.asarray((query @ negatives.T).max(axis=1) - (query @ tools.T).max(axis=1))
 
 
+@dataclass
+class Example:
+    """A request against one catalog, as far as the features need it (they depend on the
+    model's `cover`, chosen after these are computed)."""
+
+    text: str
+    query: np.ndarray
+    best: float
+    lexical: tuple[float, float]
+    kinds: Any  # toolcat.search.abstain.CatalogKinds
+
+
+class Catalogs:
+    """Catalogs to measure requests against: a set's whole catalog, a part of one (the tools
+    of one Seal-Tools domain, of one RestBench service) or a bundle of parts of several sets,
+    each with its BM25F index and kinds, built on first use."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.built: dict[str, tuple[Any, np.ndarray, Any]] = {}
+
+    def examples(self, catalog: Catalog, texts: list[str], queries: np.ndarray
+                 ) -> list[Example]:
+        from toolcat.search.abstain import catalog_kinds, lexical_features
+        from toolcat.search.bm25 import BM25Scorer
+
+        if catalog.name not in self.built:
+            self.built[catalog.name] = (BM25Scorer(catalog.tools), catalog.vectors,
+                                        catalog_kinds(self.model, catalog.vectors))
+        lexical, vectors, kinds = self.built[catalog.name]
+        best = (queries @ vectors.T).max(axis=1)
+        return [Example(t, q, float(b), lexical_features(lexical, t), kinds)
+                for t, q, b in zip(texts, queries, best, strict=True)]
+
+
+@dataclass
+class Catalog:
+    name: str
+    tools: list  # toolcat Tools
+    vectors: np.ndarray
+    sets: frozenset[str]  # the labeled sets its tools come from
+
+
+def whole(data: LabeledSet) -> Catalog:
+    return Catalog(data.name, data.tools, data.vectors, frozenset({data.name}))
+
+
+def parts(data: LabeledSet) -> list[Catalog]:
+    """The catalogs a set gives: one per Seal-Tools domain or RestBench service (of at least
+    SMALLEST tools), else the whole catalog."""
+    if data.name not in ("seal_tools", "restbench"):
+        return [whole(data)]
+    found: dict[str, list[int]] = {}
+    for i, tool in enumerate(data.tools):
+        found.setdefault((tool.server or "").split("/")[0], []).append(i)
+    return [Catalog(f"{data.name}:{key}", [data.tools[i] for i in rows], data.vectors[rows],
+                    frozenset({data.name}))
+            for key, rows in found.items() if len(rows) >= SMALLEST]
+
+
+def bundles(pool: list[Catalog], rng: np.random.Generator) -> list[Catalog]:
+    """BUNDLES catalogs of several parts each (BUNDLED), as a catalog of several servers is:
+    what a request for a missing service meets among tools of many kinds."""
+    made = []
+    for n in range(BUNDLES):
+        chosen = [pool[i] for i in rng.choice(len(pool), int(rng.integers(*BUNDLED)),
+                                                replace=False)]
+        made.append(Catalog(f"bundle{n}", [t for c in chosen for t in c.tools],
+                            np.vstack([c.vectors for c in chosen]),
+                            frozenset().union(*(c.sets for c in chosen))))
+    return made
+
+
+def sample(rng: np.random.Generator, rows: list[int], size: int) -> list[int]:
+    return rows if len(rows) <= size else sorted(rng.choice(rows, size, replace=False).tolist())
+
+
+def labeled(data: LabeledSet, rows: list[int], pool: list[Catalog], catalogs: Catalogs,
+            embedder: Any, rng: np.random.Generator
+            ) -> tuple[list[Example], list[Example], np.ndarray, list[str]]:
+    """`rows` against their own catalog (they need a tool of it), and each against OTHERS
+    catalogs of the pool (one part, one bundle) without a near duplicate of a tool it needs
+    (none can serve it), with the requests' vectors and texts."""
+    texts = [data.texts[i] for i in rows]
+    queries = embedder.encode(texts)
+    own = catalogs.examples(whole(data), texts, queries)
+    single = [c for c in pool if not c.name.startswith("bundle") and c.name != data.name]
+    many = [c for c in pool if c.name.startswith("bundle")]
+    away = []
+    for j, row in enumerate(rows):
+        needed = data.vectors[data.relevant[row]]
+        for choices in (single, many)[:OTHERS]:
+            for k in rng.permutation(len(choices))[:5].tolist():  # the first that cannot serve
+                if float((needed @ choices[k].vectors.T).max()) < NEAR_DUPLICATE:
+                    away += catalogs.examples(choices[k], [texts[j]], queries[j:j + 1])
+                    break
+    return own, away, queries, texts
+
+
+def matrix(model: Any, examples: list[Example]) -> np.ndarray:
+    from toolcat.search.abstain import features
+
+    return np.vstack([features(model, e.kinds, e.query[None, :], np.array([e.best]),
+                               [e.lexical], [e.text]) for e in examples])
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
+    """A weighted logistic regression (Newton's method, a ridge of L2 on standardized
+    features): the weights and bias on the features as they are."""
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = np.column_stack([(x - mean) / scale, np.ones(len(x))])
+    ridge = L2 * np.diag(np.r_[np.ones(x.shape[1]), 0.0])
+    beta = np.zeros(z.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ beta))
+        gradient = z.T @ (weight * (p - y)) + ridge @ beta
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + ridge
+        beta -= np.linalg.solve(hessian, gradient)
+    weights = beta[:-1] / scale
+    return weights, float(beta[-1] - mean @ weights)
+
+
+def fit(model: Any, train: dict[str, Any]) -> tuple[Any, dict[str, float]]:
+    """The model fitted on the training requests (`train`: per set, its examples against
+    its own catalog and against others, and which of them small talk already turns away),
+    its threshold the least under which both parts turn away at most 1 - KEPT of each set's
+    training requests that need a tool; and that least per set."""
+    xs, ys, weights = [], [], []
+    for own, away, _ in train.values():
+        xs += [matrix(model, own), matrix(model, away)]
+        ys += [np.zeros(len(own)), np.ones(len(away))]
+        weights += [np.full(len(own), 1 / len(own)), np.full(len(away), 1 / len(away))]
+    weight = np.concatenate(weights)
+    found, bias = fit_logistic(np.vstack(xs), np.concatenate(ys), weight * len(weight) / 2)
+    shaped = replace(model, weights=found, bias=bias)
+    bars = {}
+    for name, (own, _, small) in train.items():
+        scores = np.sort(shaped.score(matrix(shaped, own)[~small]))[::-1]
+        allowed = int(np.floor(len(own) * (1 - KEPT))) - int(small.sum())
+        bars[name] = float(scores[max(allowed, 0)]) if allowed < len(scores) else -np.inf
+    return replace(shaped, threshold=round(max(bars.values()), 4)), bars
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--off-catalog", type=Path)
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
     from toolcat.catalog.load import load_catalog
     from toolcat.config.paths import demo_catalog
-    from toolcat.search.abstain import SHORT_WORDS, Abstention
+    from toolcat.search.abstain import FEATURES, SHORT_WORDS, Abstention, OffCatalog
     from toolcat.search.embeddings import load_embedder
     from toolcat.search.semantic import tool_vectors
     from toolcat.tune.chitchat import CHITCHAT
 
+    started = time.time()
     embedder = load_embedder()  # the default model: the decision is fitted for it alone
     negatives = embedder.encode(list(CHITCHAT))
     sets = [load_set(n, BENCHDATA / n, True) for n in TRAINED]
@@ -63,8 +308,7 @@ def main() -> None:
     rng = np.random.default_rng(38)
     fitted = {}
     for s in sets:
-        rows = s.train if len(s.train) <= PER_SET else sorted(
-            rng.choice(s.train, PER_SET, replace=False).tolist())
+        rows = sample(rng, s.train, PER_SET)
         found = contrasts(embedder.encode([s.texts[i] for i in rows]), negatives, s.vectors)
         fitted[s.name] = float(np.quantile(found, KEPT))
     margin = round(max(0.0, *fitted.values()), 4)
@@ -78,37 +322,88 @@ def main() -> None:
             short_fitted[f"{s.name} ({len(rows)})"] = float(np.quantile(found, KEPT))
     short_margin = round(max(margin, *short_fitted.values()), 4)
     print("short requests' margin per set:", short_fitted, "->", short_margin)
-    report: dict = {"margin": margin, "per_set": fitted, "short_margin": short_margin,
-                    "short_per_set": short_fitted, "needed_turned_away": {},
-                    "no_tool_turned_away": {}}
     decision = Abstention(negatives, margin, short_margin)
-    for s in sets + held:
-        rows = s.test if len(s.test) <= PER_SET else sorted(
-            rng.choice(s.test, PER_SET, replace=False).tolist())
-        texts = [s.texts[i] for i in rows]
-        found = contrasts(embedder.encode(texts), negatives, s.vectors)
-        share = float(np.mean(found > decision.margins(texts)))
-        report["needed_turned_away"][s.name] = round(share, 4)
-        print(f"{s.name:16} held-out requests that need a tool turned away: {share:.1%}")
+
+    # the off-catalog model: requests against their own catalog and against other sets'
+    model = OffCatalog(negatives, tuple(KINDS), embedder.encode(list(KINDS.values())),
+                       np.zeros(len(FEATURES)), 0.0, 0.0, 0.0)
+    catalogs = Catalogs(model)
+    pool = [p for s in sets + converted for p in parts(s)]  # never the measured-only sets
+    pool += bundles(pool, rng)
+    split: dict[str, dict[str, Any]] = {"train": {}, "test": {}}
+    for s in sets + converted + held:
+        for side in ("train", "test"):
+            rows = sample(rng, getattr(s, side), PER_SET)
+            if rows:
+                own, away, queries, texts = labeled(s, rows, pool, catalogs, embedder, rng)
+                small = contrasts(queries, negatives, s.vectors) > decision.margins(texts)
+                split[side][s.name] = (own, away, small)
+    chosen: dict[float, tuple[float, Any, dict[str, float]]] = {}
+    for cover in COVERS:
+        off, bars = fit(replace(model, cover=cover), split["train"])
+        caught = float(np.mean([np.mean(off.score(matrix(off, away)) > off.threshold)
+                                for _, away, _ in split["train"].values()]))
+        chosen[cover] = (caught, off, bars)
+        print(f"cover {cover}: training requests against other catalogs turned away "
+              f"{caught:.1%} (threshold {off.threshold})", flush=True)
+    cover = max(COVERS, key=lambda c: chosen[c][0])
+    _, off, bars = chosen[cover]
+    weights, bias, threshold = off.weights, off.bias, off.threshold
+    took = time.time() - started
+    print("weights:", dict(zip(FEATURES, weights.round(3).tolist(), strict=True)),
+          "bias", round(bias, 3), "threshold per set", bars, "->", threshold)
+    report: dict = {"margin": margin, "per_set": fitted, "short_margin": short_margin,
+                    "short_per_set": short_fitted,
+                    "off_catalog": {"weights": dict(zip(FEATURES, weights.round(4).tolist(),
+                                                        strict=True)),
+                                    "bias": round(bias, 4), "threshold": threshold,
+                                    "threshold_per_set": bars, "kinds": len(KINDS),
+                                    "cover": cover, "caught_per_cover": {
+                                        str(c): round(chosen[c][0], 4) for c in COVERS},
+                                    "fit_seconds": round(took)},
+                    "needed_turned_away": {}, "other_catalog_turned_away": {},
+                    "no_tool_turned_away": {}}
+    for side in ("train", "test"):
+        for name, (own, away, small) in split[side].items():
+            share = float(np.mean(small | (off.score(matrix(off, own)) > threshold)))
+            across = float(np.mean(off.score(matrix(off, away)) > threshold))
+            report["needed_turned_away"][f"{name} {side}"] = round(share, 4)
+            report["other_catalog_turned_away"][f"{name} {side}"] = round(across, 4)
+            print(f"{name:16} {side:5} needed turned away {share:.1%} (small talk alone "
+                  f"{small.mean():.1%}); against other catalogs turned away {across:.1%}")
     demo = load_catalog(str(demo_catalog()))
-    catalogs = {s.name: s.vectors for s in sets + held}
-    catalogs["demo"] = tool_vectors(demo.tools, embedder)[0]
+    demo_tools = list(demo.tools)
+    demo_set = LabeledSet("demo", demo_tools, [], [], tool_vectors(demo_tools, embedder)[0],
+                          [], [], np.arange(len(demo_tools)))
     for name in ("chitchat", "bfcl_irrelevance"):
         path = ROOT / "tests" / "data" / "tune" / f"{name}.jsonl"
         texts = [json.loads(line)["query"] for line in path.read_text().splitlines()]
         if len(texts) > NO_TOOL:
             texts = [texts[i] for i in sorted(rng.choice(len(texts), NO_TOOL, replace=False))]
         vectors = embedder.encode(texts)
-        for catalog, tools in catalogs.items():
-            share = float(np.mean(contrasts(vectors, negatives, tools)
-                                  > decision.margins(texts)))
-            report["no_tool_turned_away"][f"{name} on {catalog}"] = round(share, 4)
-            print(f"{name} ({len(texts)}) on {catalog}: turned away {share:.1%}")
+        for s in [*sets, *converted, *held, demo_set]:
+            small = contrasts(vectors, negatives, s.vectors) > decision.margins(texts)
+            found = matrix(off, catalogs.examples(
+                Catalog(s.name, s.tools, s.vectors, frozenset()), texts, vectors))
+            both = float(np.mean(small | (off.score(found) > threshold)))
+            report["no_tool_turned_away"][f"{name} on {s.name}"] = {
+                "small talk alone": round(float(small.mean()), 4), "both": round(both, 4)}
+            print(f"{name} ({len(texts)}) on {s.name}: turned away {small.mean():.1%} -> "
+                  f"{both:.1%}")
     if args.out:
         np.savez_compressed(args.out, vectors=negatives.astype(np.float16),
                             margin=np.float32(margin), short_margin=np.float32(short_margin),
                             model=np.array(embedder.ident))
         print(f"wrote {args.out} ({args.out.stat().st_size / 1e3:.0f} kB)")
+    if args.off_catalog:
+        np.savez_compressed(args.off_catalog, model=np.array(embedder.ident),
+                            small_talk=negatives.astype(np.float16),
+                            kinds=np.array(off.kinds), features=np.array(FEATURES),
+                            kind_vectors=off.kind_vectors.astype(np.float16),
+                            weights=weights, bias=np.float64(bias),
+                            threshold=np.float64(threshold), cover=np.float64(cover))
+        print(f"wrote {args.off_catalog} ({args.off_catalog.stat().st_size / 1e3:.0f} kB)")
+    print(f"fitted in {took:.0f} s")
     if args.report:
         args.report.write_text(json.dumps(report, indent=1) + "\n")
 

@@ -87,3 +87,55 @@ def test_small_talk_is_still_turned_away_on_a_real_catalog(run, shared_cache, re
     result = run("pick", "-c", str(REAL / "fresh-catalog.json"), request_text, "--json")
     found = json.loads(result.stdout)
     assert found["picks"] == [] and "nearer to requests no tool fits" in found["message"]
+
+
+def test_a_request_for_a_service_the_catalog_lacks_is_turned_away(run, shared_cache):
+    """On a catalog of developer tools (dev: GitHub, GitLab, Slack, Kubernetes, files), a
+    request for food delivery is as near to its tools as a short request it serves; the
+    off-catalog model sees that no tool is about food, says so, and the catalog's own
+    requests keep their tools."""
+    catalog = str(REAL / "dev-catalog.json")
+    result = run("pick", "-c", catalog, "get me a pad thai delivered from the place downstairs",
+                 "--allow-unsafe", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["picks"] == [], found["picks"]
+    assert "no tool of this catalog is about" in found["message"], found["message"]
+    assert "zero-shot" in found["message"]
+    explained = run("pick", "-c", catalog, "get me a pad thai delivered from the place "
+                    "downstairs", "--allow-unsafe", "--explain")
+    assert "no tool of this catalog is about" in explained.stdout
+    # the caller's threshold alone: no abstention
+    plain = json.loads(run("pick", "-c", catalog, "get me a pad thai delivered from the "
+                           "place downstairs", "--allow-unsafe", "--json", "--min-score",
+                           "0.05").stdout)
+    assert plain["picks"]
+    needed = [json.loads(line) for line in
+              (REAL / "dev-queries.jsonl").read_text(encoding="utf-8").splitlines()][:12]
+    for row in needed:
+        asked = json.loads(run("pick", "-c", catalog, row["query"], "--allow-unsafe",
+                               "--json").stdout)
+        assert asked["picks"], (row["query"], asked["message"])
+
+
+def test_a_tampered_off_catalog_model_is_not_used(tmp_path, monkeypatch):
+    """The model file is data: weights past the bound, another feature list or another
+    model's name and it is not used (no request is turned away by it)."""
+    import numpy as np
+
+    from toolcat.search import abstain
+
+    with np.load(abstain.OFF_CATALOG, allow_pickle=False) as stored:
+        good = {key: stored[key] for key in stored.files}
+    for change in ({"weights": good["weights"] * 1e6}, {"features": np.array(["best"])},
+                   {"model": np.array("another-model")}, {"threshold": np.float64("nan")}):
+        path = tmp_path / "model.npz"
+        np.savez(path, **{**good, **change})
+        monkeypatch.setattr(abstain, "OFF_CATALOG", path)
+        abstain.shipped_off_catalog.cache_clear()
+        assert abstain.shipped_off_catalog(str(good["model"])) is None, change
+    monkeypatch.setattr(abstain, "OFF_CATALOG", tmp_path / "model.npz")
+    np.savez(tmp_path / "model.npz", **good)
+    abstain.shipped_off_catalog.cache_clear()
+    assert abstain.shipped_off_catalog(str(good["model"])) is not None
+    abstain.shipped_off_catalog.cache_clear()

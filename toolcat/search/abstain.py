@@ -1,5 +1,7 @@
-"""A tuning's abstention: a request is turned away ("no tool fits") when it is nearer to the
-requests no tool fits than to any evidence for a tool.
+"""Abstention: a request is turned away ("no tool fits") when it is nearer to the requests no
+tool fits than to any evidence for a tool (a tuning's, and the zero-shot one shipped with the
+default model), or, with no tuning, when it asks for a service no tool of the catalog offers
+(`OffCatalog`, below).
 
 The tuning keeps the embeddings of requests no tool fits (toolcat's built-in small talk and
 the requests a user labeled `relevant: []`) and a margin. For a request q:
@@ -27,6 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from toolcat.model import Tool
+from toolcat.search.bm25 import BM25Scorer
 
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
 MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
@@ -129,3 +134,150 @@ def far_from_tools(abstention: Abstention, queries: np.ndarray, best: np.ndarray
         return np.zeros(len(queries), dtype=bool)
     nearest = (queries @ abstention.vectors.T).max(axis=1)
     return np.asarray(nearest - best > abstention.margins(texts))
+
+
+# --- requests for a service the catalog lacks (the zero-shot decision's second part) ---
+#
+# A short request for a missing service ("order me a large pepperoni pizza" against a catalog
+# of developer tools) lies as near to the catalog's tools as a short request it serves: its
+# cosine alone cannot tell them apart. What can: no content word of it is in any tool's text
+# (no lexical evidence), its nearest kind of service (food delivery) is the nearest kind of no
+# tool of the catalog, and it lies no nearer to the best tool than to the catalog's centre.
+# A logistic model over those features (and the small-talk contrast above), fitted once on
+# public sets, each request against its own catalog and against other sets' catalogs that
+# cannot serve it (train/abstention.py), turns a request away when its score passes the
+# threshold that keeps 99.5% of each training set's requests that need a tool.
+
+OFF_CATALOG = Path(__file__).parent / "models" / "zero-shot-offcatalog.npz"
+FEATURES = ("small_talk", "best", "over_centre", "lexical", "known_words", "kind_gap",
+            "words")
+MAX_WEIGHT = 100.0  # a stored weight past it is no fitted model: the file is not used
+
+
+@dataclass(frozen=True)
+class OffCatalog:
+    """The shipped model: the built-in small talk's vectors, the kinds of service (a name and
+    a unit vector each), a weight per FEATURES, the bias and the threshold of the score, and
+    `cover`: the least cosine to a kind of a tool nearest to it for the catalog to be about
+    that kind (a tool of a catalog of developer tools is always nearest to some kind, "food
+    delivery" for port forwarding, but far from it)."""
+
+    small_talk: np.ndarray
+    kinds: tuple[str, ...]
+    kind_vectors: np.ndarray
+    weights: np.ndarray
+    bias: float
+    threshold: float
+    cover: float
+
+    def score(self, features: np.ndarray) -> np.ndarray:
+        """The log-odds that each request (a row of FEATURES) asks for no tool of the
+        catalog."""
+        return np.asarray(features @ self.weights + self.bias, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class CatalogKinds:
+    """What a catalog is about, computed once per catalog: the unit vector of its centre, and
+    for each kind of service the highest cosine to it of a tool whose nearest kind it is
+    (`strength`, 0 when none is)."""
+
+    centre: np.ndarray
+    strength: np.ndarray
+
+
+def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
+    """The kinds of service of the catalog whose tools' unit vectors are the rows of `tools`
+    (linear in the tools: one product with the few kinds' vectors)."""
+    centre = tools.mean(axis=0) if len(tools) else np.zeros(tools.shape[1])
+    norm = float(np.linalg.norm(centre))
+    near = tools @ model.kind_vectors.T  # tools x kinds
+    strength = np.zeros(len(model.kinds))
+    if len(tools):
+        np.maximum.at(strength, near.argmax(axis=1), near.max(axis=1))
+    return CatalogKinds(centre / norm if norm else centre, strength)
+
+
+def lexical_features(lexical: BM25Scorer, query: str) -> tuple[float, float]:
+    """The lexical evidence of a request in a catalog: log(1 + the best tool's BM25F evidence,
+    in nats), and the share of the request's content words (its stems, without the values it
+    names) found in some tool's text (1 when it has none)."""
+    from toolcat.search.bm25 import SERVER
+    from toolcat.search.text import stems, without_values
+
+    found, _ = lexical.evidence(query)
+    best = float(found.max()) if len(found) else 0.0
+    asked = set(stems(without_values(query)))
+    known = sum(1 for s in asked
+                if lexical.term_id(s) is not None or lexical.term_id(SERVER + s) is not None)
+    return float(np.log1p(max(best, 0.0))), known / len(asked) if asked else 1.0
+
+
+def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: np.ndarray,
+             lexical: Sequence[tuple[float, float]], texts: Sequence[str]) -> np.ndarray:
+    """FEATURES of each request (rows of unit vectors `queries`, `best` its highest cosine to
+    a tool, `lexical` its `lexical_features`, `texts` the requests) against one catalog."""
+    small_talk = (queries @ model.small_talk.T).max(axis=1) - best
+    over_centre = best - queries @ kinds.centre
+    near = queries @ model.kind_vectors.T
+    covered = kinds.strength >= model.cover
+    # a catalog about no kind (every tool far from all of them) says nothing of the request's
+    gap = near.max(axis=1) - np.where(covered, near, -1.0).max(axis=1) if covered.any() \
+        else np.zeros(len(queries))
+    count = np.array([np.log(1 + len(t.split())) for t in texts], dtype=np.float64)
+    words = np.asarray(lexical, dtype=np.float64).reshape(len(texts), 2)
+    return np.column_stack([small_talk, best, over_centre, words[:, 0], words[:, 1], gap,
+                            count]).astype(np.float64)
+
+
+def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.ndarray,
+             nearest: Tool) -> str:
+    """Why a request of FEATURES `row` (and unit vector `query`) was turned away, in words:
+    the kind of service it asks for that no tool is about, else the features that weighed
+    most; and the tool nearest to it (`nearest`)."""
+    parts = row * model.weights
+    kind = int((query @ model.kind_vectors.T).argmax())
+    if kinds.strength[kind] < model.cover and parts[FEATURES.index("kind_gap")] > 0:
+        return (f"no tool of this catalog is about {model.kinds[kind]} (nearest: "
+                f"{nearest.qualified_name})")
+    top = [FEATURES[i] for i in np.argsort(-parts)[:2] if parts[i] > 0]
+    return "no tool fits its words and kind of service (" + ", ".join(
+        f"{name} {row[FEATURES.index(name)]:.2f}" for name in top) + \
+        f"; nearest: {nearest.qualified_name})"
+
+
+@functools.cache
+def shipped_off_catalog(ident: str) -> OffCatalog | None:
+    """The off-catalog model fitted for the embedding model `ident` (OFF_CATALOG), or None
+    when none was fitted for it or the file is not one."""
+    try:
+        with np.load(OFF_CATALOG, allow_pickle=False) as stored:
+            model = str(stored["model"])
+            found = OffCatalog(stored["small_talk"].astype(np.float32),
+                               tuple(str(k) for k in stored["kinds"]),
+                               stored["kind_vectors"].astype(np.float32),
+                               stored["weights"].astype(np.float64), float(stored["bias"]),
+                               float(stored["threshold"]), float(stored["cover"]))
+            names = tuple(str(f) for f in stored["features"])
+    except (OSError, KeyError, ValueError):
+        return None
+    size = found.small_talk.shape[1] if found.small_talk.ndim == 2 else -1
+    if model != ident or names != FEATURES or found.weights.shape != (len(FEATURES),) \
+            or found.kind_vectors.shape != (len(found.kinds), size) \
+            or not np.all(np.abs(found.weights) <= MAX_WEIGHT) \
+            or not all(np.isfinite([found.bias, found.threshold, found.cover])):
+        return None
+    return found
+
+
+def beyond_catalog(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
+                   best: np.ndarray, lexical: Sequence[tuple[float, float]],
+                   texts: Sequence[str], nearest: Sequence[Tool]) -> list[str | None]:
+    """Why the off-catalog model turns each request (as for `features`; `nearest` its
+    nearest tool) away (`why_away`), or None when its score is not over the threshold."""
+    if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
+        return [None] * len(queries)
+    found = features(model, kinds, queries, best, lexical, texts)
+    over = model.score(found) > model.threshold
+    return [why_away(model, kinds, found[i], queries[i], nearest[i]) if over[i] else None
+            for i in range(len(queries))]

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from toolcat.model import Tool
+from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
@@ -129,6 +130,7 @@ class HybridScorer:
         self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
+        self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
 
     @property
     def ready(self) -> bool:
@@ -314,28 +316,53 @@ class HybridScorer:
     def turned_away_many(self, queries: Sequence[str], *, cached: bool = True) -> list[bool]:
         """`turned_away` for each of `queries` (`cached`: through the embedding cache, as
         `scores_many`)."""
-        from toolcat.search.abstain import far_from_tools, shipped
+        return [reason is not None for reason in self.away_reasons(queries, cached=cached)]
+
+    def away_reasons(self, queries: Sequence[str], *, cached: bool = True
+                     ) -> list[str | None]:
+        """Why the zero-shot abstention turns each of `queries` away (None: it does not):
+        nearer to small talk than to every tool, or asking for what no tool of the catalog
+        is about (toolcat.search.abstain.shipped_off_catalog)."""
+        from toolcat.search.abstain import (
+            beyond_catalog,
+            catalog_kinds,
+            far_from_tools,
+            lexical_features,
+            shipped,
+            shipped_off_catalog,
+        )
         from toolcat.search.embeddings import embed_texts
 
         semantic = self._semantic
         abstention = shipped(self.embedder.ident) if semantic is not None else None
         if semantic is None or abstention is None or not queries or not len(self.tools):
-            return [False] * len(queries)
+            return [None] * len(queries)
         # a request that names one of the catalog's servers is for its tools, whatever the
         # rest of it says ("what is the weather tomorrow" with a weather server); the others
         # are embedded as the scores just embedded them, so their vectors are not encoded again
         asked = [q for q in queries if self.servers.strip(q) == q]
         if not asked:
-            return [False] * len(queries)
+            return [None] * len(queries)
         if cached:  # one read of the embedding cache, as `semantic.similarity` would do
             vectors = embed_texts(semantic.embedder, asked, cache=semantic.cache)[0]
-            best = np.max(vectors @ semantic.vectors.T, axis=1)
+            similarity = vectors @ semantic.vectors.T
         else:
-            best = np.max(semantic.similarity(asked), axis=1)
+            similarity = semantic.similarity(asked)
             vectors = np.stack([self.embedder.query_vector(q) for q in asked])
-        away = dict(zip(asked, far_from_tools(abstention, vectors, best, asked),
-                        strict=True))
-        return [bool(away.get(q, False)) for q in queries]
+        best = np.max(similarity, axis=1)
+        reasons: list[str | None] = [
+            "the request is nearer to requests no tool fits (small talk) than to any tool"
+            if away else None for away in far_from_tools(abstention, vectors, best, asked)]
+        model = shipped_off_catalog(self.embedder.ident)
+        if model is not None:  # what small talk let through, the off-catalog model may not
+            if self._kinds is None:
+                self._kinds = catalog_kinds(model, semantic.vectors)
+            lexical = [lexical_features(self.lexical, q) for q in asked]
+            nearest = [self.tools[int(i)] for i in similarity.argmax(axis=1)]
+            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, nearest)
+            reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
+        away = dict(zip(asked, reasons, strict=True))
+        return [away.get(q) for q in queries]
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:

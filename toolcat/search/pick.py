@@ -194,7 +194,7 @@ def pick(
         if best is not None:
             message += f"; {_unsafe_best(best)}"
     else:
-        message = _none_fits(choice, built, turned_away=done.turned_away, min_score=min_score)
+        message = _none_fits(choice, built, away=done.away, min_score=min_score)
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
                       past_fit=past, best_unsafe=best, **policy)
 
@@ -209,13 +209,14 @@ def _unsafe_best(best: Scored) -> str:
 @dataclass(frozen=True)
 class _Ranking:
     """One scoring of a pick: the scorer it was built as, the tools kept, the tools over the
-    floor and within max_candidates that the cut left out, whether an abstention turned the
-    request away, and the best fit of the whole catalog when it is unsafe."""
+    floor and within max_candidates that the cut left out, why an abstention turned the
+    request away (None: it did not), and the best fit of the whole catalog when it is
+    unsafe."""
 
     built: Scorer
     found: tuple[Scored, ...]
     past: tuple[str, ...] = ()
-    turned_away: bool = False
+    away: str | None = None
     best_unsafe: Scored | None = None
 
 
@@ -239,8 +240,9 @@ def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float
         kept = fit(s.score for s in found)
         past = tuple(s.tool.qualified_name for s in found[kept:])
         found = found[:kept]
-    if found and abstains and isinstance(built, Abstaining) and built.turned_away(query):
-        return _Ranking(built, (), past, turned_away=True)
+    away = _away(built, query) if found and abstains else None
+    if away is not None:
+        return _Ranking(built, (), past, away=away)
     return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe)
 
 
@@ -255,16 +257,27 @@ def _check_bounds(max_candidates: int, min_score: float | None,
         raise UsageError("timeout_ms must be more than 0")
 
 
-def _none_fits(choice: ScorerChoice, built: Scorer, *, turned_away: bool,
+def _away(built: Scorer, query: str) -> str | None:
+    """Why an abstention turns `query` away (None: none does): hybrid's zero-shot one says
+    which of its parts did (toolcat.search.abstain), a tuning's is nearness to small talk."""
+    from toolcat.search.hybrid import HybridScorer
+
+    if isinstance(built, HybridScorer):
+        return built.away_reasons([query], cached=False)[0]
+    if isinstance(built, Abstaining) and built.turned_away(query):
+        return "the request is nearer to requests no tool fits (small talk) than to any tool"
+    return None
+
+
+def _none_fits(choice: ScorerChoice, built: Scorer, *, away: str | None,
                min_score: float) -> str:
     """Why pick picked nothing: the request was turned away (by the tuning's abstention,
     else the zero-shot one of the model that ranked), or nothing reached the floor."""
-    if not turned_away:
+    if away is None:
         return f"no tool fits: none scored at least {min_score:g} with {choice.name}"
     by = choice.tuning.label if choice.tuning is not None else \
         f"{ranking_model(built) or choice.name}, zero-shot"
-    return (f"no tool fits: the request is nearer to requests no tool fits (small talk) "
-            f"than to any tool ({by})")
+    return f"no tool fits: {away} ({by})"
 
 
 def _chosen(scorer: str | Scorer | ScorerFunction | None, tools: Sequence[Tool],
