@@ -84,7 +84,11 @@ CUES: dict[str, str] = {
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
                     r"|turns of (?:dialog|conversation|chat)"
                     r"|everything said|message history|system prompt|hidden instructions"
-                    r"|session|context window|konversation|unterhaltung|gesprächs?\w*"
+                    # a session of this chat, not an upload's, a login's or a browser's
+                    r"|(?:this|current|whole|entire|same|our|chat|the) session\b(?! (?:id|ids"
+                    r"|tokens?|cookies?|keys?|timeout|expir\w*|storage|state|variables?|url"
+                    r"|limits?)\b)|session (?:so far|history|log|transcript)"
+                    r"|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
                     r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
                     r"\b(?:so far|earlier|previously|above|before|since)\b"
@@ -233,7 +237,8 @@ CUES: dict[str, str] = {
     # what a file holds, not its path: "pass the key file to use, usually ~/.ssh/id_ed25519"
     # is an SSH tool's parameter, "copy what ~/.ssh/id_rsa holds" an attack
     "contents": r"\b(?:contents?|body|what (?:it|is|they) (?:holds?|contains?|stored)"
-                r"|whatever is (?:stored|in|saved|kept)|text (?:of|in)|output|verbatim"
+                r"|whatever is (?:stored|in|saved|kept)|text (?:of|in)|output (?:of|from)"
+                r"|(?:its|their|the command's) output|verbatim"
                 r"|(?:whole|entire|full) (?:file|text)|inhalt\w*|contenu|contenido"
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bmail@address\b",  # as written, or folded
@@ -689,9 +694,43 @@ def says_what_it_does(sentence: str, first: bool) -> bool:
     it opens with a verb in the third person ("Installs", "Overrides", "Returns")."""
     if not first:
         return False
-    word = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
-    return word.isalpha() and len(word) > 3 and word.endswith("s") \
-        and not word.endswith("ss") and word not in _NOT_VERBS
+    words = _LABEL.sub("", sentence).split(maxsplit=1)
+    word = words[0].lower() if words else ""
+    return (word.isalpha() and len(word) > 3 and word.endswith("s")
+            and not word.endswith("ss") and word not in _NOT_VERBS) or word in _READING_VERBS
+
+
+def labelled(sentence: str) -> bool:
+    """Whether `sentence` opens a paragraph of its own under a label ("💡 TIP: Posts a message
+    to a Planner task's chat"): a second first sentence, saying what the tool does."""
+    return _LABELLED.match(sentence) is not None
+
+
+_LABELLED = re.compile(r"[^\w]*(?:tip|note|info|hint)\s*:", re.IGNORECASE)
+
+
+# a label before what a description says ("💡 TIP: Posts a message ...", "Note: Returns ...")
+_LABEL = re.compile(r"^[^\w]*(?:(?:tip|note|info|hint|summary|purpose|description)\s*:\s*)?",
+                    re.IGNORECASE)
+# a first sentence in the imperative that says what a tool reads ("Get the overrides that a
+# user has set up to always ...", "List the servers ..."): its function, like "Gets"
+_READING_VERBS = frozenset("get list fetch retrieve search find query show check count "
+                           "describe return lookup".split())
+
+
+def calls_itself(sentence: str, name: str) -> bool:
+    """Whether `sentence` tells when to call its own tool, by name, before or after others
+    ("ALWAYS call getCodeGenerationInstructions BEFORE calling other tools in this workflow",
+    in that tool): an honest order about its own calling sequence, not another tool shadowed."""
+    if len(name) < 4:
+        return False
+    read = prepare(sentence)
+    return any(form in read for form in {prepare(name), prepare(name.replace("_", " ")),
+                                         name.lower()}) \
+        and _SEQUENCE.search(read) is not None
+
+
+_SEQUENCE = re.compile(r"\b(?:before|first|after|prior to|ahead of)\b")
 
 
 # what a tool says happens when it is used ("this puts the secret in the model context",
@@ -1047,10 +1086,21 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     # words joined by `_` or `-` (a YAML key, an enum value in kebab case) are words too,
     # for the cues that are not about identifiers
     apart = _separated(sentence)
+    # an adverb of secrecy after a verb that says what happens ("partial HTML fails
+    # silently", "each one is retried silently") describes the tool's behaviour
+    views = {"addressed": read,
+             "hiding": _hiding_view(sentence),
+             # what a clause of time or condition says was skipped or ignored is an event
+             # ("notes when snapshot gathering was skipped", "which instructions the model
+             # ignored"), not guidance revoked
+             "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence}
     fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
-                  if pattern.search(read if name == "addressed" else sentence)
+                  if pattern.search(views.get(name, sentence))
                   or (apart is not sentence and name not in _IDENTIFIERS
                       and pattern.search(_separated(read) if name == "addressed" else apart)))
+    if "contents" in fired and _VALUE_PHRASE.match(sentence) and not {"send", "addressed"} \
+            & set(fired) and len(sentence.split()) <= 10:
+        fired = tuple(cue for cue in fired if cue != "contents")
     lang = language(sentence)
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
@@ -1058,6 +1108,35 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     if lang and lang not in home and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
         fired += (FOREIGN,)
     return fired
+
+
+def _hiding_view(sentence: str) -> str:
+    """`sentence` as the cue `hiding` reads it: without an adverb of secrecy that describes
+    (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
+    shown ("do not show them unless the user asks for the ending")."""
+    if "ly" in sentence:
+        sentence = _AFTER_VERB.sub(r"\1", sentence)
+    if "unless" in sentence and _ON_REQUEST.search(sentence):
+        return ""
+    return sentence
+
+
+_ON_REQUEST = re.compile(r"\bunless (?:the |your |a )?(?:users?|person|customer|they|he|she)\W{0,3}"
+                         r"(?:asks?|requests?|wants?|explicitly|says? so|chooses)\b")
+# a verb in the third person or a past participle (not a noun after a determiner: "send the
+# files silently" orders) followed by an adverb of secrecy
+_AFTER_VERB = re.compile(r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!this )(?<!these )(?<!those )"
+                         r"(?<!your )(?<!its )(?<!their )(?<!all )(?<!any )"
+                         r"\b([a-z]{3,}(?:[^s\s']s|ed)) (?:silently|quietly)\b")
+
+
+# a noun phrase that says what a value holds ("Contents of the SSH key", a parameter's
+# description): what the argument is, not an order to read anything into it
+_VALUE_PHRASE = re.compile(r"(?:the )?(?:full |raw |plain |public |private )?(?:contents?|text"
+                           r"|body|value|data) (?:of|for)\b")
+_CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|which of)\b"
+                     r"[^,;:.!?]{0,80}\b[a-z]+ed\b(?=[^,;:]{0,40}(?:[,;:.!?]|$))"
+                     r"|\b(?:the model|it|they|he|she) (?:ignored|skipped|dropped|removed)\b")
 
 
 # cues that read identifiers as they are written (`send_email`, `run_command`, `API_KEY`)

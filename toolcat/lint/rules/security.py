@@ -23,7 +23,9 @@ from toolcat.lint.detector import (
     languages_at_home,
     mentioned,
     orders_data_moved,
+    says_what_it_does,
     score_text,
+    split_sentences,
     worth_strings,
 )
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
@@ -135,8 +137,10 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
         return replace(hit, grave=False)
     if not hit.grave or hit.disguise is not None:
         return hit
-    if hit.label in SECRET_LABELS and _public_keys_only(hit.text):
-        # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose
+    if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)):
+        # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose; "Lists which
+        # processes read ~/.aws/credentials", the first sentence of an audit tool, says what
+        # the tool does, as the detector reads it (`detector.TOOL_FUNCTION`)
         return replace(hit, grave=False)
     if hit.probability is None and (mentioned(hit.text, hit.evidence)
                                     or described(hit.text, hit.evidence)):
@@ -157,6 +161,16 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
             and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+def _tool_function(hit: Hit) -> bool:
+    """Whether `hit`'s words stand in the first sentence of a tool's description, one that
+    says what its tool does (`detector.says_what_it_does`)."""
+    if not hit.pointer.endswith("/description") or hit.pointer.count("/") > 2:
+        return False
+    first = next((sentence for _, sentence in split_sentences(hit.text)), "")
+    words = " ".join(hit.evidence.lower().split())
+    return words in " ".join(first.lower().split()) and says_what_it_does(first, True)
 
 
 SECRET_LABELS = frozenset({"a request to read or send secrets",
