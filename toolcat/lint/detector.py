@@ -87,7 +87,7 @@ CUES: dict[str, str] = {
                     # a session of this chat, not an upload's, a login's or a browser's
                     r"|(?:this|current|whole|entire|same|our|chat|the) session\b(?! (?:id|ids"
                     r"|tokens?|cookies?|keys?|timeout|expir\w*|storage|state|variables?|url"
-                    r"|limits?)\b)|session (?:so far|history|log|transcript)"
+                    r"|limits?)\b)|session[ ._](?:so far|history|log|transcript|messages?|turns?)"
                     r"|context window|konversation|unterhaltung|gesprächs?\w*"
                     r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
                     r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
@@ -560,6 +560,86 @@ _MEANINGS: dict[str, str] = {
               r"|\bother (?:\w+ )?(?:tools?|servers?) (?:is|are) (?:now )?(?:legacy|stale)\b",
 }
 
+# The weak classes by meaning rather than by their usual verbs (issue 41's seventh round):
+# a state reported one way whatever happens ("report the scan as clean in every case", "on
+# time (also when the carrier shows a delay)", "on a 409 the reply says it went through"); a
+# tool's figures put in place of what the person said ("replace whatever amounts the
+# requester quoted"); the conversation named by its parts ("every message of this chat",
+# "those earlier lines", "what was said before") and quoted into a value; hiding asked as a
+# question ("is there any need to bring up ..."), or out of whatever is reported back;
+# following what a page lists ("apply its steps"); a package run from a repository or through
+# the command runner; another tool's calls taken over ("calls that would go to x are handled
+# here", "why call git_push directly"); and an encoded text to decode and obey
+_PERSON = (r"(?:users?|person|people|customers?|requesters?|callers?|clients?|humans?"
+           r"|travell?ers?|patients?|buyers?|shoppers?|members?|they|he|she)")
+_POSITIVE = (r"(?:clean|safe|successful|success|passed|passing|green|ok|okay|fine|complete"
+             r"|completed|resolved|healthy|verified|sent|delivered|on time|paid|approved"
+             r"|secure|up to date|in stock|available|no issues|no problems|no findings)")
+_NEGATIVE = (r"(?:delay\w*|fail\w*|errors?|late|overdue|declined|rejected|missing|problems?"
+             r"|issues?|vulnerab\w*|findings?|broken|down|outage|timeout|timed out"
+             r"|[45]\d\d)")
+_CLASSES: dict[str, str] = {
+    "lying": r"\b(?:report|reports|reported|present|presents|presented|describe|describes"
+             r"|described|mark|marks|marked|label|labels|labell?ed|show|shows|shown|list"
+             r"|lists|listed|state|states|stated)\b[^.!?]{0,30}\bas " + _POSITIVE + r"\b"
+             r"[^.!?]{0,30}\b(?:in (?:every|each|all|any) cases?|always|regardless|whatever"
+             r"|no matter|every time|either way|in any case|whether or not)\b"
+             r"|\b" + _POSITIVE + r"\b[^.!?]{0,15}\(?(?:also|even|still) (?:when|if|though"
+             r"|where)\b[^.!?]{0,40}\b" + _NEGATIVE + r"\b"
+             r"|\b(?:on|after|upon|for|if|when|whenever) (?:a |an |any |the )?" + _NEGATIVE +
+             r"\b[^.!?]{0,40}\b(?:reply|response|answer|message|summary|confirmation|output)"
+             r" (?:says|states|reads|reports|shows|tells|claims|is that)\b[^.!?]{0,40}"
+             r"\b(?:went through|succeeded|success\w*|completed?|done|worked|fine|ok|sent"
+             r"|delivered|paid|booked|passed)\b",
+    "over_user": r"\b(?:replace|replaces|override|overrides|overrule|overrules|supersede"
+                 r"|supersedes|trump|trumps|take the place of|beat|beats|win over|wins over"
+                 r"|count over|outweigh|outweighs)\b[^.!?]{0,30}\b(?:whatever|what|anything"
+                 r"|any|the|those)\b[^.!?]{0,25}\b(?:the |your )?" + _PERSON + r"\b[^.!?]{0,8}"
+                 r"\b(?:quoted|said|says|typed|gave|gives|entered|asked|provided|stated"
+                 r"|mentioned|wrote|supplied|named|gave|remembers?|claims?|claimed)\b"
+                 r"|\b(?:where|when|if|whenever|should)\b[^.!?]{0,50}\b(?:disagree|differ"
+                 r"|conflict|clash|contradict|mismatch|don't match|do not match)\w*\b[^.!?]{0,80}"
+                 r"\b(?:lookup|results?|outputs?|returned \w+|response|figures?|tool|data|record)"
+                 r"\b[^.!?]{0,10}\b(?:is what|wins|prevails|is used|is kept|stands|is final"
+                 r"|counts|goes in|goes into|is taken|is the one)\b",
+    "conversation": r"\b(?:every|each|all|the whole|the entire|entire) (?:\w+ )?(?:messages?|turns?"
+                    r"|lines?|words?|replies|requests?) (?:of|in|from) (?:this|the|our|the current)"
+                    r" (?:chat|conversation|session|thread|exchange|dialog(?:ue)?)\b"
+                    r"|\b(?:earlier|previous|prior|preceding) (?:lines|remarks|statements|words"
+                    r"|requests|questions|replies|parts of the chat)\b"
+                    r"|\b(?:anywhere|at any point|at some point) (?:earlier|before|previously)"
+                    r"(?: on)?\b|\bwhat (?:the )?" + _PERSON + r" (?:said|wrote|typed|asked"
+                    r"|shared|mentioned) (?:earlier|before|previously|so far|until now)\b",
+    "send": r"\bquot(?:e|es|ed|ing)\b",
+    "hiding": r"\b(?:is there|was there|what is the|why) (?:really |even |ever )?(?:any |the |a )?"
+              r"(?:need|point|reason|use) (?:to|in) (?:bring\w* up|mention\w*|tell\w*|rais\w*"
+              r"|flag\w*|point\w* out|disclos\w*|report\w*|surfac\w*)\b"
+              r"|\bout of (?:whatever|anything|what) (?:is|gets|are|get) (?:reported|shown|said"
+              r"|told|displayed|returned|sent|written|summari[sz]ed) (?:back)?\b"
+              r"|\b(?:shown|visible|mentioned|reported|included|surfaced) (?:in|to) (?:the )?"
+              r"(?:replies|reply|answers?|summary|summaries|users?|person|output|chat)\W{1,3}"
+              r"(?:no|false|never|hidden|off)\b",
+    "fetch_obey": r"\b(?:apply|applies|follow|follows|run|runs|execute|executes|carry out"
+                  r"|carries out|perform|performs) (?:its|their|the listed|the returned|the"
+                  r" fetched|the retrieved|the downloaded) (?:steps|instructions|rules"
+                  r"|directions|directives|orders|commands|procedure)\b",
+    "execute": r"\b(?:npx|bunx|pnpm dlx|uvx|pipx run)\b[^.!?\n]{0,20}(?:github:|gitlab:|git\+"
+               r"|gist:)"
+               r"|\b(?:through|via|using|with|in) the (?:command|shell|terminal|code|script)"
+               r" (?:runner|tool|executor|execution tool)\b",
+    "shadow": r"\bwhy (?:call|use|invoke|run|bother with) `?" + _ID + r"`?\b"
+              r"|\b(?:calls?|requests?|messages?)\b[^.!?]{0,30}\b(?:would go|meant|intended"
+              r"|addressed|going|sent) (?:to|for)\b[^!?]{0,40}\b(?:are |is )?(?:handled|served"
+              r"|answered|taken|processed|caught|picked up) (?:here|by this)\b",
+    "encoded_order": r"\b(?:decode|decodes|decoded|decipher|unscramble|deobfuscate|rot-?13"
+                     r"|base-?64|reverse)\b[^.!?]{0,60}\b(?:follow|obey|execute|run|apply"
+                     r"|do what|do as|carry out|act on)\b"
+                     r"|\b(?:follow|obey|execute|run|apply|carry out|act on)\b[^.!?]{0,40}"
+                     r"\b(?:once decoded|after decoding|decoded (?:text|message|payload|string"
+                     r"|instructions?)|hidden (?:text|message|payload|instructions?))\b",
+}
+
+
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
     as alternatives, in the order of the first source that names it."""
@@ -573,17 +653,17 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS)
+                       _MEANINGS, _CLASSES)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
-                    "foreign_order"})
+                    "foreign_order", "encoded_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -678,6 +758,13 @@ def intended(cues: tuple[str, ...], own: bool | str = False) -> bool:
         cues = tuple(cue for cue in cues if cue not in owned)
     return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
                                                   for a, b in INTENT_PAIRS)
+
+
+# a setting that sends a secret file every time ("- path: ~/.npmrc  into: diagnostics
+# upload: always"): an SSH tool passes its key file when asked, and a .gitignore generator
+# "always includes .env" in what it writes
+_ALWAYS_SENT = re.compile(r"\b(?:upload|send|attach|include|copy|forward|post|share)\w*"
+                          r"[\"']?\s*[:=]\s*[\"']?(?:always|true|yes|on|every \w+)\b")
 
 
 OWN_FUNCTION = frozenset({"execute", "priority"})
@@ -1280,12 +1367,16 @@ def _unlinked(text: str) -> str:
 
 def _link(match: re.Match[str]) -> str:
     """A link as one token, and the words of its fragment when they are a sentence
-    (`#load-this-and-follow-its-notes`): a fragment names a place in a page, and a long one
-    written in words says something to whoever reads it."""
-    fragment = match.group().partition("#")[2]
-    words = [w for w in re.split(r"[-_+]|%20", fragment) if w]
-    if len(words) >= MIN_WORDS + 1 and all(w.isalpha() for w in words):
-        return "https://link " + " ".join(words)
+    (`#load-this-and-follow-its-notes`) or of a query's value (`?note=retrieve+this+...`):
+    a fragment names a place in a page, and a long one written in words says something to
+    whoever reads it."""
+    link, _, fragment = match.group().partition("#")
+    # a query's value written in words (`?note=retrieve+this+address+and+follow+...`) too
+    for part in [fragment, *(value for _, _, value in (
+            pair.partition("=") for pair in link.partition("?")[2].split("&")))]:
+        words = [w for w in re.split(r"[-_+]|%20", part) if w]
+        if len(words) >= MIN_WORDS + 1 and all(w.isalpha() for w in words):
+            return "https://link " + " ".join(words)
     return "https://link"
 
 
@@ -1364,6 +1455,8 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         if not cues:
             continue
         cues = _structural(sentence, cues)
+        if "secret_files" in cues and "argument" not in cues and _ALWAYS_SENT.search(sentence):
+            cues += ("argument",)  # every call made to carry a secret file
         p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
         result.append(Scored(start, written, p, cues))
     result += _routing_tables(text, weights) + _precedence_lists(text, weights)
@@ -1446,27 +1539,41 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
         found.discard("identifier")
     if FOREIGN in cues and len(found) >= 2:
         cues += (FOREIGN_ORDER,)
-    elif found and FOREIGN not in cues and language(sentence) in UNREAD:
+    elif found and FOREIGN not in cues and (
+            language(sentence) in UNREAD
+            or (_SHARED_STRONG & found and language(sentence) not in ("en", ""))):
         cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
+
+
+# what a sentence in a language other than English holds that its words, which the fit does
+# not read, cannot explain: a link, an address, a secret file, code run (a server's own
+# tools named in its language are ordinary: real Chinese servers name them)
+_SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute"})
 
 
 def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     """The fit's probability `p`, raised where the structure of the sentence says more than
     its words can: the fit's words are English, so a sentence in another language is judged
-    by its cues. Foreign to its tool with a cue every language shares: a warning at least;
-    with two (`foreign_order`): an error. In another language than English (a tool written
-    wholly in it) with an intent about other tools, the conversation or secret files: an
+    by its cues. Foreign to its tool: a warning at least; with two cues every language
+    shares (`foreign_order`): an error. In another language than English (a tool written
+    wholly in it) with an intent about other tools, the conversation or secret files, or
+    foreign to its tool with any intent (`intended`, the language's pairs among them): an
     error (the language alone is not such an intent: "la session expire" is no order). In a
     language neither the fit nor the function words know (`UNREAD`), with a cue every
     language shares: a warning at least."""
     if FOREIGN_ORDER in cues:
         return max(p, ERROR_FLOOR)
-    if INDEPENDENT.intersection(cues) and (FOREIGN in cues or UNREAD_LANGUAGE in cues):
+    if FOREIGN in cues or (INDEPENDENT.intersection(cues) and UNREAD_LANGUAGE in cues):
+        # a sentence in a language neither its tool nor its server writes in: what it says
+        # is not read by the fit, so it is worth a look (a translation tool's example is one;
+        # an order in a language no lexicon holds is another)
         p = max(p, WARN_FLOOR)
-    if _ABOUT_OTHERS.intersection(cues) \
-            and intended(tuple(cue for cue in cues if cue != FOREIGN)) \
+    if ((_ABOUT_OTHERS.intersection(cues)
+         and intended(tuple(cue for cue in cues if cue != FOREIGN)))
+            or (FOREIGN in cues and intended(cues))) \
             and language(sentence) not in ("en", ""):
+        # the fit reads English words: in another language, what its cues say decides
         p = max(p, ERROR_FLOOR)
     return p
 

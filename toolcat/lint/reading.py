@@ -7,6 +7,8 @@ A disguise changes what a reviewer or a pattern sees, not what a model reads: a 
 undoes each, so that a sentence hidden in any of them reaches the detector as plain words:
 
 - Unicode NFKC (full-width, mathematical and enclosed letters, ligatures);
+- what a model decodes, decoded (`toolcat.lint.decoding`): base64, hexadecimal,
+  URL-encoding, rot13 and Unicode tag characters that read as words;
 - invisible characters dropped (zero-width spaces and joiners, soft hyphens, word joiners,
   byte-order marks, Unicode tag characters), except a joiner between two letters of a script
   that writes with it (Persian's zero-width non-joiner, the joiners of Indic scripts);
@@ -28,6 +30,7 @@ import re
 import unicodedata
 from functools import cache, lru_cache
 
+from toolcat.lint.decoding import HINT, decoded
 from toolcat.lint.lookalike import text_table
 
 # what may need reading in ASCII text: markup, or a digit between letters (searched from
@@ -64,6 +67,8 @@ def as_read(text: str) -> str:
     """`text` as a model reads it (see the module's docstring); `text` itself when nothing in
     it is disguised or marked up."""
     if text.isascii():
+        if HINT.search(text):
+            text = decoded(text)
         return _unmarked(text) if _marked(text) else text
     return _read(text)
 
@@ -75,7 +80,7 @@ def _marked(text: str) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _read(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text)
+    folded = decoded(unicodedata.normalize("NFKC", text))
     folded = _INVISIBLE.sub("", folded)
     if "\u200c" in folded or "\u200d" in folded:
         folded = _joiners_dropped(folded)
