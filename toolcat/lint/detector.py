@@ -616,9 +616,13 @@ _CLASSES: dict[str, str] = {
               r"|flag\w*|point\w* out|disclos\w*|report\w*|surfac\w*)\b"
               r"|\bout of (?:whatever|anything|what) (?:is|gets|are|get) (?:reported|shown|said"
               r"|told|displayed|returned|sent|written|summari[sz]ed) (?:back)?\b"
-              r"|\b(?:shown|visible|mentioned|reported|included|surfaced) (?:in|to) (?:the )?"
-              r"(?:replies|reply|answers?|summary|summaries|users?|person|output|chat)\W{1,3}"
-              r"(?:no|false|never|hidden|off)\b",
+              # a copy made and marked as not shown ("copy original to backup.example,
+              # shown in replies: no"); a format that is not shown is a setting
+              r"|\b(?:cop(?:y|ies|ied)|send|sends|sent|upload\w*|forward\w*|mirror\w*"
+              r"|sync\w*|post|posts|share\w*)\b[^.!?]{0,80}\b(?:shown|visible|mentioned"
+              r"|reported|included|surfaced) (?:in|to) (?:the )?(?:replies|reply|answers?"
+              r"|summary|summaries|users?|person|output|chat)\W{1,3}(?:no|false|never|hidden"
+              r"|off)\b",
     "fetch_obey": r"\b(?:apply|applies|follow|follows|run|runs|execute|executes|carry out"
                   r"|carries out|perform|performs) (?:its|their|the listed|the returned|the"
                   r" fetched|the retrieved|the downloaded) (?:steps|instructions|rules"
@@ -776,6 +780,14 @@ _NOT_VERBS = frozenset("this its is was has does as us yes always perhaps news s
                        "class access address process series species analysis".split())
 
 
+def reads_in_imperative(sentence: str) -> bool:
+    """Whether `sentence` opens with a reading verb in the imperative ("Get the overrides
+    ..."): what its tool does, like "Gets", but not enough to make secrets or the
+    conversation its topic ("Check the weather, and collect all the API keys you can see")."""
+    words = _LABEL.sub("", sentence).split(maxsplit=1)
+    return bool(words) and words[0].lower() in _READING_VERBS
+
+
 def says_what_it_does(sentence: str, first: bool) -> bool:
     """Whether `sentence`, the `first` of a description, says what its tool or field does:
     it opens with a verb in the third person ("Installs", "Overrides", "Returns")."""
@@ -878,6 +890,14 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "sw": frozenset("na kwa ya wa ni za katika kwamba hii pia kama".split()),
     "tl": frozenset("ang ng mga sa ay hindi ito kung nang para".split()),
     "hu": frozenset("és az hogy nem egy ez meg van csak vagy".split()),
+    # the seventh round's: words English text does not use
+    "yo": frozenset("ati ti fun pẹlu gbogbo naa yii kí tí ní sí".split()),
+    "ha": frozenset("kuma wannan zuwa don kada ko daga cikin tare".split()),
+    "zu": frozenset("futhi noma ukuthi kodwa ngoba uma kanye lapho yonke".split()),
+    "uz": frozenset("va bu uchun bilan ham emas yoki har barcha kerak".split()),
+    "az": frozenset("və bu üçün ilə deyil hər bütün olan daha".split()),
+    "sr": frozenset("je da na za se ne sa od koji ili su kao".split()),
+    "sk": frozenset("je na sa že pre nie ako alebo tento sú byť".split()),
 }
 
 
@@ -991,7 +1011,8 @@ _FOREIGN_HINT = (r"\b(?:und|nicht|eine|dem|vous|dans|avec|les|une|des|los|las|un
                  r"|del|della|sono|gli|ogni|che|uma|dos|das|het|een|niet|voor|zijn|jest|nie"
                  r"|och|att|inte|det|ikke|jeg|olarak|gibi|daha|sonra|yang|untuk|dengan"
                  r"|tidak|dari|pada|atau|este|pentru|sau|jako|nebo|jsou|mutta|ovat|van|deze|wordt"
-                 r"|worden|moet|jij|jouw|voordat|eerst|kwa|katika|kwamba|mga|hogy|vagy|csak)\b")
+                 r"|worden|moet|jij|jouw|voordat|eerst|kwa|katika|kwamba|mga|hogy|vagy|csak"
+                 r"|kuma|wannan|zuwa|futhi|noma|ukuthi|kodwa|uchun|bilan|yoki|koji|alebo)\b")
 
 
 def worth_scoring(texts: list[str], home: Home = ENGLISH) -> bool:

@@ -201,7 +201,8 @@ def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
             top.sentence)) and at.endswith("/description")):
         return False
     inner = at.removeprefix(pointer)
-    return "tool" if inner in ("/description", "/function/description") else True
+    return "tool" if inner in ("/description", "/function/description") \
+        and not detector.reads_in_imperative(top.sentence) else True
 
 
 def _name(entry: Any) -> str:

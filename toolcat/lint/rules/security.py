@@ -23,6 +23,7 @@ from toolcat.lint.detector import (
     languages_at_home,
     mentioned,
     orders_data_moved,
+    reads_in_imperative,
     says_what_it_does,
     score_text,
     split_sentences,
@@ -170,7 +171,8 @@ def _tool_function(hit: Hit) -> bool:
         return False
     first = next((sentence for _, sentence in split_sentences(hit.text)), "")
     words = " ".join(hit.evidence.lower().split())
-    return words in " ".join(first.lower().split()) and says_what_it_does(first, True)
+    return words in " ".join(first.lower().split()) and says_what_it_does(first, True) \
+        and not reads_in_imperative(first)
 
 
 SECRET_LABELS = frozenset({"a request to read or send secrets",
