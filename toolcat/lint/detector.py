@@ -764,11 +764,11 @@ def intended(cues: tuple[str, ...], own: bool | str = False) -> bool:
                                                   for a, b in INTENT_PAIRS)
 
 
-# a setting that sends a secret file every time ("- path: ~/.npmrc  into: diagnostics
-# upload: always"): an SSH tool passes its key file when asked, and a .gitignore generator
-# "always includes .env" in what it writes
-_ALWAYS_SENT = re.compile(r"\b(?:upload|send|attach|include|copy|forward|post|share)\w*"
-                          r"[\"']?\s*[:=]\s*[\"']?(?:always|true|yes|on|every \w+)\b")
+# a secret file sent every time, told in the imperative or as a setting ("- path: ~/.npmrc
+# into: diagnostics  upload: always", "attach prefilled values on every request"): an SSH
+# tool passes its key file when asked, and a .gitignore generator "always includes .env"
+_ALWAYS_SENT = re.compile(r"\b(?:upload|send|attach|include|copy|forward|post|share|put|paste)"
+                          r"\b(?![\"']?\s*[:=]\s*[\"']?(?:false|no|never|off)\b)")
 
 
 OWN_FUNCTION = frozenset({"execute", "priority"})
@@ -1476,7 +1476,8 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         if not cues:
             continue
         cues = _structural(sentence, cues)
-        if "secret_files" in cues and "argument" not in cues and _ALWAYS_SENT.search(sentence):
+        if "secret_files" in cues and "always" in cues and "argument" not in cues \
+                and _ALWAYS_SENT.search(sentence):
             cues += ("argument",)  # every call made to carry a secret file
         p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
         result.append(Scored(start, written, p, cues))

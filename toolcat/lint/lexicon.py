@@ -35,7 +35,7 @@ _DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:przestarzał|устар
 # the languages (and "more": words of several) written in Latin letters, whose words an
 # ASCII text may hold
 LATIN = frozenset({"cs", "ro", "sw", "ms", "tl", "sv", "fi", "hu", "yo", "ha", "zu", "uz", "az",
-                   "sr", "sk", "more"})
+                   "sr", "sk", "forms", "more"})
 
 LEXICON: dict[str, dict[str, str]] = {
     "fa": {  # Persian
@@ -498,6 +498,38 @@ LEXICON: dict[str, dict[str, str]] = {
         "send": r"ສົ່ງ",
         "secrets": r"ລະຫັດຜ່ານ",
         "conversation": r"ສົນທະນາ",
+    },
+    # the same concepts in forms the lists above lacked (seventh round): "tell the customer
+    # that", "what the user gave is overridden", "the result is what is followed", "the
+    # earlier instructions no longer apply", a verb with its prefixes
+    "forms": {  # in Latin letters
+        "lying": r"\b(?:řekn\w*|sděl\w*|uveď\w*|oznam\w*|uvádí se|sdělí se|sdělujte)"
+                 r" (?:zákazník\w*|uživatel\w*|klient\w*),? že\b"
+                 r"|\b(?:powiedz|poinformuj|przekaż) (?:klient\w*|użytkownik\w*),? że\b"
+                 r"|\b(?:sabihin|ipaalam) (?:sa )?(?:customer|user|gumagamit|kliyente)[^.!?]{0,10}"
+                 r"\bna\b",
+        "over_user": r"\bmengatasi\b[^.!?]{0,40}\b(?:pengguna|pelanggan)\b"
+                     r"|\bmagkaiba\b[^.!?]{0,60}\b(?:sinabi|hiniling|sabi)\b[^.!?]{0,60}"
+                     r"\b(?:susundin|sundin|masusunod)\b"
+                     r"|\b(?:přednost před|má přednost)\b[^.!?]{0,40}\b(?:uživatel|zákazník)\w*",
+        "fetch_obey": r"\b\w*fuat\w*|\bfuate\b",
+        "revoke": r"\b(?:pokyny|pravidla|instrukce)\b[^.!?]{0,90}\b(?:již neplatí|už neplatí"
+                  r"|se neuplatňují)\b|\b(?:arahan|peraturan|amaran)\b[^.!?]{0,90}\b(?:tidak"
+                  r" lagi (?:terpakai|berlaku)|dibatalkan)\b",
+    },
+    "forms_scripts": {  # in scripts of their own
+        "hiding": r"אין (?:להציג|לציין|לספר|לדווח|להודיע|להראות)|אל (?:תציג|תציין|תספר|תדווח)"
+                  r"|জানাবেন না|বলবেন না|দেখাবেন না",
+        "lying": r"হলেও[^।.!?]{0,80}(?:জানাতে|বলতে|জানান|বলুন)"
+                 r"|יש לדווח רק|תמיד (?:לדווח|לומר) ש"
+                 r"|ακόμη κι αν[^.!?]{0,80}(?:πείτε|πες|αναφέρετε)",
+        "priority": r"գերակա|առաջնահերթ",
+        "over_user": r"(?:գերակա|կարևոր) է օգտատիրոջ"
+                     r"|מעל (?:מה ש)?(?:המשתמש|הלקוח)",
+        "revoke": r"ការណែនាំ(?:ពីមុន)?[^។.!?]{0,90}(?:លែងមានសុពលភាព|លែងអនុវត្ត)"
+                  r"|निर्देशन[^।.!?]{0,90}(?:लागू हुँदैन|लागू हुने छैन|रद्द|लागू होत नाहीत)"
+                  r"|(?:οδηγίες|κανόνες)[^.!?]{0,90}(?:δεν ισχύουν|καταργούνται|δεν εφαρμόζονται)",
+        "fetch_obey": r"εφαρμόζ\w*(?: όσα| ό,τι| τα βήματα)|ακολουθ\w*(?: όσα| ό,τι)",
     },
     # concepts the first lexicon's languages lacked: a tool's output, the reply, the user's
     # word set aside, additions to another tool's call, the conversation in other words
