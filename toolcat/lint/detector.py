@@ -62,6 +62,7 @@ CUES: dict[str, str] = {
                    r"|servers?|plugins?)\b(?! calls?\b)|\btools? (?:named|called)\b"
                    r"|\b(?:shell|terminal|filesystem|browser|browsing|fetch|web|http"
                    r"|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
+                   r"|\bthe (?:command|code|script|shell) (?:runner|executor)\b"
                    r"|(?<!-)(?<!- )\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write"
                    r"|transfer|delete|remove|update|upload|share|invite|merge|push|pay)"
                    r"_[a-z0-9_]+\b(?!-)",

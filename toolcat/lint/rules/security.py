@@ -136,6 +136,9 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
             and _LABEL.fullmatch(hit.text):
         # a category's name ("ignore-previous-instructions"), its words joined as a label's
         return replace(hit, grave=False)
+    if hit.grave and hit.label == SECRET_LIST and not literal:
+        # a backup tool lists the folders it copies; a default made of them is passed
+        return replace(hit, grave=False)
     if not hit.grave or hit.disguise is not None:
         return hit
     if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)):
@@ -175,6 +178,7 @@ def _tool_function(hit: Hit) -> bool:
         and not reads_in_imperative(first)
 
 
+SECRET_LIST = "a list of secret files"
 SECRET_LABELS = frozenset({"a request to read or send secrets",
                            "a request to put secrets into a tool's arguments"})
 _KEY_FILE = re.compile(r"(?:~/)?\.ssh/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)[\w.-]*")
