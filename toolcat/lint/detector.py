@@ -63,9 +63,10 @@ CUES: dict[str, str] = {
                    r"|\b(?:shell|terminal|filesystem|browser|browsing|fetch|web|http"
                    r"|code[ -]?runner|bash|email|mail|chat|payment) tool\b"
                    r"|\bthe (?:command|code|script|shell) (?:runner|executor)\b"
-                   r"|(?<!-)(?<!- )\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write"
+                   # (not a file's name: `/post_install.log`)
+                   r"|(?<!-)(?<!- )(?<!/)\b(?:[a-z0-9]+_)?(?:send|post|run|execute|create|write"
                    r"|transfer|delete|remove|update|upload|share|invite|merge|push|pay)"
-                   r"_[a-z0-9_]+\b(?!-)",
+                   r"_[a-z0-9_]+\b(?!-)(?!\.[a-z]{2,4}\b)",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
     # a home folder's config and cache hold settings, not secrets (~/.config/app/templates)
     "secret_files": r"~/\.(?!config/(?!gh/|gcloud/|hub)|local/|cache/)|\.ssh\b"
@@ -79,7 +80,9 @@ CUES: dict[str, str] = {
                r"|\bpasswort|\bmot de passe|contraseñ|\bhasł|парол|密码|パスワード"
                r"|\bapi[ _-]?keys?\b|\b(?:access|auth|bearer|refresh|session|github|npm|bot"
                r"|personal access) tokens?\b|\bsecrets?\b|\bcookies?\b|\bprivate keys?\b"
-               r"|\bseed phrase|\b[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
+               # a model's token counts (max_tokens, prompt_tokens) are no secret
+               r"|\bseed phrase|\b(?!(?:max|prompt|completion|input|output|total|num|reasoning"
+               r"|cached|min)_tokens?\b)[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
     "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
                     r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
@@ -1203,14 +1206,21 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              # what a clause of time or condition says was skipped or ignored is an event
              # ("notes when snapshot gathering was skipped", "which instructions the model
              # ignored"), not guidance revoked
-             "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence}
+             "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence,
+             # a field "populated only after ..." says when it holds a value
+             "send": _WHEN_FILLED.sub(" ", sentence) if "populated" in sentence else sentence,
+             # reporting a success once it is one is honest ("only report an answer once it
+             # is completed")
+             "lying": _ONCE_TRUE.sub(" ", sentence) if "once" in sentence or "only" in sentence
+             else sentence}
     fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
                   if pattern.search(views.get(name, sentence))
                   or (apart is not sentence and name not in _IDENTIFIERS
                       and pattern.search(_separated(read) if name == "addressed" else apart)))
-    if "contents" in fired and _VALUE_PHRASE.match(sentence) and not {"send", "addressed"} \
-            & set(fired) and len(sentence.split()) <= 10:
-        fired = tuple(cue for cue in fired if cue != "contents")
+    if ("contents" in fired or "revoke" in fired) and _VALUE_PHRASE.match(sentence) \
+            and not {"send", "addressed"} & set(fired) and len(sentence.split()) <= 10:
+        # "The ID of the policy to be canceled" names a value; it revokes nothing
+        fired = tuple(cue for cue in fired if cue not in ("contents", "revoke"))
     lang = language(sentence)
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
@@ -1242,8 +1252,15 @@ _AFTER_VERB = re.compile(r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!this )(?<!these )(?
 
 # a noun phrase that says what a value holds ("Contents of the SSH key", a parameter's
 # description): what the argument is, not an order to read anything into it
-_VALUE_PHRASE = re.compile(r"(?:the )?(?:full |raw |plain |public |private )?(?:contents?|text"
-                           r"|body|value|data) (?:of|for)\b")
+_VALUE_PHRASE = re.compile(r"(?:the |an? )?(?:full |raw |plain |public |private |unique )?"
+                           r"(?:contents?|text|body|value|data|ids?|identifiers?|names?"
+                           r"|numbers?) (?:of|for)\b")
+_WHEN_FILLED = re.compile(r"\bpopulated (?:only )?(?:after|when|once|if|by the system"
+                          r"|automatically)\b")
+_ONCE_TRUE = re.compile(r"\b(?:report|tell|say|answer|confirm|inform)\w*\b[^.!?]{0,40}"
+                        r"\b(?:once|only when|only after|only if|as soon as)\b[^.!?]{0,20}"
+                        r"\b(?:it|the \w+|they|this) (?:is|are|has|have) (?:been )?`?(?:completed?"
+                        r"|succeeded|done|finished|delivered|confirmed)\b")
 _CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|which of)\b"
                      r"[^,;:.!?]{0,80}\b[a-z]+ed\b(?=[^,;:]{0,40}(?:[,;:.!?]|$))"
                      r"|\b(?:the model|it|they|he|she) (?:ignored|skipped|dropped|removed)\b")
