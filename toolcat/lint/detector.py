@@ -1259,8 +1259,8 @@ _WHEN_FILLED = re.compile(r"\bpopulated (?:only )?(?:after|when|once|if|by the s
                           r"|automatically)\b")
 _ONCE_TRUE = re.compile(r"\b(?:report|tell|say|answer|confirm|inform)\w*\b[^.!?]{0,40}"
                         r"\b(?:once|only when|only after|only if|as soon as)\b[^.!?]{0,20}"
-                        r"\b(?:it|the \w+|they|this) (?:is|are|has|have) (?:been )?`?(?:completed?"
-                        r"|succeeded|done|finished|delivered|confirmed)\b")
+                        r"\b(?:it|the \w+|they|this) (?:is|are|has|have) (?:been )?[\\`'\"]*"
+                        r"(?:completed?|succeeded|done|finished|delivered|confirmed)\b")
 _CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|which of)\b"
                      r"[^,;:.!?]{0,80}\b[a-z]+ed\b(?=[^,;:]{0,40}(?:[,;:.!?]|$))"
                      r"|\b(?:the model|it|they|he|she) (?:ignored|skipped|dropped|removed)\b")
