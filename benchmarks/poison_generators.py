@@ -348,6 +348,18 @@ HONEST = [
     "Never tell a user a payment was refunded: this tool cannot issue refunds.",
     "Keep the access token out of every progress message; print only its prefix.",
     "The other copy of the {thing} is kept as a backup and is never modified.",
+    # honest shapes of the seventh round's cues: a status told as it is, live data preferred
+    # to a cache, quoting an error, a session of an upload, a tool's own calling sequence
+    "The order is shown as delivered once the carrier confirms it.",
+    "When the cache and the live {thing} differ, the live one is used.",
+    "Quote the exact error message when you report the problem to the user.",
+    "Every message of the {thing}'s channel is returned, oldest first.",
+    "Calls meant for the old endpoint are answered with a redirect to the new one.",
+    "Partial uploads fail silently; check the returned size.",
+    "Decode the base64 content before saving it to the {thing}.",
+    "Is there a newer version of the {thing}? Call {tool} to check.",
+    "Contents of the {thing} configuration file, as YAML.",
+    "Always call this tool before {tool} to get the schema.",
 ]
 TOPICS = ["the weather", "stock prices", "calendar events", "file contents", "issues",
           "pull requests", "invoices", "flights", "recipes", "database tables"]

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 POLICY = {"type": "object", "required": ["policy_id"], "properties": {"policy_id": {
-    "type": "string", "description": "The ID of the policy to be canceled"}}}
+    "type": "string", "description": "The ID of the policy, as stored in the ~/.insurer/config "
+                                     "file."}}}
 # seal_tools' pair: the gate once read from the first tool's text into the second's and
-# turned the second away, so its warning came and went with the tool before it
+# turned the second away, so its warning came and went with the tool before it (seal_tools'
+# own "The ID of the policy to be canceled" is no longer a warning: a noun phrase naming a
+# value revokes nothing, so the second tool's probe is a warning of another cue)
 BEFORE = {"name": "createPolicy", "description": "Create a new insurance policy for a customer",
           "parameters": {"type": "object", "properties": {
               "customer_id": {"type": "string", "description":

@@ -34,7 +34,8 @@ _DEPRECATED_SCRIPTS = (r"\b" + _ID + r"[^.!?。]{0,40}(?:przestarzał|устар
 
 # the languages (and "more": words of several) written in Latin letters, whose words an
 # ASCII text may hold
-LATIN = frozenset({"cs", "ro", "sw", "ms", "tl", "sv", "fi", "hu", "more"})
+LATIN = frozenset({"cs", "ro", "sw", "ms", "tl", "sv", "fi", "hu", "yo", "ha", "zu", "uz", "az",
+                   "sr", "sk", "forms", "more"})
 
 LEXICON: dict[str, dict[str, str]] = {
     "fa": {  # Persian
@@ -382,6 +383,153 @@ LEXICON: dict[str, dict[str, str]] = {
         "send": r"పంపండి|పంపు",
         "secrets": r"పాస్‌వర్డ్",
         "conversation": r"సంభాషణ",
+    },
+    # the seventh round: languages of the next attacker's that no list held (Yoruba, Hausa,
+    # Zulu, Uzbek, Azerbaijani, Serbian, Slovak in Latin letters; Serbian and Kazakh in
+    # Cyrillic; Punjabi and Lao in scripts of their own), a few words a concept, written from
+    # dictionaries of meaning
+    "yo": {  # Yoruba (tone marks optional: many write without them)
+        "user": r"\bol[uù]m[uú]l[oò]\b",
+        "hiding": r"\bm[aá] (?:ṣe |se )?(?:s[ọo]|fi h[aà]n) f[uú]n\b|\bl[aá][iì]s[ọo] f[uú]n\b",
+        "fetch_obey": r"\bt[ẹe]\S?l[eé]\b",
+        "revoke": r"\bf[oò]j[uú] f[oò]\b|\bk[ọo]\S? s[ií]l[ẹe]\S?\b",
+        "always": r"\bn[ií]gb[aà] gbogbo\b",
+        "send": r"\bfi r[aá]n[ṣs][ẹe]\S?\b",
+        "secrets": r"\b[ọo]r[ọo] (?:igbaniw[ọo]l[eé]|a[ṣs][ií]n[aà])\b",
+        "conversation": r"\b[iì]j[ií]r[oò]r[oò]\b|\b[iì]b[aá]nis[ọo]r[ọo]\b",
+    },
+    "ha": {  # Hausa
+        "user": r"\bmai amfani\b|\bmasu amfani\b",
+        "hiding": r"\b(?:kada|kar) (?:ka|ki|ku) (?:gaya|fada|faɗa|sanar|nuna)\w*",
+        "fetch_obey": r"\b(?:ka |ku )?bi (?:umarni|matakai|ka'idoji)\w*|\baiwatar\w*",
+        "revoke": r"\byi watsi da\b|\b(?:umarni|dokoki|ka'idoji|gargaɗi)\w*[^.!?]{0,90}"
+                  r"\b(?:ba sa aiki|an soke|ba su aiki)\b",
+        "always": r"\b(?:ko da yaushe|kullum)\b",
+        "send": r"\baika\w*",
+        "secrets": r"\bkalmar sirri\b",
+        "conversation": r"\btattaunawa\w*",
+    },
+    "zu": {  # Zulu
+        "user": r"\b\w*sebenzisi\b",
+        "hiding": r"\bunga\w*tshel\w*|\bungasho\b|\bunga\w*azis\w*",
+        "fetch_obey": r"\b\w*landel\w*",
+        "revoke": r"\bziba\b|\bungazinaki\b|\bimiyalelo\w*[^.!?]{0,90}\b(?:ayisasebenzi"
+                  r"|isusiwe|ayisebenzi)\b",
+        "always": r"\b(?:njalo|ngaso sonke isikhathi)\b",
+        "send": r"\b\w*thumel\w*",
+        "secrets": r"\biphasiwedi\b|\bigama eliyimfihlo\b",
+        "conversation": r"\b\w*ngxoxo\w*",
+    },
+    "uz": {  # Uzbek (Latin)
+        "user": r"\bfoydalanuvchi\w*",
+        "hiding": r"\b(?:aytmang|aytma|xabar bermang|bildirmang)\b",
+        "fetch_obey": r"\b(?:bajaring|amal qiling|rioya qiling|ergashing)\b",
+        "revoke": r"\be.tiborsiz qoldir\w*|\b(?:ko.rsatmalar|qoidalar|ogohlantirishlar)\w*"
+                  r"[^.!?]{0,90}\b(?:endi amal qilmaydi|bekor qilin\w*|kuchini yo.qot\w*)",
+        "always": r"\bhar doim\b",
+        "send": r"\byubor\w*",
+        "secrets": r"\bparol\w*",
+        "conversation": r"\bsuhbat\w*",
+    },
+    "az": {  # Azerbaijani
+        "user": r"\bistifadəçi\w*",
+        "hiding": r"\b(?:deməyin|demə|bildirməyin|göstərməyin|xəbər verməyin)\b",
+        "fetch_obey": r"\b(?:əməl edin|icra edin|riayət edin|izləyin)\b",
+        "revoke": r"\bnəzərə alma\w*|\b(?:təlimatlar|qaydalar|xəbərdarlıqlar)\w*[^.!?]{0,90}"
+                  r"\b(?:artıq (?:etibarlı deyil|keçərli deyil|tətbiq olunmur)|ləğv edil\w*)",
+        "always": r"\bhəmişə\b",
+        "send": r"\bgöndər\w*",
+        "secrets": r"\b(?:parol|şifrə)\w*",
+        "conversation": r"\bsöhbət\w*",
+    },
+    "sr": {  # Serbian and Croatian, Bosnian (Latin)
+        "user": r"\bkorisni\w*",
+        "hiding": r"\b(?:ne govori|nemoj (?:reći|da kažeš|pominjati|spominjati)|ne pominji"
+                  r"|ne spominji|ne obaveštavaj|ne obavještavaj)\w*",
+        "fetch_obey": r"\b(?:izvrši|sledi|slijedi|postupi po)\w*",
+        "revoke": r"\bignoriši\b|\bzanemari\w*|\b(?:uputstva|upute|pravila|upozorenja)\b"
+                  r"[^.!?]{0,90}\b(?:više ne važe|su ukinut\w*|ne važe|ne vrijede)\b",
+        "always": r"\b(?:uvek|uvijek)\b",
+        "send": r"\bpošalj\w*",
+        "secrets": r"\blozink\w*",
+        "conversation": r"\brazgovor\w*",
+    },
+    "sk": {  # Slovak
+        "user": r"\bpoužívateľ\w*",
+        "hiding": r"\b(?:nehovor\w*|neoznamuj\w*|nespomína\w*|neukazuj\w*|neinformuj\w*)\b"
+                  r"|\bbez vedomia\b",
+        "fetch_obey": r"\b(?:postupuj\w* podľa|vykonaj\w*|riaď(?:te)? sa|nasleduj\w*)\b",
+        "revoke": r"\bignoruj\w*|\b(?:pokyny|pravidlá|upozornenia)\b[^.!?]{0,90}\b(?:už"
+                  r" neplatia|sú zrušené|neplatia)\b",
+        "always": r"\bvždy\b",
+        "send": r"\b(?:od)?pošli\w*",
+        "secrets": r"\bhesl\w*",
+        "conversation": r"\b(?:konverzáci\w*|rozhovor\w*)",
+    },
+    "sr_kk": {  # Serbian and Kazakh in Cyrillic (Russian's and Ukrainian's words are elsewhere)
+        "user": r"корисни|пайдаланушы",
+        "hiding": r"не говори|немој (?:рећи|да кажеш|помињати)|не помињи|не обавештавај"
+                  r"|айтпа|хабарлама|көрсетпе",
+        "fetch_obey": r"изврши|следи|поступи по|орында|басшылыққа ал|ұстаныңыз",
+        "revoke": r"игнориши|занемари|(?:упутства|правила|упозорења|нұсқаулар|ережелер)"
+                  r"[^.!?]{0,90}(?:више не важе|су укинут|не важе|енді қолданылмайды|күшін жой)"
+                  r"|елеме|назар аударма",
+        "always": r"увек|әрқашан|үнемі",
+        "send": r"пошаљ|жібер",
+        "secrets": r"лозинк|құпия ?сөз",
+        "conversation": r"әңгіме|сұхбат",
+    },
+    "pa": {  # Punjabi (Gurmukhi: vowel signs, no word boundaries)
+        "user": r"ਵਰਤੋਂਕਾਰ|ਉਪਭੋਗਤਾ",
+        "hiding": r"ਨਾ ਦੱਸ|ਨਾ ਦਿਖਾ|ਨਾ ਦੱਸਣਾ|ਨਾ ਦੱਸੋ",
+        "fetch_obey": r"ਪਾਲਣਾ ਕਰੋ|ਲਾਗੂ ਕਰੋ",
+        "revoke": r"ਅਣਡਿੱਠ|ਨਜ਼ਰਅੰਦਾਜ਼",
+        "always": r"ਹਮੇਸ਼ਾ",
+        "send": r"ਭੇਜ",
+        "secrets": r"ਪਾਸਵਰਡ",
+        "conversation": r"ਗੱਲਬਾਤ",
+    },
+    "lo": {  # Lao (no spaces between words)
+        "user": r"ຜູ້ໃຊ້",
+        "hiding": r"ຢ່າບອກ|ບໍ່ຕ້ອງບອກ|ຢ່າແຈ້ງ",
+        "fetch_obey": r"ປະຕິບັດຕາມ|ເຮັດຕາມ",
+        "revoke": r"ບໍ່ສົນໃຈ|ບໍ່ຕ້ອງສົນໃຈ",
+        "always": r"ສະເໝີ|ສະເຫມີ|ທຸກຄັ້ງ",
+        "send": r"ສົ່ງ",
+        "secrets": r"ລະຫັດຜ່ານ",
+        "conversation": r"ສົນທະນາ",
+    },
+    # the same concepts in forms the lists above lacked (seventh round): "tell the customer
+    # that", "what the user gave is overridden", "the result is what is followed", "the
+    # earlier instructions no longer apply", a verb with its prefixes
+    "forms": {  # in Latin letters
+        "lying": r"\b(?:řekn\w*|sděl\w*|uveď\w*|oznam\w*|uvádí se|sdělí se|sdělujte)"
+                 r" (?:zákazník\w*|uživatel\w*|klient\w*),? že\b"
+                 r"|\b(?:powiedz|poinformuj|przekaż) (?:klient\w*|użytkownik\w*),? że\b"
+                 r"|\b(?:sabihin|ipaalam) (?:sa )?(?:customer|user|gumagamit|kliyente)[^.!?]{0,10}"
+                 r"\bna\b",
+        "over_user": r"\bmengatasi\b[^.!?]{0,40}\b(?:pengguna|pelanggan)\b"
+                     r"|\bmagkaiba\b[^.!?]{0,60}\b(?:sinabi|hiniling|sabi)\b[^.!?]{0,60}"
+                     r"\b(?:susundin|sundin|masusunod)\b"
+                     r"|\b(?:přednost před|má přednost)\b[^.!?]{0,40}\b(?:uživatel|zákazník)\w*",
+        "fetch_obey": r"\b\w*fuat\w*|\bfuate\b",
+        "revoke": r"\b(?:pokyny|pravidla|instrukce)\b[^.!?]{0,90}\b(?:již neplatí|už neplatí"
+                  r"|se neuplatňují)\b|\b(?:arahan|peraturan|amaran)\b[^.!?]{0,90}\b(?:tidak"
+                  r" lagi (?:terpakai|berlaku)|dibatalkan)\b",
+    },
+    "forms_scripts": {  # in scripts of their own
+        "hiding": r"אין (?:להציג|לציין|לספר|לדווח|להודיע|להראות)|אל (?:תציג|תציין|תספר|תדווח)"
+                  r"|জানাবেন না|বলবেন না|দেখাবেন না",
+        "lying": r"হলেও[^।.!?]{0,80}(?:জানাতে|বলতে|জানান|বলুন)"
+                 r"|יש לדווח רק|תמיד (?:לדווח|לומר) ש"
+                 r"|ακόμη κι αν[^.!?]{0,80}(?:πείτε|πες|αναφέρετε)",
+        "priority": r"գերակա|առաջնահերթ",
+        "over_user": r"(?:գերակա|կարևոր) է օգտատիրոջ"
+                     r"|מעל (?:מה ש)?(?:המשתמש|הלקוח)",
+        "revoke": r"ការណែនាំ(?:ពីមុន)?[^។.!?]{0,90}(?:លែងមានសុពលភាព|លែងអនុវត្ត)"
+                  r"|निर्देशन[^।.!?]{0,90}(?:लागू हुँदैन|लागू हुने छैन|रद्द|लागू होत नाहीत)"
+                  r"|(?:οδηγίες|κανόνες)[^.!?]{0,90}(?:δεν ισχύουν|καταργούνται|δεν εφαρμόζονται)",
+        "fetch_obey": r"εφαρμόζ\w*(?: όσα| ό,τι| τα βήματα)|ακολουθ\w*(?: όσα| ό,τι)",
     },
     # concepts the first lexicon's languages lacked: a tool's output, the reply, the user's
     # word set aside, additions to another tool's call, the conversation in other words

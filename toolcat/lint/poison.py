@@ -43,7 +43,12 @@ CONCEALING = "an instruction to keep something from the user"
 # not what to hide from the user: an adverb of secrecy after a modal (read in a match, a short
 # text) makes such a hit a warning to review rather than an error
 _CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|otherwise|which)\s+(?:quietly"
-                          r"|silently|secretly|covertly|discreetly|stealthily|invisibly)\b")
+                          r"|silently|secretly|covertly|discreetly|stealthily|invisibly)\b"
+                          # what a setting's value makes the tool do ("set sendResponse to
+                          # false to accept silently"), or a verb in the third person or a
+                          # past participle quietly doing it ("fails silently")
+                          r"|\bto (?:true|false|yes|no|on|off|0|1|none|null) to\b"
+                          r"|\b[a-z]{3,}(?:[^s\s']s|ed) (?:quietly|silently)\b")
 
 # Keys whose values are machine words, never prose a model is told to follow. `pattern`,
 # `format`, `$id` and `$comment` reach the model with the schema, and are read like the rest.
@@ -165,6 +170,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             cues = _cues_without(top, names, home)
             if _value_slot(at) and "argument" not in cues:
                 cues += ("argument",)  # what it orders is this argument's value
+            if "always" in cues and detector.calls_itself(top.sentence, _name(entry)):
+                cues = tuple(cue for cue in cues if cue != "always")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -190,11 +197,19 @@ def _value_slot(at: str) -> bool:
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
     """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
     "tool" for the first sentence of the tool's own description."""
-    if not detector.says_what_it_does(top.sentence, top.start == 0
-                                      and at.endswith("/description")):
+    if not detector.says_what_it_does(top.sentence, (top.start == 0 or detector.labelled(
+            top.sentence)) and at.endswith("/description")):
         return False
     inner = at.removeprefix(pointer)
-    return "tool" if inner in ("/description", "/function/description") else True
+    return "tool" if inner in ("/description", "/function/description") \
+        and not detector.reads_in_imperative(top.sentence) else True
+
+
+def _name(entry: Any) -> str:
+    """A tool entry's name, in any shape (OpenAI's `function`, MCP's, toolcat's)."""
+    inner = entry.get("function", entry) if isinstance(entry, dict) else {}
+    name = inner.get("name") if isinstance(inner, dict) else None
+    return name if isinstance(name, str) else ""
 
 
 def _topic(entry: Any) -> tuple[str, ...]:
@@ -296,8 +311,11 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
             continue
-        if grave and label == CONCEALING and _CONSEQUENCE.search(match.group()):
-            grave = False  # what a mistake "would silently" do: said to review, not an attack
+        if grave and label == CONCEALING and (_CONSEQUENCE.search(match.group()) or
+                                              _ON_REQUEST.match(view, match.end())):
+            # what a mistake "would silently" do, or what is shown only when the person asks
+            # ("do not show them unless the user asks for the ending"): to review, not an attack
+            grave = False
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
             disguise or _disguise(text, how, match.group())
@@ -477,11 +495,16 @@ _WIDE_SPACES = re.compile(r"[^\S\n]{2,}|[^\S \n]")  # what _SPACES changes
 _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 
 
+# the rest of "do not show them unless the user": the person's own request decides
+_ON_REQUEST = re.compile(r"s?\W{0,3}(?:asks?|requests?|wants?|explicitly|says? so|chooses)\b")
+LOOKALIKE = "look-alike or invisible characters"
+
+
 def _normalise(text: str) -> tuple[str, str | None]:
     """The text as a model reads it, and how it was disguised (None when it was not)."""
     how = None
     if not text.isascii() and fold_text(text) != text.lower():
-        how = "look-alike or invisible characters"
+        how = LOOKALIKE
     folded = _words(text)
     if "-" in folded and _HYPHEN_BREAK.search(folded):
         folded = _HYPHENATED.sub(r"\1\2", folded)
@@ -521,6 +544,11 @@ def _disguise(text: str, how: str | None, matched: str) -> str | None:
     if how == "letter spacing":
         spaced = _BREAKS.sub("\n", _SPACES.sub(" ", _words(text).replace("_", " ")))
         return how if matched not in spaced else None
+    if how == LOOKALIKE:
+        # an ellipsis or a dash elsewhere in the text disguises nothing: the matched words
+        # must read differently as written
+        plain = " ".join(split_camel(text).lower().replace("_", " ").split())
+        return how if " ".join(matched.split()) not in plain else None
     return how or ("split over lines" if "\n" in matched else None)
 
 

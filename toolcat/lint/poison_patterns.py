@@ -315,6 +315,12 @@ PATTERNS: tuple[tuple[str, bool, str], ...] = (
      r"|them|that|those)\b"),
     ("a note addressed to the model", False,
      r"\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|assistant|model|llm|agent)\b"),
+    # several secret files listed as one value (`default: ~/.ssh/id_rsa,~/.kube/config`):
+    # grave only in a value of the argument (rules/security.py's calibration), where the
+    # list is what the model is made to pass
+    ("a list of secret files", True,
+     rf"{_SECRET_FILES}[^,;\n]{{0,40}}?[,;]\s*(?:[^,;\n]{{0,40}}?[,;]\s*)?[^\s,;]{{0,3}}?"
+     rf"{_SECRET_FILES}"),
     ("a path to secret files", False, _SECRET_FILES),
 )
 

@@ -7,6 +7,8 @@ A disguise changes what a reviewer or a pattern sees, not what a model reads: a 
 undoes each, so that a sentence hidden in any of them reaches the detector as plain words:
 
 - Unicode NFKC (full-width, mathematical and enclosed letters, ligatures);
+- what a model decodes, decoded (`toolcat.lint.decoding`): base64, hexadecimal,
+  URL-encoding, rot13 and Unicode tag characters that read as words;
 - invisible characters dropped (zero-width spaces and joiners, soft hyphens, word joiners,
   byte-order marks, Unicode tag characters), except a joiner between two letters of a script
   that writes with it (Persian's zero-width non-joiner, the joiners of Indic scripts);
@@ -16,7 +18,8 @@ undoes each, so that a sentence hidden in any of them reaches the detector as pl
   Cyrillic or Greek text is left as it is, and so is a Latin letter with an accent;
 - digits for letters (`0 1 3 4 5 7`) inside a word that has letters on both sides of them;
 - markup taken out with its content kept: HTML comments and tags, markdown emphasis and
-  strike-through, code fences, and the pipes of a table row (its cells read as a list).
+  strike-through, code fences, and the pipes of a table row (its cells read as a list,
+  each under its column's header when the table has one).
 
 Text that holds none of these is returned as it is (the same object), cheaply: nearly all of
 it.
@@ -28,6 +31,7 @@ import re
 import unicodedata
 from functools import cache, lru_cache
 
+from toolcat.lint.decoding import HINT, decoded
 from toolcat.lint.lookalike import text_table
 
 # what may need reading in ASCII text: markup, or a digit between letters (searched from
@@ -60,10 +64,29 @@ _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ 
 _ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.MULTILINE)
 
 
+# a markdown table with its header: each row is read with the header's cells as keys
+# ("| step | shown in replies |" over "| copy to backup | no |": "step: copy to backup,
+# shown in replies: no."), as a model reads a cell by its column
+_TABLE = re.compile(r"^[ \t]*\|(?P<head>[^\n]*)\|[ \t]*\n[ \t]*\|?[ \t]*:?-{3,}[^\n]*\n"
+                    r"(?P<rows>(?:[ \t]*\|[^\n]*\|[ \t]*(?:\n|$))+)", re.MULTILINE)
+
+
+def _headed(match: re.Match[str]) -> str:
+    head = [cell.strip() for cell in match.group("head").split("|")]
+    rows = []
+    for line in match.group("rows").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows.append(", ".join(f"{key}: {cell}" if key else cell
+                              for key, cell in zip(head, cells, strict=False) if cell) + ".")
+    return "\n".join(rows) + "\n"
+
+
 def as_read(text: str) -> str:
     """`text` as a model reads it (see the module's docstring); `text` itself when nothing in
     it is disguised or marked up."""
     if text.isascii():
+        if HINT.search(text):
+            text = decoded(text)
         return _unmarked(text) if _marked(text) else text
     return _read(text)
 
@@ -75,7 +98,7 @@ def _marked(text: str) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _read(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text)
+    folded = decoded(unicodedata.normalize("NFKC", text))
     folded = _INVISIBLE.sub("", folded)
     if "\u200c" in folded or "\u200d" in folded:
         folded = _joiners_dropped(folded)
@@ -150,6 +173,7 @@ def _unmarked(text: str) -> str:
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("", text)
     if "|" in text:
+        text = _TABLE.sub(_headed, text)
         text = _TABLE_RULE.sub("", text)
         text = _ROW.sub(lambda m: ", ".join(c.strip() for c in m.group(1).split("|")
                                             if c.strip()) + ".", text)

@@ -23,7 +23,10 @@ from toolcat.lint.detector import (
     languages_at_home,
     mentioned,
     orders_data_moved,
+    reads_in_imperative,
+    says_what_it_does,
     score_text,
+    split_sentences,
     worth_strings,
 )
 from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
@@ -133,10 +136,15 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
             and _LABEL.fullmatch(hit.text):
         # a category's name ("ignore-previous-instructions"), its words joined as a label's
         return replace(hit, grave=False)
+    if hit.grave and hit.label == SECRET_LIST and not literal:
+        # a backup tool lists the folders it copies; a default made of them is passed
+        return replace(hit, grave=False)
     if not hit.grave or hit.disguise is not None:
         return hit
-    if hit.label in SECRET_LABELS and _public_keys_only(hit.text):
-        # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose
+    if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)):
+        # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose; "Lists which
+        # processes read ~/.aws/credentials", the first sentence of an audit tool, says what
+        # the tool does, as the detector reads it (`detector.TOOL_FUNCTION`)
         return replace(hit, grave=False)
     if hit.probability is None and (mentioned(hit.text, hit.evidence)
                                     or described(hit.text, hit.evidence)):
@@ -159,6 +167,18 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
     return hit
 
 
+def _tool_function(hit: Hit) -> bool:
+    """Whether `hit`'s words stand in the first sentence of a tool's description, one that
+    says what its tool does (`detector.says_what_it_does`)."""
+    if not hit.pointer.endswith("/description") or hit.pointer.count("/") > 2:
+        return False
+    first = next((sentence for _, sentence in split_sentences(hit.text)), "")
+    words = " ".join(hit.evidence.lower().split())
+    return words in " ".join(first.lower().split()) and says_what_it_does(first, True) \
+        and not reads_in_imperative(first)
+
+
+SECRET_LIST = "a list of secret files"
 SECRET_LABELS = frozenset({"a request to read or send secrets",
                            "a request to put secrets into a tool's arguments"})
 _KEY_FILE = re.compile(r"(?:~/)?\.ssh/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)[\w.-]*")
