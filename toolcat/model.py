@@ -125,6 +125,30 @@ class PendingSourceRef(SourceRef):
         return refs
 
 
+def settle(refs: Iterable[SourceRef | None]) -> None:
+    """Look up the line and column of every PendingSourceRef among `refs` not placed yet, all
+    those of one position index at once where it can (its `locate_many`: one pass over the
+    file in offset order), so that a report of thousands of findings is not placed one
+    lookup at a time. Refs whose index cannot are left to be placed when read."""
+    groups: dict[int, tuple[Callable[[list[str]], list[tuple[int, int]]],
+                            list[PendingSourceRef]]] = {}
+    for ref in refs:
+        if type(ref) is not PendingSourceRef or ref._place is not None:
+            continue
+        locate = ref._locate
+        owner = getattr(locate, "__self__", None)
+        many = getattr(owner, "locate_many", None)
+        if many is None or getattr(locate, "__name__", "") != "locate":
+            continue
+        groups.setdefault(id(owner), (many, []))[1].append(ref)
+    for many, pending in groups.values():
+        with _LOCATING:
+            places = many([ref.pointer for ref in pending])
+            for ref, place in zip(pending, places, strict=True):
+                if ref._place is None:
+                    object.__setattr__(ref, "_place", place)
+
+
 _LOCATING = threading.Lock()
 _REF_FILE = SourceRef.__dict__["file"].__set__
 _REF_POINTER = SourceRef.__dict__["pointer"].__set__

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import DATA
 from toolcat.catalog.load import load_catalog
-from toolcat.source.positions import JsonIndex, scan_json
+from toolcat.source.positions import JsonIndex, KeyLocator, scan_json
 
 POS = DATA / "positions"
 
@@ -95,6 +95,11 @@ def test_lookups_on_demand_agree_with_the_full_scan(text):
              *(f"{p}/absent/0" for p in values)]
     for pointer in asked:
         assert index.locate(pointer) == expected(pointer), pointer
+    # all at once, as lint places its findings: the same places, in the order asked
+    assert JsonIndex(text).locate_many(asked) == [expected(p) for p in asked]
+    assert index.locate_many(asked[::-1]) == [expected(p) for p in asked[::-1]]
+    keyed = [p for p in values if p + "#key" in offsets]
+    assert KeyLocator(JsonIndex(text)).locate_many(keyed) == [expected(p + "#key") for p in keyed]
 
 
 def test_array_items_found_in_any_order_while_stepping_only_as_far_as_asked():

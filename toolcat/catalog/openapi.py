@@ -30,12 +30,12 @@ either: a POST search endpoint) or states its own hints in `x-mcp-annotations`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from toolcat.errors import CatalogError
-from toolcat.source.positions import PositionIndex, join, unescape
+from toolcat.source.positions import PositionIndex, join, locate_many, unescape
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
@@ -451,6 +451,11 @@ class WrittenPositions:
         if pointer.startswith("/paths/"):
             pointer = written_at(self._data(), pointer)
         return self._index.locate(pointer)
+
+    def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
+        return locate_many(self._index, [written_at(self._data(), pointer)
+                                         if pointer.startswith("/paths/") else pointer
+                                         for pointer in pointers])
 
 
 def written_at(data: Any, pointer: str) -> str:

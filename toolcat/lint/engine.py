@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from itertools import chain
 
 from toolcat.errors import CatalogError
 from toolcat.lint.baseline import apply_baseline, fingerprint, load_baseline
@@ -18,9 +19,9 @@ from toolcat.lint.findings import Context, Finding, LintReport, Problem, Rule, S
 from toolcat.lint.rules import RULES
 from toolcat.lint.settings import LintSettings, rule_matches
 from toolcat.lint.targets import get_targets
-from toolcat.model import Catalog, SourceRef, Tool
+from toolcat.model import Catalog, PendingSourceRef, SourceRef, Tool, settle
 from toolcat.providers.reading import IGNORE_KEY
-from toolcat.source.positions import join
+from toolcat.source.positions import KeyLocator, PositionIndex, join
 
 _WRAPPERS = ("function", "toolSpec")  # shapes that nest the tool's fields one level down
 
@@ -45,6 +46,7 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
     targets = get_targets(settings.targets)
     ctx = Context(catalog, settings.all_options(), targets, settings.prefix)
     findings: list[Finding] = []
+    keys: dict[int, KeyLocator] = {}
     tried: dict[object, tuple[list[Rule], Tool | None, str | None]] = {}
     ran: list[str] = []
     silencing = [(tool, tool.ignored_rules) for tool in catalog.tools]  # read once, not per rule
@@ -61,7 +63,7 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
                         continue
                     tried.setdefault(id(tool), ([], tool, None))[0].append(rule)
                 for problem in check(tool, ctx):
-                    findings.append(_finding(rule, severity, problem, tool, catalog))
+                    findings.append(_finding(rule, severity, problem, tool, catalog, keys))
         else:
             for problem in rule.check(catalog, ctx):
                 if problem.tool is not None and _silenced(rule, problem.tool.ignored_rules):
@@ -76,8 +78,11 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
                     entry = tried.setdefault(problem.server, ([], None, problem.server))
                     if rule not in entry[0]:
                         entry[0].append(rule)
-                findings.append(_finding(rule, severity, problem, problem.tool, catalog))
-    findings += [_refused(rules, tool, server, catalog) for rules, tool, server in tried.values()]
+                findings.append(_finding(rule, severity, problem, problem.tool, catalog,
+                                        keys))
+    findings += [_refused(rules, tool, server, catalog, keys)
+                 for rules, tool, server in tried.values()]
+    settle(chain.from_iterable((finding.where, *finding.related) for finding in findings))
     findings.sort(key=Finding.sort_key)
     report = LintReport(tuple(findings), catalog.sources, len(catalog.tools), tuple(ran),
                         tuple(t.name for t in targets))
@@ -108,7 +113,7 @@ def _protected(rule: Rule) -> bool:
 
 
 def _refused(rules: list[Rule], tool: Tool | None, server: str | None,
-             catalog: Catalog) -> Finding:
+             catalog: Catalog, keys: dict[int, KeyLocator]) -> Finding:
     """The note, under the first of `rules`, that an `x-toolcat-ignore` in the catalog did not
     silence security rules."""
     subject = f"tool '{tool.name}'" if tool is not None else f"server '{server}'"
@@ -121,7 +126,7 @@ def _refused(rules: list[Rule], tool: Tool | None, server: str | None,
     entry = catalog.server(server) if tool is None and server is not None else None
     if entry is not None and entry.origin is not None:
         problem = replace(problem, where=entry.origin)
-    return _finding(rules[0], "info", problem, tool, catalog)
+    return _finding(rules[0], "info", problem, tool, catalog, keys)
 
 
 def _check_ignores(catalog: Catalog) -> None:
@@ -158,14 +163,14 @@ def _server_ignores(catalog: Catalog, name: str) -> frozenset[str]:
 
 
 def _finding(rule: Rule, severity: Severity, problem: Problem, tool: Tool | None,
-             catalog: Catalog) -> Finding:
+             catalog: Catalog, keys: dict[int, KeyLocator]) -> Finding:
     return Finding(
         rule=rule.id,
         name=rule.name,
         severity=severity,
         message=problem.message,
         tool=catalog.ident(tool) if tool is not None else None,
-        where=locate(problem, tool, catalog),
+        where=locate(problem, tool, catalog, keys),
         related=problem.related,
         target=problem.target,
         server=tool.server if tool is not None else problem.server,
@@ -174,24 +179,44 @@ def _finding(rule: Rule, severity: Severity, problem: Problem, tool: Tool | None
     )
 
 
-def locate(problem: Problem, tool: Tool | None, catalog: Catalog) -> SourceRef | None:
-    """The most precise file position of a problem (see Problem for the order)."""
+def locate(problem: Problem, tool: Tool | None, catalog: Catalog,
+           keys: dict[int, KeyLocator] | None = None) -> SourceRef | None:
+    """The most precise file position of a problem (see Problem for the order). Its line
+    may be looked up only when read (`model.settle` places many at once); `keys`: see
+    `_pending`."""
+    keys = {} if keys is None else keys
     if problem.where is not None:
         return problem.where
     if tool is None or tool.origin is None:
         return None
+    file = tool.origin.file
     if problem.schema is not None and tool.parameters is not None:
-        found = catalog.locate(tool, problem.schema + ("#key" if problem.key else ""))
-        if found is not None and problem.key:
-            found = replace(found, pointer=found.pointer.removesuffix("#key"))
-        return found
+        if tool.schema_pointer is None:
+            return tool.origin
+        pointer = tool.schema_pointer + problem.schema
+        index = catalog.positions.get(file)
+        if index is None:
+            return SourceRef(file, tool.origin.line, tool.origin.column, pointer)
+        return _pending(file, pointer, index, problem.key, keys)
     if problem.field is not None:
-        pointer = field_pointer(tool, problem.field)
-        index = catalog.positions.get(tool.origin.file)
-        if pointer is not None and index is not None:
-            line, column = index.locate(pointer + ("#key" if problem.key else ""))
-            return SourceRef(tool.origin.file, line, column, pointer)
+        at = field_pointer(tool, problem.field)
+        index = catalog.positions.get(file)
+        if at is not None and index is not None:
+            return _pending(file, at, index, problem.key, keys)
     return tool.origin
+
+
+def _pending(file: str, pointer: str, index: PositionIndex, key: bool,
+             keys: dict[int, KeyLocator]) -> SourceRef:
+    """The place of `pointer` (of its key, with `key`) in `file`, looked up later: the
+    engine places a run's findings together (`settle`). `keys`: the run's KeyLocator of each
+    position index, one per file, so that the keys of a file are placed together too."""
+    if key:
+        locator = keys.get(id(index))
+        if locator is None:
+            locator = keys[id(index)] = KeyLocator(index)
+        return PendingSourceRef(file, pointer, locator.locate)
+    return PendingSourceRef(file, pointer, index.locate)
 
 
 def field_pointer(tool: Tool, name: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from json import decoder
 from typing import Any, Protocol, TypeVar
 
@@ -54,6 +54,9 @@ class MappedIndex:
     def locate(self, pointer: str) -> tuple[int, int]:
         return _nearest(self._positions, pointer) or (1, 1)
 
+    def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
+        return [self.locate(pointer) for pointer in pointers]
+
 
 class LaterIndex:
     """A position index made when a position is first asked for."""
@@ -66,6 +69,24 @@ class LaterIndex:
         if self._index is None:
             self._index = self._make()
         return self._index.locate(pointer)
+
+    def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
+        if self._index is None:
+            self._index = self._make()
+        return locate_many(self._index, pointers)
+
+
+class KeyLocator:
+    """Finds the key of the member a pointer names (`pointer#key`) in `index`."""
+
+    def __init__(self, index: PositionIndex) -> None:
+        self._index = index
+
+    def locate(self, pointer: str) -> tuple[int, int]:
+        return self._index.locate(pointer + "#key")
+
+    def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
+        return locate_many(self._index, [pointer + "#key" for pointer in pointers])
 
 
 class JsonIndex:
@@ -96,6 +117,23 @@ class JsonIndex:
     def locate(self, pointer: str) -> tuple[int, int]:
         offset = self.offset(pointer)
         return (1, 1) if offset is None else self._line_column(offset)
+
+    def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
+        """`locate` of each of `pointers`, their lines counted in one pass over the text in
+        offset order (thousands of findings placed one by one searched and grew the list of
+        known lines at every lookup)."""
+        offsets = [self.offset(pointer) for pointer in pointers]
+        text = self._text
+        places: dict[int, tuple[int, int]] = {}
+        line, start, at = 1, 0, 0
+        for offset in sorted({offset for offset in offsets if offset is not None}):
+            newlines = text.count("\n", at, offset)
+            if newlines:
+                line += newlines
+                start = text.rfind("\n", at, offset) + 1
+            places[offset] = (line, offset - start + 1)
+            at = offset
+        return [(1, 1) if offset is None else places[offset] for offset in offsets]
 
     def offset(self, pointer: str) -> int | None:
         """The offset of the node at `pointer` (`pointer#key`: of its key), or of its nearest
@@ -218,6 +256,16 @@ def _past_blanks(text: str, at: int) -> int:
     """The offset of the first non-whitespace character from `at` (or the end)."""
     blanks = _WHITESPACE.match(text, at)
     return at if blanks is None else blanks.end()  # the pattern matches "" too: never None
+
+
+def locate_many(index: PositionIndex, pointers: Sequence[str]) -> list[tuple[int, int]]:
+    """`index.locate` of each of `pointers`, in one pass where the index can
+    (`locate_many`)."""
+    many: Callable[[Sequence[str]], list[tuple[int, int]]] | None = \
+        getattr(index, "locate_many", None)
+    if many is not None:
+        return many(pointers)
+    return [index.locate(pointer) for pointer in pointers]
 
 
 def _nearest(positions: dict[str, T], pointer: str) -> T | None:

@@ -484,8 +484,11 @@ def _not_printable(catalog: Catalog) -> set[int]:
     check)."""
     found: set[int] = set()
     for tool in catalog.tools:
+        schema = tool.parameters
         try:
-            text = orjson.dumps(tool.raw) + orjson.dumps(tool.parameters)
+            text = orjson.dumps(tool.raw)
+            if not _in_entry(tool, schema):
+                text += orjson.dumps(schema)
         except TypeError:  # a key that is not a string, a lone surrogate: walked instead
             found.add(id(tool))
             continue
@@ -493,6 +496,13 @@ def _not_printable(catalog: Catalog) -> set[int]:
                 or b"\\f" in text:
             found.add(id(tool))
     return found
+
+
+def _in_entry(tool: Tool, schema: object) -> bool:
+    """Whether `schema` is the very object the tool's entry holds (its strings are read with
+    the entry's)."""
+    return schema is None or (tool.origin is not None and tool.schema_pointer is not None
+                              and schema is written_schema(tool))
 
 
 @catalog_rule("TC603", "shadowed-name", "warning", example="""
