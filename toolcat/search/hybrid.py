@@ -380,11 +380,6 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
-                looks = float(self.centres.look(alone)[index])
-                if looks:
-                    reason = (f"{reason}, and its name's verb reads, lists or searches, as a "
-                              f"server's name alone asks ({looks:.1f})")
-                    details = {**details, "look_evidence": looks}
             topic_free = view(self.servers.strip(part))
             if topic_free is not None:
                 whole, of_view = (float(c) for c in self._viewed(semantic, part)[:, index])
@@ -393,6 +388,11 @@ class HybridScorer:
                               f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
                     details = {**details, "topic_free": topic_free,
                                "topic_free_cosine": round(of_view, 6)}
+        looks = float(self.centres.look(self.servers.alone(query))[index])
+        if looks:
+            reason = (f"{reason}; its name's verb reads, lists or searches, as a server's name "
+                      f"alone asks ({looks:.1f})")
+            details = {**details, "look_evidence": looks}
         topic = (float(self._words_evidence(part, semantic)[index])
                  - float(self.lexical.evidence(words)[0][index]))
         if abs(topic) >= 0.05:
