@@ -41,3 +41,45 @@ def test_a_bare_server_name_puts_its_plain_story_tools_first(run):
                 str(DATA / "fresh-catalog.json"), "--scorer", "hybrid", "--json")
     assert all("names only its server" not in t["reason"]
                for t in json.loads(mixed.output)["tools"])
+
+
+def test_a_bare_server_name_asks_to_look_where_the_server_names_tools_by_action() -> None:
+    tools = [Tool(name=n, description=n, server=s) for n, s in [
+        ("create_ticket_field", "desk"), ("create_ticket", "desk"), ("get_ticket", "desk"),
+        ("list_contacts", "desk"), ("search_tickets", "desk"), ("get_weather", "sky")]]
+    centres = Centres(tools)
+    assert centres.look({"desk"}).tolist() == [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]
+    assert centres.look(set()).tolist() == [0.0] * 6
+    unnamed = [Tool(name=n, description=n, server="ops") for n in ("system", "projects", "get_x")]
+    assert Centres(unnamed).look({"ops"}).tolist() == [0.0] * 3  # names that are not actions
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not (DATA / "fresh5-catalog.json").exists(),
+                    reason="the real-server set is absent")
+def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators(run):
+    # most of Freshdesk's tools create or update; their mean is nearest create_ticket_field
+    result = run("search", "freshdesk", "-c", str(DATA / "fresh5-catalog.json"),
+                 "--scorer", "hybrid", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"]
+    assert found[0]["name"] in {"get_tickets", "search_tickets", "get_ticket", "list_contacts"}
+    assert "reads, lists or searches" in found[0]["reason"]
+    assert not any(t["name"].startswith(("create_", "update_")) for t in found)
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not (DATA / "fresh2-catalog.json").exists(),
+                    reason="the real-server set is absent")
+def test_a_bare_server_name_is_no_word_evidence_for_the_tools_that_repeat_it(run):
+    # monday's get_monday_* tools say "monday" in their names and texts; the name alone asks
+    # for the server's main tools, not for those
+    result = run("search", "monday", "-c", str(DATA / "fresh2-catalog.json"),
+                 "--scorer", "hybrid", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"]
+    assert all(t["server"] == "monday" for t in found)
+    assert not any("monday" in t["name"] for t in found)
+    assert all("terms no query term (0.0)" in t["reason"] for t in found)

@@ -103,6 +103,11 @@ def asked(request: str) -> frozenset[str]:
     return frozenset()
 
 
+def groups_of(verb: str) -> frozenset[str]:
+    """The action groups of the stem of a verb a tool's name opens with (see `named`)."""
+    return _NAMED.get(verb, frozenset())
+
+
 def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
     """For each tool, the stem of the verb its name opens with and the stems of the name's
     words after it (what it acts on: `delete_branch` -> `delet`, {`branch`}), when the verb is

@@ -203,11 +203,12 @@ class HybridScorer:
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        lexical = (np.array([self._words_evidence(q)
+        lexical = (np.array([self._words_evidence(q, semantic)
                              + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
+                             + self.centres.look(self.servers.alone(q))
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -215,10 +216,15 @@ class HybridScorer:
         return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
                                      cached=cached)
 
-    def _words_evidence(self, query: str) -> np.ndarray:
+    def _words_evidence(self, query: str, semantic: SemanticScorer | None = None
+                        ) -> np.ndarray:
         """BM25F's evidence for `query` without its statements (toolcat.search.statements) and
         the servers it names only in its topic; the words of its topic weigh TOPIC_WORDS
-        (toolcat.search.topic)."""
+        (toolcat.search.topic). With `semantic` there, a request that names only a server has
+        none: how often a tool repeats the name says nothing of what it does, and its
+        server's tools are compared as a whole (toolcat.search.central)."""
+        if semantic is not None and self.servers.alone(query):
+            return np.zeros(len(self.tools))
         found = self.lexical.evidence(without_statements(self._words(query)))[0]
         topic_free = view(query)
         if topic_free is None:
@@ -373,6 +379,8 @@ class HybridScorer:
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
         cosine = float(self.cosine([part])[0][index]) if semantic is not None else 0.0
         words = without_statements(part)  # a statement's words are values, not evidence
+        if semantic is not None and self.servers.alone(part):
+            words = ""  # a server's name alone is no BM25F evidence (`_words_evidence`)
         reason, details = why(self.lexical, words, index,
                               float(self.lexical.evidence(words)[0][index]), cosine,
                               self.weight, self.embedder.ident)
@@ -407,7 +415,12 @@ class HybridScorer:
                               f"({topic_free[:60]!r}), its similarity is {of_view:.2f}")
                     details = {**details, "topic_free": topic_free,
                                "topic_free_cosine": round(of_view, 6)}
-        topic = (float(self._words_evidence(part)[index])
+        looks = float(self.centres.look(self.servers.alone(query))[index])
+        if looks:
+            reason = (f"{reason}; its name's verb reads, lists or searches, as a server's name "
+                      f"alone asks ({looks:.1f})")
+            details = {**details, "look_evidence": looks}
+        topic = (float(self._words_evidence(part, semantic)[index])
                  - float(self.lexical.evidence(words)[0][index]))
         if abs(topic) >= 0.05:
             reason = (f"{reason}; the words said only in what the request is about weigh half "
