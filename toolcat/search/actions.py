@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
+from toolcat.search.orders import verbs
 from toolcat.search.text import STOPWORDS, stem, stems, words
 
 if TYPE_CHECKING:
@@ -93,12 +94,11 @@ PARTICLES = frozenset(("rid", "back", "off"))
 
 
 def asked(request: str) -> frozenset[str]:
-    """The action groups of the first word of `request` that is a verb of ACTIONS, unless a
-    particle follows it."""
-    said = words(request)
-    for at, word in enumerate(said):
-        found = _ASKED.get(word)
-        if found and (at + 1 == len(said) or said[at + 1] not in PARTICLES):
+    """The action groups of the first word of `request` that stands as an order's verb
+    (toolcat.search.orders) and is a verb of ACTIONS, unless a particle follows it."""
+    for verb in verbs(request):
+        found = _ASKED.get(verb.word)
+        if found and verb.particle not in PARTICLES:
             return found
     return frozenset()
 

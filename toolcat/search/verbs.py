@@ -28,7 +28,6 @@ once per process; a request whose verb the table knows costs nothing more.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -37,7 +36,8 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.actions import _ASKED, _HEAD, AGREEMENT, PARTICLES, PREFIX, named
-from toolcat.search.text import STOPWORDS, stem
+from toolcat.search.orders import verbs
+from toolcat.search.text import stem
 
 if TYPE_CHECKING:
     from toolcat.search.embeddings import Embedder
@@ -51,42 +51,24 @@ MAX_KEPT = 50_000  # words' vectors kept in a process
 # take to encode), and shared by the scorers a process builds over one catalog (pick, serve)
 _KEPT: dict[tuple[str, str], np.ndarray] = {}
 
-_CLAUSE = re.compile(r"[,;:.!?]+(?:\s+|$)")
-_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
-# words a request opens with before its verb: "please", "can you", "I'd like to", "let's"
-_OPENERS = frozenset(
-    "please kindly just can could would will you let let's lets us go ahead and then also now "
-    "ok okay so help me".split())
-_WISHES = frozenset("want need wanna i'd we'd would like have".split())  # "I want to", "we need to"
-# words that open a clause without a verb: questions and subjects ("what", "is", "I wiped")
-_NO_VERB = STOPWORDS | frozenset(
-    "any anything are did does do had has is was were he she they there here which who whom "
-    "whose how many much why whether any all every no not i'm it's what's there's".split())
 # particles that make a phrasal verb of the word before them ("tick off", "get rid of")
 _PARTICLES = frozenset("off back out up down away over rid".split())
 _OBJECTS = frozenset("it them this that these those everything all".split())  # "put it back"
 
 
 def spoken(request: str) -> str | None:
-    """The verb (with its particle) that opens the first clause of `request` that opens with
-    one, when the action table does not know it; else None (see the module docstring)."""
-    for clause in _CLAUSE.split(request[:2000]):
-        tokens = [t.lower() for t in _TOKEN.findall(clause)[:24]]
-        while tokens and tokens[0] in _OPENERS:
-            tokens.pop(0)
-        if tokens[:1] in (["i"], ["we"], ["i'd"], ["we'd"]) and "to" in tokens[1:5] and \
-                _WISHES.issuperset(tokens[1:tokens.index("to")]):
-            del tokens[:tokens.index("to") + 1]
-        if not tokens or tokens[0] in _NO_VERB - _ASKED.keys():
-            continue
-        verb, rest = tokens[0], tokens[1:]
+    """The first word of `request` that stands as an order's verb (toolcat.search.orders),
+    with its particle, when the action table does not know it; else None (see the module
+    docstring)."""
+    for verb in verbs(request):
+        word, rest = verb.word, list(verb.rest)
         if rest[:1] and rest[0] in _OBJECTS and rest[1:2] and rest[1] in _PARTICLES:
             rest = rest[1:]
-        if verb in _ASKED:  # the table's, unless a particle makes another verb of it
-            return _phrasal(verb, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
+        if word in _ASKED:  # the table's, unless a particle makes another verb of it
+            return _phrasal(word, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
         if rest[:1] and rest[0] in _PARTICLES:
-            return _phrasal(verb, rest[0])
-        return verb if len(verb) > 2 else None
+            return _phrasal(word, rest[0])
+        return word if len(word) > 2 else None
     return None
 
 
