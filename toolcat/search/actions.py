@@ -164,10 +164,14 @@ class Actions:
         """AGREEMENT for every tool whose name's verb is in a group of the request's verb:
         said in other words, or said as the name says it and with a word of what the name
         acts on (see the module docstring); else 0."""
+        return self.of_groups(asked(request), request)
+
+    def of_groups(self, groups: frozenset[str], request: str) -> np.ndarray:
+        """`evidence` for a request whose action is in `groups` (the table's groups of its
+        verb, or the group `toolcat.search.verbs` reads a verb the table lacks as)."""
         import numpy as np
 
         found = np.zeros(self._size)
-        groups = asked(request)
         if not groups:
             return found
         said = {stem(word) for word in words(request)}

@@ -248,6 +248,9 @@ class HybridScorer:
             mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
                 return mapped
+            classified = self.verbs.classified(query, semantic.embedder)
+            if classified is not None:
+                return self.actions.of_groups(frozenset((classified[1],)), query)
         return self.actions.evidence(query)
 
     def _cosine(self, semantic: SemanticScorer, queries: Sequence[str], asked: Sequence[str],

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import _ASKED, _HEAD, AGREEMENT, PARTICLES, PREFIX, named
+from toolcat.search.actions import _ASKED, _HEAD, ACTIONS, AGREEMENT, PARTICLES, PREFIX, named
+from toolcat.search.focus import PREPOSITIONS
 from toolcat.search.orders import verbs
 from toolcat.search.text import stem
 
@@ -43,6 +44,17 @@ if TYPE_CHECKING:
     from toolcat.search.embeddings import Embedder
 
 NEAR = 0.6  # the cosine a catalog verb needs with the request's (chosen on the dev half)
+# A verb no catalog verb is near enough is read as the action group of the table whose verbs it
+# is nearest, at CLASS_NEAR or more and CLASS_MARGIN ahead of the next group (docs/ranking.md)
+CLASS_NEAR = 0.55
+CLASS_MARGIN = 0.05
+# the short frames a verb is embedded in, its vector their mean: one bare word is read as a
+# noun as often as a verb ("file", "log")
+FRAMES = ("{}", "I want to {} it", "please {} it")
+# Groups a verb the table lacks is never read as: the table holds the everyday verbs of reading,
+# and the verbs the frames put nearest them are as often writing ("write", "give", "take",
+# "restore"); a group of one verb ("upload") has no meaning apart from its word
+READING = frozenset(("read", "list"))
 MAX_VERBS = 4096  # distinct catalog verbs embedded at most: bounded on hostile catalogs
 MAX_KEPT = 50_000  # words' vectors kept in a process
 
@@ -68,6 +80,8 @@ def spoken(request: str) -> str | None:
             return _phrasal(word, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
         if rest[:1] and rest[0] in _PARTICLES:
             return _phrasal(word, rest[0])
+        if rest[:1] and rest[0] in PREPOSITIONS:  # "bug for the Mobile project": a noun
+            return None
         return word if len(word) > 2 else None
     return None
 
@@ -134,6 +148,15 @@ class CatalogVerbs:
         near = None if verb is None else self.nearest(verb, embedder)
         return None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
 
+    def classified(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
+        """The request's verb and the action group of the table it is read as, when no
+        catalog verb is near enough (`mapped`) and one group's verbs are (see `group_of`)."""
+        verb = self.asked(request)
+        if verb is None or self.mapped(request, embedder) is not None:
+            return None
+        group = group_of(verb, embedder)
+        return None if group is None else (verb, group)
+
     def evidence(self, request: str, embedder: Embedder) -> np.ndarray:
         """AGREEMENT for the tools whose name's verb is the one nearest to the request's, at a
         cosine of NEAR or more; else 0."""
@@ -142,6 +165,30 @@ class CatalogVerbs:
         if pair is not None:
             found[self._members[self._at[pair[1]]]] = AGREEMENT
         return found
+
+
+def group_of(verb: str, embedder: Embedder) -> str | None:
+    """The group of ACTIONS whose verbs are nearest to `verb` (a verb or a phrasal verb the
+    table does not hold), each embedded in FRAMES: the group of the nearest of its verbs, when
+    that is CLASS_NEAR or more and CLASS_MARGIN ahead of every other group's and not one of
+    READING; else None. Only groups of several verbs are read."""
+    prototypes = [(group, word) for group, words in ACTIONS.items() if len(words) > 1
+                  for word in words]
+    vectors = _framed(embedder, [word for _, word in prototypes])
+    cosine = vectors @ _framed(embedder, [verb])[0]
+    best: dict[str, float] = {}
+    for (group, _), value in zip(prototypes, cosine.tolist(), strict=True):
+        best[group] = max(best.get(group, -1.0), value)
+    ranked = sorted(best.items(), key=lambda item: -item[1])
+    if ranked[0][1] < CLASS_NEAR or ranked[0][1] - ranked[1][1] < CLASS_MARGIN:
+        return None
+    return None if ranked[0][0] in READING else ranked[0][0]
+
+
+def _framed(embedder: Embedder, words: list[str]) -> np.ndarray:
+    """Unit vectors of `words`, one row each: the mean of each word's vectors in FRAMES."""
+    stacked = [_vectors(embedder, [frame.format(word) for word in words]) for frame in FRAMES]
+    return _unit(np.sum(stacked, axis=0))
 
 
 def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
