@@ -60,6 +60,7 @@ from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
+from toolcat.search.states import States
 from toolcat.search.text import split_name, stems
 from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.values import Values
@@ -125,6 +126,7 @@ class HybridScorer:
         self.centres = Centres(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
+        self.states = States(self.tools, lexical)
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
@@ -204,7 +206,7 @@ class HybridScorer:
         lexical = (np.array([self._words_evidence(q)
                              + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
-                             + self.number.evidence(q)
+                             + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))

@@ -22,7 +22,8 @@ the module", "sprint 14 is over", "top 10 slowest endpoints").
 
 `states` finds the participles and adjectives that say which things a request is about
 ("closed", "open", "failed", "pending"): a word ending in "ed" or a word of STATE_WORDS that
-stands before a noun or after a form of "be", outside an order's verb position.
+stands before a noun or after a form of "be", outside an order's verb position
+(`toolcat.search.states` reads them).
 """
 
 from __future__ import annotations
@@ -66,12 +67,8 @@ _AFTER_NOUN = frozenset(
     "of".split())
 # adjectives that say a state a request filters on, besides words ending in "ed"
 STATE_WORDS = frozenset(
-    "open active inactive pending running stale live broken current recent unread draft "
-    "archived public private enabled disabled".split())
+    "open active inactive pending running stale broken unread enabled disabled".split())
 _BE = frozenset("is are was were be been being isn't aren't wasn't".split())
-_DETERMINERS = frozenset(
-    "the a an my our your their his her its all any some every each these those this that no "
-    "many few".split())
 
 
 @dataclass(frozen=True)
@@ -166,8 +163,9 @@ def states(request: str) -> frozenset[str]:
                 continue
             before = tokens[k - 1] if k else ""
             after = tokens[k + 1] if k + 1 < len(tokens) else ""
-            if before in _BE or before in _DETERMINERS or (
-                    after and _word(after) and after not in NO_VERB and k not in ordered
-                    and before not in _SUBJECTS and not before.endswith("ly")):
+            before_noun = bool(after) and _word(after) and after not in NO_VERB
+            if before in _BE or (before_noun and before not in _SUBJECTS
+                                 and not before.endswith("ly")):
                 found.add(word)
     return frozenset(found)
+
