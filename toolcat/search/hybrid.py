@@ -54,6 +54,7 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.number import Number
+from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
@@ -364,7 +365,15 @@ class HybridScorer:
             details = {**details, "stage": "lexical"}
         mapped = (self.verbs.mapped(query, semantic.embedder)
                   if semantic is not None else None)
-        if mapped is None and index in self.actions.agreeing(query):
+        classified = (self.verbs.classified(query, semantic.embedder)
+                      if semantic is not None and mapped is None else None)
+        if classified is not None:
+            if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
+                reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "
+                          f"action ({AGREEMENT:.1f})")
+                details = {**details, "action_evidence": AGREEMENT,
+                           "action_read": list(classified)}
+        elif mapped is None and index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
         if semantic is not None:
@@ -396,6 +405,12 @@ class HybridScorer:
             reason = (f"{reason}; its name acts on what the request names only as where or "
                       f"about what ({aside:.1f})")
             details = {**details, "aside_evidence": aside}
+        state = float(self.states.evidence(part)[index])
+        if state:
+            said = ", ".join(repr(word) for word in sorted(states(part)))
+            reason = (f"{reason}; the request says {said} as a state of what it is about, not "
+                      f"as what to do ({state:+.1f})")
+            details = {**details, "state_evidence": round(state, 6)}
         number = float(self.number.evidence(part)[index])
         if number:
             said = ("acts on many of what the request asks for many of" if number > 0 else
