@@ -14,7 +14,8 @@ those, clause by clause (a clause runs to punctuation or to "and", "then", "but"
 - the word after "to" that follows a wish ("what's the best way to ...", "I'm trying to ...").
 
 A word there is still no verb when it cannot be an order's base form: a value (`web-03`,
-`read-only`, `maria@x.com`), a word of a question or a subject (`what`, `is`, `I`), a word
+`read-only`, `maria@x.com`), a word of a question or a subject (`what`, `is`, `I`), an
+adjective of time ("new", "old", "last": "new sprint for the web team"), a word
 ending in "s" or "ed" or "ing" ("invoices in the storage account", "leaked credentials", a
 participle), or a word followed by a form of "be", "have" or a modal ("customer says she's
 waiting" is read by the word's ending; "web-2 is hung"), by "of" or by a number ("coverage of

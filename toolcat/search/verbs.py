@@ -62,6 +62,9 @@ MAX_KEPT = 50_000  # words' vectors kept in a process
 # per process (not read from the embedding cache: reading it costs more than a few hundred words
 # take to encode), and shared by the scorers a process builds over one catalog (pick, serve)
 _KEPT: dict[tuple[str, str], np.ndarray] = {}
+# model -> the prototypes' framed vectors (`group_of`); (model, verb) -> the group it is read as
+_PROTOTYPES: dict[str, np.ndarray] = {}
+_GROUPS: dict[tuple[str, str], str | None] = {}
 
 # particles that make a phrasal verb of the word before them ("tick off", "get rid of")
 _PARTICLES = frozenset("off back out up down away over rid".split())
@@ -124,6 +127,7 @@ class CatalogVerbs:
         self._members = [np.array(found, dtype=np.int64) for found in members.values()]
         self._excluded = excluded  # words that name a server, never a verb
         self._vectors: np.ndarray | None = None
+        self._last: tuple[tuple[str, str], tuple[str, str] | None] | None = None
 
     def asked(self, request: str) -> str | None:
         """The verb of `request` this maps, if any."""
@@ -143,10 +147,16 @@ class CatalogVerbs:
         return None
 
     def mapped(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
-        """The request's verb and the catalog's verb it maps to, when it maps to one."""
+        """The request's verb and the catalog's verb it maps to, when it maps to one (kept for
+        the next call: a request is read several times, `explain` once per tool)."""
+        last = self._last  # read once: serve's threads may replace it
+        if last is not None and last[0] == (request, embedder.ident):
+            return last[1]
         verb = self.asked(request)
         near = None if verb is None else self.nearest(verb, embedder)
-        return None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+        found = None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+        self._last = ((request, embedder.ident), found)
+        return found
 
     def classified(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
         """The request's verb and the action group of the table it is read as, when no
@@ -172,17 +182,26 @@ def group_of(verb: str, embedder: Embedder) -> str | None:
     table does not hold), each embedded in FRAMES: the group of the nearest of its verbs, when
     that is CLASS_NEAR or more and CLASS_MARGIN ahead of every other group's and not one of
     READING; else None. Only groups of several verbs are read."""
+    key = (embedder.ident, verb)
+    if key in _GROUPS:
+        return _GROUPS[key]
     prototypes = [(group, word) for group, words in ACTIONS.items() if len(words) > 1
                   for word in words]
-    vectors = _framed(embedder, [word for _, word in prototypes])
+    vectors = _PROTOTYPES.get(embedder.ident)
+    if vectors is None:
+        vectors = _PROTOTYPES[embedder.ident] = _framed(embedder,
+                                                        [word for _, word in prototypes])
     cosine = vectors @ _framed(embedder, [verb])[0]
     best: dict[str, float] = {}
     for (group, _), value in zip(prototypes, cosine.tolist(), strict=True):
         best[group] = max(best.get(group, -1.0), value)
     ranked = sorted(best.items(), key=lambda item: -item[1])
-    if ranked[0][1] < CLASS_NEAR or ranked[0][1] - ranked[1][1] < CLASS_MARGIN:
-        return None
-    return None if ranked[0][0] in READING else ranked[0][0]
+    found = None if (ranked[0][1] < CLASS_NEAR or ranked[0][1] - ranked[1][1] < CLASS_MARGIN
+                     or ranked[0][0] in READING) else ranked[0][0]
+    if len(_GROUPS) >= MAX_KEPT:  # bounded: requests may come from strangers
+        _GROUPS.clear()
+    _GROUPS[key] = found
+    return found
 
 
 def _framed(embedder: Embedder, words: list[str]) -> np.ndarray:
