@@ -29,6 +29,7 @@ stands before a noun or after a form of "be", outside an order's verb position
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -95,7 +96,8 @@ def _word(token: str) -> bool:
     return _WORD.fullmatch(token) is not None
 
 
-def verbs(request: str) -> list[Verb]:
+@functools.lru_cache(maxsize=256)  # a request is read several times: explain, once per tool
+def verbs(request: str) -> tuple[Verb, ...]:
     """The words of `request` that stand as an order's verb, in order (see the module
     docstring); the particle is any word after the verb, the caller decides which are
     particles."""
@@ -107,7 +109,7 @@ def verbs(request: str) -> list[Verb]:
             rest = tuple(tokens[at + 1:])
             if _verb_like(word, rest):
                 found.append(Verb(word, rest[0] if rest and _word(rest[0]) else None, rest))
-    return found
+    return tuple(found)
 
 
 def _positions(tokens: list[str]) -> list[int]:
@@ -149,6 +151,7 @@ def _verb_like(word: str, rest: tuple[str, ...]) -> bool:
     return following not in _AFTER_NOUN and not following.isdigit()
 
 
+@functools.lru_cache(maxsize=256)
 def states(request: str) -> frozenset[str]:
     """The words of `request` that say a state of what it is about, lower case (see the
     module docstring): "the closed tickets", "open PRs", "the shop is closed"."""

@@ -206,8 +206,8 @@ def group_of(verb: str, embedder: Embedder) -> str | None:
 
 def _framed(embedder: Embedder, words: list[str]) -> np.ndarray:
     """Unit vectors of `words`, one row each: the mean of each word's vectors in FRAMES."""
-    stacked = [_vectors(embedder, [frame.format(word) for word in words]) for frame in FRAMES]
-    return _unit(np.sum(stacked, axis=0))
+    vectors = _vectors(embedder, [frame.format(word) for frame in FRAMES for word in words])
+    return _unit(vectors.reshape(len(FRAMES), len(words), -1).sum(axis=0))
 
 
 def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
