@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
+from toolcat.search.orders import verbs
 from toolcat.search.text import STOPWORDS, stem, stems, words
 
 if TYPE_CHECKING:
@@ -93,12 +94,11 @@ PARTICLES = frozenset(("rid", "back", "off"))
 
 
 def asked(request: str) -> frozenset[str]:
-    """The action groups of the first word of `request` that is a verb of ACTIONS, unless a
-    particle follows it."""
-    said = words(request)
-    for at, word in enumerate(said):
-        found = _ASKED.get(word)
-        if found and (at + 1 == len(said) or said[at + 1] not in PARTICLES):
+    """The action groups of the first word of `request` that stands as an order's verb
+    (toolcat.search.orders) and is a verb of ACTIONS, unless a particle follows it."""
+    for verb in verbs(request):
+        found = _ASKED.get(verb.word)
+        if found and verb.particle not in PARTICLES:
             return found
     return frozenset()
 
@@ -169,10 +169,14 @@ class Actions:
         """AGREEMENT for every tool whose name's verb is in a group of the request's verb:
         said in other words, or said as the name says it and with a word of what the name
         acts on (see the module docstring); else 0."""
+        return self.of_groups(asked(request), request)
+
+    def of_groups(self, groups: frozenset[str], request: str) -> np.ndarray:
+        """`evidence` for a request whose action is in `groups` (the table's groups of its
+        verb, or the group `toolcat.search.verbs` reads a verb the table lacks as)."""
         import numpy as np
 
         found = np.zeros(self._size)
-        groups = asked(request)
         if not groups:
             return found
         said = {stem(word) for word in words(request)}

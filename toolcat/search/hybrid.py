@@ -55,12 +55,14 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.number import Number
+from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.statements import Statements, without_statements
+from toolcat.search.states import States
 from toolcat.search.text import split_name, stems
 from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.values import Values
@@ -126,6 +128,7 @@ class HybridScorer:
         self.centres = Centres(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
+        self.states = States(self.tools, lexical)
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
@@ -206,7 +209,7 @@ class HybridScorer:
         lexical = (np.array([self._words_evidence(q, semantic)
                              + self.servers.evidence(view(q) or q)
                              + self._action(q, semantic) + self.focus.evidence(reading)
-                             + self.number.evidence(q)
+                             + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
                              + self.centres.look(self.servers.alone(q))
                              for q, reading in zip(queries, readings, strict=True)])
@@ -256,6 +259,9 @@ class HybridScorer:
             mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
                 return mapped
+            classified = self.verbs.classified(query, semantic.embedder)
+            if classified is not None:
+                return self.actions.of_groups(frozenset((classified[1],)), query)
         return self.actions.evidence(query)
 
     def _cosine(self, semantic: SemanticScorer, queries: Sequence[str], asked: Sequence[str],
@@ -394,7 +400,15 @@ class HybridScorer:
             details = {**details, "stage": "lexical"}
         mapped = (self.verbs.mapped(query, semantic.embedder)
                   if semantic is not None else None)
-        if mapped is None and index in self.actions.agreeing(query):
+        classified = (self.verbs.classified(query, semantic.embedder)
+                      if semantic is not None and mapped is None else None)
+        if classified is not None:
+            if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
+                reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "
+                          f"action ({AGREEMENT:.1f})")
+                details = {**details, "action_evidence": AGREEMENT,
+                           "action_read": list(classified)}
+        elif mapped is None and index in self.actions.agreeing(query):
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}
         if semantic is not None:
@@ -431,6 +445,12 @@ class HybridScorer:
             reason = (f"{reason}; its name acts on what the request names only as where or "
                       f"about what ({aside:.1f})")
             details = {**details, "aside_evidence": aside}
+        state = float(self.states.evidence(part)[index])
+        if state:
+            said = ", ".join(repr(word) for word in sorted(states(part)))
+            reason = (f"{reason}; the request says {said} as a state of what it is about, not "
+                      f"as what to do ({state:+.1f})")
+            details = {**details, "state_evidence": round(state, 6)}
         number = float(self.number.evidence(part)[index])
         if number:
             said = ("acts on many of what the request asks for many of" if number > 0 else

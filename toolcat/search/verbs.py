@@ -28,7 +28,6 @@ once per process; a request whose verb the table knows costs nothing more.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -36,13 +35,26 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import _ASKED, _HEAD, AGREEMENT, PARTICLES, PREFIX, named
-from toolcat.search.text import STOPWORDS, stem
+from toolcat.search.actions import _ASKED, _HEAD, ACTIONS, AGREEMENT, PARTICLES, PREFIX, named
+from toolcat.search.focus import PREPOSITIONS
+from toolcat.search.orders import verbs
+from toolcat.search.text import stem
 
 if TYPE_CHECKING:
     from toolcat.search.embeddings import Embedder
 
 NEAR = 0.6  # the cosine a catalog verb needs with the request's (chosen on the dev half)
+# A verb no catalog verb is near enough is read as the action group of the table whose verbs it
+# is nearest, at CLASS_NEAR or more and CLASS_MARGIN ahead of the next group (docs/ranking.md)
+CLASS_NEAR = 0.55
+CLASS_MARGIN = 0.05
+# the short frames a verb is embedded in, its vector their mean: one bare word is read as a
+# noun as often as a verb ("file", "log")
+FRAMES = ("{}", "I want to {} it", "please {} it")
+# Groups a verb the table lacks is never read as: the table holds the everyday verbs of reading,
+# and the verbs the frames put nearest them are as often writing ("write", "give", "take",
+# "restore"); a group of one verb ("upload") has no meaning apart from its word
+READING = frozenset(("read", "list"))
 MAX_VERBS = 4096  # distinct catalog verbs embedded at most: bounded on hostile catalogs
 MAX_KEPT = 50_000  # words' vectors kept in a process
 
@@ -50,43 +62,30 @@ MAX_KEPT = 50_000  # words' vectors kept in a process
 # per process (not read from the embedding cache: reading it costs more than a few hundred words
 # take to encode), and shared by the scorers a process builds over one catalog (pick, serve)
 _KEPT: dict[tuple[str, str], np.ndarray] = {}
+# model -> the prototypes' framed vectors (`group_of`); (model, verb) -> the group it is read as
+_PROTOTYPES: dict[str, np.ndarray] = {}
+_GROUPS: dict[tuple[str, str], str | None] = {}
 
-_CLAUSE = re.compile(r"[,;:.!?]+(?:\s+|$)")
-_TOKEN = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
-# words a request opens with before its verb: "please", "can you", "I'd like to", "let's"
-_OPENERS = frozenset(
-    "please kindly just can could would will you let let's lets us go ahead and then also now "
-    "ok okay so help me".split())
-_WISHES = frozenset("want need wanna i'd we'd would like have".split())  # "I want to", "we need to"
-# words that open a clause without a verb: questions and subjects ("what", "is", "I wiped")
-_NO_VERB = STOPWORDS | frozenset(
-    "any anything are did does do had has is was were he she they there here which who whom "
-    "whose how many much why whether any all every no not i'm it's what's there's".split())
 # particles that make a phrasal verb of the word before them ("tick off", "get rid of")
 _PARTICLES = frozenset("off back out up down away over rid".split())
 _OBJECTS = frozenset("it them this that these those everything all".split())  # "put it back"
 
 
 def spoken(request: str) -> str | None:
-    """The verb (with its particle) that opens the first clause of `request` that opens with
-    one, when the action table does not know it; else None (see the module docstring)."""
-    for clause in _CLAUSE.split(request[:2000]):
-        tokens = [t.lower() for t in _TOKEN.findall(clause)[:24]]
-        while tokens and tokens[0] in _OPENERS:
-            tokens.pop(0)
-        if tokens[:1] in (["i"], ["we"], ["i'd"], ["we'd"]) and "to" in tokens[1:5] and \
-                _WISHES.issuperset(tokens[1:tokens.index("to")]):
-            del tokens[:tokens.index("to") + 1]
-        if not tokens or tokens[0] in _NO_VERB - _ASKED.keys():
-            continue
-        verb, rest = tokens[0], tokens[1:]
+    """The first word of `request` that stands as an order's verb (toolcat.search.orders),
+    with its particle, when the action table does not know it; else None (see the module
+    docstring)."""
+    for verb in verbs(request):
+        word, rest = verb.word, list(verb.rest)
         if rest[:1] and rest[0] in _OBJECTS and rest[1:2] and rest[1] in _PARTICLES:
             rest = rest[1:]
-        if verb in _ASKED:  # the table's, unless a particle makes another verb of it
-            return _phrasal(verb, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
+        if word in _ASKED:  # the table's, unless a particle makes another verb of it
+            return _phrasal(word, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
         if rest[:1] and rest[0] in _PARTICLES:
-            return _phrasal(verb, rest[0])
-        return verb if len(verb) > 2 else None
+            return _phrasal(word, rest[0])
+        if rest[:1] and rest[0] in PREPOSITIONS:  # "bug for the Mobile project": a noun
+            return None
+        return word if len(word) > 2 else None
     return None
 
 
@@ -128,6 +127,7 @@ class CatalogVerbs:
         self._members = [np.array(found, dtype=np.int64) for found in members.values()]
         self._excluded = excluded  # words that name a server, never a verb
         self._vectors: np.ndarray | None = None
+        self._last: tuple[tuple[str, str], tuple[str, str] | None] | None = None
 
     def asked(self, request: str) -> str | None:
         """The verb of `request` this maps, if any."""
@@ -147,10 +147,25 @@ class CatalogVerbs:
         return None
 
     def mapped(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
-        """The request's verb and the catalog's verb it maps to, when it maps to one."""
+        """The request's verb and the catalog's verb it maps to, when it maps to one (kept for
+        the next call: a request is read several times, `explain` once per tool)."""
+        last = self._last  # read once: serve's threads may replace it
+        if last is not None and last[0] == (request, embedder.ident):
+            return last[1]
         verb = self.asked(request)
         near = None if verb is None else self.nearest(verb, embedder)
-        return None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+        found = None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+        self._last = ((request, embedder.ident), found)
+        return found
+
+    def classified(self, request: str, embedder: Embedder) -> tuple[str, str] | None:
+        """The request's verb and the action group of the table it is read as, when no
+        catalog verb is near enough (`mapped`) and one group's verbs are (see `group_of`)."""
+        verb = self.asked(request)
+        if verb is None or self.mapped(request, embedder) is not None:
+            return None
+        group = group_of(verb, embedder)
+        return None if group is None else (verb, group)
 
     def evidence(self, request: str, embedder: Embedder) -> np.ndarray:
         """AGREEMENT for the tools whose name's verb is the one nearest to the request's, at a
@@ -160,6 +175,39 @@ class CatalogVerbs:
         if pair is not None:
             found[self._members[self._at[pair[1]]]] = AGREEMENT
         return found
+
+
+def group_of(verb: str, embedder: Embedder) -> str | None:
+    """The group of ACTIONS whose verbs are nearest to `verb` (a verb or a phrasal verb the
+    table does not hold), each embedded in FRAMES: the group of the nearest of its verbs, when
+    that is CLASS_NEAR or more and CLASS_MARGIN ahead of every other group's and not one of
+    READING; else None. Only groups of several verbs are read."""
+    key = (embedder.ident, verb)
+    if key in _GROUPS:
+        return _GROUPS[key]
+    prototypes = [(group, word) for group, words in ACTIONS.items() if len(words) > 1
+                  for word in words]
+    vectors = _PROTOTYPES.get(embedder.ident)
+    if vectors is None:
+        vectors = _PROTOTYPES[embedder.ident] = _framed(embedder,
+                                                        [word for _, word in prototypes])
+    cosine = vectors @ _framed(embedder, [verb])[0]
+    best: dict[str, float] = {}
+    for (group, _), value in zip(prototypes, cosine.tolist(), strict=True):
+        best[group] = max(best.get(group, -1.0), value)
+    ranked = sorted(best.items(), key=lambda item: -item[1])
+    found = None if (ranked[0][1] < CLASS_NEAR or ranked[0][1] - ranked[1][1] < CLASS_MARGIN
+                     or ranked[0][0] in READING) else ranked[0][0]
+    if len(_GROUPS) >= MAX_KEPT:  # bounded: requests may come from strangers
+        _GROUPS.clear()
+    _GROUPS[key] = found
+    return found
+
+
+def _framed(embedder: Embedder, words: list[str]) -> np.ndarray:
+    """Unit vectors of `words`, one row each: the mean of each word's vectors in FRAMES."""
+    vectors = _vectors(embedder, [frame.format(word) for frame in FRAMES for word in words])
+    return _unit(vectors.reshape(len(FRAMES), len(words), -1).sum(axis=0))
 
 
 def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
