@@ -31,6 +31,7 @@ def said(request: str) -> list[str]:
     ("I reset the branch by accident, how do I find the commit I was on", ["find"]),
     ("LGTM, approve pull request 482", ["lgtm", "approve"]),
     ("we hired Jamal for the desk, give him a seat", ["give"]),
+    ("customer 4411 wants to cancel at the end of the month", ["cancel"]),
 ])
 def test_a_verb_stands_where_an_order_puts_it(request_: str, expected: list[str]) -> None:
     assert said(request_) == expected

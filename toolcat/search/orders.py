@@ -53,7 +53,9 @@ _WISHES = frozenset(
 # "how do I ...", "how can we ...", "how to ..."
 _HOW = frozenset("do can could should would does".split())
 # the words before "to" that make the word after it a verb ("the best way to", "time to")
-_BEFORE_TO = _WISHES | frozenset("how way ways time trying tried able need needs".split())
+# and a wish someone else has ("the customer wants to cancel"): a request passes it on
+_BEFORE_TO = _WISHES | frozenset(
+    "how way ways time trying tried able need needs wants wanted needed asks asked".split())
 # words that are no verb: question words, pronouns, determiners, auxiliaries
 NO_VERB = frozenset(
     "a an the this that these those my our your their his her its some any all every each no "
