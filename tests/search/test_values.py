@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolcat.model import Tool
+from toolcat.search.text import SCHEMA_NODES, parameter_texts
 from toolcat.search.values import PREFIX, Values, abbreviates, request_values
 
 FRESH4 = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
@@ -109,6 +110,22 @@ def test_hostile_patterns_and_long_texts_cost_linear_time():
     assert not Values(catalog).evidence("commit 9fceb02d0ae598e95dc970b74767f19372d61af8").any()
     request = "0 " * 50_000 + "x" * 100_000 + " a@b.co" * 10_000
     assert Values(catalog).evidence(request).shape == (200,)
+
+
+def test_the_ranking_texts_and_the_values_read_a_schema_within_one_bound():
+    # a wide object, a long anyOf and a deep nest: each read only as far as the bounds go
+    wide = {f"p{i}": {"type": "string", "format": "email"} for i in range(10_000)}
+    branches = [{"properties": {f"b{i}": {"format": "uuid"}}} for i in range(10_000)]
+    deep: dict = {"type": "string"}
+    for i in range(5000):
+        deep = {"type": "object", "properties": {f"d{i}": deep}}
+    names = [name for name, _ in parameter_texts({"properties": wide, "anyOf": branches})]
+    assert names[:2] == ["p0", "p1"] and "p199" in names and "p200" not in names
+    assert {"b0", "b199"} <= set(names) and "b200" not in names
+    names = [name for name, _ in parameter_texts(deep)]
+    assert names[0] == "d4999" and len(names) == SCHEMA_NODES and "d0" not in names
+    taken = Values([tool("t", wide={"properties": wide}), tool("u")]).taken.kinds
+    assert taken["email"].tolist() == [0]
 
 
 @pytest.mark.semantic

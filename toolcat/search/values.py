@@ -31,7 +31,7 @@ import json
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parseaddr
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from toolcat.model import Tool
-from toolcat.search.text import split_name
+from toolcat.search.text import schema_parameters, split_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -298,30 +298,6 @@ _SHOWN = re.compile(r"""["'`]([^"'`\s]{3,80})["'`]|\be\.?g\.?,?\s+([^\s,;)]{3,80
                     r"""\b(?:like|such as)\s+([^\s,;)]{3,80})""")
 
 
-def _parameters(schema: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """(name, schema) of every property of a schema, nested ones included, bounded."""
-    stack, seen = [schema], 0
-    while stack and seen < 2000:
-        node = stack.pop()
-        seen += 1
-        if type(node) is list:
-            stack.extend(node[:200])
-            continue
-        if type(node) is not dict and not isinstance(node, Mapping):  # the ABC check is slow
-            continue
-        properties = node.get("properties")
-        if isinstance(properties, Mapping):
-            for name, sub in list(properties.items())[:200]:
-                if isinstance(sub, Mapping):
-                    yield str(name)[:100], sub
-        for key in ("properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
-            value = node.get(key)
-            if isinstance(value, Mapping) and key in ("properties", "$defs", "definitions"):
-                stack.extend(value.values())
-            elif value is not None:
-                stack.append(value)
-
-
 def _shown(schema: Mapping[str, Any], description: str) -> list[str]:
     """The values a parameter shows: its examples, default, enum and const, and the values
     quoted or introduced by "e.g." in its description."""
@@ -460,8 +436,9 @@ def _tool_side(tools: Sequence[Tool]) -> Taken:
     objects: dict[str, set[int]] = {}
     common = _common_parameters(tools)
     for i, tool in enumerate(tools):
-        for name, schema in _parameters(tool.parameters):
-            if (tool.server, name) in common:
+        for whole_name, schema in schema_parameters(tool.parameters):
+            name = whole_name[:100]
+            if not isinstance(schema, Mapping) or (tool.server, name) in common:
                 continue
             taken, shown_prefixes, description = _parameter_kinds(name, schema,
                                                                   tool.parameters)
