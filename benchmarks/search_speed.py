@@ -6,6 +6,9 @@ scorers under 5 ms per query at the median and semantic under 20 ms with cached 
 
     python benchmarks/search_speed.py                 # everything
     python benchmarks/search_speed.py --scorers bm25 fuzzy --queries 100
+
+Last, a warm `toolcat pick` on seal_tools (its index stored) in fresh processes, with and
+without a value in the request, as ratios to `toolcat list` of the same catalog.
 """
 
 from __future__ import annotations
@@ -93,6 +96,31 @@ def main() -> None:
         verdict = "" if label.startswith("list") else \
             f" (target 0.4 s: {'ok' if median < 0.4 else 'SLOW'})"
         print(f"  {label:<16} median {median:.3f} s, best {min(walls):.3f} s{verdict}")
+    warm_pick(args.runs)
+
+
+# a seal_tools request that names a value (an IP address), and one that names none
+VALUE_REQUEST = ('Enroll a youth participant with the name "192.168.143.207" and age of 63 in '
+                 'the program with ID "Y4MkKoaGP".')
+PLAIN_REQUEST = "Enroll a youth participant in the program"
+
+
+def warm_pick(runs: int) -> None:
+    """`toolcat pick` on seal_tools in fresh processes once its index is stored (`toolcat
+    index`, not timed), as ratios to `toolcat list` of the same catalog (reading it): a
+    request naming a value also reads the tool side of toolcat.search.values."""
+    seal = str(SEAL / "catalog.json")
+    subprocess.run([sys.executable, "-m", "toolcat", "index", "-c", seal], check=True,
+                   env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.DEVNULL,
+                   cwd=REPO)
+    walls = cold({"list seal_tools": ["list", "-c", seal, "--json"],
+                  "pick, no value": ["pick", PLAIN_REQUEST, "-c", seal, "--json"],
+                  "pick, a value": ["pick", VALUE_REQUEST, "-c", seal, "--json"]}, runs)
+    reference = statistics.median(walls["list seal_tools"])
+    print(f"\n`toolcat pick` on seal_tools, fresh process, its index stored, {runs} runs:")
+    for label, times in walls.items():
+        median = statistics.median(times)
+        print(f"  {label:<16} median {median:.3f} s, {median / reference:.2f} x list")
 
 
 if __name__ == "__main__":

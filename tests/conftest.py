@@ -37,6 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
         checks = tempfile.mkdtemp(prefix="toolcat-tests-checks-")
         config.add_cleanup(lambda: shutil.rmtree(checks, ignore_errors=True))
         os.environ[CHECKS_FOLDER] = checks  # the workers pytest-xdist starts inherit it
+    if not hasattr(config, "workerinput") and SESSION_FOLDER not in os.environ:
+        shared = tempfile.mkdtemp(prefix="toolcat-tests-session-")  # mode 0700
+        config.add_cleanup(lambda: shutil.rmtree(shared, ignore_errors=True))
+        os.environ[SESSION_FOLDER] = shared
     if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ:
         return
     folder = tempfile.mkdtemp(prefix="toolcat-tests-pyc-")
@@ -45,11 +49,23 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+# The environment variable naming a folder of the whole session, made by the controlling
+# process: pytest-xdist's workers share what is kept there (the cache key, the embedding cache)
+SESSION_FOLDER = "PYTEST_TOOLCAT_SESSION"
+
+
+def session_folder(name: str) -> Path:
+    """The folder `name` of the session's folder, the same in every pytest-xdist worker."""
+    folder = Path(os.environ[SESSION_FOLDER]) / name
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
 @pytest.fixture(scope="session")
-def user_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def user_config() -> Path:
     """$XDG_CONFIG_HOME for the session: the key that seals cache entries lives there, one
-    for the whole session (as one user has one), never the user's own."""
-    return tmp_path_factory.mktemp("config")
+    for the whole session and all its workers (as one user has one), never the user's own."""
+    return session_folder("config")
 
 
 @pytest.fixture(autouse=True)
@@ -131,9 +147,12 @@ def embedder() -> object:
 
 
 @pytest.fixture(scope="session")
-def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An embedding cache folder shared by the whole session (never the user's)."""
-    return tmp_path_factory.mktemp("toolcat-cache")
+def embedding_cache() -> Path:
+    """An embedding cache folder shared by the whole session, its pytest-xdist workers
+    included (never the user's): a catalog one worker encoded, the other reads. The cache is
+    made for processes that share it (shards written whole and never changed, a merge that
+    another process's reads survive: toolcat.search.embeddings)."""
+    return session_folder("toolcat-cache")
 
 
 @pytest.fixture

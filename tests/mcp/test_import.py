@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -150,6 +151,32 @@ def test_server_that_exits_at_once_is_reported_with_its_stderr(run):
     assert result.exit_code == 2
     assert "exited with status 3 before it had listed its tools; its stderr says: error: " \
         "DATABASE_URL is not set" in result.stderr
+
+
+def test_a_server_that_exits_without_a_word_is_reported_with_the_command_toolcat_ran(run):
+    # as a MySQL server does that cannot reach its database: status 1, nothing on stderr
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "silent", "--host", "db",
+                 "--password", "hunter2")
+    assert result.exit_code == 2
+    [message] = result.stderr.strip().splitlines()
+    ran = shlex.join([*BROKEN, "silent", "--host", "db", "--password", "<redacted>"])
+    assert message.endswith("exited with status 1 before it had listed its tools; it wrote "
+                            f"nothing on stderr; toolcat ran: {ran}"), message
+    assert "hunter2" not in message  # nor in how the message names the server
+
+
+def test_the_command_toolcat_ran_has_the_servers_settings_redacted(run, tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"mysql": {
+        "command": BROKEN[0], "args": [*BROKEN[1:], "silent"], "cwd": str(tmp_path),
+        "env": {"MYSQL_HOST": "db.internal", "MYSQL_PASSWORD": "hunter2"}}}}))
+    result = run("import", "mcp", "--timeout", "20", "--config", str(config))
+    assert result.exit_code == 2
+    ran = (f"cd {shlex.quote(str(tmp_path))} && " + shlex.join(
+        ["env", "MYSQL_HOST=db.internal", "MYSQL_PASSWORD=<redacted>", *BROKEN, "silent"]))
+    assert result.stderr.strip().endswith(f"it wrote nothing on stderr; toolcat ran: {ran}"), \
+        result.stderr
+    assert "hunter2" not in result.stderr
 
 
 @pytest.mark.parametrize(("mode", "status", "said"), [

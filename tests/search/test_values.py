@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from toolcat.model import Tool
+from toolcat.search.text import SCHEMA_NODES, parameter_texts
 from toolcat.search.values import PREFIX, Values, abbreviates, request_values
 
 FRESH4 = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
@@ -111,6 +113,22 @@ def test_hostile_patterns_and_long_texts_cost_linear_time():
     assert Values(catalog).evidence(request).shape == (200,)
 
 
+def test_the_ranking_texts_and_the_values_read_a_schema_within_one_bound():
+    # a wide object, a long anyOf and a deep nest: each read only as far as the bounds go
+    wide = {f"p{i}": {"type": "string", "format": "email"} for i in range(10_000)}
+    branches = [{"properties": {f"b{i}": {"format": "uuid"}}} for i in range(10_000)]
+    deep: dict = {"type": "string"}
+    for i in range(5000):
+        deep = {"type": "object", "properties": {f"d{i}": deep}}
+    names = [name for name, _ in parameter_texts({"properties": wide, "anyOf": branches})]
+    assert names[:2] == ["p0", "p1"] and "p199" in names and "p200" not in names
+    assert {"b0", "b199"} <= set(names) and "b200" not in names
+    names = [name for name, _ in parameter_texts(deep)]
+    assert names[0] == "d4999" and len(names) == SCHEMA_NODES and "d0" not in names
+    taken = Values([tool("t", wide={"properties": wide}), tool("u")]).taken.kinds
+    assert taken["email"].tolist() == [0]
+
+
 @pytest.mark.semantic
 @pytest.mark.usefixtures("shared_cache")
 def test_a_request_with_an_email_picks_the_sharing_tool_that_takes_one(run, tmp_path):
@@ -168,3 +186,71 @@ def test_a_hostile_pattern_in_a_schema_costs_the_cli_no_time(run, tmp_path):
     found = json.loads(result.output)["tools"][0]
     assert found["name"] == "get_commit"
     assert "it takes the hexadecimal id the request names" in found["reason"]
+
+
+def _kept_catalog(folder: Path) -> Path:
+    catalog = folder / "tools.json"
+    catalog.write_text(json.dumps([
+        {"name": "share_file", "description": "Share a file with someone.",
+         "parameters": {"type": "object", "properties": {
+             "file": {"type": "string"}, "user": {"type": "string", "format": "email"}}}},
+        {"name": "resolve_incident", "description": "Resolve an incident.",
+         "parameters": {"type": "object", "properties": {
+             "incident_id": {"type": "string", "description": "The INC number."}}}},
+        {"name": "get_weather", "description": "Current weather for a city.",
+         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]))
+    return catalog
+
+
+KEPT_REQUEST = "give jon@acme.com the file, INC0012345 is fixed"
+
+
+def test_the_tool_side_is_kept_with_the_index_and_read_back(tmp_path, monkeypatch):
+    """A catalog read from files keeps its tool side with its search index: a later scorer
+    (a later process) reads it back and reads no parameter, with the very same evidence."""
+    import numpy as np
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search import values
+    from toolcat.search.index import scorer_for
+
+    catalog = _kept_catalog(tmp_path)
+    built = scorer_for("hybrid", load_catalog(catalog), embeddings="later")
+    first = built.values.evidence(KEPT_REQUEST)
+    assert first.tolist()[2] == 0 and first[0] > 0 and first[1] >= PREFIX
+    [entry] = (tmp_path / "cache" / "index").glob("*-values-*.arrays")
+
+    def unread(tools: object) -> NoReturn:
+        raise AssertionError("the tool side was read again")
+
+    monkeypatch.setattr(values, "_tool_side", unread)
+    again = scorer_for("hybrid", load_catalog(catalog), embeddings="later").values
+    assert np.array_equal(again.evidence(KEPT_REQUEST), first)
+    assert again.explained(KEPT_REQUEST, 1) == built.values.explained(KEPT_REQUEST, 1)
+    assert [p.name for p in entry.parent.glob("*-values-*.arrays")] == [entry.name]
+
+
+def test_a_kept_tool_side_that_does_not_fit_is_made_again(tmp_path, caplog):
+    """A sealed entry naming a tool the catalog does not have (as a bug or another release
+    could leave) is not used: one warning line, the tool side made again, the same
+    evidence."""
+    import logging
+
+    import numpy as np
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.index import scorer_for
+    from toolcat.search.values import Taken
+    from toolcat.source import cache
+
+    catalog = _kept_catalog(tmp_path)
+    first = scorer_for("hybrid", load_catalog(catalog), embeddings="later").values
+    clean = first.evidence(KEPT_REQUEST)
+    [entry] = (tmp_path / "cache" / "index").glob("*-values-*.arrays")
+    wrong = Taken({"email": np.array([0, 7])}, {}, {})
+    cache.store(entry, lambda handle: cache.save_arrays(handle, wrong.arrays()), 8)
+    with caplog.at_level(logging.WARNING, logger="toolcat"):
+        healed = scorer_for("hybrid", load_catalog(catalog), embeddings="later").values
+        assert np.array_equal(healed.evidence(KEPT_REQUEST), clean)
+    [warning] = [r.getMessage() for r in caplog.records]
+    assert warning.startswith("warning: the search cache ") and "rebuilding it" in warning

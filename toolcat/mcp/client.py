@@ -5,7 +5,8 @@ Each server gets `timeout` seconds to start, initialize and list its tools. When
 or the server exits, or its answers are not MCP, the failure becomes a one-line ServerError
 that says what happened, with the lines of the server's stderr that say what went wrong (not
 its stack or usage text) and the first thing it wrote on stdout that was not a JSON-RPC
-message. A stdio server is always stopped on the way
+message; a stdio server that ended without a word on stderr is said to have, with the command
+line toolcat ran (secrets redacted), to run by hand. A stdio server is always stopped on the way
 out by the SDK's shutdown sequence: stdin closed, 2 s to exit, then SIGTERM and SIGKILL to its
 whole process group. The wait for answers ends early enough (STOP_ALLOWANCE, or half the
 timeout when it is short) that the stop still fits in the timeout; only a server that also
@@ -157,7 +158,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            raise ServerError(problem + seen.detail() + stderr_tail(errlog)) from None
+            raise ServerError(problem + seen.detail() + _stderr_said(errlog, spec, cause)
+                              ) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
@@ -412,6 +414,24 @@ def stderr_tail(errlog: Any) -> str:
         shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
     said = " | ".join(_short(line, STDERR_WIDTH) for line in shown)
     return f"; its stderr says: {said}" if said else ""
+
+
+def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
+    """What the server wrote on stderr (`stderr_tail`), read to its end once it has ended;
+    for a stdio server that ended by itself without a word there, that it did and the
+    command line toolcat ran (ServerSpec.command_line, secrets redacted), for the user to run
+    it and see what it does."""
+    from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    from toolcat.mcp.wire import StderrTail
+
+    drained = isinstance(errlog, StderrTail) and errlog.drained()
+    said = stderr_tail(errlog)
+    if said or not drained or errlog.total or not (
+            isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED):
+        return said
+    return f"; it wrote nothing on stderr; toolcat ran: {spec.command_line()}"
 
 
 def _fallback_name(spec: ServerSpec) -> str:

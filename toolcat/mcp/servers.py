@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,10 +62,13 @@ class ServerSpec:
 
     @property
     def label(self) -> str:
-        """How to name the server in messages before it has told its own name."""
+        """How to name the server in messages before it has told its own name (secrets
+        redacted, as in `launch`)."""
         if self.name:
             return self.name
-        return self.url if self.transport == "http" else " ".join([self.command, *self.args])
+        if self.transport == "http":
+            return redact_url(self.url)
+        return " ".join([self.command, *redact_args(self.args)])
 
     def launch(self) -> dict[str, Any]:
         """How the server was reached, as written into the catalog: secrets redacted."""
@@ -81,6 +85,15 @@ class ServerSpec:
         if self.cwd:
             out["cwd"] = self.cwd
         return out
+
+    def command_line(self) -> str:
+        """The shell command line that starts a stdio server as toolcat starts it (its `env`
+        settings given by `env`, in its `cwd`), secrets redacted as in the catalog
+        (`launch`): what a user can run to see for themselves why it fails."""
+        settings = [f"{name}={value}" for name, value in redact_mapping(self.env).items()]
+        line = shlex.join([*(["env", *settings] if settings else []), self.command,
+                           *redact_args(self.args)])
+        return f"cd {shlex.quote(self.cwd)} && {line}" if self.cwd else line
 
 
 def stdio_spec(argv: list[str], *, name: str = "") -> ServerSpec:

@@ -40,6 +40,7 @@ from toolcat.mcp.stderr import meaningful_lines
 MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one JSON-RPC message from an upstream
 TAIL_BYTES = 64 * 1024  # bytes of an upstream's stderr kept, at each end, for error messages
 EXIT_WAIT = 1.0  # seconds a server whose stdout ended gets to exit before its status is read
+DRAIN_WAIT = 1.0  # seconds an ended server's stderr gets to be read to its end
 # the JSON-RPC code of the error that replaces an oversized answer (not -32000: to the SDK,
 # that is "connection closed")
 TOO_LARGE = -32050
@@ -93,6 +94,15 @@ class StderrTail:
         if tail and len(self._tail) > TAIL_BYTES:
             tail = tail[1:]  # cut inside a line
         return meaningful_lines([*head, *tail])
+
+    def drained(self) -> bool:
+        """Whether the server has ended and its stderr was read to the end, waiting up to
+        DRAIN_WAIT for that once it has ended (a child that keeps the pipe open leaves it
+        unread: False)."""
+        if self.status is None:
+            return False
+        self._thread.join(DRAIN_WAIT)
+        return not self._thread.is_alive()
 
     def exit(self) -> str | None:
         """How the server ended (`exited with status 1`, `was killed by SIGKILL`), when it

@@ -90,22 +90,29 @@ class HybridScorer:
 
     @classmethod
     def from_parts(cls, lexical: BM25Scorer, semantic: SemanticScorer, *,
-                   semantic_weight: float = LAMBDA) -> HybridScorer:
-        """A hybrid of scorers already built over the same tools (a persisted index)."""
+                   semantic_weight: float = LAMBDA, values: Values | None = None
+                   ) -> HybridScorer:
+        """A hybrid of scorers already built over the same tools (a persisted index), with
+        `values` kept with them."""
         scorer = cls.__new__(cls)
         scorer._setup(lexical, semantic, semantic_weight)
+        if values is not None:
+            scorer.values = values
         return scorer
 
     @classmethod
     def lexical_stage(cls, lexical: BM25Scorer, embedder: Embedder, notice: str,
                       complete: Callable[[Progress], SemanticScorer], *,
-                      cache: bool = True, semantic_weight: float = LAMBDA) -> HybridScorer:
+                      cache: bool = True, semantic_weight: float = LAMBDA,
+                      values: Values | None = None) -> HybridScorer:
         """A hybrid whose embeddings are not at hand: BM25F evidence alone until
         `complete()` gets them from `complete`, which loads or computes the semantic stage
         and reports the tools it encodes to the progress callback it is given (see the class
         docstring)."""
         scorer = cls.__new__(cls)
         scorer._setup(lexical, None, semantic_weight, embedder, cache)
+        if values is not None:
+            scorer.values = values
         scorer.notice = notice
         scorer._complete = complete
         return scorer

@@ -50,12 +50,14 @@ if TYPE_CHECKING:
     from toolcat.search.device import Progress
     from toolcat.search.semantic import SemanticScorer
     from toolcat.search.tuning import Tuning
+    from toolcat.search.values import Values
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 6  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
+FORMAT = 7  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
 # 4: a BM25F field for the values of example calls; 5: sealed entries; 6: BM25F title and
-# server fields, a server's boilerplate left out
+# server fields, a server's boilerplate left out; 7: a schema's parameters read within bounds
+# (text.schema_parameters)
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
@@ -188,13 +190,15 @@ def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
     EMBEDDINGS), else its lexical stage, which `complete()` makes whole."""
     from toolcat.search.hybrid import HybridScorer
 
-    weight = {k: v for k, v in options.items() if k == "semantic_weight"}
+    # the semantic weight, if given, and the value kinds' table kept with the index
+    given: dict[str, Any] = {k: v for k, v in options.items() if k == "semantic_weight"}
+    given["values"] = _values(key, tools, limit)
     lexical = _bm25(key, tools, limit)
     # `later`: even stored embeddings wait for the thread that loads them and the model
     semantic = None if embeddings == "later" else _semantic(key, tools, embeddings,
                                                             **semantic_options)
     if semantic is not None:
-        return HybridScorer.from_parts(lexical, semantic, **weight)
+        return HybridScorer.from_parts(lexical, semantic, **given)
     from toolcat.search.embeddings import load_embedder
 
     notice = ("the semantic stage is loading; ranked by words only until it is ready"
@@ -210,7 +214,7 @@ def _hybrid(key: str | None, tools: Sequence[Tool], limit: int, embeddings: str,
 
     return HybridScorer.lexical_stage(
         lexical, load_embedder(options.get("model"), options.get("device")), notice,
-        complete, cache=options.get("cache", True), **weight)
+        complete, cache=options.get("cache", True), **given)
 
 
 def prefetch_encoder(name: str | None, catalog: Catalog, **options: Any) -> bool:
@@ -304,6 +308,24 @@ def _bm25(key: str | None, tools: Sequence[Tool], limit: int, k1: float = 1.2) -
     index = load_or_build(index_path(key, f"bm25-{k1:g}.arrays"), limit, load, build,
                           lambda index, handle: entries.save_arrays(handle, index.arrays()))
     return BM25Scorer.from_index(tools, index)
+
+
+def _values(key: str | None, tools: Sequence[Tool], limit: int) -> Values:
+    """The value kinds `tools`' parameters take (toolcat.search.values), its tool side kept
+    under the catalog's key and the code that makes it (values.table_ident)."""
+    from toolcat.search.values import Taken, Values, table_ident
+
+    ident = table_ident()
+    if key is None or ident is None:
+        return Values(tools)
+    path = index_path(key, f"values-{ident}.arrays")
+
+    def keep(make: Callable[[], Taken]) -> Taken:
+        return load_or_build(path, limit, lambda arrays: Taken.from_arrays(arrays, len(tools)),
+                             make, lambda taken, handle: entries.save_arrays(handle,
+                                                                             taken.arrays()))
+
+    return Values(tools, keep)
 
 
 def _semantic(key: str | None, tools: Sequence[Tool], embeddings: str,

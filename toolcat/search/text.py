@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import Any, Protocol
 
 from toolcat.model import Tool
@@ -102,28 +103,43 @@ def whole_words(text: str) -> list[str]:
             if len(raw) > 2 and not raw[1:].islower() and len(words(raw)) > 1]
 
 
-def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
-    """(name, description) of every property in a schema, nested ones included."""
-    stack = [schema]
-    while stack:
+# How far `schema_parameters` reads a schema: the schemas it visits, and the items of a list
+# and the properties of an object it takes; every schema may come from a stranger.
+SCHEMA_NODES = 2000
+SCHEMA_WIDTH = 200
+
+
+def schema_parameters(schema: Any) -> Iterator[tuple[str, Any]]:
+    """(name, schema) of every property of a schema, nested ones included (in `properties`,
+    `items`, `anyOf`, `oneOf`, `allOf`, `$defs` and `definitions`), within SCHEMA_NODES
+    schemas visited and SCHEMA_WIDTH items of a list or properties of an object."""
+    stack, seen = [schema], 0
+    while stack and seen < SCHEMA_NODES:
         node = stack.pop()
+        seen += 1
         if isinstance(node, list):
-            stack.extend(node)
+            stack.extend(node[:SCHEMA_WIDTH])
             continue
         if type(node) is not dict and not isinstance(node, Mapping):  # the ABC check is slow
             continue
         properties = node.get("properties")
         if isinstance(properties, Mapping):
-            for name, sub in properties.items():
-                description = sub.get("description", "") if type(sub) is dict or isinstance(
-                    sub, Mapping) else ""
-                yield str(name), description if isinstance(description, str) else ""
+            for name, sub in islice(properties.items(), SCHEMA_WIDTH):
+                yield str(name), sub
         for key in ("properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
             value = node.get(key)
             if isinstance(value, Mapping) and key in ("properties", "$defs", "definitions"):
                 stack.extend(value.values())
             elif value is not None:
                 stack.append(value)
+
+
+def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
+    """(name, description) of every property in a schema (`schema_parameters`)."""
+    for name, sub in schema_parameters(schema):
+        description = sub.get("description", "") if type(sub) is dict or isinstance(
+            sub, Mapping) else ""
+        yield name, description if isinstance(description, str) else ""
 
 
 def example_values(tool: Tool, limit: int = 24) -> list[str]:

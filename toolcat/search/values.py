@@ -21,26 +21,31 @@ of its name the prefix abbreviates: "CHG" and `change_id`, "INC" and `incident_i
 tools PREFIX nats more. Parameters that half or more of a server's tools have are its
 boilerplate and are not read (`_common_parameters`). The tool side is read once per catalog,
 on the first request that names a value: one pass over the parameters, so most requests,
-which name none, cost nothing more.
+which name none, cost nothing more. For a catalog read from files, the search index keeps it
+(`Taken.arrays`, toolcat.search.index), so a later process reads it instead.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import json
 import re
+import sys
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import parseaddr
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+import toolcat.search.text as text_module
 from toolcat.model import Tool
-from toolcat.search.text import split_name
+from toolcat.search.text import schema_parameters, split_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -274,6 +279,76 @@ class Taken:
     # that abbreviate the word (`abbreviates`)
     objects: Mapping[str, tuple[tuple[str, np.ndarray], ...]]
 
+    def arrays(self) -> list[np.ndarray]:
+        """The table as plain arrays (no pickles), in the order `from_arrays` reads them:
+        for the kinds, the prefixes and the object words in turn, the keys as the UTF-8 text
+        of their lines, where each key's tools end in the next array, and the tools."""
+        import numpy as np
+
+        found: list[np.ndarray] = []
+        words = {word: members for group in self.objects.values() for word, members in group}
+        for table in (self.kinds, self.prefixes, words):
+            found += [np.frombuffer("\n".join(table).encode(), dtype=np.uint8),
+                      np.cumsum([len(members) for members in table.values()], dtype=np.int64),
+                      np.concatenate([np.zeros(0, dtype=np.int64), *table.values()])]
+        return found
+
+    @classmethod
+    def from_arrays(cls, arrays: Sequence[np.ndarray], size: int) -> Taken:
+        """The table `arrays()` gave, checked to fit a catalog of `size` tools (its tools'
+        arrays are views of the stored entry, not copies).
+
+        Raises:
+            ValueError: the arrays hold no such table, or one that does not fit.
+        """
+        if len(arrays) != 9:
+            raise ValueError("the stored values table does not have the arrays of one")
+        kinds, prefixes, words = (_stored_table(arrays[at], arrays[at + 1], arrays[at + 2], size)
+                                  for at in (0, 3, 6))
+        if not set(kinds) <= set(KINDS) or "" in words:
+            raise ValueError("the stored values table names unknown kinds or empty words")
+        by_letter: dict[str, list[tuple[str, np.ndarray]]] = {}
+        for word, members in words.items():
+            by_letter.setdefault(word[0], []).append((word, members))
+        return cls(kinds, prefixes, {letter: tuple(found) for letter, found in by_letter.items()})
+
+
+def _stored_table(keys: np.ndarray, ends: np.ndarray, members: np.ndarray, size: int
+                  ) -> dict[str, np.ndarray]:
+    """One table of `Taken.arrays()`: key -> the tools (indices below `size`) it names."""
+    import numpy as np
+
+    if keys.ndim != 1 or keys.dtype != np.uint8 or ends.ndim != 1 or ends.dtype != np.int64 \
+            or members.ndim != 1 or members.dtype != np.int64:
+        raise ValueError("the stored values table does not have the arrays of one")
+    text = keys.tobytes().decode()
+    names = text.split("\n") if text else []
+    if len(names) != len(ends) or len(set(names)) != len(names) \
+            or (len(ends) and (ends[-1] != len(members) or (np.diff(ends) < 0).any()
+                               or ends[0] < 0)) \
+            or (not len(ends) and len(members)) \
+            or (len(members) and (members.min() < 0 or members.max() >= size)):
+        raise ValueError("the stored values table does not fit this catalog")
+    starts = [0, *ends[:-1].tolist()]
+    return {name: members[start:end]
+            for name, start, end in zip(names, starts, ends.tolist(), strict=True)}
+
+
+@lru_cache(maxsize=1)
+def table_ident() -> str | None:
+    """What the tool side depends on besides the tools, for the key it is kept under (see
+    toolcat.search.index): the code that reads them (this module and toolcat.search.text,
+    their text hashed, so that no change of either can go unnoticed) and the Python whose
+    parsers recognise values (`datetime.fromisoformat` reads more from 3.11 on). None when
+    that code cannot be read: the table is then made each time."""
+    digest = hashlib.sha256(f"values\0{sys.version_info[0]}.{sys.version_info[1]}\0".encode())
+    try:
+        for module in (__file__, text_module.__file__):
+            digest.update(Path(module).read_bytes())
+    except (OSError, TypeError):
+        return None
+    return digest.hexdigest()[:16]
+
 
 def abbreviates(prefix: str, word: str) -> bool:
     """Whether the lower-case `prefix` abbreviates `word`: the same first letter, and every
@@ -296,30 +371,6 @@ _ASIDE = re.compile(r"\([^()]{0,300}\)")
 _UPPER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}\b")
 _SHOWN = re.compile(r"""["'`]([^"'`\s]{3,80})["'`]|\be\.?g\.?,?\s+([^\s,;)]{3,80})|"""
                     r"""\b(?:like|such as)\s+([^\s,;)]{3,80})""")
-
-
-def _parameters(schema: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """(name, schema) of every property of a schema, nested ones included, bounded."""
-    stack, seen = [schema], 0
-    while stack and seen < 2000:
-        node = stack.pop()
-        seen += 1
-        if type(node) is list:
-            stack.extend(node[:200])
-            continue
-        if type(node) is not dict and not isinstance(node, Mapping):  # the ABC check is slow
-            continue
-        properties = node.get("properties")
-        if isinstance(properties, Mapping):
-            for name, sub in list(properties.items())[:200]:
-                if isinstance(sub, Mapping):
-                    yield str(name)[:100], sub
-        for key in ("properties", "items", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
-            value = node.get(key)
-            if isinstance(value, Mapping) and key in ("properties", "$defs", "definitions"):
-                stack.extend(value.values())
-            elif value is not None:
-                stack.append(value)
 
 
 def _shown(schema: Mapping[str, Any], description: str) -> list[str]:
@@ -460,8 +511,9 @@ def _tool_side(tools: Sequence[Tool]) -> Taken:
     objects: dict[str, set[int]] = {}
     common = _common_parameters(tools)
     for i, tool in enumerate(tools):
-        for name, schema in _parameters(tool.parameters):
-            if (tool.server, name) in common:
+        for whole_name, schema in schema_parameters(tool.parameters):
+            name = whole_name[:100]
+            if not isinstance(schema, Mapping) or (tool.server, name) in common:
                 continue
             taken, shown_prefixes, description = _parameter_kinds(name, schema,
                                                                   tool.parameters)
@@ -488,10 +540,14 @@ def _tool_side(tools: Sequence[Tool]) -> Taken:
 
 
 class Values:
-    """TAKES and PREFIX evidence for each tool (see the module docstring)."""
+    """TAKES and PREFIX evidence for each tool (see the module docstring). `keep`, given
+    how to make the tool side, returns it from where it was kept (the persisted index,
+    toolcat.search.index), or made and kept there."""
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
+    def __init__(self, tools: Sequence[Tool],
+                 keep: Callable[[Callable[[], Taken]], Taken] | None = None) -> None:
         self._tools = tools
+        self._keep = keep
         self._taken: Taken | None = None
         self._building = threading.Lock()
 
@@ -501,7 +557,10 @@ class Values:
         if self._taken is None:
             with self._building:
                 if self._taken is None:
-                    self._taken = _tool_side(self._tools)
+                    def make() -> Taken:
+                        return _tool_side(self._tools)
+
+                    self._taken = make() if self._keep is None else self._keep(make)
         return self._taken
 
     def evidence(self, request: str) -> np.ndarray:

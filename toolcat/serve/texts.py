@@ -20,9 +20,10 @@ from toolcat.catalog.kept import Kind, catalog_key, kept
 from toolcat.model import Catalog, Tool
 
 # kept by toolcat.catalog.kept, at most 512 MB an entry; the version changes when
-# parameter_field's text (REGEX) or other_text's (FUZZY) does
-REGEX = Kind("regex-texts", 1, ".json", 512 << 20)
-FUZZY = Kind("fuzzy-texts", 1, ".json", 512 << 20)
+# parameter_field's text (REGEX) or other_text's (FUZZY) does (2: a schema's parameters read
+# within bounds, text.schema_parameters)
+REGEX = Kind("regex-texts", 2, ".json", 512 << 20)
+FUZZY = Kind("fuzzy-texts", 2, ".json", 512 << 20)
 
 
 def regex_texts(catalog: Catalog, tools: Sequence[Tool]) -> tuple[list[str], list[str]]:

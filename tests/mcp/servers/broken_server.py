@@ -3,6 +3,8 @@
     python broken_server.py MODE [--pid-file FILE]
 
     exit       writes a line on stderr and exits at once with code 3
+    silent     exits at once with code 1, having written nothing (as a MySQL server does that
+               cannot reach its database)
     npx        writes what npx 10 writes when it may not install a package (its reason, then
                where its log is) and exits with code 1
     node       dies as Node does on a missing module: code, caret, the error, a stack, a
@@ -111,6 +113,8 @@ def main() -> None:
     if mode == "exit":
         print("error: DATABASE_URL is not set", file=sys.stderr)
         sys.exit(3)
+    if mode == "silent":
+        sys.exit(1)
     if mode == "npx":
         print('npm error npx canceled due to missing packages and no YES option: '
               '["@modelcontextprotocol/server-memory@2026.8.31"]', file=sys.stderr)
