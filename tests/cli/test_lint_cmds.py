@@ -196,32 +196,6 @@ def test_lint_runs_in_a_fresh_process_without_the_semantic_extra(tmp_path):
     assert json.loads(result.stdout)["counts"]["error"] == 6
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("errors", [0, 1])
-def test_a_fresh_process_writes_the_whole_report_before_it_ends(run, tmp_path, monkeypatch,
-                                                               errors):
-    # the process ends without finalizing the interpreter once lint is over: the report,
-    # far larger than a pipe's buffer, must still be all there, and the exit code right
-    tools = [{"name": f"sync_{i}", "description": "Handles the data.",
-              "parameters": {"type": "object", "properties": {}}} for i in range(600)]
-    tools += [{"name": "broken", "description": "Copy changed customer records to billing.",
-               "parameters": {"type": "array"}}] * errors
-    catalog = tmp_path / "tools.json"
-    catalog.write_text(json.dumps({"tools": tools}, indent=1))
-    monkeypatch.chdir(tmp_path)  # the in-process run shows the file as the processes do
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "-m", "toolcat", "lint", str(catalog), "--json"],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
-    written = subprocess.run([sys.executable, "-m", "toolcat", "lint", str(catalog), "-f",
-                              "sarif", "-o", "report.sarif"], capture_output=True, text=True,
-                             env=env, cwd=tmp_path, check=False)
-    assert (done.returncode, written.returncode) == (errors, errors), done.stderr
-    assert len(done.stdout) > 1 << 17
-    assert done.stdout == run("lint", str(catalog), "--json").stdout
-    assert json.loads((tmp_path / "report.sarif").read_text())["runs"][0]["results"]
-    assert "wrote the sarif report to report.sarif" in written.stderr
-
-
 def test_the_pre_commit_hook_runs_toolcat_lint():
     [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert hook["id"] == "toolcat-lint" and hook["entry"] == "toolcat lint"

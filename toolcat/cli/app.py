@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import errno
 import importlib
 import os
 import sys
-import threading
 from typing import Annotated, Any
 
 import typer
@@ -149,7 +147,6 @@ def main() -> None:
             # which no output, message or provider request could hold
             sys.stderr.write(f"toolcat: error: argument {number} is not UTF-8 text\n")
             sys.exit(2)
-    _AT_ONCE.clear()
     try:
         app()
     except KeyboardInterrupt:  # pragma: no cover
@@ -159,33 +156,14 @@ def main() -> None:
     leave(0)
 
 
-_AT_ONCE: set[str] = set()  # the command that said its process may end unfinalized
-
-
-def end_at_once(command: str) -> None:
-    """Let the process end without finalizing the interpreter when `command` is over and
-    its output written: freeing a large catalog's millions of objects one by one at exit
-    is work nobody waits for (0.5 s of `toolcat lint` on 43,000 tools). Exit handlers
-    still run; only when no other thread is left (`leave`)."""
-    _AT_ONCE.add(command)
-
-
 def leave(code: int | str | None) -> None:
     """Exit with `code`; at once, without finalizing the interpreter, when a background
     thread is still inside torch or onnxruntime (serve's semantic stage, a prefetch), which
-    finalizing would abort with exit 134 (toolcat.search.native), or when the command said
-    it may (`end_at_once`) and exit handlers have run."""
+    finalizing would abort with exit 134 (toolcat.search.native)."""
     native = sys.modules.get("toolcat.search.native")  # not imported: no section ever ran
-    busy = native is not None and native.busy()
-    quick = bool(_AT_ONCE) and threading.active_count() == 1
-    if isinstance(code, int | None) and (busy or quick):
+    if isinstance(code, int | None) and native is not None and native.busy():
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):  # a closed or broken pipe: nothing to say
                 stream.flush()
-        if not busy:
-            atexit._run_exitfuncs()
-            for stream in (sys.stdout, sys.stderr):
-                with contextlib.suppress(Exception):
-                    stream.flush()
         os._exit(code or 0)
     sys.exit(code)

@@ -89,7 +89,6 @@ def lint(
     file (--write-baseline, --baseline), never in the catalog itself.
     """
     from toolcat.cli import build
-    from toolcat.cli.app import end_at_once
     from toolcat.cli.output import note
     from toolcat.lint.collector import paused
     from toolcat.lint.run import accept_all, lint_request, run_lint, settings_for
@@ -117,7 +116,6 @@ def lint(
     emit(run, fmt, output=output, strict=strict, protect=cat.sources)
     for line in run.notes:
         note(line)
-    end_at_once("lint")
     if run.report.failed(strict=strict):
         raise typer.Exit(1)
 
