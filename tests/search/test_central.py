@@ -14,6 +14,14 @@ from toolcat.search.central import Centres
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
 
 
+def _top3(run, query: str, half: str) -> list[dict]:
+    """The first three tools `toolcat search` gives for `query` on a real-server half."""
+    result = run("search", query, "-c", str(DATA / f"{half}-catalog.json"),
+                 "--scorer", "hybrid", "--limit", "3", "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)["tools"]
+
+
 def test_a_servers_tools_get_their_cosine_to_the_servers_mean() -> None:
     tools = [Tool(name=n, description=n, server=s)
              for n, s in [("a", "one"), ("b", "one"), ("c", "one"), ("d", "two")]]
@@ -31,10 +39,7 @@ def test_a_servers_tools_get_their_cosine_to_the_servers_mean() -> None:
 @pytest.mark.skipif(not (DATA / "fresh-catalog.json").exists(),
                     reason="the real-server set is absent")
 def test_a_bare_server_name_puts_its_plain_story_tools_first(run):
-    result = run("search", "shortcut", "-c", str(DATA / "fresh-catalog.json"),
-                 "--scorer", "hybrid", "--limit", "3", "--json")
-    assert result.exit_code == 0, result.output
-    found = json.loads(result.output)["tools"]
+    found = _top3(run, "shortcut", "fresh")
     assert found[0]["name"] in {"stories-get-by-id", "stories-create", "stories-search"}
     assert all("names only its server" in t["reason"] for t in found)
     mixed = run("search", "shortcut stories about login", "-c",
@@ -60,10 +65,7 @@ def test_a_bare_server_name_asks_to_look_where_the_server_names_tools_by_action(
                     reason="the real-server set is absent")
 def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators(run):
     # most of Freshdesk's tools create or update; their mean is nearest create_ticket_field
-    result = run("search", "freshdesk", "-c", str(DATA / "fresh5-catalog.json"),
-                 "--scorer", "hybrid", "--limit", "3", "--json")
-    assert result.exit_code == 0, result.output
-    found = json.loads(result.output)["tools"]
+    found = _top3(run, "freshdesk", "fresh5")
     assert found[0]["name"] in {"get_tickets", "search_tickets", "get_ticket", "list_contacts"}
     assert "reads, lists or searches" in found[0]["reason"]
     assert not any(t["name"].startswith(("create_", "update_")) for t in found)
@@ -76,10 +78,7 @@ def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators
 def test_a_bare_server_name_is_no_word_evidence_for_the_tools_that_repeat_it(run):
     # monday's get_monday_* tools say "monday" in their names and texts; the name alone asks
     # for the server's main tools, not for those
-    result = run("search", "monday", "-c", str(DATA / "fresh2-catalog.json"),
-                 "--scorer", "hybrid", "--limit", "3", "--json")
-    assert result.exit_code == 0, result.output
-    found = json.loads(result.output)["tools"]
+    found = _top3(run, "monday", "fresh2")
     assert all(t["server"] == "monday" for t in found)
     assert not any("monday" in t["name"] for t in found)
     assert all("terms no query term (0.0)" in t["reason"] for t in found)
