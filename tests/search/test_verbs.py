@@ -80,3 +80,14 @@ def test_a_verb_the_table_lacks_finds_the_catalogs_own_and_the_reason_says_so(ru
     assert found[0]["name"] == "cache_flush_all"
     assert "verb 'flush' is the nearest to the request's 'wipe'" in found[0]["reason"]
     assert "nearest" not in found[1]["reason"]
+
+
+@pytest.mark.semantic
+def test_a_verb_the_table_lacks_is_never_read_as_one_of_its_reading_verbs(embedder) -> None:
+    # "give" lies near "get" for the embedding, but the table holds every reading verb: a
+    # verb it lacks asks for more than a reading ("give ACME 20% off" is no get_ tool's)
+    catalog = CatalogVerbs(tools("billing", "get_discount", "get_price", "get_invoice",
+                                 "flush_cache", "flush_queue"))
+    assert catalog.nearest("give", embedder)[0] == "get"
+    assert catalog.mapped("give ACME 20% off for the first 3 months", embedder) is None
+    assert catalog.mapped("wipe the cache", embedder) == ("wipe", "flush")

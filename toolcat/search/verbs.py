@@ -35,7 +35,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import _ASKED, _HEAD, ACTIONS, AGREEMENT, PARTICLES, PREFIX, named
+from toolcat.search.actions import (
+    _ASKED,
+    _HEAD,
+    ACTIONS,
+    AGREEMENT,
+    PARTICLES,
+    PREFIX,
+    groups_of,
+    named,
+)
 from toolcat.search.focus import PREPOSITIONS
 from toolcat.search.orders import verbs
 from toolcat.search.text import stem
@@ -155,6 +164,8 @@ class CatalogVerbs:
         verb = self.asked(request)
         near = None if verb is None else self.nearest(verb, embedder)
         found = None if verb is None or near is None or near[1] < NEAR else (verb, near[0])
+        if found is not None and groups_of(stem(found[1])) & READING:
+            found = None  # the table holds every reading verb: one it lacks asks for more
         self._last = ((request, embedder.ident), found)
         return found
 
