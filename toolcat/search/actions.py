@@ -103,6 +103,12 @@ def asked(request: str) -> frozenset[str]:
     return frozenset()
 
 
+def name_words(tools: Sequence[Tool]) -> list[list[str]]:
+    """Each tool's name as its words, lower case, read from its first 80 characters
+    (`create_pull_request`, `createPullRequest` -> create, pull, request)."""
+    return [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+
+
 def groups_of(verb: str) -> frozenset[str]:
     """The action groups of the stem of a verb a tool's name opens with (see `named`)."""
     return _NAMED.get(verb, frozenset())
@@ -113,7 +119,7 @@ def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
     words after it (what it acts on: `delete_branch` -> `delet`, {`branch`}), when the verb is
     one of ACTIONS and its server names its tools by action (see the module docstring), else
     None."""
-    heads = [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+    heads = name_words(tools)
     firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
     stemmed: dict[str, str] = {}
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import _HEAD, _NAMED, PREFIX
+from toolcat.search.actions import PREFIX, groups_of, name_words
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.orders import states, verbs
 from toolcat.search.text import stem
@@ -35,14 +35,14 @@ class States:
     compounded monthly" name what `population_projections` and `compound_interest` compute."""
 
     def __init__(self, tools: Sequence[Tool], lexical: BM25Scorer) -> None:
-        heads = [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+        heads = name_words(tools)
         firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
         by_verb: dict[str, list[int]] = {}
         for i, (tool, head) in enumerate(zip(tools, heads, strict=True)):
             if not head:
                 continue
             at = 1 if len(head) > 1 and firsts[(tool.server, head[0])] >= PREFIX else 0
-            if stem(head[at]) in _NAMED:
+            if groups_of(stem(head[at])):
                 by_verb.setdefault(stem(head[at]), []).append(i)
         self._by_verb = {verb: np.array(found, dtype=np.int64)
                          for verb, found in by_verb.items()}

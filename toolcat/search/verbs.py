@@ -37,12 +37,12 @@ import numpy as np
 from toolcat.model import Tool
 from toolcat.search.actions import (
     _ASKED,
-    _HEAD,
     ACTIONS,
     AGREEMENT,
     PARTICLES,
     PREFIX,
     groups_of,
+    name_words,
     named,
 )
 from toolcat.search.focus import PREPOSITIONS
@@ -106,7 +106,7 @@ def heads(tools: Sequence[Tool]) -> list[str | None]:
     """For each tool, the word its name acts with on a server that names its tools by action
     (see the module docstring), lower case; else None."""
     acting = {t.server for t, found in zip(tools, named(tools), strict=True) if found}
-    words = [[w.lower() for w in _HEAD.findall(t.name, 0, 80)] for t in tools]
+    words = name_words(tools)
     firsts = Counter((t.server, w[0]) for t, w in zip(tools, words, strict=True) if w)
     found: list[str | None] = []
     for tool, head in zip(tools, words, strict=True):
