@@ -20,6 +20,7 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh4.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh5.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh6.yaml
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh7.yaml
 
 `--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
 the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a
@@ -227,7 +228,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
     parser.add_argument("--fresh", type=Path, metavar="FILE",
                         help="measure only this set of fresh attacks and benign tools "
-                             "(benchmarks/data/poison/fresh.yaml ... fresh6.yaml)")
+                             "(benchmarks/data/poison/fresh.yaml ... fresh7.yaml)")
     parser.add_argument("--ids", choices=("odd", "even"),
                         help="with --fresh: only the entries whose id number is odd (or even)")
     args = parser.parse_args()
