@@ -57,8 +57,6 @@ from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.number import Number
 from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
-from toolcat.search.rerank import PIECES, Candidates, Reranker, Traits, candidates
-from toolcat.search.rerank import shipped as shipped_reranker
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
@@ -143,8 +141,6 @@ class HybridScorer:
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
-        self.rerank = True  # whether the shipped re-ranker weighs the best candidates again
-        self._traits: Traits | None = None  # the re-ranker's view of each tool, on first need
 
     @property
     def ready(self) -> bool:
@@ -189,69 +185,24 @@ class HybridScorer:
     def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer); for a
         request whose parts ask for different things, a tool's evidence is the better of the
-        whole request's and its best part's (toolcat.search.split); the best candidates'
-        weighed again by the shipped re-ranker where there is one (toolcat.search.rerank)."""
+        whole request's and its best part's (toolcat.search.split)."""
         if not queries:
             return self.whole_evidence(queries, cached=cached)
-        pieces = self.pieces(queries, cached=cached)
-        wholes = self._whole(queries, pieces)
-        rows = np.stack([found.evidence for found in self._split(queries, wholes, cached)])
-        reranker = self.reranker
-        if reranker is None:
-            return rows
-        return np.stack([reranker.apply(row, found) for row, found
-                         in zip(rows, self._candidates(pieces, wholes, rows), strict=True)])
-
-    def candidates(self, queries: Sequence[str], *, cached: bool = False
-                   ) -> list[Candidates]:
-        """Each request's best tools by the evidence before re-ranking, with the features
-        the re-ranker weighs (toolcat.search.rerank; train/rerank.py fits on them)."""
-        pieces = self.pieces(queries, cached=cached)
-        wholes = self._whole(queries, pieces)
-        rows = np.stack([found.evidence for found in self._split(queries, wholes, cached)])
-        return self._candidates(pieces, wholes, rows)
-
-    @property
-    def reranker(self) -> Reranker | None:
-        """The shipped re-ranker for this embedding model (None in the lexical stage, for a
-        model none was fitted for, or when `rerank` is off)."""
-        if not self.rerank or self._semantic is None:
-            return None
-        return shipped_reranker(self.embedder.ident)
-
-    def _candidates(self, pieces: Mapping[str, np.ndarray], wholes: np.ndarray,
-                    rows: np.ndarray) -> list[Candidates]:
-        if self._traits is None:
-            self._traits = Traits(self.tools)
-        return [candidates({name: found[k] for name, found in pieces.items()}, wholes[k],
-                           row, self._traits) for k, row in enumerate(rows)]
+        return np.stack([found.evidence for found in self.parts(queries, cached=cached)])
 
     def parts(self, queries: Sequence[str], *, cached: bool = False) -> list[Parts]:
-        """Where each tool's evidence for each of `queries` comes from before re-ranking
-        (see `evidence`)."""
-        return self._split(queries, self.whole_evidence(queries, cached=cached), cached)
-
-    def _split(self, queries: Sequence[str], wholes: np.ndarray, cached: bool) -> list[Parts]:
-        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached),
-                            wholes)
+        """Where each tool's evidence for each of `queries` comes from (see `evidence`)."""
+        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached))
 
     def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """Total evidence per tool of each query read whole, one row per query."""
-        return self._whole(queries, self.pieces(queries, cached=cached))
-
-    def _whole(self, queries: Sequence[str], pieces: dict[str, np.ndarray]) -> np.ndarray:
-        """The total evidence of `pieces` (of `queries`), whose siblings' evidence it adds to
-        them as "narrower"."""
-        lexical = sum((pieces[name] for name in PIECES if name not in ("cosine", "narrower")),
-                      np.zeros_like(pieces["words"]))
-        cosine = pieces.get("cosine")
+        lexical, cosine = self._parts_of(queries, cached=cached)
         # whether a narrower sibling fits about as well is read at the default weight, so a
         # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
         fitting = lexical if cosine is None else lexical + LAMBDA * cosine
         narrower = np.array([self.siblings.evidence(q, row)
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
-        pieces["narrower"] = narrower
         evidence = lexical if cosine is None else lexical + self.weight * cosine
         return np.maximum(evidence + narrower, 0.0)
 
@@ -259,38 +210,21 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
-        found = self.pieces(queries, cached=cached)
-        lexical = sum((found[name] for name in PIECES if name not in ("cosine", "narrower")),
-                      np.zeros((len(queries), len(self.tools))))
-        return lexical, found.get("cosine")
-
-    def pieces(self, queries: Sequence[str], *, cached: bool = False
-               ) -> dict[str, np.ndarray]:
-        """Each mechanism's evidence per tool of each query read whole, one row per query,
-        under its name in toolcat.search.rerank.PIECES but for "narrower" (the siblings'
-        evidence, read from the others); no "cosine" in the lexical stage."""
         asked = [self.servers.strip(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
-        mechanisms: dict[str, Callable[[str, Any], np.ndarray]] = {
-            "words": lambda q, _: self._words_evidence(q, semantic),
-            "server": lambda q, _: self.servers.evidence(view(q) or q),
-            "action": lambda q, _: self._action(q, semantic),
-            "focus": lambda _, reading: self.focus.evidence(reading),
-            "number": lambda q, _: self.number.evidence(q),
-            "states": lambda q, _: self.states.evidence(q),
-            "statements": lambda q, _: self.statements.evidence(q),
-            "values": lambda q, _: self.values.evidence(q),
-            "look": lambda q, _: self.centres.look(self.servers.alone(q)),
-        }
-        found = {name: np.array([mechanism(q, reading)
-                                 for q, reading in zip(queries, readings, strict=True)]
-                                ).reshape(len(queries), len(self.tools))
-                 for name, mechanism in mechanisms.items()}
-        if semantic is not None:
-            found["cosine"] = self._cosine(semantic, queries, asked,
-                                           [r.head for r in readings], cached=cached)
-        return found
+        lexical = (np.array([self._words_evidence(q, semantic)
+                             + self.servers.evidence(view(q) or q)
+                             + self._action(q, semantic) + self.focus.evidence(reading)
+                             + self.number.evidence(q) + self.states.evidence(q)
+                             + self.statements.evidence(q) + self.values.evidence(q)
+                             + self.centres.look(self.servers.alone(q))
+                             for q, reading in zip(queries, readings, strict=True)])
+                   if queries else np.zeros((0, len(self.tools))))
+        if semantic is None:
+            return lexical, None
+        return lexical, self._cosine(semantic, queries, asked, [r.head for r in readings],
+                                     cached=cached)
 
     def _words_evidence(self, query: str, semantic: SemanticScorer | None = None
                         ) -> np.ndarray:
@@ -545,26 +479,7 @@ class HybridScorer:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
                       f"in words not asked for ({narrower:.1f})")
             details = {**details, "narrower_evidence": narrower}
-        return self._reranked(query, index, reason, details)
-
-    def _reranked(self, query: str, index: int, reason: str, details: Mapping[str, Any]
-                  ) -> tuple[str, Mapping[str, Any]]:
-        """`reason` and `details` with what the re-ranker gave `index`, and the features
-        that gave most of it (toolcat.search.rerank)."""
-        reranker = self.reranker
-        if reranker is None:
-            return reason, details
-        found = self.candidates([query])[0]
-        at = np.flatnonzero(found.indices == index)
-        if not len(at):
-            return reason, details
-        lift = float(reranker.lift(found)[at[0]])
-        moved = reranker.reasons(found, index)
-        said = ", ".join(f"{name} {value:+.1f}" for name, value in moved)
-        reason = (f"{reason}; weighed again by the learned re-ranking ({lift:+.1f}"
-                  + (f": most from {said}" if said else "") + ")")
-        return reason, {**details, "rerank_evidence": round(lift, 6),
-                        "rerank_features": {name: round(value, 6) for name, value in moved}}
+        return reason, details
 
     def _viewed(self, semantic: SemanticScorer, request: str) -> np.ndarray:
         """The cosines of `request` (its servers' names out) and of its topic-free view, two

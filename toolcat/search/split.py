@@ -100,16 +100,13 @@ def lifts(part_evidence: np.ndarray) -> np.ndarray:
 
 
 def by_best_part(requests: Sequence[str],
-                 evidence: Callable[[Sequence[str]], np.ndarray],
-                 wholes: np.ndarray | None = None) -> list[Parts]:
+                 evidence: Callable[[Sequence[str]], np.ndarray]) -> list[Parts]:
     """Each request's evidence per tool (`evidence`: one row per text), from its best part
     where its parts ask for different things (`asks`), else from the whole request. The
     parts of every request go to `evidence` in one batch, apart from the requests: a batch
-    is padded to its longest text, and a request is as long as its parts together. `wholes`:
-    the requests' own rows of `evidence` where the caller has them."""
+    is padded to its longest text, and a request is as long as its parts together."""
     split = [parts(r) for r in requests]
-    if wholes is None:
-        wholes = evidence(requests)
+    wholes = evidence(requests)
     pieces = [p for found in split if len(found) > 1 for p in found]
     rows = evidence(pieces) if pieces else wholes[:0]
     answers, at = [], 0
