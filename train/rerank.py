@@ -19,12 +19,14 @@ the training requests of train/data's public sets (RestBench, API-Bank, ToolBenc
 tool as train/tool_model.py splits them. Every figure of a half is measured with weights
 fitted without it (`--folds`: on the other halves and the public data; `--chronological`: on
 the halves written before it). `--heldout` fits once on every half above and measures the
-heldout half, and shared/benchdata's sets (`--benchdata`, a seeded sample), which no fit sees.
+heldout half, and benchmarks/search_accuracy.py's sets (`--benchdata`, a seeded sample), which
+no fit sees.
 Nothing from BFCL's live sets, Gorilla APIBench, Seal-Tools' test split or LiveMCPBench.
 
     nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --folds --chronological \
-        --out train/results-rerank.json
-    nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --heldout --benchdata
+        --in-sample --out train/results-rerank.json
+    nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --heldout --benchdata \
+        --out train/results-rerank-heldout.json
 """
 
 from __future__ import annotations
@@ -47,13 +49,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "train"))
 
-from tool_model import BENCHDATA, CONVERTED, SEED, load_set  # noqa: E402
+from tool_model import CONVERTED, SEED, load_set  # noqa: E402
 
 from toolcat.search.text import split_name, stems  # noqa: E402
 
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
 HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")  # as written
-MEASURED = ("bfcl_v4", "seal_tools", "metatool", "demo")  # `--benchdata`, never fitted on
+# `--benchdata`: benchmarks/search_accuracy.py's sets, never fitted on
+MEASURED = ("bfcl_v4", "seal_tools", "metatool", "toolalpaca_eval", "demo")
 TOP = 30  # candidates weighed again per request
 REST = 10  # tools after the candidates kept, so that a demoted candidate is ranked right
 SAMPLE = 300  # `--benchdata`: requests measured per set
@@ -196,12 +199,16 @@ def public(name: str, folder: Path) -> list[Request]:
 
 
 def measured_only(name: str) -> list[Request]:
-    data = load_set(name, BENCHDATA / name, split=False)
-    rows = list(range(len(data.texts)))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from search_accuracy import load_set as load_measured
+
+    tools, texts, relevant = load_measured(name, None)
+    index = {t.name: i for i, t in enumerate(tools)}
+    rows = list(range(len(texts)))
     if len(rows) > SAMPLE:
         rows = sorted(np.random.default_rng(SEED).choice(rows, SAMPLE, replace=False).tolist())
-    return extract(data.tools, [data.texts[i] for i in rows],
-                   [[{j} for j in data.relevant[i]] for i in rows])
+    return extract(tools, [texts[i] for i in rows],
+                   [[{index[n]} for n in sorted(relevant[i]) if n in index] for i in rows])
 
 
 Lift = Callable[[np.ndarray], np.ndarray]  # a request's features -> each candidate's lift
@@ -355,6 +362,9 @@ def main() -> None:
     parser.add_argument("--folds", action="store_true", help="each half left out of its fit")
     parser.add_argument("--chronological", action="store_true",
                         help="each half fitted on the halves written before it")
+    parser.add_argument("--in-sample", action="store_true",
+                        help="fit on every half and measure the same halves: what the "
+                             "features can fit at all")
     parser.add_argument("--heldout", action="store_true",
                         help="fit on every half and measure heldout (once)")
     parser.add_argument("--benchdata", action="store_true",
@@ -397,6 +407,12 @@ def main() -> None:
                 print("chronological", key,
                       " ".join(f"{h} {chrono[h]['first']:.3f}" for h in later),
                       "| all", chrono["all"], "today", pooled(today, later), flush=True)
+            if args.in_sample:
+                lift = FITS[model](common + halves(HALVES), setting)
+                fitted = {h: metrics(real[h], lift) for h in HALVES}
+                fitted["all"] = pooled(fitted, HALVES)
+                results.setdefault("in_sample", {})[key] = fitted
+                print("in-sample", key, "| all", fitted["all"], flush=True)
             if args.heldout:
                 lift = FITS[model](common + halves(HALVES), setting)
                 measured = {"heldout": (metrics(data["heldout"]["heldout"], None),
