@@ -16,17 +16,21 @@ LightGBM's LambdaMART with today's evidence as its initial score (lightgbm, `ben
 
 Material: the real-server halves dev, fresh, ..., fresh6 (benchmarks/data/real-servers), and
 the training requests of train/data's public sets (RestBench, API-Bank, ToolBench) split by
-tool as train/tool_model.py splits them. Every figure of a half is measured with weights
-fitted without it (`--folds`: on the other halves and the public data; `--chronological`: on
-the halves written before it). `--heldout` fits once on every half above and measures the
-heldout half, and benchmarks/search_accuracy.py's sets (`--benchdata`, a seeded sample), which
-no fit sees.
-Nothing from BFCL's live sets, Gorilla APIBench, Seal-Tools' test split or LiveMCPBench.
+tool as train/tool_model.py splits them (`--benchdata-train`: also 300 training requests of
+each of shared/benchdata's bfcl_v4, seal_tools and metatool, split the same way). Every
+figure of a half is measured with weights fitted without it (`--folds`: on the other halves
+and the public data; `--chronological`: on the halves written before it). `--heldout` fits
+once on every half above and measures the heldout half, and benchmarks/search_accuracy.py's
+sets (`--benchdata`, a seeded sample), which no fit without `--benchdata-train` sees. Nothing
+from BFCL's live sets, Gorilla APIBench, Seal-Tools' test split or LiveMCPBench. Features
+are computed once into `--cache` (a pickle the script itself writes; read only from there).
 
     nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --folds --chronological \
         --in-sample --out train/results-rerank.json
     nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --heldout --benchdata \
         --out train/results-rerank-heldout.json
+    nice -n 10 python train/rerank.py --cache /tmp/rerank.pkl --folds --benchdata-train \
+        --out train/results-rerank-benchdata-train.json
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "train"))
 
-from tool_model import CONVERTED, SEED, load_set  # noqa: E402
+from tool_model import BENCHDATA, CONVERTED, SEED, TRAINED, load_set  # noqa: E402
 
 from toolcat.search.text import split_name, stems  # noqa: E402
 
@@ -59,7 +63,7 @@ HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")  # a
 MEASURED = ("bfcl_v4", "seal_tools", "metatool", "toolalpaca_eval", "demo")
 TOP = 30  # candidates weighed again per request
 REST = 10  # tools after the candidates kept, so that a demoted candidate is ranked right
-SAMPLE = 300  # `--benchdata`: requests measured per set
+SAMPLE = 300  # `--benchdata`: requests measured per set; `--benchdata-train`: fitted on
 # each mechanism's evidence for the request read whole (nats; the clipped cosine 0..1), and
 # what the whole request's evidence holds beyond them (another developer's new mechanism)
 PIECES = ("words", "server", "action", "focus", "number", "states", "statements", "values",
@@ -192,10 +196,14 @@ def real_half(half: str) -> list[Request]:
     return extract(tools, [item["query"] for item in items], groups)
 
 
-def public(name: str, folder: Path) -> list[Request]:
+def public(name: str, folder: Path, sample: int | None = None) -> list[Request]:
+    """The training requests of a public set, split by tool (`sample`: at most so many)."""
     data = load_set(name, folder, split=True)
-    return extract(data.tools, [data.texts[i] for i in data.train],
-                   [[{j} for j in data.relevant[i]] for i in data.train])
+    rows = data.train
+    if sample is not None and len(rows) > sample:
+        rows = sorted(np.random.default_rng(SEED).choice(rows, sample, replace=False).tolist())
+    return extract(data.tools, [data.texts[i] for i in rows],
+                   [[{j} for j in data.relevant[i]] for i in rows])
 
 
 def measured_only(name: str) -> list[Request]:
@@ -323,21 +331,23 @@ FITS: dict[str, Callable[[Groups, float], Lift]] = {
 SETTINGS = {"pairs": (0.01, 0.1, 1.0), "list": (0.01, 0.1, 1.0), "gbm": (30.0, 100.0)}
 
 
-def load_all(cache: Path | None, benchdata: bool) -> dict[str, dict[str, list[Request]]]:
-    """{"real": halves, "public": training requests, "measured": benchdata, "heldout"}."""
+def load_all(cache: Path | None, benchdata: bool, benchdata_train: bool
+             ) -> dict[str, dict[str, list[Request]]]:
+    """{"real": halves, "public": training requests, "measured": benchdata, "heldout",
+    "benchdata": benchdata's training requests}, each read once into `cache`."""
+    loaded: dict[str, dict[str, list[Request]]] = {
+        "real": {}, "public": {}, "measured": {}, "heldout": {}, "benchdata": {}}
     if cache is not None and cache.is_file():
         with cache.open("rb") as handle:
-            loaded: dict[str, dict[str, list[Request]]] = pickle.load(handle)
-        if not benchdata or loaded["measured"]:
-            return loaded
-    else:
-        loaded = {"real": {}, "public": {}, "measured": {}, "heldout": {}}
+            loaded = {**loaded, **pickle.load(handle)}
     loaders: list[tuple[str, str, Callable[[], list[Request]]]] = [
         *(("real", h, functools.partial(real_half, h)) for h in HALVES),
         ("heldout", "heldout", functools.partial(real_half, "heldout")),
         *(("public", n, functools.partial(public, n, f)) for n, f in CONVERTED.items()),
         *(("measured", n, functools.partial(measured_only, n))
-          for n in (MEASURED if benchdata else ()))]
+          for n in (MEASURED if benchdata else ())),
+        *(("benchdata", n, functools.partial(public, n, BENCHDATA / n, SAMPLE))
+          for n in (TRAINED if benchdata_train else ()))]
     for kind, name, load in loaders:
         if name not in loaded[kind]:
             started = time.time()
@@ -369,14 +379,20 @@ def main() -> None:
                         help="fit on every half and measure heldout (once)")
     parser.add_argument("--benchdata", action="store_true",
                         help="with --heldout: also measure shared/benchdata's sets")
+    parser.add_argument("--benchdata-train", action="store_true",
+                        help="fit also on the training requests of shared/benchdata's "
+                             "bfcl_v4, seal_tools and metatool (split by tool; then "
+                             "--benchdata's figures for them are no longer unseen)")
     parser.add_argument("--real-weight", type=float, default=3.0,
                         help="a half's requests weigh as many public ones times this")
     parser.add_argument("--cache", type=Path, help="keep the features here between runs")
     parser.add_argument("--out", type=Path, help="the figures, as JSON")
     args = parser.parse_args()
     started = time.time()
-    data = load_all(args.cache, args.benchdata)
-    real, public_sets = data["real"], data["public"]
+    data = load_all(args.cache, args.benchdata, args.benchdata_train)
+    real, public_sets = data["real"], dict(data["public"])
+    if args.benchdata_train:
+        public_sets.update(data["benchdata"])
     common: Groups = [(r, float(len(r))) for r in public_sets.values()]
 
     def halves(names: Sequence[str]) -> Groups:
