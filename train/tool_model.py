@@ -28,6 +28,13 @@ BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss
 `--siblings 3` weighs the other tools of a positive's API or server three times as negatives
 (docs/search.md, "The embedding model", says what each measured).
 
+    nice -n 10 python train/tool_model.py --halves fresh fresh3 fresh5 fresh6 --real-weight 2 \
+        --fused 1.0 --dense-too --steps 210 --threads 1 --cache DIR --out A.npz
+
+trains on those real-server halves as well (fit A of docs/search.md's ship rule) and measures
+the others (dev, fresh2, fresh4: fit B trains on them and measures these); heldout is never
+trained on.
+
     nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
 
 measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
