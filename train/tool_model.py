@@ -28,6 +28,13 @@ BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss
 `--siblings 3` weighs the other tools of a positive's API or server three times as negatives
 (docs/search.md, "The embedding model", says what each measured).
 
+    nice -n 10 python train/tool_model.py --halves fresh fresh3 fresh5 fresh6 --real-weight 2 \
+        --fused 1.0 --dense-too --steps 210 --threads 1 --cache DIR --out A.npz
+
+trains on those real-server halves as well (fit A of docs/search.md's ship rule) and measures
+the others (dev, fresh2, fresh4: fit B trains on them and measures these); heldout is never
+trained on.
+
     nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
 
 measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
@@ -55,6 +62,11 @@ TRAINED = ("bfcl_v4", "seal_tools", "metatool")
 CONVERTED = {name: ROOT / "train" / "data" / name
              for name in ("restbench", "apibank", "toolbench")}
 MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
+# labeled requests over real MCP servers' catalogs (its SOURCE.md), the material a user has:
+# `--halves` trains on some whole (no split by tool: a half is the unit held out) and measures
+# the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
+REAL = ROOT / "benchmarks" / "data" / "real-servers"
+REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
@@ -81,24 +93,39 @@ class LabeledSet:
     train_tools: np.ndarray  # indices of the tools that are not held out
 
 
-def load_set(name: str, folder: Path, split: bool) -> LabeledSet:
+def load_set(name: str, folder: Path, split: bool, catalog_file: str = "catalog.json",
+             queries_file: str = "queries.jsonl", whole: bool = False) -> LabeledSet:
+    """A labeled set: with `split`, a seeded share of its tools is held out and the requests
+    that need one are measured; without, every request is measured, or with `whole` every
+    request is trained on (all its tools trained on, none measured). A label `server:tool`
+    names a tool by its qualified name, a bare one every tool of that name; a request's
+    `relevant_groups` (any tool of a group answers) count as relevant too."""
     from toolcat.catalog.load import load_catalog
     from toolcat.search.embeddings import load_embedder
     from toolcat.search.semantic import tool_vectors
 
-    catalog = load_catalog(str(folder / "catalog.json"))
+    catalog = load_catalog(str(folder / catalog_file))
     tools = list(catalog.tools)
-    index = {t.name: i for i, t in enumerate(tools)}
+    index: dict[str, list[int]] = {}
+    for i, t in enumerate(tools):
+        index.setdefault(t.name, []).append(i)
+        if t.qualified_name != t.name:
+            index.setdefault(t.qualified_name, []).append(i)
     texts, relevant = [], []
-    for line in (folder / "queries.jsonl").read_text().splitlines():
+    for line in (folder / queries_file).read_text().splitlines():
+        if not line.strip():
+            continue
         row = json.loads(line)
-        found = sorted({index[n] for n in row["relevant"] if n in index})
+        labels = [*row.get("relevant", []),
+                  *(n for group in row.get("relevant_groups", []) for n in group)]
+        found = sorted({i for n in labels for i in index.get(n, [])})
         if found:
             texts.append(row["query"])
             relevant.append(found)
     vectors, _ = tool_vectors(tools, load_embedder("all-MiniLM-L6-v2"))
     rng = np.random.default_rng(SEED)
-    held = set(rng.permutation(len(tools))[:int(len(tools) * HELD_SHARE)].tolist()) \
+    held = set() if whole else \
+        set(rng.permutation(len(tools))[:int(len(tools) * HELD_SHARE)].tolist()) \
         if split else set(range(len(tools)))
     test = [i for i, r in enumerate(relevant) if set(r) & held]
     train = [i for i, r in enumerate(relevant) if not set(r) & held]
@@ -110,6 +137,12 @@ def load_set(name: str, folder: Path, split: bool) -> LabeledSet:
         test = sorted(rng.choice(test, MEASURED, replace=False).tolist())
     kept = np.array(sorted(set(range(len(tools))) - held), dtype=np.int64)
     return LabeledSet(name, tools, texts, relevant, vectors, train, test, kept)
+
+
+def real_half(half: str, trained: bool) -> LabeledSet:
+    """A real-server half (REAL), trained on whole or measured whole."""
+    return load_set(f"real-{half}", REAL, False, f"{half}-catalog.json",
+                    f"{half}-queries.jsonl", whole=trained)
 
 
 def ndcg10(relevant: list[int], order: np.ndarray) -> float:
@@ -285,6 +318,8 @@ def choose_scale(sets: list[LabeledSet], lower: list[Lower], update: Any,
             merge(encoder, update, scale)
         row = {}
         for s, low in zip(sets, lower, strict=True):
+            if not s.test:
+                continue
             vectors = low.encode_all(s.test)
             dense, fused = measure(s, s.test, vectors, words[s.name], LAMBDA)
             row[s.name] = {"dense": round(dense, 4), "hybrid": round(fused, 4),
@@ -296,7 +331,7 @@ def choose_scale(sets: list[LabeledSet], lower: list[Lower], update: Any,
             for name, weight in kept.items():
                 modules[name].weight.copy_(weight)
     base = figures["0"]
-    one = {s.name: 1 / len(s.test) + 1e-9 for s in sets}
+    one = {s.name: 1 / len(s.test) + 1e-9 for s in sets if s.test}
     sound = [key for key in figures if key != "0" and all(
         r["first"] >= base[n]["first"] - one[n] and r["hybrid"] >= base[n]["hybrid"] - 0.005
         for n, r in figures[key].items())]
@@ -320,7 +355,7 @@ def load_model() -> Any:
 
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
           tau: float, fused: float | None = None, dense_too: bool = False,
-          siblings: float = 1.0) -> tuple[LoRA, float]:
+          siblings: float = 1.0, real_weight: float = 1.0) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
@@ -328,7 +363,8 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     `semantic` scorer) keeps its gain. With `siblings` above 1, a positive's siblings (the
     other tools of its API or server, in a group of at most SIBLINGS tools) count that many
     times in the softmax's denominator: the hard negatives real servers' misses are made
-    of."""
+    of. A set is drawn for a step in proportion to the square root of its training requests,
+    a real-server half's (REAL) times `real_weight`."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
@@ -337,8 +373,11 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     lora = LoRA(lower[0].model[0].auto_model.encoder, RANK, ALPHA, LAYERS - TOP)
     optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
     rng = np.random.default_rng(SEED)
-    share = np.array([math.sqrt(len(s.train)) for s in sets])
+    share = np.array([math.sqrt(len(s.train)) * (real_weight if s.name.startswith("real-")
+                                                  else 1.0) for s in sets])
     share /= share.sum()
+    print("steps' shares: " + ", ".join(f"{s.name} {p:.3f}" for s, p in zip(sets, share,
+                                                                          strict=True)))
     tools = [torch.from_numpy(s.vectors[s.train_tools]) for s in sets]
     position = [{int(t): j for j, t in enumerate(s.train_tools)} for s in sets]
     words: list[dict[int, Any]] = []
@@ -417,6 +456,12 @@ def main() -> None:
     parser.add_argument("--measured", type=Path, action="append", default=[],
                         help="also measure the set in this folder (benchdata's layout), "
                         "never trained on")
+    parser.add_argument("--halves", nargs="+", choices=REAL_HALVES, default=[],
+                        help="train on these real-server halves whole (REAL) as well; the "
+                        "other halves are measured, never trained on")
+    parser.add_argument("--real-weight", type=float, default=1.0,
+                        help="draw a real-server half this many times as often as its size "
+                        "alone would (see `train`)")
     parser.add_argument("--only-benchdata", action="store_true",
                         help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
@@ -427,8 +472,10 @@ def main() -> None:
     sets = [load_set(n, BENCHDATA / n, True) for n in TRAINED]
     if not args.only_benchdata:
         sets += [load_set(n, folder, True) for n, folder in CONVERTED.items()]
+    sets += [real_half(half, True) for half in args.halves]
     measured_only = {**MEASURED_ONLY, **{folder.name: folder for folder in args.measured}}
     held = [load_set(n, f, False) for n, f in measured_only.items()]
+    held += [real_half(half, False) for half in REAL_HALVES if half not in args.halves]
     everything = sets + held
     for s in everything:
         print(f"{s.name}: {len(s.tools)} tools ({len(s.train_tools)} trained on), "
@@ -437,7 +484,8 @@ def main() -> None:
     started = time.perf_counter()
     lower = [Lower(model, s, args.cache) for s in everything]
     print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
-    words = {s.name: lexical(s, s.test) for s in everything}
+    measured = [(s, low) for s, low in zip(everything, lower, strict=True) if s.test]
+    words = {s.name: lexical(s, s.test) for s, _ in measured}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
     if args.measure and args.scales:
         chosen = choose_scale(sets, lower[:len(sets)], np.load(args.measure), args.scales,
@@ -446,18 +494,19 @@ def main() -> None:
             args.report.write_text(json.dumps({"measured_update": str(args.measure),
                                                **chosen}, indent=1) + "\n")
         return
-    before = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
+    before = {s.name: low.encode_all(s.test) for s, low in measured}
     if args.measure:
         merge(model[0].auto_model.encoder, np.load(args.measure))
         seconds = 0.0
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
-                              args.tau, args.fused, args.dense_too, args.siblings)
+                              args.tau, args.fused, args.dense_too, args.siblings,
+                              args.real_weight)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
         print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)", flush=True)
-    after = {s.name: low.encode_all(s.test) for s, low in zip(everything, lower, strict=True)}
+    after = {s.name: low.encode_all(s.test) for s, low in measured}
     # the fusion's weight for the trained model, chosen on training requests only
     grid = (8.0, 10.0, 12.0, 14.0, 16.0, 20.0)
     encoded = [(s, sample(s.train), low.encode_all(sample(s.train)))
@@ -471,21 +520,24 @@ def main() -> None:
         "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
-        "siblings": args.siblings,
+        "siblings": args.siblings, "real_weight": args.real_weight,
         "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
-        "measured_on": [s.name for s in everything],
+        "measured_on": [s.name for s, _ in measured],
         "sets": {}}
-    for s in everything:
+    for s, _ in measured:
         d0, f0 = measure(s, s.test, before[s.name], words[s.name], 12.0)
         d1, f1 = measure(s, s.test, after[s.name], words[s.name], 12.0)
         _, fw = measure(s, s.test, after[s.name], words[s.name], weight)
+        n0 = first(s, s.test, before[s.name], words[s.name], 12.0)
+        n1 = first(s, s.test, after[s.name], words[s.name], 12.0)
         report["sets"][s.name] = {"measured": len(s.test), "dense_before": round(d0, 4),
                                   "dense_after": round(d1, 4), "hybrid_before": round(f0, 4),
                                   "hybrid_after": round(f1, 4),
-                                  "hybrid_after_fitted_weight": round(fw, 4)}
+                                  "hybrid_after_fitted_weight": round(fw, 4),
+                                  "first_before": round(n0, 4), "first_after": round(n1, 4)}
         print(f"{s.name:16} dense {d0:.3f} -> {d1:.3f}  hybrid {f0:.3f} -> {f1:.3f} "
-              f"(weight {weight:g}: {fw:.3f})", flush=True)
+              f"(weight {weight:g}: {fw:.3f})  first {n0:.3f} -> {n1:.3f}", flush=True)
     if args.report:
         args.report.write_text(json.dumps(report, indent=1) + "\n")
 
