@@ -90,7 +90,7 @@ def test_pick_explains_each_pick_and_where_it_is_defined(run):
                  "--max-candidates", "3", "--explain")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "picked 3 of 62 tools with bm25:"
+    assert lines[0] == "picked 3 of 62 tools with bm25 (10 unsafe left out):"
     assert lines[1].split() == ["1.", "github:create_pull_request", "0.73"]
     assert lines[2].startswith("   why: BM25F matched open")
     assert lines[3].startswith("   from: ") and "github.yaml:" in lines[3]

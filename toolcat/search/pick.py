@@ -194,8 +194,12 @@ def pick(
                           unsafe_fits=done.unsafe_fits, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
+        # the count a user saw elsewhere (lint, list) includes the unsafe tools
+        aside = [f"{len(excluded)} unsafe left out"] if excluded else []
         if past:
-            message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
+            aside.append(f"{len(past)} more over the floor fit far worse: left out by the cut")
+        if aside:
+            message += f" ({'; '.join(aside)})"
         if best is not None:
             message += f"; {_unsafe_best(best)}"
     else:
