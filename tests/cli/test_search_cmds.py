@@ -120,9 +120,9 @@ def test_pick_with_no_fitting_tool_succeeds_with_an_explicit_result(run):
     data = json.loads(run("pick", "bake a chocolate cake", "--scorer", "bm25",
                           "--json").stdout)
     assert (data["fits"], data["picks"]) == (False, [])
-    # no unsafe tool would have fitted either: none is named, and the line says so
+    # no unsafe tool would have been picked: none is named, and the line says so
     assert result.stdout.splitlines()[1:] == [
-        "none of the 10 unsafe tools left out would have fitted either"]
+        "none of the 10 unsafe tools left out would have been picked"]
     assert (len(data["excluded_unsafe"]), data["unsafe_fits"]) == (10, [])
 
 
@@ -139,7 +139,7 @@ def test_pick_turned_away_names_no_unsafe_tool(run, shared_cache):
     result = run("pick", "-c", "demo", "hello")
     assert "nearer to requests no tool fits" in result.stdout
     assert result.stdout.splitlines()[-1] == (
-        "none of the 10 unsafe tools left out would have fitted either")
+        "none of the 10 unsafe tools left out would have been picked")
     data = json.loads(run("pick", "-c", "demo", "hello", "--json").stdout)
     assert (data["fits"], data["unsafe_fits"], len(data["excluded_unsafe"])) == (False, [], 10)
 

@@ -300,7 +300,7 @@ def _unsafe_left_out(result: PickResult) -> str:
     count = len(result.excluded_unsafe)
     tools = "tool" if count == 1 else "tools"
     if not result.unsafe_fits:
-        return f"none of the {count} unsafe {tools} left out would have fitted either"
+        return f"none of the {count} unsafe {tools} left out would have been picked"
     fits = len(result.unsafe_fits)
     return (f"left out as unsafe, though {'it' if fits == 1 else 'they'} would have fitted: "
             f"{', '.join(result.unsafe_fits)} ({fits} of the {count} unsafe {tools}; "
