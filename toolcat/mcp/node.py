@@ -28,10 +28,15 @@ MAX_PACKAGE_JSON = 1 << 20  # bytes of a package.json read; a larger one is not 
 MAX_RANGE = 200  # characters of an engines.node range read; a longer one is not judged
 VERSION_WAIT = 5.0  # seconds `node --version` gets
 # npm's package names (validate-npm-package-name, case folded): never a path
-_NAME = re.compile(r"(@[a-z0-9][\w.~-]*/)?[a-z0-9~][\w.~-]*", re.IGNORECASE)
+_NAME = re.compile(r"(@[a-z0-9][\w.~-]{0,100}/)?[a-z0-9~][\w.~-]{0,213}", re.IGNORECASE)
+# node's options that take a value, and those that run code given on the command line
+_NODE_VALUED = frozenset({"-r", "--require", "--import", "--loader",
+                          "--experimental-loader", "-C", "--conditions", "--env-file"})
+_NODE_INLINE = frozenset({"-e", "--eval", "-p", "--print", "-"})
 # npx's options that take a value (the package to run comes after them)
 _NPX_VALUED = frozenset({"-p", "--package", "-c", "--call", "--cache", "--registry",
                          "--userconfig", "-w", "--workspace"})
+_VERSION = re.compile(r"\d{1,9}\.\d{1,9}\.\d{1,9}[\w.+-]{0,60}")
 MAX_LINE = 2_000  # characters of a stderr line looked at; a longer one is passed over
 
 
@@ -56,7 +61,8 @@ def node_hint(spec: ServerSpec, stderr: str) -> str:
         return ""
     package = installed_package(spec, stderr)
     if package is not None and package.needs and not satisfies(running, package.needs):
-        return (f"; {package.name} {package.version} needs Node {package.needs} "
+        named = f"{package.name} {package.version}".strip()
+        return (f"; {named} needs Node {package.needs} "
                 f"(its package.json's engines.node), this machine has {running}")
     if from_node_itself(stderr):
         return (f"; the Node.js version may be the cause (a SyntaxError or TypeError from "
@@ -110,13 +116,28 @@ def installed_package(spec: ServerSpec, stderr: str) -> Package | None:
             if package is not None:
                 return package
         return None
-    script = next((a for a in spec.args if not a.startswith("-")), None)
-    if script is None:
+    script = node_script(spec.args)
+    if script is None or not (folder / script).is_file():
         return None
     start = (folder / script).parent
     for place in (start, *start.parents):
         if (place / "package.json").is_file():
             return _read(place / "package.json")
+    return None
+
+
+def node_script(args: Sequence[str]) -> str | None:
+    """The script `node ARGS` runs, or None when it runs code given inline."""
+    rest = iter(args)
+    for arg in rest:
+        if arg in _NODE_INLINE or arg.split("=", 1)[0] in _NODE_INLINE:
+            return None
+        if arg in _NODE_VALUED:
+            next(rest, None)
+        elif arg == "--":
+            return next(rest, None)
+        elif not arg.startswith("-"):
+            return arg
     return None
 
 
@@ -193,9 +214,13 @@ def _read(path: Path) -> Package | None:
     engines = data.get("engines")
     needs = engines.get("node") if isinstance(engines, dict) else None
     name, version = data.get("name"), data.get("version")
-    return Package(name=name if isinstance(name, str) else path.parent.name,
-                   version=version if isinstance(version, str) else "",
-                   needs=needs.strip() if isinstance(needs, str) else "")
+    # what a message quotes: a name npm would accept, a version and range of printable text
+    return Package(name=name if isinstance(name, str) and _NAME.fullmatch(name)
+                   else "the package",
+                   version=version if isinstance(version, str) and _VERSION.fullmatch(version)
+                   else "",
+                   needs=needs.strip() if isinstance(needs, str) and needs.isprintable()
+                   else "")
 
 
 def _base(command: str) -> str:
