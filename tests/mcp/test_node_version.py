@@ -77,6 +77,9 @@ def test_a_script_path_finds_its_package_and_a_met_range_claims_nothing(run, tmp
                                                                         running):
     script = package(tmp_path, "old-enough", CRASH, engines=newer_than(running))
     assert f"needs Node {newer_than(running)}" in failure(run, "node", str(script))
+    link = tmp_path / "node_modules" / ".bin" / "old-enough"  # the package's, not the folder's
+    (tmp_path / "package.json").write_text('{"name": "app", "engines": {"node": ">=0.10"}}')
+    assert f"old-enough 1.0.0 needs Node {newer_than(running)}" in failure(run, "node", str(link))
     met = package(tmp_path / "other", "met", CRASH, engines=">=0.10")
     said = failure(run, "node", str(met))
     assert "TypeError: Cannot read properties of undefined" in said

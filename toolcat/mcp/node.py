@@ -119,7 +119,7 @@ def installed_package(spec: ServerSpec, stderr: str) -> Package | None:
     script = node_script(spec.args)
     if script is None or not (folder / script).is_file():
         return None
-    start = (folder / script).parent
+    start = (folder / script).resolve().parent  # a bin link: the package it links into
     for place in (start, *start.parents):
         if (place / "package.json").is_file():
             return _read(place / "package.json")
