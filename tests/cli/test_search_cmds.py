@@ -90,11 +90,14 @@ def test_pick_explains_each_pick_and_where_it_is_defined(run):
                  "--max-candidates", "3", "--explain")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "picked 3 of 62 tools with bm25:"
+    assert lines[0] == "picked 3 of 62 tools with bm25 (10 unsafe left out):"
     assert lines[1].split() == ["1.", "github:create_pull_request", "0.73"]
     assert lines[2].startswith("   why: BM25F matched open")
     assert lines[3].startswith("   from: ") and "github.yaml:" in lines[3]
-    assert "left out as unsafe: calendar:delete_event" in result.stdout
+    # of the demo's ten unsafe tools, only the one that would have been picked is named
+    assert lines[-1] == ("left out as unsafe, though it would have fitted: github:delete_branch "
+                         "(1 of the 10 unsafe tools; --allow-unsafe to consider them)")
+    assert "calendar:delete_event" not in result.stdout
 
 
 def test_pick_json_has_the_documented_shape(run):
@@ -102,7 +105,7 @@ def test_pick_json_has_the_documented_shape(run):
     assert sorted(data) == ["allow_unsafe", "best_unsafe", "considered", "cut_off",
                             "excluded_unsafe", "fits", "max_candidates", "message",
                             "min_score", "notice", "past_fit", "picks", "query", "scorer",
-                            "timed_out"]
+                            "timed_out", "unsafe_fits"]
     assert sorted(data["picks"][0]) == ["name", "provenance", "qualified_name", "rank",
                                         "reason", "safe", "safety", "safety_reason", "score",
                                         "server"]
@@ -117,6 +120,28 @@ def test_pick_with_no_fitting_tool_succeeds_with_an_explicit_result(run):
     data = json.loads(run("pick", "bake a chocolate cake", "--scorer", "bm25",
                           "--json").stdout)
     assert (data["fits"], data["picks"]) == (False, [])
+    # no unsafe tool would have been picked: none is named, and the line says so
+    assert result.stdout.splitlines()[1:] == [
+        "none of the 10 unsafe tools left out would have been picked"]
+    assert (len(data["excluded_unsafe"]), data["unsafe_fits"]) == (10, [])
+
+
+def test_pick_names_the_unsafe_tools_that_fit_where_no_safe_one_does(run):
+    data = json.loads(run("pick", "drop the users table", "--scorer", "bm25",
+                          "--json").stdout)
+    assert (data["picks"], data["best_unsafe"]["name"]) == ([], "drop_table")
+    assert data["unsafe_fits"] == ["database:drop_table"]
+
+
+@pytest.mark.slow
+def test_pick_turned_away_names_no_unsafe_tool(run, shared_cache):
+    """A request the zero-shot abstention turns away fits no tool, unsafe ones included."""
+    result = run("pick", "-c", "demo", "hello")
+    assert "nearer to requests no tool fits" in result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        "none of the 10 unsafe tools left out would have been picked")
+    data = json.loads(run("pick", "-c", "demo", "hello", "--json").stdout)
+    assert (data["fits"], data["unsafe_fits"], len(data["excluded_unsafe"])) == (False, [], 10)
 
 
 def test_pick_that_runs_out_of_time_falls_back_to_registration_order(run, tmp_path):

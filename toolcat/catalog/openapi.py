@@ -356,17 +356,22 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", spaced.lower())[:50]
 
 
-def _json_response(operation: dict[str, Any], components: dict[str, Any]) -> bool:
-    """Whether a success response of the operation declares a JSON body with a schema."""
+def _success_schemas(operation: dict[str, Any], components: dict[str, Any]
+                     ) -> Iterator[list[dict[str, Any]]]:
+    """For each success (2xx) response the operation declares, the schemas of its JSON
+    bodies (empty when it has none)."""
     for status, response in _mapping(operation.get("responses")).items():
         if not str(status).startswith("2"):
             continue
         content = _mapping(_mapping(_inline(response, components)).get("content"))
-        for media, described in content.items():
-            if _is_json(str(media)) and isinstance(described, dict) \
-                    and isinstance(described.get("schema"), dict):
-                return True
-    return False
+        yield [described["schema"] for media, described in content.items()
+               if _is_json(str(media)) and isinstance(described, dict)
+               and isinstance(described.get("schema"), dict)]
+
+
+def _json_response(operation: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether a success response of the operation declares a JSON body with a schema."""
+    return any(_success_schemas(operation, components))
 
 
 def _output_schema(operation: dict[str, Any], components: dict[str, Any], shared: Shared
@@ -376,13 +381,7 @@ def _output_schema(operation: dict[str, Any], components: dict[str, Any], shared
     every success response it declares has one and they agree: MCP's outputSchema promises
     structured content on every success, which a 204 without a body could not keep."""
     found: list[Any] = []
-    for status, response in _mapping(operation.get("responses")).items():
-        if not str(status).startswith("2"):
-            continue
-        content = _mapping(_mapping(_inline(response, components)).get("content"))
-        schemas = [described["schema"] for media, described in content.items()
-                   if _is_json(str(media)) and isinstance(described, dict)
-                   and isinstance(described.get("schema"), dict)]
+    for schemas in _success_schemas(operation, components):
         if not schemas:
             return None
         found.append(schemas[0])

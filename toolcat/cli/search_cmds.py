@@ -290,6 +290,18 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
             console.print(f"   from: {where} (scorer {item.provenance['scorer']}{ranked_by}"
                           f"{tuned_by})",
                           markup=False, soft_wrap=True)
-    if result.excluded_unsafe and (explain or (not result.fits and result.best_unsafe is None)):
-        console.print(f"left out as unsafe: {', '.join(result.excluded_unsafe)} "
-                      "(--allow-unsafe to consider them)", markup=False, soft_wrap=True)
+    if result.excluded_unsafe and not result.timed_out and (
+            explain or (not result.fits and result.best_unsafe is None)):
+        console.print(_unsafe_left_out(result), markup=False, soft_wrap=True)
+
+
+def _unsafe_left_out(result: PickResult) -> str:
+    """The line on the unsafe tools left out: those that would have fitted, by name."""
+    count = len(result.excluded_unsafe)
+    tools = "tool" if count == 1 else "tools"
+    if not result.unsafe_fits:
+        return f"none of the {count} unsafe {tools} left out would have been picked"
+    fits = len(result.unsafe_fits)
+    return (f"left out as unsafe, though {'it' if fits == 1 else 'they'} would have fitted: "
+            f"{', '.join(result.unsafe_fits)} ({fits} of the {count} unsafe {tools}; "
+            "--allow-unsafe to consider them)")

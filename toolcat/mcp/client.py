@@ -159,7 +159,7 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
             raise ServerError(problem + seen.detail() + _stderr_said(errlog, spec, cause)
-                              ) from None
+                              + _node_said(errlog, spec, cause)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
@@ -432,6 +432,21 @@ def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
             isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED):
         return said
     return f"; it wrote nothing on stderr; toolcat ran: {spec.command_line()}"
+
+
+def _node_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
+    """For a Node.js server that ended before listing its tools, whether the Node version is
+    the cause (toolcat.mcp.node.node_hint)."""
+    from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    from toolcat.mcp.node import node_hint
+    from toolcat.mcp.wire import StderrTail
+
+    if not (isinstance(errlog, StderrTail) and isinstance(cause, MCPError)
+            and cause.code == CONNECTION_CLOSED):
+        return ""
+    return node_hint(spec, "\n".join(errlog.lines()))
 
 
 def _fallback_name(spec: ServerSpec) -> str:

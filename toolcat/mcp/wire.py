@@ -85,15 +85,19 @@ class StderrTail:
         with contextlib.suppress(OSError):
             self.writer.close()
 
-    def said(self) -> list[str]:
-        """The lines of the server's stderr that best say what went wrong
-        (toolcat.mcp.stderr.meaningful_lines), read from its first and last TAIL_BYTES."""
+    def lines(self) -> list[str]:
+        """The lines of the server's stderr kept: its first and last TAIL_BYTES."""
         with self._lock:
             head = bytes(self._head).decode("utf-8", "replace").splitlines()
             tail = bytes(self._tail[-TAIL_BYTES:]).decode("utf-8", "replace").splitlines()
         if tail and len(self._tail) > TAIL_BYTES:
             tail = tail[1:]  # cut inside a line
-        return meaningful_lines([*head, *tail])
+        return [*head, *tail]
+
+    def said(self) -> list[str]:
+        """The lines of the server's stderr that best say what went wrong
+        (toolcat.mcp.stderr.meaningful_lines), read from its first and last TAIL_BYTES."""
+        return meaningful_lines(self.lines())
 
     def drained(self) -> bool:
         """Whether the server has ended and its stderr was read to the end, waiting up to

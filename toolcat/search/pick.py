@@ -80,6 +80,9 @@ class PickResult:
     notice: str | None = None  # why the scorer answered by words only (its lexical stage)
     cut_off: bool = True  # whether the tools past where the fit ends were left out
     past_fit: tuple[str, ...] = ()  # the qualified names the cut left out
+    # the unsafe tools left out that would have been picked with them allowed: over the
+    # floor, within max_candidates and the cut, the request not turned away
+    unsafe_fits: tuple[str, ...] = ()
 
 
     @property
@@ -106,6 +109,7 @@ class PickResult:
             "cut_off": self.cut_off,
             "past_fit": list(self.past_fit),
             "excluded_unsafe": list(self.excluded_unsafe),
+            "unsafe_fits": list(self.unsafe_fits),
             "best_unsafe": None if self.best_unsafe is None else {
                 "name": self.best_unsafe.tool.name,
                 "qualified_name": self.best_unsafe.tool.qualified_name,
@@ -186,17 +190,23 @@ def pick(
     if best is not None and not picks:
         # the safe tools left do something else than asked: offering them is worse than none
         return PickResult(query, name, (), f"no safe tool fits: {_unsafe_best(best)}",
-                          best_unsafe=best, notice=stage, cut_off=cut_off, **policy)
+                          best_unsafe=best, notice=stage, cut_off=cut_off,
+                          unsafe_fits=done.unsafe_fits, **policy)
     if picks:
         message = f"picked {len(picks)} of {policy['considered']} tools with {name}"
+        # the count a user saw elsewhere (lint, list) includes the unsafe tools
+        aside = [f"{len(excluded)} unsafe left out"] if excluded else []
         if past:
-            message += f" ({len(past)} more over the floor fit far worse: left out by the cut)"
+            aside.append(f"{len(past)} more over the floor fit far worse: left out by the cut")
+        if aside:
+            message += f" ({'; '.join(aside)})"
         if best is not None:
             message += f"; {_unsafe_best(best)}"
     else:
         message = _none_fits(choice, built, away=done.away, min_score=min_score)
     return PickResult(query, name, picks, message, notice=stage, cut_off=cut_off,
-                      past_fit=past, best_unsafe=best, **policy)
+                      past_fit=past, best_unsafe=best, unsafe_fits=done.unsafe_fits,
+                      **policy)
 
 
 def _unsafe_best(best: Scored) -> str:
@@ -210,14 +220,15 @@ def _unsafe_best(best: Scored) -> str:
 class _Ranking:
     """One scoring of a pick: the scorer it was built as, the tools kept, the tools over the
     floor and within max_candidates that the cut left out, why an abstention turned the
-    request away (None: it did not), and the best fit of the whole catalog when it is
-    unsafe."""
+    request away (None: it did not), the best fit of the whole catalog when it is unsafe,
+    and the unsafe tools that would have been picked had they been allowed."""
 
     built: Scorer
     found: tuple[Scored, ...]
     past: tuple[str, ...] = ()
     away: str | None = None
     best_unsafe: Scored | None = None
+    unsafe_fits: tuple[str, ...] = ()
 
 
 def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float,
@@ -226,11 +237,14 @@ def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float
     found = rank(built, query, limit=max_candidates, min_score=min_score,
                  where=None if allow_unsafe else _not_unsafe)
     best_unsafe = None
+    unsafe_fits: tuple[str, ...] = ()
     if not allow_unsafe and _unsafe(built):
-        # the scorers keep the last query's scores, so this asks only for the best one
-        best = rank(built, query, limit=1, min_score=min_score, explain=False)
-        if best and best[0].tool.unsafe:
-            best_unsafe = best[0]
+        # the scorers keep the last query's scores, so this ranks no tool again
+        every = rank(built, query, limit=max_candidates, min_score=min_score, explain=False)
+        fitting = every[:fit(s.score for s in every)] if cut_off else every
+        unsafe_fits = tuple(s.tool.qualified_name for s in fitting if s.tool.unsafe)
+        if every and every[0].tool.unsafe:
+            best_unsafe = every[0]
             # a safe tool that fits far worse than the unsafe best does something else than
             # asked: the cut measures it against the best of all tools
             found = found[:fit((s.score for s in found), best=best_unsafe.score)] \
@@ -243,7 +257,8 @@ def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float
     away = _away(built, query) if found and abstains else None
     if away is not None:
         return _Ranking(built, (), past, away=away)
-    return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe)
+    return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe,
+                    unsafe_fits=unsafe_fits)
 
 
 def _check_bounds(max_candidates: int, min_score: float | None,
