@@ -181,8 +181,15 @@ CUES: dict[str, str] = {
     # "if provided, it overrides the other parameters" says what a field does: after a
     # subject that is the tool's own ("it", "this", "which"), overriding ranks only the
     # user or what the model was told
-    "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over"
-                r"|(?<!\bit )(?<!this )(?<!which )(?<!will )override\w*|(?:it|this|which|will)"
+    # items ranked among themselves ("tickets ... take priority over the others") rank
+    # nothing above the person
+    "priority": r"\b(?:outrank\w*|take(?:s)? precedence(?! over (?:the |all |any )?(?:others"
+                r"|other \w+|rest)\b)|(?:precedence|priority) over(?! (?:the |all |any )?"
+                r"(?:others|other \w+|rest|older|newer|lower)\b)"
+                # "the override price", "a unit price override." name a value, not a ranking
+                r"|(?<!\bit )(?<!this )(?<!which )(?<!will )(?<!the )(?<!an )(?<!a )(?<!its )"
+                r"(?<!their )(?<!per )(?<!price )override\w*(?! (?:price|value|amount|rate"
+                r"|fee|cost)s?\b)(?!\s*(?:[.,;:\)]|$))|(?:it|this|which|will)"
                 r" override\w* (?:the |what the |any(?:thing)? (?:the )?)?(?:users?|instructions"
                 r"|system|rules|guidance)|supersede\w*|authoritative|higher (?:rank|priority)"
                 r"|above (?:the|what|any)"
@@ -837,6 +844,20 @@ def calls_itself(sentence: str, name: str) -> bool:
 _SEQUENCE = re.compile(r"\b(?:before|first|after|prior to|ahead of)\b")
 
 
+def names_kin(sentence: str, name: str) -> bool:
+    """Whether every tool `sentence` names shares the namespace of its own tool `name` (the
+    prefix before its first `_`: `ha_call_service` naming "ha_trigger_automation, which it
+    replaces"): a server's own tools, one superseding another, shadow nothing of anyone
+    else's."""
+    prefix = name.lower().split("_", 1)[0] if "_" in name else ""
+    named = _NAMED_TOOL.findall(sentence.lower())
+    return len(prefix) >= 2 and bool(named) and all(
+        other.split("_", 1)[0] == prefix for other in named)
+
+
+_NAMED_TOOL = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
 # what a tool says happens when it is used ("this puts the secret in the model context",
 # "which would put the plaintext in the transcript"): a statement, with the tool or one of its
 # uses as the subject, not an order to the model
@@ -1235,10 +1256,26 @@ def _hiding_view(sentence: str) -> str:
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
     shown ("do not show them unless the user asks for the ending")."""
     if "ly" in sentence:
-        sentence = _AFTER_VERB.sub(r"\1", sentence)
+        sentence = _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1", sentence))
     if "unless" in sentence and _ON_REQUEST.search(sentence):
         return ""
+    if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
+        return ""  # a datum kept off the screen, not a thing done kept from the person
     return sentence
+
+
+# what a person's own secret is ("never tell a customer their full card number", "do not
+# show the PIN"): a rule that keeps it from being displayed, when nothing is sent or copied
+_PRIVATE = re.compile(r"\b(?:pins?|cvvs?|cvcs?|passcodes?|passwords?|card numbers?|ssns?"
+                      r"|social security numbers?|security codes?|one-time (?:codes?|passwords?)"
+                      r"|otps?)\b")
+_MOVED = re.compile(r"\b(?:send|sends|sent|copy|copies|copied|forward\w*|upload\w*|post|posts"
+                    r"|share\w*|log|logs|logged|store\w*|save\w*|record\w*|attach\w*|mirror\w*"
+                    r"|sync\w*|transmit\w*|leak\w*|include\w*|put|pass\w*)\b")
+# a verb after a plural subject ("partial results fail silently", "requests time out
+# quietly"): what happens, not an order ("send the files silently" has no subject)
+_PLURAL_SUBJECT = re.compile(r"\b([a-z]{2,}(?<!s)s [a-z]{3,}(?: out| back| over)?) (?:silently"
+                             r"|quietly)\b")
 
 
 _ON_REQUEST = re.compile(r"\bunless (?:the |your |a )?(?:users?|person|customer|they|he|she)\W{0,3}"

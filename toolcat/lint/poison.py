@@ -172,6 +172,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 cues += ("argument",)  # what it orders is this argument's value
             if "always" in cues and detector.calls_itself(top.sentence, _name(entry)):
                 cues = tuple(cue for cue in cues if cue != "always")
+            if "shadow" in cues and detector.names_kin(top.sentence, _name(entry)):
+                cues = tuple(cue for cue in cues if cue != "shadow")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
