@@ -189,7 +189,7 @@ CUES: dict[str, str] = {
                 # "the override price", "a unit price override." name a value, not a ranking
                 r"|(?<!\bit )(?<!this )(?<!which )(?<!will )(?<!the )(?<!an )(?<!a )(?<!its )"
                 r"(?<!their )(?<!per )(?<!price )override\w*(?! (?:price|value|amount|rate"
-                r"|fee|cost)s?\b)(?!\s*(?:[.,;:\)]|$))|(?:it|this|which|will)"
+                r"|fee|cost)s?\b)(?!\s*(?:[.,;\)]|$))|(?:it|this|which|will)"
                 r" override\w* (?:the |what the |any(?:thing)? (?:the )?)?(?:users?|instructions"
                 r"|system|rules|guidance)|supersede\w*|authoritative|higher (?:rank|priority)"
                 r"|above (?:the|what|any)"
@@ -714,6 +714,9 @@ WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secre
                   "contents", "addressed", "tool_output", "described", "argument"})
 # cues of an attack described rather than ordered (a scanner's description): never an error
 DESCRIBED = "described"
+# what a sentence found where a token belongs (`score_misplaced`) may hold and still be only
+# worth a look: the argument it sits in, the language it is written in
+_NOT_NAMING = frozenset({"misplaced", "argument", "other_language", "unread_language"})
 
 
 # What a sentence does to the model beyond the tool's own function, when the fit is surer
@@ -772,6 +775,8 @@ def intended(cues: tuple[str, ...], own: bool | str = False) -> bool:
     if own:
         owned = TOOL_FUNCTION if own == "tool" else OWN_FUNCTION
         cues = tuple(cue for cue in cues if cue not in owned)
+    if MISPLACED in cues and set(cues) - _NOT_NAMING:
+        return True  # a sentence where a token belongs, naming a tool, a link, a secret, ...
     return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
                                                   for a, b in INTENT_PAIRS)
 
@@ -850,12 +855,17 @@ def names_kin(sentence: str, name: str) -> bool:
     replaces"): a server's own tools, one superseding another, shadow nothing of anyone
     else's."""
     prefix = name.lower().split("_", 1)[0] if "_" in name else ""
+    if len(prefix) < 2 or prefix in _ACTIONS:  # `post_update` and `post_message` share a verb
+        return False
     named = _NAMED_TOOL.findall(sentence.lower())
-    return len(prefix) >= 2 and bool(named) and all(
-        other.split("_", 1)[0] == prefix for other in named)
+    return bool(named) and all(other.split("_", 1)[0] == prefix for other in named)
 
 
-_NAMED_TOOL = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+# a tool named with its server's qualifier (`slack.post_message`) is another server's
+_NAMED_TOOL = re.compile(r"(?<![\w.])[a-z0-9.]+_[a-z0-9_]+\b")
+_ACTIONS = _READING_VERBS | frozenset("send post run execute create write transfer delete remove "
+                                      "update upload share invite merge push pay set add make "
+                                      "read open close start stop call use do put edit".split())
 
 
 # what a tool says happens when it is used ("this puts the secret in the model context",
@@ -1193,6 +1203,34 @@ def _foreign_words(words: list[str], times: int) -> bool:
     return any(count >= 3 and count > times * english
                for count in (sum(w in vocab for w in found)
                              for lang, vocab in _FUNCTION_WORDS.items() if lang != "en"))
+
+
+_ALL_FUNCTION_WORDS = frozenset().union(*_FUNCTION_WORDS.values())
+
+
+def function_words(words: list[str]) -> int:
+    """How many of the lower-cased `words` are function words of some language (English's
+    among them): what tells a sentence from a name."""
+    return sum(1 for word in words if word in _ALL_FUNCTION_WORDS)
+
+
+MISPLACED = "misplaced"
+
+
+def score_misplaced(prose: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
+    """The sentences of `prose`, found where a schema keeps a token (`slots.prose_in`: a
+    `format`, a `pattern`'s comment, a link's path in words), each scored with the cue
+    `misplaced`: no honest schema writes a sentence there, so it is a warning whatever it
+    says, and an order (`intended`) when it names anything besides."""
+    weights = model()
+    found: list[Scored] = []
+    for start, written in split_sentences(as_read(prose)):
+        sentence = prepare(written)
+        cues = (*cues_of(sentence, home), MISPLACED)
+        p = max(weights.probability(features(sentence, cues)),
+                ERROR_FLOOR if intended(cues) else WARN_FLOOR)
+        found.append(Scored(start, written, p, cues))
+    return tuple(found)
 
 
 @cache
