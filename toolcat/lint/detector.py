@@ -655,6 +655,55 @@ _CLASSES: dict[str, str] = {
                      r"|instructions?)|hidden (?:text|message|payload|instructions?))\b",
 }
 
+# The weak classes by what the sentence does (issue 41's eighth round): something withheld
+# from the person even when asked, or "no need to bring it up with" them; what the person is
+# shown set apart from what the data says; a tool's output acted on where it differs from
+# what was asked, or put above the person's own words; the steps to confirm or approve
+# declared lifted, or gone without "as agreed earlier"; another tool's name declared not to
+# be called; the steps written on a page one opens applied
+_DOES: dict[str, str] = {
+    "hiding": r"\bno (?:need|reason|point) (?:to|in) (?:bring\w* up|mention\w*|rais\w*"
+              r"|flag\w*|point\w* out|disclos\w*|surfac\w*|tell\w*|share\w*)\b[^.!?]{0,80}"
+              r"\b(?:with|to) (?:the |your |this )?" + _PERSON + r"\b"
+              r"|\bnot (?:be )?(?:quoted|mentioned|disclosed|shown|given|revealed|told|shared"
+              r"|brought up|listed|itemi[sz]ed)\b[^.!?]{0,30}\beven (?:when|if) (?:asked|requested"
+              r"|(?:the |they |he |she )?\w* ?(?:asks?|asked|requests?|insists?))\b",
+    "lying": r"\b(?:shown|displayed|reported|told|given|quoted|presented|said) to"
+             r" (?:the |a |your )?" + _PERSON + r"\b[^.!?]{0,80}\bnot (?:the|what)"
+             r" (?:\w+ ){0,3}(?:returns?|returned|reports?|reported|says|said|shows|showed"
+             r"|holds|records|recorded|computes?|computed)\b",
+    "over_user": r"\b(?:acted on|followed|applied|used|obeyed|carried out|executed|kept|honou?red"
+                 r"|taken)\b[^.!?]{0,40}\beven (?:where|when|if) (?:they|it|these|those|this|the"
+                 r" \w+) (?:differ|depart|conflict|disagree|clash|contradict)\w*\b"
+                 r"|\b(?:replace|replaces|override|overrides|overrule|overrules|supersede"
+                 r"|supersedes|trump|trumps|outweigh|outweighs|beat|beats|wins? over|takes?"
+                 r" precedence over|comes? before|outrank|outranks) (?:the |your |any |whatever"
+                 r" (?:the )?)?(?:\w+ )?" + _PERSON + r"(?:'s|s'|’s) (?:own )?(?:words?"
+                 r"|wording|requests?|instructions?|input|choices?|answers?|questions?|wishes"
+                 r"|preferences?|orders?)\b",
+    "revoke": r"\b(?:requirements? to (?:confirm|ask|approve|check|review)|confirmation"
+              r" (?:steps?|prompts?|requirements?|dialogs?)|approval (?:prompts?|steps?"
+              r"|requirements?|gates?)|dry[- ]runs?|(?:need|obligation) to (?:confirm|ask"
+              r"|approve))\b[^.!?]{0,60}\b(?:has been|have been|are|is|were|was|now|are now"
+              r"|is now) (?:\w+ )?(?:lifted|waived|dropped|removed|suspended|retired|scrapped"
+              r"|switched off|turned off|disabled|relaxed|void|no longer (?:appl\w*|needed"
+              r"|required))\b"
+              r"|\b(?:without|skipping|bypassing|skip|bypass|ignoring|ignore)\b[^.!?]{0,40}"
+              r"\b(?:confirm\w*|approv\w*|checks?|reviews?|prompts?|dry[- ]runs?|safeguards?)\b"
+              r"[^.!?]{0,40}\b(?:agreed|set up|requested|asked for|established|given|promised"
+              r"|configured)\b[^.!?]{0,30}\b(?:earlier|before|previously|in (?:the|this)"
+              r" (?:conversation|chat|session))\b",
+    "shadow": r"\b" + _ID + r"`?(?: tool)? (?:is|are) (?:not to be|never to be|no longer to be"
+              r"|not meant to be|not supposed to be|no longer) (?:called|used|invoked)\b"
+              r"|\bcalls? (?:meant|intended|addressed) for `?" + _ID + r"\b",
+    "fetch_obey": r"\b(?:apply|applies|follow|follows|carry out|carries out|execute|executes"
+                  r"|perform|performs|obey|obeys|do|does) (?:the |all |every |each |any )?"
+                  r"(?:steps|instructions|directions|rules|commands|actions|directives)(?: \w+)?"
+                  r" (?:written|listed|given|described|found|set out|contained|stated)"
+                  r" (?:there|on (?:it|that page|the page)|in (?:it|that page|the page|that file"
+                  r"|the file|that document|the document))\b",
+}
+
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -669,12 +718,12 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS, _CLASSES)
+                       _MEANINGS, _CLASSES, _DOES)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -850,15 +899,17 @@ _SEQUENCE = re.compile(r"\b(?:before|first|after|prior to|ahead of)\b")
 
 
 def names_kin(sentence: str, name: str) -> bool:
-    """Whether every tool `sentence` names shares the namespace of its own tool `name` (the
-    prefix before its first `_`: `ha_call_service` naming "ha_trigger_automation, which it
-    replaces"): a server's own tools, one superseding another, shadow nothing of anyone
-    else's."""
+    """Whether the first tool `sentence` names shares the namespace of its own tool `name`
+    (the prefix before its first `_`, when it is no verb: `ha_call_service` naming
+    "ha_trigger_automation, which it replaces"): a server's own tools, one superseding
+    another, shadow nothing of anyone else's."""
     prefix = name.lower().split("_", 1)[0] if "_" in name else ""
     if len(prefix) < 2 or prefix in _ACTIONS:  # `post_update` and `post_message` share a verb
         return False
-    named = _NAMED_TOOL.findall(sentence.lower())
-    return bool(named) and all(other.split("_", 1)[0] == prefix for other in named)
+    # the first tool it names besides itself is the one it speaks of ("replaces X", "calls
+    # meant for X"): what follows is often a call's example with its arguments
+    named = [other for other in _NAMED_TOOL.findall(sentence.lower()) if other != name.lower()]
+    return bool(named) and named[0].split("_", 1)[0] == prefix
 
 
 # a tool named with its server's qualifier (`slack.post_message`) is another server's
@@ -987,6 +1038,45 @@ def _accented(text: str) -> bool:
     return marked >= 3 and marked * 4 >= len(words)
 
 
+# English words nearly every English sentence of six words holds one of, telegraphic
+# parameter descriptions included ("Returns opening hours, holidays included" holds none,
+# but it is five words): a sentence of letters with none of them, and a link, an address or
+# a secret path in it, is in another language, whichever (issue 41's eighth round: a Finnish
+# order with a link in an English tool, written with no diacritics and two function words)
+_ENGLISH_WORDS = frozenset(
+    "the a an and or of to is in for with that this you your it be are from on at by as not if "
+    "when will can all any each which its their they we our was were has have had do does than "
+    "then into over under only also more most such no per via using use used returns get gets "
+    "list lists new set sets".split())
+_BARE = re.compile(r"https?://|\bwww\.|\bmail@address\b|~/")
+_UNWORDED = re.compile(r"https?://link\b|\bmail@address\b|~/\S*")
+_CODE_SIGNS = re.compile(r"[{}\[\]=<>`\"'|/\\]")
+BARE_WORDS = 6
+
+
+def _without_english(sentence: str) -> bool:
+    """Whether the lower-cased ASCII `sentence` is prose (BARE_WORDS words of letters or more,
+    not code) with none of the English words nearly every sentence holds (`_ENGLISH_WORDS`),
+    links and addresses aside."""
+    rest = _UNWORDED.sub(" ", sentence)
+    if not sentence.isascii() or _CODE_SIGNS.search(rest):
+        return False
+    tokens = rest.split()
+    words = [token.strip(",;:.!?()") for token in tokens]
+    words = [word for word in words if len(word) > 1 and word.isalpha()]
+    # prose: nearly every token a word (a link split at its capitals, `a.b_c`, a list of
+    # fields are not)
+    return len(words) >= BARE_WORDS and len(words) >= 0.8 * len(tokens) \
+        and not _ENGLISH_WORDS.intersection(words)
+
+
+def _bare_foreign(text: str) -> bool:
+    """Whether a sentence of the ASCII `text` is in a language no list holds and holds a link
+    or an address (`_without_english`): for the gate, which has no cue for it."""
+    return any(_BARE.search(sentence) is not None and _without_english(sentence)
+               for sentence in (prepare(written) for _, written in split_sentences(text)))
+
+
 @dataclass(frozen=True)
 class Scored:
     """One sentence of a text, its probability of being an injected instruction, and the
@@ -1087,7 +1177,9 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
         if not text.isascii() or text in exact:
             return True
         if text not in first:
-            return False
+            # a sentence in a language no list holds, with a link or an address: no cue's
+            # words are in it, so the first pass cannot see it
+            return ("://" in text or "@" in text) and _bare_foreign(text)
         key = (text, home)
         if key not in foreign:
             foreign[key] = _foreign([text], home)
@@ -1281,6 +1373,8 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
         # "The ID of the policy to be canceled" names a value; it revokes nothing
         fired = tuple(cue for cue in fired if cue not in ("contents", "revoke"))
     lang = language(sentence)
+    if lang == "en" and _BARE.search(sentence) and _without_english(sentence):
+        lang = "latin"  # a language no list holds, written without diacritics (Finnish)
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
         lang = ""  # too few function words of any language: English is only the fallback
@@ -1564,8 +1658,9 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
-        if linked and "fetch_obey" in cues and "url" not in cues:
-            cues += ("url",)
+        if "fetch_obey" in cues and "url" not in cues and (linked or (
+                "](" in written and _MARKDOWN_LINK.search(written) and _THERE.search(sentence))):
+            cues += ("url",)  # a markdown link names a guide; what is obeyed "there" is a page
         linked = "url" in cues
         if not cues:
             continue
@@ -1580,6 +1675,11 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         _scored.clear()
     found = _scored[key] = tuple(result)
     return found
+
+
+_MARKDOWN_LINK = re.compile(r"\]\((?:https?://|www\.)")
+_THERE = re.compile(r"\b(?:there|on (?:it|that page|the page)|in (?:it|that page|the page"
+                    r"|that document|the document))\b")
 
 
 # A claim that something went well ("tell the requester it has been completed"), and what
@@ -1653,7 +1753,7 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     found = set(INDEPENDENT.intersection(cues))
     if "other_tools" in found:
         found.discard("identifier")
-    if FOREIGN in cues and len(found) >= 2:
+    if FOREIGN in cues and (len(found) >= 2 or _SHARED_STRONG & found):
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
             language(sentence) in UNREAD
