@@ -1753,7 +1753,7 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     found = set(INDEPENDENT.intersection(cues))
     if "other_tools" in found:
         found.discard("identifier")
-    if FOREIGN in cues and (len(found) >= 2 or _SHARED_STRONG & found):
+    if FOREIGN in cues and len(found) >= 2:
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
             language(sentence) in UNREAD
