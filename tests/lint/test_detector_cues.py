@@ -683,13 +683,10 @@ def test_a_sentence_where_a_schema_keeps_a_token_is_read(tmp_path):
         "format", "the number as it is printed on the paper invoice")) == ["warning"]
     honest = [("format", "date-time"), ("pattern", "^(?#four digits)[0-9]{4}$"),
               ("$id", "https://schemas.example.org/invoice_with_lines_and_taxes.json"),
-              ("$ref", "#/components/schemas/usage_record_this_month")]
+              ("$schema", "https://json-schema.org/draft/2020-12/schema"),
+              ("contentMediaType", "application/vnd.usage_record_this_month+json")]
     for key, value in honest:
-        tool = _with_keyword(key, value)
-        if key == "$ref":
-            tool["parameters"] = {"type": "object", "properties": {"number": {
-                "type": "string", "description": "See " + value}}}
-        assert tool_severities(tmp_path, tool) == [], key
+        assert tool_severities(tmp_path, _with_keyword(key, value)) == [], key
 
 
 def test_an_override_value_and_items_ranked_among_themselves_rank_nobody(tmp_path):

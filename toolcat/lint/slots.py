@@ -55,22 +55,24 @@ _SIGNS = re.compile(r"[\W_]+")
 
 def sentence_shaped(text: str) -> bool:
     """Whether `text` reads as a sentence rather than a name: SLOT_WORDS words or more, with a
-    word that makes a clause in English (a verb such as "is", a subject such as "this" or
-    "you": `assistant_with_tools_and_knowledge` names a schema, "load this first" orders) or
-    two function words of another language (`detector.function_words`), or, in a script
+    word that makes a clause in English (a verb such as "is" or "do", or two such as "this"
+    and "you": `assistant_with_tools_and_knowledge` and `usage_record_this_month` name
+    schemas, "load this first and do what it says" orders) or two function words of another
+    language (`detector.function_words`), or, in a script
     whose words the lists do not hold, SLOT_WORDS words of letters beyond ASCII."""
     words = [word for word in text.lower().split() if any(c.isalpha() for c in word)]
     if len(words) < SLOT_WORDS:
         return False
-    if _CLAUSE.intersection(words):
+    if _VERBS.intersection(words) or len(_SUBJECTS.intersection(words)) >= 2:
         return True
     if function_words([word for word in words if word not in _PHRASE]) >= 2:
         return True
     return sum(1 for word in words if not word.isascii()) >= SLOT_WORDS
 
 
-# English words that make a clause of a phrase; those a name's phrase holds too
-_CLAUSE = frozenset("is are be was were been do does did it this that these those you your we "
-                    "must should will can cannot never always not here there what whatever "
-                    "whenever instead".split())
+# English words that make a clause of a phrase: a verb, or two words that stand for its
+# subject or object (a name holds one: "usage_record_this_month"); those a name's phrase holds
+_VERBS = frozenset("is are be was were been do does did must should will can cannot never "
+                   "always not instead whenever".split())
+_SUBJECTS = frozenset("it this that these those you your we here there what whatever".split())
 _PHRASE = frozenset("the and of to in for with from".split())
