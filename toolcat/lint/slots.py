@@ -54,16 +54,18 @@ _SIGNS = re.compile(r"[\W_]+")
 
 
 def sentence_shaped(text: str) -> bool:
-    """Whether `text` reads as a sentence rather than a name: SLOT_WORDS words or more, with a
-    word that makes a clause in English (a verb such as "is" or "do", or two such as "this"
-    and "you": `assistant_with_tools_and_knowledge` and `usage_record_this_month` name
-    schemas, "load this first and do what it says" orders) or two function words of another
-    language (`detector.function_words`), or, in a script
-    whose words the lists do not hold, SLOT_WORDS words of letters beyond ASCII."""
+    """Whether `text` reads as a sentence rather than a name: SLOT_WORDS words or more, with
+    a word that makes a clause in English (a verb such as "is" or "do", two such as "this"
+    and "you", or one in clauses joined by "and", "before", ...:
+    `assistant_with_tools_and_knowledge` and `usage_record_this_month` name schemas, "load
+    this first and do what it says" orders) or two function words of another language
+    (`detector.function_words`), or, in a script whose words the lists do not hold,
+    SLOT_WORDS words of letters beyond ASCII."""
     words = [word for word in text.lower().split() if any(c.isalpha() for c in word)]
     if len(words) < SLOT_WORDS:
         return False
-    if _VERBS.intersection(words) or len(_SUBJECTS.intersection(words)) >= 2:
+    subjects = len(_SUBJECTS.intersection(words))
+    if _VERBS.intersection(words) or subjects >= 2 or (subjects and _LINKERS.intersection(words)):
         return True
     if function_words([word for word in words if word not in _PHRASE]) >= 2:
         return True
@@ -75,4 +77,6 @@ def sentence_shaped(text: str) -> bool:
 _VERBS = frozenset("is are be was were been do does did must should will can cannot never "
                    "always not instead whenever".split())
 _SUBJECTS = frozenset("it this that these those you your we here there what whatever".split())
+# ... or one of them in clauses joined ("resolve it and apply ...")
+_LINKERS = frozenset("and then before after first when if".split())
 _PHRASE = frozenset("the and of to in for with from".split())
