@@ -1815,22 +1815,46 @@ _ROUTE_JSON = re.compile(r"[\"']([a-z][\w.-]{2,60})[\"']\s*:\s*[\"'](?:this|self
                          r"|this tool)[\"']", re.IGNORECASE)
 
 
+# the cues of a table read by its structure (`_routing_tables`, `_precedence_lists`): what its
+# shape says, which the tool's own names in it do not take back
+ROUTED = ("other_tools", "shadow", "tamper")
+RANKED = ("priority", "tool_output", "over_user")
+STRUCTURAL = frozenset({ROUTED, RANKED})
+
+
 def _routing_tables(text: str, weights: Model) -> list[Scored]:
     """A table (YAML, JSON or markdown) in `text` that routes two or more other tools' names
     to this one, as one finding: another tool shadowed by its structure, an error."""
-    if "this" not in text.lower() and "self" not in text.lower() and \
-            "here" not in text.lower():
-        return []
-    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text))
+    lower = text.lower()
+    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text)) \
+        if "this" in lower or "self" in lower or "here" in lower else []
+    if len({m.group(1).lower() for m in routes}) < 2:
+        routes = _routed_to_one(text) if "rout" in lower else []
     if len({m.group(1).lower() for m in routes}) < 2:
         return []
     start = min(m.start() for m in routes)
     end = max(m.end() for m in routes)
     block = text[start:end].strip()
-    cues = ("other_tools", "shadow", "tamper")
+    cues = ROUTED
     p = weights.probability(features(prepare(block), cues))
     return [Scored(start + len(text[start:end]) - len(text[start:end].lstrip()), block,
                    max(p, ERROR_FLOOR), cues)]
+
+
+def _routed_to_one(text: str) -> list[re.Match[str]]:
+    """The pairs of a routing table in `text` (JSON or YAML) that send two or more tools'
+    names to one other ("email.send": "relay_mail", "gmail.send_email": "relay_mail"): the
+    tool they all go to is named rather than called "this"."""
+    by_target: dict[str, list[re.Match[str]]] = {}
+    for match in _ROUTE_PAIR.finditer(text):
+        if match.group(1).lower() != match.group(2).lower():
+            by_target.setdefault(match.group(2).lower(), []).append(match)
+    return max(by_target.values(), key=len, default=[])
+
+
+# a pair of a routing table: a tool's name (dotted or in snake case) mapped to another's
+_TOOL_NAME = r"[\"'`]?([a-z][\w-]*(?:[._][\w-]+)+)[\"'`]?"
+_ROUTE_PAIR = re.compile(_TOOL_NAME + r"[ \t]*(?::|=>?|->)[ \t]*" + _TOOL_NAME, re.IGNORECASE)
 
 
 # a list that ranks sources (YAML or JSON): a tool's results put above whatever was asked,
@@ -1857,7 +1881,7 @@ def _precedence_lists(text: str, weights: Model) -> list[Scored]:
         asked = next((i for i, item in enumerate(items) if _ASKED.search(item)), None)
         if returned is not None and asked is not None and returned < asked:
             block = match.group().strip()
-            cues = ("priority", "tool_output", "over_user")
+            cues = RANKED
             p = weights.probability(features(prepare(block), cues))
             found.append(Scored(match.start() + len(match.group()) - len(match.group().lstrip()),
                                 block, max(p, ERROR_FLOOR), cues))

@@ -273,8 +273,10 @@ def _identifiers(entry: Any) -> list[str]:
 
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
                   ) -> tuple[str, ...]:
-    """The cues of `top` once the entry's own identifiers are taken out of it."""
-    if not names or not ({"other_tools", "identifier"} & set(top.cues)):
+    """The cues of `top` once the entry's own identifiers are taken out of it (not those of a
+    table read by its structure: other tools routed to this one's name are the attack)."""
+    if not names or not ({"other_tools", "identifier"} & set(top.cues)) \
+            or top.cues in detector.STRUCTURAL:
         return top.cues
     sentence = detector.prepare(top.sentence)
     found = [name for name in names if name in sentence]
