@@ -21,8 +21,9 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
 
 Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
 external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
-real benign tool like a fold's wordings. The family `casual` of `poison_styles` (its
-`HELD_OUT`) is never fitted on either: `folds --shipped --family casual` measures it.
+real benign tool like a fold's wordings. The families of `poison_styles` in its `HELD_OUT`
+(casual, rhetorical, aftermath) are never fitted on either: `folds --shipped --family
+aftermath` measures one.
 
 `folds` is the validation: leave one family out (its sentences out of the fit, all the benign
 text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at

@@ -181,8 +181,15 @@ CUES: dict[str, str] = {
     # "if provided, it overrides the other parameters" says what a field does: after a
     # subject that is the tool's own ("it", "this", "which"), overriding ranks only the
     # user or what the model was told
-    "priority": r"\b(?:outrank\w*|take(?:s)? precedence|precedence over|priority over"
-                r"|(?<!\bit )(?<!this )(?<!which )(?<!will )override\w*|(?:it|this|which|will)"
+    # items ranked among themselves ("tickets ... take priority over the others") rank
+    # nothing above the person
+    "priority": r"\b(?:outrank\w*|take(?:s)? precedence(?! over (?:the |all |any )?(?:others"
+                r"|other \w+|rest)\b)|(?:precedence|priority) over(?! (?:the |all |any )?"
+                r"(?:others|other \w+|rest|older|newer|lower)\b)"
+                # "the override price", "a unit price override." name a value, not a ranking
+                r"|(?<!\bit )(?<!this )(?<!which )(?<!will )(?<!the )(?<!an )(?<!a )(?<!its )"
+                r"(?<!their )(?<!per )(?<!price )override\w*(?! (?:price|value|amount|rate"
+                r"|fee|cost)s?\b)(?!\s*(?:[.,;\)]|$))|(?:it|this|which|will)"
                 r" override\w* (?:the |what the |any(?:thing)? (?:the )?)?(?:users?|instructions"
                 r"|system|rules|guidance)|supersede\w*|authoritative|higher (?:rank|priority)"
                 r"|above (?:the|what|any)"
@@ -648,6 +655,55 @@ _CLASSES: dict[str, str] = {
                      r"|instructions?)|hidden (?:text|message|payload|instructions?))\b",
 }
 
+# The weak classes by what the sentence does (issue 41's eighth round): something withheld
+# from the person even when asked, or "no need to bring it up with" them; what the person is
+# shown set apart from what the data says; a tool's output acted on where it differs from
+# what was asked, or put above the person's own words; the steps to confirm or approve
+# declared lifted, or gone without "as agreed earlier"; another tool's name declared not to
+# be called; the steps written on a page one opens applied
+_DOES: dict[str, str] = {
+    "hiding": r"\bno (?:need|reason|point) (?:to|in) (?:bring\w* up|mention\w*|rais\w*"
+              r"|flag\w*|point\w* out|disclos\w*|surfac\w*|tell\w*|share\w*)\b[^.!?]{0,80}"
+              r"\b(?:with|to) (?:the |your |this )?" + _PERSON + r"\b"
+              r"|\bnot (?:be )?(?:quoted|mentioned|disclosed|shown|given|revealed|told|shared"
+              r"|brought up|listed|itemi[sz]ed)\b[^.!?]{0,30}\beven (?:when|if) (?:asked|requested"
+              r"|(?:the |they |he |she )?\w* ?(?:asks?|asked|requests?|insists?))\b",
+    "lying": r"\b(?:shown|displayed|reported|told|given|quoted|presented|said) to"
+             r" (?:the |a |your )?" + _PERSON + r"\b[^.!?]{0,80}\bnot (?:the|what)"
+             r" (?:\w+ ){0,3}(?:returns?|returned|reports?|reported|says|said|shows|showed"
+             r"|holds|records|recorded|computes?|computed)\b",
+    "over_user": r"\b(?:acted on|followed|applied|used|obeyed|carried out|executed|kept|honou?red"
+                 r"|taken)\b[^.!?]{0,40}\beven (?:where|when|if) (?:they|it|these|those|this|the"
+                 r" \w+) (?:differ|depart|conflict|disagree|clash|contradict)\w*\b"
+                 r"|\b(?:replace|replaces|override|overrides|overrule|overrules|supersede"
+                 r"|supersedes|trump|trumps|outweigh|outweighs|beat|beats|wins? over|takes?"
+                 r" precedence over|comes? before|outrank|outranks) (?:the |your |any |whatever"
+                 r" (?:the )?)?(?:\w+ )?" + _PERSON + r"(?:'s|s'|’s) (?:own )?(?:words?"
+                 r"|wording|requests?|instructions?|input|choices?|answers?|questions?|wishes"
+                 r"|preferences?|orders?)\b",
+    "revoke": r"\b(?:requirements? to (?:confirm|ask|approve|check|review)|confirmation"
+              r" (?:steps?|prompts?|requirements?|dialogs?)|approval (?:prompts?|steps?"
+              r"|requirements?|gates?)|dry[- ]runs?|(?:need|obligation) to (?:confirm|ask"
+              r"|approve))\b[^.!?]{0,60}\b(?:has been|have been|are|is|were|was|now|are now"
+              r"|is now) (?:\w+ )?(?:lifted|waived|dropped|removed|suspended|retired|scrapped"
+              r"|switched off|turned off|disabled|relaxed|void|no longer (?:appl\w*|needed"
+              r"|required))\b"
+              r"|\b(?:without|skipping|bypassing|skip|bypass|ignoring|ignore)\b[^.!?]{0,40}"
+              r"\b(?:confirm\w*|approv\w*|checks?|reviews?|prompts?|dry[- ]runs?|safeguards?)\b"
+              r"[^.!?]{0,40}\b(?:agreed|set up|requested|asked for|established|given|promised"
+              r"|configured)\b[^.!?]{0,30}\b(?:earlier|before|previously|in (?:the|this)"
+              r" (?:conversation|chat|session))\b",
+    "shadow": r"\b" + _ID + r"`?(?: tool)? (?:is|are) (?:not to be|never to be|no longer to be"
+              r"|not meant to be|not supposed to be|no longer) (?:called|used|invoked)\b"
+              r"|\bcalls? (?:meant|intended|addressed) for `?" + _ID + r"\b",
+    "fetch_obey": r"\b(?:apply|applies|follow|follows|carry out|carries out|execute|executes"
+                  r"|perform|performs|obey|obeys|do|does) (?:the |all |every |each |any )?"
+                  r"(?:steps|instructions|directions|rules|commands|actions|directives)(?: \w+)?"
+                  r" (?:written|listed|given|described|found|set out|contained|stated)"
+                  r" (?:there|on (?:it|that page|the page)|in (?:it|that page|the page|that file"
+                  r"|the file|that document|the document))\b",
+}
+
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -662,12 +718,12 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS, _CLASSES)
+                       _MEANINGS, _CLASSES, _DOES)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -707,6 +763,9 @@ WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secre
                   "contents", "addressed", "tool_output", "described", "argument"})
 # cues of an attack described rather than ordered (a scanner's description): never an error
 DESCRIBED = "described"
+# what a sentence found where a token belongs (`score_misplaced`) may hold and still be only
+# worth a look: the argument it sits in, the language it is written in
+_NOT_NAMING = frozenset({"misplaced", "argument", "other_language", "unread_language"})
 
 
 # What a sentence does to the model beyond the tool's own function, when the fit is surer
@@ -765,6 +824,8 @@ def intended(cues: tuple[str, ...], own: bool | str = False) -> bool:
     if own:
         owned = TOOL_FUNCTION if own == "tool" else OWN_FUNCTION
         cues = tuple(cue for cue in cues if cue not in owned)
+    if MISPLACED in cues and set(cues) - _NOT_NAMING:
+        return True  # a sentence where a token belongs, naming a tool, a link, a secret, ...
     return bool(INTENT.intersection(cues)) or any(a in cues and b in cues
                                                   for a, b in INTENT_PAIRS)
 
@@ -835,6 +896,27 @@ def calls_itself(sentence: str, name: str) -> bool:
 
 
 _SEQUENCE = re.compile(r"\b(?:before|first|after|prior to|ahead of)\b")
+
+
+def names_kin(sentence: str, name: str) -> bool:
+    """Whether the first tool `sentence` names shares the namespace of its own tool `name`
+    (the prefix before its first `_`, when it is no verb: `ha_call_service` naming
+    "ha_trigger_automation, which it replaces"): a server's own tools, one superseding
+    another, shadow nothing of anyone else's."""
+    prefix = name.lower().split("_", 1)[0] if "_" in name else ""
+    if len(prefix) < 2 or prefix in _ACTIONS:  # `post_update` and `post_message` share a verb
+        return False
+    # the first tool it names besides itself is the one it speaks of ("replaces X", "calls
+    # meant for X"): what follows is often a call's example with its arguments
+    named = [other for other in _NAMED_TOOL.findall(sentence.lower()) if other != name.lower()]
+    return bool(named) and named[0].split("_", 1)[0] == prefix
+
+
+# a tool named with its server's qualifier (`slack.post_message`) is another server's
+_NAMED_TOOL = re.compile(r"(?<![\w.])[a-z0-9.]+_[a-z0-9_]+\b")
+_ACTIONS = _READING_VERBS | frozenset("send post run execute create write transfer delete remove "
+                                      "update upload share invite merge push pay set add make "
+                                      "read open close start stop call use do put edit".split())
 
 
 # what a tool says happens when it is used ("this puts the secret in the model context",
@@ -956,6 +1038,45 @@ def _accented(text: str) -> bool:
     return marked >= 3 and marked * 4 >= len(words)
 
 
+# English words nearly every English sentence of six words holds one of, telegraphic
+# parameter descriptions included ("Returns opening hours, holidays included" holds none,
+# but it is five words): a sentence of letters with none of them, and a link, an address or
+# a secret path in it, is in another language, whichever (issue 41's eighth round: a Finnish
+# order with a link in an English tool, written with no diacritics and two function words)
+_ENGLISH_WORDS = frozenset(
+    "the a an and or of to is in for with that this you your it be are from on at by as not if "
+    "when will can all any each which its their they we our was were has have had do does than "
+    "then into over under only also more most such no per via using use used returns get gets "
+    "list lists new set sets".split())
+_BARE = re.compile(r"https?://|\bwww\.|\bmail@address\b|~/")
+_UNWORDED = re.compile(r"https?://link\b|\bmail@address\b|~/\S*")
+_CODE_SIGNS = re.compile(r"[{}\[\]=<>`\"'|/\\]")
+BARE_WORDS = 6
+
+
+def _without_english(sentence: str) -> bool:
+    """Whether the lower-cased ASCII `sentence` is prose (BARE_WORDS words of letters or more,
+    not code) with none of the English words nearly every sentence holds (`_ENGLISH_WORDS`),
+    links and addresses aside."""
+    rest = _UNWORDED.sub(" ", sentence)
+    if not sentence.isascii() or _CODE_SIGNS.search(rest):
+        return False
+    tokens = rest.split()
+    words = [token.strip(",;:.!?()") for token in tokens]
+    words = [word for word in words if len(word) > 1 and word.isalpha()]
+    # prose: nearly every token a word (a link split at its capitals, `a.b_c`, a list of
+    # fields are not)
+    return len(words) >= BARE_WORDS and len(words) >= 0.8 * len(tokens) \
+        and not _ENGLISH_WORDS.intersection(words)
+
+
+def _bare_foreign(text: str) -> bool:
+    """Whether a sentence of the ASCII `text` is in a language no list holds and holds a link
+    or an address (`_without_english`): for the gate, which has no cue for it."""
+    return any(_BARE.search(sentence) is not None and _without_english(sentence)
+               for sentence in (prepare(written) for _, written in split_sentences(text)))
+
+
 @dataclass(frozen=True)
 class Scored:
     """One sentence of a text, its probability of being an injected instruction, and the
@@ -1056,7 +1177,9 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
         if not text.isascii() or text in exact:
             return True
         if text not in first:
-            return False
+            # a sentence in a language no list holds, with a link or an address: no cue's
+            # words are in it, so the first pass cannot see it
+            return ("://" in text or "@" in text) and _bare_foreign(text)
         key = (text, home)
         if key not in foreign:
             foreign[key] = _foreign([text], home)
@@ -1174,6 +1297,34 @@ def _foreign_words(words: list[str], times: int) -> bool:
                              for lang, vocab in _FUNCTION_WORDS.items() if lang != "en"))
 
 
+_ALL_FUNCTION_WORDS = frozenset().union(*_FUNCTION_WORDS.values())
+
+
+def function_words(words: list[str]) -> int:
+    """How many of the lower-cased `words` are function words of some language (English's
+    among them): what tells a sentence from a name."""
+    return sum(1 for word in words if word in _ALL_FUNCTION_WORDS)
+
+
+MISPLACED = "misplaced"
+
+
+def score_misplaced(prose: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
+    """The sentences of `prose`, found where a schema keeps a token (`slots.prose_in`: a
+    `format`, a `pattern`'s comment, a link's path in words), each scored with the cue
+    `misplaced`: no honest schema writes a sentence there, so it is a warning whatever it
+    says, and an order (`intended`) when it names anything besides."""
+    weights = model()
+    found: list[Scored] = []
+    for start, written in split_sentences(as_read(prose)):
+        sentence = prepare(written)
+        cues = (*cues_of(sentence, home), MISPLACED)
+        p = max(weights.probability(features(sentence, cues)),
+                ERROR_FLOOR if intended(cues) else WARN_FLOOR)
+        found.append(Scored(start, written, p, cues))
+    return tuple(found)
+
+
 @cache
 def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """Each cue compiled; for an ASCII sentence (`ascii`), without the words of the
@@ -1222,6 +1373,8 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
         # "The ID of the policy to be canceled" names a value; it revokes nothing
         fired = tuple(cue for cue in fired if cue not in ("contents", "revoke"))
     lang = language(sentence)
+    if lang == "en" and _BARE.search(sentence) and _without_english(sentence):
+        lang = "latin"  # a language no list holds, written without diacritics (Finnish)
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
         lang = ""  # too few function words of any language: English is only the fallback
@@ -1235,10 +1388,26 @@ def _hiding_view(sentence: str) -> str:
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
     shown ("do not show them unless the user asks for the ending")."""
     if "ly" in sentence:
-        sentence = _AFTER_VERB.sub(r"\1", sentence)
+        sentence = _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1", sentence))
     if "unless" in sentence and _ON_REQUEST.search(sentence):
         return ""
+    if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
+        return ""  # a datum kept off the screen, not a thing done kept from the person
     return sentence
+
+
+# what a person's own secret is ("never tell a customer their full card number", "do not
+# show the PIN"): a rule that keeps it from being displayed, when nothing is sent or copied
+_PRIVATE = re.compile(r"\b(?:pins?|cvvs?|cvcs?|passcodes?|passwords?|card numbers?|ssns?"
+                      r"|social security numbers?|security codes?|one-time (?:codes?|passwords?)"
+                      r"|otps?)\b")
+_MOVED = re.compile(r"\b(?:send|sends|sent|copy|copies|copied|forward\w*|upload\w*|post|posts"
+                    r"|share\w*|log|logs|logged|store\w*|save\w*|record\w*|attach\w*|mirror\w*"
+                    r"|sync\w*|transmit\w*|leak\w*|include\w*|put|pass\w*)\b")
+# a verb after a plural subject ("partial results fail silently", "requests time out
+# quietly"): what happens, not an order ("send the files silently" has no subject)
+_PLURAL_SUBJECT = re.compile(r"\b([a-z]{2,}(?<!s)s [a-z]{3,}(?: out| back| over)?) (?:silently"
+                             r"|quietly)\b")
 
 
 _ON_REQUEST = re.compile(r"\bunless (?:the |your |a )?(?:users?|person|customer|they|he|she)\W{0,3}"
@@ -1489,8 +1658,9 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
-        if linked and "fetch_obey" in cues and "url" not in cues:
-            cues += ("url",)
+        if "fetch_obey" in cues and "url" not in cues and (linked or (
+                "](" in written and _MARKDOWN_LINK.search(written) and _THERE.search(sentence))):
+            cues += ("url",)  # a markdown link names a guide; what is obeyed "there" is a page
         linked = "url" in cues
         if not cues:
             continue
@@ -1505,6 +1675,11 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         _scored.clear()
     found = _scored[key] = tuple(result)
     return found
+
+
+_MARKDOWN_LINK = re.compile(r"\]\((?:https?://|www\.)")
+_THERE = re.compile(r"\b(?:there|on (?:it|that page|the page)|in (?:it|that page|the page"
+                    r"|that document|the document))\b")
 
 
 # A claim that something went well ("tell the requester it has been completed"), and what
@@ -1640,22 +1815,46 @@ _ROUTE_JSON = re.compile(r"[\"']([a-z][\w.-]{2,60})[\"']\s*:\s*[\"'](?:this|self
                          r"|this tool)[\"']", re.IGNORECASE)
 
 
+# the cues of a table read by its structure (`_routing_tables`, `_precedence_lists`): what its
+# shape says, which the tool's own names in it do not take back
+ROUTED = ("other_tools", "shadow", "tamper")
+RANKED = ("priority", "tool_output", "over_user")
+STRUCTURAL = frozenset({ROUTED, RANKED})
+
+
 def _routing_tables(text: str, weights: Model) -> list[Scored]:
     """A table (YAML, JSON or markdown) in `text` that routes two or more other tools' names
     to this one, as one finding: another tool shadowed by its structure, an error."""
-    if "this" not in text.lower() and "self" not in text.lower() and \
-            "here" not in text.lower():
-        return []
-    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text))
+    lower = text.lower()
+    routes = list(_ROUTE.finditer(text)) + list(_ROUTE_JSON.finditer(text)) \
+        if "this" in lower or "self" in lower or "here" in lower else []
+    if len({m.group(1).lower() for m in routes}) < 2:
+        routes = _routed_to_one(text) if "rout" in lower else []
     if len({m.group(1).lower() for m in routes}) < 2:
         return []
     start = min(m.start() for m in routes)
     end = max(m.end() for m in routes)
     block = text[start:end].strip()
-    cues = ("other_tools", "shadow", "tamper")
+    cues = ROUTED
     p = weights.probability(features(prepare(block), cues))
     return [Scored(start + len(text[start:end]) - len(text[start:end].lstrip()), block,
                    max(p, ERROR_FLOOR), cues)]
+
+
+def _routed_to_one(text: str) -> list[re.Match[str]]:
+    """The pairs of a routing table in `text` (JSON or YAML) that send two or more tools'
+    names to one other ("email.send": "relay_mail", "gmail.send_email": "relay_mail"): the
+    tool they all go to is named rather than called "this"."""
+    by_target: dict[str, list[re.Match[str]]] = {}
+    for match in _ROUTE_PAIR.finditer(text):
+        if match.group(1).lower() != match.group(2).lower():
+            by_target.setdefault(match.group(2).lower(), []).append(match)
+    return max(by_target.values(), key=len, default=[])
+
+
+# a pair of a routing table: a tool's name (dotted or in snake case) mapped to another's
+_TOOL_NAME = r"[\"'`]?([a-z][\w-]*(?:[._][\w-]+)+)[\"'`]?"
+_ROUTE_PAIR = re.compile(_TOOL_NAME + r"[ \t]*(?::|=>?|->)[ \t]*" + _TOOL_NAME, re.IGNORECASE)
 
 
 # a list that ranks sources (YAML or JSON): a tool's results put above whatever was asked,
@@ -1682,7 +1881,7 @@ def _precedence_lists(text: str, weights: Model) -> list[Scored]:
         asked = next((i for i, item in enumerate(items) if _ASKED.search(item)), None)
         if returned is not None and asked is not None and returned < asked:
             block = match.group().strip()
-            cues = ("priority", "tool_output", "over_user")
+            cues = RANKED
             p = weights.probability(features(prepare(block), cues))
             found.append(Scored(match.start() + len(match.group()) - len(match.group().lstrip()),
                                 block, max(p, ERROR_FLOOR), cues))

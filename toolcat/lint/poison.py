@@ -32,7 +32,7 @@ from urllib.parse import unquote
 
 import re2
 
-from toolcat.lint import detector
+from toolcat.lint import detector, slots
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.walk import strings
@@ -157,10 +157,17 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
     names: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
     for at, text, is_key in strings(entry, pointer):
-        if is_key or text not in worth or at.rsplit("/", 1)[-1] in SKIPPED_KEYS:
+        if is_key or text not in worth:
             continue
-        scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
-                       if detector.reportable(s.cues))
+        field = at.rsplit("/", 1)[-1]
+        misplaced = slots.prose_in(field, text) if field in slots.SLOT_KEYS else None
+        if misplaced is not None:
+            scored = detector.score_misplaced(misplaced, home)
+        elif field in SKIPPED_KEYS:
+            continue
+        else:
+            scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
+                           if detector.reportable(s.cues))
         if not scored:
             continue
         top = max(scored, key=lambda s: s.probability)
@@ -168,10 +175,14 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             if names is None:
                 names = _own_names(entry)
             cues = _cues_without(top, names, home)
+            if misplaced is not None and detector.MISPLACED not in cues:
+                cues += (detector.MISPLACED,)
             if _value_slot(at) and "argument" not in cues:
                 cues += ("argument",)  # what it orders is this argument's value
             if "always" in cues and detector.calls_itself(top.sentence, _name(entry)):
                 cues = tuple(cue for cue in cues if cue != "always")
+            if "shadow" in cues and detector.names_kin(top.sentence, _name(entry)):
+                cues = tuple(cue for cue in cues if cue != "shadow")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -262,8 +273,10 @@ def _identifiers(entry: Any) -> list[str]:
 
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
                   ) -> tuple[str, ...]:
-    """The cues of `top` once the entry's own identifiers are taken out of it."""
-    if not names or not ({"other_tools", "identifier"} & set(top.cues)):
+    """The cues of `top` once the entry's own identifiers are taken out of it (not those of a
+    table read by its structure: other tools routed to this one's name are the attack)."""
+    if not names or not ({"other_tools", "identifier"} & set(top.cues)) \
+            or top.cues in detector.STRUCTURAL:
         return top.cues
     sentence = detector.prepare(top.sentence)
     found = [name for name in names if name in sentence]
@@ -349,9 +362,11 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
 
 
 def texts_of(value: Any, shortest: int = MIN_LENGTH,
-             skipped: frozenset[str] = SKIPPED_KEYS) -> list[str]:
+             skipped: frozenset[str] = SKIPPED_KEYS, tokens: list[str] | None = None
+             ) -> list[str]:
     """Every string and key in a JSON value at least `shortest` long, leaving out the values
-    of `skipped` keys; without pointers, for a quick first pass over a definition."""
+    of `skipped` keys; without pointers, for a quick first pass over a definition. `tokens`,
+    when given, also gets the values of the keywords that hold a token (`slots.SLOT_KEYS`)."""
     found: list[str] = []
     stack = [value]
     while stack:
@@ -363,6 +378,8 @@ def texts_of(value: Any, shortest: int = MIN_LENGTH,
                 if isinstance(sub, str):
                     if len(sub) >= shortest and key not in skipped:
                         found.append(sub)
+                    if tokens is not None and key in slots.SLOT_KEYS:
+                        tokens.append(sub)
                 elif isinstance(sub, (dict, list)):
                     stack.append(sub)
         elif isinstance(item, list):

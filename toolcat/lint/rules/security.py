@@ -42,6 +42,7 @@ from toolcat.lint.poison import (
     texts_of,
 )
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK
+from toolcat.lint.slots import may_hold_prose
 from toolcat.lint.walk import strings, written_schema
 from toolcat.model import Catalog, SourceRef, Tool
 from toolcat.source.positions import unescape
@@ -57,7 +58,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for entry, pointer, read in texts[id(tool)]:
+        for entry, pointer, read, _ in texts[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
@@ -87,16 +88,21 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
     return entries
 
 
-Read = list[tuple[object, str, list[str]]]  # (entry, pointer prefix, its texts_of) per entry
+# (entry, pointer prefix, its texts_of, the values of its keywords that hold a token) per entry
+Read = list[tuple[object, str, list[str], list[str]]]
 
 
 def _texts(catalog: Catalog) -> dict[int, Read]:
     """Each tool's `_entries` with their `texts_of` (by the tool's id), read once for both
     passes over them: the patterns' quick pass, run here over the whole catalog's strings at
     once (`poison.prescan`), and the learned detector's gate."""
-    read = {id(tool): [(entry, pointer, texts_of(entry)) for entry, pointer in _entries(tool)]
-            for tool in catalog.tools}
-    prescan([text for entries in read.values() for _, _, texts in entries for text in texts])
+    read: dict[int, Read] = {}
+    for tool in catalog.tools:
+        read[id(tool)] = []
+        for entry, pointer in _entries(tool):
+            tokens: list[str] = []
+            read[id(tool)].append((entry, pointer, texts_of(entry, tokens=tokens), tokens))
+    prescan([text for entries in read.values() for _, _, texts, _ in entries for text in texts])
     return read
 
 
@@ -104,7 +110,7 @@ def _homes(catalog: Catalog, texts: dict[int, Read]) -> dict[int, Home]:
     """Each tool's languages at home (by the tool's id): its own and its server's
     (`detector.languages_at_home`), not the catalog's majority."""
     found = languages_at_home([(t.server, t.description or "",
-                                [text for _, _, read in texts[id(t)] for text in read])
+                                [text for _, _, read, _ in texts[id(t)] for text in read])
                                for t in catalog.tools])
     return {id(tool): home for tool, home in zip(catalog.tools, found, strict=True)}
 
@@ -113,10 +119,14 @@ def _worth_scoring(catalog: Catalog, texts: dict[int, Read], homes: dict[int, Ho
                    ) -> dict[int, frozenset[str]]:
     """The strings of each tool (by the tool's id) that may hold a sentence the learned
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
-    groups = [[text for _, _, read in texts[id(tool)] for text in read]
+    groups = [[text for _, _, read, _ in texts[id(tool)] for text in read]
               for tool in catalog.tools]
     found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
-    return {id(tool): worth for tool, worth in zip(catalog.tools, found, strict=True) if worth}
+    # a sentence where a token belongs (`slots`) is read whatever the gate says of its words
+    return {id(tool): worth | misplaced for tool, worth in zip(catalog.tools, found, strict=True)
+            if (misplaced := frozenset(
+                value for _, _, _, tokens in texts[id(tool)] for value in tokens
+                if may_hold_prose(value))) or worth}
 
 
 def _calibrated(hit: Hit, home: Home) -> Hit:
