@@ -166,3 +166,21 @@ def test_the_fits_are_kept_per_model(tmp_path, monkeypatch):
     assert abstain.shipped(other) is None and abstain.shipped_off_catalog(other) is None
     abstain.shipped.cache_clear()
     abstain.shipped_off_catalog.cache_clear()
+
+
+def test_a_catalog_with_broad_tools_still_turns_a_missing_service_away(run, shared_cache):
+    """fresh's servers include a web search (Brave, Tavily) and a scraper (Firecrawl), tools
+    near any request: a request for a service none of its servers offers is still turned
+    away, with the kind it asks for, and a request for the broad tools keeps them."""
+    catalog = str(REAL / "fresh-catalog.json")
+    for asked, kind in (("order a large pepperoni pizza to the office", "food delivery"),
+                        ("book me a table for two at an Italian place tonight", "restaurants"),
+                        ("turn the living room lights off", "smart home")):
+        found = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe",
+                               "--json").stdout)
+        assert found["picks"] == [], (asked, found["picks"])
+        assert f"no tool of this catalog is about {kind}" in found["message"]
+    for asked, server in (("search the web for reviews of the Framework laptop", "brave-search"),
+                          ("scrape the pricing page of example.com", "firecrawl")):
+        kept = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe", "--json").stdout)
+        assert server in [p["server"] for p in kept["picks"]], (asked, kept["message"])

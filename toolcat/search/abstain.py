@@ -235,7 +235,7 @@ def lexical_features(lexical: BM25Scorer, query: str, nearest: int
     own = set(index.field_indices[index.field_indptr[nearest]:
                                   index.field_indptr[nearest + 1]].tolist())
     # a word no tool has weighs as one of a single tool: the most specific there is
-    floor = float(index.idf.max()) if len(index.idf) else 1.0
+    floor = float(np.log1p((index.size - 0.5) / 1.5)) if index.size else 1.0
     weight = {s: float(index.idf[t]) if t is not None else floor for s, t in ids.items()}
     total = sum(weight.values())
     mine = sum(weight[s] for s, t in ids.items() if t is not None and t in own)
