@@ -71,8 +71,8 @@ BROAD = re.compile(r"web.?search|search.?(the )?(web|internet)|search engine|bro
                    r"|scrape|crawl|web.?request|fetch.?(url|web|page)|execute|run.?command"
                    r"|shell|terminal|workflow|zapier|automat|calculator|wolfram", re.I)
 BROAD_ADDED = (3, 16)  # broad tools added to a catalog: from 3 to 15
-KEPT_UNSEEN = KEPT  # of a set's training requests, kept at the threshold fitted without it
-# (plus the shift): a set never seen keeps what the fitted ones do (0.99 gave the same fit)
+KEPT_UNSEEN = KEPT  # of a set's training requests, kept by the model fitted without it (plus
+# the shift): a set never seen keeps what the fitted ones do
 SHIFTS = np.round(np.arange(0.0, 3.01, 0.05), 2)  # the shift of the threshold, chosen among
 COVERS = (0.0, 0.25, 0.3, 0.35, 0.4, 0.45)  # the model's `cover`, chosen among these
 L2 = 0.01  # the logistic model's ridge, on standardized features
@@ -322,37 +322,48 @@ def fit(model: Any, train: dict[str, Any]) -> tuple[Any, dict[str, float], float
     its own catalogs and against others, and which of the first small talk already turns
     away); its threshold: the least under which both parts turn away at most 1 - KEPT of
     each set's training requests that need a tool (that least per set is returned too),
-    raised by the shift for sets never seen: the least under which, for each set, the
-    threshold fitted without it turns away at most 1 - KEPT_UNSEEN of it (SHIFTS' largest
-    when none does)."""
-    xs, ys, weights = [], [], []
-    for own, away, _ in train.values():
-        xs += [matrix(model, own), matrix(model, away)]
-        ys += [np.zeros(len(own)), np.ones(len(away))]
-        weights += [np.full(len(own), 1 / len(own)), np.full(len(away), 1 / len(away))]
-    weight = np.concatenate(weights)
-    found, bias = fit_logistic(np.vstack(xs), np.concatenate(ys), weight * len(weight) / 2)
-    shaped = replace(model, weights=found, bias=bias)
-    bars, scored = {}, {}
-    for name, (own, _, small) in train.items():
-        scored[name] = shaped.score(matrix(shaped, own))
-        scores = np.sort(scored[name][~small])[::-1]
-        allowed = int(np.floor(len(own) * (1 - KEPT))) - int(small.sum())
-        bars[name] = float(scores[max(allowed, 0)]) if allowed < len(scores) else -np.inf
+    raised by the shift for sets never seen: the least under which, for each set, the model
+    fitted without it (its weights and its threshold) turns away at most 1 - KEPT_UNSEEN of
+    it (SHIFTS' largest when none does)."""
+    own = {name: matrix(model, examples) for name, (examples, _, _) in train.items()}
+    away = {name: matrix(model, examples) for name, (_, examples, _) in train.items()}
+    small = {name: found for name, (_, _, found) in train.items()}
+
+    def fitted(names: list[str]) -> tuple[Any, dict[str, float]]:
+        xs, ys, weights = [], [], []
+        for name in names:
+            xs += [own[name], away[name]]
+            ys += [np.zeros(len(own[name])), np.ones(len(away[name]))]
+            weights += [np.full(len(own[name]), 1 / len(own[name])),
+                        np.full(len(away[name]), 1 / len(away[name]))]
+        weight = np.concatenate(weights)
+        found, bias = fit_logistic(np.vstack(xs), np.concatenate(ys), weight * len(weight) / 2)
+        shaped = replace(model, weights=found, bias=bias)
+        bars = {}
+        for name in names:
+            scores = np.sort(shaped.score(own[name])[~small[name]])[::-1]
+            allowed = int(np.floor(len(own[name]) * (1 - KEPT))) - int(small[name].sum())
+            bars[name] = float(scores[max(allowed, 0)]) if allowed < len(scores) else -np.inf
+        return replace(shaped, threshold=max(bars.values())), bars
+
+    shaped, bars = fitted(list(train))
+    left_out = {}  # each set against the model fitted without it: its scores, its threshold
+    for name in train:
+        without, _ = fitted([other for other in train if other != name])
+        left_out[name] = (without.score(own[name]), without.threshold)
 
     def unseen(name: str, shift: float) -> float:
-        """The share of `name`'s requests the off-catalog part turns away at the threshold
-        fitted without it, raised by `shift` (the small-talk margin's share is its own)."""
-        bar = max((b for other, b in bars.items() if other != name), default=bars[name])
-        return float(np.mean(~train[name][2] & (scored[name] > bar + shift)))
+        """The share of `name`'s requests the off-catalog part of the model fitted without
+        it turns away, its threshold raised by `shift` (the small-talk margin's is its own)."""
+        scores, bar = left_out[name]
+        return float(np.mean(~small[name] & (scores > bar + shift)))
 
     shift = next((float(d) for d in SHIFTS
                   if all(unseen(name, d) <= 1 - KEPT_UNSEEN for name in train)),
                  float(SHIFTS[-1]))
-    print("  turned away at the threshold fitted without the set, unshifted:",
+    print("  turned away by the model fitted without the set, unshifted:",
           {name: round(unseen(name, 0.0), 4) for name in train}, "-> shift", shift)
-    return replace(shaped, threshold=round(max(bars.values()) + float(shift), 4)), bars, \
-        float(shift)
+    return replace(shaped, threshold=round(shaped.threshold + shift, 4)), bars, shift
 
 
 def main() -> None:
