@@ -24,13 +24,18 @@ request it serves. A logistic model over features of the request against the cat
 (toolcat.search.abstain.FEATURES: the small-talk contrast, the best cosine and its lift over
 the catalog's centre, BM25F evidence, the share of the request's words some tool has, how much
 nearer the request is to its nearest kind of service (KINDS) than to any kind a tool of the
-catalog is nearest to, and its length) is fitted on the training requests: each against its
-own set's catalog (needs a tool) and against two catalogs of other sets (or other domains of
-Seal-Tools, the other RestBench service) that have no tool within a cosine of NEAR_DUPLICATE of
-the tools it needs (cannot serve it). Its threshold is the least under which both parts
-together turn away at most 0.5% of each set's training requests, as above. It is measured on
-the held-out requests, ToolAlpaca's evaluation set, BFCL's irrelevance requests and the
-chit-chat phrases, never fitted on.
+catalog is nearest to, its length, the idf-weighted share of its words in the nearest tool's own
+text, and the best cosine over that tool's breadth) is fitted on the training requests: each
+against its own set's catalog, alone and with broad tools added (BROAD: the public sets' web
+searches, scrapers, command runners, automations; needs a tool), and against three catalogs of
+other sets (or other domains of Seal-Tools, the other RestBench service; a bundle of several; a
+part with broad tools added) that have no tool within a cosine of NEAR_DUPLICATE of the tools
+it needs (cannot serve it). Its threshold is the least under which both parts together turn
+away at most 0.5% of each set's training requests, as above, raised by the shift that the
+model fitted without each set needs to keep 99.5% of it. It is measured on the held-out
+requests, ToolAlpaca's evaluation set, BFCL's irrelevance requests and the chit-chat phrases,
+never fitted on. `--model NAME` fits both parts for another embedding model, `--write` puts
+them where toolcat reads that model's (toolcat.search.abstain.shipped_path).
 
     nice -n 10 python train/abstention.py --write --report train/results-abstention.json
     nice -n 10 python train/abstention.py --model minilm-tools --write  # another model's fits
