@@ -124,18 +124,63 @@ def test_a_tampered_off_catalog_model_is_not_used(tmp_path, monkeypatch):
     import numpy as np
 
     from toolcat.search import abstain
+    from toolcat.search.embeddings import load_embedder
 
-    with np.load(abstain.OFF_CATALOG, allow_pickle=False) as stored:
+    ident = load_embedder().ident  # the identity alone: no model is loaded
+    with np.load(abstain.shipped_path("offcatalog", ident), allow_pickle=False) as stored:
         good = {key: stored[key] for key in stored.files}
+    monkeypatch.setattr(abstain, "MODELS", tmp_path)
+    path = abstain.shipped_path("offcatalog", ident)
     for change in ({"weights": good["weights"] * 1e6}, {"features": np.array(["best"])},
                    {"model": np.array("another-model")}, {"threshold": np.float64("nan")}):
-        path = tmp_path / "model.npz"
         np.savez(path, **{**good, **change})
-        monkeypatch.setattr(abstain, "OFF_CATALOG", path)
         abstain.shipped_off_catalog.cache_clear()
-        assert abstain.shipped_off_catalog(str(good["model"])) is None, change
-    monkeypatch.setattr(abstain, "OFF_CATALOG", tmp_path / "model.npz")
-    np.savez(tmp_path / "model.npz", **good)
+        assert abstain.shipped_off_catalog(ident) is None, change
+    np.savez(path, **good)
     abstain.shipped_off_catalog.cache_clear()
-    assert abstain.shipped_off_catalog(str(good["model"])) is not None
+    assert abstain.shipped_off_catalog(ident) is not None
     abstain.shipped_off_catalog.cache_clear()
+
+
+def test_the_fits_are_kept_per_model(tmp_path, monkeypatch):
+    """Each embedding model reads the fits made for it (train/abstention.py --model NAME
+    writes them under the model's name): the default model has both shipped, a model none
+    was fitted for turns nothing away, and a fit stored under one model's name but made for
+    another is not used."""
+    import shutil
+
+    from toolcat.search import abstain
+    from toolcat.search.embeddings import load_embedder
+
+    ident = load_embedder().ident
+    assert abstain.shipped(ident) is not None and abstain.shipped_off_catalog(ident) is not None
+    other = "another-model@1"
+    assert abstain.shipped_path("offcatalog", other) != abstain.shipped_path("offcatalog",
+                                                                             ident)
+    shipped = {part: abstain.shipped_path(part, ident) for part in ("abstain", "offcatalog")}
+    monkeypatch.setattr(abstain, "MODELS", tmp_path)
+    for part, path in shipped.items():
+        shutil.copy(path, abstain.shipped_path(part, other))
+    abstain.shipped.cache_clear()
+    abstain.shipped_off_catalog.cache_clear()
+    assert abstain.shipped(other) is None and abstain.shipped_off_catalog(other) is None
+    abstain.shipped.cache_clear()
+    abstain.shipped_off_catalog.cache_clear()
+
+
+def test_a_catalog_with_broad_tools_still_turns_a_missing_service_away(run, shared_cache):
+    """fresh's servers include a web search (Brave, Tavily) and a scraper (Firecrawl), tools
+    near any request: a request for a service none of its servers offers is still turned
+    away, with the kind it asks for, and a request for the broad tools keeps them."""
+    catalog = str(REAL / "fresh-catalog.json")
+    for asked, kind in (("order a large pepperoni pizza to the office", "food delivery"),
+                        ("book me a table for two at an Italian place tonight", "restaurants"),
+                        ("turn the living room lights off", "smart home")):
+        found = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe",
+                               "--json").stdout)
+        assert found["picks"] == [], (asked, found["picks"])
+        assert f"no tool of this catalog is about {kind}" in found["message"]
+    for asked, server in (("search the web for reviews of the Framework laptop", "brave-search"),
+                          ("scrape the pricing page of example.com", "firecrawl")):
+        kept = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe", "--json").stdout)
+        assert server in [p["server"] for p in kept["picks"]], (asked, kept["message"])

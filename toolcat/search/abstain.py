@@ -24,6 +24,7 @@ tool's own text than to every vector the file holds is never turned away (docs/s
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,8 +37,17 @@ from toolcat.search.bm25 import BM25Scorer
 MAX_NEGATIVES = 1024  # requests no tool fits kept in a tuning (a sample beyond)
 MAX_MARGIN = 2.0  # cosines differ by at most 2: a margin past it turns nothing away
 SHORT_WORDS = 10  # a request of at most this many words is short (Abstention.short_margin)
-# the zero-shot abstention shipped for the default embedding model (train/abstention.py)
-SHIPPED = Path(__file__).parent / "models" / "zero-shot-abstain.npz"
+# the zero-shot abstention's fits, one pair of files per embedding model (train/abstention.py)
+MODELS = Path(__file__).parent / "models"
+
+
+def shipped_path(part: str, ident: str) -> Path:
+    """The file of the zero-shot fit `part` ("abstain": the small-talk margin, "offcatalog":
+    the off-catalog model) for the embedding model of identity `ident`: one per model name,
+    so that a fit for one model is never read for another (the file names its model's
+    identity too, checked on load)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:60]
+    return MODELS / f"zero-shot-{part}.{name}.npz"
 
 
 @dataclass(frozen=True)
@@ -108,12 +118,12 @@ def shows_nothing(best: np.ndarray, threshold: float, away: np.ndarray) -> np.nd
 @functools.cache
 def shipped(ident: str) -> Abstention | None:
     """The zero-shot abstention fitted once for the embedding model `ident` and shipped with
-    toolcat (SHIPPED: the built-in small talk's vectors and two margins, for short requests
+    toolcat (`shipped_path`: the built-in small talk's vectors and two margins, for short requests
     and the others, fitted on public labeled sets so that at most 0.5% of their requests that
     need a tool are turned away; train/abstention.py), or None when none was fitted for that
     model."""
     try:
-        with np.load(SHIPPED, allow_pickle=False) as stored:
+        with np.load(shipped_path("abstain", ident), allow_pickle=False) as stored:
             model, margin = str(stored["model"]), float(stored["margin"])
             short = float(stored["short_margin"]) if "short_margin" in stored else margin
             vectors = stored["vectors"].astype(np.float32)
@@ -148,9 +158,9 @@ def far_from_tools(abstention: Abstention, queries: np.ndarray, best: np.ndarray
 # cannot serve it (train/abstention.py), turns a request away when its score passes the
 # threshold that keeps 99.5% of each training set's requests that need a tool.
 
-OFF_CATALOG = Path(__file__).parent / "models" / "zero-shot-offcatalog.npz"
 FEATURES = ("small_talk", "best", "over_centre", "lexical", "known_words", "kind_gap",
-            "words")
+            "words", "best_words", "over_breadth")
+BREADTH = 10  # a tool's breadth: the mean of its cosines to its BREADTH nearest kinds
 MAX_WEIGHT = 100.0  # a stored weight past it is no fitted model: the file is not used
 
 
@@ -178,12 +188,15 @@ class OffCatalog:
 
 @dataclass(frozen=True)
 class CatalogKinds:
-    """What a catalog is about, computed once per catalog: the unit vector of its centre, and
-    for each kind of service the highest cosine to it of a tool whose nearest kind it is
-    (`strength`, 0 when none is)."""
+    """What a catalog is about, computed once per catalog: the unit vector of its centre, for
+    each kind of service the highest cosine to it of a tool whose nearest kind it is
+    (`strength`, 0 when none is), and each tool's breadth: the mean of its cosines to its
+    BREADTH nearest kinds (a tool that searches, lists or runs anything lies near many kinds
+    at once; one that does one thing, near one)."""
 
     centre: np.ndarray
     strength: np.ndarray
+    breadth: np.ndarray
 
 
 def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
@@ -193,30 +206,49 @@ def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
     norm = float(np.linalg.norm(centre))
     near = tools @ model.kind_vectors.T  # tools x kinds
     strength = np.zeros(len(model.kinds))
+    breadth = np.zeros(len(tools))
     if len(tools):
         np.maximum.at(strength, near.argmax(axis=1), near.max(axis=1))
-    return CatalogKinds(centre / norm if norm else centre, strength)
+        top = min(BREADTH, near.shape[1])
+        breadth = np.partition(near, near.shape[1] - top, axis=1)[:, -top:].mean(axis=1)
+    return CatalogKinds(centre / norm if norm else centre, strength, breadth)
 
 
-def lexical_features(lexical: BM25Scorer, query: str) -> tuple[float, float]:
+def lexical_features(lexical: BM25Scorer, query: str, nearest: int
+                     ) -> tuple[float, float, float]:
     """The lexical evidence of a request in a catalog: log(1 + the best tool's BM25F evidence,
-    in nats), and the share of the request's content words (its stems, without the values it
-    names) found in some tool's text (1 when it has none)."""
+    in nats); the share of the request's content words (its stems, without the values it
+    names) found in some tool's text; and the idf-weighted share of them found in the text
+    of the tool nearest to it (`nearest`, its index): whether the tool the embedding found
+    says what the request asks, or only lies near everything (1 when it has no content
+    word)."""
     from toolcat.search.bm25 import SERVER
     from toolcat.search.text import stems, without_values
 
     found, _ = lexical.evidence(query)
     best = float(found.max()) if len(found) else 0.0
     asked = set(stems(without_values(query)))
-    known = sum(1 for s in asked
-                if lexical.term_id(s) is not None or lexical.term_id(SERVER + s) is not None)
-    return float(np.log1p(max(best, 0.0))), known / len(asked) if asked else 1.0
+    ids = {s: lexical.term_id(s) for s in asked}
+    known = sum(1 for s, t in ids.items() if t is not None or lexical.term_id(SERVER + s)
+                is not None)
+    index = lexical.index
+    own = set(index.field_indices[index.field_indptr[nearest]:
+                                  index.field_indptr[nearest + 1]].tolist())
+    # a word no tool has weighs as one of a single tool: the most specific there is
+    floor = float(np.log1p((index.size - 0.5) / 1.5)) if index.size else 1.0
+    weight = {s: float(index.idf[t]) if t is not None else floor for s, t in ids.items()}
+    total = sum(weight.values())
+    mine = sum(weight[s] for s, t in ids.items() if t is not None and t in own)
+    return (float(np.log1p(max(best, 0.0))), known / len(asked) if asked else 1.0,
+            mine / total if total > 0 else 1.0)
 
 
 def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: np.ndarray,
-             lexical: Sequence[tuple[float, float]], texts: Sequence[str]) -> np.ndarray:
+             lexical: Sequence[tuple[float, float, float]], texts: Sequence[str],
+             at: np.ndarray) -> np.ndarray:
     """FEATURES of each request (rows of unit vectors `queries`, `best` its highest cosine to
-    a tool, `lexical` its `lexical_features`, `texts` the requests) against one catalog."""
+    a tool, `lexical` its `lexical_features`, `texts` the requests, `at` the index of the
+    tool nearest to it) against one catalog."""
     small_talk = (queries @ model.small_talk.T).max(axis=1) - best
     over_centre = best - queries @ kinds.centre
     near = queries @ model.kind_vectors.T
@@ -225,9 +257,10 @@ def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: 
     gap = near.max(axis=1) - np.where(covered, near, -1.0).max(axis=1) if covered.any() \
         else np.zeros(len(queries))
     count = np.array([np.log(1 + len(t.split())) for t in texts], dtype=np.float64)
-    words = np.asarray(lexical, dtype=np.float64).reshape(len(texts), 2)
+    words = np.asarray(lexical, dtype=np.float64).reshape(len(texts), 3)
+    over_breadth = best - kinds.breadth[np.asarray(at, dtype=np.int64)]
     return np.column_stack([small_talk, best, over_centre, words[:, 0], words[:, 1], gap,
-                            count]).astype(np.float64)
+                            count, words[:, 2], over_breadth]).astype(np.float64)
 
 
 def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.ndarray,
@@ -248,10 +281,10 @@ def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.
 
 @functools.cache
 def shipped_off_catalog(ident: str) -> OffCatalog | None:
-    """The off-catalog model fitted for the embedding model `ident` (OFF_CATALOG), or None
+    """The off-catalog model fitted for the embedding model `ident` (`shipped_path`), or None
     when none was fitted for it or the file is not one."""
     try:
-        with np.load(OFF_CATALOG, allow_pickle=False) as stored:
+        with np.load(shipped_path("offcatalog", ident), allow_pickle=False) as stored:
             model = str(stored["model"])
             found = OffCatalog(stored["small_talk"].astype(np.float32),
                                tuple(str(k) for k in stored["kinds"]),
@@ -271,13 +304,14 @@ def shipped_off_catalog(ident: str) -> OffCatalog | None:
 
 
 def beyond_catalog(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
-                   best: np.ndarray, lexical: Sequence[tuple[float, float]],
-                   texts: Sequence[str], nearest: Sequence[Tool]) -> list[str | None]:
+                   best: np.ndarray, lexical: Sequence[tuple[float, float, float]],
+                   texts: Sequence[str], at: np.ndarray, nearest: Sequence[Tool]
+                   ) -> list[str | None]:
     """Why the off-catalog model turns each request (as for `features`; `nearest` its
     nearest tool) away (`why_away`), or None when its score is not over the threshold."""
     if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
         return [None] * len(queries)
-    found = features(model, kinds, queries, best, lexical, texts)
+    found = features(model, kinds, queries, best, lexical, texts, at)
     over = model.score(found) > model.threshold
     return [why_away(model, kinds, found[i], queries[i], nearest[i]) if over[i] else None
             for i in range(len(queries))]

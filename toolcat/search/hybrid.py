@@ -376,9 +376,11 @@ class HybridScorer:
         if model is not None:  # what small talk let through, the off-catalog model may not
             if self._kinds is None:
                 self._kinds = catalog_kinds(model, semantic.vectors)
-            lexical = [lexical_features(self.lexical, q) for q in asked]
-            nearest = [self.tools[int(i)] for i in similarity.argmax(axis=1)]
-            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, nearest)
+            at = similarity.argmax(axis=1)
+            lexical = [lexical_features(self.lexical, q, int(i))
+                       for q, i in zip(asked, at, strict=True)]
+            beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, at,
+                                    [self.tools[int(i)] for i in at])
             reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
