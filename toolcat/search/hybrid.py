@@ -54,6 +54,7 @@ from toolcat.search.central import Centres
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
+from toolcat.search.looking import Looks
 from toolcat.search.number import Number
 from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
@@ -133,6 +134,7 @@ class HybridScorer:
         self.siblings = Siblings(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.centres = Centres(self.tools)
+        self.looks = Looks(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.states = States(self.tools, lexical)
@@ -219,6 +221,7 @@ class HybridScorer:
                              + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
                              + self.centres.look(self.servers.alone(q))
+                             + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -441,6 +444,11 @@ class HybridScorer:
             reason = (f"{reason}; its name's verb reads, lists or searches, as a server's name "
                       f"alone asks ({looks:.1f})")
             details = {**details, "look_evidence": looks}
+        asks = float(self.looks.evidence(part)[index])
+        if asks:
+            reason = (f"{reason}; the request asks a question and gives no order, and its "
+                      f"name's verb does more than look ({asks:+.1f})")
+            details = {**details, "question_evidence": asks}
         topic = (float(self._words_evidence(part, semantic)[index])
                  - float(self.lexical.evidence(words)[0][index]))
         if abs(topic) >= 0.05:
