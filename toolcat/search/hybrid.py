@@ -51,6 +51,7 @@ from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
+from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
@@ -135,6 +136,7 @@ class HybridScorer:
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.centres = Centres(self.tools)
         self.looks = Looks(self.tools)
+        self.collocations = Collocations(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.states = States(self.tools, lexical)
@@ -206,6 +208,10 @@ class HybridScorer:
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + self.weight * cosine
+        if cosine is not None:  # the verb phrase's action among siblings that fit alike
+            narrower += np.array([
+                self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
+                for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
         return np.maximum(evidence + narrower, 0.0)
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
@@ -482,6 +488,12 @@ class HybridScorer:
         if valued:
             reason = f"{reason}; {said} ({valued:+.1f})"
             details = {**details, "value_evidence": round(valued, 6)}
+        phrased = self._phrased(part, index)
+        if phrased:
+            said = phrase(part)
+            reason = (f"{reason}; its name's action is the one the request's "
+                      f"{said[0] if said else part!r} says, by the model ({phrased:.1f})")
+            details = {**details, "phrase_evidence": phrased}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -499,6 +511,16 @@ class HybridScorer:
         found = semantic.similarity([asked, view(asked) or asked])
         self._last_view = (request, found)
         return found
+
+    def _phrased(self, request: str, index: int) -> float:
+        """The evidence `index` gets for the action of the request's verb phrase (see
+        `whole_evidence`), 0 when none."""
+        lexical, cosines = self._parts_of([request])
+        if cosines is None:
+            return 0.0
+        fitting = lexical[0] + LAMBDA * cosines[0]
+        return float(self.collocations.evidence(request, fitting, self.semantic.embedder,
+                                                self.verbs)[index])
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
