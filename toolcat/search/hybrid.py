@@ -490,9 +490,10 @@ class HybridScorer:
             details = {**details, "value_evidence": round(valued, 6)}
         phrased = self._phrased(part, index)
         if phrased:
-            said = phrase(part)
+            verb_phrase = phrase(part)
             reason = (f"{reason}; its name's action is the one the request's "
-                      f"{said[0] if said else part!r} says, by the model ({phrased:.1f})")
+                      f"{verb_phrase[0] if verb_phrase else part!r} says, by the model "
+                      f"({phrased:.1f})")
             details = {**details, "phrase_evidence": phrased}
         narrower = self._narrower(part, index)
         if narrower:
