@@ -27,7 +27,10 @@ one from those that act on one (`toolcat.search.number`). A tool whose parameter
 kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
 prefix a parameter describes) gains up to a few nats (`toolcat.search.values`). A request is
 read also without what it is about ("find my note about the kubernetes migration" -> "find my
-note"), and a server it names only there is no evidence (`toolcat.search.topic`).
+note"), and a server it names only there is no evidence (`toolcat.search.topic`). A question
+that gives no order takes a nat from the tools whose name does more than look
+(`toolcat.search.looking`), and a verb the table lacks is read with its object among siblings
+that fit alike (`toolcat.search.collocations`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
