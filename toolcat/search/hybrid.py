@@ -27,7 +27,10 @@ one from those that act on one (`toolcat.search.number`). A tool whose parameter
 kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
 prefix a parameter describes) gains up to a few nats (`toolcat.search.values`). A request is
 read also without what it is about ("find my note about the kubernetes migration" -> "find my
-note"), and a server it names only there is no evidence (`toolcat.search.topic`).
+note"), and a server it names only there is no evidence (`toolcat.search.topic`). A question
+that gives no order takes a nat from the tools whose name does more than look
+(`toolcat.search.looking`), and a verb the table lacks is read with its object among siblings
+that fit alike (`toolcat.search.collocations`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -51,9 +54,11 @@ from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
+from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
+from toolcat.search.looking import Looks
 from toolcat.search.number import Number
 from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
@@ -133,6 +138,8 @@ class HybridScorer:
         self.siblings = Siblings(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.centres = Centres(self.tools)
+        self.looks = Looks(self.tools)
+        self.collocations = Collocations(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.states = States(self.tools, lexical)
@@ -204,6 +211,10 @@ class HybridScorer:
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + self.weight * cosine
+        if cosine is not None:  # the verb phrase's action among siblings that fit alike
+            narrower += np.array([
+                self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
+                for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
         return np.maximum(evidence + narrower, 0.0)
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
@@ -219,6 +230,7 @@ class HybridScorer:
                              + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
                              + self.centres.look(self.servers.alone(q))
+                             + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
                    if queries else np.zeros((0, len(self.tools))))
         if semantic is None:
@@ -443,6 +455,11 @@ class HybridScorer:
             reason = (f"{reason}; its name's verb reads, lists or searches, as a server's name "
                       f"alone asks ({looks:.1f})")
             details = {**details, "look_evidence": looks}
+        asks = float(self.looks.evidence(part)[index])
+        if asks:
+            reason = (f"{reason}; the request asks a question and gives no order, and its "
+                      f"name's verb does more than look ({asks:+.1f})")
+            details = {**details, "question_evidence": asks}
         topic = (float(self._words_evidence(part, semantic)[index])
                  - float(self.lexical.evidence(words)[0][index]))
         if abs(topic) >= 0.05:
@@ -476,6 +493,13 @@ class HybridScorer:
         if valued:
             reason = f"{reason}; {said} ({valued:+.1f})"
             details = {**details, "value_evidence": round(valued, 6)}
+        phrased = self._phrased(part, index)
+        if phrased:
+            verb_phrase = phrase(part)
+            reason = (f"{reason}; its name's action is the one the request's "
+                      f"{verb_phrase[0] if verb_phrase else part!r} says, by the model "
+                      f"({phrased:.1f})")
+            details = {**details, "phrase_evidence": phrased}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -493,6 +517,16 @@ class HybridScorer:
         found = semantic.similarity([asked, view(asked) or asked])
         self._last_view = (request, found)
         return found
+
+    def _phrased(self, request: str, index: int) -> float:
+        """The evidence `index` gets for the action of the request's verb phrase (see
+        `whole_evidence`), 0 when none."""
+        lexical, cosines = self._parts_of([request])
+        if cosines is None:
+            return 0.0
+        fitting = lexical[0] + LAMBDA * cosines[0]
+        return float(self.collocations.evidence(request, fitting, self.semantic.embedder,
+                                                self.verbs)[index])
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see

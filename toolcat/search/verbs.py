@@ -221,6 +221,12 @@ def _framed(embedder: Embedder, words: list[str]) -> np.ndarray:
     return _unit(vectors.reshape(len(FRAMES), len(words), -1).sum(axis=0))
 
 
+def unit_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """Unit vectors of short `texts`, one row each, kept for the process with the catalog's
+    verbs (`toolcat.search.collocations` reads verb phrases through it)."""
+    return _vectors(embedder, texts)
+
+
 def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     """Unit vectors of `texts`, one row each, through `_KEPT`."""
     missing = [t for t in dict.fromkeys(texts) if (embedder.ident, t) not in _KEPT]
