@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import orjson
 
@@ -34,6 +34,8 @@ from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
     AGREE_AT,
     ERROR_AT,
+    MIN_LENGTH,
+    SKIPPED_KEYS,
     Hit,
     agreement,
     learned_hits,
@@ -51,13 +53,13 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
     def scan() -> list[Hit]:
-        texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
+        texts = ctx.shared("texts", lambda: _texts(ctx))
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for entry, pointer, read in texts[id(tool)]:
+        for entry, pointer, read in texts.entries[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
@@ -90,31 +92,80 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
 Read = list[tuple[object, str, list[str]]]  # (entry, pointer prefix, its texts_of) per entry
 
 
-def _texts(catalog: Catalog) -> dict[int, Read]:
-    """Each tool's `_entries` with their `texts_of` (by the tool's id), read once for both
-    passes over them: the patterns' quick pass, run here over the whole catalog's strings at
-    once (`poison.prescan`), and the learned detector's gate."""
-    read = {id(tool): [(entry, pointer, texts_of(entry)) for entry, pointer in _entries(tool)]
-            for tool in catalog.tools}
-    prescan([text for entries in read.values() for _, _, texts in entries for text in texts])
-    return read
+@dataclass(frozen=True)
+class _Read:
+    """What the poisoning rules read of each tool, by the tool's id: its `_entries` with their
+    `texts_of`, and all of those texts in one list (the gate's and the languages' group)."""
+
+    entries: dict[int, Read]
+    strings: dict[int, list[str]]
 
 
-def _homes(catalog: Catalog, texts: dict[int, Read]) -> dict[int, Home]:
+def _texts(ctx: Context) -> _Read:
+    """Each tool's `_entries` with their `texts_of`, read once for both passes over them: the
+    patterns' quick pass, run here over the whole catalog's strings at once
+    (`poison.prescan`), and the learned detector's gate. A parameters schema's texts are read
+    once per distinct schema (`_entry_texts`)."""
+    schemas: dict[str, list[str]] = {}
+    entries: dict[int, Read] = {}
+    strings: dict[int, list[str]] = {}
+    for tool in ctx.catalog.tools:
+        read = entries[id(tool)] = [(entry, pointer, _entry_texts(entry, tool, ctx, schemas))
+                                    for entry, pointer in _entries(tool)]
+        strings[id(tool)] = read[0][2] if len(read) == 1 else [
+            text for _, _, texts in read for text in texts]
+    prescan([text for texts in strings.values() for text in texts])
+    return _Read(entries, strings)
+
+
+def _entry_texts(entry: object, tool: Tool, ctx: Context, schemas: dict[str, list[str]]
+                 ) -> list[str]:
+    """`texts_of(entry)`, the tool's parameters schema (when the entry holds it as a value of
+    its own, or is it) read once per distinct schema (`Context.schema_key`): catalogs repeat
+    their schemas tool after tool. `texts_of` reads a value's strings before those of the
+    values it holds, and these last to first, each whole: so are they put together here."""
+    schema = tool.parameters
+    if entry is schema:
+        return _schema_texts(tool, ctx, schemas)
+    if not isinstance(entry, dict) or schema is None:
+        return texts_of(entry)
+    found: list[str] = []
+    held: list[object] = []
+    for key, sub in entry.items():
+        if isinstance(key, str) and len(key) >= MIN_LENGTH:
+            found.append(key)
+        if isinstance(sub, str):
+            if len(sub) >= MIN_LENGTH and key not in SKIPPED_KEYS:
+                found.append(sub)
+        elif isinstance(sub, (dict, list)):
+            held.append(sub)
+    for sub in reversed(held):
+        found += _schema_texts(tool, ctx, schemas) if sub is schema else texts_of(sub)
+    return found
+
+
+def _schema_texts(tool: Tool, ctx: Context, schemas: dict[str, list[str]]) -> list[str]:
+    """`texts_of(tool.parameters)`, once per distinct schema (the list is shared)."""
+    key = ctx.schema_key(tool)
+    found = schemas.get(key)
+    if found is None:
+        found = schemas[key] = texts_of(tool.parameters)
+    return found
+
+
+def _homes(catalog: Catalog, texts: _Read) -> dict[int, Home]:
     """Each tool's languages at home (by the tool's id): its own and its server's
     (`detector.languages_at_home`), not the catalog's majority."""
-    found = languages_at_home([(t.server, t.description or "",
-                                [text for _, _, read in texts[id(t)] for text in read])
+    found = languages_at_home([(t.server, t.description or "", texts.strings[id(t)])
                                for t in catalog.tools])
     return {id(tool): home for tool, home in zip(catalog.tools, found, strict=True)}
 
 
-def _worth_scoring(catalog: Catalog, texts: dict[int, Read], homes: dict[int, Home]
+def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
                    ) -> dict[int, frozenset[str]]:
     """The strings of each tool (by the tool's id) that may hold a sentence the learned
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
-    groups = [[text for _, _, read in texts[id(tool)] for text in read]
-              for tool in catalog.tools]
+    groups = [texts.strings[id(tool)] for tool in catalog.tools]
     found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
     return {id(tool): worth for tool, worth in zip(catalog.tools, found, strict=True) if worth}
 
