@@ -90,6 +90,7 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
 
 
 Read = list[tuple[object, str, list[str]]]  # (entry, pointer prefix, its texts_of) per entry
+_Schemas = dict[str | bytes, list[str]]  # texts_of of each distinct schema, by its key
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def _texts(ctx: Context) -> _Read:
     patterns' quick pass, run here over the whole catalog's strings at once
     (`poison.prescan`), and the learned detector's gate. A parameters schema's texts are read
     once per distinct schema (`_entry_texts`)."""
-    schemas: dict[str, list[str]] = {}
+    schemas: _Schemas = {}
     entries: dict[int, Read] = {}
     strings: dict[int, list[str]] = {}
     for tool in ctx.catalog.tools:
@@ -118,8 +119,7 @@ def _texts(ctx: Context) -> _Read:
     return _Read(entries, strings)
 
 
-def _entry_texts(entry: object, tool: Tool, ctx: Context, schemas: dict[str, list[str]]
-                 ) -> list[str]:
+def _entry_texts(entry: object, tool: Tool, ctx: Context, schemas: _Schemas) -> list[str]:
     """`texts_of(entry)`, the tool's parameters schema (when the entry holds it as a value of
     its own, or is it) read once per distinct schema (`Context.schema_key`): catalogs repeat
     their schemas tool after tool. `texts_of` reads a value's strings before those of the
@@ -144,7 +144,7 @@ def _entry_texts(entry: object, tool: Tool, ctx: Context, schemas: dict[str, lis
     return found
 
 
-def _schema_texts(tool: Tool, ctx: Context, schemas: dict[str, list[str]]) -> list[str]:
+def _schema_texts(tool: Tool, ctx: Context, schemas: _Schemas) -> list[str]:
     """`texts_of(tool.parameters)`, once per distinct schema (the list is shared)."""
     key = ctx.schema_key(tool)
     found = schemas.get(key)
