@@ -40,17 +40,12 @@ SCHEMA = {"type": "object", "properties": {"parameters": {"type": "string", "des
 
 
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
-def test_a_catalog_costs_what_each_definition_costs_with_its_repeats_counted_once(
-        encoding):
-    """Counting a repeated schema and a repeated description once gives each definition's
-    own count, whatever ends the description before the schema (a letter, a digit, a space,
-    a stop, a quote, a backslash, a line break, another script, nothing) and whatever starts
-    it."""
+def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once(encoding):
+    """Counting a repeated schema once gives each definition's own count, whatever ends the
+    description before it (a letter, a digit, a space, a stop, a quote, a backslash, a line
+    break, another script, nothing)."""
     endings = ["Ping a host", "Ping host 42", "Ping a host ", "Ping.", 'Say "hi"', "C:\\",
-               "Two\nlines\n", "主机", "", "'s", "--", "\ud800",
-               # and whatever starts it, a description being counted once too
-               "42 hosts", " Ping", '"Ping" a host', "éclair", "\nPing", "_ping", "(ping)",
-               "'s ping", "Ⅻ hosts", "\u0301ping"]
+               "Two\nlines\n", "主机", "", "'s", "--", "\ud800"]
     tools = [Tool(name=f"ping_{i}", description=ending, parameters=schema)
              for i, ending in enumerate(endings)
              for schema in (SCHEMA, {"type": "object"}, None)]

@@ -108,20 +108,16 @@ def definition_tokens(tool: Tool, encoding: str = DEFAULT_ENCODING) -> int:
 
 
 def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) -> list[int]:
-    """`definition_tokens` of each of `tools`, each distinct parameters schema and each
-    distinct description counted once.
+    """`definition_tokens` of each of `tools`, each distinct parameters schema counted once.
 
-    OpenAI's encodings cut a text into pieces before merging tokens, and no piece runs
-    across a run of punctuation that ends before a letter or a digit (a run of punctuation
-    ends at a letter or a digit, and a piece starts with at most one character that is not
-    one): a definition's text is cut there, after `"description":"` when the description
-    starts with a letter or a digit, and before `parameters":`, its schema's JSON following
-    (the text before that ends with `","`). The tokens of the whole are those of its parts:
-    catalogs repeat their schemas and descriptions tool after tool, and the schema is most of
-    a definition."""
+    A definition's text ends with `parameters":` and its schema's JSON; the text before that
+    ends with `","`. OpenAI's encodings cut a text into pieces before merging tokens, and no
+    piece runs across the quote before `parameters` (a run of punctuation ends at a letter,
+    and no piece starts with two characters that are not letters), so the tokens of the whole
+    are those of the part before it plus those of the part from it: catalogs repeat their
+    schemas tool after tool, and the schema is most of a definition."""
     tokenizer = _tokenizer(encoding)
     tails: dict[str, int] = {}
-    described: dict[str, int] = {}
     counts = []
     for tool in tools:
         text = definition_text(tool)
@@ -132,12 +128,5 @@ def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) 
         tail = text[len(head):]
         if tail not in tails:
             tails[tail] = _count(tokenizer, tail)
-        named = compact_json({"name": tool.name, "description": ""})[:-2]
-        words = head[len(named):]
-        if not head.startswith(named) or not words[:1].isalnum():
-            counts.append(_count(tokenizer, head) + tails[tail])
-            continue
-        if words not in described:
-            described[words] = _count(tokenizer, words)
-        counts.append(_count(tokenizer, named) + described[words] + tails[tail])
+        counts.append(_count(tokenizer, head) + tails[tail])
     return counts

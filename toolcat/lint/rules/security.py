@@ -34,8 +34,6 @@ from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
     AGREE_AT,
     ERROR_AT,
-    MIN_LENGTH,
-    SKIPPED_KEYS,
     Hit,
     agreement,
     learned_hits,
@@ -53,7 +51,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
     def scan() -> list[Hit]:
-        texts = ctx.shared("texts", lambda: _texts(ctx))
+        texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
@@ -90,7 +88,6 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
 
 
 Read = list[tuple[object, str, list[str]]]  # (entry, pointer prefix, its texts_of) per entry
-_Schemas = dict[str | bytes, list[str]]  # texts_of of each distinct schema, by its key
 
 
 @dataclass(frozen=True)
@@ -102,55 +99,19 @@ class _Read:
     strings: dict[int, list[str]]
 
 
-def _texts(ctx: Context) -> _Read:
+def _texts(catalog: Catalog) -> _Read:
     """Each tool's `_entries` with their `texts_of`, read once for both passes over them: the
     patterns' quick pass, run here over the whole catalog's strings at once
-    (`poison.prescan`), and the learned detector's gate. A parameters schema's texts are read
-    once per distinct schema (`_entry_texts`)."""
-    schemas: _Schemas = {}
+    (`poison.prescan`), and the learned detector's gate."""
     entries: dict[int, Read] = {}
     strings: dict[int, list[str]] = {}
-    for tool in ctx.catalog.tools:
-        read = entries[id(tool)] = [(entry, pointer, _entry_texts(entry, tool, ctx, schemas))
+    for tool in catalog.tools:
+        read = entries[id(tool)] = [(entry, pointer, texts_of(entry))
                                     for entry, pointer in _entries(tool)]
         strings[id(tool)] = read[0][2] if len(read) == 1 else [
             text for _, _, texts in read for text in texts]
     prescan([text for texts in strings.values() for text in texts])
     return _Read(entries, strings)
-
-
-def _entry_texts(entry: object, tool: Tool, ctx: Context, schemas: _Schemas) -> list[str]:
-    """`texts_of(entry)`, the tool's parameters schema (when the entry holds it as a value of
-    its own, or is it) read once per distinct schema (`Context.schema_key`): catalogs repeat
-    their schemas tool after tool. `texts_of` reads a value's strings before those of the
-    values it holds, and these last to first, each whole: so are they put together here."""
-    schema = tool.parameters
-    if entry is schema:
-        return _schema_texts(tool, ctx, schemas)
-    if not isinstance(entry, dict) or schema is None:
-        return texts_of(entry)
-    found: list[str] = []
-    held: list[object] = []
-    for key, sub in entry.items():
-        if isinstance(key, str) and len(key) >= MIN_LENGTH:
-            found.append(key)
-        if isinstance(sub, str):
-            if len(sub) >= MIN_LENGTH and key not in SKIPPED_KEYS:
-                found.append(sub)
-        elif isinstance(sub, (dict, list)):
-            held.append(sub)
-    for sub in reversed(held):
-        found += _schema_texts(tool, ctx, schemas) if sub is schema else texts_of(sub)
-    return found
-
-
-def _schema_texts(tool: Tool, ctx: Context, schemas: _Schemas) -> list[str]:
-    """`texts_of(tool.parameters)`, once per distinct schema (the list is shared)."""
-    key = ctx.schema_key(tool)
-    found = schemas.get(key)
-    if found is None:
-        found = schemas[key] = texts_of(tool.parameters)
-    return found
 
 
 def _homes(catalog: Catalog, texts: _Read) -> dict[int, Home]:
