@@ -92,6 +92,12 @@ def scan_definition(entry: Any, pointer: str = "", texts: list[str] | None = Non
     return []
 
 
+def found_clean(texts: list[str]) -> bool:
+    """Whether the quick pass found every one of `texts` clean already (`prescan`): then
+    `scan_definition` finds nothing in a definition made of them."""
+    return _clean.issuperset(texts)
+
+
 # Strings the quick pass found clean. Its verdict on joined strings is the verdict on each
 # (no pattern reads across the separator), so a string is read once however many tools
 # repeat it: catalogs repeat parameter descriptions ("The repository owner") tool after tool.

@@ -36,6 +36,7 @@ from toolcat.lint.poison import (
     ERROR_AT,
     Hit,
     agreement,
+    found_clean,
     learned_hits,
     prescan,
     scan_definition,
@@ -55,6 +56,8 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
+        if id(tool) not in scored and found_clean(texts.strings[id(tool)]):
+            return []  # nearly every tool: no string to read again, none to score
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
         for entry, pointer, read in texts.entries[id(tool)]:
