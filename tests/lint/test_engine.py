@@ -11,7 +11,7 @@ from tests.conftest import CATALOGS, DATA
 from toolcat.catalog.load import load_catalog
 from toolcat.errors import ConfigError, UsageError
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.findings import Finding
+from toolcat.lint.findings import Finding, schema_key
 from toolcat.lint.settings import LintSettings
 from toolcat.model import SourceRef
 from toolcat.source.fields import FieldReader
@@ -219,3 +219,14 @@ def test_equal_looking_schemas_of_other_types_are_not_taken_for_one_another(tmp_
     path = write(tmp_path, [tool("numbers", parameters=numbers),
                             tool("strings", parameters=strings)])
     assert [(f.tool, f.rule) for f in lint(path, select=("TC104",))] == [("strings", "TC104")]
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    (1, 1.0), (1, True), (0, False), (1, "1"), (None, float("nan")), (None, float("inf")),
+    (0.0, -0.0), (2 ** 64, float(2 ** 64)), ({"a": 1}, {"a": 1, "b": None}),
+])
+def test_a_schema_key_tells_apart_what_json_text_would_not(one, other):
+    # the engine checks each distinct schema once: two schemas get one key only when equal
+    first, second = {"type": "object", "default": one}, {"type": "object", "default": other}
+    assert schema_key(first) != schema_key(second)
+    assert schema_key(first) == schema_key(json.loads(json.dumps(first)))

@@ -1185,8 +1185,11 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
             foreign[key] = _foreign([text], home)
         return foreign[key]
 
+    # a group of ASCII strings the first pass turned away (nearly every one) is told in C
+    passed = first.union(text for text in distinct if not text.isascii())
     return [frozenset(text for text in texts if worth(text, ENGLISH if homes is None
                                                       else homes[i]))
+            if not passed.isdisjoint(texts) else frozenset()
             for i, texts in enumerate(groups)]
 
 

@@ -94,7 +94,7 @@ def _lint(catalog: Catalog, settings: LintSettings) -> LintReport:
 def _once_per_schema(rule: Rule) -> Callable[[Tool, Context], Iterable[Problem]]:
     """`rule.check` run once per distinct schema of the catalog (a `per_schema` rule's
     problems depend on nothing else); catalogs repeat parameter schemas tool after tool."""
-    found: dict[str, list[Problem]] = {}
+    found: dict[str | bytes, list[Problem]] = {}
 
     def check(tool: Tool, ctx: Context) -> list[Problem]:
         key = ctx.schema_key(tool)

@@ -78,8 +78,10 @@ def scan_definition(entry: Any, pointer: str = "", texts: list[str] | None = Non
                     ) -> list[Hit]:
     """Every hit in every string (values and keys) of a tool's entry or schema; `texts`: its
     `texts_of`, when the caller has them already."""
-    texts = [text for text in (texts_of(entry) if texts is None else texts)
-             if text not in _clean]
+    texts = texts_of(entry) if texts is None else texts
+    if _clean.issuperset(texts):
+        return []  # each string found clean already (`prescan`): nearly every definition
+    texts = [text for text in texts if text not in _clean]
     if not texts:
         return []
     if _suspect(texts):
@@ -88,6 +90,12 @@ def scan_definition(entry: Any, pointer: str = "", texts: list[str] | None = Non
         _clean.clear()
     _clean.update(texts)
     return []
+
+
+def found_clean(texts: list[str]) -> bool:
+    """Whether the quick pass found every one of `texts` clean already (`prescan`): then
+    `scan_definition` finds nothing in a definition made of them."""
+    return _clean.issuperset(texts)
 
 
 # Strings the quick pass found clean. Its verdict on joined strings is the verdict on each

@@ -157,9 +157,19 @@ def undocumented_parameter(tool: Tool, ctx: Context) -> Iterator[Problem]:
                       schema=node.pointer, key=True)
 
 
-def _undocumented(tool: Tool, ctx: Context) -> Iterator[tuple[Node, str | None]]:
+def _undocumented(tool: Tool, ctx: Context) -> list[tuple[Node, str | None]]:
     """Undocumented properties a model can be asked to fill, each with the `$defs` entry it
-    sits in (`/$defs/Name`), or None outside the definitions."""
+    sits in (`/$defs/Name`), or None outside the definitions; found once per distinct schema
+    (`Context.schema_key`: they follow from the schema alone), the list shared."""
+    found: dict[str | bytes, list[tuple[Node, str | None]]] = ctx.shared(
+        "TC303-undocumented", dict)
+    key = ctx.schema_key(tool)
+    if key not in found:
+        found[key] = list(_undocumented_in(tool, ctx))
+    return found[key]
+
+
+def _undocumented_in(tool: Tool, ctx: Context) -> Iterator[tuple[Node, str | None]]:
     nodes = ctx.nodes(tool)
     used = _used_definitions(nodes, tool)
     for node in nodes:

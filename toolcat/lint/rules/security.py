@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import orjson
 
@@ -36,6 +36,7 @@ from toolcat.lint.poison import (
     ERROR_AT,
     Hit,
     agreement,
+    found_clean,
     learned_hits,
     prescan,
     scan_definition,
@@ -56,9 +57,11 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
+        if id(tool) not in scored and found_clean(texts.strings[id(tool)]):
+            return []  # nearly every tool: no string to read again, none to score
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for entry, pointer, read, _ in texts[id(tool)]:
+        for entry, pointer, read, _ in texts.entries[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home) for h in found]
@@ -92,40 +95,51 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
 Read = list[tuple[object, str, list[str], list[str]]]
 
 
-def _texts(catalog: Catalog) -> dict[int, Read]:
-    """Each tool's `_entries` with their `texts_of` (by the tool's id), read once for both
-    passes over them: the patterns' quick pass, run here over the whole catalog's strings at
-    once (`poison.prescan`), and the learned detector's gate."""
-    read: dict[int, Read] = {}
+@dataclass(frozen=True)
+class _Read:
+    """What the poisoning rules read of each tool, by the tool's id: its `_entries` with their
+    `texts_of`, and all of those texts in one list (the gate's and the languages' group)."""
+
+    entries: dict[int, Read]
+    strings: dict[int, list[str]]
+
+
+def _texts(catalog: Catalog) -> _Read:
+    """Each tool's `_entries` with their `texts_of`, read once for both passes over them: the
+    patterns' quick pass, run here over the whole catalog's strings at once
+    (`poison.prescan`), and the learned detector's gate."""
+    entries: dict[int, Read] = {}
+    strings: dict[int, list[str]] = {}
     for tool in catalog.tools:
-        read[id(tool)] = []
+        read: Read = []
         for entry, pointer in _entries(tool):
             tokens: list[str] = []
-            read[id(tool)].append((entry, pointer, texts_of(entry, tokens=tokens), tokens))
-    prescan([text for entries in read.values() for _, _, texts, _ in entries for text in texts])
-    return read
+            read.append((entry, pointer, texts_of(entry, tokens=tokens), tokens))
+        entries[id(tool)] = read
+        strings[id(tool)] = read[0][2] if len(read) == 1 else [
+            text for _, _, texts, _ in read for text in texts]
+    prescan([text for texts in strings.values() for text in texts])
+    return _Read(entries, strings)
 
 
-def _homes(catalog: Catalog, texts: dict[int, Read]) -> dict[int, Home]:
+def _homes(catalog: Catalog, texts: _Read) -> dict[int, Home]:
     """Each tool's languages at home (by the tool's id): its own and its server's
     (`detector.languages_at_home`), not the catalog's majority."""
-    found = languages_at_home([(t.server, t.description or "",
-                                [text for _, _, read, _ in texts[id(t)] for text in read])
+    found = languages_at_home([(t.server, t.description or "", texts.strings[id(t)])
                                for t in catalog.tools])
     return {id(tool): home for tool, home in zip(catalog.tools, found, strict=True)}
 
 
-def _worth_scoring(catalog: Catalog, texts: dict[int, Read], homes: dict[int, Home]
+def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
                    ) -> dict[int, frozenset[str]]:
     """The strings of each tool (by the tool's id) that may hold a sentence the learned
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
-    groups = [[text for _, _, read, _ in texts[id(tool)] for text in read]
-              for tool in catalog.tools]
+    groups = [texts.strings[id(tool)] for tool in catalog.tools]
     found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
     # a sentence where a token belongs (`slots`) is read whatever the gate says of its words
     return {id(tool): worth | misplaced for tool, worth in zip(catalog.tools, found, strict=True)
             if (misplaced := frozenset(
-                value for _, _, _, tokens in texts[id(tool)] for value in tokens
+                value for _, _, _, tokens in texts.entries[id(tool)] for value in tokens
                 if may_hold_prose(value))) or worth}
 
 
