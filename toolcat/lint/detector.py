@@ -1185,8 +1185,10 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
             foreign[key] = _foreign([text], home)
         return foreign[key]
 
-    # a group of ASCII strings the first pass turned away (nearly every one) is told in C
-    passed = first.union(text for text in distinct if not text.isascii())
+    # a group of ASCII strings the first pass turned away (nearly every one) is told in C;
+    # a link or an address may still make one of them worth reading (`worth`)
+    passed = first.union(text for text in distinct
+                         if not text.isascii() or "://" in text or "@" in text)
     return [frozenset(text for text in texts if worth(text, ENGLISH if homes is None
                                                       else homes[i]))
             if not passed.isdisjoint(texts) else frozenset()
