@@ -58,7 +58,7 @@ TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
 # the share of the update merged (weight-space interpolation between the base model and the
 # update: 1.0 the update whole), chosen on the training sets' held-out tools (docs/search.md)
 TOOLS_SCALE = 1.0
-DEFAULT_MODEL = BASE_MODEL  # minilm-tools flips two obvious queries (docs/search.md)
+DEFAULT_MODEL = BASE_MODEL  # not minilm-tools yet: docs/search.md, "Why not the default yet"
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one
