@@ -189,20 +189,29 @@ class HybridScorer:
         """Whether embeddings are read from and written to the disk cache."""
         return self._cache
 
-    def evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
+    def evidence(self, queries: Sequence[str], *, cached: bool = False,
+                 floor: bool = True) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer); for a
         request whose parts ask for different things, a tool's evidence is the better of the
-        whole request's and its best part's (toolcat.search.split)."""
+        whole request's and its best part's (toolcat.search.split). `floor=False` keeps
+        evidence under zero (a question's penalty, `looking`), so that another semantic
+        weight's evidence is this plus the weight's share of the cosine, floored then
+        (toolcat.tune.material)."""
         if not queries:
-            return self.whole_evidence(queries, cached=cached)
-        return np.stack([found.evidence for found in self.parts(queries, cached=cached)])
+            return self.whole_evidence(queries, cached=cached, floor=floor)
+        return np.stack([found.evidence
+                         for found in self.parts(queries, cached=cached, floor=floor)])
 
-    def parts(self, queries: Sequence[str], *, cached: bool = False) -> list[Parts]:
+    def parts(self, queries: Sequence[str], *, cached: bool = False,
+              floor: bool = True) -> list[Parts]:
         """Where each tool's evidence for each of `queries` comes from (see `evidence`)."""
-        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached))
+        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached,
+                                                                       floor=floor))
 
-    def whole_evidence(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
-        """Total evidence per tool of each query read whole, one row per query."""
+    def whole_evidence(self, queries: Sequence[str], *, cached: bool = False,
+                       floor: bool = True) -> np.ndarray:
+        """Total evidence per tool of each query read whole, one row per query (`floor`:
+        see `evidence`)."""
         lexical, cosine = self._parts_of(queries, cached=cached)
         # whether a narrower sibling fits about as well is read at the default weight, so a
         # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
@@ -215,7 +224,7 @@ class HybridScorer:
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
                 for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
-        return np.maximum(evidence + narrower, 0.0)
+        return np.maximum(evidence + narrower, 0.0) if floor else evidence + narrower
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
                   ) -> tuple[np.ndarray, np.ndarray | None]:

@@ -65,7 +65,7 @@ class Held:
                                self.mixed(weights) if weights.mix else None,
                                self.declined(weights) if weights.negative_weight else None)
         shift = weights.semantic_weight - self.material.weight
-        own = self.base + shift * self.cosine if shift else self.base
+        own = np.maximum(self.base + shift * self.cosine, 0.0)  # as the hybrid floors it
         factor = calibration_factor(self.matched, weights)
         if factor is not None:
             usage = usage + factor * np.clip(own, 0.0, None)

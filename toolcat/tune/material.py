@@ -39,9 +39,9 @@ NEAR = 0.8
 @dataclass
 class Material:
     """Requests of one catalog with what scoring them needs, computed once: the hybrid's
-    zero-shot evidence per tool (at its semantic weight `weight`) and the clipped cosine that
-    weight multiplies, so another semantic weight is `base + (w - weight) * cosine`; request
-    vectors and digests."""
+    zero-shot evidence per tool (at its semantic weight `weight`, before the floor at zero)
+    and the clipped cosine that weight multiplies, so another semantic weight's evidence is
+    `max(base + (w - weight) * cosine, 0)`; request vectors and digests."""
 
     catalog: Catalog
     requests: tuple[Request, ...]  # the catalog's example requests come last
@@ -113,7 +113,7 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
     cosine = np.zeros((len(texts), size))
     for start in range(0, len(texts), BATCH):  # the hybrid's own evidence, at its weight
         chunk = texts[start:start + BATCH]
-        base[start:start + BATCH] = hybrid.evidence(chunk, cached=True)
+        base[start:start + BATCH] = hybrid.evidence(chunk, cached=True, floor=False)
         cosine[start:start + BATCH] = hybrid.cosine(chunk, cached=True)  # the one it adds
     return Material(catalog, requests, base, cosine, hybrid.weight, vectors, embedder.ident,
                     [query_digest(r.text) for r in requests
@@ -191,7 +191,8 @@ def tool_usages(material: Material, train: Sequence[int]) -> tuple[np.ndarray, l
     tools = material.catalog.tools
     indices = np.array(sorted(sums), dtype=np.int64)
     rows = material.positives(train)
-    biases = tool_biases(material.base[rows], [material.requests[i].groups for i in rows],
+    biases = tool_biases(np.maximum(material.base[rows], 0.0),
+                         [material.requests[i].groups for i in rows],
                          indices)
     usages = []
     for i, bias in zip(indices.tolist(), biases.tolist(), strict=True):
