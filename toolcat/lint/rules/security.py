@@ -98,7 +98,8 @@ Read = list[tuple[object, str, list[str], list[str]]]
 @dataclass(frozen=True)
 class _Read:
     """What the poisoning rules read of each tool, by the tool's id: its `_entries` with their
-    `texts_of`, and all of those texts in one list (the gate's and the languages' group)."""
+    `texts_of` and the values of their token keywords (`Read`), and all of those texts in one
+    list (the gate's and the languages' group)."""
 
     entries: dict[int, Read]
     strings: dict[int, list[str]]
