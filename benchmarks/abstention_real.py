@@ -10,6 +10,7 @@ and for requests for a missing service apart.
     nice -n 10 python benchmarks/abstention_real.py --halves fresh5  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh6  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh7  # measured once
+    nice -n 10 python benchmarks/abstention_real.py --halves fresh8  # measured once
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from toolcat.search import build_scorer, default_scorer  # noqa: E402
 from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
-HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+          "fresh8")
 SMALL_TALK = 8  # the first requests of each off-catalog file: small talk; the rest ask for a
 # service no server of the half offers (SOURCE.md)
 

@@ -228,7 +228,7 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every miss and false alarm")
     parser.add_argument("--fresh", type=Path, metavar="FILE",
                         help="measure only this set of fresh attacks and benign tools "
-                             "(benchmarks/data/poison/fresh.yaml ... fresh7.yaml)")
+                             "(benchmarks/data/poison/fresh.yaml ... fresh8.yaml)")
     parser.add_argument("--ids", choices=("odd", "even"),
                         help="with --fresh: only the entries whose id number is odd (or even)")
     args = parser.parse_args()

@@ -21,7 +21,8 @@ DEV = REAL / "dev-catalog.json"
 pytestmark = pytest.mark.skipif(not DEV.exists(), reason="the real-server set is absent")
 
 
-HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+          "fresh8")
 
 
 @pytest.mark.parametrize("half", HALVES)
