@@ -165,6 +165,17 @@ def test_a_server_that_exits_without_a_word_is_reported_with_the_command_toolcat
     assert "hunter2" not in message  # nor in how the message names the server
 
 
+def test_a_failure_stated_only_on_stdout_in_a_notification_mcp_lacks_is_quoted(run):
+    # Twilio's server says "Invalid AccountSid" as a JSON-RPC `log` notification, which the
+    # SDK drops: without it the user would read that the server said nothing
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "stdoutlog")
+    assert result.exit_code == 2
+    [message] = result.stderr.strip().splitlines()
+    assert message.endswith("exited with status 1 before it had listed its tools; on stdout "
+                            "it sent what MCP does not define (method: text): log: Invalid "
+                            "AccountSid"), message
+
+
 def test_the_command_toolcat_ran_has_the_servers_settings_redacted(run, tmp_path):
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"mysql": {

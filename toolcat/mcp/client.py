@@ -428,6 +428,10 @@ def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
 
     drained = isinstance(errlog, StderrTail) and errlog.drained()
     said = stderr_tail(errlog)
+    notes = errlog.notes if isinstance(errlog, StderrTail) else []
+    if notes:
+        said += ("; on stdout it sent what MCP does not define (method: text): "
+                 + " | ".join(_short(note, STDERR_WIDTH) for note in notes))
     if said or not drained or errlog.total or not (
             isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED):
         return said

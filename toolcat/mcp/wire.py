@@ -46,6 +46,7 @@ DRAIN_WAIT = 1.0  # seconds an ended server's stderr gets to be read to its end
 TOO_LARGE = -32050
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = 4096  # bytes of an oversized message searched for its id
+NOTES = 3  # notifications of undefined methods kept for an error message
 
 
 class StderrTail:
@@ -61,6 +62,10 @@ class StderrTail:
         self._lock = threading.Lock()
         self.total = 0
         self.status: int | None = None  # the exit status (negative: the signal that ended it)
+        # what the server sent on stdout as notifications MCP does not define (a `log`
+        # method instead of notifications/message): the SDK drops them, and a server that
+        # states its failure only there would otherwise seem to have said nothing
+        self.notes: list[str] = []
         self._thread = threading.Thread(target=self._drain, name="toolcat-upstream-stderr",
                                         daemon=True)
         self._thread.start()
@@ -84,6 +89,16 @@ class StderrTail:
         when the server (and whatever inherited its stderr) is gone."""
         with contextlib.suppress(OSError):
             self.writer.close()
+
+    def heard(self, message: Any) -> None:
+        """Keeps the text of the first NOTES notifications of a method MCP does not define."""
+        if not isinstance(message, types.JSONRPCNotification) or len(self.notes) >= NOTES \
+                or message.method.startswith("notifications/"):
+            return
+        params = message.params or {}
+        text = params.get("message") or params.get("data") or params.get("text") or params
+        self.notes.append(f"{message.method}: {text}" if isinstance(text, str)
+                          else f"{message.method}: {text!r}")
 
     def lines(self) -> list[str]:
         """The lines of the server's stderr kept: its first and last TAIL_BYTES."""
@@ -145,6 +160,8 @@ async def bounded_stdio(spec: ServerSpec, stderr: StderrTail) -> AsyncIterator[A
             async with reader_in:
                 try:
                     async for message in _messages(process.stdout):
+                        if isinstance(message, SessionMessage):
+                            stderr.heard(message.message)
                         try:
                             await reader_in.send(message)
                         except (anyio.ClosedResourceError, anyio.BrokenResourceError):

@@ -14,6 +14,8 @@
                in "Tried:", the paths tried on the next lines (exit code 1)
     jsonlog    logs as Go's slog does, one JSON object a line, an error naming every valid
                value (a long line), then exits with code 1
+    stdoutlog  states its failure only on stdout, as a JSON-RPC notification of a method MCP
+               does not define (Twilio's server sends `log`), then exits with code 1
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
@@ -134,6 +136,11 @@ def main() -> None:
         for level, msg in (("INFO", "starting"), ("ERROR", JSONLOG_ERROR)):
             print(json.dumps({"time": "2026-11-29T07:40:00Z", "level": level, "msg": msg}),
                   file=sys.stderr)
+        sys.exit(1)
+    if mode == "stdoutlog":
+        sys.stdin.readline()
+        print(json.dumps({"jsonrpc": "2.0", "method": "log", "params": {
+            "level": "error", "message": "Invalid AccountSid"}}), flush=True)
         sys.exit(1)
     if mode == "hang":
         time.sleep(600)
