@@ -726,12 +726,12 @@ _TOLD_AS = (r"(?:presented|described|summari[sz]ed|reported|shown|displayed|port
             r"|conveyed)")
 _VERDICT = (r"[\"'“]?(?:" + _POSITIVE[3:-1] + r"|no (?:\w+ )?(?:issues?|problems?|findings?"
             r"|errors?|vulnerabilit\w*|failures?)(?: (?:found|detected))?)\b")
-_ASKED = (r"(?:(?:anything|whatever|what|everything|requests?|messages?|instructions?|words?"
-          r"|questions?)\b[^.!?]{0,30}\b(?:typed|said|written|sent|asked|given|entered|posted)"
-          r" (?:in|into|through|via|over) (?:the )?(?:chat|conversation|session|thread)"
-          r"|(?:requests?|messages?|instructions?|orders?|anything|whatever) (?:that )?(?:comes?"
-          r" )?from (?:whoever|anyone|the (?:person|user|requester|customer|caller)|users?)"
-          r"|the chat\b|the conversation\b)")
+_WORDS_ASKED = (r"(?:(?:anything|whatever|what|everything|requests?|messages?|instructions?"
+                r"|words?|questions?)\b[^.!?]{0,30}\b(?:typed|said|written|sent|asked|given"
+                r"|entered|posted) (?:in|into|through|via|over) (?:the )?(?:chat|conversation"
+                r"|session|thread)|(?:requests?|messages?|instructions?|orders?|anything"
+                r"|whatever) (?:that )?(?:comes? )?from (?:whoever|anyone|the (?:person|user"
+                r"|requester|customer|caller)|users?)|the chat\b|the conversation\b)")
 _RANKED_ABOVE = (r"(?:more (?:current|authoritative|important|reliable|accurate|binding|recent"
                  r"|up to date|trustworthy) than|ranks? (?:above|over|ahead of)|outranks?"
                  r"|takes? precedence over|wins? over|prevails? over|overrides?|supersedes?"
@@ -742,7 +742,7 @@ _MEANT: dict[str, str] = {
              r"[^.!?]{0,40}\b" + _TOLD_AS + r" (?:to [^.!?]{0,25})?as " + _VERDICT +
              r"|\b" + _NEGATIVE + r"\b[^.!?]{0,80}\b" + _TOLD_AS + r" to (?:the |all |any"
              r" |our |your )?(?:end[- ])?" + _PERSON + r" as " + _VERDICT,
-    "over_user": r"\b" + _RANKED_ABOVE + r" " + _ASKED +
+    "over_user": r"\b" + _RANKED_ABOVE + r" " + _WORDS_ASKED +
                  r"|\b(?:where|when|if|whenever)\b[^.!?]{0,40}\b(?:disagrees?|differs?"
                  r"|conflicts?|clash(?:es)?|contradicts?) with (?:the |what the |whatever the )?"
                  + _PERSON + r"\b[^.!?]{0,30}\b(?:follow|use|go with|trust|keep|apply|obey"
