@@ -1499,6 +1499,7 @@ def _hiding_view(sentence: str) -> str:
     if "ly" in sentence:
         sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
                                                                                sentence)))
+        sentence = _OUTCOME.sub(r"\1", sentence)
     if "unless" in sentence and _ON_REQUEST.search(sentence):
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
@@ -1510,6 +1511,13 @@ def _hiding_view(sentence: str) -> str:
 # can't silently route to the wrong file", "never silently drops a row"): nothing is hidden
 _PREVENTED = re.compile(r"\b(?:can't|cannot|can not|won't|will not|doesn't|does not|don't"
                         r"|do not|never|no longer|not) (?:\w+ )?(?:silently|quietly)\b")
+
+
+# a result a verb of outcome gives, silently, at the end of its clause ("a bare SUM(x)
+# returns 0, silently", "rounds to the cent, quietly"): a pitfall described, nothing sent
+_OUTCOME = re.compile(r"\b((?:returns|yields|gives|produces|evaluates to|resolves to|comes back"
+                      r" as|results in|rounds|truncates|fails|breaks)(?: [^\s.!?]{1,30}){0,3}),?"
+                      r" (?:silently|quietly)\b(?= *(?:[.!?;,)]|$))")
 
 
 # what a person's own secret is ("never tell a customer their full card number", "do not
