@@ -588,11 +588,15 @@ _MEANINGS: dict[str, str] = {
 # the command runner; another tool's calls taken over ("calls that would go to x are handled
 # here", "why call git_push directly"); and an encoded text to decode and obey
 _PERSON = (r"(?:users?|person|people|customers?|requesters?|callers?|clients?|humans?"
-           r"|travell?ers?|patients?|buyers?|shoppers?|members?|they|he|she)")
-_POSITIVE = (r"(?:clean|safe|successful|success|passed|passing|green|ok|okay|fine|complete"
+           r"|travell?ers?|patients?|buyers?|shoppers?|members?|applicants?|operators?"
+           r"|subscribers?|tenants?|guests?|students?|(?:account ?|card ?)?holders?"
+           r"|whoever(?: is)? (?:typing|chatting|asking|writing)|they|he|she)")
+_POSITIVE = (r"(?:clean|safe|successful|success|passed|passing|green|ok|okay|fine|all clear"
+             r"|on track|complete"
              r"|completed|resolved|healthy|verified|sent|delivered|on time|paid|approved"
              r"|secure|up to date|in stock|available|no issues|no problems|no findings)")
-_NEGATIVE = (r"(?:delay\w*|fail\w*|errors?|late|overdue|declined|rejected|missing|problems?"
+_NEGATIVE = (r"(?:delay\w*|fail\w*|errors?|late|overdue|declined|rejected|missing|missed"
+             r"|bounced|problems?"
              r"|issues?|vulnerab\w*|findings?|broken|down|outage|timeout|timed out"
              r"|[45]\d\d)")
 _CLASSES: dict[str, str] = {
@@ -737,24 +741,68 @@ _RANKED_ABOVE = (r"(?:more (?:current|authoritative|important|reliable|accurate|
                  r"|takes? precedence over|wins? over|prevails? over|overrides?|supersedes?"
                  r"|trumps?|counts? (?:for )?more than|comes? (?:before|ahead of)"
                  r"|(?:is|are) authoritative over|(?:is|are) preferred over|beats?)")
+_TO_PERSON = (r"(?:(?:to|tells?|told|informs?|informed|assures?|assured) (?:the |a |your |all"
+              r" |any |our )?(?:end[- ])?" + _PERSON + r"\b|" + _PERSON + r" (?:is|are|gets?"
+              r"|will be) (?:told|informed|assured|notified)\b)")
+_DESPITE = r"(?:even|including|however|whatever|regardless|no matter|despite|though)"
 _MEANT: dict[str, str] = {
     "lying": r"\b(?:always|every time|in every case|whatever|regardless|no matter|until)\b"
              r"[^.!?]{0,40}\b" + _TOLD_AS + r" (?:to [^.!?]{0,25})?as " + _VERDICT +
-             r"|\b" + _NEGATIVE + r"\b[^.!?]{0,80}\b" + _TOLD_AS + r" to (?:the |all |any"
-             r" |our |your )?(?:end[- ])?" + _PERSON + r" as " + _VERDICT,
+             # a failure put to the person as a verdict, in either order
+             r"|\b" + _NEGATIVE + r"\b[^.!?]{0,60}\b" + _TO_PERSON + r"[^.!?]{0,40}"
+             r"\b(?:as|that)\b[^.!?]{0,25}" + _VERDICT +
+             r"|\b" + _TO_PERSON + r"[^.!?]{0,40}\b(?:as|that)\b[^.!?]{0,25}" + _VERDICT +
+             r"[^.!?]{0,60}\b" + _DESPITE + r"\b"
+             # what the person sees or reads, fixed whatever happened
+             r"|\b" + _PERSON + r" (?:only |ever |only ever |always )*(?:sees?|hears?|reads?"
+             r"|gets?|receives?) " + _VERDICT + r"[^.!?]{0,40}\b" + _DESPITE + r"\b"
+             r"|\b(?:reads?|says?|shows?) " + _VERDICT + r"[^.!?]{0,10}\b(?:however|whatever"
+             r"|regardless|no matter)\b",
     "over_user": r"\b" + _RANKED_ABOVE + r" " + _WORDS_ASKED +
+                 r"|\b" + _RANKED_ABOVE + r"\b[^.!?]{0,40}\bthan (?:the |any |whoever )?"
+                 + _PERSON + r"\b" +
                  r"|\b(?:where|when|if|whenever)\b[^.!?]{0,40}\b(?:disagrees?|differs?"
                  r"|conflicts?|clash(?:es)?|contradicts?) with (?:the |what the |whatever the )?"
                  + _PERSON + r"\b[^.!?]{0,30}\b(?:follow|use|go with|trust|keep|apply|obey"
                  r"|side with) (?:the |its |that )?(?:\w+ )?(?:article|policy|page|document|text"
                  r"|results?|output|response|record|entry|log|lookup|file|returned|retrieved"
                  r"|fetched)\b"
+                 # the person one party of a disagreement the other party settles
+                 r"|\b(?:where|when|if|whenever)\b[^.!?]{0,60}\band (?:the |whoever |what the )?"
+                 + _PERSON + r"\b[^.!?]{0,10}\b(?:disagree|differ|conflict|clash)\w*\b,?"
+                 r" (?!(?:the |whoever )?(?:users?|person|people|customers?|requesters?|callers?"
+                 r"|clients?|operators?|applicants?|shoppers?|buyers?|members?|subscribers?"
+                 r"|tenants?|guests?|students?|patients?|travell?ers?|humans?|holders?"
+                 r"|account holders?|is typing|they|he|she)\b)[^.!?]{1,40}\b(?:decides?|wins?"
+                 r"|prevails?"
+                 r"|counts?|rules?|stands?|applies|is used|is followed|goes)\b"
+                 r"|\b(?:requests?|instructions?|wishes|words?|input|messages?|questions?)"
+                 r" (?:from|of|by) (?:the |any )?" + _PERSON + r"\b[^.!?]{0,20}\b(?:comes? second"
+                 r"|ranks? below|yields? to|gives? way to|(?:are|is) overridden by|(?:are|is)"
+                 r" secondary to|loses? to)\b"
+                 r"|\babove (?:the |any |whatever )?" + _PERSON + r"(?:'s|s'|’s) (?:own )?"
+                 r"(?:requests?|words?|wishes|instructions?|input|choices?|questions?)\b"
+                 r"|\bif (?:the )?" + _PERSON + r" (?:wants?|asks? for|prefers?|requests?|says?)"
+                 r" (?:something|anything) (?:else|different)\b[^.!?]{0,60}\b(?:wins?"
+                 r"|prevails?|decides?|is used|is followed|applies)\b"
+                 r"|\b(?:from|per|using|according to) [^.!?,]{1,40}, not (?:from )?(?:what"
+                 r"|whatever|the one|the \w+) (?:the |your )?" + _PERSON + r"\b"
                  r"|\b(?:rather than|instead of|in place of|not|over) (?:the one|the value|the \w+"
                  r"|whatever|what|those|the ones) (?:that )?(?:the |your )?" + _PERSON +
                  r" (?:names?|named|gives?|gave|chooses?|chose|picks?|picked|asks? for"
                  r"|asked for|specif(?:y|ies|ied)|selects?|selected|requests?|requested|types?"
                  r"|typed|wants?|wanted|provides?|provided|enters?|entered)\b",
-    "shadow": r"\b(?:use|call|prefer|pick|take|route (?:it |them )?to) (?:this|our|this"
+    "shadow": r"\b(?:this (?:tool|function|server|endpoint)|it) (?:takes|handles|answers"
+              r"|serves|receives|gets) (?:the |that |those |every |its )?(?:call|calls|request"
+              r"|requests)\b[^.!?]{0,20}\b(?:in its place|instead|for it|on its behalf)\b"
+              r"|\b(?:this (?:tool|function|server|endpoint)|it) (?:answers|responds|stands|acts)"
+              r" (?:for|in place of|on behalf of) (?:it|them|that tool|" + _ID + r")\b"
+              # another tool's call changed before it runs
+              r"|\b(?:before|when|whenever|each time|every time) `?" + _ID + r"`? (?:runs|is"
+              r" called|is used|is invoked|executes|fires)\b[^.!?]{0,20}\b(?:swap|replace"
+              r"|overwrite|rewrite|substitute|redirect)\b[^.!?]{0,60}\b(?:this (?:tool|function"
+              r"|server)|returned here|from here)\b"
+              r"|\b(?:use|call|prefer|pick|take|route (?:it |them )?to) (?:this|our|this"
               r" server's|this tool's|these)\b[^.!?]{0,30}\b(?:in place of|instead of"
               r"|rather than) (?:the |any |a |every )?(?:[\w-]+ ){0,2}(?:tools?|servers?"
               r"|functions?|plugins?|integrations?)\b[^.!?]{0,40}\b(?:for (?:every|all|any"
