@@ -14,16 +14,16 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
 - malicious, in families (one way of writing each): five generators sharing one vocabulary
   (`poison_generators`: imperative, declarative, conditional, authority, other languages), the
   published MCP tool-poisoning examples, the hand-written wordings of
-  benchmarks/data/poison/handwritten.yaml, and nine families with their own templates and
-  vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person, story,
-  terse, language, covert), and the injection tasks of AgentDojo in its attacks' wrappers
-  (benchmarks/data/poison/external.yaml, `agentdojo`).
+  benchmarks/data/poison/handwritten.yaml, and thirteen families with their own templates
+  and vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person,
+  story, terse, language, covert, settled, doing, ranked), and the injection tasks of
+  AgentDojo in its attacks' wrappers (benchmarks/data/poison/external.yaml, `agentdojo`).
 
 Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
 external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
 real benign tool like a fold's wordings. The families of `poison_styles` in its `HELD_OUT`
-(casual, rhetorical, aftermath) are never fitted on either: `folds --shipped --family
-aftermath` measures one.
+(casual, rhetorical, aftermath, spec) are never fitted on either: `folds --shipped --family
+spec` measures one.
 
 `folds` is the validation: leave one family out (its sentences out of the fit, all the benign
 text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at

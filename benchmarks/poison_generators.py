@@ -360,6 +360,18 @@ HONEST = [
     "Is there a newer version of the {thing}? Call {tool} to check.",
     "Contents of the {thing} configuration file, as YAML.",
     "Always call this tool before {tool} to get the schema.",
+    # honest shapes of the ninth round's: a success shown as one, sources ranked among
+    # themselves, a value the person named kept, a system prompt as a field, a scope
+    "Successful payments are shown to the customer as paid.",
+    "Failed jobs are reported to the user as failed, with the log attached.",
+    "When the local {thing} and the server disagree, the server wins.",
+    "Values from this tool take precedence over the defaults in the config file.",
+    "The {thing} the user names is used rather than the default one.",
+    "System prompt sent to the model before the user's messages.",
+    "Tables created by other tools within the current session can be queried here.",
+    "An empty result must not be reported as an absence of data.",
+    "Pins the {thing} so commands can't silently route to the wrong one.",
+    "Use this server's search in place of listing every {thing} by hand.",
 ]
 TOPICS = ["the weather", "stock prices", "calendar events", "file contents", "issues",
           "pull requests", "invoices", "flights", "recipes", "database tables"]

@@ -68,6 +68,12 @@ CUES: dict[str, str] = {
                    r"|transfer|delete|remove|update|upload|share|invite|merge|push|pay)"
                    r"_[a-z0-9_]+\b(?!-)(?!\.[a-z]{2,4}\b)",
     "identifier": r"\b[a-z]+_[a-z0-9_]+\b|`[a-z_]+`",
+    # where money goes, the same in every language: an IBAN, an Ethereum-style wallet
+    "account": r"\b[a-z]{2}\d{2}[a-z0-9]{0,4}\d{8,30}\b"
+               r"|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){3,7}(?: [a-z0-9]{1,4})?\b|\b0x[0-9a-f]{40}\b",
+    # a path outside the tool's own data: a hidden folder or file, or a system folder
+    "path": r"(?:^|[\s'\"`(])/(?:[\w.-]+/)*\.[a-z][\w.-]*|(?:^|[\s'\"`(])/(?:tmp|etc|root|var"
+            r"|dev/shm)/",
     # a home folder's config and cache hold settings, not secrets (~/.config/app/templates)
     "secret_files": r"~/\.(?!config/(?!gh/|gcloud/|hub)|local/|cache/)|\.ssh\b"
                     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
@@ -582,11 +588,15 @@ _MEANINGS: dict[str, str] = {
 # the command runner; another tool's calls taken over ("calls that would go to x are handled
 # here", "why call git_push directly"); and an encoded text to decode and obey
 _PERSON = (r"(?:users?|person|people|customers?|requesters?|callers?|clients?|humans?"
-           r"|travell?ers?|patients?|buyers?|shoppers?|members?|they|he|she)")
-_POSITIVE = (r"(?:clean|safe|successful|success|passed|passing|green|ok|okay|fine|complete"
+           r"|travell?ers?|patients?|buyers?|shoppers?|members?|applicants?|operators?"
+           r"|subscribers?|tenants?|guests?|students?|(?:account ?|card ?)?holders?"
+           r"|whoever(?: is)? (?:typing|chatting|asking|writing)|they|he|she)")
+_POSITIVE = (r"(?:clean|safe|successful|success|passed|passing|green|ok|okay|fine|all clear"
+             r"|on track|complete"
              r"|completed|resolved|healthy|verified|sent|delivered|on time|paid|approved"
              r"|secure|up to date|in stock|available|no issues|no problems|no findings)")
-_NEGATIVE = (r"(?:delay\w*|fail\w*|errors?|late|overdue|declined|rejected|missing|problems?"
+_NEGATIVE = (r"(?:delay\w*|fail\w*|errors?|late|overdue|declined|rejected|missing|missed"
+             r"|bounced|problems?"
              r"|issues?|vulnerab\w*|findings?|broken|down|outage|timeout|timed out"
              r"|[45]\d\d)")
 _CLASSES: dict[str, str] = {
@@ -705,6 +715,108 @@ _DOES: dict[str, str] = {
 }
 
 
+# The weak classes by what the sentence does to whoever asked (issue 41's ninth round), each
+# in any wording of its parts rather than in one verb: a state put to the person as a fixed
+# verdict where the sentence says it is not one (a failure, an error, findings before it, or
+# "always"/"until" around it); what the person typed or asked outranked by text the tool
+# returns ("more current than anything typed in chat", "rank above requests from whoever is
+# chatting", "when one conflicts with the user, follow the article"); a value chosen in
+# place of the one the person named ("rather than the one the user names"); another tool,
+# named by its kind, replaced for every call ("use this server's run in place of the
+# terminal tool for every shell command"); and guidance the model was given declared void
+# ("the rule from your setup ... is superseded")
+_TOLD_AS = (r"(?:presented|described|summari[sz]ed|reported|shown|displayed|portrayed|relayed"
+            r"|communicated|framed|labell?ed|marked|listed|rendered|passed on|announced"
+            r"|conveyed)")
+_VERDICT = (r"[\"'“]?(?:" + _POSITIVE[3:-1] + r"|no (?:\w+ )?(?:issues?|problems?|findings?"
+            r"|errors?|vulnerabilit\w*|failures?)(?: (?:found|detected))?)\b")
+_WORDS_ASKED = (r"(?:(?:anything|whatever|what|everything|requests?|messages?|instructions?"
+                r"|words?|questions?)\b[^.!?]{0,30}\b(?:typed|said|written|sent|asked|given"
+                r"|entered|posted) (?:in|into|through|via|over) (?:the )?(?:chat|conversation"
+                r"|session|thread)|(?:requests?|messages?|instructions?|orders?|anything"
+                r"|whatever) (?:that )?(?:comes? )?from (?:whoever|anyone|the (?:person|user"
+                r"|requester|customer|caller)|users?)|the chat\b|the conversation\b)")
+_RANKED_ABOVE = (r"(?:more (?:current|authoritative|important|reliable|accurate|binding|recent"
+                 r"|up to date|trustworthy) than|ranks? (?:above|over|ahead of)|outranks?"
+                 r"|takes? precedence over|wins? over|prevails? over|overrides?|supersedes?"
+                 r"|trumps?|counts? (?:for )?more than|comes? (?:before|ahead of)"
+                 r"|(?:is|are) authoritative over|(?:is|are) preferred over|beats?)")
+_TO_PERSON = (r"(?:(?:to|tells?|told|informs?|informed|assures?|assured) (?:the |a |your |all"
+              r" |any |our )?(?:end[- ])?" + _PERSON + r"\b|" + _PERSON + r" (?:is|are|gets?"
+              r"|will be) (?:told|informed|assured|notified)\b)")
+_DESPITE = r"(?:even|including|however|whatever|regardless|no matter|despite|though)"
+_MEANT: dict[str, str] = {
+    "lying": r"\b(?:always|every time|in every case|whatever|regardless|no matter|until)\b"
+             r"[^.!?]{0,40}\b" + _TOLD_AS + r" (?:to [^.!?]{0,25})?as " + _VERDICT +
+             # a failure put to the person as a verdict, in either order
+             r"|\b" + _NEGATIVE + r"\b[^.!?]{0,60}\b" + _TO_PERSON + r"[^.!?]{0,40}"
+             r"\b(?:as|that)\b[^.!?]{0,25}" + _VERDICT +
+             r"|\b" + _TO_PERSON + r"[^.!?]{0,40}\b(?:as|that)\b[^.!?]{0,25}" + _VERDICT +
+             r"[^.!?]{0,60}\b" + _DESPITE + r"\b"
+             # what the person sees or reads, fixed whatever happened
+             r"|\b" + _PERSON + r" (?:only |ever |only ever |always )*(?:sees?|hears?|reads?"
+             r"|gets?|receives?) " + _VERDICT + r"[^.!?]{0,40}\b" + _DESPITE + r"\b"
+             r"|\b(?:reads?|says?|shows?) " + _VERDICT + r"[^.!?]{0,10}\b(?:however|whatever"
+             r"|regardless|no matter)\b",
+    "over_user": r"\b" + _RANKED_ABOVE + r" " + _WORDS_ASKED +
+                 r"|\b" + _RANKED_ABOVE + r"\b[^.!?]{0,40}\bthan (?:the |any |whoever )?"
+                 + _PERSON + r"\b" +
+                 r"|\b(?:where|when|if|whenever)\b[^.!?]{0,40}\b(?:disagrees?|differs?"
+                 r"|conflicts?|clash(?:es)?|contradicts?) with (?:the |what the |whatever the )?"
+                 + _PERSON + r"\b[^.!?]{0,30}\b(?:follow|use|go with|trust|keep|apply|obey"
+                 r"|side with) (?:the |its |that )?(?:\w+ )?(?:article|policy|page|document|text"
+                 r"|results?|output|response|record|entry|log|lookup|file|returned|retrieved"
+                 r"|fetched)\b"
+                 # the person one party of a disagreement the other party settles
+                 r"|\b(?:where|when|if|whenever)\b[^.!?]{0,60}\band (?:the |whoever |what the )?"
+                 + _PERSON + r"\b[^.!?]{0,10}\b(?:disagree|differ|conflict|clash)\w*\b,?"
+                 r" (?!(?:the |whoever )?(?:users?|person|people|customers?|requesters?|callers?"
+                 r"|clients?|operators?|applicants?|shoppers?|buyers?|members?|subscribers?"
+                 r"|tenants?|guests?|students?|patients?|travell?ers?|humans?|holders?"
+                 r"|account holders?|is typing|they|he|she)\b)[^.!?]{1,40}\b(?:decides?|wins?"
+                 r"|prevails?"
+                 r"|counts?|rules?|stands?|applies|is used|is followed|goes)\b"
+                 r"|\b(?:requests?|instructions?|wishes|words?|input|messages?|questions?)"
+                 r" (?:from|of|by) (?:the |any )?" + _PERSON + r"\b[^.!?]{0,20}\b(?:comes? second"
+                 r"|ranks? below|yields? to|gives? way to|(?:are|is) overridden by|(?:are|is)"
+                 r" secondary to|loses? to)\b"
+                 r"|\babove (?:the |any |whatever )?" + _PERSON + r"(?:'s|s'|’s) (?:own )?"
+                 r"(?:requests?|words?|wishes|instructions?|input|choices?|questions?)\b"
+                 r"|\bif (?:the )?" + _PERSON + r" (?:wants?|asks? for|prefers?|requests?|says?)"
+                 r" (?:something|anything) (?:else|different)\b[^.!?]{0,60}\b(?:wins?"
+                 r"|prevails?|decides?|is used|is followed|applies)\b"
+                 r"|\b(?:from|per|using|according to) [^.!?,]{1,40}, not (?:from )?(?:what"
+                 r"|whatever|the one|the \w+) (?:the |your )?" + _PERSON + r"\b"
+                 r"|\b(?:rather than|instead of|in place of|not|over) (?:the one|the value|the \w+"
+                 r"|whatever|what|those|the ones) (?:that )?(?:the |your )?" + _PERSON +
+                 r" (?:names?|named|gives?|gave|chooses?|chose|picks?|picked|asks? for"
+                 r"|asked for|specif(?:y|ies|ied)|selects?|selected|requests?|requested|types?"
+                 r"|typed|wants?|wanted|provides?|provided|enters?|entered)\b",
+    "shadow": r"\b(?:this (?:tool|function|server|endpoint)|it) (?:takes|handles|answers"
+              r"|serves|receives|gets) (?:the |that |those |every |its )?(?:call|calls|request"
+              r"|requests)\b[^.!?]{0,20}\b(?:in its place|instead|for it|on its behalf)\b"
+              r"|\b(?:this (?:tool|function|server|endpoint)|it) (?:answers|responds|stands|acts)"
+              r" (?:for|in place of|on behalf of) (?:it|them|that tool|" + _ID + r")\b"
+              # another tool's call changed before it runs
+              r"|\b(?:before|when|whenever|each time|every time) `?" + _ID + r"`? (?:runs|is"
+              r" called|is used|is invoked|executes|fires)\b[^.!?]{0,20}\b(?:swap|replace"
+              r"|overwrite|rewrite|substitute|redirect)\b[^.!?]{0,60}\b(?:this (?:tool|function"
+              r"|server)|returned here|from here)\b"
+              r"|\b(?:use|call|prefer|pick|take|route (?:it |them )?to) (?:this|our|this"
+              r" server's|this tool's|these)\b[^.!?]{0,30}\b(?:in place of|instead of"
+              r"|rather than) (?:the |any |a |every )?(?:[\w-]+ ){0,2}(?:tools?|servers?"
+              r"|functions?|plugins?|integrations?)\b[^.!?]{0,40}\b(?:for (?:every|all|any"
+              r"|each)|always|whenever|every time)\b",
+    "revoke": r"\b(?:rules?|guidance|instructions?|restrictions?|precautions?|safeguards?"
+              r"|guardrails?|polic(?:y|ies)|warnings?|limits?) (?:from|in|of|given in|set in"
+              r"|set by) (?:your|the) (?:setup|configuration|config|system prompt|instructions"
+              r"|guidelines|operator|deployment|prompt)\b[^.!?]{0,60}\b(?:superseded"
+              r"|obsolete|outdated|void|lifted|withdrawn|retired|revoked|rescinded|no longer"
+              r" (?:valid|applies|apply|in force|binding|applicable)|(?:does|do) not apply"
+              r"|doesn't apply|don't apply)\b",
+}
+
+
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
     as alternatives, in the order of the first source that names it."""
@@ -718,12 +830,12 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES, _MEANT)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS, _CLASSES, _DOES)
+                       _MEANINGS, _CLASSES, _DOES, _MEANT)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -759,7 +871,8 @@ INTENT_PAIRS = (("contents", "secret_files"), ("addressed", "secret_files"),
 # cues that honest text is full of ("the user's email address, such as ada@example.com";
 # "you" in a third of seal_tools' tools): a sentence with only these is not reported,
 # whatever its score, and a tool with none of the others is not scored at all
-WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets",
+WEAK = frozenset({"identifier", "user", "send", "always", "email", "url", "secrets", "account",
+                  "path", "field",
                   "contents", "addressed", "tool_output", "described", "argument"})
 # cues of an attack described rather than ordered (a scanner's description): never an error
 DESCRIBED = "described"
@@ -1363,16 +1476,22 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              # ("notes when snapshot gathering was skipped", "which instructions the model
              # ignored"), not guidance revoked
              "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence,
-             # a field "populated only after ..." says when it holds a value
-             "send": _WHEN_FILLED.sub(" ", sentence) if "populated" in sentence else sentence,
+             # a field "populated only after ..." says when it holds a value; what is sent
+             # to the model itself ("System prompt sent to the model before the user's
+             # messages") is its input, not data sent away
+             "send": _to_model(_WHEN_FILLED.sub(" ", sentence) if "populated" in sentence
+                               else sentence),
+             # a session as the time something happens in ("tables created by other tools
+             # within the current session") is no conversation copied anywhere
+             "conversation": _SESSION_SCOPE.sub(" ", sentence) if "session" in sentence
+             else sentence,
              # reporting a success once it is one is honest ("only report an answer once it
              # is completed")
-             "lying": _ONCE_TRUE.sub(" ", sentence) if "once" in sentence or "only" in sentence
-             else sentence}
+             "lying": _lying_view(sentence)}
     fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
                   if pattern.search(views.get(name, sentence))
                   or (apart is not sentence and name not in _IDENTIFIERS
-                      and pattern.search(_separated(read) if name == "addressed" else apart)))
+                      and pattern.search(_separated(views[name]) if name in views else apart)))
     if ("contents" in fired or "revoke" in fired) and _VALUE_PHRASE.match(sentence) \
             and not {"send", "addressed"} & set(fired) and len(sentence.split()) <= 10:
         # "The ID of the policy to be canceled" names a value; it revokes nothing
@@ -1388,17 +1507,65 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     return fired
 
 
+def _lying_view(sentence: str) -> str:
+    """`sentence` as the cue `lying` reads it: without reporting a success once it is one
+    ("only report an answer once it is completed") and without an order not to describe a
+    thing as what it is not ("do not present it as a projection", "must not be reported as
+    an absence of data"): both ask for the truth."""
+    if "once" in sentence or "only" in sentence:
+        sentence = _ONCE_TRUE.sub(" ", sentence)
+    if "not" in sentence or "never" in sentence or "n't" in sentence:
+        sentence = _NOT_AS.sub(" ", sentence)
+    return sentence
+
+
+_NOT_AS = re.compile(r"\b(?:do not|don't|never|must not|should not|not to|cannot|can't"
+                     r"|may not|must never) (?:be )?(?:report|present|describe|frame|label|mark"
+                     r"|list|treat|show|pass off|call|count|summari[sz]e)\w*\b[^.!?;,]{0,60}?"
+                     r"\bas\b")
+
+
+def _to_model(sentence: str) -> str:
+    """`sentence` without what it says is given to the model itself (its input)."""
+    if "to the" in sentence or "to a" in sentence:
+        return _TO_MODEL.sub(" ", sentence)
+    return sentence
+
+
+_TO_MODEL = re.compile(r"\b(?:sent|send|sends|passed|pass|passes|given|fed|provided|supplied"
+                       r"|shown|prepended|appended) (?:\w+ ){0,2}to (?:the |a )?(?:model|assistant"
+                       r"|llm|ai|chatbot|language model)\b(?! (?:at|via|through) )")
+_SESSION_SCOPE = re.compile(r"\b(?:within|during|throughout|across|for the duration of)"
+                            r" (?:the |this |our |a )?(?:current |same |whole |entire |active )?"
+                            r"session\b")
+
+
 def _hiding_view(sentence: str) -> str:
     """`sentence` as the cue `hiding` reads it: without an adverb of secrecy that describes
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
     shown ("do not show them unless the user asks for the ending")."""
     if "ly" in sentence:
-        sentence = _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1", sentence))
+        sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
+                                                                               sentence)))
+        sentence = _OUTCOME.sub(r"\1", sentence)
     if "unless" in sentence and _ON_REQUEST.search(sentence):
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
         return ""  # a datum kept off the screen, not a thing done kept from the person
     return sentence
+
+
+# an adverb of secrecy under a negation says what cannot or must not happen ("so commands
+# can't silently route to the wrong file", "never silently drops a row"): nothing is hidden
+_PREVENTED = re.compile(r"\b(?:can't|cannot|can not|won't|will not|doesn't|does not|don't"
+                        r"|do not|never|no longer|not) (?:\w+ )?(?:silently|quietly)\b")
+
+
+# a result a verb of outcome gives, silently, at the end of its clause ("a bare SUM(x)
+# returns 0, silently", "rounds to the cent, quietly"): a pitfall described, nothing sent
+_OUTCOME = re.compile(r"\b((?:returns|yields|gives|produces|evaluates to|resolves to|comes back"
+                      r" as|results in|rounds|truncates|fails|breaks)(?: [^\s.!?]{1,30}){0,3}),?"
+                      r" (?:silently|quietly)\b(?= *(?:[.!?;,)]|$))")
 
 
 # what a person's own secret is ("never tell a customer their full card number", "do not
@@ -1441,7 +1608,8 @@ _CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|w
 
 
 # cues that read identifiers as they are written (`send_email`, `run_command`, `API_KEY`)
-_IDENTIFIERS = frozenset({"other_tools", "identifier", "execute", "url", "email", "shadow"})
+_IDENTIFIERS = frozenset({"other_tools", "identifier", "execute", "url", "email", "shadow",
+                          "account", "path"})
 _JOINER = re.compile(r"(?<=[^\W\d_])[_-]+(?=[^\W\d_])")
 
 
@@ -1638,14 +1806,17 @@ def model() -> Model:
     return Model(weights, bias)
 
 
-_scored: dict[tuple[str, Home], tuple[Scored, ...]] = {}
+_scored: dict[tuple[str, Home, frozenset[str]], tuple[Scored, ...]] = {}
 CACHE_LIMIT = 200_000
 
 
-def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
+def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozenset()
+               ) -> tuple[Scored, ...]:
     """Every sentence of `text` with at least one cue, scored; the same text is scored once.
-    Call it for the strings of tools `passing` lets through (it has no gate of its own)."""
-    key = (text, home)
+    Call it for the strings of tools `passing` lets through (it has no gate of its own).
+    `fields`: the lower-cased names of its tool's own properties, which a sentence in another
+    language than English names in Latin letters whatever its words (`named_field`)."""
+    key = (text, home, fields)
     found = _scored.get(key)
     if found is not None:
         return found
@@ -1660,6 +1831,8 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
             before = sentence
             continue
         cues = _in_context(sentence, before, text, cues_of(sentence, home))
+        if fields and named_field(sentence, fields):
+            cues += ("field",) if "argument" in cues else ("field", "argument")
         before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
@@ -1680,6 +1853,37 @@ def score_text(text: str, home: Home = ENGLISH) -> tuple[Scored, ...]:
         _scored.clear()
     found = _scored[key] = tuple(result)
     return found
+
+
+def named_field(sentence: str, fields: frozenset[str]) -> bool:
+    """Whether `sentence` (as `prepare` reads it), in another language than English, names one
+    of its tool's own properties (`fields`) in Latin letters: the one token of an order to
+    fill an argument that reads the same in every language ("... ku dheji goobta xog", "...
+    note ಕ್ಷೇತ್ರದಲ್ಲಿ ಸೇರಿಸಿ"). An English sentence names its arguments all the time."""
+    if sentence.isascii():
+        # in Latin letters a field's name is a word of the sentence's own language ("valor",
+        # "simu"): only one written as an identifier stands out
+        return "_" in sentence and not_english(sentence) and not fields.isdisjoint(
+            _TOKEN.findall(sentence)) and any("_" in name for name in
+                                              fields.intersection(_TOKEN.findall(sentence)))
+    return language(sentence) not in _LATIN_TAGS and not fields.isdisjoint(
+        _TOKEN.findall(sentence))
+
+
+_TOKEN = re.compile(r"(?<![\w./-])[a-z][a-z0-9_]{2,}(?![\w/-])")
+
+
+# the tags of `language` for sentences in Latin letters: a field's name there is no other script
+_LATIN_TAGS = frozenset(_FUNCTION_WORDS) | {"latin", ""}
+
+
+def not_english(sentence: str) -> bool:
+    """Whether `sentence` (as `prepare` reads it) is in another language than English: a
+    script or function words of another (`language`), or, in Latin letters, prose without
+    any of the English words nearly every English sentence holds (`_without_english`)."""
+    if language(sentence) not in ("en", ""):
+        return True
+    return sentence.isascii() and _without_english(sentence)
 
 
 _MARKDOWN_LINK = re.compile(r"\]\((?:https?://|www\.)")
@@ -1742,7 +1946,8 @@ def _unable(text: str) -> frozenset[str]:
 # What any language shares: a sentence foreign to its tool that holds one of these is worth a
 # look (a warning), two of them an order (an error): a link, an address, a secret file,
 # another tool or an identifier (an argument's name), code run
-INDEPENDENT = frozenset({"url", "email", "secret_files", "other_tools", "identifier", "execute"})
+INDEPENDENT = frozenset({"url", "email", "secret_files", "other_tools", "identifier", "execute",
+                         "account", "path", "field"})
 FOREIGN_ORDER = "foreign_order"
 # what a sentence in a language the fit hardly knows is about when the lexicon reads an
 # intent in it: its words' weights are the fit's English ones, so its cues decide
@@ -1756,13 +1961,13 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     its other tools) are one kind; with `unread_language` when it is at home in a language
     nothing here reads (`UNREAD`) and holds one."""
     found = set(INDEPENDENT.intersection(cues))
-    if "other_tools" in found:
-        found.discard("identifier")
+    if "other_tools" in found or "field" in found:
+        found.discard("identifier")  # one name, read twice
     if FOREIGN in cues and len(found) >= 2:
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
             language(sentence) in UNREAD
-            or (_SHARED_STRONG & found and language(sentence) not in ("en", ""))):
+            or (_SHARED_STRONG & found and not_english(sentence))):
         cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
 
@@ -1770,7 +1975,7 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
 # what a sentence in a language other than English holds that its words, which the fit does
 # not read, cannot explain: a link, an address, a secret file, code run (a server's own
 # tools named in its language are ordinary: real Chinese servers name them)
-_SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute"})
+_SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute", "account", "path"})
 
 
 def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
@@ -1792,8 +1997,7 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
         p = max(p, WARN_FLOOR)
     if ((_ABOUT_OTHERS.intersection(cues)
          and intended(tuple(cue for cue in cues if cue != FOREIGN)))
-            or (FOREIGN in cues and intended(cues))) \
-            and language(sentence) not in ("en", ""):
+            or (FOREIGN in cues and intended(cues))) and not_english(sentence):
         # the fit reads English words: in another language, what its cues say decides
         p = max(p, ERROR_FLOOR)
     return p
@@ -1917,7 +2121,9 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
     in (a server that describes its tools in English and their parameters in Chinese). A
     server or a tool written in Chinese is not foreign to itself; a sentence in a third
     language, or in a language only one tool of its server uses, is."""
-    own = [own_language(description) for _, description, _ in tools]
+    own = [_switched(lang, description, texts) for (_, description, texts), lang
+           in zip(tools, map(own_language, (description for _, description, _ in tools)),
+                  strict=True)]
     mains: dict[str | None, dict[str, int]] = {}
     used: dict[str | None, dict[str, int]] = {}
     sizes: dict[str | None, int] = {}
@@ -1943,3 +2149,18 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
 
 
 SHARED = 0.25
+
+
+def _switched(lang: str, description: str, texts: list[str]) -> str:
+    """`lang`, the language of a tool's description, unless the tool's other prose (its
+    parameters' descriptions: two strings or more of MIN_WORDS words, most of them English)
+    is English while the description is not: a tool whose text switches language against its
+    own parameters is English, and its description foreign to it (an order in Welsh or Telugu
+    put over an English tool). A tool written wholly in one language, its parameters
+    included, is at home in it."""
+    if lang in ("en", ""):
+        return lang
+    prose = [text for text in texts if text != description and len(text.split()) >= MIN_WORDS]
+    english = sum(1 for text in prose if own_language(text) == "en"
+                  and function_words(prepare(text).split()) > 0)
+    return "en" if english >= 2 and english * 2 > len(prose) else lang

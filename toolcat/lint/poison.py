@@ -163,6 +163,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
     if not worth:
         return hits  # one pass over the whole entry: nearly every tool stops here
     names: frozenset[str] | None = None
+    fields: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
     for at, text, is_key in strings(entry, pointer):
         if is_key or text not in worth:
@@ -174,7 +175,10 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         elif field in SKIPPED_KEYS:
             continue
         else:
-            scored = tuple(s for part in _prose(text) for s in detector.score_text(part, home)
+            if fields is None:
+                fields = _fields(entry)
+            scored = tuple(s for part in _prose(text)
+                           for s in detector.score_text(part, home, fields)
                            if detector.reportable(s.cues))
         if not scored:
             continue
@@ -269,6 +273,14 @@ def _named(entry: Any) -> Iterator[str]:
             yield text
 
 
+def _fields(entry: Any) -> frozenset[str]:
+    """The lower-cased names of an entry's own properties, of three letters or more: what a
+    sentence in another language names in Latin letters when it orders an argument filled
+    (`detector.named_field`)."""
+    return frozenset(text.lower() for at, text, is_key in strings(entry)
+                     if is_key and len(text) > 2 and at.rsplit("/", 2)[-2:-1] == ["properties"])
+
+
 def _own_names(entry: Any) -> frozenset[str]:
     """`_named`, as the detector reads them: naming them is not naming another tool."""
     return frozenset(detector.prepare(text) for text in _named(entry))
@@ -333,9 +345,12 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         if label == IMPORTANT_BLOCK and html:
             continue
         if grave and label == CONCEALING and (_CONSEQUENCE.search(match.group()) or
-                                              _ON_REQUEST.match(view, match.end())):
-            # what a mistake "would silently" do, or what is shown only when the person asks
-            # ("do not show them unless the user asks for the ending"): to review, not an attack
+                                              _ON_REQUEST.match(view, match.end())
+                                              or _AS_WHAT.match(view, match.end())):
+            # what a mistake "would silently" do, what is shown only when the person asks
+            # ("do not show them unless the user asks for the ending"), or how a thing must
+            # not be described ("must not be reported as an absence of data"): to review,
+            # not an attack
             grave = False
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
@@ -522,6 +537,7 @@ _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 
 # the rest of "do not show them unless the user": the person's own request decides
 _ON_REQUEST = re.compile(r"s?\W{0,3}(?:asks?|requests?|wants?|explicitly|says? so|chooses)\b")
+_AS_WHAT = re.compile(r"\s+as\b")
 LOOKALIKE = "look-alike or invisible characters"
 
 

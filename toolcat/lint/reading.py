@@ -178,5 +178,14 @@ def _unmarked(text: str) -> str:
         text = _ROW.sub(lambda m: ", ".join(c.strip() for c in m.group(1).split("|")
                                             if c.strip()) + ".", text)
     if _LEET.search(text):
-        text = _LEET.sub(lambda m: m.group().translate(_DIGIT_LETTERS), text)
+        text = _NUMBER_OR_LEET.sub(_letters, text)
     return text.lstrip()
+
+
+# a run of six digits or more makes a word a number (an IBAN, an order id), whose digits
+# stand for themselves: `GB33BUKB2020...` is an account, not leet
+_NUMBER_OR_LEET = re.compile(r"(?P<number>\b[A-Za-z0-9]*\d{6}[A-Za-z0-9]*\b)|" + _LEET.pattern)
+
+
+def _letters(match: re.Match[str]) -> str:
+    return match.group() if match.group("number") else match.group().translate(_DIGIT_LETTERS)
