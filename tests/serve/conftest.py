@@ -18,12 +18,13 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over HTTP
+from tests.mcp.conftest import (  # noqa: F401 - http_url, running: fixtures
     BROKEN,
     DEMO,
     START_TIMEOUT,
     assert_no_servers_left,
     http_url,
+    running,
 )
 
 pytest.importorskip("mcp")

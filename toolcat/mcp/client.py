@@ -158,8 +158,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            raise ServerError(problem + seen.detail() + _stderr_said(errlog, spec, cause)
-                              + _node_said(errlog, spec, cause)) from None
+            raise ServerError(problem + seen.detail()
+                              + start_failure_detail(errlog, spec, cause)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
@@ -414,6 +414,16 @@ def stderr_tail(errlog: Any) -> str:
         shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
     said = " | ".join(_short(line, STDERR_WIDTH) for line in shown)
     return f"; its stderr says: {said}" if said else ""
+
+
+def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
+    """What the message of a server that failed before it was ready adds after saying how it
+    failed: what it wrote on stderr (`_stderr_said`), and for a Node.js server that ended
+    early, whether the Node version is the cause (`_node_said`). Every place that starts a
+    server (`import mcp`, serve's upstreams) says it through this function, so they say the
+    same. It may wait for the server's stderr to be read and run `node --version`: a few
+    seconds at the most (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
+    return _stderr_said(errlog, spec, cause) + _node_said(errlog, spec, cause)
 
 
 def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:

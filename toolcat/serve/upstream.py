@@ -21,6 +21,7 @@ Results are relayed as the upstream sent them (content, structuredContent, isErr
 from __future__ import annotations
 
 import contextlib
+import functools
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,7 +34,14 @@ import mcp_types as types
 from anyio.abc import TaskGroup
 
 from toolcat.errors import ServerError
-from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
+from toolcat.mcp.client import (
+    explain,
+    quiet_sdk_logging,
+    root_cause,
+    start_failure_detail,
+    stderr_tail,
+    transport,
+)
 from toolcat.mcp.servers import ServerSpec
 from toolcat.mcp.wire import StderrTail, bounded_stdio
 from toolcat.model import Catalog
@@ -263,10 +271,17 @@ class Upstreams:
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
                     self._problem(cause, spec, "before it had started", errlog)
-                if not upstream.ready.is_set():
+                if upstream.ready.is_set():
+                    detail = _stderr_tail(errlog)
+                else:
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
-                upstream.failure = self.secrets.scrub(problem + _stderr_tail(errlog))
+                    # as `import mcp` says it (the Node version a crash needs among it); in a
+                    # thread, as it may wait on the server's stderr and `node --version`
+                    with anyio.CancelScope(shield=True):
+                        detail = await anyio.to_thread.run_sync(
+                            functools.partial(start_failure_detail, errlog, spec, cause))
+                upstream.failure = self.secrets.scrub(problem + detail)
             finally:
                 upstream.stop.set()
                 upstream.ready.set()
