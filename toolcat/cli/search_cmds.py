@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from toolcat.cli.encoding import EncodingBar
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.search import SCORERS, SEMANTIC
 
@@ -70,39 +71,6 @@ def _options(scorer: str | None, model: str | None, device: str | None = None,
     return options
 
 
-class EncodingBar:
-    """A progress bar on stderr while tools are encoded, only when stderr is a terminal;
-    the core reports progress through the callback and never prints."""
-
-    def __init__(self) -> None:
-        self._progress: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> EncodingBar:
-        return self
-
-    def __call__(self, done: int, total: int) -> None:
-        from toolcat.cli.output import err_console
-
-        if not err_console.is_terminal:
-            return
-        if self._progress is None:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-            # the model encodes texts, several per tool (name and description, parameters):
-            # the count says texts, so 7,926 of them for 4,076 tools is not read as tools
-            self._progress = Progress("encoding the tools' texts", BarColumn(),
-                                      MofNCompleteColumn(), "texts", TimeRemainingColumn(),
-                                      console=err_console, transient=True)
-            self._progress.start()
-            self._task = self._progress.add_task("encode", total=total)
-        self._progress.update(self._task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-
-
 def search(
     query: SearchArg,
     catalog: CatalogOpt = None,
@@ -131,7 +99,7 @@ def search(
     if tuning is not None and scorer is None:
         scorer = "hybrid"
     learned = build.applied_tuning(learned, scorer, cat.tools, model)
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=scorer in SEMANTIC) as bar:
         options = _options(scorer, model, device, bar)
         chosen: Any = None
         if scorer is not None:  # from the persisted index when the catalog was seen before
@@ -243,7 +211,7 @@ def pick(
         if scorer != "hybrid":
             note(f"note: {why}")
     learned = build.applied_tuning(build.tuning(tuning, cfg), scorer, cat.tools, model)
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=scorer in SEMANTIC) as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
                             tuning=learned, cut_off=not no_cut,
