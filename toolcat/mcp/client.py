@@ -345,9 +345,11 @@ def _offending_input(exc: Exception) -> str | None:
 
 
 def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
-            ended: str | None = None) -> str | None:
+            ended: str | None = None, when: str = "before it had listed its tools"
+            ) -> str | None:
     """A one-line account of a failure, or None when it is not the server's doing (a bug);
-    `ended` says how a stdio server ended (`exited with status 1`), when it is known."""
+    `ended` says how a stdio server ended (`exited with status 1`), when it is known, and
+    `when` when the connection closed (serve's upstreams: `during the call`)."""
     import httpx2
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
@@ -362,7 +364,7 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
         return f"cannot start MCP server '{spec.label}': {leaf.strerror or leaf}"
     if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
         gone = (ended or "exited") if spec.transport == "stdio" else "closed the connection"
-        return f"{who} {gone} before it had listed its tools"
+        return f"{who} {gone} {when}"
     if isinstance(leaf, MCPError):
         return f"{who} answered with error {leaf.code}: {_short(leaf.error.message)}"
     if isinstance(leaf, httpx2.ConnectError):

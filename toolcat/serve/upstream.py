@@ -215,15 +215,9 @@ class Upstreams:
     def _problem(self, cause: BaseException, spec: ServerSpec, when: str,
                  errlog: IO[str] | StderrTail | None = None) -> str:
         """One line on what went wrong with an upstream, for the client."""
-        from mcp import MCPError
-        from mcp_types import CONNECTION_CLOSED
-
-        if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-            ended = errlog.exit() if isinstance(errlog, StderrTail) else None
-            gone = ("closed the connection" if spec.transport != "stdio"
-                    else ended or "exited")
-            return f"MCP server '{spec.name}' {gone} {when}"
-        return explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
+        ended = errlog.exit() if isinstance(errlog, StderrTail) else None
+        return (explain(cause, spec, self.timeout, ended=ended, when=when)
+                or f"{type(cause).__name__}: {cause}")
 
     def _start(self, spec: ServerSpec) -> _Upstream:
         assert self._group is not None, "use Upstreams as an async context manager"
