@@ -256,9 +256,11 @@ tools:
 RECORDS_SERVER = Path(__file__).resolve().parent / "servers" / "records_server.py"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """The records server's tools as `toolcat import mcp` writes them, and its folder."""
+    """The records server's tools as `toolcat import mcp` writes them, and its folder: imported
+    once a session (a worker's), as seven modules start from it; `records` empties the folder
+    for each test, and changes the document the same way every time."""
     folder = tmp_path_factory.mktemp("records")
     out = import_server(folder.parent / "records.yaml", sys.executable, str(RECORDS_SERVER),
                         str(folder), name="records")
