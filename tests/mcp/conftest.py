@@ -3,6 +3,7 @@ the broken ones; and a check that none of them outlives the tests."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import subprocess
@@ -101,3 +102,35 @@ def http_url() -> Iterator[str]:
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+# what Salesforce's server hit on Node 20: an API newer Node versions have, read at start
+CRASH = 'const util = require("node:util");\nutil.aNewerNodeApi.bind(util);\n'
+
+
+@pytest.fixture(scope="session")
+def running() -> str:
+    """The version of the node on PATH (`v20.19.0`)."""
+    return subprocess.run(["node", "--version"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def package(root: Path, name: str, script: str, *, engines: str | None,
+            file: str = "index.js") -> Path:
+    """Install package `name` into root/node_modules (its bin linked as npm links it)."""
+    folder = root / "node_modules" / name
+    folder.mkdir(parents=True)
+    command = name.rsplit("/", 1)[-1]
+    manifest: dict[str, object] = {"name": name, "version": "1.0.0", "bin": {command: file}}
+    if engines is not None:
+        manifest["engines"] = {"node": engines}
+    (folder / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / file).write_text("#!/usr/bin/env node\n" + script, encoding="utf-8")
+    (folder / file).chmod(0o755)
+    (root / "node_modules" / ".bin").mkdir(exist_ok=True)
+    (root / "node_modules" / ".bin" / command).symlink_to(folder / file)
+    return folder / file
+
+
+def newer_than(version: str) -> str:
+    return f">={int(version.lstrip('v').split('.')[0]) + 1}"

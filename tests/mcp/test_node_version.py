@@ -6,14 +6,11 @@ packages are tiny real ones written by the tests, started by the real node and n
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from tests.mcp.conftest import START_TIMEOUT
+from tests.mcp.conftest import CRASH, START_TIMEOUT, newer_than, package
 from toolcat.mcp.node import node_hint
 from toolcat.mcp.servers import ServerSpec
 
@@ -23,36 +20,6 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("node") is None or shutil.which("npx") is None,
                        reason="node (and npx) is not installed"),
 ]
-
-# what Salesforce's server hit on Node 20: an API newer Node versions have, read at start
-CRASH = 'const util = require("node:util");\nutil.aNewerNodeApi.bind(util);\n'
-
-
-@pytest.fixture(scope="module")
-def running() -> str:
-    return subprocess.run(["node", "--version"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-
-
-def package(root: Path, name: str, script: str, *, engines: str | None,
-            file: str = "index.js") -> Path:
-    """Install package `name` into root/node_modules (its bin linked as npm links it)."""
-    folder = root / "node_modules" / name
-    folder.mkdir(parents=True)
-    command = name.rsplit("/", 1)[-1]
-    manifest: dict[str, object] = {"name": name, "version": "1.0.0", "bin": {command: file}}
-    if engines is not None:
-        manifest["engines"] = {"node": engines}
-    (folder / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
-    (folder / file).write_text("#!/usr/bin/env node\n" + script, encoding="utf-8")
-    (folder / file).chmod(0o755)
-    (root / "node_modules" / ".bin").mkdir(exist_ok=True)
-    (root / "node_modules" / ".bin" / command).symlink_to(folder / file)
-    return folder / file
-
-
-def newer_than(version: str) -> str:
-    return f">={int(version.lstrip('v').split('.')[0]) + 1}"
 
 
 def failure(run, *command: str) -> str:

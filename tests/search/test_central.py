@@ -81,4 +81,4 @@ def test_a_bare_server_name_is_no_word_evidence_for_the_tools_that_repeat_it(run
     found = _top3(run, "monday", "fresh2")
     assert all(t["server"] == "monday" for t in found)
     assert not any("monday" in t["name"] for t in found)
-    assert all("terms no query term (0.0)" in t["reason"] for t in found)
+    assert all("lexical 0.0 (BM25F: no term matched)" in t["reason"] for t in found)

@@ -81,14 +81,19 @@ def test_encoding_reports_its_progress_to_the_caller(embedder, tmp_path, monkeyp
 
 
 @pytest.mark.semantic
-def test_the_cli_draws_a_progress_bar_only_on_a_terminal(tmp_path):
+def test_the_cli_says_the_model_loads_and_draws_a_bar_only_on_a_terminal(tmp_path):
     catalog = tmp_path / "tools.json"
     catalog.write_text(json.dumps([{"name": f"tool_{i}", "description": f"Thing {i}."}
                                    for i in range(600)]))
     args = ["pick", "thing 5", "-c", str(catalog), "--scorer", "semantic", "--device", "cpu"]
     shown = on_terminal(*args, stream="stderr", columns=120,
                         env={"TOOLCAT_CACHE_DIR": str(tmp_path / "c1")})
-    assert "encoding the tools' texts" in shown and " texts" in shown
+    # while the model loads, a status line says so and what comes next; then the bar
+    assert "loading the embedding model, then encoding 600 new tools (once) ..." in shown
+    assert "encoding the tools" in shown and "600/600" in shown
+    quiet = on_terminal(*args, "--json", stream="stderr", columns=120,
+                        env={"TOOLCAT_CACHE_DIR": str(tmp_path / "c1")})
+    assert quiet == ""  # --json: nothing on stderr, a terminal or not
     env = {**os.environ, "PYTHONPATH": str(REPO), "TOOLCAT_CACHE_DIR": str(tmp_path / "c2")}
     piped = subprocess.run([sys.executable, "-m", "toolcat", *args], capture_output=True,
                            text=True, check=True, timeout=120, env=env)

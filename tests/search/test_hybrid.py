@@ -43,4 +43,8 @@ def test_the_reason_weighs_lexical_against_semantic_evidence(demo, shared_cache)
     details = best.details
     assert details["matched"]["drop"][0] == "name"
     assert details["lexical_evidence"] > 0 and 0 < details["cosine"] < 1
-    assert best.reason.startswith(("lexical evidence leads", "semantic evidence leads"))
+    # each figure says what it is: BM25F's terms, the cosine and the weight it is scaled by
+    assert best.reason.startswith(f"lexical {details['lexical_evidence']:.1f} (BM25F of the "
+                                  "terms drop")
+    assert (f" + semantic {details['semantic_evidence']:.1f} (cosine {details['cosine']:.2f} "
+            "× 12)") in best.reason

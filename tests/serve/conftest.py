@@ -18,12 +18,13 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from tests.mcp.conftest import (  # noqa: F401 - http_url: the demo server over HTTP
+from tests.mcp.conftest import (  # noqa: F401 - http_url, running: fixtures
     BROKEN,
     DEMO,
     START_TIMEOUT,
     assert_no_servers_left,
     http_url,
+    running,
 )
 
 pytest.importorskip("mcp")
@@ -255,9 +256,11 @@ tools:
 RECORDS_SERVER = Path(__file__).resolve().parent / "servers" / "records_server.py"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """The records server's tools as `toolcat import mcp` writes them, and its folder."""
+    """The records server's tools as `toolcat import mcp` writes them, and its folder: imported
+    once a session (a worker's), as seven modules start from it; `records` empties the folder
+    for each test, and changes the document the same way every time."""
     folder = tmp_path_factory.mktemp("records")
     out = import_server(folder.parent / "records.yaml", sys.executable, str(RECORDS_SERVER),
                         str(folder), name="records")

@@ -5,12 +5,14 @@ it ended (its exit status), through serve to the SDK's client."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
 
+from tests.mcp.conftest import CRASH, newer_than, package
 from tests.serve.conftest import BROKEN, served, text
 
 pytestmark = pytest.mark.mcp
@@ -67,3 +69,38 @@ def test_a_server_that_fails_to_start_is_quoted_with_its_exit_status(failing_cat
     errors = [json.loads(line)["error"] for line in log.read_text().splitlines()
               if json.loads(line)["event"] == "call"]
     assert errors == [node, usage, crash]
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="node (and npx) is not installed")
+def test_an_npm_upstream_that_needs_a_newer_node_says_so_as_import_does(
+        run, fast_profile, tmp_path, monkeypatch, running):
+    """The tiny package of tests/mcp/test_node_version.py, started by serve as an upstream:
+    the call's error names the Node version it needs, in the words `import mcp` uses."""
+    needs = newer_than(running)
+    package(tmp_path, "crash-on-old-node", CRASH, engines=needs)
+    catalog = tmp_path / "node.yaml"
+    catalog.write_text(
+        "servers:\n  - {name: old, mcp: {transport: stdio, command: npx, "
+        f"args: [--no-install, crash-on-old-node], cwd: {str(tmp_path)!r}}}}}\n"
+        "tools:\n  - {name: start_old, server: old, description: 'Start a server that needs "
+        "a newer Node.', parameters: {type: object}, annotations: {readOnlyHint: true}}\n")
+    hint = (f"; crash-on-old-node 1.0.0 needs Node {needs} (its package.json's "
+            f"engines.node), this machine has {running}")
+
+    async def session() -> str:
+        async with served("-c", str(catalog), "-p", str(fast_profile), "--mode", "call",
+                          "--call-timeout", "60") as client:
+            result = await client.call_tool("call_tool", {"name": "start_old",
+                                                          "arguments": {}})
+            assert result.is_error
+            return text(result)
+
+    said = anyio.run(session)
+    assert said.startswith("cannot start MCP server 'old': MCP server 'old' exited with "
+                           "status 1 before it had started; its stderr says: "), said
+    assert said.endswith(hint), said
+    monkeypatch.chdir(tmp_path)
+    imported = run("import", "mcp", "--timeout", "60", "--", "npx", "--no-install",
+                   "crash-on-old-node")
+    assert imported.exit_code == 2
+    assert imported.stderr.strip().endswith(hint), imported.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
-from toolcat.search import SCORERS
+from toolcat.search import SCORERS, SEMANTIC
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -76,7 +77,7 @@ def bench(
     MRR, nDCG@k, abstention, cost; compare runs; fail CI under a bar."""
     from toolcat.bench.plan import plan_bench, run_plan
     from toolcat.cli import build
-    from toolcat.cli.output import check_output, console, note, warn, write_output
+    from toolcat.cli.output import check_output, err_console, note, warn, write_output
     from toolcat.errors import UsageError
 
     if json_ and markdown:
@@ -107,7 +108,7 @@ def bench(
     if plan.scorer_reason and not json_:
         note(f"scorer {plan.scorers[0]}: {plan.scorer_reason}")
 
-    with progress_bar(shown=not json_ and console.is_terminal) as progress:
+    with progress_bar(shown=not json_ and err_console.is_terminal) as progress:
         outcome = run_plan(plan, progress)
     show(outcome, len(plan.bars), json_=json_, markdown=markdown, misses=misses)
     if plot is not None:
@@ -155,7 +156,10 @@ def progress_bar(*, shown: bool) -> Iterator[Progress | None]:
              console=err_console, transient=True) as bar:
 
         def advance(scorer: str, done: int, total: int) -> None:
-            label = f"{scorer}: indexing" if done == 0 else scorer
+            # a run of a semantic scorer is named `hybrid`, `hybrid@MODEL` or `hybrid+tuning`
+            loads = re.split(r"[@+]", scorer, maxsplit=1)[0] in SEMANTIC
+            label = scorer if done else (f"{scorer}: loading the embedding model, indexing"
+                                         if loads else f"{scorer}: indexing")
             if scorer not in tasks:
                 tasks[scorer] = bar.add_task(label, total=total)
             bar.update(tasks[scorer], completed=done, description=label)

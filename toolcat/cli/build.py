@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,6 +137,15 @@ def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
     for warning in built.warnings:
         warn(str(warning))
     return built
+
+
+def ranking_status(resolver: Resolver, *, shown: bool) -> AbstractContextManager[None]:
+    """A status line on stderr while `resolver` first ranks the catalog, when its scorer may
+    load the embedding model (toolcat.cli.encoding.loading_status)."""
+    from toolcat.cli.encoding import loading_status
+    from toolcat.search import SEMANTIC
+
+    return loading_status(shown=shown, loads=resolver.scorer_name in SEMANTIC)
 
 
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from toolcat.cli.encoding import EncodingBar
 from toolcat.cli.options import CatalogOpt, JsonOpt, ShapeOpt
-from toolcat.cli.search_cmds import DeviceOpt, EncodingBar, ModelOpt, _options
+from toolcat.cli.search_cmds import DeviceOpt, ModelOpt, _options
 
 # The core is imported inside the command, so `toolcat --help` stays fast.
 
@@ -29,7 +30,7 @@ def index(
     from toolcat.wording import plural
 
     cat = build.load(catalog, shape)
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=True) as bar:
         done = index_catalog(cat, **_options("hybrid", model, device, bar))
         served = with_virtual_tools(cat)
         if served is not cat:  # serve searches get_prompt and get_resource with the rest

@@ -86,7 +86,8 @@ def render(
         get_format(format_)
     if output is not None:
         check_output(output)  # before any work; the inputs are protected when it is written
-    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe, tuning)
+    cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe, tuning,
+                                      json_=json_)
     inp = from_resolution(resolution, cat.documents, format=format_, model=model,
                           prefix=_prefix())
     rendered = render_request(inp, provider, encoding)
@@ -131,15 +132,16 @@ def _prefix() -> PrefixPolicy:
 
 
 def _resolve(query: str, profile: str | None, catalog: list[str] | None,
-             shape: str | None, allow_unsafe: bool, tuning: Path | None = None,
-             ) -> tuple[Catalog, Profile, Resolution]:
+             shape: str | None, allow_unsafe: bool, tuning: Path | None = None, *,
+             json_: bool = False) -> tuple[Catalog, Profile, Resolution]:
     from toolcat.cli import build
 
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
     resolver = build.resolver(cat, chosen, tuning, cfg)
-    return cat, chosen, resolver.resolve(query)
+    with build.ranking_status(resolver, shown=not json_):
+        return cat, chosen, resolver.resolve(query)
 
 
 def _render_json(rendered: Rendered, resolution: Resolution, profile: Profile,
@@ -379,7 +381,8 @@ def tokens(
         request_provider(provider)
     visible = None
     if query is not None:
-        cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe)
+        cat, chosen, resolution = _resolve(query, profile, catalog, shape, allow_unsafe,
+                                          json_=json_)
         model = model or model_id(chosen)
     else:
         cat = build.load(catalog, shape)

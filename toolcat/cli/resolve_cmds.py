@@ -81,7 +81,8 @@ def resolve(
     cat = build.load(catalog, shape, cfg=cfg)
     resolver = build.resolver(cat, chosen, tuning, cfg)
     if script is None:
-        resolution = resolver.resolve(text)
+        with build.ranking_status(resolver, shown=not json_):
+            resolution = resolver.resolve(text)
         if json_:
             from toolcat.cli.output import print_json
 
@@ -89,7 +90,8 @@ def resolve(
         else:
             _print_resolution(resolution)
         return
-    session = Session(cat, chosen, text, resolver=resolver)
+    with build.ranking_status(resolver, shown=not json_):
+        session = Session(cat, chosen, text, resolver=resolver)
     initial = session.resolution
     done = session.run(script.calls)
     refused = sum(step.refused for step in done)

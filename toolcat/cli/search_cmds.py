@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from toolcat.cli.encoding import EncodingBar
 from toolcat.cli.options import AllowUnsafeOpt, CatalogOpt, JsonOpt, ShapeOpt, TuningOpt
 from toolcat.search import SCORERS, SEMANTIC
 
@@ -70,39 +71,6 @@ def _options(scorer: str | None, model: str | None, device: str | None = None,
     return options
 
 
-class EncodingBar:
-    """A progress bar on stderr while tools are encoded, only when stderr is a terminal;
-    the core reports progress through the callback and never prints."""
-
-    def __init__(self) -> None:
-        self._progress: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> EncodingBar:
-        return self
-
-    def __call__(self, done: int, total: int) -> None:
-        from toolcat.cli.output import err_console
-
-        if not err_console.is_terminal:
-            return
-        if self._progress is None:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-            # the model encodes texts, several per tool (name and description, parameters):
-            # the count says texts, so 7,926 of them for 4,076 tools is not read as tools
-            self._progress = Progress("encoding the tools' texts", BarColumn(),
-                                      MofNCompleteColumn(), "texts", TimeRemainingColumn(),
-                                      console=err_console, transient=True)
-            self._progress.start()
-            self._task = self._progress.add_task("encode", total=total)
-        self._progress.update(self._task, completed=done)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-
-
 def search(
     query: SearchArg,
     catalog: CatalogOpt = None,
@@ -131,7 +99,7 @@ def search(
     if tuning is not None and scorer is None:
         scorer = "hybrid"
     learned = build.applied_tuning(learned, scorer, cat.tools, model)
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=scorer in SEMANTIC) as bar:
         options = _options(scorer, model, device, bar)
         chosen: Any = None
         if scorer is not None:  # from the persisted index when the catalog was seen before
@@ -243,7 +211,7 @@ def pick(
         if scorer != "hybrid":
             note(f"note: {why}")
     learned = build.applied_tuning(build.tuning(tuning, cfg), scorer, cat.tools, model)
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=scorer in SEMANTIC) as bar:
         result = pick_tools(query, cat, max_candidates=max_candidates, min_score=min_score,
                             allow_unsafe=allow_unsafe, scorer=scorer, timeout_ms=timeout_ms,
                             tuning=learned, cut_off=not no_cut,
@@ -277,13 +245,18 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
     else:
         console.print(f"{result.message}:", markup=False)
     width = max((len(p.tool.qualified_name) for p in result.picks), default=0)
+    shared = _shared_clauses([p.reason for p in result.picks]) if explain else []
+    if shared:
+        console.print(f"   why, for every pick: {'; '.join(shared)}", markup=False,
+                      soft_wrap=True)
     for item in result.picks:
         console.print(f"{item.rank}. [bold]{item.tool.qualified_name:<{width}}[/]  "
                       f"{item.score:.2f}{_safety_mark(item.tool)}", highlight=False)
         if explain:
             origin = item.provenance.get("origin")
             where = f"{origin['file']}:{origin['line']}:{origin['column']}" if origin else "-"
-            console.print(f"   why: {item.reason}", markup=False, soft_wrap=True)
+            own = [c for c in item.reason.split(CLAUSE) if c not in shared]
+            console.print(f"   why: {CLAUSE.join(own)}", markup=False, soft_wrap=True)
             tuned_by = f", tuning {tuning}" if tuning else ""
             model = item.provenance["details"].get("model")
             ranked_by = f", model {str(model).split('@')[0]}" if model else ""
@@ -293,6 +266,35 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
     if result.excluded_unsafe and not result.timed_out and (
             explain or (not result.fits and result.best_unsafe is None)):
         console.print(_unsafe_left_out(result), markup=False, soft_wrap=True)
+    # `hybrid`, or `hybrid+tuning` with a tuning's clauses after the same two parts
+    scorers = {str(p.provenance.get("scorer")).split("+")[0] for p in result.picks}
+    if explain and len(scorers) == 1 and (scorer := scorers.pop()) in EVIDENCE_LEGEND:
+        console.print(f"how to read why ({scorer}): {EVIDENCE_LEGEND[scorer]}", markup=False,
+                      soft_wrap=True)
+
+
+CLAUSE = "; "  # what separates the clauses of a reason
+# What the figures of an evidence scorer's reasons are, said once under the picks rather than
+# in every reason: hybrid.why writes `lexical 6.9 (BM25F of the terms ...) + semantic 7.7
+# (cosine 0.64 × 12)`, and each further clause ends with the evidence it adds, `(+1.0)`.
+_EVIDENCE = (
+    "the figures are evidence in nats, and the score grows with their sum (a sum of 5 scores "
+    "0.5, of 10 scores 0.89); lexical is BM25F: the request's terms (its words, stemmed) found "
+    "in the tool's name, title, description and parameters, a rare term counting more than a "
+    "common one; semantic is the cosine similarity of the request and the tool's text under "
+    "the embedding model, times the weight after it; a signed figure at the end of a clause "
+    "is what that rule adds or takes away")
+EVIDENCE_LEGEND = {"hybrid": _EVIDENCE, "cascade": _EVIDENCE}
+
+
+def _shared_clauses(reasons: list[str]) -> list[str]:
+    """The clauses (CLAUSE-separated) that every one of two or more reasons has word for
+    word, as the first reason orders them: said once, not once per pick."""
+    if len(reasons) < 2:
+        return []
+    others = [set(reason.split(CLAUSE)) for reason in reasons[1:]]
+    return [clause for clause in dict.fromkeys(reasons[0].split(CLAUSE))
+            if all(clause in other for other in others)]
 
 
 def _unsafe_left_out(result: PickResult) -> str:

@@ -45,8 +45,9 @@ def tune(
     """Learn from the requests a catalog really gets; -o writes the tuning file that pick,
     search, resolve, render and bench take with --tuning; --cv K says how much it helps."""
     from toolcat.cli import build
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.cli.output import check_output, note, print_json, warn, write_output
-    from toolcat.cli.search_cmds import EncodingBar, _options
+    from toolcat.cli.search_cmds import _options
     from toolcat.errors import UsageError
     from toolcat.tune import cross_validate, dumps, learn, prepare_material, read_sources
     from toolcat.tune.usage import KINDS
@@ -65,7 +66,7 @@ def tune(
         raise UsageError("no request names a tool of the catalog: nothing to learn from",
                          hint="give -q with a query set, call log or transcripts, or write "
                          "example_requests on the tools")
-    with EncodingBar() as bar:
+    with EncodingBar(shown=not json_, loads=True) as bar:
         material = prepare_material(cat, usage, **_options("hybrid", model, device, bar))
     for bounded in material.bounded[:MAX_WARNED]:
         warn(f"{bounded.source}: example requests of {bounded.tool} bounded, "

@@ -158,8 +158,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            raise ServerError(problem + seen.detail() + _stderr_said(errlog, spec, cause)
-                              + _node_said(errlog, spec, cause)) from None
+            raise ServerError(problem + seen.detail()
+                              + start_failure_detail(errlog, spec, cause)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
@@ -345,9 +345,11 @@ def _offending_input(exc: Exception) -> str | None:
 
 
 def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
-            ended: str | None = None) -> str | None:
+            ended: str | None = None, when: str = "before it had listed its tools"
+            ) -> str | None:
     """A one-line account of a failure, or None when it is not the server's doing (a bug);
-    `ended` says how a stdio server ended (`exited with status 1`), when it is known."""
+    `ended` says how a stdio server ended (`exited with status 1`), when it is known, and
+    `when` when the connection closed (serve's upstreams: `during the call`)."""
     import httpx2
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
@@ -362,7 +364,7 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
         return f"cannot start MCP server '{spec.label}': {leaf.strerror or leaf}"
     if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
         gone = (ended or "exited") if spec.transport == "stdio" else "closed the connection"
-        return f"{who} {gone} before it had listed its tools"
+        return f"{who} {gone} {when}"
     if isinstance(leaf, MCPError):
         return f"{who} answered with error {leaf.code}: {_short(leaf.error.message)}"
     if isinstance(leaf, httpx2.ConnectError):
@@ -414,6 +416,16 @@ def stderr_tail(errlog: Any) -> str:
         shown = meaningful_lines(errlog.read(STDERR_READ).splitlines())
     said = " | ".join(_short(line, STDERR_WIDTH) for line in shown)
     return f"; its stderr says: {said}" if said else ""
+
+
+def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
+    """What the message of a server that failed before it was ready adds after saying how it
+    failed: what it wrote on stderr (`_stderr_said`), and for a Node.js server that ended
+    early, whether the Node version is the cause (`_node_said`). Every place that starts a
+    server (`import mcp`, serve's upstreams) says it through this function, so they say the
+    same. It may wait for the server's stderr to be read and run `node --version`: a few
+    seconds at the most (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
+    return _stderr_said(errlog, spec, cause) + _node_said(errlog, spec, cause)
 
 
 def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:

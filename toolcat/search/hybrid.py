@@ -426,7 +426,7 @@ class HybridScorer:
                       + f", for the part {part[:80]!r}")
             details = {**details, "part": part, "part_lift": round(lift, 6)}
         if semantic is None:
-            reason = f"{reason.split(' + similarity')[0]}; lexical stage: {self.notice}"
+            reason = f"{reason.split(' + semantic')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
         mapped = (self.verbs.mapped(query, semantic.embedder)
                   if semantic is not None else None)
@@ -435,16 +435,16 @@ class HybridScorer:
         if classified is not None:
             if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
                 reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "
-                          f"action ({AGREEMENT:.1f})")
+                          f"action ({AGREEMENT:+.1f})")
                 details = {**details, "action_evidence": AGREEMENT,
                            "action_read": list(classified)}
         elif mapped is None and index in self.actions.agreeing(query):
-            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
+            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:+.1f})"
             details = {**details, "action_evidence": AGREEMENT}
         if semantic is not None:
             if mapped is not None and self.verbs.evidence(query, semantic.embedder)[index]:
                 reason = (f"{reason}; its name's verb {mapped[1]!r} is the nearest to the "
-                          f"request's {mapped[0]!r} ({AGREEMENT:.1f})")
+                          f"request's {mapped[0]!r} ({AGREEMENT:+.1f})")
                 details = {**details, "verb_evidence": AGREEMENT, "verb": list(mapped)}
             alone = self.servers.alone(query)
             if self.tools[index].server in alone:
@@ -462,7 +462,7 @@ class HybridScorer:
         looks = float(self.centres.look(self.servers.alone(query))[index])
         if looks:
             reason = (f"{reason}; its name's verb reads, lists or searches, as a server's name "
-                      f"alone asks ({looks:.1f})")
+                      f"alone asks ({looks:+.1f})")
             details = {**details, "look_evidence": looks}
         asks = float(self.looks.evidence(part)[index])
         if asks:
@@ -670,13 +670,15 @@ def squash(evidence: np.ndarray) -> np.ndarray:
 
 def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosine: float,
         weight: float, model: str) -> tuple[str, dict[str, Any]]:
-    """The reason and details of a hybrid score: which part leads, and by how much."""
+    """The reason and details of a hybrid score: its two parts in nats, each with what it is
+    made of (`lexical 6.9 (BM25F of the terms open, pull) + semantic 7.7 (cosine 0.64 × 12)`);
+    `pick --explain` says once what the parts mean."""
     semantic = weight * max(cosine, 0.0)
     _, lexical_details = lexical_scorer.explain(query, index)
-    matched = ", ".join(lexical_details["matched"]) or "no query term"
-    lead = "lexical" if lexical >= semantic else "semantic"
-    reason = (f"{lead} evidence leads: terms {matched} ({lexical:.1f}) + "
-              f"similarity {cosine:.2f} ({semantic:.1f})")
+    matched = ", ".join(lexical_details["matched"])
+    words = f"BM25F of the terms {matched}" if matched else "BM25F: no term matched"
+    reason = (f"lexical {lexical:.1f} ({words}) + semantic {semantic:.1f} (cosine "
+              f"{cosine:.2f} × {weight:g})")
     return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
                     "semantic_evidence": round(semantic, 6),
                     "matched": lexical_details["matched"], "model": model}

@@ -104,6 +104,8 @@ def tool_vectors(tools: Sequence[Tool], embedder: Embedder, *, cache: bool = Tru
             if text_key(whole) not in known or text_key(summary) not in known]
     if todo and not encode:
         return None
+    if todo and progress is not None:  # before the model loads: a caller can say what comes
+        progress(0, len(todo))
     encoded = 0
     for start in range(0, len(todo), CHUNK):
         chunk = [pairs[i] for i in todo[start:start + CHUNK]]

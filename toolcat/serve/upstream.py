@@ -21,6 +21,7 @@ Results are relayed as the upstream sent them (content, structuredContent, isErr
 from __future__ import annotations
 
 import contextlib
+import functools
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,7 +34,14 @@ import mcp_types as types
 from anyio.abc import TaskGroup
 
 from toolcat.errors import ServerError
-from toolcat.mcp.client import explain, quiet_sdk_logging, root_cause, stderr_tail, transport
+from toolcat.mcp.client import (
+    explain,
+    quiet_sdk_logging,
+    root_cause,
+    start_failure_detail,
+    stderr_tail,
+    transport,
+)
 from toolcat.mcp.servers import ServerSpec
 from toolcat.mcp.wire import StderrTail, bounded_stdio
 from toolcat.model import Catalog
@@ -207,15 +215,9 @@ class Upstreams:
     def _problem(self, cause: BaseException, spec: ServerSpec, when: str,
                  errlog: IO[str] | StderrTail | None = None) -> str:
         """One line on what went wrong with an upstream, for the client."""
-        from mcp import MCPError
-        from mcp_types import CONNECTION_CLOSED
-
-        if isinstance(cause, MCPError) and cause.code == CONNECTION_CLOSED:
-            ended = errlog.exit() if isinstance(errlog, StderrTail) else None
-            gone = ("closed the connection" if spec.transport != "stdio"
-                    else ended or "exited")
-            return f"MCP server '{spec.name}' {gone} {when}"
-        return explain(cause, spec, self.timeout) or f"{type(cause).__name__}: {cause}"
+        ended = errlog.exit() if isinstance(errlog, StderrTail) else None
+        return (explain(cause, spec, self.timeout, ended=ended, when=when)
+                or f"{type(cause).__name__}: {cause}")
 
     def _start(self, spec: ServerSpec) -> _Upstream:
         assert self._group is not None, "use Upstreams as an async context manager"
@@ -263,10 +265,17 @@ class Upstreams:
                 cause = root_cause(exc)
                 problem = str(cause) if isinstance(cause, ServerError) else \
                     self._problem(cause, spec, "before it had started", errlog)
-                if not upstream.ready.is_set():
+                if upstream.ready.is_set():
+                    detail = _stderr_tail(errlog)
+                else:
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
-                upstream.failure = self.secrets.scrub(problem + _stderr_tail(errlog))
+                    # as `import mcp` says it (the Node version a crash needs among it); in a
+                    # thread, as it may wait on the server's stderr and `node --version`
+                    with anyio.CancelScope(shield=True):
+                        detail = await anyio.to_thread.run_sync(
+                            functools.partial(start_failure_detail, errlog, spec, cause))
+                upstream.failure = self.secrets.scrub(problem + detail)
             finally:
                 upstream.stop.set()
                 upstream.ready.set()
