@@ -12,7 +12,7 @@ keeps it, one tool's text that says it earns it, not the server that works on su
 
 So an extension the request's files and paths end in is read as a server's name is
 (`toolcat.search.hybrid.ServerNames`): every tool of each server whose tools' texts say the
-extension as one (".docx", "*.pptx", "DOCX") gets the idf of a word that as many servers'
+extension as one (".docx", "*.pptx") gets the idf of a word that as many servers'
 tools have, the weight of naming one server when one server says it. An extension more than
 half of the servers say (".json", ".md" in a catalog of file tools) says nothing and gives
 nothing, and so does one no server says.
@@ -48,9 +48,9 @@ _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|www\.|@")
 _FILE = re.compile(r"[\w~-]+(?:\.[\w~-]+)*")
 _EXTENSION = re.compile(r"[A-Za-z][A-Za-z0-9]{1,4}")
 # an extension said in a tool's text: ".docx" after a space, a bracket, a quote or "*", not
-# after a word ("example.com", "document.title" are names); or in capitals ("DOCX files")
-_SAID = re.compile(r"(?<![^\s(\[\"'`*])\.([A-Za-z][A-Za-z0-9]{1,4})(?![\w.-])"
-                   r"|(?<![\w.])([A-Z][A-Z0-9]{2,4})(?![\w.])")
+# after a word ("example.com", "document.title" are names); not a word in capitals ("SQL" is
+# the language as often as the file)
+_SAID = re.compile(r"(?<![^\s(\[\"'`*])\.([A-Za-z][A-Za-z0-9]{1,4})(?![\w.-])")
 _TEXT_ADDRESS = re.compile(r"\S*(?:://|@|www\.)\S*")
 
 
@@ -147,4 +147,4 @@ def _said(tool: Tool) -> set[str]:
     parts = [tool.name, tool.description or ""]
     parts += [text for _, text in parameter_texts(tool.parameters)]
     text = _TEXT_ADDRESS.sub(" ", " ".join(parts)[:TEXT])
-    return {(dotted or capital).lower() for dotted, capital in _SAID.findall(text)}
+    return {dotted.lower() for dotted in _SAID.findall(text)}
