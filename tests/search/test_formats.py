@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from toolcat.model import Tool
+from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.formats import Formats, extensions
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
@@ -30,6 +31,10 @@ def test_the_extensions_of_the_files_a_request_names(request_: str, expected: li
     assert extensions(request_) == expected
 
 
+def _formats(tools: list[Tool]) -> Formats:
+    return Formats(tools, BM25Scorer(tools))
+
+
 def _catalog() -> list[Tool]:
     return [
         Tool(name="list_available_documents", server="word",
@@ -43,7 +48,7 @@ def _catalog() -> list[Tool]:
 
 
 def test_every_tool_of_the_server_that_speaks_of_the_extension_gets_a_server_names_weight():
-    formats = Formats(_catalog())
+    formats = _formats(_catalog())
     found = formats.evidence("bin the third paragraph of cover-letter.docx")
     weight = math.log(1 + (4 - 1 + 0.5) / 1.5)  # one server of four says ".docx"
     assert found.tolist() == pytest.approx([weight, weight, 0.0, 0.0, 0.0])
@@ -59,17 +64,17 @@ def test_every_tool_of_the_server_that_speaks_of_the_extension_gets_a_server_nam
     "bin the third paragraph",  # no file at all
 ])
 def test_a_file_no_server_speaks_of_as_one_gives_nothing(request_: str) -> None:
-    assert not Formats(_catalog()).evidence(request_).any()
+    assert not _formats(_catalog()).evidence(request_).any()
 
 
 def test_an_extension_most_servers_speak_of_or_a_catalog_of_one_server_gives_nothing():
     common = [Tool(name=f"t{i}", server=f"s{i}", description="Reads .json files.")
               for i in range(3)] + [Tool(name="other", server="o", description="Other.")]
-    assert not Formats(common).evidence("load config.json").any()
+    assert not _formats(common).evidence("load config.json").any()
     alone = [Tool(name="list_available_documents", server="word",
                   description="List all .docx files.")]
-    assert not Formats(alone).evidence("open a.docx").any()
-    assert Formats([]).evidence("open a.docx").tolist() == []
+    assert not _formats(alone).evidence("open a.docx").any()
+    assert _formats([]).evidence("open a.docx").tolist() == []
 
 
 @pytest.mark.semantic

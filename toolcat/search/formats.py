@@ -20,10 +20,12 @@ nothing, and so does one no server says.
 Both sides are read narrowly. A request's file is a white-space separated piece that is not a
 URL or an e-mail address and is a path ("~/contracts/msa.docx", "./dist/app.tar.gz") or a file
 name whose extension one of the catalog's servers says ("board-update.pptx"; "acme.io" is a
-domain where no server speaks of ".io" files). A catalog's extensions are read once per
-catalog, on the first request that names a file, from its tools' names, descriptions and
-parameters' descriptions, their URLs and e-mail addresses left out, at most TEXT characters
-of each tool.
+domain where no server speaks of ".io" files). The tools read for an extension are those
+BM25F indexes its word for (at most POSTINGS: a word more tools have is nobody's format), in
+their names, descriptions and parameters' descriptions, their URLs and e-mail addresses left
+out, at most TEXT characters of each; the servers found are kept for the process, so a request
+costs a pass over its own words, and the first that names an extension a pass over the tools
+that have its word.
 """
 
 from __future__ import annotations
@@ -35,12 +37,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
-from toolcat.search.text import parameter_texts
+from toolcat.search.text import parameter_texts, stem
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from toolcat.search.bm25 import BM25Scorer
+
 TEXT = 4000  # characters of a tool's text read for the extensions it says
+POSTINGS = 2000  # tools that have the extension's word, at most, read for it
+KEPT = 10_000  # extensions whose servers are kept in a process
 PIECES = 64  # white-space separated pieces of a request read
 _EDGES = "\"'`()[]{}<>,;:!?*"
 # a request's piece that is a URL or an e-mail address names no file
@@ -73,28 +79,44 @@ class Formats:
     """The servers whose tools say each file extension, and the evidence a request's files
     give their tools (see the module docstring)."""
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
+    def __init__(self, tools: Sequence[Tool], lexical: BM25Scorer) -> None:
         self._tools = tools
-        self._said: dict[str, frozenset[str]] | None = None  # extension -> servers saying it
-        self._members: dict[str, list[int]] = {}
-        self._servers = 0
+        self._lexical = lexical
+        self._servers: np.ndarray | None = None  # each tool's server
+        self._count = 0  # distinct servers
+        self._said: dict[str, frozenset[str]] = {}  # extension -> the servers saying it
         self._lock = threading.Lock()
 
-    def _catalog(self) -> dict[str, frozenset[str]]:
+    def _saying(self, extension: str) -> frozenset[str]:
+        """The servers whose tools write `extension` as one: among the tools BM25F indexes
+        the word for, at most POSTINGS of them (a word more tools have is no format of a few
+        servers)."""
+        known = self._said.get(extension)
+        if known is not None:
+            return known
+        found: set[str] = set()
+        term = self._lexical.term_id(stem(extension))
+        if term is not None:
+            index = self._lexical.index
+            holders = index.indices[index.indptr[term]:index.indptr[term + 1]]
+            if len(holders) <= POSTINGS:
+                found = {self._tools[i].server for i in holders.tolist()
+                         if self._tools[i].server and extension in _said(self._tools[i])}
         with self._lock:
-            if self._said is None:
-                said: dict[str, set[str]] = {}
-                members: dict[str, list[int]] = {}
-                for i, tool in enumerate(self._tools):
-                    if not tool.server:
-                        continue
-                    members.setdefault(tool.server, []).append(i)
-                    for extension in _said(tool):
-                        said.setdefault(extension, set()).add(tool.server)
-                self._members = members
-                self._servers = len(members)
-                self._said = {e: frozenset(s) for e, s in said.items()}
-            return self._said
+            if len(self._said) >= KEPT:  # bounded: requests may come from strangers
+                self._said.clear()
+            self._said[extension] = frozenset(found)
+        return frozenset(found)
+
+    def _members(self) -> np.ndarray:
+        import numpy as np
+
+        with self._lock:
+            if self._servers is None:
+                servers = np.array([t.server or "" for t in self._tools], dtype=object)
+                self._count = len(set(servers.tolist()) - {""})
+                self._servers = servers
+            return self._servers
 
     def named(self, request: str) -> dict[str, frozenset[str]]:
         """Each extension of a file `request` names that the catalog's servers say, with the
@@ -104,19 +126,19 @@ class Formats:
         found = extensions(request)
         if not found:
             return {}
-        said = self._catalog()
-        if self._servers < 2:
+        self._members()
+        if self._count < 2:
             return {}
         named: dict[str, frozenset[str]] = {}
         for extension in found:
-            servers = said.get(extension, frozenset())
-            if servers and 2 * len(servers) <= self._servers:
+            servers = self._saying(extension)
+            if servers and 2 * len(servers) <= self._count:
                 named[extension] = servers
         return named
 
     def weight(self, servers: int) -> float:
         """The idf of a word that `servers` of the catalog's servers have."""
-        return math.log(1 + (self._servers - servers + 0.5) / (servers + 0.5))
+        return math.log(1 + (self._count - servers + 0.5) / (servers + 0.5))
 
     def evidence(self, request: str) -> np.ndarray:
         """For each tool, the weight of the rarest extension its server says among the files
@@ -124,11 +146,12 @@ class Formats:
         import numpy as np
 
         found = np.zeros(len(self._tools))
-        for servers in self.named(request).values():
-            weight = self.weight(len(servers))
-            for server in servers:
-                rows = self._members[server]
-                found[rows] = np.maximum(found[rows], weight)
+        named = self.named(request)
+        if named:
+            members = self._members()
+            for servers in named.values():
+                rows = np.isin(members, list(servers))
+                found[rows] = np.maximum(found[rows], self.weight(len(servers)))
         return found
 
     def explained(self, request: str, index: int) -> tuple[float, str]:

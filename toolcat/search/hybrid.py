@@ -146,7 +146,7 @@ class HybridScorer:
         self.states = States(self.tools, lexical)
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
-        self.formats = Formats(self.tools)
+        self.formats = Formats(self.tools, lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
