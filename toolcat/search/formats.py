@@ -69,8 +69,8 @@ def extensions(request: str) -> list[str]:
         if "." not in core or _ADDRESS.search(core):
             continue
         tail = core.rstrip("/").rsplit("/", 1)[-1]
-        stem, _, suffix = tail.rpartition(".")
-        if _FILE.fullmatch(stem) and _EXTENSION.fullmatch(suffix):
+        base, _, suffix = tail.rpartition(".")
+        if _FILE.fullmatch(base) and _EXTENSION.fullmatch(suffix):
             found.setdefault(suffix.lower())
     return list(found)
 
