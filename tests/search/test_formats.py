@@ -1,5 +1,5 @@
 """A file a request names says, by its extension, which server reads it
-(toolcat.search.formats). Model-free, but for the last two tests, which rank real catalogs'
+(toolcat.search.formats). Model-free, but for the last three tests, which rank real catalogs'
 tools through the CLI."""
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ def test_an_extension_most_servers_speak_of_or_a_catalog_of_one_server_gives_not
 
 
 @pytest.mark.semantic
+@pytest.mark.timeout(1200)  # encodes fresh6's 596 tools once, on a CPU shared with other tests
 @pytest.mark.usefixtures("shared_cache")
 @pytest.mark.skipif(not (DATA / "fresh6-catalog.json").exists(),
                     reason="the real-server set is absent")
@@ -91,6 +92,17 @@ def test_a_word_document_named_by_its_path_brings_the_word_server_first_and_says
     assert picks[0]["server"] == "word"  # rootly:list_audits came first
     assert picks[0]["provenance"]["details"]["format_evidence"] > 2
     assert "a .docx file" in picks[0]["reason"]
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+def test_a_file_the_request_moves_brings_the_server_that_speaks_of_its_format_first(run):
+    result = run("pick", "create an archive folder and move old.csv into it", "-c", "demo",
+                 "-k", "2", "--json", "--explain")
+    assert result.exit_code == 0, result.output
+    first = json.loads(result.output)["picks"][0]
+    assert first["name"] == "move_file"  # the database's export_query_to_csv came first
+    assert first["provenance"]["details"]["format_evidence"] > 0
 
 
 @pytest.mark.semantic
