@@ -58,6 +58,7 @@ from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
+from toolcat.search.formats import Formats
 from toolcat.search.looking import Looks
 from toolcat.search.number import Number
 from toolcat.search.orders import states
@@ -145,6 +146,7 @@ class HybridScorer:
         self.states = States(self.tools, lexical)
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
+        self.formats = Formats(self.tools, lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
@@ -238,6 +240,7 @@ class HybridScorer:
                              + self._action(q, semantic) + self.focus.evidence(reading)
                              + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
+                             + self.formats.evidence(q)
                              + self.centres.look(self.servers.alone(q))
                              + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
@@ -502,6 +505,10 @@ class HybridScorer:
         if valued:
             reason = f"{reason}; {said} ({valued:+.1f})"
             details = {**details, "value_evidence": round(valued, 6)}
+        formatted, said = self.formats.explained(part, index)
+        if formatted:
+            reason = f"{reason}; {said} ({formatted:.1f})"
+            details = {**details, "format_evidence": round(formatted, 6)}
         phrased = self._phrased(part, index)
         if phrased:
             verb_phrase = phrase(part)
