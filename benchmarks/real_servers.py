@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 import toolcat  # noqa: E402
 from toolcat.catalog.load import load_catalog  # noqa: E402
-from toolcat.search import build_scorer, score_many  # noqa: E402
+from toolcat.search import SEMANTIC, build_scorer, score_many  # noqa: E402
 from toolcat.search.cut import fit  # noqa: E402
 
 SLOTS = 5
@@ -128,7 +128,9 @@ def main() -> None:
         print(f"\n{half}: {len(catalog.tools)} tools, {len(items)} requests")
         print(f"  {'scorer':<10} {'first':>6} {'top5':>6} {'nDCG@10':>8} {'cut top5':>9} "
               f"{'kept':>5}")
-        for name, model in [(n, m) for n in args.scorers for m in args.model]:
+        # a scorer without a model (bm25) is measured once, whatever --model names
+        runs = [(n, m) for n in args.scorers for m in (args.model if n in SEMANTIC else [None])]
+        for name, model in runs:
             row = measure(list(catalog.tools), items, name, args.misses, model)
             label = f"{name}@{model}" if model and len(args.model) > 1 else name
             print(f"  {label:<10} {row['first']:6.3f} {row['top5']:6.3f} {row['ndcg@10']:8.3f} "
