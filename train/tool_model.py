@@ -32,8 +32,9 @@ BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss
         --fused 1.0 --dense-too --steps 210 --threads 1 --cache DIR --out A.npz
 
 trains on those real-server halves as well (fit A of docs/search.md's ship rule) and measures
-the others (dev, fresh2, fresh4: fit B trains on them and measures these); heldout is never
-trained on.
+the others (dev, fresh2, fresh4, fresh7: fit B trains on them and measures these); heldout is
+never trained on. `--rank 16` and `--top 3` give the update more capacity (rank, and the top
+layers it changes: the file grows in proportion to each).
 
     nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
 
@@ -66,7 +67,7 @@ MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 # `--halves` trains on some whole (no split by tool: a half is the unit held out) and measures
 # the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
-REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
@@ -222,19 +223,21 @@ class LoRA:
 
 class Lower:
     """The frozen lower layers' output for each request of a set (the ones trained on or
-    measured), computed once: training and measuring then run only the top TOP layers."""
+    measured), computed once: training and measuring then run only the `top` layers."""
 
-    def __init__(self, model: Any, data: LabeledSet, cache: Path | None = None) -> None:
+    def __init__(self, model: Any, data: LabeledSet, cache: Path | None = None,
+                 top: int = TOP) -> None:
         import hashlib
 
         import torch
 
         self.model = model
+        self.top = top
         rows = sorted(set(data.train) | set(data.test))
         self.at = {i: j for j, i in enumerate(rows)}
         self.states: list[Any] = []
         self.sizes: list[int] = []
-        key = hashlib.sha256(json.dumps([LAYERS - TOP, MAX_TOKENS, [data.texts[i] for i in rows]]
+        key = hashlib.sha256(json.dumps([LAYERS - top, MAX_TOKENS, [data.texts[i] for i in rows]]
                                         ).encode()).hexdigest()[:16]
         stored = cache / f"{data.name}-{key}.pt" if cache else None
         if stored and stored.exists():
@@ -249,7 +252,7 @@ class Lower:
                 mask = features["attention_mask"][:, :MAX_TOKENS]
                 out = bert(input_ids=ids, attention_mask=mask,
                            token_type_ids=torch.zeros_like(ids), output_hidden_states=True)
-                hidden = out.hidden_states[LAYERS - TOP]
+                hidden = out.hidden_states[LAYERS - top]
                 for row in range(len(ids)):
                     size = int(mask[row].sum())
                     self.states.append(hidden[row, :size].to(torch.float16).clone())
@@ -271,7 +274,7 @@ class Lower:
             mask[n, :self.sizes[j]] = 1
         additive = (1.0 - mask[:, None, None, :]) * torch.finfo(torch.float32).min
         with torch.set_grad_enabled(grad):
-            for layer in self.model[0].auto_model.encoder.layer[LAYERS - TOP:]:
+            for layer in self.model[0].auto_model.encoder.layer[LAYERS - self.top:]:
                 out = layer(hidden, attention_mask=additive)
                 hidden = out[0] if isinstance(out, tuple) else out
             pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdim=True)
@@ -355,7 +358,8 @@ def load_model() -> Any:
 
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
           tau: float, fused: float | None = None, dense_too: bool = False,
-          siblings: float = 1.0, real_weight: float = 1.0) -> tuple[LoRA, float]:
+          siblings: float = 1.0, real_weight: float = 1.0,
+          rank: int = RANK) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
@@ -370,7 +374,7 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     from toolcat.search.hybrid import LAMBDA
 
     torch.manual_seed(SEED)
-    lora = LoRA(lower[0].model[0].auto_model.encoder, RANK, ALPHA, LAYERS - TOP)
+    lora = LoRA(lower[0].model[0].auto_model.encoder, rank, ALPHA, LAYERS - lower[0].top)
     optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
     rng = np.random.default_rng(SEED)
     share = np.array([math.sqrt(len(s.train)) * (real_weight if s.name.startswith("real-")
@@ -437,6 +441,11 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=5e-4)
     parser.add_argument("--tau", type=float, default=0.05)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rank", type=int, default=RANK,
+                        help="the update's rank (its file grows in proportion)")
+    parser.add_argument("--top", type=int, default=TOP, choices=range(1, LAYERS + 1),
+                        help="the top layers updated (the file grows in proportion; the "
+                        "frozen layers' outputs are cached per depth)")
     parser.add_argument("--fused", type=float, help="train on the fused evidence, at this "
                         "temperature in nats (see `train`)")
     parser.add_argument("--dense-too", action="store_true",
@@ -482,7 +491,11 @@ def main() -> None:
               f"{len(s.train)} training requests, {len(s.test)} measured", flush=True)
     model = load_model()
     started = time.perf_counter()
-    lower = [Lower(model, s, args.cache) for s in everything]
+    top = args.top
+    if args.measure:  # the layers the update changes run on top of the cached ones
+        with np.load(args.measure) as update:
+            top = max(top, LAYERS - min(int(key.split(".")[1]) for key in update.files))
+    lower = [Lower(model, s, args.cache, top) for s in everything]
     print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
     measured = [(s, low) for s, low in zip(everything, lower, strict=True) if s.test]
     words = {s.name: lexical(s, s.test) for s, _ in measured}
@@ -501,7 +514,7 @@ def main() -> None:
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
                               args.tau, args.fused, args.dense_too, args.siblings,
-                              args.real_weight)
+                              args.real_weight, args.rank)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -521,7 +534,7 @@ def main() -> None:
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
         "siblings": args.siblings, "real_weight": args.real_weight,
-        "rank": RANK, "top_layers": TOP, "weight": weight, "fitted": fitted,
+        "rank": args.rank, "top_layers": top, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
         "measured_on": [s.name for s, _ in measured],
         "sets": {}}
