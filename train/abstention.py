@@ -443,11 +443,7 @@ def main() -> None:
     decision = Abstention(negatives, margin, short_margin)
 
     # the off-catalog model: requests against their own catalog and against other sets'
-    # a kind is a service described as a tool describes itself: encoded by the model that
-    # encodes tools (the base model for a query-side one), a request's nearest kind is then
-    # found as its nearest tool is
-    model = OffCatalog(negatives, tuple(KINDS),
-                       embedder.documents.encode(list(KINDS.values())),
+    model = OffCatalog(negatives, tuple(KINDS), embedder.encode(list(KINDS.values())),
                        np.zeros(len(FEATURES)), 0.0, 0.0, 0.0)
     catalogs = Catalogs(model)
     single = [p for s in sets + converted for p in parts(s)]  # never the measured-only sets
