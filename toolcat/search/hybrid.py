@@ -364,7 +364,6 @@ class HybridScorer:
         nearer to small talk than to every tool, or asking for what no tool of the catalog
         is about (toolcat.search.abstain.shipped_off_catalog)."""
         from toolcat.search.abstain import (
-            ABOUT,
             beyond_catalog,
             catalog_kinds,
             far_from_tools,
@@ -407,9 +406,7 @@ class HybridScorer:
             beyond = second_look(model, self._kinds, asked, beyond, lambda texts: np.stack(
                 [self.embedder.query_vector(t) for t in texts]), semantic.vectors, self.lexical,
                 self.tools)
-            # the kind of service a request asks for says more than its nearness to small talk
-            reasons = [b if b is not None and (r is None or b.startswith(ABOUT)) else r
-                       for r, b in zip(reasons, beyond, strict=True)]
+            reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
 
