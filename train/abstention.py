@@ -34,7 +34,9 @@ it needs (cannot serve it). Its threshold is the least under which both parts to
 away at most 0.5% of each set's training requests, as above, raised by the shift that the
 model fitted without each set needs to keep 99.5% of it. It is measured on the held-out
 requests, ToolAlpaca's evaluation set, BFCL's irrelevance requests and the chit-chat phrases,
-never fitted on. `--model NAME` fits both parts for another embedding model, `--write` puts
+never fitted on, as toolcat decides: a request turned away that quotes a value is kept when
+the model keeps it without it (toolcat.search.abstain.second_look). `--model NAME` fits both
+parts for another embedding model, `--write` puts
 them where toolcat reads that model's (toolcat.search.abstain.shipped_path).
 
     nice -n 10 python train/abstention.py --write --report train/results-abstention.json
@@ -187,7 +189,7 @@ class Catalogs:
 
     def away(self, off: Any, examples: list[Example], embedder: Any) -> np.ndarray:
         """Which of `examples` the off-catalog model `off` turns away, as toolcat decides
-        it: those it would keep without the values they name are kept
+        it: those it would keep without the values they quote are kept
         (toolcat.search.abstain.second_look)."""
         from toolcat.search.abstain import second_look
 

@@ -162,7 +162,6 @@ FEATURES = ("small_talk", "best", "over_centre", "lexical", "known_words", "kind
             "words", "best_words", "over_breadth")
 BREADTH = 10  # a tool's breadth: the mean of its cosines to its BREADTH nearest kinds
 MAX_WEIGHT = 100.0  # a stored weight past it is no fitted model: the file is not used
-ABOUT = "no tool of this catalog is about"  # how `why_away` names the kind a request asks for
 
 
 @dataclass(frozen=True)
@@ -285,7 +284,7 @@ def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.
     parts = row * model.weights
     kind = int((query @ model.kind_vectors.T).argmax())
     if kinds.strength[kind] < model.cover and parts[FEATURES.index("kind_gap")] > 0:
-        return (f"{ABOUT} {model.kinds[kind]} (nearest: "
+        return (f"no tool of this catalog is about {model.kinds[kind]} (nearest: "
                 f"{nearest.qualified_name})")
     top = [FEATURES[i] for i in np.argsort(-parts)[:2] if parts[i] > 0]
     return "no tool fits its words and kind of service (" + ", ".join(
