@@ -11,6 +11,7 @@ and for requests for a missing service apart.
     nice -n 10 python benchmarks/abstention_real.py --halves fresh6  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh7  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh8  # measured once
+    nice -n 10 python benchmarks/abstention_real.py --halves dev --model minilm-tools
 """
 
 from __future__ import annotations
@@ -51,10 +52,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--halves", nargs="+", choices=HALVES, default=("dev",))
     parser.add_argument("--quiet", action="store_true", help="figures only")
+    parser.add_argument("--model", help="the embedding model hybrid ranks with (one of "
+                        "toolcat's model names, or a path; default: toolcat's default)")
     args = parser.parse_args()
     for half in args.halves:
         tools = list(load_catalog(DATA / f"{half}-catalog.json").tools)
-        scorer = build_scorer(default_scorer(len(tools))[0], tools)
+        options = {} if args.model is None else {"model": args.model}
+        scorer = build_scorer(default_scorer(len(tools))[0], tools, **options)
 
         needed = queries(DATA / f"{half}-queries.jsonl")
         off = queries(DATA / f"{half}-offcatalog.jsonl")

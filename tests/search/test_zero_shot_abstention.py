@@ -12,20 +12,38 @@ from tests.conftest import REPO
 
 pytestmark = pytest.mark.semantic
 
+# each model toolcat ships has fits of its own: the behaviour holds whichever is the default
+MODELS = pytest.mark.parametrize("model", [(), ("--model", "all-MiniLM-L6-v2"),
+                                           ("--model", "minilm-tools")], ids=str)
 
-def test_small_talk_gets_no_tool_without_a_tuning(run, shared_cache):
+
+@MODELS
+def test_small_talk_gets_no_tool_without_a_tuning(run, shared_cache, model):
     """The zero-shot abstention shipped with the model: "hello" is nearer to small talk
     than to any tool of the demo catalog, and a request for a tool still gets it."""
-    hello = json.loads(run("pick", "-c", "demo", "hello", "--json").stdout)
+    hello = json.loads(run("pick", "-c", "demo", "hello", "--json", *model).stdout)
     assert hello["picks"] == []
     assert "nearer to requests no tool fits" in hello["message"]
     assert "zero-shot" in hello["message"]
-    asked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json").stdout)
+    asked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json",
+                           *model).stdout)
     assert "get_weather" in [p["name"] for p in asked["picks"]]
     # the caller's threshold alone: no abstention
     plain = json.loads(run("pick", "-c", "demo", "hello", "--json", "--min-score",
                            "0.05").stdout)
     assert plain["picks"]
+
+
+@pytest.mark.parametrize("model", [
+    (), ("--model", "all-MiniLM-L6-v2"),
+    pytest.param(("--model", "minilm-tools"), marks=pytest.mark.xfail(
+        strict=True, reason="minilm-tools: 'tell me a joke' lies 0.27 nearer to small talk "
+        "than to the demo's tools, under its short margin 0.32, and the off-catalog score "
+        "3.09 under its threshold 3.39 (docs/search.md, zero-shot abstention)"))], ids=str)
+def test_a_joke_gets_no_tool(run, shared_cache, model):
+    """No tool of the demo catalog tells jokes: `pick` shows none."""
+    joke = json.loads(run("pick", "-c", "demo", "tell me a joke", "--json", *model).stdout)
+    assert joke["picks"] == [], joke["picks"]
 
 
 def test_a_request_that_names_a_server_is_for_its_tools(run, shared_cache):
@@ -168,19 +186,54 @@ def test_the_fits_are_kept_per_model(tmp_path, monkeypatch):
     abstain.shipped_off_catalog.cache_clear()
 
 
-def test_a_catalog_with_broad_tools_still_turns_a_missing_service_away(run, shared_cache):
-    """fresh's servers include a web search (Brave, Tavily) and a scraper (Firecrawl), tools
-    near any request: a request for a service none of its servers offers is still turned
-    away, with the kind it asks for, and a request for the broad tools keeps them."""
-    catalog = str(REAL / "fresh-catalog.json")
+NOT_UNDER_MINILM_TOOLS = {  # what minilm-tools' fits do not do yet (docs/search.md)
+    "restaurants": "minilm-tools turns 'book me a table' away as small talk: its off-catalog "
+                   "score is under its threshold",
+    "smart home": "minilm-tools keeps zulip's toggle_reaction for 'turn the living room "
+                  "lights off': neither part of its fits turns it away"}
+
+
+@pytest.mark.parametrize(("model", "asked", "kind"), [
+    pytest.param(model, asked, kind, id=f"{model}-{kind}",
+                 marks=[pytest.mark.xfail(strict=True, reason=NOT_UNDER_MINILM_TOOLS[kind])]
+                 if "minilm-tools" in model and kind in NOT_UNDER_MINILM_TOOLS else [])
+    for model in [(), ("--model", "all-MiniLM-L6-v2"), ("--model", "minilm-tools")]
     for asked, kind in (("order a large pepperoni pizza to the office", "food delivery"),
                         ("book me a table for two at an Italian place tonight", "restaurants"),
-                        ("turn the living room lights off", "smart home")):
-        found = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe",
-                               "--json").stdout)
-        assert found["picks"] == [], (asked, found["picks"])
-        assert f"no tool of this catalog is about {kind}" in found["message"]
+                        ("turn the living room lights off", "smart home"))])
+def test_a_catalog_with_broad_tools_still_turns_a_missing_service_away(run, shared_cache,
+                                                                       model, asked, kind):
+    """fresh's servers include a web search (Brave, Tavily) and a scraper (Firecrawl), tools
+    near any request: a request for a service none of its servers offers is still turned
+    away, with the kind it asks for."""
+    found = json.loads(run("pick", "-c", str(REAL / "fresh-catalog.json"), asked,
+                           "--allow-unsafe", "--json", *model).stdout)
+    assert found["picks"] == [], (asked, found["picks"])
+    assert f"no tool of this catalog is about {kind}" in found["message"], found["message"]
+
+
+@MODELS
+def test_a_request_for_the_broad_tools_keeps_them(run, shared_cache, model):
+    catalog = str(REAL / "fresh-catalog.json")
     for asked, server in (("search the web for reviews of the Framework laptop", "brave-search"),
                           ("scrape the pricing page of example.com", "firecrawl")):
-        kept = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe", "--json").stdout)
+        kept = json.loads(run("pick", "-c", catalog, asked, "--allow-unsafe", "--json",
+                              *model).stdout)
         assert server in [p["server"] for p in kept["picks"]], (asked, kept["message"])
+
+
+@MODELS
+def test_a_quoted_value_does_not_say_what_a_request_asks_for(run, shared_cache, model):
+    """fresh2 (Airtable, Todoist, Monday, Trello, Asana...) has no tool about groceries, but
+    'buy groceries' is a task's title: the off-catalog model looks again at a request it
+    turns away without the values it quotes and keeps this one; a request whose service is
+    a name it writes ("play some jazz on Spotify" beside developer tools) is still turned
+    away."""
+    found = json.loads(run("pick", "-c", str(REAL / "fresh2-catalog.json"),
+                           "tick off 'buy groceries'", "--allow-unsafe", "--json",
+                           *model).stdout)
+    assert found["picks"], found["message"]
+    away = json.loads(run("pick", "-c", str(REAL / "dev-catalog.json"),
+                          "play some jazz on Spotify", "--allow-unsafe", "--json",
+                          *model).stdout)
+    assert away["picks"] == [] and "zero-shot" in away["message"], away["picks"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,6 +214,19 @@ def catalog_kinds(model: OffCatalog, tools: np.ndarray) -> CatalogKinds:
     return CatalogKinds(centre / norm if norm else centre, strength, breadth)
 
 
+# a value a request hands over in quotes ("tick off 'buy groceries'"): a quote that opens a
+# word and one that closes one, with no quote between (linear: each run is read once)
+_QUOTED = re.compile(r"""(?:^|(?<=[\s(]))['"‘“][^'"‘’“”\n]{1,200}"""
+                     r"""['"’”](?=[\s.,;:!?)]|$)""")
+
+
+def without_quotes(text: str) -> str:
+    """`text` without the values it hands over in quotes: "tick off 'buy groceries'" asks to
+    tick off a task, not for groceries. (Not the words it writes as names: "play some jazz
+    on Spotify" asks for Spotify.)"""
+    return " ".join(_QUOTED.sub(" ", text).split())
+
+
 def lexical_features(lexical: BM25Scorer, query: str, nearest: int
                      ) -> tuple[float, float, float]:
     """The lexical evidence of a request in a catalog: log(1 + the best tool's BM25F evidence,
@@ -277,6 +290,31 @@ def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.
     return "no tool fits its words and kind of service (" + ", ".join(
         f"{name} {row[FEATURES.index(name)]:.2f}" for name in top) + \
         f"; nearest: {nearest.qualified_name})"
+
+
+def second_look(model: OffCatalog, kinds: CatalogKinds, texts: Sequence[str],
+                found: Sequence[str | None], encode: Callable[[list[str]], np.ndarray],
+                tools: np.ndarray, lexical: BM25Scorer, named: Sequence[Tool]
+                ) -> list[str | None]:
+    """`found` (`beyond_catalog`'s reasons for `texts`), where a request it turns away is
+    kept when, without the values it quotes (`without_quotes`, embedded by `encode`), the
+    off-catalog model would keep it: a quoted task's title is what the request hands over,
+    not the service it asks for. Only turned-away requests that quote something are
+    embedded again (`tools`: the tools' unit vectors; `named`: the tools)."""
+    again = [i for i, r in enumerate(found) if r is not None and without_quotes(texts[i])
+             not in ("", texts[i])]
+    if not again:
+        return list(found)
+    vectors = encode([without_quotes(texts[i]) for i in again])
+    near = vectors @ tools.T
+    at = near.argmax(axis=1)
+    asked = [texts[i] for i in again]
+    second = beyond_catalog(model, kinds, vectors, near.max(axis=1),
+                            [lexical_features(lexical, q, int(a))
+                             for q, a in zip(asked, at, strict=True)],
+                            asked, at, [named[int(a)] for a in at])
+    kept = {i for i, r in zip(again, second, strict=True) if r is None}
+    return [None if i in kept else r for i, r in enumerate(found)]
 
 
 @functools.cache

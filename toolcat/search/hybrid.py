@@ -371,6 +371,7 @@ class HybridScorer:
             catalog_kinds,
             far_from_tools,
             lexical_features,
+            second_look,
             shipped,
             shipped_off_catalog,
         )
@@ -405,6 +406,9 @@ class HybridScorer:
                        for q, i in zip(asked, at, strict=True)]
             beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, at,
                                     [self.tools[int(i)] for i in at])
+            beyond = second_look(model, self._kinds, asked, beyond, lambda texts: np.stack(
+                [self.embedder.query_vector(t) for t in texts]), semantic.vectors, self.lexical,
+                self.tools)
             reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
