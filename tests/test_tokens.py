@@ -68,6 +68,7 @@ def _stdlib(value: object) -> str:
     {"default": None, "anyOf": [{"type": "null"}], "nullable": True},
     {"text": "tab\t nl\n \x00 \x1f \x7f \u2028 \ufeff é 😀 \"quoted\" back\\slash"},
     {"huge": 2 ** 64, "negative": -2 ** 63 - 1},
+    {"n": 3e20, "m": 7.5e-9, "text": "id 9E7F, 25em, 0.00001 or nullable"},
     {1: "a key that is not a string", "tuple": (1, 2), "lone": "\ud800"},
 ])
 def test_compact_json_writes_what_the_standard_library_writes(value):
