@@ -45,7 +45,7 @@ def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once
     description before it (a letter, a digit, a space, a stop, a quote, a backslash, a line
     break, another script, nothing)."""
     endings = ["Ping a host", "Ping host 42", "Ping a host ", "Ping.", 'Say "hi"', "C:\\",
-               "Two\nlines\n", "主机", "", "'s", "--", "\ud800"]
+               "Two\nlines\n", "主机", "", "'s", "--", "\ud800", 'x","parameters":{"a']
     tools = [Tool(name=f"ping_{i}", description=ending, parameters=schema)
              for i, ending in enumerate(endings)
              for schema in (SCHEMA, {"type": "object"}, None)]
