@@ -415,10 +415,10 @@ def _suspect(texts: list[str]) -> bool:
     never no where it would find something: the four readings `scan_text` matches (the
     normalised text, its closed-up runs, the text with every mark taken out, digits read as
     letters) are covered by three (the runs are in the text without marks; every digit is
-    read as a letter, not only those in words that mix both), joined and matched by the
-    expressions of `_anything` holding every pattern, squeezed ones included: the text
-    crosses the RE2 wrapper once per expression instead of once per reading and pattern
-    set, and the word-by-word passes are left to the second pass.
+    read as a letter, not only those in words that mix both), joined and matched by one
+    expression holding every pattern, squeezed ones included: the text crosses the RE2
+    wrapper once instead of four times, and the word-by-word passes are left to the second
+    pass.
     """
     texts = [text.replace("\x00", " ") for text in texts]
     joined = _SEPARATOR.join(texts)
@@ -433,8 +433,7 @@ def _suspect(texts: list[str]) -> bool:
         readings.append(digits_read)
     text = _SEPARATOR.join(readings)
     # as bytes when ASCII (nearly always): the RE2 wrapper then maps no character offsets
-    data = text.encode("ascii") if text.isascii() else text
-    return any(part.search(data) is not None for part in _anything())
+    return _anything().search(text.encode("ascii") if text.isascii() else text) is not None
 
 
 def _options() -> Any:
@@ -452,21 +451,12 @@ def _compiled() -> Any:
     return re2.compile("|".join(parts), _options())
 
 
-# RE2 builds its automaton's states while it reads, and at 43,000 tools building them for one
-# expression holding every pattern took four fifths of the quick pass; three expressions of a
-# third of the patterns each build smaller states (0.50 -> 0.37 s, reading the text three
-# times included; two: 0.42 s, four: 0.36 s, six: 0.39 s)
-ANYTHING_PARTS = 3
-
-
 @cache
-def _anything() -> tuple[Any, ...]:
-    """Every pattern and every squeezed pattern, in ANYTHING_PARTS RE2 expressions (a text
-    matches one of them exactly when it matches their union), for `_suspect`."""
+def _anything() -> Any:
+    """Every pattern and every squeezed pattern as one RE2 expression, for `_suspect`."""
     parts = [pattern.replace(" ", _S) for _, _, pattern in PATTERNS]
     parts += [pattern for _, pattern, _ in SQUEEZED]
-    return tuple(re2.compile("|".join(f"(?:{part})" for part in parts[at::ANYTHING_PARTS]),
-                             _options()) for at in range(ANYTHING_PARTS))
+    return re2.compile("|".join(f"(?:{part})" for part in parts), _options())
 
 
 @cache
