@@ -45,7 +45,7 @@ def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once
     description before it (a letter, a digit, a space, a stop, a quote, a backslash, a line
     break, another script, nothing)."""
     endings = ["Ping a host", "Ping host 42", "Ping a host ", "Ping.", 'Say "hi"', "C:\\",
-               "Two\nlines\n", "主机", "", "'s", "--", "\ud800"]
+               "Two\nlines\n", "主机", "", "'s", "--", "\ud800", 'x","parameters":{"a']
     tools = [Tool(name=f"ping_{i}", description=ending, parameters=schema)
              for i, ending in enumerate(endings)
              for schema in (SCHEMA, {"type": "object"}, None)]
@@ -68,6 +68,7 @@ def _stdlib(value: object) -> str:
     {"default": None, "anyOf": [{"type": "null"}], "nullable": True},
     {"text": "tab\t nl\n \x00 \x1f \x7f \u2028 \ufeff é 😀 \"quoted\" back\\slash"},
     {"huge": 2 ** 64, "negative": -2 ** 63 - 1},
+    {"n": 3e20, "m": 7.5e-9, "text": "id 9E7F, 25em, 0.00001 or nullable"},
     {1: "a key that is not a string", "tuple": (1, 2), "lone": "\ud800"},
 ])
 def test_compact_json_writes_what_the_standard_library_writes(value):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
 import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -528,16 +527,22 @@ def compact_json(value: Json) -> str:
     except TypeError:  # a key that is not a string, an integer past 64 bits, a lone surrogate
         pass
     else:
-        if not _UNLIKE_STDLIB.search(fast):
+        if not unlike_stdlib(fast):
             return fast.decode()
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-# where orjson's text may differ from the standard library's: a float with an exponent
-# (`1e16` against `1e+16`) or below 1e-4 (`0.00001` against `1e-05`), and `null`, which
-# orjson also writes for NaN and infinities (that json.dumps refuses here); a string holding
-# these only takes the slower path
-_UNLIKE_STDLIB = re.compile(rb"[0-9][eE]|0\.0000|null")
+# every digit read as 0 and E as e: a digit followed by e or E is then `0e`
+_DIGIT_E = bytes.maketrans(b"123456789E", b"000000000e")
+
+
+def unlike_stdlib(text: bytes) -> bool:
+    """Whether orjson's `text` may differ from the standard library's: a float with an
+    exponent (`1e16` against `1e+16`: a digit, then e or E) or below 1e-4 (`0.00001`
+    against `1e-05`), and `null`, which orjson also writes for NaN and infinities (that
+    json.dumps refuses here); a string holding these only takes the slower path. Three
+    substring tests, a third of a regular expression's time over a definition's text."""
+    return b"null" in text or b"0.0000" in text or b"0e" in text.translate(_DIGIT_E)
 
 
 def matches(pattern: str, tool: Tool) -> bool:

@@ -121,11 +121,12 @@ def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) 
     counts = []
     for tool in tools:
         text = definition_text(tool)
-        head = compact_json({"name": tool.name, "description": tool.description})[:-1] + ',"'
-        if tool.parameters is None or len(text) > PIECE or not text.startswith(head):
+        # the key's own `,"`: inside a JSON string a quote follows a backslash, never a comma
+        cut = text.find(',"parameters":') + 2
+        if tool.parameters is None or len(text) > PIECE or cut < 2:
             counts.append(count_tokens(text, encoding))
             continue
-        tail = text[len(head):]
+        head, tail = text[:cut], text[cut:]
         if tail not in tails:
             tails[tail] = _count(tokenizer, tail)
         counts.append(_count(tokenizer, head) + tails[tail])
