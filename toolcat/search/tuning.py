@@ -518,7 +518,7 @@ class TunedScorer:
             return reason, details
         if usage > 0:
             if usage > max(details["lexical_evidence"], details["semantic_evidence"]):
-                reason = "past requests lead:" + reason.split(":", 1)[1]
+                reason = "past requests lead: " + reason
             reason += f" + past requests ({usage:.1f}, {self.tuning.label})"
         elif usage < 0:
             reason += f" - past requests ({-usage:.1f}, {self.tuning.label})"
