@@ -60,7 +60,9 @@ def test_a_silent_http_server_is_reported_at_the_deadline(run, silent_http):
     result = run("import", "mcp", "--timeout", "3", "--url", silent_http)
     assert result.exit_code == 2
     assert result.stderr == (f"toolcat: error: MCP server '{silent_http}' gave no answer "
-                             "within 3 s\n")
+                             "to initialize within 3 s (a server that first waits for a "
+                             "sign-in in a browser, for input on a terminal or for a service "
+                             "it cannot reach stops there)\n")
 
 
 @pytest.fixture

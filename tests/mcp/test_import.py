@@ -139,11 +139,20 @@ def test_server_that_hangs_fails_at_the_timeout_and_is_stopped_with_its_children
                  str(pids))
     assert result.exit_code == 2
     assert result.stderr.startswith("toolcat: error: MCP server '")
-    assert result.stderr.rstrip().endswith("gave no answer within 1 s")
+    assert result.stderr.rstrip().endswith(
+        "gave no answer to initialize within 1 s (a server that first waits for a sign-in in a "
+        "browser, for input on a terminal or for a service it cannot reach stops there)")
     assert len(result.stderr.strip().splitlines()) == 1
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 2
     assert not any(alive(pid) for pid in started)
+
+
+def test_a_server_that_answers_initialize_and_then_stalls_says_which_request(run):
+    result = run("import", "mcp", "--timeout", "3", "--", *BROKEN, "stall")
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith("gave no answer to tools/list within 3 s"), \
+        result.stderr
 
 
 def test_server_that_exits_at_once_is_reported_with_its_stderr(run):
@@ -224,7 +233,9 @@ def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
     # 3 s: half of it for the answer, time for a Python server to start on a busy machine
     result = run("import", "mcp", "--timeout", "3", "--", *BROKEN, "garbage")
     assert result.exit_code == 2
-    assert ("gave no answer within 3 s; it wrote 2 messages that are not JSON-RPC, the first: "
+    assert ("gave no answer to initialize within 3 s (a server that first waits for a sign-in "
+            "in a browser, for input on a terminal or for a service it cannot reach stops "
+            "there); it wrote 2 messages that are not JSON-RPC, the first: "
             "'Server listening on stdio (ready)'") in result.stderr
 
 

@@ -136,20 +136,23 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     end = time.monotonic() + timeout if deadline is None else deadline
     allowance = STOP_ALLOWANCE if spec.transport == "stdio" else HTTP_CLOSE_ALLOWANCE
     answer_within = max(0.0, end - time.monotonic() - min(allowance, timeout / 2))
+    asked = "initialize"  # the request a server that times out has not answered
     with _stderr(spec) as errlog:
         try:
             with anyio.fail_after(answer_within):
                 async with Client(transport(spec, errlog), cache=None,
                                   message_handler=seen.handle) as client:
+                    asked = "tools/list"
                     tools = await _all_tools(client, spec)
                     info = client.server_info
                     instructions = _instructions(client)
+                    asked = "prompts/list or resources/list"
                     offered = await _offered(client)
         except BaseException as exc:
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
                 raise cause from None
-            problem = explain(cause, spec, timeout, ended=_ended(errlog))
+            problem = explain(cause, spec, timeout, ended=_ended(errlog), asked=asked)
             if problem is None:
                 raise
             if spec.transport == "http" and not isinstance(cause, TimeoutError) and (
@@ -345,11 +348,12 @@ def _offending_input(exc: Exception) -> str | None:
 
 
 def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
-            ended: str | None = None, when: str = "before it had listed its tools"
-            ) -> str | None:
+            ended: str | None = None, when: str = "before it had listed its tools",
+            asked: str | None = None) -> str | None:
     """A one-line account of a failure, or None when it is not the server's doing (a bug);
-    `ended` says how a stdio server ended (`exited with status 1`), when it is known, and
-    `when` when the connection closed (serve's upstreams: `during the call`)."""
+    `ended` says how a stdio server ended (`exited with status 1`), when it is known, `when`
+    when the connection closed (serve's upstreams: `during the call`), and `asked` which
+    request a server that timed out had not answered (`initialize`, `tools/list`)."""
     import httpx2
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
@@ -357,7 +361,11 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
 
     who = f"MCP server '{spec.label}'"
     if isinstance(leaf, TimeoutError):
-        return f"{who} gave no answer within {timeout:g} s"
+        if asked == "initialize":  # it never began to speak MCP
+            return (f"{who} gave no answer to initialize within {timeout:g} s (a server that "
+                    "first waits for a sign-in in a browser, for input on a terminal or for "
+                    "a service it cannot reach stops there)")
+        return f"{who} gave no answer{f' to {asked}' if asked else ''} within {timeout:g} s"
     if isinstance(leaf, FileNotFoundError) and spec.transport == "stdio":
         return f"cannot start MCP server '{spec.label}': no such command '{spec.command}'"
     if isinstance(leaf, OSError) and spec.transport == "stdio":

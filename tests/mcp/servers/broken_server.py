@@ -19,6 +19,7 @@
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     crash      initializes properly, then dies when asked for its tools
+    stall      initializes properly, then never answers tools/list
     malformed  initializes properly, then answers tools/list with a result of the wrong shape
     loop       initializes properly, then pages tools/list with the same cursor forever
     banner     prints a banner on stdout first, then works (lists one tool)
@@ -82,6 +83,8 @@ def answer(request: dict, mode: str) -> None:
             "protocolVersion": request["params"]["protocolVersion"],
             "capabilities": {"tools": {}},
             "serverInfo": {"name": f"broken-{mode}", "version": "0"}}})
+    elif method == "tools/list" and mode == "stall":
+        return  # as a server that waits for a sign-in before it lists anything
     elif method == "tools/list" and mode == "crash":
         print("fatal: lost the database connection while listing tools", file=sys.stderr)
         sys.exit(1)
