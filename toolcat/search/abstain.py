@@ -301,11 +301,11 @@ def second_look(model: OffCatalog, kinds: CatalogKinds, texts: Sequence[str],
     off-catalog model would keep it: a quoted task's title is what the request hands over,
     not the service it asks for. Only turned-away requests that quote something are
     embedded again (`tools`: the tools' unit vectors; `named`: the tools)."""
-    again = [i for i, r in enumerate(found) if r is not None and without_quotes(texts[i])
-             not in ("", texts[i])]
+    bare = {i: without_quotes(texts[i]) for i, r in enumerate(found) if r is not None}
+    again = [i for i, text in bare.items() if text not in ("", texts[i])]
     if not again:
         return list(found)
-    vectors = encode([without_quotes(texts[i]) for i in again])
+    vectors = encode([bare[i] for i in again])
     near = vectors @ tools.T
     at = near.argmax(axis=1)
     asked = [texts[i] for i in again]
