@@ -21,6 +21,10 @@ TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     ("ANYTHING", "postgres://app:s3cret@db.internal:5432/app"),
     ("ANYTHING", "x9Qm2LrT8vWz4KpN7sYb3HdF6gJc"),
     ("ANYTHING", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig"),
+    # secret words fused into one all-caps word (Tencent Cloud's CloudBase server)
+    ("TENCENTCLOUD_SECRETKEY", "x"),
+    ("TENCENTCLOUD_SECRETID", "x"),
+    ("ACCESSTOKEN", "abc"),
 ])
 def test_secret_looking_settings_are_recognised(name, value):
     assert is_secret(name, value)
@@ -34,6 +38,14 @@ def test_secret_looking_settings_are_recognised(name, value):
     ("GITHUB_TOKEN", "${GITHUB_TOKEN}"),
     ("API_KEY", "${input:api-key}"),
     ("NODE_ENV", "production"),
+    # what names or locates a credential is not the credential (Proxmox's token name)
+    ("PROXMOX_TOKEN_NAME", "toolcat"),
+    ("OAUTH_TOKEN_URL", "https://auth.example.com/oauth/token"),
+    ("SSH_KEY_FILE", "/home/me/.ssh/id_ed25519"),
+    # words that only begin or end like a secret word
+    ("TOKENIZERS_PARALLELISM", "false"),
+    ("BYPASS_CACHE", "true"),
+    ("KEYWORDS", "alpha,beta"),
 ])
 def test_ordinary_settings_and_references_are_kept(name, value):
     assert not is_secret(name, value)

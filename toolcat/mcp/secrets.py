@@ -49,10 +49,29 @@ def name_words(name: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(name)]
 
 
+# Secret words written fused with another, as an all-caps name often is (Tencent Cloud's
+# `TENCENTCLOUD_SECRETKEY`, `SECRETID`; `ACCESSTOKEN`): a word that starts with one of the first
+# or ends with one of the second. Narrower than SECRET_WORDS, so that `TOKENIZERS_PARALLELISM`,
+# `BYPASS_CACHE` or `KEYWORDS` stay readable.
+FUSED_STARTS = ("secret", "password", "passwd", "passphrase", "credential", "apikey", "privatekey")
+FUSED_ENDS = ("token", "tokens", "secret", "key", "password", "passwd", "pwd", "credentials")
+# A last word that says what describes a credential rather than holding it: its name
+# (Proxmox's `PROXMOX_TOKEN_NAME`), where it is (`TOKEN_URL`, `KEY_FILE`), how long it lives.
+DESCRIBING_WORDS = frozenset({"name", "url", "uri", "endpoint", "file", "path", "dir", "ttl",
+                              "expiry", "lifetime", "timeout"})
+
+
+def _fused_secret(word: str) -> bool:
+    return word not in SECRET_WORDS and (word.startswith(FUSED_STARTS) or word.endswith(FUSED_ENDS))
+
+
 def secret_name(name: str) -> bool:
     """Whether a variable, header or option called `name` holds a credential."""
     words = name_words(name)
-    return any(w in SECRET_WORDS for w in words) or "apikey" in "".join(words)
+    if len(words) > 1 and words[-1] in DESCRIBING_WORDS:
+        return False
+    return (any(w in SECRET_WORDS or _fused_secret(w) for w in words)
+            or "apikey" in "".join(words))
 
 
 def random_looking(value: str) -> bool:
