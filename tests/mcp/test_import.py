@@ -229,6 +229,17 @@ def test_server_that_crashes_while_listing_is_reported(run):
            "the database connection while listing tools" in result.stderr
 
 
+def test_an_http_only_server_started_as_a_command_is_told_to_be_given_by_its_url(run):
+    result = run("import", "mcp", "--timeout", "2", "--", *BROKEN, "httponly")
+    assert result.exit_code == 2
+    said = result.stderr.strip()
+    assert len(said.splitlines()) == 1, said
+    assert "gave no answer to initialize within 2 s" in said
+    assert ("it looks like a server that speaks MCP over HTTP only ('[Server] MCP endpoint "
+            "available at http://localhost:18080/mcp'): start it on its own and give its "
+            "address as `url:` in the config") in said, said
+
+
 def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
     # 3 s: half of it for the answer, time for a Python server to start on a busy machine
     result = run("import", "mcp", "--timeout", "3", "--", *BROKEN, "garbage")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 import tempfile
 import time
@@ -311,12 +312,23 @@ def _instructions(client: Client) -> str | None:
     return result.instructions if result is not None else None
 
 
+# A local HTTP address or a listening port in what a server wrote on stdout: an HTTP-only
+# server started as a command announces where it listens instead of speaking MCP there.
+_LISTENS = re.compile(
+    r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(?::\d+)?\S*"
+    r"|\blisten(?:s|ing)?\b[^\n]{0,40}?\bport\s*:?\s*\d+|\bon port\s*:?\s*\d+", re.IGNORECASE)
+_ENDPOINT = re.compile(r"/(?:mcp|sse)\b", re.IGNORECASE)
+
+
 class _Garbage:
-    """Remembers what the server wrote on stdout that was not a JSON-RPC message."""
+    """Remembers what the server wrote on stdout that was not a JSON-RPC message, and the
+    first line of it that says where the server listens over HTTP (one naming its /mcp or
+    /sse endpoint preferred)."""
 
     def __init__(self) -> None:
         self.count = 0
         self.first: str | None = None
+        self.listens: str | None = None
 
     async def handle(self, message: Any) -> None:
         if not isinstance(message, Exception):
@@ -324,6 +336,11 @@ class _Garbage:
         self.count += 1
         if self.first is None:
             self.first = _offending_input(message)
+        if self.listens is None or not _ENDPOINT.search(self.listens):
+            line = _raw_input(message)
+            if isinstance(line, str) and _LISTENS.search(line) and (
+                    self.listens is None or _ENDPOINT.search(line)):
+                self.listens = line
 
     def detail(self) -> str:
         if not self.count:
@@ -331,10 +348,14 @@ class _Garbage:
         what = "a message that is not" if self.count == 1 else (
             f"{self.count} messages that are not")
         sample = f", the first: {self.first}" if self.first else ""
-        return f"; it wrote {what} JSON-RPC{sample}"
+        http = ("; it looks like a server that speaks MCP over HTTP only "
+                f"({_short(repr(self.listens))}): start it on its own and give its address "
+                "as `url:` in the config" if self.listens else "")
+        return f"; it wrote {what} JSON-RPC{sample}{http}"
 
 
-def _offending_input(exc: Exception) -> str | None:
+def _raw_input(exc: Exception) -> Any:
+    """What a message that failed to parse was read from (a line, as text), or None."""
     errors = getattr(exc, "errors", None)
     if not callable(errors):
         return None
@@ -344,6 +365,11 @@ def _offending_input(exc: Exception) -> str | None:
         return None
     if isinstance(value, bytes):  # as toolcat.mcp.wire reads a line
         value = value.decode("utf-8", "replace")
+    return value
+
+
+def _offending_input(exc: Exception) -> str | None:
+    value = _raw_input(exc)
     return _short(repr(value)) if value is not None else None
 
 

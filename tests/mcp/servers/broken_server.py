@@ -18,6 +18,9 @@
                does not define (Twilio's server sends `log`), then exits with code 1
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
+    httponly   an MCP server over HTTP only, started as a command: says on stdout where it
+               listens (its port, then its /mcp endpoint, as the FMP server does) and never
+               reads stdin
     crash      initializes properly, then dies when asked for its tools
     stall      initializes properly, then never answers tools/list
     malformed  initializes properly, then answers tools/list with a result of the wrong shape
@@ -145,7 +148,13 @@ def main() -> None:
         print(json.dumps({"jsonrpc": "2.0", "method": "log", "params": {
             "level": "error", "message": "Invalid AccountSid"}}), flush=True)
         sys.exit(1)
-    if mode == "hang":
+    if mode == "httponly":
+        for said in ("[McpServer] Routes configured successfully",
+                     "[Server] MCP Server started successfully on port 18080",
+                     "[Server] Health endpoint available at http://localhost:18080/healthcheck",
+                     "[Server] MCP endpoint available at http://localhost:18080/mcp"):
+            print(said, flush=True)
+    if mode in ("hang", "httponly"):
         time.sleep(600)
     if mode == "banner":
         print("Banner Server v1 listening on stdio", flush=True)
