@@ -11,6 +11,7 @@ and for requests for a missing service apart.
     nice -n 10 python benchmarks/abstention_real.py --halves fresh6  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh7  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh8  # measured once
+    nice -n 10 python benchmarks/abstention_real.py --halves fresh9  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves dev --model minilm-tools
 """
 
@@ -32,7 +33,7 @@ from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-          "fresh8")
+          "fresh8", "fresh9")
 SMALL_TALK = 8  # the first requests of each off-catalog file: small talk; the rest ask for a
 # service no server of the half offers (SOURCE.md)
 
