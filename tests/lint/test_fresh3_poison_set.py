@@ -1,4 +1,4 @@
-"""benchmarks/data/poison/fresh3.yaml ... fresh8.yaml hold together as data:
+"""benchmarks/data/poison/fresh3.yaml ... fresh9.yaml hold together as data:
 they are never linted here (the integrator measures each once with
 `benchmarks/poison_accuracy.py --fresh`), but every entry is laid out as its header says, every
 attack wording sits where its `at` says, and every tool loads as a catalog of its own."""
@@ -15,7 +15,8 @@ import yaml
 from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
-SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml", "fresh6.yaml", "fresh7.yaml", "fresh8.yaml")
+SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml", "fresh6.yaml", "fresh7.yaml", "fresh8.yaml",
+        "fresh9.yaml")
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
@@ -46,9 +47,10 @@ def strings_at(tool: dict, place: str) -> list[object]:
         return [tool.get(place)]
     if place == "annotation":
         return [tool.get("annotations", {}).get("title")]
-    if place == "outputSchema":
-        properties = tool.get("outputSchema", {}).get("properties", {})
-        return [p.get("description") for p in properties.values()]
+    if place == "outputSchema":  # its own description or one of its properties'
+        output = tool.get("outputSchema", {})
+        return [output.get("description"),
+                *(p.get("description") for p in output.get("properties", {}).values())]
     params = schemas(tool)[1:]
     if place == "title":
         return [tool.get("title"), *(p.get("title") for p in params)]
