@@ -60,12 +60,13 @@ print(json.dumps(spent))
 """
 
 TOKENS = """
-import inspect, json, sys, time
+import gc, inspect, json, sys, time
 from toolcat.cli.startup import defer_slow_imports
 defer_slow_imports()
 from toolcat.catalog.load import load_catalog
 from toolcat.lint.findings import Context
 from toolcat.providers.tokens import count_tokens, definitions_tokens
+gc.disable()  # as the lint has it (toolcat.lint.collector)
 catalog = load_catalog(sys.argv[1], lenient=True)
 count_tokens("warm up")
 ctx = Context(catalog)
