@@ -8,6 +8,7 @@ import math
 import pytest
 
 from toolcat.errors import UsageError
+from toolcat.lint.findings import schema_key
 from toolcat.model import Tool, compact_json
 from toolcat.providers.tokens import (
     count_tokens,
@@ -39,18 +40,30 @@ SCHEMA = {"type": "object", "properties": {"parameters": {"type": "string", "des
                                                           "Its \"parameters\": 12,3 ok"}}}
 
 
+@pytest.mark.parametrize("keyed", [False, True])
 @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
-def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once(encoding):
+def test_a_catalog_costs_what_each_definition_costs_with_its_schema_counted_once(encoding,
+                                                                                 keyed):
     """Counting a repeated schema once gives each definition's own count, whatever ends the
     description before it (a letter, a digit, a space, a stop, a quote, a backslash, a line
-    break, another script, nothing)."""
+    break, another script, nothing), and whether the schemas are told apart by their text or
+    by lint's schema keys (each then written once, the rest of the definition on its own):
+    a schema whose text orjson and the standard library write differently (`null`, `1e16`),
+    and a definition longer than a counted piece, included."""
     endings = ["Ping a host", "Ping host 42", "Ping a host ", "Ping.", 'Say "hi"', "C:\\",
-               "Two\nlines\n", "主机", "", "'s", "--", "\ud800", 'x","parameters":{"a']
-    tools = [Tool(name=f"ping_{i}", description=ending, parameters=schema)
-             for i, ending in enumerate(endings)
-             for schema in (SCHEMA, {"type": "object"}, None)]
-    assert definitions_tokens(tools, encoding) == [definition_tokens(t, encoding)
-                                                   for t in tools]
+               "Two\nlines\n", "主机", "", "'s", "--", "\ud800", 'x","parameters":{"a',
+               "null 1e16 0.00001"]
+    schemas = (SCHEMA, {"type": "object"}, None, {"type": "object", "default": None},
+               {"type": "number", "maximum": 1e16, "minimum": 0.00001},
+               {"type": "object", "description": "word " * 10_000})
+    tools = [Tool(name=f"ping_{i}{ending[-1:]}", description=ending, parameters=schema)
+             for i, ending in enumerate(endings) for schema in schemas]
+    # a definition longer than a counted piece (PIECE) is counted in pieces, as one text
+    tools += [Tool(name="huge", description="Huge.", parameters={
+        "type": "object", "description": "word " * 20_000})] * 2
+    keys = [schema_key(t.parameters) for t in tools] if keyed else None
+    assert definitions_tokens(tools, encoding, keys) == [definition_tokens(t, encoding)
+                                                         for t in tools]
 
 
 def test_unknown_encoding_is_a_usage_error():

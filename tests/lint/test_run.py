@@ -3,6 +3,7 @@ report, the notes beside it, and a baseline accepting every finding."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,19 @@ def test_a_baseline_entry_that_matches_nothing_is_noted(tmp_path: Path):
                    settings_for(find_config(tmp_path), lint_request(baseline=baseline),
                                 tmp_path))
     assert run.notes and "1 baseline entry" in run.notes[0]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_writing_a_report_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path, enabled):
+    """The report is written with the collector paused (its findings hold no cycles); a
+    program that had it on gets it back on, one that had it off keeps it off."""
+    catalog = load_catalog(BAD, lenient=True)
+    run = run_lint(catalog, settings_for(find_config(tmp_path), lint_request(), tmp_path))
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        for fmt in ("text", "json", "sarif", "github"):
+            assert "TC302" in run.text(fmt)
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -66,6 +66,7 @@ class Context:
     _tokens: dict[int, int] = field(default_factory=dict, repr=False)
     _memo: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
     _wire: dict[NameRule, NameMap] = field(default_factory=dict, repr=False)
+    _schema_keys: dict[int, str | bytes] | None = field(default=None, repr=False)
 
     def memo(self, kind: str, tool: Tool, compute: Callable[[], T]) -> T:
         """`compute()` once per tool and kind, shared by the rules that need it."""
@@ -83,8 +84,16 @@ class Context:
 
     def schema_key(self, tool: Tool) -> str | bytes:
         """What tells the tool's parameters from every other schema of the catalog: equal
-        keys, equal schemas (`schema_key`)."""
-        return self.memo("schema-key", tool, lambda: schema_key(tool.parameters))
+        keys, equal schemas (`schema_key`). Every catalog tool's is taken at the first call,
+        in one pass (the per-schema rules and the rules reading `nodes` ask for each tool's
+        four times and more: a memo entry each time cost twice the key itself)."""
+        keys = self._schema_keys
+        if keys is None:
+            tools = self.catalog.tools
+            keys = self._schema_keys = dict(zip(
+                map(id, tools), map(schema_key, [t.parameters for t in tools]), strict=True))
+        key = keys.get(id(tool))
+        return schema_key(tool.parameters) if key is None else key  # None: not the catalog's
 
     def nodes(self, tool: Tool) -> list[Node]:
         """Every subschema of the tool's parameters, walked once per distinct schema and
@@ -112,7 +121,8 @@ class Context:
 
             tools = self.catalog.tools
             counts = catalog_numbers(TOKENS, self.catalog, lambda: definitions_tokens(
-                tools, encoding), token_part(encoding))
+                tools, encoding, [self.schema_key(tool) for tool in tools]),
+                token_part(encoding))
             self._tokens.update(zip(map(id, tools), counts, strict=True))
         key = id(tool)
         if key not in self._tokens:

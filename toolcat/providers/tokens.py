@@ -13,7 +13,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -107,7 +107,8 @@ def definition_tokens(tool: Tool, encoding: str = DEFAULT_ENCODING) -> int:
     return count_tokens(definition_text(tool), encoding)
 
 
-def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) -> list[int]:
+def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING,
+                       schema_keys: Sequence[Hashable] | None = None) -> list[int]:
     """`definition_tokens` of each of `tools`, each distinct parameters schema counted once.
 
     A definition's text ends with `parameters":` and its schema's JSON; the text before that
@@ -115,11 +116,28 @@ def definitions_tokens(tools: Sequence[Tool], encoding: str = DEFAULT_ENCODING) 
     piece runs across the quote before `parameters` (a run of punctuation ends at a letter,
     and no piece starts with two characters that are not letters), so the tokens of the whole
     are those of the part before it plus those of the part from it: catalogs repeat their
-    schemas tool after tool, and the schema is most of a definition."""
+    schemas tool after tool, and the schema is most of a definition.
+
+    `schema_keys`, one per tool, equal only for equal parameters (lint's `schema_key`): each
+    distinct schema is then also written once, and each definition's part before it from its
+    name and description alone (the standard library and orjson write strings alike, so
+    `compact_json` of the two parts joined is the definition's text)."""
     tokenizer = _tokenizer(encoding)
-    tails: dict[str, int] = {}
+    tails: dict[str, int] = {}  # the part from `parameters`: its tokens, by its text ...
+    keyed: dict[Hashable, tuple[int, int]] = {}  # ... or its length and tokens, by schema key
     counts = []
-    for tool in tools:
+    for i, tool in enumerate(tools):
+        if schema_keys is not None and tool.parameters is not None:
+            key = schema_keys[i]
+            known = keyed.get(key)
+            if known is None:  # (a tail longer than a piece is counted with its head)
+                tail = 'parameters":' + compact_json(tool.parameters) + "}"
+                known = keyed[key] = (len(tail), _count(tokenizer, tail)
+                                      if len(tail) <= PIECE else 0)
+            head = compact_json({"name": tool.name, "description": tool.description})
+            if len(head) + 1 + known[0] <= PIECE:  # the head's `}` becomes `,"`
+                counts.append(_count(tokenizer, head[:-1] + ',"') + known[1])
+                continue
         text = definition_text(tool)
         # the key's own `,"`: inside a JSON string a quote follows a backslash, never a comma
         cut = text.find(',"parameters":') + 2

@@ -1,0 +1,150 @@
+"""Parts of `toolcat lint` on a big catalog, each timed in process (CPU), with this checkout's
+code and, with `--against DIR` (a folder holding another `toolcat` package), with that code,
+in fresh processes taken in turn: what one step of a speed change moves, below the noise of
+the whole command (benchmarks/lint_speed.py --big).
+
+    python benchmarks/lint_parts.py /tmp/catalog-43k.json --against /tmp/main --runs 3
+
+Parts: `rules` (the engine over the catalog, every default rule, and where its time goes:
+each rule's loop with the engine's own work for it, then the findings placed and sorted),
+`tokens` (every definition's tokens counted, as the token budget rules ask), `collector`
+(the time the cyclic collector takes over the whole `toolcat lint --json` command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+RULES = """
+import gc, json, sys, time
+from toolcat.cli.startup import defer_slow_imports
+defer_slow_imports()
+from toolcat.catalog.load import load_catalog
+from toolcat.lint import engine
+from toolcat.lint.settings import LintSettings
+gc.disable()
+catalog = load_catalog(sys.argv[1], lenient=True)
+gc.freeze()
+gc.enable()
+spent = {}
+active = LintSettings.active_rules
+def timed(settings):  # each rule's loop timed from its start to the next one's
+    last = [None, 0.0]
+    for rule in active(settings):
+        now = time.process_time()
+        if last[0]:
+            spent[last[0]] = spent.get(last[0], 0.0) + now - last[1]
+        last[:] = [rule.id, now]
+        yield rule
+    spent[last[0]] = spent.get(last[0], 0.0) + time.process_time() - last[1]
+LintSettings.active_rules = timed
+settle = engine.settle
+def settling(refs):
+    started = time.process_time()
+    settle(refs)
+    spent["placing"] = time.process_time() - started
+engine.settle = settling
+started = time.process_time()
+report = engine.lint_catalog(catalog, LintSettings())
+spent["lint"] = time.process_time() - started
+print(json.dumps(spent))
+"""
+
+TOKENS = """
+import gc, inspect, json, sys, time
+from toolcat.cli.startup import defer_slow_imports
+defer_slow_imports()
+from toolcat.catalog.load import load_catalog
+from toolcat.lint.findings import Context
+from toolcat.providers.tokens import count_tokens, definitions_tokens
+gc.disable()  # as the lint has it (toolcat.lint.collector)
+catalog = load_catalog(sys.argv[1], lenient=True)
+count_tokens("warm up")
+ctx = Context(catalog)
+keys = [ctx.schema_key(t) for t in catalog.tools]  # the lint has them before its token rules
+started = time.process_time()
+if "schema_keys" in inspect.signature(definitions_tokens).parameters:
+    counts = definitions_tokens(catalog.tools, schema_keys=keys)
+else:
+    counts = definitions_tokens(catalog.tools)
+print(json.dumps({"tokens": time.process_time() - started, "total": sum(counts)}))
+"""
+
+COLLECTOR = """
+import gc, json, sys, time
+spent = [0.0, 0.0]
+def watch(phase, info):
+    if phase == "start":
+        spent[1] = time.process_time()
+    else:
+        spent[0] += time.process_time() - spent[1]
+gc.callbacks.append(watch)
+sys.argv = ["toolcat", "lint", sys.argv[1], "--json", "--output", sys.argv[2]]
+from toolcat.cli.app import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps({"collector": spent[0]}))
+"""
+
+
+def part(code: str, env: dict[str, str], *args: str) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env={**os.environ, **env}, cwd=tempfile.gettempdir(), check=False)
+    if done.returncode:
+        raise SystemExit(done.stderr)
+    return {k: v for k, v in json.loads(done.stdout.splitlines()[-1]).items()
+            if isinstance(v, float)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("catalog", type=Path)
+    parser.add_argument("--against", type=Path, help="another checkout's code, in turn")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--parts", nargs="+", default=["rules", "tokens", "collector"],
+                        choices=["rules", "tokens", "collector"])
+    args = parser.parse_args()
+    codes = {"this checkout": REPO} | ({str(args.against): args.against} if args.against
+                                       else {})
+    found: dict[str, dict[str, list[float]]] = {label: {} for label in codes}
+    with tempfile.TemporaryDirectory(prefix="lint-parts-") as folder:
+        for _ in range(args.runs):
+            for label, code in codes.items():
+                env = {"PYTHONPATH": str(code), "TOOLCAT_CACHE_DIR":
+                       tempfile.mkdtemp(prefix="cache-", dir=folder)}
+                times: dict[str, float] = {}
+                if "rules" in args.parts:
+                    times |= part(RULES, env, str(args.catalog))
+                if "tokens" in args.parts:
+                    times |= part(TOKENS, env, str(args.catalog))
+                if "collector" in args.parts:
+                    times |= part(COLLECTOR, env, str(args.catalog),
+                                  str(Path(folder) / "report.json"))
+                for name, seconds in times.items():
+                    found[label].setdefault(name, []).append(seconds)
+    names = list(next(iter(found.values())))
+    names.sort(key=lambda name: -statistics.median(found["this checkout"][name]))
+    print(f"{args.catalog.name}: CPU seconds in process, median of {args.runs} "
+          f"(fresh processes, in turn)")
+    print(f"  {'part':<12}" + "".join(f"{label[-28:]:>30}" for label in codes))
+    for name in names:
+        if all(statistics.median(found[label].get(name, [0.0])) < 0.0005 for label in codes):
+            continue  # a rule that did not run (it needs a --target)
+        print(f"  {name:<12}" + "".join(
+            f"{statistics.median(found[label].get(name, [float('nan')])):30.3f}"
+            for label in codes))
+
+
+if __name__ == "__main__":
+    main()
