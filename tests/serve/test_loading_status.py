@@ -93,16 +93,23 @@ def test_serve_over_stdio_shows_the_status_on_a_terminal_and_keeps_stdout_the_pr
             "name": "search_tools", "arguments": {"query": "post an entry to the ledger"}}))
         process.stdin.flush()
         answers = [json.loads(process.stdout.readline()) for _ in range(2)]
-        # the model loads and the catalog is encoded on a thread once serve answers
-        seen = terminal.wait_for(STATUS, 600)
+        # the model loads and the catalog is encoded on a thread once serve answers: the
+        # status, then the bar to its end
+        seen = terminal.wait_for(STATUS, 600) and terminal.wait_for(f"{TOOLS}/{TOOLS}", 600)
+        process.stdin.write(message(id=3, method="tools/call", params={
+            "name": "search_tools", "arguments": {"query": "tomorrow's rain"}}))
+        process.stdin.flush()
+        answers.append(json.loads(process.stdout.readline()))
         process.stdin.close()  # the client leaves: serve ends
         rest = process.stdout.read()
         process.wait(60)
     shown = terminal.close()
     assert seen, shown
     assert "toolcat serve: 32 tools over stdio" in shown
-    assert [a["id"] for a in answers] == [1, 2]
+    assert [a["id"] for a in answers] == [1, 2, 3]
     assert "ledger_post" in answers[1]["result"]["content"][0]["text"]
+    assert "forecast" in answers[2]["result"]["content"][0]["text"]
+    assert "encoding the tools" in shown
     # stdout holds the protocol's messages and nothing else: no status, no terminal codes
     assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.splitlines())
     assert b"loading" not in rest and b"\x1b" not in rest and b"\r" not in rest
@@ -120,9 +127,9 @@ def test_serve_says_the_loading_in_lines_with_verbose_when_stderr_is_no_terminal
             "clientInfo": {"name": "test", "version": "1"}}))
         process.stdin.flush()
         lines: list[str] = []
-        for line in process.stderr:  # until the semantic stage is ready
+        for line in process.stderr:  # until the encoding is said (or serve ends)
             lines.append(line.decode())
-            if "semantic stage" in lines[-1] or "by words only" in lines[-1]:
+            if "new tools (once)" in lines[-1]:
                 break
         process.stdin.close()  # the client leaves: serve ends
         lines.append(process.stderr.read().decode())
