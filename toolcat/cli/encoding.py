@@ -1,8 +1,8 @@
 """What stderr shows while the embedding model loads and a catalog's tools are encoded: on a
 terminal only (or as lines, where a command is asked to say what it does), never with --json,
 and gone once the command prints its result. The core reports through a callback
-(`Progress`) and never prints. pick, search, index, tune, resolve, render, review and serve
-show this one (bench draws a bar per scorer of its own)."""
+(`Progress`) and never prints. pick, search, index, tune, resolve, render, tokens, review,
+serve and gateway show this one (bench draws a bar per scorer of its own)."""
 
 from __future__ import annotations
 
