@@ -50,7 +50,9 @@ MAX_LINE = 2_000  # characters of a stderr line looked at; a longer one is passe
 MAX_LOOKUPS = 5_000
 MAX_DEPENDENCIES = 1_000  # names read of one package.json's dependencies
 SHOWN = 3  # more dependencies that need a newer Node, named after the first
-MAX_SOURCE = 64 << 20  # bytes of a crashed script read for where it takes a name from
+# bytes of a crashed script read for where it takes a name from (a bundled server such as
+# @dynatrace-oss/dynatrace-mcp-server 2.1.2 is one file of 5 MB)
+MAX_SOURCE = 32 << 20
 WINDOW = 400  # characters either side of a name looked at for the import that gives it
 MAX_PLACES = 200  # places of the name looked at in that script
 # the TypeError of a function or class a Node version does not have, and its name
