@@ -133,6 +133,19 @@ def test_qrels_need_topics_and_topics_need_qrels(tmp_path):
         load_queries(jsonl, topics=qrels)
 
 
+@pytest.mark.parametrize("command", [["bench", "--scorer", "bm25"], ["review", "-o", "out"],
+                                     ["tune", "-o", "tuning.yaml"]])
+def test_a_folder_or_a_missing_file_as_the_queries_is_said_so_not_taken_for_qrels(
+        run, isolated, command):
+    (isolated / "requests").mkdir()
+    for given, said in (("requests", "requests: is a directory, not a file"),
+                        ("missing", "missing: no such file")):
+        result = run(*command, "-c", "demo", "-q", given)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == f"toolcat: error: {said}\n"  # not "read as TREC qrels"
+    assert not (isolated / "out").exists() and not (isolated / "tuning.yaml").exists()
+
+
 def test_labels_that_name_no_tool_are_listed_with_their_lines(demo, tmp_path):
     path = write(tmp_path / "q.jsonl",
                  '{"id": "a", "query": "x", "relevant": ["get_weather"]}\n'

@@ -116,14 +116,17 @@ def running() -> str:
 
 
 def package(root: Path, name: str, script: str, *, engines: str | None,
-            file: str = "index.js") -> Path:
-    """Install package `name` into root/node_modules (its bin linked as npm links it)."""
+            file: str = "index.js", dependencies: tuple[str, ...] = ()) -> Path:
+    """Install package `name` into root/node_modules (its bin linked as npm links it), with
+    `dependencies` listed in its package.json (installed by other calls)."""
     folder = root / "node_modules" / name
     folder.mkdir(parents=True)
     command = name.rsplit("/", 1)[-1]
     manifest: dict[str, object] = {"name": name, "version": "1.0.0", "bin": {command: file}}
     if engines is not None:
         manifest["engines"] = {"node": engines}
+    if dependencies:
+        manifest["dependencies"] = dict.fromkeys(dependencies, "1.0.0")
     (folder / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
     (folder / file).write_text("#!/usr/bin/env node\n" + script, encoding="utf-8")
     (folder / file).chmod(0o755)

@@ -40,6 +40,75 @@ def test_npx_package_in_the_working_folder_that_needs_a_newer_node_is_named(
             f"this machine has {running}") in said
 
 
+def test_a_dependency_that_needs_a_newer_node_is_named_with_the_package_it_serves(
+        run, tmp_path, monkeypatch, running):
+    """As undici asks for a newer Node than the server that bundles its fetch: the server's
+    own engines.node is met, an installed dependency's (hoisted, or nested in the
+    dependency's own node_modules, as npm installs them) is not."""
+    needs = newer_than(running)
+    package(tmp_path, "app-server", CRASH, engines=">=0.10",
+            dependencies=("fetcher", "plain", "not-installed"))
+    package(tmp_path, "plain", "", engines=">=0.10")
+    package(tmp_path, "fetcher", "", engines=">=0.10", dependencies=("@web/undici-like",))
+    package(tmp_path / "node_modules" / "fetcher", "@web/undici-like", "", engines=needs)
+    monkeypatch.chdir(tmp_path)
+    said = failure(run, "npx", "--no-install", "app-server")
+    assert "TypeError: Cannot read properties of undefined (reading 'bind')" in said
+    assert said.strip().endswith(
+        f"; @web/undici-like 1.0.0, a dependency of app-server 1.0.0, needs Node {needs} "
+        f"(its package.json's engines.node), this machine has {running}")
+    # a second one is counted and named too
+    package(tmp_path, "old-sdk", "", engines=needs)
+    manifest = tmp_path / "node_modules" / "plain" / "package.json"
+    manifest.write_text(manifest.read_text().replace('"bin"', '"dependencies": {"old-sdk": '
+                                                    '"1"}, "bin"'))
+    assert (f"{running}; so do 1 more of its dependencies: old-sdk 1.0.0"
+            in failure(run, "npx", "--no-install", "app-server"))
+
+
+def test_dependencies_whose_range_is_met_claim_nothing(run, tmp_path, monkeypatch):
+    package(tmp_path, "app-server", CRASH, engines=None, dependencies=("fine", "../escape"))
+    package(tmp_path, "fine", "", engines=">=0.10")
+    (tmp_path / "escape").mkdir()  # not a package name: never looked for
+    (tmp_path / "escape" / "package.json").write_text('{"engines": {"node": ">=999"}}')
+    monkeypatch.chdir(tmp_path)
+    said = failure(run, "npx", "--no-install", "app-server")
+    assert "TypeError: Cannot read properties of undefined" in said
+    assert "Node" not in said  # the package's own code failed: not Node's doing
+
+
+# a server that bundles its dependencies (esbuild) into one file: no package.json of theirs,
+# as @dynatrace-oss/dynatrace-mcp-server 2.1.2 bundles undici 8, which needs Node >=22.19.0
+BUNDLED = """
+// node_modules/fetchlib/lib/webidl.js
+var { markAsSomethingNewer } = require("node:worker_threads");
+var { inspect } = require("node:util");
+var webidl = { util: { inspect: 1 } };
+webidl.util.markAsSomethingNewer = markAsSomethingNewer;
+class CacheStorage {
+  constructor() {
+    webidl.util.%s(this);
+  }
+}
+new CacheStorage();
+"""
+
+
+def test_a_bundled_dependency_calling_what_this_node_lacks_is_named(run, tmp_path, running):
+    script = package(tmp_path, "bundled-server", BUNDLED % "markAsSomethingNewer",
+                     engines=None)
+    said = failure(run, "node", str(script))
+    assert "TypeError: webidl.util.markAsSomethingNewer is not a function" in said
+    assert said.strip().endswith(
+        "; it calls markAsSomethingNewer from node:worker_threads (in its bundled fetchlib), "
+        f"which Node {running} does not have: it needs a newer Node.js")
+    # inspect comes from node:util too, and this Node has it: not the Node version's doing
+    other = package(tmp_path / "other", "bundled-server", BUNDLED % "inspect", engines=None)
+    said = failure(run, "node", str(other))
+    assert "TypeError: webidl.util.inspect is not a function" in said
+    assert "Node" not in said
+
+
 def test_a_script_path_finds_its_package_and_a_met_range_claims_nothing(run, tmp_path,
                                                                         running):
     script = package(tmp_path, "old-enough", CRASH, engines=newer_than(running))

@@ -18,7 +18,13 @@ from typing import Any
 from toolcat.errors import CatalogError, ConfigError, UsageError
 from toolcat.model import Catalog, SourceRef
 from toolcat.source.fields import FieldReader
-from toolcat.source.files import STDIN_PATH, parse_file, parse_json_lines, read_text
+from toolcat.source.files import (
+    STDIN_PATH,
+    parse_file,
+    parse_json_lines,
+    read_bytes,
+    read_text,
+)
 from toolcat.source.positions import join
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -102,6 +108,8 @@ def load_queries(path: str | Path, *, topics: str | Path | None = None,
     suffix = path.suffix.lower()
     if path == STDIN_PATH and topics is None:  # `-q -`: JSON Lines, the one shape a pipe carries
         suffix = ".jsonl"
+    if path != STDIN_PATH and (path.is_dir() or not path.exists()):
+        read_bytes(path)  # a folder, a missing file: said as for any file, not as qrels
     is_qrels = suffix not in JSONL_SUFFIXES + STRUCTURED_SUFFIXES
     if topics is not None and not is_qrels:
         raise UsageError(f"--topics goes with a TREC qrels file; {path} is {suffix[1:]}")

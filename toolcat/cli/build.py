@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from toolcat.config import Config, find_config
 from toolcat.model import Catalog, Tool
 
 if TYPE_CHECKING:
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.resolution import Profile, Resolver
     from toolcat.search.tuning import Tuning
     from toolcat.tune.policy import AppliedTuning
@@ -127,25 +127,32 @@ def applied_tuning(found: Tuning | None, scorer: str | None, tools: Sequence[Too
 
 
 def resolver(catalog: Catalog, chosen: Profile, tuning_option: Path | None,
-             cfg: Config) -> Resolver:
-    """The Resolver resolve and render use, its profile's warnings said on stderr."""
+             cfg: Config, *, progress: EncodingBar | None = None) -> Resolver:
+    """The Resolver resolve and render use, its profile's warnings said on stderr;
+    `progress`: the status on stderr while its first ranking loads the model (`ranking_bar`).
+    """
     from toolcat.cli.output import warn
     from toolcat.resolution import Resolver
 
     built = Resolver(catalog, chosen,
-                     tuning=resolver_tuning(tuning_option, cfg, catalog, chosen))
+                     tuning=resolver_tuning(tuning_option, cfg, catalog, chosen),
+                     progress=progress)
     for warning in built.warnings:
         warn(str(warning))
     return built
 
 
-def ranking_status(resolver: Resolver, *, shown: bool) -> AbstractContextManager[None]:
-    """A status line on stderr while `resolver` first ranks the catalog, when its scorer may
-    load the embedding model (toolcat.cli.encoding.loading_status)."""
-    from toolcat.cli.encoding import loading_status
+def ranking_bar(profiles: Sequence[Profile], catalog: Catalog, *, shown: bool) -> EncodingBar:
+    """The status line and bar on stderr (toolcat.cli.encoding) while resolvers of `profiles`
+    first rank `catalog`, when one's scorer may load the embedding model: entered around the
+    ranking, and given to the resolvers as their `progress`."""
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.search import SEMANTIC
+    from toolcat.search.choice import choose_scorer
 
-    return loading_status(shown=shown, loads=resolver.scorer_name in SEMANTIC)
+    loads = any(choose_scorer(p.scorer or None, len(catalog.tools)).scorer in SEMANTIC
+                for p in profiles)
+    return EncodingBar(shown=shown, loads=loads and bool(catalog.tools))
 
 
 def resolver_tuning(option: Path | None, cfg: Config, catalog: Catalog,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 from typing import Annotated
 
@@ -74,6 +75,7 @@ def gateway(
     toolcat gateway --upstream https://api.openai.com --port 8788 --log gateway.jsonl
     """
     from toolcat.cli import build
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
     from toolcat.gateway import Settings, listening, run, unsafe_names, upstream_url
@@ -102,4 +104,5 @@ def gateway(
              f"({chosen.name}) at http://{shown}:{bound_port} -> {settings.upstream}")
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the gateway stops
-        run(settings, host, port, ready)
+        # while the relevance scorer's model loads: on a terminal, the status pick shows
+        run(settings, host, port, ready, loading=functools.partial(EncodingBar, loads=True))

@@ -139,8 +139,9 @@ def _resolve(query: str, profile: str | None, catalog: list[str] | None,
     cfg = build.config()  # read once: it names both the profile and the catalogs
     chosen = build.profile(profile, cfg, allow_unsafe=allow_unsafe)
     cat = build.load(catalog, shape, cfg=cfg)
-    resolver = build.resolver(cat, chosen, tuning, cfg)
-    with build.ranking_status(resolver, shown=not json_):
+    bar = build.ranking_bar([chosen], cat, shown=not json_)
+    resolver = build.resolver(cat, chosen, tuning, cfg, progress=bar)
+    with bar:
         return cat, chosen, resolver.resolve(query)
 
 

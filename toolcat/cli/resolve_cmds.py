@@ -79,9 +79,10 @@ def resolve(
     if not text:
         raise UsageError("give a QUERY" + (" or a 'query' in the steps file" if script else ""))
     cat = build.load(catalog, shape, cfg=cfg)
-    resolver = build.resolver(cat, chosen, tuning, cfg)
+    bar = build.ranking_bar([chosen], cat, shown=not json_)
+    resolver = build.resolver(cat, chosen, tuning, cfg, progress=bar)
     if script is None:
-        with build.ranking_status(resolver, shown=not json_):
+        with bar:
             resolution = resolver.resolve(text)
         if json_:
             from toolcat.cli.output import print_json
@@ -90,7 +91,7 @@ def resolve(
         else:
             _print_resolution(resolution)
         return
-    with build.ranking_status(resolver, shown=not json_):
+    with bar:
         session = Session(cat, chosen, text, resolver=resolver)
     initial = session.resolution
     done = session.run(script.calls)

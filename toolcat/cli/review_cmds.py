@@ -15,6 +15,7 @@ from toolcat.wording import plural
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.config import Config
     from toolcat.model import Catalog
     from toolcat.review.compare import RequestChange
@@ -94,21 +95,24 @@ def review(
                 Path(baseline).resolve() == output.resolve():
             raise UsageError("--baseline is the folder being written; compare with a copy "
                              "(or commit it and use --check)")
-    setup, requests, base = _prepare(inputs, root, manifest="profiles" in named_by)
+    setup, requests, base, bar = _prepare(inputs, root, manifest="profiles" in named_by,
+                                          shown=not json_)
     stored = {key: _to_manifest(key, value, root, relative_input)
               for key, value in inputs.items()}
     stored["allow_unsafe"] = bool(inputs.get("allow_unsafe"))
     if check is not None:
         from toolcat.review.export import check_review
 
-        checked = check_review(check, setup, requests, base, stored)
+        with bar:
+            checked = check_review(check, setup, requests, base, stored)
         _print_check(checked, check, json_)
         if not checked.ok:
             raise typer.Exit(1)
         return
     from toolcat.review.export import write_review
 
-    written = write_review(root, setup, requests, base, stored)
+    with bar:
+        written = write_review(root, setup, requests, base, stored)
     _print_written(written, root, base, json_)
 
 
@@ -121,10 +125,12 @@ def _to_manifest(key: str, value: Any, root: Path,
     return value
 
 
-def _prepare(inputs: dict[str, Any], root: Path, *, manifest: bool = False
-             ) -> tuple[Setup, Any, Baseline | None]:
-    """What to review; `manifest`: the profiles come from a review folder's manifest, not
-    from the command line, and may not send requests unless trusted (config.trust)."""
+def _prepare(inputs: dict[str, Any], root: Path, *, manifest: bool = False,
+             shown: bool = True) -> tuple[Setup, Any, Baseline | None, EncodingBar]:
+    """What to review, and the status on stderr (`shown`: unless --json) while the
+    profiles' scorers load the embedding model and encode the catalogs, which the setup
+    reports to; `manifest`: the profiles come from a review folder's manifest, not from the
+    command line, and may not send requests unless trusted (config.trust)."""
     from toolcat.cli import build
     from toolcat.cli.render_cmds import _prefix
     from toolcat.render.renderer import request_provider
@@ -153,11 +159,12 @@ def _prepare(inputs: dict[str, Any], root: Path, *, manifest: bool = False
     requests = (from_query_file(Path(queries), Path(topics) if topics else None)
                 if queries else from_examples(cat))
     prefix = _prefix()
-    setup = Setup(cat, _tuned(chosen, cfg, cat), providers, prefix)
+    bar = build.ranking_bar(chosen, cat, shown=shown)
+    setup = Setup(cat, _tuned(chosen, cfg, cat), providers, prefix, progress=bar)
     value = inputs.get("baseline")
     label = relative_input(value, root) if value else None  # the same from any folder
     base = _baseline(value, label, setup, cfg, shape)
-    return setup, requests, base
+    return setup, requests, base, bar
 
 
 def _profile(option: str | None, cfg: Config, allow_unsafe: bool, root: Path) -> Any:

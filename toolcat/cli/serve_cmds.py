@@ -144,6 +144,7 @@ def serve(
     began = time.perf_counter()
     from toolcat.catalog.project import openapi_base_urls, unannotated_policy
     from toolcat.cli import build
+    from toolcat.cli.encoding import EncodingBar
     from toolcat.cli.output import note
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
@@ -183,7 +184,9 @@ def serve(
             token=token, allow_hosts=tuple(allow_host or ()),
             allow_tools=tuple(allow_tool or ()), lock=lock,
             discovery=_renames(discovery_name or []), mode=mode, answers=answers,
-            base_urls=apis, progress=note, stages=stages)
+            base_urls=apis, progress=note, stages=stages,
+            # on a terminal, the status line pick shows; with -v elsewhere, as lines
+            loading=functools.partial(EncodingBar, loads=True, say=stages.begins))
 
 
 def _check_choices(mode: str | None, answers: str, call_timeout: float) -> None:

@@ -18,6 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -420,6 +421,14 @@ class GatewayApp:
 
     # ---- evidence and log ----------------------------------------------------------------------
 
+    @property
+    def loads_model(self) -> bool:
+        """Whether `warm_up` loads an embedding model (relevance with a semantic scorer)."""
+        from toolcat.search import SEMANTIC, default_scorer
+
+        return (self.settings.gateway.enabled and self.settings.gateway.strategy == "relevance"
+                and (self.settings.scorer or default_scorer(1)[0]) in SEMANTIC)
+
     def warm_up(self) -> None:
         """Load what the first request would wait for: the relevance scorer's model (a
         semantic scorer loads it on first use) and the tokenizer."""
@@ -510,8 +519,11 @@ def _error_response(api: Api, status: int, message: str) -> Any:
 
 
 def run(settings: Settings, host: str, port: int,
-        ready: Callable[[str, int], None] | None = None) -> None:
+        ready: Callable[[str, int], None] | None = None,
+        loading: Callable[[], AbstractContextManager[object]] | None = None) -> None:
     """Serve the gateway on host:port until interrupted (`ready` gets the bound address).
+    `loading` makes what shows, before `ready`, that the relevance scorer's model loads
+    (`toolcat gateway`'s status line on a terminal).
 
     Raises:
         MissingExtraError: starlette, uvicorn or httpx is not installed.
@@ -540,7 +552,8 @@ def run(settings: Settings, host: str, port: int,
     sock.listen(2048)  # uvicorn's own backlog
     bound = sock.getsockname()[1]
     app = GatewayApp(settings)
-    app.warm_up()
+    with (loading if loading is not None and app.loads_model else nullcontext)():
+        app.warm_up()
     if ready is not None:
         ready(host, bound)
     config = uvicorn.Config(app, log_level="warning", access_log=False,

@@ -64,6 +64,7 @@ from toolcat.resolution.profile_decisions import (
     is_normal_mode,
     provider_search_decision,
 )
+from toolcat.search import SEMANTIC
 from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
 from toolcat.search.ranking import Abstaining, ranking_model
@@ -71,6 +72,7 @@ from toolcat.search.ranking import Abstaining, ranking_model
 if TYPE_CHECKING:
     import numpy as np
 
+    from toolcat.search.device import Progress
     from toolcat.search.tuning import Tuning
 
 SCORE_CACHE = 8  # queries whose scores are kept (a session alternates a few queries)
@@ -162,8 +164,10 @@ class Resolver:
 
     def __init__(self, catalog: Catalog, profile: Profile = DEFAULT_PROFILE, *,
                  builtins: Catalog | None = None, encoding: str = DEFAULT_ENCODING,
-                 tuning: Tuning | None = None) -> None:
-        """`tuning` (from `toolcat tune`) is applied when the scorer is `hybrid`."""
+                 tuning: Tuning | None = None, progress: Progress | None = None) -> None:
+        """`tuning` (from `toolcat tune`) is applied when the scorer is `hybrid`;
+        `progress(tools done, tools to encode)` hears how a semantic scorer's encoding of
+        the catalog goes, when the first ranking builds it (a command's status line)."""
         self.catalog = catalog
         self.profile = profile
         self.builtins = builtins if builtins is not None else builtin_catalog()
@@ -178,6 +182,7 @@ class Resolver:
                                     given="the profile's scorer")
         self.scorer_name, self.scorer_reason = self.choice.name, self.choice.reason
         self.tuning = self.choice.tuning
+        self._progress = progress
         if catalog.tools:  # the query encoder loads while the rest is worked out
             from toolcat.search.index import prefetch_encoder
 
@@ -199,9 +204,12 @@ class Resolver:
         if self._scorer is None:
             from toolcat.search.index import scorer_for
 
+            options = dict(self.profile.scorer_options)
+            if self._progress is not None and self.choice.scorer in SEMANTIC:
+                options["progress"] = self._progress
             try:  # from the persisted index when the catalog was seen before
                 self._scorer = scorer_for(self.choice.scorer, self.catalog, tuning=self.tuning,
-                                          **dict(self.profile.scorer_options))
+                                          **options)
             except UsageError as exc:
                 # an option the scorer does not take: the profile's scorer_options are wrong
                 raise ConfigError(exc.message, where=self.profile.where("/scorer_options"),

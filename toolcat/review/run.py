@@ -27,6 +27,7 @@ from toolcat.review.requests import Request, folder_names
 
 if TYPE_CHECKING:
     from toolcat.providers.names import PrefixPolicy
+    from toolcat.search.device import Progress
     from toolcat.search.tuning import Tuning
 
 
@@ -39,6 +40,8 @@ class Setup:
     profiles: tuple[tuple[Profile, Tuning | None], ...]
     providers: tuple[str, ...] = ()
     prefix: PrefixPolicy = "collisions"
+    # told how a semantic scorer's encoding of the catalog goes (Resolver's `progress`)
+    progress: Progress | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,8 @@ class Evaluator:
         resolver = self._resolvers.get(index)
         if resolver is None:
             resolver = self._resolvers[index] = Resolver(self.setup.catalog, profile,
-                                                         tuning=tuning)
+                                                         tuning=tuning,
+                                                         progress=self.setup.progress)
         resolution = resolver.resolve(request.text)
         inp = from_resolution(resolution, self.setup.catalog.documents,
                               prefix=self.setup.prefix)

@@ -163,14 +163,20 @@ class HybridScorer:
             raise ValueError(f"the hybrid scorer has no semantic stage yet: {self.notice}")
         return self._semantic
 
-    def complete(self) -> None:
+    def complete(self, progress: Progress | None = None) -> None:
         """Load or compute the embeddings a lexical-stage hybrid waits for; the scores are
-        hybrid from then on. A failure leaves the lexical stage, says so in `notice`, and is
-        raised."""
+        hybrid from then on (`progress`: told of the encoding too, see Completing). A
+        failure leaves the lexical stage, says so in `notice`, and is raised."""
+
+        def encoding(done: int, total: int) -> None:
+            self._encoding(done, total)
+            if progress is not None:
+                progress(done, total)
+
         with self._completing:
             if self._semantic is None and self._complete is not None:
                 try:
-                    self._semantic = self._complete(self._encoding)
+                    self._semantic = self._complete(encoding)
                 except Exception as exc:
                     problem = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
                     self.notice = f"the semantic stage failed ({problem}); ranked by words only"

@@ -93,9 +93,10 @@ class Staged(Protocol):
 @runtime_checkable
 class Completing(Protocol):
     """A staged scorer whose missing stage can be made ready now (serve runs `complete` on a
-    thread); a failure leaves the lexical stage and says so in its notice."""
+    thread); a failure leaves the lexical stage and says so in its notice. `progress(tools
+    done, tools to encode)` hears how the catalog's encoding goes, if it is encoded now."""
 
-    def complete(self) -> None:
+    def complete(self, progress: Callable[[int, int], None] | None = None) -> None:
         ...
 
 

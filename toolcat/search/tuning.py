@@ -43,6 +43,7 @@ from toolcat.model import Tool
 from toolcat.search import tuned_name
 from toolcat.search.abstain import Abstention, turned_away
 from toolcat.search.cascade import CascadeScorer
+from toolcat.search.device import Progress
 from toolcat.search.hybrid import LAMBDA, MIDPOINT, HybridScorer, squash
 from toolcat.search.ranking import Completing, Scores, Staged
 from toolcat.search.text import stems
@@ -403,10 +404,10 @@ class TunedScorer:
         """Why the base scorer answers with words only for now (see HybridScorer)."""
         return self.base.notice if isinstance(self.base, Staged) else None
 
-    def complete(self) -> None:
+    def complete(self, progress: Progress | None = None) -> None:
         """Complete the base scorer's semantic stage, when it has one to complete."""
         if isinstance(self.base, Completing):
-            self.base.complete()
+            self.base.complete(progress)
 
     def _vectors(self, queries: Sequence[str], cached: bool) -> np.ndarray:
         if cached:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog
-from toolcat.serve.gate import Gate
+from toolcat.serve.gate import Gate, Loading
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.stages import QUIET, Stages
 
@@ -48,7 +48,8 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
           allow_tools: Collection[str] = (), lock: Lock | None = None,
           discovery: Mapping[str, str] | None = None, mode: str | None = None,
           answers: str = "json", base_urls: Mapping[str, str] | None = None,
-          progress: Callable[[str], None] | None = None, stages: Stages = QUIET) -> None:
+          progress: Callable[[str], None] | None = None, stages: Stages = QUIET,
+          loading: Loading | None = None) -> None:
     """Serve `catalog` over stdio (or streamable HTTP at `http` = (host, port)) until the
     client goes away or the process is interrupted.
 
@@ -72,7 +73,9 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
     (toolcat.serve.openapi_calls). `progress` is told, in a line, about slow work before the
     first request can be answered over stdio (the security rules reading a catalog never
     served before). `stages` is told each step of the start and how long it took
-    (toolcat.serve.stages; `toolcat serve -v`).
+    (toolcat.serve.stages; `toolcat serve -v`). `loading` makes what shows the embedding
+    model loading and the catalog's encoding while the search scorer's semantic stage is
+    made, on a thread once serve listens (`toolcat serve`'s status line; see Gate.loading).
 
     Raises:
         MissingExtraError: the `mcp` extra is not installed.
@@ -105,7 +108,8 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
                  allow_unsafe=allow_unsafe, call_timeout=call_timeout,
                  overrides=overrides or {}, tuning=tuning, token=token,
                  allow_tools=allow_tools, lock=lock, discovery=discovery or {},
-                 answers=answers, base_urls=base_urls, progress=progress, stages=stages),
+                 answers=answers, base_urls=base_urls, progress=progress, stages=stages,
+                 loading=loading),
         ModeLog(log, secrets, mode=mode), secrets, renamed, _gate_for)
     previous = _terminate_as_interrupt()
     try:

@@ -74,6 +74,14 @@ from toolcat.serve.texts import fuzzy_texts, regex_texts
 if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
 
+# makes what is told the encoding's progress while the semantic stage is made (None: nothing)
+Loading = Callable[[], contextlib.AbstractContextManager[Callable[[int, int], None] | None]]
+
+
+def _no_status() -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
 T = TypeVar("T")
 MCP_NAMES = MCP.limits.names  # ^[A-Za-z0-9_.-]{1,128}$, what a served name must match
 _WITHIN_RULE = re.compile(MCP_NAMES.pattern).fullmatch  # asked for each tool of the catalog
@@ -172,6 +180,9 @@ class Gate:
         self._stored = prefetch_encoder(self.scorer_name, catalog, **self._scorer_options)
         self._semantic = threading.Event()  # set once the semantic stage is ready (or failed)
         self._warming = False  # `warm` readies the semantic stage (else nothing waits for it)
+        # what shows the model loading and the catalog's encoding, around the semantic
+        # stage's making (serve's status line on a terminal)
+        self.loading: Loading = _no_status
 
     def _pool(self) -> None:
         """The tools search can find and add_tool add, from the profile, the unsafe policy
@@ -318,8 +329,9 @@ class Gate:
         try:
             with contextlib.suppress(Exception):
                 scorer = self.scorer(self.scorer_name)
-                if isinstance(scorer, Completing):
-                    scorer.complete()
+                if isinstance(scorer, Completing) and notice(scorer) is not None:
+                    with self.loading() as told:
+                        scorer.complete(told)
         finally:
             self._semantic.set()  # a search waiting for it answers now, either way
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Catalog, Tool
 from toolcat.serve.discovery import discovery_names
-from toolcat.serve.gate import Gate
+from toolcat.serve.gate import Gate, Loading
 from toolcat.serve.launch import Secrets
 from toolcat.serve.openapi_calls import HttpApis
 from toolcat.serve.proxy import ModeLog
@@ -52,6 +52,7 @@ class Settings:
     base_urls: Mapping[str, str] | None
     progress: Callable[[str], None] | None
     stages: Stages
+    loading: Loading | None = None
 
 
 @dataclass
@@ -104,6 +105,8 @@ class Start:
         ask.stages.done(f"security verdict: {len(self.held):,} of {len(gate.catalog.tools):,} "
                         f"tools withheld{kept}; {len(gate.pool):,} searchable", began)
         gate.stages = ask.stages
+        if ask.loading is not None:
+            gate.loading = ask.loading
         gate.warm()
         return gate
 
