@@ -977,6 +977,11 @@ _OBLIGED = re.compile(r"\b(?:must|should|shall|need|needs|needn't|have to|has to
                       r"|you|your|never|always|make sure|ensure)\b")
 
 
+# what a sentence about its tool's own object does not name: something elsewhere
+_ELSEWHERE_CUES = frozenset({"other_tools", "email", "url", "secret_files", "send", "tamper",
+                             "shadow", "account", "path", "execute"})
+
+
 def of_own_object(text: str, needle: str, name: str) -> bool:
     """Whether the sentence of `text` that holds `needle` states what happens to the thing
     its tool is named after: it, or the sentence before it (whose subject a pronoun takes
@@ -995,8 +1000,9 @@ def of_own_object(text: str, needle: str, name: str) -> bool:
         read = " ".join(written.lower().split())
         if needle in read:
             if _OBLIGED.search(read) or reads_in_imperative(written) \
-                    or conceals_side_step(read, before):
-                return False
+                    or conceals_side_step(read, before) \
+                    or _ELSEWHERE_CUES.intersection(cues_of(prepare(written))):
+                return False  # an order, or about another tool, an address, a secret
             return all(word.rstrip("s") in read or word.rstrip("s") in before for word in words)
         before = read
     return False

@@ -61,7 +61,7 @@ _OTHER_TOOL = (r"(?:" + _ID + r"|(?:the |a |an |any |every |each )?[\w-]+ (?:ser
                r"(?:tool|tools|server|integration|plugin)s?)")
 # its call changed: sent elsewhere, someone added to it, replaced or retired for all calls
 _CHANGED = re.compile(
-    r"\b" + _OTHER_TOOL + r"[^.!?;]{0,60}\b(?:now (?:goes|go|sends?|pays?|routes?) to"
+    r"\b" + _OTHER_TOOL + r" (?:[\w-]+ ){0,2}(?:now (?:goes|go|sends?|pays?|routes?) to"
     r"|(?:is|are) now (?:sent|paid|routed|redirected) to"
     r"|(?:is|are|has been|have been) (?:retired|deprecated|obsolete|decommissioned"
     r"|switched off|turned off|disabled))\b"
