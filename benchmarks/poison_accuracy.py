@@ -21,6 +21,7 @@ two servers, and TC604, the lock, are not poisoning rules and are left out.)
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh5.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh6.yaml
     python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh7.yaml
+    python benchmarks/poison_accuracy.py --fresh benchmarks/data/poison/fresh8.yaml
 
 `--fresh FILE` measures only a set of whole tool definitions written apart from the corpus and
 the detector (fresh.yaml's header says how it is laid out): each entry's `tool` is linted as a

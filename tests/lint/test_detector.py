@@ -187,7 +187,11 @@ def test_the_gate_lets_through_every_tool_with_a_reportable_sentence():
                              detector.first_pass(), detector._lower)
     first = {i for i, texts in enumerate(groups)
              if any(not text.isascii() or text in let for text in texts)}
-    assert reported & first <= passed <= first
+    # besides: a sentence in another language, which no cue's words may be in
+    other = {i for i, texts in enumerate(groups)
+             if any(detector.not_english(detector.prepare(sentence))
+                    for text in texts for _, sentence in detector.split_sentences(text))}
+    assert reported & first <= passed <= first | other
     last = len(groups) - 1  # "lie" in "client" and "applies": let through, then turned away
     assert last in first and last not in passed
 

@@ -32,8 +32,12 @@ from importlib import resources
 from itertools import accumulate, chain, pairwise
 from typing import Any
 
+from toolcat.lint.languages import english, guessed, identified
+from toolcat.lint.languages import name as named_language
 from toolcat.lint.lexicon import LATIN, LEXICON
 from toolcat.lint.reading import LEET, as_read
+from toolcat.lint.side_effects import GATE as SIDE_GATE
+from toolcat.lint.side_effects import changes_other_call, conceals_side_step
 
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
@@ -967,6 +971,43 @@ def reads_in_imperative(sentence: str) -> bool:
     return bool(words) and words[0].lower() in _READING_VERBS
 
 
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# an order, not a statement: a modal of obligation, the model addressed, always or never
+_OBLIGED = re.compile(r"\b(?:must|should|shall|need|needs|needn't|have to|has to|is to|are to"
+                      r"|you|your|never|always|make sure|ensure)\b")
+
+
+# what a sentence about its tool's own object does not name: something elsewhere
+_ELSEWHERE_CUES = frozenset({"other_tools", "email", "url", "secret_files", "send", "tamper",
+                             "shadow", "account", "path", "execute"})
+
+
+def of_own_object(text: str, needle: str, name: str) -> bool:
+    """Whether the sentence of `text` that holds `needle` states what happens to the thing
+    its tool is named after: it, or the sentence before it (whose subject a pronoun takes
+    up), holds every word of the tool's name past its verb (`set_system_prompt`: "system",
+    "prompt"; `add_internal_note`: "internal", "note"), and it neither orders nor addresses
+    the model. "The previous system prompt is replaced" in `set_system_prompt`, "Internal
+    notes are visible to agents only; the customer does not see them" in `add_internal_note`
+    say what the tool does to its own object; hiding a step or an order about another thing
+    is not that."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)][1:]
+    if len(words) < 2 or any(len(word) < 4 for word in words):
+        return False  # one word ("file", "post") names too much to be the tool's own
+    needle = " ".join(needle.lower().split())
+    before = ""
+    for _, written in split_sentences(text):
+        read = " ".join(written.lower().split())
+        if needle in read:
+            if _OBLIGED.search(read) or reads_in_imperative(written) \
+                    or conceals_side_step(read, before) \
+                    or _ELSEWHERE_CUES.intersection(cues_of(prepare(written))):
+                return False  # an order, or about another tool, an address, a secret
+            return all(word.rstrip("s") in read or word.rstrip("s") in before for word in words)
+        before = read
+    return False
+
+
 def says_what_it_does(sentence: str, first: bool) -> bool:
     """Whether `sentence`, the `first` of a description, says what its tool or field does:
     it opens with a verb in the third person ("Installs", "Overrides", "Returns")."""
@@ -1107,9 +1148,12 @@ _LANGUAGES_OF: dict[str, tuple[str, ...]] = {
     for word in frozenset().union(*_FUNCTION_WORDS.values())}
 
 
-def language(text: str) -> str:
+def language(text: str, named: bool = True) -> str:
     """A rough language (or script) tag of a sentence: `en`, `de`, ..., `cyrillic`, `cjk`,
-    `latin` (a Latin-script language known only by its diacritics), `other`."""
+    a code of CLD2's (`cy`, `so`, ...: `languages.identified`, where the function words leave
+    English as the fallback), `latin` (a Latin-script language known only by its diacritics,
+    or prose with no English word that CLD2 cannot name), `other`. `named`: False for the
+    function words and scripts alone."""
     if text.isascii():  # Latin letters only: the function words decide
         if not any(c.isalpha() for c in text):
             return ""
@@ -1128,17 +1172,60 @@ def language(text: str) -> str:
                 return tag
         return "other"
     counts: dict[str, int] = {"en": 0}
-    for word in text.lower().split():  # one look-up a word rather than one a language
+    words = text.lower().split()
+    for word in words:  # one look-up a word rather than one a language
         for lang in _LANGUAGES_OF.get(word, ()):
             counts[lang] = counts.get(lang, 0) + 1
-    if len(counts) == 1:
-        return "latin" if not text.isascii() and counts["en"] < 2 and _accented(text) else "en"
-    best = max(counts, key=lambda lang: (counts[lang], -_ORDER[lang]))  # ties: the first
-    if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
-        return best
-    if not text.isascii() and counts["en"] < 2 and _accented(text):
+    letters = _letters(words) if named else []
+    if len(counts) > 1:
+        best = max(counts, key=lambda lang: (counts[lang], -_ORDER[lang]))  # ties: the first
+        if best != "en" and counts[best] >= 3 and counts[best] > 2 * counts["en"]:
+            # three short words are shared by many languages (Welsh "y" is Spanish's "and"):
+            # CLD2, where it is sure, names the language better
+            return (identified(" ".join(letters)) if len(letters) >= BARE_WORDS else "") or best
+    if counts["en"] >= 2:
+        return "en"
+    if len(words) < MIN_WORDS or not named:
+        return "latin" if not text.isascii() and _accented(text) else "en"
+    # English only as the fallback: too few function words of any list to tell. CLD2 names
+    # the language by its letters (Welsh, Somali, Estonian, Basque, ...); one it cannot name,
+    # or a text too short for it, is "latin" when it reads as a Latin-script language by its
+    # diacritics, or as prose with none of the English words nearly every sentence holds
+    # (Russian written in Latin letters)
+    # CLD2 reads the words alone, six or more: on fewer, or on paths and names, it is sure of
+    # anything ("Target IANA timezone name (e.g., 'Asia/Tokyo')" is Danish to it)
+    code = identified(" ".join(letters)) if len(letters) >= BARE_WORDS else ""
+    if code:
+        return code
+    if not text.isascii() and _accented(text):
         return "latin"  # a Latin-script language without a list of function words
-    return "en"
+    # prose with no English word that CLD2 cannot name: long, or guessed not English
+    return "latin" if _unidentified_prose(words, letters) and (
+        len(letters) >= LONG_PROSE or guessed(" ".join(letters)) not in ("en", "")) else "en"
+
+
+def _letters(words: list[str]) -> list[str]:
+    """The words of `words` made of letters (a hyphen or an apostrophe inside), stripped of
+    punctuation: no path, name, number or single letter."""
+    stripped = (word.strip(",;:.!?()[]'\"«»“”") for word in words)
+    return [word for word in stripped
+            if len(word) > 1 and word.replace("-", "").replace("'", "").isalpha()]
+
+
+def _unidentified_prose(words: list[str], letters: list[str]) -> bool:
+    """Whether the lower-cased `words` are prose (BARE_WORDS words of `letters` or more, most
+    of its tokens, not a list) with none of the English words nearly every English sentence holds
+    (`_ENGLISH_WORDS`)."""
+    commas = sum(word.endswith(",") for word in words)
+    # a list of names ("Valid values: python, typescript, java, csharp") is no prose
+    return len(letters) >= BARE_WORDS and len(letters) >= 0.8 * len(words) \
+        and commas * 3 < len(words) and _ENGLISH_WORDS.isdisjoint(
+            word.strip(",;:.!?()[]'\"") for word in words)
+
+
+# prose this long with none of the English words nearly every sentence holds is not English
+# whatever CLD2 guesses (Russian in Latin letters is English to its guess)
+LONG_PROSE = 12
 
 
 def _accented(text: str) -> bool:
@@ -1186,8 +1273,27 @@ def _without_english(sentence: str) -> bool:
 def _bare_foreign(text: str) -> bool:
     """Whether a sentence of the ASCII `text` is in a language no list holds and holds a link
     or an address (`_without_english`): for the gate, which has no cue for it."""
-    return any(_BARE.search(sentence) is not None and _without_english(sentence)
+    return any(_BARE.search(sentence) is not None and not_english(sentence)
                for sentence in (prepare(written) for _, written in split_sentences(text)))
+
+
+_TOKEN_SIGNS = re.compile(r"://|@|`|_|~/|\$\(")
+
+
+@lru_cache(maxsize=1 << 16)
+def _unread_with_token(text: str) -> bool:
+    """Whether a sentence of the ASCII `text` is in a language nothing here reads
+    (`unread`: Welsh, Somali, ...) and holds a sign of a token every language shares (a
+    link, an address, code, an identifier): the cue `unread_language`, which no
+    expression of the gate holds."""
+    if _TOKEN_SIGNS.search(text) is None:
+        return False
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        if len(sentence.split()) >= MIN_WORDS and _TOKEN_SIGNS.search(written) \
+                and unread(language(sentence)):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -1286,8 +1392,14 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
                       _prepared_apart)
     foreign: dict[tuple[str, Home], bool] = {}
 
+    # strings that may hold a sentence in another language than English whose words no cue
+    # holds (`_few_english_words`): CLD2 tells which (`_identified_foreign`)
+    unsure = {text for text in plain if _few_english_words(text)}
+
     def worth(text: str, home: Home) -> bool:
         if not text.isascii() or text in exact:
+            return True
+        if text in unsure and (_identified_foreign(text, home) or _unread_with_token(text)):
             return True
         if text not in first:
             # a sentence in a language no list holds, with a link or an address: no cue's
@@ -1299,9 +1411,9 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
         return foreign[key]
 
     # a group of ASCII strings the first pass turned away (nearly every one) is told in C;
-    # a link or an address may still make one of them worth reading (`worth`)
-    passed = first.union(text for text in distinct
-                         if not text.isascii() or "://" in text or "@" in text)
+    # a link, an address or few English words may still make one of them worth reading
+    passed = first.union(unsure, (text for text in distinct
+                                  if not text.isascii() or "://" in text or "@" in text))
     return [frozenset(text for text in texts if worth(text, ENGLISH if homes is None
                                                       else homes[i]))
             if not passed.isdisjoint(texts) else frozenset()
@@ -1358,7 +1470,7 @@ def _in_text() -> Any:
     options = re2.Options()
     options.max_mem = 64 << 20
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
-        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER)), options)
+        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE)), options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -1384,9 +1496,69 @@ def _foreign_sentence(text: str, home: Home) -> bool:
         sentence = prepare(written)
         words = sentence.split()
         if len(words) >= MIN_WORDS and (_foreign_words(words, 2) if home == ENGLISH
-                                        else language(sentence) not in home | {""}):
+                                        else not at_home(language(sentence), home)):
             return True
     return False
+
+
+def _few_english_words(text: str) -> bool:
+    """Whether the ASCII `text` may hold a sentence in another language than English that no
+    cue's words let through the gate: six words or more, fewer than one in six of them
+    English function words (a sentence in Welsh or Somali appended to an English
+    description), and not all English to CLD2 (`languages.english`). A test of a microsecond
+    on most strings, of CLD2's tens on one in seven of the 43k catalog's (English
+    telegraphese: "Retrieve agricultural statistics details (pro edition)")."""
+    if len(text) < 30:
+        return False
+    words = text.lower().split()
+    return len(words) >= 6 and len(_FUNCTION_WORDS["en"].intersection(words)) * 6 < len(words) \
+        and not english(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _identified_foreign(text: str, home: Home) -> bool:
+    """Whether a sentence of the ASCII `text` is in a language not at home in its tool, as
+    `language` names it (CLD2 where the function words cannot tell): what `cues_of` calls
+    `other_language`."""
+    for _, written in split_sentences(text):
+        sentence = prepare(written)
+        if len(sentence.split()) >= MIN_WORDS and not at_home(language(sentence), home):
+            return True
+    return False
+
+
+# the tags of `language` for other scripts than Latin; any other tag but "en" and "" is a
+# Latin-script language (a list's, CLD2's, or "latin")
+SCRIPTS = frozenset({"cyrillic", "cjk", "arabic", "hebrew", "greek", "indic", "other"})
+
+
+def at_home(lang: str, home: Home) -> bool:
+    """Whether a sentence in `lang` is at home among the languages `home`: one of them, or a
+    kin of one (`_KIN`: CLD2 and the function words tell Galician from Portuguese and Xhosa
+    from Zulu less surely than either from English), or a Latin-script language unnamed
+    ("latin") where another Latin-script one is at home, or the reverse."""
+    if not lang or lang in home:
+        return True
+    if lang in SCRIPTS or lang == "en":
+        return False
+    kin = _KIN.get(lang, lang)
+    return any(tag == "latin" or _KIN.get(tag, tag) == kin for tag in home) \
+        or (lang == "latin" and any(tag not in SCRIPTS and tag not in ("en", "") for tag in home))
+
+
+# languages CLD2 and the function words confuse with each other, each to one of them
+_KIN = {"gl": "pt", "es": "pt", "ca": "pt", "ms": "id", "hr": "sr", "bs": "sr", "sh": "sr",
+        "no": "da", "nb": "da", "nn": "da", "sv": "da", "xh": "zu", "ss": "zu", "nr": "zu",
+        "sk": "cs", "fil": "tl", "af": "nl", "lb": "de"}
+
+
+def unread(lang: str) -> bool:
+    """Whether neither the fit, nor the function words, nor the lexicon read `lang`: a script
+    without a tag of its own, a Latin-script language known by its diacritics or by CLD2
+    alone (Welsh, Somali, Basque, Esperanto, Estonian, ...)."""
+    return lang in ("other", "latin") or (
+        lang not in SCRIPTS and lang not in ("en", "") and lang not in _FUNCTION_WORDS
+        and lang not in LEXICON)
 
 
 _OTHER_WORDS = frozenset().union(*(vocab for lang, vocab in _FUNCTION_WORDS.items()
@@ -1502,7 +1674,7 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
         lang = ""  # too few function words of any language: English is only the fallback
-    if lang and lang not in home and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
+    if not at_home(lang, home) and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
         fired += (FOREIGN,)
     return fired
 
@@ -1833,6 +2005,8 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         cues = _in_context(sentence, before, text, cues_of(sentence, home))
         if fields and named_field(sentence, fields):
             cues += ("field",) if "argument" in cues else ("field", "argument")
+        side = _side_effects(sentence, before)
+        cues += tuple(cue for cue in side if cue not in cues)
         before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
         # named in the sentence before
@@ -1847,6 +2021,8 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
                 and _ALWAYS_SENT.search(sentence):
             cues += ("argument",)  # every call made to carry a secret file
         p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
+        if side:  # read by its structure, which the fit's words have not learnt
+            p = max(p, ERROR_FLOOR)
         result.append(Scored(start, written, p, cues))
     result += _routing_tables(text, weights) + _precedence_lists(text, weights)
     if len(_scored) > CACHE_LIMIT:
@@ -1855,33 +2031,66 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
     return found
 
 
+# the cues that say a sentence is in another language than its tool's, or in one nothing here
+# reads: a finding with one names the language
+LANGUAGE_CUES = frozenset({"other_language", "unread_language"})
+_SCRIPT_NAMES = {"latin": "a language CLD2 does not name",
+                 "other": "a script CLD2 does not name", "cyrillic": "Cyrillic script",
+                 "cjk": "Chinese, Japanese or Korean", "arabic": "Arabic script",
+                 "hebrew": "Hebrew", "greek": "Greek", "indic": "Devanagari script"}
+
+
+def language_name(sentence: str) -> str:
+    """The name of the language `sentence` (as written) is in, as `language` tells it
+    (`Welsh`, `German`); for a script, CLD2's name of its language (`Armenian`) or the
+    script's."""
+    tag = language(prepare(sentence))
+    if tag in SCRIPTS or tag == "latin":
+        return named_language(identified(sentence)) if identified(sentence) \
+            else _SCRIPT_NAMES[tag]
+    return named_language(tag) if tag else "another language"
+
+
+def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
+    """The cues of the two classes `side_effects` reads by their structure: a side step kept
+    from the person (`hiding`, `side_step`), another tool's calls changed (`shadow`,
+    `tamper`)."""
+    found: tuple[str, ...] = ()
+    if conceals_side_step(sentence, before):
+        found += SIDE_HIDDEN
+    if changes_other_call(sentence):
+        found += SIDE_CHANGED
+    return found
+
+
+SIDE_HIDDEN = ("hiding", "side_step")
+SIDE_CHANGED = ("shadow", "tamper")
+
+
 def named_field(sentence: str, fields: frozenset[str]) -> bool:
     """Whether `sentence` (as `prepare` reads it), in another language than English, names one
     of its tool's own properties (`fields`) in Latin letters: the one token of an order to
     fill an argument that reads the same in every language ("... ku dheji goobta xog", "...
     note ಕ್ಷೇತ್ರದಲ್ಲಿ ಸೇರಿಸಿ"). An English sentence names its arguments all the time."""
-    if sentence.isascii():
+    if sentence.isascii() or language(sentence) not in SCRIPTS:
         # in Latin letters a field's name is a word of the sentence's own language ("valor",
-        # "simu"): only one written as an identifier stands out
-        return "_" in sentence and not_english(sentence) and not fields.isdisjoint(
-            _TOKEN.findall(sentence)) and any("_" in name for name in
-                                              fields.intersection(_TOKEN.findall(sentence)))
-    return language(sentence) not in _LATIN_TAGS and not fields.isdisjoint(
-        _TOKEN.findall(sentence))
+        # "simu"): only one written as an identifier or as code (`faahfaahin`) stands out
+        if ("_" not in sentence and "`" not in sentence) or not not_english(sentence):
+            return False
+        named = fields.intersection(_TOKEN.findall(sentence))
+        return any("_" in name or f"`{name}`" in sentence for name in named)
+    return not fields.isdisjoint(_TOKEN.findall(sentence))
 
 
 _TOKEN = re.compile(r"(?<![\w./-])[a-z][a-z0-9_]{2,}(?![\w/-])")
 
 
-# the tags of `language` for sentences in Latin letters: a field's name there is no other script
-_LATIN_TAGS = frozenset(_FUNCTION_WORDS) | {"latin", ""}
-
-
-def not_english(sentence: str) -> bool:
+def not_english(sentence: str, named: bool = True) -> bool:
     """Whether `sentence` (as `prepare` reads it) is in another language than English: a
-    script or function words of another (`language`), or, in Latin letters, prose without
-    any of the English words nearly every English sentence holds (`_without_english`)."""
-    if language(sentence) not in ("en", ""):
+    script or function words of another (`language`; `named`: or CLD2), or, in Latin letters,
+    prose without any of the English words nearly every English sentence holds
+    (`_without_english`)."""
+    if language(sentence, named) not in ("en", ""):
         return True
     return sentence.isascii() and _without_english(sentence)
 
@@ -1959,14 +2168,18 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
     the cues every language shares (`INDEPENDENT`), of two kinds: another tool's name is
     also an identifier, and two tools named (a server's advice, in its own language, to use
     its other tools) are one kind; with `unread_language` when it is at home in a language
-    nothing here reads (`UNREAD`) and holds one."""
+    nothing here reads (`unread`) and holds one."""
     found = set(INDEPENDENT.intersection(cues))
     if "other_tools" in found or "field" in found:
         found.discard("identifier")  # one name, read twice
-    if FOREIGN in cues and len(found) >= 2:
+    if FOREIGN in cues and (len(found) >= 2 or _SHARED_STRONG & found):
+        # a sentence in another language than its tool's, with a token that reads the same
+        # in every language and is no name (a link, an address, a secret file, code): what
+        # the fit cannot read there is an order about that token (a server's advice in its
+        # own language names its other tools and fields: two names are needed there)
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
-            language(sentence) in UNREAD
+            unread(language(sentence))
             or (_SHARED_STRONG & found and not_english(sentence))):
         cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
@@ -1986,7 +2199,7 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     wholly in it) with an intent about other tools, the conversation or secret files, or
     foreign to its tool with any intent (`intended`, the language's pairs among them): an
     error (the language alone is not such an intent: "la session expire" is no order). In a
-    language neither the fit nor the function words know (`UNREAD`), with a cue every
+    language neither the fit nor the function words know (`unread`), with a cue every
     language shares: a warning at least."""
     if FOREIGN_ORDER in cues:
         return max(p, ERROR_FLOOR)
@@ -1995,9 +2208,11 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
         # is not read by the fit, so it is worth a look (a translation tool's example is one;
         # an order in a language no lexicon holds is another)
         p = max(p, WARN_FLOOR)
-    if ((_ABOUT_OTHERS.intersection(cues)
-         and intended(tuple(cue for cue in cues if cue != FOREIGN)))
-            or (FOREIGN in cues and intended(cues))) and not_english(sentence):
+    if (_ABOUT_OTHERS.intersection(cues) and intended(tuple(cue for cue in cues if cue != FOREIGN))
+            # a tool at home in a language CLD2 alone names ("never write the password into
+            # the conversation" in Finnish with one function word) is read as before it
+            and not_english(sentence, named=FOREIGN in cues)) \
+            or (FOREIGN in cues and intended(cues) and not_english(sentence)):
         # the fit reads English words: in another language, what its cues say decides
         p = max(p, ERROR_FLOOR)
     return p
@@ -2007,7 +2222,6 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
 # script without a tag of its own, a Latin-script language known by its diacritics. A tool
 # written wholly in one is at home there, so `other_language` never fires in it; a link or
 # another tool's name in its sentence is worth a look all the same
-UNREAD = frozenset({"other", "latin"})
 UNREAD_LANGUAGE = "unread_language"
 ERROR_FLOOR = 0.9  # poison.ERROR_AT
 WARN_FLOOR = 0.7  # poison.WARN_AT
@@ -2100,12 +2314,32 @@ def _precedence_lists(text: str, weights: Model) -> list[Scored]:
 @lru_cache(maxsize=1 << 16)
 def own_language(description: str) -> str:
     """The language a tool is written in: its description's first sentence's (what the tool
-    does, which text appended to it does not change); "" when it has no letters."""
+    does, which text appended to it does not change), or the next one's when the first is
+    too short to tell from English; "" when it has no letters."""
+    fallback = ""
     for run in _RUNS.finditer(description[:2000]):
-        lang = language(run.group())
-        if lang:
-            return lang
-    return ""
+        words = run.group().lower().split()
+        # a description that opens with an English verb ("Calculate ...", "Retrieves ...")
+        # is English without asking CLD2 (three in four of the 43k catalog's that have too
+        # few function words to tell)
+        opening = bool(words) and words[0] in _OPENING
+        lang = language(run.group(), named=not opening)
+        if lang != "en" or opening or len(_letters(words)) >= BARE_WORDS \
+                or sum(word in _FUNCTION_WORDS["en"] for word in words) >= 2:
+            if lang:
+                return lang
+        else:  # English only as the fallback of a short sentence ("Erstellt eine Rechnung
+            fallback = fallback or lang  # in lexoffice."): the next one may tell
+    return fallback
+
+
+_OPENING = frozenset(verb + ending for verb in _ACTIONS | frozenset(
+    "calculate generate locate analyze analyse perform submit translate request book schedule "
+    "apply convert cancel train initiate optimize register identify enroll report deploy "
+    "donate simulate detect conduct record estimate track allow classify provide play "
+    "validate scan modify publish monitor sign compare manage evaluate measure join build "
+    "establish log process solve configure design recognize assign transcribe predict enable "
+    "activate scrape".split()) for ending in ("", "s", "es", "d", "ed"))
 
 
 # a sentence as `_SENTENCE` cuts it, without its abbreviations: a stop followed by anything
@@ -2115,12 +2349,13 @@ _RUNS = re.compile(r"(?:[^.!?;\n。！？]|[.!?;]+(?=[^\s.!?;]))+")
 
 def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Home]:
     """For each tool, given as (its server, its description, its strings), the languages its
-    text may be written in without being foreign: its own (`own_language`) and its server's:
-    the one most of the server's tools are written in (the catalog's for tools without a
-    server), and any other script that at least SHARED of its tools, and three, write strings
-    in (a server that describes its tools in English and their parameters in Chinese). A
-    server or a tool written in Chinese is not foreign to itself; a sentence in a third
-    language, or in a language only one tool of its server uses, is."""
+    text may be written in without being foreign: its server's, the one most of the server's
+    tools are written in (the catalog's for tools without a server), and any other script
+    that at least SHARED of its tools, and three, write strings in (a server that describes
+    its tools in English and their parameters in Chinese); and its own (`own_language`) when
+    that is English or another tool of its server is written in it too. A server written in
+    Chinese is not foreign to itself; a sentence in a third language, or a whole tool in a
+    language no other tool of its server uses (a Welsh tool among English ones), is."""
     own = [_switched(lang, description, texts) for (_, description, texts), lang
            in zip(tools, map(own_language, (description for _, description, _ in tools)),
                   strict=True)]
@@ -2144,7 +2379,12 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
         main = max(tally, key=lambda lang: tally[lang]) if tally else "en"
         homes[server] = frozenset({main} | {script for script, count in used[server].items()
                                             if count >= max(3, SHARED * size)})
-    return [homes[server] | {lang} if lang else homes[server]
+    # a tool's own language is at home when its server (or catalog) has another tool in it,
+    # or it is English, which tools of any language are described in: a whole tool in
+    # Welsh among a server's English tools is foreign to it, sentence by sentence
+    return [homes[server] | {lang} if lang and (lang == "en" or mains[server].get(lang, 0) >= 2
+                                                or at_home(lang, homes[server]))
+            else homes[server]
             for (server, _, _), lang in zip(tools, own, strict=True)]
 
 

@@ -35,6 +35,7 @@ import re2
 from toolcat.lint import detector, slots
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
+from toolcat.lint.side_effects import changes_other_call
 from toolcat.lint.walk import strings
 from toolcat.search.text import split_camel
 
@@ -195,6 +196,11 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 cues = tuple(cue for cue in cues if cue != "always")
             if "shadow" in cues and detector.names_kin(top.sentence, _name(entry)):
                 cues = tuple(cue for cue in cues if cue != "shadow")
+            if "hiding" in cues and at.removeprefix(pointer) in _OWN_DESCRIPTION \
+                    and detector.of_own_object(text, top.sentence, _name(entry)):
+                # what the tool's own object is kept from ("internal notes ...; the customer
+                # does not see them") is its function, not a step hidden
+                cues = tuple(cue for cue in cues if cue != "hiding")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -208,6 +214,9 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
 
 # fields whose strings are values of the argument itself, shown to the model as such
 VALUE_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
+
+
+_OWN_DESCRIPTION = frozenset({"/description", "/function/description"})
 
 
 def _value_slot(at: str) -> bool:
@@ -304,7 +313,12 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
         return top.cues
     for name in found:
         sentence = sentence.replace(name, " ")
-    return detector.cues_of(sentence, home)
+    cues = detector.cues_of(sentence, home)
+    if "side_step" in top.cues:  # a side step kept from the person: no own name makes it one
+        cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
+    if changes_other_call(sentence):  # another tool's call changed, not its own
+        cues += tuple(cue for cue in detector.SIDE_CHANGED if cue not in cues)
+    return cues
 
 
 def agreement(text: str, evidence: str, home: detector.Home = detector.ENGLISH,

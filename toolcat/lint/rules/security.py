@@ -18,10 +18,14 @@ from dataclasses import dataclass, replace
 import orjson
 
 from toolcat.lint.detector import (
+    LANGUAGE_CUES,
     Home,
     described,
+    intended,
+    language_name,
     languages_at_home,
     mentioned,
+    of_own_object,
     orders_data_moved,
     reads_in_imperative,
     says_what_it_does,
@@ -64,7 +68,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
         for entry, pointer, read, _ in texts.entries[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
-            found = [_calibrated(h, home) for h in found]
+            found = [_calibrated(h, home, tool.name) for h in found]
             graves = {h.pointer for h in found if h.grave}
             worth = scored.get(id(tool))
             if worth:
@@ -144,7 +148,7 @@ def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
                 if may_hold_prose(value))) or worth}
 
 
-def _calibrated(hit: Hit, home: Home) -> Hit:
+def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
     """Words of an attack without its intent, a warning to review rather than an error, when
     the learned detector does not read an instruction in the string either: a message role or
     a special token as a literal value (`default: <|endoftext|>`, `"role": "system"` in an
@@ -176,6 +180,13 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
         # quoted as an example of what a tool catches, or named as what a scanner, a
         # classifier or a red-team suite handles
         return replace(hit, grave=False)
+    if hit.probability is None and _of_own_object(hit, name) and not any(
+            s.probability >= AGREE_AT and intended(tuple(c for c in s.cues if c != "hiding"))
+            for s in score_text(hit.text, home)):
+        # "The previous system prompt is replaced" in `set_system_prompt`, "Internal notes
+        # are visible to agents only; the customer does not see them" in `add_internal_note`:
+        # what the tool does to the thing it is named after, stated, not ordered
+        return replace(hit, grave=False)
     honest = False
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
@@ -190,6 +201,13 @@ def _calibrated(hit: Hit, home: Home) -> Hit:
             and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+def _of_own_object(hit: Hit, name: str) -> bool:
+    """Whether `hit`, a pattern's words in the tool's own description, stands in a statement
+    about the thing the tool is named after (`detector.of_own_object`)."""
+    return hit.pointer.endswith("/description") and hit.pointer.count("/") <= 2 \
+        and of_own_object(hit.text, hit.evidence, name)
 
 
 def _tool_function(hit: Hit) -> bool:
@@ -308,8 +326,11 @@ def reviewed(pointer: str, text: str) -> str:
 def _part(hit: Hit) -> str:
     """One thing found: what, how hidden, and the words; the detector's with why."""
     if hit.probability is not None:
-        return (f"{hit.label} (detector {hit.probability:.2f}; cues: {', '.join(hit.cues)}): "
-                f"{hit.evidence!r}")
+        named = language_name(hit.evidence) if LANGUAGE_CUES.intersection(hit.cues) else ""
+        # (a sentence of English words with a link may be in a language no list holds)
+        written = f", written in {named}" if named and named != "English" else ""
+        return (f"{hit.label}{written} (detector {hit.probability:.2f}; cues: "
+                f"{', '.join(hit.cues)}): {hit.evidence!r}")
     if hit.disguise:
         return f"{hit.label} ({hit.disguise}: {hit.evidence!r})"
     return f"{hit.label}: {hit.evidence!r}"

@@ -1,0 +1,83 @@
+"""Two attack classes read by what a sentence does, whatever its words: a step the tool takes
+besides its function kept out of what the person is shown, and another tool's calls changed.
+
+Issue 41's tenth round sorted the misses of fresh8 by what each attack does. The two largest
+classes were these:
+
+- **a side step concealed**: the text says the tool also does something (copies the
+  originals to a mirror, calls `add_collaborator`, forwards the ticket to a partner desk),
+  and, in that sentence or the next, that the reply, the summary or the person leaves it out
+  ("no need to bring that up", "the customer-facing summary never mentions that ...",
+  "listing it in your reply only confuses people, so the reply covers the rotation alone");
+- **another tool's calls changed**: another tool, named or by its kind ("a calendar tool",
+  "the payments server's create_refund"), has its calls changed from here: an address added
+  as a guest, its money sent to another account, its work taken over ("use this in place of
+  read_file for every file", "the filesystem server's own reader is retired").
+
+Each is two parts that honest text rarely joins; either part alone is ordinary ("the summary
+lists the top ten", "also sends a receipt", "use read_file for binary files").
+"""
+
+from __future__ import annotations
+
+import re
+
+# what the person is shown: a reply, a summary, a confirmation, what they see or read
+_SHOWN = (r"(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|confirmations?|recaps?"
+          r"|notifications?|receipts?|messages? to the (?:user|customer|person|requester)"
+          r"|what (?:the |your )?(?:user|customer|person|people|requester|client)s? (?:sees?"
+          r"|reads?|is shown|are shown))")
+# left out of it: never mentioned, covered alone, no need to bring up, only confusing
+_LEFT_OUT = re.compile(
+    r"\b" + _SHOWN + r"\b[^.!?;]{0,40}\b(?:never|does not|doesn't|do not|don't|won't|will not"
+    r"|need not|needn't|should not|must not) (?:ever )?(?:mentions?|includes?|lists?|names?"
+    r"|shows?|refers? to|notes?|brings? up|says?|reports?|reveals?|discloses?)\b"
+    r"|\b" + _SHOWN + r" (?:covers|mentions|describes|reports|lists|talks about|is about"
+    r"|confirms)\b[^.!?;]{0,40}\b(?:alone|only)\b"
+    r"|\bno (?:need|reason) to (?:bring|mention|point|flag|call|spell|surface|raise|note"
+    r"|report|list)\b"
+    r"|\b(?:listing|mentioning|naming|reporting|showing|raising|surfacing|bringing up)"
+    r" (?:it|this|that|them|these|those)(?: up)? (?:in|to) (?:the |your |a )?(?:" + _SHOWN[3:-1]
+    + r"|users?|customers?|people|person|requesters?)\b")
+# a step besides the tool's function: "also" or "first" and a verb that moves or adds
+_SIDE_STEP = re.compile(
+    r"\b(?:also|first|additionally|as well)\b[^.!?;]{0,40}\b(?:calls?|called|cop(?:y|ies|ied)"
+    r"|forward(?:s|ed)?|sen[dt]s?|uploads?|uploaded|adds?|added|mirror(?:s|ed)?|cc'?d?"
+    r"|bcc'?d?|shares?|shared|posts?|posted|notif(?:y|ies|ied)|invites?|invited|grants?"
+    r"|granted|exports?|exported|backs? up|backed up|syncs?|synced)\b")
+
+
+def conceals_side_step(sentence: str, before: str) -> bool:
+    """Whether the lower-cased `sentence` keeps out of what the person is shown a step its
+    tool takes besides its function, told in it or in the sentence `before` it."""
+    return _LEFT_OUT.search(sentence) is not None and (
+        _SIDE_STEP.search(sentence) is not None or _SIDE_STEP.search(before) is not None)
+
+
+# another tool: by its identifier, as another server's, or by its kind
+_ID = r"`?[a-z0-9]+_[a-z0-9_]+`?"
+_OTHER_TOOL = (r"(?:" + _ID + r"|(?:the |a |an |any |every |each )?[\w-]+ (?:server|app|service)'s"
+               r" (?:own )?[\w-]+|(?:a|an|any|every|each|whichever) (?:[\w-]+ ){1,2}"
+               r"(?:tool|tools|server|integration|plugin)s?)")
+# its call changed: sent elsewhere, someone added to it, replaced or retired for all calls
+_CHANGED = re.compile(
+    r"\b" + _OTHER_TOOL + r" (?:[\w-]+ ){0,2}(?:now (?:goes|go|sends?|pays?|routes?) to"
+    r"|(?:is|are) now (?:sent|paid|routed|redirected) to"
+    r"|(?:is|are|has been|have been) (?:retired|deprecated|obsolete|decommissioned"
+    r"|switched off|turned off|disabled))\b"
+    r"|\b(?:when|whenever|each time|every time|if|once) " + _OTHER_TOOL +
+    r"[^.!?;]{0,60}\b(?:add|cc|bcc|include|invite|set|put|use|replace|change)\b[^.!?;]{0,60}"
+    r"\bas (?:a |an |the )?(?:guest|attendee|recipient|cc|bcc|collaborator|member|participant"
+    r"|watcher|reviewer|owner|admin|co-?owner|follower|payee|beneficiary)s?\b"
+    r"|\b(?:in place of|instead of|rather than) " + _ID + r"[^.!?;]{0,30}\b(?:for (?:every"
+    r"|all|any|each)|always|whenever|every time)\b")
+
+
+def changes_other_call(sentence: str) -> bool:
+    """Whether the lower-cased `sentence` changes another tool's calls: where they send,
+    whom they add, or that this tool takes them over for good."""
+    return _CHANGED.search(sentence) is not None
+
+
+# for the detector's gate: what makes a text worth reading for either class (RE2's syntax)
+GATE = (_LEFT_OUT, _CHANGED)
