@@ -13,14 +13,23 @@ and for requests for a missing service apart.
     nice -n 10 python benchmarks/abstention_real.py --halves fresh8  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh9  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves dev --model minilm-tools
+    nice -n 10 python benchmarks/abstention_real.py --halves --sets bfcl_v4 seal_tools \
+        metatool toolalpaca_eval --sample 300   # the labeled public sets: needed kept only
+
+`--sets` measures the share of a labeled public set's requests (each needs a tool of its
+catalog) that pick keeps, on a seeded sample of `--sample` requests a set (all of a smaller
+one): the sets have no off-catalog requests of their own.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
+
+from benchdata import BENCHDATA
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "benchmarks" / "data" / "real-servers"
@@ -32,6 +41,9 @@ from toolcat.search import build_scorer, default_scorer  # noqa: E402
 from toolcat.search.pick import pick  # noqa: E402
 from toolcat.search.ranking import Scorer  # noqa: E402
 
+PUBLIC = {"bfcl_v4": BENCHDATA / "bfcl_v4", "seal_tools": BENCHDATA / "seal_tools",
+          "metatool": BENCHDATA / "metatool",
+          "toolalpaca_eval": REPO / "train" / "data" / "toolalpaca_eval"}
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
           "fresh8", "fresh9")
 SMALL_TALK = 8  # the first requests of each off-catalog file: small talk; the rest ask for a
@@ -51,7 +63,11 @@ def queries(path: Path) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--halves", nargs="+", choices=HALVES, default=("dev",))
+    parser.add_argument("--halves", nargs="*", choices=HALVES, default=("dev",))
+    parser.add_argument("--sets", nargs="*", choices=tuple(PUBLIC), default=(),
+                        help="labeled public sets: the share of their requests kept")
+    parser.add_argument("--sample", type=int, default=300,
+                        help="requests of each public set (a seeded sample)")
     parser.add_argument("--quiet", action="store_true", help="figures only")
     parser.add_argument("--model", help="the embedding model hybrid ranks with (one of "
                         "toolcat's model names, or a path; default: toolcat's default)")
@@ -77,6 +93,20 @@ def main() -> None:
                 print(f"  needed, turned away: {q}")
             for q in let:
                 print(f"  off-catalog, let through: {q}")
+    for name in args.sets:
+        folder = PUBLIC[name]
+        tools = list(load_catalog(folder / "catalog.json").tools)
+        options = {} if args.model is None else {"model": args.model}
+        scorer = build_scorer(default_scorer(len(tools))[0], tools, **options)
+        asked = queries(folder / "queries.jsonl")
+        random.Random(0).shuffle(asked)
+        asked = asked[:args.sample]
+        lost = [q for q in asked if empty(q, tools, scorer)]
+        print(f"{name}: needed kept {1 - len(lost) / len(asked):.3f} "
+              f"({len(asked) - len(lost)} of {len(asked)})", flush=True)
+        if not args.quiet:
+            for q in lost:
+                print(f"  needed, turned away: {q[:160]}")
 
 
 if __name__ == "__main__":

@@ -416,8 +416,32 @@ class HybridScorer:
                 [self.embedder.query_vector(t) for t in texts]), semantic.vectors, self.lexical,
                 self.tools)
             reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
+        reasons = self._unmentioned(asked, reasons, cached=cached)
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
+
+    def _unmentioned(self, asked: Sequence[str], reasons: list[str | None], *,
+                     cached: bool) -> list[str | None]:
+        """`reasons`, where a request let through that names what no tool of the catalog
+        mentions and whose best tool scores under its floor is turned away
+        (toolcat.search.unmentioned). Only weak fits are read word by word."""
+        from toolcat.search.abstain import without_quotes
+        from toolcat.search.unmentioned import FLOOR, unmentioned, why_unmentioned
+
+        kept = [k for k, r in enumerate(reasons) if r is None]
+        if not kept:
+            return reasons
+        evidence = self.evidence([asked[k] for k in kept], cached=cached)
+        best = squash(evidence.max(axis=1))
+        out = list(reasons)
+        for row, k in enumerate(kept):
+            if best[row] >= FLOOR:
+                continue
+            words = unmentioned(asked[k], self.lexical, without_quotes)
+            if words:
+                nearest = self.tools[int(evidence[row].argmax())].qualified_name
+                out[k] = why_unmentioned(words, float(best[row]), nearest)
+        return out
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:

@@ -254,7 +254,7 @@ def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float
         kept = fit(s.score for s in found)
         past = tuple(s.tool.qualified_name for s in found[kept:])
         found = found[:kept]
-    away = _away(built, query) if found and abstains else None
+    away = away_reason(built, query) if found and abstains else None
     if away is not None:
         return _Ranking(built, (), past, away=away)
     return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe,
@@ -272,7 +272,7 @@ def _check_bounds(max_candidates: int, min_score: float | None,
         raise UsageError("timeout_ms must be more than 0")
 
 
-def _away(built: Scorer, query: str) -> str | None:
+def away_reason(built: Scorer, query: str) -> str | None:
     """Why an abstention turns `query` away (None: none does): hybrid's zero-shot one says
     which of its parts did (toolcat.search.abstain), a tuning's is nearness to small talk."""
     from toolcat.search.hybrid import HybridScorer

@@ -65,7 +65,8 @@ from toolcat.search.cut import fit
 from toolcat.search.find import FOUND, FOUND_FUZZY, LIMIT, NOT_FOUND, pattern_error, search_tools
 from toolcat.search.fuzzy import FuzzyScorer
 from toolcat.search.index import prefetch_encoder, scorer_for
-from toolcat.search.ranking import Abstaining, Completing
+from toolcat.search.pick import away_reason
+from toolcat.search.ranking import Completing
 from toolcat.search.regex import RegexScorer
 from toolcat.serve.approval import unsafe_policy
 from toolcat.serve.stages import QUIET
@@ -381,7 +382,7 @@ class Gate:
                 "with plain words)"
             return SearchAnswer({"error": error}, "invalid-pattern", (), error)
         try:
-            method, found, stage = self._search(query)
+            method, found, stage, away = self._search(query)
         except Exception as exc:  # fail-open: any scorer failure
             problem = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
             tools = [{"name": name, "description": t.description}
@@ -393,6 +394,8 @@ class Gate:
                                 _short(problem))
         tools = [self._entry(t) for t in found]
         message = NOT_FOUND if not found else FOUND_FUZZY if method == "fuzzy" else FOUND
+        if away is not None:  # the abstention's reason, as pick gives it
+            message = f"{NOT_FOUND}: no tool fits: {away}."
         if any("safety" in entry for entry in tools) and self.approval != "allow":
             message += " " + UNKNOWN_NOTE
         answer: dict[str, Any] = {"found": len(tools), "tools": tools, "message": message}
@@ -439,33 +442,35 @@ class Gate:
         reason = self.resolution.verdict(tool.qualified_name).reason
         return f"not available to this profile: {reason}"
 
-    def _search(self, query: str) -> tuple[str, list[Tool], str | None]:
-        """The method, the tools found, and why the scorer answered by words only (or None)."""
+    def _search(self, query: str) -> tuple[str, list[Tool], str | None, str | None]:
+        """The method, the tools found, why the scorer answered by words only (or None), and
+        why an abstention turned the query away (or None)."""
         if not self.pool:
-            return "none", [], None
+            return "none", [], None, None
         regex = search_tools(query, self.pool, scorer=self.scorer("regex"), limit=LIMIT)
         if regex.results:
-            return "regex", [s.tool for s in regex.results], None
+            return "regex", [s.tool for s in regex.results], None, None
         scorer = self.scorer(self.scorer_name)
         if self._stored and self._warming and notice(scorer) is not None:
             self._semantic.wait(STORED_WAIT)
         stage = notice(scorer)  # read before ranking: the semantic stage may arrive meanwhile
         ranked = rank(scorer, query, limit=LIMIT, min_score=self.floor,
                       where=self._searchable)
-        if ranked and isinstance(scorer, Abstaining) and scorer.turned_away(query):
-            # the tuning's abstention: nearer to requests no tool fits than to any tool; no
-            # fuzzy fallback either, which would show tools for it after all
-            return f"{scorer.name} (turned away)", [], stage
+        away = away_reason(scorer, query) if ranked else None
+        if away is not None:
+            # an abstention (the tuning's, or the model's zero-shot one, as pick's): no fuzzy
+            # fallback either, which would show tools for it after all
+            return f"{scorer.name} (turned away)", [], stage, away
         best = self._unsafe_best(scorer, query)
         found = [s.tool for s in ranked[:fit((s.score for s in ranked), best=best)]
                  if s.score > 0]
         if found or best is not None:  # `hybrid+tuning` when tuned; `(lexical stage)` before
             # embeddings; none when the best fit is unsafe and the rest fit far worse
             return (scorer.name if stage is None else f"{scorer.name} (lexical stage)",
-                    found, stage)
+                    found, stage, None)
         fuzzy = search_tools(query, self.pool, scorer=self.scorer("fuzzy"), limit=LIMIT)
         # still words only: the client is told, so it can ask again once the stage is ready
-        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], stage
+        return "fuzzy", [s.tool for s in fuzzy.results if s.score > 0], stage, None
 
     def _unsafe_best(self, scorer: Scorer, query: str) -> float | None:
         """The score of the best fit of the whole catalog when it is an unsafe tool this
