@@ -21,12 +21,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def encoded(monkeypatch, embedder) -> list[list[str]]:
-    """Every batch of texts the model encodes from now on."""
-    model = load_embedder().model
+    """Every batch of texts the model encodes from now on: the default model's requests, and
+    tools, which the base model encodes under a query-side one (Embedder.documents)."""
     seen: list[list[str]] = []
-    real = model.encode
-    monkeypatch.setattr(model, "encode",
-                        lambda texts, **kw: seen.append(list(texts)) or real(texts, **kw))
+    default = load_embedder()
+    for model in {id(m): m for m in (default.model, default.documents.model)}.values():
+        real = model.encode
+        monkeypatch.setattr(model, "encode", lambda texts, real=real, **kw:
+                            seen.append(list(texts)) or real(texts, **kw))
     return seen
 
 
