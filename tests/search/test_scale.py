@@ -25,10 +25,12 @@ def encoded(monkeypatch, embedder) -> list[list[str]]:
     tools, which the base model encodes under a query-side one (Embedder.documents)."""
     seen: list[list[str]] = []
     default = load_embedder()
-    for model in {id(m): m for m in (default.model, default.documents.model)}.values():
+    # the embedders' encode, not their torch models': a process that loaded a model's ONNX
+    # export first encodes with it
+    for model in {id(m): m for m in (default, default.documents)}.values():
         real = model.encode
-        monkeypatch.setattr(model, "encode", lambda texts, real=real, **kw:
-                            seen.append(list(texts)) or real(texts, **kw))
+        monkeypatch.setattr(model, "encode", lambda texts, *a, real=real, **kw:
+                            seen.append(list(texts)) or real(texts, *a, **kw))
     return seen
 
 
