@@ -138,7 +138,8 @@ def pymodule(
 
 @pytest.fixture(scope="session")
 def embedder() -> object:
-    """The offline all-MiniLM-L6-v2, loaded once per session (later loads reuse it)."""
+    """The default embedding model (minilm-tools: the offline all-MiniLM-L6-v2 with toolcat's
+    query-side update), loaded once per session (later loads reuse it)."""
     from toolcat.search.embeddings import load_embedder, semantic_available
 
     if not semantic_available():

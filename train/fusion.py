@@ -14,10 +14,19 @@ never saw (docs/search.md, "The fusion's weight and what is embedded").
   train/tool_model.py measures (BM25F evidence + 12 x cosine).
 - `words`: BM25F evidence with each request word discounted by its share of the training
   requests (log(1/share) / log(1/SHARE) of its idf past SHARE), in that fusion too.
+- `midpoint` (with `--model`): the squashing's midpoint for an embedding model, so that pick's
+  floor of 0.05 means for it what it means for the base model at MIDPOINT: toolcat's built-in
+  small talk (toolcat.tune.chitchat, which no catalog serves) is scored by toolcat's own
+  HybridScorer against each set's whole catalog, and the midpoint is the one under which the
+  same share of it reaches the floor as under the base model at MIDPOINT. `--write` stores it
+  beside the model (toolcat/search/models/fusion.<model>.json, with the model's identity,
+  checked on load).
 
     nice -n 10 python train/fusion.py --out train/results-fusion.json
     nice -n 10 python train/fusion.py --out train/results-fusion-words.json --measures words \
         --also bfcl_v4 seal_tools metatool   # measured only: never chosen on
+    nice -n 10 python train/fusion.py --out train/results-fusion-midpoint.json \
+        --measures midpoint --model minilm-tools --write
 """
 
 from __future__ import annotations
@@ -180,11 +189,57 @@ def words(data: LabeledSet, shares: dict[str, float]) -> dict[str, dict[str, flo
     return found
 
 
+def unrelated_best(sets: list[LabeledSet], model: str) -> np.ndarray:
+    """The best hybrid evidence (toolcat's HybridScorer, `model`'s request vectors) of
+    toolcat's built-in small talk, which no catalog serves, against each set's whole catalog.
+    (The other sets' requests are no such material: against ToolBench's 2,477 tools, or with
+    words in common, their BM25F evidence alone is over the floor.)"""
+    from toolcat.search.bm25 import BM25Scorer
+    from toolcat.search.embeddings import load_embedder
+    from toolcat.search.hybrid import HybridScorer
+    from toolcat.search.semantic import SemanticScorer
+    from toolcat.tune.chitchat import CHITCHAT
+
+    embedder = load_embedder(model)
+    best = []
+    for catalog in sets:
+        scorer = HybridScorer.from_parts(BM25Scorer(catalog.tools), SemanticScorer.from_vectors(
+            catalog.tools, embedder, catalog.vectors))
+        best.append(scorer.evidence(list(CHITCHAT), cached=True).max(axis=1))
+    return np.concatenate(best)
+
+
+def midpoint(sets: list[LabeledSet], model: str) -> dict[str, Any]:
+    """The midpoint under which `model`'s unrelated requests reach pick's floor as often as
+    the base model's do at MIDPOINT (see the module docstring)."""
+    from toolcat.search.embeddings import BASE_MODEL
+    from toolcat.search.hybrid import squash
+
+    floor = 0.05  # pick's default threshold (toolcat.search.pick)
+    base = unrelated_best(sets, BASE_MODEL)
+    share = float(np.mean(squash(base) >= floor))
+    found = unrelated_best(sets, model)
+    # squash(e, m) = floor where e = m * (floor / (1 - floor)) ** (1/3): the midpoint whose
+    # floor is the model's evidence that as large a share of the small talk reaches
+    chosen = float(np.quantile(found, 1 - share)) / (floor / (1 - floor)) ** (1 / 3)
+    report = {"model": model, "unrelated requests": len(found),
+              "share over the floor, base model": share,
+              "evidence quantiles 0.5/0.9/0.99, base": np.quantile(base, [.5, .9, .99]).tolist(),
+              "evidence quantiles 0.5/0.9/0.99, model": np.quantile(found, [.5, .9, .99]).tolist(),
+              "midpoint": round(chosen, 3)}
+    print(report, flush=True)
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--measures", nargs="+", default=("weights", "views", "words"),
-                        choices=("weights", "views", "words"))
+                        choices=("weights", "views", "words", "midpoint"))
+    parser.add_argument("--model", default="minilm-tools",
+                        help="`midpoint`: the embedding model calibrated")
+    parser.add_argument("--write", action="store_true",
+                        help="`midpoint`: store it beside the model (toolcat/search/models)")
     parser.add_argument("--also", nargs="*", default=(), choices=TRAINED,
                         help="benchdata sets measured too (never chosen on, nor fitted to)")
     args = parser.parse_args()
@@ -193,6 +248,13 @@ def main() -> None:
     sets += [load_set(name, BENCHDATA / name, split=True) for name in args.also]
     report: dict[str, Any] = {"split": "train/tool_model.py (seed, 30% of tools held out)",
                               "training requests measured per set": CHOOSING}
+    if "midpoint" in args.measures:
+        from toolcat.search.calibration import write
+        from toolcat.search.embeddings import load_embedder
+
+        report["midpoint"] = midpoint(sets[:len(CONVERTED)], args.model)
+        if args.write:
+            write(load_embedder(args.model).ident, report["midpoint"]["midpoint"])
     for data in sets:
         found: dict[str, Any] = {}
         if "weights" in args.measures:

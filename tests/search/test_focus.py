@@ -85,7 +85,7 @@ def test_a_tool_whose_name_acts_on_a_word_said_aside_loses_a_nat():
 def test_the_object_of_the_order_decides_on_a_real_catalog_and_the_reason_says_why(run):
     # "the page" says where the javascript runs: GitLab's wiki page tools led before
     result = run("search", "run some javascript in the page to read document.title", "-c",
-                 str(DEV), "--scorer", "hybrid", "--limit", "10", "--json")
+                 str(DEV), "--scorer", "hybrid", "--limit", "30", "--json")
     assert result.exit_code == 0, result.output
     found = {t["name"]: t for t in json.loads(result.output)["tools"]}
     assert next(iter(found)) == "puppeteer_evaluate"

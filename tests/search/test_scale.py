@@ -21,12 +21,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def encoded(monkeypatch, embedder) -> list[list[str]]:
-    """Every batch of texts the model encodes from now on."""
-    model = load_embedder().model
+    """Every batch of texts the model encodes from now on: the default model's requests, and
+    tools, which the base model encodes under a query-side one (Embedder.documents)."""
     seen: list[list[str]] = []
-    real = model.encode
-    monkeypatch.setattr(model, "encode",
-                        lambda texts, **kw: seen.append(list(texts)) or real(texts, **kw))
+    default = load_embedder()
+    # the embedders' encode, not their torch models': a process that loaded a model's ONNX
+    # export first encodes with it
+    for model in {id(m): m for m in (default, default.documents)}.values():
+        real = model.encode
+        monkeypatch.setattr(model, "encode", lambda texts, *a, real=real, **kw:
+                            seen.append(list(texts)) or real(texts, *a, **kw))
     return seen
 
 

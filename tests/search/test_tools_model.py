@@ -1,6 +1,7 @@
 """The tool-retrieval model shipped with toolcat (`minilm-tools`): all-MiniLM-L6-v2 with a
-query-side update merged in, one option away from the default (`--model minilm-tools`). It is
-named wherever a ranking is explained or measured, and tools keep the base model's vectors."""
+query-side update merged in, the default (`--model all-MiniLM-L6-v2` keeps the model without
+it). It is named wherever a ranking is explained or measured, and tools keep the base model's
+vectors."""
 
 from __future__ import annotations
 
@@ -17,14 +18,13 @@ TOOLALPACA = REPO / "train" / "data" / "toolalpaca_eval"
 
 
 def test_pick_explains_which_model_ranked(run, shared_cache):
-    trained = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain",
-                  "--model", "minilm-tools")
+    trained = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain")
     assert trained.exit_code == 0, trained.output
-    assert "model minilm-tools" in trained.stdout
-    base = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain")
-    assert "model all-MiniLM-L6-v2" in base.stdout  # the default
-    picked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json",
-                            "--model", "minilm-tools").stdout)
+    assert "model minilm-tools" in trained.stdout  # the default
+    base = run("pick", "-c", "demo", "what's the weather in Oslo", "--explain",
+               "--model", "all-MiniLM-L6-v2")
+    assert "model all-MiniLM-L6-v2" in base.stdout
+    picked = json.loads(run("pick", "-c", "demo", "what's the weather in Oslo", "--json").stdout)
     assert picked["picks"][0]["provenance"]["details"]["model"].startswith("minilm-tools@")
 
 

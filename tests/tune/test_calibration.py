@@ -32,7 +32,9 @@ def calibrated(demo) -> Tuning:
 
 def picks(run, *args: str) -> list[str]:
     # the order is what is tested: the cut would leave out a tool the tuning moved far down
-    result = run("pick", "-c", "demo", REQUEST, "--json", "-k", "3", "--no-cut", *args)
+    # the tuning is the base model's (`calibrated`): its model ranks
+    result = run("pick", "-c", "demo", REQUEST, "--json", "-k", "3", "--no-cut",
+                 "--model", "all-MiniLM-L6-v2", *args)
     assert result.exit_code == 0, result.output
     return [p["name"] for p in json.loads(result.stdout)["picks"]]
 
@@ -47,7 +49,7 @@ def test_a_calibrated_tuning_reorders_tools_with_usage_and_no_other(run, tmp_pat
     assert picks(run)[:2] == ["weather_forecast", "get_historical_weather"]
     tuned = picks(run, "--tuning", str(path))  # the history raised, the forecast lowered
     assert tuned[0] == "get_historical_weather" and "weather_forecast" in tuned[1:]
-    hybrid = HybridScorer(demo.tools)
+    hybrid = HybridScorer(demo.tools, model="all-MiniLM-L6-v2")
     tuned = TunedScorer(hybrid, load_tuning(path))
     before, after = hybrid.scores(REQUEST), tuned.scores(REQUEST)
     used = [i for i, t in enumerate(demo.tools)

@@ -80,7 +80,7 @@ def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cach
     additive usage, within the bound, score every request as the held-out checks did."""
     from dataclasses import replace
 
-    from toolcat.search.hybrid import squash
+    from toolcat.search.hybrid import midpoint_of, squash
     from toolcat.search.tuning import build_matched
     from toolcat.tune.file import dumps, from_json
     from toolcat.tune.held import Held
@@ -96,7 +96,9 @@ def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cach
                                                                     strict=True)})
     tuned = TunedScorer(HybridScorer(demo.tools, semantic_weight=16.0), tuning)
     held = material.measured[1::2]
-    expected = squash(Held(material, matched_for(material, train), held).evidence(weights))
+    midpoint = midpoint_of(material.model)  # the embedding model's (toolcat.search.calibration)
+    expected = squash(Held(material, matched_for(material, train), held).evidence(weights),
+                      midpoint)
     found = np.array([tuned.scores(material.requests[i].text) for i in held])
     assert np.allclose(found, expected, atol=1e-5)
     mixed_only = Held(material, matched_for(material, train), held)
@@ -118,11 +120,11 @@ def test_the_tuned_scorer_gives_the_scores_tune_chose_its_weights_by(shared_cach
     tuned = TunedScorer(HybridScorer(demo.tools, semantic_weight=16.0), tuning)
     both = Held(material, build_matched(material.size, indices, usages), held)
     found = np.array([tuned.scores(material.requests[i].text) for i in held])
-    assert np.allclose(found, squash(both.evidence(weights)), atol=1e-5)
-    plain = squash(both.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)))
+    assert np.allclose(found, squash(both.evidence(weights), midpoint), atol=1e-5)
+    plain = squash(both.evidence(Weights(16.0, 16.0, 0.5, 0.5, 1.0)), midpoint)
     for changed in (Weights(16.0, 16.0, 0.5, 0.5, 1.0, calibration=1.0),
                     Weights(16.0, 16.0, 0.5, 0.5, 1.0, negative_weight=32.0)):
-        assert not np.allclose(squash(both.evidence(changed)), plain)
+        assert not np.allclose(squash(both.evidence(changed), midpoint), plain)
 
 
 def test_usage_teaches_opaque_tools_their_users_words(run, opaque, tmp_path):
@@ -254,7 +256,7 @@ def test_weights_that_raise_every_score_raise_the_threshold_with_them(shared_cac
     """A semantic weight of 20 lifts small talk over pick's 0.05 (metatool: 98% -> 100% of
     chit-chat shown a tool); the fitted threshold is carried to the tuned scores, so the
     tuning lets through no more of the requests no tool fits than zero-shot does at 0.05."""
-    from toolcat.search.hybrid import squash
+    from toolcat.search.hybrid import midpoint_of, squash
     from toolcat.search.pick import MIN_SCORE
     from toolcat.tune.held import Held
     from toolcat.tune.material import matched_for
@@ -265,8 +267,9 @@ def test_weights_that_raise_every_score_raise_the_threshold_with_them(shared_cac
     train = material.measured
     loud = Weights(20.0)
     none = Held(material, matched_for(material, train), material.chitchat)
-    before = squash(none.evidence(Weights())).max(axis=1)
-    after = squash(none.evidence(loud)).max(axis=1)
+    midpoint = midpoint_of(material.model)
+    before = squash(none.evidence(Weights()), midpoint).max(axis=1)
+    after = squash(none.evidence(loud), midpoint).max(axis=1)
     assert np.mean(after >= MIN_SCORE) > np.mean(before >= MIN_SCORE)  # what went wrong
     assert carried(before, after) > MIN_SCORE
     threshold = fit_threshold(material, train, loud)
@@ -381,9 +384,10 @@ def test_a_tuned_query_is_encoded_once(shared_cache, monkeypatch):
     tuned = TunedScorer(hybrid, Tuning(embedder.ident, Weights(usage_weight=6.0),
                                        {tool.qualified_name: usage}))
     encoded: list[list[str]] = []
-    real = embedder.model.encode
-    monkeypatch.setattr(embedder.model, "encode",
-                        lambda texts, **kw: encoded.append(list(texts)) or real(texts, **kw))
+    real = embedder.encode  # the embedder's: its ONNX export or its torch model
+    monkeypatch.setattr(embedder, "encode",
+                        lambda texts, *a, **kw: encoded.append(list(texts)) or real(texts, *a,
+                                                                                    **kw))
     query = "is it going to be sunny in Oslo"
     scores = tuned.scores(query)
     for index in np.argsort(-scores)[:3]:

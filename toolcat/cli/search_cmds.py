@@ -26,8 +26,8 @@ RequestArg = Annotated[str, typer.Argument(help="The request the tools are for."
 ModelOpt = Annotated[
     str | None,
     typer.Option("--model", help="Sentence-transformers model name or path for "
-                 f"{_SEMANTIC_NAMES} (default: the offline all-MiniLM-L6-v2; minilm-tools: "
-                 "the same trained for tool retrieval).",
+                 f"{_SEMANTIC_NAMES} (default: minilm-tools, the offline all-MiniLM-L6-v2 with "
+                 "toolcat's update for tool retrieval; all-MiniLM-L6-v2: the model without it).",
                  show_default=False),
 ]
 
@@ -269,7 +269,7 @@ def _print_picks(result: PickResult, explain: bool, tuning: str | None = None) -
     # `hybrid`, or `hybrid+tuning` with a tuning's clauses after the same two parts
     scorers = {str(p.provenance.get("scorer")).split("+")[0] for p in result.picks}
     if explain and len(scorers) == 1 and (scorer := scorers.pop()) in EVIDENCE_LEGEND:
-        console.print(f"how to read why ({scorer}): {EVIDENCE_LEGEND[scorer]}", markup=False,
+        console.print(f"how to read why ({scorer}): {_legend(scorer, result)}", markup=False,
                       soft_wrap=True)
 
 
@@ -278,13 +278,23 @@ CLAUSE = "; "  # what separates the clauses of a reason
 # in every reason: hybrid.why writes `lexical 6.9 (BM25F of the terms ...) + semantic 7.7
 # (cosine 0.64 × 12)`, and each further clause ends with the evidence it adds, `(+1.0)`.
 _EVIDENCE = (
-    "the figures are evidence in nats, and the score grows with their sum (a sum of 5 scores "
-    "0.5, of 10 scores 0.89); lexical is BM25F: the request's terms (its words, stemmed) found "
-    "in the tool's name, title, description and parameters, a rare term counting more than a "
-    "common one; semantic is the cosine similarity of the request and the tool's text under "
-    "the embedding model, times the weight after it; a signed figure at the end of a clause "
-    "is what that rule adds or takes away")
+    "the figures are evidence in nats, and the score grows with their sum (a sum of {half} "
+    "scores 0.5, of {twice} scores 0.89); lexical is BM25F: the request's terms (its words, "
+    "stemmed) found in the tool's name, title, description and parameters, a rare term "
+    "counting more than a common one; semantic is the cosine similarity of the request and "
+    "the tool's text under the embedding model, times the weight after it; a signed figure "
+    "at the end of a clause is what that rule adds or takes away")
 EVIDENCE_LEGEND = {"hybrid": _EVIDENCE, "cascade": _EVIDENCE}
+
+
+def _legend(scorer: str, result: PickResult) -> str:
+    """EVIDENCE_LEGEND's line for `scorer`, with the embedding model's midpoint (the sum that
+    scores 0.5: toolcat.search.calibration) when one model ranked every pick."""
+    from toolcat.search.hybrid import MIDPOINT, midpoint_of
+
+    models = {str(p.provenance["details"].get("model")) for p in result.picks}
+    half = midpoint_of(models.pop()) if len(models) == 1 else MIDPOINT
+    return EVIDENCE_LEGEND[scorer].format(half=f"{half:g}", twice=f"{2 * half:g}")
 
 
 def _shared_clauses(reasons: list[str]) -> list[str]:

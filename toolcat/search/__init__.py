@@ -128,14 +128,14 @@ def default_scorer(tools: int = 0) -> tuple[str, str]:
     the catalog's embeddings are not computed on the way to an answer: until `toolcat index`
     has computed them once, hybrid answers with its lexical stage and says so.
     """
-    from toolcat.search.embeddings import semantic_available
+    from toolcat.search.embeddings import DEFAULT_MODEL, semantic_available
 
     if semantic_available():
         if tools > LARGE_CATALOG:
-            return "hybrid", (f"hybrid (BM25F + all-MiniLM-L6-v2) from the catalog's stored "
+            return "hybrid", (f"hybrid (BM25F + {DEFAULT_MODEL}) from the catalog's stored "
                               f"embeddings; past {LARGE_CATALOG:,} tools, words only until "
                               "`toolcat index` has computed them")
-        return "hybrid", "hybrid (BM25F + all-MiniLM-L6-v2) is the most accurate offline scorer"
+        return "hybrid", f"hybrid (BM25F + {DEFAULT_MODEL}) is the most accurate offline scorer"
     return LEXICAL_DEFAULT, ("bm25 is the most accurate lexical scorer; install the 'semantic' "
                              "extra for hybrid, which is more accurate")
 

@@ -46,8 +46,12 @@ def shipped_path(part: str, ident: str) -> Path:
     the off-catalog model) for the embedding model of identity `ident`: one per model name,
     so that a fit for one model is never read for another (the file names its model's
     identity too, checked on load)."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:60]
-    return MODELS / f"zero-shot-{part}.{name}.npz"
+    return MODELS / f"zero-shot-{part}.{file_name(ident)}.npz"
+
+
+def file_name(ident: str) -> str:
+    """What names the embedding model of identity `ident` in the files fitted for it."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", Path(ident.split("@")[0]).name)[:60]
 
 
 @dataclass(frozen=True)

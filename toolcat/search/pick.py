@@ -254,7 +254,9 @@ def _ranking(built: Scorer, query: str, *, max_candidates: int, min_score: float
         kept = fit(s.score for s in found)
         past = tuple(s.tool.qualified_name for s in found[kept:])
         found = found[:kept]
-    away = away_reason(built, query) if found and abstains else None
+    # a request no tool reaches the floor for is asked too: the abstention says why (the
+    # service it asks for, small talk), which the floor alone cannot
+    away = away_reason(built, query) if abstains and (found or best_unsafe is None) else None
     if away is not None:
         return _Ranking(built, (), past, away=away)
     return _Ranking(built, tuple(found), past, best_unsafe=best_unsafe,

@@ -371,10 +371,10 @@ def bounded(usage: np.ndarray, own: np.ndarray, lift: float) -> np.ndarray:
         -SLACK))
 
 
-def unsquash(scores: np.ndarray) -> np.ndarray:
-    """The evidence a hybrid score came from (the inverse of `squash`)."""
+def unsquash(scores: np.ndarray, midpoint: float = MIDPOINT) -> np.ndarray:
+    """The evidence a hybrid score came from (the inverse of `squash` at `midpoint`)."""
     clipped = np.clip(scores, 0.0, 1 - 1e-12)
-    return np.asarray(MIDPOINT * np.cbrt(clipped / (1 - clipped)))
+    return np.asarray(midpoint * np.cbrt(clipped / (1 - clipped)))
 
 
 class TunedScorer:
@@ -498,7 +498,7 @@ class TunedScorer:
         if self._last[0] != key:
             raw = self.usage([query])[0]
             scores, kept = within_bound(np.asarray(self.base.scores(query, asked(raw))), raw,
-                                        self.weights.lift, self._factor)
+                                        self.weights.lift, self._factor, self.base.midpoint)
             self._last = (key, scores, kept, raw)
         return self._last[1], self._last[2], self._last[3]
 
@@ -507,7 +507,9 @@ class TunedScorer:
 
     def scores_many(self, queries: Sequence[str]) -> list[Scores]:
         raw = self.usage(queries, cached=True)
-        return [within_bound(np.asarray(row), extra, self.weights.lift, self._factor)[0]
+        midpoint = self.base.midpoint
+        return [within_bound(np.asarray(row), extra, self.weights.lift, self._factor,
+                             midpoint)[0]
                 for row, extra in zip(self.base.scores_many(queries, asked(raw)), raw,
                                       strict=True)]
 
@@ -528,7 +530,8 @@ class TunedScorer:
 
 
 def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float,
-                 factor: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 factor: np.ndarray | None = None, midpoint: float = MIDPOINT
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """`scores` of a base scorer given the positive part of the usage evidence `raw`
     (`asked`), brought within the bound (`bounded`) with the whole of it and the calibration
     (`factor` times the tool's own evidence, `calibration_factor`), and the usage evidence
@@ -536,7 +539,7 @@ def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float,
     tool with any is a candidate); each tool's own evidence is read back from its score, so
     the bound needs nothing of the base scorer's insides."""
     added = asked(raw)
-    own = unsquash(scores) - added
+    own = unsquash(scores, midpoint) - added
     own[own < 1e-9] = 0.0  # rounding of a tool that has no evidence of its own
     kept = bounded(raw if factor is None else raw + factor * own, own, lift)
     kept[scores <= 0] = 0.0
@@ -544,7 +547,7 @@ def within_bound(scores: np.ndarray, raw: np.ndarray, lift: float,
     if not len(over):
         return scores, kept
     out = scores.copy()
-    out[over] = squash(np.maximum(own[over] + kept[over], 0.0))
+    out[over] = squash(np.maximum(own[over] + kept[over], 0.0), midpoint)
     return out, kept
 
 

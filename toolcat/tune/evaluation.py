@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from toolcat.search.abstain import Abstention, contrast, shows_nothing
-from toolcat.search.hybrid import squash
+from toolcat.search.hybrid import midpoint_of, squash
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.tuning import Weights
 from toolcat.tune.abstain import fit_abstention
@@ -91,7 +91,7 @@ def _needed(held: Held, weights: Weights) -> np.ndarray:
     """The score of each tool the held-out requests need (a group's best member)."""
     if not held.held:
         return np.zeros(0)
-    scores = squash(held.evidence(weights))
+    scores = squash(held.evidence(weights), midpoint_of(held.material.model))
     return np.array([max(scores[j, t] for t in group)
                      for j, i in enumerate(held.held)
                      for group in held.material.requests[i].groups])
@@ -100,7 +100,7 @@ def _needed(held: Held, weights: Weights) -> np.ndarray:
 def _top(held: Held, weights: Weights) -> np.ndarray:
     if not held.held:
         return np.zeros(0)
-    return np.asarray(squash(held.evidence(weights)).max(axis=1))
+    return np.asarray(squash(held.evidence(weights), midpoint_of(held.material.model)).max(axis=1))
 
 
 def folds(material: Material, k: int, seed: int = SEED) -> list[list[int]]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from toolcat.search.hybrid import squash
+from toolcat.search.hybrid import midpoint_of, squash
 from toolcat.search.pick import MIN_SCORE
 from toolcat.search.tuning import Weights
 from toolcat.tune.choose import SEED, ZERO_SHOT
@@ -46,13 +46,13 @@ def fit_threshold(material: Material, train: Sequence[int], weights: Weights,
         left_out = set(held)
         rest = [i for i in train if i not in left_out]
         check = Held(material, matched_for(material, rest), held)
-        scores = squash(check.evidence(weights))
+        scores = squash(check.evidence(weights), midpoint_of(material.model))
         own += [max(scores[j, t] for t in group)  # each tool needed, at its best member
                 for j, i in enumerate(held) for group in material.requests[i].groups]
         if part == 0:
             none = Held(material, check.matched, negative)
-            zero = squash(none.evidence(ZERO_SHOT)).max(axis=1)
-            tuned = squash(none.evidence(weights)).max(axis=1)
+            zero = squash(none.evidence(ZERO_SHOT), midpoint_of(material.model)).max(axis=1)
+            tuned = squash(none.evidence(weights), midpoint_of(material.model)).max(axis=1)
     highest = MARGIN * float(np.quantile(own, MAX_TURNED_AWAY))  # all but that share, halved
     fitted = max(min(highest, float(tuned.max()) + STEP), carried(zero, tuned))
     return round(min(fitted, 1.0), 4) if fitted > MIN_SCORE else None
