@@ -11,9 +11,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "toolcat"
 
 # bottom to top: a room may import only rooms before it in this list
-ROOMS = ["model", "wording", "errors", "source", "config", "providers", "calls", "pin", "define",
-         "mcp", "catalog", "search", "resolution", "render", "lint", "bench", "tune", "serve",
-         "gateway", "review", "cli", "__main__"]
+ROOMS = ["model", "wording", "languages", "errors", "source", "config", "providers", "calls",
+         "pin", "define", "mcp", "catalog", "search", "resolution", "render", "lint", "bench",
+         "tune", "serve", "gateway", "review", "cli", "__main__"]
 
 
 def module_name(path: Path) -> str:

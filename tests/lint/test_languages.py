@@ -1,5 +1,5 @@
 """Sentences in another language than their tool's or catalog's (issue 41 point 3), named by
-CLD2 (`toolcat.lint.languages`), and the two classes `toolcat.lint.side_effects` reads by
+CLD2 (`toolcat.languages`), and the two classes `toolcat.lint.side_effects` reads by
 what a sentence does: a side step kept from the person, another tool's calls changed."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from toolcat.catalog.load import load_catalog
+from toolcat.languages import identified, name
 from toolcat.lint.engine import lint_catalog
-from toolcat.lint.languages import identified, name
 from toolcat.lint.settings import LintSettings
 
 SECURITY = LintSettings(select=("TC6",))

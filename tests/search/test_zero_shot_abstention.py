@@ -257,3 +257,15 @@ def test_a_quoted_value_does_not_say_what_a_request_asks_for(run, shared_cache, 
                           "play some jazz on Spotify", "--allow-unsafe", "--json",
                           *model).stdout)
     assert away["picks"] == [] and "zero-shot" in away["message"], away["picks"]
+
+
+def test_a_request_in_another_language_is_not_judged_by_the_english_model(run, shared_cache):
+    """The abstention's model reads English: a request CLD2 is sure is French is ranked, not
+    turned away (before, 'à combien est le bitcoin' was read as about no tool's kind), while
+    English small talk still is."""
+    market = str(REPO / "tests" / "data" / "languages" / "market.yaml")
+    french = json.loads(run("pick", "-c", market, "à combien est le bitcoin en ce moment ?",
+                            "--json").stdout)
+    assert [p["name"] for p in french["picks"]][:1] == ["get_crypto_quote"], french["message"]
+    joke = json.loads(run("pick", "-c", market, "tell me a joke", "--json").stdout)
+    assert joke["picks"] == [] and "nearer to requests no tool fits" in joke["message"]

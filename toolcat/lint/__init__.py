@@ -4,6 +4,6 @@
 (toolcat.lint.rules) and returns a LintReport; `toolcat.lint.report` turns it into JSON,
 SARIF or GitHub annotations. Import from the modules: this package re-exports nothing.
 
-Imports only rooms below it (search, catalog, pin, providers, config, source); see
+Imports only rooms below it (search, catalog, pin, providers, config, source, languages); see
 docs/architecture.md.
 """

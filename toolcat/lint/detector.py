@@ -32,8 +32,8 @@ from importlib import resources
 from itertools import accumulate, chain, pairwise
 from typing import Any
 
-from toolcat.lint.languages import english, guessed, identified
-from toolcat.lint.languages import name as named_language
+from toolcat.languages import english, guessed, identified
+from toolcat.languages import name as named_language
 from toolcat.lint.lexicon import LATIN, LEXICON
 from toolcat.lint.reading import LEET, as_read
 from toolcat.lint.side_effects import GATE as SIDE_GATE

@@ -379,6 +379,7 @@ class HybridScorer:
         """Why the zero-shot abstention turns each of `queries` away (None: it does not):
         nearer to small talk than to every tool, or asking for what no tool of the catalog
         is about (toolcat.search.abstain.shipped_off_catalog)."""
+        from toolcat.languages import foreign
         from toolcat.search.abstain import (
             beyond_catalog,
             catalog_kinds,
@@ -395,9 +396,11 @@ class HybridScorer:
         if semantic is None or abstention is None or not queries or not len(self.tools):
             return [None] * len(queries)
         # a request that names one of the catalog's servers is for its tools, whatever the
-        # rest of it says ("what is the weather tomorrow" with a weather server); the others
-        # are embedded as the scores just embedded them, so their vectors are not encoded again
-        asked = [q for q in queries if self.servers.strip(q) == q]
+        # rest of it says ("what is the weather tomorrow" with a weather server), and one
+        # CLD2 is sure is not English is not judged: the model reads English, and a request
+        # in Spanish or German lies near nothing of the catalog. The others are embedded as
+        # the scores just embedded them, so their vectors are not encoded again
+        asked = [q for q in queries if self.servers.strip(q) == q and not foreign(q)]
         if not asked:
             return [None] * len(queries)
         if cached:  # one read of the embedding cache, as `semantic.similarity` would do

@@ -1,5 +1,7 @@
 """Which language a sentence is written in, by CLD2 (`pycld2`: Google's Compact Language
-Detector 2, Apache 2.0, its tables compiled into the package, so nothing is downloaded).
+Detector 2, Apache 2.0, its tables compiled into the package, so nothing is downloaded):
+for lint's foreign sentences (toolcat.lint.detector) and for the requests the zero-shot
+abstention may judge (`foreign`: its model reads English; toolcat.search.hybrid).
 
 The learned detector's function words (`detector.language`) know about twenty-five languages
 by a few words each; a sentence in Welsh, Somali, Basque, Esperanto or Estonian holds none of
@@ -65,3 +67,10 @@ def english(text: str) -> bool:
 def name(code: str) -> str:
     """The English name of a language code of CLD2 or of the detector's tags."""
     return _NAMES.get(code, code)
+
+
+def foreign(text: str) -> bool:
+    """Whether CLD2 is sure that `text` is in a language other than English (a request
+    typed in Spanish or German): what a model that reads English cannot judge."""
+    lang = identified(text)
+    return bool(lang) and lang != "en"
