@@ -442,7 +442,9 @@ class HybridScorer:
         if not kept:
             return reasons
         evidence = self.evidence([asked[k] for k in kept], cached=cached)
-        best = squash(evidence.max(axis=1))
+        best = evidence.max(axis=1)
+        midpoint = self.midpoint
+        floor = float(squash(np.array(FLOOR), midpoint))
         out = list(reasons)
         for row, k in enumerate(kept):
             if best[row] >= FLOOR:
@@ -450,7 +452,8 @@ class HybridScorer:
             words = unmentioned(asked[k], self.lexical, without_quotes)
             if words:
                 nearest = self.tools[int(evidence[row].argmax())].qualified_name
-                out[k] = why_unmentioned(words, float(best[row]), nearest)
+                score = float(squash(np.array(best[row]), midpoint))
+                out[k] = why_unmentioned(words, score, floor, nearest)
         return out
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
