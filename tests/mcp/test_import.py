@@ -258,6 +258,14 @@ def test_a_banner_before_the_first_answer_is_tolerated(run):
     assert data["servers"][0]["name"] == "broken-banner"
 
 
+def test_a_server_that_hangs_after_listing_its_tools_still_gives_them(run):
+    # It lists its tools, then waits for a sign-in before it answers resources/list.
+    result = run("import", "mcp", "--timeout", "30", "--json", "--", *BROKEN, "signin")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [t["name"] for t in data["catalog"]["tools"]] == ["hello"]
+
+
 def test_malformed_tools_list_result_is_an_error(run):
     result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "malformed")
     assert result.exit_code == 2

@@ -138,8 +138,10 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     allowance = STOP_ALLOWANCE if spec.transport == "stdio" else HTTP_CLOSE_ALLOWANCE
     answer_within = max(0.0, end - time.monotonic() - min(allowance, timeout / 2))
     asked = "initialize"  # the request a server that times out has not answered
+    offered: tuple[tuple[str, ...], ...] = ((), (), ())
     with _stderr(spec) as errlog:
         try:
+            listed_by = time.monotonic() + answer_within
             with anyio.fail_after(answer_within):
                 async with Client(transport(spec, errlog), cache=None,
                                   message_handler=seen.handle) as client:
@@ -148,7 +150,11 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                     info = client.server_info
                     instructions = _instructions(client)
                     asked = "prompts/list or resources/list"
-                    offered = await _offered(client)
+                    # A server that hangs here (one waiting for a sign-in in a browser) has
+                    # given its tools: what it offers besides is recorded only if it answers.
+                    wait = min(OFFERED_WAIT, (listed_by - time.monotonic()) / 2)
+                    with anyio.move_on_after(wait):
+                        offered = await _offered(client)
         except BaseException as exc:
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
@@ -276,6 +282,7 @@ async def _all_tools(client: Client, spec: ServerSpec) -> list[dict[str, Json]]:
     raise ServerError(f"MCP server '{spec.label}' sent more than {MAX_PAGES} pages of tools")
 
 
+OFFERED_WAIT = 5.0  # seconds a server's prompts and resources are waited for, at most
 MAX_OFFERED = 1_000  # names of prompts, resources or templates recorded per server
 MAX_OFFERED_NAME = 500  # characters of one name kept; a longer one is not recorded
 

@@ -25,6 +25,8 @@
     stall      initializes properly, then never answers tools/list
     malformed  initializes properly, then answers tools/list with a result of the wrong shape
     loop       initializes properly, then pages tools/list with the same cursor forever
+    signin     lists one tool, then never answers resources/list: it waits for a sign-in in a
+               browser, as a Google Drive server does
     banner     prints a banner on stdout first, then works (lists one tool)
     fileref    lists a tool whose inputSchema has a `$ref` to a file on the client's machine
 
@@ -84,7 +86,8 @@ def answer(request: dict, mode: str) -> None:
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "protocolVersion": request["params"]["protocolVersion"],
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {}, **({"resources": {}, "prompts": {}}
+                                              if mode == "signin" else {})},
             "serverInfo": {"name": f"broken-{mode}", "version": "0"}}})
     elif method == "tools/list" and mode == "stall":
         return  # as a server that waits for a sign-in before it lists anything
@@ -93,7 +96,9 @@ def answer(request: dict, mode: str) -> None:
         sys.exit(1)
     elif method == "tools/list" and mode == "malformed":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": "none today"}})
-    elif method == "tools/list" and mode == "banner":
+    elif method == "resources/list" and mode == "signin":
+        print("AUTHENTICATION REQUIRED: open the link in your browser", file=sys.stderr)
+    elif method == "tools/list" and mode in ("banner", "signin"):
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "hello", "description": "Say hello.",
                        "inputSchema": {"type": "object"}}]}})
