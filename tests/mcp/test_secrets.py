@@ -25,6 +25,10 @@ TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     ("TENCENTCLOUD_SECRETKEY", "x"),
     ("TENCENTCLOUD_SECRETID", "x"),
     ("ACCESSTOKEN", "abc"),
+    # an id under a secret word that names no public identifier, or whose value is a key's
+    ("AUTH_SESSION_ID", "s1"),
+    ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),
+    ("INFISICAL_UNIVERSAL_AUTH_CLIENT_ID", "x9Qm2LrT8vWz4KpN7sYb3HdF6gJc"),
 ])
 def test_secret_looking_settings_are_recognised(name, value):
     assert is_secret(name, value)
@@ -42,6 +46,9 @@ def test_secret_looking_settings_are_recognised(name, value):
     ("PROXMOX_TOKEN_NAME", "toolcat"),
     ("OAUTH_TOKEN_URL", "https://auth.example.com/oauth/token"),
     ("SSH_KEY_FILE", "/home/me/.ssh/id_ed25519"),
+    # an OAuth client's or a tenant's id is a public identifier (Infisical's client id)
+    ("INFISICAL_UNIVERSAL_AUTH_CLIENT_ID", "7f3c2a10-app"),
+    ("AZURE_AUTH_TENANT_ID", "contoso"),
     # words that only begin or end like a secret word
     ("TOKENIZERS_PARALLELISM", "false"),
     ("BYPASS_CACHE", "true"),

@@ -59,6 +59,11 @@ FUSED_ENDS = ("token", "tokens", "secret", "key", "password", "passwd", "pwd", "
 # (Proxmox's `PROXMOX_TOKEN_NAME`), where it is (`TOKEN_URL`, `KEY_FILE`), how long it lives.
 DESCRIBING_WORDS = frozenset({"name", "url", "uri", "endpoint", "file", "path", "dir", "ttl",
                               "expiry", "lifetime", "timeout"})
+# Who an id names, where the id is an OAuth client's or a tenant's public identifier
+# (Infisical's `INFISICAL_UNIVERSAL_AUTH_CLIENT_ID`): not a credential, unless its value looks
+# like one. A session's id is (a bearer of the session), so `session` is not among them.
+IDENTIFIED = frozenset({"client", "tenant", "account", "project", "app", "application", "org",
+                        "organization", "workspace", "user"})
 
 
 def _fused_secret(word: str) -> bool:
@@ -69,6 +74,8 @@ def secret_name(name: str) -> bool:
     """Whether a variable, header or option called `name` holds a credential."""
     words = name_words(name)
     if len(words) > 1 and words[-1] in DESCRIBING_WORDS:
+        return False
+    if len(words) > 2 and words[-1] == "id" and words[-2] in IDENTIFIED:
         return False
     return (any(w in SECRET_WORDS or _fused_secret(w) for w in words)
             or "apikey" in "".join(words))
