@@ -63,6 +63,18 @@ def test_mappings_keep_their_keys_and_lose_secret_values():
         "LOG_LEVEL": "info", "API_TOKEN": REDACTED}
 
 
+def test_a_url_setting_loses_only_its_password():
+    assert redact_mapping({
+        "CLOUDINARY_URL": "cloudinary://123456789012345:abcdEFGHijklMNOP@demo-cloud",
+        "DATABASE_URL": "postgres://app:s3cret@db.internal:5432/app",
+        "DATABASE_PASSWORD_URL_TOKEN": "postgres://app:s3cret@db.internal:5432/app",
+    }) == {
+        "CLOUDINARY_URL": f"cloudinary://123456789012345:{REDACTED}@demo-cloud",
+        "DATABASE_URL": f"postgres://app:{REDACTED}@db.internal:5432/app",
+        "DATABASE_PASSWORD_URL_TOKEN": REDACTED,
+    }
+
+
 def test_arguments_lose_secret_values_and_the_values_of_secret_options():
     args = ["-y", "@scope/server", "--api-key", "abc", "--token=xyz", "--port", "8080",
             "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "/tmp"]

@@ -142,7 +142,19 @@ def is_secret(name: str, value: str) -> bool:
 
 def redact_mapping(values: Mapping[str, str]) -> dict[str, str]:
     """Environment variables or headers, with every secret-looking value replaced."""
-    return {k: REDACTED if is_secret(k, str(v)) else str(v) for k, v in values.items()}
+    return {k: _redacted(k, str(v)) for k, v in values.items()}
+
+
+def _redacted(name: str, value: str) -> str:
+    """`value` without its secret: a URL under a name that is not a secret's loses only its
+    password (Cloudinary's `CLOUDINARY_URL` keeps the cloud it names), anything else whole."""
+    if not is_secret(name, value):
+        return value
+    if "://" in value and not secret_name(name):
+        kept = redact_url(value)
+        if kept != value and not secret_value(kept.replace(REDACTED, "")):
+            return kept
+    return REDACTED
 
 
 # Short options that take a password in common clients (mysql -p, redis-cli -a, sshpass -p);
