@@ -93,7 +93,11 @@ CUES: dict[str, str] = {
                # a model's token counts (max_tokens, prompt_tokens) are no secret
                r"|\bseed phrase|\b(?!(?:max|prompt|completion|input|output|total|num|reasoning"
                r"|cached|min)_tokens?\b)[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
-    "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
+    # the model's conversation is one and definite; a conversation counted ("a new
+    # conversation", "required for new conversations") is a record of a messaging service
+    "conversation": r"\b(?:(?<!\ba )(?<!\ban )(?<!\bnew )(?<!existing )conversation(?!s)"
+                    r"|(?:previous|prior|past|earlier|all|whole|entire) conversations"
+                    r"|chat (?:history|log)|transcript|dialog(?:ue)?"
                     r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
                     r"|turns of (?:dialog|conversation|chat)"
@@ -103,7 +107,7 @@ CUES: dict[str, str] = {
                     r"|tokens?|cookies?|keys?|timeout|expir\w*|storage|state|variables?|url"
                     r"|limits?)\b)|session[ ._](?:so far|history|log|transcript|messages?|turns?)"
                     r"|context window|konversation|unterhaltung|gesprächs?\w*"
-                    r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
+                    r"|historique|conversa(?!tions?\b)\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
                     r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
                     r"\b(?:so far|earlier|previously|above|before|since)\b"
                     r"|\bsince the (?:chat|conversation|session|thread) (?:began|started)\b"
@@ -173,8 +177,11 @@ CUES: dict[str, str] = {
              r"|succeeded|success|worked|fine|passed|complete)"
              r"|\bwhatever\b[^.!?]{0,30}\b(?:actually|really|in fact)\b",
     # following a guide or a link is reading documentation, not obeying a page
+    # following a guide, or the syntax or format a value is written in, obeys no page
     "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
-                  r"|documentation|tutorials?|links?)\b)|obey|carry out|comply|do whatever"
+                  r"|documentation|tutorials?|links?)\b)(?! (?:the |this |its |our )?"
+                  r"(?:[\w-]+ ){0,3}(?:syntax|grammar|format|notation|schema)\b)"
+                  r"|obey|carry out|comply|do whatever"
                   # executing a query or a statement is a tool's function, executing the
                   # steps a page lists obeys it
                   r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
@@ -187,7 +194,7 @@ CUES: dict[str, str] = {
                   r"|apply them|(?:steps|what) it (?:lists|describes"
                   r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
-                  r"|遵循|执行|従って",
+                  r"|遵循(?![^。；;，,]{0,30}(?:语法|格式|文档|指南))|执行|従って",
     # "if provided, it overrides the other parameters" says what a field does: after a
     # subject that is the tool's own ("it", "this", "which"), overriding ranks only the
     # user or what the model was told
@@ -321,7 +328,8 @@ _ELSEWHERE: dict[str, str] = {
               r"|\b(?:söz etme|bahsetme|söyleme|haber verme|bildirme)\w*|tanpa sepengetahuan"
               r"|دون علم|بدون علم|सूचित न"
               r"|伝えないで|知らせないで|教えないで|言及しないで|告知しない|不要提及|别告诉|不必告知"
-              r"|不要向用户|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
+              r"|不要向用户(?:透露|提及|提起|说明|展示|显示|告知|报告|披露|说|讲|解释)"
+              r"|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
     "fetch_obey": r"\b(?:volg\w*|seguir|voer\b[^.!?]{0,60}\buit|opvolgen|uygula\w*|takip et\w*"
                   r"|ikuti|jalankan|laksanakan|làm theo|thực hiện|tuân theo|اتبع\w*|نفذ\w*"
                   r"|نفّذ\w*|पालन|अनुसरण|исполняй\w*|segui|esegui\w*|siga|ejecut\w*"
@@ -332,7 +340,7 @@ _ELSEWHERE: dict[str, str] = {
                 r"|vorrang|wichtiger als|priorité sur|plus important que|prioridad sobre"
                 r"|más importante que|priorità|più importante|prioridade|mais importante"
                 r"|pierwszeństw\w*|ważniejsz\w*)"
-                r"|优先于|优先|高于用户|優先|우선",
+                r"|优先于|优先级(?:高于|更高)|高于用户|優先|우선",
     "revoke": r"\b(?:aturan|peringatan|instruksi|kurallar\w*|uyarılar\w*|talimat\w*|quy tắc"
               r"|cảnh báo|hướng dẫn|القواعد|قواعد|تعليمات|التعليمات|التحذيرات|नियम|निर्देश"
               r"|правила|предупреждения|ограничения|regels|instructies|waarschuwingen|regole"
@@ -898,6 +906,32 @@ ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
                 ("tamper", "email"), ("tamper", "url"),
                 ("execute", "other_tools"), ("shadow", "other_tools"))
 SURE_AT = 0.98
+
+
+# whose a secret file is, or for whom it is read: a person's possessive ("the user's
+# ~/.npmrc", 用户的), or a person as the one told, shown or given ("show the user",
+# 向用户); "user tokens" in `.env` or a client's `mcp.json` that "these users" cannot edit
+# name no one whose file is read
+_PERSON_WORDS = r"(?:users?|persons?|humans?|customers?|operators?|people|requesters?)"
+_CJK_PERSON = r"(?:用户|ユーザー|利用者|使用者|사용자)"
+_PERSON_SERVED = re.compile(
+    rf"\b{_PERSON_WORDS}['’]s?(?!\w)|\b(?:to|for|ask|tell|show|give|let|inform|notify"
+    rf"|send|email|message)\s+(?:(?:the|a|your|each|every|any|our|their)\s+)?{_PERSON_WORDS}"
+    rf"\b|{_CJK_PERSON}(?:的|の|의)|(?:向|给|为|替|對|对){_CJK_PERSON}", re.IGNORECASE)
+_ENGLISH_PERSON = re.compile(_PERSON_WORDS + r"|" + _CJK_PERSON)  # inside words: "username"
+
+
+def person_served(sentence: str) -> bool:
+    """Whether `sentence` (as the detector reads it) names a person whose secret file it is
+    or for whom it is read (see `_PERSON_SERVED`), or names a person in a language with no
+    such shape here (the cue `user`'s other words): what the pair of a secret file and the
+    user in ACTING_PAIRS means."""
+    if _PERSON_SERVED.search(sentence):
+        return True
+    return _USER_CUE.search(_ENGLISH_PERSON.sub(" ", sentence.lower())) is not None
+
+
+_USER_CUE = re.compile(CUES["user"])
 
 
 def acting(cues: tuple[str, ...], own: bool = False) -> bool:

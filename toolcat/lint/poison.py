@@ -201,6 +201,10 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 # what the tool's own object is kept from ("internal notes ...; the customer
                 # does not see them") is its function, not a step hidden
                 cues = tuple(cue for cue in cues if cue != "hiding")
+            if "user" in cues and "secret_files" in cues \
+                    and not detector.person_served(detector.prepare(top.sentence)):
+                # "user tokens ... in .env": no one whose file is read, no one it is read for
+                cues = tuple(cue for cue in cues if cue != "user")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
