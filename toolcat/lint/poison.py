@@ -304,6 +304,9 @@ def _identifiers(entry: Any) -> list[str]:
     return sorted({text for text in _named(entry) if " " not in text}, key=len, reverse=True)
 
 
+_KEPT = frozenset({"field", "argument"}) | detector.LANGUAGE_CUES
+
+
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
                   ) -> tuple[str, ...]:
     """The cues of `top` once the entry's own identifiers are taken out of it (not those of a
@@ -318,6 +321,9 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
     for name in found:
         sentence = sentence.replace(name, " ")
     cues = detector.cues_of(sentence, home)
+    # the tool's own field named is what `field` and `argument` say (a secret file "put into
+    # `token_hint`"), and the sentence's language stays its own: no name taken out undoes them
+    cues += tuple(cue for cue in top.cues if cue in _KEPT and cue not in cues)
     if "side_step" in top.cues:  # a side step kept from the person: no own name makes it one
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
