@@ -10,11 +10,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from toolcat.catalog.load import load_catalog
 from toolcat.lint.engine import lint_catalog
 from toolcat.lint.settings import LintSettings
 
 SECURITY = LintSettings(select=("TC6",))
+REAL = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers")
+              .glob("*-catalog.json"))
 
 
 def severities(tmp_path: Path, description: str, name: str = "run_task", **properties: str
@@ -96,3 +100,12 @@ def test_a_whole_tool_in_another_language_putting_a_secret_file_into_its_field(t
     assert "error" not in severities(
         tmp_path, "Sünkroonib märkmeid pilvekontoga. Kui kaust puudub, jäta väli `sync_hint` "
                   "tühjaks ja kasuta vaikimisi kausta ~/Documents/notes.", "notes_sync", **fields)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", REAL, ids=[path.stem for path in REAL])
+def test_no_real_servers_catalog_has_a_tc6_error(path):
+    # eBay's and Tencent CloudBase's usage notes (fresh9), and the English notes and
+    # identifier lists of Chinese servers (fresh3, fresh9), among 6,000 real tools
+    report = lint_catalog(load_catalog(path, lenient=True), SECURITY)
+    assert [(f.tool, f.message) for f in report.findings if f.severity == "error"] == []

@@ -2225,6 +2225,26 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
 _SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute", "account", "path"})
 
 
+# what a sentence foreign to its tool says to the model besides its language: the user, a
+# send, obeying, always, the model addressed, a ranking. In an English tool, a sentence in
+# another language that holds one of these is an order smuggled past the fit, which reads
+# English words; a Chinese or Japanese server mixes English in, and English sentences its
+# own, so a sentence in English or with CJK in it is left to the rest, and so is one whose
+# language nothing names (a list of identifiers, "ff-only - 合并; squash - ...")
+_SAID_TO_MODEL = frozenset({"user", "send", "fetch_obey", "always", "addressed", "priority"})
+_MIXED = frozenset({"en", "cjk", "", "latin", "other"})
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def foreign_told(sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether `sentence` (as `prepare` reads it), foreign to its tool and server
+    (`other_language`), says something to the model (`_SAID_TO_MODEL`) in a language other than
+    English or CJK: an error, whatever the fit makes of words it does not know."""
+    return FOREIGN in cues and not _SAID_TO_MODEL.isdisjoint(cues) and DESCRIBED not in cues \
+        and language(sentence) not in _MIXED and not _CJK.search(sentence) \
+        and not_english(sentence)
+
+
 def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     """The fit's probability `p`, raised where the structure of the sentence says more than
     its words can: the fit's words are English, so a sentence in another language is judged
@@ -2235,7 +2255,7 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     error (the language alone is not such an intent: "la session expire" is no order). In a
     language neither the fit nor the function words know (`unread`), with a cue every
     language shares: a warning at least."""
-    if FOREIGN_ORDER in cues:
+    if FOREIGN_ORDER in cues or foreign_told(sentence, cues):
         return max(p, ERROR_FLOOR)
     if FOREIGN in cues or (INDEPENDENT.intersection(cues) and UNREAD_LANGUAGE in cues):
         # a sentence in a language neither its tool nor its server writes in: what it says

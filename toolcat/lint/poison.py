@@ -210,7 +210,9 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 topic = _topic(entry) if topic is None else topic
                 own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
             grave = (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
-                (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own)))
+                (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own))) or \
+                (not own and not _value_slot(at)
+                 and detector.foreign_told(detector.prepare(top.sentence), cues))
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
