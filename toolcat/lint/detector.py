@@ -818,7 +818,17 @@ _MEANT: dict[str, str] = {
               r" server's|this tool's|these)\b[^.!?]{0,30}\b(?:in place of|instead of"
               r"|rather than) (?:the |any |a |every )?(?:[\w-]+ ){0,2}(?:tools?|servers?"
               r"|functions?|plugins?|integrations?)\b[^.!?]{0,40}\b(?:for (?:every|all|any"
-              r"|each)|always|whenever|every time)\b",
+              r"|each)|always|whenever|every time)\b"
+              # other tools as what this text sets aside or rules: no tool's own function
+              r"|\b(?:ignore|disregard|bypass|govern\w*)\b[^.!?]{0,40}\b(?:other|another|any"
+              r"|every|all) (?:[\w-]+ )?(?:tools?|servers?|plugins?)\b",
+    # another tool's call changed from here: a value in other tools replaced, or what any
+    # tool of a kind "must use" when it runs
+    "tamper": r"\b(?:replace|swap|substitute|overwrite)\w*\b[^.!?]{0,60}\b(?:in|of|for"
+              r"|from) (?:the )?(?:other|another|any|every|all) (?:[\w-]+ )?(?:tools?|servers?)"
+              r"\b[^.!?]{0,40}\bwith\b"
+              r"|\b(?:when|whenever|before) (?:any|another|other|every) (?:[\w-]+ )?tools? "
+              r"\w+\b[^.!?]{0,30}\b(?:must|should|has to|is to|shall) (?:use|send|go|point)\b",
     "revoke": r"\b(?:rules?|guidance|instructions?|restrictions?|precautions?|safeguards?"
               r"|guardrails?|polic(?:y|ies)|warnings?|limits?) (?:from|in|of|given in|set in"
               r"|set by) (?:your|the) (?:setup|configuration|config|system prompt|instructions"
