@@ -232,13 +232,23 @@ def _value_slot(at: str) -> bool:
                                           and tokens[-2] in VALUE_FIELDS)
 
 
+_OTHER_STOPS = re.compile("[\u0964\u0965\u17d4\u104b\u1362\u0589\u06d4\u061f\u0f0d]")
+
+
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
     """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
     "tool" for the first sentence of the tool's own description."""
+    inner = at.removeprefix(pointer)
     if not detector.says_what_it_does(top.sentence, (top.start == 0 or detector.labelled(
             top.sentence)) and at.endswith("/description")):
-        return False
-    inner = at.removeprefix(pointer)
+        # the first sentence of a whole tool in another language, at home in it, says what
+        # the tool does as "Installs" does in English, whose verb is read here and its not:
+        # running code is its function ("Muestra cómo instalar la CLI: `curl ... | sh`")
+        # (one sentence: a full stop of a script the splitter does not cut at, Khmer's "។",
+        # Hindi's "।", leaves the whole description as its "first sentence")
+        return top.start == 0 and inner in _OWN_DESCRIPTION \
+            and detector.FOREIGN not in top.cues and not _OTHER_STOPS.search(top.sentence) \
+            and detector.not_english(detector.prepare(top.sentence))
     return "tool" if inner in ("/description", "/function/description") \
         and not detector.reads_in_imperative(top.sentence) else True
 
