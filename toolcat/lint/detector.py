@@ -2235,13 +2235,15 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
 _SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute", "account", "path"})
 
 
-# what a sentence foreign to its tool says to the model besides its language: the user, a
-# send, obeying, always, the model addressed, a ranking. In an English tool, a sentence in
-# another language that holds one of these is an order smuggled past the fit, which reads
-# English words; a Chinese or Japanese server mixes English in, and English sentences its
-# own, so a sentence in English or with CJK in it is left to the rest, and so is one whose
-# language nothing names (a list of identifiers, "ff-only - 合并; squash - ...")
-_SAID_TO_MODEL = frozenset({"user", "send", "fetch_obey", "always", "addressed", "priority"})
+# what a sentence foreign to its tool says to the model besides its language: obeying,
+# always, the model addressed, a ranking (not the user or a send alone: "the name of the city
+# the user wrote", "the address to send the message to" are parameters' descriptions in any
+# language). In an English tool, a sentence in another language that holds one of these is
+# an order smuggled past the fit, which reads English words; a Chinese or Japanese server
+# mixes English in, and English sentences its own, so a sentence in English or with CJK in it
+# is left to the rest, and so is one whose language nothing names (a list of identifiers,
+# "ff-only - 合并; squash - ...")
+_SAID_TO_MODEL = frozenset({"fetch_obey", "always", "addressed", "priority"})
 _MIXED = frozenset({"en", "cjk", "", "latin", "other"})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
