@@ -93,7 +93,11 @@ CUES: dict[str, str] = {
                # a model's token counts (max_tokens, prompt_tokens) are no secret
                r"|\bseed phrase|\b(?!(?:max|prompt|completion|input|output|total|num|reasoning"
                r"|cached|min)_tokens?\b)[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
-    "conversation": r"\b(?:conversation|chat (?:history|log)|transcript|dialog(?:ue)?"
+    # the model's conversation is one and definite; a conversation counted ("a new
+    # conversation", "required for new conversations") is a record of a messaging service
+    "conversation": r"\b(?:(?<!\ba )(?<!\ban )(?<!\bnew )(?<!existing )conversation(?!s)"
+                    r"|(?:previous|prior|past|earlier|all|whole|entire) conversations"
+                    r"|chat (?:history|log)|transcript|dialog(?:ue)?"
                     r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
                     r"|turns of (?:dialog|conversation|chat)"
@@ -103,7 +107,7 @@ CUES: dict[str, str] = {
                     r"|tokens?|cookies?|keys?|timeout|expir\w*|storage|state|variables?|url"
                     r"|limits?)\b)|session[ ._](?:so far|history|log|transcript|messages?|turns?)"
                     r"|context window|konversation|unterhaltung|gesprächs?\w*"
-                    r"|historique|conversa\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
+                    r"|historique|conversa(?!tions?\b)\w*|разговор\w*|переписк\w*|diálogo|rozmow\w*)"
                     r"|\b(?:said|wrote|written|typed|discussed|exchanged|mentioned)\b[^.!?]{0,30}"
                     r"\b(?:so far|earlier|previously|above|before|since)\b"
                     r"|\bsince the (?:chat|conversation|session|thread) (?:began|started)\b"
@@ -173,8 +177,11 @@ CUES: dict[str, str] = {
              r"|succeeded|success|worked|fine|passed|complete)"
              r"|\bwhatever\b[^.!?]{0,30}\b(?:actually|really|in fact)\b",
     # following a guide or a link is reading documentation, not obeying a page
+    # following a guide, or the syntax or format a value is written in, obeys no page
     "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
-                  r"|documentation|tutorials?|links?)\b)|obey|carry out|comply|do whatever"
+                  r"|documentation|tutorials?|links?)\b)(?! (?:the |this |its |our )?"
+                  r"(?:[\w-]+ ){0,3}(?:syntax|grammar|format|notation|schema)\b)"
+                  r"|obey|carry out|comply|do whatever"
                   # executing a query or a statement is a tool's function, executing the
                   # steps a page lists obeys it
                   r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
@@ -187,7 +194,7 @@ CUES: dict[str, str] = {
                   r"|apply them|(?:steps|what) it (?:lists|describes"
                   r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
-                  r"|遵循|执行|従って",
+                  r"|遵循(?![^。；;，,]{0,30}(?:语法|格式|文档|指南))|执行|従って",
     # "if provided, it overrides the other parameters" says what a field does: after a
     # subject that is the tool's own ("it", "this", "which"), overriding ranks only the
     # user or what the model was told
@@ -321,7 +328,8 @@ _ELSEWHERE: dict[str, str] = {
               r"|\b(?:söz etme|bahsetme|söyleme|haber verme|bildirme)\w*|tanpa sepengetahuan"
               r"|دون علم|بدون علم|सूचित न"
               r"|伝えないで|知らせないで|教えないで|言及しないで|告知しない|不要提及|别告诉|不必告知"
-              r"|不要向用户|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
+              r"|不要向用户(?:透露|提及|提起|说明|展示|显示|告知|报告|披露|说|讲|解释)"
+              r"|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
     "fetch_obey": r"\b(?:volg\w*|seguir|voer\b[^.!?]{0,60}\buit|opvolgen|uygula\w*|takip et\w*"
                   r"|ikuti|jalankan|laksanakan|làm theo|thực hiện|tuân theo|اتبع\w*|نفذ\w*"
                   r"|نفّذ\w*|पालन|अनुसरण|исполняй\w*|segui|esegui\w*|siga|ejecut\w*"
@@ -332,7 +340,7 @@ _ELSEWHERE: dict[str, str] = {
                 r"|vorrang|wichtiger als|priorité sur|plus important que|prioridad sobre"
                 r"|más importante que|priorità|più importante|prioridade|mais importante"
                 r"|pierwszeństw\w*|ważniejsz\w*)"
-                r"|优先于|优先|高于用户|優先|우선",
+                r"|优先于|优先级(?:高于|更高)|高于用户|優先|우선",
     "revoke": r"\b(?:aturan|peringatan|instruksi|kurallar\w*|uyarılar\w*|talimat\w*|quy tắc"
               r"|cảnh báo|hướng dẫn|القواعد|قواعد|تعليمات|التعليمات|التحذيرات|नियम|निर्देश"
               r"|правила|предупреждения|ограничения|regels|instructies|waarschuwingen|regole"
@@ -810,7 +818,17 @@ _MEANT: dict[str, str] = {
               r" server's|this tool's|these)\b[^.!?]{0,30}\b(?:in place of|instead of"
               r"|rather than) (?:the |any |a |every )?(?:[\w-]+ ){0,2}(?:tools?|servers?"
               r"|functions?|plugins?|integrations?)\b[^.!?]{0,40}\b(?:for (?:every|all|any"
-              r"|each)|always|whenever|every time)\b",
+              r"|each)|always|whenever|every time)\b"
+              # other tools as what this text sets aside or rules: no tool's own function
+              r"|\b(?:ignore|disregard|bypass|govern\w*)\b[^.!?]{0,40}\b(?:other|another|any"
+              r"|every|all) (?:[\w-]+ )?(?:tools?|servers?|plugins?)\b",
+    # another tool's call changed from here: a value in other tools replaced, or what any
+    # tool of a kind "must use" when it runs
+    "tamper": r"\b(?:replace|swap|substitute|overwrite)\w*\b[^.!?]{0,60}\b(?:in|of|for"
+              r"|from) (?:the )?(?:other|another|any|every|all) (?:[\w-]+ )?(?:tools?|servers?)"
+              r"\b[^.!?]{0,40}\bwith\b"
+              r"|\b(?:when|whenever|before) (?:any|another|other|every) (?:[\w-]+ )?tools? "
+              r"\w+\b[^.!?]{0,30}\b(?:must|should|has to|is to|shall) (?:use|send|go|point)\b",
     "revoke": r"\b(?:rules?|guidance|instructions?|restrictions?|precautions?|safeguards?"
               r"|guardrails?|polic(?:y|ies)|warnings?|limits?) (?:from|in|of|given in|set in"
               r"|set by) (?:your|the) (?:setup|configuration|config|system prompt|instructions"
@@ -898,6 +916,32 @@ ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
                 ("tamper", "email"), ("tamper", "url"),
                 ("execute", "other_tools"), ("shadow", "other_tools"))
 SURE_AT = 0.98
+
+
+# whose a secret file is, or for whom it is read: a person's possessive ("the user's
+# ~/.npmrc", 用户的), or a person as the one told, shown or given ("show the user",
+# 向用户); "user tokens" in `.env` or a client's `mcp.json` that "these users" cannot edit
+# name no one whose file is read
+_PERSON_WORDS = r"(?:users?|persons?|humans?|customers?|operators?|people|requesters?)"
+_CJK_PERSON = r"(?:用户|ユーザー|利用者|使用者|사용자)"
+_PERSON_SERVED = re.compile(
+    rf"\b{_PERSON_WORDS}['’]s?(?!\w)|\b(?:to|for|ask|tell|show|give|let|inform|notify"
+    rf"|send|email|message)\s+(?:(?:the|a|your|each|every|any|our|their)\s+)?{_PERSON_WORDS}"
+    rf"\b|{_CJK_PERSON}(?:的|の|의)|(?:向|给|为|替|對|对){_CJK_PERSON}", re.IGNORECASE)
+_ENGLISH_PERSON = re.compile(_PERSON_WORDS + r"|" + _CJK_PERSON)  # inside words: "username"
+
+
+def person_served(sentence: str) -> bool:
+    """Whether `sentence` (as the detector reads it) names a person whose secret file it is
+    or for whom it is read (see `_PERSON_SERVED`), or names a person in a language with no
+    such shape here (the cue `user`'s other words): what the pair of a secret file and the
+    user in ACTING_PAIRS means."""
+    if _PERSON_SERVED.search(sentence):
+        return True
+    return _USER_CUE.search(_ENGLISH_PERSON.sub(" ", sentence.lower())) is not None
+
+
+_USER_CUE = re.compile(CUES["user"])
 
 
 def acting(cues: tuple[str, ...], own: bool = False) -> bool:
@@ -2191,6 +2235,28 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
 _SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute", "account", "path"})
 
 
+# what a sentence foreign to its tool says to the model besides its language: obeying,
+# always, the model addressed, a ranking (not the user or a send alone: "the name of the city
+# the user wrote", "the address to send the message to" are parameters' descriptions in any
+# language). In an English tool, a sentence in another language that holds one of these is
+# an order smuggled past the fit, which reads English words; a Chinese or Japanese server
+# mixes English in, and English sentences its own, so a sentence in English or with CJK in it
+# is left to the rest, and so is one whose language nothing names (a list of identifiers,
+# "ff-only - 合并; squash - ...")
+_SAID_TO_MODEL = frozenset({"fetch_obey", "always", "addressed", "priority"})
+_MIXED = frozenset({"en", "cjk", "", "latin", "other"})
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def foreign_told(sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether `sentence` (as `prepare` reads it), foreign to its tool and server
+    (`other_language`), says something to the model (`_SAID_TO_MODEL`) in a language other than
+    English or CJK: an error, whatever the fit makes of words it does not know."""
+    return FOREIGN in cues and not _SAID_TO_MODEL.isdisjoint(cues) and DESCRIBED not in cues \
+        and language(sentence) not in _MIXED and not _CJK.search(sentence) \
+        and not_english(sentence)
+
+
 def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     """The fit's probability `p`, raised where the structure of the sentence says more than
     its words can: the fit's words are English, so a sentence in another language is judged
@@ -2201,7 +2267,7 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
     error (the language alone is not such an intent: "la session expire" is no order). In a
     language neither the fit nor the function words know (`unread`), with a cue every
     language shares: a warning at least."""
-    if FOREIGN_ORDER in cues:
+    if FOREIGN_ORDER in cues or foreign_told(sentence, cues):
         return max(p, ERROR_FLOOR)
     if FOREIGN in cues or (INDEPENDENT.intersection(cues) and UNREAD_LANGUAGE in cues):
         # a sentence in a language neither its tool nor its server writes in: what it says

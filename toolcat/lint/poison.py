@@ -201,12 +201,18 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 # what the tool's own object is kept from ("internal notes ...; the customer
                 # does not see them") is its function, not a step hidden
                 cues = tuple(cue for cue in cues if cue != "hiding")
+            if "user" in cues and "secret_files" in cues \
+                    and not detector.person_served(detector.prepare(top.sentence)):
+                # "user tokens ... in .env": no one whose file is read, no one it is read for
+                cues = tuple(cue for cue in cues if cue != "user")
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic
                 own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
             grave = (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
-                (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own)))
+                (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own))) or \
+                (not own and not _value_slot(at)
+                 and detector.foreign_told(detector.prepare(top.sentence), cues))
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
@@ -226,13 +232,23 @@ def _value_slot(at: str) -> bool:
                                           and tokens[-2] in VALUE_FIELDS)
 
 
+_OTHER_STOPS = re.compile("[\u0964\u0965\u17d4\u104b\u1362\u0589\u06d4\u061f\u0f0d]")
+
+
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
     """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
     "tool" for the first sentence of the tool's own description."""
+    inner = at.removeprefix(pointer)
     if not detector.says_what_it_does(top.sentence, (top.start == 0 or detector.labelled(
             top.sentence)) and at.endswith("/description")):
-        return False
-    inner = at.removeprefix(pointer)
+        # the first sentence of a whole tool in another language, at home in it, says what
+        # the tool does as "Installs" does in English, whose verb is read here and its not:
+        # running code is its function ("Muestra cómo instalar la CLI: `curl ... | sh`")
+        # (one sentence: a full stop of a script the splitter does not cut at, Khmer's "។",
+        # Hindi's "।", leaves the whole description as its "first sentence")
+        return top.start == 0 and inner in _OWN_DESCRIPTION \
+            and detector.FOREIGN not in top.cues and not _OTHER_STOPS.search(top.sentence) \
+            and detector.not_english(detector.prepare(top.sentence))
     return "tool" if inner in ("/description", "/function/description") \
         and not detector.reads_in_imperative(top.sentence) else True
 
@@ -300,6 +316,9 @@ def _identifiers(entry: Any) -> list[str]:
     return sorted({text for text in _named(entry) if " " not in text}, key=len, reverse=True)
 
 
+_KEPT = frozenset({"field", "argument"}) | detector.LANGUAGE_CUES
+
+
 def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
                   ) -> tuple[str, ...]:
     """The cues of `top` once the entry's own identifiers are taken out of it (not those of a
@@ -314,6 +333,9 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
     for name in found:
         sentence = sentence.replace(name, " ")
     cues = detector.cues_of(sentence, home)
+    # the tool's own field named is what `field` and `argument` say (a secret file "put into
+    # `token_hint`"), and the sentence's language stays its own: no name taken out undoes them
+    cues += tuple(cue for cue in top.cues if cue in _KEPT and cue not in cues)
     if "side_step" in top.cues:  # a side step kept from the person: no own name makes it one
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
