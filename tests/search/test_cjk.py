@@ -8,7 +8,7 @@ import pytest
 
 from toolcat.model import Tool
 from toolcat.search import build_scorer, rank
-from toolcat.search.text import stems
+from toolcat.search.text import MAX_RUN, stems
 
 CLOUD = [
     Tool(name="listFunctions", server="cloud",
@@ -35,6 +35,10 @@ def test_a_run_of_cjk_letters_is_read_as_its_pairs() -> None:
     assert stems("报错日志") == ["报错", "错日", "日志"]
     assert stems("删") == ["删"]  # a letter alone stays itself
     assert stems("云函数 order-sync 日志") == ["云函", "函数", "order", "sync", "日志"]
+
+
+def test_a_strangers_endless_run_is_read_in_bounded_pairs() -> None:
+    assert len(stems("日志" * 1_000_000)) == MAX_RUN - 1
 
 
 @pytest.mark.parametrize(("request_", "tool"), [

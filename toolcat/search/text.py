@@ -94,13 +94,18 @@ def cjk(term: str) -> bool:
     return _CJK_RUN.match(term) is not None
 
 
+# the letters of one CJK run read as pairs: Chinese text breaks its runs with punctuation
+# (，。), and a stranger's run of a million letters must not become a million kept pairs
+MAX_RUN = 1000
+
+
 def _bigrams(run: str) -> list[str]:
-    """A run of CJK letters as its overlapping pairs ("报错日志" -> 报错, 错日, 日志); a
-    letter alone stays itself. Bigrams need no dictionary, and a request's pairs meet a
-    description's wherever they share a word of two letters or more."""
+    """A run of CJK letters as its overlapping pairs ("报错日志" -> 报错, 错日, 日志), of its
+    first MAX_RUN letters; a letter alone stays itself. Bigrams need no dictionary, and a
+    request's pairs meet a description's wherever they share a word of two letters or more."""
     if len(run) == 1:
         return [run]
-    return [run[k:k + 2] for k in range(len(run) - 1)]
+    return [run[k:k + 2] for k in range(min(len(run), MAX_RUN) - 1)]
 
 
 def raw_words(text: str) -> list[str]:
