@@ -66,3 +66,12 @@ def test_a_request_without_a_verb_of_the_table_changes_nothing():
     gitlab = tools("gitlab", "get_user", "list_users", "whoami")
     assert not Actions(gitlab).evidence("which user am I logged in as").any()
     assert not Actions([]).evidence("delete everything").any()
+
+
+def test_the_names_read_are_read_again_when_the_tools_change_in_place():
+    from toolcat.search.actions import named
+
+    catalog = [Tool(name=n, description="x", server="s") for n in ("delete_branch", "list_tags")]
+    assert [found[0] if found else None for found in named(catalog)] == ["delet", "list"]
+    catalog[0] = Tool(name="create_branch", description="x", server="s")
+    assert [found[0] if found else None for found in named(catalog)] == ["creat", "list"]

@@ -82,3 +82,35 @@ def test_checks_asked_for_put_the_status_of_checks_before_a_health_check(run):
     assert [t["name"] for t in found] == ["get_pull_request_status", "health_check"]
     assert ("acts on one of what the request asks for many of, or on many of what it names one "
             "of (-1.0)") in found[1]["reason"]
+
+
+def test_many_asked_for_with_another_action_lifts_no_name_that_only_looks():
+    catalog = Number(tools("list_jobs", "search_jobs", "cancel_jobs", "get_job"))
+    assert catalog.evidence("kill all the queued jobs").tolist() == [0.0, 0.0, NUMBER, -NUMBER]
+    assert catalog.evidence("show all the queued jobs").tolist() == [
+        NUMBER, NUMBER, NUMBER, -NUMBER]
+    assert catalog.evidence("the queued jobs").tolist() == [NUMBER, NUMBER, NUMBER, -NUMBER]
+
+
+QUEUE = [
+    Tool(name="list_scheduled_jobs", server="queue",
+         description="List all scheduled jobs of every queue with their next run time."),
+    Tool(name="list_replication_jobs", server="queue",
+         description="List all replication jobs and their state."),
+    Tool(name="cancel_tasks", server="queue",
+         description="Cancel enqueued or processing tasks, selected by status, type or index."),
+    Tool(name="get_task", server="queue", description="Get one task by its uid."),
+    Tool(name="delete_index", server="queue", description="Delete an index and its documents."),
+]
+
+
+@pytest.mark.semantic
+@pytest.mark.parametrize("request_", ["abort all the queued jobs",
+                                      "kill all the jobs in the queue"])
+def test_an_order_to_stop_many_jobs_is_no_request_for_their_list(request_: str) -> None:
+    from toolcat.search import build_scorer, rank
+
+    found = rank(build_scorer("hybrid", QUEUE), request_, limit=2)
+    assert found[0].tool.name == "cancel_tasks"
+    # the lists of jobs came within 0.04 of it, lifted as names of many (0.13 and 0.17 now)
+    assert found[0].score - found[1].score > 0.1

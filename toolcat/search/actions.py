@@ -114,11 +114,28 @@ def groups_of(verb: str) -> frozenset[str]:
     return _NAMED.get(verb, frozenset())
 
 
+# the last tools `named` read and what it found: hybrid's parts (the actions, the catalog's
+# verbs, the verb phrases, number agreement, nouns as verbs) each read the same catalog's names
+_LAST_NAMED: tuple[Sequence[Tool], tuple[int, ...], list[tuple[str, frozenset[str]] | None]] \
+    | None = None
+
+
 def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
     """For each tool, the stem of the verb its name opens with and the stems of the name's
     words after it (what it acts on: `delete_branch` -> `delet`, {`branch`}), when the verb is
     one of ACTIONS and its server names its tools by action (see the module docstring), else
-    None."""
+    None. Kept for the same sequence of the same tools (by identity) until another is read."""
+    global _LAST_NAMED
+    last = _LAST_NAMED  # read once: serve's threads may replace it
+    ids = tuple(map(id, tools))
+    if last is not None and last[0] is tools and last[1] == ids:
+        return list(last[2])
+    found = _named(tools)
+    _LAST_NAMED = (tools, ids, found)
+    return list(found)
+
+
+def _named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
     heads = name_words(tools)
     firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
     stemmed: dict[str, str] = {}

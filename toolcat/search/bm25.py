@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from toolcat.model import Tool
 from toolcat.search.text import (
     Repeated,
+    cjk,
     example_values,
     identifier_names,
     own_description,
@@ -130,20 +131,27 @@ class BM25Index:
                 servers[tool.server] = [vocabulary.setdefault(SERVER + s, len(vocabulary))
                                         for s in stems(split_name(tool.server))]
             fields.append(servers[tool.server])
+        # pairs of CJK letters (text.words) do not count towards a field's length: a request
+        # without them is weighed exactly as before they were read (counted half, as about a
+        # word each, they moved English requests' near-ties on fresh9: docs/ranking.md)
+        pairs_of = {t for term, t in vocabulary.items() if cjk(term)}
         tokens = array("i")
-        lengths = array("l")
+        counts = array("l")
+        lengths = array("d")
         for fields in per_tool:
             for ids in fields:
                 tokens.extend(ids)
-                lengths.append(len(ids))
+                counts.append(len(ids))
+                lengths.append(len(ids) - sum(1 for t in ids if t in pairs_of)
+                               if pairs_of else len(ids))
         n = len(tools)
-        per_field = np.frombuffer(lengths, dtype=np.int_).reshape(n, len(FIELDS)) \
-            if n else np.zeros((0, len(FIELDS)), dtype=np.int_)
+        per_field = np.frombuffer(lengths, dtype=np.float64).reshape(n, len(FIELDS)) \
+            if n else np.zeros((0, len(FIELDS)), dtype=np.float64)
         weight = np.empty(per_field.shape, dtype=np.float64)
         for f, (w, b) in enumerate(FIELDS.values()):
             mean = (per_field[:, f].sum() / n if n else 0.0) or 1.0
             weight[:, f] = w / (1 - b + b * per_field[:, f] / mean)
-        flat = per_field.ravel()
+        flat = np.frombuffer(counts, dtype=np.int_) if n else np.zeros(0, dtype=np.int_)
         terms = np.frombuffer(tokens, dtype=np.int32).astype(np.int64)
         owners = np.repeat(np.repeat(np.arange(n, dtype=np.int64), len(FIELDS)), flat)
         size = len(vocabulary)

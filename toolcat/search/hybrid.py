@@ -29,8 +29,9 @@ prefix a parameter describes) gains up to a few nats (`toolcat.search.values`). 
 read also without what it is about ("find my note about the kubernetes migration" -> "find my
 note"), and a server it names only there is no evidence (`toolcat.search.topic`). A question
 that gives no order takes a nat from the tools whose name does more than look
-(`toolcat.search.looking`), and a verb the table lacks is read with its object among siblings
-that fit alike (`toolcat.search.collocations`).
+(`toolcat.search.looking`), a verb the table lacks is read with its object among siblings
+that fit alike (`toolcat.search.collocations`), and one that is a noun the catalog's names
+create or send ("snapshot ct 201") gives them the action's nat (`toolcat.search.denominal`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -56,6 +57,7 @@ from toolcat.search.actions import AGREEMENT, Actions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
+from toolcat.search.denominal import Denominal
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
@@ -139,6 +141,7 @@ class HybridScorer:
         self.actions = Actions(self.tools)
         self.siblings = Siblings(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
+        self.denominal = Denominal(self.tools)
         self.centres = Centres(self.tools)
         self.looks = Looks(self.tools)
         self.collocations = Collocations(self.tools)
@@ -296,8 +299,12 @@ class HybridScorer:
 
     def _action(self, query: str, semantic: SemanticScorer | None) -> np.ndarray:
         """The evidence of the action `query` asks for: of the verb its first clause opens
-        with, mapped to the catalog's verbs (toolcat.search.verbs) when the action table does
-        not know it, else of the table's (toolcat.search.actions)."""
+        with, a noun the catalog's names create or send (toolcat.search.denominal) or mapped
+        to the catalog's verbs (toolcat.search.verbs) when the action table does not know it,
+        else of the table's (toolcat.search.actions)."""
+        made = self.denominal.evidence(query)
+        if made.any():
+            return made
         if semantic is not None:
             mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
@@ -478,11 +485,17 @@ class HybridScorer:
         if semantic is None:
             reason = f"{reason.split(' + semantic')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
+        noun = self.denominal.noun(query)  # the action, when the verb is such a noun
         mapped = (self.verbs.mapped(query, semantic.embedder)
-                  if semantic is not None else None)
+                  if semantic is not None and noun is None else None)
         classified = (self.verbs.classified(query, semantic.embedder)
-                      if semantic is not None and mapped is None else None)
-        if classified is not None:
+                      if semantic is not None and mapped is None and noun is None else None)
+        if noun is not None:
+            if self.denominal.evidence(query)[index]:
+                reason = (f"{reason}; the request's verb {noun!r} is a noun its name creates "
+                          f"or sends ({AGREEMENT:+.1f})")
+                details = {**details, "action_evidence": AGREEMENT, "noun_verb": noun}
+        elif classified is not None:
             if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
                 reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "
                           f"action ({AGREEMENT:+.1f})")

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
+from toolcat.search.actions import asked, groups_of, named
 from toolcat.search.focus import NAME_PREPOSITIONS, VERBS
 from toolcat.search.text import STOPWORDS, stem, without_values, words
 
@@ -50,6 +51,9 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # (not a quantity: "log 3h", "resize to 4GB", "at 3pm")
 _BY_ID = re.compile(r"\b([A-Za-z]{2,})\s+[#!]?(?![0-9]+[A-Za-z]{1,3}\b)(?=[\w-]*\d)[\w-]+")
 _MANY = frozenset(("list", "search"))  # a name that lists or searches acts on many
+# the action table's groups that look: a request that asks for another action ("kill all the
+# queued jobs", "move all its guests") is not asking for a list of them
+_LOOKING = frozenset(("read", "list", "search"))
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
 
 
@@ -86,6 +90,8 @@ class Number:
         self._size = len(tools)
         by_stem: dict[str, tuple[list[int], list[int]]] = {}  # stem -> (singular, plural)
         bare: dict[str, list[int]] = {}  # stem -> the names in the plural that do not list
+        listing: dict[str, list[int]] = {}  # stem -> names of many whose verb only looks
+        actions = named(tools)
         for i, tool in enumerate(tools):
             found = name_object(tool.name)
             if found is not None:
@@ -94,13 +100,19 @@ class Number:
                 by_stem.setdefault(stem(found), ([], []))[many].append(i)
                 if plural(found) and not _MANY & said:
                     bare.setdefault(stem(found), []).append(i)
+                action = actions[i]
+                if many and action is not None and groups_of(action[0]) <= _LOOKING:
+                    listing.setdefault(stem(found), []).append(i)
         self._objects = {key: (np.array(one, dtype=np.int64), np.array(many, dtype=np.int64))
                          for key, (one, many) in by_stem.items()}
         self._plural = {key: np.array(found, dtype=np.int64) for key, found in bare.items()}
+        self._listing = {key: np.array(found, dtype=np.int64) for key, found in listing.items()}
 
     def evidence(self, request: str) -> np.ndarray:
         """For each tool whose name's object the request says only in the plural: +NUMBER when
-        the name acts on many, -NUMBER when it acts on one. When the request says it only in
+        the name acts on many (but for a name whose verb only reads, lists or searches, when
+        the request asks for an action of the table that does not look), -NUMBER when it acts on
+        one. When the request says it only in
         the singular: -NUMBER when the name acts on many and the request names the object by
         an identifier, else -SINGULAR when the name says it in the plural and does not list or
         search. Otherwise 0."""
@@ -113,11 +125,15 @@ class Number:
             if key in self._objects:
                 said.setdefault(key, set()).add(plural(word))
         named = {stem(m.group(1).lower()) for m in _BY_ID.finditer(request[:4000])}
+        action = asked(request)
+        acting = bool(action) and not action & _LOOKING
         for key, numbers in said.items():
             one, many = self._objects[key]
             if False not in numbers:
                 found[many] += NUMBER
                 found[one] -= NUMBER
+                if acting and key in self._listing:  # looking at them is not what it asks
+                    found[self._listing[key]] -= NUMBER
             elif key in named and True not in numbers:  # one, named by its identifier
                 found[many] -= NUMBER
             elif True not in numbers and key in self._plural:

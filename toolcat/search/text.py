@@ -27,7 +27,12 @@ def _spaced(match: re.Match[str]) -> str:
     return " " + match.group()
 
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
+# Chinese, Japanese and Korean text has no spaces between its words: a run of their letters
+# is one "word" here and is read as its overlapping pairs of letters (`_bigrams`), as Lucene's
+# CJK analyzer does, so "报错日志" meets "日志" in a tool's description
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_WORD = re.compile(rf"[A-Za-z0-9]+|[{_CJK}]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]")
 
 STOPWORDS = frozenset((
     "a an and are as at be but by can could do does for from get give has have how i if in "
@@ -71,15 +76,36 @@ def _split(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         _parts.clear()
         _kept.clear()
         _stems.clear()
-    if raw[1:].islower() or not any(c.isupper() for c in raw[1:]):
+    if _CJK_RUN.match(raw):
+        split = _bigrams(raw)
+    elif raw[1:].islower() or not any(c.isupper() for c in raw[1:]):
         split = [raw.lower()]
     else:
         split = split_camel(raw).lower().split()
-    found = tuple(w for w in split if len(w) > 1)
+    found = tuple(w for w in split if len(w) > 1 or _CJK_RUN.match(w))
     kept = tuple(w for w in found if w not in STOPWORDS)
     _parts[raw] = found
     _kept[raw] = kept
     return found, kept
+
+
+def cjk(term: str) -> bool:
+    """Whether `term` is a pair of CJK letters (or one alone), as `words` reads such text."""
+    return _CJK_RUN.match(term) is not None
+
+
+# the letters of one CJK run read as pairs: Chinese text breaks its runs with punctuation
+# (，。), and a stranger's run of a million letters must not become a million kept pairs
+MAX_RUN = 1000
+
+
+def _bigrams(run: str) -> list[str]:
+    """A run of CJK letters as its overlapping pairs ("报错日志" -> 报错, 错日, 日志), of its
+    first MAX_RUN letters; a letter alone stays itself. Bigrams need no dictionary, and a
+    request's pairs meet a description's wherever they share a word of two letters or more."""
+    if len(run) == 1:
+        return [run]
+    return [run[k:k + 2] for k in range(min(len(run), MAX_RUN) - 1)]
 
 
 def raw_words(text: str) -> list[str]:
