@@ -48,7 +48,6 @@ import argparse
 import json
 import math
 import os
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -56,10 +55,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from verbs import contrast_set  # train/verbs.py: run as `python train/<this file>`
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHDATA = ROOT.parent / "shared" / "benchdata"
@@ -365,7 +360,7 @@ def load_model() -> Any:
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
           tau: float, fused: float | None = None, dense_too: bool = False,
           siblings: float = 1.0, real_weight: float = 1.0,
-          rank: int = RANK, verbs: float = 1.0) -> tuple[LoRA, float]:
+          rank: int = RANK) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
@@ -374,8 +369,7 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     other tools of its API or server, in a group of at most SIBLINGS tools) count that many
     times in the softmax's denominator: the hard negatives real servers' misses are made
     of. A set is drawn for a step in proportion to the square root of its training requests,
-    a real-server half's (REAL) times `real_weight`, an action-contrast set's (train/verbs.py,
-    named `<set>+verbs`) times `verbs`."""
+    a real-server half's (REAL) times `real_weight`."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
@@ -384,9 +378,8 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     lora = LoRA(lower[0].model[0].auto_model.encoder, rank, ALPHA, LAYERS - lower[0].top)
     optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
     rng = np.random.default_rng(SEED)
-    share = np.array([math.sqrt(len(s.train)) * (
-        verbs if s.name.endswith("+verbs") else real_weight if s.name.startswith("real-")
-        else 1.0) for s in sets])
+    share = np.array([math.sqrt(len(s.train)) * (real_weight if s.name.startswith("real-")
+                                                  else 1.0) for s in sets])
     share /= share.sum()
     print("steps' shares: " + ", ".join(f"{s.name} {p:.3f}" for s, p in zip(sets, share,
                                                                           strict=True)))
@@ -479,10 +472,6 @@ def main() -> None:
     parser.add_argument("--real-weight", type=float, default=1.0,
                         help="draw a real-server half this many times as often as its size "
                         "alone would (see `train`)")
-    parser.add_argument("--verbs", type=float, default=0.0,
-                        help="add each training set's action-contrast requests (train/verbs.py) "
-                        "as a set of its own, drawn this many times as often as its size alone "
-                        "would (0: none)")
     parser.add_argument("--only-benchdata", action="store_true",
                         help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
@@ -494,8 +483,6 @@ def main() -> None:
     if not args.only_benchdata:
         sets += [load_set(n, folder, True) for n, folder in CONVERTED.items()]
     sets += [real_half(half, True) for half in args.halves]
-    if args.verbs:
-        sets += [c for c in (contrast_set(s, SEED) for s in sets) if c is not None]
     measured_only = {**MEASURED_ONLY, **{folder.name: folder for folder in args.measured}}
     held = [load_set(n, f, False) for n, f in measured_only.items()]
     held += [real_half(half, False) for half in REAL_HALVES if half not in args.halves]
@@ -528,7 +515,7 @@ def main() -> None:
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
                               args.tau, args.fused, args.dense_too, args.siblings,
-                              args.real_weight, args.rank, args.verbs)
+                              args.real_weight, args.rank)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -547,7 +534,7 @@ def main() -> None:
         "seconds": round(seconds, 1), "steps": None if args.measure else args.steps,
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
-        "siblings": args.siblings, "real_weight": args.real_weight, "verbs": args.verbs,
+        "siblings": args.siblings, "real_weight": args.real_weight,
         "rank": args.rank, "top_layers": top, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
         "measured_on": [s.name for s, _ in measured],
