@@ -16,6 +16,7 @@ pick at all, and those where a needed tool was left out as unsafe.
     nice -n 10 python benchmarks/safety_pick.py --halves fresh7  # the fresh7 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh8  # the fresh8 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh9  # the fresh9 half, measured once
+    nice -n 10 python benchmarks/safety_pick.py --halves fresh10  # the fresh10 half, measured once
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=REPO / "benchmarks" / "data" / "real-servers")
     parser.add_argument("--halves", nargs="+",
                         choices=("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
-                                 "fresh6", "fresh7", "fresh8", "fresh9"),
+                                 "fresh6", "fresh7", "fresh8", "fresh9", "fresh10"),
                         default=["dev", "heldout"])
     args = parser.parse_args()
     for half in args.halves:
