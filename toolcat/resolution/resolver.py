@@ -68,7 +68,7 @@ from toolcat.search import SEMANTIC
 from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
 from toolcat.search.pick import away_reason
-from toolcat.search.ranking import Abstaining, ranking_model
+from toolcat.search.ranking import ranking_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -245,23 +245,19 @@ class Resolver:
 
     def away_reason(self, query: str) -> str | None:
         """Why an abstention turns `query` away, as `pick` says it (None: none does): the
-        tuning's (toolcat.search.abstain), it is nearer to requests no tool fits than to any
-        tool; without a tuning, the zero-shot one shipped with the embedding model the
-        scorer ranks with (its part's reason: small talk, a kind of service no tool is
-        about, words the catalog never mentions)."""
+        tuning's (toolcat.search.abstain), nearer to requests no tool fits than to any tool;
+        without a tuning, the zero-shot one shipped with the embedding model the scorer
+        ranks with (its part's reason: small talk, a kind of service no tool is about,
+        words the catalog never mentions)."""
         if not query.strip() or not self.catalog.tools:
             return None
-        scorer, tuning = self.scorer, self.tuning
-        if tuning is not None:
-            if tuning.abstention is None or not isinstance(scorer, Abstaining) \
-                    or not scorer.turned_away(query):
-                return None
-            return ("the request is nearer to requests no tool fits than to any tool "
-                    f"({tuning.label})")
+        scorer = self.scorer
         reason = away_reason(scorer, query)
         if reason is None:
             return None
-        return f"{reason} ({ranking_model(scorer) or self.scorer_name}, zero-shot)"
+        by = self.tuning.label if self.tuning is not None else \
+            f"{ranking_model(scorer) or self.scorer_name}, zero-shot"
+        return f"{reason} ({by})"
 
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
