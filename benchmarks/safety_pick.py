@@ -17,6 +17,8 @@ pick at all, and those where a needed tool was left out as unsafe.
     nice -n 10 python benchmarks/safety_pick.py --halves fresh8  # the fresh8 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh9  # the fresh9 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh10  # the fresh10 half, measured once
+    nice -n 10 python benchmarks/safety_pick.py --halves fresh9 --empty  # and why pick showed none
+    nice -n 10 python benchmarks/safety_pick.py --halves fresh9 --model all-MiniLM-L6-v2
 """
 
 from __future__ import annotations
@@ -53,9 +55,15 @@ def covered(group: set[str], tools: list[Tool]) -> bool:
     return any(matches(label, t) for t in tools for label in group)
 
 
-def measure(tools: tuple[Tool, ...], items: list[dict]) -> dict[str, float]:
-    scorer = build_scorer(default_scorer(len(tools))[0], list(tools))
+def measure(tools: tuple[Tool, ...], items: list[dict], *, model: str | None = None
+            ) -> tuple[dict[str, float], list[str]]:
+    """The shares of `items` (see the module docstring), and a line for each request pick
+    shows no tool for, with pick's message (which rule turned it away); `model`: the
+    embedding model hybrid ranks with (None: the default)."""
+    options = {} if model is None else {"model": model}
+    scorer = build_scorer(default_scorer(len(tools))[0], list(tools), **options)
     totals = Counter[str]()
+    empty: list[str] = []
     for item in items:
         result = pick(item["query"], list(tools), max_candidates=SLOTS, scorer=scorer)
         picked = [p.tool for p in result.picks]
@@ -64,12 +72,15 @@ def measure(tools: tuple[Tool, ...], items: list[dict]) -> dict[str, float]:
         totals["first"] += covered(needed, picked[:1])
         totals["top5"] += sum(covered(g, picked) for g in groups) / len(groups)
         totals["empty"] += not picked
+        if not picked:
+            empty.append(f"    no pick: {item['query']} (needs {sorted(needed)}): "
+                         f"{result.message}")
         totals["hidden"] += any(t.unsafe and any(matches(label, t) for label in needed)
                                 for t in tools)
         totals["unknown_picked"] += any(t.safety == "unknown" for t in picked
                                         if covered(needed, [t]))
     return {key: totals[key] / len(items) for key in
-            ("first", "top5", "empty", "hidden", "unknown_picked")}
+            ("first", "top5", "empty", "hidden", "unknown_picked")}, empty
 
 
 def main() -> None:
@@ -79,6 +90,10 @@ def main() -> None:
                         choices=("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
                                  "fresh6", "fresh7", "fresh8", "fresh9", "fresh10"),
                         default=["dev", "heldout"])
+    parser.add_argument("--empty", action="store_true",
+                        help="print each request with no pick and pick's message")
+    parser.add_argument("--model", help="the embedding model hybrid ranks with (default: "
+                        "toolcat's default)")
     args = parser.parse_args()
     for half in args.halves:
         catalog = load_catalog(args.data / f"{half}-catalog.json")
@@ -90,10 +105,12 @@ def main() -> None:
               f"(default scorer {default_scorer(len(catalog.tools))[0]})")
         for label, policy in POLICIES.items():
             tools = trust_unannotated(catalog.tools, policy)
-            got = measure(tools, items)
+            got, empty = measure(tools, items, model=args.model)
             print(f"  {label:6} ({policy:7}): first {got['first']:.3f}  top5 {got['top5']:.3f}  "
                   f"no pick {got['empty']:.3f}  needed tool left out {got['hidden']:.3f}  "
                   f"needed tool picked with unknown safety {got['unknown_picked']:.3f}")
+            if args.empty and policy == "unknown":  # toolcat's default: why pick showed none
+                print("\n".join(empty))
 
 
 if __name__ == "__main__":

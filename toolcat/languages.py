@@ -13,12 +13,19 @@ rarely reaches it.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pycld2
 
 # CLD2 is not sure below this many letters: a short phrase ("Image resizer") is anything
 SHORTEST = 20
+# A character of Chinese, Japanese or Korean carries about a word ("删除这个文件", delete this
+# file, is six) and its script is no Latin language's: for a request (`foreign`) it counts as
+# CJK_LETTERS letters, so "苹果股票价格" (the price of Apple's stock) is long enough to name
+CJK_LETTERS = 5
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                  r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
 _NAMES: dict[str, str] = {code: name.title().replace("_", " ")
                           for name, code in pycld2.LANGUAGES}
 _NAMES.update({"en": "English", "iw": "Hebrew", "zh": "Chinese", "zh-Hant": "Chinese"})
@@ -27,11 +34,11 @@ _UNKNOWN = frozenset({"un", "xx", "xxx", ""})
 
 
 @lru_cache(maxsize=1 << 16)
-def identified(text: str) -> str:
+def identified(text: str, shortest: int = SHORTEST) -> str:
     """The ISO 639 code CLD2 gives `text` when it is sure of it (`en`, `cy`, `so`, ...), or
-    "" when it is not (too short, mixed, a list of names). A text holding two languages is
-    named by the one most of it is in."""
-    if len(text) < SHORTEST:
+    "" when it is not (shorter than `shortest` characters, mixed, a list of names). A text
+    holding two languages is named by the one most of it is in."""
+    if len(text) < shortest:
         return ""
     try:
         reliable, _, details = pycld2.detect(text)
@@ -69,8 +76,15 @@ def name(code: str) -> str:
     return _NAMES.get(code, code)
 
 
+def letters(text: str) -> int:
+    """The length of `text` in letters of a Latin script: a character of Chinese, Japanese
+    or Korean counts as CJK_LETTERS (linear: one pass of a character class)."""
+    return len(text) + (CJK_LETTERS - 1) * len(_CJK.findall(text))
+
+
 def foreign(text: str) -> bool:
     """Whether CLD2 is sure that `text` is in a language other than English (a request
-    typed in Spanish or German): what a model that reads English cannot judge."""
-    lang = identified(text)
+    typed in Spanish or German, or a short one in Chinese): what a model that reads English
+    cannot judge."""
+    lang = identified(text, shortest=0) if letters(text) >= SHORTEST else ""
     return bool(lang) and lang != "en"

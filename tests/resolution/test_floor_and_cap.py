@@ -89,3 +89,19 @@ def test_the_automatic_search_keeps_seed_000s_cap_by_size(run):
     assert (data["cap"]["limit"], data["cap"]["rule"]) == (2, "cap-by-size")
     assert len([t for t in data["visible"] if not t["builtin"]]) == 2
     assert any(t["rule"] == "over-cap" for t in data["deferred"])
+
+
+@pytest.mark.slow  # loads the embedding model (the default scorer)
+def test_the_zero_shot_abstention_turns_a_request_away_with_picks_reason(run):
+    """Without a tuning, resolve's automatic search turns away what `pick` turns away, and
+    each tool it leaves deferred carries pick's reason (the part of the zero-shot
+    abstention that decided, and the model)."""
+    picked = json.loads(run("pick", "hello", "--json").stdout)
+    assert picked["picks"] == [] and "zero-shot" in picked["message"], picked["message"]
+    data = json.loads(run("resolve", "hello", "--json").stdout)
+    assert [t["name"] for t in data["visible"]] == ["tool_search"]
+    away = [t for t in data["deferred"] if not t["builtin"]]
+    assert away and {t["rule"] for t in away} == {"auto-search-turned-away"}
+    assert {t["reason"] for t in away} == {picked["message"]}
+    kept = json.loads(run("resolve", "what's the weather in Tokyo", "--json").stdout)
+    assert "get_weather" in [t["name"] for t in kept["visible"]]

@@ -113,3 +113,20 @@ def test_wipe_maps_to_flush(embedder, model) -> None:
     catalog = CatalogVerbs(tools("billing", "get_discount", "get_price", "get_invoice",
                                  "flush_cache", "flush_queue"))
     assert catalog.mapped("wipe the cache", load_embedder(model)) == ("wipe", "flush")
+
+
+@pytest.mark.semantic
+def test_a_catalogs_verbs_are_compared_in_the_space_of_the_model_asking(embedder) -> None:
+    """One scorer's verbs, read first with one model, then with the other: each model
+    compares the request's verb with the catalog's verbs as it encodes them (the vectors
+    are kept per model, not those of the first model asked)."""
+    from toolcat.search.embeddings import BASE_MODEL, TOOLS_MODEL, load_embedder
+
+    names = ("billing", "get_discount", "get_price", "flush_cache", "flush_queue", "drop_table")
+    shared = CatalogVerbs(tools(*names))
+    base, tuned = load_embedder(BASE_MODEL), load_embedder(TOOLS_MODEL)
+    first = shared.nearest("wipe", base)
+    alone = CatalogVerbs(tools(*names)).nearest("wipe", tuned)
+    assert first is not None and alone is not None and first[1] != pytest.approx(alone[1])
+    assert shared.nearest("wipe", tuned) == pytest.approx(alone)
+    assert shared.nearest("wipe", base) == pytest.approx(first)

@@ -269,3 +269,13 @@ def test_a_request_in_another_language_is_not_judged_by_the_english_model(run, s
     assert [p["name"] for p in french["picks"]][:1] == ["get_crypto_quote"], french["message"]
     joke = json.loads(run("pick", "-c", market, "tell me a joke", "--json").stdout)
     assert joke["picks"] == [] and "nearer to requests no tool fits" in joke["message"]
+
+
+def test_a_short_request_in_chinese_is_left_to_the_floor(run, shared_cache):
+    """Six characters of Chinese carry a request (the price of Apple's stock); the
+    abstention's English model read it as small talk. It is not judged: the floor alone
+    applies, and says so."""
+    market = str(REPO / "tests" / "data" / "languages" / "market.yaml")
+    asked = json.loads(run("pick", "-c", market, "苹果股价", "--json").stdout)
+    assert "zero-shot" not in asked["message"], asked["message"]
+    assert asked["picks"] or "none scored at least 0.05" in asked["message"]

@@ -40,10 +40,6 @@ def coming(count: int) -> list[tuple[str, str]]:
 
 
 @pytest.mark.semantic
-@pytest.mark.xfail(strict=True, reason="the default minilm-tools: tune learns 11 of the vendor's "
-                   "copied example requests onto helper's generic tool, over the bound's 4 "
-                   "(the test passes with all-MiniLM-L6-v2 the default, on main); the bound "
-                   "is not refitted for minilm-tools yet")
 def test_a_generic_tool_with_copied_requests_is_no_longer_picked_for_others(
         run, tmp_path, shared_cache):
     # The attack of the issue: 64 requests copied onto one generic tool of a third-party

@@ -67,7 +67,8 @@ from toolcat.resolution.profile_decisions import (
 from toolcat.search import SEMANTIC
 from toolcat.search.choice import choose_scorer
 from toolcat.search.cut import RATIO, fitting
-from toolcat.search.ranking import Abstaining, ranking_model
+from toolcat.search.pick import away_reason
+from toolcat.search.ranking import ranking_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -242,14 +243,21 @@ class Resolver:
                                    column)
         return self._scores[query]
 
-    def turned_away(self, query: str) -> bool:
-        """Whether the tuning's abstention turns `query` away (toolcat.search.abstain): it is
-        nearer to requests no tool fits than to any tool. False without a tuning."""
-        if self.tuning is None or self.tuning.abstention is None or not query.strip() \
-                or not self.catalog.tools:
-            return False
+    def away_reason(self, query: str) -> str | None:
+        """Why an abstention turns `query` away, as `pick` says it (None: none does): the
+        tuning's (toolcat.search.abstain), nearer to requests no tool fits than to any tool;
+        without a tuning, the zero-shot one shipped with the embedding model the scorer
+        ranks with (its part's reason: small talk, a kind of service no tool is about,
+        words the catalog never mentions)."""
+        if not query.strip() or not self.catalog.tools:
+            return None
         scorer = self.scorer
-        return isinstance(scorer, Abstaining) and scorer.turned_away(query)
+        reason = away_reason(scorer, query)
+        if reason is None:
+            return None
+        by = self.tuning.label if self.tuning is not None else \
+            f"{ranking_model(scorer) or self.scorer_name}, zero-shot"
+        return f"{reason} ({by})"
 
     def name(self, tool: Tool) -> str:
         """How the model knows `tool`: its name, or `server:tool` when the name is shared."""
@@ -297,8 +305,8 @@ class Resolver:
         # the model (then only what it shows is reachable).
         shown_search = any(t.name == "tool_search" for t in shown_builtins)
         auto = shown_search or "tool_search" in profile.builtins
-        away = auto and profile.mcp.auto_search and bool(candidates) \
-            and self.turned_away(query)
+        away = self.away_reason(query) if auto and profile.mcp.auto_search and candidates \
+            else None
         stages.append(self._present(candidates, cap, fates, scores, column, auto=auto,
                                     model_searches=shown_search, away=away))
         index, tools = self.columns.index, self.catalog.tools
@@ -519,10 +527,11 @@ class Resolver:
     def _present(self, candidates: list[Tool], cap: Cap,
                  fates: dict[str, _Fate], scores: Mapping[str, float], column: np.ndarray,
                  *, auto: bool,
-                 model_searches: bool = True, away: bool = False) -> Decision:
+                 model_searches: bool = True, away: str | None = None) -> Decision:
         """Deferral, the automatic search with its floor and the cap, or normal
-        mode; tools in order of preference (relevance, priority). `away`: the tuning's
-        abstention turned the query away, so the automatic search shows nothing.
+        mode; tools in order of preference (relevance, priority). `away`: why an
+        abstention (the tuning's, else the zero-shot one) turned the query away, so the
+        automatic search shows nothing (None: none did).
 
         Only the tools shown get a fate of their own here: the rest (most of a big catalog)
         share one fate per rule, whose reasons are written when read."""
@@ -583,7 +592,7 @@ class Resolver:
         return float(column[self._unsafe].max()) if len(self._unsafe) else 0.0
 
     def _auto_search(self, order: _Order, cap: Cap, fates: dict[str, _Fate], via: str, *,
-                     model_searches: bool, away: bool,
+                     model_searches: bool, away: str | None,
                      unsafe_best: float = 0.0) -> tuple[str, np.ndarray]:
         """The automatic search: the tools it matches (above the floor, within the fit), why,
         and the fates of those it leaves deferred. A tool left out as unsafe that fits better
@@ -601,12 +610,10 @@ class Resolver:
         no_match = _Fate("deferred", "auto-search-no-match",
                          "score 0: no evidence for the query", via)
         scored, keys, scores = order.scored, order.keys, order.scores
-        if away and self.tuning is not None:
-            why += (f"; the request is nearer to requests no tool fits than to any tool "
-                    f"({self.tuning.label}): it shows none")
-            no_match = _Fate("deferred", "auto-search-turned-away",
-                             "the request is nearer to requests no tool fits than to any "
-                             "tool", via)
+        if away is not None:
+            why += f"; no tool fits: {away}: it shows none"
+            no_match = _Fate("deferred", "auto-search-turned-away", f"no tool fits: {away}",
+                             via)
             scored = np.zeros(len(keys))
         above = (scored > 0) & (scored >= floor)
         fates.update(dict.fromkeys(keys, no_match))

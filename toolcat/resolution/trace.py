@@ -85,9 +85,10 @@ TRACE_RULES: dict[str, str] = {
     "past-fit": "the automatic tool_search found it over the floor, but its fit is far "
     "under the best tool's (odds under a fifth of the best's): where the fit ends, the "
     "search stops (docs/search.md, the cut)",
-    "auto-search-turned-away": "the tuning's abstention turned the query away: it is "
-    "nearer to requests no tool fits than to any tool, so the automatic tool_search shows "
-    "none (docs/tune.md)",
+    "auto-search-turned-away": "an abstention turned the query away, as `pick` does: the "
+    "tuning's (nearer to requests no tool fits than to any tool, docs/tune.md), else the "
+    "zero-shot one shipped with the embedding model (docs/search.md), so the automatic "
+    "tool_search shows none; the reason is pick's",
     "priority": "higher priority is preferred when tools match equally: it breaks "
     "ties in relevance score, and orders the tools the levels matched by capability",
     "auto-search-off": "catalog tools are deferred and no automatic search ran "

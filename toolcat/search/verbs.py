@@ -135,7 +135,9 @@ class CatalogVerbs:
         self._stems = [stem(v) for v in self._verbs]
         self._members = [np.array(found, dtype=np.int64) for found in members.values()]
         self._excluded = excluded  # words that name a server, never a verb
-        self._vectors: np.ndarray | None = None
+        # the catalog's verbs' vectors per embedding model (its identity): a scorer may be
+        # asked with another model than the one it first read them with
+        self._vectors: dict[str, np.ndarray] = {}
         self._last: tuple[tuple[str, str], tuple[str, str] | None] | None = None
 
     def asked(self, request: str) -> str | None:
@@ -145,10 +147,11 @@ class CatalogVerbs:
 
     def nearest(self, verb: str, embedder: Embedder) -> tuple[str, float] | None:
         """The catalog's verb nearest to `verb` and its cosine, when it is another word."""
-        if self._vectors is None:
-            self._vectors = _vectors(embedder, self._verbs)
+        mine = self._vectors.get(embedder.ident)
+        if mine is None:
+            mine = self._vectors[embedder.ident] = _vectors(embedder, self._verbs)
         query = _vectors(embedder, [verb])[0]
-        cosine = self._vectors @ query
+        cosine = mine @ query
         said = stem(verb) if " " not in verb else None  # BM25F counts a verb said itself
         for k in np.argsort(-cosine)[:2]:
             if self._stems[k] != said:

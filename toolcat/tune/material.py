@@ -104,7 +104,8 @@ def prepare(catalog: Catalog, usage: Usage, hybrid: HybridScorer) -> Material:
         tuple(Request(text, (), CHAT) for text in CHITCHAT)
     embedder = hybrid.embedder
     vectors = embed_texts(embedder, [r.text for r in requests], cache=hybrid.cache)[0]
-    keep, claimed = _unclaimed(requests, vectors, catalog)
+    keep, claimed = _unclaimed(requests, _paraphrase_vectors(requests, vectors, hybrid),
+                               catalog)
     requests = tuple(r for r, k in zip(requests, keep, strict=True) if k)
     vectors = vectors[keep]
     texts = [r.text for r in requests]
@@ -130,6 +131,23 @@ def _merged(first: Sequence[Bounded], then: Sequence[Bounded]) -> tuple[Bounded,
         out[(b.source, b.tool)] = b if before is None else Bounded(
             b.source, b.tool, before.written, b.kept, f"{before.reason}; {b.reason}")
     return tuple(out.values())
+
+
+def _paraphrase_vectors(requests: Sequence[Request], vectors: np.ndarray,
+                        hybrid: HybridScorer) -> np.ndarray:
+    """The vectors `_unclaimed` compares requests by: whether an example request is one of
+    the user's, copied or reworded, is a question of paraphrase, which the model that
+    encodes tools answers (NEAR was set with it). A query-side update (minilm-tools) is
+    trained to pull a request toward its tools, not toward its rewordings: "could you water
+    the plants now" lies at a median 0.79 from "please water the plants" under it, 0.88
+    under the base model, so under NEAR it let most copies through. `vectors`: the requests'
+    vectors by the scorer's model, used as they are when it encodes tools too."""
+    from toolcat.search.embeddings import embed_texts
+
+    documents = hybrid.embedder.documents
+    if documents is hybrid.embedder or not any(r.kind == "example" for r in requests):
+        return vectors
+    return embed_texts(documents, [r.text for r in requests], cache=hybrid.cache)[0]
 
 
 def _unclaimed(requests: Sequence[Request], vectors: np.ndarray, catalog: Catalog
