@@ -2395,8 +2395,10 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
             tally = mains.setdefault(server, {})
             tally[lang] = tally.get(lang, 0) + 1
         # only strings in another script: a Latin-script language is told by its function
-        # words, too slow to count over every string of a large catalog
-        scripts = {language(text) for text in texts if not text.isascii()} - {"", "en"}
+        # words, too slow to count over every string of a large catalog (and a tool whose
+        # strings are all ASCII, nearly every one, is told in C)
+        scripts = set() if "".join(texts).isascii() else \
+            {language(text) for text in texts if not text.isascii()} - {"", "en"}
         tally = used.setdefault(server, {})
         for script in scripts:
             tally[script] = tally.get(script, 0) + 1
