@@ -56,13 +56,14 @@ from toolcat.source.positions import unescape
 def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
+    if id(tool) in ctx.shared("poison-quiet", lambda: _quiet(ctx)):
+        return []  # nearly every tool: no string to read again, none to score
+
     def scan() -> list[Hit]:
         texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
-        if id(tool) not in scored and found_clean(texts.strings[id(tool)]):
-            return []  # nearly every tool: no string to read again, none to score
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
         for entry, pointer, read, _ in texts.entries[id(tool)]:
@@ -78,6 +79,17 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             hits += found
         return hits
     return ctx.memo("poison", tool, scan)
+
+
+def _quiet(ctx: Context) -> frozenset[int]:
+    """The catalog's tools (by id) that `definition_hits` need not read: no string of theirs
+    may hold a sentence the detector reports, and the patterns' quick pass found every one
+    clean; all found at once, so that each of them costs a lookup, not a memo entry."""
+    texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
+    homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
+    scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
+    return frozenset(id(tool) for tool in ctx.catalog.tools
+                     if id(tool) not in scored and found_clean(texts.strings[id(tool)]))
 
 
 DATA_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
