@@ -1371,10 +1371,11 @@ def passing(groups: list[list[str]], homes: list[Home] | None = None) -> set[int
     return {i for i, worth in enumerate(worth_strings(groups, homes)) if worth}
 
 
-def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
-                  ) -> list[frozenset[str]]:
+def worth_strings(groups: list[list[str]], homes: list[Home] | None = None,
+                  distinct: list[str] | None = None) -> list[frozenset[str]]:
     """For each group of texts (a tool's strings), those that may hold a reportable sentence,
-    `homes` being each group's languages (`languages_at_home`; English when None).
+    `homes` being each group's languages (`languages_at_home`; English when None), and
+    `distinct` the groups' strings each once in their order, when the caller has them.
 
     A sentence lies within one string, so each distinct string of all the groups is read
     once, whichever tools repeat it, in two RE2 passes over them all at once (a call into RE2
@@ -1385,7 +1386,8 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None
     scored when a sentence of it may be in another language than its group's home (the cue
     `other_language`, which no expression holds). What the first pass turns away is never
     scored. A string with a letter outside ASCII is always let through."""
-    distinct = list(dict.fromkeys(chain.from_iterable(groups)))
+    if distinct is None:
+        distinct = list(dict.fromkeys(chain.from_iterable(groups)))
     plain = [text for text in distinct if text.isascii()]
     first = _matching(plain, first_pass(), _lowered(plain))
     second = [text for text in plain if text in first]

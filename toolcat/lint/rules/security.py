@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import orjson
 
@@ -119,6 +120,7 @@ class _Read:
 
     entries: dict[int, Read]
     strings: dict[int, list[str]]
+    distinct: list[str]  # every tool's strings, each once, in the catalog's order
 
 
 def _texts(catalog: Catalog) -> _Read:
@@ -135,8 +137,9 @@ def _texts(catalog: Catalog) -> _Read:
         entries[id(tool)] = read
         strings[id(tool)] = read[0][2] if len(read) == 1 else [
             text for _, _, texts, _ in read for text in texts]
-    prescan([text for texts in strings.values() for text in texts])
-    return _Read(entries, strings)
+    distinct = list(dict.fromkeys(chain.from_iterable(strings.values())))
+    prescan(distinct)
+    return _Read(entries, strings, distinct)
 
 
 def _homes(catalog: Catalog, texts: _Read) -> dict[int, Home]:
@@ -152,7 +155,7 @@ def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
     """The strings of each tool (by the tool's id) that may hold a sentence the learned
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
     groups = [texts.strings[id(tool)] for tool in catalog.tools]
-    found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
+    found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools], texts.distinct)
     # a sentence where a token belongs (`slots`) is read whatever the gate says of its words
     return {id(tool): worth | misplaced for tool, worth in zip(catalog.tools, found, strict=True)
             if (misplaced := frozenset(
