@@ -7,6 +7,9 @@ the whole command (benchmarks/lint_speed.py --big).
 
 Parts: `rules` (the engine over the catalog, every default rule, and where its time goes:
 each rule's loop with the engine's own work for it, then the findings placed and sorted),
+`poison` (TC601 alone over every tool, and in it: `601:texts` each tool's strings read and
+the patterns' quick pass, `601:homes` the languages at home, `601:worth_scoring` the
+detector's gate, `601:learned_hits` the sentences scored),
 `tokens` (every definition's tokens counted, as the token budget rules ask), `collector`
 (the time the cyclic collector takes over the whole `toolcat lint --json` command).
 """
@@ -79,6 +82,37 @@ else:
 print(json.dumps({"tokens": time.process_time() - started, "total": sum(counts)}))
 """
 
+POISON = """
+import gc, json, sys, time
+from toolcat.cli.startup import defer_slow_imports
+defer_slow_imports()
+from toolcat.catalog.load import load_catalog
+from toolcat.lint.findings import Context
+from toolcat.lint.rules import security
+gc.disable()
+catalog = load_catalog(sys.argv[1], lenient=True)
+gc.freeze()
+gc.enable()
+spent = {}
+def timed(name):
+    work = getattr(security, name)
+    def run(*args, **named):
+        started = time.process_time()
+        try:
+            return work(*args, **named)
+        finally:
+            spent[name] = spent.get(name, 0.0) + time.process_time() - started
+    setattr(security, name, run)
+for name in ("_texts", "_homes", "_worth_scoring", "learned_hits"):
+    timed(name)
+ctx = Context(catalog)
+started = time.process_time()
+for tool in catalog.tools:
+    list(security.tool_poisoning.check(tool, ctx))
+spent["TC601 alone"] = time.process_time() - started
+print(json.dumps({f"601:{k.strip('_')}": v for k, v in spent.items()}))
+"""
+
 COLLECTOR = """
 import gc, json, sys, time
 spent = [0.0, 0.0]
@@ -113,7 +147,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout's code, in turn")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--parts", nargs="+", default=["rules", "tokens", "collector"],
-                        choices=["rules", "tokens", "collector"])
+                        choices=["rules", "poison", "tokens", "collector"])
     args = parser.parse_args()
     codes = {"this checkout": REPO} | ({str(args.against): args.against} if args.against
                                        else {})
@@ -126,6 +160,8 @@ def main() -> None:
                 times: dict[str, float] = {}
                 if "rules" in args.parts:
                     times |= part(RULES, env, str(args.catalog))
+                if "poison" in args.parts:
+                    times |= part(POISON, env, str(args.catalog))
                 if "tokens" in args.parts:
                     times |= part(TOKENS, env, str(args.catalog))
                 if "collector" in args.parts:

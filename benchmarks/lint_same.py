@@ -11,6 +11,12 @@ kept in `--store` and reused while its code does not change (`--fresh` runs them
 
 `--big`: the 43k catalog of benchmarks/scale.py (`build_catalog`), linted never seen, on its
 second read (which stores it) and seen before, each with its own cache folder per side.
+
+The poisoning sets of benchmarks/data/poison are compared too: each entry of fresh.yaml to
+fresh9.yaml linted as a catalog of its own tool (as `poison_accuracy.py --fresh` does), every
+entry of a set in one process, its `--json` report after each; and the wordings of
+handwritten.yaml and BIPIA's of external.yaml, each injected into a real seal_tools tool
+(as `poison_detector.py heldout` does), one catalog per file linted with `toolcat lint`.
 Exit 1 when any case differs.
 """
 
@@ -49,7 +55,7 @@ def cases(big: Path | None) -> list[tuple[str, list[str], int]]:
         if file.is_file() and file.suffix in (".json", ".yaml", ".yml", ".jsonl"):
             found.append((f"catalogs-{file.relative_to(catalogs)}", [str(file), "--json"], 1))
     for file in sorted((REPO / "benchmarks" / "data" / "real-servers").glob("*-catalog.json")):
-        if not file.name.startswith("fresh9"):  # blind material: not read here
+        if not file.name.startswith("fresh10"):  # blind material: not read here
             found.append((f"real-{file.stem}", [str(file), "--json"], 3))
     poison = REPO / "tests" / "data" / "poison"
     for folder in (poison, poison / "benign", poison / "poisoned"):
@@ -57,11 +63,55 @@ def cases(big: Path | None) -> list[tuple[str, list[str], int]]:
     return found
 
 
+POISON = REPO / "benchmarks" / "data" / "poison"
+
+# every catalog named on the command line linted in this one process, as `toolcat lint --json`
+# reports it
+EACH = """
+import sys
+from toolcat.catalog.load import load_catalog
+from toolcat.lint.run import run_lint
+from toolcat.lint.settings import LintSettings
+for path in sys.argv[1:]:
+    run = run_lint(load_catalog(path, lenient=True), LintSettings())
+    sys.stdout.write(path.rsplit("/", 1)[-1] + "\\n" + run.text("json") + "\\n")
+"""
+
+
+def poison_cases(store: Path) -> list[tuple[str, list[str], int]]:
+    """The poisoning sets' catalogs, written once into `store` (the same files for both
+    sides): (name, `EACH`'s arguments or lint's, reads)."""
+    import yaml
+    from poison_detector import handwritten, held_out, injected
+
+    found: list[tuple[str, list[str], int]] = []
+    for path in sorted(POISON.glob("fresh*.yaml")):
+        if path.name.startswith("fresh10"):  # blind material: not read here
+            continue
+        folder = store / "poison-sets" / path.stem
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+                tools = [entry["tool"], *entry.get("also", [])]
+                (folder / f"{entry['id']}.json").write_text(json.dumps({"tools": tools}),
+                                                          encoding="utf-8")
+        found.append((f"poison-set-{path.stem}",
+                      ["EACH", *map(str, sorted(folder.glob("*.json")))], 1))
+    for name, entries in (("handwritten", handwritten), ("bipia", held_out)):
+        folder = store / "poison-sets" / name
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            injected(folder, entries())
+        found.append((f"poison-set-{name}", [str(folder / "injected.yaml"), "--json"], 1))
+    return found
+
+
 def lint(code: Path, args: list[str], cache: Path, cwd: Path) -> bytes:
     env = {**os.environ, "PYTHONPATH": str(code), "TOOLCAT_CACHE_DIR": str(cache)}
     env.pop("TOOLCAT_CATALOG", None)
-    done = subprocess.run([sys.executable, "-m", "toolcat", "lint", *args], capture_output=True,
-                          env=env, cwd=cwd, check=False)
+    command = [sys.executable, "-c", EACH, *args[1:]] if args[:1] == ["EACH"] else \
+        [sys.executable, "-m", "toolcat", "lint", *args]
+    done = subprocess.run(command, capture_output=True, env=env, cwd=cwd, check=False)
     return (f"exit {done.returncode}\n".encode() + done.stdout + b"\n--- stderr\n"
             + done.stderr)
 
@@ -83,7 +133,7 @@ def main() -> None:
     differ = 0
     with tempfile.TemporaryDirectory(prefix="lint-same-cwd-") as neutral:
         cwd = Path(neutral)
-        for name, lint_args, reads in cases(args.big):
+        for name, lint_args, reads in cases(args.big) + poison_cases(args.store):
             if args.only and not name.startswith(tuple(args.only)):
                 continue
             key = hashlib.sha256(json.dumps(lint_args).encode()).hexdigest()[:16]

@@ -484,7 +484,8 @@ def _suspect(texts: list[str]) -> bool:
         readings.append(digits_read)
     text = _SEPARATOR.join(readings)
     # as bytes when ASCII (nearly always): the RE2 wrapper then maps no character offsets
-    return _anything().search(text.encode("ascii") if text.isascii() else text) is not None
+    data = text.encode("ascii") if text.isascii() else text
+    return any(expression.search(data) is not None for expression in _anything())
 
 
 def _options() -> Any:
@@ -503,11 +504,15 @@ def _compiled() -> Any:
 
 
 @cache
-def _anything() -> Any:
-    """Every pattern and every squeezed pattern as one RE2 expression, for `_suspect`."""
+def _anything() -> tuple[Any, Any]:
+    """Every pattern, and every squeezed pattern, as two RE2 expressions for `_suspect`: one
+    holding both builds more states of its DFA on a big catalog's text (0.49 s against 0.39 s
+    over the 43k catalog's, each distinct string once; what one search costs once the states
+    are built is about the same)."""
     parts = [pattern.replace(" ", _S) for _, _, pattern in PATTERNS]
-    parts += [pattern for _, pattern, _ in SQUEEZED]
-    return re2.compile("|".join(f"(?:{part})" for part in parts), _options())
+    squeezed = [pattern for _, pattern, _ in SQUEEZED]
+    return tuple(re2.compile("|".join(f"(?:{part})" for part in group), _options())
+                 for group in (parts, squeezed))
 
 
 @cache

@@ -96,6 +96,15 @@ def _marked(text: str) -> bool:
     return any(mark in text for mark in _MARKUP) or _LEET_HINT.search(text) is not None
 
 
+def ascii_changes() -> str:
+    """What `as_read` may change in an ASCII text, as one expression (for RE2, over bytes):
+    a payload's hint (`decoding.HINT`), a mark of `_MARKUP`, or digits for letters (LEET
+    without its look-behind, which RE2 has not). A text in which it finds nothing is read as
+    it is written: a pass over many texts joined then finds the few `as_read` must read."""
+    leet = LEET.replace("(?<=[a-zA-Z][013457])", "").replace("[013457]", "[a-zA-Z][013457]", 1)
+    return "|".join([HINT.pattern, *map(re.escape, _MARKUP), leet])
+
+
 @lru_cache(maxsize=1 << 14)
 def _read(text: str) -> str:
     folded = decoded(unicodedata.normalize("NFKC", text))

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import orjson
 
@@ -56,13 +57,14 @@ from toolcat.source.positions import unescape
 def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
     """Poisoning hits in every string of the tool's entry as written (and in its schema as
     resolved, when a `$ref` brought text from elsewhere); shared by TC601 and TC606."""
+    if id(tool) in ctx.shared("poison-quiet", lambda: _quiet(ctx)):
+        return []  # nearly every tool: no string to read again, none to score
+
     def scan() -> list[Hit]:
         texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
         homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
         home = homes[id(tool)]
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
-        if id(tool) not in scored and found_clean(texts.strings[id(tool)]):
-            return []  # nearly every tool: no string to read again, none to score
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
         for entry, pointer, read, _ in texts.entries[id(tool)]:
@@ -78,6 +80,17 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             hits += found
         return hits
     return ctx.memo("poison", tool, scan)
+
+
+def _quiet(ctx: Context) -> frozenset[int]:
+    """The catalog's tools (by id) that `definition_hits` need not read: no string of theirs
+    may hold a sentence the detector reports, and the patterns' quick pass found every one
+    clean; all found at once, so that each of them costs a lookup, not a memo entry."""
+    texts = ctx.shared("texts", lambda: _texts(ctx.catalog))
+    homes = ctx.shared("languages", lambda: _homes(ctx.catalog, texts))
+    scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
+    return frozenset(id(tool) for tool in ctx.catalog.tools
+                     if id(tool) not in scored and found_clean(texts.strings[id(tool)]))
 
 
 DATA_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
@@ -107,6 +120,7 @@ class _Read:
 
     entries: dict[int, Read]
     strings: dict[int, list[str]]
+    distinct: list[str]  # every tool's strings, each once, in the catalog's order
 
 
 def _texts(catalog: Catalog) -> _Read:
@@ -123,8 +137,9 @@ def _texts(catalog: Catalog) -> _Read:
         entries[id(tool)] = read
         strings[id(tool)] = read[0][2] if len(read) == 1 else [
             text for _, _, texts, _ in read for text in texts]
-    prescan([text for texts in strings.values() for text in texts])
-    return _Read(entries, strings)
+    distinct = list(dict.fromkeys(chain.from_iterable(strings.values())))
+    prescan(distinct)
+    return _Read(entries, strings, distinct)
 
 
 def _homes(catalog: Catalog, texts: _Read) -> dict[int, Home]:
@@ -140,7 +155,7 @@ def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
     """The strings of each tool (by the tool's id) that may hold a sentence the learned
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
     groups = [texts.strings[id(tool)] for tool in catalog.tools]
-    found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools])
+    found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools], texts.distinct)
     # a sentence where a token belongs (`slots`) is read whatever the gate says of its words
     return {id(tool): worth | misplaced for tool, worth in zip(catalog.tools, found, strict=True)
             if (misplaced := frozenset(
