@@ -1084,13 +1084,16 @@ _READING_VERBS = frozenset("get list fetch retrieve search find query show check
 def calls_itself(sentence: str, name: str) -> bool:
     """Whether `sentence` tells when to call its own tool, by name, before or after others
     ("ALWAYS call getCodeGenerationInstructions BEFORE calling other tools in this workflow",
-    in that tool): an honest order about its own calling sequence, not another tool shadowed."""
-    if len(name) < 4:
-        return False
+    in that tool, or "ALWAYS CALL THIS TOOL FIRST", Webflow's guide tool): an honest order
+    about its own calling sequence, not another tool shadowed."""
     read = prepare(sentence)
-    return any(form in read for form in {prepare(name), prepare(name.replace("_", " ")),
-                                         name.lower()}) \
+    forms = {prepare(name), prepare(name.replace("_", " ")), name.lower()} if len(name) >= 4 \
+        else set()
+    return (any(form in read for form in forms) or _THIS_TOOL.search(read) is not None) \
         and _SEQUENCE.search(read) is not None
+
+
+_THIS_TOOL = re.compile(r"\bthis (?:tool|function)\b")
 
 
 _SEQUENCE = re.compile(r"\b(?:before|first|after|prior to|ahead of)\b")
