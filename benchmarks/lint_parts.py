@@ -27,19 +27,24 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-RULES = """
-import gc, json, sys, time
-from toolcat.cli.startup import defer_slow_imports
-defer_slow_imports()
-from toolcat.catalog.load import load_catalog
-from toolcat.lint import engine
-from toolcat.lint.settings import LintSettings
+# The start of a timing script: the imports as the CLI defers them, the catalog loaded and
+# frozen out of the collector's reach, as the lint has it (toolcat.lint.collector).
+START = """
+{imports}
 gc.disable()
 catalog = load_catalog(sys.argv[1], lenient=True)
 gc.freeze()
 gc.enable()
-spent = {}
-active = LintSettings.active_rules
+spent = {{}}
+"""
+HEAD = """import gc, json, sys, time
+from toolcat.cli.startup import defer_slow_imports
+defer_slow_imports()
+from toolcat.catalog.load import load_catalog
+"""
+
+RULES = START.format(imports=HEAD + """from toolcat.lint import engine
+from toolcat.lint.settings import LintSettings""") + """active = LintSettings.active_rules
 def timed(settings):  # each rule's loop timed from its start to the next one's
     last = [None, 0.0]
     for rule in active(settings):
@@ -82,19 +87,8 @@ else:
 print(json.dumps({"tokens": time.process_time() - started, "total": sum(counts)}))
 """
 
-POISON = """
-import gc, json, sys, time
-from toolcat.cli.startup import defer_slow_imports
-defer_slow_imports()
-from toolcat.catalog.load import load_catalog
-from toolcat.lint.findings import Context
-from toolcat.lint.rules import security
-gc.disable()
-catalog = load_catalog(sys.argv[1], lenient=True)
-gc.freeze()
-gc.enable()
-spent = {}
-def timed(name):
+POISON = START.format(imports=HEAD + """from toolcat.lint.findings import Context
+from toolcat.lint.rules import security""") + """def timed(name):
     work = getattr(security, name)
     def run(*args, **named):
         started = time.process_time()
