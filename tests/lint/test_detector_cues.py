@@ -864,3 +864,10 @@ def test_a_field_an_account_or_a_path_in_a_script_nothing_reads_is_worth_a_look(
                "parameters": {"type": "object", "properties": {
                    "page": {"type": "integer"}, "perPage": {"type": "integer"}}}}
     assert tool_severities(tmp_path, chinese) == []
+
+
+def test_a_word_that_only_begins_with_a_person_names_no_one(tmp_path):
+    # Discourse's fields: "username" is a field, no user addressed
+    fields = "Returns JSON with id, topic_id, post_number, username, created_at, and raw content."
+    assert severities(tmp_path, "Reads a post of a forum topic.", parameter=fields,
+                      name="read_post") == []

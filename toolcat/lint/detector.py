@@ -56,7 +56,8 @@ _YOU = (r"you|your|yourself|assistant|the model|the ai|llms?|agents?|claude|gpt|
         r"|ассистент|помощник|asystent\w*|assistente|asistente|assistent\w*|assistant\w*")
 CUES: dict[str, str] = {
     "addressed": rf"(?:^|[^\w])(?:{_YOU})(?:[^\w]|$)|助手|アシスタント|模型|あなた|你|您",
-    "user": r"\b(?:users?|person(?!al)|human|customer|operator|people|requester|benutzer\w*"
+    "user": r"\b(?:(?:users?|person(?!al)|humans?|customers?|operators?|people|requesters?)\b"
+            r"|benutzer\w*"
             r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
             r"|пользовател\w*)|用户|ユーザー",
     # "all available tools" is what a tool-search tool lists, not another tool; "every tool
