@@ -11,7 +11,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "toolcat"
 
 # bottom to top: a room may import only rooms before it in this list
-ROOMS = ["model", "wording", "languages", "errors", "source", "config", "providers", "calls",
+ROOMS = ["model", "wording", "cjk", "languages", "errors", "source", "config", "providers", "calls",
          "pin", "define", "mcp", "catalog", "search", "resolution", "render", "lint", "bench",
          "tune", "serve", "gateway", "review", "cli", "__main__"]
 

@@ -18,14 +18,15 @@ from functools import lru_cache
 
 import pycld2
 
+from toolcat import cjk
+
 # CLD2 is not sure below this many letters: a short phrase ("Image resizer") is anything
 SHORTEST = 20
 # A character of Chinese, Japanese or Korean carries about a word ("删除这个文件", delete this
 # file, is six) and its script is no Latin language's: for a request (`foreign`) it counts as
 # CJK_LETTERS letters, so "苹果股票价格" (the price of Apple's stock) is long enough to name
 CJK_LETTERS = 5
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-                  r"\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_CJK = re.compile(f"[{cjk.LETTERS}{cjk.JAMO}]")
 _NAMES: dict[str, str] = {code: name.title().replace("_", " ")
                           for name, code in pycld2.LANGUAGES}
 _NAMES.update({"en": "English", "iw": "Hebrew", "zh": "Chinese", "zh-Hant": "Chinese"})

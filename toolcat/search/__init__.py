@@ -5,7 +5,8 @@ Scorer modules are imported when a scorer is built, so importing this package st
 (RE2, rapidfuzz and the stemmer load with the scorers that use them; numpy and torch only
 with `semantic` and `hybrid`).
 
-Imports only rooms below it (catalog, define, config, source, languages); see docs/architecture.md.
+Imports only rooms below it (catalog, define, config, source, languages, cjk); see
+docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Protocol
 
+from toolcat import cjk as cjk_letters
 from toolcat.model import Tool
 
 # a camelCase boundary: before an upper-case letter that follows a lower-case letter or digit,
@@ -30,9 +31,8 @@ def _spaced(match: re.Match[str]) -> str:
 # Chinese, Japanese and Korean text has no spaces between its words: a run of their letters
 # is one "word" here and is read as its overlapping pairs of letters (`_bigrams`), as Lucene's
 # CJK analyzer does, so "报错日志" meets "日志" in a tool's description
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_WORD = re.compile(rf"[A-Za-z0-9]+|[{_CJK}]+")
-_CJK_RUN = re.compile(rf"[{_CJK}]")
+_WORD = re.compile(rf"[A-Za-z0-9]+|[{cjk_letters.LETTERS}]+")
+_CJK_RUN = re.compile(rf"[{cjk_letters.LETTERS}]")
 
 STOPWORDS = frozenset((
     "a an and are as at be but by can could do does for from get give has have how i if in "
