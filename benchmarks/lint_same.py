@@ -55,7 +55,7 @@ def cases(big: Path | None) -> list[tuple[str, list[str], int]]:
         if file.is_file() and file.suffix in (".json", ".yaml", ".yml", ".jsonl"):
             found.append((f"catalogs-{file.relative_to(catalogs)}", [str(file), "--json"], 1))
     for file in sorted((REPO / "benchmarks" / "data" / "real-servers").glob("*-catalog.json")):
-        if not file.name.startswith("fresh10"):  # blind material: not read here
+        if not file.name.startswith(("fresh10", "fresh11")):  # blind material: not read here
             found.append((f"real-{file.stem}", [str(file), "--json"], 3))
     poison = REPO / "tests" / "data" / "poison"
     for folder in (poison, poison / "benign", poison / "poisoned"):
@@ -86,7 +86,7 @@ def poison_cases(store: Path) -> list[tuple[str, list[str], int]]:
 
     found: list[tuple[str, list[str], int]] = []
     for path in sorted(POISON.glob("fresh*.yaml")):
-        if path.name.startswith("fresh10"):  # blind material: not read here
+        if path.name.startswith(("fresh10", "fresh11")):  # blind material: not read here
             continue
         folder = store / "poison-sets" / path.stem
         if not folder.exists():
