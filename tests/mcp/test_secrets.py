@@ -25,6 +25,8 @@ TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     ("TENCENTCLOUD_SECRETKEY", "x"),
     ("TENCENTCLOUD_SECRETID", "x"),
     ("ACCESSTOKEN", "abc"),
+    ("AZURE_SUBSCRIPTIONKEY", "abc"),
+    ("PASSKEY", "abc"),
     # an id under a secret word that names no public identifier, or whose value is a key's
     ("AUTH_SESSION_ID", "s1"),
     ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),
@@ -53,6 +55,11 @@ def test_secret_looking_settings_are_recognised(name, value):
     ("TOKENIZERS_PARALLELISM", "false"),
     ("BYPASS_CACHE", "true"),
     ("KEYWORDS", "alpha,beta"),
+    # a product whose name ends in "key" (awslabs' Valkey server)
+    ("VALKEY_HOST", "127.0.0.1"),
+    ("VALKEY_PORT", "6379"),
+    ("VALKEY_ADMIN_ENABLED", "true"),
+    ("HOTKEY", "ctrl+k"),
 ])
 def test_ordinary_settings_and_references_are_kept(name, value):
     assert not is_secret(name, value)

@@ -54,7 +54,15 @@ def name_words(name: str) -> list[str]:
 # or ends with one of the second. Narrower than SECRET_WORDS, so that `TOKENIZERS_PARALLELISM`,
 # `BYPASS_CACHE` or `KEYWORDS` stay readable.
 FUSED_STARTS = ("secret", "password", "passwd", "passphrase", "credential", "apikey", "privatekey")
-FUSED_ENDS = ("token", "tokens", "secret", "key", "password", "passwd", "pwd", "credentials")
+FUSED_ENDS = ("token", "tokens", "secret", "password", "passwd", "pwd", "credentials")
+# Many words end in "key" without holding one (Valkey's `VALKEY_HOST`, `HOTKEY`, `MONKEY`): a
+# fused "...key" is a credential only when its front says which kind of key.
+KEY_KINDS = frozenset({
+    "api", "access", "secret", "private", "auth", "master", "signing", "sign", "encryption",
+    "encrypt", "crypt", "license", "licence", "session", "app", "dev", "client", "user",
+    "service", "account", "admin", "ssh", "gpg", "pgp", "hmac", "jwt", "webhook",
+    "subscription", "consumer", "pass", "root", "server", "partner", "merchant", "cipher",
+})
 # A last word that says what describes a credential rather than holding it: its name
 # (Proxmox's `PROXMOX_TOKEN_NAME`), where it is (`TOKEN_URL`, `KEY_FILE`), how long it lives.
 DESCRIBING_WORDS = frozenset({"name", "url", "uri", "endpoint", "file", "path", "dir", "ttl",
@@ -67,7 +75,10 @@ IDENTIFIED = frozenset({"client", "tenant", "account", "project", "app", "applic
 
 
 def _fused_secret(word: str) -> bool:
-    return word not in SECRET_WORDS and (word.startswith(FUSED_STARTS) or word.endswith(FUSED_ENDS))
+    if word in SECRET_WORDS:
+        return False
+    return (word.startswith(FUSED_STARTS) or word.endswith(FUSED_ENDS)
+            or (word.endswith("key") and word[:-3] in KEY_KINDS))
 
 
 def secret_name(name: str) -> bool:
