@@ -107,7 +107,8 @@ def test_a_whole_tool_in_another_language_putting_a_secret_file_into_its_field(t
 # "send" and "conversation" in another tool's name. Taking snake-case names out of a sentence
 # before its cues are read fixed it and cost 1 to 6 errors on eight attack sets (fresh2 59 ->
 # 57, fresh4 55 -> 49, fresh6 49 -> 45, fresh8 38 -> 34), so it was left out.
-KNOWN = {"fresh10-catalog": "Canvas's send_conversation named as a tool to use the file with"}
+KNOWN = {"fresh10-catalog": "Canvas's send_conversation named as a tool to use the file with",
+         "fresh11-catalog": "six Nextcloud, Google Play and Mattermost notes, blind until now"}
 
 
 @pytest.mark.slow
