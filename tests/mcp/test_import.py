@@ -472,3 +472,30 @@ def test_zed_settings_and_windsurf_server_urls_are_read(run, tmp_path, http_url)
     data = json.loads(import_mcp(run, "--config", str(windsurf), "--json").stdout)
     assert [(s["name"], s["transport"], s["tools"]) for s in data["servers"]] == [
         ("remote", "http", 4)]
+
+
+def test_a_python_server_written_for_the_old_sdk_is_told_to_pin_it(run, tmp_path):
+    # A server written for the MCP Python SDK 1.x, started by the Python of an environment
+    # where pip put the 2.x SDK (permisapi-mcp 0.5.11): it dies naming a method it lacks.
+    server = tmp_path / "old_sdk_server.py"
+    server.write_text("from mcp.server.lowlevel import Server\n\n"
+                      "server = Server('old')\n\n\n"
+                      "@server.list_tools()\n"
+                      "async def tools():\n"
+                      "    return []\n", encoding="utf-8")
+    result = import_mcp(run, "--", sys.executable, str(server))
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert "'Server' object has no attribute 'list_tools'" in line
+    assert "written for the MCP Python SDK 1.x, and mcp 2." in line
+    assert "pip install 'mcp<2'" in line
+
+
+def test_a_python_server_that_fails_otherwise_is_not_blamed_on_the_sdk(run, tmp_path):
+    server = tmp_path / "config_server.py"
+    server.write_text("raise AttributeError(\"'Config' object has no attribute 'port'\")\n",
+                      encoding="utf-8")
+    result = import_mcp(run, "--", sys.executable, str(server))
+    assert result.exit_code == 2
+    assert "'Config' object has no attribute 'port'" in result.stderr
+    assert "SDK" not in result.stderr

@@ -461,12 +461,20 @@ def stderr_tail(errlog: Any) -> str:
 
 def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
     """What the message of a server that failed before it was ready adds after saying how it
-    failed: what it wrote on stderr (`_stderr_said`), and for a Node.js server that ended
-    early, whether the Node version is the cause (`_node_said`). Every place that starts a
-    server (`import mcp`, serve's upstreams) says it through this function, so they say the
-    same. It may wait for the server's stderr to be read and run `node --version`: a few
-    seconds at the most (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
-    return _stderr_said(errlog, spec, cause) + _node_said(errlog, spec, cause)
+    failed: what it wrote on stderr (`_stderr_said`), and for a server that ended early,
+    whether the Node version (toolcat.mcp.node) or the MCP Python SDK installed beside it
+    (toolcat.mcp.python_sdk) is the cause. Every place that starts a server (`import mcp`,
+    serve's upstreams) says it through this function, so they say the same. It may wait for
+    the server's stderr to be read and run `node --version`: a few seconds at the most
+    (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
+    from toolcat.mcp.node import node_hint
+    from toolcat.mcp.python_sdk import sdk_hint
+
+    said = _stderr_said(errlog, spec, cause)
+    if _ended_early(errlog, cause):
+        text = "\n".join(errlog.lines())
+        said += node_hint(spec, text) + sdk_hint(spec, text)
+    return said
 
 
 def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
@@ -491,19 +499,15 @@ def _stderr_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
     return f"; it wrote nothing on stderr; toolcat ran: {spec.command_line()}"
 
 
-def _node_said(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
-    """For a Node.js server that ended before listing its tools, whether the Node version is
-    the cause (toolcat.mcp.node.node_hint)."""
+def _ended_early(errlog: Any, cause: BaseException) -> bool:
+    """Whether a stdio server ended by itself before it was ready, its stderr read."""
     from mcp import MCPError
     from mcp_types import CONNECTION_CLOSED
 
-    from toolcat.mcp.node import node_hint
     from toolcat.mcp.wire import StderrTail
 
-    if not (isinstance(errlog, StderrTail) and isinstance(cause, MCPError)
-            and cause.code == CONNECTION_CLOSED):
-        return ""
-    return node_hint(spec, "\n".join(errlog.lines()))
+    return (isinstance(errlog, StderrTail) and isinstance(cause, MCPError)
+            and cause.code == CONNECTION_CLOSED)
 
 
 def _fallback_name(spec: ServerSpec) -> str:
