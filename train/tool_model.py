@@ -39,7 +39,9 @@ layers it changes: the file grows in proportion to each).
     nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
 
 measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
-trained sets' held-out tools and chooses one (`choose_scale`).
+trained sets' held-out tools and chooses one (`choose_scale`). `--seed` changes the
+training's draws only (the split by tool stays the same); train/soup.py averages updates,
+train/compare_updates.py lists the held-out requests two updates rank differently.
 """
 
 from __future__ import annotations
