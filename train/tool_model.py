@@ -39,7 +39,9 @@ layers it changes: the file grows in proportion to each).
     nice -n 10 python train/tool_model.py --measure U.npz --scales 0.25 0.5 0.75 1
 
 measures the update U merged at each scale (toolcat.search.embeddings.TOOLS_SCALE) on the
-trained sets' held-out tools and chooses one (`choose_scale`).
+trained sets' held-out tools and chooses one (`choose_scale`). `--seed` changes the
+training's draws only (the split by tool stays the same); train/soup.py averages updates,
+train/compare_updates.py lists the held-out requests two updates rank differently.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 # the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
 REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-               "fresh8", "fresh9")
+               "fresh8", "fresh9", "fresh10")
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
@@ -186,13 +188,14 @@ class LoRA:
     """Low-rank updates of the targeted linear layers of a BERT encoder's layers from
     `first` on (in place); names are those of `encoder.named_modules()`."""
 
-    def __init__(self, encoder: Any, rank: int, alpha: float, first: int) -> None:
+    def __init__(self, encoder: Any, rank: int, alpha: float, first: int,
+                 seed: int = SEED) -> None:
         import torch
 
         self.scale = alpha / rank
         self.names: list[str] = []
         self.params: list[torch.nn.Parameter] = []
-        generator = torch.Generator().manual_seed(SEED)
+        generator = torch.Generator().manual_seed(seed)
         for name, module in encoder.named_modules():
             if not isinstance(module, torch.nn.Linear) or not name.endswith(TARGETS) \
                     or int(name.split(".")[1]) < first:
@@ -360,7 +363,7 @@ def load_model() -> Any:
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
           tau: float, fused: float | None = None, dense_too: bool = False,
           siblings: float = 1.0, real_weight: float = 1.0,
-          rank: int = RANK) -> tuple[LoRA, float]:
+          rank: int = RANK, seed: int = SEED) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
@@ -369,15 +372,17 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     other tools of its API or server, in a group of at most SIBLINGS tools) count that many
     times in the softmax's denominator: the hard negatives real servers' misses are made
     of. A set is drawn for a step in proportion to the square root of its training requests,
-    a real-server half's (REAL) times `real_weight`."""
+    a real-server half's (REAL) times `real_weight`. `seed` draws the update's start and the
+    steps' requests (the split by tool stays SEED's)."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
 
-    torch.manual_seed(SEED)
-    lora = LoRA(lower[0].model[0].auto_model.encoder, rank, ALPHA, LAYERS - lower[0].top)
+    torch.manual_seed(seed)
+    lora = LoRA(lower[0].model[0].auto_model.encoder, rank, ALPHA, LAYERS - lower[0].top,
+                seed)
     optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(seed)
     share = np.array([math.sqrt(len(s.train)) * (real_weight if s.name.startswith("real-")
                                                   else 1.0) for s in sets])
     share /= share.sum()
@@ -454,6 +459,9 @@ def main() -> None:
     parser.add_argument("--siblings", type=float, default=1.0,
                         help="weigh a positive's sibling tools (same API or server) this many "
                         "times as negatives (see `train`)")
+    parser.add_argument("--seed", type=int, default=SEED,
+                        help="the training's seed (the update's start, the steps' requests); "
+                        "the split by tool is always the same")
     parser.add_argument("--report", type=Path)
     parser.add_argument("--cache", type=Path, help="a folder keeping the frozen lower layers' "
                         "outputs between runs (outside the repository)")
@@ -515,7 +523,7 @@ def main() -> None:
     else:
         lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
                               args.tau, args.fused, args.dense_too, args.siblings,
-                              args.real_weight, args.rank)
+                              args.real_weight, args.rank, args.seed)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -535,7 +543,7 @@ def main() -> None:
         "batch": args.batch, "lr": args.lr,
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
         "siblings": args.siblings, "real_weight": args.real_weight,
-        "rank": args.rank, "top_layers": top, "weight": weight, "fitted": fitted,
+        "rank": args.rank, "seed": args.seed, "top_layers": top, "weight": weight, "fitted": fitted,
         "trained_on": None if args.measure else [s.name for s in sets],
         "measured_on": [s.name for s, _ in measured],
         "sets": {}}

@@ -104,3 +104,37 @@ def test_an_update_merged_at_a_scale_moves_the_weights_that_share_of_the_way(emb
     with pytest.raises(UsageError, match=r"in \(0, 1\]"):
         merge_delta(copy.deepcopy(model), TOOLS_DELTA, 0.0)
     assert _locate("minilm-tools")[1].endswith(f"x{TOOLS_SCALE:g}")
+
+
+def test_a_soup_of_two_updates_merges_as_their_mean(embedder, tmp_path):
+    """train/soup.py's average of two updates (the shipped one and another of its shape) is
+    one update of twice the rank that moves the weights exactly half way to each."""
+    import copy
+    import subprocess
+    import sys
+
+    from toolcat.search.embeddings import TOOLS_DELTA, merge_delta
+
+    with np.load(TOOLS_DELTA) as arrays:
+        stored = {key: arrays[key] for key in arrays.files}
+    other = tmp_path / "other.npz"  # another update: the rank's parts reversed, twice as strong
+    np.savez(other, **{key: value[::-1] if key.endswith(".A") else 2 * value[:, ::-1]
+                       for key, value in stored.items()})
+    soup = tmp_path / "soup.npz"
+    done = subprocess.run([sys.executable, str(REPO / "train" / "soup.py"), str(soup),
+                           str(TOOLS_DELTA), str(other)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with np.load(soup) as arrays:
+        ranks = {arrays[key].shape[0] for key in arrays.files if key.endswith(".A")}
+    assert ranks == {2 * next(v.shape[0] for k, v in stored.items() if k.endswith(".A"))}
+    model = embedder.model  # type: ignore[attr-defined]
+    merged, halves = copy.deepcopy(model), copy.deepcopy(model)
+    merge_delta(merged, soup)
+    merge_delta(halves, TOOLS_DELTA, 0.5)
+    merge_delta(halves, other, 0.5)
+
+    def query(m):  # a layer the updates change
+        return m[0].auto_model.encoder.layer[5].attention.self.query.weight.detach().numpy()
+
+    assert not np.allclose(query(merged), query(model))
+    assert np.allclose(query(merged), query(halves), atol=1e-5)
