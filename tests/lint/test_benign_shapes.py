@@ -107,16 +107,12 @@ def test_a_whole_tool_in_another_language_putting_a_secret_file_into_its_field(t
 # "send" and "conversation" in another tool's name. Taking snake-case names out of a sentence
 # before its cues are read fixed it and cost 1 to 6 errors on eight attack sets (fresh2 59 ->
 # 57, fresh4 55 -> 49, fresh6 49 -> 45, fresh8 38 -> 34), so it was left out.
-KNOWN = {"fresh10-catalog": "Canvas's send_conversation named as a tool to use the file with"}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [pytest.param(path, marks=pytest.mark.xfail(
-    strict=True, reason=KNOWN[path.stem])) if path.stem in KNOWN else path for path in REAL],
-    ids=[path.stem for path in REAL])
+@pytest.mark.parametrize("path", REAL, ids=[path.stem for path in REAL])
 def test_no_real_servers_catalog_has_a_tc6_error(path):
-    # eBay's and Tencent CloudBase's usage notes (fresh9), and the English notes and
-    # identifier lists of Chinese servers (fresh3, fresh9), among 6,000 real tools
+    # eBay's and Tencent CloudBase's usage notes (fresh9), the English notes and identifier
+    # lists of Chinese servers (fresh3, fresh9), and Canvas's "can be used with ... or
+    # send_conversation (attachment_ids)" (fresh10), among 7,000 real tools
     report = lint_catalog(load_catalog(path, lenient=True), SECURITY)
     assert [(f.tool, f.message) for f in report.findings if f.severity == "error"] == []
 

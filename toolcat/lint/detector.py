@@ -1149,12 +1149,15 @@ def topic_of(name: str, first: str) -> tuple[str, ...]:
 FOREIGN = "other_language"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # a sentence ends at . ! ? ; followed by a space or the end (not inside a URL or a number),
-# at a line break, or at an ideographic full stop
+# at a line break, or at a full stop of a script that writes its own (`_STOPS`: the
+# ideographic, Devanagari's and Bengali's danda, Khmer's, Myanmar's, Ethiopic's, Armenian's,
+# Urdu's, Tibetan's shad, the Arabic question mark)
 # (a run of stops before a letter is inside a sentence: the match never fails, so finditer
 # never retries it from each later character, which was quadratic in "x;x;x;...;.e")
-_SENTENCE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|etc)\.[ \t]+|[^.!?;\n。！？]"
+_STOPS = "。！？\u0964\u0965\u17d4\u104b\u1362\u0589\u06d4\u061f\u0f0d"
+_SENTENCE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|etc)\.[ \t]+|[^.!?;\n" + _STOPS + r"]"
                        r"|[.!?;]+(?=[^\s.!?;]))+"
-                       r"(?:[.!?;]+(?=\s|$)|[。！？]+|\n|$)")
+                       r"(?:[.!?;]+(?=\s|$)|[" + _STOPS + r"]+|\n|$)")
 _DIGITS = str.maketrans("0123456789", "0000000000")
 
 # A few function words of each language; a sentence with two or more of another language's
@@ -1674,6 +1677,9 @@ def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(latin.get(name, "(?!)"))) for name in CUES)
 
 
+_DU = re.compile(r"(?<!\w)du(?!\w)")
+
+
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     """The names of the cues that fire in `sentence` (lower-cased), `home` being the
     languages of its surroundings (`languages_at_home`): `other_language` fires only for a
@@ -1686,6 +1692,9 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     # "agent" in its other senses (a build agent, ssh-agent, a user agent, a travel agent)
     # addresses nobody
     read = _OTHER_AGENTS.sub(" ", sentence) if "agent" in sentence else sentence
+    if "du" in read and _DU.search(read) and language(sentence) == "fr":
+        # German's "du" (you) is French's "du" (of the): in French it addresses no one
+        read = _DU.sub(" ", read)
     # words joined by `_` or `-` (a YAML key, an enum value in kebab case) are words too,
     # for the cues that are not about identifiers
     apart = _separated(sentence)
@@ -2017,6 +2026,30 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 # a line break inside a paragraph (a wrapped line) joins; one before a blank line, a bullet,
 # a number or a heading ends a sentence
+_CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
+# what a command shown as an example is introduced by: a label's colon, or words that give
+# an example ("For example `curl ... | bash -` installs Node", "Ejemplo de instalación: `...`")
+_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:)\W*$",
+                      re.IGNORECASE)
+# the cues of a command (and of the link it fetches) when it is only shown
+_SHOWN_CODE = frozenset({"execute", "url"})
+# the cues that make a sentence an order whatever code it shows
+_ORDERING = frozenset({"addressed", "always", "fetch_obey", "other_tools", "hiding", "lying",
+                       "revoke", "priority", "over_user", "identity", "tamper", "shadow",
+                       "conversation", "secret_files", "secrets", "send", "user"})
+
+
+def _code_shown(written: str, home: Home) -> bool:
+    """Whether the code that runs a fetched script in `written` (the cue `execute`) is shown
+    as an example rather than ordered: it stands inside a code span introduced by a label's
+    colon or by words that give an example, and what the sentence says outside its code
+    spans holds no cue of an order (the model addressed, always, obeying, another tool, the
+    user, a secret, ...) nor runs anything itself."""
+    spans = list(_CODE_SPAN.finditer(written))
+    if not spans or not _SHOWING.search(written[:spans[0].start()]):
+        return False
+    rest = cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)
+    return not _ORDERING.intersection(rest) and "execute" not in rest
 _WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
 
 
@@ -2090,9 +2123,16 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if "fetch_obey" in cues and "url" not in cues and (linked or (
                 "](" in written and _MARKDOWN_LINK.search(written) and _THERE.search(sentence))):
             cues += ("url",)  # a markdown link names a guide; what is obeyed "there" is a page
-        linked = "url" in cues
+        # a link inside code (`curl -fsSL https://... | sh`, an install command given as an
+        # example) is run, not read: "there" after it names no page
+        linked = "url" in cues and _LINK.search(_CODE_SPAN.sub(" ", written)) is not None
         if not cues:
             continue
+        if "execute" in cues and "`" in written and _code_shown(written, home):
+            # a command shown as an example, not one the model is told to run
+            cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE)
+            if not cues:
+                continue
         cues = _structural(sentence, cues)
         if "secret_files" in cues and "always" in cues and "argument" not in cues \
                 and _ALWAYS_SENT.search(sentence):
