@@ -1705,7 +1705,7 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              # what a clause of time or condition says was skipped or ignored is an event
              # ("notes when snapshot gathering was skipped", "which instructions the model
              # ignored"), not guidance revoked
-             "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence,
+             "revoke": _revoke_view(sentence),
              # a field "populated only after ..." says when it holds a value; what is sent
              # to the model itself ("System prompt sent to the model before the user's
              # messages") is its input, not data sent away
@@ -1735,6 +1735,23 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     if not at_home(lang, home) and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
         fired += (FOREIGN,)
     return fired
+
+
+def _revoke_view(sentence: str) -> str:
+    """`sentence` as the cue `revoke` reads it: without what a clause of time or condition
+    says was skipped or ignored, and without guidance whose author is the user ("instructions
+    the user gave earlier ... will no longer be remembered" in a memory tool: the user's own
+    words forgotten at their request; what sets aside the guidance the model was given is
+    guidance of no one named, or of its deployment, system or developer)."""
+    if "ed" in sentence:
+        sentence = _CLAUSE.sub(" ", sentence)
+    return _USERS_GUIDANCE.sub(" ", sentence) if "user" in sentence else sentence
+
+
+_USERS_GUIDANCE = re.compile(
+    r"\b(?:instructions|preferences|rules|guidance|settings)(?: (?:that|which))? the users?"
+    r" (?:gave|has given|had given|set|stated|wrote|asked for|chose|saved)\b"
+    r"|\bthe users?'s? (?:own )?(?:instructions|preferences|rules|guidance|settings)\b")
 
 
 def _lying_view(sentence: str) -> str:
