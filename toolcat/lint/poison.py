@@ -343,6 +343,8 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
         cues += tuple(cue for cue in detector.SIDE_CHANGED if cue not in cues)
+    if siblings:  # a name read as a name takes cues away, it adds none
+        cues = tuple(cue for cue in cues if cue in top.cues)
     return cues
 
 
