@@ -437,7 +437,12 @@ _SHAPES: dict[str, str] = {
              r"|\buse (?:this|that|the same) (?:wording|phrasing|answer|reply|sentence|text)\b"
              r"[^.!?]{0,40}\b(?:whatever|regardless|no matter|even if|even when)\b"
              r"|\b(?:report|describe|present|label|mark)\w* (?:the result|it|them|this|that"
-             r"|the \w+|any \w+(?: \w+){0,3}) as [\"'“]",
+             r"|the \w+|any \w+(?: \w+){0,3}) as [\"'“]"
+             # what is told whatever the tool found: the claim does not follow the result
+             r"|\b(?:say|tell|claim|quote|promise|state|report|confirm|answer|reply|assure)\w*"
+             r"\b[^.!?]{0,60}\bwhatever (?:\w+ ){1,2}(?:was|were|is|are|has been|gets?|comes"
+             r" back) (?:computed|returned|calculated|found|reported|shown|measured|estimated"
+             r"|given|checked|detected)\b",
     "fetch_obey": r"\bcarr(?:y|ies|ied|ying) out\b|\bwhatever (?:it|they|the page|the file"
                   r"|that page|the document) (?:specifies|says|lists|contains|requires|asks)\b"
                   r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
@@ -458,7 +463,15 @@ _SHAPES: dict[str, str] = {
               r"|\b(?:retired|withdrawn|lifted|dropped|removed|scrapped|revoked|waived|rescinded"
               r"|cancell?ed)\b[^.!?]{0,40}\b(?:earlier|previous|prior|existing|old|any) (?:advice"
               r"|guidance|rules|instructions?|warnings?|precautions|cautions|confirmations?"
-              r"|safeguards)\b",
+              r"|safeguards)\b"
+              # the guidance of the model's own set-up (its system prompt's, what its
+              # deployment gave it) ended by a verb of any tense before it
+              r"|\b(?:retir|replac|lift|remov|drop|overrid|supersed|voids?\b|waiv|suspend"
+              r"|disabl|cancel|rescind|revok)\w*\b[^.!?]{0,90}\b(?:restrictions?|rules|guidance"
+              r"|guidelines|instructions|safeguards|guardrails|limits|confirmation prompts?)\b"
+              r"[^.!?]{0,40}?(?:\bof (?:the|your) system prompt\b|\b(?:your|the) (?:deployment"
+              r"|operator|developer|system|administrator|admin)\b[^.!?]{0,20}\bgave you\b"
+              r"|\byou (?:were|have been) given\b|\bgiven to you\b)",
     # whoever asked, outranked: what they said, asked, named or gave set aside for something
     # else (the class "a tool's output above the user")
     "over_user": r"\b(?:ahead of|over|above|instead of|rather than|in place of|regardless of"
@@ -2244,7 +2257,12 @@ _CLAIMED = re.compile(r"\b(?:tell|inform|assure|let \w+ know|say to|answer|reply
                       r"|refunded|paid|fine|working|finished|published|saved)\b")
 _CONTRARY = re.compile(r"\b(?:fails?|failed|failing|failure|errors?|queued|pending|broken"
                        r"|not (?:yet )?(?:done|complete|completed|processed|finished|sent)"
-                       r"|still (?:queued|pending|processing)|comes? back as)\b")
+                       r"|still (?:queued|pending|processing)|comes? back as)\b"
+                       # a condition on the result whose value is a negative word
+                       # ("when the result is `ineligible`", "if the status is unpaid")
+                       r"|\b(?:when|if|whenever|once|where) (?:the |its )?(?:result|status"
+                       r"|response|outcome|answer|check|verdict|state) (?:is|was|comes back(?: as)?"
+                       r"|returns|says|reads) [`'\"“]?(?:in|un|non|not[ _-]?|no[ _-])[a-z]{3,}")
 # an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
 # in a tool whose text says it "cannot schedule" keeps the model honest, it hides nothing
 _NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell|say to|inform"
