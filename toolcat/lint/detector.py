@@ -1762,7 +1762,8 @@ def _revoke_view(sentence: str) -> str:
 
 
 _USERS_GUIDANCE = re.compile(
-    r"\b(?:instructions|preferences|rules|guidance|settings)(?: (?:that|which))? the users?"
+    r"\b(?:(?:instructions|preferences|rules|guidance|settings),? (?:and |or )?){0,3}"
+    r"(?:instructions|preferences|rules|guidance|settings)(?: (?:that|which))? the users?"
     r" (?:gave|has given|had given|set|stated|wrote|asked for|chose|saved)\b"
     r"|\bthe users?'s? (?:own )?(?:instructions|preferences|rules|guidance|settings)\b")
 
@@ -1812,7 +1813,17 @@ def _hiding_view(sentence: str) -> str:
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
         return ""  # a datum kept off the screen, not a thing done kept from the person
+    if "tell" in sentence or "inform" in sentence or "notify" in sentence:
+        # "do not tell the recipient the date when you message them for the user": a verb
+        # whose object is someone named other than the user keeps nothing from the user
+        sentence = _TOLD_SOMEONE_ELSE.sub(" ", sentence)
     return sentence
+
+
+_TOLD_SOMEONE_ELSE = re.compile(
+    r"\b(?:tell|inform|notify)\s+(?:the|a|an|their|his|her)\s+(?!(?:users?|customers?|persons?"
+    r"|humans?|operators?|requesters?|owners?|callers?|people|reply|response|answer|summary)\b)"
+    r"[a-z]+\b(?:[^.!?]{0,40}\bfor (?:the|your|their) (?:users?|customers?|persons?)\b)?")
 
 
 # an adverb of secrecy under a negation says what cannot or must not happen ("so commands
@@ -2076,7 +2087,7 @@ def _code_shown(written: str, home: Home) -> bool:
     spans holds no cue of an order (the model addressed, always, obeying, another tool, the
     user, a secret, ...) nor runs anything itself."""
     spans = list(_CODE_SPAN.finditer(written))
-    if not spans or not _SHOWING.search(written[:spans[0].start()]):
+    if not spans or not _SHOWING.search(written[max(0, spans[0].start() - 40):spans[0].start()]):
         return False
     rest = cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)
     return not _ORDERING.intersection(rest) and "execute" not in rest
