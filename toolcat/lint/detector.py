@@ -437,7 +437,12 @@ _SHAPES: dict[str, str] = {
              r"|\buse (?:this|that|the same) (?:wording|phrasing|answer|reply|sentence|text)\b"
              r"[^.!?]{0,40}\b(?:whatever|regardless|no matter|even if|even when)\b"
              r"|\b(?:report|describe|present|label|mark)\w* (?:the result|it|them|this|that"
-             r"|the \w+|any \w+(?: \w+){0,3}) as [\"'“]",
+             r"|the \w+|any \w+(?: \w+){0,3}) as [\"'“]"
+             # what is told whatever the tool found: the claim does not follow the result
+             r"|\b(?:say|tell|claim|quote|promise|state|report|confirm|answer|reply|assure)\w*"
+             r"\b[^.!?]{0,60}\bwhatever (?:\w+ ){1,2}(?:was|were|is|are|has been|gets?|comes"
+             r" back) (?:computed|returned|calculated|found|reported|shown|measured|estimated"
+             r"|given|checked|detected)\b",
     "fetch_obey": r"\bcarr(?:y|ies|ied|ying) out\b|\bwhatever (?:it|they|the page|the file"
                   r"|that page|the document) (?:specifies|says|lists|contains|requires|asks)\b"
                   r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
@@ -458,7 +463,15 @@ _SHAPES: dict[str, str] = {
               r"|\b(?:retired|withdrawn|lifted|dropped|removed|scrapped|revoked|waived|rescinded"
               r"|cancell?ed)\b[^.!?]{0,40}\b(?:earlier|previous|prior|existing|old|any) (?:advice"
               r"|guidance|rules|instructions?|warnings?|precautions|cautions|confirmations?"
-              r"|safeguards)\b",
+              r"|safeguards)\b"
+              # the guidance of the model's own set-up (its system prompt's, what its
+              # deployment gave it) ended by a verb of any tense before it
+              r"|\b(?:retir|replac|lift|remov|drop|overrid|supersed|voids?\b|waiv|suspend"
+              r"|disabl|cancel|rescind|revok)\w*\b[^.!?]{0,90}\b(?:restrictions?|rules|guidance"
+              r"|guidelines|instructions|safeguards|guardrails|limits|confirmation prompts?)\b"
+              r"[^.!?]{0,40}?(?:\bof (?:the|your) system prompt\b|\b(?:your|the) (?:deployment"
+              r"|operator|developer|system|administrator|admin)\b[^.!?]{0,20}\bgave you\b"
+              r"|\byou (?:were|have been) given\b|\bgiven to you\b)",
     # whoever asked, outranked: what they said, asked, named or gave set aside for something
     # else (the class "a tool's output above the user")
     "over_user": r"\b(?:ahead of|over|above|instead of|rather than|in place of|regardless of"
@@ -1149,12 +1162,15 @@ def topic_of(name: str, first: str) -> tuple[str, ...]:
 FOREIGN = "other_language"
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # a sentence ends at . ! ? ; followed by a space or the end (not inside a URL or a number),
-# at a line break, or at an ideographic full stop
+# at a line break, or at a full stop of a script that writes its own (`_STOPS`: the
+# ideographic, Devanagari's and Bengali's danda, Khmer's, Myanmar's, Ethiopic's, Armenian's,
+# Urdu's, Tibetan's shad, the Arabic question mark)
 # (a run of stops before a letter is inside a sentence: the match never fails, so finditer
 # never retries it from each later character, which was quadratic in "x;x;x;...;.e")
-_SENTENCE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|etc)\.[ \t]+|[^.!?;\n。！？]"
+_STOPS = "。！？\u0964\u0965\u17d4\u104b\u1362\u0589\u06d4\u061f\u0f0d"
+_SENTENCE = re.compile(r"(?:\b(?:e\.g|i\.e|cf|vs|etc)\.[ \t]+|[^.!?;\n" + _STOPS + r"]"
                        r"|[.!?;]+(?=[^\s.!?;]))+"
-                       r"(?:[.!?;]+(?=\s|$)|[。！？]+|\n|$)")
+                       r"(?:[.!?;]+(?=\s|$)|[" + _STOPS + r"]+|\n|$)")
 _DIGITS = str.maketrans("0123456789", "0000000000")
 
 # A few function words of each language; a sentence with two or more of another language's
@@ -1674,6 +1690,9 @@ def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(latin.get(name, "(?!)"))) for name in CUES)
 
 
+_DU = re.compile(r"(?<!\w)du(?!\w)")
+
+
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     """The names of the cues that fire in `sentence` (lower-cased), `home` being the
     languages of its surroundings (`languages_at_home`): `other_language` fires only for a
@@ -1686,6 +1705,9 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     # "agent" in its other senses (a build agent, ssh-agent, a user agent, a travel agent)
     # addresses nobody
     read = _OTHER_AGENTS.sub(" ", sentence) if "agent" in sentence else sentence
+    if "du" in read and _DU.search(read) and language(sentence) == "fr":
+        # German's "du" (you) is French's "du" (of the): in French it addresses no one
+        read = _DU.sub(" ", read)
     # words joined by `_` or `-` (a YAML key, an enum value in kebab case) are words too,
     # for the cues that are not about identifiers
     apart = _separated(sentence)
@@ -1696,7 +1718,7 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              # what a clause of time or condition says was skipped or ignored is an event
              # ("notes when snapshot gathering was skipped", "which instructions the model
              # ignored"), not guidance revoked
-             "revoke": _CLAUSE.sub(" ", sentence) if "ed" in sentence else sentence,
+             "revoke": _revoke_view(sentence),
              # a field "populated only after ..." says when it holds a value; what is sent
              # to the model itself ("System prompt sent to the model before the user's
              # messages") is its input, not data sent away
@@ -1726,6 +1748,24 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     if not at_home(lang, home) and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
         fired += (FOREIGN,)
     return fired
+
+
+def _revoke_view(sentence: str) -> str:
+    """`sentence` as the cue `revoke` reads it: without what a clause of time or condition
+    says was skipped or ignored, and without guidance whose author is the user ("instructions
+    the user gave earlier ... will no longer be remembered" in a memory tool: the user's own
+    words forgotten at their request; what sets aside the guidance the model was given is
+    guidance of no one named, or of its deployment, system or developer)."""
+    if "ed" in sentence:
+        sentence = _CLAUSE.sub(" ", sentence)
+    return _USERS_GUIDANCE.sub(" ", sentence) if "user" in sentence else sentence
+
+
+_USERS_GUIDANCE = re.compile(
+    r"\b(?:(?:instructions|preferences|rules|guidance|settings),? (?:and |or )?){0,3}"
+    r"(?:instructions|preferences|rules|guidance|settings)(?: (?:that|which))? the users?"
+    r" (?:gave|has given|had given|set|stated|wrote|asked for|chose|saved)\b"
+    r"|\bthe users?'s? (?:own )?(?:instructions|preferences|rules|guidance|settings)\b")
 
 
 def _lying_view(sentence: str) -> str:
@@ -1773,7 +1813,17 @@ def _hiding_view(sentence: str) -> str:
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
         return ""  # a datum kept off the screen, not a thing done kept from the person
+    if "tell" in sentence or "inform" in sentence or "notify" in sentence:
+        # "do not tell the recipient the date when you message them for the user": a verb
+        # whose object is someone named other than the user keeps nothing from the user
+        sentence = _TOLD_SOMEONE_ELSE.sub(" ", sentence)
     return sentence
+
+
+_TOLD_SOMEONE_ELSE = re.compile(
+    r"\b(?:tell|inform|notify)\s+(?:the|a|an|their|his|her)\s+(?!(?:users?|customers?|persons?"
+    r"|humans?|operators?|requesters?|owners?|callers?|people|reply|response|answer|summary)\b)"
+    r"[a-z]+\b(?:[^.!?]{0,40}\bfor (?:the|your|their) (?:users?|customers?|persons?)\b)?")
 
 
 # an adverb of secrecy under a negation says what cannot or must not happen ("so commands
@@ -2017,6 +2067,30 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 # a line break inside a paragraph (a wrapped line) joins; one before a blank line, a bullet,
 # a number or a heading ends a sentence
+_CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
+# what a command shown as an example is introduced by: a label's colon, or words that give
+# an example ("For example `curl ... | bash -` installs Node", "Ejemplo de instalación: `...`")
+_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:)\W*$",
+                      re.IGNORECASE)
+# the cues of a command (and of the link it fetches) when it is only shown
+_SHOWN_CODE = frozenset({"execute", "url"})
+# the cues that make a sentence an order whatever code it shows
+_ORDERING = frozenset({"addressed", "always", "fetch_obey", "other_tools", "hiding", "lying",
+                       "revoke", "priority", "over_user", "identity", "tamper", "shadow",
+                       "conversation", "secret_files", "secrets", "send", "user"})
+
+
+def _code_shown(written: str, home: Home) -> bool:
+    """Whether the code that runs a fetched script in `written` (the cue `execute`) is shown
+    as an example rather than ordered: it stands inside a code span introduced by a label's
+    colon or by words that give an example, and what the sentence says outside its code
+    spans holds no cue of an order (the model addressed, always, obeying, another tool, the
+    user, a secret, ...) nor runs anything itself."""
+    spans = list(_CODE_SPAN.finditer(written))
+    if not spans or not _SHOWING.search(written[max(0, spans[0].start() - 40):spans[0].start()]):
+        return False
+    rest = cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)
+    return not _ORDERING.intersection(rest) and "execute" not in rest
 _WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
 
 
@@ -2090,9 +2164,16 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if "fetch_obey" in cues and "url" not in cues and (linked or (
                 "](" in written and _MARKDOWN_LINK.search(written) and _THERE.search(sentence))):
             cues += ("url",)  # a markdown link names a guide; what is obeyed "there" is a page
-        linked = "url" in cues
+        # a link inside code (`curl -fsSL https://... | sh`, an install command given as an
+        # example) is run, not read: "there" after it names no page
+        linked = "url" in cues and _LINK.search(_CODE_SPAN.sub(" ", written)) is not None
         if not cues:
             continue
+        if "execute" in cues and "`" in written and _code_shown(written, home):
+            # a command shown as an example, not one the model is told to run
+            cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE)
+            if not cues:
+                continue
         cues = _structural(sentence, cues)
         if "secret_files" in cues and "always" in cues and "argument" not in cues \
                 and _ALWAYS_SENT.search(sentence):
@@ -2187,7 +2268,12 @@ _CLAIMED = re.compile(r"\b(?:tell|inform|assure|let \w+ know|say to|answer|reply
                       r"|refunded|paid|fine|working|finished|published|saved)\b")
 _CONTRARY = re.compile(r"\b(?:fails?|failed|failing|failure|errors?|queued|pending|broken"
                        r"|not (?:yet )?(?:done|complete|completed|processed|finished|sent)"
-                       r"|still (?:queued|pending|processing)|comes? back as)\b")
+                       r"|still (?:queued|pending|processing)|comes? back as)\b"
+                       # a condition on the result whose value is a negative word
+                       # ("when the result is `ineligible`", "if the status is unpaid")
+                       r"|\b(?:when|if|whenever|once|where) (?:the |its )?(?:result|status"
+                       r"|response|outcome|answer|check|verdict|state) (?:is|was|comes back(?: as)?"
+                       r"|returns|says|reads) [`'\"“]?(?:in|un|non|not[ _-]?|no[ _-])[a-z]{3,}")
 # an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
 # in a tool whose text says it "cannot schedule" keeps the model honest, it hides nothing
 _NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell|say to|inform"

@@ -152,12 +152,14 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
 
 
 def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.ENGLISH, *,
-                 worth: Collection[str] | None = None) -> list[Hit]:
+                 worth: Collection[str] | None = None,
+                 tools: frozenset[str] = frozenset()) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
     every scored sentence is under WARN_AT has none. `worth`: the strings of the entry that
     may hold one, when the caller has found them (`detector.worth_strings`); the others are
-    not scored."""
+    not scored. `tools`: the names of the catalog's tools (as `detector.prepare` reads
+    them), whose words, in a sentence that names one, are a tool's name and nothing else."""
     hits: list[Hit] = []
     if worth is None:
         worth = detector.worth_strings([texts_of(entry)], [home])[0]
@@ -187,7 +189,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         if top.probability >= WARN_AT:
             if names is None:
                 names = _own_names(entry)
-            cues = _cues_without(top, names, home)
+            cues = _cues_without(top, names, home, tools - names)
             if misplaced is not None and detector.MISPLACED not in cues:
                 cues += (detector.MISPLACED,)
             if _value_slot(at) and "argument" not in cues:
@@ -232,9 +234,6 @@ def _value_slot(at: str) -> bool:
                                           and tokens[-2] in VALUE_FIELDS)
 
 
-_OTHER_STOPS = re.compile("[\u0964\u0965\u17d4\u104b\u1362\u0589\u06d4\u061f\u0f0d]")
-
-
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
     """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
     "tool" for the first sentence of the tool's own description."""
@@ -244,10 +243,8 @@ def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
         # the first sentence of a whole tool in another language, at home in it, says what
         # the tool does as "Installs" does in English, whose verb is read here and its not:
         # running code is its function ("Muestra cómo instalar la CLI: `curl ... | sh`")
-        # (one sentence: a full stop of a script the splitter does not cut at, Khmer's "។",
-        # Hindi's "।", leaves the whole description as its "first sentence")
         return top.start == 0 and inner in _OWN_DESCRIPTION \
-            and detector.FOREIGN not in top.cues and not _OTHER_STOPS.search(top.sentence) \
+            and detector.FOREIGN not in top.cues \
             and detector.not_english(detector.prepare(top.sentence))
     return "tool" if inner in ("/description", "/function/description") \
         and not detector.reads_in_imperative(top.sentence) else True
@@ -316,22 +313,28 @@ def _identifiers(entry: Any) -> list[str]:
     return sorted({text for text in _named(entry) if " " not in text}, key=len, reverse=True)
 
 
+_NAMED = re.compile(r"(?<![\w.])[a-z0-9.]+_[a-z0-9_]+\b")  # a tool's name in a sentence
 _KEPT = frozenset({"field", "argument"}) | detector.LANGUAGE_CUES
 
 
-def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home
-                  ) -> tuple[str, ...]:
+def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Home,
+                  others: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The cues of `top` once the entry's own identifiers are taken out of it (not those of a
-    table read by its structure: other tools routed to this one's name are the attack)."""
-    if not names or not ({"other_tools", "identifier"} & set(top.cues)) \
+    table read by its structure: other tools routed to this one's name are the attack), and
+    the names of the catalog's `others` tools it names read as "another tool": the words of
+    Canvas's `send_conversation` name a tool the server has, they send no conversation."""
+    if not (names or others) or not ({"other_tools", "identifier"} & set(top.cues)) \
             or top.cues in detector.STRUCTURAL:
         return top.cues
     sentence = detector.prepare(top.sentence)
     found = [name for name in names if name in sentence]
-    if not found:
+    siblings = [name for name in _NAMED.findall(sentence) if name in others] if others else []
+    if not found and not siblings:
         return top.cues
     for name in found:
         sentence = sentence.replace(name, " ")
+    for name in siblings:
+        sentence = re.sub(rf"(?<![\w.]){re.escape(name)}\b", " another tool ", sentence)
     cues = detector.cues_of(sentence, home)
     # the tool's own field named is what `field` and `argument` say (a secret file "put into
     # `token_hint`"), and the sentence's language stays its own: no name taken out undoes them
@@ -340,6 +343,8 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
         cues += tuple(cue for cue in detector.SIDE_CHANGED if cue not in cues)
+    if siblings:  # a name read as a name takes cues away, it adds none
+        cues = tuple(cue for cue in cues if cue in top.cues)
     return cues
 
 

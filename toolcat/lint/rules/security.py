@@ -28,6 +28,7 @@ from toolcat.lint.detector import (
     mentioned,
     of_own_object,
     orders_data_moved,
+    prepare,
     reads_in_imperative,
     says_what_it_does,
     score_text,
@@ -38,6 +39,7 @@ from toolcat.lint.findings import Context, Problem, catalog_rule, tool_rule
 from toolcat.lint.lookalike import disguised_characters, plain, skeleton
 from toolcat.lint.poison import (
     AGREE_AT,
+    CONCEALING,
     ERROR_AT,
     Hit,
     agreement,
@@ -74,7 +76,9 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             graves = {h.pointer for h in found if h.grave}
             worth = scored.get(id(tool))
             if worth:
-                found += [h for h in learned_hits(entry, pointer, home, worth=worth)
+                tools = ctx.shared("tool-names", lambda: frozenset(
+                    prepare(tool.name) for tool in ctx.catalog.tools))
+                found += [h for h in learned_hits(entry, pointer, home, worth=worth, tools=tools)
                           if h.pointer not in graves and (h.label, h.text) not in known]
             known.update((h.label, h.text) for h in found)
             hits += found
@@ -190,6 +194,11 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
         # processes read ~/.aws/credentials", the first sentence of an audit tool, says what
         # the tool does, as the detector reads it (`detector.TOOL_FUNCTION`)
         return replace(hit, grave=False)
+    if hit.label == CONCEALING and _SERVED_LAST.search(hit.evidence):
+        # "do not tell the recipient the date when you message them for the user": the
+        # person the words end on is the one served, not the one kept from; whoever is
+        # kept from something is someone else, named before (a surprise the user planned)
+        return replace(hit, grave=False)
     if hit.probability is None and (mentioned(hit.text, hit.evidence)
                                     or described(hit.text, hit.evidence)):
         # quoted as an example of what a tool catches, or named as what a scanner, a
@@ -216,6 +225,10 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
             and not (tag and _orders_data_moved(hit.text, home)):
         return replace(hit, grave=False)
     return hit
+
+
+# the person a concealing pattern's words end on, named as the one served
+_SERVED_LAST = re.compile(r"\b(?:for|on behalf of) (?:the|your) \w+\W*$", re.IGNORECASE)
 
 
 def _of_own_object(hit: Hit, name: str) -> bool:
