@@ -102,19 +102,13 @@ def test_a_whole_tool_in_another_language_putting_a_secret_file_into_its_field(t
                   "tühjaks ja kasuta vaikimisi kausta ~/Documents/notes.", "notes_sync", **fields)
 
 
-# fresh11 was blind until its one measurement this round: six notes of Nextcloud, Google Play
-# and Mattermost tools are read as orders or concealment.
-KNOWN = {"fresh11-catalog": "six Nextcloud, Google Play and Mattermost notes, blind until now"}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [pytest.param(path, marks=pytest.mark.xfail(
-    strict=True, reason=KNOWN[path.stem])) if path.stem in KNOWN else path for path in REAL],
-    ids=[path.stem for path in REAL])
+@pytest.mark.parametrize("path", REAL, ids=[path.stem for path in REAL])
 def test_no_real_servers_catalog_has_a_tc6_error(path):
     # eBay's and Tencent CloudBase's usage notes (fresh9), the English notes and identifier
-    # lists of Chinese servers (fresh3, fresh9), and Canvas's "can be used with ... or
-    # send_conversation (attachment_ids)" (fresh10), among 7,000 real tools
+    # lists of Chinese servers (fresh3, fresh9), Canvas's "can be used with ... or
+    # send_conversation (attachment_ids)" (fresh10), and Nextcloud's docstrings (fresh11),
+    # among 8,000 real tools
     report = lint_catalog(load_catalog(path, lenient=True), SECURITY)
     assert [(f.tool, f.message) for f in report.findings if f.severity == "error"] == []
 

@@ -96,7 +96,9 @@ CUES: dict[str, str] = {
                r"|cached|min)_tokens?\b)[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
     # the model's conversation is one and definite; a conversation counted ("a new
     # conversation", "required for new conversations") is a record of a messaging service
+    # a conversation's id or token names one, it is not its content
     "conversation": r"\b(?:(?<!\ba )(?<!\ban )(?<!\bnew )(?<!existing )conversation(?!s)"
+                    r"(?! (?:ids?|tokens?|identifiers?|uuids?|keys?|types?|names?)\b)"
                     r"|(?:previous|prior|past|earlier|all|whole|entire) conversations"
                     r"|chat (?:history|log)|transcript|dialog(?:ue)?"
                     r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
@@ -217,7 +219,11 @@ CUES: dict[str, str] = {
                 r"|rather than (?:from )?(?:the|what the|anything the) users?"
                 r"|even if the users? (?:says?"
                 r"|asks?|insists?|disagrees?|objects?|claims?|wants?)"
-                r"|over (?:the|what the|anything the) users?(?:'s)?(?! roles?\b| messages?\b)"
+                # "over the user's request" ranks; "generic over the user's files" is scope
+                r"|over (?:the|what the|anything the) users?(?:'s (?:own )?(?:instructions?"
+                r"|requests?|wish\w*|words?|preferences?|choices?|commands?|questions?|input"
+                r"|answers?|decisions?|judge?ments?|intent\w*|orders?|guidance|rules)\b"
+                r"|(?!'s)(?! roles?\b| messages?\b))"
                 r"|(?:correct|overrule|contradict|dismiss) (?:the|what the) users?"
                 r"|trust\w*\b[^.!?]{0,40}\b(?:over|more than|rather than)|final word"
                 r"|source of truth|conflicts? with (?:what )?the users?|(?:go|side) with the"
@@ -271,10 +277,16 @@ CUES: dict[str, str] = {
                 r"|(?:whole|entire|full) (?:file|text)|inhalt\w*|contenu|contenido"
                 r"|conteúdo|contenuto|inhoud|zawartość|содержимое)\b|内容",
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bmail@address\b",  # as written, or folded
-    "send": r"\b(?:(?:send|forward|upload|post|transmit|share|paste|dump|include|attach"
+    # "forward" as an adverb ("move the read marker forward in a conversation", "fast-forward")
+    # moves nothing anywhere
+    "send": r"\b(?:(?:send|upload|post|transmit|paste|dump|include|attach"
             r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide"
             r"|write|record|recap|transcribe|reproduce|repeat|concatenat)"
-            r"(?:s|ed|d|ing)?|sent|cop(?:y|ies|ied)|put|accompan\w*"
+            r"(?:s|ed|d|ing)?|(?<!-)forward(?:s|ed|ing)?(?! (?:in|by|from|through|past|one|of)\b"
+            r"| ?[.,;:!?)]| ?$)|sent|cop(?:y|ies|ied)|put|accompan\w*"
+            # a share's type, id or link names a share, it shares nothing
+            r"|shar(?:e|es|ed|ing)(?! (?:types?|ids?|links?|tokens?|permissions?|urls?"
+            r"|settings?)\b)"
             r"|carr(?:y|ies|ied)|bcc|cc|übergib"
             r"\w*|envoie\w*|env[ií]a\w*|copi[ae]\w*|передай\w*|wyślij|put into)\b",
     "always": r"\b(?:always|every (?:call|time|turn|request|invocation)|each (?:call|time|turn"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import itertools
 import json
 import re
 from collections.abc import Collection, Iterator
@@ -41,9 +42,11 @@ from toolcat.search.text import split_camel
 
 CONCEALING = "an instruction to keep something from the user"
 # "adding q=<email> would silently scope results" (Okta's server) says what a mistake would do,
-# not what to hide from the user: an adverb of secrecy after a modal (read in a match, a short
-# text) makes such a hit a warning to review rather than an error
-_CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|otherwise|which)\s+(?:quietly"
+# and "so this cannot silently replace translated copy" (a Google Play server) what is
+# prevented, not what to hide from the user: an adverb of secrecy after a modal or a negation
+# (read in a match, a short text) makes such a hit a warning to review rather than an error
+_CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|cannot|can't|won't|never|not"
+                          r"|otherwise|which)\s+(?:quietly"
                           r"|silently|secretly|covertly|discreetly|stealthily|invisibly)\b"
                           # what a setting's value makes the tool do ("set sendResponse to
                           # false to accept silently"), or a verb in the third person or a
@@ -267,12 +270,27 @@ def _topic(entry: Any) -> tuple[str, ...]:
                              description if isinstance(description, str) else "")
 
 
+# a docstring's section of arguments (Google or NumPy style, as Python servers copy their
+# functions' docstrings into descriptions), and the line that starts each of its items
+_DOC_SECTION = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params|Keyword Args|Returns"
+                          r"|Raises|Yields|Attributes):?[ \t]*\n(?:[ \t]*-{3,}[ \t]*\n)?", re.M)
+_DOC_ITEM = re.compile(r"^[ \t]+\**[A-Za-z_][\w.]{0,60}(?: ?\([^)\n]{0,40}\))?[ \t]*:[ \t]", re.M)
+
+
 def _prose(text: str) -> list[str]:
     """What of `text` is read as sentences: a JSON document (an example of a response) is
     data whose string values are each read on their own, so that keys and values are not
-    joined into one sentence; anything else as it is."""
+    joined into one sentence; a docstring's list of arguments is read an item at a time
+    (`share_with: Recipient identifier, ...` says what one argument is, it does not run on
+    into the next); anything else as it is."""
     if len(text) > MAX_PAYLOAD or text.lstrip()[:1] not in ("{", "["):
-        return [text]
+        section = _DOC_SECTION.search(text)
+        if section is None:
+            return [text]
+        head, rest = text[:section.start()], text[section.end():]
+        starts = [0, *(m.start() for m in _DOC_ITEM.finditer(rest)), len(rest)]
+        parts = [head, *(_DOC_SECTION.sub("", rest[a:b]) for a, b in itertools.pairwise(starts))]
+        return [part for part in parts if len(part.strip()) >= MIN_LENGTH]
     try:
         value = json.loads(text)
     except ValueError:
@@ -314,6 +332,11 @@ def _identifiers(entry: Any) -> list[str]:
 
 
 _NAMED = re.compile(r"(?<![\w.])[a-z0-9.]+_[a-z0-9_]+\b")  # a tool's name in a sentence
+# the values an argument takes, listed quoted ("Must be one of: 'open_interactive_dialog',
+# 'submit_interactive_dialog'", a Mattermost server's action): names of values, not words
+_VALUE_LIST = re.compile(r"\b(?:one of|(?:valid|allowed|possible|supported|accepted) "
+                         r"(?:values|options|actions|choices)|either)\b")
+_QUOTED_NAME = re.compile(r"['\"`]([a-z0-9]+(?:_[a-z0-9]+)+)['\"`]")
 _KEPT = frozenset({"field", "argument"}) | detector.LANGUAGE_CUES
 
 
@@ -329,9 +352,12 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
     sentence = detector.prepare(top.sentence)
     found = [name for name in names if name in sentence]
     siblings = [name for name in _NAMED.findall(sentence) if name in others] if others else []
-    if not found and not siblings:
+    values = _listed_values(top.sentence)
+    if not found and not siblings and not values:
         return top.cues
     for name in found:
+        sentence = sentence.replace(name, " ")
+    for name in values:
         sentence = sentence.replace(name, " ")
     for name in siblings:
         sentence = re.sub(rf"(?<![\w.]){re.escape(name)}\b", " another tool ", sentence)
@@ -343,9 +369,18 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
         cues += tuple(cue for cue in detector.SIDE_CHANGED if cue not in cues)
-    if siblings:  # a name read as a name takes cues away, it adds none
+    if siblings or values:  # a name read as a name takes cues away, it adds none
         cues = tuple(cue for cue in cues if cue in top.cues)
     return cues
+
+
+def _listed_values(sentence: str) -> list[str]:
+    """The quoted snake_case names of a sentence that lists an argument's values (at least
+    two of them, after "one of", "valid values"...)."""
+    if not _VALUE_LIST.search(sentence.lower()):
+        return []
+    listed = _QUOTED_NAME.findall(sentence)
+    return listed if len(listed) >= 2 else []
 
 
 def agreement(text: str, evidence: str, home: detector.Home = detector.ENGLISH,
@@ -385,9 +420,9 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
             continue
-        if grave and label == CONCEALING and (_CONSEQUENCE.search(match.group()) or
-                                              _ON_REQUEST.match(view, match.end())
-                                              or _AS_WHAT.match(view, match.end())):
+        if grave and label == CONCEALING and (
+                _CONSEQUENCE.search(view, max(0, match.start() - 12), match.end())
+                or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())):
             # what a mistake "would silently" do, what is shown only when the person asks
             # ("do not show them unless the user asks for the ending"), or how a thing must
             # not be described ("must not be reported as an absence of data"): to review,
