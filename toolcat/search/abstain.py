@@ -296,6 +296,24 @@ def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.
         f"; nearest: {nearest.qualified_name})"
 
 
+def kind_asked(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
+               nearest: Sequence[Tool]) -> list[str | None]:
+    """What each request the small-talk margin turns away (rows of unit vectors `queries`,
+    `nearest` its nearest tool) asks for, when it is a service rather than a chat: the kind of
+    service nearest to it, when that kind is nearer to it than every request of small talk
+    and no tool of the catalog is about it ("book me a table for two at an Italian place
+    tonight": restaurants); else None ("hello", "tell me about yourself")."""
+    if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
+        return [None] * len(queries)
+    near = queries @ model.kind_vectors.T
+    kind = near.argmax(axis=1)
+    talk = (queries @ model.small_talk.T).max(axis=1)
+    return [f"no tool of this catalog is about {model.kinds[k]} (nearest: "
+            f"{tool.qualified_name})"
+            if near[i, k] > talk[i] and kinds.strength[k] < model.cover else None
+            for i, (k, tool) in enumerate(zip(kind.tolist(), nearest, strict=True))]
+
+
 def second_look(model: OffCatalog, kinds: CatalogKinds, texts: Sequence[str],
                 found: Sequence[str | None], encode: Callable[[list[str]], np.ndarray],
                 tools: np.ndarray, lexical: BM25Scorer, named: Sequence[Tool]

@@ -391,6 +391,7 @@ class HybridScorer:
             beyond_catalog,
             catalog_kinds,
             far_from_tools,
+            kind_asked,
             lexical_features,
             second_look,
             shipped,
@@ -432,7 +433,10 @@ class HybridScorer:
             beyond = second_look(model, self._kinds, asked, beyond, lambda texts: np.stack(
                 [self.embedder.query_vector(t) for t in texts]), semantic.vectors, self.lexical,
                 self.tools)
-            reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
+            # a request far from every tool that asks for a service says which one
+            kinds = kind_asked(model, self._kinds, vectors, [self.tools[int(i)] for i in at])
+            reasons = [b if r is None else (k or r)
+                       for r, b, k in zip(reasons, beyond, kinds, strict=True)]
         reasons = self._unmentioned(asked, reasons, cached=cached)
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
