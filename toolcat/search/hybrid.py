@@ -392,6 +392,7 @@ class HybridScorer:
             catalog_kinds,
             far_from_tools,
             kind_asked,
+            known_share,
             lexical_features,
             second_look,
             shipped,
@@ -418,16 +419,18 @@ class HybridScorer:
             similarity = semantic.similarity(asked)
             vectors = np.stack([self.embedder.query_vector(q) for q in asked])
         best = np.max(similarity, axis=1)
+        at = similarity.argmax(axis=1)
+        lexical = [lexical_features(self.lexical, q, int(i))
+                   for q, i in zip(asked, at, strict=True)]
+        wordless = [known_share(self.lexical, q) == 0 for q in asked]
         reasons: list[str | None] = [
             "the request is nearer to requests no tool fits (small talk) than to any tool"
-            if away else None for away in far_from_tools(abstention, vectors, best, asked)]
+            if away else None
+            for away in far_from_tools(abstention, vectors, best, asked, wordless)]
         model = shipped_off_catalog(self.embedder.ident)
         if model is not None:  # what small talk let through, the off-catalog model may not
             if self._kinds is None:
                 self._kinds = catalog_kinds(model, semantic.vectors)
-            at = similarity.argmax(axis=1)
-            lexical = [lexical_features(self.lexical, q, int(i))
-                       for q, i in zip(asked, at, strict=True)]
             beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, at,
                                     [self.tools[int(i)] for i in at])
             beyond = second_look(model, self._kinds, asked, beyond, lambda texts: np.stack(
