@@ -16,7 +16,11 @@ the short training requests alone: their cosine to a tool's long text is low whe
 the tool fits, so they lie nearer to small talk ("What is my user name?" is 0.32 nearer to it
 than to RestBench's tools), and the per-set fit above is ruled by the many long ones. Every
 short training request of each public set counts (few sets have many), those of API-Bank,
-RestBench and ToolBench too (train/data).
+RestBench and ToolBench too (train/data). A request none of whose content words any tool
+of its catalog has gets a margin of its own too, whatever its length, fitted the same way on
+the training requests that share no word with their catalog and never under the first margin:
+the short margin allows for a short request's low cosine to the long text of a tool that has
+its words, which such a request does not have.
 
 The second part turns away a request for a service the catalog lacks ("order me a large
 pepperoni pizza" against developer tools), which lies as near to the catalog's tools as a short
@@ -175,6 +179,7 @@ class Example:
     lexical: tuple[float, float, float]
     kinds: Any  # toolcat.search.abstain.CatalogKinds
     catalog: str  # the name of the catalog it is against (Catalogs.built)
+    wordless: bool  # no word of it is in the catalog (toolcat.search.abstain.known_share)
 
 
 class Catalogs:
@@ -207,7 +212,7 @@ class Catalogs:
 
     def examples(self, catalog: Catalog, texts: list[str], queries: np.ndarray
                  ) -> list[Example]:
-        from toolcat.search.abstain import catalog_kinds, lexical_features
+        from toolcat.search.abstain import catalog_kinds, known_share, lexical_features
         from toolcat.search.bm25 import BM25Scorer
 
         if catalog.name not in self.built:
@@ -217,7 +222,7 @@ class Catalogs:
         lexical, vectors, kinds = self.built[catalog.name]
         near = queries @ vectors.T
         return [Example(t, q, float(near[i, a]), a, lexical_features(lexical, t, a), kinds,
-                        catalog.name)
+                        catalog.name, known_share(lexical, t) == 0)
                 for i, (t, q, a) in enumerate(zip(texts, queries,
                                                   near.argmax(axis=1).tolist(), strict=True))]
 
@@ -327,7 +332,8 @@ def small_talk(decision: Any, examples: list[Example]) -> np.ndarray:
     if not examples:
         return np.zeros(0, dtype=bool)
     return far_from_tools(decision, np.vstack([e.query for e in examples]),
-                          np.array([e.best for e in examples]), [e.text for e in examples])
+                          np.array([e.best for e in examples]), [e.text for e in examples],
+                          [e.wordless for e in examples])
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, float]:
@@ -412,8 +418,10 @@ def main() -> None:
         SHORT_WORDS,
         Abstention,
         OffCatalog,
+        known_share,
         shipped_path,
     )
+    from toolcat.search.bm25 import BM25Scorer
     from toolcat.search.embeddings import load_embedder
     from toolcat.search.semantic import tool_vectors
     from toolcat.tune.chitchat import CHITCHAT
@@ -442,7 +450,16 @@ def main() -> None:
             short_fitted[f"{s.name} ({len(rows)})"] = float(np.quantile(found, KEPT))
     short_margin = round(max(margin, *short_fitted.values()), 4)
     print("short requests' margin per set:", short_fitted, "->", short_margin)
-    decision = Abstention(negatives, margin, short_margin)
+    wordless_fitted = {}  # the training requests that share no word with their catalog
+    for s in sets + converted:
+        lexical = BM25Scorer(s.tools)
+        rows = [i for i in s.train if known_share(lexical, s.texts[i]) == 0]
+        if rows:
+            found = contrasts(embedder.encode([s.texts[i] for i in rows]), negatives, s.vectors)
+            wordless_fitted[f"{s.name} ({len(rows)})"] = float(np.quantile(found, KEPT))
+    wordless_margin = round(max([margin, *wordless_fitted.values()]), 4)
+    print("wordless requests' margin per set:", wordless_fitted, "->", wordless_margin)
+    decision = Abstention(negatives, margin, short_margin, wordless_margin)
 
     # the off-catalog model: requests against their own catalog and against other sets'
     model = OffCatalog(negatives, tuple(KINDS), embedder.encode(list(KINDS.values())),
@@ -475,7 +492,8 @@ def main() -> None:
     print("weights:", dict(zip(FEATURES, weights.round(3).tolist(), strict=True)),
           "bias", round(bias, 3), "threshold per set", bars, "->", threshold)
     report: dict = {"margin": margin, "per_set": fitted, "short_margin": short_margin,
-                    "short_per_set": short_fitted,
+                    "short_per_set": short_fitted, "wordless_margin": wordless_margin,
+                    "wordless_per_set": wordless_fitted,
                     "off_catalog": {"weights": dict(zip(FEATURES, weights.round(4).tolist(),
                                                         strict=True)),
                                     "bias": round(bias, 4), "threshold": threshold,
@@ -512,7 +530,9 @@ def main() -> None:
             texts = [texts[i] for i in sorted(rng.choice(len(texts), NO_TOOL, replace=False))]
         vectors = embedder.encode(texts)
         for s in [*sets, *converted, *held, demo_set]:
-            small = contrasts(vectors, negatives, s.vectors) > decision.margins(texts)
+            lexical = BM25Scorer(s.tools)
+            small = contrasts(vectors, negatives, s.vectors) > decision.margins(
+                texts, [known_share(lexical, t) == 0 for t in texts])
             found = catalogs.away(off, catalogs.examples(
                 Catalog(s.name, s.tools, s.vectors, frozenset()), texts, vectors), embedder)
             both = float(np.mean(small | found))
@@ -524,6 +544,7 @@ def main() -> None:
         out = shipped_path("abstain", embedder.ident)
         np.savez_compressed(out, vectors=negatives.astype(np.float16),
                             margin=np.float32(margin), short_margin=np.float32(short_margin),
+                            wordless_margin=np.float32(wordless_margin),
                             model=np.array(embedder.ident))
         print(f"wrote {out} ({out.stat().st_size / 1e3:.0f} kB)")
         out = shipped_path("offcatalog", embedder.ident)

@@ -4,12 +4,16 @@ retrained models/minilm-tools.npz): one command, in the order they depend on eac
 1. the squashing's midpoint (train/fusion.py --measures midpoint --write:
    toolcat/search/models/fusion.<model>.json), which the floor of pick and resolve reads;
 2. the zero-shot abstention, small talk and off-catalog parts (train/abstention.py --write:
-   toolcat/search/models/zero-shot-{abstain,offcatalog}.<model>.npz).
+   toolcat/search/models/zero-shot-{abstain,offcatalog}.<model>.npz);
+3. the word-level thresholds of toolcat.search.verbs (train/word_thresholds.py): measured
+   only, by agreement with the base model's decisions; the shipped values are one for every
+   model, changed by hand when the grid's best differs clearly.
 
 Each writes its report under train/ (results-fusion-midpoint.json,
-results-abstention-<model>.json). Both fit on training data only: the public sets' training
-tools and toolcat's built-in small talk, no real-server half. About 15 to 25 minutes on 2
-shared cores.
+results-abstention-<model>.json, results-word-thresholds.json). The first two fit on training
+data only: the public sets' training tools and toolcat's built-in small talk, no real-server
+half; the third reads the real-server halves no measurement reports on (dev, fresh..fresh6,
+fresh9, fresh10), never heldout, fresh7 or fresh8. About 20 to 30 minutes on 2 shared cores.
 
     nice -n 10 python train/refit.py --model minilm-tools
 """
@@ -36,6 +40,8 @@ def main() -> None:
          args.model, "--write"],
         [sys.executable, str(HERE / "abstention.py"), "--model", args.model, "--write",
          "--report", str(HERE / f"results-abstention-{args.model}.json")],
+        [sys.executable, str(HERE / "word_thresholds.py"), "--model", args.model, "--out",
+         str(HERE / "results-word-thresholds.json")],
     ]
     for step in steps:
         print("$", " ".join(step[1:]), flush=True)

@@ -295,13 +295,15 @@ HOUSEHOLD = {
 
 @pytest.mark.semantic
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="the default minilm-tools: at its midpoint 5.918 the "
-                   "threshold the household tuning fits is not over pick's 0.05, so tune "
-                   "stores none (min_score null)")
 def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_cache):
     """Pick's fixed 0.05 shows tools for small talk; a tuning fitted on a call log (and the
     chit-chat built into toolcat) shows none for greetings it never saw, while requests keep
-    their tool; bench reports the false-accept rate beside nDCG, per kind of query."""
+    their tool; bench reports the false-accept rate beside nDCG, per kind of query.
+
+    What turns them away is the tuning's threshold or its abstention: under the default
+    minilm-tools (midpoint 5.918) the threshold fitted on this catalog is not over pick's
+    0.05, so the tuning keeps pick's (min_score null) and its abstention (the requests no
+    tool fits, margin 0) does it; under the base model the threshold did."""
     from tests.conftest import REPO
     from tests.tune.test_tuned import JOBS
 
@@ -317,8 +319,9 @@ def test_tune_fits_a_threshold_that_turns_chitchat_away(run, tmp_path, shared_ca
     tuning = tmp_path / "tuning.json"
     made = run("tune", "-c", str(catalog), "-q", str(calls), "-o", str(tuning), "--json")
     assert made.exit_code == 0, made.output
-    threshold = json.loads(made.stdout)["tuning"]["min_score"]
-    assert threshold is not None and threshold > 0.05
+    fitted = json.loads(made.stdout)["tuning"]
+    assert fitted["min_score"] is None or fitted["min_score"] > 0.05  # never under pick's
+    assert fitted["abstain"]["requests"] >= 50  # the built-in chit-chat, at least
     texts = [json.loads(line)["query"] for line in chat.read_text().splitlines()]
     shown_before = shown_after = shown_zero_shot = 0
     for text in texts:  # none of them was fitted on

@@ -63,17 +63,31 @@ class Abstention:
     fits, and small talk is short: "am I free thursday between 2 and 4?" lies as near to "are
     you there?" as to the calendar tool. The zero-shot decision fits a margin of its own for
     short requests (train/abstention.py); a tuning, fitted on the catalog's own requests,
-    has one margin."""
+    has one margin.
+
+    `wordless_margin` (None: as the others) is the margin of a request none of whose content
+    words any tool of the catalog has, whatever its length: the short margin allows for a
+    short request whose words a tool has but whose cosine to its long text is low; with no
+    word in common ("tell me a joke" against the demo's tools), nothing of the catalog speaks
+    for it. The zero-shot decision fits it on the training requests that share no word with
+    their catalog, never under `margin`."""
 
     vectors: np.ndarray
     margin: float
     short_margin: float | None = None
+    wordless_margin: float | None = None
 
-    def margins(self, queries: Sequence[str]) -> np.ndarray:
-        """The margin of each of `queries`: `short_margin` for a short one, else `margin`."""
+    def margins(self, queries: Sequence[str], wordless: Sequence[bool] | None = None
+                ) -> np.ndarray:
+        """The margin of each of `queries`: `wordless_margin` for one that shares no word
+        with the catalog (`wordless`, None: none does), else `short_margin` for a short one,
+        else `margin`."""
         short = self.margin if self.short_margin is None else self.short_margin
-        return np.array([short if len(q.split()) <= SHORT_WORDS else self.margin
-                         for q in queries], dtype=np.float64)
+        found = np.array([short if len(q.split()) <= SHORT_WORDS else self.margin
+                          for q in queries], dtype=np.float64)
+        if wordless is not None and self.wordless_margin is not None:
+            found[np.asarray(wordless, dtype=bool)] = self.wordless_margin
+        return found
 
 
 def contrast(negatives: np.ndarray, evidence: np.ndarray, queries: np.ndarray) -> np.ndarray:
@@ -130,24 +144,28 @@ def shipped(ident: str) -> Abstention | None:
         with np.load(shipped_path("abstain", ident), allow_pickle=False) as stored:
             model, margin = str(stored["model"]), float(stored["margin"])
             short = float(stored["short_margin"]) if "short_margin" in stored else margin
+            wordless = float(stored["wordless_margin"]) if "wordless_margin" in stored \
+                else None
             vectors = stored["vectors"].astype(np.float32)
     except (OSError, KeyError, ValueError):
         return None
     if model != ident or vectors.ndim != 2 \
-            or not (0 <= margin <= MAX_MARGIN and 0 <= short <= MAX_MARGIN):
+            or not all(0 <= m <= MAX_MARGIN for m in (margin, short, wordless or 0.0)):
         return None
-    return Abstention(vectors, margin, short)
+    return Abstention(vectors, margin, short, wordless)
 
 
 def far_from_tools(abstention: Abstention, queries: np.ndarray, best: np.ndarray,
-                   texts: Sequence[str]) -> np.ndarray:
-    """Which requests (unit vectors, one a row; `texts` the requests) are turned away when
-    `best` is each one's highest cosine to any tool: the nearest request no tool fits is
-    nearer, by more than the request's margin (the module docstring, without usage)."""
+                   texts: Sequence[str], wordless: Sequence[bool] | None = None
+                   ) -> np.ndarray:
+    """Which requests (unit vectors, one a row; `texts` the requests; `wordless` which share
+    no word with the catalog, `known_share`) are turned away when `best` is each one's
+    highest cosine to any tool: the nearest request no tool fits is nearer, by more than the
+    request's margin (the module docstring, without usage)."""
     if not len(queries) or queries.shape[1] != abstention.vectors.shape[1]:
         return np.zeros(len(queries), dtype=bool)
     nearest = (queries @ abstention.vectors.T).max(axis=1)
-    return np.asarray(nearest - best > abstention.margins(texts))
+    return np.asarray(nearest - best > abstention.margins(texts, wordless))
 
 
 # --- requests for a service the catalog lacks (the zero-shot decision's second part) ---
@@ -239,15 +257,9 @@ def lexical_features(lexical: BM25Scorer, query: str, nearest: int
     of the tool nearest to it (`nearest`, its index): whether the tool the embedding found
     says what the request asks, or only lies near everything (1 when it has no content
     word)."""
-    from toolcat.search.bm25 import SERVER
-    from toolcat.search.text import stems, without_values
-
     found, _ = lexical.evidence(query)
     best = float(found.max()) if len(found) else 0.0
-    asked = set(stems(without_values(query)))
-    ids = {s: lexical.term_id(s) for s in asked}
-    known = sum(1 for s, t in ids.items() if t is not None or lexical.term_id(SERVER + s)
-                is not None)
+    asked, ids, known = _known(lexical, query)
     index = lexical.index
     own = set(index.field_indices[index.field_indptr[nearest]:
                                   index.field_indptr[nearest + 1]].tolist())
@@ -258,6 +270,35 @@ def lexical_features(lexical: BM25Scorer, query: str, nearest: int
     mine = sum(weight[s] for s, t in ids.items() if t is not None and t in own)
     return (float(np.log1p(max(best, 0.0))), known / len(asked) if asked else 1.0,
             mine / total if total > 0 else 1.0)
+
+
+def _known(lexical: BM25Scorer, query: str
+           ) -> tuple[set[str], dict[str, int | None], int]:
+    """The content words (stems, without the values it names) of `query`, each one's term in
+    the catalog's index (None: no tool's text has it), and how many of them some tool's text
+    or server name has."""
+    from toolcat.search.bm25 import SERVER
+    from toolcat.search.text import stems, without_values
+
+    asked = set(stems(without_values(query)))
+    ids = {s: lexical.term_id(s) for s in asked}
+    known = sum(1 for s, t in ids.items() if t is not None or lexical.term_id(SERVER + s)
+                is not None)
+    return asked, ids, known
+
+
+def known_share(lexical: BM25Scorer, query: str) -> float:
+    """The share of the words of `query` (its content words without a digit: "Q3" is a value
+    it hands over) that some tool's text or server name has (1 when it has none: nothing is
+    missing); 0 for a request that shares no word with the catalog
+    (`Abstention.wordless_margin`)."""
+    from toolcat.search.bm25 import SERVER
+
+    _, ids, _ = _known(lexical, query)
+    words = [s for s in ids if not any(c.isdigit() for c in s)]
+    known = sum(1 for s in words
+                if ids[s] is not None or lexical.term_id(SERVER + s) is not None)
+    return known / len(words) if words else 1.0
 
 
 def features(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray, best: np.ndarray,
@@ -294,6 +335,24 @@ def why_away(model: OffCatalog, kinds: CatalogKinds, row: np.ndarray, query: np.
     return "no tool fits its words and kind of service (" + ", ".join(
         f"{name} {row[FEATURES.index(name)]:.2f}" for name in top) + \
         f"; nearest: {nearest.qualified_name})"
+
+
+def kind_asked(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
+               nearest: Sequence[Tool]) -> list[str | None]:
+    """What each request the small-talk margin turns away (rows of unit vectors `queries`,
+    `nearest` its nearest tool) asks for, when it is a service rather than a chat: the kind of
+    service nearest to it, when that kind is nearer to it than every request of small talk
+    and no tool of the catalog is about it ("book me a table for two at an Italian place
+    tonight": restaurants); else None ("hello", "tell me about yourself")."""
+    if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
+        return [None] * len(queries)
+    near = queries @ model.kind_vectors.T
+    kind = near.argmax(axis=1)
+    talk = (queries @ model.small_talk.T).max(axis=1)
+    return [f"no tool of this catalog is about {model.kinds[k]} (nearest: "
+            f"{tool.qualified_name})"
+            if near[i, k] > talk[i] and kinds.strength[k] < model.cover else None
+            for i, (k, tool) in enumerate(zip(kind.tolist(), nearest, strict=True))]
 
 
 def second_look(model: OffCatalog, kinds: CatalogKinds, texts: Sequence[str],

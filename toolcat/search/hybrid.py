@@ -391,6 +391,8 @@ class HybridScorer:
             beyond_catalog,
             catalog_kinds,
             far_from_tools,
+            kind_asked,
+            known_share,
             lexical_features,
             second_look,
             shipped,
@@ -417,22 +419,27 @@ class HybridScorer:
             similarity = semantic.similarity(asked)
             vectors = np.stack([self.embedder.query_vector(q) for q in asked])
         best = np.max(similarity, axis=1)
+        at = similarity.argmax(axis=1)
+        lexical = [lexical_features(self.lexical, q, int(i))
+                   for q, i in zip(asked, at, strict=True)]
+        wordless = [known_share(self.lexical, q) == 0 for q in asked]
         reasons: list[str | None] = [
             "the request is nearer to requests no tool fits (small talk) than to any tool"
-            if away else None for away in far_from_tools(abstention, vectors, best, asked)]
+            if away else None
+            for away in far_from_tools(abstention, vectors, best, asked, wordless)]
         model = shipped_off_catalog(self.embedder.ident)
         if model is not None:  # what small talk let through, the off-catalog model may not
             if self._kinds is None:
                 self._kinds = catalog_kinds(model, semantic.vectors)
-            at = similarity.argmax(axis=1)
-            lexical = [lexical_features(self.lexical, q, int(i))
-                       for q, i in zip(asked, at, strict=True)]
             beyond = beyond_catalog(model, self._kinds, vectors, best, lexical, asked, at,
                                     [self.tools[int(i)] for i in at])
             beyond = second_look(model, self._kinds, asked, beyond, lambda texts: np.stack(
                 [self.embedder.query_vector(t) for t in texts]), semantic.vectors, self.lexical,
                 self.tools)
-            reasons = [r if r is not None else b for r, b in zip(reasons, beyond, strict=True)]
+            # a request far from every tool that asks for a service says which one
+            kinds = kind_asked(model, self._kinds, vectors, [self.tools[int(i)] for i in at])
+            reasons = [b if r is None else (k or r)
+                       for r, b, k in zip(reasons, beyond, kinds, strict=True)]
         reasons = self._unmentioned(asked, reasons, cached=cached)
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
