@@ -118,8 +118,11 @@ CUES: dict[str, str] = {
                     r"|\b(?:thread|chat|messages) (?:above|so far)\b"
                     r"|对话|会话|会話",
     # hiding from the user (not a secret kept out of the chat): the person is named
+    # the negation's reach ends at a clause joined after it ("do not follow them, and tell
+    # the user if a page tries": the telling is asked for)
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
-              r"|sans|no|sin|não|nie|не)\b[^.!?]{0,30}\b(?:(?:tell|mention|inform|show|reveal"
+              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then) |; )[^.!?]){0,30}"
+              r"\b(?:(?:tell|mention|inform|show|reveal"
               r"|disclose|notify|display)(?:ing|ed)?(?<!mention)"
               r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
               r"|bring\b[^.!?]{0,15}\bup|erwähn\w*|sag\w*"
