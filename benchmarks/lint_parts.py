@@ -11,7 +11,10 @@ each rule's loop with the engine's own work for it, then the findings placed and
 the patterns' quick pass, `601:homes` the languages at home, `601:worth_scoring` the
 detector's gate, `601:learned_hits` the sentences scored),
 `tokens` (every definition's tokens counted, as the token budget rules ask), `collector`
-(the time the cyclic collector takes over the whole `toolcat lint --json` command).
+(the time the cyclic collector takes over the whole `toolcat lint --json` command), `load`
+(the catalog loaded never seen, as lint loads it, and in it: `load:json` the strict parse
+with its duplicate-key hook, `load:limits` the limits' walk, `load:parse` the file parsed
+whole, both of them included, `load:tools` its tools read).
 """
 
 from __future__ import annotations
@@ -107,6 +110,29 @@ spent["TC601 alone"] = time.process_time() - started
 print(json.dumps({f"601:{k.strip('_')}": v for k, v in spent.items()}))
 """
 
+LOAD = HEAD + """from toolcat.catalog import load
+from toolcat.source import json_text
+spent = {}
+def timed(owner, name, label):
+    work = getattr(owner, name)
+    def run(*args, **named):
+        started = time.process_time()
+        try:
+            return work(*args, **named)
+        finally:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - started
+    setattr(owner, name, run)
+timed(json_text.json, "loads", "load:json")
+timed(json_text, "check_value", "load:limits")
+timed(load, "parse_file", "load:parse")
+timed(load._Loader, "add", "load:tools")
+gc.disable()  # as `toolcat lint` reads the catalog (toolcat.lint.collector)
+started = time.process_time()
+load_catalog(sys.argv[1], lenient=True)
+spent["load"] = time.process_time() - started
+print(json.dumps(spent))
+"""
+
 COLLECTOR = """
 import gc, json, sys, time
 spent = [0.0, 0.0]
@@ -141,7 +167,7 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout's code, in turn")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--parts", nargs="+", default=["rules", "tokens", "collector"],
-                        choices=["rules", "poison", "tokens", "collector"])
+                        choices=["rules", "poison", "tokens", "collector", "load"])
     args = parser.parse_args()
     codes = {"this checkout": REPO} | ({str(args.against): args.against} if args.against
                                        else {})
@@ -158,6 +184,8 @@ def main() -> None:
                     times |= part(POISON, env, str(args.catalog))
                 if "tokens" in args.parts:
                     times |= part(TOKENS, env, str(args.catalog))
+                if "load" in args.parts:
+                    times |= part(LOAD, env, str(args.catalog))
                 if "collector" in args.parts:
                     times |= part(COLLECTOR, env, str(args.catalog),
                                   str(Path(folder) / "report.json"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -217,13 +218,17 @@ class _Loader:
         for item, pointer in found.items:
             server = found.item_servers.get(pointer, default_server) if found.item_servers \
                 else default_server
+            # a file without foreign type names has nothing mapped: no count per tool
             ctx = ReadContext(file, pointer, parsed.index, server, source,
-                              foreign_types=foreign, examples=parsed.has_examples)
+                              foreign_types=True, examples=parsed.has_examples) if foreign \
+                else ReadContext(file, pointer, parsed.index, server, source, _NONE_MAPPED,
+                                 foreign_types=False, examples=parsed.has_examples)
             if not isinstance(item, dict):
                 raise ctx.fail("each tool must be a mapping with at least a name")
             tool = provider.read_tool(item, ctx)
             self.tools.append(tool)
-            typed.add(tool, ctx, _written_schema(item, tool, pointer))
+            if ctx.mapped_types:  # the schema as written, to point at its first mapped type
+                typed.add(tool, ctx, _written_schema(item, tool, pointer))
             if not parsed.has_refs:
                 continue
             schema = _own_part(tool.parameters) if found.shared else tool.parameters
@@ -293,6 +298,7 @@ class _Loader:
 
 
 _SERVER_OF = attrgetter("server")
+_NONE_MAPPED: Counter[str] = Counter()  # read only: ReadContext maps nothing without foreign_types
 _KEY_OF = attrgetter("server", "name")
 
 

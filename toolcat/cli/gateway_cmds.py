@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from pathlib import Path
 from typing import Annotated
@@ -77,6 +76,7 @@ def gateway(
     from toolcat.cli import build
     from toolcat.cli.encoding import EncodingBar
     from toolcat.cli.output import note
+    from toolcat.cli.stopping import until_interrupted
     from toolcat.errors import UsageError
     from toolcat.gateway import Settings, listening, run, unsafe_names, upstream_url
 
@@ -91,18 +91,18 @@ def gateway(
         raise UsageError(f"the profile '{chosen.name}' has no gateway: section; use one that "
                          "has (e.g. -p gateway-relevance, gateway-tool-search, gateway-api)")
     names = listening(host, token, allow_host or ())
-    unsafe: frozenset[str] = frozenset()
-    if catalog and not chosen.allow_unsafe:
-        unsafe = unsafe_names(build.load(catalog, None, cfg=cfg))
-    settings = Settings(upstream=upstream_url(upstream), gateway=chosen.gateway,
-                        scorer=scorer or chosen.scorer, timeout=timeout, log=log, token=token,
-                        hosts=names, unsafe=unsafe)
+    with until_interrupted():  # Ctrl-C is how the gateway stops, from here on (exit 0)
+        unsafe: frozenset[str] = frozenset()
+        if catalog and not chosen.allow_unsafe:
+            unsafe = unsafe_names(build.load(catalog, None, cfg=cfg))
+        settings = Settings(upstream=upstream_url(upstream), gateway=chosen.gateway,
+                            scorer=scorer or chosen.scorer, timeout=timeout, log=log,
+                            token=token, hosts=names, unsafe=unsafe)
 
-    def ready(bound_host: str, bound_port: int) -> None:
-        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-        note(f"toolcat gateway: {chosen.gateway.strategy if chosen.gateway else ''} "
-             f"({chosen.name}) at http://{shown}:{bound_port} -> {settings.upstream}")
+        def ready(bound_host: str, bound_port: int) -> None:
+            shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+            note(f"toolcat gateway: {chosen.gateway.strategy if chosen.gateway else ''} "
+                 f"({chosen.name}) at http://{shown}:{bound_port} -> {settings.upstream}")
 
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the gateway stops
         # while the relevance scorer's model loads: on a terminal, the status pick shows
         run(settings, host, port, ready, loading=functools.partial(EncodingBar, loads=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import time
 from collections.abc import Collection, Mapping
@@ -146,6 +145,7 @@ def serve(
     from toolcat.cli import build
     from toolcat.cli.encoding import EncodingBar
     from toolcat.cli.output import note
+    from toolcat.cli.stopping import until_interrupted
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
     from toolcat.serve.stages import Stages
@@ -172,9 +172,9 @@ def serve(
     def tuned(cat: Catalog) -> Tuning | None:
         return build.resolver_tuning(tuning, cfg, cat, chosen)
 
-    # over stdio the catalog is read once the handshake is answered
-    served = None if address is None else opened()
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an HTTP server stops
+    with until_interrupted():  # Ctrl-C is how serve stops, from here on (exit 0)
+        # over stdio the catalog is read once the handshake is answered
+        served = None if address is None else opened()
         run(opened if served is None else served, chosen, http=address,
             allow_unsafe=allow_unsafe, log=log, call_timeout=call_timeout,
             overrides=overrides,

@@ -177,8 +177,9 @@ class Embedder:
     def device(self) -> str:
         """The torch device the model runs on (resolving `auto` imports torch)."""
         if self._device is None:
-            _prepare_environment()
-            self._device = resolve_device(self.requested)
+            with native.section():  # importing torch runs its C++: no exit cuts it short
+                _prepare_environment()
+                self._device = resolve_device(self.requested)
         return self._device
 
     @property
