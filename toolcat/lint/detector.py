@@ -238,6 +238,7 @@ CUES: dict[str, str] = {
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
               r"|suspended|waived|retired|rescinded|relaxed|disregard\w*|withdrawn|cancell?ed|removed"
+              r"|(?:do|does)(?: not|n't) apply"
               # "ignore" as a noun is a list of things a linter skips ("rules listed in
               # ignore", "the ignore file"), not guidance set aside
               r"|(?<!\bin )(?<!the )(?<!an )(?<!to )ignore\w*(?! (?:lists?|files?|patterns?))"
@@ -261,7 +262,10 @@ CUES: dict[str, str] = {
                r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
                r"|\b(?:run|execute|launch)\b[^.!?]{0,40}\b(?:script|helper|installer|binary"
-               r"|updater|bootstrap\w*)\b[^.!?]{0,20}\bfrom\b",
+               r"|updater|bootstrap\w*)\b[^.!?]{0,20}\bfrom\b"
+               # a package installed from a link runs its code: `pip install https://...`
+               r"|\b(?:pip3?|uv pip|pipx|npm|pnpm|yarn|bun|gem|cargo|go|composer) (?:install|add"
+               r"|i)\b[^.!?\n`]{0,40}(?:https?://|git\+)",
     "url": r"(?<!\]\()https?://|(?<![/\w.])www\.[a-z0-9-]+\.",
     # what a tool gives back, which an attack ranks above the person
     "tool_output": r"\b(?:(?:this|the|our) (?:tool|function|service|endpoint|server|api)(?:'s)?"
