@@ -44,6 +44,7 @@ from toolcat.search.actions import (
     groups_of,
     name_words,
     named,
+    verb_positions,
 )
 from toolcat.search.focus import PREPOSITIONS
 from toolcat.search.orders import verbs
@@ -109,12 +110,13 @@ def heads(tools: Sequence[Tool]) -> list[str | None]:
     words = name_words(tools)
     firsts = Counter((t.server, w[0]) for t, w in zip(tools, words, strict=True) if w)
     found: list[str | None] = []
-    for tool, head in zip(tools, words, strict=True):
+    for tool, head, verb_at in zip(tools, words, verb_positions(tools, words), strict=True):
         if tool.server not in acting or not head:
             found.append(None)
             continue
-        at = 1 if (len(head) > 1 and head[0] not in _ASKED
-                   and firsts[(tool.server, head[0])] >= PREFIX) else 0
+        at = verb_at if verb_at is not None else 1 if (
+            len(head) > 1 and head[0] not in _ASKED
+            and firsts[(tool.server, head[0])] >= PREFIX) else 0
         word = head[at]
         found.append(word if word.isalpha() and len(word) > 2 else None)
     return found
