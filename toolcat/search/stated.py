@@ -41,7 +41,8 @@ MAX_GROUP = 32  # siblings kept per object: memory and time bounded on hostile c
 
 class Stated:
     """Evidence taken from siblings whose verb the request does not state, when it states a
-    sibling's (see the module docstring)."""
+    sibling's (see the module docstring). A request's evidence is a few array operations
+    over the siblings of the groups its verb is in: no loop in Python over the catalog."""
 
     def __init__(self, tools: Sequence[Tool]) -> None:
         by_object: dict[tuple[str, frozenset[str]], list[tuple[int, str]]] = {}
@@ -50,16 +51,33 @@ class Stated:
                 found = by_object.setdefault((tool.server, action[1]), [])
                 if len(found) < MAX_GROUP:
                     found.append((i, action[0]))
-        self._groups: list[tuple[np.ndarray, list[str], frozenset[str]]] = []
-        self._by_verb: dict[str, list[int]] = {}  # a verb -> the groups it is in
+        self._verb_ids: dict[str, int] = {}
+        tool_of: list[int] = []  # per sibling: the tool, its group, its verb's id
+        group_of: list[int] = []
+        verb_of: list[int] = []
+        rows: dict[str, list[int]] = {}  # a verb -> the siblings of the groups it is in
+        by_word: dict[str, list[int]] = {}  # a word of an object -> the groups acting on it
+        groups = 0
         for (_, acted_on), members in by_object.items():
-            verbs_of = [verb for _, verb in members]
-            if len(set(verbs_of)) < 2:
+            verbs_here = {verb for _, verb in members}
+            if len(verbs_here) < 2:
                 continue
-            for verb in set(verbs_of):
-                self._by_verb.setdefault(verb, []).append(len(self._groups))
-            self._groups.append((np.array([i for i, _ in members], dtype=np.int64), verbs_of,
-                                 acted_on))
+            start = len(tool_of)
+            for i, verb in members:
+                tool_of.append(i)
+                group_of.append(groups)
+                verb_of.append(self._verb_ids.setdefault(verb, len(self._verb_ids)))
+            for verb in verbs_here:
+                rows.setdefault(verb, []).extend(range(start, len(tool_of)))
+            for word in acted_on:
+                by_word.setdefault(word, []).append(groups)
+            groups += 1
+        self._tool = np.array(tool_of, dtype=np.int64)
+        self._group = np.array(group_of, dtype=np.int64)
+        self._verb = np.array(verb_of, dtype=np.int64)
+        self._rows = {verb: np.array(found, dtype=np.int64) for verb, found in rows.items()}
+        self._by_word = {word: np.array(found, dtype=np.int64) for word, found in by_word.items()}
+        self._groups = groups
         self._size = len(tools)
 
     def stated(self, request: str) -> str | None:
@@ -67,7 +85,7 @@ class Stated:
         for verb in verbs(request):
             found = stem(verb.word)
             if groups_of(found) and verb.particle not in PARTICLES:
-                return found if found in self._by_verb else None
+                return found if found in self._rows else None
         return None
 
     def evidence(self, request: str, evidence: np.ndarray) -> np.ndarray:
@@ -80,17 +98,26 @@ class Stated:
         verb = self.stated(request)
         if verb is None:
             return found
-        ordered = {stem(v.word) for v in verbs(request)}
-        about = set(stems(request))
-        for group in self._by_verb[verb]:
-            members, verbs_of, acted_on = self._groups[group]
-            mine = np.array([v == verb for v in verbs_of])
-            others = np.array([v not in ordered for v in verbs_of])
-            top = float(evidence[members[mine]].max())
-            over = evidence[members] - (top - LEAD)
-            give = (others & (over > 0) & (evidence[members] - top <= REACH)
-                    & (evidence[members] >= LEAD))
-            found[members[give]] = np.minimum(found[members[give]], -over[give])
-            if give.any() and not about & acted_on:
-                found[members[mine]] = AGREEMENT
+        rows = self._rows[verb]
+        tool, group, verb_of = self._tool[rows], self._group[rows], self._verb[rows]
+        mine = verb_of == self._verb_ids[verb]
+        ordered = [self._verb_ids[v] for v in {stem(v.word) for v in verbs(request)}
+                   if v in self._verb_ids]
+        others = ~np.isin(verb_of, ordered)
+        scores = evidence[tool]
+        top = np.full(self._groups, -np.inf)
+        np.maximum.at(top, group[mine], scores[mine])
+        ahead = scores - top[group]
+        over = ahead + LEAD
+        give = others & (over > 0) & (ahead <= REACH) & (scores >= LEAD)
+        np.minimum.at(found, tool[give], -over[give])
+        gave = np.zeros(self._groups, dtype=bool)
+        gave[group[give]] = True
+        named_object = np.zeros(self._groups, dtype=bool)
+        for word in set(stems(request)):
+            said = self._by_word.get(word)
+            if said is not None:
+                named_object[said] = True
+        lifted = mine & gave[group] & ~named_object[group]
+        found[tool[lifted]] = AGREEMENT
         return found
