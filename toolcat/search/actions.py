@@ -22,9 +22,11 @@ are verbs:
 - the request's verb is its first word that is in the table, as written (base form: "remove",
   not "removed"): an order opens with its verb ("show me what changed" is about showing, and
   "who last changed each line" gives no order to change);
-- a tool's verb is the first word of its name, or the second after a prefix that three or
-  more tools of its server share (`kubectl_get`, `slack_post_message`), and only on a server
-  that names at least half of its tools by an action (`delete_branch`, `list_issues`). In
+- a tool's verb is the first word of its name, or the first verb of the table among the
+  MAX_PREFIX words after a first word that three or more tools of its server share
+  (`kubectl_get`, `slack_post_message`, `collections_items_create_item`,
+  `boond_candidates_delete`: `verb_positions`), and only on a server that names at least
+  half of its tools by an action (`delete_branch`, `list_issues`). In
   other catalogs a verb in a name is a topic (`find_agency`, `ProductSearch`): MetaTool lost
   0.004 hit@1 when every name counted.
 

@@ -27,9 +27,8 @@ class States:
     """The evidence BM25F gave a tool for a word the request says only as a state, taken
     back from the tools whose name acts with that word ("list the closed tickets" is not
     about `close_ticket`, "the shop is closed on Monday" not about `playwright_close`). A
-    name's verb is its first word, or its second after a prefix that PREFIX or more tools of
-    its server share (`playwright_close`), as `toolcat.search.actions` reads it, on any
-    server, and only a verb of its action table: a state is what such an action leaves
+    name's verb is where `toolcat.search.actions.verb_positions` finds it (`playwright_close`),
+    on any server, and only a verb of its action table: a state is what such an action leaves
     ("closed", "deleted", "running"), while "the projected population" or "interest
     compounded monthly" name what `population_projections` and `compound_interest` compute."""
 

@@ -18,7 +18,8 @@ Both sides are read narrowly, as the table reads them:
   table leaves the request to the table, unless a particle makes it another verb ("get rid
   of"). A server's name is not a verb ("asana").
 - a catalog's verbs are the words its names open with (or the second, after a prefix three or
-  more tools of a server share), on servers that name at least half of their tools by an
+  more tools of a server share; where `toolcat.search.actions.verb_positions` finds a verb of
+  the table, that word), on servers that name at least half of their tools by an
   action of the table (`toolcat.search.actions.named`); a verb the request says itself earns
   what BM25F gave it, as in the table.
 
