@@ -157,6 +157,7 @@ class HybridScorer:
         self.formats = Formats(self.tools, lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
+        self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
 
     @property
@@ -607,26 +608,33 @@ class HybridScorer:
     def _phrased(self, request: str, index: int) -> float:
         """The evidence `index` gets for the action of the request's verb phrase (see
         `whole_evidence`), 0 when none."""
-        lexical, cosines = self._parts_of([request])
-        if cosines is None:
+        if self._semantic is None:
             return 0.0
-        fitting = lexical[0] + LAMBDA * cosines[0]
-        return float(self.collocations.evidence(request, fitting, self.semantic.embedder,
-                                                self.verbs)[index])
+        return float(self.collocations.evidence(request, self._fitting(request),
+                                                self.semantic.embedder, self.verbs)[index])
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
         `whole_evidence`), 0 when none."""
-        lexical, cosines = self._parts_of([request])
-        fitting = lexical[0] if cosines is None else lexical[0] + LAMBDA * cosines[0]
-        return float(self.siblings.evidence(request, fitting)[index])
+        return float(self.siblings.evidence(request, self._fitting(request))[index])
 
     def _given_way(self, request: str, index: int) -> float:
         """The evidence `index` gives up to a sibling whose verb `request` states (see
         `whole_evidence`), 0 when none."""
+        return float(self.stated.evidence(request, self._fitting(request))[index])
+
+    def _fitting(self, request: str) -> np.ndarray:
+        """Every tool's evidence for `request` read whole at the default semantic weight, as
+        the siblings' parts read it (see `whole_evidence`), kept for the next call: explain
+        asks for one tool at a time."""
+        key = (request, self._semantic is not None)
+        last = self._last_fitting  # read once: serve's threads may replace it
+        if last is not None and last[0] == key:
+            return last[1]
         lexical, cosines = self._parts_of([request])
         fitting = lexical[0] if cosines is None else lexical[0] + LAMBDA * cosines[0]
-        return float(self.stated.evidence(request, fitting)[index])
+        self._last_fitting = (key, fitting)
+        return fitting
 
 
 class ServerNames:
