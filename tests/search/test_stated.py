@@ -73,3 +73,11 @@ def test_the_verb_stated_puts_its_sibling_first() -> None:
                  "merge !42 now that the pipeline passed", limit=3)
     assert found[0].tool.name == "merge_merge_request"
     assert "the request's verb is a sibling's acting on the same" in found[1].reason
+
+
+def test_a_sibling_with_a_synonym_of_the_stated_verb_is_no_other_action():
+    mail = tools("mail", "send_email", "reply_to_email", "delete_email")
+    evidence = np.array([6.5, 7.5, 7.0])
+    found = Stated(mail).evidence("send a message to the team", evidence).round(6).tolist()
+    # reply, of the send group, keeps its lead; delete gives way, and no word names the e-mail
+    assert found == [AGREEMENT, 0.0, -(0.5 + LEAD)]

@@ -9,18 +9,19 @@ the object's words, which the siblings share, outweigh it. The action table's na
 (`toolcat.search.actions`) is too little where the model prefers another sibling by a tenth of
 a cosine.
 
-When the request's verb (the first word that stands as an order's verb and is one of the
-action table's, `toolcat.search.orders`) is the verb of a tool's name, a sibling of the same
-server acting on the same object (the same words after the verb) with another verb that the
-request gives no order to do is put LEAD under the best of the tools with the stated verb,
-when it was ahead of it by at most REACH: between siblings, the stated verb decides. A sibling
-far ahead keeps its lead (the request's words and the model both prefer it), and a verb the
-request says only as a state or after "without" ("without merging") is not ordered; a sibling
-with less than LEAD of evidence, which does not fit, has nothing to give. Where a
-sibling gave way and no word of the request names the object, the tools with the stated verb
-get the action table's AGREEMENT, which the table gives a verb said as the name says it only
-with a word of its object: the siblings that fit say what the request acts on ("#231"), and
-without it a tool of another server that fits as little came first.
+When the request's verb (the first word that stands as an order's verb and is one of the action
+table's, `toolcat.search.orders`) is the verb of a tool's name, a sibling of the same server
+acting on the same object (the same words after the verb) with a verb of another action (in
+none of the table's groups of the stated verb: "reply" is no other action than "send") that the
+request gives no order to do is put LEAD under the best of the tools with the stated verb, when
+it was ahead of it by at most REACH: between siblings, the stated verb decides. A sibling far
+ahead keeps its lead (the request's words and the model both prefer it), and a verb the request
+says only as a state or after "without" ("without merging") is not ordered; a sibling with less
+than LEAD of evidence, which does not fit, has nothing to give. Where a sibling gave way and no
+word of the request names the object, the tools with the stated verb get the action table's
+AGREEMENT, which the table gives a verb said as the name says it only with a word of its
+object: the siblings that fit say what the request acts on ("#231"), and without it a tool of
+another server that fits as little came first.
 """
 
 from __future__ import annotations
@@ -101,9 +102,11 @@ class Stated:
         rows = self._rows[verb]
         tool, group, verb_of = self._tool[rows], self._group[rows], self._verb[rows]
         mine = verb_of == self._verb_ids[verb]
-        ordered = [self._verb_ids[v] for v in {stem(v.word) for v in verbs(request)}
-                   if v in self._verb_ids]
-        others = ~np.isin(verb_of, ordered)
+        # siblings of another action: not a verb the request orders, nor one of the stated
+        # verb's groups ("reply" is no other action than "send")
+        alike = {stem(v.word) for v in verbs(request)} | {
+            v for v in self._verb_ids if groups_of(v) & groups_of(verb)}
+        others = ~np.isin(verb_of, [self._verb_ids[v] for v in alike if v in self._verb_ids])
         scores = evidence[tool]
         top = np.full(self._groups, -np.inf)
         np.maximum.at(top, group[mine], scores[mine])
