@@ -1,7 +1,10 @@
 """Action agreement: a request's verb and the verb a tool's name opens with
-(toolcat.search.actions). Model-free: the evidence is read before any embedding."""
+(toolcat.search.actions). Model-free: the evidence is read before any embedding; the tests
+marked semantic rank with the real model."""
 
 from __future__ import annotations
+
+import pytest
 
 from toolcat.model import Tool
 from toolcat.search.actions import AGREEMENT, Actions, asked
@@ -75,3 +78,46 @@ def test_the_names_read_are_read_again_when_the_tools_change_in_place():
     assert [found[0] if found else None for found in named(catalog)] == ["delet", "list"]
     catalog[0] = Tool(name="create_branch", description="x", server="s")
     assert [found[0] if found else None for found in named(catalog)] == ["creat", "list"]
+
+
+def test_a_verb_after_a_longer_prefix_or_at_the_end_of_the_name_is_its_action():
+    # `boond_candidates_delete`, `collections_items_create_item`: the verb stands after the
+    # server's first word and what it acts on; none of these servers' names opens with one
+    crm = tools("crm", "crm_candidates_search", "crm_candidates_get", "crm_candidates_delete",
+                "crm_candidates_information", "crm_orders_delete", "crm_orders_search")
+    assert agreeing(crm, "remove candidate 4412, a duplicate") == ["crm_candidates_delete",
+                                                                  "crm_orders_delete"]
+    assert agreeing(crm, "delete candidate 4412") == ["crm_candidates_delete"]
+    cms = tools("cms", "collections_items_create_item", "collections_items_update_items",
+                "collections_items_list_items", "collections_list", "site_publish")
+    assert agreeing(cms, "add a blog post to the site") == ["collections_items_create_item"]
+
+
+def test_a_name_whose_verb_comes_late_without_a_shared_first_word_has_none():
+    # `text_to_speech`-like names: a word of the table deep in a name of its own is a topic
+    audio = tools("audio", "text_to_speech", "voice_clone_delete", "speech_to_text")
+    assert agreeing(audio, "remove the cloned voice") == []
+
+
+ORDERS = [Tool(name=f"crm_orders_{verb}", server="crm", description=text) for verb, text in (
+    ("search", "Search the orders by client, date or status."),
+    ("get", "Get one order with its lines and amounts."),
+    ("create", "Create an order for a client."),
+    ("update", "Update an order's lines, dates or amounts."),
+    ("delete", "Delete an order."),
+    ("information", "An order's information sheet: its client, project and amounts."))]
+
+
+@pytest.mark.semantic
+@pytest.mark.parametrize(("request_", "expected"), [
+    ("the client cancelled order 7781, remove it", "crm_orders_delete"),
+    ("erase order 7781 from the books", "crm_orders_delete"),
+    ("add an order for Decathlon: 3 days of consulting", "crm_orders_create"),
+])
+def test_names_that_end_with_their_verb_get_the_action_asked_for(request_: str,
+                                                                expected: str) -> None:
+    from toolcat.search import build_scorer, rank
+
+    found = rank(build_scorer("hybrid", ORDERS), request_, limit=1)
+    assert found[0].tool.name == expected
+    assert "its name's action is the one asked for" in found[0].reason

@@ -22,9 +22,11 @@ are verbs:
 - the request's verb is its first word that is in the table, as written (base form: "remove",
   not "removed"): an order opens with its verb ("show me what changed" is about showing, and
   "who last changed each line" gives no order to change);
-- a tool's verb is the first word of its name, or the second after a prefix that three or
-  more tools of its server share (`kubectl_get`, `slack_post_message`), and only on a server
-  that names at least half of its tools by an action (`delete_branch`, `list_issues`). In
+- a tool's verb is the first word of its name, or the first verb of the table among the
+  MAX_PREFIX words after a first word that three or more tools of its server share
+  (`kubectl_get`, `slack_post_message`, `collections_items_create_item`,
+  `boond_candidates_delete`: `verb_positions`), and only on a server that names at least
+  half of its tools by an action (`delete_branch`, `list_issues`). In
   other catalogs a verb in a name is a topic (`find_agency`, `ProductSearch`): MetaTool lost
   0.004 hit@1 when every name counted.
 
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 # few hundred tools, times its saturation); 1.5 and 2 measured in docs/ranking.md.
 AGREEMENT = 1.0
 PREFIX = 3  # tools of one server that share a first name word, making it a prefix
+MAX_PREFIX = 3  # words after a shared first word among which a name's verb may stand
 SHARE = 0.5  # of a server's tools named by an action, for its names' actions to count
 
 ACTIONS: dict[str, tuple[str, ...]] = {
@@ -135,25 +138,41 @@ def named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
     return list(found)
 
 
-def _named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
-    heads = name_words(tools)
+def verb_positions(tools: Sequence[Tool], heads: Sequence[Sequence[str]] | None = None
+                   ) -> list[int | None]:
+    """For each tool, where its name's verb of ACTIONS stands among its words (`name_words`):
+    the first word, or the first verb of ACTIONS among the MAX_PREFIX words after a first word
+    that PREFIX or more tools of its server share (`kubectl_get`,
+    `collections_items_create_item`, `boond_candidates_delete`); None when there is none."""
+    heads = name_words(tools) if heads is None else heads
     firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
     stemmed: dict[str, str] = {}
 
-    def stem_of(word: str) -> str:
+    def verb(word: str) -> bool:
         if word not in stemmed:
             stemmed[word] = stem(word)
-        return stemmed[word]
+        return stemmed[word] in _NAMED
 
-    found: list[tuple[str, frozenset[str]] | None] = []
+    found: list[int | None] = []
     for tool, head in zip(tools, heads, strict=True):
-        at = 0 if head and stem_of(head[0]) in _NAMED else None
-        if at is None and len(head) > 1 and firsts[(tool.server, head[0])] >= PREFIX \
-                and stem_of(head[1]) in _NAMED:
-            at = 1
+        if not head or verb(head[0]):
+            found.append(0 if head else None)
+            continue
+        shared = firsts[(tool.server, head[0])] >= PREFIX
+        found.append(next((k for k in range(1, min(len(head), MAX_PREFIX + 1))
+                           if verb(head[k])), None) if shared else None)
+    return found
+
+
+def _named(tools: Sequence[Tool]) -> list[tuple[str, frozenset[str]] | None]:
+    heads = name_words(tools)
+    found: list[tuple[str, frozenset[str]] | None] = []
+    for head, at in zip(heads, verb_positions(tools, heads), strict=True):
+        # what it acts on: the words after the verb, and those of a longer prefix after its
+        # first word (`boond_candidates_delete` deletes candidates)
         found.append(None if at is None else (
-            stem_of(head[at]),
-            frozenset(stem_of(w) for w in head[at + 1:] if w not in STOPWORDS)))
+            stem(head[at]),
+            frozenset(stem(w) for w in [*head[1:at], *head[at + 1:]] if w not in STOPWORDS)))
     size = Counter(t.server for t in tools)
     acting = Counter(t.server for t, v in zip(tools, found, strict=True) if v)
     return [v if acting[t.server] >= SHARE * size[t.server] else None

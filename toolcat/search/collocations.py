@@ -38,7 +38,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import AGREEMENT, PREFIX, asked, groups_of, name_words, named
+from toolcat.search.actions import (
+    AGREEMENT,
+    PREFIX,
+    asked,
+    groups_of,
+    name_words,
+    named,
+    verb_positions,
+)
 from toolcat.search.focus import CLAUSE_WORDS, PREPOSITIONS
 from toolcat.search.orders import NO_VERB, verbs
 from toolcat.search.text import stem
@@ -102,12 +110,14 @@ class Collocations:
         acting = {t.server for t, found in zip(tools, named(tools), strict=True) if found}
         # each tool's action phrase (its name from its verb on) and its object's stems
         self._phrases: list[tuple[str, str, frozenset[str]] | None] = []
-        for tool, found in zip(tools, words, strict=True):
+        for tool, found, verb_at in zip(tools, words, verb_positions(tools, words),
+                                        strict=True):
             if tool.server not in acting or not found:
                 self._phrases.append(None)
                 continue
-            at = 1 if (len(found) > 1 and not groups_of(stem(found[0]))
-                       and firsts[(tool.server, found[0])] >= PREFIX) else 0
+            at = verb_at if verb_at is not None else 1 if (
+                len(found) > 1 and not groups_of(stem(found[0]))
+                and firsts[(tool.server, found[0])] >= PREFIX) else 0
             kept = [w for w in found[at:]
                     if w.isalpha() and not (w[0] == "v" and w[1:].isdigit())]
             self._phrases.append(

@@ -19,19 +19,21 @@ Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 A last one breaks near-ties between siblings of one server: a tool whose name adds words the
 request never says to a sibling's that fits about as well loses half a nat
-(`toolcat.search.siblings`). The cosine of an order is read in part from its head alone,
-without the phrases that say where or about what, and a tool whose name acts on a word an
-order says only in such a phrase loses a nat (`toolcat.search.focus`). A request that asks
-for many of what a tool's name acts on gives a nat to the names that act on many and takes
-one from those that act on one (`toolcat.search.number`). A tool whose parameters take the
-kinds of value a request names (an e-mail address, a range in A1 notation, an identifier whose
-prefix a parameter describes) gains up to a few nats (`toolcat.search.values`). A request is
-read also without what it is about ("find my note about the kubernetes migration" -> "find my
-note"), and a server it names only there is no evidence (`toolcat.search.topic`). A question
-that gives no order takes a nat from the tools whose name does more than look
-(`toolcat.search.looking`), a verb the table lacks is read with its object among siblings
-that fit alike (`toolcat.search.collocations`), and one that is a noun the catalog's names
-create or send ("snapshot ct 201") gives them the action's nat (`toolcat.search.denominal`).
+(`toolcat.search.siblings`), and a sibling acting on the same object as a tool whose verb the
+request states gives way to it (`toolcat.search.stated`). The cosine of an order is read in
+part from its head alone, without the phrases that say where or about what, and a tool whose
+name acts on a word an order says only in such a phrase loses a nat (`toolcat.search.focus`). A
+request that asks for many of what a tool's name acts on gives a nat to the names that act on
+many and takes one from those that act on one (`toolcat.search.number`). A tool whose
+parameters take the kinds of value a request names (an e-mail address, a range in A1 notation,
+an identifier whose prefix a parameter describes) gains up to a few nats
+(`toolcat.search.values`). A request is read also without what it is about ("find my note about
+the kubernetes migration" -> "find my note"), and a server it names only there is no evidence
+(`toolcat.search.topic`). A question that gives no order takes a nat from the tools whose name
+does more than look (`toolcat.search.looking`), a verb the table lacks is read with its object
+among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
+catalog's names create or send ("snapshot ct 201") gives them the action's nat
+(`toolcat.search.denominal`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -70,6 +72,7 @@ from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's we
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
+from toolcat.search.stated import Stated
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.states import States
 from toolcat.search.text import split_name, stems
@@ -140,6 +143,7 @@ class HybridScorer:
         self.servers = ServerNames(self.tools, lexical)
         self.actions = Actions(self.tools)
         self.siblings = Siblings(self.tools)
+        self.stated = Stated(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.denominal = Denominal(self.tools)
         self.centres = Centres(self.tools)
@@ -153,6 +157,7 @@ class HybridScorer:
         self.formats = Formats(self.tools, lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
+        self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
 
     @property
@@ -233,7 +238,7 @@ class HybridScorer:
         # whether a narrower sibling fits about as well is read at the default weight, so a
         # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
         fitting = lexical if cosine is None else lexical + LAMBDA * cosine
-        narrower = np.array([self.siblings.evidence(q, row)
+        narrower = np.array([self.siblings.evidence(q, row) + self.stated.evidence(q, row)
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + self.weight * cosine
@@ -583,6 +588,12 @@ class HybridScorer:
                       f"{verb_phrase[0] if verb_phrase else part!r} says, by the model "
                       f"({phrased:.1f})")
             details = {**details, "phrase_evidence": phrased}
+        given = self._given_way(part, index)
+        if given:
+            reason = (f"{reason}; the request's verb is " + (
+                "its name's, and a sibling's acting on the same fit ahead" if given > 0 else
+                "a sibling's acting on the same, not its name's") + f" ({given:+.1f})")
+            details = {**details, "stated_verb_evidence": round(given, 6)}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -604,19 +615,33 @@ class HybridScorer:
     def _phrased(self, request: str, index: int) -> float:
         """The evidence `index` gets for the action of the request's verb phrase (see
         `whole_evidence`), 0 when none."""
-        lexical, cosines = self._parts_of([request])
-        if cosines is None:
+        if self._semantic is None:
             return 0.0
-        fitting = lexical[0] + LAMBDA * cosines[0]
-        return float(self.collocations.evidence(request, fitting, self.semantic.embedder,
-                                                self.verbs)[index])
+        return float(self.collocations.evidence(request, self._fitting(request),
+                                                self.semantic.embedder, self.verbs)[index])
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
         `whole_evidence`), 0 when none."""
+        return float(self.siblings.evidence(request, self._fitting(request))[index])
+
+    def _given_way(self, request: str, index: int) -> float:
+        """The evidence `index` gives up to a sibling whose verb `request` states (see
+        `whole_evidence`), 0 when none."""
+        return float(self.stated.evidence(request, self._fitting(request))[index])
+
+    def _fitting(self, request: str) -> np.ndarray:
+        """Every tool's evidence for `request` read whole at the default semantic weight, as
+        the siblings' parts read it (see `whole_evidence`), kept for the next call: explain
+        asks for one tool at a time."""
+        key = (request, self._semantic is not None)
+        last = self._last_fitting  # read once: serve's threads may replace it
+        if last is not None and last[0] == key:
+            return last[1]
         lexical, cosines = self._parts_of([request])
         fitting = lexical[0] if cosines is None else lexical[0] + LAMBDA * cosines[0]
-        return float(self.siblings.evidence(request, fitting)[index])
+        self._last_fitting = (key, fitting)
+        return fitting
 
 
 class ServerNames:

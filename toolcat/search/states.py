@@ -12,13 +12,12 @@ tool: a list tool whose description names the state ("status: open or closed") k
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import PREFIX, groups_of, name_words
+from toolcat.search.actions import name_words, verb_positions
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.orders import states, verbs
 from toolcat.search.text import stem
@@ -28,21 +27,16 @@ class States:
     """The evidence BM25F gave a tool for a word the request says only as a state, taken
     back from the tools whose name acts with that word ("list the closed tickets" is not
     about `close_ticket`, "the shop is closed on Monday" not about `playwright_close`). A
-    name's verb is its first word, or its second after a prefix that PREFIX or more tools of
-    its server share (`playwright_close`), as `toolcat.search.actions` reads it, on any
-    server, and only a verb of its action table: a state is what such an action leaves
+    name's verb is where `toolcat.search.actions.verb_positions` finds it (`playwright_close`),
+    on any server, and only a verb of its action table: a state is what such an action leaves
     ("closed", "deleted", "running"), while "the projected population" or "interest
     compounded monthly" name what `population_projections` and `compound_interest` compute."""
 
     def __init__(self, tools: Sequence[Tool], lexical: BM25Scorer) -> None:
         heads = name_words(tools)
-        firsts = Counter((t.server, h[0]) for t, h in zip(tools, heads, strict=True) if h)
         by_verb: dict[str, list[int]] = {}
-        for i, (tool, head) in enumerate(zip(tools, heads, strict=True)):
-            if not head:
-                continue
-            at = 1 if len(head) > 1 and firsts[(tool.server, head[0])] >= PREFIX else 0
-            if groups_of(stem(head[at])):
+        for i, (head, at) in enumerate(zip(heads, verb_positions(tools, heads), strict=True)):
+            if at is not None:
                 by_verb.setdefault(stem(head[at]), []).append(i)
         self._by_verb = {verb: np.array(found, dtype=np.int64)
                          for verb, found in by_verb.items()}

@@ -18,7 +18,8 @@ Both sides are read narrowly, as the table reads them:
   table leaves the request to the table, unless a particle makes it another verb ("get rid
   of"). A server's name is not a verb ("asana").
 - a catalog's verbs are the words its names open with (or the second, after a prefix three or
-  more tools of a server share), on servers that name at least half of their tools by an
+  more tools of a server share; where `toolcat.search.actions.verb_positions` finds a verb of
+  the table, that word), on servers that name at least half of their tools by an
   action of the table (`toolcat.search.actions.named`); a verb the request says itself earns
   what BM25F gave it, as in the table.
 
@@ -44,6 +45,7 @@ from toolcat.search.actions import (
     groups_of,
     name_words,
     named,
+    verb_positions,
 )
 from toolcat.search.focus import PREPOSITIONS
 from toolcat.search.orders import verbs
@@ -109,12 +111,13 @@ def heads(tools: Sequence[Tool]) -> list[str | None]:
     words = name_words(tools)
     firsts = Counter((t.server, w[0]) for t, w in zip(tools, words, strict=True) if w)
     found: list[str | None] = []
-    for tool, head in zip(tools, words, strict=True):
+    for tool, head, verb_at in zip(tools, words, verb_positions(tools, words), strict=True):
         if tool.server not in acting or not head:
             found.append(None)
             continue
-        at = 1 if (len(head) > 1 and head[0] not in _ASKED
-                   and firsts[(tool.server, head[0])] >= PREFIX) else 0
+        at = verb_at if verb_at is not None else 1 if (
+            len(head) > 1 and head[0] not in _ASKED
+            and firsts[(tool.server, head[0])] >= PREFIX) else 0
         word = head[at]
         found.append(word if word.isalpha() and len(word) > 2 else None)
     return found
