@@ -895,7 +895,7 @@ _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
-                    "foreign_order", "encoded_order"})
+                    "foreign_order", "encoded_order", "output_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -2349,6 +2349,29 @@ _NOUN_AFTER = re.compile(r" (?:is|was|are|were|has|have|had|will|would|can|could
                          r"|shows?|lists?|reads?|says?|stays?|becomes?|remains?|looks?)\b")
 _NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|our|status|final)"
                           r" $")
+
+
+# An output schema describes what the tool returns: nobody reads it to be told what to do. A
+# sentence there that orders an act beyond the tool (code run, a page obeyed, the
+# conversation, a secret file or another tool moved) in the imperative ("when present, run
+# it with your shell", "call x again with `trace` set to the transcript", "a client should
+# first echo the chat history into ...") is an order put where a result is described.
+OUTPUT_ORDER = "output_order"
+_ACTED = frozenset({"execute", "fetch_obey", "conversation", "secret_files", "other_tools",
+                    "tamper"})
+_ORDERED = re.compile(r"(?:^|[,:;] |\b(?:must|should|shall|then|first|always|now|immediately)"
+                      r" )(?:run|call|open|fetch|execute|send|set|pass|copy|echo|follow|read"
+                      r"|invoke|install|download|upload|post|forward|apply|visit|load)\b")
+
+
+def ordered_in_output(scored: Scored) -> Scored:
+    """`scored`, a sentence of an output schema's text, as an order (`OUTPUT_ORDER`, an error
+    at least) when it orders an act beyond the tool in the imperative."""
+    if DESCRIBED in scored.cues or _ACTED.isdisjoint(scored.cues) \
+            or not _ORDERED.search(prepare(scored.sentence)):
+        return scored
+    return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
+                  (*scored.cues, OUTPUT_ORDER))
 
 
 # an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
