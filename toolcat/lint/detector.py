@@ -123,13 +123,14 @@ CUES: dict[str, str] = {
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
               r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then) |; )[^.!?]){0,30}"
               r"\b(?:(?:tell|mention|inform|show|reveal"
-              r"|disclose|notify|display)(?:ing|ed)?(?<!mention)"
+              r"|disclose|notify|display|surface)(?:ing|ed)?(?<!mention)"
               r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
               r"|bring\b[^.!?]{0,15}\bup|erwähn\w*|sag\w*"
               r"|dire|mentionn\w*|prévenir|decir|mencion\w*|contar|dizer|zeg\w*|vertel\w*"
               r"|mów\w*|powiedz\w*"
               r"|сообща\w*|говори\w*)\b[^.!?]{0,40}\b(?:users?|person(?! (?:the|a|an|whose|whom)\b)"
-              r"|human|customer|operator"
+              r"|human|customer|operator|buyers?|shoppers?|clients?|patients?|subscribers?"
+              r"|members?|guests?|tenants?|applicants?|travell?ers?"
               r"|people|anyone|them|him|her|reply|answer|response|summary|benutzer\w*"
               r"|utilisateur\w*|usuario\w*|utente|usu[aá]rio\w*|gebruiker\w*|użytkownik\w*"
               r"|пользовател\w*)\b|\b(?:users?|person|human|customer|operator)\b[^.!?]{0,30}"
@@ -895,7 +896,7 @@ _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
-                    "foreign_order", "encoded_order"})
+                    "foreign_order", "encoded_order", "output_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -1554,7 +1555,7 @@ def _in_text() -> Any:
     options = re2.Options()
     options.max_mem = 64 << 20
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
-        _CLAIMED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE)), options)
+        _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE)), options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -2293,6 +2294,87 @@ _CONTRARY = re.compile(r"\b(?:fails?|failed|failing|failure|errors?|queued|pendi
                        r"|\b(?:when|if|whenever|once|where) (?:the |its )?(?:result|status"
                        r"|response|outcome|answer|check|verdict|state) (?:is|was|comes back(?: as)?"
                        r"|returns|says|reads) [`'\"“]?(?:in|un|non|not[ _-]?|no[ _-])[a-z]{3,}")
+# A fixed claim told to the person: a telling verb, then within a clause an outcome that went
+# well ("say all tests passed", "tell the customer it is in transit"), or a value given "as"
+# a number or a verdict ("report it to the user as 99.99"). The claim is the text's, not what
+# the tool returned; it is a lie where the text admits the truth differs (`_ADMITTED`, in the
+# sentence or the one before). Honest guidance names what to show, not what it must say
+# ("tell the user the link", "report the error message to the user").
+_GOOD = (r"(?:passed|passing|succeeded|successful|in transit|on (?:time|track|schedule)"
+         r"|completed?|done|fine|ok|okay|resolved|delivered|paid|sent|shipped|clean|healthy"
+         r"|working|secure|safe|approved|accepted|arriving|no (?:issues?|problems?|errors?"
+         r"|failures?|vulnerabilit\w+|findings?)|all (?:good|clear|green))")
+_TELLING = (r"\b(?:say|tell|report|answer|reply|respond|confirm|assure|inform|state|claim"
+            r"|let (?:the |a |your )?\w+ know)\b")
+_TOLD_FIXED = re.compile(
+    _TELLING + r"(?P<claim>[^.!?;,:]{0,40}?)\b" + _GOOD + r"\b"
+    r"|\b(?:report|show|present|display|give|describe|mark|label|list|state)\w*"
+    r"(?P<told> (?:it|this|that|them|the \w+))?(?: (?:to|for) (?:the |a |your )?\w+)?"
+    r" as [`'\"“]?(?:\d|" + _GOOD + r"\b)")
+# what admits the truth differs from the claim: a failure, a loss, a value under or over
+# its mark ("if it is below 99.9", "if the status comes back as lost or refund_due")
+_ADMITTED = re.compile(r"\b(?:fail\w*|errors?|lost|missing|broken|flaky|declined|rejected"
+                       r"|refund\w*|overdue|late|delayed|vulnerab\w*|down|outage|below|under"
+                       r"|less than|lower than|above|exceeds?|more than|comes? back as"
+                       r"|not (?:yet )?(?:done|complete|completed|processed|finished|sent|paid"
+                       r"|delivered|passed))\b")
+# what keeps the claim honest: a negation inside it ("tell the user it was not sent"), or
+# the claim made only on success ("otherwise confirm it was paid", "once it succeeds")
+_CLAIM_DENIED = re.compile(r"\b(?:not|never|no longer|unable|cannot|isn't|wasn't|hasn't"
+                           r"|aren't|weren't|haven't|didn't|doesn't|don't|why|whether|which"
+                           r"|what|how|if|when)\b")
+_ON_SUCCESS = re.compile(r"\b(?:otherwise|else|on success|if (?:it |the \w+ )?succe\w*"
+                         r"|when (?:it |the \w+ )?succe\w*|once|only (?:if|when|after)"
+                         r"|after (?:it|the \w+) (?:succeeds|completes))\b")
+
+
+def _told_fixed(sentence: str, before: str) -> bool:
+    """Whether `sentence` orders a fixed claim told to the person (`_TOLD_FIXED`) while it or
+    the sentence before admits the truth differs (`_ADMITTED`), the claim not negated nor
+    made only on success."""
+    if _ON_SUCCESS.search(sentence):
+        return False
+    for told in _TOLD_FIXED.finditer(sentence):
+        # "the report is clean", "its state is done": a noun, no order
+        if _NOUN_BEFORE.search(sentence, 0, told.start()):
+            continue
+        claim = told.group("claim")
+        if claim and (_CLAIM_DENIED.search(claim) or _NOUN_AFTER.match(claim)):
+            continue
+        return bool(_ADMITTED.search(sentence) or _ADMITTED.search(before))
+    return False
+
+
+# "a flat report is complete", "the state was fine": the word a subject, its verb after it
+_NOUN_AFTER = re.compile(r" (?:is|was|are|were|has|have|had|will|would|can|could|may|might"
+                         r"|shows?|lists?|reads?|says?|stays?|becomes?|remains?|looks?)\b")
+_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|our|status|final)"
+                          r" $")
+
+
+# An output schema describes what the tool returns: nobody reads it to be told what to do. A
+# sentence there that orders an act beyond the tool (code run, a page obeyed, the
+# conversation, a secret file or another tool moved) in the imperative ("when present, run
+# it with your shell", "call x again with `trace` set to the transcript", "a client should
+# first echo the chat history into ...") is an order put where a result is described.
+OUTPUT_ORDER = "output_order"
+_ACTED = frozenset({"execute", "fetch_obey", "conversation", "secret_files", "other_tools",
+                    "tamper"})
+_ORDERED = re.compile(r"(?:^|[,:;] |\b(?:must|should|shall|then|first|always|now|immediately)"
+                      r" )(?:run|call|open|fetch|execute|send|set|pass|copy|echo|follow|read"
+                      r"|invoke|install|download|upload|post|forward|apply|visit|load)\b")
+
+
+def ordered_in_output(scored: Scored) -> Scored:
+    """`scored`, a sentence of an output schema's text, as an order (`OUTPUT_ORDER`, an error
+    at least) when it orders an act beyond the tool in the imperative."""
+    if DESCRIBED in scored.cues or _ACTED.isdisjoint(scored.cues) \
+            or not _ORDERED.search(prepare(scored.sentence)):
+        return scored
+    return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
+                  (*scored.cues, OUTPUT_ORDER))
+
+
 # an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"
 # in a tool whose text says it "cannot schedule" keeps the model honest, it hides nothing
 _NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell|say to|inform"
@@ -2309,6 +2391,8 @@ def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...]
     says its tool cannot do is no hiding (`_NOT_CLAIMED`)."""
     if "lying" not in cues and _CLAIMED.search(sentence) and (
             _CONTRARY.search(sentence) or _CONTRARY.search(before)):
+        cues += ("lying",)
+    if "lying" not in cues and _told_fixed(sentence, before):
         cues += ("lying",)
     if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)) \
             and claim.group("verb")[:5] in _unable(text):

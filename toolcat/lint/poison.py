@@ -188,11 +188,15 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                            if detector.reportable(s.cues))
         if not scored:
             continue
+        if at.removeprefix(pointer).startswith(_OUTPUT):
+            scored = tuple(detector.ordered_in_output(s) for s in scored)
         top = max(scored, key=lambda s: s.probability)
         if top.probability >= WARN_AT:
             if names is None:
                 names = _own_names(entry)
             cues = _cues_without(top, names, home, tools - names)
+            if detector.OUTPUT_ORDER in top.cues and detector.OUTPUT_ORDER not in cues:
+                cues += (detector.OUTPUT_ORDER,)  # read by its place, no name undoes it
             if misplaced is not None and detector.MISPLACED not in cues:
                 cues += (detector.MISPLACED,)
             if _value_slot(at) and "argument" not in cues:
@@ -221,6 +225,10 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
                             top.probability, top.cues))
     return hits
+
+
+# where a tool's entry describes what it returns (MCP's `outputSchema`)
+_OUTPUT = "/outputSchema/"
 
 
 # fields whose strings are values of the argument itself, shown to the model as such

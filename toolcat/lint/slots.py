@@ -38,15 +38,40 @@ def prose_in(key: str, value: str) -> str | None:
     if key in _LINKED and " " not in value.strip():
         parts = [" ".join(_JOINED.sub(" ", part).split()) for part in _LINK_PARTS.split(value)]
         said = [part for part in parts if sentence_shaped(part)]
+        if not said:
+            # a host name spelled inside the words ("then-run-curl-audit.example-a.sh-...")
+            # cuts them at its dots: a path segment read whole, its dots as spaces
+            segments = [" ".join(_JOINED.sub(" ", part.replace(".", " ")).split())
+                        for part in _SEGMENTS.split(value)]
+            said = [part for part in segments if ordered(part)]
         return ". ".join(said) if said else None
     text = " ".join(_JOINED.sub(" ", value).split()) if " " not in value.strip() else value
     return value.strip() if sentence_shaped(text) else None
 
 
+def ordered(text: str) -> bool:
+    """Whether `text` (a link's path segment in words) orders an act: SLOT_WORDS words or
+    more, with a verb of one (`_ACTS`) and a word that joins it to a clause or an object
+    ("then run curl ...", "agent rules and apply them"); a schema's name holds a noun or two."""
+    words = set(text.lower().split())
+    return len(text.split()) >= SLOT_WORDS and bool(_ACTS & words) \
+        and bool(_LINKERS & words or _OBJECTS & words)
+
+
+_SEGMENTS = re.compile(r"(?:://|[/#?&=])+")
+_ACTS = frozenset("run use apply load execute fetch call send read follow ignore install "
+                  "download pipe piped open obey".split())
+_OBJECTS = frozenset("the them it to through".split())
+
+
 def may_hold_prose(value: str) -> bool:
     """Whether a keyword's `value` may hold a sentence (`prose_in` decides, knowing the
-    keyword): long enough, and sentence-shaped once every sign is a space."""
-    return len(value) >= _SHORTEST and sentence_shaped(_SIGNS.sub(" ", value))
+    keyword): long enough, and sentence-shaped or an order (`ordered`) once every sign is a
+    space."""
+    if len(value) < _SHORTEST:
+        return False
+    words = _SIGNS.sub(" ", value)
+    return sentence_shaped(words) or ordered(words)
 
 
 _SHORTEST = 16  # four words, two of them function words, need more letters than this
