@@ -16,6 +16,11 @@ The statement's own words are left out of the request's lexical evidence
 (`without_statements`): they are identifiers, values handed to the tool, and matched the tools
 that share them (`list_jobs` for `{job="api"}`); the embedding still reads the whole request.
 
+Other pasted input has a kind the same way (KINDS): source code, read by its calls, gives
+PASTED nats to the tools that take code (a parameter `code` or `script`, a language of code
+named); a stack trace, read by its frames or its qualified exception, to the tools whose
+description names stack traces or crashes. SPL is among the languages.
+
 Patterns are anchored on the keywords' order and bounded in length, so a request is read in
 linear time; ordinary prose does not match ("select the rows from the sheet" has no FROM
 after a column list, "match the colours" no parenthesis).
@@ -158,7 +163,8 @@ class Statements:
 
     def evidence(self, request: str) -> np.ndarray:
         """STATED nats for each tool that takes a statement in a language `request` holds
-        one of (0 for the others; all 0 when the catalog has no such tool)."""
+        one of, PASTED for each that takes the code or reads the trace it pastes (0 for the
+        others; all 0 when the catalog has no such tool)."""
         found = np.zeros(self.size)
         if not self.takes:
             return found
@@ -184,7 +190,7 @@ class Statements:
 
 
 def _takes(tool: Tool, words: tuple[str, ...]) -> bool:
-    names = re.compile(r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])", re.IGNORECASE)
+    names = _words(words)
     parameters = dict(_parameters(tool.parameters))
     if any(names.search(key) or names.search(text) for key, text in parameters.items()):
         return True
