@@ -570,8 +570,7 @@ class HybridScorer:
             details = {**details, "number_evidence": number}
         stated = float(self.statements.evidence(part)[index])
         if stated:
-            reason = (f"{reason}; it takes a statement in the language of the one the request "
-                      f"holds ({stated:.1f})")
+            reason = f"{reason}; {self.statements.said(part, index)} ({stated:.1f})"
             details = {**details, "statement_evidence": stated}
         valued, said = self.values.explained(part, index)
         if valued:
