@@ -68,28 +68,41 @@ def test_a_request_that_shares_no_word_with_the_catalog_has_a_margin_of_its_own(
     assert older.margins(texts, [True, False, True]).tolist() == [0.32, 0.32, 0.07]
 
 
-def test_a_tampered_small_talk_margin_is_not_used(tmp_path, monkeypatch):
-    """The small-talk fit is data too: a wordless margin past the bound and it is not used."""
+def refused_when_tampered(tmp_path, monkeypatch, kind: str, load, changes) -> dict:
+    """Each of `changes` written over the shipped `kind` file makes `load` refuse it; the file
+    as shipped is taken again. Returns the shipped file's arrays."""
     import numpy as np
 
     from toolcat.search import abstain
     from toolcat.search.embeddings import load_embedder
 
     ident = load_embedder().ident  # the identity alone: no model is loaded
-    with np.load(abstain.shipped_path("abstain", ident), allow_pickle=False) as stored:
+    with np.load(abstain.shipped_path(kind, ident), allow_pickle=False) as stored:
         good = {key: stored[key] for key in stored.files}
-    assert "wordless_margin" in good
     monkeypatch.setattr(abstain, "MODELS", tmp_path)
-    path = abstain.shipped_path("abstain", ident)
-    for change in ({"wordless_margin": np.float32(abstain.MAX_MARGIN + 1)},
-                   {"wordless_margin": np.float32(-0.5)}):
+    path = abstain.shipped_path(kind, ident)
+    for change in changes(good):
         np.savez(path, **{**good, **change})
-        abstain.shipped.cache_clear()
-        assert abstain.shipped(ident) is None, change
+        load.cache_clear()
+        assert load(ident) is None, change
     np.savez(path, **good)
-    abstain.shipped.cache_clear()
-    assert abstain.shipped(ident) is not None
-    abstain.shipped.cache_clear()
+    load.cache_clear()
+    assert load(ident) is not None
+    load.cache_clear()
+    return good
+
+
+def test_a_tampered_small_talk_margin_is_not_used(tmp_path, monkeypatch):
+    """The small-talk fit is data too: a wordless margin past the bound and it is not used."""
+    import numpy as np
+
+    from toolcat.search import abstain
+
+    good = refused_when_tampered(
+        tmp_path, monkeypatch, "abstain", abstain.shipped,
+        lambda good: ({"wordless_margin": np.float32(abstain.MAX_MARGIN + 1)},
+                      {"wordless_margin": np.float32(-0.5)}))
+    assert "wordless_margin" in good
 
 
 TOMORROW = pytest.mark.xfail(
@@ -197,22 +210,12 @@ def test_a_tampered_off_catalog_model_is_not_used(tmp_path, monkeypatch):
     import numpy as np
 
     from toolcat.search import abstain
-    from toolcat.search.embeddings import load_embedder
 
-    ident = load_embedder().ident  # the identity alone: no model is loaded
-    with np.load(abstain.shipped_path("offcatalog", ident), allow_pickle=False) as stored:
-        good = {key: stored[key] for key in stored.files}
-    monkeypatch.setattr(abstain, "MODELS", tmp_path)
-    path = abstain.shipped_path("offcatalog", ident)
-    for change in ({"weights": good["weights"] * 1e6}, {"features": np.array(["best"])},
-                   {"model": np.array("another-model")}, {"threshold": np.float64("nan")}):
-        np.savez(path, **{**good, **change})
-        abstain.shipped_off_catalog.cache_clear()
-        assert abstain.shipped_off_catalog(ident) is None, change
-    np.savez(path, **good)
-    abstain.shipped_off_catalog.cache_clear()
-    assert abstain.shipped_off_catalog(ident) is not None
-    abstain.shipped_off_catalog.cache_clear()
+    refused_when_tampered(
+        tmp_path, monkeypatch, "offcatalog", abstain.shipped_off_catalog,
+        lambda good: ({"weights": good["weights"] * 1e6}, {"features": np.array(["best"])},
+                      {"model": np.array("another-model")},
+                      {"threshold": np.float64("nan")}))
 
 
 def test_the_fits_are_kept_per_model(tmp_path, monkeypatch):
