@@ -452,6 +452,10 @@ def main() -> None:
                         "against the other halves named (train/real_pairs.py; among "
                         f"{' '.join(FITTED)}; default: none, the public sets alone, as "
                         "shipped: docs/search.md, abstain7)")
+    parser.add_argument("--study", action="store_true",
+                        help="print what the real-server halves' requests do to the "
+                        "off-catalog model, fitted in several ways, on halves the fits never "
+                        "saw, and fit nothing (train/missing_service_study.py)")
     args = parser.parse_args()
     from toolcat.catalog.load import load_catalog
     from toolcat.config.paths import demo_catalog
@@ -519,6 +523,11 @@ def main() -> None:
             if rows:
                 own, away = labeled(s, rows, pool, broad, catalogs, embedder, rng)
                 split[side][s.name] = (own, away, small_talk(decision, own))
+    if args.study:
+        from missing_service_study import study
+
+        study(split["train"], model, decision, catalogs, embedder)
+        return
     real = tuple(args.real)
     if any(h not in FITTED for h in real):
         parser.error(f"--real: the halves fitted on are among {' '.join(FITTED)}")
