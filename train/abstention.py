@@ -526,7 +526,7 @@ def main() -> None:
     if args.study:
         from missing_service_study import study
 
-        study(split["train"], model, decision, catalogs, embedder)
+        study(split["train"], split["test"], model, decision, catalogs, embedder)
         return
     real = tuple(args.real)
     if any(h not in FITTED for h in real):

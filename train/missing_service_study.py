@@ -47,14 +47,20 @@ def weighted(base: Any, sets: dict[str, tuple[list[Example], list[Example]]]) ->
 
 
 def measured(label: str, off: Any, decision: Any,
-             choose: dict[str, tuple[list[Example], list[Example]]]) -> None:
+             choose: dict[str, tuple[list[Example], list[Example]]],
+             test: dict[str, Any]) -> None:
+    """Print what `off` turns away on the chosen-on halves, and of the public sets' held-out
+    requests that need a tool (both parts together, against their own catalog)."""
     parts = []
     for name, (own, away) in choose.items():
         lost = (off.score(matrix(off, own)) > off.threshold) & ~small_talk(decision, own)
         caught = float(np.mean(off.score(matrix(off, away)) > off.threshold))
         parts.append(f"{name}: needed turned away {int(lost.sum())} of {len(own)}, "
                      f"pairs {caught:.0%} of {len(away)}")
-    print(f"{label} (threshold {off.threshold:.3f}): " + "; ".join(parts), flush=True)
+    public = [f"{name} {np.mean(small | (off.score(matrix(off, own)) > off.threshold)):.1%}"
+              for name, (own, _, small) in test.items()]
+    print(f"{label} (threshold {off.threshold:.3f}): " + "; ".join(parts)
+          + "; public held-out needed turned away " + ", ".join(public), flush=True)
 
 
 def unmentioned_feature(catalogs: Catalogs, examples: list[Example]) -> np.ndarray:
@@ -98,8 +104,8 @@ def tenth_feature(model: Any, catalogs: Catalogs,
               f"{np.mean(seen[yc == 1] > bar):.1%}", flush=True)
 
 
-def study(train: dict[str, Any], model: Any, decision: Any, catalogs: Catalogs,
-          embedder: Any) -> None:
+def study(train: dict[str, Any], test: dict[str, Any], model: Any, decision: Any,
+          catalogs: Catalogs, embedder: Any) -> None:
     """Print what each way of fitting the real material does on the CHOSEN_ON halves."""
     fitted = real_material(FITTED, catalogs, embedder, np.random.default_rng(39))
     every = real_material(CHOSEN_ON + FITTED, catalogs, embedder, np.random.default_rng(40))
@@ -107,16 +113,16 @@ def study(train: dict[str, Any], model: Any, decision: Any, catalogs: Catalogs,
     assert set(CHOSEN_ON + FITTED) <= set(ALLOWED)
     base = replace(model, cover=COVER)
     off, _, _ = fit(base, train)
-    measured("the public sets alone", off, decision, choose)
+    measured("the public sets alone", off, decision, choose, test)
     sets = {**train, **{k: (own, away, small_talk(decision, own))
                         for k, (own, away) in fitted.items()}}
     off, _, _ = fit(base, sets)
-    measured("each fitted half a set of its own", off, decision, choose)
+    measured("each fitted half a set of its own", off, decision, choose, test)
     own_all = [e for own, _ in fitted.values() for e in own]
     away_all = [e for _, away in fitted.values() for e in away]
     off, _, _ = fit(base, {**train, "real": (own_all, away_all,
                                              small_talk(decision, own_all))})
-    measured("the fitted halves one set", off, decision, choose)
+    measured("the fitted halves one set", off, decision, choose, test)
     public = [(own, small) for own, _, small in train.values()]
     halves = [(own, small_talk(decision, own)) for own, _ in fitted.values()]
     shaped = weighted(base, {**{k: (own, away) for k, (own, away, _) in train.items()},
@@ -124,7 +130,7 @@ def study(train: dict[str, Any], model: Any, decision: Any, catalogs: Catalogs,
     measured("their weight, threshold by the public sets and the halves pooled",
              replace(shaped, threshold=threshold(
                  shaped, [*public, (own_all, small_talk(decision, own_all))])),
-             decision, choose)
+             decision, choose, test)
     measured("their weight, threshold by the public sets and each half, no shift",
-             replace(shaped, threshold=threshold(shaped, public + halves)), decision, choose)
+             replace(shaped, threshold=threshold(shaped, public + halves)), decision, choose, test)
     tenth_feature(model, catalogs, fitted, choose)
