@@ -34,14 +34,21 @@ against its own set's catalog, alone and with broad tools added (BROAD: the publ
 searches, scrapers, command runners, automations; needs a tool), and against three catalogs of
 other sets (or other domains of Seal-Tools, the other RestBench service; a bundle of several; a
 part with broad tools added) that have no tool within a cosine of NEAR_DUPLICATE of the tools
-it needs (cannot serve it). Its threshold is the least under which both parts together turn
-away at most 0.5% of each set's training requests, as above, raised by the shift that the
-model fitted without each set needs to keep 99.5% of it. It is measured on the held-out
-requests, ToolAlpaca's evaluation set, BFCL's irrelevance requests and the chit-chat phrases,
-never fitted on, as toolcat decides: a request turned away that quotes a value is kept when
-the model keeps it without it (toolcat.search.abstain.second_look). `--model NAME` fits both
-parts for another embedding model, `--write` puts
-them where toolcat reads that model's (toolcat.search.abstain.shipped_path).
+it needs (cannot serve it). `--real HALF...` (among dev, fresh..fresh6) adds requests for a
+missing service in users' own words: each named real-server half's requests against its own
+catalog (needs a tool) and against up to OTHERS catalogs of the other halves named none of
+whose servers offers the product or service it needs (train/real_pairs.py: by the servers'
+names and the labeled tools' servers, never by a score), each half a set of its own below.
+Not in the shipped fit: with them the features catch fewer of the public sets' requests
+against other catalogs and no more of the real ones (docs/search.md, abstain7). Its
+threshold is the least under which both parts together turn away at most 0.5% of each set's
+training requests, as above, raised by the shift that the model fitted without each set needs
+to keep 99.5% of it. It is measured on the held-out requests, ToolAlpaca's evaluation set,
+BFCL's irrelevance requests and the chit-chat phrases, never fitted on, as toolcat decides:
+a request turned away that quotes a value is kept when the model keeps it without it
+(toolcat.search.abstain.second_look).
+`--model NAME` fits both parts for another embedding model, `--write` puts them where toolcat
+reads that model's (toolcat.search.abstain.shipped_path).
 
     nice -n 10 python train/abstention.py --write --report train/results-abstention.json
     nice -n 10 python train/abstention.py --model minilm-tools --write  # another model's fits
@@ -62,6 +69,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from real_pairs import DATA, FITTED, catalog_servers, missing_in, needed_servers
 from tool_model import BENCHDATA, CONVERTED, MEASURED_ONLY, ROOT, TRAINED, LabeledSet, load_set
 
 KEPT = 0.995  # of each set's training requests that need a tool: 0.5%, so that sets unlike
@@ -318,6 +326,34 @@ def labeled(data: LabeledSet, rows: list[int], pool: list[Catalog], broad: Catal
     return own, away
 
 
+def real_material(halves: tuple[str, ...], catalogs: Catalogs, embedder: Any,
+                  rng: np.random.Generator) -> dict[str, tuple[list[Example], list[Example]]]:
+    """The real-server halves' requests (train/real_pairs.py), per half: each against its own
+    half's catalog (needs a tool) and against OTHERS catalogs of the other `halves` none of
+    whose servers offers what it needs (a request for a missing service, in a user's words)."""
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search.semantic import tool_vectors
+
+    built = {}
+    for half in halves:
+        tools = list(load_catalog(str(DATA / f"{half}-catalog.json")).tools)
+        built[half] = (Catalog(f"real:{half}", tools, tool_vectors(tools, embedder)[0],
+                               frozenset({f"real:{half}"})), catalog_servers(half))
+    found = {}
+    for half in halves:
+        asked = needed_servers(half)
+        texts = [q for q, _ in asked]
+        queries = embedder.encode(texts)
+        own = catalogs.examples(built[half][0], texts, queries)
+        away: list[Example] = []
+        for j, (_, servers) in enumerate(asked):
+            others = [h for h in halves if h != half and missing_in(servers, built[h][1])]
+            for k in rng.permutation(len(others))[:OTHERS].tolist():
+                away += catalogs.examples(built[others[k]][0], [texts[j]], queries[j:j + 1])
+        found[f"real:{half}"] = (own, away)
+    return found
+
+
 def matrix(model: Any, examples: list[Example]) -> np.ndarray:
     from toolcat.search.abstain import features
 
@@ -410,6 +446,16 @@ def main() -> None:
                         help="write the fits where toolcat reads them for the model "
                         "(toolcat/search/models/zero-shot-{abstain,offcatalog}.<model>.npz)")
     parser.add_argument("--report", type=Path)
+    parser.add_argument("--real", nargs="*", default=[], metavar="HALF",
+                        help="real-server halves whose requests are fitted on too, each "
+                        "against its own catalog and, as a request for a missing service, "
+                        "against the other halves named (train/real_pairs.py; among "
+                        f"{' '.join(FITTED)}; default: none, the public sets alone, as "
+                        "shipped: docs/search.md, abstain7)")
+    parser.add_argument("--study", action="store_true",
+                        help="print what the real-server halves' requests do to the "
+                        "off-catalog model, fitted in several ways, on halves the fits never "
+                        "saw, and fit nothing (train/missing_service_study.py)")
     args = parser.parse_args()
     from toolcat.catalog.load import load_catalog
     from toolcat.config.paths import demo_catalog
@@ -477,6 +523,19 @@ def main() -> None:
             if rows:
                 own, away = labeled(s, rows, pool, broad, catalogs, embedder, rng)
                 split[side][s.name] = (own, away, small_talk(decision, own))
+    if args.study:
+        from missing_service_study import study
+
+        study(split["train"], split["test"], model, decision, catalogs, embedder)
+        return
+    real = tuple(args.real)
+    if any(h not in FITTED for h in real):
+        parser.error(f"--real: the halves fitted on are among {' '.join(FITTED)}")
+    for name, (own, away) in real_material(real, catalogs, embedder,
+                                                   np.random.default_rng(39)).items():
+        split["train"][name] = (own, away, small_talk(decision, own))
+        print(f"{name}: {len(own)} needed, {len(away)} against halves without its service",
+              flush=True)
     chosen: dict[float, tuple[float, Any, dict[str, float], float]] = {}
     for cover in COVERS:
         off, bars, shift = fit(replace(model, cover=cover), split["train"])
@@ -508,8 +567,10 @@ def main() -> None:
         for name, (own, away, small) in split[side].items():
             first = small | (off.score(matrix(off, own)) > threshold)
             gone = small | catalogs.away(off, own, embedder)
-            half = len(own) // 2  # against its own catalog, then with broad tools added
-            share, widened = float(np.mean(gone[:half])), float(np.mean(gone[half:]))
+            # against its own catalog, then with broad tools added (a real half: its own alone)
+            half = len(own) if name.startswith("real:") else len(own) // 2
+            share = float(np.mean(gone[:half]))
+            widened = float(np.mean(gone[half:])) if half < len(own) else share
             across = float(np.mean(catalogs.away(off, away, embedder)))
             report["needed_turned_away"][f"{name} {side}"] = round(share, 4)
             report["needed_turned_away"][f"{name} {side}, broad tools added"] = round(

@@ -12,8 +12,9 @@ retrained models/minilm-tools.npz): one command, in the order they depend on eac
 Each writes its report under train/ (results-fusion-midpoint.json,
 results-abstention-<model>.json, results-word-thresholds.json). The first two fit on training
 data only: the public sets' training tools and toolcat's built-in small talk, no real-server
-half; the third reads the real-server halves no measurement reports on (dev, fresh..fresh6,
-fresh9, fresh10), never heldout, fresh7 or fresh8. About 20 to 30 minutes on 2 shared cores.
+half (train/abstention.py --real adds some, not shipped: docs/search.md, abstain7); the third
+reads the real-server halves no measurement reports on (dev, fresh..fresh6, fresh9, fresh10),
+never heldout, fresh7 or fresh8. About 20 to 30 minutes on 2 shared cores.
 
     nice -n 10 python train/refit.py --model minilm-tools
 """

@@ -317,3 +317,24 @@ def test_a_short_request_in_chinese_is_left_to_the_floor(run, shared_cache):
     asked = json.loads(run("pick", "-c", market, "苹果股价", "--json").stdout)
     assert "zero-shot" not in asked["message"], asked["message"]
     assert asked["picks"] or "none scored at least 0.05" in asked["message"]
+
+
+def test_real_requests_for_a_service_a_real_catalog_lacks_get_no_tool_with_the_reason(
+        run, shared_cache):
+    """dev's requests for a service none of its servers offers (pizza, flights, Spotify,
+    a taxi...), written before any score: `pick` shows no tool for at least 10 of the 12 and
+    says why, the kind of service no tool is about or the words nothing mentions
+    (docs/search.md: "what's my heart rate been this week?" and "set an alarm for 6:30
+    tomorrow morning" are let through)."""
+    rows = [json.loads(line) for line in
+            (REAL / "dev-offcatalog.jsonl").read_text(encoding="utf-8").splitlines()][8:]
+    away = {}
+    for row in rows:
+        found = json.loads(run("pick", "-c", str(REAL / "dev-catalog.json"), row["query"],
+                               "--allow-unsafe", "--json").stdout)
+        if not found["picks"]:
+            away[row["query"]] = found["message"]
+    assert len(rows) == 12 and len(away) >= 10, sorted(away)
+    assert all(m.startswith("no tool fits: ") and "zero-shot" in m for m in away.values()), away
+    assert "no tool of this catalog is about food delivery" in \
+        away["order me a large pepperoni pizza"]
