@@ -39,6 +39,7 @@ from toolcat.search.text import (
     cjk,
     example_values,
     identifier_names,
+    other_script,
     own_description,
     parameter_texts,
     raw_words,
@@ -131,10 +132,11 @@ class BM25Index:
                 servers[tool.server] = [vocabulary.setdefault(SERVER + s, len(vocabulary))
                                         for s in stems(split_name(tool.server))]
             fields.append(servers[tool.server])
-        # pairs of CJK letters (text.words) do not count towards a field's length: a request
-        # without them is weighed exactly as before they were read (counted half, as about a
-        # word each, they moved English requests' near-ties on fresh9: docs/ranking.md)
-        pairs_of = {t for term, t in vocabulary.items() if cjk(term)}
+        # pairs of CJK letters and words of other scripts than Latin (text.words) do not count
+        # towards a field's length: a request without them is weighed exactly as before they
+        # were read (CJK pairs counted half, as about a word each, moved English requests'
+        # near-ties on fresh9: docs/ranking.md)
+        pairs_of = {t for term, t in vocabulary.items() if cjk(term) or other_script(term)}
         tokens = array("i")
         counts = array("l")
         lengths = array("d")

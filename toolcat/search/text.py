@@ -30,8 +30,15 @@ def _spaced(match: re.Match[str]) -> str:
 
 # Chinese, Japanese and Korean text has no spaces between its words: a run of their letters
 # is one "word" here and is read as its overlapping pairs of letters (`_bigrams`), as Lucene's
-# CJK analyzer does, so "报错日志" meets "日志" in a tool's description
-_WORD = re.compile(rf"[A-Za-z0-9]+|[{cjk_letters.LETTERS}]+")
+# CJK analyzer does, so "报错日志" meets "日志" in a tool's description. A run of the letters
+# of another script than Latin (Cyrillic, Greek, Arabic, Hebrew, Devanagari...) is a word, so
+# "останови кампанию" meets a Russian description; Latin text is read as before.
+_OTHER_LETTERS = (rf"[^\W\d_A-Za-z\u00aa\u00b5\u00ba\u00c0-\u02ff\u1e00-\u1eff"
+                  rf"{cjk_letters.LETTERS}{cjk_letters.JAMO}]")
+# Brahmic scripts and Tibetan write a word's vowels as marks, which are not letters to `\w`
+_MARKED = "\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f"
+_OTHER_RUN = re.compile(rf"{_OTHER_LETTERS}|[{_MARKED}]")
+_WORD = re.compile(rf"[A-Za-z0-9]+|[{cjk_letters.LETTERS}]+|(?:{_OTHER_LETTERS}|[{_MARKED}])+")
 _CJK_RUN = re.compile(rf"[{cjk_letters.LETTERS}]")
 
 STOPWORDS = frozenset((
@@ -94,6 +101,11 @@ def cjk(term: str) -> bool:
     return _CJK_RUN.match(term) is not None
 
 
+def other_script(term: str) -> bool:
+    """Whether `term` is a word of a script other than Latin and CJK (`words`)."""
+    return _OTHER_RUN.match(term) is not None
+
+
 # the letters of one CJK run read as pairs: Chinese text breaks its runs with punctuation
 # (，。), and a stranger's run of a million letters must not become a million kept pairs
 MAX_RUN = 1000
@@ -118,8 +130,21 @@ def word_stems(raw: str) -> tuple[str, ...]:
     found = _stems.get(raw)
     if found is None:
         kept = _kept[raw] if raw in _parts else _split(raw)[1]
-        found = _stems[raw] = tuple(_stemmer().stemWords(kept)) if kept else ()
+        stemmer = _stemmer(_SCRIPT_LANGUAGES.get(_script(raw), "english"))
+        found = _stems[raw] = tuple(stemmer.stemWords(kept)) if kept else ()
     return found
+
+
+# the Snowball stemmer of a script's main language, where PyStemmer has one: a word of
+# another script is stemmed as it (Ukrainian as Russian: the same on both sides of a match)
+_SCRIPT_LANGUAGES = {"cyrillic": "russian", "greek": "greek", "arabic": "arabic"}
+_SCRIPTS = ((0x0370, 0x03FF, "greek"), (0x0400, 0x052F, "cyrillic"), (0x0600, 0x06FF, "arabic"))
+
+
+def _script(raw: str) -> str:
+    """The script of a word by its first letter: `greek`, `cyrillic`, `arabic` or ``."""
+    first = ord(raw[0])
+    return next((name for low, high, name in _SCRIPTS if low <= first <= high), "")
 
 
 def whole_words(text: str) -> list[str]:
@@ -207,11 +232,11 @@ class _Stemmer(Protocol):
     def stemWords(self, words: Sequence[str]) -> list[str]: ...
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> _Stemmer:
+@lru_cache(maxsize=4)
+def _stemmer(language: str = "english") -> _Stemmer:
     import Stemmer  # PyStemmer: the Snowball stemmers in C
 
-    stemmer: _Stemmer = Stemmer.Stemmer("english")
+    stemmer: _Stemmer = Stemmer.Stemmer(language)
     return stemmer
 
 
