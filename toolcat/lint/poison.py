@@ -363,9 +363,7 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
     values = _listed_values(top.sentence)
     if not found and not siblings and not values:
         return top.cues
-    for name in found:
-        sentence = sentence.replace(name, " ")
-    for name in values:
+    for name in (*found, *values):
         sentence = sentence.replace(name, " ")
     for name in siblings:
         sentence = re.sub(rf"(?<![\w.]){re.escape(name)}\b", " another tool ", sentence)

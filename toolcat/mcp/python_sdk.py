@@ -23,7 +23,7 @@ _MISFIT = re.compile(
     r"|ModuleNotFoundError: No module named 'mcp\.\w{1,100}(?:\.\w{1,100}){0,5}'")
 _PINNED = re.compile(r"mcp\s*<\s*2")  # the SDK's own message that already says how to pin it
 MAX_TEXT = 1 << 18  # characters of stderr looked at
-_DIST = re.compile(r"mcp-(\d{1,9})\.(\d{1,9})[\w.+-]{0,40}\.dist-info")
+_DIST = re.compile(r"mcp-(\d{1,9}\.\d{1,9}[\w.+-]{0,40})\.dist-info")
 
 
 def sdk_hint(spec: ServerSpec, stderr: str) -> str:
@@ -64,5 +64,5 @@ def installed_version(command: str) -> str | None:
         for dist in sorted(site.glob("mcp-*.dist-info")):
             match = _DIST.fullmatch(dist.name)
             if match:
-                return dist.name[len("mcp-"):-len(".dist-info")]
+                return match.group(1)
     return None
