@@ -240,6 +240,26 @@ def test_an_http_only_server_started_as_a_command_is_told_to_be_given_by_its_url
             "address as `url:` in the config") in said, said
 
 
+def test_a_server_serving_http_by_default_is_told_to_use_its_stdio_transport(run):
+    # FastMCP 4 servers default to HTTP and say so on stderr inside a framed, coloured banner
+    result = run("import", "mcp", "--timeout", "4", "--", *BROKEN, "httpbanner")
+    assert result.exit_code == 2
+    said = result.stderr.strip()
+    assert len(said.splitlines()) == 1, said
+    assert ("it looks like a server that speaks MCP over HTTP only ('http://0.0.0.0:18085/mcp'):"
+            " start it on its own and give its address as `url:` in the config, or start it "
+            "with its stdio transport if it has one") in said, said
+    assert "its stderr says: FastMCP 4.2.3 | 🖥 Server: broken, 1.0 | INFO Starting" in said, said
+    assert "\x1b" not in said and "╭" not in said and "│" not in said
+
+
+def test_a_banner_that_ends_saying_what_to_do_is_quoted_to_its_last_line(run):
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "setup")
+    assert result.exit_code == 2
+    assert ("it wrote 4 messages that are not JSON-RPC, the first: 'broken-setup v1.0', the "
+            "last: 'Installation not complete. Run: broken-setup-install'") in result.stderr
+
+
 def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
     # 3 s: half of it for the answer, time for a Python server to start on a busy machine
     result = run("import", "mcp", "--timeout", "3", "--", *BROKEN, "garbage")

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
-from toolcat.mcp.stderr import meaningful_lines
+from toolcat.mcp.stderr import meaningful_lines, plain
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -132,6 +132,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     except ImportError:
         raise MissingExtraError("importing from MCP servers", "mcp") from None
 
+    from toolcat.mcp.wire import StderrTail
+
     quiet_sdk_logging()
     seen = _Garbage()
     end = time.monotonic() + timeout if deadline is None else deadline
@@ -168,7 +170,10 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            raise ServerError(problem + seen.detail()
+            # a server that never answered may be serving HTTP: its stderr may say where
+            heard = errlog.lines() if isinstance(cause, TimeoutError) and isinstance(
+                errlog, StderrTail) else ()
+            raise ServerError(problem + seen.detail(heard)
                               + start_failure_detail(errlog, spec, cause)) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
@@ -328,37 +333,56 @@ _ENDPOINT = re.compile(r"/(?:mcp|sse)\b", re.IGNORECASE)
 
 
 class _Garbage:
-    """Remembers what the server wrote on stdout that was not a JSON-RPC message, and the
-    first line of it that says where the server listens over HTTP (one naming its /mcp or
-    /sse endpoint preferred)."""
+    """Remembers what the server wrote on stdout that was not a JSON-RPC message (its first
+    and last lines: a banner's last line often says what to do), and the first line of it
+    that says where the server listens over HTTP (one naming its /mcp or /sse endpoint
+    preferred)."""
 
     def __init__(self) -> None:
         self.count = 0
         self.first: str | None = None
+        self.last: str | None = None
         self.listens: str | None = None
 
     async def handle(self, message: Any) -> None:
         if not isinstance(message, Exception):
             return
         self.count += 1
+        line = _raw_input(message)
+        self.last = _offending_input(line)
         if self.first is None:
-            self.first = _offending_input(message)
-        if self.listens is None or not _ENDPOINT.search(self.listens):
-            line = _raw_input(message)
-            if isinstance(line, str) and _LISTENS.search(line) and (
-                    self.listens is None or _ENDPOINT.search(line)):
-                self.listens = line
+            self.first = self.last
+        if isinstance(line, str):
+            self.listens = _listening(self.listens, line)
 
-    def detail(self) -> str:
+    def detail(self, stderr_lines: Sequence[str] = ()) -> str:
+        """What the message adds: what the server wrote on stdout, and, when it or
+        `stderr_lines` say where it listens, that it speaks MCP over HTTP only."""
+        listens = self.listens
+        for line in stderr_lines:
+            listens = _listening(listens, plain(line))
+        http = ("; it looks like a server that speaks MCP over HTTP only "
+                f"({_short(repr(listens))}): start it on its own and give its address "
+                "as `url:` in the config, or start it with its stdio transport if it has one "
+                "(often a `--transport stdio` option or an `MCP_TRANSPORT=stdio` setting)"
+                if listens else "")
         if not self.count:
-            return ""
+            return http
         what = "a message that is not" if self.count == 1 else (
             f"{self.count} messages that are not")
         sample = f", the first: {self.first}" if self.first else ""
-        http = ("; it looks like a server that speaks MCP over HTTP only "
-                f"({_short(repr(self.listens))}): start it on its own and give its address "
-                "as `url:` in the config" if self.listens else "")
+        if self.count > 1 and self.last and self.last != self.first:
+            sample += f", the last: {self.last}"
         return f"; it wrote {what} JSON-RPC{sample}{http}"
+
+
+def _listening(found: str | None, line: str) -> str | None:
+    """`line` if it says where the server listens over HTTP and `found` does not name an
+    endpoint, else `found`."""
+    if (found is None or not _ENDPOINT.search(found)) and _LISTENS.search(line) and (
+            found is None or _ENDPOINT.search(line)):
+        return line
+    return found
 
 
 def _raw_input(exc: Exception) -> Any:
@@ -375,8 +399,9 @@ def _raw_input(exc: Exception) -> Any:
     return value
 
 
-def _offending_input(exc: Exception) -> str | None:
-    value = _raw_input(exc)
+def _offending_input(value: Any) -> str | None:
+    if isinstance(value, str):
+        value = plain(value)
     return _short(repr(value)) if value is not None else None
 
 

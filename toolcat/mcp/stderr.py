@@ -17,6 +17,10 @@ _NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d
                     r"[{}\[\]]$)")
 # the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
 _STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
+# a terminal's colour and cursor codes, and a banner's frame and logo (box drawing and block
+# elements, as FastMCP and rich draw them): neither says anything in a one-line message
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_FRAME = re.compile(r"^[\s\u2500-\u259f]+|[\s\u2500-\u259f]+$")
 _FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not set|missing|"
                       r"denied|not found|no such|invalid|required|refused|unknown|unable",
                       re.IGNORECASE)
@@ -24,13 +28,19 @@ _FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not 
 
 def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
     """The first `count` lines of `lines` that best say what went wrong (see above)."""
-    kept = [_readable(line.strip()) for line in lines]
+    kept = [_readable(plain(line)) for line in lines]
     kept = [line for line in kept if line and not _NOISE.match(line)]
     for chosen in ([i for i, line in enumerate(kept) if _STATEMENT.match(line)],
                    [i for i, line in enumerate(kept) if _FAILURE.search(line)]):
         if chosen:
             return _with_what_follows(kept, chosen)[:count]
     return kept[:count]
+
+
+def plain(line: str) -> str:
+    """`line` without colour codes and without the frame drawn around it: a line that is all
+    frame or logo is empty."""
+    return _FRAME.sub("", _ANSI.sub("", line))
 
 
 def _with_what_follows(kept: list[str], chosen: list[int]) -> list[str]:

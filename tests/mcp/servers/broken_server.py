@@ -28,6 +28,9 @@
     signin     lists one tool, then never answers resources/list: it waits for a sign-in in a
                browser, as a Google Drive server does
     banner     prints a banner on stdout first, then works (lists one tool)
+    httpbanner an MCP server over HTTP by default, as FastMCP's: draws a framed, coloured
+               banner on stderr, says there where it listens, and never reads stdin
+    setup      prints a banner on stdout whose last line says the step to take, and exits 1
     fileref    lists a tool whose inputSchema has a `$ref` to a file on the client's machine
 
 With --pid-file, the server writes its process id (and its child's, for `hang`) there, one per
@@ -56,6 +59,17 @@ Error: Cannot find module '/app/dist/index.js'
 }
 
 Node.js v20.11.0
+"""
+HTTP_BANNER = """
+\x1b[2m╭──────────────────────────────────╮\x1b[0m
+│                                  │
+│   ▄▀▀ ▄▀█ █▀▀ ▀█▀ █▀▄▀█ █▀▀ █▀█  │
+│          FastMCP 4.2.3           │
+│      🖥  Server: broken, 1.0      │
+╰──────────────────────────────────╯
+\x1b[34mINFO\x1b[0m     Starting MCP server 'broken' with transport 'http' on
+                             http://0.0.0.0:18085/mcp
+INFO:     Uvicorn running on http://0.0.0.0:18085 (Press CTRL+C to quit)
 """
 SERVICES = ", ".join(f"service-{n:02}" for n in range(20))
 JSONLOG_ERROR = f"Failed to register tools: unsupported service: acount, supported are: {SERVICES}"
@@ -159,7 +173,14 @@ def main() -> None:
                      "[Server] Health endpoint available at http://localhost:18080/healthcheck",
                      "[Server] MCP endpoint available at http://localhost:18080/mcp"):
             print(said, flush=True)
-    if mode in ("hang", "httponly"):
+    if mode == "httpbanner":
+        sys.stderr.write(HTTP_BANNER)
+        sys.stderr.flush()
+    if mode == "setup":
+        print("  broken-setup v1.0\n\n  12 tools\n  To complete installation:", flush=True)
+        print("  Installation not complete. Run: broken-setup-install", flush=True)
+        sys.exit(1)
+    if mode in ("hang", "httponly", "httpbanner"):
         time.sleep(600)
     if mode == "banner":
         print("Banner Server v1 listening on stdio", flush=True)
