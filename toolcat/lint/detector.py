@@ -976,19 +976,23 @@ def evidence(cues: tuple[str, ...]) -> frozenset[str]:
     return frozenset(EVIDENCE[cue] for cue in cues if cue in EVIDENCE)
 
 
-def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float) -> bool:
+def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float,
+                    handled: bool = False) -> bool:
     """Whether `sentence`, found where a tool keeps data or a name (an `enum`, `default`,
     `const` or `examples` value, a `title`, a `$comment`: the caller knows the place), is an
     order: a clause of MIN_WORDS + 1 words or more there is unusual already, and it is an
-    order when a second, independent sign agrees: written in a language its tool and server
+    order when a second, independent sign agrees: read by the fit as an order with
+    DATA_KINDS kinds of evidence (`evidence`), or written in a language its tool and server
     do not write (`other_language`: the fit cannot read it, the place and the language say
-    it), or read by the fit as an order with DATA_KINDS kinds of evidence (`evidence`). Not
-    a text that describes attacks."""
+    it) where the value is a choice or a name, not text the tool handles (`handled`: a
+    `default` or an example, which a translator's takes in any language). Not a text that
+    describes attacks."""
     if DESCRIBED in cues:
         return False
     if sum(1 for word in sentence.split() if any(c.isalpha() for c in word)) <= MIN_WORDS:
         return False
-    return FOREIGN in cues or (probability >= ERROR_FLOOR and len(evidence(cues)) >= DATA_KINDS)
+    return (FOREIGN in cues and not handled) \
+        or (probability >= ERROR_FLOOR and len(evidence(cues)) >= DATA_KINDS)
 
 
 # whose a secret file is, or for whom it is read: a person's possessive ("the user's

@@ -219,8 +219,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 topic = _topic(entry) if topic is None else topic
                 own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
             # where data or a name belongs, a sentence with a second sign that agrees
-            in_data = _data_slot(at) and detector.ordered_in_data(top.sentence, cues,
-                                                                  top.probability)
+            in_data = _data_slot(at) and detector.ordered_in_data(
+                top.sentence, cues, top.probability, handled=_value_slot(at, _HANDLED_FIELDS))
             grave = in_data or \
                 (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
                 (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own))) or \
@@ -243,6 +243,8 @@ VALUE_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
 _OWN_DESCRIPTION = frozenset({"/description", "/function/description"})
 # where a tool keeps data or a name, besides its arguments' values: no sentence is its due
 _NAME_FIELDS = frozenset({"title", "$comment"})
+# values that are text the tool handles, in any language (a translator's example input)
+_HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
 
 def _data_slot(at: str) -> bool:
@@ -252,11 +254,11 @@ def _data_slot(at: str) -> bool:
     return at.rsplit("/", 1)[-1] in _NAME_FIELDS or _value_slot(at)
 
 
-def _value_slot(at: str) -> bool:
-    """Whether the string at `at` is a value of its argument (`VALUE_FIELDS`)."""
+def _value_slot(at: str, fields: frozenset[str] = VALUE_FIELDS) -> bool:
+    """Whether the string at `at` is a value of its argument (`VALUE_FIELDS`, or `fields`)."""
     tokens = at.rsplit("/", 2)
-    return tokens[-1] in VALUE_FIELDS or (len(tokens) > 1 and tokens[-1].isdigit()
-                                          and tokens[-2] in VALUE_FIELDS)
+    return tokens[-1] in fields or (len(tokens) > 1 and tokens[-1].isdigit()
+                                    and tokens[-2] in fields)
 
 
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
