@@ -4,7 +4,9 @@ example and one ordered, a French "du" and a German "du", a surprise kept from a
 for the user and a step kept from the user, another tool of the catalog named by a name
 whose words are cue words and the same words said, the user's own instructions forgotten
 and the model's guidance set aside, a claim that follows its result and one that does not,
-and sentences cut at the full stops of scripts other than Latin."""
+and sentences cut at the full stops of scripts other than Latin; and a sentence where data or
+a name belongs (an enum value, a title, a default), an error only when a second sign agrees
+(poison12)."""
 
 from __future__ import annotations
 
