@@ -952,6 +952,49 @@ ACTING_PAIRS = (("other_tools", "always"), ("priority", "addressed"),
 SURE_AT = 0.98
 
 
+# Kinds of evidence that an order says what it does, whatever its words: the model addressed,
+# a secret, the conversation, another tool, somewhere else (a link, an address, an account),
+# data moved, code run, what an attack wants. Cues of one kind say one thing twice (a secret
+# file and the word "password"); cues of two kinds are two things that agree
+EVIDENCE: dict[str, str] = {
+    "addressed": "model", "reply": "model", "identity": "model",
+    "secret_files": "secret", "secrets": "secret",
+    "conversation": "conversation",
+    "other_tools": "tools", "shadow": "tools", "tamper": "tools",
+    "url": "elsewhere", "email": "elsewhere", "account": "elsewhere",
+    "send": "moved",
+    "execute": "code",
+    "hiding": "intent", "lying": "intent", "revoke": "intent", "fetch_obey": "intent",
+    "priority": "intent", "over_user": "intent",
+}
+DATA_KINDS = 2  # kinds that must agree in a sentence where data belongs
+IN_DATA = "in_data"  # the reason a finding gives when `ordered_in_data` made it an error
+
+
+def evidence(cues: tuple[str, ...]) -> frozenset[str]:
+    """The kinds of evidence (`EVIDENCE`) among `cues`."""
+    return frozenset(EVIDENCE[cue] for cue in cues if cue in EVIDENCE)
+
+
+def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float,
+                    handled: bool = False) -> bool:
+    """Whether `sentence`, found where a tool keeps data or a name (an `enum`, `default`,
+    `const` or `examples` value, a `title`, a `$comment`: the caller knows the place), is an
+    order: a clause of MIN_WORDS + 1 words or more there is unusual already, and it is an
+    order when a second, independent sign agrees: read by the fit as an order with
+    DATA_KINDS kinds of evidence (`evidence`), or written in a language its tool and server
+    do not write (`other_language`: the fit cannot read it, the place and the language say
+    it) where the value is a choice or a name, not text the tool handles (`handled`: a
+    `default` or an example, which a translator's takes in any language). Not a text that
+    describes attacks."""
+    if DESCRIBED in cues:
+        return False
+    if sum(1 for word in sentence.split() if any(c.isalpha() for c in word)) <= MIN_WORDS:
+        return False
+    return (FOREIGN in cues and not handled) \
+        or (probability >= ERROR_FLOOR and len(evidence(cues)) >= DATA_KINDS)
+
+
 # whose a secret file is, or for whom it is read: a person's possessive ("the user's
 # ~/.npmrc", 用户的), or a person as the one told, shown or given ("show the user",
 # 向用户); "user tokens" in `.env` or a client's `mcp.json` that "these users" cannot edit

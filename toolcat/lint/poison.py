@@ -218,12 +218,17 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             if not own:
                 topic = _topic(entry) if topic is None else topic
                 own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
-            grave = (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
+            # where data or a name belongs, a sentence with a second sign that agrees
+            in_data = _data_slot(at) and detector.ordered_in_data(
+                top.sentence, cues, top.probability, handled=_value_slot(at, _HANDLED_FIELDS))
+            grave = in_data or \
+                (top.probability >= ERROR_AT and detector.intended(cues, own)) or \
                 (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own))) or \
                 (not own and not _value_slot(at)
                  and detector.foreign_told(detector.prepare(top.sentence), cues))
             hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
-                            top.probability, top.cues))
+                            top.probability,
+                            (*top.cues, detector.IN_DATA) if in_data else top.cues))
     return hits
 
 
@@ -236,13 +241,24 @@ VALUE_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
 
 
 _OWN_DESCRIPTION = frozenset({"/description", "/function/description"})
+# where a tool keeps data or a name, besides its arguments' values: no sentence is its due
+_NAME_FIELDS = frozenset({"title", "$comment"})
+# values that are text the tool handles, in any language (a translator's example input)
+_HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
 
-def _value_slot(at: str) -> bool:
-    """Whether the string at `at` is a value of its argument (`VALUE_FIELDS`)."""
+def _data_slot(at: str) -> bool:
+    """Whether the string at `at` is a value of its argument (`_value_slot`), a title or a
+    `$comment`: a place that holds data or a name, where a sentence is not what it holds
+    (`detector.ordered_in_data`)."""
+    return at.rsplit("/", 1)[-1] in _NAME_FIELDS or _value_slot(at)
+
+
+def _value_slot(at: str, fields: frozenset[str] = VALUE_FIELDS) -> bool:
+    """Whether the string at `at` is a value of its argument (`VALUE_FIELDS`, or `fields`)."""
     tokens = at.rsplit("/", 2)
-    return tokens[-1] in VALUE_FIELDS or (len(tokens) > 1 and tokens[-1].isdigit()
-                                          and tokens[-2] in VALUE_FIELDS)
+    return tokens[-1] in fields or (len(tokens) > 1 and tokens[-1].isdigit()
+                                    and tokens[-2] in fields)
 
 
 def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
