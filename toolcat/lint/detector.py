@@ -139,7 +139,12 @@ CUES: dict[str, str] = {
               r"|\b(?:does|do|will) not (?:inform|tell|notify)\b|\bnot informed\b"
               r"|\b(?:notify|tell|inform|disclose|show|report)(?:_to)?_user\W+(?:false|no)\b"
               r"|\bkeeps? (?:\w+ ){0,4}to (?:itself|yourself|themselves)\b"
+              # what a user may see by their rights is scope ("the connected user sees only
+              # indexes on keyspaces they can access", Couchbase)
               r"|\b(?:users?|customers?|person) (?:sees?|hears?|gets?|is shown) only\b"
+              r"(?![^.!?;]{0,60}\b(?:they|he|she) (?:can|may|are allowed to|is allowed to"
+              r"|have|has) (?:access|see|read|view)\b)"
+              r"(?![^.!?;]{0,60}\b(?:permitted|authori[sz]ed|permissions?)\b)"
               r"|\buser_visible\W+false\b"
               r"|\bnot worth (?:their|the user's|the person's|your) (?:attention|time)\b"
               r"|\bnot to (?:mention|tell|disclose)\b(?! (?:the |a |an )?(?:person|people|guests?"
@@ -170,7 +175,8 @@ CUES: dict[str, str] = {
              r"|although|whether or not)\b"
              r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
              # "the segments that make up the message" compose it
-             r"|make up (?:a|an|some|facts?|numbers|details|excuses?|stor(?:y|ies)|reasons?)"
+             r"|(?<!that )(?<!which )make up (?:a|an|some|facts?|numbers|details|excuses?"
+             r"|stor(?:y|ies)|reasons?)"
              r"|make (?:it|something|things) up)\b"
              r"|\b(?:present|describe|frame|pass off) (?:it|this|them|the \w+) as\b"
              r"|\bmake (?:it|this|them) (?:look|seem|appear)\b|\binstead of (?:admitting|saying"
@@ -691,10 +697,15 @@ _CLASSES: dict[str, str] = {
               r"|reported|included|surfaced) (?:in|to) (?:the )?(?:replies|reply|answers?"
               r"|summary|summaries|users?|person|output|chat)\W{1,3}(?:no|false|never|hidden"
               r"|off)\b",
+    # running "its commands" is using a program's commands (next-devtools: "points you at
+    # `agent-browser` ... You then run its commands directly"); carrying them out obeys
     "fetch_obey": r"\b(?:apply|applies|follow|follows|run|runs|execute|executes|carry out"
                   r"|carries out|perform|performs) (?:its|their|the listed|the returned|the"
                   r" fetched|the retrieved|the downloaded) (?:steps|instructions|rules"
-                  r"|directions|directives|orders|commands|procedure)\b",
+                  r"|directions|directives|orders|procedure)\b"
+                  r"|\b(?:apply|applies|follow|follows|carry out|carries out|perform|performs"
+                  r"|(?:run|runs|execute|executes) (?:the listed|the returned|the fetched"
+                  r"|the retrieved|the downloaded)) (?:its |their )?commands\b",
     "execute": r"\b(?:npx|bunx|pnpm dlx|uvx|pipx run)\b[^.!?\n]{0,20}(?:github:|gitlab:|git\+"
                r"|gist:)"
                r"|\b(?:through|via|using|with|in) the (?:command|shell|terminal|code|script)"
