@@ -52,6 +52,7 @@ from toolcat.search.text import (
     raw_words,
     repeated_sentences,
     split_name,
+    stand_in,
     stems,
     stems_in,
     tool_languages,
@@ -96,8 +97,10 @@ def _field_texts(tool: Tool, names: frozenset[str], repeated: Repeated
         params += raw_words(description)
     tags = [w for tag in tool.tags for w in raw_words(tag)]
     examples = [w for value in example_values(tool) for w in raw_words(value)]
-    return (raw_words(tool.name), raw_words(own_description(tool, names, repeated)), params,
-            tags, examples, raw_words(tool_title(tool)), raw_words(tool.server))
+    # a tool that says little has its title and parameters' names for a description
+    description = stand_in(tool, own_description(tool, names, repeated))
+    return (raw_words(tool.name), raw_words(description), params, tags, examples,
+            raw_words(tool_title(tool)), raw_words(tool.server))
 
 
 @dataclass(frozen=True)

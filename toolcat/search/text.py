@@ -484,3 +484,28 @@ def own_description(tool: Tool, names: frozenset[str], repeated: Repeated = froz
         clause for clause in clauses[1:]
         if not any(word != tool.name and word in names for word in _NAME_TOKEN.findall(clause))]
     return text if len(kept) == len(clauses) else "".join(kept).strip()
+
+
+def says_little(tool: Tool, description: str) -> bool:
+    """Whether `description` (the tool's own, `own_description`) says nothing its name does
+    not: empty, one word, or the name's words again ("List alert_events" for
+    `list_alert_events`), as GitHub's server and generated OpenAPI servers ship many."""
+    return len(set(terms(description))) <= 1
+
+
+def stand_in(tool: Tool, description: str) -> str:
+    """What stands for the description of a tool that `says_little`: the description it
+    has, its title, the names of its first STAND_IN_PARAMETERS parameters (their
+    descriptions are in the tool's whole text already) and its server's name, in words;
+    `description` itself for every other tool."""
+    if not says_little(tool, description):
+        return description
+    parts = [description.strip().rstrip("."), tool_title(tool)]
+    parameters = [split_name(name) for name, _ in
+                  islice(schema_parameters(tool.parameters), STAND_IN_PARAMETERS)]
+    if parameters:
+        parts.append("with " + ", ".join(parameters))
+    return ". ".join(part for part in parts if part)
+
+
+STAND_IN_PARAMETERS = 8
