@@ -10,7 +10,10 @@ For a query term t and a tool d with fields f (each of length len_f, mean length
 
 Terms are Snowball stems of lower-case words with camelCase and separators split and stop
 words removed, so `sendMessage`, `send_message` and "sending messages" meet; a query's
-camelCase words also count whole (`GitLab` meets a server called `gitlab`). A server's
+camelCase words also count whole (`GitLab` meets a server called `gitlab`). Latin words are
+read in base letters ("créer" meets "creer"), and a tool written in French, Turkish, German...
+has its words' stems in that language too, which a request in that language meets
+(`BM25Scorer._other_stems`). A server's
 boilerplate, the sentences that recur in the descriptions of three or more of its tools
 (`toolcat.search.text.repeated_sentences`), is left out: it tells which server, not which
 tool. The words of the values a request names (a URL, an e-mail address, a path, a file
@@ -35,17 +38,24 @@ from typing import TYPE_CHECKING, Any
 
 from toolcat.model import Tool
 from toolcat.search.text import (
+    LATIN_STEMMERS,
     Repeated,
     cjk,
     example_values,
     identifier_names,
+    in_language,
+    language_code,
+    latin,
     other_script,
     own_description,
     parameter_texts,
     raw_words,
     repeated_sentences,
     split_name,
+    stand_in,
     stems,
+    stems_in,
+    tool_languages,
     tool_title,
     whole_words,
     without_values,
@@ -87,8 +97,10 @@ def _field_texts(tool: Tool, names: frozenset[str], repeated: Repeated
         params += raw_words(description)
     tags = [w for tag in tool.tags for w in raw_words(tag)]
     examples = [w for value in example_values(tool) for w in raw_words(value)]
-    return (raw_words(tool.name), raw_words(own_description(tool, names, repeated)), params,
-            tags, examples, raw_words(tool_title(tool)), raw_words(tool.server))
+    # a tool that says little has its title and parameters' names for a description
+    description = stand_in(tool, own_description(tool, names, repeated))
+    return (raw_words(tool.name), raw_words(description), params, tags, examples,
+            raw_words(tool_title(tool)), raw_words(tool.server))
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,9 @@ class BM25Index:
     field_indptr: np.ndarray
     field_indices: np.ndarray
     field_bits: np.ndarray
+    # the Latin languages other than English the tools are written in, the most used first:
+    # a request in one of them is stemmed in it too (BM25Scorer._query)
+    languages: tuple[str, ...] = ()
 
     @classmethod
     def build(cls, tools: Sequence[Tool], k1: float = 1.2) -> BM25Index:
@@ -124,8 +139,31 @@ class BM25Index:
                                      for s in word_stems(raw))
             return ids
 
-        per_tool = [[[t for raw in found for t in (known[raw] if raw in known else learn(raw))]
-                     for found in _field_texts(tool, names, repeated)[:-1]] for tool in tools]
+        # a tool written in another Latin language than English ("Supprime un candidat")
+        # has its words' stems in that language too, as terms of that language alone
+        # (`in_language`: "french:supprim"), which add nothing to a field's length (`extra`)
+        languages = tool_languages(tools)
+        known_in: dict[tuple[str, str], tuple[int, ...]] = {}
+
+        def learn_in(raw: str, language: str) -> tuple[int, ...]:
+            ids = known_in[raw, language] = tuple(
+                vocabulary.setdefault(in_language(s, language), len(vocabulary))
+                for s in stems_in(raw, language)) if latin(raw) and not raw.isdigit() else ()
+            return ids
+
+        per_tool: list[list[list[int]]] = []
+        extra = array("l")  # per tool and field: how many of its terms are such stems
+        for tool, language in zip(tools, languages, strict=True):
+            fields = []
+            for raws in _field_texts(tool, names, repeated)[:-1]:
+                ids = [t for raw in raws for t in (known[raw] if raw in known else learn(raw))]
+                more = [t for raw in raws for t in (
+                    known_in[raw, language] if (raw, language) in known_in
+                    else learn_in(raw, language))] if language else []
+                fields.append(ids + more)
+                extra.append(len(more))
+            extra.append(0)  # the server field
+            per_tool.append(fields)
         servers: dict[str, list[int]] = {}  # server -> its terms, kept apart as SERVER + stem
         for tool, fields in zip(tools, per_tool, strict=True):
             if tool.server not in servers:
@@ -144,8 +182,8 @@ class BM25Index:
             for ids in fields:
                 tokens.extend(ids)
                 counts.append(len(ids))
-                lengths.append(len(ids) - sum(1 for t in ids if t in pairs_of)
-                               if pairs_of else len(ids))
+                lengths.append(len(ids) - extra[len(lengths)] - (
+                    sum(1 for t in ids if t in pairs_of) if pairs_of else 0))
         n = len(tools)
         per_field = np.frombuffer(lengths, dtype=np.float64).reshape(n, len(FIELDS)) \
             if n else np.zeros((0, len(FIELDS)), dtype=np.float64)
@@ -178,9 +216,13 @@ class BM25Index:
         field_indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(where // size, minlength=n) if size else np.zeros(n, np.int64),
                   out=field_indptr[1:])
+        used: dict[str, int] = {}
+        for language in languages:
+            if language:
+                used[language] = used.get(language, 0) + 1
         return cls(tuple(vocabulary), idf, indptr, (pairs % n).astype(np.int32), tf / (k1 + tf),
                    n, k1, field_indptr, (where % size).astype(np.int32) if size else where,
-                   bits)
+                   bits, tuple(sorted(used, key=lambda language: (-used[language], language))))
 
 
     def arrays(self) -> list[np.ndarray]:
@@ -190,7 +232,8 @@ class BM25Index:
 
         return [np.frombuffer("\n".join(self.terms).encode(), dtype=np.uint8), self.idf,
                 self.indptr, self.indices, self.data, self.field_indptr, self.field_indices,
-                self.field_bits, np.array([self.size]), np.array([self.k1])]
+                self.field_bits, np.array([self.size]), np.array([self.k1]),
+                np.frombuffer(" ".join(self.languages).encode(), dtype=np.uint8)]
 
     @classmethod
     def from_arrays(cls, arrays: Sequence[np.ndarray], *, size: int, k1: float) -> BM25Index:
@@ -202,19 +245,23 @@ class BM25Index:
         """
         import numpy as np
 
-        if len(arrays) != 10:
+        if len(arrays) != 11:
             raise ValueError("the stored index does not have the arrays of one")
         (words, idf, indptr, indices, data, field_indptr, field_indices, field_bits, shape,
-         stored_k1) = arrays
-        kinds = ("u", "f", "iu", "iu", "f", "iu", "iu", "iu", "iu", "f")  # numpy dtype kinds
+         stored_k1, stored_languages) = arrays
+        kinds = ("u", "f", "iu", "iu", "f", "iu", "iu", "iu", "iu", "f", "u")  # dtype kinds
         if any(array.ndim != 1 or array.dtype.kind not in kind
                for array, kind in zip(arrays, kinds, strict=True)) \
-                or words.dtype != np.uint8 or len(shape) != 1 or len(stored_k1) != 1:
+                or words.dtype != np.uint8 or stored_languages.dtype != np.uint8 \
+                or len(shape) != 1 or len(stored_k1) != 1:
             raise ValueError("the stored index does not have the arrays of one")
         text = words.tobytes().decode()
         terms = tuple(text.split("\n")) if text else ()
+        languages = tuple(stored_languages.tobytes().decode().split())
+        if any(language not in LATIN_STEMMERS.values() for language in languages):
+            raise ValueError("the stored index names a language toolcat has no stemmer for")
         index = cls(terms, idf, indptr, indices, data, int(shape[0]), float(stored_k1[0]),
-                    field_indptr, field_indices, field_bits)
+                    field_indptr, field_indices, field_bits, languages)
         postings, fields = len(index.indices), len(index.field_indices)
         if (index.size != size or index.k1 != k1 or len(index.idf) != len(terms)
                 or len(index.indptr) != len(terms) + 1 or len(index.field_indptr) != size + 1
@@ -263,11 +310,14 @@ class BM25Scorer:
         # the idf of a term that occurs in one tool: the least a query's weight can be
         self._idf_floor = math.log(1 + (n - 0.5) / 1.5) if n else 1.0
         self._last: tuple[str | None, Any] = (None, None)
-        self._terms: tuple[str | None, list[tuple[str, int | None]]] = (None, [])
+        self._terms: tuple[str | None, list[list[tuple[str, int | None]]]] = (None, [])
 
-    def _query(self, query: str) -> list[tuple[str, int | None]]:
-        """The query's distinct stems, in order, with their term ids (None: no tool has it)."""
+    def _query(self, query: str) -> list[list[tuple[str, int | None]]]:
+        """The query's distinct stems, in order, with their term ids (None: no tool has it),
+        each with its word's stems in the request's own language where some tools are
+        written in it (`_other_stems`): one group a word, which counts once."""
         if self._terms[0] != query:
+            text = query
             found = stems(query) + whole_words(query)
             # the words of the values a request names (URLs, paths, file names) are no
             # evidence, unless nothing else in the request meets a tool
@@ -277,10 +327,37 @@ class BM25Scorer:
                 ids = self._term_ids
                 if any(term in ids or SERVER + term in ids for term in kept):
                     found = [term for term in found if term in kept]
+                    text = asked
+            others = self._other_stems(text, set(found))
             found += [SERVER + term for term in found]
-            self._terms = (query, [(term, self._term_ids.get(term))
+            self._terms = (query, [[(term, self._term_ids.get(term))]
+                                   + [(other, self._term_ids[other])
+                                      for other in others.get(term, ())]
                                    for term in dict.fromkeys(found)])
         return self._terms[1]
+
+    def _other_stems(self, text: str, english: set[str]) -> dict[str, list[str]]:
+        """English stem -> the terms of the same word of `text` in its own language
+        (`in_language`), when CLD2 is sure which it is and some tools are written in it;
+        a request in English is matched on English stems alone, as before."""
+        others: dict[str, list[str]] = {}
+        if not self.index.languages:
+            return others
+        own_language = LATIN_STEMMERS.get(language_code(text), "")
+        if own_language not in self.index.languages:
+            return others
+        for raw in dict.fromkeys(raw_words(text)):
+            if not latin(raw) or raw.isdigit():
+                continue
+            own, found = word_stems(raw), stems_in(raw, own_language)
+            if len(found) != len(own):
+                continue
+            for term, other in zip(own, found, strict=True):
+                other = in_language(other, own_language)
+                if term in english and other in self._term_ids \
+                        and other not in others.get(term, ()):
+                    others.setdefault(term, []).append(other)
+        return others
 
     def term_id(self, term: str) -> int | None:
         """The id of a stem in the index (None: no tool has it)."""
@@ -296,13 +373,27 @@ class BM25Scorer:
         index = self.index
         out = np.zeros(len(self.tools))
         mass = 0.0
-        for _, t in self._query(query):
-            if t is None:
-                continue
-            idf = float(index.idf[t])
-            start, end = index.indptr[t], index.indptr[t + 1]
-            out[index.indices[start:end]] += idf * index.data[start:end]
-            mass += idf
+        for group in self._query(query):
+            present = [t for _, t in group if t is not None]
+            if len(present) == 1:
+                t = present[0]
+                idf = float(index.idf[t])
+                start, end = index.indptr[t], index.indptr[t + 1]
+                out[index.indices[start:end]] += idf * index.data[start:end]
+                mass += idf
+            elif present:
+                # one word read in several languages: the best reading for each tool, weighed
+                # as the English one where a tool has it (a word the English and the French
+                # tools share weighs the same in both), else as the rarest other
+                idf = float(index.idf[group[0][1]]) if group[0][1] is not None \
+                    else max(float(index.idf[t]) for t in present)
+                best = np.zeros(len(self.tools))
+                for t in present:
+                    start, end = index.indptr[t], index.indptr[t + 1]
+                    where = index.indices[start:end]
+                    best[where] = np.maximum(best[where], index.data[start:end])
+                out += idf * best
+                mass += idf
         found = out, (max(mass, self._idf_floor) if mass else 1.0)
         self._last = (query, found)  # explain() and hybrid ask again for the same query
         return found
@@ -316,7 +407,7 @@ class BM25Scorer:
         row = dict(zip(self.index.field_indices[start:end].tolist(),
                        self.index.field_bits[start:end].tolist(), strict=True))
         matched: dict[str, list[str]] = {}
-        for term, t in self._query(query):
+        for term, t in (pair for group in self._query(query) for pair in group):
             bits = row.get(t, 0)
             if bits:
                 matched[term] = [f for i, f in enumerate(FIELDS) if bits >> i & 1]

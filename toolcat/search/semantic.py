@@ -42,6 +42,7 @@ from toolcat.search.text import (
     parameter_texts,
     repeated_sentences,
     split_name,
+    stand_in,
 )
 
 MAX_CHARS = 2000  # the model reads 256 word pieces; longer text only costs time
@@ -60,9 +61,11 @@ def tool_texts(tool: Tool, names: frozenset[str] = frozenset(),
                repeated: Repeated = frozenset()) -> tuple[str, str]:
     """What a tool is embedded as: its whole text and its summary. The summary is `name
     words: description`, without its server's `repeated` sentences and the description's
-    clauses that point to another of the `names` (see `own_description`); the whole text
-    adds `Parameters: name: text; ...`."""
-    summary = f"{split_name(tool.name)}: {own_description(tool, names, repeated)}".strip()
+    clauses that point to another of the `names` (see `own_description`), a description
+    that says little completed by the tool's title and parameters' names (`stand_in`); the
+    whole text adds `Parameters: name: text; ...`."""
+    description = stand_in(tool, own_description(tool, names, repeated))
+    summary = f"{split_name(tool.name)}: {description}".strip()
     params = "; ".join(f"{split_name(n)}: {d}" if d else split_name(n)
                        for n, d in parameter_texts(tool.parameters))
     whole = f"{summary} Parameters: {params}" if params else summary

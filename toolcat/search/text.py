@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import islice
@@ -32,13 +33,35 @@ def _spaced(match: re.Match[str]) -> str:
 # is one "word" here and is read as its overlapping pairs of letters (`_bigrams`), as Lucene's
 # CJK analyzer does, so "报错日志" meets "日志" in a tool's description. A run of the letters
 # of another script than Latin (Cyrillic, Greek, Arabic, Hebrew, Devanagari...) is a word, so
-# "останови кампанию" meets a Russian description; Latin text is read as before.
+# "останови кампанию" meets a Russian description. A Latin word is read whole, its accented
+# letters included ("personnalisé", "Größe", "ücret"), and matched without its marks (`fold`).
 _OTHER_LETTERS = (rf"[^\W\d_A-Za-z\u00aa\u00b5\u00ba\u00c0-\u02ff\u1e00-\u1eff"
                   rf"{cjk_letters.LETTERS}{cjk_letters.JAMO}]")
 # Brahmic scripts and Tibetan write a word's vowels as marks, which are not letters to `\w`
 _MARKED = "\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f"
 _OTHER_RUN = re.compile(rf"{_OTHER_LETTERS}|[{_MARKED}]")
-_WORD = re.compile(rf"[A-Za-z0-9]+|[{cjk_letters.LETTERS}]+|(?:{_OTHER_LETTERS}|[{_MARKED}])+")
+# Latin letters: ASCII, Latin-1's letters (not × and ÷), Latin Extended-A and -B and Latin
+# Extended Additional (Vietnamese); a combining mark (an accent typed apart from its letter,
+# as decomposed text has it) continues a Latin word but never starts one
+_LATIN = "A-Za-z0-9\u00aa\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+_LATIN_RUN = re.compile(rf"[{_LATIN}][{_LATIN}\u0300-\u036f]*")
+_WORD = re.compile(rf"{_LATIN_RUN.pattern}|[{cjk_letters.LETTERS}]+"
+                   rf"|(?:{_OTHER_LETTERS}|[{_MARKED}])+")
+# the Latin letters that Unicode does not decompose into a base letter and a mark
+_UNMARKED = str.maketrans({
+    "ß": "ss", "ẞ": "SS", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+    "ð": "d", "Ð": "D", "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th",
+    "Þ": "TH"})
+
+
+def fold(word: str) -> str:
+    """A Latin word in base letters, its case kept: `Größe` -> `Grosse`, `créer` -> `creer`,
+    `Çalışan` -> `Calisan` (NFKD with the combining marks dropped, and the letters NFKD
+    leaves alone spelled out), so a user who types a word without its accents meets it."""
+    if word.isascii():
+        return word
+    decomposed = unicodedata.normalize("NFKD", word.translate(_UNMARKED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 _CJK_RUN = re.compile(rf"[{cjk_letters.LETTERS}]")
 
 STOPWORDS = frozenset((
@@ -55,7 +78,8 @@ def split_name(name: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case alphanumeric words, camelCase split, one-letter words dropped."""
+    """Lower-case words, camelCase split, Latin ones in base letters (`fold`), one-letter
+    words dropped."""
     parts = _parts
     return [w for raw in _WORD.findall(text)
             for w in (parts[raw] if raw in parts else _split(raw)[0])]
@@ -85,10 +109,12 @@ def _split(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         _stems.clear()
     if _CJK_RUN.match(raw):
         split = _bigrams(raw)
-    elif raw[1:].islower() or not any(c.isupper() for c in raw[1:]):
-        split = [raw.lower()]
     else:
-        split = split_camel(raw).lower().split()
+        word = raw if raw.isascii() or _OTHER_RUN.match(raw) else fold(raw)
+        if word[1:].islower() or not any(c.isupper() for c in word[1:]):
+            split = [word.lower()]
+        else:
+            split = split_camel(word).lower().split()
     found = tuple(w for w in split if len(w) > 1 or _CJK_RUN.match(w))
     kept = tuple(w for w in found if w not in STOPWORDS)
     _parts[raw] = found
@@ -135,6 +161,80 @@ def word_stems(raw: str) -> tuple[str, ...]:
     return found
 
 
+def stems_in(raw: str, language: str) -> tuple[str, ...]:
+    """The stems of one Latin run by the Snowball stemmer of `language` ("french"), in base
+    letters; a run of another script has its `word_stems`. Cached, within bounds.
+
+    A word is stemmed as written, then folded: the stemmers read the marks (Turkish suffixes
+    follow the vowels: "maaşı" -> "maaş", but "maasi" is no inflected form), so a word typed
+    without them has the stem of its plain spelling, which is still the accented word's
+    English-stemmed reading (`word_stems`)."""
+    key = (raw, language)
+    found = _stems_in.get(key)
+    if found is None:
+        if len(_stems_in) > _CACHE_LIMIT:
+            _stems_in.clear()
+        if not _LATIN_RUN.match(raw):
+            found = word_stems(raw)
+        else:
+            kept = _kept[raw] if raw in _parts else _split(raw)[1]
+            marked = [w for w in split_camel(raw).lower().split() if fold(w) in kept]
+            stemmer = _stemmer(language)
+            found = tuple(fold(s) for s in stemmer.stemWords(marked)) \
+                if len(marked) == len(kept) else tuple(stemmer.stemWords(kept))
+        _stems_in[key] = found
+    return found
+
+
+_stems_in: dict[tuple[str, str], tuple[str, ...]] = {}  # (raw word, language) -> its stems
+
+
+def latin(raw: str) -> bool:
+    """Whether a run of `words` is a Latin one (letters and digits), not CJK or another
+    script."""
+    return _LATIN_RUN.match(raw) is not None
+
+
+def in_language(stem: str, language: str) -> str:
+    """The term of a stem by the stemmer of `language` (`french:supprim`): kept apart from
+    the English stems, which every word has, so that "notes" read as French ("not") meets
+    no English "not"."""
+    return f"{language}:{stem}"
+
+# PyStemmer's Snowball stemmers of the languages written in Latin letters, by the ISO 639 code
+# CLD2 gives them (toolcat.languages); English is the stemmer every word has
+LATIN_STEMMERS = {
+    "fr": "french", "es": "spanish", "pt": "portuguese", "de": "german", "it": "italian",
+    "tr": "turkish", "nl": "dutch", "sv": "swedish", "da": "danish", "no": "norwegian",
+    "fi": "finnish", "hu": "hungarian", "ro": "romanian", "ca": "catalan", "id": "indonesian",
+    "cs": "czech", "pl": "polish", "lt": "lithuanian", "et": "estonian", "eu": "basque",
+    "ga": "irish",
+}
+
+
+def language_code(text: str) -> str:
+    """The ISO 639 code of the language CLD2 is sure `text` is written in, or ""."""
+    from toolcat.languages import identified
+
+    return identified(text)
+
+
+def tool_languages(tools: Sequence[Tool]) -> list[str]:
+    """The Snowball stemmer of the Latin language other than English each tool is written in
+    ("french", "turkish"), or "": its description's language as CLD2 names it, else (a
+    description too short to tell) the language most of its server's other tools are in."""
+    codes = [language_code(t.description) if t.description else "" for t in tools]
+    of_server: dict[str, dict[str, int]] = {}
+    for tool, code in zip(tools, codes, strict=True):
+        if code:
+            counts = of_server.setdefault(tool.server, {})
+            counts[code] = counts.get(code, 0) + 1
+    usual = {server: max(counts, key=lambda c: counts[c]) for server, counts in of_server.items()
+             if max(counts.values()) * 2 > sum(counts.values())}
+    return [LATIN_STEMMERS.get(code or usual.get(tool.server, ""), "")
+            for tool, code in zip(tools, codes, strict=True)]
+
+
 # the Snowball stemmer of a script's main language, where PyStemmer has one: a word of
 # another script is stemmed as it (Ukrainian as Russian: the same on both sides of a match)
 _SCRIPT_LANGUAGES = {"cyrillic": "russian", "greek": "greek", "arabic": "arabic"}
@@ -150,7 +250,7 @@ def _script(raw: str) -> str:
 def whole_words(text: str) -> list[str]:
     """The stems of the camelCase words of `text` taken whole (`GitLab` -> `gitlab`): how a
     name written in one case or the other ("gitlab", a server's name) still meets it."""
-    return [stem(raw.lower()) for raw in _WORD.findall(text)
+    return [stem(fold(raw).lower()) for raw in _WORD.findall(text)
             if len(raw) > 2 and not raw[1:].islower() and len(words(raw)) > 1]
 
 
@@ -232,7 +332,7 @@ class _Stemmer(Protocol):
     def stemWords(self, words: Sequence[str]) -> list[str]: ...
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=32)
 def _stemmer(language: str = "english") -> _Stemmer:
     import Stemmer  # PyStemmer: the Snowball stemmers in C
 
@@ -384,3 +484,28 @@ def own_description(tool: Tool, names: frozenset[str], repeated: Repeated = froz
         clause for clause in clauses[1:]
         if not any(word != tool.name and word in names for word in _NAME_TOKEN.findall(clause))]
     return text if len(kept) == len(clauses) else "".join(kept).strip()
+
+
+def says_little(tool: Tool, description: str) -> bool:
+    """Whether `description` (the tool's own, `own_description`) says nothing its name does
+    not: empty, one word, or the name's words again ("List alert_events" for
+    `list_alert_events`), as GitHub's server and generated OpenAPI servers ship many."""
+    return len(set(terms(description))) <= 1
+
+
+def stand_in(tool: Tool, description: str) -> str:
+    """What stands for the description of a tool that `says_little`: the description it
+    has, its title, the names of its first STAND_IN_PARAMETERS parameters (their
+    descriptions are in the tool's whole text already) and its server's name, in words;
+    `description` itself for every other tool."""
+    if not says_little(tool, description):
+        return description
+    parts = [description.strip().rstrip("."), tool_title(tool)]
+    parameters = [split_name(name) for name, _ in
+                  islice(schema_parameters(tool.parameters), STAND_IN_PARAMETERS)]
+    if parameters:
+        parts.append("with " + ", ".join(parameters))
+    return ". ".join(part for part in parts if part)
+
+
+STAND_IN_PARAMETERS = 8
