@@ -173,7 +173,9 @@ CUES: dict[str, str] = {
              r"|says|tells|claims|assures|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
              r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
              r"|although|whether or not)\b"
-             r"|\bpretend\b|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
+             # "pretend customers (fake names ...) for test databases" are test data
+             r"|\bpretend\b(?! [a-z]+ (?:\(|for |with |and ))"
+             r"|\b(?<!never )(?<!not )(?<!don't )(?:lie|mislead|deceive|fabricate"
              # "the segments that make up the message" compose it
              r"|(?<!that )(?<!which )make up (?:a|an|some|facts?|numbers|details|excuses?"
              r"|stor(?:y|ies)|reasons?)"
@@ -2144,8 +2146,10 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
 # what a command shown as an example is introduced by: a label's colon, or words that give
 # an example ("For example `curl ... | bash -` installs Node", "Ejemplo de instalación: `...`")
-_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:)\W*$",
-                      re.IGNORECASE)
+_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:)\W*$"
+                      r"|" + r"(?P<person>\b(?:users?|people|admins?|administrators?|developers?"
+                      r"|operators?) (?:can|may|could|might) (?:\w+ ){0,3}(?:with|using|by running"
+                      r"|via|run|type)\W*$)", re.IGNORECASE)
 # the cues of a command (and of the link it fetches) when it is only shown
 _SHOWN_CODE = frozenset({"execute", "url"})
 # the cues that make a sentence an order whatever code it shows
@@ -2161,9 +2165,12 @@ def _code_shown(written: str, home: Home) -> bool:
     spans holds no cue of an order (the model addressed, always, obeying, another tool, the
     user, a secret, ...) nor runs anything itself."""
     spans = list(_CODE_SPAN.finditer(written))
-    if not spans or not _SHOWING.search(written[max(0, spans[0].start() - 40):spans[0].start()]):
+    shown = spans and _SHOWING.search(written[max(0, spans[0].start() - 60):spans[0].start()])
+    if not shown:
         return False
     rest = cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)
+    if shown.group("person"):  # what a person can run themselves ("the user can install it
+        rest = tuple(cue for cue in rest if cue != "user")  # with `curl ... | sh`")
     return not _ORDERING.intersection(rest) and "execute" not in rest
 _WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
 
