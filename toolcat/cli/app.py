@@ -7,6 +7,7 @@ import errno
 import importlib
 import os
 import sys
+import threading
 from typing import Annotated, Any
 
 import typer
@@ -157,13 +158,28 @@ def main() -> None:
 
 
 def leave(code: int | str | None) -> None:
-    """Exit with `code`; at once, without finalizing the interpreter, when a background
-    thread is still inside torch or onnxruntime (serve's semantic stage, a prefetch), which
-    finalizing would abort with exit 134 (toolcat.search.native)."""
+    """Exit with `code`; at once, without finalizing the interpreter, while a background
+    thread may still run: one inside torch or onnxruntime (toolcat.search.native), or any
+    daemon thread still alive (serve's gate and semantic stage, the gateway's warm-up, a
+    pick left to finish, a library's own). Finalizing kills such a thread wherever it is,
+    and busy() is asked only once: a thread between two sections enters the next a moment
+    later, or runs native code no section counts (the gateway warm-up's token count,
+    transformers' weight-loading pool); killed inside C++ or Rust, the process aborts
+    (SIGABRT) instead of exiting. Nothing of toolcat's needs finalizing: the output is
+    flushed here, and a cache entry is written to a temporary file and renamed, so one cut
+    short is never read; toolcat's one thread that is no daemon (the query encoder's
+    prefetch) only loads."""
     native = sys.modules.get("toolcat.search.native")  # not imported: no section ever ran
-    if isinstance(code, int | None) and native is not None and native.busy():
+    if isinstance(code, int | None) and ((native is not None and native.busy())
+                                         or _daemons_alive()):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):  # a closed or broken pipe: nothing to say
                 stream.flush()
         os._exit(code or 0)
     sys.exit(code)
+
+
+def _daemons_alive() -> bool:
+    """Whether a daemon thread is still running, which finalizing would kill mid-way."""
+    return any(thread.daemon and thread.is_alive() for thread in threading.enumerate()
+               if thread is not threading.main_thread())
