@@ -6,7 +6,10 @@ for the shipped fit and calls `study`.
 Fitted on the halves FITTED (each request against up to OTHERS other FITTED halves without its
 service), measured on CHOSEN_ON (each against up to OTHERS other allowed halves without it):
 for each fit, the needed requests of the CHOSEN_ON halves the off-catalog part turns away
-beyond small talk, and the share of their pairs it turns away; at the shipped cover.
+beyond small talk, and the share of their pairs it turns away; at the shipped cover. Last,
+the real material alone with a tenth feature, the words of weight no tool mentions, counted
+(abstain7) and weighed by how specific they are (toolcat.search.unmentioned.specificity,
+abstain8).
 """
 
 from __future__ import annotations
@@ -63,34 +66,40 @@ def measured(label: str, off: Any, decision: Any,
           + "; public held-out needed turned away " + ", ".join(public), flush=True)
 
 
-def unmentioned_feature(catalogs: Catalogs, examples: list[Example]) -> np.ndarray:
+def unmentioned_feature(catalogs: Catalogs, examples: list[Example], weighed: bool
+                        ) -> np.ndarray:
+    """The words of weight no tool mentions, counted up to UNMENTIONED_MOST, or (`weighed`)
+    weighed by how specific each is (toolcat.search.unmentioned.specificity)."""
     from toolcat.search.abstain import without_quotes
-    from toolcat.search.unmentioned import unmentioned
+    from toolcat.search.unmentioned import specificity, unmentioned
 
-    return np.array([[min(len(unmentioned(e.text, catalogs.built[e.catalog][0],
-                                          without_quotes)), UNMENTIONED_MOST)]
-                     for e in examples], dtype=np.float64)
+    found = [unmentioned(e.text, catalogs.built[e.catalog][0], without_quotes)
+             for e in examples]
+    return np.array([[specificity(words) if weighed else min(len(words), UNMENTIONED_MOST)]
+                     for words in found], dtype=np.float64)
 
 
 def tenth_feature(model: Any, catalogs: Catalogs,
                   fitted: dict[str, tuple[list[Example], list[Example]]],
                   choose: dict[str, tuple[list[Example], list[Example]]]) -> None:
     """The real material alone, fitted with the nine features and with a tenth (words of
-    weight no tool mentions); threshold: 2 of the fitted needed requests may go."""
+    weight no tool mentions, counted, and weighed by how specific they are); threshold: 2 of
+    the fitted needed requests may go."""
     base = replace(model, cover=COVER)
 
-    def data(sets: dict[str, tuple[list[Example], list[Example]]], tenth: bool
+    def data(sets: dict[str, tuple[list[Example], list[Example]]], tenth: str
              ) -> tuple[np.ndarray, np.ndarray]:
         xs, ys = [], []
         for own, away in sets.values():
             for examples, label in ((own, 0), (away, 1)):
                 x = matrix(base, examples)
-                xs.append(np.hstack([x, unmentioned_feature(catalogs, examples)]) if tenth
-                          else x)
+                xs.append(np.hstack([x, unmentioned_feature(catalogs, examples,
+                                                            tenth == "weighed")])
+                          if tenth else x)
                 ys.append(np.full(len(examples), label))
         return np.vstack(xs), np.concatenate(ys)
 
-    for tenth in (False, True):
+    for tenth in ("", "counted", "weighed"):
         x, y = data(fitted, tenth)
         weight = np.where(y == 1, 1 / (y == 1).sum(), 1 / (y == 0).sum())
         found, bias = fit_logistic(x, y.astype(np.float64), weight * len(weight) / 2)
@@ -98,7 +107,8 @@ def tenth_feature(model: Any, catalogs: Catalogs,
         bar = np.sort(score[y == 0])[-3]
         xc, yc = data(choose, tenth)
         seen = xc @ found + bias
-        print(f"real material alone, {'ten' if tenth else 'nine'} features: fitted pairs "
+        label = f"ten features ({tenth}, weight {found[-1]:.3f})" if tenth else "nine features"
+        print(f"real material alone, {label}: fitted pairs "
               f"{np.mean(score[y == 1] > bar):.1%}; chosen-on halves' needed turned away "
               f"{int((seen[yc == 0] > bar).sum())} of {int((yc == 0).sum())}, pairs "
               f"{np.mean(seen[yc == 1] > bar):.1%}", flush=True)

@@ -13,7 +13,7 @@ from toolcat.catalog.load import load_catalog
 from toolcat.resolution.profile import Profile
 from toolcat.search.abstain import without_quotes
 from toolcat.search.bm25 import BM25Scorer
-from toolcat.search.unmentioned import unmentioned
+from toolcat.search.unmentioned import MOST_SPECIFIC, specificity, unmentioned
 from toolcat.serve.gate import Gate
 
 GITHUB = str(CATALOGS / "github.yaml")  # a real catalog file: GitHub's tools, no chat
@@ -38,6 +38,16 @@ def test_the_words_no_tool_mentions_are_read_without_the_values(github):
                        without_quotes) == []  # a quoted title and an identifier: values
     # common words are no name of anything ("tomorrow", "turn" are in no tool of GitHub's)
     assert unmentioned("please turn it around by tomorrow", github, without_quotes) == []
+
+
+def test_a_name_weighs_by_how_specific_it_is():
+    """How specific the words no tool mentions are (the tenth feature measured in
+    train/missing_service_study.py): a service's name in no general English list ("datadog")
+    weighs more than one that is also a word ("slack"), and a word as common as RARE
+    nothing; together they weigh at most MOST_SPECIFIC."""
+    assert specificity(["datadog"]) > specificity(["jira"]) > specificity(["slack"]) > 0
+    assert specificity([]) == 0 and specificity(["tomorrow"]) == 0
+    assert specificity(["datadog", "pagerduty", "grafana", "zulip"]) == MOST_SPECIFIC
 
 
 def test_a_request_for_a_service_the_catalog_never_mentions_is_turned_away(run,

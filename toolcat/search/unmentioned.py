@@ -16,6 +16,13 @@ spelling a catalog may lack ("summarise" against "summarize"). Names of people a
 names of services and are read: what keeps "tell Priya the build is green" is its fit, over
 FLOOR.
 
+How specific such words are (`specificity`: each weighs how much rarer it is than RARE, in
+Zipf units, "datadog" 4.5, "jira" 2.4, "priya" 1.6, "slack" 0.8, "deploy" 0.6; their sum at
+most MOST_SPECIFIC) was measured as a tenth feature of the off-catalog model
+(train/missing_service_study.py) and is not one: the requests that need a tool name customers,
+people and their own identifiers as specific as the services a request for a missing one
+names (docs/search.md, abstain8).
+
 FLOOR and RARE were chosen on real-server halves and public labeled sets, and measured on
 halves the choice never looked at (docs/search.md, "Zero-shot abstention"). The rule runs
 after the shipped abstention (toolcat.search.abstain), on what it lets through.
@@ -25,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from toolcat.search.bm25 import SERVER, BM25Scorer
 from toolcat.search.text import STOPWORDS, without_values, word_stems
@@ -33,6 +40,7 @@ from toolcat.search.text import STOPWORDS, without_values, word_stems
 RARE = 4.5  # Zipf frequency (log10 of uses per billion words) under which a word has weight
 FLOOR = 2.75  # nats of hybrid evidence the best tool of a request naming such a word needs
 SHORTEST = 3  # letters of the shortest word read ("pm", "fi" of "lo-fi" are not)
+MOST_SPECIFIC = 6.0  # Zipf units the words no tool mentions weigh together, at most
 MOST = 64  # white-space separated pieces of a request read
 _LETTERS = re.compile(r"[A-Za-z]+")
 
@@ -58,6 +66,13 @@ def unmentioned(request: str, lexical: BM25Scorer,
                     and rare(lower):
                 found[lower] = word
     return list(found.values())
+
+
+def specificity(words: Sequence[str]) -> float:
+    """How specific `words` (`unmentioned`'s) are together: the sum of how much rarer in
+    general English than RARE each is, in Zipf units, at most MOST_SPECIFIC."""
+    zipf = _zipf()
+    return min(MOST_SPECIFIC, sum(max(RARE - zipf(w.lower(), "en"), 0.0) for w in words))
 
 
 def rare(word: str) -> bool:
