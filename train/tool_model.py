@@ -26,7 +26,12 @@ LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole c
 `--fused 1.0` trains for hybrid's fused evidence instead of the cosine alone (a softmax over
 BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it,
 `--siblings 3` weighs the other tools of a positive's API or server three times as negatives
-(docs/search.md, "The embedding model", says what each measured).
+(docs/search.md, "The embedding model", says what each measured). `--each-positive`
+makes every tool a request needs a positive of its own (a request needing several tools is
+not narrowed to one of them), and `--login W` also trains on up to LOGIN_PER_SET training
+requests per set written with a login, token or account clause beside the need (seeded
+templates, the positives unchanged; drawn W times as often as their size alone would), so
+that credentials in a request do not name a password tool.
 
     nice -n 10 python train/tool_model.py --halves fresh fresh3 fresh5 fresh6 --real-weight 2 \
         --fused 1.0 --dense-too --steps 210 --threads 1 --cache DIR --out A.npz
