@@ -26,7 +26,12 @@ LAMBDA x cosine, reproduced from toolcat.search.hybrid), over each set's whole c
 `--fused 1.0` trains for hybrid's fused evidence instead of the cosine alone (a softmax over
 BM25F evidence + LAMBDA x cosine, in nats), `--dense-too` adds the cosine's loss to it,
 `--siblings 3` weighs the other tools of a positive's API or server three times as negatives
-(docs/search.md, "The embedding model", says what each measured).
+(docs/search.md, "The embedding model", says what each measured). `--each-positive`
+makes every tool a request needs a positive of its own (a request needing several tools is
+not narrowed to one of them), and `--login W` also trains on up to LOGIN_PER_SET training
+requests per set written with a login, token or account clause beside the need (seeded
+templates, the positives unchanged; drawn W times as often as their size alone would), so
+that credentials in a request do not name a password tool.
 
     nice -n 10 python train/tool_model.py --halves fresh fresh3 fresh5 fresh6 --real-weight 2 \
         --fused 1.0 --dense-too --steps 210 --threads 1 --cache DIR --out A.npz
@@ -50,9 +55,10 @@ import argparse
 import json
 import math
 import os
+import re
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +76,7 @@ MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 # the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
 REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-               "fresh8", "fresh9", "fresh10")
+               "fresh8", "fresh9", "fresh10", "fresh11")
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
@@ -83,6 +89,37 @@ MAX_TOKENS = 64  # word pieces of a request, in training and measuring
 LAYERS = 6  # all-MiniLM-L6-v2's
 TOP = 2  # the layers trained; the ones under them are frozen, their output computed once
 SIBLINGS = 25  # tools of one API or server at most, for `train --siblings`
+# `--login`: a login, token or account clause written beside a training request's need, its
+# tools unchanged, so that credentials in a request do not name a password or login tool
+# (API-Bank's users give theirs beside the need: docs/search.md, model7 and model8)
+LOGIN_PER_SET = 120  # training requests given a clause per set at most
+CREDENTIAL_WORDS = re.compile(r"passw|username|user name|token|log ?in|sign ?in|credential|"
+                              r"api key|auth", re.IGNORECASE)
+USERS = ("user2", "JohnDoe", "jane_smith", "mkowalski", "alex.w", "testuser", "li.wei",
+         "admin01", "sam_r", "maria88")
+DOMAINS = ("example.com", "gmail.com", "outlook.com", "company.org")
+CLAUSES_AFTER = (
+    "My username is {user} and my password is {password}.",
+    "my username is {user}, password {password}",
+    "My email is {email} and my password is {password}.",
+    "I'm logged in as {user} (password: {password}).",
+    "Login: {user} / {password}",
+    "Here is my token: {token}",
+    "Use my API token {token}.",
+    "my access token is {token}",
+    "Credentials: user={user} password={password}",
+    "Account {email}, pw {password}.",
+    "I already have an account, it's {user}.",
+    "You can use my account {email} with password {password}.",
+)
+CLAUSES_BEFORE = (
+    "My username is {user} and my password is {password}.",
+    "Hi, I'm {user} (password {password}).",
+    "Logged in as {email}:",
+    "Using my token {token},",
+    "With my account {user} / {password}:",
+    "My credentials are {user} and {password}.",
+)
 
 
 @dataclass
@@ -141,6 +178,39 @@ def load_set(name: str, folder: Path, split: bool, catalog_file: str = "catalog.
         test = sorted(rng.choice(test, MEASURED, replace=False).tolist())
     kept = np.array(sorted(set(range(len(tools))) - held), dtype=np.int64)
     return LabeledSet(name, tools, texts, relevant, vectors, train, test, kept)
+
+
+def with_credentials(data: LabeledSet, seed: int = SEED) -> LabeledSet | None:
+    """`data`'s training requests (at most LOGIN_PER_SET, seeded) with a login, token or
+    account clause before or after the need, each needing the tools it needed: trained on,
+    never measured. Requests that speak of credentials already, or need a tool that does
+    (a password, login or token tool), are left as they are."""
+    rng = np.random.default_rng([seed, len(data.train), len(data.tools)])
+    eligible = [i for i in data.train if not CREDENTIAL_WORDS.search(data.texts[i])
+                and not any(CREDENTIAL_WORDS.search(f"{data.tools[t].name} "
+                                                    f"{data.tools[t].qualified_name}")
+                            for t in data.relevant[i])]
+    if not eligible:
+        return None
+    chosen = sorted(rng.permutation(eligible)[:LOGIN_PER_SET].tolist())
+    texts, relevant = [], []
+    for i in chosen:
+        user = str(rng.choice(USERS))
+        fields = {"user": user, "email": f"{user.replace('_', '.')}@{rng.choice(DOMAINS)}",
+                  "password": "".join(rng.choice(list("abcdefghkmnpqrstuvwxyz23456789"), 9)),
+                  "token": "".join(rng.choice(list("0123456789abcdef"), 24))}
+        request = data.texts[i].strip()
+        if rng.random() < 0.7:
+            clause = str(rng.choice(CLAUSES_AFTER)).format(**fields)
+            joint = " " if request.endswith((".", "?", "!")) else ". "
+            texts.append(f"{request}{joint}{clause}")
+        else:
+            clause = str(rng.choice(CLAUSES_BEFORE)).format(**fields)
+            texts.append(f"{clause} {request}")
+        relevant.append(data.relevant[i])
+    rows = list(range(len(texts)))
+    return replace(data, name=f"{data.name}+login", texts=texts, relevant=relevant,
+                   train=rows, test=[])
 
 
 def real_half(half: str, trained: bool) -> LabeledSet:
@@ -363,7 +433,8 @@ def load_model() -> Any:
 def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr: float,
           tau: float, fused: float | None = None, dense_too: bool = False,
           siblings: float = 1.0, real_weight: float = 1.0,
-          rank: int = RANK, seed: int = SEED) -> tuple[LoRA, float]:
+          rank: int = RANK, seed: int = SEED, each_positive: bool = False,
+          login: float = 1.0) -> tuple[LoRA, float]:
     """With `fused` (a temperature in nats), each request's softmax is over the tools'
     fused evidence, BM25F evidence + LAMBDA x cosine, as `hybrid` ranks: the update is
     trained where the words do not already decide, not where the dense part alone fails.
@@ -371,9 +442,14 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
     `semantic` scorer) keeps its gain. With `siblings` above 1, a positive's siblings (the
     other tools of its API or server, in a group of at most SIBLINGS tools) count that many
     times in the softmax's denominator: the hard negatives real servers' misses are made
-    of. A set is drawn for a step in proportion to the square root of its training requests,
-    a real-server half's (REAL) times `real_weight`. `seed` draws the update's start and the
-    steps' requests (the split by tool stays SEED's)."""
+    of. With `each_positive`, every tool a request needs is a positive of its own, against
+    the tools it does not need (the others it needs left out of that softmax), and the losses
+    are averaged: otherwise a request's loss is over its tools together, which one of them
+    near the top already satisfies, so a request needing two to four tools may be narrowed
+    to one. A set is drawn for a step in proportion to the square root of its training
+    requests, a real-server half's (REAL) times `real_weight`, a `+login` set's
+    (`with_credentials`) times `login`. `seed` draws the update's start and the steps'
+    requests (the split by tool stays SEED's)."""
     import torch
 
     from toolcat.search.hybrid import LAMBDA
@@ -383,8 +459,9 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
                 seed)
     optimizer = torch.optim.AdamW(lora.params, lr=lr, weight_decay=0.0)
     rng = np.random.default_rng(seed)
-    share = np.array([math.sqrt(len(s.train)) * (real_weight if s.name.startswith("real-")
-                                                  else 1.0) for s in sets])
+    share = np.array([math.sqrt(len(s.train))
+                      * (real_weight if s.name.startswith("real-") else 1.0)
+                      * (login if s.name.endswith("+login") else 1.0) for s in sets])
     share /= share.sum()
     print("steps' shares: " + ", ".join(f"{s.name} {p:.3f}" for s, p in zip(sets, share,
                                                                           strict=True)))
@@ -423,9 +500,7 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
                 position[k][t] for t in data.relevant[i] if t in position[k]]])
                 for i in rows])) & ~positive
             every = [logits + math.log(siblings) * sibling for logits in every]
-        loss = sum((torch.logsumexp(logits, dim=1)
-                    - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
-                   for logits in every)
+        loss = sum(positives_loss(logits, positive, each_positive) for logits in every)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -433,6 +508,20 @@ def train(sets: list[LabeledSet], lower: list[Lower], steps: int, batch: int, lr
             print(f"step {step} {data.name} loss {loss.item():.3f} "
                   f"{time.perf_counter() - started:.0f} s", flush=True)
     return lora, time.perf_counter() - started
+
+
+def positives_loss(logits: Any, positive: Any, each: bool) -> Any:
+    """The softmax loss of a batch's rows (`logits`, over a catalog) toward their `positive`
+    tools: together (the log of their summed probability), or with `each` every positive
+    alone against the row's negatives, averaged over its positives (see `train`)."""
+    import torch
+
+    if not each:
+        return (torch.logsumexp(logits, dim=1)
+                - torch.logsumexp(logits.masked_fill(~positive, -1e4), dim=1)).mean()
+    negatives = torch.logsumexp(logits.masked_fill(positive, -1e4), dim=1, keepdim=True)
+    alone = torch.nn.functional.softplus(negatives - logits) * positive
+    return (alone.sum(1) / positive.sum(1).clamp(min=1)).mean()
 
 
 def sample(rows: list[int], count: int = 300) -> list[int]:
@@ -480,6 +569,13 @@ def main() -> None:
     parser.add_argument("--real-weight", type=float, default=1.0,
                         help="draw a real-server half this many times as often as its size "
                         "alone would (see `train`)")
+    parser.add_argument("--each-positive", action="store_true",
+                        help="every tool a training request needs is a positive of its own "
+                        "(see `train`)")
+    parser.add_argument("--login", type=float, default=0.0,
+                        help="also train on the training requests with a login, token or "
+                        "account clause beside the need (`with_credentials`), each such set "
+                        "drawn this many times as often as its size alone would; 0: none")
     parser.add_argument("--only-benchdata", action="store_true",
                         help="train on shared/benchdata's sets alone, as the shipped update was")
     args = parser.parse_args()
@@ -491,10 +587,13 @@ def main() -> None:
     if not args.only_benchdata:
         sets += [load_set(n, folder, True) for n, folder in CONVERTED.items()]
     sets += [real_half(half, True) for half in args.halves]
+    # written from training requests only (never a measured one), trained on, never measured
+    augmented = [] if args.measure or not args.login else \
+        [a for a in (with_credentials(s, args.seed) for s in sets) if a is not None]
     measured_only = {**MEASURED_ONLY, **{folder.name: folder for folder in args.measured}}
     held = [load_set(n, f, False) for n, f in measured_only.items()]
     held += [real_half(half, False) for half in REAL_HALVES if half not in args.halves]
-    everything = sets + held
+    everything = sets + augmented + held
     for s in everything:
         print(f"{s.name}: {len(s.tools)} tools ({len(s.train_tools)} trained on), "
               f"{len(s.train)} training requests, {len(s.test)} measured", flush=True)
@@ -506,6 +605,7 @@ def main() -> None:
             top = max(top, LAYERS - min(int(key.split(".")[1]) for key in update.files))
     lower = [Lower(model, s, args.cache, top) for s in everything]
     print(f"lower layers in {time.perf_counter() - started:.0f} s", flush=True)
+    trained_lower = lower[:len(sets) + len(augmented)]
     measured = [(s, low) for s, low in zip(everything, lower, strict=True) if s.test]
     words = {s.name: lexical(s, s.test) for s, _ in measured}
     fitting = {s.name: lexical(s, sample(s.train)) for s in sets}
@@ -521,9 +621,10 @@ def main() -> None:
         merge(model[0].auto_model.encoder, np.load(args.measure))
         seconds = 0.0
     else:
-        lora, seconds = train(sets, lower[:len(sets)], args.steps, args.batch, args.lr,
-                              args.tau, args.fused, args.dense_too, args.siblings,
-                              args.real_weight, args.rank, args.seed)
+        lora, seconds = train(sets + augmented, trained_lower, args.steps, args.batch,
+                              args.lr, args.tau, args.fused, args.dense_too, args.siblings,
+                              args.real_weight, args.rank, args.seed, args.each_positive,
+                              args.login)
     if args.out and not args.measure:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.out, **lora.state())
@@ -544,7 +645,8 @@ def main() -> None:
         "tau": args.tau, "fused": args.fused, "dense_too": args.dense_too,
         "siblings": args.siblings, "real_weight": args.real_weight,
         "rank": args.rank, "seed": args.seed, "top_layers": top, "weight": weight, "fitted": fitted,
-        "trained_on": None if args.measure else [s.name for s in sets],
+        "each_positive": args.each_positive, "login": args.login,
+        "trained_on": None if args.measure else [s.name for s in sets + augmented],
         "measured_on": [s.name for s, _ in measured],
         "sets": {}}
     for s, _ in measured:
