@@ -44,10 +44,11 @@ from toolcat.search.text import STOPWORDS, stem
 
 # Nats per unit of cosine between a group's fit and the best one's. The cosine's own weight is
 # LAMBDA (12): a server whose mean lies 0.1 further from the request than the best server's
-# costs its tools 0.4 nats, under half of the action table's nat, so a clear lead of one tool
-# stands and near-ties between servers go to the one the request is about.
-SERVER_FIT = 4.0
-FAMILY_FIT = 1.0
+# costs its tools 0.8 nats, under the action table's one nat, so a clear lead of one tool
+# stands and near-ties between servers go to the one the request is about. Chosen on the
+# development halves (docs/ranking.md): at 4 or 6 fewer requests moved, at 11 two were lost.
+SERVER_FIT = 8.0
+FAMILY_FIT = 2.0  # a family is chosen among its server's only: the gaps there are smaller
 LEAST = 2  # tools that share a name word, for it to name a family
 SHARE = 0.5  # of a server's tools at most: a word more of them share names the server
 

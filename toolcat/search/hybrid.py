@@ -33,7 +33,9 @@ the kubernetes migration" -> "find my note"), and a server it names only there i
 does more than look (`toolcat.search.looking`), a verb the table lacks is read with its object
 among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
 catalog's names create or send ("snapshot ct 201") gives them the action's nat
-(`toolcat.search.denominal`).
+(`toolcat.search.denominal`). A tool's server, and the family of its server's tools its name
+belongs to, are read whole against the request: one that fits worse than the best costs its
+tools a share of a nat per tenth of cosine (`toolcat.search.families`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
