@@ -60,6 +60,19 @@ def test_one_server_gives_no_server_evidence_and_no_family_no_family_evidence() 
     assert Families([]).evidence(np.zeros((1, 0)), np.zeros((0, 2))).shape == (1, 0)
 
 
+def test_a_groups_vectors_are_summed_alike_in_chunks_of_any_size(monkeypatch) -> None:
+    import toolcat.search.families as families
+
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(50, 4)).astype(np.float32)
+    group = rng.integers(0, 7, 50)
+    whole = [np.linalg.norm(vectors[group == k].astype(np.float64).sum(axis=0))
+             for k in range(8)]  # group 7 has no tool: length 0
+    monkeypatch.setattr(families, "CHUNK", 3)  # groups cross chunks
+    found = families._lengths_of(vectors, np.arange(50), group, 8)
+    assert found == pytest.approx(whole, abs=1e-5)
+
+
 def test_the_explanation_names_the_server_and_the_family_that_fit_best() -> None:
     tools = _cloud()
     vectors = np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3 + [[0.0, 1.0]] * 2)

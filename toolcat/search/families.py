@@ -51,6 +51,7 @@ SERVER_FIT = 8.0
 FAMILY_FIT = 2.0  # a family is chosen among its server's only: the gaps there are smaller
 LEAST = 2  # tools that share a name word, for it to name a family
 SHARE = 0.5  # of a server's tools at most: a word more of them share names the server
+CHUNK = 4096  # tool vectors summed at a time
 
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
 
@@ -111,10 +112,10 @@ class Families:
         last = self._norms  # read once: serve's threads may replace it
         if last is not None and last[0] == id(vectors):
             return last[1], last[2]
-        of_servers = _lengths_of(np.asarray(vectors, dtype=np.float64), self._server,
+        of_servers = _lengths_of(vectors, np.arange(len(self._server)), self._server,
                                  self._servers)
-        of_families = _lengths_of(np.asarray(vectors[self._pair_tool], dtype=np.float64),
-                                  self._pair_family, len(self._names))
+        of_families = _lengths_of(vectors, self._pair_tool, self._pair_family,
+                                  len(self._names))
         self._norms = (id(vectors), of_servers, of_families)
         return of_servers, of_families
 
@@ -178,12 +179,15 @@ class Families:
         return of_server, of_family, "; ".join(said)
 
 
-def _lengths_of(vectors: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
-    """The length of the sum of the `vectors` of each of `groups` (`group`: each row's)."""
-    found = np.zeros(groups)
-    if not len(group):
-        return found
+def _lengths_of(vectors: np.ndarray, rows: np.ndarray, group: np.ndarray, groups: int
+                ) -> np.ndarray:
+    """The length of the sum of the vectors of each of `groups` (`rows`: the tools' rows of
+    `vectors`, `group`: each one's group), summed CHUNK rows at a time: memory bounded at
+    43,000 tools."""
+    sums = np.zeros((groups, vectors.shape[1] if vectors.ndim == 2 else 0))
     order = np.argsort(group, kind="stable")
-    present, starts = np.unique(group[order], return_index=True)
-    found[present] = np.linalg.norm(np.add.reduceat(vectors[order], starts, axis=0), axis=1)
-    return found
+    for start in range(0, len(order), CHUNK):
+        chunk = order[start:start + CHUNK]
+        present, starts = np.unique(group[chunk], return_index=True)
+        sums[present] += np.add.reduceat(vectors[rows[chunk]], starts, axis=0)
+    return np.asarray(np.linalg.norm(sums, axis=1))
