@@ -105,18 +105,20 @@ class Families:
         self._by_server = order
         self._server_of_run = np.unique(self._family_server[order])
         self._server_starts = np.searchsorted(self._family_server[order], self._server_of_run)
-        self._norms: tuple[int, np.ndarray, np.ndarray] | None = None
+        # the vectors last summed (the same object: a scorer's vectors do not change) and
+        # the lengths of their sums
+        self._norms: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def _lengths(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The length of the sum of each server's and each family's tool vectors."""
         last = self._norms  # read once: serve's threads may replace it
-        if last is not None and last[0] == id(vectors):
+        if last is not None and last[0] is vectors:
             return last[1], last[2]
         of_servers = _lengths_of(vectors, np.arange(len(self._server)), self._server,
                                  self._servers)
         of_families = _lengths_of(vectors, self._pair_tool, self._pair_family,
                                   len(self._names))
-        self._norms = (id(vectors), of_servers, of_families)
+        self._norms = (vectors, of_servers, of_families)
         return of_servers, of_families
 
     def fits(self, cosine: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
