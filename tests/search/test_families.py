@@ -39,7 +39,7 @@ def test_a_server_and_a_family_that_fit_worse_cost_their_tools_evidence() -> Non
     vectors = np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3 + [[0.0, 1.0]] * 2)
     request = vectors @ np.array([1.0, 0.0])  # a request about the calendar: cosine 1 or 0
     of_server, of_family = Families(tools).parts(request, vectors)
-    cloud = 3 / np.linalg.norm([3.0, 3.0])  # the cloud's mean holds half of the calendar
+    cloud = 1.0  # the cloud's best three cosines: its three calendar tools
     assert of_server[:6] == pytest.approx([0.0] * 6)  # the cloud fits best
     assert of_server[6:] == pytest.approx([SERVER_FIT * (0.0 - cloud)] * 2)
     assert of_family[:3] == pytest.approx([0.0] * 3)  # calendar is the cloud's best family

@@ -52,6 +52,7 @@ FAMILY_FIT = 2.0  # a family is chosen among its server's only: the gaps there a
 LEAST = 2  # tools that share a name word, for it to name a family
 SHARE = 0.5  # of a server's tools at most: a word more of them share names the server
 CHUNK = 4096  # tool vectors summed at a time
+TOP = 3  # a group's best cosines averaged: a small, tight group is not favoured for it
 
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
 
@@ -122,22 +123,17 @@ class Families:
         return of_servers, of_families
 
     def fits(self, cosine: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The cosine of one request (`cosine`: its row, one value per tool) to each server's
-        mean and to each family's."""
-        of_servers, of_families = self._lengths(vectors)
-        servers = np.bincount(self._server, weights=cosine, minlength=self._servers)
-        families = np.bincount(self._pair_family, weights=cosine[self._pair_tool],
-                               minlength=len(self._names))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return (np.where(of_servers > 0, servers / of_servers, 0.0),
-                    np.where(of_families > 0, families / of_families, 0.0))
+        """The fit of one request (`cosine`: its row, one value per tool) to each server and
+        to each family: the mean of the group's TOP best cosines."""
+        return (_top_means(cosine, self._server, self._servers),
+                _top_means(cosine[self._pair_tool], self._pair_family, len(self._names)))
 
     def parts(self, cosine: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The evidence each tool gets for its server's fit and for its family's (each 0 or
         less: see the module docstring), for one request's `cosine` row."""
         of_server = np.zeros(len(cosine))
         of_family = np.zeros(len(cosine))
-        if not len(cosine) or vectors.shape[0] != len(cosine):
+        if not len(cosine) or len(self._server) != len(cosine):
             return of_server, of_family
         servers, families = self.fits(cosine, vectors)
         if self._servers > 1:
@@ -193,3 +189,14 @@ def _lengths_of(vectors: np.ndarray, rows: np.ndarray, group: np.ndarray, groups
         present, starts = np.unique(group[chunk], return_index=True)
         sums[present] += np.add.reduceat(vectors[rows[chunk]], starts, axis=0)
     return np.asarray(np.linalg.norm(sums, axis=1))
+
+
+def _top_means(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:
+    """The mean of each of `groups`' TOP largest `values` (fewer in a group of fewer)."""
+    order = np.lexsort((-values, group))
+    ordered = group[order]
+    rank = np.arange(len(order)) - np.searchsorted(ordered, ordered)
+    kept = rank < TOP
+    sums = np.bincount(ordered[kept], weights=values[order][kept], minlength=groups)
+    counts = np.bincount(ordered[kept], minlength=groups)
+    return np.where(counts > 0, sums / np.maximum(counts, 1), 0.0)
