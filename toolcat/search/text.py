@@ -52,6 +52,7 @@ _UNMARKED = str.maketrans({
     "ß": "ss", "ẞ": "SS", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
     "ð": "d", "Ð": "D", "ı": "i", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th",
     "Þ": "TH"})
+_CJK_RUN = re.compile(rf"[{cjk_letters.LETTERS}]")
 
 
 def fold(word: str) -> str:
@@ -62,7 +63,7 @@ def fold(word: str) -> str:
         return word
     decomposed = unicodedata.normalize("NFKD", word.translate(_UNMARKED))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
-_CJK_RUN = re.compile(rf"[{cjk_letters.LETTERS}]")
+
 
 STOPWORDS = frozenset((
     "a an and are as at be but by can could do does for from get give has have how i if in "
