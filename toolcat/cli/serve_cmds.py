@@ -149,6 +149,7 @@ def serve(
     from toolcat.errors import UsageError
     from toolcat.serve import serve as run
     from toolcat.serve.stages import Stages
+    from toolcat.threads import waited
 
     _check_choices(mode, answers, call_timeout)
     address = _address(http) if http is not None else None
@@ -174,7 +175,7 @@ def serve(
 
     with until_interrupted():  # Ctrl-C is how serve stops, from here on (exit 0)
         # over stdio the catalog is read once the handshake is answered
-        served = None if address is None else opened()
+        served = None if address is None else waited(opened, "toolcat-serve-catalog")
         run(opened if served is None else served, chosen, http=address,
             allow_unsafe=allow_unsafe, log=log, call_timeout=call_timeout,
             overrides=overrides,

@@ -35,6 +35,7 @@ from toolcat.providers.tokens import count_tokens
 from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import Gateway
 from toolcat.search.ranking import Scorer
+from toolcat.threads import waited
 
 MAX_ROUNDS = 5  # searches answered in a row before the reply goes to the client as it is
 MAX_BODY = 32 << 20  # bytes of a request body, and of a reply the gateway reads whole
@@ -553,7 +554,7 @@ def run(settings: Settings, host: str, port: int,
     bound = sock.getsockname()[1]
     app = GatewayApp(settings)
     with (loading if loading is not None and app.loads_model else nullcontext)():
-        _waited_for(app.warm_up)
+        waited(app.warm_up, "toolcat-gateway-warm-up")
     if ready is not None:
         ready(host, bound)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
@@ -562,24 +563,3 @@ def run(settings: Settings, host: str, port: int,
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
-
-
-def _waited_for(work: Callable[[], None]) -> None:
-    """`work` run on a thread of its own while this one waits for it. Ctrl-C then interrupts
-    the wait, never torch or onnxruntime: KeyboardInterrupt raised where their C++ code had
-    called back into Python aborted the process ("terminate called after throwing an
-    instance of 'pybind11::error_already_set'", exit 134). The command line leaves at once
-    while the thread is inside them (toolcat.search.native)."""
-    from concurrent.futures import Future
-
-    done: Future[None] = Future()
-
-    def run() -> None:
-        try:
-            work()
-            done.set_result(None)
-        except BaseException as exc:  # raised in the waiting thread
-            done.set_exception(exc)
-
-    threading.Thread(target=run, name="toolcat-gateway-warm-up", daemon=True).start()
-    done.result()

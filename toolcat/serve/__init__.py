@@ -17,15 +17,15 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
-from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from toolcat.errors import MissingExtraError
 from toolcat.model import Catalog
 from toolcat.serve.gate import Gate, Loading
 from toolcat.serve.launch import DEFAULT_CALL_TIMEOUT, Secrets
 from toolcat.serve.stages import QUIET, Stages
+from toolcat.threads import in_background, waited
 
 if TYPE_CHECKING:
     from toolcat.mcp.servers import ServerSpec
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from toolcat.search.tuning import Tuning
     from toolcat.serve.start import Settings
 
-T = TypeVar("T")
+GATE = "toolcat-serve-gate"
 
 
 def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
@@ -85,6 +85,7 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
     """
     began = time.perf_counter()
     try:
+        waited(_import_sdk, "toolcat-serve-import")
         import anyio
 
         from toolcat.serve.server import Starting, serve_http, serve_stdio
@@ -118,13 +119,15 @@ def serve(catalog: Catalog | Callable[[], Catalog], profile: Profile, *,
             # leaves does not wait for it)
             anyio.run(serve_stdio, Starting(
                 instructions(mode, start.renamed), start.upstreams,
-                lambda: _in_background(start.opening)(),
-                lambda gate: _in_background(lambda: start.screening(gate))(), start.make,
+                lambda: in_background(start.opening, GATE)(),
+                lambda gate: in_background(lambda: start.screening(gate), GATE)(),
+                start.make,
                 apis=start.apis, discovery=start.renamed, stages=stages))
         else:
+            serving = waited(lambda: start.make(start.screening(start.opening())), GATE)
             anyio.run(functools.partial(serve_http, token=token,
                                         allow_hosts=tuple(allow_hosts)),
-                      start.make(start.screening(start.opening())), http[0], http[1], ready)
+                      serving, http[0], http[1], ready)
     finally:
         if start.made:  # a session that started (a gate that failed has no start either)
             start.log.write("stop", started=start.upstreams.started())
@@ -145,19 +148,9 @@ def _gate_for(served: Catalog, ask: Settings, learned: Tuning | None) -> Gate:
                      define=definition_json)
 
 
-def _in_background(work: Callable[[], T]) -> Callable[[], T]:
-    """`work` started on a thread now; the function returned waits for its result (or
-    raises what it raised)."""
-    future: Future[T] = Future()
-
-    def run() -> None:
-        try:
-            future.set_result(work())
-        except BaseException as exc:  # handed to whoever waits
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="toolcat-serve-gate", daemon=True).start()
-    return future.result
+def _import_sdk() -> None:
+    import toolcat.serve.server
+    import toolcat.serve.start  # noqa: F401
 
 
 def _terminate_as_interrupt() -> Any:

@@ -550,15 +550,18 @@ async def serve_http(serving: Serving, host: str, port: int, ready: Any = None, 
                   live=lambda: manager._server_instances)  # the SDK's open sessions by id
     web = uvicorn.Server(uvicorn.Config(guard, log_level="warning", lifespan="on"))
 
+    bound = sock.getsockname()[1]  # uvicorn closes the socket when it stops
+
     async def announce() -> None:
         while not web.started:
             await anyio.sleep(0.02)
-        if ready is not None:
-            ready(sock.getsockname()[1])
+        if ready is not None and not web.should_exit:
+            ready(bound)
 
     async with serving.upstreams, serving.apis, anyio.create_task_group() as group:
         group.start_soon(announce)
         await web.serve(sockets=[sock])
+        group.cancel_scope.cancel()  # stopped before it started: nothing to announce
 
 
 @asynccontextmanager
