@@ -39,3 +39,14 @@ def test_every_stemming_scorer_highlights_alike_tuned_or_not():
     for scorer in ("bm25", "hybrid", "cascade", "hybrid+tuning", "cascade+tuning"):
         assert marked("sendMessage to channels", "sending a message", scorer) == [
             "send", "Message"], scorer
+
+
+def test_words_of_other_languages_highlight_as_search_reads_them():
+    """An accented word is matched without its accents and a Chinese request by its pairs of
+    letters (toolcat.search.text); the table split on ASCII letters only, so `météo` or
+    `天气` found a tool and nothing in it was highlighted."""
+    assert marked("Récupère la météo actuelle d'une ville", "meteo ville", "bm25") == [
+        "météo", "ville"]
+    assert marked("Größe der Datei", "grösse", "hybrid") == ["Größe"]
+    assert marked("查询城市的天气预报", "天气", "bm25") == ["天气"]
+    assert marked("Получить прогноз погоды", "прогноз", "keyword") == ["прогноз"]

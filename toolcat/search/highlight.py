@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from itertools import islice
 
 from toolcat.search import scorer_kind
 from toolcat.search.regex import compile_query
-from toolcat.search.text import STOPWORDS, stem, words
+from toolcat.search.text import STOPWORDS, located, stem, words
 
-# a word of running text or of an identifier: `getWeather` -> get, Weather
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 MAX_SPANS = 1000  # per text: more is no help to a reader, and each costs a style in the table
 
 
 def word_spans(text: str, found: Callable[[str], bool]) -> list[tuple[int, int]]:
-    """Spans of the words of `text` (lower-cased) that `found` accepts."""
-    return list(islice((m.span() for m in _WORD.finditer(text)
-                        if len(m.group()) > 1 and found(m.group().lower())), MAX_SPANS))
+    """Spans of the words of `text`, read as search reads them (toolcat.search.text.located:
+    lower-cased, accents dropped, CJK as pairs), that `found` accepts."""
+    return list(islice(((start, end) for start, end, word in located(text) if found(word)),
+                       MAX_SPANS))
 
 
 def pattern_spans(text: str, query: str) -> list[tuple[int, int]]:

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 from typing import Any, Protocol
 
 from toolcat import cjk as cjk_letters
@@ -145,6 +145,24 @@ def _bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [run[k:k + 2] for k in range(min(len(run), MAX_RUN) - 1)]
+
+
+def located(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words of `text` as `words` reads them, each with the span it was read from: a
+    camelCase part's own, an accented word's whole (`météo` -> meteo), a CJK pair's two
+    letters."""
+    for match in _WORD.finditer(text):
+        raw, start = match.group(), match.start()
+        if _CJK_RUN.match(raw):
+            for k, pair in enumerate(_bigrams(raw)):
+                yield start + k, start + k + len(pair), pair
+            continue
+        cuts = [0, *(m.start() for m in _CAMEL.finditer(raw)), len(raw)]
+        for begin, end in pairwise(cuts):
+            part = raw[begin:end]
+            word = (part if part.isascii() or _OTHER_RUN.match(part) else fold(part)).lower()
+            if len(word) > 1:
+                yield start + begin, start + end, word
 
 
 def raw_words(text: str) -> list[str]:
