@@ -253,6 +253,22 @@ def test_a_server_serving_http_by_default_is_told_to_use_its_stdio_transport(run
     assert "\x1b" not in said and "╭" not in said and "│" not in said
 
 
+@pytest.mark.parametrize(("mode", "said"), [
+    ("commands", "its usage asks for a command (run, auth, config): 'run' starts the server, "
+                 "at the end of args:"),
+    ("cmdhelp", "its usage asks for a command (auth, config, serve): 'serve' starts the server, "
+                "at the end of args:"),
+])
+def test_a_server_that_wants_a_command_is_told_which_one_starts_it(run, mode, said):
+    """A server whose command-line tool starts it under a subcommand (`yt-mcp run`) prints
+    its usage and exits when configured without it; its usage lines were quoted to the
+    third, and the command to add was left to the user to find."""
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, mode)
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert said in result.stderr, result.stderr
+
+
 def test_a_banner_that_ends_saying_what_to_do_is_quoted_to_its_last_line(run):
     result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "setup")
     assert result.exit_code == 2

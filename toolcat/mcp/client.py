@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
-from toolcat.mcp.stderr import meaningful_lines, plain
+from toolcat.mcp.stderr import meaningful_lines, plain, usage_hint
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -498,7 +498,7 @@ def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) ->
     said = _stderr_said(errlog, spec, cause)
     if _ended_early(errlog, cause):
         text = "\n".join(errlog.lines())
-        said += node_hint(spec, text) + sdk_hint(spec, text)
+        said += node_hint(spec, text) + sdk_hint(spec, text) + usage_hint(text)
     return said
 
 

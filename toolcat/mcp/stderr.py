@@ -69,3 +69,56 @@ def _readable(line: str) -> str:
     level = record.get("level", record.get("severity"))
     text = ": ".join(dict.fromkeys(said))  # a message and its error, each once
     return f"{level.upper()}: {text}" if isinstance(level, str) else text
+
+
+# a usage text, and the commands it offers: argparse's `{run,auth}` on its usage line, or the
+# names under a "Commands:" heading (click and typer, commander.js, cobra's "Available
+# Commands:"), each indented a little, its description after two spaces or more (a wrapped
+# description's line is indented further and ends the list's reading no sooner than a blank)
+_USAGE = re.compile(r"^\s*usage:", re.IGNORECASE)
+_CHOICES = re.compile(r"\{([\w.-]+(?:,[\w.-]+)+)\}")
+_HEADING = re.compile(r"^\s*(?:available\s+)?(?:sub)?commands\s*:\s*$", re.IGNORECASE)
+_ENTRY = re.compile(r"^ {1,4}([a-z][\w.-]*)(?:\s|$)")
+# the command that starts a server, as servers' command-line tools name it
+STARTS = ("run", "serve", "start", "stdio", "server", "mcp")
+SHOWN_COMMANDS = 12
+
+
+def usage_commands(lines: Sequence[str]) -> list[str]:
+    """The commands a usage text on stderr offers, or none when it is no usage text."""
+    kept = [_ANSI.sub("", line) for line in lines]  # indented as written
+    if not any(_USAGE.match(line) for line in kept):
+        return []
+    for line in kept:
+        choices = _CHOICES.search(line) if _USAGE.match(line) else None
+        if choices:
+            return choices.group(1).split(",")
+    heading = next((i for i, line in enumerate(kept) if _HEADING.match(line)), None)
+    if heading is None:
+        return []
+    commands: list[str] = []
+    for line in kept[heading + 1:]:
+        entry = _ENTRY.match(line)
+        if entry is None:
+            if line.strip() and line.startswith(" " * 5):  # a wrapped description
+                continue
+            break
+        commands.append(entry.group(1))
+    return [name for name in commands if name != "help"]
+
+
+def usage_hint(stderr: str) -> str:
+    """What the message of a server that printed its usage and ended adds: the commands it
+    asks for, and which goes in `args:` (`; its usage asks for a command (run, auth): 'run'
+    starts the server, at the end of args:`), or "" when it printed no usage text."""
+    commands = usage_commands(stderr.splitlines())
+    if not commands:
+        return ""
+    listed = ", ".join(commands[:SHOWN_COMMANDS]) + (
+        ", ..." if len(commands) > SHOWN_COMMANDS else "")
+    start = next((name for name in STARTS if name in commands), None)
+    if start is None:
+        return f"; its usage asks for a command ({listed}): add the one that starts the server " \
+               "at the end of args:"
+    return f"; its usage asks for a command ({listed}): '{start}' starts the server, at the " \
+           "end of args:"

@@ -10,6 +10,10 @@
     node       dies as Node does on a missing module: code, caret, the error, a stack, a
                summary and the Node version (exit code 1)
     usage      refuses its arguments, then prints its whole --help text (exit code 2)
+    commands   a command-line tool whose server starts under a subcommand, run without one:
+               argparse's usage line, {run,auth,config}, and its error (exit code 2)
+    cmdhelp    the same as a click or typer group prints it: its help, with a Commands:
+               list whose descriptions wrap (exit code 2)
     bindings   dies as Node does on a native module that was not built: an error that ends
                in "Tried:", the paths tried on the next lines (exit code 1)
     jsonlog    logs as Go's slog does, one JSON object a line, an error naming every valid
@@ -87,6 +91,21 @@ Options:
   -h, --help     display help for command
 """
 
+COMMAND_HELP = """Usage: broken-tube [OPTIONS] COMMAND [ARGS]...
+
+  A YouTube MCP server.
+
+Options:
+  --version  Show the version and exit.
+  --help     Show this message and exit.
+
+Commands:
+  auth    Sign in with a Google account and keep the token for the
+          server.
+  config  Show where the configuration is read from.
+  serve   Start the MCP server on stdio.
+"""
+
 
 def send(message: dict) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
@@ -156,6 +175,17 @@ def main() -> None:
         sys.exit(1)
     if mode == "usage":
         sys.stderr.write(USAGE)
+        sys.exit(2)
+    if mode == "commands":
+        import argparse
+
+        parser = argparse.ArgumentParser(prog="broken-tube")
+        chosen = parser.add_subparsers(dest="command", required=True)
+        for name in ("run", "auth", "config"):
+            chosen.add_parser(name)
+        parser.parse_args([])  # exits 2, with the usage and the missing command
+    if mode == "cmdhelp":
+        sys.stderr.write(COMMAND_HELP)
         sys.exit(2)
     if mode == "jsonlog":
         for level, msg in (("INFO", "starting"), ("ERROR", JSONLOG_ERROR)):
