@@ -38,7 +38,7 @@ def test_a_server_and_a_family_that_fit_worse_cost_their_tools_evidence() -> Non
     # two dimensions: calendar things lie along x, everything else along y
     vectors = np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3 + [[0.0, 1.0]] * 2)
     request = vectors @ np.array([1.0, 0.0])  # a request about the calendar: cosine 1 or 0
-    of_server, of_family = Families(tools).parts(request, vectors)
+    of_server, of_family = Families(tools).parts(request)
     cloud = 1.0  # the cloud's best three cosines: its three calendar tools
     assert of_server[:6] == pytest.approx([0.0] * 6)  # the cloud fits best
     assert of_server[6:] == pytest.approx([SERVER_FIT * (0.0 - cloud)] * 2)
@@ -46,31 +46,17 @@ def test_a_server_and_a_family_that_fit_worse_cost_their_tools_evidence() -> Non
     assert of_family[3:5] == pytest.approx([-FAMILY_FIT] * 2)  # contacts: cosine 0 against 1
     assert of_family[5] == 0.0  # in no family
     assert of_family[6:] == pytest.approx([0.0, 0.0])  # the store has no family
-    total = Families(tools).evidence(np.stack([request, 1 - request]), vectors)
+    total = Families(tools).evidence(np.stack([request, 1 - request]))
     assert total.shape == (2, 8)
     assert total[0] == pytest.approx(of_server + of_family)
 
 
 def test_one_server_gives_no_server_evidence_and_no_family_no_family_evidence() -> None:
     tools = [Tool(name=n, description=n) for n in ("get_weather", "get_time", "translate")]
-    vectors = np.eye(3)
-    of_server, of_family = Families(tools).parts(np.array([0.9, 0.1, 0.0]), vectors)
+    of_server, of_family = Families(tools).parts(np.array([0.9, 0.1, 0.0]))
     assert of_server.tolist() == [0.0] * 3
     assert of_family.tolist() == [0.0] * 3
-    assert Families([]).evidence(np.zeros((1, 0)), np.zeros((0, 2))).shape == (1, 0)
-
-
-def test_a_groups_vectors_are_summed_alike_in_chunks_of_any_size(monkeypatch) -> None:
-    import toolcat.search.families as families
-
-    rng = np.random.default_rng(0)
-    vectors = rng.normal(size=(50, 4)).astype(np.float32)
-    group = rng.integers(0, 7, 50)
-    whole = [np.linalg.norm(vectors[group == k].astype(np.float64).sum(axis=0))
-             for k in range(8)]  # group 7 has no tool: length 0
-    monkeypatch.setattr(families, "CHUNK", 3)  # groups cross chunks
-    found = families._lengths_of(vectors, np.arange(50), group, 8)
-    assert found == pytest.approx(whole, abs=1e-5)
+    assert Families([]).evidence(np.zeros((1, 0))).shape == (1, 0)
 
 
 def test_the_explanation_names_the_server_and_the_family_that_fit_best() -> None:
@@ -78,14 +64,14 @@ def test_the_explanation_names_the_server_and_the_family_that_fit_best() -> None
     vectors = np.array([[1.0, 0.0]] * 3 + [[0.0, 1.0]] * 3 + [[0.0, 1.0]] * 2)
     request = vectors @ np.array([1.0, 0.0])
     families = Families(tools)
-    of_server, of_family, said = families.explained(request, vectors, 3)
+    of_server, of_family, said = families.explained(request, 3)
     assert of_server == 0.0
     assert of_family == pytest.approx(-FAMILY_FIT)
     assert "its family 'contact' fits less well than its server's 'calendar'" in said
-    of_server, _, said = families.explained(request, vectors, 6)
+    of_server, _, said = families.explained(request, 6)
     assert of_server < 0
     assert "less well than 'cloud'" in said
-    assert families.explained(request, vectors, 0) == (0.0, 0.0, "")
+    assert families.explained(request, 0) == (0.0, 0.0, "")
 
 
 @pytest.mark.semantic

@@ -8,9 +8,11 @@ Nextcloud's 182 tools come in families named by a shared word (`nc_calendar_*`,
 `*_review*`). One tool's cosine reads the request against one tool's text; a server or a family
 read whole is nearer to what the request is about than any one of its tools.
 
-So each is scored as a whole, from the cosines the request already has to every tool: a
-group's cosine is the request's cosine to the mean of its tools' vectors, the sum of their
-cosines over the length of their vectors' sum (no encoding more, one pass over the tools).
+So each is scored as a whole, from the cosines the request already has to every tool (no
+encoding more, one pass over the tools): a group's fit is the mean of its TOP best cosines
+(fewer in a group of fewer). Not the cosine to the mean of its tools' vectors: a small, tight
+group's mean lies nearer any request about its object than a large, varied one's, so the
+centroid took "show the replies in this thread" from Slack to a small email server.
 
 - A tool whose **server** fits worse than the best-fitting server loses SERVER_FIT nats per
   unit of the gap ("the server": every server with one tool or more is one).
@@ -42,16 +44,17 @@ from toolcat.search.actions import name_words, verb_positions
 from toolcat.search.focus import VERBS
 from toolcat.search.text import STOPWORDS, stem
 
-# Nats per unit of cosine between a group's fit and the best one's. The cosine's own weight is
-# LAMBDA (12): a server whose mean lies 0.1 further from the request than the best server's
-# costs its tools 0.8 nats, under the action table's one nat, so a clear lead of one tool
-# stands and near-ties between servers go to the one the request is about. Chosen on the
-# development halves (docs/ranking.md): at 4 or 6 fewer requests moved, at 11 two were lost.
-SERVER_FIT = 8.0
-FAMILY_FIT = 2.0  # a family is chosen among its server's only: the gaps there are smaller
+# Nats per unit of cosine between a group's fit and the best one's. The best three cosines of
+# two servers lie closer together than their means did (0.25 and 0.21 where the centroids were
+# 0.18 and 0.07), so the weight is twice the centroid's 8: a server whose best three lie 0.05
+# below the best server's costs its tools 0.8 nats, under the action table's one nat, so a
+# clear lead of one tool stands and near-ties go to the server the request is about. Chosen
+# among 12, 16 and 24 (fixed before any ran) on the development halves (docs/ranking.md): 24
+# gained most but lost two on one half.
+SERVER_FIT = 16.0
+FAMILY_FIT = SERVER_FIT / 4  # a family is chosen among its server's only: its gaps are smaller
 LEAST = 2  # tools that share a name word, for it to name a family
 SHARE = 0.5  # of a server's tools at most: a word more of them share names the server
-CHUNK = 4096  # tool vectors summed at a time
 TOP = 3  # a group's best cosines averaged: a small, tight group is not favoured for it
 
 _VERB_STEMS = frozenset(stem(verb) for verb in VERBS)
@@ -72,8 +75,7 @@ def family_keys(tools: Sequence[Tool]) -> list[dict[str, str]]:
 
 class Families:
     """Each tool's server and families, and their fit to a request read whole (see the module
-    docstring). Built in one pass over the names; the vectors' sums are computed when first
-    asked for, once per set of vectors."""
+    docstring). Built in one pass over the names."""
 
     def __init__(self, tools: Sequence[Tool]) -> None:
         servers: dict[str, int] = {}
@@ -106,36 +108,21 @@ class Families:
         self._by_server = order
         self._server_of_run = np.unique(self._family_server[order])
         self._server_starts = np.searchsorted(self._family_server[order], self._server_of_run)
-        # the vectors last summed (the same object: a scorer's vectors do not change) and
-        # the lengths of their sums
-        self._norms: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def _lengths(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The length of the sum of each server's and each family's tool vectors."""
-        last = self._norms  # read once: serve's threads may replace it
-        if last is not None and last[0] is vectors:
-            return last[1], last[2]
-        of_servers = _lengths_of(vectors, np.arange(len(self._server)), self._server,
-                                 self._servers)
-        of_families = _lengths_of(vectors, self._pair_tool, self._pair_family,
-                                  len(self._names))
-        self._norms = (vectors, of_servers, of_families)
-        return of_servers, of_families
-
-    def fits(self, cosine: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def fits(self, cosine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The fit of one request (`cosine`: its row, one value per tool) to each server and
         to each family: the mean of the group's TOP best cosines."""
         return (_top_means(cosine, self._server, self._servers),
                 _top_means(cosine[self._pair_tool], self._pair_family, len(self._names)))
 
-    def parts(self, cosine: np.ndarray, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def parts(self, cosine: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The evidence each tool gets for its server's fit and for its family's (each 0 or
         less: see the module docstring), for one request's `cosine` row."""
         of_server = np.zeros(len(cosine))
         of_family = np.zeros(len(cosine))
         if not len(cosine) or len(self._server) != len(cosine):
             return of_server, of_family
-        servers, families = self.fits(cosine, vectors)
+        servers, families = self.fits(cosine)
         if self._servers > 1:
             of_server = SERVER_FIT * (servers[self._server] - servers.max())
         if len(self._names):
@@ -147,26 +134,24 @@ class Families:
                 best - leading[self._server[self._members]])
         return of_server, of_family
 
-    def evidence(self, cosine: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    def evidence(self, cosine: np.ndarray) -> np.ndarray:
         """The server's and the family's evidence of every tool, one row per row of `cosine`
         (see `parts`)."""
-        return np.array([sum(self.parts(row, vectors)) for row in cosine]
-                        ).reshape(cosine.shape)
+        return np.array([sum(self.parts(row)) for row in cosine]).reshape(cosine.shape)
 
-    def explained(self, cosine: np.ndarray, vectors: np.ndarray, index: int
-                  ) -> tuple[float, float, str]:
+    def explained(self, cosine: np.ndarray, index: int) -> tuple[float, float, str]:
         """The server's and the family's evidence of `index` for one request's `cosine` row,
         and what they say: which server and which family fit best (see `parts`)."""
-        of_server, of_family = (float(found[index]) for found in self.parts(cosine, vectors))
+        of_server, of_family = (float(found[index]) for found in self.parts(cosine))
         said = []
         if of_server:
-            servers = self.fits(cosine, vectors)[0]
+            servers = self.fits(cosine)[0]
             best = self._server_names[int(servers.argmax())]
             said.append(f"its server fits the request as a whole less well than {best!r} "
                         f"({servers[self._server[index]]:.2f} against {servers.max():.2f}, "
                         f"{of_server:+.2f})")
         if of_family:
-            families = self.fits(cosine, vectors)[1]
+            families = self.fits(cosine)[1]
             own = self._pair_family[self._pair_tool == index]
             mine = int(own[families[own].argmax()])
             theirs = np.flatnonzero(self._family_server == self._server[index])
@@ -175,20 +160,6 @@ class Families:
                         f"{self._names[leader]!r} ({families[mine]:.2f} against "
                         f"{families[leader]:.2f}, {of_family:+.2f})")
         return of_server, of_family, "; ".join(said)
-
-
-def _lengths_of(vectors: np.ndarray, rows: np.ndarray, group: np.ndarray, groups: int
-                ) -> np.ndarray:
-    """The length of the sum of the vectors of each of `groups` (`rows`: the tools' rows of
-    `vectors`, `group`: each one's group), summed CHUNK rows at a time: memory bounded at
-    43,000 tools."""
-    sums = np.zeros((groups, vectors.shape[1] if vectors.ndim == 2 else 0))
-    order = np.argsort(group, kind="stable")
-    for start in range(0, len(order), CHUNK):
-        chunk = order[start:start + CHUNK]
-        present, starts = np.unique(group[chunk], return_index=True)
-        sums[present] += np.add.reduceat(vectors[rows[chunk]], starts, axis=0)
-    return np.asarray(np.linalg.norm(sums, axis=1))
 
 
 def _top_means(values: np.ndarray, group: np.ndarray, groups: int) -> np.ndarray:

@@ -34,8 +34,9 @@ does more than look (`toolcat.search.looking`), a verb the table lacks is read w
 among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
 catalog's names create or send ("snapshot ct 201") gives them the action's nat
 (`toolcat.search.denominal`). A tool's server, and the family of its server's tools its name
-belongs to, are read whole against the request: one that fits worse than the best costs its
-tools a share of a nat per tenth of cosine (`toolcat.search.families`).
+belongs to, are read whole against the request (the mean of their best three cosines): one
+that fits worse than the best costs its tools 1.6 nats per tenth of cosine, a family 0.4
+(`toolcat.search.families`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -252,7 +253,7 @@ class HybridScorer:
                 for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
             # the server and the family read whole (toolcat.search.families), at no weight of
             # the cosine's: a tuning's weight scales the tool's own cosine alone
-            narrower += self.families.evidence(cosine, self.semantic.vectors)
+            narrower += self.families.evidence(cosine)
         return np.maximum(evidence + narrower, 0.0) if floor else evidence + narrower
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
@@ -533,8 +534,8 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
-            of_server, of_family, said = self.families.explained(
-                self.cosine([part])[0], semantic.vectors, index)
+            of_server, of_family, said = self.families.explained(self.cosine([part])[0],
+                                                                 index)
             if said:
                 reason = f"{reason}; {said}"
                 details = {**details, "server_fit_evidence": round(of_server, 6),
