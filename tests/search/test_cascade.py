@@ -8,7 +8,6 @@ import pytest
 
 from toolcat.model import Tool
 from toolcat.search import build_scorer, rank
-from toolcat.search.families import Families
 from toolcat.search.hybrid import HybridScorer
 
 pytestmark = pytest.mark.semantic
@@ -27,9 +26,6 @@ def test_candidates_score_as_hybrid_scores_them_and_the_rest_zero(demo, shared_c
     cascade = build_scorer("cascade", demo.tools, candidates=5)
     hybrid = build_scorer("hybrid", demo.tools)
     assert isinstance(hybrid, HybridScorer)
-    # the cascade has its candidates' cosines only: a server or a family read whole needs
-    # every tool's (toolcat.search.families), so it scores as hybrid does without them
-    hybrid.families = Families([])
     query = "send a message to the team channel"
     scores = cascade.scores(query)
     reference = hybrid.scores(query)

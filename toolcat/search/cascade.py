@@ -9,9 +9,6 @@ texts are ever embedded, when first needed, and they are cached like every embed
 catalog nobody has encoded yet (43,000 tools take about half an hour on a CPU) answers its
 first query after encoding a few dozen tools, not all of them.
 
-The candidates' hybrid evidence leaves out what needs every tool's cosine: the fit of a tool's
-server and family read whole (`toolcat.search.families`).
-
 A tool with no query term at all is never a candidate; `candidates` (default 50) was chosen
 on the labeled sets so that no set loses accuracy against `hybrid` (docs/search.md).
 

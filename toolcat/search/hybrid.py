@@ -33,10 +33,7 @@ the kubernetes migration" -> "find my note"), and a server it names only there i
 does more than look (`toolcat.search.looking`), a verb the table lacks is read with its object
 among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
 catalog's names create or send ("snapshot ct 201") gives them the action's nat
-(`toolcat.search.denominal`). A tool's server, and the family of its server's tools its name
-belongs to, are read whole against the request (the mean of their best three cosines): one
-that fits worse than the best costs its tools 1.6 nats per tenth of cosine, a family 0.4
-(`toolcat.search.families`).
+(`toolcat.search.denominal`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -65,7 +62,6 @@ from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.denominal import Denominal
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
-from toolcat.search.families import Families
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.formats import Formats
 from toolcat.search.looking import Looks
@@ -151,7 +147,6 @@ class HybridScorer:
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.denominal = Denominal(self.tools)
         self.centres = Centres(self.tools)
-        self.families = Families(self.tools)
         self.looks = Looks(self.tools)
         self.collocations = Collocations(self.tools)
         self.focus = Focus(self.tools)
@@ -251,9 +246,6 @@ class HybridScorer:
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
                 for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
-            # the server and the family read whole (toolcat.search.families), at no weight of
-            # the cosine's: a tuning's weight scales the tool's own cosine alone
-            narrower += self.families.evidence(cosine)
         return np.maximum(evidence + narrower, 0.0) if floor else evidence + narrower
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
@@ -534,12 +526,6 @@ class HybridScorer:
                 reason = (f"{reason}; the request names only its server: similarity to the "
                           f"server's tools as a whole")
                 details = {**details, "server_centre": True}
-            of_server, of_family, said = self.families.explained(self.cosine([part])[0],
-                                                                 index)
-            if said:
-                reason = f"{reason}; {said}"
-                details = {**details, "server_fit_evidence": round(of_server, 6),
-                           "family_fit_evidence": round(of_family, 6)}
             topic_free = view(self.servers.strip(part))
             if topic_free is not None:
                 whole, of_view = (float(c) for c in self._viewed(semantic, part)[:, index])
