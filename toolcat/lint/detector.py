@@ -1008,6 +1008,22 @@ def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float,
         or (probability >= ERROR_FLOOR and len(evidence(cues)) >= DATA_KINDS)
 
 
+def agreed_in_data(value: str, cues: tuple[str, ...]) -> bool:
+    """Whether `value`, a whole value found where a tool keeps a choice or a name (an `enum`
+    or `const` value, a `title`, a `$comment`; not a `default` or an example, text the tool
+    handles, where `ordered_in_data` asks the fit too), with `cues` read in it whole, is an
+    order whatever the fit says: a clause of MIN_WORDS + 1 words or more, where none belongs,
+    that addresses the model (a maintainers' `$comment` speaks to maintainers, a title to
+    whoever picks the tool) and has another kind of evidence that agrees (`evidence`: data
+    sent, a link, the conversation). Not a text that describes attacks."""
+    if DESCRIBED in cues:
+        return False
+    if sum(1 for word in value.split() if any(c.isalpha() for c in word)) <= MIN_WORDS:
+        return False
+    kinds = evidence(cues)
+    return "model" in kinds and len(kinds) >= DATA_KINDS
+
+
 # whose a secret file is, or for whom it is read: a person's possessive ("the user's
 # ~/.npmrc", 用户的), or a person as the one told, shown or given ("show the user",
 # 向用户); "user tokens" in `.env` or a client's `mcp.json` that "these users" cannot edit
@@ -1823,7 +1839,32 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
         lang = ""  # too few function words of any language: English is only the fallback
     if not at_home(lang, home) and (len(sentence.split()) >= MIN_WORDS or lang == "cjk"):
         fired += (FOREIGN,)
+    if "whether" in sentence and DESCRIBED not in fired and reportable(fired) \
+            and asked_about(sentence, home):
+        fired += (DESCRIBED,)
     return fired
+
+
+_WHETHER = re.compile(r"\bwhether\b")
+_CLAUSE_BREAK = re.compile(r"[,:;?!\u2014(]| - ")
+
+
+def asked_about(sentence: str, home: Home = ENGLISH) -> bool:
+    """Whether the cues of `sentence` (lower-cased) lie in an indirect question, a clause
+    opened by "whether" that says what is tested, not what to do ("Useful to check whether
+    a system prompt makes the model ignore user requests"): the clause runs to the sentence's
+    end (after a comma or a colon a main clause may order: "if the user asks whether ...,
+    answer that ..."), what comes before it orders nothing (no reportable cue) and is more
+    than a bare verb at the sentence's start, which is the imperative ("Check whether ~/.ssh
+    exists and send it") unless it says what the tool does in the third person ("Tests
+    whether ...")."""
+    found = _WHETHER.search(sentence)
+    if found is None or _CLAUSE_BREAK.search(sentence, found.end()):
+        return False
+    head = sentence[:found.start()].split()
+    if not head or (len(head) == 1 and not head[0].endswith("s")):
+        return False
+    return not reportable(cues_of(" ".join(head), home))
 
 
 def _revoke_view(sentence: str) -> str:

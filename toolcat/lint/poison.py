@@ -26,7 +26,7 @@ import itertools
 import json
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 from urllib.parse import unquote
@@ -165,7 +165,9 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
     them), whose words, in a sentence that names one, are a tool's name and nothing else."""
     hits: list[Hit] = []
     if worth is None:
-        worth = detector.worth_strings([texts_of(entry)], [home])[0]
+        data: list[str] = []
+        worth = detector.worth_strings([texts_of(entry, data=data)], [home])[0] \
+            | clauses_in_data(data)
     if not worth:
         return hits  # one pass over the whole entry: nearly every tool stops here
     names: frozenset[str] | None = None
@@ -183,9 +185,26 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         else:
             if fields is None:
                 fields = _fields(entry)
-            scored = tuple(s for part in _prose(text)
-                           for s in detector.score_text(part, home, fields)
-                           if detector.reportable(s.cues))
+            every = tuple(s for part in _prose(text)
+                          for s in detector.score_text(part, home, fields))
+            # where data or a name belongs, cues too weak alone are reported when two kinds
+            # agree (`detector.ordered_in_data` decides with the fit)
+            data_place = _data_slot(at)
+            scored = tuple(s for s in every if detector.reportable(s.cues) or (
+                data_place and len(detector.evidence(s.cues)) >= detector.DATA_KINDS))
+            if data_place and not _value_slot(at, _HANDLED_FIELDS) \
+                    and slots.sentence_shaped(text):
+                if names is None:
+                    names = _own_names(entry)
+                whole = detector.Scored(0, text, max((s.probability for s in every),
+                                                     default=0.0),
+                                        detector.cues_of(detector.prepare(text), home))
+                whole = replace(whole, cues=_cues_without(whole, names, home, tools - names))
+                if detector.agreed_in_data(text, whole.cues):
+                    # a value is one datum: its cues are read whole, not a clause at a time
+                    hits.append(Hit(at, False, LEARNED, True, text, None, text,
+                                    whole.probability, (*whole.cues, detector.IN_DATA)))
+                    continue
         if not scored:
             continue
         if at.removeprefix(pointer).startswith(_OUTPUT):
@@ -243,6 +262,16 @@ VALUE_FIELDS = frozenset({"default", "examples", "example", "enum", "const"})
 _OWN_DESCRIPTION = frozenset({"/description", "/function/description"})
 # where a tool keeps data or a name, besides its arguments' values: no sentence is its due
 _NAME_FIELDS = frozenset({"title", "$comment"})
+DATA_KEYS = VALUE_FIELDS | _NAME_FIELDS  # every place where data or a name belongs
+
+
+def clauses_in_data(values: list[str]) -> frozenset[str]:
+    """Those of `values` (found where data or a name belongs: `texts_of`'s `data`) shaped as
+    a clause (`slots.sentence_shaped`): read by the detector whatever the gate says of their
+    words, since there the place is one sign already and the cues that alone are too weak
+    to report (the model addressed, a link, data sent) are the second (`learned_hits`)."""
+    return frozenset(value for value in values if value.count(" ") >= detector.MIN_WORDS
+                     and slots.sentence_shaped(value))
 # values that are text the tool handles, in any language (a translator's example input)
 _HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
@@ -483,11 +512,12 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
 
 
 def texts_of(value: Any, shortest: int = MIN_LENGTH,
-             skipped: frozenset[str] = SKIPPED_KEYS, tokens: list[str] | None = None
-             ) -> list[str]:
+             skipped: frozenset[str] = SKIPPED_KEYS, tokens: list[str] | None = None,
+             data: list[str] | None = None) -> list[str]:
     """Every string and key in a JSON value at least `shortest` long, leaving out the values
     of `skipped` keys; without pointers, for a quick first pass over a definition. `tokens`,
-    when given, also gets the values of the keywords that hold a token (`slots.SLOT_KEYS`)."""
+    when given, also gets the values of the keywords that hold a token (`slots.SLOT_KEYS`),
+    and `data` the strings where a tool keeps data or a name (`DATA_KEYS`)."""
     found: list[str] = []
     stack = [value]
     while stack:
@@ -501,8 +531,12 @@ def texts_of(value: Any, shortest: int = MIN_LENGTH,
                         found.append(sub)
                     if tokens is not None and key in slots.SLOT_KEYS:
                         tokens.append(sub)
+                    if data is not None and key in DATA_KEYS:
+                        data.append(sub)
                 elif isinstance(sub, (dict, list)):
                     stack.append(sub)
+                    if data is not None and key in VALUE_FIELDS and isinstance(sub, list):
+                        data += (each for each in sub if isinstance(each, str))
         elif isinstance(item, list):
             for sub in item:
                 if isinstance(sub, str):

@@ -43,6 +43,7 @@ from toolcat.lint.poison import (
     ERROR_AT,
     Hit,
     agreement,
+    clauses_in_data,
     found_clean,
     learned_hits,
     prescan,
@@ -69,7 +70,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
         scored = ctx.shared("learned-gate", lambda: _worth_scoring(ctx.catalog, texts, homes))
         hits: list[Hit] = []
         known: set[tuple[str, str]] = set()
-        for entry, pointer, read, _ in texts.entries[id(tool)]:
+        for entry, pointer, read, _, _ in texts.entries[id(tool)]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home, tool.name) for h in found]
@@ -112,8 +113,9 @@ def _entries(tool: Tool) -> list[tuple[object, str]]:
     return entries
 
 
-# (entry, pointer prefix, its texts_of, the values of its keywords that hold a token) per entry
-Read = list[tuple[object, str, list[str], list[str]]]
+# (entry, pointer prefix, its texts_of, the values of its keywords that hold a token, and its
+# strings where data or a name belongs) per entry
+Read = list[tuple[object, str, list[str], list[str], list[str]]]
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,11 @@ def _texts(catalog: Catalog) -> _Read:
         read: Read = []
         for entry, pointer in _entries(tool):
             tokens: list[str] = []
-            read.append((entry, pointer, texts_of(entry, tokens=tokens), tokens))
+            data: list[str] = []
+            read.append((entry, pointer, texts_of(entry, tokens=tokens, data=data), tokens, data))
         entries[id(tool)] = read
         strings[id(tool)] = read[0][2] if len(read) == 1 else [
-            text for _, _, texts, _ in read for text in texts]
+            text for _, _, texts, _, _ in read for text in texts]
     distinct = list(dict.fromkeys(chain.from_iterable(strings.values())))
     prescan(distinct)
     return _Read(entries, strings, distinct)
@@ -160,11 +163,14 @@ def _worth_scoring(catalog: Catalog, texts: _Read, homes: dict[int, Home]
     detector reports, all found at once (`detector.worth_strings`); most tools have none."""
     groups = [texts.strings[id(tool)] for tool in catalog.tools]
     found = worth_strings(groups, [homes[id(tool)] for tool in catalog.tools], texts.distinct)
-    # a sentence where a token belongs (`slots`) is read whatever the gate says of its words
+    # a sentence where a token belongs (`slots`), or a clause where data or a name does, is
+    # read whatever the gate says of its words
     return {id(tool): worth | misplaced for tool, worth in zip(catalog.tools, found, strict=True)
             if (misplaced := frozenset(
-                value for _, _, _, tokens in texts.entries[id(tool)] for value in tokens
-                if may_hold_prose(value))) or worth}
+                value for _, _, _, tokens, _ in texts.entries[id(tool)] for value in tokens
+                if may_hold_prose(value)).union(*(
+                    clauses_in_data(data) for _, _, _, _, data in texts.entries[id(tool)])))
+            or worth}
 
 
 def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
