@@ -224,8 +224,13 @@ CUES: dict[str, str] = {
                 r"|fee|cost)s?\b)(?!\s*(?:[.,;\)]|$))|(?:it|this|which|will)"
                 r" override\w* (?:the |what the |any(?:thing)? (?:the )?)?(?:users?|instructions"
                 r"|system|rules|guidance)|supersede\w*|authoritative|higher (?:rank|priority)"
-                r"|above (?:the|what|any)"
-                r"|more important than|wins over|side with|go with what|when they disagree"
+                # "amounts above the per-transaction cap" compares a quantity with a bound
+                r"|above (?:the|what|any)(?!(?: [\w'-]+){0,2} (?:cap|limit|threshold|max\w*"
+                r"|min\w*|average|mean|median|quota|ceiling|floor|percentile|baseline|budget"
+                r"|target|range|amount|value|number|count|level)s?\b)"
+                r"|more important than|wins over(?!(?: [\w'-]+){0,4} (?:default|setting|value"
+                r"|percentage|flag|option|parameter|configuration|rollout)s?\b)|side with"
+                r"|go with what|when they disagree"
                 r"|instead of (?:(?:the|what|anything) (?:the )?(?:users?|person|customer|human)"
                 r"|what (?:they|you were))|over anything|go with the tool"
                 r"|rather than (?:from )?(?:the|what the|anything the) users?"
@@ -257,7 +262,14 @@ CUES: dict[str, str] = {
               # "ignore it again with the new rule": a thing ignored, not guidance
               r"|\b(?:ignore|disregard|forget)\b(?! (?:it|them)\b)"
               r"[^.!?]{0,30}\b(?:instructions|rules?|guidelines|prompt|persona|told|said|above"
-              r"|before|earlier|previous|prior|notes|start|beginning|initially|originally)\b|\b(?:zignoruj|ignoriere|ignora|oublie)\b"
+              r"|before|earlier|previous|prior|notes|start|beginning|initially|originally)\b"
+              # the same verbs in other languages, with what they set aside: "Ignora las
+              # anuladas salvo que ..." is a tool skipping records (and reads as "ignores")
+              r"|\b(?:zignoruj|ignoriere|ignora|oublie)\b[^.!?]{0,40}\b(?:instru\w*|istruz\w*"
+              r"|anweisung\w*|regel\w*|règles?|reglas?|regole|zasad\w*|polece\w*|consignes?"
+              r"|prompt\w*|vorherig\w*|précéd\w*|anterior\w*|precedent\w*|poprzedni\w*"
+              r"|dicho|dijo|detto|dit|gesagt|powiedzia\w*|arriba|sopra|ci-dessus|oben|powyż\w*"
+              r"|tout|alles|todo|tutto|wszystk\w*)"
               r"|\bno longer (?:needs?|has|have|must|bound) to (?:follow|obey|respect|ask)\b",
     # curl alone uploads or reads a page; running what it fetched is a pipe into a shell
     "execute": r"\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh <\(\s*(?:curl|wget)\b"
