@@ -70,6 +70,7 @@ from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
+from toolcat.search.services import CatalogMentions
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.stated import Stated
@@ -159,6 +160,7 @@ class HybridScorer:
         self._last_view: tuple[str, np.ndarray] | None = None
         self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
         self._kinds: CatalogKinds | None = None  # the off-catalog model's, on first need
+        self._mentions = CatalogMentions(self.tools)  # the software services it names
 
     @property
     def ready(self) -> bool:
@@ -451,10 +453,13 @@ class HybridScorer:
 
     def _unmentioned(self, asked: Sequence[str], reasons: list[str | None], *,
                      cached: bool) -> list[str | None]:
-        """`reasons`, where a request let through that names what no tool of the catalog
-        mentions and whose best tool scores under its floor is turned away
-        (toolcat.search.unmentioned). Only weak fits are read word by word."""
-        from toolcat.search.abstain import without_quotes
+        """`reasons`, where a request let through is turned away when it names what no tool
+        of the catalog mentions and its best tool scores under FLOOR
+        (toolcat.search.unmentioned), or when it is short, names a software service no tool
+        of the catalog mentions and its best tool scores under SERVICE_FLOOR
+        (toolcat.search.services). Only weak fits are read word by word."""
+        from toolcat.search.abstain import SHORT_WORDS, without_quotes
+        from toolcat.search.services import SERVICE_FLOOR, missing_services, why_missing
         from toolcat.search.unmentioned import FLOOR, unmentioned, why_unmentioned
 
         kept = [k for k, r in enumerate(reasons) if r is None]
@@ -466,13 +471,18 @@ class HybridScorer:
         floor = float(squash(np.array(FLOOR), midpoint))
         out = list(reasons)
         for row, k in enumerate(kept):
-            if best[row] >= FLOOR:
+            if best[row] >= max(FLOOR, SERVICE_FLOOR):
                 continue
-            words = unmentioned(asked[k], self.lexical, without_quotes)
+            nearest = self.tools[int(evidence[row].argmax())].qualified_name
+            words = unmentioned(asked[k], self.lexical, without_quotes) \
+                if best[row] < FLOOR else []
             if words:
-                nearest = self.tools[int(evidence[row].argmax())].qualified_name
                 score = float(squash(np.array(best[row]), midpoint))
                 out[k] = why_unmentioned(words, score, floor, nearest)
+            elif best[row] < SERVICE_FLOOR and len(asked[k].split()) <= SHORT_WORDS:
+                services = missing_services(asked[k], self._mentions, without_quotes)
+                if services:
+                    out[k] = why_missing(services, nearest)
         return out
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None

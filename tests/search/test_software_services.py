@@ -1,0 +1,115 @@
+"""A short request that names a software service no tool of the catalog mentions ("show the
+datadog p99 latency for the api service" over a catalog without Datadog) gets no tool, with
+the service as the reason; one naming a service the catalog has keeps its tools
+(toolcat.search.services, its list built by train/software_services.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+from toolcat.catalog.load import load_catalog
+from toolcat.search.abstain import without_quotes
+from toolcat.search.services import (
+    LIST,
+    CatalogMentions,
+    missing_services,
+    named_services,
+    software_services,
+)
+
+REAL = REPO / "benchmarks" / "data" / "real-servers"
+sys.path.insert(0, str(REPO / "train"))
+
+from software_services import service_of, services  # noqa: E402
+
+
+def test_the_shipped_list_names_services_and_no_everyday_word():
+    """The list in the package: the developer services requests name, and none of the
+    words MCP servers are named after that a request says by chance."""
+    listed = software_services()
+    assert {"slack", "jira", "datadog", "pagerduty", "zendesk", "gitlab", "kubernetes"} <= listed
+    assert not {"time", "fetch", "memory", "git", "files", "browser", "deploy", "filesystem",
+                "weather", "calendar", "pdf", "sql", "csv"} & listed
+    text = LIST.read_text(encoding="utf-8")
+    assert all(w in text for w in ("npm", "PyPI", "2026-11-30", "licence",
+                                   "train/software_services.py"))
+    assert all(w.isalpha() and w.islower() for w in listed)
+
+
+def test_a_package_name_gives_its_service_by_the_stated_rule():
+    """One word left once the scope and the words every MCP package may carry are gone; the
+    scope when nothing is left; nothing when two words are (no one service)."""
+    assert service_of("mcp-server-datadog") == "datadog"
+    assert service_of("zendesk-mcp") == "zendesk"
+    assert service_of("@stripe/mcp") == "stripe"
+    assert service_of("jiramcp") == "jira"
+    assert service_of("@aashari/mcp-server-atlassian-jira") is None
+    assert service_of("left-pad") is None  # no MCP package
+    # a product's name is written with a capital; a word of the trade is not, nor an acronym
+    packages = [("mcp-server-fetch", "MCP server to fetch web pages"),
+                ("fetch-mcp", "An MCP server that can fetch URLs"),
+                ("mcp-server-datadog", "MCP server for Datadog metrics"),
+                ("datadog-mcp", "Query Datadog monitors from an agent"),
+                ("pdf-mcp", "Read a PDF with an agent"),
+                ("mcp-pdf", "Split PDF files")]
+    assert services(packages) == ["datadog"]
+
+
+def test_a_request_names_a_service_in_its_words_not_in_its_values():
+    """Channels, handles, URLs, quotes and identifiers are values the request hands over."""
+    assert named_services("post the release notes in #general on slack",
+                          without_quotes) == ["slack"]
+    assert named_services("open a Jira bug, then page PagerDuty", without_quotes) == \
+        ["jira", "pagerduty"]
+    assert named_services("summarise https://jira.example.com/x for #datadog-alerts",
+                          without_quotes) == []
+    assert named_services("tick off 'migrate to gitlab' and ping @zendesk-bot",
+                          without_quotes) == []
+
+
+def test_a_catalog_mentions_a_service_in_any_spelling():
+    """dev's catalog has Postgres tools: "postgresql" is a close spelling of a word it has;
+    it has no word of Jira's; fresh10's names its servers' services as they are written."""
+    dev = CatalogMentions(load_catalog(REAL / "dev-catalog.json").tools)
+    assert dev.mentions("postgres") and dev.mentions("postgresql")
+    assert not dev.mentions("jira")
+    fresh10 = CatalogMentions(load_catalog(REAL / "fresh10-catalog.json").tools)
+    assert missing_services("clear all my github notifications", fresh10,
+                            without_quotes) == []
+    assert missing_services("page the on-call engineer in PagerDuty, checkout is down",
+                            fresh10, without_quotes) == ["pagerduty"]
+
+
+@pytest.mark.semantic
+def test_a_real_catalog_turns_away_a_service_it_lacks_and_keeps_one_it_has(run,
+                                                                           shared_cache):
+    """fresh11's servers have no Datadog and no Slack: pick shows no tool for requests that
+    name them, and says which service no tool mentions; requests naming its own services
+    (Splunk, Mattermost) keep their tools."""
+    from toolcat.search import build_scorer, default_scorer
+    from toolcat.search.pick import pick
+
+    catalog = REAL / "fresh11-catalog.json"
+    datadog = "show the datadog p99 latency for the api service"
+    away = json.loads(run("pick", "-c", str(catalog), datadog, "--allow-unsafe",
+                          "--json").stdout)
+    assert away["picks"] == [], away["picks"]
+    assert away["message"].startswith("no tool fits: no tool here mentions datadog"), \
+        away["message"]
+    tools = list(load_catalog(catalog).tools)
+    scorer = build_scorer(default_scorer(len(tools))[0], tools)
+    slack = pick("post the release notes in #general on slack", tools, max_candidates=5,
+                 scorer=scorer, allow_unsafe=True)
+    assert not slack.picks and "no tool here mentions slack" in slack.message, slack.message
+    splunk = pick("is splunk waiting for a restart after the props.conf change?", tools,
+                  max_candidates=5, scorer=scorer, allow_unsafe=True)
+    assert splunk.picks and "splunk" in splunk.picks[0].tool.server.lower(), splunk.message
+    # a service the catalog has counts for nothing: the request is kept (which tool ranks
+    # first is the ranking's matter)
+    mattermost = pick("jdoe left last friday, deactivate his mattermost account", tools,
+                      max_candidates=5, scorer=scorer, allow_unsafe=True)
+    assert mattermost.picks, mattermost.message

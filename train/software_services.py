@@ -1,0 +1,126 @@
+"""Build the list of software services a request may name (toolcat/search/lists/
+software-services.txt) from the names of MCP server packages published on the npm registry
+and PyPI: "@aashari/mcp-server-atlassian-jira", "mcp-server-datadog", "zendesk-mcp" each name
+the service their server reaches. Read from package lists (tab-separated, a header line, the
+package's name in the first column and its summary in the last), made once from both
+registries; nothing here asks a registry.
+
+    python train/software_services.py --npm NPM.tsv --pypi PYPI.tsv --date 2026-11-30 --write
+
+The rule, stated so that nobody picks a name by hand:
+
+1. A package counts when a piece of its name (split at "@", "/", "-", "_", "." and without its
+   scope) is "mcp", or begins or ends with it ("jiramcp").
+2. Its name, without the scope and without the words every MCP package's name may carry
+   (`FILLER`: mcp, server, python, official, ...), must leave one word of letters only, of
+   SHORTEST letters or more: the service ("mcp-server-datadog" -> "datadog"); a name that
+   leaves none, its scope ("@stripe/mcp" -> "stripe"). A name that leaves two words
+   ("atlassian-jira") names no one service and is not read.
+3. A word is a service when at least PACKAGES packages leave it, and the summaries of all
+   the listed packages (MCP or not), where they write the word other than as a sentence's
+   first, write it with a capital (and not all in capitals) more often than not: a
+   product's name ("post to Slack", "PagerDuty"), not a word of the trade ("fetch web
+   pages", "deploy your app", "an API gateway") nor an acronym of one ("PDF", "SQL", "CSV").
+4. Everyday words are dropped: a word as common in general English as EVERYDAY or more on
+   wordfreq's Zipf scale ("weather" 4.9, "calendar" 4.3, "notion" 4.2, "time" 6.3) is not a
+   service a request names by chance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "toolcat" / "search" / "lists" / "software-services.txt"
+FILLER = frozenset("""mcp mcps server servers mcpserver model context protocol py python node
+nodejs js ts typescript official unofficial ai tool tools client cli sdk api lite plugin
+integration connector bridge fastmcp stdio sse http remote local the for of and v1 v2 v3 lib
+app pro plus toolkit kit core simple basic demo test my community""".split())
+SHORTEST = 3  # letters of the shortest service name read
+PACKAGES = 2  # packages that must name a word for it to be a service
+EVERYDAY = 4.0  # Zipf frequency from which a word is an everyday word
+_PIECES = re.compile(r"[@/\-_.]+")
+_SENTENCES = re.compile(r"[.!?:;|()\[\]\-\u2013\u2014]\s|\s[-\u2013\u2014|]\s")
+_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def service_of(name: str) -> str | None:
+    """The one service the MCP package `name` names, or None (rules 1 and 2)."""
+    scope, bare = name[1:].split("/", 1) if name.startswith("@") and "/" in name \
+        else ("", name)
+    pieces = [p for p in _PIECES.split(bare.lower()) if p]
+    if not any(p.startswith("mcp") or p.endswith("mcp") for p in pieces):
+        return None
+    left = []
+    for piece in pieces:
+        if piece.endswith("mcp") and len(piece) > 3:
+            piece = piece[:-3]
+        elif piece.startswith("mcp") and len(piece) > 3:
+            piece = piece[3:]
+        if piece not in FILLER:
+            left.append(piece)
+    if not left and scope:  # "@stripe/mcp": the scope is the service
+        left = [p for p in _PIECES.split(scope.lower()) if p and p not in FILLER]
+    if len(left) != 1 or not left[0].isalpha() or not left[0].isascii() \
+            or len(left[0]) < SHORTEST:
+        return None
+    return left[0]
+
+
+def read(path: Path) -> list[tuple[str, str]]:
+    """(name, summary) of each package of the list at `path`."""
+    csv.field_size_limit(1 << 20)
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        next(rows, None)
+        return [(row[0], row[-1]) for row in rows if len(row) >= 2]
+
+
+def services(packages: list[tuple[str, str]]) -> list[str]:
+    """The services named by `packages` (rules 1 to 4), sorted."""
+    from wordfreq import zipf_frequency
+
+    named = Counter(w for w in (service_of(name) for name, _ in packages) if w is not None)
+    candidates = {w for w, n in named.items() if n >= PACKAGES}
+    written: dict[str, Counter[bool]] = defaultdict(Counter)
+    for _, summary in packages:
+        for sentence in _SENTENCES.split(summary):
+            for word in _WORDS.findall(sentence)[1:]:  # not a sentence's first word
+                lower = word.lower()
+                if lower in candidates:  # "PDF", "SQL": a format or a technique's acronym
+                    written[lower][word[:1].isupper() and not word.isupper()] += 1
+    return sorted(w for w in candidates if written[w][True] > written[w][False]
+                  and zipf_frequency(w, "en") < EVERYDAY)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--npm", type=Path, required=True, help="the npm registry's packages")
+    parser.add_argument("--pypi", type=Path, required=True, help="PyPI's packages")
+    parser.add_argument("--date", required=True, help="the day the lists were made")
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(REPO)}")
+    args = parser.parse_args()
+    found = services([*read(args.npm), *read(args.pypi)])
+    head = [
+        "# Software services: names of services that MCP server packages reach, one a line.",
+        "# Built by train/software_services.py from the names and summaries of the npm",
+        f"# registry's and PyPI's packages as listed on {args.date} (the rule is in that",
+        "# script's docstring). Package names are facts published by their authors; this",
+        "# list is distributed with toolcat under toolcat's licence.",
+    ]
+    text = "\n".join([*head, *found]) + "\n"
+    if args.write:
+        OUT.parent.mkdir(exist_ok=True)
+        OUT.write_text(text, encoding="utf-8")
+    print(f"{len(found)} services", file=sys.stderr)
+    if not args.write:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
