@@ -19,7 +19,7 @@ When the request's verb (its first word that stands as an order's verb, one the 
 reading as one, "buy 10 shares": `toolcat.search.orders.numbered`) has the stem of a verb a
 tool's text states, and the tool's name says another verb (the word it acts with, on a server
 that names its tools by action: `toolcat.search.verbs.heads`), the request's verb is read as
-that name's verb: the tool gets what BM25F gives its name's verb (`place` 4.0 nats for
+that name's verb: the tool gets what BM25F gives its name's verb (`place` 2.9 nats for
 `place_stock_order` among fresh12's 785 tools), the least among the tools of its server it
 lifts (a rarer name verb earns no more than a common one: "refund" stated by `create_adjustment`
 and `revise_transaction`) and the table's AGREEMENT at least, and that is the request's action:
