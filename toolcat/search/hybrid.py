@@ -60,6 +60,7 @@ from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.denominal import Denominal
+from toolcat.search.described import Described
 from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
@@ -147,6 +148,7 @@ class HybridScorer:
         self.stated = Stated(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.denominal = Denominal(self.tools)
+        self.described = Described(self.tools, lexical, self.servers.keys)
         self.centres = Centres(self.tools)
         self.looks = Looks(self.tools)
         self.collocations = Collocations(self.tools)
@@ -312,6 +314,9 @@ class HybridScorer:
         made = self.denominal.evidence(query)
         if made.any():
             return made
+        described = self.described.evidence(query)
+        if described.any():
+            return described
         if semantic is not None:
             mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
@@ -508,15 +513,26 @@ class HybridScorer:
             reason = f"{reason.split(' + semantic')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
         noun = self.denominal.noun(query)  # the action, when the verb is such a noun
+        described = (self.described.verb(query) if noun is None
+                     and self.described.evidence(query).any() else None)
         mapped = (self.verbs.mapped(query, semantic.embedder)
-                  if semantic is not None and noun is None else None)
+                  if semantic is not None and noun is None and described is None else None)
         classified = (self.verbs.classified(query, semantic.embedder)
-                      if semantic is not None and mapped is None and noun is None else None)
+                      if semantic is not None and mapped is None and noun is None
+                      and described is None else None)
         if noun is not None:
             if self.denominal.evidence(query)[index]:
                 reason = (f"{reason}; the request's verb {noun!r} is a noun its name creates "
                           f"or sends ({AGREEMENT:+.1f})")
                 details = {**details, "action_evidence": AGREEMENT, "noun_verb": noun}
+        elif described is not None:
+            earned = float(self.described.evidence(query)[index])
+            if earned:
+                reason = (f"{reason}; {described!r} is how {self.tools[index].name}'s "
+                          f"description says its action, read as its name's verb "
+                          f"({earned:+.1f})")
+                details = {**details, "action_evidence": round(earned, 6),
+                           "described_verb": described}
         elif classified is not None:
             if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
                 reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "

@@ -114,6 +114,27 @@ def verbs(request: str) -> tuple[Verb, ...]:
     return tuple(found)
 
 
+@functools.lru_cache(maxsize=256)
+def numbered(request: str) -> str | None:
+    """The first word of `request`'s first clause in an order's verb position when only the
+    number after it keeps it from reading as one ("buy 10 shares of AAPL"), and no word of
+    the request stands as an order's verb; else None. A caller reads it as a verb only where
+    a tool's own text uses it as one (`toolcat.search.described`): "sprint 14" and "top 10"
+    are nouns."""
+    if verbs(request):
+        return None
+    clause = next(iter(_CLAUSE.split(request[:MAX_CHARS])), "")
+    tokens = _tokens(clause)
+    positions = _positions(tokens)
+    if not positions:
+        return None
+    at = positions[0]
+    word, rest = tokens[at], tokens[at + 1:]
+    if rest[:1] and rest[0].isdigit() and _verb_like(word, ()):
+        return word
+    return None
+
+
 def _positions(tokens: list[str]) -> list[int]:
     """The indices of `tokens` where an order's verb stands (see the module docstring)."""
     at = 0
