@@ -263,6 +263,8 @@ _OWN_DESCRIPTION = frozenset({"/description", "/function/description"})
 # where a tool keeps data or a name, besides its arguments' values: no sentence is its due
 _NAME_FIELDS = frozenset({"title", "$comment"})
 DATA_KEYS = VALUE_FIELDS | _NAME_FIELDS  # every place where data or a name belongs
+# values that are text the tool handles, in any language (a translator's example input)
+_HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
 
 def clauses_in_data(values: list[str]) -> frozenset[str]:
@@ -272,8 +274,6 @@ def clauses_in_data(values: list[str]) -> frozenset[str]:
     to report (the model addressed, a link, data sent) are the second (`learned_hits`)."""
     return frozenset(value for value in values if value.count(" ") >= detector.MIN_WORDS
                      and slots.sentence_shaped(value))
-# values that are text the tool handles, in any language (a translator's example input)
-_HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
 
 def _data_slot(at: str) -> bool:
