@@ -62,7 +62,8 @@ def test_a_silent_http_server_is_reported_at_the_deadline(run, silent_http):
     assert result.stderr == (f"toolcat: error: MCP server '{silent_http}' gave no answer "
                              "to initialize within 3 s (a server that first waits for a "
                              "sign-in in a browser, for input on a terminal or for a service "
-                             "it cannot reach stops there)\n")
+                             "it cannot reach stops there; one only slow to start needs a "
+                             "longer timeout)\n")
 
 
 @pytest.fixture

@@ -141,7 +141,8 @@ def test_server_that_hangs_fails_at_the_timeout_and_is_stopped_with_its_children
     assert result.stderr.startswith("toolcat: error: MCP server '")
     assert result.stderr.rstrip().endswith(
         "gave no answer to initialize within 1 s (a server that first waits for a sign-in in a "
-        "browser, for input on a terminal or for a service it cannot reach stops there)")
+        "browser, for input on a terminal or for a service it cannot reach stops there; one "
+        "only slow to start needs a longer timeout)")
     assert len(result.stderr.strip().splitlines()) == 1
     started = [int(p) for p in pids.read_text().split()]
     assert len(started) == 2
@@ -282,7 +283,7 @@ def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
     assert result.exit_code == 2
     assert ("gave no answer to initialize within 3 s (a server that first waits for a sign-in "
             "in a browser, for input on a terminal or for a service it cannot reach stops "
-            "there); it wrote 2 messages that are not JSON-RPC, the first: "
+            "there; one only slow to start needs a longer timeout); it wrote 2 messages that are not JSON-RPC, the first: "
             "'Server listening on stdio (ready)'") in result.stderr
 
 

@@ -422,7 +422,8 @@ def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
         if asked == "initialize":  # it never began to speak MCP
             return (f"{who} gave no answer to initialize within {timeout:g} s (a server that "
                     "first waits for a sign-in in a browser, for input on a terminal or for "
-                    "a service it cannot reach stops there)")
+                    "a service it cannot reach stops there; one only slow to start needs a "
+                    "longer timeout)")
         return f"{who} gave no answer{f' to {asked}' if asked else ''} within {timeout:g} s"
     if isinstance(leaf, FileNotFoundError) and spec.transport == "stdio":
         return f"cannot start MCP server '{spec.label}': no such command '{spec.command}'"
