@@ -283,7 +283,8 @@ def test_server_that_writes_garbage_is_reported_with_what_it_wrote(run):
     assert result.exit_code == 2
     assert ("gave no answer to initialize within 3 s (a server that first waits for a sign-in "
             "in a browser, for input on a terminal or for a service it cannot reach stops "
-            "there; one only slow to start needs a longer timeout); it wrote 2 messages that are not JSON-RPC, the first: "
+            "there; one only slow to start needs a longer timeout); it wrote 2 messages that "
+            "are not JSON-RPC, the first: "
             "'Server listening on stdio (ready)'") in result.stderr
 
 
@@ -536,3 +537,21 @@ def test_a_python_server_that_fails_otherwise_is_not_blamed_on_the_sdk(run, tmp_
     assert result.exit_code == 2
     assert "'Config' object has no attribute 'port'" in result.stderr
     assert "SDK" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [
+    [sys.executable, "-c", "import socket; socket.getaddrinfo('api.service.invalid', 443)"],
+    ["node", "-e", "fetch('https://api.service.invalid/v1').catch(e => { console.error(e); "
+                   "process.exit(1) })"],
+], ids=["python", "node"])
+def test_a_server_that_dies_reaching_its_service_is_told_which_host(run, command):
+    """A server that calls its vendor's API at start dies with a traceback when there is no
+    network; the host it could not look up is one line among many (`.invalid` never
+    resolves, RFC 2606)."""
+    result = run("import", "mcp", "--timeout", "20", "--", *command)
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "could not look up" in result.stderr, result.stderr
+    if command[0] == "node":  # Python's socket error does not name the host; Node's does
+        assert "could not look up 'api.service.invalid'" in result.stderr, result.stderr
+        assert "Node.js version" not in result.stderr, result.stderr  # undici's fetch failed

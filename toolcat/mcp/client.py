@@ -489,17 +489,20 @@ def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) ->
     """What the message of a server that failed before it was ready adds after saying how it
     failed: what it wrote on stderr (`_stderr_said`), and for a server that ended early,
     whether the Node version (toolcat.mcp.node) or the MCP Python SDK installed beside it
-    (toolcat.mcp.python_sdk) is the cause. Every place that starts a server (`import mcp`,
+    (toolcat.mcp.python_sdk) is the cause, or a service it could not reach
+    (toolcat.mcp.network). Every place that starts a server (`import mcp`,
     serve's upstreams) says it through this function, so they say the same. It may wait for
     the server's stderr to be read and run `node --version`: a few seconds at the most
     (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
+    from toolcat.mcp.network import network_hint
     from toolcat.mcp.node import node_hint
     from toolcat.mcp.python_sdk import sdk_hint
 
     said = _stderr_said(errlog, spec, cause)
     if _ended_early(errlog, cause):
         text = "\n".join(errlog.lines())
-        said += node_hint(spec, text) + sdk_hint(spec, text) + usage_hint(text)
+        said += (node_hint(spec, text) + sdk_hint(spec, text) + network_hint(text)
+                  + usage_hint(text))
     return said
 
 

@@ -322,11 +322,12 @@ def from_node_itself(stderr: str) -> bool:
     """Whether `stderr` shows a SyntaxError or TypeError from Node's own modules: one that
     names a `node:` module (`The requested module 'node:module' does not provide an export
     named 'enableCompileCache'`), or a TypeError thrown inside one (its first stack frame is
-    `node:...`)."""
+    `node:...`), but not `fetch failed`, a network failure."""
     lines = [line.strip() for line in stderr.splitlines() if len(line) <= MAX_LINE]
     for index, line in enumerate(lines):
         kind = line.split(":", 1)[0].split(" ", 1)[0]
-        if kind not in ("SyntaxError", "TypeError"):
+        # undici, Node's fetch, throws every network failure as `TypeError: fetch failed`
+        if kind not in ("SyntaxError", "TypeError") or line == "TypeError: fetch failed":
             continue
         if "'node:" in line:
             return True
