@@ -1,4 +1,4 @@
-"""benchmarks/data/poison/fresh3.yaml ... fresh13.yaml hold together as data:
+"""benchmarks/data/poison/fresh3.yaml ... fresh14.yaml hold together as data:
 they are never linted here (the integrator measures each once with
 `benchmarks/poison_accuracy.py --fresh`), but every entry is laid out as its header says, every
 attack wording sits where its `at` says, and every tool loads as a catalog of its own."""
@@ -16,7 +16,7 @@ from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
 SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml", "fresh6.yaml", "fresh7.yaml", "fresh8.yaml",
-        "fresh9.yaml", "fresh10.yaml", "fresh11.yaml", "fresh12.yaml", "fresh13.yaml")
+        "fresh9.yaml", "fresh10.yaml", "fresh11.yaml", "fresh12.yaml", "fresh13.yaml", "fresh14.yaml")
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
