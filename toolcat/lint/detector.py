@@ -2563,9 +2563,29 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
             unread(language(sentence))
-            or (_SHARED_STRONG & found and not_english(sentence))):
+            or (_SHARED_STRONG & found and not_english(sentence)) or _unread_script(sentence)):
         cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
+
+
+# the languages written in a script of their own whose words the cues hold (`CUES`'s first
+# lexicon: Russian, Arabic, Hindi, Chinese, Japanese, Korean; `LEXICON`'s, Hebrew by CLD2's
+# code "iw"), and English: a sentence in a script CLD2 names, sure or at its best guess, as
+# another language (Tatar, Kazakh, Tajik in Cyrillic) is read by nothing here. One it cannot
+# name is left as it was: a short Russian note with English words in it ("Используй ...
+# перед `get_skill()`") is not sure to CLD2 either
+_READ_IN_SCRIPTS = frozenset({"en", "ru", "ar", "hi", "ja", "ko", "zh", "zh-Hant", "iw"}) \
+    | frozenset(LEXICON)
+
+
+def _unread_script(sentence: str) -> bool:
+    """Whether `sentence` (as `prepare` reads it) is written in a script other than Latin,
+    CJK aside, in a language no cue's words are written in (see `_READ_IN_SCRIPTS`)."""
+    tag = language(sentence)
+    if tag not in SCRIPTS or tag == "cjk":
+        return False
+    code = identified(sentence) or guessed(sentence)
+    return bool(code) and code not in _READ_IN_SCRIPTS
 
 
 # what a sentence in a language other than English holds that its words, which the fit does
