@@ -921,7 +921,7 @@ _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
-                    "foreign_order", "encoded_order", "output_order"})
+                    "foreign_order", "encoded_order", "output_order", "unread_order"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -1116,7 +1116,7 @@ _ALWAYS_SENT = re.compile(r"\b(?:upload|send|attach|include|copy|forward|post|sh
                           r"\b(?![\"']?\s*[:=]\s*[\"']?(?:false|no|never|off)\b)")
 
 
-OWN_FUNCTION = frozenset({"execute", "priority"})
+OWN_FUNCTION = frozenset({"execute", "priority", "unread_order"})
 # what the first sentence of a tool's own description may be about without ordering: a tool
 # that saves the conversation, generates a .gitignore or scans for secrets says so there
 TOOL_FUNCTION = OWN_FUNCTION | {"secret_files", "secrets", "conversation", "contents"}
@@ -2313,6 +2313,9 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
                 and _ALWAYS_SENT.search(sentence):
             cues += ("argument",)  # every call made to carry a secret file
         p = _floor(sentence, cues, weights.probability(features(sentence, cues)))
+        if UNREAD_LANGUAGE in cues and _unread_order(written, sentence, cues):
+            cues += (UNREAD_ORDER,)  # after the fit, which has no weight for it
+            p = max(p, ERROR_FLOOR)
         if side:  # read by its structure, which the fit's words have not learnt
             p = max(p, ERROR_FLOOR)
         result.append(Scored(start, written, p, cues))
@@ -2560,9 +2563,29 @@ def _structural(sentence: str, cues: tuple[str, ...]) -> tuple[str, ...]:
         cues += (FOREIGN_ORDER,)
     elif found and FOREIGN not in cues and (
             unread(language(sentence))
-            or (_SHARED_STRONG & found and not_english(sentence))):
+            or (_SHARED_STRONG & found and not_english(sentence)) or _unread_script(sentence)):
         cues += (UNREAD_LANGUAGE,)  # reportable, a warning at most (`_floor`)
     return cues
+
+
+# the languages written in a script of their own whose words the cues hold (`CUES`'s first
+# lexicon: Russian, Arabic, Hindi, Chinese, Japanese, Korean; `LEXICON`'s, Hebrew by CLD2's
+# code "iw"), and English: a sentence in a script CLD2 names, sure or at its best guess, as
+# another language (Tatar, Kazakh, Tajik in Cyrillic) is read by nothing here. One it cannot
+# name is left as it was: a short Russian note with English words in it ("Используй ...
+# перед `get_skill()`") is not sure to CLD2 either
+_READ_IN_SCRIPTS = frozenset({"en", "ru", "ar", "hi", "ja", "ko", "zh", "zh-Hant", "iw"}) \
+    | frozenset(LEXICON)
+
+
+def _unread_script(sentence: str) -> bool:
+    """Whether `sentence` (as `prepare` reads it) is written in a script other than Latin,
+    CJK aside, in a language no cue's words are written in (see `_READ_IN_SCRIPTS`)."""
+    tag = language(sentence)
+    if tag not in SCRIPTS or tag == "cjk":
+        return False
+    code = identified(sentence) or guessed(sentence)
+    return bool(code) and code not in _READ_IN_SCRIPTS
 
 
 # what a sentence in a language other than English holds that its words, which the fit does
@@ -2618,6 +2641,53 @@ def _floor(sentence: str, cues: tuple[str, ...], p: float) -> float:
         # the fit reads English words: in another language, what its cues say decides
         p = max(p, ERROR_FLOOR)
     return p
+
+
+# A sentence at home in a language nothing here reads (`unread_language`: a whole tool in
+# Komi or Volapük) is judged by the tokens every language writes the same. One is what an
+# honest note holds too (a documentation link, a support address); two of different kinds say
+# what the sentence does with them, whatever its words: another tool's call and an account
+# number, a link and a document named for the model that reads it ("agent.md"). Kinds, not
+# cues: an identifier or a field name is the tool's own vocabulary (a Chinese cloud server's
+# notes hold a link and its parameters' names in every other sentence), and a sentence with
+# Chinese or Japanese in it is read by the lexicon and mixes English tokens in
+UNREAD_ORDER = "unread_order"
+_TOKEN_KINDS = {"url": "elsewhere", "email": "elsewhere", "account": "elsewhere",
+                "secret_files": "secret", "other_tools": "tools", "execute": "code"}
+# a linked document named for the model (`/agent.md`, `/assistant.txt`, `/ai`): the one
+# borrowed English word a link's path holds in any language; "rules" or "docs" name a
+# linter's pages as often
+_FOR_MODEL = frozenset({"agent", "agents", "assistant", "asistent", "assistent", "asistente",
+                        "assistente", "ai", "llm", "prompt", "prompts"})
+_LAST_SEGMENT = re.compile(r"/([\w.-]+)/?$")
+
+
+def _for_model(written: str) -> bool:
+    """Whether a link in `written` names, in its last path segment, a document for the model
+    (`_FOR_MODEL`, every word of its name before the extension)."""
+    for link in _LINK.findall(written):
+        found = _LAST_SEGMENT.search(link.split("#")[0].split("?")[0].rstrip(".,;:"))
+        if found is None or "/" not in link.partition("://")[2]:
+            continue
+        stem = found.group(1).lower()
+        stem = stem.rsplit(".", 1)[0] if "." in stem else stem
+        words = [word for word in re.split(r"[-_.]", stem) if word]
+        if words and all(word in _FOR_MODEL for word in words):
+            return True
+    return False
+
+
+def _unread_order(written: str, sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether a sentence at home in a language nothing here reads (`cues` hold
+    `unread_language`), written as `written` and read as `sentence`, holds tokens of two
+    kinds (`_TOKEN_KINDS`, a document for the model linked counting as one): see
+    UNREAD_ORDER."""
+    if DESCRIBED in cues or _CJK.search(sentence):
+        return False
+    kinds = {_TOKEN_KINDS[cue] for cue in cues if cue in _TOKEN_KINDS}
+    if "elsewhere" in kinds and "url" in cues and _for_model(written):
+        kinds.add("model")
+    return len(kinds) >= 2
 
 
 # the tags of `language` for text neither the fit nor the lexicon's function words know: a
