@@ -15,8 +15,7 @@ import yaml
 from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
-SETS = ("fresh3.yaml", "fresh4.yaml", "fresh5.yaml", "fresh6.yaml", "fresh7.yaml", "fresh8.yaml",
-        "fresh9.yaml", "fresh10.yaml", "fresh11.yaml", "fresh12.yaml", "fresh13.yaml", "fresh14.yaml")
+SETS = tuple(f"fresh{n}.yaml" for n in range(3, 15))
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",

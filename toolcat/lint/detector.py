@@ -105,8 +105,10 @@ CUES: dict[str, str] = {
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
                     r"|turns of (?:dialog|conversation|chat)"
                     r"|everything said|message history|system prompt|hidden instructions"
-                    # a session of this chat, not an upload's, a login's or a browser's
-                    r"|(?:this|current|whole|entire|same|our|chat|the) session\b(?! (?:id|ids"
+                    # a session of this chat, not an upload's, a login's or a browser's, nor
+                    # how long something lasts ("kept for this session")
+                    r"|(?<!for )(?<!during )(?<!per )(?<!until )(?<!throughout )"
+                    r"(?:this|current|whole|entire|same|our|chat|the) session\b(?! (?:id|ids"
                     r"|tokens?|cookies?|keys?|timeout|expir\w*|storage|state|variables?|url"
                     r"|limits?)\b)|session[ ._](?:so far|history|log|transcript|messages?|turns?)"
                     r"|context window|konversation|unterhaltung|gesprächs?\w*"
@@ -192,10 +194,12 @@ CUES: dict[str, str] = {
              r"|succeeded|success|worked|fine|passed|complete)"
              r"|\bwhatever\b[^.!?]{0,30}\b(?:actually|really|in fact)\b",
     # following a guide or a link is reading documentation, not obeying a page
-    # following a guide, or the syntax or format a value is written in, obeys no page
-    "fetch_obey": r"\b(?:follow(?!\w)(?! (?:the |this |our )?(?:following )?(?:guides?|docs"
-                  r"|documentation|tutorials?|links?)\b)(?! (?:the |this |its |our )?"
-                  r"(?:[\w-]+ ){0,3}(?:syntax|grammar|format|notation|schema)\b)"
+    # following a guide, or the syntax or format a value is written in, obeys no page; and
+    # following up with a tool chains calls
+    "fetch_obey": r"\b(?:follow(?!\w)(?![ -]up\b)(?! (?:the |this |our )?(?:following )?"
+                  r"(?:guides?|docs|documentation|tutorials?|links?)\b)"
+                  r"(?! (?:the |this |its |our )?(?:[\w-]+ ){0,3}"
+                  r"(?:syntax|grammar|format|notation|schema)\b)"
                   r"|obey|carry out|comply|do whatever"
                   # executing a query or a statement is a tool's function, executing the
                   # steps a page lists obeys it
@@ -280,7 +284,10 @@ CUES: dict[str, str] = {
                r"|\$\(\s*(?:curl|wget)\b|\b(?:npx|bunx|pnpm dlx|uvx|pipx run)\b[^.!?\n]{0,60}"
                r"https?://"
                r"|\bos\.(?:system|popen)\("
-               r"|\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
+               # a download run, where "fetch" is a verb ("the view's FetchXML ... to run it"
+               # names a query language)
+               r"|(?<!'s )(?<!\bthe )(?<!\ba )(?<!\bits )"
+               r"\b(?:download|fetch|pipe)(?:s|es|ed|ing)?\b[^.!?]{0,40}\b(?:execut\w*|run"
                r"|shell|script|install)|\brun_command\b|\bexecute_code\b"
                r"|\b(?:run|execute|launch)\b[^.!?]{0,40}\b(?:script|helper|installer|binary"
                r"|updater|bootstrap\w*)\b[^.!?]{0,20}\bfrom\b"
@@ -1949,16 +1956,22 @@ def _hiding_view(sentence: str) -> str:
     return sentence
 
 
+_NOT_ELSE = (r"(?!(?:users?|customers?|persons?|humans?|operators?|requesters?|owners?|callers?"
+             r"|people|reply|response|answer|summary|others|yourselves|themselves)\b)")
+# ("do not tell candidates who wrote which feedback": a bare plural is someone else too)
 _TOLD_SOMEONE_ELSE = re.compile(
-    r"\b(?:tell|inform|notify)\s+(?:the|a|an|their|his|her)\s+(?!(?:users?|customers?|persons?"
-    r"|humans?|operators?|requesters?|owners?|callers?|people|reply|response|answer|summary)\b)"
-    r"[a-z]+\b(?:[^.!?]{0,40}\bfor (?:the|your|their) (?:users?|customers?|persons?)\b)?")
+    rf"\b(?:tell|inform|notify)\s+(?:(?:the|a|an|their|his|her)\s+{_NOT_ELSE}[a-z]+"
+    rf"|{_NOT_ELSE}[a-z]{{2,}}[^s\W]s)\b"
+    r"(?:[^.!?]{0,40}\bfor (?:the|your|their) (?:users?|customers?|persons?)\b)?")
 
 
 # an adverb of secrecy under a negation says what cannot or must not happen ("so commands
-# can't silently route to the wrong file", "never silently drops a row"): nothing is hidden
+# can't silently route to the wrong file", "never silently drops a row"), or after the
+# gerund of what is done in its place ("returned as errors instead of rotating silently"):
+# nothing is hidden
 _PREVENTED = re.compile(r"\b(?:can't|cannot|can not|won't|will not|doesn't|does not|don't"
-                        r"|do not|never|no longer|not) (?:\w+ )?(?:silently|quietly)\b")
+                        r"|do not|never|no longer|not) (?:\w+ )?(?:silently|quietly)\b"
+                        r"|\b(?:instead of|rather than) \w+ing (?:\w+ )?(?:silently|quietly)\b")
 
 
 # a result a verb of outcome gives, silently, at the end of its clause ("a bare SUM(x)
