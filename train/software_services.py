@@ -25,13 +25,13 @@ The rule, stated so that nobody picks a name by hand:
    sources name it: one MCP package leaves it (rule 2); the public-apis list has an API of
    that one word ("Sendgrid", "Uber"; not "Google Analytics"); API_PACKAGES packages or more
    (MCP or not) write it, with a capital and not all in capitals, right before "API" or "SDK"
-   in their summaries ("Stripe API", "Zoom SDK"). One source is not enough: "python" is
-   before "API" in thousands of summaries, "ethereum" (a coin) in 5 and one MCP package's
-   name. And, whichever way it came, the summaries of all
-   the listed packages (MCP or not), where they write the word other than as a sentence's
-   first, write it with a capital (and not all in capitals) more often than not: a
-   product's name ("post to Slack", "PagerDuty"), not a word of the trade ("fetch web
-   pages", "deploy your app", "an API gateway") nor an acronym of one ("PDF", "SQL", "CSV").
+   in their summaries ("Stripe API", "Zoom SDK"). One source is not enough ("python" is
+   before "API" in thousands of summaries), nor are fewer summaries ("ethereum", a coin:
+   one MCP package and five). And, whichever way it came, the summaries of all the listed
+   packages (MCP or not), where they write the word other than as a sentence's first, write
+   it with a capital (and not all in capitals) more often than not: a product's name ("post
+   to Slack", "PagerDuty"), not a word of the trade ("fetch web pages", "deploy your app",
+   "an API gateway") nor an acronym of one ("PDF", "SQL", "CSV").
 4. Everyday words are dropped: a word as common in general English as EVERYDAY or more on
    wordfreq's Zipf scale ("weather" 4.9, "calendar" 4.3, "notion" 4.2, "time" 6.3) is not a
    service a request names by chance.
