@@ -1,11 +1,16 @@
 """Build the list of software services a request may name (toolcat/search/lists/
-software-services.txt) from the names of MCP server packages published on the npm registry
-and PyPI: "@aashari/mcp-server-atlassian-jira", "mcp-server-datadog", "zendesk-mcp" each name
-the service their server reaches. Read from package lists (tab-separated, a header line, the
-package's name in the first column and its summary in the last), made once from both
-registries; nothing here asks a registry.
+software-services.txt) from three public sources: the names of MCP server packages published
+on the npm registry and PyPI ("@aashari/mcp-server-atlassian-jira", "mcp-server-datadog",
+"zendesk-mcp" each name the service their server reaches), the APIs of the public-apis list
+(github.com/public-apis/public-apis, MIT: its README's tables, "| [Sendgrid](...) | ..."),
+and the summaries of the packages of both registries where they name a product's API or SDK
+("Stripe API wrapper", "Python library for the DeepL API"). Read from package lists
+(tab-separated, a header line, the package's name in the first column and its summary in the
+last), made once from both registries, and from the list's README at a recorded commit;
+nothing here asks a registry or the network.
 
-    python train/software_services.py --npm NPM.tsv --pypi PYPI.tsv --date 2026-11-30 --write
+    python train/software_services.py --npm NPM.tsv --pypi PYPI.tsv --date 2026-11-30 \
+        --public-apis README.md --public-apis-commit COMMIT --write
 
 The rule, stated so that nobody picks a name by hand:
 
@@ -16,11 +21,17 @@ The rule, stated so that nobody picks a name by hand:
    SHORTEST letters or more: the service ("mcp-server-datadog" -> "datadog"); a name that
    leaves none, its scope ("@stripe/mcp" -> "stripe"). A name that leaves two words
    ("atlassian-jira") names no one service and is not read.
-3. A word is a service when at least PACKAGES packages leave it, and the summaries of all
-   the listed packages (MCP or not), where they write the word other than as a sentence's
-   first, write it with a capital (and not all in capitals) more often than not: a
-   product's name ("post to Slack", "PagerDuty"), not a word of the trade ("fetch web
-   pages", "deploy your app", "an API gateway") nor an acronym of one ("PDF", "SQL", "CSV").
+3. A word is a service when at least PACKAGES packages leave it, or when two of these three
+   sources name it: one MCP package leaves it (rule 2); the public-apis list has an API of
+   that one word ("Sendgrid", "Uber"; not "Google Analytics"); API_PACKAGES packages or more
+   (MCP or not) write it, with a capital and not all in capitals, right before "API" or "SDK"
+   in their summaries ("Stripe API", "Zoom SDK"). One source is not enough ("python" is
+   before "API" in thousands of summaries), nor are fewer summaries ("ethereum", a coin:
+   one MCP package and five). And, whichever way it came, the summaries of all the listed
+   packages (MCP or not), where they write the word other than as a sentence's first, write
+   it with a capital (and not all in capitals) more often than not: a product's name ("post
+   to Slack", "PagerDuty"), not a word of the trade ("fetch web pages", "deploy your app",
+   "an API gateway") nor an acronym of one ("PDF", "SQL", "CSV").
 4. Everyday words are dropped: a word as common in general English as EVERYDAY or more on
    wordfreq's Zipf scale ("weather" 4.9, "calendar" 4.3, "notion" 4.2, "time" 6.3) is not a
    service a request names by chance.
@@ -44,6 +55,11 @@ app pro plus toolkit kit core simple basic demo test my community""".split())
 SHORTEST = 3  # letters of the shortest service name read
 PACKAGES = 2  # packages that must name a word for it to be a service
 EVERYDAY = 4.0  # Zipf frequency from which a word is an everyday word
+API_PACKAGES = 6  # packages whose summaries must write a word before "API" or "SDK" for that
+# to count as a source (5 admits "ethereum", a coin, which 27 of metatool's requests name)
+_BEFORE_API = re.compile(r"\b([A-Z][A-Za-z]*[a-z][A-Za-z]*) (?:API|SDK|Api)\b")
+_PUBLIC_API = re.compile(r"^\| \[([^\]]+)\]")
+_ONE_WORD = re.compile(r"[A-Za-z]+")
 _PIECES = re.compile(r"[@/\-_.]+")
 _SENTENCES = re.compile(r"[.!?:;|()\[\]\-\u2013\u2014]\s|\s[-\u2013\u2014|]\s")
 _WORDS = re.compile(r"[A-Za-z]+")
@@ -81,12 +97,41 @@ def read(path: Path) -> list[tuple[str, str]]:
         return [(row[0], row[-1]) for row in rows if len(row) >= 2]
 
 
-def services(packages: list[tuple[str, str]]) -> list[str]:
-    """The services named by `packages` (rules 1 to 4), sorted."""
+def public_apis(readme: str) -> set[str]:
+    """The one-word names of the APIs the public-apis list's README tables list, in lower
+    case ("| [Sendgrid](https://...) | ..." -> "sendgrid")."""
+    found = set()
+    for line in readme.splitlines():
+        match = _PUBLIC_API.match(line)
+        if match and _ONE_WORD.fullmatch(name := match.group(1).strip()) \
+                and len(name) >= SHORTEST:
+            found.add(name.lower())
+    return found
+
+
+def before_api(packages: list[tuple[str, str]]) -> Counter[str]:
+    """How many packages' summaries write each word right before "API" or "SDK", with a
+    capital and not all in capitals ("Stripe API wrapper" -> stripe)."""
+    writers: dict[str, set[str]] = defaultdict(set)
+    for name, summary in packages:
+        for word in _BEFORE_API.findall(summary):
+            writers[word.lower()].add(name.lower())
+    return Counter({w: len(names) for w, names in writers.items()})
+
+
+def services(packages: list[tuple[str, str]], apis: set[str] | None = None) -> list[str]:
+    """The services named by `packages` and the public-apis list's `apis` (rules 1 to 4),
+    sorted."""
     from wordfreq import zipf_frequency
 
     named = Counter(w for w in (service_of(name) for name, _ in packages) if w is not None)
-    candidates = {w for w, n in named.items() if n >= PACKAGES}
+    apis = apis or set()
+    written_before_api = before_api(packages)
+    sourced = Counter({w: (named[w] >= 1) + (w in apis)
+                       + (written_before_api[w] >= API_PACKAGES)
+                       for w in {*named, *apis, *written_before_api}})
+    candidates = {w for w in sourced if (named[w] >= PACKAGES or sourced[w] >= 2)
+                  and w.isalpha() and w.isascii() and len(w) >= SHORTEST}
     written: dict[str, Counter[bool]] = defaultdict(Counter)
     for _, summary in packages:
         for sentence in _SENTENCES.split(summary):
@@ -103,15 +148,22 @@ def main() -> None:
     parser.add_argument("--npm", type=Path, required=True, help="the npm registry's packages")
     parser.add_argument("--pypi", type=Path, required=True, help="PyPI's packages")
     parser.add_argument("--date", required=True, help="the day the lists were made")
+    parser.add_argument("--public-apis", type=Path, required=True,
+                        help="the public-apis list's README.md")
+    parser.add_argument("--public-apis-commit", required=True,
+                        help="the commit of public-apis/public-apis it was read at")
     parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(REPO)}")
     args = parser.parse_args()
-    found = services([*read(args.npm), *read(args.pypi)])
+    apis = public_apis(args.public_apis.read_text(encoding="utf-8"))
+    found = services([*read(args.npm), *read(args.pypi)], apis)
     head = [
-        "# Software services: names of services that MCP server packages reach, one a line.",
-        "# Built by train/software_services.py from the names and summaries of the npm",
-        f"# registry's and PyPI's packages as listed on {args.date} (the rule is in that",
-        "# script's docstring). Package names are facts published by their authors; this",
-        "# list is distributed with toolcat under toolcat's licence.",
+        "# Software services: names of services that MCP server packages reach or whose",
+        "# API is public, one a line. Built by train/software_services.py from the names",
+        "# and summaries of the npm registry's and PyPI's packages as listed on",
+        f"# {args.date} and from the public-apis list (github.com/public-apis/public-apis,",
+        f"# commit {args.public_apis_commit}, MIT licence: the names of its APIs), by the",
+        "# rule in that script's docstring. Package and API names are facts published by",
+        "# their authors; this list is distributed with toolcat under toolcat's licence.",
     ]
     text = "\n".join([*head, *found]) + "\n"
     if args.write:

@@ -24,7 +24,7 @@ from toolcat.search.services import (
 REAL = REPO / "benchmarks" / "data" / "real-servers"
 sys.path.insert(0, str(REPO / "train"))
 
-from software_services import service_of, services  # noqa: E402
+from software_services import public_apis, service_of, services  # noqa: E402
 
 
 def test_the_shipped_list_names_services_and_no_everyday_word():
@@ -32,11 +32,14 @@ def test_the_shipped_list_names_services_and_no_everyday_word():
     words MCP servers are named after that a request says by chance."""
     listed = software_services()
     assert {"slack", "jira", "datadog", "pagerduty", "zendesk", "gitlab", "kubernetes"} <= listed
+    # named by two public sources though left by one MCP package's name, or by none
+    assert {"stripe", "sendgrid", "uber", "deepl"} <= listed
     assert not {"time", "fetch", "memory", "git", "files", "browser", "deploy", "filesystem",
-                "weather", "calendar", "pdf", "sql", "csv"} & listed
+                "weather", "calendar", "pdf", "sql", "csv", "python", "ethereum"} & listed
     text = LIST.read_text(encoding="utf-8")
     assert all(w in text for w in ("npm", "PyPI", "2026-11-30", "licence",
-                                   "train/software_services.py"))
+                                   "train/software_services.py", "public-apis", "MIT",
+                                   "c045a2eb505f0f8b7992bb4af53cc020f25003fd"))
     assert all(w.isalpha() and w.islower() for w in listed)
 
 
@@ -57,6 +60,29 @@ def test_a_package_name_gives_its_service_by_the_stated_rule():
                 ("pdf-mcp", "Read a PDF with an agent"),
                 ("mcp-pdf", "Split PDF files")]
     assert services(packages) == ["datadog"]
+
+
+def test_two_public_sources_make_a_service_one_does_not():
+    """A word one MCP package leaves is a service when the public-apis list has its API or
+    six packages' summaries write it before "API" or "SDK"; either of those alone, or one
+    MCP package alone, is not."""
+    readme = "\n".join(["| API | Description |", "|---|---|",
+                        "| [Sendgrid](https://sendgrid.com) | Email | `apiKey` |",
+                        "| [Uber](https://developer.uber.com) | Rides | `OAuth` |",
+                        "| [Google Analytics](https://x) | Stats | `OAuth` |",
+                        "| [Fx](https://x) | Rates | No |"])
+    apis = public_apis(readme)
+    assert apis == {"sendgrid", "uber"}  # one word of three letters or more
+    packages = [("mcp-stripe", "Take payments with Stripe from an agent"),
+                ("uber-mcp", "Order an Uber ride"),
+                ("mcp-coin", "Prices of Coin, the token")]
+    packages += [(f"stripe-wrapper-{i}", "Stripe API wrapper") for i in range(6)]
+    packages += [(f"sendgrid-lib-{i}", "A client for the Sendgrid API") for i in range(6)]
+    packages += [(f"coin-lib-{i}", "Coin SDK for bots") for i in range(5)]
+    # stripe: one MCP package and six summaries; uber: one MCP package and the list;
+    # sendgrid: the list and six summaries; coin: one MCP package and five summaries only
+    assert services(packages, apis) == ["sendgrid", "stripe", "uber"]
+    assert services(packages) == ["stripe"]
 
 
 def test_a_request_names_a_service_in_its_words_not_in_its_values():
@@ -113,3 +139,28 @@ def test_a_real_catalog_turns_away_a_service_it_lacks_and_keeps_one_it_has(run,
     mattermost = pick("jdoe left last friday, deactivate his mattermost account", tools,
                       max_candidates=5, scorer=scorer, allow_unsafe=True)
     assert mattermost.picks, mattermost.message
+
+
+@pytest.mark.semantic
+def test_services_only_a_second_source_names_are_turned_away_where_missing(run,
+                                                                          shared_cache):
+    """fresh13's servers (Mailchimp, Search Console, M-PESA) have no Stripe and no
+    SendGrid, names one MCP package's name and none leave: pick shows no tool and says
+    which service no tool mentions. fresh5's catalog mentions the Stripe API: a request
+    naming it there keeps its tools."""
+    fresh13 = REAL / "fresh13-catalog.json"
+    for request, service in (("refund order #10293 in stripe", "stripe"),
+                             ("send a password reset email through sendgrid to user 4412",
+                              "sendgrid")):
+        away = json.loads(run("pick", "-c", str(fresh13), request, "--allow-unsafe",
+                              "--json").stdout)
+        assert away["picks"] == [], away["picks"]
+        assert away["message"].startswith(f"no tool fits: no tool here mentions {service}"), \
+            away["message"]
+    kept = json.loads(run("pick", "-c", str(fresh13), "show the subscribers of the "
+                          "mailchimp audience", "--allow-unsafe", "--json").stdout)
+    assert kept["picks"], kept["message"]
+    fresh5 = json.loads(run("pick", "-c", str(REAL / "fresh5-catalog.json"),
+                            "find the public Stripe API in our catalog", "--allow-unsafe",
+                            "--json").stdout)
+    assert fresh5["picks"], fresh5["message"]  # which tool ranks first is the ranking's matter

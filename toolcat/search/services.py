@@ -3,9 +3,10 @@ checkout crash" against a catalog whose tools and servers never mention Jira ask
 no tool here can do, however near its other words ("bug", "crash") lie to the catalog's.
 
 Which words are software services is data (lists/software-services.txt): names of the
-services that MCP server packages reach, built once from the npm registry's and PyPI's
-package names by train/software_services.py, by a stated rule (everyday words and acronyms
-of the trade dropped), read at run time from the package. A word a request names is not
+services that MCP server packages reach or whose API is public, built once from the npm
+registry's and PyPI's package names and summaries and from the public-apis list by
+train/software_services.py, by a stated rule (everyday words and acronyms of the trade
+dropped), read at run time from the package. A word a request names is not
 read when it is a value the request hands over: what it quotes, URLs, paths and file names,
 channels and handles ("#jira-triage", "@datadog-bot"), pieces with a digit. A service counts
 as mentioned when the catalog's text (every tool's name, description, parameters and
