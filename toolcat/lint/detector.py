@@ -196,7 +196,7 @@ CUES: dict[str, str] = {
     # following a guide or a link is reading documentation, not obeying a page
     # following a guide, or the syntax or format a value is written in, obeys no page; and
     # following up with a tool chains calls
-    "fetch_obey": r"\b(?:follow(?!\w)(?![ -]up\b)(?! (?:the |this |our )?(?:following )?"
+    "fetch_obey": r"\b(?:follow(?!\w)(?! up with\b)(?! (?:the |this |our )?(?:following )?"
                   r"(?:guides?|docs|documentation|tutorials?|links?)\b)"
                   r"(?! (?:the |this |its |our )?(?:[\w-]+ ){0,3}"
                   r"(?:syntax|grammar|format|notation|schema)\b)"
