@@ -55,7 +55,7 @@ import numpy as np
 import toolcat.search.calibration as calibration
 from toolcat.model import Tool
 from toolcat.search.abstain import CatalogKinds
-from toolcat.search.actions import AGREEMENT, Actions
+from toolcat.search.actions import AGREEMENT, Actions, phrasal_read
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
@@ -556,8 +556,12 @@ class HybridScorer:
                 details = {**details, "action_evidence": AGREEMENT,
                            "action_read": list(classified)}
         elif mapped is None and index in self.actions.agreeing(query):
-            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:+.1f})"
-            details = {**details, "action_evidence": AGREEMENT}
+            read_as = phrasal_read(query)
+            reason = (f"{reason}; " + (f"{read_as[0]!r} read as {read_as[1]}, " if read_as
+                                       else "") + f"its name's action is the one asked for "
+                      f"({AGREEMENT:+.1f})")
+            details = {**details, "action_evidence": AGREEMENT,
+                       **({"action_read": list(read_as)} if read_as else {})}
         if semantic is not None:
             if mapped is not None and self.verbs.evidence(query, semantic.embedder)[index]:
                 reason = (f"{reason}; its name's verb {mapped[1]!r} is the nearest to the "
