@@ -121,3 +121,43 @@ def test_names_that_end_with_their_verb_get_the_action_asked_for(request_: str,
     found = rank(build_scorer("hybrid", ORDERS), request_, limit=1)
     assert found[0].tool.name == expected
     assert "its name's action is the one asked for" in found[0].reason
+
+
+@pytest.mark.parametrize(("request_", "group"), [
+    ("set up a webhook for new projects", "create"),  # "set" alone is an update
+    ("please spin up a staging droplet", "create"),
+    ("turn off the nightly backups", "stop"),
+    ("kick off the release pipeline", "run"),
+    ("take down the listing, it sold", "delete"),
+])
+def test_a_phrasal_verb_is_read_as_the_action_its_particle_makes(request_: str,
+                                                                 group: str) -> None:
+    assert asked(request_) == {group}
+    from toolcat.search.verbs import spoken
+
+    assert spoken(request_) is None  # the table reads it: not mapped by the model
+    users = tools("splunk", "create_user", "update_user", "delete_user", "get_user")
+    assert agreeing(users, "set up a login for the new analyst") == ["create_user"]
+
+
+def test_a_verb_with_another_particle_keeps_its_own_action() -> None:
+    assert asked("set the flag to on for everyone") == {"update"}
+    assert asked("take it down") == frozenset()  # its object between: not the table's
+
+
+@pytest.mark.semantic
+def test_setting_up_an_account_ranks_the_create_tool_first_and_says_why() -> None:
+    # fresh11's catalog (Splunk among 752 tools): "set" alone read as update put update_user
+    # first for "set up a splunk login"
+    from pathlib import Path
+
+    from toolcat.catalog.load import load_catalog
+    from toolcat.search import build_scorer, rank
+
+    data = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
+    catalog = list(load_catalog(data / "fresh11-catalog.json").tools)
+    found = rank(build_scorer("hybrid", catalog),
+                 "set up a splunk account for the contractor, role power", limit=2)
+    assert found[0].tool.name == "create_user"
+    assert "'set up' read as create, its name's action is the one asked for" in found[0].reason
+    assert "update_user" not in {f.tool.name for f in found}

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from toolcat.model import Tool
-from toolcat.search.orders import verbs
+from toolcat.search.orders import Verb, verbs
 from toolcat.search.text import STOPWORDS, stem, stems, words
 
 if TYPE_CHECKING:
@@ -95,11 +95,48 @@ for _verb, _groups in _ASKED.items():
 # back", "turn off"): toolcat.search.verbs maps those to the catalog's verbs
 PARTICLES = frozenset(("rid", "back", "off"))
 
+# phrasal verbs whose particle makes another action of the verb, read as that action of the
+# table: the dictionary's sense of the phrase (Merriam-Webster), in the sense an API acts on
+PHRASAL: dict[tuple[str, str], str] = {
+    ("set", "up"): "create",  # "set up" 1: to establish ("set up a webhook", "a login")
+    ("spin", "up"): "create",  # computing: to create and start (a server, an environment)
+    ("turn", "off"): "stop",  # "turn off": to stop the operation of
+    ("switch", "off"): "stop",
+    ("shut", "off"): "stop",
+    ("shut", "down"): "stop",  # "shut down": to cause to stop operating
+    ("turn", "on"): "run",  # "turn on": to cause to operate
+    ("switch", "on"): "run",
+    ("kick", "off"): "run",  # "kick off": to begin, start
+    ("take", "down"): "delete",  # "take down" 1: to remove (a post, a listing)
+    ("tear", "down"): "delete",  # "tear down": to destroy (an environment, a stack)
+}
+
+
+def phrasal(verb: Verb) -> frozenset[str]:
+    """The action group of `verb` with its particle right after it, when PHRASAL holds it
+    ("set up a webhook", "turn off the flag"); else no group."""
+    group = PHRASAL.get((verb.word, verb.particle or ""))
+    return frozenset((group,)) if group else frozenset()
+
+
+def phrasal_read(request: str) -> tuple[str, str] | None:
+    """The phrasal verb `asked` reads `request`'s action from and its group ("set up",
+    "create"), when it reads it from one; else None (explain says it)."""
+    for verb in verbs(request):
+        if phrasal(verb):
+            return f"{verb.word} {verb.particle}", PHRASAL[(verb.word, verb.particle or "")]
+        if _ASKED.get(verb.word) and verb.particle not in PARTICLES:
+            return None
+    return None
+
 
 def asked(request: str) -> frozenset[str]:
     """The action groups of the first word of `request` that stands as an order's verb
-    (toolcat.search.orders) and is a verb of ACTIONS, unless a particle follows it."""
+    (toolcat.search.orders) and is a verb of ACTIONS, unless a particle follows it, or a
+    phrasal verb of PHRASAL."""
     for verb in verbs(request):
+        if phrasal(verb):
+            return phrasal(verb)
         found = _ASKED.get(verb.word)
         if found and verb.particle not in PARTICLES:
             return found

@@ -55,7 +55,7 @@ import numpy as np
 import toolcat.search.calibration as calibration
 from toolcat.model import Tool
 from toolcat.search.abstain import CatalogKinds
-from toolcat.search.actions import AGREEMENT, Actions
+from toolcat.search.actions import AGREEMENT, Actions, phrasal_read
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
@@ -69,6 +69,7 @@ from toolcat.search.looking import Looks
 from toolcat.search.number import Number
 from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
+from toolcat.search.reversal import Reversals
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
 from toolcat.search.semantic import SemanticScorer
 from toolcat.search.services import CatalogMentions
@@ -146,6 +147,7 @@ class HybridScorer:
         self.actions = Actions(self.tools)
         self.siblings = Siblings(self.tools)
         self.stated = Stated(self.tools)
+        self.reversals = Reversals(self.tools)
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.denominal = Denominal(self.tools)
         self.described = Described(self.tools, lexical, self.servers.keys)
@@ -243,6 +245,7 @@ class HybridScorer:
         # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
         fitting = lexical if cosine is None else lexical + LAMBDA * cosine
         narrower = np.array([self.siblings.evidence(q, row) + self.stated.evidence(q, row)
+                             + self.reversals.evidence(q, row)
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + self.weight * cosine
@@ -310,7 +313,11 @@ class HybridScorer:
         """The evidence of the action `query` asks for: of the verb its first clause opens
         with, a noun the catalog's names create or send (toolcat.search.denominal) or mapped
         to the catalog's verbs (toolcat.search.verbs) when the action table does not know it,
-        else of the table's (toolcat.search.actions)."""
+        else of the table's (toolcat.search.actions); a request that asks to undo a verb
+        some tools' names undo by a prefix, those tools' (toolcat.search.reversal)."""
+        undoing = self.reversals.agreement(query)
+        if undoing.any():
+            return undoing
         made = self.denominal.evidence(query)
         if made.any():
             return made
@@ -512,15 +519,24 @@ class HybridScorer:
         if semantic is None:
             reason = f"{reason.split(' + semantic')[0]}; lexical stage: {self.notice}"
             details = {**details, "stage": "lexical"}
-        noun = self.denominal.noun(query)  # the action, when the verb is such a noun
-        described = (self.described.verb(query) if noun is None
+        undone = self.reversals.read(query)  # the action, when it undoes a verb
+        noun = None if undone is not None else self.denominal.noun(query)
+        described = (self.described.verb(query) if noun is None and undone is None
                      and self.described.evidence(query).any() else None)
         mapped = (self.verbs.mapped(query, semantic.embedder)
-                  if semantic is not None and noun is None and described is None else None)
+                  if semantic is not None and noun is None and described is None
+                  and undone is None else None)
         classified = (self.verbs.classified(query, semantic.embedder)
                       if semantic is not None and mapped is None and noun is None
-                      and described is None else None)
-        if noun is not None:
+                      and described is None and undone is None else None)
+        if undone is not None:
+            if self.reversals.agreement(query)[index]:
+                verb = self.reversals.undoing_verb(index)
+                reason = (f"{reason}; {undone.said!r} read as {verb}, its name's verb "
+                          f"({AGREEMENT:+.1f})")
+                details = {**details, "action_evidence": AGREEMENT,
+                           "undoing": [undone.said, undone.base]}
+        elif noun is not None:
             if self.denominal.evidence(query)[index]:
                 reason = (f"{reason}; the request's verb {noun!r} is a noun its name creates "
                           f"or sends ({AGREEMENT:+.1f})")
@@ -540,8 +556,12 @@ class HybridScorer:
                 details = {**details, "action_evidence": AGREEMENT,
                            "action_read": list(classified)}
         elif mapped is None and index in self.actions.agreeing(query):
-            reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:+.1f})"
-            details = {**details, "action_evidence": AGREEMENT}
+            read_as = phrasal_read(query)
+            reason = (f"{reason}; " + (f"{read_as[0]!r} read as {read_as[1]}, " if read_as
+                                       else "") + f"its name's action is the one asked for "
+                      f"({AGREEMENT:+.1f})")
+            details = {**details, "action_evidence": AGREEMENT,
+                       **({"action_read": list(read_as)} if read_as else {})}
         if semantic is not None:
             if mapped is not None and self.verbs.evidence(query, semantic.embedder)[index]:
                 reason = (f"{reason}; its name's verb {mapped[1]!r} is the nearest to the "
@@ -619,6 +639,12 @@ class HybridScorer:
                 "its name's, and a sibling's acting on the same fit ahead" if given > 0 else
                 "a sibling's acting on the same, not its name's") + f" ({given:+.1f})")
             details = {**details, "stated_verb_evidence": round(given, 6)}
+        undone_part = self.reversals.read(part)
+        reversed_ = float(self.reversals.evidence(part, self._fitting(part))[index])
+        if reversed_ and undone_part is not None:
+            reason = (f"{reason}; the request asks to undo its name's verb "
+                      f"({undone_part.said!r}), which a sibling's name undoes ({reversed_:+.1f})")
+            details = {**details, "undone_evidence": round(reversed_, 6)}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "

@@ -61,7 +61,8 @@ NO_VERB = frozenset(
     "a an the this that these those my our your their his her its some any all every each no "
     "what which who whom whose when where why how whether is are was were be been being am do "
     "does did done has have had i we you he she it they them me us there here i'm it's what's "
-    "there's that's who's isn't aren't wasn't don't doesn't didn't of in on at for from with "
+    "there's that's who's isn't aren't wasn't don't doesn't didn't dont doesnt didnt isnt "
+    "arent wasnt never of in on at for from with "
     "by to about into as if than not anything everything something nothing new old last next "
     "latest previous recent current".split())
 # after a word, what makes it a subject or a noun, not an order's verb

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolcat.model import Tool
-from toolcat.search.actions import AGREEMENT, PARTICLES, groups_of, named
+from toolcat.search.actions import AGREEMENT, PARTICLES, groups_of, named, phrasal
 from toolcat.search.orders import verbs
 from toolcat.search.text import stem, stems
 
@@ -85,6 +85,8 @@ class Stated:
         """The stem of the request's verb when it is the verb of siblings' names, else None."""
         for verb in verbs(request):
             found = stem(verb.word)
+            if phrasal(verb):  # "set up" states no "set"
+                return None
             if groups_of(found) and verb.particle not in PARTICLES:
                 return found if found in self._rows else None
         return None

@@ -45,6 +45,7 @@ from toolcat.search.actions import (
     groups_of,
     name_words,
     named,
+    phrasal,
     verb_positions,
 )
 from toolcat.search.focus import PREPOSITIONS
@@ -87,6 +88,8 @@ def spoken(request: str) -> str | None:
     with its particle, when the action table does not know it; else None (see the module
     docstring)."""
     for verb in verbs(request):
+        if phrasal(verb):  # the table reads it
+            return None
         word, rest = verb.word, list(verb.rest)
         if rest[:1] and rest[0] in _OBJECTS and rest[1:2] and rest[1] in _PARTICLES:
             rest = rest[1:]
