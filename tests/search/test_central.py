@@ -36,6 +36,17 @@ def test_a_servers_tools_get_their_cosine_to_the_servers_mean() -> None:
 
 @pytest.mark.semantic
 @pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not (DATA / "fresh14-catalog.json").exists(),
+                    reason="the real-server set is absent")
+def test_a_server_named_in_one_word_is_found_written_as_its_product_is(run):
+    """Lunch Money's server is `lunchmoney`; "lunch money" named no server before."""
+    found = _top3(run, "Lunch Money", "fresh14")
+    assert {t["server"] for t in found} == {"lunchmoney"}
+    assert all("names only its server" in t["reason"] for t in found)
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
 @pytest.mark.skipif(not (DATA / "fresh-catalog.json").exists(),
                     reason="the real-server set is absent")
 def test_a_bare_server_name_puts_its_plain_story_tools_first(run):

@@ -4,8 +4,9 @@ and independent of how many names there are.
 A name is its words (`search.text.split_name`: `GitLab` is `Git Lab`); the text holds it where
 a run of its ASCII words, joined by nothing but spaces, `_` or `-`, spells the name's words
 in order, split only where the name's words meet (`gitlab`, `git lab`, `Git-Lab` for
-`GitLab`; not `gi tlab`, and not `Git-Lab` for a name written `gitlab`), with no word
-character on either side. This is what one regular expression of every name, joined by `|`,
+`GitLab`; not `gi tlab`), or, for a name of one word, once into two words of MIN_PIECE letters
+or more (`lunch money` for `lunchmoney`, as the product is written), with no word character on
+either side. This is what one regular expression of every name, joined by `|`,
 would find; but such a pattern over the 20,000 server names of a large catalog takes seconds
 to compile, which a search pays before its first answer.
 """
@@ -20,6 +21,7 @@ from toolcat.search.text import split_name
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _JOINS = frozenset(" \t\n\r\f\v_-")
 MAX_WORDS = 16  # words of a name looked for; a longer name is never found
+MIN_PIECE = 3  # letters of each of two words a text may split one word of a name into
 
 
 class PhraseFinder:
@@ -66,19 +68,26 @@ class PhraseFinder:
         best = None
         joined = ""
         meets: set[int] = set()
+        # where the text splits a name of one word into two words long enough to be words
+        # ("lunch money" for the server `lunchmoney`, as its product is written)
+        spaced: set[int] = set()
         for j in range(i, min(len(words), i + MAX_WORDS)):
             if j > i:
                 gap = text[words[j - 1][1]:words[j][0]]
                 if not set(gap) <= _JOINS:
                     break
                 meets.add(len(joined))
+                if min(words[j - 1][1] - words[j - 1][0], words[j][1] - words[j][0]) \
+                        >= MIN_PIECE:
+                    spaced.add(len(joined))
             joined += text[words[j][0]:words[j][1]].lower()
             if len(joined) > self._longest:
                 break
             end = words[j][1]
             if end < len(text) and _word_char(text[end]):
                 continue
-            if any(meets <= known for known in self._names.get(joined, ())):
+            if any(meets <= known or (not known and len(meets) == 1 and meets <= spaced)
+                   for known in self._names.get(joined, ())):
                 best = j
         return best
 
