@@ -109,6 +109,7 @@ ORDERS = [Tool(name=f"crm_orders_{verb}", server="crm", description=text) for ve
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the catalog is encoded once a session
 @pytest.mark.parametrize(("request_", "expected"), [
     ("the client cancelled order 7781, remove it", "crm_orders_delete"),
     ("erase order 7781 from the books", "crm_orders_delete"),
@@ -146,6 +147,7 @@ def test_a_verb_with_another_particle_keeps_its_own_action() -> None:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the catalog is encoded once a session
 def test_setting_up_an_account_ranks_the_create_tool_first_and_says_why() -> None:
     # fresh11's catalog (Splunk among 752 tools): "set" alone read as update put update_user
     # first for "set up a splunk login"

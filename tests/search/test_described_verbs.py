@@ -111,6 +111,7 @@ def test_a_server_whose_name_says_the_verb_is_left_to_its_name() -> None:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the catalog is encoded once a session
 @pytest.mark.parametrize(("request_", "expected"), [
     ("buy 3 shares of MSFT at market", "place_stock_order"),  # Korean tax's bonus shares before
     ("buy 0.5 ETH at market", "place_crypto_order"),

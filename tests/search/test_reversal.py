@@ -112,6 +112,7 @@ def mailing() -> list[Tool]:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the catalog is encoded once a session
 def test_taking_a_campaign_off_the_schedule_ranks_unschedule_first(mailing: list[Tool]) -> None:
     from toolcat.search import build_scorer, rank
 
