@@ -21,7 +21,7 @@ from toolcat.lint.settings import KEYS as LINT_KEYS
 
 DOCS = REPO / "docs"
 README = REPO / "README.md"
-PAGES = [README, *sorted(DOCS.glob("*.md"))]
+PAGES = [README, *sorted(DOCS.glob("*.md")), *sorted(DOCS.glob("history/*.md"))]
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
@@ -89,7 +89,8 @@ def test_the_link_check_sees_broken_links_and_anchors(tmp_path):
 def test_every_page_of_docs_is_listed_in_the_index():
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     listed = {path for _, path, _ in local_links(DOCS / "index.md")}
-    assert {p.resolve() for p in DOCS.glob("*.md") if p.name != "index.md"} <= listed, index
+    pages = [*DOCS.glob("*.md"), *DOCS.glob("history/*.md")]
+    assert {p.resolve() for p in pages if p.name != "index.md"} <= listed, index
 
 
 def _commands() -> list[str]:
