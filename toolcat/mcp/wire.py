@@ -14,7 +14,8 @@ it writes.
   error can say "exited with status 1".
 
 Spawning and stopping (a new process group; stdin closed, 2 s, then SIGTERM and SIGKILL to the
-group) are the SDK's own, so toolcat stops a server exactly as the SDK does.
+group) are the SDK's own, so toolcat stops a server exactly as the SDK does; and what the
+server left running in its group when it exited on its own is then stopped the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import contextlib
 import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -191,6 +193,7 @@ async def bounded_stdio(spec: ServerSpec, stderr: StderrTail) -> AsyncIterator[A
         with anyio.move_on_after(0.5):
             await writer_done.wait()
         await sdk_stdio._stop_server_process(process)
+        await _end_what_it_left(process)
         for stream in (read_stream, write_stream, reader_in, writer_out):
             await stream.aclose()
         await anyio.lowlevel.checkpoint()
@@ -204,6 +207,19 @@ async def bounded_stdio(spec: ServerSpec, stderr: StderrTail) -> AsyncIterator[A
             with anyio.CancelScope(shield=True):
                 await shutdown()
             group.cancel_scope.cancel()
+
+
+async def _end_what_it_left(process: Any) -> None:
+    """Stops what a server started in its process group and left running when it exited on
+    its own (a gateway a Node server spawned): the SDK stops the group only when the server
+    itself outlives its grace period, so those children outlived every import."""
+    if sys.platform == "win32":  # a Job Object there: the SDK closes it with every member
+        return
+    try:
+        os.killpg(process.pid, 0)  # the leader's pid is the group's (a new session)
+    except (ProcessLookupError, PermissionError):
+        return
+    await sdk_stdio._terminate_process_tree(process)
 
 
 async def _messages(stdout: Any) -> AsyncIterator[SessionMessage | Exception]:

@@ -36,8 +36,10 @@
                banner on stderr, says there where it listens, and never reads stdin
     setup      prints a banner on stdout whose last line says the step to take, and exits 1
     fileref    lists a tool whose inputSchema has a `$ref` to a file on the client's machine
+    gateway    lists one tool, having started a child that sleeps (as a server that starts a
+               Java gateway does), and exits when its stdin closes, leaving the child behind
 
-With --pid-file, the server writes its process id (and its child's, for `hang`) there, one per
+With --pid-file, the server writes its process id (and its child's, for `hang` and `gateway`) there, one per
 line, so a test can check that nothing is left running.
 """
 
@@ -131,7 +133,7 @@ def answer(request: dict, mode: str) -> None:
         send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": "none today"}})
     elif method == "resources/list" and mode == "signin":
         print("AUTHENTICATION REQUIRED: open the link in your browser", file=sys.stderr)
-    elif method == "tools/list" and mode in ("banner", "signin"):
+    elif method == "tools/list" and mode in ("banner", "signin", "gateway"):
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "hello", "description": "Say hello.",
                        "inputSchema": {"type": "object"}}]}})
@@ -151,7 +153,7 @@ def answer(request: dict, mode: str) -> None:
 def main() -> None:
     mode = sys.argv[1]
     pids = [str(os.getpid())]
-    if mode == "hang":
+    if mode in ("hang", "gateway"):
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         pids.append(str(child.pid))
     if "--pid-file" in sys.argv:
