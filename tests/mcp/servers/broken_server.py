@@ -39,8 +39,8 @@
     gateway    lists one tool, having started a child that sleeps (as a server that starts a
                Java gateway does), and exits when its stdin closes, leaving the child behind
 
-With --pid-file, the server writes its process id (and its child's, for `hang` and `gateway`) there, one per
-line, so a test can check that nothing is left running.
+With --pid-file, the server writes its process id (and its child's, for `hang` and `gateway`)
+there, one per line, so a test can check that nothing is left running.
 """
 
 from __future__ import annotations
