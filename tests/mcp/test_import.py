@@ -199,6 +199,18 @@ def test_a_failure_stated_only_on_stdout_in_a_notification_mcp_lacks_is_quoted(r
                             "AccountSid"), message
 
 
+def test_a_failure_logged_as_json_on_stdout_is_quoted_by_its_message_and_names_the_host(run):
+    # @jinzcdev/leetcode-mcp-server logs as pino does on stdout: its cause, a host that does
+    # not resolve, came last, cut off in a Python dict's repr
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "jsonstdout")
+    assert result.exit_code == 2
+    [message] = result.stderr.strip().splitlines()
+    assert "it wrote a message that is not JSON-RPC, the first: 'ERROR: Failed to start " \
+           "Quizbank MCP Server: FetchError: request to https://api.quizbank.example/graphql " \
+           "failed, reason: getaddrinfo ENOTFOUND api.quizbank.example'" in message, message
+    assert "it could not look up 'api.quizbank.example' (no network here" in message, message
+
+
 def test_the_command_toolcat_ran_has_the_servers_settings_redacted(run, tmp_path):
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"mysql": {

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
-from toolcat.mcp.stderr import meaningful_lines, plain, usage_hint
+from toolcat.mcp.stderr import meaningful_lines, plain, record_text, usage_hint
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -173,8 +173,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
             # a server that never answered may be serving HTTP: its stderr may say where
             heard = errlog.lines() if isinstance(cause, TimeoutError) and isinstance(
                 errlog, StderrTail) else ()
-            raise ServerError(problem + seen.detail(heard)
-                              + start_failure_detail(errlog, spec, cause)) from None
+            raise ServerError(problem + seen.detail(heard) + start_failure_detail(
+                errlog, spec, cause, stdout="\n".join(seen.said))) from None
     info_json = info.model_dump(mode="json", by_alias=True, exclude_none=True) if info else {}
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
@@ -343,6 +343,7 @@ class _Garbage:
         self.first: str | None = None
         self.last: str | None = None
         self.listens: str | None = None
+        self.said: list[str] = []  # the first SAID_LINES of it, whole, for network_hint
 
     async def handle(self, message: Any) -> None:
         if not isinstance(message, Exception):
@@ -350,6 +351,8 @@ class _Garbage:
         self.count += 1
         line = _raw_input(message)
         self.last = _offending_input(line)
+        if line is not None and len(self.said) < SAID_LINES:
+            self.said.append(_log_text(line) or str(line)[:SAID_CHARS])
         if self.first is None:
             self.first = self.last
         if isinstance(line, str):
@@ -400,9 +403,19 @@ def _raw_input(exc: Exception) -> Any:
 
 
 def _offending_input(value: Any) -> str | None:
+    logged = _log_text(value)
+    if logged is not None:  # a log line: its level and message, long enough for the cause
+        return _short(repr(logged), LOG_LIMIT)
     if isinstance(value, str):
         value = plain(value)
     return _short(repr(value)) if value is not None else None
+
+
+def _log_text(value: Any) -> str | None:
+    """The level and message of a JSON log record a server wrote on stdout (pino's
+    `{"level": "ERROR", ..., "message": "Failed to start ..."}`), or None."""
+    said = record_text(value)
+    return None if said is None else plain(said)[:SAID_CHARS]
 
 
 def explain(leaf: BaseException, spec: ServerSpec, timeout: float, *,
@@ -485,15 +498,17 @@ def stderr_tail(errlog: Any) -> str:
     return f"; its stderr says: {said}" if said else ""
 
 
-def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) -> str:
+def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException,
+                         stdout: str = "") -> str:
     """What the message of a server that failed before it was ready adds after saying how it
     failed: what it wrote on stderr (`_stderr_said`), and for a server that ended early,
     whether the Node version (toolcat.mcp.node) or the MCP Python SDK installed beside it
     (toolcat.mcp.python_sdk) is the cause, or a service it could not reach
-    (toolcat.mcp.network). Every place that starts a server (`import mcp`,
-    serve's upstreams) says it through this function, so they say the same. It may wait for
-    the server's stderr to be read and run `node --version`: a few seconds at the most
-    (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
+    (toolcat.mcp.network; read in `stdout` too, what it wrote there that was not JSON-RPC:
+    a server that logs as JSON on stdout names the host there). Every place that starts a
+    server (`import mcp`, serve's upstreams) says it through this function, so they say the
+    same. It may wait for the server's stderr to be read and run `node --version`: a few
+    seconds at the most (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
     from toolcat.mcp.network import network_hint
     from toolcat.mcp.node import node_hint
     from toolcat.mcp.python_sdk import sdk_hint
@@ -501,8 +516,8 @@ def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException) ->
     said = _stderr_said(errlog, spec, cause)
     if _ended_early(errlog, cause):
         text = "\n".join(errlog.lines())
-        said += (node_hint(spec, text) + sdk_hint(spec, text) + network_hint(text)
-                  + usage_hint(text))
+        said += (node_hint(spec, text) + sdk_hint(spec, text)
+                 + network_hint(f"{text}\n{stdout}") + usage_hint(text))
     return said
 
 
@@ -543,6 +558,11 @@ def _fallback_name(spec: ServerSpec) -> str:
     if spec.transport == "http":
         return urlsplit(spec.url).hostname or "server"
     return Path(spec.command).stem or "server"
+
+
+SAID_LINES = 8  # lines of what a server wrote on stdout that was not JSON-RPC, kept whole
+SAID_CHARS = 4096  # characters of each
+LOG_LIMIT = 320  # characters of a log line's message quoted: its cause comes last
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -60,12 +60,19 @@ def _readable(line: str) -> str:
         record = json.loads(line)
     except ValueError:
         return line
+    said = record_text(record)
+    return line if said is None else said
+
+
+def record_text(record: object) -> str | None:
+    """A structured log record's level and message (`ERROR: Failed to ...`, with its `error`
+    field when it has one besides), or None when `record` is not one."""
     if not isinstance(record, dict):
-        return line
+        return None
     said = [record[key] for key in ("msg", "message", "error", "err")
             if isinstance(record.get(key), str) and record[key].strip()]
     if not said:
-        return line
+        return None
     level = record.get("level", record.get("severity"))
     text = ": ".join(dict.fromkeys(said))  # a message and its error, each once
     return f"{level.upper()}: {text}" if isinstance(level, str) else text

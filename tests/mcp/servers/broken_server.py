@@ -36,6 +36,9 @@
                banner on stderr, says there where it listens, and never reads stdin
     setup      prints a banner on stdout whose last line says the step to take, and exits 1
     fileref    lists a tool whose inputSchema has a `$ref` to a file on the client's machine
+    jsonstdout logs as pino does, one JSON object on stdout: that it could not start because
+               a host did not resolve (a long message, its cause last), then exits with
+               code 1, having written nothing on stderr
     gateway    lists one tool, having started a child that sleeps (as a server that starts a
                Java gateway does), and exits when its stdin closes, leaving the child behind
 
@@ -193,6 +196,12 @@ def main() -> None:
         for level, msg in (("INFO", "starting"), ("ERROR", JSONLOG_ERROR)):
             print(json.dumps({"time": "2026-11-29T07:40:00Z", "level": level, "msg": msg}),
                   file=sys.stderr)
+        sys.exit(1)
+    if mode == "jsonstdout":
+        print(json.dumps({"level": "ERROR", "timestamp": "2026-11-30T18:21:07.112Z",
+                          "message": "Failed to start Quizbank MCP Server: FetchError: request "
+                          "to https://api.quizbank.example/graphql failed, reason: getaddrinfo "
+                          "ENOTFOUND api.quizbank.example"}), flush=True)
         sys.exit(1)
     if mode == "stdoutlog":
         sys.stdin.readline()
