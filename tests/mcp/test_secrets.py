@@ -48,6 +48,9 @@ def test_secret_looking_settings_are_recognised(name, value):
     ("PROXMOX_TOKEN_NAME", "toolcat"),
     ("OAUTH_TOKEN_URL", "https://auth.example.com/oauth/token"),
     ("SSH_KEY_FILE", "/home/me/.ssh/id_ed25519"),
+    # where the service that checks it is (mcp-openstack-ops's OS_AUTH_HOST lost its address)
+    ("OS_AUTH_HOST", "127.0.0.1"),
+    ("KEYCLOAK_AUTH_PORT", "8443"),
     # an OAuth client's or a tenant's id is a public identifier (Infisical's client id)
     ("INFISICAL_UNIVERSAL_AUTH_CLIENT_ID", "7f3c2a10-app"),
     ("AZURE_AUTH_TENANT_ID", "contoso"),

@@ -64,9 +64,11 @@ KEY_KINDS = frozenset({
     "subscription", "consumer", "pass", "root", "server", "partner", "merchant", "cipher",
 })
 # A last word that says what describes a credential rather than holding it: its name
-# (Proxmox's `PROXMOX_TOKEN_NAME`), where it is (`TOKEN_URL`, `KEY_FILE`), how long it lives.
+# (Proxmox's `PROXMOX_TOKEN_NAME`), where it is (`TOKEN_URL`, `KEY_FILE`) or the service that
+# checks it is (OpenStack's `OS_AUTH_HOST`), how long it lives.
 DESCRIBING_WORDS = frozenset({"name", "url", "uri", "endpoint", "file", "path", "dir", "ttl",
-                              "expiry", "lifetime", "timeout"})
+                              "expiry", "lifetime", "timeout", "host", "hostname", "port",
+                              "domain", "region"})
 # Who an id names, where the id is an OAuth client's or a tenant's public identifier
 # (Infisical's `INFISICAL_UNIVERSAL_AUTH_CLIENT_ID`): not a credential, unless its value looks
 # like one. A session's id is (a bearer of the session), so `session` is not among them.
