@@ -13,7 +13,9 @@ words removed, so `sendMessage`, `send_message` and "sending messages" meet; a q
 camelCase words also count whole (`GitLab` meets a server called `gitlab`). Latin words are
 read in base letters ("créer" meets "creer"), and a tool written in French, Turkish, German...
 has its words' stems in that language too, which a request in that language meets
-(`BM25Scorer._other_stems`). A server's
+(`BM25Scorer._other_stems`). A request CLD2 is sure is in another language than English has
+its short stop words (le, un, du, el, на) weighed by their idf among the tools written in
+that language alone (`BM25Scorer._idf_in_language`). A server's
 boilerplate, the sentences that recur in the descriptions of three or more of its tools
 (`toolcat.search.text.repeated_sentences`), is left out: it tells which server, not which
 tool. The words of the values a request names (a URL, an e-mail address, a path, a file
