@@ -83,9 +83,15 @@ def letters(text: str) -> int:
     return len(text) + (CJK_LETTERS - 1) * len(_CJK.findall(text))
 
 
+def of_request(text: str) -> str:
+    """The ISO 639 code of the language CLD2 is sure a request is written in, or "": as
+    `identified`, with a CJK letter counting as CJK_LETTERS letters (`letters`)."""
+    return identified(text, shortest=0) if letters(text) >= SHORTEST else ""
+
+
 def foreign(text: str) -> bool:
     """Whether CLD2 is sure that `text` is in a language other than English (a request
     typed in Spanish or German, or a short one in Chinese): what a model that reads English
     cannot judge."""
-    lang = identified(text, shortest=0) if letters(text) >= SHORTEST else ""
+    lang = of_request(text)
     return bool(lang) and lang != "en"

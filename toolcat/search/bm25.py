@@ -13,7 +13,9 @@ words removed, so `sendMessage`, `send_message` and "sending messages" meet; a q
 camelCase words also count whole (`GitLab` meets a server called `gitlab`). Latin words are
 read in base letters ("créer" meets "creer"), and a tool written in French, Turkish, German...
 has its words' stems in that language too, which a request in that language meets
-(`BM25Scorer._other_stems`). A server's
+(`BM25Scorer._other_stems`). A request CLD2 is sure is in another language than English has
+its short stop words (le, un, du, el, на) weighed by their idf among the tools written in
+that language alone (`BM25Scorer._idf_in_language`). A server's
 boilerplate, the sentences that recur in the descriptions of three or more of its tools
 (`toolcat.search.text.repeated_sentences`), is left out: it tells which server, not which
 tool. The words of the values a request names (a URL, an e-mail address, a path, a file
@@ -55,6 +57,9 @@ from toolcat.search.text import (
     stand_in,
     stems,
     stems_in,
+    stop_words,
+    stop_words_in,
+    tool_language_codes,
     tool_languages,
     tool_title,
     whole_words,
@@ -311,6 +316,9 @@ class BM25Scorer:
         self._idf_floor = math.log(1 + (n - 0.5) / 1.5) if n else 1.0
         self._last: tuple[str | None, Any] = (None, None)
         self._terms: tuple[str | None, list[list[tuple[str, int | None]]]] = (None, [])
+        # the last query's stop words of its own language: (code, their stems, as written)
+        self._stop: tuple[str, frozenset[str], list[str]] = ("", frozenset(), [])
+        self._in_language: dict[str, np.ndarray] = {}  # code -> whether each tool is in it
 
     def _query(self, query: str) -> list[list[tuple[str, int | None]]]:
         """The query's distinct stems, in order, with their term ids (None: no tool has it),
@@ -319,6 +327,7 @@ class BM25Scorer:
         if self._terms[0] != query:
             text = query
             found = stems(query) + whole_words(query)
+            self._stop = self._stop_words(query)
             # the words of the values a request names (URLs, paths, file names) are no
             # evidence, unless nothing else in the request meets a tool
             asked = without_values(query)
@@ -359,6 +368,38 @@ class BM25Scorer:
                     others.setdefault(term, []).append(other)
         return others
 
+    def _stop_words(self, query: str) -> tuple[str, frozenset[str], list[str]]:
+        """The language of a request CLD2 is sure is not English, the stems of its stop words
+        in that language ("supprime le candidat": le) and those words; empty otherwise."""
+        code = _request_language(query)
+        stop = stop_words(code)
+        if not stop:
+            return "", frozenset(), []
+        found, said = stop_words_in(query, stop)
+        return (code, found, said) if found else ("", frozenset(), [])
+
+    def _idf_in_language(self, group: list[tuple[str, int | None]], code: str) -> float:
+        """The idf of a stop word's term among the tools written in its language alone
+        (`tool_language_codes`): "le" is in nearly every French tool and tells them apart
+        by nothing, though it is rare in a catalog of English tools; none written in it,
+        nothing. Which tools are in a language is read once, at the first request in it."""
+        import numpy as np
+
+        mask = self._in_language.get(code)
+        if mask is None:
+            mask = self._in_language[code] = np.array(
+                [c == code for c in tool_language_codes(self.tools)], dtype=bool)
+        n = int(mask.sum())
+        if not n:
+            return 0.0
+        index = self.index
+        having = np.zeros(len(self.tools), dtype=bool)
+        for _, t in group:
+            if t is not None:
+                having[index.indices[index.indptr[t]:index.indptr[t + 1]]] = True
+        df = int((having & mask).sum())
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
     def term_id(self, term: str) -> int | None:
         """The id of a stem in the index (None: no tool has it)."""
         return self._term_ids.get(term)
@@ -373,11 +414,17 @@ class BM25Scorer:
         index = self.index
         out = np.zeros(len(self.tools))
         mass = 0.0
-        for group in self._query(query):
+        groups = self._query(query)
+        code, stop, _ = self._stop
+        for group in groups:
             present = [t for _, t in group if t is not None]
+            # a stop word of the request's own language weighs what it tells apart among
+            # the tools written in that language, at most its idf in the whole catalog
+            cap = self._idf_in_language(group, code) if present and group[0][0] in stop \
+                else math.inf
             if len(present) == 1:
                 t = present[0]
-                idf = float(index.idf[t])
+                idf = min(float(index.idf[t]), cap)
                 start, end = index.indptr[t], index.indptr[t + 1]
                 out[index.indices[start:end]] += idf * index.data[start:end]
                 mass += idf
@@ -385,8 +432,8 @@ class BM25Scorer:
                 # one word read in several languages: the best reading for each tool, weighed
                 # as the English one where a tool has it (a word the English and the French
                 # tools share weighs the same in both), else as the rarest other
-                idf = float(index.idf[group[0][1]]) if group[0][1] is not None \
-                    else max(float(index.idf[t]) for t in present)
+                idf = min(float(index.idf[group[0][1]]) if group[0][1] is not None
+                          else max(float(index.idf[t]) for t in present), cap)
                 best = np.zeros(len(self.tools))
                 for t in present:
                     start, end = index.indptr[t], index.indptr[t + 1]
@@ -411,7 +458,25 @@ class BM25Scorer:
             bits = row.get(t, 0)
             if bits:
                 matched[term] = [f for i, f in enumerate(FIELDS) if bits >> i & 1]
+        code, _, stop = self._stop
+        left_out = {"stop_words": {"language": code, "words": stop}} if stop else {}
+        said = (f"; {language_name(code)} stop words weighed among its tools in "
+                f"{language_name(code)}: {', '.join(stop)}" if stop else "")
         if not matched:
-            return "no query term occurs in the tool", {"matched": {}}
+            return f"no query term occurs in the tool{said}", {"matched": {}, **left_out}
         by_term = ", ".join(f"{t} ({'/'.join(w)})" for t, w in matched.items())
-        return f"BM25F matched {by_term}", {"matched": matched}
+        return f"BM25F matched {by_term}{said}", {"matched": matched, **left_out}
+
+
+def _request_language(query: str) -> str:
+    """The ISO 639 code of the language CLD2 is sure `query` is in, or ""."""
+    from toolcat.languages import of_request
+
+    return of_request(query)
+
+
+def language_name(code: str) -> str:
+    """The English name of an ISO 639 code ("fr": French)."""
+    from toolcat.languages import name
+
+    return name(code)

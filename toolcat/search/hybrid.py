@@ -56,7 +56,7 @@ import toolcat.search.calibration as calibration
 from toolcat.model import Tool
 from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions, phrasal_read
-from toolcat.search.bm25 import BM25Scorer
+from toolcat.search.bm25 import BM25Scorer, language_name
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
 from toolcat.search.denominal import Denominal
@@ -834,8 +834,14 @@ def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosi
     _, lexical_details = lexical_scorer.explain(query, index)
     matched = ", ".join(lexical_details["matched"])
     words = f"BM25F of the terms {matched}" if matched else "BM25F: no term matched"
+    left_out = lexical_details.get("stop_words")
+    if left_out:  # a request in another language: its stop words are no evidence
+        language = language_name(left_out["language"])
+        words += (f"; {language} stop words weighed among its tools in {language}: "
+                  f"{', '.join(left_out['words'])}")
     reason = (f"lexical {lexical:.1f} ({words}) + semantic {semantic:.1f} (cosine "
               f"{cosine:.2f} × {weight:g})")
     return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
                     "semantic_evidence": round(semantic, 6),
-                    "matched": lexical_details["matched"], "model": model}
+                    "matched": lexical_details["matched"], "model": model,
+                    **({"stop_words": left_out} if left_out else {})}

@@ -240,8 +240,14 @@ def language_code(text: str) -> str:
 
 def tool_languages(tools: Sequence[Tool]) -> list[str]:
     """The Snowball stemmer of the Latin language other than English each tool is written in
-    ("french", "turkish"), or "": its description's language as CLD2 names it, else (a
-    description too short to tell) the language most of its server's other tools are in."""
+    ("french", "turkish"), or "" (`tool_language_codes`)."""
+    return [LATIN_STEMMERS.get(code, "") for code in tool_language_codes(tools)]
+
+
+def tool_language_codes(tools: Sequence[Tool]) -> list[str]:
+    """The ISO 639 code of the language each tool is written in, or "": its description's
+    language as CLD2 names it, else (a description too short to tell) the language most of
+    its server's other tools are in."""
     codes = [language_code(t.description) if t.description else "" for t in tools]
     of_server: dict[str, dict[str, int]] = {}
     for tool, code in zip(tools, codes, strict=True):
@@ -250,8 +256,7 @@ def tool_languages(tools: Sequence[Tool]) -> list[str]:
             counts[code] = counts.get(code, 0) + 1
     usual = {server: max(counts, key=lambda c: counts[c]) for server, counts in of_server.items()
              if max(counts.values()) * 2 > sum(counts.values())}
-    return [LATIN_STEMMERS.get(code or usual.get(tool.server, ""), "")
-            for tool, code in zip(tools, codes, strict=True)]
+    return [code or usual.get(tool.server, "") for tool, code in zip(tools, codes, strict=True)]
 
 
 # the Snowball stemmer of a script's main language, where PyStemmer has one: a word of
@@ -364,6 +369,42 @@ def stems(text: str) -> list[str]:
     cached = _stems
     return [s for raw in _WORD.findall(text)
             for s in (cached[raw] if raw in cached else word_stems(raw))]
+
+
+def stop_words_in(text: str, stop: frozenset[str]) -> tuple[frozenset[str], list[str]]:
+    """The stems of the words of `text` that are in `stop` (lower-case, in base letters:
+    `stop_words`), and those words as written, each once."""
+    found: dict[str, None] = {}
+    for raw in _WORD.findall(text):
+        if not _CJK_RUN.match(raw) and fold(raw).lower() in stop:
+            found[raw] = None
+    return frozenset(s for raw in found for s in word_stems(raw)), list(found)
+
+
+# stopwords-iso's lists are long (691 French words): past the articles, prepositions,
+# pronouns and auxiliaries of three letters or fewer (le, un, du, est, el, на, ne) they hold
+# words a request means ("depuis" since, "plus de" more than, "último" latest, "bulan" month)
+STOP_WORD_LETTERS = 3
+
+
+@lru_cache(maxsize=64)
+def stop_words(code: str) -> frozenset[str]:
+    """The stop words of the language of ISO 639 code `code` other than English ("fr": le,
+    est, un, du, sur...), lower-case in base letters, from stopwords-iso (`stopwordsiso`,
+    its lists inside the wheel); empty for English (whose few are STOPWORDS) and for a
+    language it has no list for. Only the words `words` reads whole are kept: a list's
+    phrases ("des de") and its Chinese, Japanese and Korean entries are not."""
+    if not code or code == "en":
+        return frozenset()
+    import stopwordsiso
+
+    if not stopwordsiso.has_lang(code):
+        return frozenset()
+    return frozenset(
+        folded for word in stopwordsiso.stopwords(code)
+        for folded in (fold(word).lower(),)
+        if _WORD.fullmatch(word) and not _CJK_RUN.match(word)
+        and 1 < len(folded) <= STOP_WORD_LETTERS)
 
 
 # Values a request names: a URL, an e-mail address, a path, a file name. Their words are
