@@ -77,14 +77,16 @@ def outranks_work(sentence: str) -> bool:
     return False
 
 
-# for the detector's gate (RE2: no look-arounds): a ranking verb, then within its sentence a
-# word that marks the work in hand as the model's or the person's; or the passive the other
-# way round
+# for the detector's gate (RE2: no look-arounds): a ranking verb followed, within a few
+# words, by one that marks the work in hand as the model's or the person's; or the passive the
+# other way round. Only a few words apart, as `_OWNED` reads them: "replace" and "your" in one
+# sentence are everywhere
 _MARKS = (r"(?:your|users?|customers?|persons?|people|requesters?|callers?|humans?|clients?"
-          r"|own|you|led to|prompted|triggered|in hand|at hand)")
+          r"|own|you|they |it is|it was|it has|it had|model|assistant|agent|led to|prompted"
+          r"|triggered|caused|started|in hand|at hand)")
 GATE = (re.compile(r"(?:outrank|outweigh|overrid|overrul|supersed|replac|trump|over from"
-                   r"|precedence over|priority over|comes before|come before|came before|ahead of"
-                   r"|is above|are above|ranked above|placed above|wins over"
-                   r"|prevails over|prefer)[^.!?]*" + _MARKS
-                   + r"|" + _MARKS + r"[^.!?]*(?:set aside|put aside|overridden|superseded"
-                   r"|secondary|outranked)"),)
+                   r"|precedence over|priority over|comes before|come before|came before"
+                   r"|ahead of|is above|are above|ranked above|placed above|wins over"
+                   r"|prevails over|prefer[a-z]* (?:[a-z']+ ){0,3}over)[a-z]* (?:[a-z'`-]+ ){0,5}"
+                   + _MARKS + r"|" + _MARKS + r"[a-z'’]* (?:[a-z'`-]+ ){0,5}(?:set aside|put aside"
+                   r"|overridden|superseded|secondary|outranked)"),)
