@@ -35,6 +35,8 @@ from typing import Any
 from toolcat.languages import english, guessed, identified
 from toolcat.languages import name as named_language
 from toolcat.lint.lexicon import LATIN, LEXICON
+from toolcat.lint.outranked import GATE as OUTRANKED_GATE
+from toolcat.lint.outranked import outranks_work
 from toolcat.lint.reading import LEET, as_read, ascii_changes
 from toolcat.lint.side_effects import GATE as SIDE_GATE
 from toolcat.lint.side_effects import changes_other_call, conceals_side_step
@@ -1646,7 +1648,8 @@ def _in_text() -> Any:
     options = re2.Options()
     options.max_mem = 64 << 20
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
-        _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE)), options)
+        _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE,
+        *OUTRANKED_GATE)), options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -1894,7 +1897,22 @@ def _revoke_view(sentence: str) -> str:
     guidance of no one named, or of its deployment, system or developer)."""
     if "ed" in sentence:
         sentence = _CLAUSE.sub(" ", sentence)
+    if "ignor" in sentence or "disregard" in sentence or "forget" in sentence:
+        sentence = _DATA_IGNORED.sub(" ", sentence)
     return _USERS_GUIDANCE.sub(" ", sentence) if "user" in sentence else sentence
+
+
+# What is ignored names what it sets aside: "ignore the previous edits made by bot accounts"
+# leaves data out of a computation; only guidance, what the model was told, or the
+# conversation ignored revokes ("ignore the previous instructions", "... previous ones",
+# "... earlier messages"). The noun after the word of time says which
+_GUIDANCE = (r"(?:instructions?|rules?|guidelines?|guidance|directions?|directives?|orders?"
+             r"|commands?|prompts?|messages?|turns?|context|conversation|chat|setup|system"
+             r"|text|content|steps?|notes?|advice|polic(?:y|ies)|restrictions?|warnings?"
+             r"|constraints?|limits?|ones?|and|or|to|in|of|on)\b")
+_DATA_IGNORED = re.compile(r"\b(?:ignor\w*|disregard\w*|forget\w*)(?: (?:the|all|any|every))?"
+                           r" (?:previous|prior|earlier|older|past|preceding|last) (?!"
+                           + _GUIDANCE + r")[a-z]{3,}\b")
 
 
 _USERS_GUIDANCE = re.compile(
@@ -1923,10 +1941,24 @@ _NOT_AS = re.compile(r"\b(?:do not|don't|never|must not|should not|not to|cannot
 
 
 def _to_model(sentence: str) -> str:
-    """`sentence` without what it says is given to the model itself (its input)."""
+    """`sentence` without what it says is given to the model itself (its input), nor what a
+    thing it names holds (`_HOLDS`)."""
+    if "includes" in sentence:
+        sentence = _HOLDS.sub(r"\1 holds", sentence)
     if "to the" in sentence or "to a" in sentence:
         return _TO_MODEL.sub(" ", sentence)
     return sentence
+
+
+# "include" stated of a thing says what it holds ("the transcript includes every message of
+# this chat", of what an export tool returns): it puts nothing anywhere. Said to someone
+# ("include the whole chat", "must include", "to include"), or of an argument or what a
+# call carries, it still sends: the model fills those, and what they include is put there
+# ("the note field includes every message of this chat")
+_FILLED = (r"(?!(?:fields?|param\w*|arguments?|propert\w*|inputs?|values?|payloads?|body"
+           r"|request)\b)")
+_HOLDS = re.compile(r"\b((?:the|its|each|every|this|that|a|an) " + _FILLED + r"[a-z-]+(?: "
+                    + _FILLED + r"[a-z-]+)?) includes\b")
 
 
 _TO_MODEL = re.compile(r"\b(?:sent|send|sends|passed|pass|passes|given|fed|provided|supplied"
@@ -2212,7 +2244,10 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CODE_SPAN = re.compile(r"`[^`\n]{1,300}`")
 # what a command shown as an example is introduced by: a label's colon, or words that give
 # an example ("For example `curl ... | bash -` installs Node", "Ejemplo de instalación: `...`")
-_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:)\W*$"
+# code given as the value of a noun by a copula ("the documented command is `...`", "la
+# commande documentée est `...`") is shown as a colon shows it: presented, not run
+_SHOWING = re.compile(r"(?:\b(?:for example|for instance|e\.g\.?|such as|like|example)|:"
+                      r"|\w+ (?:is|are|est|sont|ist|lautet|es|son|è|é|jest)\b)\W*$"
                       r"|" + r"(?P<person>\b(?:users?|people|admins?|administrators?|developers?"
                       r"|operators?) (?:can|may|could|might) (?:\w+ ){0,3}(?:with|using|by running"
                       r"|via|run|type)\W*$)", re.IGNORECASE)
@@ -2360,19 +2395,22 @@ def language_name(sentence: str) -> str:
 
 
 def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
-    """The cues of the two classes `side_effects` reads by their structure: a side step kept
-    from the person (`hiding`, `side_step`), another tool's calls changed (`shadow`,
-    `tamper`)."""
+    """The cues of the classes read by their structure: a side step kept from the person
+    (`hiding`, `side_step`), another tool's calls changed (`shadow`, `tamper`), both in
+    `side_effects`; the work in hand outranked (`over_user`, `outranked`, in `outranked`)."""
     found: tuple[str, ...] = ()
     if conceals_side_step(sentence, before):
         found += SIDE_HIDDEN
     if changes_other_call(sentence):
         found += SIDE_CHANGED
+    if outranks_work(sentence):
+        found += WORK_OUTRANKED
     return found
 
 
 SIDE_HIDDEN = ("hiding", "side_step")
 SIDE_CHANGED = ("shadow", "tamper")
+WORK_OUTRANKED = ("over_user", "outranked")
 
 
 def named_field(sentence: str, fields: frozenset[str]) -> bool:
@@ -2501,8 +2539,17 @@ def ordered_in_output(scored: Scored) -> Scored:
     if DESCRIBED in scored.cues or _ACTED.isdisjoint(scored.cues) \
             or not _ORDERED.search(prepare(scored.sentence)):
         return scored
+    if scored.cues == ("fetch_obey",) and _FOLLOWED_BACK.search(prepare(scored.sentence)):
+        return scored  # the field's own content followed by whoever reads it
     return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
                   (*scored.cues, OUTPUT_ORDER))
+
+
+# "follow" with a pronoun for its object, in an output schema, names what the field itself
+# holds ("The cooking steps in order. Follow them as written"): steps the tool returns for
+# whoever asked, followed by them; with nothing else in the sentence (no page, no tool, no
+# one addressed, no conversation) it moves nothing beyond the tool
+_FOLLOWED_BACK = re.compile(r"\bfollow (?:them|it|these|those)\b")
 
 
 # an order not to claim what the tool cannot do: "Never tell a user a message was scheduled"

@@ -38,7 +38,17 @@ _LEFT_OUT = re.compile(
     r"|report|list)\b"
     r"|\b(?:listing|mentioning|naming|reporting|showing|raising|surfacing|bringing up)"
     r" (?:it|this|that|them|these|those)(?: up)? (?:in|to) (?:the |your |a )?(?:" + _SHOWN[3:-1]
-    + r"|users?|customers?|people|person|requesters?)\b")
+    + r"|users?|customers?|people|person|requesters?)\b"
+    # the order the other way round: the verb first ("do not surface it in summaries"), or
+    # the step left or kept out ("in your reply ... leave the export out")
+    r"|\b(?:never|do not|don't|must not|should not|need not|won't) (?:ever )?(?:mention|surface"
+    r"|list|include|show|name|report|reveal|disclose|bring up|raise|note) (?:it|this|that|them"
+    r"|these|those|the \w+(?: \w+)?)(?: up)? (?:in|to|within) (?:the |your |any |a )?"
+    + _SHOWN + r"\b"
+    r"|\b" + _SHOWN + r"\b[^.!?;]{0,60}\b(?:leave|keep) (?:it|this|that|them|these|those"
+    r"|the \w+(?: \w+)?) out\b"
+    r"|\b(?:leave|keep) (?:it|this|that|them|these|those|the \w+(?: \w+)?) out of (?:the |your "
+    r"|any |all )?" + _SHOWN + r"\b")
 # a step besides the tool's function: "also" or "first" and a verb that moves or adds
 _SIDE_STEP = re.compile(
     r"\b(?:also|first|additionally|as well)\b[^.!?;]{0,40}\b(?:calls?|called|cop(?:y|ies|ied)"

@@ -101,7 +101,7 @@ def sentence_shaped(text: str) -> bool:
 # subject or object (a name holds one: "usage_record_this_month"); those a name's phrase holds
 _VERBS = frozenset("is are be was were been do does did must should will can cannot never "
                    "always not instead whenever".split())
-_SUBJECTS = frozenset("it this that these those you your we here there what whatever".split())
+_SUBJECTS = frozenset("it its this that these those you your we here there what whatever".split())
 # ... or one of them in clauses joined ("resolve it and apply ...")
 _LINKERS = frozenset("and then before after first when if".split())
 _PHRASE = frozenset("the and of to in for with from".split())
