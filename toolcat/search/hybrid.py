@@ -33,7 +33,8 @@ the kubernetes migration" -> "find my note"), and a server it names only there i
 does more than look (`toolcat.search.looking`), a verb the table lacks is read with its object
 among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
 catalog's names create or send ("snapshot ct 201") gives them the action's nat
-(`toolcat.search.denominal`).
+(`toolcat.search.denominal`); one that makes its object ("file a bug", "log a call") asks to
+create it, and is no word of what the request is about (`toolcat.search.making`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
