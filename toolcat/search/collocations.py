@@ -48,6 +48,7 @@ from toolcat.search.actions import (
     verb_positions,
 )
 from toolcat.search.focus import CLAUSE_WORDS, PREPOSITIONS
+from toolcat.search.making import made
 from toolcat.search.orders import NO_VERB, verbs
 from toolcat.search.text import stem
 from toolcat.search.verbs import CatalogVerbs, unit_vectors
@@ -130,7 +131,7 @@ class Collocations:
         tools that fit best by `fitting` (see the module docstring); else 0."""
         found = np.zeros(len(self._tools))
         said = phrase(request)
-        if (said is None or len(fitting) < 2
+        if (said is None or len(fitting) < 2 or made(request) is not None
                 or not any(w not in NO_VERB for w in said[1].split())
                 or catalog_verbs.mapped(request, embedder) is not None
                 or catalog_verbs.classified(request, embedder) is not None):

@@ -33,7 +33,8 @@ the kubernetes migration" -> "find my note"), and a server it names only there i
 does more than look (`toolcat.search.looking`), a verb the table lacks is read with its object
 among siblings that fit alike (`toolcat.search.collocations`), and one that is a noun the
 catalog's names create or send ("snapshot ct 201") gives them the action's nat
-(`toolcat.search.denominal`).
+(`toolcat.search.denominal`); one that makes its object ("file a bug", "log a call") asks to
+create it, and is no word of what the request is about (`toolcat.search.making`).
 
 The score maps the evidence to 0..1 without changing the order, with a log-logistic curve
 (a logistic in log-evidence): e^3 / (e^3 + MIDPOINT^3). MIDPOINT is 5 nats, about a cosine
@@ -66,6 +67,7 @@ from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.formats import Formats
 from toolcat.search.looking import Looks
+from toolcat.search.making import Making, made, without
 from toolcat.search.number import Number
 from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
@@ -151,6 +153,7 @@ class HybridScorer:
         self.verbs = CatalogVerbs(self.tools, self.servers.keys)
         self.denominal = Denominal(self.tools)
         self.described = Described(self.tools, lexical, self.servers.keys)
+        self.making = Making(self.tools)
         self.centres = Centres(self.tools)
         self.looks = Looks(self.tools)
         self.collocations = Collocations(self.tools)
@@ -259,7 +262,7 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
-        asked = [self.servers.strip(q) for q in queries]
+        asked = [self.making.embedded(self.servers.strip(q)) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
         lexical = (np.array([self._words_evidence(q, semantic)
@@ -286,12 +289,25 @@ class HybridScorer:
         server's tools are compared as a whole (toolcat.search.central)."""
         if semantic is not None and self.servers.alone(query):
             return np.zeros(len(self.tools))
-        found = self.lexical.evidence(without_statements(self._words(query)))[0]
+        found = self._read(self._words(query))
         topic_free = view(query)
         if topic_free is None:
             return found
-        return (TOPIC_WORDS * found
-                + (1 - TOPIC_WORDS) * self.lexical.evidence(without_statements(topic_free))[0])
+        return TOPIC_WORDS * found + (1 - TOPIC_WORDS) * self._read(topic_free)
+
+    def _read(self, text: str) -> np.ndarray:
+        """BM25F's evidence for `text` without its statements; a verb that makes its object
+        (toolcat.search.making) is read as a word only for the tools of a server one of whose
+        names opens with it."""
+        found = self.lexical.evidence(without_statements(text))[0]
+        verb = made(text)
+        if verb is None:
+            return found
+        left = self.making.left(verb)
+        if left.all():
+            return found
+        cut = self.lexical.evidence(without_statements(without(text, verb)))[0]
+        return np.where(left, found, cut)
 
     def _words(self, query: str) -> str:
         """`query` as BM25F reads it: without the names of the servers it names only in
@@ -305,7 +321,7 @@ class HybridScorer:
     def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The clipped cosine per tool that the semantic weight multiplies, one row per query
         (ValueError in the lexical stage)."""
-        asked = [self.servers.strip(q) for q in queries]
+        asked = [self.making.embedded(self.servers.strip(q)) for q in queries]
         return self._cosine(self.semantic, queries, asked, [read(a).head for a in asked],
                             cached=cached)
 
@@ -324,6 +340,9 @@ class HybridScorer:
         described = self.described.evidence(query)
         if described.any():
             return described
+        making = self.making.evidence(query)
+        if making.any():
+            return making
         if semantic is not None:
             mapped = self.verbs.evidence(query, semantic.embedder)
             if mapped.any():
@@ -506,11 +525,19 @@ class HybridScorer:
         part = found.texts[found.source[index]] if found.source[index] >= 0 else query
         cosine = float(self.cosine([part])[0][index]) if semantic is not None else 0.0
         words = without_statements(part)  # a statement's words are values, not evidence
+        making = made(part)
+        if making is not None and not self.making.left(making)[index]:
+            words = without_statements(without(part, making))  # `_read`
         if semantic is not None and self.servers.alone(part):
             words = ""  # a server's name alone is no BM25F evidence (`_words_evidence`)
         reason, details = why(self.lexical, words, index,
                               float(self.lexical.evidence(words)[0][index]), cosine,
                               self.weight, self.embedder.ident)
+        if making is not None and not self.making.left(making)[index] and words:
+            embedded = "" if self.making.left(making).any() else " (embedded as 'create')"
+            reason = (f"{reason}; {making!r} read as the verb that makes what the request "
+                      f"names, not as a word of it{embedded}")
+            details = {**details, "verb_not_a_word": making}
         if part != query:
             lift = found.lift[found.source[index]]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
@@ -523,12 +550,14 @@ class HybridScorer:
         noun = None if undone is not None else self.denominal.noun(query)
         described = (self.described.verb(query) if noun is None and undone is None
                      and self.described.evidence(query).any() else None)
+        maker = (made(query) if noun is None and undone is None and described is None
+                 and self.making.evidence(query).any() else None)
         mapped = (self.verbs.mapped(query, semantic.embedder)
                   if semantic is not None and noun is None and described is None
-                  and undone is None else None)
+                  and undone is None and maker is None else None)
         classified = (self.verbs.classified(query, semantic.embedder)
                       if semantic is not None and mapped is None and noun is None
-                      and described is None and undone is None else None)
+                      and described is None and undone is None and maker is None else None)
         if undone is not None:
             if self.reversals.agreement(query)[index]:
                 verb = self.reversals.undoing_verb(index)
@@ -549,6 +578,11 @@ class HybridScorer:
                           f"({earned:+.1f})")
                 details = {**details, "action_evidence": round(earned, 6),
                            "described_verb": described}
+        elif maker is not None:
+            if self.making.evidence(query)[index]:
+                reason = (f"{reason}; {maker!r} with a new object makes it, read as create, "
+                          f"its name's action ({AGREEMENT:+.1f})")
+                details = {**details, "action_evidence": AGREEMENT, "making_verb": maker}
         elif classified is not None:
             if self.actions.of_groups(frozenset((classified[1],)), query)[index]:
                 reason = (f"{reason}; {classified[0]!r} read as {classified[1]}, its name's "
@@ -658,7 +692,7 @@ class HybridScorer:
         last = self._last_view  # read once: serve's threads may replace it
         if last is not None and last[0] == request:
             return last[1]
-        asked = self.servers.strip(request)
+        asked = self.making.embedded(self.servers.strip(request))
         found = semantic.similarity([asked, view(asked) or asked])
         self._last_view = (request, found)
         return found
