@@ -185,6 +185,8 @@ def unasserted(sentence: str, cues: tuple[str, ...], home: detector.Home = detec
                ) -> tuple[str, ...]:
     """`cues` without those that `sentence` fires only in spans of an honest shape
     (`SHAPES`): what decides whether its finding is grave. The finding keeps its cues."""
+    if not (detector.intended(cues) or detector.acting(cues) or detector.FOREIGN in cues):
+        return cues  # nothing here would make it grave: taking cues out changes nothing
     sentence = " ".join(sentence.split())  # a description's lines wrap anywhere
     found = [(shape, spans) for shape in SHAPES if (spans := shape.spans(sentence))]
     if not found:
