@@ -198,9 +198,3 @@ def unasserted(sentence: str, cues: tuple[str, ...], home: detector.Home = detec
         gone = (read - left) - shape.keeps
         taken |= gone if not shape.takes else gone & shape.takes
     return tuple(cue for cue in cues if cue not in taken)
-
-
-def shapes_of(sentence: str) -> tuple[str, ...]:
-    """The names of the honest shapes found in `sentence` (for reports and tests)."""
-    sentence = " ".join(sentence.split())
-    return tuple(shape.name for shape in SHAPES if shape.spans(sentence))
