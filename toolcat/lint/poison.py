@@ -33,7 +33,7 @@ from urllib.parse import unquote
 
 import re2
 
-from toolcat.lint import detector, slots
+from toolcat.lint import detector, honest_shapes, slots
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.side_effects import changes_other_call
@@ -233,6 +233,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                     and not detector.person_served(detector.prepare(top.sentence)):
                 # "user tokens ... in .env": no one whose file is read, no one it is read for
                 cues = tuple(cue for cue in cues if cue != "user")
+            # words a clause states, lists or ranks among credentials order nothing
+            cues = honest_shapes.unasserted(top.sentence, cues, home)
             own = _own(top, at, pointer)
             if not own:
                 topic = _topic(entry) if topic is None else topic

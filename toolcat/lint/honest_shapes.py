@@ -1,0 +1,200 @@
+"""Sentences whose form says a cue's words assert nothing the model is told to do (issue 41).
+
+A real server's description states its own behaviour in clauses that do not happen ("replaying
+it silently would double it", "the bytes never passed through the conversation"), gives a
+setting's effect ("Set False to navigate silently"), lists fields or settings rather than
+saying anything (`{unreadWarnings: [{id, ..., removedReason}]}`, `api_key="..."`), ranks one
+credential above another ("Bearer tokens take precedence over NEXUS_API_KEY") or names a
+browser session by what it holds ("the session's cookies"). Each shape here finds the spans
+of a sentence written so and names the cues it may take back; `unasserted` reads the sentence
+again without those spans, and a cue of that set that no longer fires is taken out of what
+makes the finding grave. The finding itself stays (a warning at most): the words are there,
+only their form says they order nothing. An attack that says the same words as an order
+keeps them: an imperative ("never pass", "do not put") is not a statement, the model or a
+person named in the clause keeps it, and a value with a space in it is not a listing.
+
+Every pattern is bounded (no nested unbounded repetition) and runs once per finding, so the
+time stays linear in the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolcat.lint import detector
+
+# the model or a person in a clause: a clause that names either may be an order to hide
+# something from someone, whatever its form
+_SOMEONE = re.compile(r"\b(?:you|your|yourself|assistant|the model|agents?|llms?|users?|"
+                      r"customers?|persons?|people|humans?|operators?|requesters?)\b",
+                      re.IGNORECASE)
+# a line given to say: a verb of saying and its "that"
+_SAID = re.compile(r"\b(?:answer|say|reply|respond|tell|state|claim|confirm|report|assure"
+                   r"|insist|explain|mention|write|add)\w{0,3}\b[^,;:]{0,40}\bthat\b",
+                   re.IGNORECASE)
+# a clause: what lies between punctuation that ends one ("," ";" ":" dashes, brackets)
+_CLAUSE = re.compile(r"[^,;:()\u2014\u2013]{1,400}")
+
+# a consequence that does not happen: a gerund, "it", "this" or "that" as its subject, then
+# "would" ("replaying it silently would double it", "where it would otherwise overwrite the
+# other edit silently"); not a wish or a judgement ("would be best", "would like")
+_WOULD = re.compile(
+    r"(?:\b[a-z]{2,}ing\b(?: [\w'’]{1,30}){0,4}|\b(?:it|this|that|which|doing so)) would"
+    r"(?: (?:otherwise|then|also))? (?!be\b|like\b|love\b|prefer\b|rather\b|want\b|need\b"
+    r"|have to\b|help\b)[a-z]+", re.IGNORECASE)
+
+# a statement of what the tool (or its data) does not do: third person, negated, with its
+# subject stated ("this does not pretend otherwise", "the bytes never passed through") or
+# left out at the start of a sentence in the third person ("Never claims success"); not an
+# imperative ("never pass", "do not put") and not a need ("does not need to know")
+_NOT_DONE = re.compile(
+    r"(?:\b(?:does|did|will|would) ?(?:not|n['’]t)"
+    r"|\b(?:can ?not|can['’]t|won['’]t))"
+    r" (?!need\b|have to\b|has to\b|mind\b|matter\b)(?:\w+ly )?[a-z]+"
+    r"|\b(?:it|this|that|which|[a-z]{3,}s) never [a-z]+(?:s|ed)\b"
+    r"|^\W*never [a-z]+(?<!s)s\b",
+    re.IGNORECASE)
+
+# a setting's effect: "Set False to navigate silently", "When ``False`` (default), continue
+# past errors": a sentence that opens on a literal value of a switch
+_LITERAL = r"[`'\"]{0,2}(?:true|false|yes|no|on|off|none|null|0|1)[`'\"]{0,2}"
+_SETTING = re.compile(
+    rf"^\W{{0,3}}(?:(?:set|pass|use) (?:it |this |the flag )?(?:to )?{_LITERAL} to\b"
+    rf"|(?:when|if) (?:[`'\"]{{0,2}}\w{{1,40}}[`'\"]{{0,2}} (?:is|=) )?{_LITERAL}"
+    r"(?: \(default\))?,)", re.IGNORECASE)
+
+# a listing: a JSON shape of bare names (`{a, b: [{c, d}]}`, no quoted value: a quoted
+# `"user.message": "advisory"` is a setting that may rank) or settings (`key="value" |
+# "other"`), each item a name of at most two words or a value with no space in it
+_SHAPE = re.compile(r"[{\[][\w\s,:.…{}\[\]|-]{0,2000}[}\]]")
+_ITEM = re.compile(r"[^,:{}\[\]|]+")
+_SETTINGS = re.compile(
+    r"\b\w{1,40} ?= ?(?:\"[^\"\s]{0,200}\"|'[^'\s]{0,200}'|[^\s,;|\"']{1,200})"
+    r"(?: ?\| ?(?:\"[^\"\s]{0,200}\"|'[^'\s]{0,200}'|\.\.\.|…))*"
+    r"(?: ?\| ?(?:\.\.\.|…))?")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+# what is left of a listing once its items are taken out: a label at most ("JSON",
+# "Explicit override"), no clause
+_LABEL_WORDS = detector.MIN_WORDS - 1
+
+# one credential ranked above another: "Bearer tokens then take precedence over
+# NEXUS_API_KEY", "the API key overrides the session token"
+_CREDENTIAL = (r"(?:(?:\b(?:bearer|access|api|oauth|refresh|session|personal|auth)[ _-])?"
+               r"\b(?:tokens?|keys?|credentials?|passwords?|secrets?|pats?)\b"
+               r"|\b[A-Z][A-Z0-9]{0,30}_(?:[A-Z0-9]{1,30}_){0,3}"
+               r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?|PAT)\b)")
+_RANKED = re.compile(
+    rf"{_CREDENTIAL}(?: \w{{1,20}})? (?:takes?|took|has|have|gets?) (?:precedence|priority)"
+    rf" over (?:the |any |an? )?(?:\w{{1,20}} )?{_CREDENTIAL}"
+    rf"|{_CREDENTIAL}(?: \w{{1,20}})? (?:overrides?|wins? over|is preferred over|are preferred"
+    rf" over) (?:the |any |an? )?(?:\w{{1,20}} )?{_CREDENTIAL}")
+
+# a browser or HTTP session named by what it holds: "the session's cookies"
+_SESSION_HOLDS = re.compile(r"\bsession['’]s? (?=(?:\w+ )?(?:cookies?|tokens?|headers?|"
+                            r"credentials?|storage|auth\w*|csrf)\b)", re.IGNORECASE)
+
+_RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
+_HIDING_LYING = frozenset({"hiding", "lying"})
+_STATED = frozenset({"hiding", "lying", "conversation"})
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A form of sentence: the spans of a sentence written in it (`spans`), and the cues it
+    may take back when they fire nowhere else in the sentence (`takes`; empty: every cue but
+    those it `keeps`)."""
+
+    name: str
+    spans: Callable[[str], list[tuple[int, int]]]
+    takes: frozenset[str]
+    keeps: frozenset[str] = frozenset()
+
+
+def _clauses(sentence: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _CLAUSE.finditer(sentence)]
+
+
+def _unaddressed_clauses(sentence: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The clauses of `sentence` in which `pattern` is found, nobody is named and nothing
+    is given to say ("answer that it never leaves their device" tells the model a line)."""
+    return [(start, end) for start, end, clause in _clauses(sentence)
+            if pattern.search(clause.strip()) and not _SOMEONE.search(clause)
+            and not _SAID.search(clause)]
+
+
+def _would(sentence: str) -> list[tuple[int, int]]:
+    return _unaddressed_clauses(sentence, _WOULD)
+
+
+def _not_done(sentence: str) -> list[tuple[int, int]]:
+    return _unaddressed_clauses(sentence, _NOT_DONE)
+
+
+def _setting(sentence: str) -> list[tuple[int, int]]:
+    if not _SETTING.search(sentence) or _SOMEONE.search(sentence):
+        return []
+    return [(0, len(sentence))]
+
+
+def _whole_listing(sentence: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The whole sentence, when what is left of it without `spans` is a label at most."""
+    if not spans or len(_WORD.findall(_blanked(sentence, spans))) > _LABEL_WORDS:
+        return []
+    return [(0, len(sentence))]
+
+
+def _names(sentence: str) -> list[tuple[int, int]]:
+    return _whole_listing(sentence, [m.span() for m in _SHAPE.finditer(sentence) if all(
+        len(_WORD.findall(item)) <= 2 for item in _ITEM.findall(m.group()))])
+
+
+def _settings(sentence: str) -> list[tuple[int, int]]:
+    return _whole_listing(sentence, [m.span() for m in _SETTINGS.finditer(sentence)])
+
+
+def _ranked_credentials(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _RANKED.finditer(sentence)]
+
+
+def _session_holds(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _SESSION_HOLDS.finditer(sentence)]
+
+
+SHAPES = (
+    Shape("would", _would, _STATED),
+    Shape("not_done", _not_done, _STATED),
+    Shape("setting", _setting, _HIDING_LYING),
+    Shape("names", _names, frozenset()),
+    # a setting's value may rank one source above another (`precedence="tool_output"`)
+    Shape("settings", _settings, frozenset(), _RANKING),
+    Shape("ranked_credentials", _ranked_credentials, frozenset({"priority"})),
+    Shape("session_holds", _session_holds, frozenset({"conversation"})),
+)
+
+
+def _blanked(sentence: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(sentence)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def unasserted(sentence: str, cues: tuple[str, ...], home: detector.Home = detector.ENGLISH
+               ) -> tuple[str, ...]:
+    """`cues` without those that `sentence` fires only in spans of an honest shape
+    (`SHAPES`): what decides whether its finding is grave. The finding keeps its cues."""
+    if not (detector.intended(cues) or detector.acting(cues) or detector.FOREIGN in cues):
+        return cues  # nothing here would make it grave: taking cues out changes nothing
+    sentence = " ".join(sentence.split())  # a description's lines wrap anywhere
+    found = [(shape, spans) for shape in SHAPES if (spans := shape.spans(sentence))]
+    if not found:
+        return cues
+    read = set(detector.cues_of(detector.prepare(sentence), home))
+    taken: set[str] = set()
+    for shape, spans in found:
+        left = set(detector.cues_of(detector.prepare(_blanked(sentence, spans)), home))
+        gone = (read - left) - shape.keeps
+        taken |= gone if not shape.takes else gone & shape.takes
+    return tuple(cue for cue in cues if cue not in taken)
