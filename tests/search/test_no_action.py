@@ -46,23 +46,29 @@ def test_a_request_for_an_action_is_not_read_as_talk(request_):
 
 
 @pytest.mark.semantic
-def test_pick_turns_away_talk_and_keeps_requests_with_the_same_words(run, shared_cache):
-    """On fresh13's and fresh14's real servers a question about the assistant and a joke get
-    no tool, and say why; on dev's, "what do you remember about Alice" keeps the memory
-    server's tools, and fresh13's "how much have you spent in this session" its tools."""
-    for half, request, form in (
-            ("fresh13", "which of your tools would you trust least?", "talk to the assistant"),
-            ("fresh14", "tell me a joke about accountants", "a joke or a poem")):
-        away = json.loads(run("pick", "-c", str(REAL / f"{half}-catalog.json"), request,
-                              "--allow-unsafe", "--json").stdout)
+def test_pick_turns_away_talk_and_keeps_a_request_with_the_same_words(run, shared_cache):
+    """On fresh13's real servers (136 tools) a question about the assistant and a joke get
+    no tool, and say why; "how much have you spent in this session so far", which M-PESA's
+    session report answers, keeps its tools."""
+    catalog = str(REAL / "fresh13-catalog.json")
+    for request, form in (("which of your tools would you trust least?",
+                           "talk to the assistant"),
+                          ("tell me a joke about email marketing", "a joke or a poem")):
+        away = json.loads(run("pick", "-c", catalog, request, "--allow-unsafe",
+                              "--json").stdout)
         assert away["picks"] == [], away["picks"]
         assert f"asks for no action on any system ({form})" in away["message"], \
             away["message"]
+    spent = json.loads(run("pick", "-c", catalog, "how much have you spent in this session "
+                           "so far", "--allow-unsafe", "--json").stdout)
+    assert spent["picks"], spent["message"]
+
+
+@pytest.mark.semantic
+def test_a_question_to_the_assistant_about_a_thing_keeps_its_tools(run, shared_cache):
+    """On dev's servers, "what do you remember about Alice" asks the memory server about
+    Alice: it names a thing, and keeps the memory server's tools."""
     alice = json.loads(run("pick", "-c", str(REAL / "dev-catalog.json"),
                            "what do you remember about Alice", "--allow-unsafe",
                            "--json").stdout)
     assert any(p["server"] == "memory" for p in alice["picks"]), alice
-    spent = json.loads(run("pick", "-c", str(REAL / "fresh13-catalog.json"),
-                           "how much have you spent in this session so far",
-                           "--allow-unsafe", "--json").stdout)
-    assert spent["picks"], spent["message"]

@@ -187,15 +187,10 @@ def test_a_service_named_only_in_passing_is_not_one_the_catalog_has():
 
 @pytest.mark.semantic
 def test_pick_turns_away_a_service_the_catalog_names_only_in_passing(run, shared_cache):
-    """fresh14 has no LinkedIn server: the request gets no tool and the service as the reason;
-    fresh12 names Vercel only in a URL, but "deploy the frontend to vercel production" fits
-    its deployment tools strongly and keeps them."""
+    """fresh14 has no LinkedIn server (its "linked" is an everyday word, no spelling of
+    it): the request gets no tool and the service as the reason."""
     away = json.loads(run("pick", "-c", str(REAL / "fresh14-catalog.json"),
                           "post this announcement on our linkedin company page",
                           "--allow-unsafe", "--json").stdout)
     assert away["picks"] == [], away["picks"]
     assert "no tool here mentions linkedin" in away["message"], away["message"]
-    kept = json.loads(run("pick", "-c", str(REAL / "fresh12-catalog.json"),
-                          "deploy the frontend to vercel production", "--allow-unsafe",
-                          "--json").stdout)
-    assert kept["picks"], kept["message"]
