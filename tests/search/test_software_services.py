@@ -164,3 +164,33 @@ def test_services_only_a_second_source_names_are_turned_away_where_missing(run,
                             "find the public Stripe API in our catalog", "--allow-unsafe",
                             "--json").stdout)
     assert fresh5["picks"], fresh5["message"]  # which tool ranks first is the ranking's matter
+
+
+def test_a_service_named_only_in_passing_is_not_one_the_catalog_has():
+    """fresh10 names Kubernetes only in a parameter's example ("ex: 'Java Spring AWS
+    Kubernetes'"), fresh12 Vercel only in a URL and no word like Binance but "finance";
+    fresh14 has no LinkedIn (its "linked" is an everyday word). A tool's name, its server
+    and what its description says of itself still count: dev's Postgres tools, fresh10's
+    GitHub ones."""
+    fresh10 = CatalogMentions(load_catalog(REAL / "fresh10-catalog.json").tools)
+    assert missing_services("restart the api deployment in the prod kubernetes cluster",
+                            fresh10, without_quotes) == ["kubernetes"]
+    assert missing_services("clear all my github notifications", fresh10,
+                            without_quotes) == []
+    fresh12 = CatalogMentions(load_catalog(REAL / "fresh12-catalog.json").tools)
+    assert not fresh12.mentions("vercel") and not fresh12.mentions("binance")
+    fresh14 = CatalogMentions(load_catalog(REAL / "fresh14-catalog.json").tools)
+    assert not fresh14.mentions("linkedin")
+    dev = CatalogMentions(load_catalog(REAL / "dev-catalog.json").tools)
+    assert dev.mentions("postgres") and dev.mentions("postgresql")
+
+
+@pytest.mark.semantic
+def test_pick_turns_away_a_service_the_catalog_names_only_in_passing(run, shared_cache):
+    """fresh14 has no LinkedIn server (its "linked" is an everyday word, no spelling of
+    it): the request gets no tool and the service as the reason."""
+    away = json.loads(run("pick", "-c", str(REAL / "fresh14-catalog.json"),
+                          "post this announcement on our linkedin company page",
+                          "--allow-unsafe", "--json").stdout)
+    assert away["picks"] == [], away["picks"]
+    assert "no tool here mentions linkedin" in away["message"], away["message"]

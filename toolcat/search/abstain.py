@@ -409,10 +409,20 @@ def beyond_catalog(model: OffCatalog, kinds: CatalogKinds, queries: np.ndarray,
                    texts: Sequence[str], at: np.ndarray, nearest: Sequence[Tool]
                    ) -> list[str | None]:
     """Why the off-catalog model turns each request (as for `features`; `nearest` its
-    nearest tool) away (`why_away`), or None when its score is not over the threshold."""
+    nearest tool) away (`why_away`), or None when its score is not over the threshold; a
+    request whose form asks for no action on any system (toolcat.search.no_action) needs
+    only a score over `no_action.LEANING`."""
+    from toolcat.search.no_action import LEANING, no_action_form, why_no_action
+
     if not len(queries) or queries.shape[1] != model.kind_vectors.shape[1]:
         return [None] * len(queries)
     found = features(model, kinds, queries, best, lexical, texts, at)
-    over = model.score(found) > model.threshold
-    return [why_away(model, kinds, found[i], queries[i], nearest[i]) if over[i] else None
-            for i in range(len(queries))]
+    score = model.score(found)
+    reasons: list[str | None] = []
+    for i in range(len(queries)):
+        form = no_action_form(without_quotes(texts[i])) \
+            if LEANING < score[i] <= model.threshold else None
+        reasons.append(why_away(model, kinds, found[i], queries[i], nearest[i])
+                       if score[i] > model.threshold
+                       else why_no_action(form, nearest[i].qualified_name) if form else None)
+    return reasons

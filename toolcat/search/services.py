@@ -10,9 +10,12 @@ dropped), read at run time from the package. A word a request names is not
 read when it is a value the request hands over: what it quotes, URLs, paths and file names,
 channels and handles ("#jira-triage", "@datadog-bot"), pieces with a digit. A service counts
 as mentioned when the catalog's text (every tool's name, description, parameters and
-server, in lower case with all but letters removed) has it ("PagerDuty", "pager_duty",
-"mcp-server-pagerduty"), or one of its words is a close spelling of it ("postgres" for
-"postgresql"): a catalog that mentions a service, in any spelling, is never judged by it.
+server, each piece in lower case with all but letters removed) has it ("PagerDuty",
+"pager_duty", "mcp-server-pagerduty"), or one of its words, not an everyday word, is a close
+spelling of it ("postgres" for "postgresql", not "finance" for "binance"): a catalog that
+mentions a service, in any spelling, is never judged by it. A description that names it only
+in passing does not count: in a URL (where its docs are) or an example ("e.g. GitHub",
+"such as Slack", "like GitHub": what a parameter may hold, not what the tool acts on).
 
 Such a request is turned away when it is short (abstain.SHORT_WORDS words or fewer) and its
 best tool's hybrid evidence is under SERVICE_FLOOR: long requests and strong fits name
@@ -40,8 +43,17 @@ SERVICE_FLOOR = 8.5  # nats of hybrid evidence under which a short request namin
 CLOSE = 85.0  # rapidfuzz ratio from which a catalog's word is a spelling of a service's name
 SHORTEST_CLOSE = 4  # letters of the shortest catalog word compared for a close spelling
 MOST = 64  # white-space separated pieces of a request read
+EVERYDAY = 4.0  # Zipf frequency from which a catalog's word is an everyday word, no spelling of
+# a service's name ("finance" is not "binance", nor "linked" "linkedin"; the list's own rule)
 _LETTERS = re.compile(r"[A-Za-z]+")
 _NOT_LETTERS = re.compile(r"[^a-z]+")
+# what a description names in passing: a URL ("https://github.com/vercel-labs/...": where the
+# docs are, not what the tool acts on), and an example, from "e.g.", "ex:", "for example",
+# "such as" or "like" to the end of its parenthesis or sentence ("GitHub owner (e.g.
+# 'runpod-workers')", "free text (ex: 'Java Spring AWS Kubernetes')"); linear, each run once
+_PASSING = re.compile(r"\b(?:https?://|www\.)\S*"
+                      r"|(?:\be\.g\.|\beg\b|\bex:|\bfor example\b|\bfor instance\b"
+                      r"|\bsuch as\b|\blike\b)[^.;)\]\n]{0,400}", re.IGNORECASE)
 
 
 @functools.cache
@@ -95,10 +107,12 @@ class CatalogMentions:
         parts: list[str] = []
         words: set[str] = set()
         for tool in self._tools:
-            raw = " ".join((tool.name, tool.description or "", tool.server or "",
-                            json.dumps(tool.parameters) if tool.parameters else ""))
-            lower = raw.lower()
-            parts.append(_NOT_LETTERS.sub("", lower))
+            said = " ".join((tool.description or "",
+                             json.dumps(tool.parameters) if tool.parameters else ""))
+            lower = " ".join((tool.name, tool.server or "", _PASSING.sub(" ", said))).lower()
+            # each piece's letters ("PagerDuty", "pager_duty", "mcp-server-pagerduty"), the
+            # pieces apart: "linked in" does not write "linkedin"
+            parts.append(" ".join(_NOT_LETTERS.sub("", piece) for piece in lower.split()))
             words.update(w for w in _NOT_LETTERS.split(lower) if len(w) >= SHORTEST_CLOSE)
         self._text = "\n".join(parts)
         self._words = sorted(words)
@@ -106,8 +120,10 @@ class CatalogMentions:
     def _close(self, service: str) -> bool:
         from rapidfuzz import fuzz, process
 
-        return process.extractOne(service, self._words, scorer=fuzz.ratio,
-                                  score_cutoff=CLOSE) is not None
+        from toolcat.search.unmentioned import zipf
+
+        return any(zipf(word, "en") < EVERYDAY for word, _, _ in process.extract(
+            service, self._words, scorer=fuzz.ratio, score_cutoff=CLOSE, limit=None))
 
 
 def missing_services(request: str, mentions: CatalogMentions,

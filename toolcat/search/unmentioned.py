@@ -71,18 +71,23 @@ def unmentioned(request: str, lexical: BM25Scorer,
 def specificity(words: Sequence[str]) -> float:
     """How specific `words` (`unmentioned`'s) are together: the sum of how much rarer in
     general English than RARE each is, in Zipf units, at most MOST_SPECIFIC."""
-    zipf = _zipf()
     return min(MOST_SPECIFIC, sum(max(RARE - zipf(w.lower(), "en"), 0.0) for w in words))
 
 
 def rare(word: str) -> bool:
     """Whether `word` (lower case) is rarer in general English than RARE."""
-    return _zipf()(word, "en") < RARE
+    return zipf(word, "en") < RARE
+
+
+def zipf(word: str, language: str) -> float:
+    """`wordfreq`'s Zipf frequency of `word` in `language` (its lists load on first use,
+    0.3-0.6 s, once per process)."""
+    return _zipf()(word, language)
 
 
 @functools.cache
 def _zipf() -> Callable[[str, str], float]:
-    from wordfreq import zipf_frequency  # its lists load on first use (0.3-0.6 s, once)
+    from wordfreq import zipf_frequency
 
     return zipf_frequency
 
