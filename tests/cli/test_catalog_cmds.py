@@ -121,3 +121,13 @@ def test_toolcat_yaml_in_a_parent_folder_chooses_the_catalog(run, isolated, monk
     (isolated / "sub").mkdir()
     monkeypatch.chdir(isolated / "sub")
     assert json.loads(run("list", "--json").stdout)["count"] == 3
+
+
+def test_a_command_after_one_that_wrote_to_stdout_says_what_it_wrote_on_stdout(run, tmp_path):
+    # one process, two commands (the Python API, a test's runner): the first's stdout output
+    # sent the second's "wrote ..." line to stderr
+    assert run("convert", "-c", "demo", "--to", "openai").exit_code == 0
+    out = tmp_path / "tools.json"
+    result = run("convert", "-c", "demo", "--to", "openai", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"as openai to {out}" in result.stdout

@@ -138,6 +138,9 @@ def root(
                            help="Print the version and exit.")
     ] = False,
 ) -> None:
+    from toolcat.cli.output import command_starts
+
+    command_starts()
     ctx.obj = {"traceback": traceback}
 
 

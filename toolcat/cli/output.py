@@ -98,6 +98,14 @@ _STREAMS = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2, "/proc/self/fd/1": 1, "/
 _stdout_taken = False  # the last write_output went to stdout: messages must keep out of it
 
 
+def command_starts() -> None:
+    """Each command starts with stdout its own: a process that runs several (the Python API,
+    a test's runner) must not keep the last one's `-o /dev/stdout` and send this one's account
+    of a file written to stderr."""
+    global _stdout_taken
+    _stdout_taken = False
+
+
 def say_written(message: str) -> None:
     """The one-line account of a file written with -o: on stdout, unless the file was stdout
     itself (`-o /dev/stdout`), where it would corrupt what was written; then on stderr."""
