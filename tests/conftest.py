@@ -83,6 +83,20 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, user_config: Path)
     return work
 
 
+def servers_of(catalog: Path, servers: Iterable[str], folder: Path) -> Path:
+    """The tools of `servers` in the real-server half `catalog`, as a catalog file in
+    `folder`: a test about a few servers has the model encode their tools, not the half's
+    700 (a whole half took 50 to 100 s of a CI worker)."""
+    import json
+
+    kept = set(servers)
+    whole = json.loads(catalog.read_text(encoding="utf-8"))
+    part = folder / f"{catalog.stem}-{len(kept)}-servers.json"
+    part.write_text(json.dumps({"tools": [t for t in whole["tools"] if t.get("server") in kept]}),
+                    encoding="utf-8")
+    return part
+
+
 @pytest.fixture
 def run() -> Callable[..., Result]:
     """Invoke the real CLI; exceptions that are not ToolcatErrors propagate to the test."""

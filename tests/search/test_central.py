@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import servers_of
 from toolcat.model import Tool
 from toolcat.search.central import Centres
 
@@ -41,11 +42,8 @@ def test_a_servers_tools_get_their_cosine_to_the_servers_mean() -> None:
 def test_a_server_named_in_one_word_is_found_written_as_its_product_is(run, tmp_path):
     """Lunch Money's server is `lunchmoney`; "lunch money" named no server before. Three of
     fresh14's servers, not its 712 tools: the model encodes each tool once."""
-    whole = json.loads((DATA / "fresh14-catalog.json").read_text())
-    kept = {"lunchmoney", "runpod", "banxico"}
-    catalog = tmp_path / "three-servers.json"
-    catalog.write_text(json.dumps({"tools": [t for t in whole["tools"]
-                                             if t.get("server") in kept]}))
+    catalog = servers_of(DATA / "fresh14-catalog.json", ("lunchmoney", "runpod", "banxico"),
+                         tmp_path)
     result = run("search", "Lunch Money", "-c", str(catalog), "--scorer", "hybrid",
                  "--limit", "3", "--json")
     assert result.exit_code == 0, result.output

@@ -9,6 +9,7 @@ from typing import NoReturn
 
 import pytest
 
+from tests.conftest import servers_of
 from toolcat.model import Tool
 from toolcat.search.text import SCHEMA_NODES, parameter_texts
 from toolcat.search.values import PREFIX, Values, abbreviates, request_values
@@ -156,9 +157,12 @@ def test_a_request_with_an_email_picks_the_sharing_tool_that_takes_one(run, tmp_
 @pytest.mark.semantic
 @pytest.mark.usefixtures("shared_cache")
 @pytest.mark.skipif(not FRESH4.exists(), reason="the real-server set is absent")
-def test_an_incident_number_alone_finds_the_tool_whose_parameter_describes_it(run):
+def test_an_incident_number_alone_finds_the_tool_whose_parameter_describes_it(run, tmp_path):
+    # ServiceNow among fresh4's other servers of tickets, tests, deploys and alerts
+    catalog = servers_of(FRESH4, ("servicenow", "plane", "browserstack", "coolify",
+                                  "alertmanager", "currents"), tmp_path)
     result = run("search", 'INC0012345 is fixed, resolve it with "restarted the mail relay"',
-                 "-c", str(FRESH4), "--scorer", "hybrid", "--limit", "1", "--json")
+                 "-c", str(catalog), "--scorer", "hybrid", "--limit", "1", "--json")
     assert result.exit_code == 0, result.output
     found = json.loads(result.output)["tools"][0]
     assert found["name"] == "manage_incident"
