@@ -316,8 +316,10 @@ class BM25Scorer:
         self._idf_floor = math.log(1 + (n - 0.5) / 1.5) if n else 1.0
         self._last: tuple[str | None, Any] = (None, None)
         self._terms: tuple[str | None, list[list[tuple[str, int | None]]]] = (None, [])
-        # the last query's stop words of its own language: (code, their stems, as written)
-        self._stop: tuple[str, frozenset[str], list[str]] = ("", frozenset(), [])
+        # the last query and its stop words of its own language: (query, code, their stems,
+        # as written), kept with its query as one tuple: serve's threads share the scorer
+        self._stop: tuple[str | None, str, frozenset[str], list[str]] = (
+            None, "", frozenset(), [])
         self._in_language: dict[str, np.ndarray] = {}  # code -> whether each tool is in it
 
     def _query(self, query: str) -> list[list[tuple[str, int | None]]]:
@@ -327,7 +329,6 @@ class BM25Scorer:
         if self._terms[0] != query:
             text = query
             found = stems(query) + whole_words(query)
-            self._stop = self._stop_words(query)
             # the words of the values a request names (URLs, paths, file names) are no
             # evidence, unless nothing else in the request meets a tool
             asked = without_values(query)
@@ -370,13 +371,16 @@ class BM25Scorer:
 
     def _stop_words(self, query: str) -> tuple[str, frozenset[str], list[str]]:
         """The language of a request CLD2 is sure is not English, the stems of its stop words
-        in that language ("supprime le candidat": le) and those words; empty otherwise."""
-        code = _request_language(query)
-        stop = stop_words(code)
-        if not stop:
-            return "", frozenset(), []
-        found, said = stop_words_in(query, stop)
-        return (code, found, said) if found else ("", frozenset(), [])
+        in that language ("supprime le candidat": le) and those words; empty otherwise. Kept
+        for the next call with the same query (its evidence, then its explanations)."""
+        last = self._stop
+        if last[0] != query:
+            code = _request_language(query)
+            stop = stop_words(code)
+            found, said = stop_words_in(query, stop) if stop else (frozenset(), [])
+            last = self._stop = (query, code, found, said) if found else (
+                query, "", frozenset(), [])
+        return last[1], last[2], last[3]
 
     def _idf_in_language(self, group: list[tuple[str, int | None]], code: str) -> float:
         """The idf of a stop word's term among the tools written in its language alone
@@ -415,7 +419,7 @@ class BM25Scorer:
         out = np.zeros(len(self.tools))
         mass = 0.0
         groups = self._query(query)
-        code, stop, _ = self._stop
+        code, stop, _ = self._stop_words(query)
         for group in groups:
             present = [t for _, t in group if t is not None]
             # a stop word of the request's own language weighs what it tells apart among
@@ -458,7 +462,7 @@ class BM25Scorer:
             bits = row.get(t, 0)
             if bits:
                 matched[term] = [f for i, f in enumerate(FIELDS) if bits >> i & 1]
-        code, _, stop = self._stop
+        code, _, stop = self._stop_words(query)
         left_out = {"stop_words": {"language": code, "words": stop}} if stop else {}
         said = (f"; {language_name(code)} stop words weighed among its tools in "
                 f"{language_name(code)}: {', '.join(stop)}" if stop else "")
