@@ -38,12 +38,11 @@ def rows(scorer: HybridScorer, asked: list[str]) -> list[tuple[bool, float, list
     frequencies of the words no tool has (every such word, whatever its rarity)."""
     reasons = scorer.away_reasons(asked)
     best = scorer.evidence(asked, cached=True).max(axis=1)
-    rarity = rule._zipf()
     out = []
     for text, reason, top in zip(asked, reasons, best, strict=True):
         words = rule.unmentioned(text, scorer.lexical, without_quotes)
         out.append((reason is not None and not reason.startswith(OWN), float(top),
-                    [rarity(w.lower(), "en") for w in words]))
+                    [rule.zipf(w.lower(), "en") for w in words]))
     return out
 
 

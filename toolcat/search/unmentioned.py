@@ -30,7 +30,6 @@ after the shipped abstention (toolcat.search.abstain), on what it lets through.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -82,14 +81,9 @@ def rare(word: str) -> bool:
 def zipf(word: str, language: str) -> float:
     """`wordfreq`'s Zipf frequency of `word` in `language` (its lists load on first use,
     0.3-0.6 s, once per process)."""
-    return _zipf()(word, language)
-
-
-@functools.cache
-def _zipf() -> Callable[[str, str], float]:
     from wordfreq import zipf_frequency
 
-    return zipf_frequency
+    return float(zipf_frequency(word, language))
 
 
 def why_unmentioned(words: list[str], best: float, floor: float, nearest: str) -> str:
