@@ -92,3 +92,18 @@ def test_ctrl_c_while_the_model_loads_stops_the_gateway_before_it_listens(tmp_pa
     assert code == 0, shown
     assert "at http://" not in shown  # it never listened
     assert "Traceback" not in shown and "terminate called" not in shown, shown
+
+
+def test_ctrl_c_between_the_address_and_uvicorns_handler_asks_the_server_to_stop():
+    # raised as KeyboardInterrupt there, it could land inside asyncio's building of its loop,
+    # whose half-made object printed a traceback when collected
+    from types import SimpleNamespace
+
+    from toolcat.gateway.proxy import _ctrl_c_stops
+
+    server = SimpleNamespace(should_exit=False)
+    before = signal.getsignal(signal.SIGINT)
+    with _ctrl_c_stops(server):
+        signal.raise_signal(signal.SIGINT)
+    assert server.should_exit
+    assert signal.getsignal(signal.SIGINT) is before

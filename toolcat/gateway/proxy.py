@@ -14,13 +14,15 @@ import asyncio
 import hashlib
 import hmac
 import json
+import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -555,11 +557,32 @@ def run(settings: Settings, host: str, port: int,
     app = GatewayApp(settings)
     with (loading if loading is not None and app.loads_model else nullcontext)():
         waited(app.warm_up, "toolcat-gateway-warm-up")
-    if ready is not None:
-        ready(host, bound)
-    config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=5)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
+                                           lifespan="on", timeout_graceful_shutdown=5))
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        with _ctrl_c_stops(server):
+            if ready is not None:
+                ready(host, bound)
+            server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+@contextmanager
+def _ctrl_c_stops(server: Any) -> Iterator[None]:
+    """Ctrl-C, from the address shown until uvicorn sets its own handler (and once it has put
+    this one back), asks the server to stop, as uvicorn's handler does, instead of raising
+    KeyboardInterrupt wherever the main thread is: raised while asyncio builds its event loop,
+    it left a half-made loop whose __del__ printed a traceback on the way out."""
+    if threading.current_thread() is not threading.main_thread():  # no signal comes here
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
