@@ -34,7 +34,8 @@ def test_hybrid_keeps_the_needed_tool_more_often_than_shared_words(gateway, tmp_
                       scorer=None)
     definitions = [{"name": t.name, "description": t.description,
                     "input_schema": t.parameters or {"type": "object"}} for t in tools]
-    with httpx.Client(base_url=running.url, timeout=60) as client:
+    # the first request loads the model: a minute and more on a loaded machine
+    with httpx.Client(base_url=running.url, timeout=240) as client:
         for q in queries:
             answer = client.post("/v1/messages", json={
                 "model": "m", "max_tokens": 5, "tools": definitions,
