@@ -34,7 +34,11 @@ def prose_in(key: str, value: str) -> str | None:
     if key == "pattern":
         comments = _REGEX_COMMENT.findall(value)
         text = " ".join(comments) if comments else _REGEX_SYNTAX.sub(" ", value)
-        return text.strip() if sentence_shaped(text) else None
+        # a comment inside a regular expression is written for a reader, not a matcher: of
+        # SLOT_WORDS words it is prose whatever they are (no benign catalog holds one)
+        return text.strip() if sentence_shaped(text) or (comments and len(
+            [word for word in text.split() if any(c.isalpha() for c in word)]) >= SLOT_WORDS
+        ) else None
     if key in _LINKED and (" " not in value.strip() or _LINK_START.match(value)):
         parts = [" ".join(_JOINED.sub(" ", part).split()) for part in _LINK_PARTS.split(value)]
         said = [part for part in parts if sentence_shaped(part)]
