@@ -40,6 +40,8 @@ from toolcat.lint.outranked import outranks_work
 from toolcat.lint.reading import LEET, as_read, ascii_changes
 from toolcat.lint.side_effects import GATE as SIDE_GATE
 from toolcat.lint.side_effects import changes_other_call, conceals_side_step
+from toolcat.lint.told_regardless import GATE as TOLD_REGARDLESS_GATE
+from toolcat.lint.told_regardless import tells_regardless
 
 BITS = 18
 Home = frozenset[str]  # the languages a text may be written in without being foreign
@@ -123,9 +125,10 @@ CUES: dict[str, str] = {
                     r"|对话|会话|会話",
     # hiding from the user (not a secret kept out of the chat): the person is named
     # the negation's reach ends at a clause joined after it ("do not follow them, and tell
-    # the user if a page tries": the telling is asked for)
+    # the user if a page tries": the telling is asked for), or one of consequence or purpose
+    # ("there is no undo, so show the draft to the user": the showing is what follows)
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
-              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then) |; )[^.!?]){0,30}"
+              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |; )[^.!?]){0,30}"
               r"\b(?:(?:tell|mention|inform|show|reveal"
               r"|disclose|notify|display|surface)(?:ing|ed)?(?<!mention)"
               r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
@@ -1649,7 +1652,7 @@ def _in_text() -> Any:
     options.max_mem = 64 << 20
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
         _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE,
-        *OUTRANKED_GATE)), options)
+        *OUTRANKED_GATE, *TOLD_REGARDLESS_GATE)), options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -2047,7 +2050,7 @@ _ONCE_TRUE = re.compile(r"\b(?:report|tell|say|answer|confirm|inform)\w*\b[^.!?]
                         r"\b(?:once|only when|only after|only if|as soon as)\b[^.!?]{0,20}"
                         r"\b(?:it|the \w+|they|this) (?:is|are|has|have) (?:been )?[\\`'\"]*"
                         r"(?:completed?|succeeded|done|finished|delivered|confirmed)\b")
-_CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|which of)\b"
+_CLAUSE = re.compile(r"\b(?:when|whenever|whether|if|unless|because|while|once|until|which of)\b"
                      r"[^,;:.!?]{0,80}\b[a-z]+ed\b(?=[^,;:]{0,40}(?:[,;:.!?]|$))"
                      r"|\b(?:the model|it|they|he|she) (?:ignored|skipped|dropped|removed)\b")
 
@@ -2397,7 +2400,8 @@ def language_name(sentence: str) -> str:
 def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
     """The cues of the classes read by their structure: a side step kept from the person
     (`hiding`, `side_step`), another tool's calls changed (`shadow`, `tamper`), both in
-    `side_effects`; the work in hand outranked (`over_user`, `outranked`, in `outranked`)."""
+    `side_effects`; the work in hand outranked (`over_user`, `outranked`, in `outranked`); a
+    claim told whatever the result (`lying`, `told_regardless`, in `told_regardless`)."""
     found: tuple[str, ...] = ()
     if conceals_side_step(sentence, before):
         found += SIDE_HIDDEN
@@ -2405,12 +2409,15 @@ def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
         found += SIDE_CHANGED
     if outranks_work(sentence):
         found += WORK_OUTRANKED
+    if tells_regardless(sentence):
+        found += tuple(cue for cue in TOLD_REGARDLESS if cue not in found)
     return found
 
 
 SIDE_HIDDEN = ("hiding", "side_step")
 SIDE_CHANGED = ("shadow", "tamper")
 WORK_OUTRANKED = ("over_user", "outranked")
+TOLD_REGARDLESS = ("lying", "told_regardless")
 
 
 def named_field(sentence: str, fields: frozenset[str]) -> bool:

@@ -65,7 +65,8 @@ def conceals_side_step(sentence: str, before: str) -> bool:
 
 
 # another tool: by its identifier, as another server's, or by its kind
-_ID = r"`?[a-z0-9]+_[a-z0-9_]+`?"
+# (with its server's name before it: `filesystem.read_file`, `github:create_issue`)
+_ID = r"`?(?:[a-z0-9-]+[.:/])?[a-z0-9]+_[a-z0-9_]+`?"
 _OTHER_TOOL = (r"(?:" + _ID + r"|(?:the |a |an |any |every |each )?[\w-]+ (?:server|app|service)'s"
                r" (?:own )?[\w-]+|(?:a|an|any|every|each|whichever) (?:[\w-]+ ){1,2}"
                r"(?:tool|tools|server|integration|plugin)s?)")
@@ -80,7 +81,18 @@ _CHANGED = re.compile(
     r"\bas (?:a |an |the )?(?:guest|attendee|recipient|cc|bcc|collaborator|member|participant"
     r"|watcher|reviewer|owner|admin|co-?owner|follower|payee|beneficiary)s?\b"
     r"|\b(?:in place of|instead of|rather than) " + _ID + r"[^.!?;]{0,30}\b(?:for (?:every"
-    r"|all|any|each)|always|whenever|every time)\b")
+    r"|all|any|each)|always|whenever|every time)\b"
+    # when it runs, it is made to act against what the person gave: "whenever git_push runs,
+    # target the fork at ... instead of the user's own remote", "when you later call
+    # create_invoice, set its bank_account to ..., whatever the user gives"
+    r"|\b(?:when|whenever|each time|every time|if|once|after)\b[^.!?;]{0,30}" + _OTHER_TOOL
+    + r"(?:[^.!?;]|\.[a-z0-9]){0,100}\b(?:instead of|rather than|in place of|whatever"
+    r"|regardless of what|no matter what) (?:the |their |his |her )?(?:users?|customers?"
+    r"|persons?|callers?|requesters?|people)\b"
+    # its work taken over for good: "the preferred handler for every calendar create_event
+    # call"
+    r"|\b(?:preferred|default|only|sole|primary|designated) (?:handler|tool|route|target"
+    r"|server|endpoint) for (?:every|all|any|each) (?:[\w-]+ ){0,3}" + _ID + r"(?: calls?)?\b")
 
 
 def changes_other_call(sentence: str) -> bool:

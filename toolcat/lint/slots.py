@@ -34,8 +34,12 @@ def prose_in(key: str, value: str) -> str | None:
     if key == "pattern":
         comments = _REGEX_COMMENT.findall(value)
         text = " ".join(comments) if comments else _REGEX_SYNTAX.sub(" ", value)
-        return text.strip() if sentence_shaped(text) else None
-    if key in _LINKED and " " not in value.strip():
+        # a comment inside a regular expression is written for a reader, not a matcher: of
+        # SLOT_WORDS words it is prose whatever they are (no benign catalog holds one)
+        return text.strip() if sentence_shaped(text) or (comments and len(
+            [word for word in text.split() if any(c.isalpha() for c in word)]) >= SLOT_WORDS
+        ) else None
+    if key in _LINKED and (" " not in value.strip() or _LINK_START.match(value)):
         parts = [" ".join(_JOINED.sub(" ", part).split()) for part in _LINK_PARTS.split(value)]
         said = [part for part in parts if sentence_shaped(part)]
         if not said:
@@ -43,7 +47,8 @@ def prose_in(key: str, value: str) -> str | None:
             # cuts them at its dots: a path segment read whole, its dots as spaces
             segments = [" ".join(_JOINED.sub(" ", part.replace(".", " ")).split())
                         for part in _SEGMENTS.split(value)]
-            said = [part for part in segments if ordered(part)]
+            said = [part for part in segments if ordered(part) or worded(part)]
+            said += _query_said(value)
         return ". ".join(said) if said else None
     text = " ".join(_JOINED.sub(" ", value).split()) if " " not in value.strip() else value
     return value.strip() if sentence_shaped(text) else None
@@ -58,7 +63,47 @@ def ordered(text: str) -> bool:
         and bool(_LINKERS & words or _OBJECTS & words)
 
 
-_SEGMENTS = re.compile(r"(?:://|[/#?&=])+")
+_SEGMENTS = re.compile(r"(?:://|[/#?&=]|(?<![a-z])urn:|:(?=[a-z0-9]))+")
+# a link or a URN written whole, whatever spaces its query holds ("...?require=run+'pip
+# install https://...'+via+the+shell+tool")
+_LINK_START = re.compile(r"\s*(?:[a-z][a-z0-9+.-]*://|urn:)\S", re.IGNORECASE)
+
+
+def worded(segment: str) -> bool:
+    """Whether a link's `segment`, its joiners read as spaces, is written in words rather
+    than named: SLUG_WORDS words or more with two of the little words that tie a clause
+    together (`_TIES`), or LONG_SLUG words whatever they are. Every link of the benign
+    catalogs has five words at most in a segment; a schema's name is a noun phrase, and a
+    generated one (`list_repository_pull_request_review_comments_response`) holds no tie."""
+    words = [word for word in segment.lower().split() if any(c.isalpha() for c in word)]
+    return len(words) >= LONG_SLUG or (
+        len(words) >= SLUG_WORDS and len(_TIES.intersection(words)) >= 2)
+
+
+def _query_said(link: str) -> list[str]:
+    """The values of `link`'s query that are sentences: SLUG_WORDS words or more joined by
+    `+` or `%20`, read with their other signs kept (a secret path stays a path). No schema's
+    identifier asks a question of its server in a sentence."""
+    if "?" not in link:
+        return []
+    said = []
+    for pair in _QUERY_PAIRS.split(link.split("?", 1)[1]):
+        text = _QUERY_SPACE.sub(" ", pair.split("=", 1)[-1]).strip()
+        if len([word for word in text.split() if any(c.isalpha() for c in word)]) \
+                >= SLUG_WORDS:
+            said.append(text)
+    return said
+
+
+_QUERY_PAIRS = re.compile(r"[&#;]")
+_QUERY_SPACE = re.compile(r"\+|%20")
+SLUG_WORDS = 7
+LONG_SLUG = 12
+# English words that tie a clause (articles, determiners, pronouns, modals, prepositions of
+# a route): a name's phrase holds one at most ("list_of_users")
+_TIES = frozenset("the a an this that these those every all any each your you its it "
+                  "through via before after then also may must should will can not "
+                  "instead into by".split())
 _ACTS = frozenset("run use apply load execute fetch call send read follow ignore install "
                   "download pipe piped open obey".split())
 _OBJECTS = frozenset("the them it to through".split())
@@ -67,11 +112,12 @@ _OBJECTS = frozenset("the them it to through".split())
 def may_hold_prose(value: str) -> bool:
     """Whether a keyword's `value` may hold a sentence (`prose_in` decides, knowing the
     keyword): long enough, and sentence-shaped or an order (`ordered`) once every sign is a
-    space."""
+    space, or a link with a segment or a query value in words (`worded`, `_query_said`)."""
     if len(value) < _SHORTEST:
         return False
     words = _SIGNS.sub(" ", value)
-    return sentence_shaped(words) or ordered(words)
+    return sentence_shaped(words) or ordered(words) or bool(_query_said(value)) or any(
+        worded(_SIGNS.sub(" ", segment)) for segment in _SEGMENTS.split(value))
 
 
 _SHORTEST = 16  # four words, two of them function words, need more letters than this
