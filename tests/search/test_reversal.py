@@ -95,6 +95,11 @@ def test_the_request_side_reading() -> None:
     assert undoing("please take them off my schedule", bases) == Undoing(
         "take them off my schedule", stem("schedule"))
     assert undoing("stop tracking it", frozenset()) is None
+    assert undoing("undo the schedule for next week", bases) == Undoing(
+        "undo the schedule", stem("schedule"))
+    assert undoing("revert schedule 42", bases) == Undoing("revert schedule", stem("schedule"))
+    assert undoing("undo my last schedule", bases) is None  # the noun right after, or none
+    assert undoing("undo the merge", bases) is None  # no tool undoes a merge
     hostile = "take " + "x " * 50_000 + "off the schedule"
     assert undoing(hostile, bases) is None  # the object runs past MAX_OBJECT words
 
@@ -103,6 +108,17 @@ def test_a_negation_written_without_its_apostrophe_is_no_verb() -> None:
     # "dont" read as a verb was classified as stop, lifting cancel_campaign
     assert [v.word for v in verbs("oops, dont send tomorrow's campaign yet")] == []
     assert [v.word for v in verbs("we dont use it, delete the tag")] == ["delete"]
+
+
+def test_undoing_what_a_noun_names_lifts_the_tool_that_undoes_it_in_a_real_catalog() -> None:
+    """fresh14's Lunch Money: `unsplit_transaction` beside `split_transaction`, and Spectre's
+    `unretweet` beside `retweet`, whose description says "undo": its "undo" took the
+    request's action (5.4 nats) before "undo the split" was read as undoing a split."""
+    catalog = [t for t in load_catalog(DATA / "fresh14-catalog.json").tools
+               if t.server in {"lunchmoney", "spectre"}]
+    assert agreeing(catalog, "undo the split on transaction 4410") == {"unsplit_transaction"}
+    assert agreeing(catalog, "undo the retweet from this morning") == {"unretweet"}
+    assert agreeing(catalog, "undo the import of yesterday") == set()  # nothing un-imports
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,7 @@ from toolcat.model import Tool
 from toolcat.search.text import (
     LATIN_STEMMERS,
     Repeated,
+    acronym_plurals,
     cjk,
     example_values,
     identifier_names,
@@ -51,6 +52,7 @@ from toolcat.search.text import (
     other_script,
     own_description,
     parameter_texts,
+    plurals_said,
     raw_words,
     repeated_sentences,
     split_name,
@@ -463,9 +465,14 @@ class BM25Scorer:
             if bits:
                 matched[term] = [f for i, f in enumerate(FIELDS) if bits >> i & 1]
         code, _, stop = self._stop_words(query)
-        left_out = {"stop_words": {"language": code, "words": stop}} if stop else {}
+        left_out: dict[str, Any] = {"stop_words": {"language": code, "words": stop}} \
+            if stop else {}
         said = (f"; {language_name(code)} stop words weighed among its tools in "
                 f"{language_name(code)}: {', '.join(stop)}" if stop else "")
+        plurals = acronym_plurals(query)
+        if plurals:  # "GPUs" is read as GPU's plural (text.acronym_plurals)
+            left_out["plurals"] = dict(plurals)
+            said += f"; {plurals_said(plurals)}"
         if not matched:
             return f"no query term occurs in the tool{said}", {"matched": {}, **left_out}
         by_term = ", ".join(f"{t} ({'/'.join(w)})" for t, w in matched.items())

@@ -80,7 +80,7 @@ from toolcat.search.split import Parts, by_best_part
 from toolcat.search.stated import Stated
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.states import States
-from toolcat.search.text import split_name, stems
+from toolcat.search.text import plurals_said, split_name, stems
 from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.values import Values
 from toolcat.search.verbs import CatalogVerbs
@@ -873,9 +873,13 @@ def why(lexical_scorer: BM25Scorer, query: str, index: int, lexical: float, cosi
         language = language_name(left_out["language"])
         words += (f"; {language} stop words weighed among its tools in {language}: "
                   f"{', '.join(left_out['words'])}")
+    plurals = lexical_details.get("plurals")
+    if plurals:  # "GPUs" read as GPU (text.acronym_plurals)
+        words += f"; {plurals_said(list(plurals.items()))}"
     reason = (f"lexical {lexical:.1f} ({words}) + semantic {semantic:.1f} (cosine "
               f"{cosine:.2f} × {weight:g})")
     return reason, {"lexical_evidence": round(lexical, 6), "cosine": round(cosine, 6),
                     "semantic_evidence": round(semantic, 6),
                     "matched": lexical_details["matched"], "model": model,
-                    **({"stop_words": left_out} if left_out else {})}
+                    **({"stop_words": left_out} if left_out else {}),
+                    **({"plurals": plurals} if plurals else {})}

@@ -21,8 +21,9 @@ Both sides are read narrowly:
   of ENDING followed by that verb's -ing form ("stop tracking", "quit sharing"), or one of
   TAKING followed within a few words by "off", "out of" or "from" and the word after them
   and its determiner ("take it off the schedule", "remove Marta from the schedule", "pull
-  it out of the queue"): the word after is the noun of the base verb, and counts only when a
-  tool of the catalog undoes a verb of its stem.
+  it out of the queue"), or one of UNDOING followed by that noun and at most a determiner
+  ("undo the split", "revert the merge"): the word after is the noun of the base verb, and
+  counts only when a tool of the catalog undoes a verb of its stem.
 
 Then the tools that undo it get the action table's AGREEMENT (it is the request's action, in
 place of what the table or the catalog's verbs read the phrasal verb as), and a sibling
@@ -52,6 +53,9 @@ PREFIXES = ("un", "de", "dis")
 MIN_BASE = 4  # letters of a base verb: "de" + "bug", "un" + "it" are no reversal
 # verbs that end an ongoing action named by its -ing form: "stop tracking", "quit sharing"
 ENDING = frozenset(("stop", "quit", "cease", "discontinue"))
+# verbs that undo the action their object names: "undo the split", "revert the merge"
+# (Merriam-Webster "undo" 2: to reverse or cancel out the effects of)
+UNDOING = frozenset(("undo", "revert"))
 # verbs that take a thing off something it was put on: "take it off the schedule", "remove
 # Marta from the schedule", "pull it out of the queue"
 TAKING = frozenset(("take", "get", "pull", "remove", "drop", "delete"))
@@ -90,6 +94,12 @@ def undoing(request: str, bases: frozenset[str]) -> Undoing | None:
         base = stem(verb.particle)
         if base in bases:
             return Undoing(f"{verb.word} {verb.particle}", base)
+        return None
+    if verb.word in UNDOING:  # "undo the split": the noun right after names the base verb
+        det = 1 if rest[:1] and rest[0] in _DETERMINERS else 0
+        named = rest[det:det + 1]
+        if named and _WORD.fullmatch(named[0]) and stem(named[0]) in bases:
+            return Undoing(" ".join([verb.word, *rest[:det + 1]]), stem(named[0]))
         return None
     if verb.word not in TAKING:
         return None

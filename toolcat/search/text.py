@@ -29,6 +29,48 @@ def _spaced(match: re.Match[str]) -> str:
     return " " + match.group()
 
 
+# The words of a tool or a request split as `split_camel` does, except that an acronym's plural
+# is one word ("GPUs", "PRs", "VMs", "getAPIsForUser"): split before its "s", it was read as
+# "GP" and "Us", "rs", "ms" (`words` drops a one-letter part), so "which GPUs" met no `gpu` and
+# "VMs" met every "ms" of a duration. `_PLURAL` then reads the acronym as its singular.
+_CAMEL_WORD = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z])(?!s(?![a-z])))")
+# an acronym's plural as a part of a word: two or more capitals (a digit may follow the first)
+# and a lower-case "s"; read as the acronym ("GPUs" -> GPU), as the stemmer reads "gpus"
+# ("pus", "us": it keeps the s) it would never meet "gpu"
+_PLURAL = re.compile(r"[A-Z][A-Z0-9]*[A-Z]s")
+
+
+def acronym_plurals(text: str) -> list[tuple[str, str]]:
+    """The acronyms' plurals `text` holds, each with the acronym read for it, each once:
+    "which GPUs and VMs" -> [("GPUs", "GPU"), ("VMs", "VM")]."""
+    found: dict[str, str] = {}
+    for raw in _WORD.findall(text):
+        if len(raw) > 2 and not raw[1:].islower():
+            for part in _camel_parts(raw):
+                if _PLURAL.fullmatch(part):
+                    found.setdefault(part, part[:-1])
+    return list(found.items())
+
+
+def plurals_said(plurals: Sequence[tuple[str, str]]) -> str:
+    """How `--explain` says the acronyms' plurals a request holds were read: "'GPUs' read as
+    the plural of GPU"."""
+    return ", ".join(f"{plural!r} read as the plural of {acronym}"
+                     for plural, acronym in plurals)
+
+
+def _camel_parts(raw: str) -> list[str]:
+    """The parts of one alphanumeric run at its camelCase boundaries (`_CAMEL_WORD`), as
+    written."""
+    cuts = [0, *(m.start() for m in _CAMEL_WORD.finditer(raw)), len(raw)]
+    return [raw[begin:end] for begin, end in pairwise(cuts)]
+
+
+def _singular(part: str) -> str:
+    """A part of a word, an acronym's plural read as the acronym (`_PLURAL`)."""
+    return part[:-1] if _PLURAL.fullmatch(part) else part
+
+
 # Chinese, Japanese and Korean text has no spaces between its words: a run of their letters
 # is one "word" here and is read as its overlapping pairs of letters (`_bigrams`), as Lucene's
 # CJK analyzer does, so "报错日志" meets "日志" in a tool's description. A run of the letters
@@ -115,7 +157,7 @@ def _split(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if word[1:].islower() or not any(c.isupper() for c in word[1:]):
             split = [word.lower()]
         else:
-            split = split_camel(word).lower().split()
+            split = [_singular(part).lower() for part in _camel_parts(word)]
     found = tuple(w for w in split if len(w) > 1 or _CJK_RUN.match(w))
     kept = tuple(w for w in found if w not in STOPWORDS)
     _parts[raw] = found
@@ -157,9 +199,9 @@ def located(text: str) -> Iterator[tuple[int, int, str]]:
             for k, pair in enumerate(_bigrams(raw)):
                 yield start + k, start + k + len(pair), pair
             continue
-        cuts = [0, *(m.start() for m in _CAMEL.finditer(raw)), len(raw)]
+        cuts = [0, *(m.start() for m in _CAMEL_WORD.finditer(raw)), len(raw)]
         for begin, end in pairwise(cuts):
-            part = raw[begin:end]
+            part = _singular(raw[begin:end])
             word = (part if part.isascii() or _OTHER_RUN.match(part) else fold(part)).lower()
             if len(word) > 1:
                 yield start + begin, start + end, word
@@ -197,7 +239,8 @@ def stems_in(raw: str, language: str) -> tuple[str, ...]:
             found = word_stems(raw)
         else:
             kept = _kept[raw] if raw in _parts else _split(raw)[1]
-            marked = [w for w in split_camel(raw).lower().split() if fold(w) in kept]
+            marked = [w for w in (_singular(p).lower() for p in _camel_parts(raw))
+                      if fold(w) in kept]
             stemmer = _stemmer(language)
             found = tuple(fold(s) for s in stemmer.stemWords(marked)) \
                 if len(marked) == len(kept) else tuple(stemmer.stemWords(kept))
