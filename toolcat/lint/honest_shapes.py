@@ -5,7 +5,11 @@ it silently would double it", "the bytes never passed through the conversation")
 setting's effect ("Set False to navigate silently"), lists fields or settings rather than
 saying anything (`{unreadWarnings: [{id, ..., removedReason}]}`, `api_key="..."`), ranks one
 credential above another ("Bearer tokens take precedence over NEXUS_API_KEY") or names a
-browser session by what it holds ("the session's cookies"). Each shape here finds the spans
+browser session by what it holds ("the session's cookies"), says what it does not tell the
+reader ("this does NOT tell you"), when a step between its own tools is due ("do that
+promptly, in the same conversation,"), the shape of its output ("every key below is always
+present, even when zero events match"), or what a function named in code silently does
+("add_vertex silently discards", `named_subject`). Each shape here finds the spans
 of a sentence written so and names the cues it may take back; `unasserted` reads the sentence
 again without those spans, and a cue of that set that no longer fires is taken out of what
 makes the finding grave. The finding itself stays (a warning at most): the words are there,
