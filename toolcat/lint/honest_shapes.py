@@ -5,7 +5,11 @@ it silently would double it", "the bytes never passed through the conversation")
 setting's effect ("Set False to navigate silently"), lists fields or settings rather than
 saying anything (`{unreadWarnings: [{id, ..., removedReason}]}`, `api_key="..."`), ranks one
 credential above another ("Bearer tokens take precedence over NEXUS_API_KEY") or names a
-browser session by what it holds ("the session's cookies"). Each shape here finds the spans
+browser session by what it holds ("the session's cookies"), says what it does not tell the
+reader ("this does NOT tell you"), when a step between its own tools is due ("do that
+promptly, in the same conversation,"), the shape of its output ("every key below is always
+present, even when zero events match"), or what a function named in code silently does
+("add_vertex silently discards", `named_subject`). Each shape here finds the spans
 of a sentence written so and names the cues it may take back; `unasserted` reads the sentence
 again without those spans, and a cue of that set that no longer fires is taken out of what
 makes the finding grave. The finding itself stays (a warning at most): the words are there,
@@ -22,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolcat.lint import detector
 
@@ -95,6 +100,31 @@ _RANKED = re.compile(
 _SESSION_HOLDS = re.compile(r"\bsession['’]s? (?=(?:\w+ )?(?:cookies?|tokens?|headers?|"
                             r"credentials?|storage|auth\w*|csrf)\b)", re.IGNORECASE)
 
+# what the tool itself does not tell the reader, stated as its limits: the tool, its view or
+# its output as the subject, a negated verb of telling and "you" its object ("Two things this
+# does NOT tell you"); not an imperative ("do not tell the user") nor a person as the subject
+_UNTOLD = re.compile(
+    r"\b(?:this|it|that|which|these|(?:the|this|its|each|every) (?:tool|view|output|result"
+    r"|response|report|list|listing|command|endpoint|call|summary|table|count|number|figure"
+    r"|flag|field|value|status|counter)s?)(?: alone| by itself)?"
+    r" (?:(?:does|do|did|will|can|would) ?(?:not|n['’]t)|never|cannot|won['’]t)"
+    r" (?:\w+ly )?(?:tell|tells|show|shows|say|says|give|gives) you\b", re.IGNORECASE)
+
+# a time frame set off by punctuation: "do that promptly, in the same conversation, as
+# unattached uploads expire": when a step between the server's own tools is due, not the
+# conversation moved anywhere
+_SAME_TIME = re.compile(
+    r"(?:^|(?<=[,;(\u2014\u2013])) ?(?:in|within|during) the same"
+    r" (?:conversation|chat|session|thread)(?= ?(?:[,;.)\u2014\u2013]|$))", re.IGNORECASE)
+
+# the output's shape stated: "every key below is always present, even when zero events
+# match": which fields a result holds, not a claim told to someone
+_OUTPUT_SHAPE = re.compile(
+    r"\b(?:every|each|all(?: the)?|both) (?:\w+ ){0,2}?(?:keys?|fields?|properties|columns?"
+    r"|entries|attributes?)(?: below| above| listed| here| in it)? (?:is|are) (?:always )?"
+    r"(?:present|included|returned|set|populated|filled|there)\b"
+    r"(?:,? (?:even|also) (?:when|if|where) [^,;.!?]{1,80})?", re.IGNORECASE)
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -162,6 +192,18 @@ def _session_holds(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SESSION_HOLDS.finditer(sentence)]
 
 
+def _untold(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _UNTOLD.finditer(sentence)]
+
+
+def _same_time(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _SAME_TIME.finditer(sentence)]
+
+
+def _output_shape(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _OUTPUT_SHAPE.finditer(sentence)]
+
+
 SHAPES = (
     Shape("would", _would, _STATED),
     Shape("not_done", _not_done, _STATED),
@@ -171,6 +213,9 @@ SHAPES = (
     Shape("settings", _settings, frozenset(), _RANKING),
     Shape("ranked_credentials", _ranked_credentials, frozenset({"priority"})),
     Shape("session_holds", _session_holds, frozenset({"conversation"})),
+    Shape("untold", _untold, frozenset({"hiding"})),
+    Shape("same_time", _same_time, frozenset({"conversation"})),
+    Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
 )
 
 
@@ -198,3 +243,36 @@ def unasserted(sentence: str, cues: tuple[str, ...], home: detector.Home = detec
         gone = (read - left) - shape.keeps
         taken |= gone if not shape.takes else gone & shape.takes
     return tuple(cue for cue in cues if cue not in taken)
+
+
+# an adverb of secrecy between a name in code and a verb in the third person: "mixed with
+# raw add_vertex silently discards most of the batch" says what a function does, its name
+# the subject; an order keeps a verb of its own ("use tool_result silently", "call
+# send_email silently afterwards")
+_QUIETLY = r"(?:quietly|silently)"
+_THIRD_PERSON = r"[a-z]{2,30}(?:[^s\s'’]s|ed)"
+_NOT_VERBS = re.compile(r"(?:always|perhaps|sometimes|besides|whereas|unless|nevertheless"
+                        r"|regardless|[a-z]*wards)$")
+_ACTS_AFTER = re.compile(rf" ({_THIRD_PERSON})\b")
+_NAMED_ACTING = re.compile(
+    rf"\b[a-z][\w.]{{0,80}}(?:\(\))?[`'\"]?\s{{1,3}}({_QUIETLY})\s{{1,3}}({_THIRD_PERSON})\b",
+    re.IGNORECASE)
+
+
+@lru_cache(maxsize=16)
+def _named_acting(text: str) -> frozenset[tuple[str, str]]:
+    """(adverb, verb) of each "<name in code> silently <verb>s" in `text`."""
+    return frozenset((m.group(1).lower(), m.group(2).lower())
+                     for m in _NAMED_ACTING.finditer(text) if "_" in m.group().split()[0])
+
+
+def named_subject(text: str, view: str, matched: str, end: int) -> bool:
+    """Whether an adverb of secrecy that `matched` (ending at `end` of `view`, the text as
+    `poison` reads it, `_` as a space) stands between a name in code in `text` (a function,
+    a field: `add_vertex`) and a verb in the third person: a statement of what it does."""
+    adverb = matched.rsplit(" ", 1)[-1]
+    after = _ACTS_AFTER.match(view, end)
+    if adverb not in ("quietly", "silently") or after is None \
+            or _NOT_VERBS.match(after.group(1)):
+        return False
+    return (adverb, after.group(1)) in _named_acting(text)

@@ -477,11 +477,13 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
             continue
         if grave and label == CONCEALING and (
                 _CONSEQUENCE.search(view, max(0, match.start() - 12), match.end())
-                or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())):
+                or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())
+                or honest_shapes.named_subject(text, view, match.group(), match.end())):
             # what a mistake "would silently" do, what is shown only when the person asks
             # ("do not show them unless the user asks for the ending"), or how a thing must
-            # not be described ("must not be reported as an absence of data"): to review,
-            # not an attack
+            # not be described ("must not be reported as an absence of data"), or what a
+            # name in code silently does ("add_vertex silently discards"): to review, not an
+            # attack
             grave = False
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
