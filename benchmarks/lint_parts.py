@@ -169,6 +169,9 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", default=["rules", "tokens", "collector"],
                         choices=["rules", "poison", "tokens", "collector", "load"])
     args = parser.parse_args()
+    # the parts run in a temporary folder (no checkout's code on their path but the one given)
+    args.catalog = args.catalog.resolve()
+    args.against = args.against.resolve() if args.against else None
     codes = {"this checkout": REPO} | ({str(args.against): args.against} if args.against
                                        else {})
     found: dict[str, dict[str, list[float]]] = {label: {} for label in codes}
