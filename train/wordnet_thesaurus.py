@@ -13,8 +13,8 @@ WordNet's index orders them), separated by spaces: its synonyms (the sense's oth
 words of a verb sense's hypernym (the more general action: eat -> consume, spend -> pay) and its
 derivations (spend -> spending, pay -> payment). A line `word\t=base` says an irregular form's
 base (verb.exc, noun.exc: `spent` -> `spend`). What toolcat reads of it:
-toolcat.search.thesaurus. The defaults build the shipped table (docs/ranking.md, "The user's
-words, read through WordNet", says what each choice measured):
+toolcat.search.thesaurus. The defaults build the shipped table (docs/ranking.md, "A word no
+tool states, read through WordNet", says what each choice measured):
 
     python train/wordnet_thesaurus.py --wordnet /usr/share/wordnet
 """
@@ -38,7 +38,7 @@ def _word(lemma: str) -> str | None:
     return word if word.isascii() and word.isalpha() and len(word) > 1 else None
 
 
-def read(root: Path, senses: int, relations: frozenset[str]
+def read(root: Path, senses: int, relations: frozenset[str], parts: frozenset[str]
          ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """word -> its synonyms (and related words of `relations`: hypernym, derivation), in
     WordNet's order; irregular form -> base."""
@@ -61,6 +61,8 @@ def read(root: Path, senses: int, relations: frozenset[str]
                 pointers[part, offset] = found
     related: dict[str, list[str]] = defaultdict(list)
     for part, name in PARTS.items():
+        if part not in parts:
+            continue
         with (root / f"index.{name}").open(encoding="latin-1") as lines:
             for line in lines:
                 if line.startswith("  "):
@@ -124,9 +126,12 @@ def main() -> None:
     parser.add_argument("--relations", nargs="*", default=["verb-hypernym", "derivation"],
                         choices=["hypernym", "verb-hypernym", "derivation"],
                         help="related words read besides the synonyms")
+    parser.add_argument("--parts", nargs="+", default=["v"], choices=list(PARTS),
+                        help="the parts of speech whose words are read: v (verbs), n (nouns)")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    related, bases = read(args.wordnet, args.senses, frozenset(args.relations))
+    related, bases = read(args.wordnet, args.senses, frozenset(args.relations),
+                          frozenset(args.parts))
     write(related, bases, licence(args.wordnet), args.out)
     print(f"{args.out}: {len(related)} words, {len(bases)} irregular forms, "
           f"{args.out.stat().st_size} bytes")

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 TABLE = Path(__file__).resolve().parent / "lists" / "wordnet-thesaurus.tsv.gz"
 # a synonym's share of the evidence the word the user typed would have earned: chosen on the
-# development halves (docs/ranking.md, "The user's trade words, read through WordNet")
+# development halves (docs/ranking.md, "A word no tool states, read through WordNet")
 DISCOUNT = 0.3
 # the least cosine between the word and its synonym, one embedding of each (the model's sense
 # of the word must agree with WordNet's: "consulting" is not "refer", "roll" not "list")
