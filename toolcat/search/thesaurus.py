@@ -4,15 +4,17 @@ A user says "how much have we spent" where the tool says spend, "who is eating t
 where it says consumers, "Acme paid invoice 1043" where it says receive_payment. A word of a
 request that no tool of the catalog states is read through WordNet 3.0
 (`lists/wordnet-thesaurus.tsv.gz`, built by train/wordnet_thesaurus.py): the words of the same
-sense among its first two senses as a verb or a noun (its synonyms, a verb sense's more general
-action, their derivations: spent -> spend, spending; eating -> consume; paid -> payment) that
+sense among its first two senses as a verb (its synonyms, the sense's more general action, their
+derivations: spent -> spend, spending; eating -> consume; paid -> payment) that
 the catalog does state and that the model puts at NEAR or more from it, one embedding of each
 word (WordNet lists every sense of a word; the model says which one the word is near: "roll"
-is no "list", "consulting" no "refer"). Each tool gets DISCOUNT of the BM25F evidence the best
-of a word's readings earns it (idf times saturation, as BM25F weighs a word), so a reading
-weighs less than the word would have. A word some tool states is read as typed, never through
-WordNet. Without the model (hybrid's lexical stage) nothing is read. `pick --explain` names
-each reading ("spent -> spend"), `--json` gives them as `details.wordnet`.
+is no "list", "consulting" no "refer"). A word's senses as a noun are not read: their words
+("hello" -> greeting, "friday" -> weekday) name what a request hands over or when, not what
+it asks for. Each tool gets DISCOUNT of the BM25F evidence the best of a word's readings earns
+it (idf times saturation, as BM25F weighs a word), so a reading weighs less than the word
+would have. A word some tool states is read as typed, never through WordNet. Without the
+model (hybrid's lexical stage) nothing is read. `pick --explain` names each reading
+("spent -> spend"), `--json` gives them as `details.wordnet`.
 """
 
 from __future__ import annotations
