@@ -38,6 +38,7 @@ from toolcat.search.hybrid import LAMBDA, midpoint_of, squash, why
 from toolcat.search.semantic import blend, tool_texts
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import Repeated, identifier_names, repeated_sentences
+from toolcat.search.thesaurus import Thesaurus
 
 CANDIDATES = 50
 
@@ -78,6 +79,7 @@ class CascadeScorer:
         self.lexical = lexical
         self.actions = Actions(self.tools)
         self.focus = Focus(self.tools)
+        self.thesaurus = Thesaurus(lexical)
         self.embedder = load_embedder(model, device)
         self.cache = cache
         self.progress = progress
@@ -95,8 +97,8 @@ class CascadeScorer:
                     ) -> tuple[np.ndarray, np.ndarray]:
         """The first pass: the best `candidates` tools with any lexical evidence (and every
         tool with `extra` evidence), and the evidence of all that hybrid adds to the cosine:
-        BM25F's, action agreement's (toolcat.search.actions) and the focus's
-        (toolcat.search.focus)."""
+        BM25F's, action agreement's (toolcat.search.actions), the focus's
+        (toolcat.search.focus) and WordNet's readings' (toolcat.search.thesaurus)."""
         evidence, _ = self.lexical.evidence(query)
         found = np.flatnonzero(evidence > 0)
         if len(found) > self.candidates:
@@ -106,7 +108,8 @@ class CascadeScorer:
         if len(used):
             found = np.union1d(found, used)
         return found, (evidence + self.actions.evidence(query)
-                       + self.focus.evidence(read(query)))
+                       + self.focus.evidence(read(query))
+                       + self.thesaurus.evidence(query, self.embedder))
 
     def _tool_vectors(self, indices: np.ndarray) -> np.ndarray:
         if self.vectors is not None:  # the catalog was indexed: nothing to encode but the query
@@ -249,6 +252,14 @@ class CascadeScorer:
             reason = (f"{reason}; its name acts on what the request names only as where or "
                       f"about what ({aside:.1f})")
             details = {**details, "aside_evidence": aside}
+        read_through = self.thesaurus.read_as(part, index, self.embedder)
+        if read_through:
+            earned = float(self.thesaurus.evidence(part, self.embedder)[index])
+            said = ", ".join(f"{word} -> {other}" for word, other in read_through)
+            reason = (f"{reason}; a word no tool states, read through WordNet: {said} "
+                      f"({earned:+.1f})")
+            details = {**details, "wordnet": [list(pair) for pair in read_through],
+                       "wordnet_evidence": round(earned, 6)}
         if source >= 0:
             lift = split.lift[source]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")

@@ -81,6 +81,7 @@ from toolcat.search.stated import Stated
 from toolcat.search.statements import Statements, without_statements
 from toolcat.search.states import States
 from toolcat.search.text import plurals_said, split_name, stems
+from toolcat.search.thesaurus import Thesaurus
 from toolcat.search.topic import TOPIC_WORDS, view, with_view
 from toolcat.search.values import Values
 from toolcat.search.verbs import CatalogVerbs
@@ -163,6 +164,7 @@ class HybridScorer:
         self.statements = Statements(self.tools)
         self.values = Values(self.tools)
         self.formats = Formats(self.tools, lexical)
+        self.thesaurus = Thesaurus(lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
@@ -271,6 +273,8 @@ class HybridScorer:
                              + self.number.evidence(q) + self.states.evidence(q)
                              + self.statements.evidence(q) + self.values.evidence(q)
                              + self.formats.evidence(q)
+                             + self.thesaurus.evidence(
+                                 q, None if semantic is None else semantic.embedder)
                              + self.centres.look(self.servers.alone(q))
                              + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
@@ -538,6 +542,15 @@ class HybridScorer:
             reason = (f"{reason}; {making!r} read as the verb that makes what the request "
                       f"names, not as a word of it{embedded}")
             details = {**details, "verb_not_a_word": making}
+        embedder = None if semantic is None else semantic.embedder
+        read_through = self.thesaurus.read_as(part, index, embedder)
+        if read_through:
+            earned = float(self.thesaurus.evidence(part, embedder)[index])
+            said = ", ".join(f"{word} -> {other}" for word, other in read_through)
+            reason = (f"{reason}; a word no tool states, read through WordNet: {said} "
+                      f"({earned:+.1f})")
+            details = {**details, "wordnet": [list(pair) for pair in read_through],
+                       "wordnet_evidence": round(earned, 6)}
         if part != query:
             lift = found.lift[found.source[index]]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
