@@ -82,22 +82,35 @@ def test_a_product_is_read_only_where_a_request_puts_a_service():
     assert named("how many followers does instagram report") == []
     assert named("google analytics says traffic fell") == []
     assert named("tick off 'restart the nginx container'") == []
+    # a name in capitals no list has, right before what a service holds; not a quarter
+    assert named("where is my DHL parcel 00340434161094042557?") == ["dhl"]
+    assert named("restart the EC2 instance i-0abc1234def567890") == ["ec2"]
+    assert named("DHL says the parcel is late") == []
+    assert named("list my Q3 orders") == []
 
 
 def test_a_catalog_that_mentions_the_product_keeps_the_request():
-    """fresh14 has no nginx and no Google Analytics; fresh6's catalog mentions Google
-    Analytics, and fresh4's google-workspace server Google Docs."""
+    """fresh14 has no nginx, no Google Analytics and no DHL; fresh6's catalog mentions
+    Google Analytics, and fresh4's google-workspace server Google Docs."""
     fresh14 = CatalogMentions(load_catalog(REAL / "fresh14-catalog.json").tools)
     assert missing_services("restart the nginx container on prod-web-2", fresh14,
                             without_quotes) == ["nginx"]
     assert missing_services("what was our bounce rate in google analytics this week",
                             fresh14, without_quotes) == ["google analytics"]
+    assert missing_services("where is my DHL parcel JD014600003828", fresh14,
+                            without_quotes) == ["dhl"]
     fresh6 = CatalogMentions(load_catalog(REAL / "fresh6-catalog.json").tools)
     assert missing_services("what was our bounce rate in google analytics this week",
                             fresh6, without_quotes) == []
     fresh4 = CatalogMentions(load_catalog(REAL / "fresh4-catalog.json").tools)
     assert missing_services("turn ~/notes/retro-nov.md into a google doc", fresh4,
                             without_quotes) == []
+    # fresh4's AWS tools say EC2 (its digit kept); fresh9's servers never do
+    assert missing_services("restart the EC2 instance i-0abc1234def567890", fresh4,
+                            without_quotes) == []
+    fresh9 = CatalogMentions(load_catalog(REAL / "fresh9-catalog.json").tools)
+    assert missing_services("restart the EC2 instance i-0abc1234def567890", fresh9,
+                            without_quotes) == ["ec2"]
 
 
 @pytest.mark.semantic

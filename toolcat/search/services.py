@@ -25,6 +25,9 @@ the list's words are as often places, coins and topics a request asks about ("hu
 Beijing", "fees on Ethereum", "data on DeFi protocols", metatool's). Two words, there or after
 "on", "in", "to", "with", "via", "at", ... and at most one determiner ("in google analytics",
 "to my google calendar"): a vendor's product, as the system the request asks to act on.
+A name no list has is read by its form alone in the first slot: written in capitals, with one
+digit at most at its end, right before what a service holds ("where is my DHL parcel",
+"restart the EC2 instance"); the catalog mentions it when its text, digits kept, has it.
 
 Such a request is turned away when it is short (abstain.SHORT_WORDS words or fewer) and its
 best tool's hybrid evidence is under SERVICE_FLOOR: long requests and strong fits name
@@ -56,6 +59,9 @@ DETERMINERS = frozenset("my our the your a an this their".split())
 HELD = frozenset("""account accounts parcel package order orders store shop channel page
 story playlist meeting call instance container pod cluster campaign wallet app api profile
 workspace""".split())
+# a name written in capitals, one digit at most at its end ("DHL", "EC2"): read as a service's
+# only right before what a service holds ("my DHL parcel", "the EC2 instance")
+_CAPITALS = re.compile(r"[A-Z]{2,5}[0-9]?")
 SERVICE_FLOOR = 8.5  # nats of hybrid evidence under which a short request naming a missing
 # service is turned away: a strong fit keeps it ("forward local port 8080 to the grafana
 # service" over Kubernetes tools, 17.6; "on our Astro deployment, which pipelines exist", 8.9)
@@ -66,6 +72,7 @@ EVERYDAY = 4.0  # Zipf frequency from which a catalog's word is an everyday word
 # a service's name ("finance" is not "binance", nor "linked" "linkedin"; the list's own rule)
 _LETTERS = re.compile(r"[A-Za-z]+")
 _NOT_LETTERS = re.compile(r"[^a-z]+")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 # what a description names in passing: a URL ("https://github.com/vercel-labs/...": where the
 # docs are, not what the tool acts on), and an example, from "e.g.", "ex:", "for example",
 # "such as" or "like" to the end of its parenthesis or sentence ("GitHub owner (e.g.
@@ -109,13 +116,18 @@ def _key(words: Sequence[str]) -> str:
 
 
 def named_services(request: str, quoted: Callable[[str], str]) -> list[str]:
-    """The listed services `request` names, and the listed products it names where its form
-    puts a service (`in_slot`), in order, each once (`quoted`: the request without what it
-    quotes)."""
+    """The listed services `request` names, the listed products it names where its form
+    puts a service (`in_slot`), and the names it writes in capitals right before what a
+    service holds ("my DHL parcel", "the EC2 instance"), in order, each once (`quoted`: the
+    request without what it quotes)."""
     listed = software_services()
     found: dict[str, None] = {}
     words: list[str | None] = []  # the request's words, None for a value it hands over
-    for piece in quoted(request).split()[:MOST]:
+    pieces = quoted(request).split()[:MOST]
+    for at, piece in enumerate(pieces):
+        if _CAPITALS.fullmatch(piece) and at + 1 < len(pieces) \
+                and _NOT_LETTERS.sub("", pieces[at + 1].lower()) in HELD:
+            found[piece.lower()] = None  # "my DHL parcel": a name, though it has a digit
         if piece[:1] in "#@" or any(c.isdigit() for c in piece) \
                 or without_values(piece) != piece:
             words.append(None)
@@ -158,6 +170,7 @@ class CatalogMentions:
     def __init__(self, tools: Sequence[Tool]) -> None:
         self._tools = tools
         self._text: str | None = None
+        self._digits = ""  # the text with its digits kept, for a name that has one ("ec2")
         self._words: list[str] = []
         self._known: dict[str, bool] = {}
 
@@ -167,6 +180,9 @@ class CatalogMentions:
             if self._text is None:
                 self._read()
             assert self._text is not None
+            if any(c.isdigit() for c in service):
+                self._known[service] = service in self._digits
+                return self._known[service]
             # a product of two words: "google analytics" or "google-analytics"
             self._known[service] = any(
                 form in self._text or self._close(form)
@@ -175,6 +191,7 @@ class CatalogMentions:
 
     def _read(self) -> None:
         parts: list[str] = []
+        digits: list[str] = []
         words: set[str] = set()
         for tool in self._tools:
             said = " ".join((tool.description or "",
@@ -183,8 +200,10 @@ class CatalogMentions:
             # each piece's letters ("PagerDuty", "pager_duty", "mcp-server-pagerduty"), the
             # pieces apart: "linked in" does not write "linkedin"
             parts.append(" ".join(_NOT_LETTERS.sub("", piece) for piece in lower.split()))
+            digits.append(" ".join(_NOT_ALNUM.sub("", piece) for piece in lower.split()))
             words.update(w for w in _NOT_LETTERS.split(lower) if len(w) >= SHORTEST_CLOSE)
         self._text = "\n".join(parts)
+        self._digits = "\n".join(digits)
         self._words = sorted(words)
 
     def _close(self, service: str) -> bool:
