@@ -35,6 +35,24 @@ The rule, stated so that nobody picks a name by hand:
 4. Everyday words are dropped: a word as common in general English as EVERYDAY or more on
    wordfreq's Zipf scale ("weather" 4.9, "calendar" 4.3, "notion" 4.2, "time" 6.3) is not a
    service a request names by chance.
+
+With `--products` it also writes lists/software-products.txt: names of products that
+toolcat.search.services reads only where a request's form puts a service (`my Instagram
+story`, `the nginx container`, `in google analytics`), so one source is enough for them:
+
+5. A product is a piece of the names of MCP packages (rule 1's packages, each piece without
+   the FILLER words, letters only, SHORTEST letters or more), or two pieces side by side
+   ("mcp-server-google-analytics" -> "google", "analytics" and "google analytics"), that at
+   least PRODUCT_PACKAGES packages' names have: "zoom-meetings-mcp" and "osomai-zoom-mcp"
+   both name zoom; an author's name, in one or two packages, is not one.
+6. One piece is a product's name when the summaries of all packages write it with a capital
+   (not all in capitals, not as a sentence's first word) more often than not and it is
+   rarer in general English than EVERYDAY_PRODUCT ("Instagram" 4.3, "YouTube" 4.7, not
+   "memory" 5.0), or when it is rare whichever way it is written (under RARE_PRODUCT:
+   "nginx" 2.2, written in lower case by its users). Two pieces are one when the first is
+   written with a capital more often than not ("Google", "Bing": "google analytics", "bing
+   webmaster"; not "web search"). The services of rules 1 to 4 are left out: they are read
+   anywhere in a request.
 """
 
 from __future__ import annotations
@@ -44,6 +62,7 @@ import csv
 import re
 import sys
 from collections import Counter, defaultdict
+from itertools import pairwise
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,6 +74,10 @@ app pro plus toolkit kit core simple basic demo test my community""".split())
 SHORTEST = 3  # letters of the shortest service name read
 PACKAGES = 2  # packages that must name a word for it to be a service
 EVERYDAY = 4.0  # Zipf frequency from which a word is an everyday word
+PRODUCT_PACKAGES = 3  # MCP packages whose names must have a product's name (rule 5)
+EVERYDAY_PRODUCT = 5.0  # Zipf frequency under which a capitalised piece is a product (rule 6)
+RARE_PRODUCT = 3.0  # Zipf frequency under which any piece is one (rule 6)
+PRODUCTS = REPO / "toolcat" / "search" / "lists" / "software-products.txt"
 API_PACKAGES = 6  # packages whose summaries must write a word before "API" or "SDK" for that
 # to count as a source (5 admits "ethereum", a coin, which 27 of metatool's requests name)
 _BEFORE_API = re.compile(r"\b([A-Z][A-Za-z]*[a-z][A-Za-z]*) (?:API|SDK|Api)\b")
@@ -143,6 +166,60 @@ def services(packages: list[tuple[str, str]], apis: set[str] | None = None) -> l
                   and zipf_frequency(w, "en") < EVERYDAY)
 
 
+def _pieces(name: str) -> list[str | None] | None:
+    """The pieces of the MCP package `name` (rule 1), each None where it is a FILLER word,
+    not letters only or shorter than SHORTEST; None when `name` is no MCP package's."""
+    bare = name[1:].split("/", 1)[1] if name.startswith("@") and "/" in name else name
+    pieces = [p for p in _PIECES.split(bare.lower()) if p]
+    if not any(p.startswith("mcp") or p.endswith("mcp") for p in pieces):
+        return None
+    left: list[str | None] = []
+    for piece in pieces:
+        if piece.endswith("mcp") and len(piece) > 3:
+            piece = piece[:-3]
+        elif piece.startswith("mcp") and len(piece) > 3:
+            piece = piece[3:]
+        left.append(None if piece in FILLER or not piece.isalpha() or not piece.isascii()
+                    or len(piece) < SHORTEST else piece)
+    return left
+
+
+def products(packages: list[tuple[str, str]], listed: set[str]) -> list[str]:
+    """The products named by the MCP packages of `packages` (rules 5 and 6), one or two
+    words, sorted, without the services `listed` (rules 1 to 4)."""
+    from wordfreq import zipf_frequency
+
+    ones: dict[str, set[str]] = defaultdict(set)
+    twos: dict[str, set[str]] = defaultdict(set)
+    for name, _ in packages:
+        left = _pieces(name)
+        if left is None:
+            continue
+        for piece in left:
+            if piece is not None:
+                ones[piece].add(name.lower())
+        for first, second in pairwise(left):
+            if first is not None and second is not None:
+                twos[f"{first} {second}"].add(name.lower())
+    one = {w for w, names in ones.items() if len(names) >= PRODUCT_PACKAGES}
+    two = {w for w, names in twos.items() if len(names) >= PRODUCT_PACKAGES}
+    asked = one | {w.split()[0] for w in two}
+    written: dict[str, Counter[bool]] = defaultdict(Counter)
+    for _, summary in packages:
+        for sentence in _SENTENCES.split(summary):
+            for word in _WORDS.findall(sentence)[1:]:
+                if (lower := word.lower()) in asked:
+                    written[lower][word[:1].isupper() and not word.isupper()] += 1
+
+    def capital(word: str) -> bool:
+        return written[word][True] > written[word][False]
+
+    found = {w for w in one if (capital(w) and zipf_frequency(w, "en") < EVERYDAY_PRODUCT)
+             or zipf_frequency(w, "en") < RARE_PRODUCT}
+    found |= {w for w in two if capital(w.split()[0])}
+    return sorted(found - listed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--npm", type=Path, required=True, help="the npm registry's packages")
@@ -153,9 +230,12 @@ def main() -> None:
     parser.add_argument("--public-apis-commit", required=True,
                         help="the commit of public-apis/public-apis it was read at")
     parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(REPO)}")
+    parser.add_argument("--products", action="store_true",
+                        help=f"with --write, write {PRODUCTS.relative_to(REPO)} too (rules 5, 6)")
     args = parser.parse_args()
     apis = public_apis(args.public_apis.read_text(encoding="utf-8"))
-    found = services([*read(args.npm), *read(args.pypi)], apis)
+    packages = [*read(args.npm), *read(args.pypi)]
+    found = services(packages, apis)
     head = [
         "# Software services: names of services that MCP server packages reach or whose",
         "# API is public, one a line. Built by train/software_services.py from the names",
@@ -170,6 +250,20 @@ def main() -> None:
         OUT.parent.mkdir(exist_ok=True)
         OUT.write_text(text, encoding="utf-8")
     print(f"{len(found)} services", file=sys.stderr)
+    if args.products:
+        named = products(packages, set(found))
+        lines = [
+            "# Software products: names of products that MCP server packages reach, one or",
+            "# two words a line, read only where a request's form puts a service. Built by",
+            "# train/software_services.py --products from the names and summaries of the npm",
+            f"# registry's and PyPI's packages as listed on {args.date}, by rules 5 and 6",
+            "# of that script's docstring; the services of software-services.txt are left",
+            "# out. Package names are facts published by their authors; this list is",
+            "# distributed with toolcat under toolcat's licence.",
+        ]
+        if args.write:
+            PRODUCTS.write_text("\n".join([*lines, *named]) + "\n", encoding="utf-8")
+        print(f"{len(named)} products", file=sys.stderr)
     if not args.write:
         sys.stdout.write(text)
 
