@@ -94,11 +94,11 @@ class CpuProfile:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
-            if key != _KEY:
+            if key != _KEY or not isinstance(value, dict):
                 continue
-            self.tests[report.nodeid][report.when] = value["cpu"]
+            self.tests[report.nodeid][report.when] = float(value["cpu"])
             for name, spent in value["fixtures"].items():
-                self.fixtures[name].append(spent)
+                self.fixtures[name].append(float(spent))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         write = terminalreporter.write_line
