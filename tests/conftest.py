@@ -97,6 +97,25 @@ def servers_of(catalog: Path, servers: Iterable[str], folder: Path) -> Path:
     return part
 
 
+# The part of a real-server half its ranking tests are about: the servers they name, beside
+# the neighbours that competed with them (one part a half, so that the session's cache encodes
+# its tools once for all those tests; a whole half is 50 to 100 s of CPU to encode).
+REAL_SERVERS = REPO / "benchmarks" / "data" / "real-servers"
+REAL_PARTS = {
+    # Postman's monitors and its Stripe API, Freshdesk's tickets; Backlog's issues beside them
+    "fresh5": ("postman", "freshdesk", "backlog", "codacy", "caldav", "searxng", "pdf-reader"),
+    # Splunk's searches and users, Mattermost's accounts; Zammad's users and tickets, a code
+    # runner and the small servers beside them (no Slack, no Datadog in any of its servers)
+    "fresh11": ("splunk", "mattermost", "zammad", "valkey", "permisapi", "ios-simulator",
+                "code-runner", "fetcher", "serper"),
+}
+
+
+def real_part(half: str, folder: Path) -> Path:
+    """REAL_PARTS' servers of the real-server half `half`, as a catalog file in `folder`."""
+    return servers_of(REAL_SERVERS / f"{half}-catalog.json", REAL_PARTS[half], folder)
+
+
 @pytest.fixture
 def run() -> Callable[..., Result]:
     """Invoke the real CLI; exceptions that are not ToolcatErrors propagate to the test."""

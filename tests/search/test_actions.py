@@ -148,16 +148,14 @@ def test_a_verb_with_another_particle_keeps_its_own_action() -> None:
 
 @pytest.mark.semantic
 @pytest.mark.usefixtures("shared_cache")  # the catalog is encoded once a session
-def test_setting_up_an_account_ranks_the_create_tool_first_and_says_why() -> None:
-    # fresh11's catalog (Splunk among 752 tools): "set" alone read as update put update_user
-    # first for "set up a splunk login"
-    from pathlib import Path
-
+def test_setting_up_an_account_ranks_the_create_tool_first_and_says_why(tmp_path) -> None:
+    # fresh11's servers (Splunk's users beside Zammad's and Mattermost's): "set" alone read
+    # as update put update_user first for "set up a splunk login"
+    from tests.conftest import real_part
     from toolcat.catalog.load import load_catalog
     from toolcat.search import build_scorer, rank
 
-    data = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
-    catalog = list(load_catalog(data / "fresh11-catalog.json").tools)
+    catalog = list(load_catalog(real_part("fresh11", tmp_path)).tools)
     found = rank(build_scorer("hybrid", catalog),
                  "set up a splunk account for the contractor, role power", limit=2)
     assert found[0].tool.name == "create_user"

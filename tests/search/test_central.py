@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import servers_of
+from tests.conftest import real_part, servers_of
 from toolcat.model import Tool
 from toolcat.search.central import Centres
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
 
 
-def _top3(run, query: str, half: str) -> list[dict]:
-    """The first three tools `toolcat search` gives for `query` on a real-server half."""
-    result = run("search", query, "-c", str(DATA / f"{half}-catalog.json"),
+def _top3(run, query: str, catalog: Path) -> list[dict]:
+    """The first three tools `toolcat search` gives for `query` on a real-server catalog."""
+    result = run("search", query, "-c", str(catalog),
                  "--scorer", "hybrid", "--limit", "3", "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["tools"]
@@ -57,7 +57,7 @@ def test_a_server_named_in_one_word_is_found_written_as_its_product_is(run, tmp_
 @pytest.mark.skipif(not (DATA / "fresh-catalog.json").exists(),
                     reason="the real-server set is absent")
 def test_a_bare_server_name_puts_its_plain_story_tools_first(run):
-    found = _top3(run, "shortcut", "fresh")
+    found = _top3(run, "shortcut", DATA / "fresh-catalog.json")
     assert found[0]["name"] in {"stories-get-by-id", "stories-create", "stories-search"}
     assert all("names only its server" in t["reason"] for t in found)
     mixed = run("search", "shortcut stories about login", "-c",
@@ -81,9 +81,10 @@ def test_a_bare_server_name_asks_to_look_where_the_server_names_tools_by_action(
 @pytest.mark.usefixtures("shared_cache")
 @pytest.mark.skipif(not (DATA / "fresh5-catalog.json").exists(),
                     reason="the real-server set is absent")
-def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators(run):
+def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators(run,
+                                                                                tmp_path):
     # most of Freshdesk's tools create or update; their mean is nearest create_ticket_field
-    found = _top3(run, "freshdesk", "fresh5")
+    found = _top3(run, "freshdesk", real_part("fresh5", tmp_path))
     assert found[0]["name"] in {"get_tickets", "search_tickets", "get_ticket", "list_contacts"}
     assert "reads, lists or searches" in found[0]["reason"]
     assert not any(t["name"].startswith(("create_", "update_")) for t in found)
@@ -96,7 +97,7 @@ def test_a_bare_server_name_puts_a_tool_that_looks_first_on_a_server_of_creators
 def test_a_bare_server_name_is_no_word_evidence_for_the_tools_that_repeat_it(run):
     # monday's get_monday_* tools say "monday" in their names and texts; the name alone asks
     # for the server's main tools, not for those
-    found = _top3(run, "monday", "fresh2")
+    found = _top3(run, "monday", DATA / "fresh2-catalog.json")
     assert all(t["server"] == "monday" for t in found)
     assert not any("monday" in t["name"] for t in found)
     assert all("lexical 0.0 (BM25F: no term matched)" in t["reason"] for t in found)

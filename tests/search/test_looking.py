@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import real_part
 from toolcat.model import Tool
 from toolcat.search.looking import Looks, unordered
 
@@ -51,8 +52,8 @@ def test_the_tools_that_act_lose_a_nat_and_the_others_keep_theirs() -> None:
 @pytest.mark.usefixtures("shared_cache")
 @pytest.mark.skipif(not (DATA / "fresh5-catalog.json").exists(),
                     reason="the real-server set is absent")
-def test_a_question_about_a_run_picks_the_tool_that_reads_it_and_says_why(run):
-    catalog = str(DATA / "fresh5-catalog.json")
+def test_a_question_about_a_run_picks_the_tool_that_reads_it_and_says_why(run, tmp_path):
+    catalog = str(real_part("fresh5", tmp_path))  # Postman's monitors among its neighbours
     result = run("pick", "did the nightly uptime monitor pass last night", "-c", catalog,
                  "-k", "3", "--allow-unsafe", "--json", "--explain")
     assert result.exit_code == 0, result.output

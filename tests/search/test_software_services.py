@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, real_part, servers_of
 from toolcat.catalog.load import load_catalog
 from toolcat.search.abstain import without_quotes
 from toolcat.search.services import (
@@ -112,14 +112,19 @@ def test_a_catalog_mentions_a_service_in_any_spelling():
 
 @pytest.mark.semantic
 def test_a_real_catalog_turns_away_a_service_it_lacks_and_keeps_one_it_has(run,
-                                                                           shared_cache):
+                                                                           shared_cache,
+                                                                           tmp_path):
     """fresh11's servers have no Datadog and no Slack: pick shows no tool for requests that
     name them, and says which service no tool mentions; requests naming its own services
-    (Splunk, Mattermost) keep their tools."""
+    (Splunk, Mattermost) keep their tools. The picks run on the servers around Splunk and
+    Mattermost (the model encodes 212 tools, not 752)."""
     from toolcat.search import build_scorer, default_scorer
     from toolcat.search.pick import pick
 
-    catalog = REAL / "fresh11-catalog.json"
+    whole = CatalogMentions(load_catalog(REAL / "fresh11-catalog.json").tools)
+    assert not whole.mentions("datadog") and not whole.mentions("slack")
+    assert whole.mentions("splunk") and whole.mentions("mattermost")
+    catalog = real_part("fresh11", tmp_path)
     datadog = "show the datadog p99 latency for the api service"
     away = json.loads(run("pick", "-c", str(catalog), datadog, "--allow-unsafe",
                           "--json").stdout)
@@ -143,7 +148,8 @@ def test_a_real_catalog_turns_away_a_service_it_lacks_and_keeps_one_it_has(run,
 
 @pytest.mark.semantic
 def test_services_only_a_second_source_names_are_turned_away_where_missing(run,
-                                                                          shared_cache):
+                                                                          shared_cache,
+                                                                          tmp_path):
     """fresh13's servers (Mailchimp, Search Console, M-PESA) have no Stripe and no
     SendGrid, names one MCP package's name and none leave: pick shows no tool and says
     which service no tool mentions. fresh5's catalog mentions the Stripe API: a request
@@ -160,7 +166,7 @@ def test_services_only_a_second_source_names_are_turned_away_where_missing(run,
     kept = json.loads(run("pick", "-c", str(fresh13), "show the subscribers of the "
                           "mailchimp audience", "--allow-unsafe", "--json").stdout)
     assert kept["picks"], kept["message"]
-    fresh5 = json.loads(run("pick", "-c", str(REAL / "fresh5-catalog.json"),
+    fresh5 = json.loads(run("pick", "-c", str(real_part("fresh5", tmp_path)),  # Postman's
                             "find the public Stripe API in our catalog", "--allow-unsafe",
                             "--json").stdout)
     assert fresh5["picks"], fresh5["message"]  # which tool ranks first is the ranking's matter
@@ -186,10 +192,15 @@ def test_a_service_named_only_in_passing_is_not_one_the_catalog_has():
 
 
 @pytest.mark.semantic
-def test_pick_turns_away_a_service_the_catalog_names_only_in_passing(run, shared_cache):
+def test_pick_turns_away_a_service_the_catalog_names_only_in_passing(run, shared_cache,
+                                                                      tmp_path):
     """fresh14 has no LinkedIn server (its "linked" is an everyday word, no spelling of
-    it): the request gets no tool and the service as the reason."""
-    away = json.loads(run("pick", "-c", str(REAL / "fresh14-catalog.json"),
+    it): the request gets no tool and the service as the reason. The pick runs on the three
+    servers whose tools say "linked" (the model encodes 227 tools, not 712)."""
+    linked = servers_of(REAL / "fresh14-catalog.json", ("pipedrive", "dataverse", "serpstat"),
+                        tmp_path)
+    assert "linked to a dataverse record" in linked.read_text(encoding="utf-8").lower()
+    away = json.loads(run("pick", "-c", str(linked),
                           "post this announcement on our linkedin company page",
                           "--allow-unsafe", "--json").stdout)
     assert away["picks"] == [], away["picks"]

@@ -6,10 +6,11 @@ that run code and those that read crashes."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, real_part
 from toolcat.search.statements import languages, without_statements
 
 REAL = REPO / "benchmarks" / "data" / "real-servers"
@@ -79,7 +80,7 @@ def test_pasted_code_and_traces_leave_the_words_about_them():
                               ) == "- since when?"
 
 
-def _first(run, catalog: str, request: str) -> dict:
+def _first(run, catalog: str | Path, request: str) -> dict:
     result = run("pick", "-c", str(REAL / catalog), request, "--explain", "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)["picks"][0]
@@ -106,8 +107,8 @@ def test_a_pasted_stack_trace_picks_the_tools_that_read_crashes(run, shared_cach
 
 
 @pytest.mark.semantic
-def test_a_pasted_spl_search_picks_splunks_search(run, shared_cache):
-    first = _first(run, "fresh11-catalog.json",
+def test_a_pasted_spl_search_picks_splunks_search(run, shared_cache, tmp_path):
+    first = _first(run, real_part("fresh11", tmp_path),
                    "sourcetype=access_combined status=404 | top limit=20 uri_path")
     assert first["name"] in {"search_splunk", "search_async", "search_realtime",
                              "export_search_results"}
