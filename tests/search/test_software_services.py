@@ -205,3 +205,13 @@ def test_pick_turns_away_a_service_the_catalog_names_only_in_passing(run, shared
                           "--allow-unsafe", "--json").stdout)
     assert away["picks"] == [], away["picks"]
     assert "no tool here mentions linkedin" in away["message"], away["message"]
+
+
+def test_an_everyday_word_inflected_is_no_spelling_of_a_service():
+    # fresh5's whole catalog "mentioned" Stripe by a download URL "stripped" of its query
+    from toolcat.model import Tool
+
+    said = Tool(name="get_download_url", description="The link, stripped of its query string.")
+    assert not CatalogMentions([said]).mentions("stripe")
+    typo = Tool(name="charge", description="Charge a card through Strippe.")  # a misspelling
+    assert CatalogMentions([typo]).mentions("stripe")

@@ -209,10 +209,13 @@ class CatalogMentions:
     def _close(self, service: str) -> bool:
         from rapidfuzz import fuzz, process
 
+        from toolcat.search.text import stem
         from toolcat.search.unmentioned import zipf
 
-        return any(zipf(word, "en") < EVERYDAY for word, _, _ in process.extract(
-            service, self._words, scorer=fuzz.ratio, score_cutoff=CLOSE, limit=None))
+        # an everyday word inflected is no spelling either: "stripped" (strip) is not "stripe"
+        return any(zipf(word, "en") < EVERYDAY and zipf(stem(word), "en") < EVERYDAY
+                   for word, _, _ in process.extract(service, self._words, scorer=fuzz.ratio,
+                                                     score_cutoff=CLOSE, limit=None))
 
 
 def missing_services(request: str, mentions: CatalogMentions,
