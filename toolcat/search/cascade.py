@@ -252,14 +252,9 @@ class CascadeScorer:
             reason = (f"{reason}; its name acts on what the request names only as where or "
                       f"about what ({aside:.1f})")
             details = {**details, "aside_evidence": aside}
-        read_through = self.thesaurus.read_as(part, index, self.embedder)
-        if read_through:
-            earned = float(self.thesaurus.evidence(part, self.embedder)[index])
-            said = ", ".join(f"{word} -> {other}" for word, other in read_through)
-            reason = (f"{reason}; a word no tool states, read through WordNet: {said} "
-                      f"({earned:+.1f})")
-            details = {**details, "wordnet": [list(pair) for pair in read_through],
-                       "wordnet_evidence": round(earned, 6)}
+        wordnet = self.thesaurus.explained(part, index, self.embedder)
+        if wordnet is not None:
+            reason, details = f"{reason}; {wordnet[0]}", {**details, **wordnet[1]}
         if source >= 0:
             lift = split.lift[source]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")

@@ -542,15 +542,10 @@ class HybridScorer:
             reason = (f"{reason}; {making!r} read as the verb that makes what the request "
                       f"names, not as a word of it{embedded}")
             details = {**details, "verb_not_a_word": making}
-        embedder = None if semantic is None else semantic.embedder
-        read_through = self.thesaurus.read_as(part, index, embedder)
-        if read_through:
-            earned = float(self.thesaurus.evidence(part, embedder)[index])
-            said = ", ".join(f"{word} -> {other}" for word, other in read_through)
-            reason = (f"{reason}; a word no tool states, read through WordNet: {said} "
-                      f"({earned:+.1f})")
-            details = {**details, "wordnet": [list(pair) for pair in read_through],
-                       "wordnet_evidence": round(earned, 6)}
+        wordnet = self.thesaurus.explained(part, index,
+                                           None if semantic is None else semantic.embedder)
+        if wordnet is not None:
+            reason, details = f"{reason}; {wordnet[0]}", {**details, **wordnet[1]}
         if part != query:
             lift = found.lift[found.source[index]]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")

@@ -155,3 +155,16 @@ class Thesaurus:
         return [(word, next(other for other, t in targets if t in has))
                 for word, targets in self.expansions(request, embedder)
                 if any(t in has for _, t in targets)]
+
+    def explained(self, request: str, tool: int, embedder: Embedder | None
+                  ) -> tuple[str, dict[str, object]] | None:
+        """What `--explain` says of the words read through WordNet for `tool`, and their
+        `--json` details; None when none earned it evidence."""
+        read_through = self.read_as(request, tool, embedder)
+        if not read_through:
+            return None
+        earned = float(self.evidence(request, embedder)[tool])
+        said = ", ".join(f"{word} -> {other}" for word, other in read_through)
+        return (f"a word no tool states, read through WordNet: {said} ({earned:+.1f})",
+                {"wordnet": [list(pair) for pair in read_through],
+                 "wordnet_evidence": round(earned, 6)})
