@@ -215,3 +215,8 @@ def test_an_everyday_word_inflected_is_no_spelling_of_a_service():
     assert not CatalogMentions([said]).mentions("stripe")
     typo = Tool(name="charge", description="Charge a card through Strippe.")  # a misspelling
     assert CatalogMentions([typo]).mentions("stripe")
+
+
+def test_a_service_inside_an_identifier_is_a_value_not_the_service_asked_for():
+    assert named_services("set STRIPE_KEY on the billing app", without_quotes) == []
+    assert named_services("refund the last stripe charge", without_quotes) == ["stripe"]

@@ -129,9 +129,9 @@ def named_services(request: str, quoted: Callable[[str], str]) -> list[str]:
                 and _NOT_LETTERS.sub("", pieces[at + 1].lower()) in HELD:
             found[piece.lower()] = None  # "my DHL parcel": a name, though it has a digit
         if piece[:1] in "#@" or any(c.isdigit() for c in piece) \
-                or without_values(piece) != piece:
+                or "_" in piece.strip("_") or without_values(piece) != piece:
             words.append(None)
-            continue  # a channel, a handle, an identifier, a URL, a path: a value
+            continue  # a channel, a handle, an identifier (STRIPE_KEY), a URL, a path: a value
         letters = _LETTERS.findall(piece)
         for word in letters:
             lower = word.lower()
