@@ -77,7 +77,7 @@ def tells_regardless(sentence: str) -> bool:
     if not cut and not bad:
         return False
     for told in _TOLD.finditer(sentence):
-        clause = sentence[:told.start()]
+        clause = sentence[max(0, told.start() - _CLAUSE_REACH):told.start()]
         start = _CLAUSE_START.match(clause)
         if _NEGATED.search(clause[start.end():] if start else clause):
             continue
@@ -88,6 +88,9 @@ def tells_regardless(sentence: str) -> bool:
 
 
 _CLAIM_REACH = 40  # how far past its start a claim may repeat the value of its condition
+# how far before a telling verb its clause's negation is looked for: bounded, so that a text of
+# many tellings is read in linear time
+_CLAUSE_REACH = 200
 
 
 # for the detector's gate (RE2: no look-arounds): a telling verb and what cuts a claim loose
