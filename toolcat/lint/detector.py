@@ -1013,6 +1013,11 @@ def evidence(cues: tuple[str, ...]) -> frozenset[str]:
     return frozenset(EVIDENCE[cue] for cue in cues if cue in EVIDENCE)
 
 
+def lettered(text: str) -> list[str]:
+    """The white-space separated words of `text` that hold a letter (not "-", "|", "42")."""
+    return [word for word in text.split() if any(c.isalpha() for c in word)]
+
+
 def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float,
                     handled: bool = False) -> bool:
     """Whether `sentence`, found where a tool keeps data or a name (an `enum`, `default`,
@@ -1026,7 +1031,7 @@ def ordered_in_data(sentence: str, cues: tuple[str, ...], probability: float,
     describes attacks."""
     if DESCRIBED in cues:
         return False
-    if sum(1 for word in sentence.split() if any(c.isalpha() for c in word)) <= MIN_WORDS:
+    if len(lettered(sentence)) <= MIN_WORDS:
         return False
     return (FOREIGN in cues and not handled) \
         or (probability >= ERROR_FLOOR and len(evidence(cues)) >= DATA_KINDS)
@@ -1042,7 +1047,7 @@ def agreed_in_data(value: str, cues: tuple[str, ...]) -> bool:
     sent, a link, the conversation). Not a text that describes attacks."""
     if DESCRIBED in cues:
         return False
-    if sum(1 for word in value.split() if any(c.isalpha() for c in word)) <= MIN_WORDS:
+    if len(lettered(value)) <= MIN_WORDS:
         return False
     kinds = evidence(cues)
     return "model" in kinds and len(kinds) >= DATA_KINDS

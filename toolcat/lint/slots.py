@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from toolcat.lint.detector import MIN_WORDS, function_words
+from toolcat.lint.detector import MIN_WORDS, function_words, lettered
 
 # a name of four words may hold "this" ("usage_record_this_month"); an order takes more
 SLOT_WORDS = MIN_WORDS + 1
@@ -36,9 +36,8 @@ def prose_in(key: str, value: str) -> str | None:
         text = " ".join(comments) if comments else _REGEX_SYNTAX.sub(" ", value)
         # a comment inside a regular expression is written for a reader, not a matcher: of
         # SLOT_WORDS words it is prose whatever they are (no benign catalog holds one)
-        return text.strip() if sentence_shaped(text) or (comments and len(
-            [word for word in text.split() if any(c.isalpha() for c in word)]) >= SLOT_WORDS
-        ) else None
+        return text.strip() if sentence_shaped(text) or (
+            comments and len(lettered(text)) >= SLOT_WORDS) else None
     if key in _LINKED and (" " not in value.strip() or _LINK_START.match(value)):
         parts = [" ".join(_JOINED.sub(" ", part).split()) for part in _LINK_PARTS.split(value)]
         said = [part for part in parts if sentence_shaped(part)]
@@ -75,7 +74,7 @@ def worded(segment: str) -> bool:
     together (`_TIES`), or LONG_SLUG words whatever they are. Every link of the benign
     catalogs has five words at most in a segment; a schema's name is a noun phrase, and a
     generated one (`list_repository_pull_request_review_comments_response`) holds no tie."""
-    words = [word for word in segment.lower().split() if any(c.isalpha() for c in word)]
+    words = lettered(segment.lower())
     return len(words) >= LONG_SLUG or (
         len(words) >= SLUG_WORDS and len(_TIES.intersection(words)) >= 2)
 
@@ -89,8 +88,7 @@ def _query_said(link: str) -> list[str]:
     said = []
     for pair in _QUERY_PAIRS.split(link.split("?", 1)[1]):
         text = _QUERY_SPACE.sub(" ", pair.split("=", 1)[-1]).strip()
-        if len([word for word in text.split() if any(c.isalpha() for c in word)]) \
-                >= SLUG_WORDS:
+        if len(lettered(text)) >= SLUG_WORDS:
             said.append(text)
     return said
 
@@ -132,7 +130,7 @@ def sentence_shaped(text: str) -> bool:
     this first and do what it says" orders) or two function words of another language
     (`detector.function_words`), or, in a script whose words the lists do not hold,
     SLOT_WORDS words of letters beyond ASCII."""
-    words = [word for word in text.lower().split() if any(c.isalpha() for c in word)]
+    words = lettered(text.lower())
     if len(words) < SLOT_WORDS:
         return False
     subjects = len(_SUBJECTS.intersection(words))
