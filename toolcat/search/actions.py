@@ -82,12 +82,12 @@ ACTIONS: dict[str, tuple[str, ...]] = {
 # the words a name opens with, camelCase split (`getFlightInfo`, `kubectl_get`, `HTTPGet`)
 _HEAD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
-_ASKED: dict[str, frozenset[str]] = {}  # a verb as a request writes it -> its groups
+ASKED: dict[str, frozenset[str]] = {}  # a verb as a request writes it -> its groups
 _NAMED: dict[str, frozenset[str]] = {}  # the stem of a verb in a tool's name -> its groups
 for _group, _verbs in ACTIONS.items():
     for _verb in _verbs:
-        _ASKED[_verb] = _ASKED.get(_verb, frozenset()) | {_group}
-for _verb, _groups in _ASKED.items():
+        ASKED[_verb] = ASKED.get(_verb, frozenset()) | {_group}
+for _verb, _groups in ASKED.items():
     _NAMED[stem(_verb)] = _NAMED.get(stem(_verb), frozenset()) | _groups
 
 
@@ -125,7 +125,7 @@ def phrasal_read(request: str) -> tuple[str, str] | None:
     for verb in verbs(request):
         if phrasal(verb):
             return f"{verb.word} {verb.particle}", PHRASAL[(verb.word, verb.particle or "")]
-        if _ASKED.get(verb.word) and verb.particle not in PARTICLES:
+        if ASKED.get(verb.word) and verb.particle not in PARTICLES:
             return None
     return None
 
@@ -137,7 +137,7 @@ def asked(request: str) -> frozenset[str]:
     for verb in verbs(request):
         if phrasal(verb):
             return phrasal(verb)
-        found = _ASKED.get(verb.word)
+        found = ASKED.get(verb.word)
         if found and verb.particle not in PARTICLES:
             return found
     return frozenset()

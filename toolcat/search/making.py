@@ -32,8 +32,8 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.actions import (
-    _ASKED,
     AGREEMENT,
+    ASKED,
     PREFIX,
     groups_of,
     name_words,
@@ -65,7 +65,7 @@ def made(request: str) -> str | None:
     """The verb of MAKING `request`'s first order opens with, when the next word makes its
     object a new one (see the module docstring); else None."""
     for verb in verbs(request):
-        if phrasal(verb) or verb.word in _ASKED:
+        if phrasal(verb) or verb.word in ASKED:
             return None  # the table reads it
         following = verb.rest[0] if verb.rest else ""
         if verb.word in MAKING and (following in NEW or _QUANTITY.match(following)):

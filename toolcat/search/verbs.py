@@ -37,9 +37,9 @@ import numpy as np
 
 from toolcat.model import Tool
 from toolcat.search.actions import (
-    _ASKED,
     ACTIONS,
     AGREEMENT,
+    ASKED,
     PARTICLES,
     PREFIX,
     groups_of,
@@ -93,7 +93,7 @@ def spoken(request: str) -> str | None:
         word, rest = verb.word, list(verb.rest)
         if rest[:1] and rest[0] in _OBJECTS and rest[1:2] and rest[1] in _PARTICLES:
             rest = rest[1:]
-        if word in _ASKED:  # the table's, unless a particle makes another verb of it
+        if word in ASKED:  # the table's, unless a particle makes another verb of it
             return _phrasal(word, rest[0]) if rest[:1] and rest[0] in PARTICLES else None
         if rest[:1] and rest[0] in _PARTICLES:
             return _phrasal(word, rest[0])
@@ -119,7 +119,7 @@ def heads(tools: Sequence[Tool]) -> list[str | None]:
             found.append(None)
             continue
         at = verb_at if verb_at is not None else 1 if (
-            len(head) > 1 and head[0] not in _ASKED
+            len(head) > 1 and head[0] not in ASKED
             and firsts[(tool.server, head[0])] >= PREFIX) else 0
         word = head[at]
         found.append(word if word.isalpha() and len(word) > 2 else None)
