@@ -580,3 +580,44 @@ def test_a_server_that_dies_reaching_its_service_is_told_which_host(run, command
     if command[0] == "node":  # Python's socket error does not name the host; Node's does
         assert "could not look up 'api.service.invalid'" in result.stderr, result.stderr
         assert "Node.js version" not in result.stderr, result.stderr  # undici's fetch failed
+
+
+def test_a_server_that_lists_no_tools_is_an_error_and_nothing_is_written(run, tmp_path):
+    """A server that takes its tool list from its service lists none while it cannot reach
+    it (@kentico/management-api-mcp); an empty catalog with exit 0 would pass for a success."""
+    out = tmp_path / "out.json"
+    result = import_mcp(run, "--name", "cms", "-o", str(out), "--", *BROKEN, "empty")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "toolcat: error: MCP server 'cms' lists no tools, so there is nothing to import (a "
+        "server that takes its tool list from its service lists none until it reaches it: "
+        "check the address and credentials in its settings)"]
+    assert not out.exists()
+
+
+def test_a_server_listing_no_tools_beside_others_is_warned_and_the_others_imported(run,
+                                                                                  tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "good": {"command": DEMO[0], "args": [DEMO[1]]},
+        "cms": {"command": BROKEN[0], "args": [BROKEN[1], "empty"]}}}))
+    out = tmp_path / "out.yaml"
+    result = import_mcp(run, "--config", str(config), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "MCP server 'cms' lists no tools" in result.stderr
+    assert {t.server for t in load_catalog(out).tools} == {"good"}
+
+
+def test_a_server_that_cannot_connect_is_told_the_address_its_settings_give(run, tmp_path):
+    """httpx says "All connection attempts failed" and names no address (kimai-mcp): the
+    address is the one the server was given, in its environment; its token is not shown."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"timesheets": {
+        "command": BROKEN[0], "args": [BROKEN[1], "unreached"],
+        "env": {"TIMESHEETS_URL": "http://localhost:8001", "TIMESHEETS_TOKEN": "hunter2:8001"}}}}))
+    result = run("import", "mcp", "--timeout", "20", "--config", str(config))
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert ("it could not connect to the address its settings give "
+            "(TIMESHEETS_URL=http://localhost:8001)") in result.stderr, result.stderr
+    assert "hunter2" not in result.stderr

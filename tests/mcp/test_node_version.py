@@ -7,6 +7,7 @@ packages are tiny real ones written by the tests, started by the real node and n
 from __future__ import annotations
 
 import shutil
+import socket
 
 import pytest
 
@@ -38,6 +39,23 @@ def test_npx_package_in_the_working_folder_that_needs_a_newer_node_is_named(
     assert "TypeError: Cannot read properties of undefined (reading 'bind')" in said
     assert (f"crash-on-old-node 1.0.0 needs Node {needs} (its package.json's engines.node), "
             f"this machine has {running}") in said
+
+
+def test_a_refused_connection_seen_on_stderr_comes_before_the_node_version(
+        run, tmp_path, monkeypatch, running):
+    """@umbraco-cms/mcp-dev asks its service for a token before it lists tools and needs a
+    newer Node: the connection refused is what its stderr shows, the Node version a guess,
+    so the message says the first first."""
+    needs = newer_than(running)
+    with socket.socket() as closed:  # a port nothing listens on once it is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    package(tmp_path, "cms-on-old-node", f"fetch('http://127.0.0.1:{port}/token').catch(e => "
+            "{ console.error(e); process.exit(1) });\n", engines=needs)
+    monkeypatch.chdir(tmp_path)
+    said = failure(run, "npx", "--no-install", "cms-on-old-node")
+    refused = said.index(f"'127.0.0.1:{port}' refused its connection")
+    assert refused < said.index(f"cms-on-old-node 1.0.0 needs Node {needs}"), said
 
 
 def test_a_dependency_that_needs_a_newer_node_is_named_with_the_package_it_serves(

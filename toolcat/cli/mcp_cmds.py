@@ -98,6 +98,10 @@ def import_mcp(
         if specs else ([], [])
     failures: list[ToolcatError] = [error for _, error in broken]
     failures += [failure for _, failure in failed_specs]
+    if listings and not any(listing.tools for listing in listings):
+        # nothing to import: an empty catalog written with exit 0 would pass for a success
+        failures += [ServerError(_lists_none(listing.name)) for listing in listings]
+        listings = []
     if failures and (len(specs) + len(broken) == 1 or not listings):
         if len(failures) == 1:
             raise failures[0]
@@ -127,6 +131,12 @@ def import_mcp(
         # the servers that answered are imported; the broken ones are named, and exit 1 says
         # that the command ran and found problems
         raise typer.Exit(1)
+
+
+def _lists_none(name: str) -> str:
+    return (f"MCP server '{name}' lists no tools, so there is nothing to import (a server that "
+            "takes its tool list from its service lists none until it reaches it: check the "
+            "address and credentials in its settings)")
 
 
 def _say_imported(listings: Sequence[Listing], catalog: Catalog, payload: Any,

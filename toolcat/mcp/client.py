@@ -501,11 +501,11 @@ def stderr_tail(errlog: Any) -> str:
 def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException,
                          stdout: str = "") -> str:
     """What the message of a server that failed before it was ready adds after saying how it
-    failed: what it wrote on stderr (`_stderr_said`), and for a server that ended early,
-    whether the Node version (toolcat.mcp.node) or the MCP Python SDK installed beside it
-    (toolcat.mcp.python_sdk) is the cause, or a service it could not reach
-    (toolcat.mcp.network; read in `stdout` too, what it wrote there that was not JSON-RPC:
-    a server that logs as JSON on stdout names the host there). Every place that starts a
+    failed: what it wrote on stderr (`_stderr_said`), and for a server that ended early, a
+    service it could not reach (toolcat.mcp.network; read in `stdout` too, what it wrote
+    there that was not JSON-RPC: a server that logs as JSON on stdout names the host there),
+    then whether the Node version (toolcat.mcp.node) or the MCP Python SDK installed beside
+    it (toolcat.mcp.python_sdk) is the cause. Every place that starts a
     server (`import mcp`, serve's upstreams) says it through this function, so they say the
     same. It may wait for the server's stderr to be read and run `node --version`: a few
     seconds at the most (wire.DRAIN_WAIT, node.VERSION_WAIT)."""
@@ -516,8 +516,9 @@ def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException,
     said = _stderr_said(errlog, spec, cause)
     if _ended_early(errlog, cause):
         text = "\n".join(errlog.lines())
-        said += (node_hint(spec, text) + sdk_hint(spec, text)
-                 + network_hint(f"{text}\n{stdout}") + usage_hint(text))
+        # a service it could not reach is a cause seen on stderr; the Node version's a guess
+        said += (network_hint(f"{text}\n{stdout}", spec.env, spec.args) + node_hint(spec, text)
+                 + sdk_hint(spec, text) + usage_hint(text))
     return said
 
 

@@ -39,6 +39,10 @@
     jsonstdout logs as pino does, one JSON object on stdout: that it could not start because
                a host did not resolve (a long message, its cause last), then exits with
                code 1, having written nothing on stderr
+    empty      initializes properly and lists no tools (as a server that takes its tool list
+               from its service does while it cannot reach it)
+    unreached  fails as an httpx client does when nothing answers: "All connection attempts
+               failed", naming no address (exit code 1)
     gateway    lists one tool, having started a child that sleeps (as a server that starts a
                Java gateway does), and exits when its stdin closes, leaving the child behind
 
@@ -140,6 +144,8 @@ def answer(request: dict, mode: str) -> None:
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "hello", "description": "Say hello.",
                        "inputSchema": {"type": "object"}}]}})
+    elif method == "tools/list" and mode == "empty":
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": []}})
     elif method == "tools/list" and mode == "fileref":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "peek", "description": "Peek.", "inputSchema": {
@@ -165,6 +171,11 @@ def main() -> None:
         print("error: DATABASE_URL is not set", file=sys.stderr)
         sys.exit(3)
     if mode == "silent":
+        sys.exit(1)
+    if mode == "unreached":
+        print("ERROR:broken.client:API error: All connection attempts failed for request GET "
+              "/version", file=sys.stderr)
+        print("httpcore.ConnectError: All connection attempts failed", file=sys.stderr)
         sys.exit(1)
     if mode == "npx":
         print('npm error npx canceled due to missing packages and no YES option: '
