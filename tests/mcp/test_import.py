@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import yaml
 
 from tests.mcp.conftest import BROKEN, DEMO, START_TIMEOUT, alive
 from toolcat.catalog.load import load_catalog
+from toolcat.mcp.client import HTTP_ONLY_WAIT
 
 pytest.importorskip("mcp")
 pytestmark = pytest.mark.mcp
@@ -279,11 +282,28 @@ def test_a_server_serving_http_by_default_is_told_to_use_its_stdio_transport(run
     assert "\x1b" not in said and "╭" not in said and "│" not in said
 
 
+@pytest.mark.parametrize("mode", ["httponly", "httpbanner"])
+def test_an_http_only_server_is_not_waited_for_to_the_end_of_the_timeout(run, mode):
+    """huaweicloud-mcp-server held a 300 s --timeout whole after Uvicorn's line: once a server
+    says where it listens over HTTP (on stdout, or on stderr), its answer to initialize is
+    waited for HTTP_ONLY_WAIT more, not to the end."""
+    started = time.monotonic()
+    result = run("import", "mcp", "--timeout", "300", "--", *BROKEN, mode)
+    took = time.monotonic() - started
+    assert result.exit_code == 2
+    assert took < HTTP_ONLY_WAIT + 30, took
+    said = result.stderr.strip()
+    assert re.search(r"gave no answer to initialize within 1\d s \(", said), said
+    assert "it looks like a server that speaks MCP over HTTP only" in said, said
+
+
 @pytest.mark.parametrize(("mode", "said"), [
     ("commands", "its usage asks for a command (run, auth, config): 'run' starts the server, "
                  "at the end of args:"),
     ("cmdhelp", "its usage asks for a command (auth, config, serve): 'serve' starts the server, "
                 "at the end of args:"),
+    ("stdouthelp", "its usage asks for a command (auth, config, serve): 'serve' starts the "
+                   "server, at the end of args:"),
 ])
 def test_a_server_that_wants_a_command_is_told_which_one_starts_it(run, mode, said):
     """A server whose command-line tool starts it under a subcommand (`yt-mcp run`) prints
@@ -595,16 +615,21 @@ def test_a_server_that_lists_no_tools_is_an_error_and_nothing_is_written(run, tm
     assert not out.exists()
 
 
-def test_a_server_listing_no_tools_beside_others_is_warned_and_the_others_imported(run,
+def test_servers_listing_no_tools_or_one_twice_beside_others_cost_only_themselves(run,
                                                                                   tmp_path):
+    """A server listing nothing is a warning beside servers that list tools; one that lists a
+    tool twice (mcp-arr-server with Lidarr set) is that server's error, and the others are
+    written, as for a server that fails to start."""
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"mcpServers": {
         "good": {"command": DEMO[0], "args": [DEMO[1]]},
-        "cms": {"command": BROKEN[0], "args": [BROKEN[1], "empty"]}}}))
+        "cms": {"command": BROKEN[0], "args": [BROKEN[1], "empty"]},
+        "arr": {"command": BROKEN[0], "args": [BROKEN[1], "twice"]}}}))
     out = tmp_path / "out.yaml"
     result = import_mcp(run, "--config", str(config), "-o", str(out))
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr
     assert "MCP server 'cms' lists no tools" in result.stderr
+    assert "toolcat: error: MCP server 'arr' listed the tool 'hello' twice" in result.stderr
     assert {t.server for t in load_catalog(out).tools} == {"good"}
 
 

@@ -83,7 +83,7 @@ def import_mcp(
     from toolcat.cli.output import check_output, warn, write_output
     from toolcat.errors import ServerError, ToolcatError, UsageError
     from toolcat.mcp.client import list_some_servers
-    from toolcat.mcp.importer import listings_catalog
+    from toolcat.mcp.importer import listings_catalog, readable
     from toolcat.wording import plural
 
     if timeout <= 0:
@@ -96,6 +96,8 @@ def import_mcp(
         check_output(output, protect=protect)  # before any server is started
     listings, failed_specs = list_some_servers(specs, timeout=timeout, deadline=deadline) \
         if specs else ([], [])
+    listings, refused = readable(listings)
+    failed_specs += [(listing.spec, error) for listing, error in refused]
     failures: list[ToolcatError] = [error for _, error in broken]
     failures += [failure for _, failure in failed_specs]
     if listings and not any(listing.tools for listing in listings):

@@ -46,6 +46,10 @@ MAX_PAGES = 10_000
 STOP_ALLOWANCE = 5.0
 # Closing an HTTP session (the SDK's DELETE, the connection pool) is quick; keep a little.
 HTTP_CLOSE_ALLOWANCE = 1.0
+# A stdio server that has said where it listens over HTTP and has not answered initialize
+# this long after is taken for one that speaks MCP over HTTP only: the import stops waiting
+# (huaweicloud-mcp-server held a 300 s --timeout whole after Uvicorn's line).
+HTTP_ONLY_WAIT = 15.0
 
 
 @dataclass(frozen=True)
@@ -141,27 +145,35 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     answer_within = max(0.0, end - time.monotonic() - min(allowance, timeout / 2))
     asked = "initialize"  # the request a server that times out has not answered
     offered: tuple[tuple[str, ...], ...] = ((), (), ())
+    started = time.monotonic()
+    watching = anyio.CancelScope()  # entered by the watcher, cancelled once initialized
     with _stderr(spec) as errlog:
         try:
             listed_by = time.monotonic() + answer_within
-            with anyio.fail_after(answer_within):
-                async with Client(transport(spec, errlog), cache=None,
-                                  message_handler=seen.handle) as client:
-                    asked = "tools/list"
-                    tools = await _all_tools(client, spec)
-                    info = client.server_info
-                    instructions = _instructions(client)
-                    asked = "prompts/list or resources/list"
-                    # A server that hangs here (one waiting for a sign-in in a browser) has
-                    # given its tools: what it offers besides is recorded only if it answers.
-                    wait = min(OFFERED_WAIT, (listed_by - time.monotonic()) / 2)
-                    with anyio.move_on_after(wait):
-                        offered = await _offered(client)
+            with anyio.fail_after(answer_within) as waiting:
+                async with anyio.create_task_group() as group:
+                    if isinstance(errlog, StderrTail):
+                        group.start_soon(_stop_waiting_on_http, seen, errlog, waiting,
+                                         watching)
+                    async with Client(transport(spec, errlog), cache=None,
+                                      message_handler=seen.handle) as client:
+                        watching.cancel()
+                        asked = "tools/list"
+                        tools = await _all_tools(client, spec)
+                        info = client.server_info
+                        instructions = _instructions(client)
+                        asked = "prompts/list or resources/list"
+                        # A server that hangs here (one waiting for a sign-in in a browser) has
+                        # given its tools: what it offers besides is recorded only if it answers.
+                        wait = min(OFFERED_WAIT, (listed_by - time.monotonic()) / 2)
+                        with anyio.move_on_after(wait):
+                            offered = await _offered(client)
         except BaseException as exc:
             cause = root_cause(exc)
             if isinstance(cause, ServerError):
                 raise cause from None
-            problem = explain(cause, spec, timeout, ended=_ended(errlog), asked=asked)
+            waited = round(time.monotonic() - started) if seen.cut_short else timeout
+            problem = explain(cause, spec, waited, ended=_ended(errlog), asked=asked)
             if problem is None:
                 raise
             if spec.transport == "http" and not isinstance(cause, TimeoutError) and (
@@ -179,6 +191,23 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
     return Listing(spec=spec, name=spec.name or info_json.get("name") or _fallback_name(spec),
                    info=info_json, instructions=instructions, tools=tuple(tools),
                    prompts=offered[0], resources=offered[1], templates=offered[2])
+
+
+async def _stop_waiting_on_http(seen: _Garbage, errlog: Any, waiting: Any,
+                                watching: Any) -> None:
+    """Once the server says where it listens over HTTP (on stdout or stderr), wait at most
+    HTTP_ONLY_WAIT more for its answer to initialize (`waiting`: the scope that waits), until
+    `watching` is cancelled."""
+    import anyio
+
+    with watching:
+        while not seen.listens and not any(_LISTENS.search(plain(line))
+                                           for line in errlog.lines()):
+            await anyio.sleep(0.5)
+        shorter = anyio.current_time() + HTTP_ONLY_WAIT
+        if shorter < waiting.deadline:
+            waiting.deadline = shorter
+            seen.cut_short = True
 
 
 @contextmanager
@@ -343,7 +372,8 @@ class _Garbage:
         self.first: str | None = None
         self.last: str | None = None
         self.listens: str | None = None
-        self.said: list[str] = []  # the first SAID_LINES of it, whole, for network_hint
+        self.said: list[str] = []  # its first SAID_LINES, whole, for network and usage hints
+        self.cut_short = False  # the wait for initialize was shortened: it listens over HTTP
 
     async def handle(self, message: Any) -> None:
         if not isinstance(message, Exception):
@@ -518,7 +548,7 @@ def start_failure_detail(errlog: Any, spec: ServerSpec, cause: BaseException,
         text = "\n".join(errlog.lines())
         # a service it could not reach is a cause seen on stderr; the Node version's a guess
         said += (network_hint(f"{text}\n{stdout}", spec.env, spec.args) + node_hint(spec, text)
-                 + sdk_hint(spec, text) + usage_hint(text))
+                 + sdk_hint(spec, text) + usage_hint(f"{text}\n{stdout}"))
     return said
 
 
@@ -561,7 +591,8 @@ def _fallback_name(spec: ServerSpec) -> str:
     return Path(spec.command).stem or "server"
 
 
-SAID_LINES = 8  # lines of what a server wrote on stdout that was not JSON-RPC, kept whole
+# lines of what a server wrote on stdout that was not JSON-RPC, kept whole: a usage text's
+SAID_LINES = 64
 SAID_CHARS = 4096  # characters of each
 LOG_LIMIT = 320  # characters of a log line's message quoted: its cause comes last
 

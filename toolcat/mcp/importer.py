@@ -38,32 +38,51 @@ def listings_catalog(listings: Sequence[Listing]) -> Catalog:
     """One catalog holding every listed tool, each on the server that listed it.
 
     Raises:
-        ServerError: a server listed two tools with the same name.
+        ServerError: a server sent a tool refused (a value past the limits, a file $ref) or
+            listed two tools with the same name.
     """
-    tools: list[Tool] = []
-    servers: list[Server] = []
-    for listing in listings:
-        servers.append(listing_server(listing))
-        seen: set[str] = set()
-        for index, sent in enumerate(listing.tools):
-            # `x-toolcat-*` keys steer toolcat itself (x-toolcat-ignore silences lint rules);
-            # a server must not be able to set them, least of all to hide its own changes.
-            item = {k: v for k, v in sent.items() if not k.startswith(CONTROL_PREFIX)}
-            problem = value_problem(item)
-            if problem is not None:
-                raise ServerError(f"MCP server '{listing.spec.label}' sent a tool refused at "
-                                  f"/tools/{index}{problem[1]}: {problem[0]}")
-            ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
-                              default_server=listing.name, default_source="mcp")
-            tool = MCP.read_tool(item, ctx)
-            if tool.name in seen:
-                raise ServerError(f"MCP server '{listing.spec.label}' listed the tool "
-                                  f"'{tool.name}' twice")
-            seen.add(tool.name)
-            _no_file_refs(tool, listing.spec.label)
-            tools.append(tool)
-    return Catalog(tools=tuple(tools), servers=tuple(servers),
+    tools = [tool for listing in listings for tool in _listed_tools(listing)]
+    return Catalog(tools=tuple(tools), servers=tuple(map(listing_server, listings)),
                    sources=tuple(f"mcp:{listing.name}" for listing in listings))
+
+
+def readable(listings: Sequence[Listing]
+             ) -> tuple[list[Listing], list[tuple[Listing, ServerError]]]:
+    """The listings `listings_catalog` reads, and each other one with why it does not: one
+    server's fault (a tool listed twice) costs only that server, as a failure to start does."""
+    kept: list[Listing] = []
+    refused: list[tuple[Listing, ServerError]] = []
+    for listing in listings:
+        try:
+            _listed_tools(listing)
+        except ServerError as error:
+            refused.append((listing, error))
+        else:
+            kept.append(listing)
+    return kept, refused
+
+
+def _listed_tools(listing: Listing) -> list[Tool]:
+    tools: list[Tool] = []
+    seen: set[str] = set()
+    for index, sent in enumerate(listing.tools):
+        # `x-toolcat-*` keys steer toolcat itself (x-toolcat-ignore silences lint rules);
+        # a server must not be able to set them, least of all to hide its own changes.
+        item = {k: v for k, v in sent.items() if not k.startswith(CONTROL_PREFIX)}
+        problem = value_problem(item)
+        if problem is not None:
+            raise ServerError(f"MCP server '{listing.spec.label}' sent a tool refused at "
+                              f"/tools/{index}{problem[1]}: {problem[0]}")
+        ctx = ReadContext(f"mcp:{listing.name}", f"/tools/{index}", MappedIndex({}),
+                          default_server=listing.name, default_source="mcp")
+        tool = MCP.read_tool(item, ctx)
+        if tool.name in seen:
+            raise ServerError(f"MCP server '{listing.spec.label}' listed the tool "
+                              f"'{tool.name}' twice")
+        seen.add(tool.name)
+        _no_file_refs(tool, listing.spec.label)
+        tools.append(tool)
+    return tools
 
 
 def _no_file_refs(tool: Tool, server: str) -> None:

@@ -14,6 +14,7 @@
                argparse's usage line, {run,auth,config}, and its error (exit code 2)
     cmdhelp    the same as a click or typer group prints it: its help, with a Commands:
                list whose descriptions wrap (exit code 2)
+    stdouthelp the same on stdout, and exits with code 0 (synology-mcp 0.3.1 run without one)
     bindings   dies as Node does on a native module that was not built: an error that ends
                in "Tried:", the paths tried on the next lines (exit code 1)
     jsonlog    logs as Go's slog does, one JSON object a line, an error naming every valid
@@ -41,6 +42,7 @@
                code 1, having written nothing on stderr
     empty      initializes properly and lists no tools (as a server that takes its tool list
                from its service does while it cannot reach it)
+    twice      lists the same tool twice (as mcp-arr-server 1.7.3 does once Lidarr is set)
     unreached  fails as an httpx client does when nothing answers: "All connection attempts
                failed", naming no address (exit code 1)
     gateway    lists one tool, having started a child that sleeps (as a server that starts a
@@ -144,6 +146,9 @@ def answer(request: dict, mode: str) -> None:
         send({"jsonrpc": "2.0", "id": request["id"], "result": {
             "tools": [{"name": "hello", "description": "Say hello.",
                        "inputSchema": {"type": "object"}}]}})
+    elif method == "tools/list" and mode == "twice":
+        hello = {"name": "hello", "description": "Say hello.", "inputSchema": {"type": "object"}}
+        send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": [hello, hello]}})
     elif method == "tools/list" and mode == "empty":
         send({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": []}})
     elif method == "tools/list" and mode == "fileref":
@@ -203,6 +208,9 @@ def main() -> None:
     if mode == "cmdhelp":
         sys.stderr.write(COMMAND_HELP)
         sys.exit(2)
+    if mode == "stdouthelp":
+        sys.stdout.write(COMMAND_HELP)
+        sys.exit(0)
     if mode == "jsonlog":
         for level, msg in (("INFO", "starting"), ("ERROR", JSONLOG_ERROR)):
             print(json.dumps({"time": "2026-11-29T07:40:00Z", "level": level, "msg": msg}),
