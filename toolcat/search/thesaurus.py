@@ -28,7 +28,6 @@ import numpy as np
 
 from toolcat.search.bm25 import SERVER
 from toolcat.search.text import STOPWORDS, raw_words, stem, without_values
-from toolcat.search.trade_words import TradeWords
 from toolcat.search.verbs import unit_vectors
 
 if TYPE_CHECKING:
@@ -82,7 +81,6 @@ class Thesaurus:
 
     def __init__(self, lexical: BM25Scorer) -> None:
         self._lexical = lexical
-        self.trade = TradeWords(lexical)  # the trade's words, read beside WordNet's
         # the last request and its expansions, kept as one tuple: serve's threads share it
         self._last: tuple[tuple[str, str] | None,
                           list[tuple[str, list[tuple[str, int]]]]] = (None, [])
@@ -143,8 +141,7 @@ class Thesaurus:
                 best[where] = np.maximum(best[where],
                                          float(index.idf[t]) * index.data[start:end])
             out += best
-        found: np.ndarray = DISCOUNT * out + self.trade.evidence(request, embedder)
-        return found
+        return DISCOUNT * out
 
     def read_as(self, request: str, tool: int, embedder: Embedder | None
                 ) -> list[tuple[str, str]]:
@@ -161,28 +158,13 @@ class Thesaurus:
 
     def explained(self, request: str, tool: int, embedder: Embedder | None
                   ) -> tuple[str, dict[str, object]] | None:
-        """What `--explain` says of the words read through WordNet and through the tool texts
-        (toolcat.search.trade_words) for `tool`, and their `--json` details; None when none
-        earned it evidence."""
-        wordnet = self.read_as(request, tool, embedder)
-        trade = self.trade.read_as(request, tool, embedder)
-        if not wordnet and not trade:
+        """What `--explain` says of the words read through WordNet for `tool`, and their
+        `--json` details; None when none earned it evidence."""
+        read_through = self.read_as(request, tool, embedder)
+        if not read_through:
             return None
-        said: list[str] = []
-        details: dict[str, object] = {}
-        if wordnet:
-            earned = float(self.evidence(request, embedder)[tool]
-                           - self.trade.evidence(request, embedder)[tool])
-            readings = ", ".join(f"{word} -> {other}" for word, other in wordnet)
-            said.append(f"a word no tool states, read through WordNet: {readings} "
-                        f"({earned:+.1f})")
-            details |= {"wordnet": [list(pair) for pair in wordnet],
-                        "wordnet_evidence": round(earned, 6)}
-        if trade:
-            earned = float(self.trade.evidence(request, embedder)[tool])
-            readings = ", ".join(f"{word} -> {other}, tool texts" for word, other in trade)
-            said.append(f"a word its text lacks, read as the trade's: {readings} "
-                        f"({earned:+.1f})")
-            details |= {"trade_words": [list(pair) for pair in trade],
-                        "trade_words_evidence": round(earned, 6)}
-        return "; ".join(said), details
+        earned = float(self.evidence(request, embedder)[tool])
+        said = ", ".join(f"{word} -> {other}" for word, other in read_through)
+        return (f"a word no tool states, read through WordNet: {said} ({earned:+.1f})",
+                {"wordnet": [list(pair) for pair in read_through],
+                 "wordnet_evidence": round(earned, 6)})
