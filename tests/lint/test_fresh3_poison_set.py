@@ -15,7 +15,7 @@ import yaml
 from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
-SETS = tuple(f"fresh{n}.yaml" for n in range(3, 17))
+SETS = tuple(f"fresh{n}.yaml" for n in range(3, 18))
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
