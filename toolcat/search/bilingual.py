@@ -11,9 +11,10 @@ A word is looked up by its Snowball stem in its language ("supprime" and the dic
 the dictionary's longest words. Each tool gets DISCOUNT of the BM25F evidence the best of a
 word's readings earns it (idf times saturation, as BM25F weighs a word), so a reading weighs
 less than the word typed in English would, and the query model reads the request followed
-by the first reading the catalog states of each such word ("Lösch den Lead ... (wipe)"). A
-word some tool states is read as typed, never translated; an English request is never read
-here, and the table is read once per process, at the first request in another language.
+by the first three readings the catalog states of each such word ("Lösch den Lead ... (clean
+wipe cancel)"). A word some tool states is read as typed, never translated; an English
+request is never read here, and the table is read once per process, at the first request in
+another language.
 `pick --explain` names each reading ("supprime -> remove, FreeDict fra"), `--json` gives them
 as `details.bilingual`.
 """
@@ -48,6 +49,10 @@ TABLE = Path(__file__).resolve().parent / "lists" / "bilingual.tsv.gz"
 # development halves (docs/ranking.md, "A request in another language, read through a
 # dictionary")
 DISCOUNT = 0.3
+# the readings of a word the query model reads, the first the catalog states in the
+# dictionary's order (those both its directions give first): one alone is often another sense
+# ("açık" -> clear, before open)
+MODEL_READINGS = 3
 MAX_WORDS = 16  # words of one request looked up at most: requests come from strangers
 LONGEST = 6  # the longest Chinese or Japanese word the segmentation tries, in letters
 # CLD2's code of each language the table holds -> its Snowball stemmer ("": the word itself,
@@ -163,9 +168,10 @@ class Bilingual:
 
     def for_model(self, request: str, asked: str) -> str:
         """`asked` (what the query model, which reads English, reads of `request`) followed
-        by the English of its words read through a dictionary, the first reading the catalog
-        states of each: "Lösch den Lead ... (wipe)"."""
-        said = [targets[0][0] for _, _, targets in self.readings(request)]
+        by the English of its words read through a dictionary, the first MODEL_READINGS
+        readings the catalog states of each: "Lösch den Lead ... (clean wipe cancel)"."""
+        said = [reading for _, _, targets in self.readings(request)
+                for reading, _ in targets[:MODEL_READINGS]]
         return f"{asked} ({' '.join(said)})" if said else asked
 
     def _targets(self, said: tuple[str, ...]) -> list[tuple[str, tuple[int, ...]]]:
