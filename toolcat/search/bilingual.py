@@ -13,8 +13,8 @@ word's readings earns it (idf times saturation, as BM25F weighs a word), so a re
 less than the word typed in English would, and the query model reads the request followed
 by the first three readings the catalog states of each such word ("Lösch den Lead ... (clean
 wipe cancel)"). A word some tool states is read as typed, never translated; an English
-request is never read here, and the table is read once per process, at the first request in
-another language.
+request is never read here, and a language's part of the table is read once per process, at
+the first request in that language.
 `pick --explain` names each reading ("supprime -> remove, FreeDict fra"), `--json` gives them
 as `details.bilingual`.
 """
@@ -74,12 +74,22 @@ def key_of(word: str, code: str) -> str:
 
 
 @functools.cache
-def _table() -> dict[tuple[str, str], tuple[str, ...]]:
-    """(language code, key) -> its English readings, one or two words each (`a_b`)."""
-    with gzip.open(TABLE, "rt", encoding="utf-8") as lines:
-        return {(code, key): tuple(said.split())
-                for code, key, said in (line.rstrip("\n").split("\t", 2) for line in lines
-                                        if not line.startswith("#"))}
+def _table(code: str) -> dict[str, str]:
+    """key -> its English readings, space-separated, one or two words each (`a_b`), of the
+    language of `code`: the table's lines are sorted by language, so only that language's
+    run of them is split (0.04 s for German's, against 0.4 s for the whole table)."""
+    with gzip.open(TABLE, "rt", encoding="utf-8") as handle:
+        text = handle.read()
+    start = text.find(f"\n{code}\t")
+    if start < 0:
+        return {}
+    end = text.find("\n", text.rfind(f"\n{code}\t") + 1)
+    return dict(line.split("\t", 2)[1:] for line in
+                text[start + 1:end if end >= 0 else len(text)].split("\n"))
+
+
+def _readings(code: str, key: str) -> tuple[str, ...]:
+    return tuple(_table(code).get(key, "").split())
 
 
 @functools.cache
@@ -103,12 +113,12 @@ def language(request: str) -> str:
 def segments(run: str, code: str) -> list[str]:
     """The words of a CJK run the table holds, longest first from the left ("删除这个文件":
     删除, 这个, 文件); a letter no word starts at is passed over."""
-    table = _table()
+    table = _table(code)
     found: list[str] = []
     at = 0
     while at < len(run) and len(found) <= MAX_WORDS:
         size = next((n for n in range(min(LONGEST, len(run) - at), 1, -1)
-                     if (code, run[at:at + n]) in table), 0)
+                     if run[at:at + n] in table), 0)
         if size:
             found.append(run[at:at + size])
         at += size or 1
@@ -141,7 +151,6 @@ class Bilingual:
         code = language(request)
         found: list[tuple[str, str, list[tuple[str, tuple[int, ...]]]]] = []
         if code:
-            table = _table()
             stop = function_words(code)
             looked: list[str] = []
             for raw in raw_words(without_values(request)):
@@ -160,7 +169,7 @@ class Bilingual:
                     if word in looked:
                         continue
                     looked.append(word)
-                    targets = self._targets(table.get((code, key_of(word, code)), ()))
+                    targets = self._targets(_readings(code, key_of(word, code)))
                     if targets:
                         found.append((word, code, targets))
         self._last = (request, found)
