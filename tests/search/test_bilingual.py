@@ -99,10 +99,13 @@ def test_explain_names_the_word_its_reading_and_the_dictionary(
 
 @pytest.mark.semantic
 @pytest.mark.parametrize(("request_", "expected"), [
-    # without the dictionary, create_file_send and get-health-status led: the model reads
-    # English, and no word of either request is a word of the catalog
+    # without the dictionary, create_file_send, get-health-status, text_to_speech and
+    # list_ai_actions led: the model reads English, and no word of these requests is a word
+    # of the catalog
     ("Entferne den Entwurf mit der Nummer 5521 aus meinem Postfach", "delete_draft"),
-    ("删除草稿邮件，编号是5521的那封", "delete_draft"),
+    ("Zeige alle Entwürfe in meinem Postfach", "list_drafts"),
+    ("删除编号为5521的草稿", "delete_draft"),
+    ("发送草稿5521", "send_draft"),
 ])
 def test_a_request_in_another_language_finds_the_tool_it_asks_for(
         mail: list[Tool], request_: str, expected: str) -> None:
