@@ -57,6 +57,7 @@ import toolcat.search.calibration as calibration
 from toolcat.model import Tool
 from toolcat.search.abstain import CatalogKinds
 from toolcat.search.actions import AGREEMENT, Actions, phrasal_read
+from toolcat.search.bilingual import Bilingual
 from toolcat.search.bm25 import BM25Scorer, language_name
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
@@ -165,6 +166,7 @@ class HybridScorer:
         self.values = Values(self.tools)
         self.formats = Formats(self.tools, lexical)
         self.thesaurus = Thesaurus(lexical)
+        self.bilingual = Bilingual(lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
@@ -264,7 +266,8 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
-        asked = [self.making.embedded(self.servers.strip(q)) for q in queries]
+        asked = [self.bilingual.for_model(q, self.making.embedded(self.servers.strip(q)))
+                 for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
         lexical = (np.array([self._words_evidence(q, semantic)
@@ -275,6 +278,7 @@ class HybridScorer:
                              + self.formats.evidence(q)
                              + self.thesaurus.evidence(
                                  q, None if semantic is None else semantic.embedder)
+                             + self.bilingual.evidence(q)
                              + self.centres.look(self.servers.alone(q))
                              + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
@@ -325,7 +329,8 @@ class HybridScorer:
     def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The clipped cosine per tool that the semantic weight multiplies, one row per query
         (ValueError in the lexical stage)."""
-        asked = [self.making.embedded(self.servers.strip(q)) for q in queries]
+        asked = [self.bilingual.for_model(q, self.making.embedded(self.servers.strip(q)))
+                 for q in queries]
         return self._cosine(self.semantic, queries, asked, [read(a).head for a in asked],
                             cached=cached)
 
@@ -546,6 +551,9 @@ class HybridScorer:
                                            None if semantic is None else semantic.embedder)
         if wordnet is not None:
             reason, details = f"{reason}; {wordnet[0]}", {**details, **wordnet[1]}
+        translated = self.bilingual.explained(part, index)
+        if translated is not None:
+            reason, details = f"{reason}; {translated[0]}", {**details, **translated[1]}
         if part != query:
             lift = found.lift[found.source[index]]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
