@@ -15,7 +15,8 @@ server, each piece in lower case with all but letters removed) has it ("PagerDut
 spelling of it ("postgres" for "postgresql", not "finance" for "binance"): a catalog that
 mentions a service, in any spelling, is never judged by it. A description that names it only
 in passing does not count: in a URL (where its docs are) or an example ("e.g. GitHub",
-"such as Slack", "like GitHub": what a parameter may hold, not what the tool acts on).
+"such as Slack", "like GitHub", 'Examples: "github", "jira"': what a parameter may hold,
+not what the tool acts on).
 
 A product of lists/software-products.txt (one or two words MCP packages' names give, by a
 looser rule: train/software_services.py, rules 5 and 6) is read only where the request's form
