@@ -220,3 +220,55 @@ def test_an_everyday_word_inflected_is_no_spelling_of_a_service():
 def test_a_service_inside_an_identifier_is_a_value_not_the_service_asked_for():
     assert named_services("set STRIPE_KEY on the billing app", without_quotes) == []
     assert named_services("refund the last stripe charge", without_quotes) == ["stripe"]
+
+
+def test_a_service_named_after_examples_is_named_in_passing():
+    """fresh16's Glean search names Jira only in its datasources parameter's "Examples:
+    "github", "gdrive", "confluence", "jira"": no tool of the catalog acts on Jira. What a
+    tool's own text says of itself still counts (Keycloak, Wildberries)."""
+    fresh16 = CatalogMentions(load_catalog(REAL / "fresh16-catalog.json").tools)
+    assert not fresh16.mentions("jira")
+    assert fresh16.mentions("keycloak") and fresh16.mentions("wildberries")
+    assert missing_services("file a jira issue about the broken signup form", fresh16,
+                            without_quotes) == ["jira"]
+
+
+@pytest.mark.semantic
+def test_pick_turns_away_jira_where_a_search_tool_lists_it_among_examples(run, shared_cache,
+                                                                          tmp_path):
+    """Over fresh16's Glean search (Jira one of its datasources' examples), ActiveCollab's
+    tasks and Keycloak, a request to file a Jira issue gets no tool and Jira as the reason;
+    requests with the same words that ask what these servers do keep their tools."""
+    part = servers_of(REAL / "fresh16-catalog.json", ("glean", "activecollab", "keycloak"),
+                      tmp_path)
+
+    def picked(request: str) -> dict[str, object]:
+        found: dict[str, object] = json.loads(run("pick", "-c", str(part), request,
+                                                  "--allow-unsafe", "--json").stdout)
+        return found
+
+    away = picked("file a jira issue about the broken signup form")
+    assert away["picks"] == [], away["picks"]
+    assert str(away["message"]).startswith("no tool fits: no tool here mentions jira"), \
+        away["message"]
+    for request in ("create a task for the broken signup form in our project",
+                    "search our company documents for the login bug ticket"):
+        kept = picked(request)
+        assert kept["picks"], kept["message"]
+
+
+def test_where_a_request_names_a_service_is_read_with_the_name():
+    """`naming`: a listed service in a service's slot (after "on", "in", "with", ...; before
+    what a service holds or is asked for: "the okta password", "a jira ticket") is the
+    system the request acts on; the same name elsewhere is only named. Products and names
+    in capitals are read only in a slot."""
+    from toolcat.search.services import naming
+
+    assert naming("reset the okta password for bob", without_quotes) == {"okta": True}
+    assert naming("open a jira ticket for the login bug", without_quotes) == {"jira": True}
+    assert naming("post the release notes in #general on slack",
+                  without_quotes) == {"slack": True}
+    assert naming("forward local port 8080 to the grafana service",
+                  without_quotes) == {"grafana": True}
+    assert naming("compare okta and auth0 pricing", without_quotes) == {"okta": False}
+    assert naming("where is my DHL parcel", without_quotes) == {"dhl": True}

@@ -15,7 +15,8 @@ server, each piece in lower case with all but letters removed) has it ("PagerDut
 spelling of it ("postgres" for "postgresql", not "finance" for "binance"): a catalog that
 mentions a service, in any spelling, is never judged by it. A description that names it only
 in passing does not count: in a URL (where its docs are) or an example ("e.g. GitHub",
-"such as Slack", "like GitHub": what a parameter may hold, not what the tool acts on).
+"such as Slack", "like GitHub", 'Examples: "github", "jira"': what a parameter may hold,
+not what the tool acts on).
 
 A product of lists/software-products.txt (one or two words MCP packages' names give, by a
 looser rule: train/software_services.py, rules 5 and 6) is read only where the request's form
@@ -59,6 +60,11 @@ DETERMINERS = frozenset("my our the your a an this their".split())
 HELD = frozenset("""account accounts parcel package order orders store shop channel page
 story playlist meeting call instance container pod cluster campaign wallet app api profile
 workspace""".split())
+# what a request asks of a service, after its name ("a jira ticket", "the okta password", "a
+# slack message", "gitlab merge request"): with HELD, the nouns after which a listed service's
+# name is the system the request acts on, not a word of the trade
+OBJECTS = frozenset("""ticket tickets issue issues bug bugs message messages password passwords
+repo repos repository board boards bucket buckets inbox seller merge sheet doc docs""".split())
 # a name written in capitals, one digit at most at its end ("DHL", "EC2"): read as a service's
 # only right before what a service holds ("my DHL parcel", "the EC2 instance")
 _CAPITALS = re.compile(r"[A-Z]{2,5}[0-9]?")
@@ -75,11 +81,13 @@ _NOT_LETTERS = re.compile(r"[^a-z]+")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 # what a description names in passing: a URL ("https://github.com/vercel-labs/...": where the
 # docs are, not what the tool acts on), and an example, from "e.g.", "ex:", "for example",
-# "such as" or "like" to the end of its parenthesis or sentence ("GitHub owner (e.g.
-# 'runpod-workers')", "free text (ex: 'Java Spring AWS Kubernetes')"); linear, each run once
+# "such as", "like" or "examples:" to the end of its parenthesis or sentence ("GitHub owner
+# (e.g. 'runpod-workers')", "free text (ex: 'Java Spring AWS Kubernetes')", "data sources to
+# search in. Examples: "github", "jira"."); linear, each run once
 _PASSING = re.compile(r"\b(?:https?://|www\.)\S*"
                       r"|(?:\be\.g\.|\beg\b|\bex:|\bfor example\b|\bfor instance\b"
-                      r"|\bsuch as\b|\blike\b)[^.;)\]\n]{0,400}", re.IGNORECASE)
+                      r"|\bsuch as\b|\blike\b|\bexamples?\s*:)[^.;)\]\n]{0,400}",
+                      re.IGNORECASE)
 
 
 @functools.cache
@@ -120,14 +128,23 @@ def named_services(request: str, quoted: Callable[[str], str]) -> list[str]:
     puts a service (`in_slot`), and the names it writes in capitals right before what a
     service holds ("my DHL parcel", "the EC2 instance"), in order, each once (`quoted`: the
     request without what it quotes)."""
+    return list(naming(request, quoted))
+
+
+def naming(request: str, quoted: Callable[[str], str]) -> dict[str, bool]:
+    """`named_services`, each with whether the request names it in a service's slot (a
+    listed service right after one of BEFORE and at most one of DETERMINERS, or right
+    before one of HELD or OBJECTS: "reset the okta password", "post it on slack"; a product
+    and a name in capitals always are): the system the request asks to act on, not a word
+    that says what it is about."""
     listed = software_services()
-    found: dict[str, None] = {}
+    found: dict[str, bool] = {}
     words: list[str | None] = []  # the request's words, None for a value it hands over
     pieces = quoted(request).split()[:MOST]
     for at, piece in enumerate(pieces):
         if _CAPITALS.fullmatch(piece) and at + 1 < len(pieces) \
                 and _NOT_LETTERS.sub("", pieces[at + 1].lower()) in HELD:
-            found[piece.lower()] = None  # "my DHL parcel": a name, though it has a digit
+            found[piece.lower()] = True  # "my DHL parcel": a name, though it has a digit
         if piece[:1] in "#@" or any(c.isdigit() for c in piece) \
                 or "_" in piece.strip("_") or without_values(piece) != piece:
             words.append(None)
@@ -136,8 +153,12 @@ def named_services(request: str, quoted: Callable[[str], str]) -> list[str]:
         for word in letters:
             lower = word.lower()
             if lower in listed:
-                found[lower] = None
+                found.setdefault(lower, False)
         words.append(letters[0].lower() if len(letters) == 1 else None)
+    for at, word in enumerate(words):
+        if word is not None and word in found \
+                and in_slot(words, at, at + 1, held=HELD | OBJECTS):
+            found[word] = True
     products = software_products()
     for at, word in enumerate(words):
         for size in (2, 1):
@@ -146,16 +167,16 @@ def named_services(request: str, quoted: Callable[[str], str]) -> list[str]:
                 continue
             product = products.get(_key([w for w in name if w is not None]))
             if product is not None and in_slot(words, at, at + size, held_only=size == 1):
-                found[product] = None
+                found[product] = True
                 break
-    return list(found)
+    return found
 
 
-def in_slot(words: Sequence[str | None], start: int, end: int, *, held_only: bool = False
-            ) -> bool:
+def in_slot(words: Sequence[str | None], start: int, end: int, *, held_only: bool = False,
+            held: frozenset[str] = HELD) -> bool:
     """Whether `words[start:end]` stand where a request names a service: before one of
-    HELD, or (unless `held_only`) after one of BEFORE and at most one of DETERMINERS."""
-    if end < len(words) and words[end] in HELD:
+    `held`, or (unless `held_only`) after one of BEFORE and at most one of DETERMINERS."""
+    if end < len(words) and words[end] in held:
         return True
     before = list(words[max(0, start - 2):start])
     if before and before[-1] in DETERMINERS:
