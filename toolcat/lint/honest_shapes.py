@@ -8,14 +8,17 @@ credential above another ("Bearer tokens take precedence over NEXUS_API_KEY") or
 browser session by what it holds ("the session's cookies"), says what it does not tell the
 reader ("this does NOT tell you"), when a step between its own tools is due ("do that
 promptly, in the same conversation,"), the shape of its output ("every key below is always
-present, even when zero events match"), or what a function named in code silently does
-("add_vertex silently discards", `named_subject`). Each shape here finds the spans
-of a sentence written so and names the cues it may take back; `unasserted` reads the sentence
-again without those spans, and a cue of that set that no longer fires is taken out of what
-makes the finding grave. The finding itself stays (a warning at most): the words are there,
-only their form says they order nothing. An attack that says the same words as an order
-keeps them: an imperative ("never pass", "do not put") is not a statement, the model or a
-person named in the clause keeps it, and a value with a space in it is not a listing.
+present, even when zero events match"), what a function named in code silently does
+("add_vertex silently discards", `named_subject`), what it does with entries it already
+handled ("Silently skip entries whose fingerprint already succeeded") or what it finds,
+listed ("risks such as ..., disabled logging, and disabled rules"). Each shape here finds the
+spans of a sentence written so and names the cues it may take back; `unasserted` reads the
+sentence again without those spans, and a cue of that set that no longer fires is taken out
+of what makes the finding grave. The finding itself stays (a warning at most): the words
+are there, only their form says they order nothing. An attack that says the same words as
+an order keeps them: an imperative ("never pass", "do not put") is not a statement, the
+model or a person named in the clause keeps it, and a value with a space in it is not a
+listing.
 
 Every pattern is bounded (no nested unbounded repetition) and runs once per finding, so the
 time stays linear in the sentence.
