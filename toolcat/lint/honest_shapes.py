@@ -8,14 +8,17 @@ credential above another ("Bearer tokens take precedence over NEXUS_API_KEY") or
 browser session by what it holds ("the session's cookies"), says what it does not tell the
 reader ("this does NOT tell you"), when a step between its own tools is due ("do that
 promptly, in the same conversation,"), the shape of its output ("every key below is always
-present, even when zero events match"), or what a function named in code silently does
-("add_vertex silently discards", `named_subject`). Each shape here finds the spans
-of a sentence written so and names the cues it may take back; `unasserted` reads the sentence
-again without those spans, and a cue of that set that no longer fires is taken out of what
-makes the finding grave. The finding itself stays (a warning at most): the words are there,
-only their form says they order nothing. An attack that says the same words as an order
-keeps them: an imperative ("never pass", "do not put") is not a statement, the model or a
-person named in the clause keeps it, and a value with a space in it is not a listing.
+present, even when zero events match"), what a function named in code silently does
+("add_vertex silently discards", `named_subject`), what it does with entries it already
+handled ("Silently skip entries whose fingerprint already succeeded") or what it finds,
+listed ("risks such as ..., disabled logging, and disabled rules"). Each shape here finds the
+spans of a sentence written so and names the cues it may take back; `unasserted` reads the
+sentence again without those spans, and a cue of that set that no longer fires is taken out
+of what makes the finding grave. The finding itself stays (a warning at most): the words
+are there, only their form says they order nothing. An attack that says the same words as
+an order keeps them: an imperative ("never pass", "do not put") is not a statement, the
+model or a person named in the clause keeps it, and a value with a space in it is not a
+listing.
 
 Every pattern is bounded (no nested unbounded repetition) and runs once per finding, so the
 time stays linear in the sentence.
@@ -125,6 +128,41 @@ _OUTPUT_SHAPE = re.compile(
     r"(?:present|included|returned|set|populated|filled|there)\b"
     r"(?:,? (?:even|also) (?:when|if|where) [^,;.!?]{1,80})?", re.IGNORECASE)
 
+# what the tool does with entries it has already handled, in the flag's own words: an adverb
+# of secrecy opening a clause, a verb that leaves entries out and its object, entries already
+# done ("Silently skip entries whose fingerprint already succeeded per the audit log",
+# "quietly drops duplicate rows"): the idempotence of the tool's own run, not something kept
+# from the person. What is left out must be said to be done before (a relative clause with
+# "already" or "previously", or duplicates): "quietly drop rows that show the transfer" hides
+# what a row says and keeps its cue; messages and orders are guidance too, not entries
+_ENTRIES = (r"(?:entries|entry|rows?|records?|items?|lines?|files?|events?|documents?|objects?"
+            r"|batch(?:es)?|chunks?|pages?|invoices?|uploads?)")
+_SKIPPED_AGAIN = re.compile(
+    r"(?:^|(?<=[,;:] ))\W{0,3}(?:silently|quietly) (?:skip|ignore|drop|omit|discard|dedupe"
+    r"|deduplicate|exclude)s? (?:over )?(?:(?:any|all|the|those|such) )?"
+    rf"(?:(?:duplicate[ds]?|existing|already[ -][a-z]+ed) (?:\w+ )?{_ENTRIES}\b"
+    rf"|duplicates\b"
+    rf"|(?:\w+ )?{_ENTRIES} (?:whose|that|which|with|where) (?:[\w'’-]+ ){{0,6}}?"
+    r"(?:already|previously)\b)", re.IGNORECASE)
+
+_JOINED = re.compile(r"[,;:()\u2014\u2013]| (?:and|but|or|then|so|nor) ")
+
+# what the tool reports, listed: a verb of reporting or finding opens the sentence, a series
+# of three or more short noun phrases follows it after "such as", "including", "like",
+# "e.g." or a colon, and some of them are a participle of revoking before a noun ("Summarize
+# firewall policy risks such as broad objects, service ALL, disabled logging, and disabled
+# rules"): findings named, not guidance revoked. A participle after its noun ("the rules
+# disabled") or a series of clauses is no such listing
+_REPORTS = re.compile(
+    r"^\W{0,3}(?:summari[sz]e|report|find|flag|detect|list|identif(?:y|ie)|highlight|audit"
+    r"|check|scan|review|analy[sz]e|return|show|count|surface)s?\b[^,;:.!?]{0,80}?"
+    r"(?:\b(?:such as|including|like|e\.g\.,?)|:) ", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r", ?(?:and |or )?| (?:and|or) ")
+_ITEM_WORDS = 4
+_REVOKED_ITEM = re.compile(r"(?:disabled|ignored|skipped|bypassed|removed|overridden|relaxed"
+                           r"|weakened|suppressed|turned[ -]off) [\w-]{2,30}(?: [\w-]{2,30})?",
+                           re.IGNORECASE)
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -204,6 +242,33 @@ def _output_shape(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _OUTPUT_SHAPE.finditer(sentence)]
 
 
+def _skipped_again(sentence: str) -> list[tuple[int, int]]:
+    """`_SKIPPED_AGAIN` when it ends its sentence's last clause: a clause joined after it
+    ("..., and never mention the skipped transfers") may say what to keep from whom."""
+    if _SOMEONE.search(sentence) or _SAID.search(sentence):
+        return []
+    return [m.span() for m in _SKIPPED_AGAIN.finditer(sentence)
+            if not _JOINED.search(sentence, m.end())]
+
+
+def _reported_revoked(sentence: str) -> list[tuple[int, int]]:
+    """The participles of revoking, with their nouns, in a series of three or more short
+    noun phrases that a verb of reporting opens (`_REPORTS`), up to the sentence's end."""
+    opened = _REPORTS.search(sentence)
+    if opened is None or _SOMEONE.search(sentence) or _SAID.search(sentence):
+        return []
+    series = sentence[opened.end():].rstrip(" .!?)")
+    items, start = [], 0
+    for separator in [*_LIST_SEPARATOR.finditer(series), None]:
+        end = len(series) if separator is None else separator.start()
+        items.append((opened.end() + start, series[start:end]))
+        start = end if separator is None else separator.end()
+    if len(items) < 3 or any(not 0 < len(item.split()) <= _ITEM_WORDS or ";" in item
+                             for _, item in items):
+        return []
+    return [(at, at + len(item)) for at, item in items if _REVOKED_ITEM.fullmatch(item)]
+
+
 SHAPES = (
     Shape("would", _would, _STATED),
     Shape("not_done", _not_done, _STATED),
@@ -216,6 +281,8 @@ SHAPES = (
     Shape("untold", _untold, frozenset({"hiding"})),
     Shape("same_time", _same_time, frozenset({"conversation"})),
     Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
+    Shape("skipped_again", _skipped_again, frozenset({"hiding"})),
+    Shape("reported_revoked", _reported_revoked, frozenset({"revoke"})),
 )
 
 
