@@ -61,7 +61,8 @@ def test_a_tool_that_writes_a_second_language_in_two_places_is_a_warning(tmp_pat
 
 
 def test_a_short_note_in_another_language_is_a_warning(tmp_path):
-    # six words of two letters or more: a field's note, too short to say more than what the field holds
+    # six words of two letters or more: a field's note, too short to say more than what
+    # the field holds
     assert "error" not in severities(
         tmp_path, tool(ENGLISH, branch="Enw'r gangen fel y mae ar y wefan."))
 
