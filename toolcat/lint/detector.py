@@ -2281,6 +2281,37 @@ def _code_shown(written: str, home: Home) -> bool:
     if shown.group("person"):  # what a person can run themselves ("the user can install it
         rest = tuple(cue for cue in rest if cue != "user")  # with `curl ... | sh`")
     return not _ORDERING.intersection(rest) and "execute" not in rest
+# the cues of a person who runs a command and of the verb they run it with
+_PERSON_RUNS = frozenset({"user", "fetch_obey"})
+_CLAUSE_END = re.compile(r"[.;!?]")
+_SET_OFF = ",:.;(—–"  # what sets a command off as a value named before it, not an object
+
+
+def _run_by_person(written: str, home: Home) -> bool:
+    """Whether the code that runs a fetched script in `written` (the cue `execute`) is handed
+    to a person to run: the code is set off by punctuation on both sides, a value named
+    rather than the object of a verb ("the install command, `curl ... | sh`, ..."; not "run
+    `curl ... | sh` so ..."), in the clause after it a person (the cue `user`) is the subject
+    of the verb of running or obeying (`fetch_obey` or `execute` among the next three words:
+    "so that the user runs it themselves"), and what the sentence says outside its code
+    spans, that person and verb aside, holds no cue of an order, as in `_code_shown`."""
+    spans = list(_CODE_SPAN.finditer(written))
+    if not spans:
+        return False
+    before = written[:spans[0].start()].rstrip()
+    after = written[spans[-1].end():].lstrip()
+    if (before and before[-1] not in _SET_OFF) or after[:1] not in (",", "—", "–", "("):
+        return False  # "run `curl ... | sh` so the user can follow along" orders it run
+    clause = _CLAUSE_END.split(prepare(after[1:]), maxsplit=1)[0][:200]
+    patterns = dict(_each_cue(clause.isascii()))
+    for person in patterns["user"].finditer(clause):
+        verb = " " + " ".join(clause[person.end():].split()[:3])
+        if patterns["fetch_obey"].search(verb) or patterns["execute"].search(verb):
+            rest = set(cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)) - _PERSON_RUNS
+            return not _ORDERING.intersection(rest) and "execute" not in rest
+    return False
+
+
 _WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
 
 
@@ -2362,6 +2393,11 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if "execute" in cues and "`" in written and _code_shown(written, home):
             # a command shown as an example, not one the model is told to run
             cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE)
+            if not cues:
+                continue
+        elif "execute" in cues and "`" in written and _run_by_person(written, home):
+            # a command handed to a person to run, not one the model is told to run
+            cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE | _PERSON_RUNS)
             if not cues:
                 continue
         cues = _structural(sentence, cues)
