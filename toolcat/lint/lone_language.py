@@ -28,6 +28,7 @@ says what the tool does.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from toolcat import languages
 from toolcat.lint import detector, reading
@@ -41,39 +42,64 @@ LONG = 8
 LONE = "lone_language"  # the reason a finding gives when `lone_foreign` made it an error
 
 
-def lone_foreign(sentence: str, cues: tuple[str, ...], passage: str, texts: Iterable[str],
-                 home: detector.Home) -> bool:
-    """Whether `sentence` (as read), with `cues`, found in the string `passage`, is in the
-    only passage foreign to its tool and switches from English: `texts` (every string of the
-    tool, as written, the passage among them) hold no other string with a sentence foreign to
-    the tool, and English sentences besides; and the passage opens in English (the hand that
-    wrote its first sentence wrote in English), or the sentence sits where a token belongs
-    (`misplaced`: the place is a sign already). A parameter described wholly in another
-    language is a warning: an honest note on a field may be written so ("the name of the
-    city the user wrote"), as an order may. See the module's docstring. Sentences of the
-    passage itself in the same language are one hand's, one passage."""
+@dataclass(frozen=True)
+class Written:
+    """What a tool's strings are written in: how many sentences are English, which strings
+    hold a sentence foreign to the tool, and which open in English."""
+
+    english: int
+    foreign: frozenset[str]
+    opening_english: frozenset[str]
+
+
+def written_in(texts: Iterable[str], home: detector.Home) -> Written:
+    """The languages of a tool's strings (`texts`, as written), each sentence of
+    `detector.MIN_WORDS` words or more read once: English to the function words and to CLD2
+    both, or foreign to the tool (`home`)."""
+    english = 0
+    foreign: set[str] = set()
+    opening: set[str] = set()
+    for text in set(texts):
+        first = True
+        for _, said in detector.split_sentences(reading.as_read(text)):
+            read = detector.prepare(said)
+            if len(read.split()) < detector.MIN_WORDS:
+                continue
+            lang = detector.language(read)
+            if lang == "en" and languages.english(said):
+                english += 1
+                if first:
+                    opening.add(text)
+            elif not detector.at_home(lang, home):
+                foreign.add(text)
+            first = False
+    return Written(english, frozenset(foreign), frozenset(opening))
+
+
+def candidate(sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether `sentence` (as read), with `cues`, may be a lone foreign sentence: foreign to
+    its tool, prose of `LONG` words of two letters or more (quotes aside), fewer than one in
+    six of them English, not Chinese, Japanese or Korean, not a text that describes
+    attacks."""
     if detector.FOREIGN not in cues or detector.DESCRIBED in cues:
         return False
     read = detector.prepare(sentence)
     if detector.language(read) in ("", "en", "cjk") or detector.CJK.search(read):
         return False
     words = [word for word in detector.lettered(detector.unquoted(read)) if len(word) > 1]
-    if len(words) < LONG or sum(word in detector.ENGLISH_WORDS for word in words) * 6 >= len(words):
-        return False  # a note too short to tell, a list of quoted terms, or English mixed in
-    english = 0
-    switched = detector.MISPLACED in cues
-    for text in texts:
-        opening = text == passage
-        for _, written in detector.split_sentences(reading.as_read(text)):
-            other = detector.prepare(written)
-            if len(other.split()) < detector.MIN_WORDS:
-                continue
-            lang = detector.language(other)
-            is_english = lang == "en" and languages.english(written)
-            english += is_english  # English to the function words and to CLD2 both
-            if opening:
-                switched = switched or is_english
-                opening = False
-            if not is_english and text != passage and not detector.at_home(lang, home):
-                return False  # a second foreign passage: a tool that writes two languages
-    return switched and english >= ENGLISH_SENTENCES
+    # a note too short to tell, a list of quoted terms, or English mixed in
+    return len(words) >= LONG \
+        and sum(word in detector.ENGLISH_WORDS for word in words) * 6 < len(words)
+
+
+def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
+    """Whether a `candidate` sentence with `cues`, found in the string `passage`, is in the
+    only passage foreign to its tool and switches from English: no other string of the tool
+    (`tool`, its strings' languages) holds a sentence foreign to it, the tool holds English
+    sentences (ENGLISH_SENTENCES), and the passage opens in English (the hand that wrote its
+    first sentence wrote in English), or the sentence sits where a token belongs
+    (`misplaced`: the place is a sign already). A parameter described wholly in another
+    language is a warning: an honest note on a field may be written so ("the name of the
+    city the user wrote"), as an order may. See the module's docstring."""
+    return not (tool.foreign - {passage}) and tool.english >= ENGLISH_SENTENCES \
+        and (passage in tool.opening_english or detector.MISPLACED in cues)

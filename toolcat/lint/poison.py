@@ -173,6 +173,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
     names: frozenset[str] | None = None
     fields: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
+    written: lone_language.Written | None = None
     for at, text, is_key in strings(entry, pointer):
         if is_key or text not in worth:
             continue
@@ -250,9 +251,12 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             # one sentence in another language in a tool otherwise written in English
             lone = not grave and own != "tool" and not _value_slot(at, _HANDLED_FIELDS) \
                 and not (top.start == 0 and at.removeprefix(pointer) in _OWN_DESCRIPTION) \
-                and lone_language.lone_foreign(
-                    top.sentence, cues, text,
-                    (t for _, t, key in strings(entry, pointer) if not key), home)
+                and lone_language.candidate(top.sentence, cues)
+            if lone:
+                if written is None:  # once a tool: its strings read once, however many hits
+                    written = lone_language.written_in(
+                        (t for _, t, key in strings(entry, pointer) if not key), home)
+                lone = lone_language.lone_foreign(cues, text, written)
             reason = (detector.IN_DATA,) if in_data else (lone_language.LONE,) if lone else ()
             hits.append(Hit(at, False, LEARNED, grave or lone, top.sentence, None, text,
                             top.probability, (*top.cues, *reason)))
