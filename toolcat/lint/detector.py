@@ -1400,11 +1400,11 @@ def _letters(words: list[str]) -> list[str]:
 def _unidentified_prose(words: list[str], letters: list[str]) -> bool:
     """Whether the lower-cased `words` are prose (BARE_WORDS words of `letters` or more, most
     of its tokens, not a list) with none of the English words nearly every English sentence holds
-    (`_ENGLISH_WORDS`)."""
+    (`ENGLISH_WORDS`)."""
     commas = sum(word.endswith(",") for word in words)
     # a list of names ("Valid values: python, typescript, java, csharp") is no prose
     return len(letters) >= BARE_WORDS and len(letters) >= 0.8 * len(words) \
-        and commas * 3 < len(words) and _ENGLISH_WORDS.isdisjoint(
+        and commas * 3 < len(words) and ENGLISH_WORDS.isdisjoint(
             word.strip(",;:.!?()[]'\"") for word in words)
 
 
@@ -1428,7 +1428,7 @@ def _accented(text: str) -> bool:
 # but it is five words): a sentence of letters with none of them, and a link, an address or
 # a secret path in it, is in another language, whichever (issue 41's eighth round: a Finnish
 # order with a link in an English tool, written with no diacritics and two function words)
-_ENGLISH_WORDS = frozenset(
+ENGLISH_WORDS = frozenset(
     "the a an and or of to is in for with that this you your it be are from on at by as not if "
     "when will can all any each which its their they we our was were has have had do does than "
     "then into over under only also more most such no per via using use used returns get gets "
@@ -1441,7 +1441,7 @@ BARE_WORDS = 6
 
 def _without_english(sentence: str) -> bool:
     """Whether the lower-cased ASCII `sentence` is prose (BARE_WORDS words of letters or more,
-    not code) with none of the English words nearly every sentence holds (`_ENGLISH_WORDS`),
+    not code) with none of the English words nearly every sentence holds (`ENGLISH_WORDS`),
     links and addresses aside."""
     rest = _UNWORDED.sub(" ", sentence)
     if not sentence.isascii() or _CODE_SIGNS.search(rest):
@@ -1452,7 +1452,7 @@ def _without_english(sentence: str) -> bool:
     # prose: nearly every token a word (a link split at its capitals, `a.b_c`, a list of
     # fields are not)
     return len(words) >= BARE_WORDS and len(words) >= 0.8 * len(tokens) \
-        and not _ENGLISH_WORDS.intersection(words)
+        and not ENGLISH_WORDS.intersection(words)
 
 
 def _bare_foreign(text: str) -> bool:
@@ -2281,6 +2281,37 @@ def _code_shown(written: str, home: Home) -> bool:
     if shown.group("person"):  # what a person can run themselves ("the user can install it
         rest = tuple(cue for cue in rest if cue != "user")  # with `curl ... | sh`")
     return not _ORDERING.intersection(rest) and "execute" not in rest
+# the cues of a person who runs a command and of the verb they run it with
+_PERSON_RUNS = frozenset({"user", "fetch_obey"})
+_CLAUSE_END = re.compile(r"[.;!?]")
+_SET_OFF = ",:.;(—–"  # what sets a command off as a value named before it, not an object
+
+
+def _run_by_person(written: str, home: Home) -> bool:
+    """Whether the code that runs a fetched script in `written` (the cue `execute`) is handed
+    to a person to run: the code is set off by punctuation on both sides, a value named
+    rather than the object of a verb ("the install command, `curl ... | sh`, ..."; not "run
+    `curl ... | sh` so ..."), in the clause after it a person (the cue `user`) is the subject
+    of the verb of running or obeying (`fetch_obey` or `execute` among the next three words:
+    "so that the user runs it themselves"), and what the sentence says outside its code
+    spans, that person and verb aside, holds no cue of an order, as in `_code_shown`."""
+    spans = list(_CODE_SPAN.finditer(written))
+    if not spans:
+        return False
+    before = written[:spans[0].start()].rstrip()
+    after = written[spans[-1].end():].lstrip()
+    if (before and before[-1] not in _SET_OFF) or after[:1] not in (",", "—", "–", "("):
+        return False  # "run `curl ... | sh` so the user can follow along" orders it run
+    clause = _CLAUSE_END.split(prepare(after[1:]), maxsplit=1)[0][:200]
+    patterns = dict(_each_cue(clause.isascii()))
+    for person in patterns["user"].finditer(clause):
+        verb = " " + " ".join(clause[person.end():].split()[:3])
+        if patterns["fetch_obey"].search(verb) or patterns["execute"].search(verb):
+            rest = set(cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)) - _PERSON_RUNS
+            return not _ORDERING.intersection(rest) and "execute" not in rest
+    return False
+
+
 _WRAPPED = re.compile(r"(?<=[^\n])\n(?![ \t]*(?:\n|[-*•#>|]|\d+[.)]))")
 
 
@@ -2362,6 +2393,11 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if "execute" in cues and "`" in written and _code_shown(written, home):
             # a command shown as an example, not one the model is told to run
             cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE)
+            if not cues:
+                continue
+        elif "execute" in cues and "`" in written and _run_by_person(written, home):
+            # a command handed to a person to run, not one the model is told to run
+            cues = tuple(cue for cue in cues if cue not in _SHOWN_CODE | _PERSON_RUNS)
             if not cues:
                 continue
         cues = _structural(sentence, cues)
@@ -2676,7 +2712,7 @@ _SHARED_STRONG = frozenset({"url", "email", "secret_files", "execute", "account"
 # "ff-only - 合并; squash - ...")
 _SAID_TO_MODEL = frozenset({"fetch_obey", "always", "addressed", "priority"})
 _MIXED = frozenset({"en", "cjk", "", "latin", "other"})
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")  # Chinese, Japanese, Korean
 
 
 def foreign_told(sentence: str, cues: tuple[str, ...]) -> bool:
@@ -2684,7 +2720,7 @@ def foreign_told(sentence: str, cues: tuple[str, ...]) -> bool:
     (`other_language`), says something to the model (`_SAID_TO_MODEL`) in a language other than
     English or CJK: an error, whatever the fit makes of words it does not know."""
     return FOREIGN in cues and not _SAID_TO_MODEL.isdisjoint(cues) and DESCRIBED not in cues \
-        and language(sentence) not in _MIXED and not _CJK.search(sentence) \
+        and language(sentence) not in _MIXED and not CJK.search(sentence) \
         and not_english(sentence)
 
 
@@ -2754,7 +2790,7 @@ def _unread_order(written: str, sentence: str, cues: tuple[str, ...]) -> bool:
     `unread_language`), written as `written` and read as `sentence`, holds tokens of two
     kinds (`_TOKEN_KINDS`, a document for the model linked counting as one): see
     UNREAD_ORDER."""
-    if DESCRIBED in cues or _CJK.search(sentence):
+    if DESCRIBED in cues or CJK.search(sentence):
         return False
     kinds = {_TOKEN_KINDS[cue] for cue in cues if cue in _TOKEN_KINDS}
     if "elsewhere" in kinds and "url" in cues and _for_model(written):

@@ -33,7 +33,7 @@ from urllib.parse import unquote
 
 import re2
 
-from toolcat.lint import detector, honest_shapes, slots
+from toolcat.lint import detector, honest_shapes, lone_language, slots
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.side_effects import changes_other_call
@@ -173,6 +173,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
     names: frozenset[str] | None = None
     fields: frozenset[str] | None = None
     topic: tuple[str, ...] | None = None
+    written: lone_language.Written | None = None
     for at, text, is_key in strings(entry, pointer):
         if is_key or text not in worth:
             continue
@@ -247,9 +248,18 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 (top.probability >= detector.SURE_AT and detector.acting(cues, bool(own))) or \
                 (not own and not _value_slot(at)
                  and detector.foreign_told(detector.prepare(top.sentence), cues))
-            hits.append(Hit(at, False, LEARNED, grave, top.sentence, None, text,
-                            top.probability,
-                            (*top.cues, detector.IN_DATA) if in_data else top.cues))
+            # one sentence in another language in a tool otherwise written in English
+            lone = not grave and own != "tool" and not _value_slot(at, _HANDLED_FIELDS) \
+                and not (top.start == 0 and at.removeprefix(pointer) in _OWN_DESCRIPTION) \
+                and lone_language.candidate(top.sentence, cues)
+            if lone:
+                if written is None:  # once a tool: its strings read once, however many hits
+                    written = lone_language.written_in(
+                        (t for _, t, key in strings(entry, pointer) if not key), home)
+                lone = lone_language.lone_foreign(cues, text, written)
+            reason = (detector.IN_DATA,) if in_data else (lone_language.LONE,) if lone else ()
+            hits.append(Hit(at, False, LEARNED, grave or lone, top.sentence, None, text,
+                            top.probability, (*top.cues, *reason)))
     return hits
 
 

@@ -1,0 +1,105 @@
+"""One sentence in another language put into a tool written in English (issue 41).
+
+A sentence foreign to its tool (the cue `other_language`) is a warning whatever it says: the
+fit reads English words, and a server that mixes languages (a Korean tax server's notes, an
+Indonesian server's English descriptions with Indonesian field notes) writes such sentences
+in tool after tool. What its words cannot say, its tool's other text does: a string that
+opens in English and goes on in another language, in a tool whose every other sentence is
+English and which holds no other passage in another language, was written by two hands, or
+by one to be read past a reviewer who reads English. An honest tool that writes a second
+language writes it in more than one place (notes, fields, examples), or is written in it
+whole (then it is at home, and no sentence of it is foreign). A string written wholly in
+the other language (a parameter's description) is no such switch: an honest note on a field
+may be written so ("the name of the city the user wrote"), and it stays a warning, unless
+it sits where a token belongs (`misplaced`), a sign of its own.
+
+The sentence must be prose long enough for its language to be told and for it to say
+something (`LONG` words of two letters or more, quotes aside; fewer than one in six of them
+among the English words nearly every English sentence holds, so no English sentence with a
+foreign gloss; not Chinese, Japanese or Korean, which servers mix with English sentence by
+sentence), and its tool must show it is English: `ENGLISH_SENTENCES` sentence of
+`detector.MIN_WORDS` words or more in English to the function words and to CLD2 both (a
+short Italian sentence with no function word of any list is English only as a fallback).
+The caller keeps it to places where the tool writes its own text (not a `default` or an
+example, text a translator's tool handles in any language) and not to the sentence that
+says what the tool does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from toolcat import languages
+from toolcat.lint import detector, reading
+
+# English sentences a tool must hold besides the foreign passage to show it is written in it
+ENGLISH_SENTENCES = 1
+# words of letters, quotes aside, that make a sentence long enough for its language to be
+# told and for it to say something (a field's note in another language is shorter: "isi hanya
+# field yang mau diubah", "Si no s'especifica, retorna totes les seccions")
+LONG = 8
+LONE = "lone_language"  # the reason a finding gives when `lone_foreign` made it an error
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a tool's strings are written in: how many sentences are English, which strings
+    hold a sentence foreign to the tool, and which open in English."""
+
+    english: int
+    foreign: frozenset[str]
+    opening_english: frozenset[str]
+
+
+def written_in(texts: Iterable[str], home: detector.Home) -> Written:
+    """The languages of a tool's strings (`texts`, as written), each sentence of
+    `detector.MIN_WORDS` words or more read once: English to the function words and to CLD2
+    both, or foreign to the tool (`home`)."""
+    english = 0
+    foreign: set[str] = set()
+    opening: set[str] = set()
+    for text in set(texts):
+        first = True
+        for _, said in detector.split_sentences(reading.as_read(text)):
+            read = detector.prepare(said)
+            if len(read.split()) < detector.MIN_WORDS:
+                continue
+            lang = detector.language(read)
+            if lang == "en" and languages.english(said):
+                english += 1
+                if first:
+                    opening.add(text)
+            elif not detector.at_home(lang, home):
+                foreign.add(text)
+            first = False
+    return Written(english, frozenset(foreign), frozenset(opening))
+
+
+def candidate(sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether `sentence` (as read), with `cues`, may be a lone foreign sentence: foreign to
+    its tool, prose of `LONG` words of two letters or more (quotes aside), fewer than one in
+    six of them English, not Chinese, Japanese or Korean, not a text that describes
+    attacks."""
+    if detector.FOREIGN not in cues or detector.DESCRIBED in cues:
+        return False
+    read = detector.prepare(sentence)
+    if detector.language(read) in ("", "en", "cjk") or detector.CJK.search(read):
+        return False
+    words = [word for word in detector.lettered(detector.unquoted(read)) if len(word) > 1]
+    # a note too short to tell, a list of quoted terms, or English mixed in
+    return len(words) >= LONG \
+        and sum(word in detector.ENGLISH_WORDS for word in words) * 6 < len(words)
+
+
+def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
+    """Whether a `candidate` sentence with `cues`, found in the string `passage`, is in the
+    only passage foreign to its tool and switches from English: no other string of the tool
+    (`tool`, its strings' languages) holds a sentence foreign to it, the tool holds English
+    sentences (ENGLISH_SENTENCES), and the passage opens in English (the hand that wrote its
+    first sentence wrote in English), or the sentence sits where a token belongs
+    (`misplaced`: the place is a sign already). A parameter described wholly in another
+    language is a warning: an honest note on a field may be written so ("the name of the
+    city the user wrote"), as an order may. See the module's docstring."""
+    return not (tool.foreign - {passage}) and tool.english >= ENGLISH_SENTENCES \
+        and (passage in tool.opening_english or detector.MISPLACED in cues)
