@@ -77,6 +77,7 @@ def test_hostile_text_reads_in_linear_time() -> None:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the servers' tools are encoded once a session
 @pytest.mark.parametrize(("request_", "expected"), [
     ("list GPUs with at least 80GB", {"list-gpu-types"}),
     ("what GPUs are there", {"list-gpu-types", "get-gpu-type"}),

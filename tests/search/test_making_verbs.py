@@ -80,6 +80,7 @@ def test_hostile_names_and_requests_raise_nothing() -> None:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the servers' tools are encoded once a session
 @pytest.mark.parametrize(("half", "servers", "request_", "expected", "verb"), [
     # `stories-upload-file` led by its "file", read as a word and embedded
     ("fresh", {"shortcut", "datadog", "hubspot"},

@@ -49,6 +49,7 @@ def isp() -> list[Tool]:
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the servers' tools are encoded once a session
 def test_a_word_no_tool_states_puts_the_tool_of_its_sense_first(isp: list[Tool]) -> None:
     from toolcat.search import build_scorer, rank
 
@@ -61,6 +62,7 @@ def test_a_word_no_tool_states_puts_the_tool_of_its_sense_first(isp: list[Tool])
 
 
 @pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")  # the servers' tools are encoded once a session
 def test_a_word_the_catalog_states_is_read_as_typed(isp: list[Tool]) -> None:
     from toolcat.search import build_scorer
 
