@@ -99,3 +99,12 @@ def test_the_sentence_that_says_what_the_tool_does_is_no_error(tmp_path):
     entry = tool(opening, branch="The name of the branch, as the library's website spells "
                                  "it.")
     assert "error" not in severities(tmp_path, entry)
+
+
+def test_a_sentence_labelled_with_its_own_language_is_a_translation_and_a_warning(tmp_path):
+    """moneybird-mcp glosses its English in Dutch ("Dutch: zoek dubbele product-SKU's ..."): a
+    translation announced by its language's name, which an order slipped past a reviewer does
+    not announce. Unlabelled, or labelled with another language, it is still an error."""
+    assert severities(tmp_path, tool(f"{ENGLISH} Basque: {BASQUE}")) == ["warning"]
+    assert severities(tmp_path, tool(f"{ENGLISH} (in Basque) {BASQUE}")) == ["warning"]
+    assert severities(tmp_path, tool(f"{ENGLISH} Spanish: {BASQUE}")) == ["error"]

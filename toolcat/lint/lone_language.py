@@ -20,13 +20,17 @@ foreign gloss; not Chinese, Japanese or Korean, which servers mix with English s
 sentence), and its tool must show it is English: `ENGLISH_SENTENCES` sentence of
 `detector.MIN_WORDS` words or more in English to the function words and to CLD2 both (a
 short Italian sentence with no function word of any list is English only as a fallback).
-The caller keeps it to places where the tool writes its own text (not a `default` or an
+A sentence that opens with the name of its own language ("Dutch: zoek dubbele product-SKU's
+...", "(in German) ...") is a translation offered to a reader of that language, as a server
+that glosses its English in the language of its users writes it (moneybird-mcp 0.8.3); an
+order meant to pass a reviewer by does not announce its language: a warning. The caller keeps it to places where the tool writes its own text (not a `default` or an
 example, text a translator's tool handles in any language) and not to the sentence that
 says what the tool does.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -89,7 +93,16 @@ def candidate(sentence: str, cues: tuple[str, ...]) -> bool:
     words = [word for word in detector.lettered(detector.unquoted(read)) if len(word) > 1]
     # a note too short to tell, a list of quoted terms, or English mixed in
     return len(words) >= LONG \
-        and sum(word in detector.ENGLISH_WORDS for word in words) * 6 < len(words)
+        and sum(word in detector.ENGLISH_WORDS for word in words) * 6 < len(words) \
+        and not announced(sentence)
+
+
+def announced(sentence: str) -> bool:
+    """Whether `sentence` opens with the name of the language it is in, as a label ("Dutch:",
+    "(in Dutch)", "[Dutch]"): a translation offered, see the module's docstring."""
+    name = detector.language_name(sentence)
+    return re.match(rf"\W{{0,3}}(?:in\s+)?{re.escape(name)}\s*[:)\]]", sentence,
+                    re.IGNORECASE) is not None
 
 
 def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
