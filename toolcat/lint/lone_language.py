@@ -23,9 +23,10 @@ short Italian sentence with no function word of any list is English only as a fa
 A sentence that opens with the name of its own language ("Dutch: zoek dubbele product-SKU's
 ...", "(in German) ...") is a translation offered to a reader of that language, as a server
 that glosses its English in the language of its users writes it (moneybird-mcp 0.8.3); an
-order meant to pass a reviewer by does not announce its language: a warning. The caller keeps it to places where the tool writes its own text (not a `default` or an
-example, text a translator's tool handles in any language) and not to the sentence that
-says what the tool does.
+order meant to pass a reviewer by does not announce its language: a warning. The caller
+keeps it to places where the tool writes its own text (not a `default` or an example, text a
+translator's tool handles in any language) and not to the sentence that says what the tool
+does.
 """
 
 from __future__ import annotations
