@@ -161,11 +161,16 @@ def far_from_tools(abstention: Abstention, queries: np.ndarray, best: np.ndarray
     """Which requests (unit vectors, one a row; `texts` the requests; `wordless` which share
     no word with the catalog, `known_share`) are turned away when `best` is each one's
     highest cosine to any tool: the nearest request no tool fits is nearer, by more than the
-    request's margin (the module docstring, without usage)."""
+    request's margin (the module docstring, without usage). A request of more than
+    SHORT_WORDS words that hands over a value (`hands_over_a_value`) is never turned away by
+    this margin: small talk hands over none, and such a request is left to the off-catalog
+    model and the gates after it (short talk may carry a number: "lol 10/10")."""
     if not len(queries) or queries.shape[1] != abstention.vectors.shape[1]:
         return np.zeros(len(queries), dtype=bool)
     nearest = (queries @ abstention.vectors.T).max(axis=1)
-    return np.asarray(nearest - best > abstention.margins(texts, wordless))
+    valued = np.array([len(t.split()) > SHORT_WORDS and hands_over_a_value(t)
+                       for t in texts], dtype=bool)
+    return np.asarray((nearest - best > abstention.margins(texts, wordless)) & ~valued)
 
 
 # --- requests for a service the catalog lacks (the zero-shot decision's second part) ---
@@ -247,6 +252,23 @@ def without_quotes(text: str) -> str:
     tick off a task, not for groceries. (Not the words it writes as names: "play some jazz
     on Spotify" asks for Spotify.)"""
     return " ".join(_QUOTED.sub(" ", text).split())
+
+
+# a value a request hands over: a piece with a digit ("the Q4 offsite", "from jan 5", "10 min")
+_DIGIT = re.compile(r"\d")
+MOST_READ = 2000  # characters of a request read for a value it hands over
+
+
+def hands_over_a_value(text: str) -> bool:
+    """Whether `text` hands over a value to act on: a piece with a digit (a time, a date, an
+    amount, an identifier) or something in quotes ("tell Priya in a DM that I'll be 10 min
+    late", "remember that the Q4 offsite is in Lisbon on Feb 12", "find the phonetics for
+    the word 'quixotic'"). Small talk ("hello", "thanks, that's all for today", "hey Sam,
+    good morning") hands over none: a request that does asks to act on it, however near to
+    small talk its other words lie. (A name alone is no value: a greeting names whom it
+    greets.)"""
+    read = text[:MOST_READ]
+    return bool(_DIGIT.search(read) or _QUOTED.search(read))
 
 
 def lexical_features(lexical: BM25Scorer, query: str, nearest: int
