@@ -1830,8 +1830,11 @@ def _cues_to_try(sentence: str, apart: str, views: dict[str, str]
         readings.update(_separated(view) for view in views.values())
     if not all(reading.isascii() for reading in readings):
         return _each_cue(True)
-    names = set(always).union(*(group for gate, group in gates
-                                if any(gate.search(reading) for reading in readings)))
+    read = [reading.encode() for reading in readings]  # bytes: RE2 maps no offsets back
+    names = set(always).union(*(group for coarse, fine in gates
+                                if any(coarse.search(reading) for reading in read)
+                                for gate, group in fine
+                                if any(gate.search(reading) for reading in read)))
     return tuple((name, pattern) for name, pattern in _each_cue(True) if name in names) \
         if names else ()
 
@@ -1842,12 +1845,13 @@ _RE2_UNLIKE = re.compile(r"[\n\v\x1c-\x1f]")
 
 
 @cache
-def _cue_gate() -> tuple[tuple[tuple[Any, frozenset[str]], ...], frozenset[str]]:
+def _cue_gate() -> tuple[tuple[tuple[Any, tuple[tuple[Any, frozenset[str]], ...]], ...],
+                        frozenset[str]]:
     """Every cue an ASCII sentence is searched for (`_each_cue(True)`) as RE2 expressions,
     negative look-arounds left out and counted gaps unbounded (they may say yes where no cue
-    fires, never no where one does), a few cues an alternation (all of them in one outgrow
-    RE2's DFA memory), each with the names of its cues; and the cues RE2 cannot read
-    (searched in every sentence)."""
+    fires, never no where one does): alternations of a few cues each (all of them in one
+    outgrow RE2's DFA memory), each with the alternations of two of them that tell which may
+    fire, with their names; and the cues RE2 cannot read (searched in every sentence)."""
     import re2
 
     options = re2.Options()
@@ -1863,9 +1867,15 @@ def _cue_gate() -> tuple[tuple[tuple[Any, frozenset[str]], ...], frozenset[str]]
             always.append(name)
             continue
         parts.append((name, loose))
-    groups = [parts[i:i + _CUES_A_GATE] for i in range(0, len(parts), _CUES_A_GATE)]
-    return tuple((re2.compile("|".join(f"(?:{part})" for _, part in group), options),
-                  frozenset(name for name, _ in group)) for group in groups), frozenset(always)
+
+    def joined(group: list[tuple[str, str]]) -> Any:
+        return re2.compile("|".join(f"(?:{part})" for _, part in group), options)
+
+    coarse = [parts[i:i + _CUES_A_GATE] for i in range(0, len(parts), _CUES_A_GATE)]
+    return tuple((joined(group), tuple((joined(group[i:i + 2]),
+                                        frozenset(name for name, _ in group[i:i + 2]))
+                                       for i in range(0, len(group), 2)))
+                 for group in coarse), frozenset(always)
 
 
 def _without_negations(pattern: str) -> str:
@@ -1898,7 +1908,7 @@ def _without_negations(pattern: str) -> str:
 _NEGATION = re.compile(r"(?<!\\)\(\?<?!")
 
 
-_CUES_A_GATE = 2
+_CUES_A_GATE = 8
 
 
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
