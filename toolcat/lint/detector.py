@@ -1818,10 +1818,10 @@ _DU = re.compile(r"(?<!\w)du(?!\w)")
 def _cues_to_try(sentence: str, apart: str, views: dict[str, str]
                  ) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """The cues of `_each_cue` that may fire in `sentence` as `cues_of` reads it (`apart` its
-    words apart, `views` what some cues read instead): for an ASCII sentence those of the
-    RE2 alternations (`_cue_gate`) that match one of these readings and those RE2 cannot
-    read, so that a plain sentence of a long text costs a few linear passes, not fifty
-    backtracking searches (issue 41); for any other, every cue."""
+    words apart, `views` what some cues read instead): for an ASCII sentence those whose RE2
+    form (`_cue_gate`, asked only within an alternation that matches) matches one of these
+    readings, and those RE2 cannot read, so that a plain sentence of a long text costs a few
+    linear passes, not thirty backtracking searches (issue 41); for any other, every cue."""
     if not sentence.isascii() or _RE2_UNLIKE.search(sentence):
         return _each_cue(sentence.isascii())
     gates, always = _cue_gate()
@@ -1831,10 +1831,9 @@ def _cues_to_try(sentence: str, apart: str, views: dict[str, str]
     if not all(reading.isascii() for reading in readings):
         return _each_cue(True)
     read = [reading.encode() for reading in readings]  # bytes: RE2 maps no offsets back
-    names = set(always).union(*(group for coarse, fine in gates
-                                if any(coarse.search(reading) for reading in read)
-                                for gate, group in fine
-                                if any(gate.search(reading) for reading in read)))
+    names = always.union(name for coarse, fine in gates
+                         if any(coarse.search(reading) for reading in read)
+                         for gate, name in fine if any(gate.search(reading) for reading in read))
     return tuple((name, pattern) for name, pattern in _each_cue(True) if name in names) \
         if names else ()
 
@@ -1845,13 +1844,12 @@ _RE2_UNLIKE = re.compile(r"[\n\v\x1c-\x1f]")
 
 
 @cache
-def _cue_gate() -> tuple[tuple[tuple[Any, tuple[tuple[Any, frozenset[str]], ...]], ...],
-                        frozenset[str]]:
+def _cue_gate() -> tuple[tuple[tuple[Any, tuple[tuple[Any, str], ...]], ...], frozenset[str]]:
     """Every cue an ASCII sentence is searched for (`_each_cue(True)`) as RE2 expressions,
     negative look-arounds left out and counted gaps unbounded (they may say yes where no cue
     fires, never no where one does): alternations of a few cues each (all of them in one
-    outgrow RE2's DFA memory), each with the alternations of two of them that tell which may
-    fire, with their names; and the cues RE2 cannot read (searched in every sentence)."""
+    outgrow RE2's DFA memory), each with its cues' own expressions and names, which tell
+    which may fire; and the cues RE2 cannot read (searched in every sentence)."""
     import re2
 
     options = re2.Options()
@@ -1872,9 +1870,7 @@ def _cue_gate() -> tuple[tuple[tuple[Any, tuple[tuple[Any, frozenset[str]], ...]
         return re2.compile("|".join(f"(?:{part})" for _, part in group), options)
 
     coarse = [parts[i:i + _CUES_A_GATE] for i in range(0, len(parts), _CUES_A_GATE)]
-    return tuple((joined(group), tuple((joined(group[i:i + 2]),
-                                        frozenset(name for name, _ in group[i:i + 2]))
-                                       for i in range(0, len(group), 2)))
+    return tuple((joined(group), tuple((joined([(name, part)]), name) for name, part in group))
                  for group in coarse), frozenset(always)
 
 
