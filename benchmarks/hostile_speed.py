@@ -4,6 +4,7 @@ a benign reference of the same size, measured in the same run; the figure is the
     python benchmarks/hostile_speed.py            # every case
     python benchmarks/hostile_speed.py --tools 2000
     python benchmarks/hostile_speed.py --code ../main --timeout 120   # another checkout: before
+    python benchmarks/hostile_speed.py --case lint   # the cases whose label holds "lint"
 
 Cases (issue 14): regex search with patterns that span lines (`(?s).*`, `[\\s\\S]*`) against a
 plain word at 8,000 tools; highlighting a 400,000-character name against a short one; YAML alias
@@ -13,7 +14,9 @@ Issue 40 (item 12): an OpenAPI document whose 600 operations each reach a 600-sc
 against the same document whose operations reach none of it (the schemas are shared, not copied
 per operation, and checked once). Issue 41: `lint` on a description of 6,000 sentences that
 each carry the detector's cues (a telling whatever the result, hiding, reading secrets, another
-tool named) against one of 6,000 plain sentences of the same length.
+tool named) against one of 6,000 plain sentences of the same length; and on one such sentence
+among 2,000 plain ones against 2,001 plain ones (the telling lets the whole description
+through the gate: its plain sentences are scored too).
 Target: every ratio under 3 (the pathological input costs about what the benign one does).
 """
 
@@ -122,9 +125,17 @@ def cases(folder: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
     plain_text = folder / "plain-text.json"
     plain_text.write_text(json.dumps([{"name": "t", "description": plain_sentence * 6000},
                                       *tools(10)]))
+    hidden = folder / "one-telling.json"
+    hidden.write_text(json.dumps([{"name": "t", "description": cues + plain_sentence * 2000},
+                                  *tools(10)]))
+    plainer = folder / "plain-2000.json"
+    plainer.write_text(json.dumps([{"name": "t", "description": plain_sentence * 2001},
+                                   *tools(10)]))
     return [
         ("lint 6,000 tellings", ["lint", "--select", "TC6", "-c", str(told)],
          ["lint", "--select", "TC6", "-c", str(plain_text)]),
+        ("lint 1 telling+2,000", ["lint", "--select", "TC6", "-c", str(hidden)],
+         ["lint", "--select", "TC6", "-c", str(plainer)]),
         ("openapi 600x600 chain", ["list", "--json", "-c", str(chained)],
          ["list", "--json", "-c", str(unreached)]),
         ("search (?s).*", ["search", "(?s).*", "-c", str(many)],
@@ -147,11 +158,15 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--code", type=Path, default=REPO,
                         help="the toolcat checkout to measure (default: this one)")
+    parser.add_argument("--case", default="",
+                        help="only the cases whose label holds this (e.g. lint)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         print(f"{'case':<22} {'hostile s':>9} {'MB':>6} {'exit':>4}   "
               f"{'reference s':>11} {'MB':>6}   {'ratio':>5}")
         for label, hostile, reference in cases(Path(folder), args.tools):
+            if args.case not in label:
+                continue
             ref_wall, ref_mb, _ = run(reference, args.timeout, args.code.resolve())
             wall, mb, code = run(hostile, args.timeout, args.code.resolve())
             shown = {-1: "hang", -11: "segv"}.get(code, str(code))

@@ -1815,6 +1815,98 @@ def _each_cue(ascii: bool = False) -> tuple[tuple[str, re.Pattern[str]], ...]:
 _DU = re.compile(r"(?<!\w)du(?!\w)")
 
 
+def _cues_to_try(sentence: str, apart: str, views: dict[str, str]
+                 ) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The cues of `_each_cue` that may fire in `sentence` as `cues_of` reads it (`apart` its
+    words apart, `views` what some cues read instead): for an ASCII sentence those whose RE2
+    form (`_cue_gate`, asked only within an alternation that matches) matches one of these
+    readings, and those RE2 cannot read, so that a plain sentence of a long text costs a few
+    linear passes, not thirty backtracking searches (issue 41); for any other, every cue."""
+    if not sentence.isascii() or _RE2_UNLIKE.search(sentence):
+        return _each_cue(sentence.isascii())
+    gates, always = _cue_gate()
+    readings = {sentence, apart, *views.values()}
+    if apart is not sentence:
+        readings.update(_separated(view) for view in views.values())
+    if not all(reading.isascii() for reading in readings):
+        return _each_cue(True)
+    read = [reading.encode() for reading in readings]  # bytes: RE2 maps no offsets back
+    names = always.union(name for coarse, fine in gates
+                         if any(coarse.search(reading) for reading in read)
+                         for gate, name in fine if any(gate.search(reading) for reading in read))
+    return tuple((name, pattern) for name, pattern in _each_cue(True) if name in names) \
+        if names else ()
+
+
+# where RE2 reads ASCII text otherwise than Python: `\s` holds neither \v nor \x1c-\x1f,
+# `$` never stands before a final newline
+_RE2_UNLIKE = re.compile(r"[\n\v\x1c-\x1f]")
+
+
+@cache
+def _cue_gate() -> tuple[tuple[tuple[Any, tuple[tuple[Any, str], ...]], ...], frozenset[str]]:
+    """Every cue an ASCII sentence is searched for (`_each_cue(True)`) as RE2 expressions,
+    negative look-arounds left out and counted gaps unbounded (they may say yes where no cue
+    fires, never no where one does): alternations of a few cues each (all of them in one
+    outgrow RE2's DFA memory), each with its cues' own expressions and names, which tell
+    which may fire; and the cues RE2 cannot read (searched in every sentence)."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    options.log_errors = False
+    parts: list[tuple[str, str]] = []
+    always: list[str] = []
+    for name, pattern in _joined(_FIRST, _ADDED_LATIN).items():
+        loose = _GAP.sub("[^.!?]*", _without_negations(pattern))
+        try:
+            re2.compile(loose, options)
+        except re2.error:
+            always.append(name)
+            continue
+        parts.append((name, loose))
+
+    def joined(group: list[tuple[str, str]]) -> Any:
+        return re2.compile("|".join(f"(?:{part})" for _, part in group), options)
+
+    coarse = [parts[i:i + _CUES_A_GATE] for i in range(0, len(parts), _CUES_A_GATE)]
+    return tuple((joined(group), tuple((joined([(name, part)]), name) for name, part in group))
+                 for group in coarse), frozenset(always)
+
+
+def _without_negations(pattern: str) -> str:
+    """`pattern` without its negative look-arounds (`(?!...)`, `(?<!...)`), however deep
+    their groups: what is left matches wherever `pattern` does."""
+    kept: list[str] = []
+    at = 0
+    while (start := _NEGATION.search(pattern, at)) is not None:
+        kept.append(pattern[at:start.start()])
+        depth, at, opened = 0, start.start(), -1  # where the class in hand opened
+        while at < len(pattern):
+            char = pattern[at]
+            at += 1
+            if char == "\\":
+                at += 1
+            elif opened >= 0:
+                opened = -1 if char == "]" and at - 1 > opened else opened  # "[]" holds "]"
+            elif char == "[":
+                opened = at + (pattern[at:at + 1] == "^")
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if not depth:
+                    break
+    kept.append(pattern[at:])
+    return "".join(kept)
+
+
+_NEGATION = re.compile(r"(?<!\\)\(\?<?!")
+
+
+_CUES_A_GATE = 8
+
+
 def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     """The names of the cues that fire in `sentence` (lower-cased), `home` being the
     languages of its surroundings (`languages_at_home`): `other_language` fires only for a
@@ -1853,7 +1945,7 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              # reporting a success once it is one is honest ("only report an answer once it
              # is completed")
              "lying": _lying_view(sentence)}
-    fired = tuple(name for name, pattern in _each_cue(sentence.isascii())
+    fired = tuple(name for name, pattern in _cues_to_try(sentence, apart, views)
                   if pattern.search(views.get(name, sentence))
                   or (apart is not sentence and name not in _IDENTIFIERS
                       and pattern.search(_separated(views[name]) if name in views else apart)))
