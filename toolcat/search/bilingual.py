@@ -32,10 +32,10 @@ from toolcat.languages import of_request
 from toolcat.search.bm25 import SERVER
 from toolcat.search.text import (
     STOPWORDS,
-    _stemmer,
     cjk,
     fold,
     raw_words,
+    snowball,
     stem,
     without_values,
     word_stems,
@@ -70,7 +70,7 @@ def key_of(word: str, code: str) -> str:
     """The table's key of a lower-case word of the language of `code`: its Snowball stem in
     base letters, or the word itself."""
     stemmer = STEMMERS[code]
-    return fold(_stemmer(stemmer).stemWord(word)) if stemmer else word
+    return fold(snowball(stemmer).stemWord(word)) if stemmer else word
 
 
 @functools.cache

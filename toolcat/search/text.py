@@ -217,7 +217,7 @@ def word_stems(raw: str) -> tuple[str, ...]:
     found = _stems.get(raw)
     if found is None:
         kept = _kept[raw] if raw in _parts else _split(raw)[1]
-        stemmer = _stemmer(_SCRIPT_LANGUAGES.get(_script(raw), "english"))
+        stemmer = snowball(_SCRIPT_LANGUAGES.get(_script(raw), "english"))
         found = _stems[raw] = tuple(stemmer.stemWords(kept)) if kept else ()
     return found
 
@@ -241,7 +241,7 @@ def stems_in(raw: str, language: str) -> tuple[str, ...]:
             kept = _kept[raw] if raw in _parts else _split(raw)[1]
             marked = [w for w in (_singular(p).lower() for p in _camel_parts(raw))
                       if fold(w) in kept]
-            stemmer = _stemmer(language)
+            stemmer = snowball(language)
             found = tuple(fold(s) for s in stemmer.stemWords(marked)) \
                 if len(marked) == len(kept) else tuple(stemmer.stemWords(kept))
         _stems_in[key] = found
@@ -388,7 +388,7 @@ def example_values(tool: Tool, limit: int = 24) -> list[str]:
 
 def stem(word: str) -> str:
     """The Snowball (Porter 2) English stem of a lower-case word: `messages` -> `messag`."""
-    return _stemmer().stemWord(word)
+    return snowball().stemWord(word)
 
 
 class _Stemmer(Protocol):
@@ -400,7 +400,8 @@ class _Stemmer(Protocol):
 
 
 @lru_cache(maxsize=32)
-def _stemmer(language: str = "english") -> _Stemmer:
+def snowball(language: str = "english") -> _Stemmer:
+    """The Snowball stemmer of `language` (PyStemmer's name for it), made once."""
     import Stemmer  # PyStemmer: the Snowball stemmers in C
 
     stemmer: _Stemmer = Stemmer.Stemmer(language)
