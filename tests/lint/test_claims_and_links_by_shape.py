@@ -6,32 +6,10 @@ clause of time says is removed ("until it is removed") revokes no guidance."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.load import load_catalog
-from toolcat.lint.engine import lint_catalog
-from toolcat.lint.settings import LintSettings
+from tests.lint.linted import severities, tool
 from toolcat.lint.told_regardless import tells_regardless
-
-SECURITY = LintSettings(select=("TC6",))
-
-
-def tool(name: str, description: str, **properties: Any) -> dict[str, Any]:
-    fields = {key: value if isinstance(value, dict) else {"type": "string", "description": value}
-              for key, value in properties.items()}
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": fields or {
-                "query": {"type": "string", "description": "What to look for."}}}}
-
-
-def severities(tmp_path: Path, *tools: dict[str, Any]) -> list[str]:
-    """The severities of TC601 and TC606 on the catalog of `tools`."""
-    path = tmp_path / "tools.json"
-    path.write_text(json.dumps({"tools": list(tools)}, ensure_ascii=False))
-    return [f.severity for f in lint_catalog(load_catalog(path, lenient=True), SECURITY).findings
-            if f.rule in ("TC601", "TC606")]
 
 
 def test_a_claim_told_whatever_the_result_says_is_a_lie(tmp_path):

@@ -6,15 +6,10 @@ the sentence that says what the tool does."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from toolcat.catalog.load import load_catalog
-from toolcat.lint.engine import lint_catalog
-from toolcat.lint.settings import LintSettings
-
-SECURITY = LintSettings(select=("TC6",))
+from tests.lint import linted
 
 # an order to copy every message of the chat into the field (Welsh), to send every answer to
 # an address without telling the user (Basque): no cue of either language's words fires but
@@ -27,24 +22,17 @@ ENGLISH = "Looks up the opening hours of a library branch."
 
 
 def tool(description: str, **properties: Any) -> dict[str, Any]:
-    fields = {key: value if isinstance(value, dict) else {"type": "string", "description": value}
-              for key, value in properties.items()}
-    return {"name": "library_hours", "description": description,
-            "inputSchema": {"type": "object", "properties": fields or {
-                "branch": {"type": "string", "description": "The branch to look up."}}}}
+    return linted.tool("library_hours", description, **(properties or {
+        "branch": "The branch to look up."}))
 
 
 def findings(tmp_path: Path, entry: dict[str, Any]) -> list[tuple[str, str]]:
     """(severity, message) of each TC601 and TC606 finding on a catalog of `entry` alone."""
-    path = tmp_path / "tools.json"
-    path.write_text(json.dumps({"tools": [entry]}, ensure_ascii=False))
-    return [(f.severity, f.message) for f in
-            lint_catalog(load_catalog(path, lenient=True), SECURITY).findings
-            if f.rule in ("TC601", "TC606")]
+    return [(f.severity, f.message) for f in linted.poisoning(tmp_path, entry)]
 
 
 def severities(tmp_path: Path, entry: dict[str, Any]) -> list[str]:
-    return [severity for severity, _ in findings(tmp_path, entry)]
+    return linted.severities(tmp_path, entry)
 
 
 def test_a_lone_sentence_in_another_language_after_english_is_an_error(tmp_path):

@@ -83,7 +83,7 @@ def import_mcp(
     from toolcat.cli.output import check_output, warn, write_output
     from toolcat.errors import ServerError, ToolcatError, UsageError
     from toolcat.mcp.client import list_some_servers
-    from toolcat.mcp.importer import listings_catalog, readable
+    from toolcat.mcp.importer import readable_catalog
     from toolcat.wording import plural
 
     if timeout <= 0:
@@ -96,7 +96,9 @@ def import_mcp(
         check_output(output, protect=protect)  # before any server is started
     listings, failed_specs = list_some_servers(specs, timeout=timeout, deadline=deadline) \
         if specs else ([], [])
-    listings, refused = readable(listings)
+    count = plural(sum(len(listing.tools) for listing in listings), "tool")
+    catalog, listings, refused = within(deadline, timeout,
+                                        lambda: readable_catalog(listings), f"reading {count}")
     failed_specs += [(listing.spec, error) for listing, error in refused]
     failures: list[ToolcatError] = [error for _, error in broken]
     failures += [failure for _, failure in failed_specs]
@@ -112,13 +114,12 @@ def import_mcp(
     as_yaml = output is None or output.suffix.lower() != ".json"
     needs_text = output is not None or not json_  # --json alone prints the catalog as JSON
 
-    def catalog_text() -> tuple[Catalog, Any, str]:
-        catalog = listings_catalog(listings)
+    def catalog_text() -> tuple[Any, str]:
         payload = convert(catalog.tools, "toolcat", catalog.servers).payload
-        return catalog, payload, to_text(payload, as_yaml=as_yaml) if needs_text else ""
+        return payload, to_text(payload, as_yaml=as_yaml) if needs_text else ""
 
-    count = plural(sum(len(listing.tools) for listing in listings), "tool")
-    catalog, payload, text = within(deadline, timeout, catalog_text, f"writing {count}")
+    count = plural(len(catalog.tools), "tool")
+    payload, text = within(deadline, timeout, catalog_text, f"writing {count}")
     for listing in listings:
         if not listing.tools:
             warn(f"MCP server '{listing.name}' lists no tools")

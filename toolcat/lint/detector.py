@@ -2373,6 +2373,8 @@ def _code_shown(written: str, home: Home) -> bool:
     if shown.group("person"):  # what a person can run themselves ("the user can install it
         rest = tuple(cue for cue in rest if cue != "user")  # with `curl ... | sh`")
     return not _ORDERING.intersection(rest) and "execute" not in rest
+
+
 # the cues of a person who runs a command and of the verb they run it with
 _PERSON_RUNS = frozenset({"user", "fetch_obey"})
 _CLAUSE_END = re.compile(r"[.;!?]")

@@ -41,25 +41,28 @@ def listings_catalog(listings: Sequence[Listing]) -> Catalog:
         ServerError: a server sent a tool refused (a value past the limits, a file $ref) or
             listed two tools with the same name.
     """
-    tools = [tool for listing in listings for tool in _listed_tools(listing)]
-    return Catalog(tools=tuple(tools), servers=tuple(map(listing_server, listings)),
-                   sources=tuple(f"mcp:{listing.name}" for listing in listings))
+    return _catalog([(listing, _listed_tools(listing)) for listing in listings])
 
 
-def readable(listings: Sequence[Listing]
-             ) -> tuple[list[Listing], list[tuple[Listing, ServerError]]]:
-    """The listings `listings_catalog` reads, and each other one with why it does not: one
-    server's fault (a tool listed twice) costs only that server, as a failure to start does."""
-    kept: list[Listing] = []
+def readable_catalog(listings: Sequence[Listing]
+                     ) -> tuple[Catalog, list[Listing], list[tuple[Listing, ServerError]]]:
+    """The catalog of the listings `listings_catalog` reads, those listings, and each other
+    one with why it is not read: one server's fault (a tool listed twice) costs only that
+    server, as a failure to start does. Each listing's tools are read once."""
+    read: list[tuple[Listing, list[Tool]]] = []
     refused: list[tuple[Listing, ServerError]] = []
     for listing in listings:
         try:
-            _listed_tools(listing)
+            read.append((listing, _listed_tools(listing)))
         except ServerError as error:
             refused.append((listing, error))
-        else:
-            kept.append(listing)
-    return kept, refused
+    return _catalog(read), [listing for listing, _ in read], refused
+
+
+def _catalog(read: Sequence[tuple[Listing, list[Tool]]]) -> Catalog:
+    return Catalog(tools=tuple(tool for _, tools in read for tool in tools),
+                   servers=tuple(listing_server(listing) for listing, _ in read),
+                   sources=tuple(f"mcp:{listing.name}" for listing, _ in read))
 
 
 def _listed_tools(listing: Listing) -> list[Tool]:
