@@ -32,10 +32,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit
 
 from toolcat.errors import CatalogError
 from toolcat.source.positions import PositionIndex, join, locate_many, unescape
+from toolcat.urls import split_url
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SAFE_METHODS = frozenset({"get", "head", "options"})
@@ -93,8 +93,11 @@ def api_settings(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(server, dict) or not isinstance(server.get("url"), str):
             continue
         url = _with_defaults(server, join("", "servers", i))
-        scheme = urlsplit(url).scheme.lower()
-        if scheme and scheme not in API_SCHEMES:
+        parts = split_url(url)
+        if parts is None:
+            raise ServerUrlError(f"the API's server URL '{_short(url)}' is not a URL",
+                                 join("", "servers", i, "url"))
+        if parts.scheme and parts.scheme.lower() not in API_SCHEMES:
             raise ServerUrlError(f"the API's server URL '{_short(url)}' is not http or https: "
                                  "toolcat calls HTTP APIs only", join("", "servers", i, "url"))
         settings.setdefault("url", url)

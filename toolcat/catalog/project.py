@@ -8,7 +8,6 @@ import gc
 from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from toolcat.catalog.load import load_catalog
 from toolcat.config import CatalogChoice, Config, choose_catalogs
@@ -26,6 +25,7 @@ from toolcat.model import Catalog, LoadIssue
 from toolcat.providers.mcp import trust_unannotated, unannotated_setting
 from toolcat.source.files import named_path
 from toolcat.source.positions import join
+from toolcat.urls import split_url
 
 DEMO = "demo"  # unless a file of that name is in the working folder
 NO_CATALOG = ("no catalog: pass paths, -c, $TOOLCAT_CATALOG or catalogs: in toolcat.yaml "
@@ -133,7 +133,7 @@ def openapi_base_urls(cfg: Config, overridden: Collection[str] = ()) -> dict[str
     out: dict[str, str] = {}
     for api, url in value.items():
         pointer = join(BASE_URLS, str(api))
-        parts = urlsplit(url) if isinstance(url, str) else None
+        parts = split_url(url) if isinstance(url, str) else None
         if parts is None or parts.scheme.lower() not in ("http", "https") \
                 or not parts.hostname or not str(api):
             raise read.error(pointer, f"openapi.base_urls: '{str(api)[:80]}' must map to an "

@@ -298,16 +298,15 @@ def _renames(values: list[str]) -> dict[str, str]:
 
 def _base_urls(values: list[str]) -> dict[str, str]:
     """--base-url API=URL, each URL an absolute http(s) address."""
-    from urllib.parse import urlsplit
-
     from toolcat.errors import UsageError
+    from toolcat.urls import split_url
 
     urls: dict[str, str] = {}
     for value in values:
         api, sep, url = value.partition("=")
-        parts = urlsplit(url.strip())
-        if not sep or not api.strip() or parts.scheme.lower() not in ("http", "https") \
-                or not parts.hostname:
+        parts = split_url(url.strip())
+        if not sep or not api.strip() or parts is None \
+                or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise UsageError(f"--base-url '{value}' is not API=URL with an http or https URL, "
                              "e.g. 'Swagger Petstore=https://petstore.example.com/v1'")
         urls[api.strip()] = url.strip()

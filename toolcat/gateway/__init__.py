@@ -15,11 +15,11 @@ docs/architecture.md.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from urllib.parse import urlsplit
 
 from toolcat.errors import UsageError
 from toolcat.gateway.proxy import MAX_ROUNDS, GatewayApp, Settings, run
 from toolcat.model import Catalog
+from toolcat.urls import split_url
 
 TOKEN_ENV = "TOOLCAT_GATEWAY_TOKEN"
 
@@ -50,8 +50,8 @@ def upstream_url(url: str) -> str:
     Raises:
         UsageError: it is not.
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+    parts = split_url(url)
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
             or parts.fragment:
         raise UsageError(f"--upstream '{url}' is not an http(s) URL such as "
                          "https://api.anthropic.com")

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
-from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, UsageError
 from toolcat.gateway.apis import APIS, Api, BadRequest, Body, Call, assemble
@@ -38,6 +37,7 @@ from toolcat.resolution.gateway import gateway_search
 from toolcat.resolution.profile import Gateway
 from toolcat.search.ranking import Scorer
 from toolcat.threads import waited
+from toolcat.urls import split_url
 
 MAX_ROUNDS = 5  # searches answered in a row before the reply goes to the client as it is
 MAX_BODY = 32 << 20  # bytes of a request body, and of a reply the gateway reads whole
@@ -178,7 +178,9 @@ class GatewayApp:
         if _hostname(host) not in self._hosts:
             return 421, f"the Host header '{host}' is not a name of this gateway"
         origin = request.headers.get("origin")
-        if origin is not None and _hostname(urlsplit(origin).netloc.lower()) not in self._hosts:
+        origin_parts = split_url(origin) if origin is not None else None
+        if origin is not None and (origin_parts is None or _hostname(
+                origin_parts.netloc.lower()) not in self._hosts):
             return 403, "requests from a web page of another origin are refused"
         if self._token is not None and not hmac.compare_digest(
                 _digest(request.headers.get(TOKEN_HEADER, "")), self._token):

@@ -28,11 +28,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from toolcat.errors import MissingExtraError, ServerError
 from toolcat.mcp.servers import ServerSpec
 from toolcat.mcp.stderr import meaningful_lines, plain, record_text, usage_hint
+from toolcat.urls import split_url
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -587,7 +587,8 @@ def _ended_early(errlog: Any, cause: BaseException) -> bool:
 
 def _fallback_name(spec: ServerSpec) -> str:
     if spec.transport == "http":
-        return urlsplit(spec.url).hostname or "server"
+        parts = split_url(spec.url)
+        return (parts.hostname if parts else None) or "server"
     return Path(spec.command).stem or "server"
 
 

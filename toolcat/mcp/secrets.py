@@ -11,7 +11,9 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlunsplit
+
+from toolcat.urls import split_url
 
 REDACTED = "<redacted>"
 
@@ -223,7 +225,9 @@ def redact_args(args: Sequence[str]) -> list[str]:
 
 def redact_url(url: str) -> str:
     """A URL without its password and without secret-looking query parameters."""
-    parts = urlsplit(url)
+    parts = split_url(url)
+    if parts is None:  # unreadable, so no part of it is known to be safe to show
+        return REDACTED
     netloc = parts.netloc
     if "@" in netloc:
         userinfo, _, host = netloc.rpartition("@")

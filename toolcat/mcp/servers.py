@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from toolcat.errors import ConfigError, UsageError
 from toolcat.mcp.secrets import redact_args, redact_mapping, redact_url
@@ -35,6 +34,7 @@ from toolcat.model import SourceRef
 from toolcat.source.fields import FieldReader
 from toolcat.source.files import parse_file
 from toolcat.source.positions import join
+from toolcat.urls import split_url
 
 Transport = Literal["stdio", "http"]
 STDIO_TYPES = frozenset({"stdio", "local"})
@@ -104,8 +104,8 @@ def stdio_spec(argv: list[str], *, name: str = "") -> ServerSpec:
 def http_spec(url: str, *, name: str = "", headers: Mapping[str, str] | None = None
               ) -> ServerSpec:
     """A server reached over streamable HTTP at `url`."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    parts = split_url(url)
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         raise UsageError(f"'{url}' is not an http:// or https:// URL")
     return ServerSpec("http", name=name, url=url, headers=dict(headers or {}))
 

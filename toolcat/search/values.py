@@ -41,11 +41,11 @@ from email.utils import parseaddr
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import toolcat.search.text as text_module
 from toolcat.model import Tool
 from toolcat.search.text import schema_parameters, split_name
+from toolcat.urls import split_url
 
 if TYPE_CHECKING:
     import numpy as np
@@ -79,8 +79,8 @@ class Value:
 def _url(text: str) -> str | None:
     if "://" not in text:
         return None
-    parts = urlsplit(text)
-    return "" if parts.scheme.isalpha() and parts.netloc else None
+    parts = split_url(text)
+    return "" if parts and parts.scheme.isalpha() and parts.netloc else None
 
 
 def _email(text: str) -> str | None:

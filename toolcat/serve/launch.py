@@ -24,11 +24,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from toolcat.mcp.secrets import REDACTED, is_secret
 from toolcat.mcp.servers import ServerSpec
 from toolcat.model import Catalog, Server
+from toolcat.urls import split_url
 
 DEFAULT_CALL_TIMEOUT = 60.0  # seconds an upstream tool call may take
 
@@ -153,6 +154,8 @@ def _expanded(spec: ServerSpec, name: str, env: Mapping[str, str],
 
 def _url_secrets(url: str) -> list[str]:
     """The password and the secret-looking query values of a URL."""
-    parts = urlsplit(url)
+    parts = split_url(url)
+    if parts is None:
+        return []
     found = [parts.password] if parts.password else []
     return found + [v for k, v in parse_qsl(parts.query) if is_secret(k, v)]

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from toolcat.model import Tool
+from toolcat.urls import split_url
 
 ENV_PREFIX = "TOOLCAT_AUTH_"
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -119,7 +120,8 @@ def build_request(tool: Tool, arguments: Mapping[str, Any], settings: Mapping[st
     if cookies:
         headers["Cookie"] = "; ".join(cookies)
     url = base.rstrip("/") + path
-    if urlsplit(url).netloc != urlsplit(base).netloc:
+    parts = split_url(url)
+    if parts is None or parts.netloc != urlsplit(base).netloc:
         raise RequestError(f"the operation's path '{path[:80]}' would send the call away "
                            f"from the address of API '{api}'; it is not called")
     has_body = bool(wiring.get("body")) and arguments.get("body") is not None
@@ -140,7 +142,9 @@ def _base(api: str, url: Any) -> str:
     hint = f"give the API's address with --base-url '{api}=https://...'"
     if not isinstance(url, str) or not url:
         raise RequestError(f"the OpenAPI document of API '{api}' names no server URL; {hint}")
-    parts = urlsplit(url)
+    parts = split_url(url)
+    if parts is None:
+        raise RequestError(f"API '{api}': the server URL '{url[:80]}' is not a URL; {hint}")
     if not parts.scheme:
         raise RequestError(f"API '{api}': the document's server URL '{url}' is relative (to "
                            f"wherever the document was published); {hint}")

@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin
 
 from toolcat.errors import CatalogError
 from toolcat.source.positions import escape, unescape
+from toolcat.urls import split_url
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _MISSING = object()
@@ -192,8 +193,8 @@ class RefChecker:
 
 def uri_path(uri: str) -> Path | None:
     """The local path of a `file:` URI, or None when it names another host or scheme."""
-    parts = urlsplit(uri)
-    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+    parts = split_url(uri)
+    if parts is None or parts.scheme != "file" or parts.netloc not in ("", "localhost"):
         return None
     return Path(unquote(parts.path))
 
