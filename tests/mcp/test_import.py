@@ -412,6 +412,14 @@ def test_a_failed_server_shows_the_stderr_lines_that_explain_it(run):
     assert "A complete log of this run" not in result.stderr
 
 
+def test_a_python_server_missing_settings_names_them(run):
+    # pydantic's error names each field on a line of its own, under the line that counts them
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "settings")
+    assert result.exit_code == 2
+    assert ("2 validation errors for Settings: client_id (Field required), client_secret "
+            "(Field required)") in result.stderr
+
+
 def test_a_vscode_workspace_config_as_the_editor_writes_it(run, tmp_path, monkeypatch):
     # microsoft/vscode's own .vscode/mcp.json: `servers`, ${workspaceFolder} in cwd, JSONC
     # with a comment after a trailing comma; ${env:...} and ${userHome} expanded as VS Code does

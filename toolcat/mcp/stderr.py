@@ -17,6 +17,10 @@ _NOISE = re.compile(r"(at |File \"|Traceback \(|\^+$|node:internal/|Node\.js v\d
                     r"[{}\[\]]$)")
 # the line that says what went wrong: `Error: ...`, `ValueError: ...`, `error: ...`, `fatal:`
 _STATEMENT = re.compile(r"([\w.]*(error|exception)|fatal|panic)\b.{0,40}?:", re.IGNORECASE)
+# pydantic's ValidationError: its count, each field's message, and the pointer to its docs
+_PYDANTIC = re.compile(r"\d+ validation errors? for \S+$")
+_PYDANTIC_DETAIL = re.compile(r"(.+?) \[type=\w+")
+_PYDANTIC_MORE = "For further information visit"
 # a terminal's colour and cursor codes, and a banner's frame and logo (box drawing and block
 # elements, as FastMCP and rich draw them): neither says anything in a one-line message
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -29,12 +33,34 @@ _FAILURE = re.compile(r"error|fatal|exception|cannot|can't|could not|failed|not 
 def meaningful_lines(lines: Sequence[str], count: int = STDERR_LINES) -> list[str]:
     """The first `count` lines of `lines` that best say what went wrong (see above)."""
     kept = [_readable(plain(line)) for line in lines]
-    kept = [line for line in kept if line and not _NOISE.match(line)]
+    kept = _fields_named([line for line in kept if line and not _NOISE.match(line)])
     for chosen in ([i for i, line in enumerate(kept) if _STATEMENT.match(line)],
                    [i for i, line in enumerate(kept) if _FAILURE.search(line)]):
         if chosen:
             return _with_what_follows(kept, chosen)[:count]
     return kept[:count]
+
+
+def _fields_named(kept: list[str]) -> list[str]:
+    """pydantic's `N validation errors for Settings` with the fields it goes on to name, one
+    line: `... for Settings: client_id (Field required), email (Field required)`. A Python
+    server's settings say what is missing that way, on lines no other rule would keep."""
+    out: list[str] = []
+    i = 0
+    while i < len(kept):
+        line = kept[i]
+        i += 1
+        if not _PYDANTIC.search(line):
+            out.append(line)
+            continue
+        fields = []
+        while i + 1 < len(kept) and (detail := _PYDANTIC_DETAIL.match(kept[i + 1])):
+            fields.append(f"{kept[i]} ({detail.group(1)})")
+            i += 2
+            if i < len(kept) and kept[i].startswith(_PYDANTIC_MORE):
+                i += 1
+        out.append(f"{line}: {', '.join(fields)}" if fields else line)
+    return out
 
 
 def plain(line: str) -> str:

@@ -21,6 +21,9 @@
                value (a long line), then exits with code 1
     stdoutlog  states its failure only on stdout, as a JSON-RPC notification of a method MCP
                does not define (Twilio's server sends `log`), then exits with code 1
+    settings   a Python server whose settings (a pydantic model, as pydantic-settings reads them)
+               miss two required values: pydantic's real ValidationError and its traceback,
+               which name each field on lines of their own
     hang       never reads or answers; starts a child process that sleeps too
     garbage    answers every line with text that is not JSON-RPC, then keeps quiet
     httponly   an MCP server over HTTP only, started as a command: says on stdout where it
@@ -182,6 +185,14 @@ def main() -> None:
               "/version", file=sys.stderr)
         print("httpcore.ConnectError: All connection attempts failed", file=sys.stderr)
         sys.exit(1)
+    if mode == "settings":
+        from pydantic import BaseModel
+
+        class Settings(BaseModel):
+            client_id: str
+            client_secret: str
+
+        Settings.model_validate({})
     if mode == "npx":
         print('npm error npx canceled due to missing packages and no YES option: '
               '["@modelcontextprotocol/server-memory@2026.8.31"]', file=sys.stderr)
