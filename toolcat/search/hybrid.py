@@ -61,7 +61,6 @@ from toolcat.search.bilingual import Bilingual
 from toolcat.search.bm25 import BM25Scorer, language_name
 from toolcat.search.central import Centres
 from toolcat.search.collocations import Collocations, phrase
-from toolcat.search.contrast import Contrast
 from toolcat.search.denominal import Denominal
 from toolcat.search.described import Described
 from toolcat.search.device import Progress
@@ -160,7 +159,6 @@ class HybridScorer:
         self.centres = Centres(self.tools)
         self.looks = Looks(self.tools)
         self.collocations = Collocations(self.tools)
-        self.contrast = Contrast(self.tools)
         self.focus = Focus(self.tools)
         self.number = Number(self.tools)
         self.states = States(self.tools, lexical)
@@ -258,12 +256,10 @@ class HybridScorer:
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + self.weight * cosine
-        if cosine is not None:  # the verb phrase's action among siblings that fit alike, and
-            # what each states alone (toolcat.search.contrast)
+        if cosine is not None:  # the verb phrase's action among siblings that fit alike
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
-                + self._contrast(q, row) for q, row in zip(queries, fitting, strict=True)]
-            ).reshape(fitting.shape)
+                for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
         return np.maximum(evidence + narrower, 0.0) if floor else evidence + narrower
 
     def _parts_of(self, queries: Sequence[str], *, cached: bool = False
@@ -699,12 +695,6 @@ class HybridScorer:
             reason = (f"{reason}; the request asks to undo its name's verb "
                       f"({undone_part.said!r}), which a sibling's name undoes ({reversed_:+.1f})")
             details = {**details, "undone_evidence": round(reversed_, 6)}
-        contrasted = (float(self._contrast(part, self._fitting(part))[index])
-                      if semantic is not None else 0.0)
-        if contrasted <= -0.05:
-            reason = (f"{reason}; what it states and its siblings that fit alike do not is "
-                      f"farther from the request than a sibling's ({contrasted:.1f})")
-            details = {**details, "contrast_evidence": round(contrasted, 6)}
         narrower = self._narrower(part, index)
         if narrower:
             reason = (f"{reason}; its name is narrower than a sibling's that fits as well, "
@@ -730,13 +720,6 @@ class HybridScorer:
             return 0.0
         return float(self.collocations.evidence(request, self._fitting(request),
                                                 self.semantic.embedder, self.verbs)[index])
-
-    def _contrast(self, request: str, fitting: np.ndarray) -> np.ndarray:
-        """What each sibling that fits alike loses for what it states alone
-        (toolcat.search.contrast); nothing for a request that names only a server."""
-        if self.servers.alone(request):
-            return np.zeros(len(self.tools))
-        return self.contrast.evidence(request, fitting, self.semantic.embedder)
 
     def _narrower(self, request: str, index: int) -> float:
         """The evidence `index` loses to a plainer sibling for `request` (see
