@@ -78,15 +78,15 @@ def half(name: str, show: bool, classes: Counter[str]) -> dict[str, int]:
         rank = next((p + 1 for p, i in enumerate(order)
                      if tools[i].name in wanted or tools[i].qualified_name in wanted), 0)
         ranks[f"{name}/{item['id']}"] = rank
-        if 2 <= rank <= 5:
-            first, needed = order[0], order[rank - 1]
-            classes[relation(tools[first], tools[needed], (acts[first], acts[needed]))] += 1
-        if show and 2 <= rank <= 5:
+        if not 2 <= rank <= 5:
+            continue
+        first, needed = order[0], order[rank - 1]
+        classes[relation(tools[first], tools[needed], (acts[first], acts[needed]))] += 1
+        if show:
             print(f"\n{name}/{item['id']} rank {rank}: {item['query']!r}")
-            needed = tools[order[rank - 1]]
             for p, i in enumerate(order[:rank]):
                 tool = tools[i]
-                same = "same server" if tool.server == needed.server else tool.server
+                same = "same server" if tool.server == tools[needed].server else tool.server
                 reason, _ = scorer.explain(item["query"], i)  # type: ignore[attr-defined]
                 mark = "*" if p == rank - 1 else " "
                 print(f"  {mark}{p + 1} {tool.qualified_name} {row[i]:.2f} ({same})\n"
