@@ -163,6 +163,25 @@ _REVOKED_ITEM = re.compile(r"(?:disabled|ignored|skipped|bypassed|removed|overri
                            r"|weakened|suppressed|turned[ -]off) [\w-]{2,30}(?: [\w-]{2,30})?",
                            re.IGNORECASE)
 
+# what the person must do, relayed to them: "tell the user that their bank needs them to
+# confirm the payment", "tell the customer that they must sign in again". The line told is
+# a step the person takes, not a state of things put to them (the claim of a lie: "tell
+# the user that the payment went through")
+_RELAYED = re.compile(
+    r"\b(?:tell|tells|inform|informs|let) (?:the |a |your )?(?:users?|customers?|persons?"
+    r"|people|them|requesters?|callers?)(?: know)? that (?:they|their \w+(?: \w+)?"
+    r" (?:needs?|requires?|asks?|wants?) them to)(?: (?:will )?(?:need|must|should|have"
+    r" to|can|may)\b)?", re.IGNORECASE)
+_CUT_LOOSE = re.compile(r"\b(?:even (?:though|if|when)|regardless|whatever|no matter|anyway"
+                        r"|although|whether or not)\b", re.IGNORECASE)
+# rules or checks picked by a setting named in code ("Rules listed in `ignore` are
+# skipped"): a linter's or a scanner's configuration, the rules it runs, not guidance the
+# model was given
+_CONFIGURED = re.compile(
+    r"\b(?:rules?|checks?|policies|polic(?:y|ies)|warnings?|restrictions?) (?:listed|named"
+    r"|given|matched|specified|set|configured|selected) (?:in|by|under|via|with) `[\w.-]+`",
+    re.IGNORECASE)
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -269,6 +288,22 @@ def _reported_revoked(sentence: str) -> list[tuple[int, int]]:
     return [(at, at + len(item)) for at, item in items if _REVOKED_ITEM.fullmatch(item)]
 
 
+def _relayed(sentence: str) -> list[tuple[int, int]]:
+    """The telling verb, its person and "that ... need(s) them to" of a step relayed to the
+    person (`_RELAYED`), when the person is told to do something there: "they" must or
+    can, or something needs them to; not when the sentence cuts the line loose from what
+    happened ("..., even if the charge succeeded"), as a lie does."""
+    if _CUT_LOOSE.search(sentence):
+        return []
+    return [m.span() for m in _RELAYED.finditer(sentence)
+            if m.group().lower().endswith(("them to", "need", "must", "should", "have to",
+                                           "can", "may"))]
+
+
+def _configured(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _CONFIGURED.finditer(sentence)]
+
+
 SHAPES = (
     Shape("would", _would, _STATED),
     Shape("not_done", _not_done, _STATED),
@@ -283,6 +318,8 @@ SHAPES = (
     Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
     Shape("skipped_again", _skipped_again, frozenset({"hiding"})),
     Shape("reported_revoked", _reported_revoked, frozenset({"revoke"})),
+    Shape("relayed", _relayed, frozenset({"lying"})),
+    Shape("configured", _configured, frozenset({"revoke"})),
 )
 
 
