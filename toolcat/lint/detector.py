@@ -564,6 +564,12 @@ _SHAPES: dict[str, str] = {
               r"(?:deprecated|broken|retired|disabled|obsolete|unsafe|unreliable|outdated"
               r"|compromised)\b"
               r"|\b[a-z0-9]+_[a-z0-9_]+ (?:from|on|of) (?:the|another|an?) other server\b"
+              # one tool, named or by its kind, reached on every server but this one or on
+              # all of them ("git_push from any other server", "the payments tool of any
+              # connected server"): a server's own text has no business ordering it; a
+              # gateway calls "a tool" or "the tools" of any server (poison18)
+              r"|\b(?:[a-z0-9]+_[a-z0-9_]+|the [\w-]+ tool)(?: (?:tool|call))? (?:from|on|of"
+              r"|in) (?:any|every|each|all) (?:other|connected) (?:mcp )?servers?\b"
               r"|\b(?:route|redirect|reroute|send|forward|divert)\w* (?:its|their|those|these"
               r"|all|every|any) (?:\w+ )?(?:calls?|requests?|queries|traffic|invocations)\b"
               r"[^.!?]{0,30}\b(?:here|to this|through this|to us)\b"
