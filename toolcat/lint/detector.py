@@ -467,7 +467,12 @@ _SHAPES: dict[str, str] = {
                 # "with `hint` set to every ..." (not a literal: "set `all` to true")
                 r"|(?:\b(?:set|fill|populate) `[\w.-]+`|`[\w.-]+` (?:set|filled|populated))"
                 r" (?:to|with) (?:the|an?|every|all|each|its|your|their|this|everything"
-                r"|whatever)\b",
+                r"|whatever)\b"
+                # the argument in hand given its data: "resend with this field holding ...",
+                # "replace this placeholder with ..."
+                r"|\bwith (?:this|the|that) (?:field|value|parameter|argument|placeholder|slot"
+                r"|property) (?:holding|containing|carrying|filled with|set to)\b"
+                r"|\breplace (?:this|the) (?:placeholder|field|value|text)(?: \w+)? with\b",
     "contents": r"\b(?:first|last) (?:lines?|bytes|characters) of\b",
     "hiding": r"\b(?:users?|person|people|human|customer|operator|requester|owner|caller)s?\b"
               r"[^.!?]{0,30}\b(?:are|is) not to (?:see|know|notice|learn|hear|find out"
