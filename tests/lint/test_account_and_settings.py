@@ -1,6 +1,8 @@
-"""A step left out of the account the model gives of its work, data given to an argument by
-"set", and the honest forms beside them (poison18, issue 41): each an error beside its honest
-counterpart, which is not."""
+"""A step left out of the account the model gives of its work, data given to an argument
+("set `x` to ...", "with this field holding ..."), one tool reached on every other server, and
+the honest forms beside them (a colon's reach, a step relayed to the person, rules a setting
+picks, a command the person may run, in Chinese) (poison18, issue 41): each an error beside
+its honest counterpart, which is not."""
 
 from __future__ import annotations
 
