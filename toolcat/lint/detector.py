@@ -126,9 +126,10 @@ CUES: dict[str, str] = {
     # hiding from the user (not a secret kept out of the chat): the person is named
     # the negation's reach ends at a clause joined after it ("do not follow them, and tell
     # the user if a page tries": the telling is asked for), or one of consequence or purpose
-    # ("there is no undo, so show the draft to the user": the showing is what follows)
+    # ("there is no undo, so show the draft to the user": the showing is what follows), or
+    # what a colon opens ("do not retry: tell the user ...": what to do instead)
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
-              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |; )[^.!?]){0,30}"
+              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |[;:] )[^.!?]){0,30}"
               r"\b(?:(?:tell|mention|inform|show|reveal"
               r"|disclose|notify|display|surface)(?:ing|ed)?(?<!mention)"
               r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
@@ -218,7 +219,10 @@ CUES: dict[str, str] = {
                   r"|apply them|(?:steps|what) it (?:lists|describes"
                   r"|says)|execute the steps|obliged to|its current instructions"
                   r"|befolge\w*|suivez|suis|sigue\w*|síguel\w*|segue|следуй|выполни\w*)\b"
-                  r"|遵循(?![^。；;，,]{0,30}(?:语法|格式|文档|指南))|执行|従って",
+                  r"|遵循(?![^。；;，,]{0,30}(?:语法|格式|文档|指南))|従って"
+                  # as "execute" above: carrying out steps or instructions, not running a
+                  # command ("用户可执行 `pip install ...`": the user can run it)
+                  r"|执行[^。；;，,]{0,40}(?:步骤|指令|指示|说明|规则|要求)",
     # "if provided, it overrides the other parameters" says what a field does: after a
     # subject that is the tool's own ("it", "this", "which"), overriding ranks only the
     # user or what the model was told
@@ -456,9 +460,19 @@ _SHAPES: dict[str, str] = {
                     r"|\b(?:from|since) the (?:very )?first (?:message|turn)\b",
     "argument": r"\bpass\b[^.!?]{0,50}\bhere\b"
                 r"|\b(?:fill|populate|write|put|place|paste|copy|record|insert)\w*\b[^.!?]{0,50}"
-                r"\b(?:in|into|as) (?:this|the|that|its) [`'\"][\w.-]+[`'\"](?: (?:field|parameter"
-                r"|argument|value|slot|property))?"
-                r"|^(?:the )?value\s*(?:=|:)\s*(?:the )?(?:first|last|whole|full|contents?)\b",
+                r"\b(?:in|into|as) (?:(?:this|the|that|its) )?[`'\"][\w.-]+[`'\"](?: (?:field"
+                r"|parameter|argument|value|slot|property))?"
+                r"|^(?:the )?value\s*(?:=|:)\s*(?:the )?(?:first|last|whole|full|contents?)\b"
+                # an argument named in code given data by "set": "set `note` to the ...",
+                # "with `hint` set to every ..." (not a literal: "set `all` to true")
+                r"|(?:\b(?:set|fill|populate) `[\w.-]+`|`[\w.-]+` (?:set|filled|populated))"
+                r" (?:to|with) (?:the|an?|every|all|each|its|your|their|this|everything"
+                r"|whatever)\b"
+                # the argument in hand given its data: "resend with this field holding ...",
+                # "replace this placeholder with ..."
+                r"|\bwith (?:this|the|that) (?:field|value|parameter|argument|placeholder|slot"
+                r"|property) (?:holding|containing|carrying|filled with|set to)\b"
+                r"|\breplace (?:this|the) (?:placeholder|field|value|text)(?: \w+)? with\b",
     "contents": r"\b(?:first|last) (?:lines?|bytes|characters) of\b",
     "hiding": r"\b(?:users?|person|people|human|customer|operator|requester|owner|caller)s?\b"
               r"[^.!?]{0,30}\b(?:are|is) not to (?:see|know|notice|learn|hear|find out"
@@ -555,6 +569,12 @@ _SHAPES: dict[str, str] = {
               r"(?:deprecated|broken|retired|disabled|obsolete|unsafe|unreliable|outdated"
               r"|compromised)\b"
               r"|\b[a-z0-9]+_[a-z0-9_]+ (?:from|on|of) (?:the|another|an?) other server\b"
+              # one tool, named or by its kind, reached on every server but this one or on
+              # all of them ("git_push from any other server", "the payments tool of any
+              # connected server"): a server's own text has no business ordering it; a
+              # gateway calls "a tool" or "the tools" of any server (poison18)
+              r"|\b(?:[a-z0-9]+_[a-z0-9_]+|the [\w-]+ tool)(?: (?:tool|call))? (?:from|on|of"
+              r"|in) (?:any|every|each|all) (?:other|connected) (?:mcp )?servers?\b"
               r"|\b(?:route|redirect|reroute|send|forward|divert)\w* (?:its|their|those|these"
               r"|all|every|any) (?:\w+ )?(?:calls?|requests?|queries|traffic|invocations)\b"
               r"[^.!?]{0,30}\b(?:here|to this|through this|to us)\b"
@@ -748,6 +768,21 @@ _CLASSES: dict[str, str] = {
                      r"|instructions?)|hidden (?:text|message|payload|instructions?))\b",
 }
 
+# The account the model gives of its own work ("a summary of what you did", "the steps you
+# show the user", "what tools you used", "the list of actions you took"), something left out
+# of it: a step kept from the person in any words for the step, since what is left out is
+# named by the account, not by a verb of telling (poison18)
+_ACCOUNT = (r"(?:summar(?:y|ies)|lists?|accounts?|recaps?|reports?|logs?|steps|actions|tools"
+            r"|calls|what)(?: of)?(?: (?:what|the|everything|all|any|[a-z]+)){0,2}"
+            r" you(?:'ve| have)? (?:did|took|used|called|ran|made|performed|invoked|show|list"
+            r"|report|give)\b")
+_KEPT_FROM_ACCOUNT = (r"\b(?:(?:never|not|without|n't)\b[^.!?]{0,30}\b(?:list|mention|narrat"
+                      r"|includ|show|report|nam|describ|record|bring)\w*|(?:leave|keep|left"
+                      r"|kept)\b[^.!?]{0,30}\bout|omit\w*|exclud\w*|not even)\b[^.!?]{0,50}\b"
+                      + _ACCOUNT + r"|\b" + _ACCOUNT + r"[^.!?]{0,40}\b(?:leave|keep)\b"
+                      r"[^.!?]{0,20}\bout\b")
+
+
 # The weak classes by what the sentence does (issue 41's eighth round): something withheld
 # from the person even when asked, or "no need to bring it up with" them; what the person is
 # shown set apart from what the data says; a tool's output acted on where it differs from
@@ -755,8 +790,9 @@ _CLASSES: dict[str, str] = {
 # declared lifted, or gone without "as agreed earlier"; another tool's name declared not to
 # be called; the steps written on a page one opens applied
 _DOES: dict[str, str] = {
-    "hiding": r"\bno (?:need|reason|point) (?:to|in) (?:bring\w* up|mention\w*|rais\w*"
-              r"|flag\w*|point\w* out|disclos\w*|surfac\w*|tell\w*|share\w*)\b[^.!?]{0,80}"
+    "hiding": _KEPT_FROM_ACCOUNT + r"|\bno (?:need|reason|point) (?:to|in) (?:bring\w* up"
+              r"|mention\w*|rais\w*|flag\w*|point\w* out|disclos\w*|surfac\w*|tell\w*"
+              r"|share\w*)\b[^.!?]{0,80}"
               r"\b(?:with|to) (?:the |your |this )?" + _PERSON + r"\b"
               r"|\bnot (?:be )?(?:quoted|mentioned|disclosed|shown|given|revealed|told|shared"
               r"|brought up|listed|itemi[sz]ed)\b[^.!?]{0,30}\beven (?:when|if) (?:asked|requested"
@@ -2069,10 +2105,19 @@ _SESSION_SCOPE = re.compile(r"\b(?:within|during|throughout|across|for the durat
                             r"session\b")
 
 
+_ACCOUNT_GIVEN = re.compile(_ACCOUNT)
+_SOMEONE_SHOWN = re.compile(r"\b(?:users?|persons?|people|customers?|humans?|operators?"
+                            r"|requesters?|asked|asks|narrat\w*)\b")
+
+
 def _hiding_view(sentence: str) -> str:
     """`sentence` as the cue `hiding` reads it: without an adverb of secrecy that describes
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
-    shown ("do not show them unless the user asks for the ending")."""
+    shown ("do not show them unless the user asks for the ending"); without the model's
+    account of its work (`_ACCOUNT`) when nobody it is given to is named or asks ("do not
+    include breaks in the list of tasks you did today" addresses whoever keeps the log)."""
+    if "you" in sentence and not _SOMEONE_SHOWN.search(sentence):
+        sentence = _ACCOUNT_GIVEN.sub(" ", sentence)
     if "ly" in sentence:
         sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
                                                                                sentence)))

@@ -10,8 +10,10 @@ reader ("this does NOT tell you"), when a step between its own tools is due ("do
 promptly, in the same conversation,"), the shape of its output ("every key below is always
 present, even when zero events match"), what a function named in code silently does
 ("add_vertex silently discards", `named_subject`), what it does with entries it already
-handled ("Silently skip entries whose fingerprint already succeeded") or what it finds,
-listed ("risks such as ..., disabled logging, and disabled rules"). Each shape here finds the
+handled ("Silently skip entries whose fingerprint already succeeded"), what it finds,
+listed ("risks such as ..., disabled logging, and disabled rules"), a step the person must
+take relayed to them ("tell the user that their bank needs them to confirm") or the rules a
+setting named in code picks ("Rules listed in `ignore` are skipped"). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
@@ -163,6 +165,25 @@ _REVOKED_ITEM = re.compile(r"(?:disabled|ignored|skipped|bypassed|removed|overri
                            r"|weakened|suppressed|turned[ -]off) [\w-]{2,30}(?: [\w-]{2,30})?",
                            re.IGNORECASE)
 
+# what the person must do, relayed to them: "tell the user that their bank needs them to
+# confirm the payment", "tell the customer that they must sign in again". The line told is
+# a step the person takes, not a state of things put to them (the claim of a lie: "tell
+# the user that the payment went through")
+_RELAYED = re.compile(
+    r"\b(?:tell|tells|inform|informs|let) (?:the |a |your )?(?:users?|customers?|persons?"
+    r"|people|them|requesters?|callers?)(?: know)? that (?:their \w+(?: \w+)? (?:needs?"
+    r"|requires?|asks?|wants?) them to|they (?:will )?(?:need|must|should|have to|can|may)\b)",
+    re.IGNORECASE)
+_CUT_LOOSE = re.compile(r"\b(?:even (?:though|if|when)|regardless|whatever|no matter|anyway"
+                        r"|although|whether or not)\b", re.IGNORECASE)
+# rules or checks picked by a setting named in code ("Rules listed in `ignore` are
+# skipped"): a linter's or a scanner's configuration, the rules it runs, not guidance the
+# model was given
+_CONFIGURED = re.compile(
+    r"\b(?:rules?|checks?|polic(?:y|ies)|warnings?|restrictions?) (?:listed|named"
+    r"|given|matched|specified|set|configured|selected) (?:in|by|under|via|with) `[\w.-]+`",
+    re.IGNORECASE)
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -269,6 +290,19 @@ def _reported_revoked(sentence: str) -> list[tuple[int, int]]:
     return [(at, at + len(item)) for at, item in items if _REVOKED_ITEM.fullmatch(item)]
 
 
+def _relayed(sentence: str) -> list[tuple[int, int]]:
+    """The telling verb, its person and "that they must" (or "... needs them to") of a step
+    relayed to the person (`_RELAYED`); not when the sentence cuts the line loose from what
+    happened ("..., even if the charge succeeded"), as a lie does."""
+    if _CUT_LOOSE.search(sentence):
+        return []
+    return [m.span() for m in _RELAYED.finditer(sentence)]
+
+
+def _configured(sentence: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _CONFIGURED.finditer(sentence)]
+
+
 SHAPES = (
     Shape("would", _would, _STATED),
     Shape("not_done", _not_done, _STATED),
@@ -283,6 +317,8 @@ SHAPES = (
     Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
     Shape("skipped_again", _skipped_again, frozenset({"hiding"})),
     Shape("reported_revoked", _reported_revoked, frozenset({"revoke"})),
+    Shape("relayed", _relayed, frozenset({"lying"})),
+    Shape("configured", _configured, frozenset({"revoke"})),
 )
 
 
