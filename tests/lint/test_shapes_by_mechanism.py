@@ -774,15 +774,15 @@ _NAMED_OR_DELETED = {
 
 
 @pytest.mark.parametrize("shape", list(_NAMED_OR_DELETED))
-def test_a_message_quoted_by_its_id_a_deletions_reach_and_foreign_keys_are_a_warning(
+def test_a_message_quoted_by_its_id_a_deletions_reach_and_foreign_keys_are_no_error(
         tmp_path, shape):
     """fresh18's real catalog (issue 41, lintfp19): 15 honest errors of five sentences.
     "quotes" as a noun ("with quotes and reactions") copies nothing; one earlier message
     quoted where the sentence names a message id is a record of the chat service; what a
     deletion also removes, "linked to the policy", revokes no policy; keys of a literal
     object written in another language (`{"_Специализация_": ...}`) are names, not a
-    sentence in it: a warning at most, never an error. The attack beside each says alike words as an
-    order and stays an error."""
+    sentence in it: a warning at most, never an error. The attack beside each says alike
+    words as an order and stays an error."""
     benign, attack = _NAMED_OR_DELETED[shape]
     assert "error" not in severities(tmp_path, benign)
     assert "error" in severities(tmp_path, attack, of=attack["name"])

@@ -10,8 +10,11 @@ reader ("this does NOT tell you"), when a step between its own tools is due ("do
 promptly, in the same conversation,"), the shape of its output ("every key below is always
 present, even when zero events match"), what a function named in code silently does
 ("add_vertex silently discards", `named_subject`), what it does with entries it already
-handled ("Silently skip entries whose fingerprint already succeeded") or what it finds,
-listed ("risks such as ..., disabled logging, and disabled rules"). Each shape here finds the
+handled ("Silently skip entries whose fingerprint already succeeded"), what it finds,
+listed ("risks such as ..., disabled logging, and disabled rules"), what a deletion takes
+with it ("assignments linked to the policy are also removed"), one message of a chat picked
+by its id ("Quote this earlier message (message id)") or the keys of a literal object in
+the vendor's language (`{"_Специализация_": "<value>"}`). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
@@ -163,10 +166,11 @@ _REVOKED_ITEM = re.compile(r"(?:disabled|ignored|skipped|bypassed|removed|overri
                            r"|weakened|suppressed|turned[ -]off) [\w-]{2,30}(?: [\w-]{2,30})?",
                            re.IGNORECASE)
 
-# what else a deletion takes with it: a participle of attachment and the thing deleted, before
-# a passive verb ("All associated breaks and employee assignments linked to the policy are
-# also removed"): the noun after "linked to" says whose things go, not what is revoked. Only
-# that phrase is blanked: "safety rules linked to the policy are removed" still revokes rules
+# what else a deletion takes with it: a participle of attachment and what the removed things
+# belong to, right before a passive verb of removing ("All associated breaks and employee
+# assignments linked to the policy are also removed"): the noun after "linked to" says whose
+# things go, not what is revoked. Only that phrase is blanked: "safety rules linked to the
+# policy are also removed" still revokes rules
 _ATTACHED_TO = re.compile(
     r"\b(?:linked|associated|attached|assigned|tied|belonging|related|connected|bound|mapped"
     r"|scoped) (?:to|with) (?:the|this|that|its|their|a|an|each|every|any) (?:[\w-]+ ){0,2}?"
@@ -181,7 +185,7 @@ _ATTACHED_TO = re.compile(
 # Messages in the plural, or what a person said, are the conversation whatever the id
 _MESSAGE_ID = re.compile(r"(?:\b|_)message[ _-]?ids?\b", re.IGNORECASE)
 _ONE_MESSAGE = re.compile(r"\b(?:this|that|an|the|one) (?:earlier|previous|prior|older"
-                          r"|original|preceding) message\b(?!s)", re.IGNORECASE)
+                          r"|original|preceding) message\b", re.IGNORECASE)
 
 # a literal object of short keys and values in a sentence (`attributes: {"_Специализация_":
 # "<value>", "_Форматработы_": "<value>"}`): names of a schema a vendor writes in its own
