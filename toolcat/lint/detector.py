@@ -729,8 +729,10 @@ _CLASSES: dict[str, str] = {
                     r"|\b(?:anywhere|at any point|at some point) (?:earlier|before|previously)"
                     r"(?: on)?\b|\bwhat (?:the )?" + _PERSON + r" (?:said|wrote|typed|asked"
                     r"|shared|mentioned) (?:earlier|before|previously|so far|until now)\b",
-    # quoting copies words (not "the quoted original", what a reply is written above)
-    "send": r"\bquot(?:e|es|ing)\b",
+    # quoting copies words (not "the quoted original", what a reply is written above, nor
+    # quotes as a noun: "a transcript with quotes and reactions", "the quote")
+    "send": r"(?<!\bwith )(?<!\bwithout )(?<!\bno )(?<!\ba )(?<!\bthe )(?<!\bits )"
+            r"(?<!\btheir )(?<!\bof )\bquot(?:e|es|ing)\b",
     "hiding": r"\b(?:is there|was there|what is the|why) (?:really |even |ever )?(?:any |the |a )?"
               r"(?:need|point|reason|use) (?:to|in) (?:bring\w* up|mention\w*|tell\w*|rais\w*"
               r"|flag\w*|point\w* out|disclos\w*|report\w*|surfac\w*)\b"

@@ -12,8 +12,11 @@ present, even when zero events match"), what a function named in code silently d
 ("add_vertex silently discards", `named_subject`), what it does with entries it already
 handled ("Silently skip entries whose fingerprint already succeeded"), what it finds,
 listed ("risks such as ..., disabled logging, and disabled rules"), a step the person must
-take relayed to them ("tell the user that their bank needs them to confirm") or the rules a
-setting named in code picks ("Rules listed in `ignore` are skipped"). Each shape here finds the
+take relayed to them ("tell the user that their bank needs them to confirm"), the rules a
+setting named in code picks ("Rules listed in `ignore` are skipped"), what a deletion takes
+with it ("assignments linked to the policy are also removed"), one message of a chat picked
+by its id ("Quote this earlier message (message id)") or the keys of a literal object in
+the vendor's language (`{"_Специализация_": "<value>"}`). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
@@ -184,6 +187,35 @@ _CONFIGURED = re.compile(
     r"|given|matched|specified|set|configured|selected) (?:in|by|under|via|with) `[\w.-]+`",
     re.IGNORECASE)
 
+# what else a deletion takes with it: a participle of attachment and what the removed things
+# belong to, right before a passive verb of removing ("All associated breaks and employee
+# assignments linked to the policy are also removed"): the noun after "linked to" says whose
+# things go, not what is revoked. Only that phrase is blanked: "safety rules linked to the
+# policy are also removed" still revokes rules
+_ATTACHED_TO = re.compile(
+    r"\b(?:linked|associated|attached|assigned|tied|belonging|related|connected|bound|mapped"
+    r"|scoped) (?:to|with) (?:the|this|that|its|their|a|an|each|every|any) (?:[\w-]+ ){0,2}?"
+    r"[\w-]+(?= (?:is|are|was|were|will be|get|gets) (?:also |then |likewise |too )?"
+    r"(?:removed|deleted|dropped|purged|erased|cleared|revoked|cancell?ed|detached|unassigned)\b)",
+    re.IGNORECASE)
+
+# one message of a chat service picked by its id: the sentence names a message id (a name in
+# code `reply_to_message_id`, or "message id" as the value's gloss) and the message quoted or
+# answered is one ("Quote this earlier message (message id)", "reply_to_message_id quotes an
+# earlier message"): a record the tool addresses, not the model's conversation copied.
+# Messages in the plural, or what a person said, are the conversation whatever the id
+_MESSAGE_ID = re.compile(r"(?:\b|_)message[ _-]?ids?\b", re.IGNORECASE)
+_ONE_MESSAGE = re.compile(r"\b(?:this|that|an|the|one) (?:earlier|previous|prior|older"
+                          r"|original|preceding) message\b", re.IGNORECASE)
+
+# a literal object of short keys and values in a sentence (`attributes: {"_Специализация_":
+# "<value>", "_Форматработы_": "<value>"}`): names of a schema a vendor writes in its own
+# language, not a sentence in it. Each quoted string two words at most and nothing but
+# punctuation between them; a value that holds a clause is no such literal
+_OBJECT = re.compile(r"\{[^{}]{1,400}\}")
+_QUOTED = re.compile(r"\"[^\"]{0,60}\"|'[^']{0,60}'")
+
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -303,6 +335,27 @@ def _configured(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _CONFIGURED.finditer(sentence)]
 
 
+def _attached_to(sentence: str) -> list[tuple[int, int]]:
+    if _SOMEONE.search(sentence):
+        return []
+    return [m.span() for m in _ATTACHED_TO.finditer(sentence)]
+
+
+def _one_message(sentence: str) -> list[tuple[int, int]]:
+    if not _MESSAGE_ID.search(sentence) or _SOMEONE.search(sentence):
+        return []
+    return [m.span() for m in _ONE_MESSAGE.finditer(sentence)]
+
+
+def _literal_object(sentence: str) -> list[tuple[int, int]]:
+    """Each `{...}` of `sentence` whose quoted strings are names of two words at most, with
+    nothing but punctuation and white space between them."""
+    return [m.span() for m in _OBJECT.finditer(sentence)
+            if (quoted := _QUOTED.findall(m.group()))
+            and all(len(q[1:-1].split()) <= 2 for q in quoted)
+            and not _WORD.search(_QUOTED.sub(" ", m.group()[1:-1]))]
+
+
 SHAPES = (
     Shape("would", _would, _STATED),
     Shape("not_done", _not_done, _STATED),
@@ -319,6 +372,9 @@ SHAPES = (
     Shape("reported_revoked", _reported_revoked, frozenset({"revoke"})),
     Shape("relayed", _relayed, frozenset({"lying"})),
     Shape("configured", _configured, frozenset({"revoke"})),
+    Shape("attached_to", _attached_to, frozenset({"revoke"})),
+    Shape("one_message", _one_message, frozenset({"conversation"})),
+    Shape("literal_object", _literal_object, frozenset({"other_language"})),
 )
 
 
