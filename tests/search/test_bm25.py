@@ -80,25 +80,3 @@ def test_a_file_names_extension_and_a_urls_host_stay_evidence_of_its_kind_and_se
 def test_dotted_names_and_a_request_made_only_of_a_value_keep_their_words():
     assert names("call post_message.send", VALUE_TOOLS)[0] == "post_message"
     assert names("https://example.org/notes", VALUE_TOOLS) == ["create_note"]
-
-
-def _choice(*values: str) -> dict:
-    return {"type": "object", "properties": {"action": {"type": "string", "enum": list(values)},
-                                             "name": {"type": "string"}}}
-
-
-CHOICE_TOOLS = [
-    Tool(name="kubectl_rollout", description="Manage the rollout of a deployment.",
-         parameters=_choice("status", "history", "undo", "restart", "pause", "resume")),
-    Tool(name="kubectl_scale", description="Scale a deployment to a number of replicas."),
-    Tool(name="list_events", description="List the cluster's events of a kind.",
-         parameters=_choice(*(f"kind{i}" for i in range(20)), "restart")),
-]
-
-
-def test_a_short_enum_says_what_an_argument_can_ask_for_a_long_one_does_not():
-    # "restart" is only a value of the rollout tool's action; in a list of 21 kinds it is
-    # one code among many and no evidence
-    assert names("restart the checkout deployment", CHOICE_TOOLS) == [
-        "kubectl_rollout", "kubectl_scale"]
-    assert names("restart", CHOICE_TOOLS) == ["kubectl_rollout"]

@@ -51,7 +51,6 @@ from toolcat.search.text import (
     latin,
     other_script,
     own_description,
-    parameter_choices,
     parameter_texts,
     plurals_said,
     raw_words,
@@ -103,8 +102,6 @@ def _field_texts(tool: Tool, names: frozenset[str], repeated: Repeated
     for name, description in parameter_texts(tool.parameters):
         params += raw_words(name)
         params += raw_words(description)
-    for value in parameter_choices(tool.parameters):
-        params += raw_words(value)
     tags = [w for tag in tool.tags for w in raw_words(tag)]
     examples = [w for value in example_values(tool) for w in raw_words(value)]
     # a tool that says little has its title and parameters' names for a description

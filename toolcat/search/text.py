@@ -360,20 +360,6 @@ def parameter_texts(schema: Any) -> Iterator[tuple[str, str]]:
         yield name, description if isinstance(description, str) else ""
 
 
-def parameter_choices(schema: Any) -> Iterator[str]:
-    """The values of every property's `enum` that is a short choice between words (at most
-    MAX_CHOICES strings, each at most 40 characters): what an argument can say, which a
-    request may name ("restart" of a rollout's `action`); a longer list is of kinds or codes
-    (countries, languages), not what the tool does."""
-    for _, sub in schema_parameters(schema):
-        values = sub.get("enum") if type(sub) is dict or isinstance(sub, Mapping) else None
-        if isinstance(values, list) and len(values) <= MAX_CHOICES:
-            yield from (v for v in values if isinstance(v, str) and len(v) <= 40)
-
-
-MAX_CHOICES = 8
-
-
 def example_values(tool: Tool, limit: int = 24) -> list[str]:
     """The strings of the tool's example calls (`examples`) and of `examples` keywords in its
     schema, the first `limit` of them: values its author expects, which a request may name
