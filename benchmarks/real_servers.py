@@ -76,11 +76,11 @@ def measure(tools: list, items: list[dict], scorer_name: str,
         order = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: -scores[i])
         ranked = [tools[i] for i in order[:10]]
         groups = groups_of(item)
-        totals["first"] += float(covered(set().union(*groups), ranked[:1]))
-        if misses and (not covered(set().union(*groups), ranked[:1]) or not all(
-                covered(g, ranked[:SLOTS]) for g in groups)):
+        first = covered(set().union(*groups), ranked[:1])
+        totals["first"] += float(first)
+        if misses and not (first and all(covered(g, ranked[:SLOTS]) for g in groups)):
             print_miss(item["query"], groups, [(tools[i], scores[i]) for i in order],
-                       "miss" if not covered(set().union(*groups), ranked[:1]) else "past5")
+                       "past5" if first else "miss")
         totals["top5"] += sum(covered(g, ranked[:SLOTS]) for g in groups) / len(groups)
         gains, open_groups = [], list(groups)  # each group is found once: a request that
         for p, t in enumerate(ranked):  # any of five tools answers gains once, not five times
