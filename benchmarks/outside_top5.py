@@ -1,4 +1,4 @@
-"""How many development requests two readings of a tool's text could reach.
+"""How many development requests a reading of tools' enums or of acronyms could reach.
 
 `enums` (the default): for each request of the real-server halves and each tool it needs,
 the stems of the request that the tool's short enums (at most 8 strings, as 06cd554 read
@@ -145,22 +145,10 @@ def sketch(halves: list[str]) -> None:
                   f"{figures['top5']:.3f} nDCG@10 {figures['ndcg@10']:.3f}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--halves", nargs="+", choices=DEVELOPMENT, default=DEVELOPMENT)
-    parser.add_argument("--acronyms", action="store_true",
-                        help="count the acronyms the catalogs spell out instead")
-    parser.add_argument("--sketch", action="store_true",
-                        help="measure the acronym reading sketched and left out")
-    args = parser.parse_args()
-    if args.sketch:
-        sketch(args.halves)
-        return
-    if args.acronyms:
-        acronyms(args.halves)
-        return
+def enums(halves: list[str]) -> None:
+    """Each request a needed tool's short enums alone meet (see the docstring)."""
     requests = reached = with_enums = size = 0
-    for half in args.halves:
+    for half in halves:
         tools = {t.name: t for t in load_catalog(DATA / f"{half}-catalog.json").tools}
         size += len(tools)
         with_enums += sum(1 for t in tools.values() if next(choices(t.parameters), None))
@@ -183,6 +171,18 @@ def main() -> None:
                     break
     print(f"{requests} requests; {reached} need a tool whose short enums alone state one of "
           f"their words; {with_enums} of {size} tools have a short enum")
+
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--halves", nargs="+", choices=DEVELOPMENT, default=DEVELOPMENT)
+    parser.add_argument("--acronyms", action="store_true",
+                        help="count the acronyms the catalogs spell out instead")
+    parser.add_argument("--sketch", action="store_true",
+                        help="measure the acronym reading sketched and left out")
+    args = parser.parse_args()
+    (sketch if args.sketch else acronyms if args.acronyms else enums)(args.halves)
 
 
 if __name__ == "__main__":
