@@ -77,9 +77,11 @@ def measure(tools: list, items: list[dict], scorer_name: str,
         order = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: -scores[i])
         ranked = [tools[i] for i in order[:10]]
         groups = groups_of(item)
-        totals["first"] += float(covered(set().union(*groups), ranked[:1]))
-        if misses and not covered(set().union(*groups), ranked[:1]):
-            print_miss(item["query"], groups, [(tools[i], scores[i]) for i in order])
+        first = covered(set().union(*groups), ranked[:1])
+        totals["first"] += float(first)
+        if misses and not (first and all(covered(g, ranked[:SLOTS]) for g in groups)):
+            print_miss(item["query"], groups, [(tools[i], scores[i]) for i in order],
+                       "past5" if first else "miss")
         totals["top5"] += sum(covered(g, ranked[:SLOTS]) for g in groups) / len(groups)
         gains, open_groups = [], list(groups)  # each group is found once: a request that
         for p, t in enumerate(ranked):  # any of five tools answers gains once, not five times
@@ -95,15 +97,17 @@ def measure(tools: list, items: list[dict], scorer_name: str,
     return {k: v / len(items) for k, v in totals.items()}
 
 
-def print_miss(query: str, groups: list[set[str]], ranked: list[tuple]) -> None:
-    """One request whose first tool is not one it needs: its top 3 and where the needed
-    tool of each group is."""
+def print_miss(query: str, groups: list[set[str]], ranked: list[tuple],
+               label: str = "miss") -> None:
+    """One request whose first tool is not one it needs (`miss`), or whose first is but
+    another tool it needs is below the top 5 (`past5`): its top 3 and where the needed tool
+    of each group is."""
     top = ", ".join(f"{t.qualified_name} {s:.3f}" for t, s in ranked[:3])
     where = "; ".join(
         f"{'/'.join(sorted(g))} " + str(next((p + 1 for p, (t, _) in enumerate(ranked)
                                                if covered(g, [t])), "-"))
         for g in groups)
-    print(f"    miss {query[:90]!r}\n      top: {top}\n      expected: {where}")
+    print(f"    {label} {query[:90]!r}\n      top: {top}\n      expected: {where}")
 
 
 def picked(catalog: toolcat.Catalog, items: list[dict]) -> dict[str, float]:
@@ -129,8 +133,9 @@ def main() -> None:
                         "in turn (e.g. minilm-tools all-MiniLM-L6-v2; default: the default "
                         "model)")
     parser.add_argument("--misses", action="store_true",
-                        help="print each request whose first tool is not one it needs, with "
-                             "the top 3 and the needed tools' ranks")
+                        help="print each request whose first tool is not one it needs "
+                             "(miss) or that needs a tool below the top 5 (past5), with the "
+                             "top 3 and the needed tools' ranks")
     args = parser.parse_args()
     for half in args.halves:
         catalog = load_catalog(DATA / f"{half}-catalog.json")
