@@ -39,12 +39,13 @@ def test_a_tools_poisoning_findings_do_not_depend_on_the_tools_before_it(tmp_pat
     assert [f for f in poisoning(run, after) if f[0] == "cancelPolicy"] == found
 
 
-@pytest.mark.slow  # 2,500 tools, every pair alike: a few seconds
-def test_thousands_of_alike_tools_give_a_report_that_grows_with_them_not_their_square(
+@pytest.mark.slow  # 400 tools, every pair alike
+def test_hundreds_of_alike_tools_give_a_report_that_grows_with_them_not_their_square(
         tmp_path, run):
     """Each near-duplicate finding names the five nearest alike tools and counts the others:
-    naming every one, 2,500 alike tools made a report of 76 MB."""
-    size = 2_500
+    naming every one, 2,500 alike tools made a report of 76 MB (about 24 bytes a pair: at
+    400 tools, 1.9 MB, twice the bound below)."""
+    size = 400
     description = ("Get the weather forecast for a city: temperature, rain, wind speed and "
                    "direction, humidity, pressure and cloud cover for each hour of the next "
                    "three days, in metric or imperial units.")
