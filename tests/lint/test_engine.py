@@ -180,7 +180,6 @@ def test_a_rejected_name_says_what_render_sends_instead(tmp_path):
     assert sent.startswith("weather_now_") and sent != "weather_now"
 
 
-@pytest.mark.slow  # loads the embedding model (the default scorer)
 def test_a_rejected_name_is_said_as_render_sends_it_under_prefix_always(run, isolated):
     """With `names: {prefix: always}` render sends every name with its server: TC202 says
     the name that is really sent, the one `render` writes."""
@@ -189,8 +188,10 @@ def test_a_rejected_name_is_said_as_render_sends_it_under_prefix_always(run, iso
     (isolated / "toolcat.yaml").write_text("names: {prefix: always}\n")
     said = run("lint", "-c", str(path), "--target", "openai", "--select", "TC202")
     assert "sends it as 'acme__weather_now'" in " ".join(said.stdout.split())
+    # the names are what is tested, not the ranking: bm25 spares loading the embedding model
+    (isolated / "words.yaml").write_text("name: words\nscorer: bm25\n")
     rendered = json.loads(run("render", "weather", "-c", str(path), "--provider", "openai",
-                              "--json").stdout)
+                              "-p", str(isolated / "words.yaml"), "--json").stdout)
     assert "acme__weather_now" in json.dumps(rendered)
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 POLICY = {"type": "object", "required": ["policy_id"], "properties": {"policy_id": {
     "type": "string", "description": "The ID of the policy, as stored in the ~/.insurer/config "
                                      "file."}}}
@@ -39,12 +37,12 @@ def test_a_tools_poisoning_findings_do_not_depend_on_the_tools_before_it(tmp_pat
     assert [f for f in poisoning(run, after) if f[0] == "cancelPolicy"] == found
 
 
-@pytest.mark.slow  # 2,500 tools, every pair alike: a few seconds
-def test_thousands_of_alike_tools_give_a_report_that_grows_with_them_not_their_square(
+def test_hundreds_of_alike_tools_give_a_report_that_grows_with_them_not_their_square(
         tmp_path, run):
     """Each near-duplicate finding names the five nearest alike tools and counts the others:
-    naming every one, 2,500 alike tools made a report of 76 MB."""
-    size = 2_500
+    naming every one, 2,500 alike tools made a report of 76 MB, and 400 make one of 17.8 MB,
+    twenty times the bound below."""
+    size = 400
     description = ("Get the weather forecast for a city: temperature, rain, wind speed and "
                    "direction, humidity, pressure and cloud cover for each hour of the next "
                    "three days, in metric or imperial units.")
