@@ -1,7 +1,8 @@
 """Build the corpus of the learned poisoning detector, train it, and measure it through lint.
 
-    python benchmarks/poison_detector.py train [--cached]   # writes the shipped weights
+    python benchmarks/poison_detector.py train [--cached] [--fresh-sets]   # writes the weights
     python benchmarks/poison_detector.py folds [--cached] [--family NAME ...] [--show]
+    python benchmarks/poison_detector.py folds --cached --sets fresh9 fresh13 [--without]
     python benchmarks/poison_detector.py evaluate [--openapi FILE ...] [--show]
     python benchmarks/poison_detector.py heldout [--show]   # the source no fit reads (BIPIA)
 
@@ -17,7 +18,12 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
   benchmarks/data/poison/handwritten.yaml, and thirteen families with their own templates
   and vocabulary (`poison_styles`: polite, compliance, block, markup, config, third_person,
   story, terse, language, covert, settled, doing, ranked), and the injection tasks of
-  AgentDojo in its attacks' wrappers (benchmarks/data/poison/external.yaml, `agentdojo`).
+  AgentDojo in its attacks' wrappers (benchmarks/data/poison/external.yaml, `agentdojo`);
+- with `train --fresh-sets` and in `folds --sets` only (a study; the shipped weights are not
+  fitted on them, docs/lint.md says why): the development sets
+  benchmarks/data/poison/fresh*.yaml of `DEV_SETS` (`fresh_sets`), each by another hand,
+  every attack's `text` malicious, every string of every benign tool benign (hard negatives).
+  fresh7, fresh8 and fresh18 are the held-out measure and never read here.
 
 Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
 external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
@@ -28,6 +34,9 @@ spec` measures one.
 `folds` is the validation: leave one family out (its sentences out of the fit, all the benign
 text in), then lint 60 of its wordings, each injected into a real benign tool (seal_tools) at
 the place it names, so the figure is what lint reports on a way of writing it never saw.
+`folds --sets fresh3 fresh9` leaves dev sets out in turn (their attacks and benign tools out
+of a fit on the corpus and the other dev sets) and lints each set's tools as
+`poison_accuracy.py --fresh` does; `--without`: one fit on the corpus alone, the baseline.
 `evaluate` counts the shipped weights' TC6xx errors and warnings on every real benign catalog.
 Needs scikit-learn and scipy (the `bench` extra) to train, not to evaluate.
 """
@@ -63,8 +72,12 @@ from toolcat.lint.reading import as_read  # noqa: E402
 from toolcat.lint.settings import LintSettings  # noqa: E402
 from toolcat.lint.walk import strings  # noqa: E402
 
-HANDWRITTEN = REPO / "benchmarks" / "data" / "poison" / "handwritten.yaml"
-EXTERNAL = REPO / "benchmarks" / "data" / "poison" / "external.yaml"
+POISON = REPO / "benchmarks" / "data" / "poison"
+# the development sets, each by its own writer; fresh7, fresh8 and fresh18 are held out
+DEV_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh9", "fresh10",
+            "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17")
+HANDWRITTEN = POISON / "handwritten.yaml"
+EXTERNAL = POISON / "external.yaml"
 OUT = REPO / "toolcat" / "lint" / "data" / detector.WEIGHTS
 SETS = ("bfcl_v4", "seal_tools", "metatool")
 SECURITY = LintSettings(select=("TC6",))
@@ -178,6 +191,30 @@ def agentdojo(rng: random.Random) -> list[dict[str, str]]:
             for goal in source["goals"] for template in source["templates"]]
 
 
+def dev_set(name: str) -> list[dict[str, Any]]:
+    """The entries of one development set (never a held-out one)."""
+    if name not in DEV_SETS:
+        raise SystemExit(f"{name} is not a development set")
+    entries: list[dict[str, Any]] = yaml.safe_load((POISON / f"{name}.yaml").read_text())
+    return entries
+
+
+def fresh_sets() -> Iterator[tuple[int, str, str]]:
+    """(label, origin, text) of the development sets: an attack's wording (`text`, one or
+    several fields) malicious, every string of a benign tool benign; origin `fresh_sets/NAME`
+    so that a fold can leave one set out."""
+    for name in DEV_SETS:
+        for entry in dev_set(name):
+            if entry["class"] == "benign":
+                for tool in (entry["tool"], *entry.get("also", [])):
+                    for text in texts_of(tool):
+                        yield 0, f"fresh_sets/{name}", text
+            else:
+                texts = entry["text"] if isinstance(entry["text"], list) else [entry["text"]]
+                for text in texts:
+                    yield 1, f"fresh_sets/{name}", str(text)
+
+
 def held_out() -> list[dict[str, str]]:
     """The BIPIA attacks, never in a fit: {family, class, at, text}."""
     rng = random.Random(41)
@@ -210,9 +247,10 @@ def attacks(count: int, seed: int = 41) -> list[dict[str, str]]:
 Row = tuple[int, str, str, tuple[str, ...]]  # label, family or source, sentence, cues
 
 
-def corpus(cached: bool) -> list[Row]:
+def corpus(cached: bool, fresh: bool = False) -> list[Row]:
     """Benign sentences (cached in the temp folder with --cached: reading botocore and the
-    SDKs is most of the time) and malicious ones, each distinct sentence with a cue once."""
+    SDKs is most of the time) and malicious ones, each distinct sentence with a cue once;
+    `fresh`: the development sets too (`fresh_sets`, a study: see docs/lint.md)."""
     if cached and CACHE.exists():
         benign: list[tuple[int, str, str]] = pickle.loads(CACHE.read_bytes())
     else:
@@ -224,7 +262,10 @@ def corpus(cached: bool) -> list[Row]:
     malicious_rows = [(1, entry["family"], sentence) for entry in attacks(MALICIOUS_COUNT)
                       if entry["family"] not in HELD_OUT
                       for sentence in sentences(entry["text"])]
-    for label, origin, sentence in benign + malicious_rows:
+    dev = [(label, origin, sentence) for label, origin, text in fresh_sets()
+           for sentence in sentences(text)] if fresh else []
+    # a set's benign sentences first: a sentence its writer also used honestly is not an attack
+    for label, origin, sentence in benign + sorted(dev) + malicious_rows:
         if sentence not in seen:
             seen.add(sentence)
             cues = detector.cues_of(sentence)
@@ -254,11 +295,11 @@ def fit(rows: list[Row]) -> detector.Model:
                           float(np.float32(model.intercept_[0])))
 
 
-def train(cached: bool) -> None:
+def train(cached: bool, fresh: bool) -> None:
     import numpy as np
 
     started = time.perf_counter()
-    rows = corpus(cached)
+    rows = corpus(cached, fresh)
     for (label, origin), count in sorted(Counter((r[0], r[1]) for r in rows).items()):
         print(f"{'malicious' if label else 'benign'} {origin:<20} {count:>7} sentences")
     model = fit(rows)
@@ -312,6 +353,34 @@ def folds(cached: bool, show: bool, only: list[str], shipped: bool) -> None:
     print(f"{'class (held out)':<16} {'wordings':>8} {'errors':>7} {'findings':>9}")
     for name, (n, errors, flagged) in sorted(by_class.items()):
         print(f"{name:<16} {n:>8} {errors:>7} {flagged:>9}")
+
+
+def set_folds(cached: bool, names: list[str], shipped: bool, without: bool) -> None:
+    """Leave each development set of `names` out in turn (its attacks and benign tools, and
+    every sentence of theirs, out of the fit) and lint its tools one catalog each, as
+    `poison_accuracy.py --fresh` does; `shipped`: the shipped weights instead of a fit;
+    `without`: one fit without any development set, the family's baseline."""
+    from poison_accuracy import fresh_entries, verdicts
+
+    rows = [] if shipped else corpus(cached, fresh=True)
+    if without:
+        use(fit([r for r in rows if not r[1].startswith("fresh_sets/")]))
+    print(f"{'held-out set':<14} {'errors':>7} {'findings':>9} {'benign errors':>14}")
+    for name in names:
+        dev_set(name)
+        if not shipped and not without:
+            unseen = {sentence for _, origin, text in fresh_sets()
+                      if origin == f"fresh_sets/{name}" for sentence in sentences(text)}
+            use(fit([r for r in rows if r[1] != f"fresh_sets/{name}" and r[2] not in unseen]))
+        counts: Counter[tuple[str, str]] = Counter()
+        with tempfile.TemporaryDirectory() as folder:
+            for entry, catalog in fresh_entries(POISON / f"{name}.yaml", Path(folder)):
+                levels = set().union(*verdicts(catalog).values())
+                kind = "benign" if entry["class"] == "benign" else "attack"
+                counts[kind, "error"] += "error" in levels
+                counts[kind, "found"] += bool(levels)
+        print(f"{name:<14} {counts['attack', 'error']:>7} {counts['attack', 'found']:>9} "
+              f"{counts['benign', 'error']:>14}", flush=True)
 
 
 def tally(got: set[str], entry: dict[str, Any], by_class: dict[str, list[int]],
@@ -418,12 +487,21 @@ def main() -> None:
                         help="reuse the benign sentences the last run read (temp folder)")
     parser.add_argument("--family", nargs="*", default=[],
                         help="folds: hold out only these families")
+    parser.add_argument("--sets", nargs="*", default=[],
+                        help="folds: leave these development sets out in turn instead")
+    parser.add_argument("--fresh-sets", action="store_true",
+                        help="train: fit on the development sets too (a study; the shipped "
+                             "weights are not)")
+    parser.add_argument("--without", action="store_true",
+                        help="folds --sets: one fit without the development sets")
     parser.add_argument("--shipped", action="store_true",
                         help="folds: lint with the shipped weights, no fit")
     parser.add_argument("--show", action="store_true", help="print misses and findings")
     args = parser.parse_args()
     if args.command == "train":
-        train(args.cached)
+        train(args.cached, args.fresh_sets)
+    elif args.command == "folds" and args.sets:
+        set_folds(args.cached, args.sets, args.shipped, args.without)
     elif args.command == "folds":
         folds(args.cached, args.show, args.family, args.shipped)
     elif args.command == "heldout":
