@@ -281,6 +281,18 @@ def test_a_server_serving_http_by_default_is_told_to_use_its_stdio_transport(run
     assert "\x1b" not in said and "╭" not in said and "│" not in said
 
 
+def test_a_server_serving_the_old_sse_transport_is_not_sent_to_url(run, monkeypatch):
+    # `url:` reads streamable HTTP only: an /sse address given there would fail again
+    monkeypatch.setattr("toolcat.mcp.client.HTTP_ONLY_WAIT", 1.0)
+    result = run("import", "mcp", "--timeout", "20", "--", *BROKEN, "sseonly")
+    assert result.exit_code == 2
+    said = result.stderr.strip()
+    assert ("it looks like a server that speaks MCP only over the old HTTP+SSE transport "
+            "('INFO: MCP SSE server listening at http://127.0.0.1:18090/sse'), which toolcat "
+            "does not import: start it with its stdio transport if it has one") in said, said
+    assert "as `url:` in the config" not in said
+
+
 @pytest.mark.parametrize("mode", ["httponly", "httpbanner"])
 def test_an_http_only_server_is_not_waited_for_to_the_end_of_the_timeout(run, mode,
                                                                          monkeypatch):

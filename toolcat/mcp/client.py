@@ -182,6 +182,10 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
+            elif spec.transport == "http" and _refused(cause):
+                status = await _http_status(spec, end - time.monotonic())
+                if status:
+                    problem = f"MCP server at {spec.url} refused the connection: {status}"
             # a server that never answered may be serving HTTP: its stderr may say where
             heard = errlog.lines() if isinstance(cause, TimeoutError) and isinstance(
                 errlog, StderrTail) else ()
@@ -282,6 +286,52 @@ async def _speaks_old_sse(spec: ServerSpec, time_left: float) -> bool:
     return False
 
 
+def _refused(cause: BaseException) -> bool:
+    """Whether `cause` is the MCP SDK's stand-in for an HTTP error status, which keeps
+    neither the status nor the body ("Server returned an error response")."""
+    from mcp import MCPError
+    from mcp_types import INTERNAL_ERROR
+
+    return isinstance(cause, MCPError) and cause.code == INTERNAL_ERROR
+
+
+REFUSAL_BODY = 300  # bytes of a refusal's body quoted: enough for {"detail": "..."}
+
+
+async def _http_status(spec: ServerSpec, time_left: float) -> str | None:
+    """The status and the start of the body with which `spec.url` refuses an initialize
+    (`HTTP 401 Unauthorized: {"detail":"Invalid token"}`), or None if it does not refuse.
+    Asked only after the exchange failed, as the SDK's error keeps neither."""
+    import anyio
+    import httpx2
+
+    if time_left <= 0.2:
+        return None
+    hello = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "toolcat", "version": "0"}}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    try:
+        with anyio.move_on_after(min(2.0, time_left - 0.1)):
+            async with httpx2.AsyncClient(headers=dict(spec.headers), timeout=None) as http, \
+                    http.stream("POST", spec.url, json=hello, headers=headers) as response:
+                if response.status_code < 400:
+                    return None
+                body = b""
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) >= REFUSAL_BODY:
+                        break
+                said = _short(plain(body[:REFUSAL_BODY].decode("utf-8", "replace")))
+                status = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+                hint = (" (the headers of its entry: a token or key it does not accept)"
+                        if response.status_code in (401, 403) else "")
+                return f"{status}{': ' + said if said else ''}{hint}"
+    except (httpx2.HTTPError, httpx2.InvalidURL, OSError):
+        return None
+    return None
+
+
 def _owning(http: Any, transport: Any) -> Any:
     """The transport, closing the HTTP client it was given when the transport closes."""
     from contextlib import asynccontextmanager
@@ -359,6 +409,7 @@ _LISTENS = re.compile(
     r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(?::\d+)?\S*"
     r"|\blisten(?:s|ing)?\b[^\n]{0,40}?\bport\s*:?\s*\d+|\bon port\s*:?\s*\d+", re.IGNORECASE)
 _ENDPOINT = re.compile(r"/(?:mcp|sse)\b", re.IGNORECASE)
+_OLD_SSE = re.compile(r"/sse\b", re.IGNORECASE)
 
 
 class _Garbage:
@@ -394,11 +445,16 @@ class _Garbage:
         listens = self.listens
         for line in stderr_lines:
             listens = _listening(listens, plain(line))
-        http = ("; it looks like a server that speaks MCP over HTTP only "
-                f"({_short(repr(listens))}): start it on its own and give its address "
-                "as `url:` in the config, or start it with its stdio transport if it has one "
-                "(often a `--transport stdio` option or an `MCP_TRANSPORT=stdio` setting)"
-                if listens else "")
+        stdio = ("start it with its stdio transport if it has one (often a `--transport "
+                 "stdio` option or an `MCP_TRANSPORT=stdio` setting)")
+        if listens and _OLD_SSE.search(listens):
+            http = ("; it looks like a server that speaks MCP only over the old HTTP+SSE "
+                    f"transport ({_short(repr(listens))}), which toolcat does not import: "
+                    f"{stdio}, or give its streamable HTTP endpoint (often /mcp) as `url:`")
+        else:
+            http = ("; it looks like a server that speaks MCP over HTTP only "
+                    f"({_short(repr(listens))}): start it on its own and give its address "
+                    f"as `url:` in the config, or {stdio}" if listens else "")
         if not self.count:
             return http
         what = "a message that is not" if self.count == 1 else (

@@ -29,6 +29,8 @@
     httponly   an MCP server over HTTP only, started as a command: says on stdout where it
                listens (its port, then its /mcp endpoint, as the FMP server does) and never
                reads stdin
+    sseonly    an MCP server over the old HTTP+SSE transport only, started as a command: says
+               on stderr where its /sse endpoint listens (as mcp-1c does) and never reads stdin
     crash      initializes properly, then dies when asked for its tools
     stall      initializes properly, then never answers tools/list
     malformed  initializes properly, then answers tools/list with a result of the wrong shape
@@ -244,6 +246,9 @@ def main() -> None:
                      "[Server] Health endpoint available at http://localhost:18080/healthcheck",
                      "[Server] MCP endpoint available at http://localhost:18080/mcp"):
             print(said, flush=True)
+    if mode == "sseonly":
+        print("INFO: MCP SSE server listening at http://127.0.0.1:18090/sse", file=sys.stderr,
+              flush=True)
     if mode == "httpbanner":
         sys.stderr.write(HTTP_BANNER)
         sys.stderr.flush()
@@ -251,7 +256,7 @@ def main() -> None:
         print("  broken-setup v1.0\n\n  12 tools\n  To complete installation:", flush=True)
         print("  Installation not complete. Run: broken-setup-install", flush=True)
         sys.exit(1)
-    if mode in ("hang", "httponly", "httpbanner"):
+    if mode in ("hang", "httponly", "httpbanner", "sseonly"):
         time.sleep(600)
     if mode == "banner":
         print("Banner Server v1 listening on stdio", flush=True)
