@@ -8,8 +8,11 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -137,3 +140,32 @@ def package(root: Path, name: str, script: str, *, engines: str | None,
 
 def newer_than(version: str) -> str:
     return f">={int(version.lstrip('v').split('.')[0]) + 1}"
+
+
+class _Refusing(BaseHTTPRequestHandler):
+    """Answers every POST as a FastAPI app does a token it does not know."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = json.dumps({"detail": "Invalid or disabled token"}).encode()
+        self.send_response(401 if self.headers.get("Authorization") else 500)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def refusing_server() -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 refusing every POST (401 with a token, else 500); its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Refusing)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()

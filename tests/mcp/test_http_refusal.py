@@ -4,42 +4,20 @@ and what its body says, not the MCP SDK's stand-in "Server returned an error res
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
+from tests.mcp.conftest import refusing_server
 
 pytest.importorskip("mcp")
 pytestmark = pytest.mark.mcp
 
 
-class _Refusing(BaseHTTPRequestHandler):
-    """Answers every POST as a FastAPI app does a token it does not know."""
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        body = json.dumps({"detail": "Invalid or disabled token"}).encode()
-        self.send_response(401 if self.headers.get("Authorization") else 500)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def refusing_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Refusing)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with refusing_server() as url:
+        yield url
 
 
 def test_a_refused_token_is_quoted_with_the_status_and_the_body(run, refusing_url, tmp_path):

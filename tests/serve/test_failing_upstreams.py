@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.mcp.conftest import CRASH, newer_than, package
+from tests.mcp.conftest import CRASH, newer_than, package, refusing_server
 from tests.serve.conftest import BROKEN, served, text
 
 pytestmark = pytest.mark.mcp
@@ -69,6 +69,31 @@ def test_a_server_that_fails_to_start_is_quoted_with_its_exit_status(failing_cat
     errors = [json.loads(line)["error"] for line in log.read_text().splitlines()
               if json.loads(line)["event"] == "call"]
     assert errors == [node, usage, crash]
+
+
+def test_an_http_upstream_that_refuses_its_token_is_quoted_with_the_status(fast_profile,
+                                                                            tmp_path):
+    catalog = tmp_path / "refusing.yaml"
+
+    async def session(url: str) -> str:
+        catalog.write_text(
+            f"servers:\n  - {{name: crm, mcp: {{transport: http, url: {url!r}, headers: "
+            "{Authorization: 'Bearer not-a-real-token'}}}\n"
+            "tools:\n  - {name: list_leads, server: crm, description: 'List the leads.', "
+            "parameters: {type: object}, annotations: {readOnlyHint: true}}\n")
+        async with served("-c", str(catalog), "-p", str(fast_profile), "--mode", "call",
+                          "--call-timeout", "20") as client:
+            result = await client.call_tool("call_tool", {"name": "list_leads",
+                                                          "arguments": {}})
+            assert result.is_error
+            return text(result)
+
+    with refusing_server() as url:
+        said = anyio.run(session, url)
+    assert said == (f"cannot start MCP server 'crm': {url} refused the connection: HTTP 401 "
+                    'Unauthorized: {"detail": "Invalid or disabled token"} (the headers of '
+                    "its entry: a token or key it does not accept)"), said
+    assert "not-a-real-token" not in said
 
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="node (and npx) is not installed")

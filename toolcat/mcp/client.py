@@ -182,10 +182,8 @@ async def list_server(spec: ServerSpec, *, timeout: float = DEFAULT_TIMEOUT,
                            "(a GET event stream), which toolcat does not import; give the "
                            "server's streamable HTTP endpoint if it has one (often /mcp), "
                            "or start it over stdio with -- COMMAND")
-            elif spec.transport == "http" and _refused(cause):
-                status = await _http_status(spec, end - time.monotonic())
-                if status:
-                    problem = f"MCP server at {spec.url} refused the connection: {status}"
+            elif refusal := await http_refusal(spec, cause, end - time.monotonic()):
+                problem = f"MCP server at {spec.url} {refusal}"
             # a server that never answered may be serving HTTP: its stderr may say where
             heard = errlog.lines() if isinstance(cause, TimeoutError) and isinstance(
                 errlog, StderrTail) else ()
@@ -286,26 +284,21 @@ async def _speaks_old_sse(spec: ServerSpec, time_left: float) -> bool:
     return False
 
 
-def _refused(cause: BaseException) -> bool:
-    """Whether `cause` is the MCP SDK's stand-in for an HTTP error status, which keeps
-    neither the status nor the body ("Server returned an error response")."""
-    from mcp import MCPError
-    from mcp_types import INTERNAL_ERROR
-
-    return isinstance(cause, MCPError) and cause.code == INTERNAL_ERROR
-
-
 REFUSAL_BODY = 300  # bytes of a refusal's body quoted: enough for {"detail": "..."}
 
 
-async def _http_status(spec: ServerSpec, time_left: float) -> str | None:
-    """The status and the start of the body with which `spec.url` refuses an initialize
-    (`HTTP 401 Unauthorized: {"detail":"Invalid token"}`), or None if it does not refuse.
-    Asked only after the exchange failed, as the SDK's error keeps neither."""
+async def http_refusal(spec: ServerSpec, cause: BaseException, time_left: float) -> str | None:
+    """`refused the connection: HTTP 401 Unauthorized: {"detail":"Invalid token"}`: the status
+    and the start of the body with which `spec.url` refuses an initialize, when `cause` is the
+    MCP SDK's stand-in for an HTTP error status (error -32603, "Server returned an error
+    response"), which keeps neither; else None. Asked once more, after the exchange failed."""
     import anyio
     import httpx2
+    from mcp import MCPError
+    from mcp_types import INTERNAL_ERROR
 
-    if time_left <= 0.2:
+    if spec.transport != "http" or not isinstance(cause, MCPError) or \
+            cause.code != INTERNAL_ERROR or time_left <= 0.2:
         return None
     hello = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
@@ -326,7 +319,7 @@ async def _http_status(spec: ServerSpec, time_left: float) -> str | None:
                 status = f"HTTP {response.status_code} {response.reason_phrase}".strip()
                 hint = (" (the headers of its entry: a token or key it does not accept)"
                         if response.status_code in (401, 403) else "")
-                return f"{status}{': ' + said if said else ''}{hint}"
+                return f"refused the connection: {status}{': ' + said if said else ''}{hint}"
     except (httpx2.HTTPError, httpx2.InvalidURL, OSError):
         return None
     return None

@@ -36,6 +36,7 @@ from anyio.abc import TaskGroup
 from toolcat.errors import ServerError
 from toolcat.mcp.client import (
     explain,
+    http_refusal,
     quiet_sdk_logging,
     root_cause,
     start_failure_detail,
@@ -52,6 +53,7 @@ Verify = Callable[[str, Catalog], Mapping[str, str]]
 # (progress, total, message) of an upstream's notifications/progress, for the client
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 R = TypeVar("R")
+REFUSAL_WAIT = 2.5  # seconds an upstream that refused its start is asked why, at most
 
 
 class UpstreamError(Exception):
@@ -268,6 +270,9 @@ class Upstreams:
                 if upstream.ready.is_set():
                     detail = _stderr_tail(errlog)
                 else:
+                    with anyio.CancelScope(shield=True):
+                        refusal = await http_refusal(spec, cause, REFUSAL_WAIT)
+                    problem = f"{spec.url} {refusal}" if refusal else problem
                     problem = f"cannot start MCP server '{spec.name}': {problem}" \
                         if not problem.startswith("cannot") else problem
                     # as `import mcp` says it (the Node version a crash needs among it); in a
