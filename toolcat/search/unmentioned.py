@@ -48,6 +48,12 @@ def unmentioned(request: str, lexical: BM25Scorer,
                 quoted: Callable[[str], str]) -> list[str]:
     """The words of `request` of some weight (`rare`) that no tool of the catalog `lexical`
     indexes has, in order, each once (`quoted`: the request without what it quotes)."""
+    return [w for w in absent(request, lexical, quoted) if rare(w.lower())]
+
+
+def absent(request: str, lexical: BM25Scorer, quoted: Callable[[str], str]) -> list[str]:
+    """The words of `request` that no tool of the catalog `lexical` indexes has, whatever
+    their frequency, in order, each once (what `unmentioned` reads, before `rare`)."""
     found: dict[str, str] = {}
     # the first piece is the action ("summarise https://..."): a catalog that says
     # "summarize" lacks a spelling, not a service
@@ -61,8 +67,7 @@ def unmentioned(request: str, lexical: BM25Scorer,
                 continue
             stems = word_stems(lower)
             if stems and not any(lexical.term_id(s) is not None
-                                 or lexical.term_id(SERVER + s) is not None for s in stems) \
-                    and rare(lower):
+                                 or lexical.term_id(SERVER + s) is not None for s in stems):
                 found[lower] = word
     return list(found.values())
 
