@@ -26,11 +26,9 @@ from abstention_real import DATA, HALVES, PUBLIC, SMALL_TALK, queries
 
 from toolcat.catalog.load import load_catalog
 from toolcat.search import build_scorer, default_scorer, uncovered
-from toolcat.search.abstain import shipped_off_catalog, shows_nothing, without_quotes
+from toolcat.search.abstain import shipped_off_catalog, shows_nothing
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.pick import MIN_SCORE
-from toolcat.search.topic import view
-from toolcat.search.unmentioned import absent
 
 RECORDED: dict[str, dict[str, Any]] = {}
 
@@ -39,7 +37,7 @@ def record(self: HybridScorer, request: str, vector: np.ndarray, nearest: str) -
     """In place of HybridScorer._uncovered: the rule's features of `request`, turning none
     away."""
     model = shipped_off_catalog(self.embedder.ident)
-    words = absent(view(request) or request, self.lexical, without_quotes)[:uncovered.MOST_WORDS]
+    words = uncovered.subject_words(request, self.lexical)
     if not words or model is None or self._kinds is None or self._semantic is None:
         return
     of_words = self.embedder.query_vector(" ".join(words))

@@ -6,14 +6,16 @@ per public labeled set the needed requests kept (a seeded sample, as
 benchmarks/abstention_real.py draws it). A request counts as turned away as pick turns it away
 (toolcat.search.abstain.shows_nothing: the abstention's reason, or no tool at pick's floor),
 with the whole batch embedded at once. `--quiet` prints the figures only (for the halves held
-out).
+out). `--small` measures the needed requests of benchmarks/data/small-catalogs (requests naming
+the data they act on by a name, over catalogs of one to ten tools) the same way.
 
-    nice -n 10 python benchmarks/uncovered_study.py --halves dev fresh2 --sets metatool
+    nice -n 10 python benchmarks/uncovered_study.py --halves dev fresh2 --sets metatool --small
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -21,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from abstention_real import DATA, HALVES, PUBLIC, SMALL_TALK, queries
+from abstention_real import DATA, HALVES, PUBLIC, REPO, SMALL_TALK, queries
 
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Tool
@@ -30,6 +32,7 @@ from toolcat.search.abstain import shows_nothing
 from toolcat.search.hybrid import HybridScorer
 from toolcat.search.pick import MIN_SCORE
 
+SMALL = REPO / "benchmarks" / "data" / "small-catalogs" / "named-values.jsonl"
 # what only the rule's reason says (toolcat.search.uncovered.why_uncovered)
 RULE = ", a kind of service no tool here is about"
 
@@ -55,8 +58,12 @@ def main() -> None:
     parser.add_argument("--halves", nargs="*", choices=HALVES, default=())
     parser.add_argument("--sets", nargs="*", choices=tuple(PUBLIC), default=())
     parser.add_argument("--sample", type=int, default=300)
+    parser.add_argument("--small", action="store_true",
+                        help="the needed requests over small catalogs that name a value")
     parser.add_argument("--quiet", action="store_true", help="figures only")
     args = parser.parse_args()
+    if args.small:
+        small(args.quiet)
     for half in args.halves:
         tools = list(load_catalog(DATA / f"{half}-catalog.json").tools)
         scorer = scorer_of(tools)
@@ -90,6 +97,28 @@ def main() -> None:
             for k, request in enumerate(asked):
                 if after[k] and not before[k]:
                     print(f"  needed, now turned away: {request[:160]!r}: {reasons[k]}")
+
+
+def small(quiet: bool) -> None:
+    """Needed requests over small catalogs kept without the rule and with it."""
+    by_catalog: dict[tuple[str, str | None], list[str]] = {}
+    with SMALL.open(encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            by_catalog.setdefault((row["catalog"], row.get("server")), []).append(row["query"])
+    kept_before = kept_after = total = 0
+    for (catalog, server), asked in by_catalog.items():
+        tools = [t for t in load_catalog(REPO / catalog).tools
+                 if server is None or t.server == server]
+        before, after, reasons = away(scorer_of(tools), asked)
+        total += len(asked)
+        kept_before += len(asked) - int(before.sum())
+        kept_after += len(asked) - int(after.sum())
+        if not quiet:
+            for k, request in enumerate(asked):
+                if after[k]:
+                    print(f"  {catalog} {server or ''}: turned away {request!r}: {reasons[k]}")
+    print(f"small catalogs: needed kept {kept_before} -> {kept_after} of {total}", flush=True)
 
 
 if __name__ == "__main__":

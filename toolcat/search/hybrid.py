@@ -535,22 +535,20 @@ class HybridScorer:
         """Why `request` (of unit vector `vector`) is turned away when it and the words of it
         no tool has are of a kind of service no tool of the catalog is about
         (toolcat.search.uncovered), or None."""
-        from toolcat.search.abstain import shipped_off_catalog, without_quotes
+        from toolcat.search.abstain import shipped_off_catalog
         from toolcat.search.uncovered import (
-            MOST_WORDS,
             asks_a_question,
+            subject_words,
             uncovered_kind,
             why_uncovered,
         )
-        from toolcat.search.unmentioned import absent
 
         semantic = self._semantic
         model = shipped_off_catalog(self.embedder.ident)
         if semantic is None or model is None or self._kinds is None \
                 or asks_a_question(request):
             return None
-        # what a request is about is what a tool is handed, not what it asks of one
-        words = absent(view(request) or request, self.lexical, without_quotes)[:MOST_WORDS]
+        words = subject_words(request, self.lexical)
         if not words:
             return None
         kind = uncovered_kind(model, self._kinds, vector,

@@ -6,12 +6,18 @@ tickets") is in no tool's text, and read alone it lies nearer to a kind of servi
 vehicles, events and tickets) than to any tool of the catalog, a kind none of its tools is
 near.
 
-The words read are those no tool's text or server has (`toolcat.search.unmentioned.absent`:
-not the first word, the action; not the values the request hands over; not its topic,
-`toolcat.search.topic.view`: "search for repos about pizza recipes" asks a search to be handed
-pizza recipes), whatever their frequency: "car" and "train" are everyday words, which
-`unmentioned` does not read. They are embedded together as one text and compared with the
-off-catalog model's kinds of service and with what the catalog covers
+The words read are those no tool's text or server has (`subject_words`, from
+`toolcat.search.unmentioned.read_words`: not the first word, the action; not the values the
+request hands over; not its topic, `toolcat.search.topic.view`: "search for repos about pizza
+recipes" asks a search to be handed pizza recipes), whatever their frequency: "car" and
+"train" are everyday words, which `unmentioned` does not read. Only a request that says no
+word a tool has besides its action is read: one that does ("run an aggregation on the movies
+collection" over MongoDB's `aggregate`, whose parameter is `collection`; "group the
+restaurants collection by borough") asks a tool to act on the catalog's things, and its other
+words say which ones or what to hand over, values, not a kind of service. Nor are the words
+it writes as names (`toolcat.search.named`: "tickets to Paris", "project Apollo",
+"old_invoices", "a folder called taxes"). They are embedded together as one text and compared
+with the off-catalog model's kinds of service and with what the catalog covers
 (`toolcat.search.abstain.CatalogKinds`, computed once per catalog). The request is turned away
 when its best tool's hybrid evidence is under FLOOR nats, it is short (abstain.SHORT_WORDS
 words or fewer), those words lie more than GAP nearer to their nearest kind than to every tool,
@@ -37,7 +43,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from toolcat.search.abstain import CatalogKinds, OffCatalog
+from toolcat.search.abstain import CatalogKinds, OffCatalog, without_quotes
+from toolcat.search.bm25 import BM25Scorer
+from toolcat.search.named import named_words
+from toolcat.search.topic import view
+from toolcat.search.unmentioned import read_words
 
 FLOOR = 6.0  # nats of hybrid evidence under which the words no tool has are read
 GAP = 0.20  # how much nearer those words lie to their kind than to every tool of the catalog
@@ -54,6 +64,20 @@ def asks_a_question(request: str) -> bool:
     wh-word ("what's", "how")."""
     first = _FIRST.match(request.lstrip())
     return request.rstrip().endswith("?") or (first is not None and first[0].lower() in WH)
+
+
+def subject_words(request: str, lexical: BM25Scorer) -> list[str]:
+    """The words of `request` read for its kind of service (at most MOST_WORDS): those no tool
+    of the catalog `lexical` indexes has, of its view without its topic, not written as names
+    (`toolcat.search.named`); none when it says a word some tool has besides its action (a
+    request about the catalog's things: its other words name which ones or what to hand
+    over, "the movies collection", "by borough")."""
+    text = view(request) or request
+    read = read_words(text, lexical, without_quotes)
+    if any(stated for _, stated in read):
+        return []
+    named = named_words(without_quotes(text))
+    return [word for word, _ in read if word.lower() not in named][:MOST_WORDS]
 
 
 def uncovered_kind(model: OffCatalog, kinds: CatalogKinds, request: np.ndarray,
