@@ -487,19 +487,23 @@ class HybridScorer:
             kinds = kind_asked(model, self._kinds, vectors, [self.tools[int(i)] for i in at])
             reasons = [b if r is None else (k or r)
                        for r, b, k in zip(reasons, beyond, kinds, strict=True)]
-        reasons = self._unmentioned(asked, reasons, cached=cached)
+        reasons = self._unmentioned(asked, reasons, vectors, cached=cached)
         away = dict(zip(asked, reasons, strict=True))
         return [away.get(q) for q in queries]
 
-    def _unmentioned(self, asked: Sequence[str], reasons: list[str | None], *,
-                     cached: bool) -> list[str | None]:
+    def _unmentioned(self, asked: Sequence[str], reasons: list[str | None],
+                     vectors: np.ndarray, *, cached: bool) -> list[str | None]:
         """`reasons`, where a request let through is turned away when it names what no tool
         of the catalog mentions and its best tool scores under FLOOR
         (toolcat.search.unmentioned), or when it is short, names a software service no tool
         of the catalog mentions and its best tool scores under SERVICE_FLOOR
-        (toolcat.search.services). Only weak fits are read word by word."""
+        (toolcat.search.services), or when it is short, its best tool scores under
+        uncovered.FLOOR, and it and the words of it no tool has are of a kind of service no
+        tool is about (toolcat.search.uncovered; `vectors`: the requests' unit vectors). Only
+        weak fits are read word by word."""
         from toolcat.search.abstain import SHORT_WORDS, without_quotes
         from toolcat.search.services import SERVICE_FLOOR, missing_services, why_missing
+        from toolcat.search.uncovered import FLOOR as OBJECT_FLOOR
         from toolcat.search.unmentioned import FLOOR, unmentioned, why_unmentioned
 
         kept = [k for k, r in enumerate(reasons) if r is None]
@@ -511,7 +515,7 @@ class HybridScorer:
         floor = float(squash(np.array(FLOOR), midpoint))
         out = list(reasons)
         for row, k in enumerate(kept):
-            if best[row] >= max(FLOOR, SERVICE_FLOOR):
+            if best[row] >= max(FLOOR, SERVICE_FLOOR, OBJECT_FLOOR):
                 continue
             nearest = self.tools[int(evidence[row].argmax())].qualified_name
             words = unmentioned(asked[k], self.lexical, without_quotes) \
@@ -523,7 +527,33 @@ class HybridScorer:
                 services = missing_services(asked[k], self._mentions, without_quotes)
                 if services:
                     out[k] = why_missing(services, nearest)
+                elif best[row] < OBJECT_FLOOR:
+                    out[k] = self._uncovered(asked[k], vectors[k], nearest)
         return out
+
+    def _uncovered(self, request: str, vector: np.ndarray, nearest: str) -> str | None:
+        """Why `request` (of unit vector `vector`) is turned away when it and the words of it
+        no tool has are of a kind of service no tool of the catalog is about
+        (toolcat.search.uncovered), or None."""
+        from toolcat.search.abstain import shipped_off_catalog
+        from toolcat.search.uncovered import (
+            asks_a_question,
+            subject_words,
+            uncovered_kind,
+            why_uncovered,
+        )
+
+        semantic = self._semantic
+        model = shipped_off_catalog(self.embedder.ident)
+        if semantic is None or model is None or self._kinds is None \
+                or asks_a_question(request):
+            return None
+        words = subject_words(request, self.lexical)
+        if not words:
+            return None
+        kind = uncovered_kind(model, self._kinds, vector,
+                              self.embedder.query_vector(" ".join(words)), semantic.vectors)
+        return None if kind is None else why_uncovered(words, kind, nearest)
 
     def explain(self, query: str, index: int, extra: np.ndarray | None = None
                 ) -> tuple[str, Mapping[str, Any]]:

@@ -48,7 +48,21 @@ def unmentioned(request: str, lexical: BM25Scorer,
                 quoted: Callable[[str], str]) -> list[str]:
     """The words of `request` of some weight (`rare`) that no tool of the catalog `lexical`
     indexes has, in order, each once (`quoted`: the request without what it quotes)."""
-    found: dict[str, str] = {}
+    return [w for w in absent(request, lexical, quoted) if rare(w.lower())]
+
+
+def absent(request: str, lexical: BM25Scorer, quoted: Callable[[str], str]) -> list[str]:
+    """The words of `request` that no tool of the catalog `lexical` indexes has, whatever
+    their frequency, in order, each once (what `unmentioned` reads, before `rare`)."""
+    return [word for word, stated in read_words(request, lexical, quoted) if not stated]
+
+
+def read_words(request: str, lexical: BM25Scorer,
+               quoted: Callable[[str], str]) -> list[tuple[str, bool]]:
+    """The words of `request` the word rules read, in order, each once, each with whether
+    some tool of the catalog `lexical` indexes has it (`quoted`: the request without what it
+    quotes)."""
+    found: dict[str, tuple[str, bool]] = {}
     # the first piece is the action ("summarise https://..."): a catalog that says
     # "summarize" lacks a spelling, not a service
     for piece in quoted(request).split()[1:MOST]:
@@ -60,10 +74,10 @@ def unmentioned(request: str, lexical: BM25Scorer,
             if len(lower) < SHORTEST or lower in STOPWORDS or lower in found:
                 continue
             stems = word_stems(lower)
-            if stems and not any(lexical.term_id(s) is not None
-                                 or lexical.term_id(SERVER + s) is not None for s in stems) \
-                    and rare(lower):
-                found[lower] = word
+            if stems:
+                found[lower] = (word, any(lexical.term_id(s) is not None
+                                          or lexical.term_id(SERVER + s) is not None
+                                          for s in stems))
     return list(found.values())
 
 
