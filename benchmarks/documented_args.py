@@ -5,8 +5,9 @@ indicator_type: One of: IPv4, IPv6, domain ..."), not in the schema, so `toolcat
 read from the schema alone could not see that `get_indicator_details` takes an IP address. For
 each development half: how many tools have such a block, how many tools take a kind only through
 it, and for each request that names a value, whether a tool it needs gains or loses the value
-evidence (`Values.evidence`) when the block is read. docs/ranking.md ("The values a request
-names, documented in a docstring or defanged") gives what it found and what the change measured.
+evidence (`Values.evidence`) when the block is read and defanged values are recognised.
+docs/ranking.md ("fresh18's misses counted, and the values a docstring documents or a request
+defangs") gives what it found and what the change measured.
 
     python benchmarks/documented_args.py                # the development halves
 """
@@ -68,6 +69,7 @@ def main() -> None:
             if moved or others or named != old_named:
                 print(f"  {item['query'][:70]!r}: needed {moved or '-'}, "
                       f"{others} other tools moved")
+
 
 if __name__ == "__main__":
     main()

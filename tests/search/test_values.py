@@ -118,8 +118,8 @@ def test_a_docstrings_block_of_arguments_says_what_its_parameters_take():
     description = ("Look an indicator up.\n\n    Args:\n        kind (str): One of: IPv4,\n"
                    "            IPv6, domain.\n        value: The indicator itself.\n\n"
                    "    Returns:\n        url: what a pulse links to\n")
-    assert documented(description) == {"kind": " One of: IPv4, IPv6, domain.",
-                                       "value": " The indicator itself."}
+    assert documented(description) == {"kind": "One of: IPv4, IPv6, domain.",
+                                       "value": "The indicator itself."}
     strings = {"kind": {"type": "string"}, "value": {"type": "string"}}
     lookup = Tool(name="get_indicator", description=description, server="s",
                   parameters={"type": "object", "properties": strings})

@@ -213,8 +213,7 @@ def recognise(text: str) -> Value | None:
     None; a defanged one is read as the value it stands for."""
     if not _MAYBE.search(text):
         return None
-    plain = _DEFANGED.sub(_refanged, text) if "[" in text or "(" in text or "{" in text \
-        or "xx" in text.lower() else text
+    plain = _DEFANGED.sub(_refanged, text)
     for name, kind in KINDS.items():
         found = kind.recognise(plain)
         if found is not None:
@@ -488,7 +487,7 @@ def _said(text: str) -> set[str]:
 # A docstring's block of arguments ("Args:", then "name (type): what it is" indented under
 # it): Python MCP servers (FastMCP) write their parameters' descriptions there, not in the
 # schema.
-_ARGS_HEAD = re.compile(r"(?:Args|Arguments|Parameters|Params|Parameter)\s*:\s*")
+_ARGS_HEAD = re.compile(r"(?:Args|Arguments|Param(?:eter)?s?)\s*:\s*")
 _ARG_LINE = re.compile(r"\*{0,2}([A-Za-z_][A-Za-z0-9_]{0,99})\*{0,2}\s*(?:\([^()]{0,100}\))?\s*:"
                        r"\s*(.*)")
 _DOCUMENTED = 20_000  # characters of a description read for its block of arguments
@@ -498,10 +497,9 @@ def documented(description: str) -> dict[str, str]:
     """What a description's block of arguments says of each parameter, by name: the lines
     indented under "Args:" (or "Parameters:"), each "name: text" with its continuation
     lines; the block ends at a line indented no more than its head. One pass."""
-    found: dict[str, str] = {}
-    if "Args" not in description and "Param" not in description \
-            and "Arguments" not in description:
-        return found
+    found: dict[str, list[str]] = {}
+    if "Arg" not in description and "Param" not in description:
+        return {}
     head: int | None = None
     name = ""
     level = 0
@@ -522,23 +520,22 @@ def documented(description: str) -> dict[str, str]:
         entry = _ARG_LINE.fullmatch(stripped)
         if entry and (not name or indent <= level):
             name, level = entry.group(1), indent
-            found[name] = found.get(name, "") + " " + entry.group(2)
+            found.setdefault(name, []).append(entry.group(2))
         elif name:
-            found[name] += " " + stripped
-    return found
+            found[name].append(stripped)
+    return {name: " ".join(lines) for name, lines in found.items()}
 
 
-def _parameter_kinds(name: str, schema: Mapping[str, Any], root: Any, documented: str = ""
+def _parameter_kinds(name: str, schema: Mapping[str, Any], root: Any, docstring: str = ""
                      ) -> tuple[set[str], set[str], str]:
     """The kinds of value one parameter takes, the identifier prefixes of the values it
-    shows, and its description (its schema's, then what the tool's description documents of
-    it, `documented`)."""
+    shows, and its description (its schema's, then what the tool's docstring says of it)."""
     taken: set[str] = set()
     prefixes: set[str] = set()
     descriptions: list[str] = []
-    facets = list(_facets(schema, root))
-    if documented:
-        facets.append({"description": documented})
+    facets = _facets(schema, root)
+    if docstring:
+        facets.append({"description": docstring})
     for facet in facets:
         description = facet.get("description")
         description = description[:2000] if isinstance(description, str) else ""
