@@ -49,7 +49,7 @@ from toolcat.search.text import (  # noqa: E402
 
 DEVELOPMENT = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh9",
                "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16",
-               "fresh17")
+               "fresh17", "fresh18")
 MAX_CHOICES = 8
 
 

@@ -22,8 +22,10 @@ def test_split_url_answers_any_text(text: str) -> None:
     assert parts is None or parts.geturl() is not None
 
 
-def test_a_defanged_url_in_a_request_is_no_url_and_ranks(run) -> None:
-    assert [v.kind for v in request_values("is hxxp://login-micros0ft[.]top phishing")] == []
+def test_a_defanged_url_in_a_request_is_read_refanged_and_ranks(run) -> None:
+    # the URL it stands for (toolcat.search.values); one Python refuses is still none
+    assert [v.kind for v in request_values("is hxxp://login-micros0ft[.]top phishing")] == ["url"]
+    assert [v.kind for v in request_values("is http://[x]/ or https://a]b/c phishing")] == []
     result = run("search", "submit hxxp://example[.]com for analysis", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)

@@ -12,10 +12,11 @@ import pytest
 from tests.conftest import servers_of
 from toolcat.model import Tool
 from toolcat.search.text import SCHEMA_NODES, parameter_texts
-from toolcat.search.values import PREFIX, Values, abbreviates, request_values
+from toolcat.search.values import PREFIX, Values, abbreviates, documented, request_values
 
 FRESH4 = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
           / "fresh4-catalog.json")
+FRESH18 = FRESH4.with_name("fresh18-catalog.json")
 
 
 def kinds(request: str) -> list[tuple[str, str]]:
@@ -103,6 +104,34 @@ def test_an_identifiers_prefix_a_parameter_describes_is_strong_evidence():
     assert not abbreviates("eng", "change") and not abbreviates("ch", "ch")
 
 
+def test_defanged_values_are_read_as_the_values_they_stand_for():
+    # threat reports write what they name so that nothing follows it
+    assert kinds("submit hxxp://login-examp1e[.]top for analysis") == [("url", "")]
+    assert kinds("HXXPS://evil(.)example/a") == [("url", "")]
+    assert kinds("is 198.51.100[.]7 known bad?") == [("ip", "")]
+    assert kinds("mail bob[@]acme.io the report") == [("email", "")]
+    assert kinds("the end of the list[.] hxxpx") == []
+
+
+def test_a_docstrings_block_of_arguments_says_what_its_parameters_take():
+    # FastMCP servers document their parameters in the tool's description, not the schema
+    description = ("Look an indicator up.\n\n    Args:\n        kind (str): One of: IPv4,\n"
+                   "            IPv6, domain.\n        value: The indicator itself.\n\n"
+                   "    Returns:\n        url: what a pulse links to\n")
+    assert documented(description) == {"kind": "One of: IPv4, IPv6, domain.",
+                                       "value": "The indicator itself."}
+    strings = {"kind": {"type": "string"}, "value": {"type": "string"}}
+    lookup = Tool(name="get_indicator", description=description, server="s",
+                  parameters={"type": "object", "properties": strings})
+    undocumented = Tool(name="get_indicator", description="Look an indicator up.",
+                        server="s", parameters={"type": "object", "properties": strings})
+    catalog = [lookup, undocumented, tool("get_user", username={"type": "string"})]
+    found = Values(catalog).evidence("is 203.0.113.9 known bad?")
+    assert found[0] > 0 and not found[1:].any()
+    # "url" is said under "Returns:", which ended the block
+    assert not Values(catalog).evidence("scan https://example.com").any()
+
+
 @pytest.mark.timeout(60)
 def test_hostile_patterns_and_long_texts_cost_linear_time():
     # exponential for a backtracking engine on the 40-character sample of a hex digest
@@ -110,8 +139,16 @@ def test_hostile_patterns_and_long_texts_cost_linear_time():
                "description": "(" * 5000 + "e.g. " * 5000 + "x" * 50_000}
     catalog = [tool(f"t{i}", f"s{i}", value=hostile) for i in range(200)]
     assert not Values(catalog).evidence("commit 9fceb02d0ae598e95dc970b74767f19372d61af8").any()
-    request = "0 " * 50_000 + "x" * 100_000 + " a@b.co" * 10_000
+    request = "0 " * 50_000 + "x" * 100_000 + " a@b.co" * 10_000 + " hxxp[.][:][@]" * 10_000
     assert Values(catalog).evidence(request).shape == (200,)
+    # a description that is one long block of arguments is read only as far as its bound
+    block = "Args:\n" + "  value: an IPv4 address\n      " * 100_000 + "(" * 100_000
+    documented_tools = [Tool(name=f"t{i}", description=block, server=f"s{i}",
+                             parameters={"properties": {"value": {"type": "string"}}})
+                        for i in range(199)]
+    found = Values([*documented_tools, tool("t", value={"type": "string"})]).evidence(
+        "is 203.0.113.9 bad?")
+    assert found[:-1].all() and not found[-1]
 
 
 def test_the_ranking_texts_and_the_values_read_a_schema_within_one_bound():
@@ -258,3 +295,22 @@ def test_a_kept_tool_side_that_does_not_fit_is_made_again(tmp_path, caplog):
         assert np.array_equal(healed.evidence(KEPT_REQUEST), clean)
     [warning] = [r.getMessage() for r in caplog.records]
     assert warning.startswith("warning: the search cache ") and "rebuilding it" in warning
+
+
+@pytest.mark.semantic
+@pytest.mark.usefixtures("shared_cache")
+@pytest.mark.skipif(not FRESH18.exists(), reason="the real-server set is absent")
+@pytest.mark.parametrize("request_text", ["any intel on 203.0.113.54?",
+                                          "what's the reputation of 198.51.100.23"])
+def test_an_address_alone_finds_the_lookup_whose_docstring_says_it_takes_one(
+        run, tmp_path, request_text):
+    # OTX's lookup documents its parameters under "Args:" only ("One of: IPv4, IPv6, ...");
+    # read from the schema alone, analytics and exchange tools came first
+    catalog = servers_of(FRESH18, ("otx", "plausible", "kraken", "microsoft365", "evolution"),
+                         tmp_path)
+    result = run("search", request_text, "-c", str(catalog), "--scorer", "hybrid",
+                 "--limit", "1", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)["tools"][0]
+    assert found["name"] == "get_indicator_details"
+    assert "it takes the IP address the request names" in found["reason"]

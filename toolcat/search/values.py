@@ -11,7 +11,9 @@ their `format`, their `pattern` (compiled with RE2, whose matching time is linea
 pattern costs nothing), the words of their names and descriptions ("A1 notation", "e-mail
 address", "sys_id or INC number") and the values they show (`examples`, `default`, `enum`,
 and the values written in the description: "e.g., \"Sheet1!A1:D10\"", "FIRST-123"), which
-are read with the same recognisers as a request.
+are read with the same recognisers as a request; a parameter's description is also what the
+tool's description says of it in a docstring's block of arguments (`documented`). A value a
+request writes defanged ("hxxp://evil[.]top") is recognised as the value it stands for.
 
 In `hybrid`, a tool whose parameters take every kind of value the request names gains TAKES
 nats per nat of the kinds' idf among the catalog's tools, at most TAKES_MAX (a share of it for
@@ -197,13 +199,23 @@ _IDENTIFIERS = frozenset(("key", "number", "token"))
 _MAYBE = re.compile(r"[0-9@{]|://")
 
 
+# Threat reports write the URLs and addresses they name defanged, so that nothing follows
+# them: "hxxp://evil[.]top", "45.133.1[.]22", "bob[@]acme.io"; read as the values they are.
+_DEFANGED = re.compile(r"^hxxp|\[\.\]|\(\.\)|\{\.\}|\[:\]|\[@\]", re.IGNORECASE)
+
+
+def _refanged(found: re.Match[str]) -> str:
+    return "http" if found.group().lower() == "hxxp" else found.group()[1]
+
+
 def recognise(text: str) -> Value | None:
     """The value `text`, one piece of a request without its enclosing punctuation, is, or
-    None."""
+    None; a defanged one is read as the value it stands for."""
     if not _MAYBE.search(text):
         return None
+    plain = _DEFANGED.sub(_refanged, text)
     for name, kind in KINDS.items():
-        found = kind.recognise(text)
+        found = kind.recognise(plain)
         if found is not None:
             return Value(name, text, found)
     return None
@@ -472,14 +484,59 @@ def _said(text: str) -> set[str]:
     return found
 
 
-def _parameter_kinds(name: str, schema: Mapping[str, Any], root: Any
+# A docstring's block of arguments ("Args:", then "name (type): what it is" indented under
+# it): Python MCP servers (FastMCP) write their parameters' descriptions there, not in the
+# schema.
+_ARGS_HEAD = re.compile(r"(?:Args|Arguments|Param(?:eter)?s?)\s*:\s*")
+_ARG_LINE = re.compile(r"\*{0,2}([A-Za-z_][A-Za-z0-9_]{0,99})\*{0,2}\s*(?:\([^()]{0,100}\))?\s*:"
+                       r"\s*(.*)")
+_DOCUMENTED = 20_000  # characters of a description read for its block of arguments
+
+
+def documented(description: str) -> dict[str, str]:
+    """What a description's block of arguments says of each parameter, by name: the lines
+    indented under "Args:" (or "Parameters:"), each "name: text" with its continuation
+    lines; the block ends at a line indented no more than its head. One pass."""
+    found: dict[str, list[str]] = {}
+    if "Arg" not in description and "Param" not in description:
+        return {}
+    head: int | None = None
+    name = ""
+    level = 0
+    for line in description[:_DOCUMENTED].splitlines():
+        stripped = line.lstrip()
+        if not stripped:
+            continue
+        indent = len(line) - len(stripped)
+        if head is None:
+            if _ARGS_HEAD.fullmatch(stripped):
+                head, name = indent, ""
+            continue
+        if indent <= head:
+            head = None
+            if _ARGS_HEAD.fullmatch(stripped):
+                head, name = indent, ""
+            continue
+        entry = _ARG_LINE.fullmatch(stripped)
+        if entry and (not name or indent <= level):
+            name, level = entry.group(1), indent
+            found.setdefault(name, []).append(entry.group(2))
+        elif name:
+            found[name].append(stripped)
+    return {name: " ".join(lines) for name, lines in found.items()}
+
+
+def _parameter_kinds(name: str, schema: Mapping[str, Any], root: Any, docstring: str = ""
                      ) -> tuple[set[str], set[str], str]:
     """The kinds of value one parameter takes, the identifier prefixes of the values it
-    shows, and its description."""
+    shows, and its description (its schema's, then what the tool's docstring says of it)."""
     taken: set[str] = set()
     prefixes: set[str] = set()
     descriptions: list[str] = []
-    for facet in _facets(schema, root):
+    facets = _facets(schema, root)
+    if docstring:
+        facets.append({"description": docstring})
+    for facet in facets:
         description = facet.get("description")
         description = description[:2000] if isinstance(description, str) else ""
         title = facet.get("title")
@@ -511,12 +568,13 @@ def _tool_side(tools: Sequence[Tool]) -> Taken:
     objects: dict[str, set[int]] = {}
     common = _common_parameters(tools)
     for i, tool in enumerate(tools):
+        docs = documented(tool.description)
         for whole_name, schema in schema_parameters(tool.parameters):
             name = whole_name[:100]
             if not isinstance(schema, Mapping) or (tool.server, name) in common:
                 continue
-            taken, shown_prefixes, description = _parameter_kinds(name, schema,
-                                                                  tool.parameters)
+            taken, shown_prefixes, description = _parameter_kinds(
+                name, schema, tool.parameters, docs.get(name, "")[:2000])
             for prefix in shown_prefixes:
                 prefixes.setdefault(prefix, set()).add(i)
             for kind_name in taken:
