@@ -233,7 +233,7 @@ _QUOTED = re.compile(r"\"[^\"]{0,60}\"|'[^']{0,60}'")
 # the values a field takes, listed after a label ("Status: Active, Rejected, Finished,
 # RestrictionFinished, Canceled"): each value one token, so a cue whose words lie in two
 # values ("restriction" of one, "canceled" of another) says nothing. A value that fires a cue
-# alone, or with its label ("Restrictions: Lifted, Waived, Void"), keeps the sentence's
+# alone, or with its label ("Restrictions: Lifted, Waived, Void"), keeps every cue
 _VALUES = re.compile(r"(?<=[:(]) ?[\w.-]{1,80}(?:(?: ?[,|/] ?| (?:or|and) |, (?:or|and) )"
                      r"[\w.-]{1,80}){2,}")
 _VALUE = re.compile(r"[\w.-]+")
