@@ -389,8 +389,19 @@ _ELSEWHERE: dict[str, str] = {
               r"|알리지 ?마|말하지 ?마|언급하지 ?마|알리지 ?않",
     "fetch_obey": r"\b(?:volg\w*|seguir|voer\b[^.!?]{0,60}\buit|opvolgen|uygula\w*|takip et\w*"
                   r"|ikuti|jalankan|laksanakan|làm theo|thực hiện|tuân theo|اتبع\w*|نفذ\w*"
-                  r"|نفّذ\w*|पालन|अनुसरण|исполняй\w*|segui|esegui\w*|siga|ejecut\w*"
-                  r"|führe\b[^.!?]{0,60}\baus|exécute\w*|wykonaj\w*|postępuj\w*)\b"
+                  r"|نفّذ\w*|पालन|अनुसरण|исполняй\w*|segui|siga"
+                  r"|führe\b[^.!?]{0,60}\baus|wykonaj\w*|postępuj\w*)\b"
+                  # as "execute" in English: carrying out steps or what a text says, not
+                  # running something ("Confirmar con usuario antes de ejecutar")
+                  r"|\b(?:esegui|ejecut|exécut)\w*\b[^.!?;:,]{0,40}\b(?:pasos|instrucciones"
+                  r"|indicaciones|órdenes|reglas|passi|istruzioni|indicazioni|ordini|regole"
+                  r"|étapes|instructions|consignes|ordres|règles|lo que|todo|ciò che|quello che"
+                  r"|tutto|ce que|tout)\b"
+                  # or with a pronoun for what was named before ("de les exécuter",
+                  # "exécute-les", "ejecutarlas", "eseguirli")
+                  r"|\b(?:les|las|los|li|gli) (?:ejecut(?:a|e|ar|an|en)|esegu(?:i|ire|ite|a"
+                  r"|ano)|exécut(?:e|er|ez|ent))\b"
+                  r"|\b(?:ejecut|esegu|exécut)\w*?(?:-les|-la|-le|-los|-las|las|los|li)\b"
                   r"|指示に従|実行して|따르|따라|실행하|按照|照做",
     "priority": r"\b(?:важнее|приоритет\w*|öncelik\w*|daha önemli|prioritas|lebih penting"
                 r"|ưu tiên|quan trọng hơn|(?:ال)?أولوية|أهم من|प्राथमिकता|voorrang|belangrijker dan"
@@ -1772,9 +1783,11 @@ def at_home(lang: str, home: Home) -> bool:
 
 
 # languages CLD2 and the function words confuse with each other, each to one of them
-_KIN = {"gl": "pt", "es": "pt", "ca": "pt", "ms": "id", "hr": "sr", "bs": "sr", "sh": "sr",
-        "no": "da", "nb": "da", "nn": "da", "sv": "da", "xh": "zu", "ss": "zu", "nr": "zu",
-        "sk": "cs", "fil": "tl", "af": "nl", "lb": "de"}
+# (CLD2 names Portuguese or Spanish written without accents Occitan: "Limite de seguranca de
+# paginas")
+_KIN = {"gl": "pt", "es": "pt", "ca": "pt", "oc": "pt", "ms": "id", "hr": "sr", "bs": "sr",
+        "sh": "sr", "no": "da", "nb": "da", "nn": "da", "sv": "da", "xh": "zu", "ss": "zu",
+        "nr": "zu", "sk": "cs", "fil": "tl", "af": "nl", "lb": "de"}
 
 
 def unread(lang: str) -> bool:
@@ -2426,6 +2439,8 @@ def _code_shown(written: str, home: Home) -> bool:
 _PERSON_RUNS = frozenset({"user", "fetch_obey"})
 _CLAUSE_END = re.compile(r"[.;!?]")
 _SET_OFF = ",:.;(—–"  # what sets a command off as a value named before it, not an object
+# the bare verbs of running that `fetch_obey` reads only with steps or a text as their object
+_RUN_VERB = re.compile(r"\b(?:ejecut|esegui|exécute)\w*")
 
 
 def _run_by_person(written: str, home: Home) -> bool:
@@ -2447,7 +2462,8 @@ def _run_by_person(written: str, home: Home) -> bool:
     patterns = dict(_each_cue(clause.isascii()))
     for person in patterns["user"].finditer(clause):
         verb = " " + " ".join(clause[person.end():].split()[:3])
-        if patterns["fetch_obey"].search(verb) or patterns["execute"].search(verb):
+        if patterns["fetch_obey"].search(verb) or patterns["execute"].search(verb) \
+                or _RUN_VERB.search(verb):
             rest = set(cues_of(prepare(_CODE_SPAN.sub(" ", written)), home)) - _PERSON_RUNS
             return not _ORDERING.intersection(rest) and "execute" not in rest
     return False

@@ -15,8 +15,11 @@ listed ("risks such as ..., disabled logging, and disabled rules"), a step the p
 take relayed to them ("tell the user that their bank needs them to confirm"), the rules a
 setting named in code picks ("Rules listed in `ignore` are skipped"), what a deletion takes
 with it ("assignments linked to the policy are also removed"), one message of a chat picked
-by its id ("Quote this earlier message (message id)") or the keys of a literal object in
-the vendor's language (`{"_Специализация_": "<value>"}`). Each shape here finds the
+by its id ("Quote this earlier message (message id)"), the keys of a literal object in
+the vendor's language (`{"_Специализация_": "<value>"}`), the values a field takes listed
+after a label ("Status: Active, Rejected, RestrictionFinished, Canceled") or what is not
+revealed of people named by where they are ("for people in GDPR-compliant regions", a clause
+of `not_done`). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
@@ -49,6 +52,17 @@ _SAID = re.compile(r"\b(?:answer|say|reply|respond|tell|state|claim|confirm|repo
                    re.IGNORECASE)
 # a clause: what lies between punctuation that ends one ("," ";" ":" dashes, brackets)
 _CLAUSE = re.compile(r"[^,;:()\u2014\u2013]{1,400}")
+
+# people named by where or what they are, as those a record describes ("Personal emails will
+# not be revealed for people in GDPR-compliant regions", "of users under 16"): a population
+# the data is about, not someone kept from knowing ("to the user", "for the user", "from
+# them"), and not the people of the conversation ("users in this chat")
+_POPULATION = re.compile(
+    r"\b(?:for|of|about|on) (?:all |any |most |some |many )?(?:people|persons|users|customers"
+    r"|contacts|individuals|residents|citizens|members|employees|minors|children|leads"
+    r"|prospects) (?:in|from|based in|located in|living in|residing in|under|over|aged|who"
+    r"|whose|with|outside)\b(?! (?:the |this |that |your |a |our )?(?:chat|conversation"
+    r"|session|thread|repl(?:y|ies)|answers?|messages?)\b)", re.IGNORECASE)
 
 # a consequence that does not happen: a gerund, "it", "this" or "that" as its subject, then
 # "would" ("replaying it silently would double it", "where it would otherwise overwrite the
@@ -216,6 +230,16 @@ _OBJECT = re.compile(r"\{[^{}]{1,400}\}")
 _QUOTED = re.compile(r"\"[^\"]{0,60}\"|'[^']{0,60}'")
 
 
+# the values a field takes, listed after a label ("Status: Active, Rejected, Finished,
+# RestrictionFinished, Canceled"): each value one token, so a cue whose words lie in two
+# values ("restriction" of one, "canceled" of another) says nothing. A value that fires a cue
+# alone, or with its label ("Restrictions: Lifted, Waived, Void"), keeps every cue
+_VALUES = re.compile(r"(?<=[:(]) ?[\w.-]{1,80}(?:(?: ?[,|/] ?| (?:or|and) |, (?:or|and) )"
+                     r"[\w.-]{1,80}){2,}")
+_VALUE = re.compile(r"[\w.-]+")
+_MAX_VALUES = 64
+
+
 _RANKING = frozenset({"priority", "over_user", "revoke", "fetch_obey", "tool_output"})
 _HIDING_LYING = frozenset({"hiding", "lying"})
 _STATED = frozenset({"hiding", "lying", "conversation"})
@@ -238,10 +262,12 @@ def _clauses(sentence: str) -> list[tuple[int, int, str]]:
 
 
 def _unaddressed_clauses(sentence: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
-    """The clauses of `sentence` in which `pattern` is found, nobody is named and nothing
-    is given to say ("answer that it never leaves their device" tells the model a line)."""
+    """The clauses of `sentence` in which `pattern` is found, nobody is named but the people
+    its records are about (`_POPULATION`) and nothing is given to say ("answer that it never
+    leaves their device" tells the model a line)."""
     return [(start, end) for start, end, clause in _clauses(sentence)
-            if pattern.search(clause.strip()) and not _SOMEONE.search(clause)
+            if pattern.search(clause.strip())
+            and not _SOMEONE.search(_POPULATION.sub(" ", clause))
             and not _SAID.search(clause)]
 
 
@@ -269,6 +295,21 @@ def _whole_listing(sentence: str, spans: list[tuple[int, int]]) -> list[tuple[in
 def _names(sentence: str) -> list[tuple[int, int]]:
     return _whole_listing(sentence, [m.span() for m in _SHAPE.finditer(sentence) if all(
         len(_WORD.findall(item)) <= 2 for item in _ITEM.findall(m.group()))])
+
+
+def _values(sentence: str) -> list[tuple[int, int]]:
+    """The values of a listing after a label (`_VALUES`), when none of them fires a cue
+    worth reporting with the label before it and the label is all the sentence holds
+    besides."""
+    listed = _VALUES.search(sentence)
+    if listed is None:
+        return []
+    label = sentence[:listed.start()]
+    values = list(_VALUE.finditer(sentence, listed.start(), listed.end()))
+    if len(values) > _MAX_VALUES or any(detector.reportable(detector.cues_of(
+            detector.prepare(f"{label} {value.group()}"))) for value in values):
+        return []
+    return _whole_listing(sentence, [value.span() for value in values])
 
 
 def _settings(sentence: str) -> list[tuple[int, int]]:
@@ -361,6 +402,7 @@ SHAPES = (
     Shape("not_done", _not_done, _STATED),
     Shape("setting", _setting, _HIDING_LYING),
     Shape("names", _names, frozenset()),
+    Shape("values", _values, frozenset()),
     # a setting's value may rank one source above another (`precedence="tool_output"`)
     Shape("settings", _settings, frozenset(), _RANKING),
     Shape("ranked_credentials", _ranked_credentials, frozenset({"priority"})),

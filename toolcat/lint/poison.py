@@ -214,6 +214,9 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         if top.probability >= WARN_AT:
             if names is None:
                 names = _own_names(entry)
+            if _only_own_names(text, names) and not (
+                    detector.intended(top.cues) or detector.acting(top.cues)):
+                continue  # the tool's own identifier says what it does, and nothing grave
             cues = _cues_without(top, names, home, tools - names)
             if detector.OUTPUT_ORDER in top.cues and detector.OUTPUT_ORDER not in cues:
                 cues += (detector.OUTPUT_ORDER,)  # read by its place, no name undoes it
@@ -389,6 +392,16 @@ def _fields(entry: Any) -> frozenset[str]:
 def _own_names(entry: Any) -> frozenset[str]:
     """`_named`, as the detector reads them: naming them is not naming another tool."""
     return frozenset(detector.prepare(text) for text in _named(entry))
+
+
+def _only_own_names(text: str, names: frozenset[str]) -> bool:
+    """Whether `text` is one of the entry's own identifiers (`names`), with a word at most
+    besides: its name, a property listed as required, a title a framework makes of the name
+    (`run_queryArguments`)."""
+    read = detector.prepare(text).strip()
+    if read not in names:
+        read = " ".join(read.split()[:-1])
+    return read in names
 
 
 def _identifiers(entry: Any) -> list[str]:
