@@ -103,15 +103,20 @@ _CHANGED = re.compile(
 # other tool" with no kind ("every other tool takes a `device` argument that must be one of
 # ..."): a kind of tools, or one on any server, is not this server's to instruct.
 _ANY = r"(?:any|every|each|all|whichever)(?: other)?"
-_KIND = r"(?: (?!other\b)[\w-]+){1,3}"  # its kind named (RE2, for the gate: any words)
+# a word, hyphens and all, read from a word's start only: `[\w-]+` would be read again from
+# every hyphen of a long run (quadratic); a tool's identifier without a server before it
+_WORD = r"\w+(?:-\w+){0,2}"
+_TOOL_ID = r"`?[a-z0-9]+_[a-z0-9_]+`?"
+_KIND = r"(?: (?!other\b)" + _WORD + r"){1,3}"  # its kind named (RE2, for the gate: any words)
 _OTHERS = (r"(?:" + _ANY + _KIND + r" (?:tools?|integrations?)\b"
            r"|(?:tools?|calls?) (?:from|on|of) (?:other|another|" + _ANY + r") servers?\b"
-           r"|(?:the |a |an |" + _ANY + r" )?[\w-]+ (?:server|app|service)'s (?:own )?[\w-]+"
-           r"|the [\w-]+ tools?'s? [\w-]+|the (?:[\w-]+ ){1,2}tool " + _ID
-           + r"|" + _ID + r"(?: tool| calls?)? (?:on|from|of|in) " + _ANY + r" servers?\b"
-           r"|" + _ANY + r" (?:" + _ID + r" )?calls? (?:you make |made )?(?:to|of|with) (?:a |an |"
-           + _ANY + r" |the )?[\w-]+(?: [\w-]+)? tools?\b"
-           r"|" + _ANY + r" " + _ID + r" calls?\b)")
+           r"|(?:the |a |an |" + _ANY + r" )?" + _WORD + r" (?:server|app|service)'s (?:own )?"
+           + _WORD + r"|the " + _WORD + r" tools?'s? " + _WORD + r"|the (?:" + _WORD
+           + r" ){1,2}tool " + _TOOL_ID
+           + r"|" + _TOOL_ID + r"(?: tool| calls?)? (?:on|from|of|in) " + _ANY + r" servers?\b"
+           r"|" + _ANY + r" (?:" + _TOOL_ID + r" )?calls? (?:you make |made )?(?:to|of|with) "
+           r"(?:a |an |" + _ANY + r" |the )?" + _WORD + r"(?: " + _WORD + r")? tools?\b"
+           r"|" + _ANY + r" " + _TOOL_ID + r" calls?\b)")
 # a standing rule over those tools' calls, whatever it changes: they are obliged ("tools from
 # other servers that run SQL must append ..."), an act is tied to their use ("whenever any
 # server's send_email tool is about to be used, pass the message through ..."), or this tool
@@ -139,4 +144,5 @@ def changes_other_call(sentence: str) -> bool:
 
 
 # for the detector's gate: what makes a text worth reading for either class (RE2's syntax)
-GATE = (_LEFT_OUT, _CHANGED, re.compile(_RULED_FORM.replace(_KIND, r"(?: [\w-]+){1,3}")))
+GATE = (_LEFT_OUT, _CHANGED,
+        re.compile(_RULED_FORM.replace(_KIND, r"(?: " + _WORD + r"){1,3}")))
