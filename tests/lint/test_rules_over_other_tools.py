@@ -1,8 +1,9 @@
-"""A standing rule laid on a kind of other tools' calls, whatever it changes, and a secret
-file where a schema keeps a token (poison20, issue 41): other tools obliged, an act tied to
-their use, this tool standing in for them, a dotfile in a `$id` or a `format`; each an error
-beside an honest tool near it (a workflow hint naming a sibling, a gateway, a rule on every
-call of the tool's own API, a public key's pattern), which is not."""
+"""A standing rule laid on a kind of other tools' calls, whatever it changes, a secret file
+where a schema keeps a token, and a link piped into a shell (poison20, issue 41): other tools
+obliged, an act tied to their use, this tool standing in for them, a dotfile in a `$id` or a
+`format`, `...|sh` in a `format`; each an error beside an honest tool near it (a workflow hint
+naming a sibling, a gateway, a rule on every call of the tool's own API, a public key's
+pattern, a command given to the person to type), which is not."""
 
 from __future__ import annotations
 
