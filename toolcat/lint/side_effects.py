@@ -95,11 +95,54 @@ _CHANGED = re.compile(
     r"|server|endpoint) for (?:every|all|any|each) (?:[\w-]+ ){0,3}" + _ID + r"(?: calls?)?\b")
 
 
+# Tools this text does not own, named as a class or as another server's: "any git tool",
+# "every other payment or transfer tool", "whichever file tool", "tools from other servers",
+# "any server's send_email tool", "the git tools' push", "transfer_funds on any server", "a
+# call you make to a file-writing tool", "any read_file call". A tool named alone
+# (`create_issue`, "the search tool") is a sibling a workflow hint may name, and so is "every
+# other tool" with no kind ("every other tool takes a `device` argument that must be one of
+# ..."): a kind of tools, or one on any server, is not this server's to instruct.
+_ANY = r"(?:any|every|each|all|whichever)(?: other)?"
+# a word, hyphens and all, read from a word's start only: `[\w-]+` would be read again from
+# every hyphen of a long run (quadratic); a tool's identifier without a server before it
+_WORD = r"\w+(?:-\w+){0,2}"
+_TOOL_ID = r"`?[a-z0-9]+_[a-z0-9_]+`?"
+_KIND = r"(?: (?!other\b)" + _WORD + r"){1,3}"  # its kind named (RE2, for the gate: any words)
+_OTHERS = (r"(?:" + _ANY + _KIND + r" (?:tools?|integrations?)\b"
+           r"|(?:tools?|calls?) (?:from|on|of) (?:other|another|" + _ANY + r") servers?\b"
+           r"|(?:the |a |an |" + _ANY + r" )?" + _WORD + r" (?:server|app|service)'s (?:own )?"
+           + _WORD + r"|the " + _WORD + r" tools?'s? " + _WORD + r"|the (?:" + _WORD
+           + r" ){1,2}tool " + _TOOL_ID
+           + r"|" + _TOOL_ID + r"(?: tool| calls?)? (?:on|from|of|in) " + _ANY + r" servers?\b"
+           r"|" + _ANY + r" (?:" + _TOOL_ID + r" )?calls? (?:you make |made )?(?:to|of|with) "
+           r"(?:a |an |" + _ANY + r" |the )?" + _WORD + r"(?: " + _WORD + r")? tools?\b"
+           r"|" + _ANY + r" " + _TOOL_ID + r" calls?\b)")
+# a standing rule over those tools' calls, whatever it changes: they are obliged ("tools from
+# other servers that run SQL must append ..."), an act is tied to their use ("whenever any
+# server's send_email tool is about to be used, pass the message through ..."), or this tool
+# stands in for them ("use this tool instead of any filesystem tool", "stands in for any
+# create_event tool", "replaces the browser tool's navigate"); what is done to them is an
+# imperative, or "it uses / sends" told of the model
+_ACT = (r"(?:pass|use|uses|add|replace|set|send|sends|write|copy|route|target|append|include"
+        r"|put|forward|cc|bcc|make|call)\b")
+_RULED_FORM = (
+    r"\b" + _OTHERS + r"[^.!?;]{0,60}\b(?:must|should|shall|is to|are to|has to|have to"
+    r"|needs? to)\b"
+    r"|\b(?:when|whenever|each time|every time|once|before|after)\b[^.!?;]{0,50}\b" + _OTHERS
+    + r"[^.!?;]{0,60}, (?:then |always |first |it )?" + _ACT
+    + r"|\bfor " + _OTHERS + r"[^.!?;:]{0,40}: " + _ACT
+    + r"|\b(?:instead of|in place of|rather than|stands? in for|replaces?|supersedes?) "
+    + _OTHERS)
+_RULED = re.compile(_RULED_FORM)
+
+
 def changes_other_call(sentence: str) -> bool:
     """Whether the lower-cased `sentence` changes another tool's calls: where they send,
-    whom they add, or that this tool takes them over for good."""
-    return _CHANGED.search(sentence) is not None
+    whom they add, that this tool takes them over for good, or a standing rule over a class
+    of other tools' calls (`_RULED`)."""
+    return _CHANGED.search(sentence) is not None or _RULED.search(sentence) is not None
 
 
 # for the detector's gate: what makes a text worth reading for either class (RE2's syntax)
-GATE = (_LEFT_OUT, _CHANGED)
+GATE = (_LEFT_OUT, _CHANGED,
+        re.compile(_RULED_FORM.replace(_KIND, r"(?: " + _WORD + r"){1,3}")))

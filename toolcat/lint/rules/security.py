@@ -193,6 +193,11 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
     if hit.grave and hit.label == SECRET_LIST and not literal:
         # a backup tool lists the folders it copies; a default made of them is passed
         return replace(hit, grave=False)
+    if not hit.grave and hit.label == SECRET_PATH and tokens[-1] in _TOKEN_PLACES \
+            and not _public_keys_only(hit.text):
+        # a secret file where a schema keeps a token (a `$id`'s link, a `format`, a
+        # `pattern`): no honest schema names one there, and a model reads it as what to fill
+        return replace(hit, grave=True)
     if not hit.grave or hit.disguise is not None:
         return hit
     if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)):
@@ -256,6 +261,9 @@ def _tool_function(hit: Hit) -> bool:
 
 
 SECRET_LIST = "a list of secret files"
+SECRET_PATH = "a path to secret files"
+# keywords whose value is a token: the places of `slots.SLOT_KEYS` the patterns read
+_TOKEN_PLACES = frozenset({"$id", "format", "pattern"})
 SECRET_LABELS = frozenset({"a request to read or send secrets",
                            "a request to put secrets into a tool's arguments"})
 _KEY_FILE = re.compile(r"(?:~/)?\.ssh/[\w.-]+|\bid_(?:rsa|ed25519|ecdsa|dsa)[\w.-]*")
