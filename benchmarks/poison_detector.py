@@ -1,9 +1,11 @@
 """Build the corpus of the learned poisoning detector, train it, and measure it through lint.
 
     python benchmarks/poison_detector.py train [--cached] [--fresh-sets]   # writes the weights
+    python benchmarks/poison_detector.py train --cached --out W.npz [--real-catalogs 16]
+        [--intended 16]   # a study's fit beside the shipped one; `evaluate --weights W.npz`
     python benchmarks/poison_detector.py folds [--cached] [--family NAME ...] [--show]
     python benchmarks/poison_detector.py folds --cached --sets fresh9 fresh13 [--without]
-    python benchmarks/poison_detector.py evaluate [--openapi FILE ...] [--show]
+    python benchmarks/poison_detector.py evaluate [--openapi FILE ...] [--show] [--weights W]
     python benchmarks/poison_detector.py heldout [--show]   # the source no fit reads (BIPIA)
 
 Corpus (sentences; only those with at least one of the detector's cues, as at run time):
@@ -23,7 +25,15 @@ Corpus (sentences; only those with at least one of the detector's cues, as at ru
   fitted on them, docs/lint.md says why): the development sets
   benchmarks/data/poison/fresh*.yaml of `DEV_SETS` (`fresh_sets`), each by another hand,
   every attack's `text` malicious, every string of every benign tool benign (hard negatives).
-  fresh7, fresh8 and fresh18 are the held-out measure and never read here.
+  fresh7, fresh8 and fresh18 are the held-out measure and never read here;
+- with `train --real-catalogs WEIGHT` only (a study, docs/lint.md's poison21): every string of
+  the real catalogs of the development halves (`DEV_HALVES`: not heldout, fresh7, fresh8),
+  benign, each sentence counted WEIGHT times; `--intended WEIGHT` counts every honest sentence
+  whose cues would make an error (`detector.intended`) WEIGHT times.
+
+The fit is seeded (`SEED`): one corpus, one set of weights. `train` writes beside the weights
+a record (the same name, .json): the command, the date, the versions of what reads or fits the
+corpus, its sentences by origin and its hash (`fingerprint`).
 
 Held out of every fit, written by other hands for another purpose: the BIPIA attacks of
 external.yaml (`bipia`). `heldout` lints them with the shipped weights, each injected into a
@@ -37,13 +47,15 @@ the place it names, so the figure is what lint reports on a way of writing it ne
 `folds --sets fresh3 fresh9` leaves dev sets out in turn (their attacks and benign tools out
 of a fit on the corpus and the other dev sets) and lints each set's tools as
 `poison_accuracy.py --fresh` does; `--without`: one fit on the corpus alone, the baseline.
-`evaluate` counts the shipped weights' TC6xx errors and warnings on every real benign catalog.
+`evaluate` counts the shipped weights' TC6xx errors and warnings on every real benign catalog
+(`--weights`: another fit's, also for `heldout` and `folds --shipped`).
 Needs scikit-learn and scipy (the `bench` extra) to train, not to evaluate.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import json
 import pickle
@@ -73,6 +85,11 @@ from toolcat.lint.settings import LintSettings  # noqa: E402
 from toolcat.lint.walk import strings  # noqa: E402
 
 POISON = REPO / "benchmarks" / "data" / "poison"
+REAL = REPO / "benchmarks" / "data" / "real-servers"
+# the real catalogs of the development halves; heldout, fresh7 and fresh8 are held out
+DEV_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh9",
+              "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16",
+              "fresh17", "fresh18")
 # the development sets, each by its own writer; fresh7, fresh8 and fresh18 are held out
 DEV_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh9", "fresh10",
             "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17")
@@ -85,7 +102,11 @@ CACHE = Path(tempfile.gettempdir()) / "toolcat-poison-benign.pickle"  # --cached
 MALICIOUS_COUNT = 1500  # texts drawn from each generator (fewer when its templates run out)
 EVALUATED = 60  # wordings of a held-out family linted in its fold
 C = 0.5  # inverse regularisation of the logistic regression
+SEED = 0
 MALICIOUS_WEIGHT = 4.0  # a malicious sentence counts this many benign ones in the fit
+# what makes the corpus or the fit besides this repository: the fit, the readers, the sources
+VERSIONED = ("python", "numpy", "scipy", "scikit-learn", "google-re2", "pycld2", "botocore",
+             "anthropic", "google-genai", "mistralai")
 MACHINE_KEYS = frozenset({"type", "$schema", "$ref", "required"})
 _TAG = re.compile(r"<[^>]{0,200}>")
 
@@ -215,6 +236,17 @@ def fresh_sets() -> Iterator[tuple[int, str, str]]:
                     yield 1, f"fresh_sets/{name}", str(text)
 
 
+def real_texts(halves: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """(origin, text) of every string of the real catalogs of `halves` (development halves
+    only): vendors' own wording, cues and all."""
+    for half in halves:
+        if half not in DEV_HALVES:
+            raise SystemExit(f"{half} is not a development half")
+        for tool in load_catalog(REAL / f"{half}-catalog.json", lenient=True).tools:
+            for text in texts_of(dict(tool.raw)):
+                yield f"real/{half}", text
+
+
 def held_out() -> list[dict[str, str]]:
     """The BIPIA attacks, never in a fit: {family, class, at, text}."""
     rng = random.Random(41)
@@ -247,10 +279,11 @@ def attacks(count: int, seed: int = 41) -> list[dict[str, str]]:
 Row = tuple[int, str, str, tuple[str, ...]]  # label, family or source, sentence, cues
 
 
-def corpus(cached: bool, fresh: bool = False) -> list[Row]:
+def corpus(cached: bool, fresh: bool = False, real: bool = False) -> list[Row]:
     """Benign sentences (cached in the temp folder with --cached: reading botocore and the
     SDKs is most of the time) and malicious ones, each distinct sentence with a cue once;
-    `fresh`: the development sets too (`fresh_sets`, a study: see docs/lint.md)."""
+    `fresh`: the development sets too (`fresh_sets`, a study: see docs/lint.md); `real`: the
+    development halves' real catalogs too (`real_texts`, a study)."""
     if cached and CACHE.exists():
         benign: list[tuple[int, str, str]] = pickle.loads(CACHE.read_bytes())
     else:
@@ -262,10 +295,12 @@ def corpus(cached: bool, fresh: bool = False) -> list[Row]:
     malicious_rows = [(1, entry["family"], sentence) for entry in attacks(MALICIOUS_COUNT)
                       if entry["family"] not in HELD_OUT
                       for sentence in sentences(entry["text"])]
+    vendors = [(0, origin, sentence) for origin, text in real_texts(DEV_HALVES if real else ())
+               for sentence in sentences(text)]
     dev = [(label, origin, sentence) for label, origin, text in fresh_sets()
            for sentence in sentences(text)] if fresh else []
     # a set's benign sentences first: a sentence its writer also used honestly is not an attack
-    for label, origin, sentence in benign + sorted(dev) + malicious_rows:
+    for label, origin, sentence in benign + vendors + sorted(dev) + malicious_rows:
         if sentence not in seen:
             seen.add(sentence)
             cues = detector.cues_of(sentence)
@@ -274,8 +309,30 @@ def corpus(cached: bool, fresh: bool = False) -> list[Row]:
     return rows
 
 
-def fit(rows: list[Row]) -> detector.Model:
-    """The logistic regression over `rows`, as the detector's weights."""
+def fingerprint(rows: list[Row]) -> str:
+    """What the fit reads of `rows` (each sentence's label, cues and feature indices), hashed:
+    a changed cue, feature or generated wording changes it."""
+    digest = hashlib.sha256()
+    for label, _, sentence, cues in rows:
+        digest.update(json.dumps([label, sentence, cues, sorted(set(
+            detector.features(sentence, cues)))], ensure_ascii=False).encode())
+    return digest.hexdigest()
+
+
+def counted(rows: list[Row], real: float, intended: float) -> list[float] | None:
+    """How much each row counts in the fit (a study, docs/lint.md's poison21): a sentence of
+    a real catalog `real` times, any other honest one whose cues would make an error of it
+    (`detector.intended`) `intended` times; None: each once, as the shipped fit."""
+    if not (real or intended):
+        return None
+    return [max(real if origin.startswith("real/") else 1.0,
+                intended if not label and detector.intended(cues) else 1.0)
+            for label, origin, _, cues in rows]
+
+
+def fit(rows: list[Row], weights: list[float] | None = None) -> detector.Model:
+    """The logistic regression over `rows` (each counted by `weights`), as the detector's
+    weights."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
@@ -287,30 +344,68 @@ def fit(rows: list[Row]) -> detector.Model:
     matrix = csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr),
                         shape=(len(rows), detector.BUCKETS))
     y = np.array([row[0] for row in rows])
+    # liblinear shuffles with the seed it is given: without one, two fits differ
     model = LogisticRegression(C=C, class_weight={0: 1.0, 1: MALICIOUS_WEIGHT},
-                               max_iter=2000, solver="liblinear").fit(matrix, y)
+                               max_iter=2000, solver="liblinear", random_state=SEED
+                               ).fit(matrix, y, sample_weight=weights)
     weights = model.coef_[0].astype(np.float32)
     weights[np.abs(weights) <= 1e-3] = 0.0
     return detector.Model(weights.astype(np.float16).astype(np.float32),
                           float(np.float32(model.intercept_[0])))
 
 
-def train(cached: bool, fresh: bool) -> None:
+def train(cached: bool, fresh: bool, out: Path = OUT, real: float = 0.0,
+          intended: float = 0.0) -> None:
+    """Fit the weights and write them to `out`, with a record beside them (the same name,
+    .json): the command, the versions, the sentences by origin and the corpus's hash."""
     import numpy as np
 
     started = time.perf_counter()
-    rows = corpus(cached, fresh)
-    for (label, origin), count in sorted(Counter((r[0], r[1]) for r in rows).items()):
+    rows = corpus(cached, fresh, bool(real))
+    counts = Counter((r[0], r[1]) for r in rows)
+    for (label, origin), count in sorted(counts.items()):
         print(f"{'malicious' if label else 'benign'} {origin:<20} {count:>7} sentences")
-    model = fit(rows)
+    model = fit(rows, counted(rows, real, intended))
     keep = np.flatnonzero(model.weights)
-    OUT.parent.mkdir(exist_ok=True)
-    with OUT.open("wb") as handle:
+    out.parent.mkdir(exist_ok=True)
+    with out.open("wb") as handle:
         np.savez_compressed(handle, index=keep.astype(np.int32),
                             value=model.weights[keep].astype(np.float16),
                             bias=np.float32(model.bias))
-    print(f"{len(keep)} weights written to {OUT.relative_to(REPO)} "
-          f"({OUT.stat().st_size // 1024} kB) in {time.perf_counter() - started:.0f} s")
+    record = {
+        "command": " ".join(["python benchmarks/poison_detector.py", *sys.argv[1:]]),
+        "fitted": time.strftime("%Y-%m-%d", time.gmtime()),
+        "weights_sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
+        "corpus_sha256": fingerprint(rows),
+        "sentences": {f"{'malicious' if label else 'benign'} {origin}": count
+                      for (label, origin), count in sorted(counts.items())},
+        "versions": {name: version(name) for name in VERSIONED},
+    }
+    out.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
+    print(f"{len(keep)} weights written to {out} "
+          f"({out.stat().st_size // 1024} kB) in {time.perf_counter() - started:.0f} s")
+
+
+def version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    if name == "python":
+        return sys.version.split()[0]
+    try:
+        return installed(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
+def load(path: Path) -> detector.Model:
+    """Weights written by `train` (as `detector.model` reads the shipped file)."""
+    import numpy as np
+
+    with np.load(path) as stored:
+        weights = np.zeros(detector.BUCKETS, dtype=np.float32)
+        weights[stored["index"]] = stored["value"].astype(np.float32)
+        return detector.Model(weights, float(stored["bias"]))
 
 
 def use(model: detector.Model) -> None:
@@ -497,9 +592,22 @@ def main() -> None:
     parser.add_argument("--shipped", action="store_true",
                         help="folds: lint with the shipped weights, no fit")
     parser.add_argument("--show", action="store_true", help="print misses and findings")
+    parser.add_argument("--real-catalogs", type=float, default=0.0, metavar="WEIGHT",
+                        help="train: fit on the development halves' real catalogs as honest "
+                             "text, each sentence counted WEIGHT times (a study)")
+    parser.add_argument("--intended", type=float, default=0.0, metavar="WEIGHT",
+                        help="train: count an honest sentence whose cues would make an error "
+                             "WEIGHT times (a study)")
+    parser.add_argument("--out", type=Path, default=OUT,
+                        help="train: where to write the weights (default: the shipped file)")
+    parser.add_argument("--weights", type=Path,
+                        help="evaluate, heldout, folds --shipped: these weights, not the "
+                             "shipped ones")
     args = parser.parse_args()
+    if args.weights:
+        use(load(args.weights))
     if args.command == "train":
-        train(args.cached, args.fresh_sets)
+        train(args.cached, args.fresh_sets, args.out, args.real_catalogs, args.intended)
     elif args.command == "folds" and args.sets:
         set_folds(args.cached, args.sets, args.shipped, args.without)
     elif args.command == "folds":
