@@ -79,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.disagree is not None and set(args.halves) & set(HELD_OUT):
         parser.error("--disagree reads requests one by one: not on heldout, fresh7, fresh8")
-    weights = sorted({*args.weights, *([0.0, args.disagree] if args.disagree else [])})
+    weights = sorted({*args.weights, *(() if args.disagree is None else (0.0, args.disagree))})
     totals = {w: [0, 0.0, 0.0, 0] for w in weights}
     print(f"{'half':<9} " + " ".join(f"{'w=' + format(w, 'g'):>20}" for w in weights))
     for half in args.halves:
