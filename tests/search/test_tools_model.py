@@ -143,3 +143,28 @@ def test_a_soup_of_two_updates_merges_as_their_mean(embedder, tmp_path):
 
     assert not np.allclose(query(merged), query(model))
     assert np.allclose(query(merged), query(halves), atol=1e-5)
+
+
+def test_a_blend_with_the_base_model_mixes_a_requests_two_encodings(embedder, demo,
+                                                                     shared_cache, monkeypatch):
+    """TOOLS_BLEND mixes the base model's encoding of a request into the update's (measured
+    by benchmarks/model_blend.py and left at 0: docs/search.md). A blend is an identity of its
+    own, so its vectors are never taken for the update's, while it runs the update's stored
+    ONNX export and leaves the tools' vectors the base model's."""
+    import toolcat.search.embeddings as embeddings
+    from toolcat.search import build_scorer
+
+    assert embeddings.TOOLS_BLEND == 0.0  # shipped: the update's encoding alone
+    monkeypatch.setattr(embeddings, "TOOLS_BLEND", 0.5)
+    blended = embeddings.load_embedder("minilm-tools")
+    assert blended.ident == f"{embedder.ident}+base0.5"  # type: ignore[attr-defined]
+    assert blended.exported == embedder.ident  # type: ignore[attr-defined]
+    request = "get rid of the spam comment under my latest video"
+    own = embedder.encode([request])[0]  # type: ignore[attr-defined]
+    base = embeddings.load_embedder("all-MiniLM-L6-v2").encode([request])[0]
+    mixed = blended.encode([request])[0]
+    assert np.allclose(mixed, (own + base) / np.linalg.norm(own + base), atol=1e-5)
+    assert float(np.linalg.norm(mixed)) == pytest.approx(1.0, abs=1e-5)
+    tools = build_scorer("semantic", demo.tools, model="all-MiniLM-L6-v2")
+    scorer = build_scorer("semantic", demo.tools, model="minilm-tools")
+    assert scorer.encoded == 0 and np.array_equal(scorer.vectors, tools.vectors)

@@ -60,6 +60,10 @@ TOOLS_DELTA = Path(__file__).parent / "models" / "minilm-tools.npz"
 # the share of the update merged (weight-space interpolation between the base model and the
 # update: 1.0 the update whole), chosen on the training sets' held-out tools (docs/search.md)
 TOOLS_SCALE = 1.0
+# the share of the base model's own encoding of a request mixed into the update's
+# (output-space interpolation: the request's vector is the unit mix of the two; 0.0 the
+# update's alone), chosen on real-server halves no fit was trained on (docs/search.md)
+TOOLS_BLEND = 0.0
 DEFAULT_MODEL = TOOLS_MODEL  # BASE_MODEL one option away (docs/search.md, "The embedding model")
 MODELS = (TOOLS_MODEL, BASE_MODEL)  # the names the semantic extra answers to
 _log = logging.getLogger("toolcat")
@@ -79,6 +83,7 @@ _models: dict[tuple[str, str], Embedder] = {}
 _lock = threading.Lock()
 _onnx_lock = threading.Lock()
 _ONNX_DEVICES = ("auto", "cpu")  # where queries may be encoded by the ONNX export
+_BLEND_MARK = "+base"  # what a blend adds to the update's identity: "+base0.3"
 
 
 def semantic_available() -> bool:
@@ -99,6 +104,7 @@ class Embedder:
     requested: str = "auto"  # the device asked for (see toolcat.search.device)
     delta: Path | None = None  # a query-side update merged into the weights (TOOLS_MODEL)
     scale: float = 1.0  # the share of `delta` merged
+    blend: float = 0.0  # the share of the base model's encoding in a text's (TOOLS_BLEND)
     _model: SentenceTransformer | None = None
     _device: str | None = None
     _last_query: tuple[str, np.ndarray] | None = None  # see query_vector
@@ -125,6 +131,12 @@ class Embedder:
         return load_embedder(BASE_MODEL, self.requested)
 
     @property
+    def exported(self) -> str:
+        """The identity the ONNX export is stored under: the encoder's own, a blend's
+        suffix left off (a blend runs the update's encoder and the base model's)."""
+        return self.ident.rsplit(_BLEND_MARK, 1)[0] if self.blend else self.ident
+
+    @property
     def label(self) -> str:
         """The model's name as output shows it (its identity without the version)."""
         return self.ident.split("@")[0]
@@ -135,7 +147,7 @@ class Embedder:
         if self.requested not in _ONNX_DEVICES or not onnx_encoder.exportable(self.location) \
                 or not onnx_encoder.runtime_available():
             return
-        path = onnx_encoder.export_path(EmbeddingCache(self.ident).folder, self.ident)
+        path = onnx_encoder.export_path(EmbeddingCache(self.exported).folder, self.exported)
         if not path.exists():
             onnx_encoder.export(self.model_loaded, path, self.location)
 
@@ -166,8 +178,10 @@ class Embedder:
             self._prefetching = True
         if self.requested not in _ONNX_DEVICES or not onnx_encoder.exportable(self.location) \
                 or not onnx_encoder.runtime_available() or not onnx_encoder.export_path(
-                    EmbeddingCache(self.ident).folder, self.ident).is_file():
+                    EmbeddingCache(self.exported).folder, self.exported).is_file():
             return
+        if self.blend:
+            self.documents.prefetch()
         # not a daemon: a process leaving while onnxruntime builds the session would abort
         # (a C++ thread killed midway), so it leaves once the encoder is built
         threading.Thread(target=lambda: self.query_encoder, name="toolcat-query-encoder",
@@ -192,6 +206,17 @@ class Embedder:
         `progress(done, total)` is called as the texts are encoded."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        if self.blend:
+            mixed = (1.0 - self.blend) * self._encoded(texts, batch_size, progress) \
+                + self.blend * self.documents.encode(texts, batch_size)
+            unit: np.ndarray = (mixed / np.linalg.norm(mixed, axis=1, keepdims=True)).astype(
+                np.float32, copy=False)
+            return unit
+        return self._encoded(texts, batch_size, progress)
+
+    def _encoded(self, texts: Sequence[str], batch_size: int | None,
+                 progress: Progress | None) -> np.ndarray:
+        """`texts` encoded by this model's own weights (`encode` without the blend)."""
         onnx = self.query_encoder
         size = batch_size or device_batch_size("cpu" if onnx is not None else self.device)
         step = len(texts) if progress is None else size * 4  # report every few batches
@@ -254,9 +279,12 @@ class Embedder:
                     single_query = torch.from_numpy(self.query_vector(queries[0])[None, :])
                     single: np.ndarray = (single_query @ matrix.T).numpy()
                 return single
-            many = self.model.encode(list(queries), batch_size=128,
-                                     normalize_embeddings=True, convert_to_tensor=True,
-                                     show_progress_bar=False)
+            if self.blend:
+                many = torch.from_numpy(self.encode(queries, 128))
+            else:
+                many = self.model.encode(list(queries), batch_size=128,
+                                         normalize_embeddings=True, convert_to_tensor=True,
+                                         show_progress_bar=False)
             found: np.ndarray = (many.float().cpu() @ matrix.T).numpy()  # encode(): Any
             return found
 
@@ -291,8 +319,8 @@ def _load_onnx(embedder: Embedder) -> OnnxEncoder | None:
                               "encoded by torch, which takes seconds to load (pip install "
                               "'toolcat[semantic]')")
         return None
-    found = onnx_encoder.load(onnx_encoder.export_path(EmbeddingCache(embedder.ident).folder,
-                                                       embedder.ident), embedder.location)
+    found = onnx_encoder.load(onnx_encoder.export_path(
+        EmbeddingCache(embedder.exported).folder, embedder.exported), embedder.location)
     if found is None:
         _log.info("toolcat: no ONNX export of %s yet; torch encodes, and exports it once",
                   embedder.ident)
@@ -435,7 +463,8 @@ def load_embedder(model: str | None = None, device: str | None = None) -> Embedd
     with _lock:
         if (ident, requested) not in _models:
             _models[ident, requested] = Embedder(location, ident, model, requested, delta,
-                                                 TOOLS_SCALE if delta else 1.0)
+                                                 TOOLS_SCALE if delta else 1.0,
+                                                 TOOLS_BLEND if delta else 0.0)
         return _models[ident, requested]
 
 
@@ -456,8 +485,9 @@ def _locate(model: str | None) -> tuple[str, str, Path | None]:
             return location, base, None
         # the scale is part of the identity: vectors and ONNX exports of one scale are never
         # taken for another's
+        blend = f"{_BLEND_MARK}{TOOLS_BLEND:g}" if TOOLS_BLEND else ""
         return location, f"{TOOLS_MODEL}@{base.split('@')[1]}+{_digest(TOOLS_DELTA)}" \
-            f"x{TOOLS_SCALE:g}", TOOLS_DELTA
+            f"x{TOOLS_SCALE:g}{blend}", TOOLS_DELTA
     path = Path(model).expanduser()
     if not path.exists():
         return model, model, None
