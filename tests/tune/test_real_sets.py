@@ -47,11 +47,13 @@ def metatool_part(folder: Path, tools: int = 12, each: int = 40) -> tuple[Path, 
 
 
 @pytest.mark.xfail(strict=True, reason="under minilm-tools (the default since flip4) the "
-                   "zero-shot abstention lets 0.10 of the 250 requests no tool fits through "
+                   "zero-shot abstention lets 0.08 of the 250 requests no tool fits through "
                    "(the base model: 0.26); the tuning's threshold, carried to match zero-shot "
-                   "on the phrases it is fitted on, lets 0.20 through, over 0.10 + 0.05")
+                   "on the phrases it is fitted on, lets 0.19 through, over 0.08 + 0.05")
 def test_tuning_on_one_half_of_metatool_pays_on_the_other(run, tmp_path, shared_cache):
-    catalog, train, test = metatool_part(tmp_path)
+    # 10 requests a tool, not 40: it fails as it did (0.20 with 40, 0.196 with 20), every
+    # assertion before the failing one holds, and the test costs 27 s of CPU, not 41
+    catalog, train, test = metatool_part(tmp_path, each=10)
     tuning = tmp_path / "tuning.json"
     made = run("tune", "-c", str(catalog), "-q", str(train), "--cv", "3", "-o", str(tuning),
                "--json")
