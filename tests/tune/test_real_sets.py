@@ -20,8 +20,11 @@ pytestmark = [pytest.mark.semantic, pytest.mark.slow,
                                  reason="shared/benchdata is not beside the repo")]
 
 
-def metatool_part(folder: Path, tools: int = 12, each: int = 40) -> tuple[Path, Path, Path]:
-    """A catalog of metatool's most asked tools and their requests, split in halves by id."""
+def metatool_part(folder: Path, tools: int = 12, each: int = 10) -> tuple[Path, Path, Path]:
+    """A catalog of metatool's most asked tools and their requests, split in halves by id.
+    10 requests a tool, not 40: both tests below fail where they did with 40 (the tuning's
+    false accepts, 0.192 against 0.20; the same ProductSearch request), every assertion
+    before that holds, and the module costs 28.5 s of CPU, not 45.9."""
     catalog = json.loads((BENCHDATA / "metatool" / "catalog.json").read_text())
     rows = [json.loads(line) for line in
             (BENCHDATA / "metatool" / "queries.jsonl").read_text().splitlines()]
@@ -47,9 +50,9 @@ def metatool_part(folder: Path, tools: int = 12, each: int = 40) -> tuple[Path, 
 
 
 @pytest.mark.xfail(strict=True, reason="under minilm-tools (the default since flip4) the "
-                   "zero-shot abstention lets 0.10 of the 250 requests no tool fits through "
+                   "zero-shot abstention lets 0.08 of the 250 requests no tool fits through "
                    "(the base model: 0.26); the tuning's threshold, carried to match zero-shot "
-                   "on the phrases it is fitted on, lets 0.20 through, over 0.10 + 0.05")
+                   "on the phrases it is fitted on, lets 0.19 through, over 0.08 + 0.05")
 def test_tuning_on_one_half_of_metatool_pays_on_the_other(run, tmp_path, shared_cache):
     catalog, train, test = metatool_part(tmp_path)
     tuning = tmp_path / "tuning.json"
