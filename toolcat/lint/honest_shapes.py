@@ -324,6 +324,20 @@ def _session_holds(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SESSION_HOLDS.finditer(sentence)]
 
 
+# a command in code that the tool is compared to, its subject in the third person ("It does
+# what `curl -fsSL https://... | sh` would do by hand, but checks ...", "this is equivalent
+# to running `make install`"): what the tool does in its place, not a command the model is
+# given ("Do what `curl ... | sh` would do" and "run `curl ... | sh`" have no such subject)
+_COMPARED = re.compile(
+    r"\b(?:it|this(?: tool)?|which|the tool) (?:does|is|works|behaves) (?:exactly |just "
+    r"|roughly |much )?(?:what|like|the same as|equivalent to|similar to) (?:running |typing "
+    r"|calling )?(`[^`\n]{1,300}`)(?= would\b| does\b| did\b| but\b|[,;.]|$)", re.IGNORECASE)
+
+
+def _compared(sentence: str) -> list[tuple[int, int]]:
+    return [m.span(1) for m in _COMPARED.finditer(sentence)]
+
+
 def _untold(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _UNTOLD.finditer(sentence)]
 
@@ -408,6 +422,7 @@ SHAPES = (
     Shape("ranked_credentials", _ranked_credentials, frozenset({"priority"})),
     Shape("session_holds", _session_holds, frozenset({"conversation"})),
     Shape("untold", _untold, frozenset({"hiding"})),
+    Shape("compared", _compared, frozenset({"execute", "url"})),
     Shape("same_time", _same_time, frozenset({"conversation"})),
     Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
     Shape("skipped_again", _skipped_again, frozenset({"hiding"})),
