@@ -19,7 +19,8 @@ by its id ("Quote this earlier message (message id)"), the keys of a literal obj
 the vendor's language (`{"_Специализация_": "<value>"}`), the values a field takes listed
 after a label ("Status: Active, Rejected, RestrictionFinished, Canceled") or what is not
 revealed of people named by where they are ("for people in GDPR-compliant regions", a clause
-of `not_done`). Each shape here finds the
+of `not_done`) or a command the tool is compared to ("It does what `curl ... | sh` would do by
+hand"). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
