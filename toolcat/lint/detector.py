@@ -2190,10 +2190,11 @@ _PLURAL_SUBJECT = re.compile(r"\b([a-z]{2,}(?<!s)s [a-z]{3,}(?: out| back| over)
 _ON_REQUEST = re.compile(r"\bunless (?:the |your |a )?(?:users?|person|customer|they|he|she)\W{0,3}"
                          r"(?:asks?|requests?|wants?|explicitly|says? so|chooses)\b")
 # a verb in the third person or a past participle (not a noun after a determiner: "send the
-# files silently" orders) followed by an adverb of secrecy
+# files silently" orders) followed by an adverb of secrecy; four letters are a verb too ("it
+# runs silently", "logs quietly")
 _AFTER_VERB = re.compile(r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!this )(?<!these )(?<!those )"
                          r"(?<!your )(?<!its )(?<!their )(?<!all )(?<!any )"
-                         r"\b([a-z]{3,}(?:[^s\s']s|ed)) (?:silently|quietly)\b")
+                         r"\b([a-z]{2,}(?:[^s\s']s|ed)) (?:silently|quietly)\b")
 
 
 # a noun phrase that says what a value holds ("Contents of the SSH key", a parameter's
@@ -3094,7 +3095,8 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
     that is English or another tool of its server is written in it too. A server written in
     Chinese is not foreign to itself; a sentence in a third language, or a whole tool in a
     language no other tool of its server uses (a Welsh tool among English ones), is."""
-    own = [_switched(lang, description, texts) for (_, description, texts), lang
+    own = [_switched(_told_by_prose(lang, description, texts), description, texts)
+           for (_, description, texts), lang
            in zip(tools, map(own_language, (description for _, description, _ in tools)),
                   strict=True)]
     mains: dict[str | None, dict[str, int]] = {}
@@ -3129,6 +3131,29 @@ def languages_at_home(tools: list[tuple[str | None, str, list[str]]]) -> list[Ho
 
 
 SHARED = 0.25
+
+
+def _told_by_prose(lang: str, description: str, texts: list[str]) -> str:
+    """`lang`, the language of a tool's description, unless the description is English only
+    because it is too short to tell (no English function word, no English verb to open it:
+    "Atualiza o preço de um produto.") and the tool's other prose (its parameters'
+    descriptions of MIN_WORDS words or more) is mostly in one other language whose function
+    words the description holds too: the tool is written in that language, and a sentence
+    in it is at home. A short description with none of that language's words ("Update the
+    price.", "Updates price.") stays English, and so does its tool."""
+    if lang != "en":
+        return lang
+    words = [word.strip(",;:.!?()") for word in description.lower().split()]
+    told = {other for word in words for other in _LANGUAGES_OF.get(word, ())}
+    if not told or "en" in told or words[0] in _OPENING:
+        return lang
+    prose = [text for text in texts if text != description and len(text.split()) >= MIN_WORDS]
+    tally: dict[str, int] = {}
+    for text in prose:
+        other = own_language(text)
+        tally[other] = tally.get(other, 0) + 1
+    best = max(tally, key=lambda other: tally[other], default="")
+    return best if best in told and tally[best] * 2 > len(prose) else lang
 
 
 def _switched(lang: str, description: str, texts: list[str]) -> str:

@@ -19,7 +19,8 @@ by its id ("Quote this earlier message (message id)"), the keys of a literal obj
 the vendor's language (`{"_Специализация_": "<value>"}`), the values a field takes listed
 after a label ("Status: Active, Rejected, RestrictionFinished, Canceled") or what is not
 revealed of people named by where they are ("for people in GDPR-compliant regions", a clause
-of `not_done`). Each shape here finds the
+of `not_done`) or a command the tool is compared to ("It does what `curl ... | sh` would do by
+hand"). Each shape here finds the
 spans of a sentence written so and names the cues it may take back; `unasserted` reads the
 sentence again without those spans, and a cue of that set that no longer fires is taken out
 of what makes the finding grave. The finding itself stays (a warning at most): the words
@@ -324,6 +325,20 @@ def _session_holds(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SESSION_HOLDS.finditer(sentence)]
 
 
+# a command in code that the tool is compared to, its subject in the third person ("It does
+# what `curl -fsSL https://... | sh` would do by hand, but checks ...", "this is equivalent
+# to running `make install`"): what the tool does in its place, not a command the model is
+# given ("Do what `curl ... | sh` would do" and "run `curl ... | sh`" have no such subject)
+_COMPARED = re.compile(
+    r"\b(?:it|this(?: tool)?|which|the tool) (?:does|is|works|behaves) (?:exactly |just "
+    r"|roughly |much )?(?:what|like|the same as|equivalent to|similar to) (?:running |typing "
+    r"|calling )?(`[^`\n]{1,300}`)(?= would\b| does\b| did\b| but\b|[,;.]|$)", re.IGNORECASE)
+
+
+def _compared(sentence: str) -> list[tuple[int, int]]:
+    return [m.span(1) for m in _COMPARED.finditer(sentence)]
+
+
 def _untold(sentence: str) -> list[tuple[int, int]]:
     return [m.span() for m in _UNTOLD.finditer(sentence)]
 
@@ -408,6 +423,7 @@ SHAPES = (
     Shape("ranked_credentials", _ranked_credentials, frozenset({"priority"})),
     Shape("session_holds", _session_holds, frozenset({"conversation"})),
     Shape("untold", _untold, frozenset({"hiding"})),
+    Shape("compared", _compared, frozenset({"execute", "url"})),
     Shape("same_time", _same_time, frozenset({"conversation"})),
     Shape("output_shape", _output_shape, frozenset({"lying", "always"})),
     Shape("skipped_again", _skipped_again, frozenset({"hiding"})),
