@@ -1,4 +1,4 @@
-"""benchmarks/data/poison/fresh3.yaml ... fresh19.yaml hold together as data:
+"""benchmarks/data/poison/fresh3.yaml ... fresh20.yaml hold together as data:
 they are never linted here (the integrator measures each once with
 `benchmarks/poison_accuracy.py --fresh`), but every entry is laid out as its header says, every
 attack wording sits where its `at` says, and every tool loads as a catalog of its own."""
@@ -15,7 +15,7 @@ import yaml
 from toolcat.catalog.load import load_catalog
 
 POISON = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "poison"
-SETS = tuple(f"fresh{n}.yaml" for n in range(3, 20))
+SETS = tuple(f"fresh{n}.yaml" for n in range(3, 21))
 CLASSES = {"conversation", "secrets", "fetch-obey", "hide", "lie", "output-priority",
            "revoke-safety", "remote-script", "shadowing"}
 PLACES = {"description", "parameter", "title", "enum", "default", "example", "pattern",
