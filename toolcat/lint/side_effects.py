@@ -100,11 +100,13 @@ _EXCLUDED = (
     r"|withhold|withholds|withheld|suppress|suppresses|hide|hides|drop|drops|dropped)\b"
     + _NO_SECRET
     + r"{0,80}\bfrom " + _TOLD
-    + r"|\b(?:not|never|n't|without)\b (?:\w+ ){0,3}(?:(?:mention|surface|show|tell|list|report"
+    + r"|(?:\bnot|\bnever|n't|\bwithout)\b (?:\w+ ){0,3}(?:(?:mention|surface|show|tell|list|report"
     r"|name|narrate|reveal|disclose|bring up|raise|display|flag|note)(?:s|ed|n|ing)?\b"
     + _NO_SECRET + r"{0,80}\b(?:in|within) " + _TOLD
     + r"|(?:mention|tell|told|narrate|reveal|disclose|bring up|raise|flag|surface)(?:s|ed"
-    r"|ing)?\b" + _NO_SECRET + r"{0,80}\b(?:to|with) (?:the |your |a |any )?" + _PERSON + r")")
+    r"|ing)?\b" + _NO_SECRET + r"{0,80}\b(?:to|with) (?:the |your |a |any )?" + _PERSON + r")"
+    # the telling and the exclusion in one: "say nothing about that replication"
+    r"|\b(?:say|says|mention|mentions|write|writes|tell \w+) nothing (?:about|of|on|regarding)")
 _KEPT_FROM_TELLING = re.compile(r"(?:" + _EXCLUDED + r")\b")
 # a step that moves or copies something, as a verb or a noun ("the background re-share", "the
 # external copy", "the forwarding step", "the second transfer ... may queue"), not a datum
