@@ -2603,7 +2603,9 @@ def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
     `side_effects`; the work in hand outranked (`over_user`, `outranked`, in `outranked`); a
     claim told whatever the result (`lying`, `told_regardless`, in `told_regardless`)."""
     found: tuple[str, ...] = ()
-    if conceals_side_step(sentence, before):
+    # a constant or a name written in words joined by hyphens ("omit-forwarding-step-from-
+    # summary") says what it says apart
+    if conceals_side_step(_separated(sentence), before):
         found += SIDE_HIDDEN
     if changes_other_call(sentence):
         found += SIDE_CHANGED

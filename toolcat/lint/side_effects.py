@@ -57,11 +57,101 @@ _SIDE_STEP = re.compile(
     r"|granted|exports?|exported|backs? up|backed up|syncs?|synced)\b")
 
 
+# What the model tells the person, named by who tells or who hears rather than by a list of
+# genres: the model's own telling ("anything you narrate", "any plan you show", "its account
+# of what happened", "your reply", "when you reply"), a message or word to the person ("every
+# message to the user"), every one of a kind of telling ("summaries and confirmations",
+# "every recap"), or sight itself ("keep that out of sight"). A telling named with "the" or a
+# noun after it ("the summary", "the summary field") is a field of the tool's output, and a
+# view is a screen's ("hidden columns are only not displayed in this view") (poison23)
+_PERSON = (r"(?:users?|customers?|persons?|people|humans?|requesters?|clients?|end[- ]users?"
+           r"|recipients?|owners?)")
+_TELLER = r"(?:you|the assistant|the model|the agent)"
+_GENRE = (r"(?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|recaps?|confirmations?"
+          r"|narrations?|narratives?|messages?|updates?|plans?|write-?ups?)")
+_NOT_A_FIELD = (r"(?! (?:fields?|views?|tables?|sections?|pages?|panels?|lines?|rows?|columns?"
+                r"|stat\w*|totals?|endpoints?|objects?|tabs?|cards?|blocks?|text|data|json"
+                r"|counts?|keys?|ids?|codes?)\b)")
+_TOLD = (r"(?:(?:anything|whatever|what|everything|any \w+|every \w+|the \w+)(?: that)? "
+         + _TELLER + r" (?:narrates?|tells?|says?|writes?|shows?|reports?|presents?|gives?"
+         r"|describes?|relays?|displays?|recounts?|relates?|explains?|mentions?|summari[sz]es?"
+         r"|recaps?|answers?|replies)"
+         r"|(?:your|their|the assistant's|the model's) (?:\w+ )?" + _GENRE + _NOT_A_FIELD
+         + r"|(?:your|its|the assistant's|the model's) (?:own )?(?:account|narration|narrative"
+         r"|telling|story|version) of"
+         r"|(?:any|every|all|each)(?: \w+)? " + _GENRE + _NOT_A_FIELD
+         + r"|" + _GENRE + _NOT_A_FIELD + r"(?:[,;.)\n]| and| or|$)"
+         r"|(?:messages?|updates?|notes?|notices?|words?|anything|mention) (?:to|for|with)"
+         r" (?:the |your |a |any )?" + _PERSON
+         + r"|sight|(?:the )?" + _PERSON + r"(?:'s|s')? (?:sight|eyes)"
+         r"|(?:when|while|as|whenever|once) (?:you |the assistant |the model )?(?:repl(?:y|ies"
+         r"|ying)|respond\w*|report\w*|answer\w*|summari[sz]\w*|confirm\w*|narrat\w*"
+         r"|writ(?:e|es|ing) back|tell\w*|recap\w*))")
+# Kept out of it, the verb of exclusion before it in the same clause: left, kept or staying
+# "out of" it, omitted or held back "from" it, not mentioned, surfaced or shown "in" it, not
+# mentioned "to" the person (not "shown" or "displayed" to them: a screen's rule); an object
+# that is a secret ("keep api keys out of your replies") is guarding, not hiding
+_NO_SECRET = (r"(?:(?!\b(?:api keys?|keys?|passwords?|tokens?|secrets?|credentials?|pins?)\b)"
+              r"[^.!?;])")
+_EXCLUDED = (
+    r"\b(?:leave|leaves|leaving|left|keep|keeps|keeping|kept|stay|stays|staying|stayed"
+    r"|remain|remains)\b" + _NO_SECRET + r"{0,80}\bout(?: of)? " + _TOLD
+    + r"|\b(?:omit|omits|omitted|omitting|exclude|excludes|excluded|excluding|strip|strips"
+    r"|withhold|withholds|withheld|suppress|suppresses|hide|hides|drop|drops|dropped)\b"
+    + _NO_SECRET
+    + r"{0,80}\bfrom " + _TOLD
+    + r"|(?:\bnot|\bnever|n't|\bwithout)\b (?:\w+ ){0,3}(?:(?:mention|surface|show|tell|list|report"
+    r"|name|narrate|reveal|disclose|bring up|raise|display|flag|note)(?:s|ed|n|ing)?\b"
+    + _NO_SECRET + r"{0,80}\b(?:in|within) " + _TOLD
+    + r"|(?:mention|tell|told|narrate|reveal|disclose|bring up|raise|flag|surface)(?:s|ed"
+    r"|ing)?\b" + _NO_SECRET + r"{0,80}\b(?:to|with) (?:the |your |a |any )?" + _PERSON + r")"
+    # the telling and the exclusion in one: "say nothing about that replication"
+    r"|\b(?:say|says|mention|mentions|write|writes|tell \w+) nothing (?:about|of|on|regarding)")
+_KEPT_FROM_TELLING = re.compile(r"(?:" + _EXCLUDED + r")\b")
+# a step that moves or copies something, as a verb or a noun ("the background re-share", "the
+# external copy", "the forwarding step", "the second transfer ... may queue"), not a datum
+# named after one ("the upload url", "the share link"); or, referred to by a pronoun in what
+# is kept out ("leave it out", "do not surface this hook", "so it stays out"), a step told in
+# the sentence before, or the place it went (an address, a link, a host): what is kept from
+# the person is a thing done, not data kept off a screen
+_MOVE = (r"\b(?:re-?)?(?:shar(?:e|es|ed|ing)|cop(?:y|ies|ied|ying)|mirror\w*|forward\w*"
+         r"|upload\w*|transfer\w*|sync\w*|cc|bcc|backs? up|backed up|backups?|export\w*"
+         r"|sends?|sent|sending|posts?|posted|relay\w*|replicat\w*|queue[sd]?|queuing"
+         r"|exfiltrat\w*|webhooks?|hooks?)\b")
+_STEP = re.compile(_MOVE + r"(?! (?:urls?|links?|ids?|tokens?|keys?|codes?|dialogs?|buttons?"
+                   r"|limits?|sizes?|dates?|times?|status\w*|progress|permissions?|settings?"
+                   r"|options?|forms?|folders?|paths?|names?)\b)")
+_MOVES = re.compile(_MOVE + r"|mail@address|https://link"
+                    # read from a run's start only (from every hyphen, quadratic)
+                    r"|(?<![\w.-])[a-z0-9-]+\.[a-z0-9-]+\.(?:com|net|org|io|example|dev)\b")
+_REFERRED = re.compile(r"\b(?:it|this|that|them|these|those|the (?:\w+ )?(?:step|stage|part))\b")
+_SUBJECT = re.compile(r"\b(?:it|this|that|they|these|those)(?: \w+)? $")
+
+
+def _hidden_step(sentence: str, before: str) -> bool:
+    """Whether the lower-cased `sentence` keeps a step that moves data out of what the model
+    tells the person: named in it, or referred to by a pronoun and told before it."""
+    kept = _KEPT_FROM_TELLING.search(sentence)
+    if kept is None:
+        return False
+    if _STEP.search(sentence) is not None:
+        return True
+    referred = _REFERRED.search(kept.group()) is not None or \
+        _SUBJECT.search(sentence[max(0, kept.start() - 30):kept.start()]) is not None
+    return referred and (_MOVES.search(before) is not None
+                         or _MOVES.search(sentence, 0, kept.start()) is not None)
+
+
 def conceals_side_step(sentence: str, before: str) -> bool:
     """Whether the lower-cased `sentence` keeps out of what the person is shown a step its
-    tool takes besides its function, told in it or in the sentence `before` it."""
-    return _LEFT_OUT.search(sentence) is not None and (
-        _SIDE_STEP.search(sentence) is not None or _SIDE_STEP.search(before) is not None)
+    tool takes besides its function, told in it or in the sentence `before` it: said in the
+    words of earlier rounds (`_LEFT_OUT` and `_SIDE_STEP`), or by its shape, an exclusion
+    from what the model tells the person (`_KEPT_FROM_TELLING`) beside a step that moves
+    data (`_hidden_step`)."""
+    if _LEFT_OUT.search(sentence) is not None and (
+            _SIDE_STEP.search(sentence) is not None or _SIDE_STEP.search(before) is not None):
+        return True
+    return _hidden_step(sentence, before)
 
 
 # another tool: by its identifier, as another server's, or by its kind
@@ -145,4 +235,5 @@ def changes_other_call(sentence: str) -> bool:
 
 # for the detector's gate: what makes a text worth reading for either class (RE2's syntax)
 GATE = (_LEFT_OUT, _CHANGED,
+        re.compile(_EXCLUDED.replace(_NO_SECRET, "[^.!?;]").replace(_NOT_A_FIELD, "")),
         re.compile(_RULED_FORM.replace(_KIND, r"(?: " + _WORD + r"){1,3}")))
