@@ -106,7 +106,8 @@ def announced(sentence: str) -> bool:
                     re.IGNORECASE) is not None
 
 
-def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
+def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written, *,
+                 field: bool = False) -> bool:
     """Whether a `candidate` sentence with `cues`, found in the string `passage`, is in the
     only passage foreign to its tool and switches from English: no other string of the tool
     (`tool`, its strings' languages) holds a sentence foreign to it, the tool holds English
@@ -116,4 +117,4 @@ def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
     language is a warning: an honest note on a field may be written so ("the name of the
     city the user wrote"), as an order may. See the module's docstring."""
     return not (tool.foreign - {passage}) and tool.english >= ENGLISH_SENTENCES \
-        and (passage in tool.opening_english or detector.MISPLACED in cues)
+        and (passage in tool.opening_english or detector.MISPLACED in cues or field)
