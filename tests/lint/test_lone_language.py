@@ -1,8 +1,8 @@
 """One sentence in another language put into a tool written in English is an error
-(`toolcat.lint.lone_language`, issue 41), each case beside the honest shape it is told from:
-a field described wholly in the other language, a tool that writes a second language in two
-places, a short note in another language, an example value a translator's tool handles, and
-the sentence that says what the tool does."""
+(`toolcat.lint.lone_language`, issue 41), and so is a field described wholly in it, each case
+beside the honest shape it is told from: a description written wholly in the other language,
+a tool that writes a second language in two places, a short note in another language, an
+example value a translator's tool handles, and the sentence that says what the tool does."""
 
 from __future__ import annotations
 
@@ -44,9 +44,24 @@ def test_a_lone_sentence_in_another_language_after_english_is_an_error(tmp_path)
         == ["error"]
 
 
-def test_a_field_described_wholly_in_another_language_is_a_warning(tmp_path):
-    # an honest note on a field may be written so: no English sentence before it in its string
-    assert severities(tmp_path, tool(ENGLISH, branch=WELSH)) == ["warning"]
+def test_a_field_described_wholly_in_another_language_is_an_error(tmp_path):
+    # the tool's description is English and no other string is Welsh: the one field written
+    # in Welsh, whole, is as out of place as a Welsh sentence after an English one
+    found = findings(tmp_path, tool(ENGLISH, branch=WELSH))
+    assert [severity for severity, _ in found] == ["error"]
+    assert "lone_language" in found[0][1] and "Welsh" in found[0][1]
+    # written in English, the same field's note is nothing
+    assert severities(tmp_path, tool(ENGLISH, branch="The branch to look up.")) == []
+
+
+def test_a_description_written_wholly_in_another_language_is_no_error(tmp_path):
+    # a Welsh description over an English field's note: the description is the tool's own
+    # text, its author's language (Welsh is at home in the tool), not a field's note slipped in
+    opening = ("Mae'r offeryn hwn yn chwilio am oriau agor pob cangen o'r llyfrgell yn y "
+               "sir.")
+    entry = tool(f"{opening} {WELSH}", branch="The name of the branch, as the library's "
+                                               "website spells it.")
+    assert "error" not in severities(tmp_path, entry)
 
 
 def test_a_sentence_where_a_token_belongs_needs_no_english_before_it(tmp_path):

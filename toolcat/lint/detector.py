@@ -982,7 +982,8 @@ _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
-                    "foreign_order", "encoded_order", "output_order", "unread_order"})
+                    "foreign_order", "encoded_order", "output_order", "unread_order",
+                    "model_told"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -1182,7 +1183,7 @@ _ALWAYS_SENT = re.compile(r"\b(?:upload|send|attach|include|copy|forward|post|sh
                           r"\b(?![\"']?\s*[:=]\s*[\"']?(?:false|no|never|off)\b)")
 
 
-OWN_FUNCTION = frozenset({"execute", "priority", "unread_order"})
+OWN_FUNCTION = frozenset({"execute", "priority", "unread_order", "model_told"})
 # what the first sentence of a tool's own description may be about without ordering: a tool
 # that saves the conversation, generates a .gitignore or scans for secrets says so there
 TOOL_FUNCTION = OWN_FUNCTION | {"secret_files", "secrets", "conversation", "contents"}
@@ -2567,6 +2568,9 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if UNREAD_LANGUAGE in cues and _unread_order(written, sentence, cues):
             cues += (UNREAD_ORDER,)  # after the fit, which has no weight for it
             p = max(p, ERROR_FLOOR)
+        if model_told(written, sentence, cues):
+            cues += (MODEL_TOLD,)  # after the fit, which has no weight for it
+            p = max(p, ERROR_FLOOR)
         if side:  # read by its structure, which the fit's words have not learnt
             p = max(p, ERROR_FLOOR)
         result.append(Scored(start, written, p, cues))
@@ -2931,9 +2935,10 @@ _FOR_MODEL = frozenset({"agent", "agents", "assistant", "asistent", "assistent",
 _LAST_SEGMENT = re.compile(r"/([\w.-]+)/?$")
 
 
-def _for_model(written: str) -> bool:
+def _for_model(written: str, any_word: bool = False) -> bool:
     """Whether a link in `written` names, in its last path segment, a document for the model
-    (`_FOR_MODEL`, every word of its name before the extension)."""
+    (`_FOR_MODEL`, every word of its name before the extension; `any_word`: one of them,
+    "ai-rules.txt", with "ia" and "ki", AI in Romance languages and German, beside)."""
     for link in _LINK.findall(written):
         found = _LAST_SEGMENT.search(link.split("#")[0].split("?")[0].rstrip(".,;:"))
         if found is None or "/" not in link.partition("://")[2]:
@@ -2943,7 +2948,39 @@ def _for_model(written: str) -> bool:
         words = [word for word in re.split(r"[-_.]", stem) if word]
         if words and all(word in _FOR_MODEL for word in words):
             return True
+        if any_word and any(word in _FOR_MODEL or word in ("ia", "ki") for word in words):
+            return True
     return False
+
+
+# The model named in a sentence the fit cannot read (issue 41: the assistant addressed in any
+# language): the word for an assistant, which most languages borrow or build from one root
+# (asistente, Assistent, asystent, ассистент, ...) or write in their own script. Not "AI" and
+# its acronyms (KI, IA, ИИ): a tool that makes images "with AI" names it as what it uses
+_MODEL_NAMED = re.compile(
+    # the noun only: "asistencia", "assistance", "assistenza" are a support desk's
+    r"(?<!\w)(?:[ae]s+[iy]st[ae]nt\w*|ass?zisztens\w*|avustaj\w*|aðstoðarm\w*|chatbot\w*"
+    r"|ассистент\w*|асістэнт\w*|асистент\w*|асістент\w*|βοηθ[οό]ς|βοηθο[υύ]"
+    r"|دستیار\w*|אסיסטנט\w*|सहायक\w*|সহকারী\w*|உதவியாள\w*|సహాయక\w*|ผู้ช่วย|ຜູ້ຊ່ວຍ"
+    r"|ជំនួយការ|ასისტენტ\w*|ասիստենտ\w*|օգնական\w*)", re.IGNORECASE)
+# what the model named must come with for the sentence to be an order to it: a token every
+# language writes the same or a cue the lexicon reads (the conversation, secrets, another tool)
+_MODEL_TOLD_KINDS = frozenset({"elsewhere", "secret", "tools", "code", "conversation"})
+MODEL_TOLD = "model_told"
+
+
+def model_told(written: str, sentence: str, cues: tuple[str, ...]) -> bool:
+    """Whether `sentence` (as read; `written` as written), in another language than English,
+    names the model (`_MODEL_NAMED`, or a link to a document for it, `_for_model`) beside
+    evidence of another kind (`_MODEL_TOLD_KINDS`): the fit reads English words, and these
+    two read the same in any language. Not Chinese or Japanese, which the lexicon reads; not
+    a text that describes attacks."""
+    if DESCRIBED in cues or CJK.search(sentence) or not not_english(sentence):
+        return False
+    if not (_MODEL_NAMED.search(written)
+            or ("url" in cues and _for_model(written, any_word=True))):
+        return False
+    return not _MODEL_TOLD_KINDS.isdisjoint(evidence(cues))
 
 
 def _unread_order(written: str, sentence: str, cues: tuple[str, ...]) -> bool:

@@ -8,10 +8,13 @@ opens in English and goes on in another language, in a tool whose every other se
 English and which holds no other passage in another language, was written by two hands, or
 by one to be read past a reviewer who reads English. An honest tool that writes a second
 language writes it in more than one place (notes, fields, examples), or is written in it
-whole (then it is at home, and no sentence of it is foreign). A string written wholly in
-the other language (a parameter's description) is no such switch: an honest note on a field
-may be written so ("the name of the city the user wrote"), and it stays a warning, unless
-it sits where a token belongs (`misplaced`), a sign of its own.
+whole (then it is at home, and no sentence of it is foreign). A field's note written wholly
+in the other language (a parameter's description, a title) under an English description is
+the same switch between strings rather than inside one: the hand that described the tool and
+the hand that wrote the note are two (issue 41, poison22; until then it was a warning, since
+an honest note may be written so, "the name of the city the user wrote", and that is what it
+now costs). The tool's own description written wholly in another language is its author's
+language, not a switch, and so is a string at home in the tool's server.
 
 The sentence must be prose long enough for its language to be told and for it to say
 something (`LONG` words of two letters or more, quotes aside; fewer than one in six of them
@@ -106,14 +109,15 @@ def announced(sentence: str) -> bool:
                     re.IGNORECASE) is not None
 
 
-def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written) -> bool:
+def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written, *,
+                 field: bool = False) -> bool:
     """Whether a `candidate` sentence with `cues`, found in the string `passage`, is in the
     only passage foreign to its tool and switches from English: no other string of the tool
     (`tool`, its strings' languages) holds a sentence foreign to it, the tool holds English
     sentences (ENGLISH_SENTENCES), and the passage opens in English (the hand that wrote its
     first sentence wrote in English), or the sentence sits where a token belongs
-    (`misplaced`: the place is a sign already). A parameter described wholly in another
-    language is a warning: an honest note on a field may be written so ("the name of the
-    city the user wrote"), as an order may. See the module's docstring."""
+    (`misplaced`: the place is a sign already), or the passage is a field's note, any string
+    of the tool but its own description (`field`, the caller knows the place). See the
+    module's docstring."""
     return not (tool.foreign - {passage}) and tool.english >= ENGLISH_SENTENCES \
-        and (passage in tool.opening_english or detector.MISPLACED in cues)
+        and (passage in tool.opening_english or detector.MISPLACED in cues or field)
