@@ -7,7 +7,6 @@ change still counts. With the SDK's client over stdio and a real upstream."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import anyio
 import pytest
 
 from tests.mcp.conftest import START_TIMEOUT
-from tests.serve.conftest import environment, served, text
+from tests.serve.conftest import served, text
 
 pytestmark = pytest.mark.mcp
 
@@ -29,19 +28,18 @@ def config(path: Path, folders: str) -> Path:
     return path
 
 
-def toolcat(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "toolcat", *args], cwd=cwd, env=environment(),
-                          capture_output=True, text=True, check=False)
-
-
-def test_volatile_text_in_the_lock_is_accepted_and_nothing_else(tmp_path, fast_profile):
+def test_volatile_text_in_the_lock_is_accepted_and_nothing_else(tmp_path, fast_profile, run,
+                                                                monkeypatch):
+    # import, lock and lint run in this process (the real CLI, in the project's folder): what
+    # they write and say is the same, a `python -m toolcat` each cost a second of CPU; serve
+    # runs as the MCP client's subprocess
     work = tmp_path / "project"
     work.mkdir()
+    monkeypatch.chdir(work)
     catalog = work / "folders.yaml"
-    done = toolcat("import", "mcp", "--timeout", START_TIMEOUT, "--config",
-                   str(config(tmp_path / "alice.json", "/Users/alice/projects")),
-                   "-o", str(catalog), cwd=work)
-    assert done.returncode == 0, done.stderr
+    done = run("import", "mcp", "--timeout", START_TIMEOUT, "--config",
+               str(config(tmp_path / "alice.json", "/Users/alice/projects")), "-o", str(catalog))
+    assert done.exit_code == 0, done.stderr
     bob = config(tmp_path / "bob.json", "/home/bob/work,/tmp")
 
     async def session(expect_served: bool) -> None:
@@ -58,23 +56,23 @@ def test_volatile_text_in_the_lock_is_accepted_and_nothing_else(tmp_path, fast_p
                 assert result.is_error and "changed on its server" in text(result)
 
     # locked plainly: the other machine's folders make the tool "changed"
-    assert toolcat("lock", "-c", str(catalog), cwd=work).returncode == 0
+    assert run("lock", "-c", str(catalog)).exit_code == 0
     anyio.run(session, False)
 
-    locked = toolcat("lock", "-c", str(catalog), "--volatile", f"folders:*={PATHS}", cwd=work)
-    assert locked.returncode == 0, locked.stderr
+    locked = run("lock", "-c", str(catalog), "--volatile", f"folders:*={PATHS}")
+    assert locked.exit_code == 0, locked.stderr
     assert f"volatile in folders:*: {PATHS}" in locked.stdout
     assert json.loads((work / "toolcat.lock").read_text())["volatile"] == {"folders:*": [PATHS]}
     anyio.run(session, True)
 
     # the catalog as the other machine lists it is the locked one, volatile text aside
     other = work / "bob.yaml"
-    done = toolcat("import", "mcp", "--timeout", START_TIMEOUT, "--config", str(bob), "-o",
-                   str(other), cwd=work)
-    assert done.returncode == 0, done.stderr
-    clean = toolcat("lint", "-c", str(other), "--locked", "--select", "TC604", cwd=work)
-    assert clean.returncode == 0, clean.stdout + clean.stderr
+    done = run("import", "mcp", "--timeout", START_TIMEOUT, "--config", str(bob), "-o",
+               str(other))
+    assert done.exit_code == 0, done.stderr
+    clean = run("lint", "-c", str(other), "--locked", "--select", "TC604")
+    assert clean.exit_code == 0, clean.stdout + clean.stderr
     # any other change still counts
     other.write_text(other.read_text().replace("Use it before", "Always use it before"))
-    changed = toolcat("lint", "-c", str(other), "--locked", "--select", "TC604", cwd=work)
-    assert changed.returncode == 1 and "list_directory" in changed.stdout
+    changed = run("lint", "-c", str(other), "--locked", "--select", "TC604")
+    assert changed.exit_code == 1 and "list_directory" in changed.stdout
