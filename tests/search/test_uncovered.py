@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from tests.conftest import CATALOGS, DATA
 from toolcat.catalog.load import load_catalog
-from toolcat.search.abstain import without_quotes
+from toolcat.search.abstain import FEATURES, OffCatalog, catalog_kinds, without_quotes
 from toolcat.search.bm25 import BM25Scorer
 from toolcat.search.named import named_words
-from toolcat.search.uncovered import asks_a_question
+from toolcat.search.uncovered import GAP, asks_a_question, uncovered_kind
 from toolcat.search.unmentioned import absent, read_words, unmentioned
 
 REAL = DATA / "real"
@@ -102,3 +103,39 @@ def test_a_request_of_a_kind_no_tool_is_about_gets_no_tool(run, shared_cache):
 def test_a_request_naming_such_a_word_for_a_tool_keeps_its_tools(run, shared_cache, catalog,
                                                                  request_):
     assert picks(run, catalog, request_)["picks"]
+
+
+def _kinds_model() -> OffCatalog:
+    """Two kinds of service, flights (the first axis) and calendars (the second), in a space of
+    four dimensions."""
+    return OffCatalog(small_talk=np.zeros((0, 4)), kinds=("flights", "calendar"),
+                      kind_vectors=np.eye(4)[:2], weights=np.zeros(len(FEATURES)), bias=0.0,
+                      threshold=0.0, cover=0.0)
+
+
+def _unit(*values: float) -> np.ndarray:
+    vector = np.array(values, dtype=np.float64)
+    return vector / np.linalg.norm(vector)
+
+
+def test_a_tool_near_the_kind_in_passing_leaves_the_words_read_as_of_that_kind():
+    """Words 0.6 near flights over a catalog whose one tool nearest flights lies 0.41 near it
+    (and 0.25 near the words): the words are more of that kind than any tool by more than
+    MARGIN, so the kind is named; abstain15's absolute bar (no tool at 0.20) kept it. A tool
+    as much of that kind as the words (0.55), or a whole request of a kind the catalog's tools
+    are nearer to than the words are to theirs, keeps it."""
+    model = _kinds_model()
+    words = _unit(0.6, 0.0, 0.0, 0.8)
+    passing = np.stack([_unit(0.41, 0.0, np.sqrt(1 - 0.41 ** 2), 0.0)])
+    assert float((passing @ words).max()) < 0.6 - GAP
+    assert uncovered_kind(model, catalog_kinds(model, passing), words, words, passing) \
+        == "flights"
+    close = np.stack([_unit(0.55, 0.0, np.sqrt(1 - 0.55 ** 2), 0.0)])
+    assert float((close @ words).max()) < 0.6 - GAP
+    assert uncovered_kind(model, catalog_kinds(model, close), words, words, close) is None
+    calendar = np.stack([passing[0], _unit(0.0, 0.7, -np.sqrt(1 - 0.7 ** 2), 0.0)])
+    request = _unit(0.0, 1.0, 0.0, 0.0)  # the whole request lies in calendars
+    assert uncovered_kind(model, catalog_kinds(model, calendar), request, words, calendar) \
+        is None
+    assert uncovered_kind(model, catalog_kinds(model, calendar), words, words, calendar) \
+        == "flights"

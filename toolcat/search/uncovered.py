@@ -21,19 +21,24 @@ with the off-catalog model's kinds of service and with what the catalog covers
 (`toolcat.search.abstain.CatalogKinds`, computed once per catalog). The request is turned away
 when its best tool's hybrid evidence is under FLOOR nats, it is short (abstain.SHORT_WORDS
 words or fewer), those words lie more than GAP nearer to their nearest kind than to every tool,
-and neither that kind nor the whole request's nearest kind has a tool of the catalog near it
-(strength under STRENGTH). The whole request's kind keeps what a tool acts on: "add the flight
-to Lisbon to my calendar" reads "flight" (flights, no tool near it), but the request as a whole
-lies nearest to calendars, which the catalog is about. A question is not read
+and they lie more than MARGIN nearer to that kind than the catalog's tools nearest to it, or
+to the whole request's nearest kind, lie to theirs (`CatalogKinds.strength`): no tool of the
+catalog is as much of that kind as what the request acts on. A tool that lies near a kind
+in passing (some tool of a catalog of developer tools nearest to flights at 0.41) no longer
+keeps "find a flight to Tokyo in March" (its word 0.51 near flights), as abstain15's
+absolute bar (no tool at 0.20 or more) did. The whole request's kind keeps what a tool acts
+on: "add the flight to Lisbon to my calendar" reads "flight" (flights), but the request as a
+whole lies nearest to calendars, which the catalog's tools are as near as the word is to
+flights. A question is not read
 (`asks_a_question`): what it asks about is what a tool looks up ("how did the Greens vote on
 the nature restoration law?" over a parliament's votes: "law" lies in legal, a kind no tool is
 near), the way a topic is.
 
-FLOOR, GAP and STRENGTH were chosen on the development halves and public sets, and measured
-once on halves the choice never looked at (docs/search.md, abstain15). The rule runs after the
-shipped abstention and the word rules (toolcat.search.unmentioned, toolcat.search.services),
-on what they let through; it costs one embedding of a few words, only for a short request
-with a weak fit that names words no tool has.
+FLOOR, GAP and MARGIN were chosen on the development halves and public sets, and measured
+once on halves the choice never looked at (docs/search.md, abstain15 and abstain17). The
+rule runs after the shipped abstention and the word rules (toolcat.search.unmentioned,
+toolcat.search.services), on what they let through; it costs one embedding of a few words,
+only for a short request with a weak fit that names words no tool has.
 """
 
 from __future__ import annotations
@@ -51,7 +56,8 @@ from toolcat.search.unmentioned import read_words
 
 FLOOR = 6.0  # nats of hybrid evidence under which the words no tool has are read
 GAP = 0.20  # how much nearer those words lie to their kind than to every tool of the catalog
-STRENGTH = 0.20  # a kind's strength (CatalogKinds.strength) under which no tool is near it
+MARGIN = 0.10  # how much nearer those words lie to their kind than the catalog's tools of that
+# kind, and of the whole request's kind, lie to theirs (CatalogKinds.strength)
 MOST_WORDS = 8  # words no tool has embedded together, at most
 # the words that open a question: what it asks about is a topic a tool looks up ("how did the
 # Greens vote on the nature restoration law?"), not the kind of service it asks for
@@ -83,16 +89,16 @@ def subject_words(request: str, lexical: BM25Scorer) -> list[str]:
 def uncovered_kind(model: OffCatalog, kinds: CatalogKinds, request: np.ndarray,
                    words: np.ndarray, tools: np.ndarray) -> str | None:
     """The kind of service that `words` (the unit vector of a request's words no tool has)
-    lie nearest to, when no tool of the catalog is near it, they lie more than GAP nearer to
-    it than to every tool (`tools`: their unit vectors, one a row), and the kind the whole
-    request (`request`, its unit vector) lies nearest to is one no tool is near either; else
-    None."""
+    lie nearest to, when they lie more than GAP nearer to it than to every tool (`tools`:
+    their unit vectors, one a row), and more than MARGIN nearer to it than the catalog's
+    tools of that kind lie, and of the kind the whole request (`request`, its unit vector) lies
+    nearest to: the words are more of that kind than anything the catalog has; else None."""
     if words.shape[0] != model.kind_vectors.shape[1] or not len(tools):
         return None
     near = model.kind_vectors @ words
     kind = int(near.argmax())
     whole = int((model.kind_vectors @ request).argmax())
-    if max(kinds.strength[kind], kinds.strength[whole]) >= STRENGTH \
+    if float(near[kind]) - max(kinds.strength[kind], kinds.strength[whole]) <= MARGIN \
             or float(near[kind]) - float((tools @ words).max()) <= GAP:
         return None
     return model.kinds[kind]
