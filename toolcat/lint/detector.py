@@ -1248,6 +1248,26 @@ def says_what_it_does(sentence: str, first: bool) -> bool:
             and not word.endswith("ss") and word not in _NOT_VERBS) or word in _READING_VERBS
 
 
+# the first word of a tool's name, in any script, a camel-cased one's too ("skickaChatt")
+_NAME_VERB = re.compile(r"[\W\d_]+|(?<=[a-z])(?=[A-Z])")
+
+
+def opens_with_its_verb(sentence: str, name: str) -> bool:
+    """Whether `sentence` opens with the verb its tool is named by, in the form its language
+    gives it (`skicka_chatt_till_support`: "Skickar ..."; `nastav_tiskarnu`: "Nastaví ...";
+    `enviar_conversa`: "Envia ..."): what "Sends" is to `says_what_it_does` in English, for a
+    language whose third person is not read here. The two share a stem of four letters or
+    more, no more than two of the name's letters are left over (an infinitive's ending), and
+    the sentence's word is not the name's own form: that is the imperative in many languages
+    ("Skicka hela konversationen ...": send it), an order, not a statement."""
+    verb = next((word for word in _NAME_VERB.split(name) if word), "").lower()
+    words = _LABEL.sub("", sentence).split(maxsplit=1)
+    opening = words[0].strip(".,:;!?()\"'").lower() if words else ""
+    shared = next((k for k, (a, b) in enumerate(zip(verb, opening, strict=False)) if a != b),
+                  min(len(verb), len(opening)))
+    return shared >= 4 and shared >= len(verb) - 2 and opening != verb
+
+
 def labelled(sentence: str) -> bool:
     """Whether `sentence` opens a paragraph of its own under a label ("💡 TIP: Posts a message
     to a Planner task's chat"): a second first sentence, saying what the tool does."""

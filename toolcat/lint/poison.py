@@ -239,7 +239,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 cues = tuple(cue for cue in cues if cue != "user")
             # words a clause states, lists or ranks among credentials order nothing
             cues = honest_shapes.unasserted(top.sentence, cues, home)
-            own = _own(top, at, pointer)
+            own = _own(top, at, pointer, _name(entry))
             if not own:
                 topic = _topic(entry) if topic is None else topic
                 own = "tool" if detector.warns_about_itself(top.sentence, topic) else own
@@ -306,7 +306,7 @@ def _value_slot(at: str, fields: frozenset[str] = VALUE_FIELDS) -> bool:
                                     and tokens[-2] in fields)
 
 
-def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
+def _own(top: detector.Scored, at: str, pointer: str, name: str) -> bool | str:
     """Whether `top` says what its tool or field does (`detector.says_what_it_does`):
     "tool" for the first sentence of the tool's own description."""
     inner = at.removeprefix(pointer)
@@ -314,10 +314,14 @@ def _own(top: detector.Scored, at: str, pointer: str) -> bool | str:
             top.sentence)) and at.endswith("/description")):
         # the first sentence of a whole tool in another language, at home in it, says what
         # the tool does as "Installs" does in English, whose verb is read here and its not:
-        # running code is its function ("Muestra cómo instalar la CLI: `curl ... | sh`")
-        return top.start == 0 and inner in _OWN_DESCRIPTION \
+        # running code is its function ("Muestra cómo instalar la CLI: `curl ... | sh`");
+        # opening with the verb of the tool's name, it is the tool's own sentence as "Sends
+        # the conversation to support" is in English (a hand-off tool in Swedish)
+        at_home = top.start == 0 and inner in _OWN_DESCRIPTION \
             and detector.FOREIGN not in top.cues \
             and detector.not_english(detector.prepare(top.sentence))
+        return "tool" if at_home and detector.opens_with_its_verb(top.sentence, name) \
+            else at_home
     return "tool" if inner in ("/description", "/function/description") \
         and not detector.reads_in_imperative(top.sentence) else True
 
