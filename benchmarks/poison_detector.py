@@ -400,12 +400,7 @@ def version(name: str) -> str:
 
 def load(path: Path) -> detector.Model:
     """Weights written by `train` (as `detector.model` reads the shipped file)."""
-    import numpy as np
-
-    with np.load(path) as stored:
-        weights = np.zeros(detector.BUCKETS, dtype=np.float32)
-        weights[stored["index"]] = stored["value"].astype(np.float32)
-        return detector.Model(weights, float(stored["bias"]))
+    return detector.read_weights(path)
 
 
 def use(model: detector.Model) -> None:

@@ -2519,15 +2519,20 @@ class Model:
 
 @cache
 def model() -> Model:
-    """The shipped weights (the file keeps only the non-zero buckets)."""
+    """The shipped weights."""
+    with resources.files("toolcat.lint").joinpath("data", WEIGHTS).open("rb") as handle:
+        return read_weights(handle)
+
+
+def read_weights(file: Any) -> Model:
+    """Weights as `benchmarks/poison_detector.py train` writes them (a path or an open
+    binary file): the file keeps only the non-zero buckets."""
     import numpy as np
 
-    with resources.files("toolcat.lint").joinpath("data", WEIGHTS).open("rb") as handle:
-        stored: Any = np.load(handle)
+    with np.load(file) as stored:
         weights = np.zeros(BUCKETS, dtype=np.float32)
         weights[stored["index"]] = stored["value"].astype(np.float32)
-        bias = float(stored["bias"])
-    return Model(weights, bias)
+        return Model(weights, float(stored["bias"]))
 
 
 _scored: dict[tuple[str, Home, frozenset[str]], tuple[Scored, ...]] = {}
