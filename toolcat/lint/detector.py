@@ -1248,7 +1248,8 @@ def says_what_it_does(sentence: str, first: bool) -> bool:
             and not word.endswith("ss") and word not in _NOT_VERBS) or word in _READING_VERBS
 
 
-# the first word of a tool's name, in any script, a camel-cased one's too ("skickaChatt")
+# what parts the words of a tool's name in any script: non-letters, and a camel case's
+# capital ("skickaChatt"); `_NAME_WORDS` reads ASCII names only
 _NAME_VERB = re.compile(r"[\W\d_]+|(?<=[a-z])(?=[A-Z])")
 
 
