@@ -204,21 +204,6 @@ class Bilingual:
                                 tuple(t for t in ids if t is not None)))
         return targets
 
-    def _reading_evidence(self, ids: tuple[int, ...]) -> np.ndarray:
-        """BM25F's evidence of a reading's words per tool, for the tools that state them
-        all."""
-        index = self._lexical.index
-        n = len(self._lexical.tools)
-        total, has = np.zeros(n), np.ones(n, dtype=bool)
-        for t in ids:
-            start, end = index.indptr[t], index.indptr[t + 1]
-            where = index.indices[start:end]
-            mine = np.zeros(n, dtype=bool)
-            mine[where] = True
-            has &= mine
-            total[where] += float(index.idf[t]) * index.data[start:end]
-        return np.where(has, total, 0.0)
-
     def evidence(self, request: str) -> np.ndarray:
         """Per tool: DISCOUNT times, summed over the words read through a dictionary, the
         BM25F evidence of the word's reading that earns the tool the most."""
@@ -226,7 +211,7 @@ class Bilingual:
         for _, _, targets in self.readings(request):
             best = np.zeros(len(out))
             for _, ids in targets:
-                best = np.maximum(best, self._reading_evidence(ids))
+                best = np.maximum(best, self._lexical.evidence_of_all(ids))
             out += best
         return DISCOUNT * out
 
@@ -235,7 +220,7 @@ class Bilingual:
         dictionary) for each word read through a dictionary that earned `tool` evidence."""
         found = []
         for word, code, targets in self.readings(request):
-            earned = [(float(self._reading_evidence(ids)[tool]), reading)
+            earned = [(float(self._lexical.evidence_of_all(ids)[tool]), reading)
                       for reading, ids in targets]
             best = max(earned)
             if best[0] > 0:

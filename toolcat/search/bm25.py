@@ -410,6 +410,23 @@ class BM25Scorer:
         """The id of a stem in the index (None: no tool has it)."""
         return self._term_ids.get(term)
 
+    def evidence_of_all(self, ids: tuple[int, ...]) -> np.ndarray:
+        """BM25F's evidence of the terms `ids` per tool (idf times saturation, summed), for
+        the tools that state them all; 0 elsewhere."""
+        import numpy as np
+
+        index = self.index
+        n = len(self.tools)
+        total, has = np.zeros(n), np.ones(n, dtype=bool)
+        for t in ids:
+            start, end = index.indptr[t], index.indptr[t + 1]
+            where = index.indices[start:end]
+            mine = np.zeros(n, dtype=bool)
+            mine[where] = True
+            has &= mine
+            total[where] += float(index.idf[t]) * index.data[start:end]
+        return np.where(has, total, 0.0)
+
     def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""

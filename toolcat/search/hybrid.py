@@ -67,6 +67,7 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import Embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.formats import Formats
+from toolcat.search.initialisms import Initialisms
 from toolcat.search.looking import Looks
 from toolcat.search.making import Making, made, without
 from toolcat.search.number import Number
@@ -167,6 +168,7 @@ class HybridScorer:
         self.formats = Formats(self.tools, lexical)
         self.thesaurus = Thesaurus(lexical)
         self.bilingual = Bilingual(lexical)
+        self.initialisms = Initialisms(lexical)
         self._last_cosine: tuple[tuple[tuple[str, ...], bool], np.ndarray] | None = None
         self._last_view: tuple[str, np.ndarray] | None = None
         self._last_fitting: tuple[tuple[str, bool], np.ndarray] | None = None
@@ -266,8 +268,7 @@ class HybridScorer:
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """The lexical evidence per tool of each query read whole, and the clipped cosine
         the semantic weight multiplies (None in the lexical stage)."""
-        asked = [self.bilingual.for_model(q, self.making.embedded(self.servers.strip(q)))
-                 for q in queries]
+        asked = [self._asked(q) for q in queries]
         readings = [read(a) for a in asked]
         semantic = self._semantic  # read once: serve's completing thread may set it
         lexical = (np.array([self._words_evidence(q, semantic)
@@ -279,6 +280,7 @@ class HybridScorer:
                              + self.thesaurus.evidence(
                                  q, None if semantic is None else semantic.embedder)
                              + self.bilingual.evidence(q)
+                             + self.initialisms.evidence(q)
                              + self.centres.look(self.servers.alone(q))
                              + self.looks.evidence(q)
                              for q, reading in zip(queries, readings, strict=True)])
@@ -326,11 +328,17 @@ class HybridScorer:
         return self.servers.strip(query, self.servers.named(query)
                                   - self.servers.named(topic_free))
 
+    def _asked(self, query: str) -> str:
+        """What the query model reads of `query`: without the servers it names, its making
+        verb as the model knows it, followed by its words read through a dictionary and its
+        initialisms spelled out."""
+        asked = self.making.embedded(self.servers.strip(query))
+        return self.initialisms.for_model(query, self.bilingual.for_model(query, asked))
+
     def cosine(self, queries: Sequence[str], *, cached: bool = False) -> np.ndarray:
         """The clipped cosine per tool that the semantic weight multiplies, one row per query
         (ValueError in the lexical stage)."""
-        asked = [self.bilingual.for_model(q, self.making.embedded(self.servers.strip(q)))
-                 for q in queries]
+        asked = [self._asked(q) for q in queries]
         return self._cosine(self.semantic, queries, asked, [read(a).head for a in asked],
                             cached=cached)
 
@@ -470,10 +478,13 @@ class HybridScorer:
         lexical = [lexical_features(self.lexical, q, int(i))
                    for q, i in zip(asked, at, strict=True)]
         wordless = [known_share(self.lexical, q) == 0 for q in asked]
+        # an initialism the catalog's names spell out ("P&L for FY 25-26") is no small talk,
+        # though the model, which does not know it, puts the request far from every tool
         reasons: list[str | None] = [
             "the request is nearer to requests no tool fits (small talk) than to any tool"
-            if away else None
-            for away in far_from_tools(abstention, vectors, best, asked, wordless)]
+            if away and not self.initialisms.readings(q) else None
+            for q, away in zip(asked, far_from_tools(abstention, vectors, best, asked,
+                                                     wordless), strict=True)]
         model = shipped_off_catalog(self.embedder.ident)
         if model is not None:  # what small talk let through, the off-catalog model may not
             if self._kinds is None:
@@ -581,9 +592,10 @@ class HybridScorer:
                                            None if semantic is None else semantic.embedder)
         if wordnet is not None:
             reason, details = f"{reason}; {wordnet[0]}", {**details, **wordnet[1]}
-        translated = self.bilingual.explained(part, index)
-        if translated is not None:
-            reason, details = f"{reason}; {translated[0]}", {**details, **translated[1]}
+        for read_in in (self.bilingual.explained(part, index),
+                        self.initialisms.explained(part, index)):
+            if read_in is not None:
+                reason, details = f"{reason}; {read_in[0]}", {**details, **read_in[1]}
         if part != query:
             lift = found.lift[found.source[index]]
             reason = (f"{reason}" + (f" + {lift:.1f} as a part of its own" if lift else "")
