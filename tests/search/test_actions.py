@@ -45,6 +45,19 @@ def test_show_asks_to_read_one_or_list_many():
                                                                "list_deployments"]
 
 
+@pytest.mark.parametrize(("request_", "group"), [
+    ("nuke the old meeting series, nobody comes", "delete"),
+    ("trash the meeting I set up by mistake", "delete"),
+    ("reschedule the meeting with Sam to friday at 10", "update"),
+    ("amend the meeting's title to 'Q3 review'", "update"),
+])
+def test_everyday_verbs_are_read_as_the_action_they_name(request_: str, group: str) -> None:
+    assert asked(request_) == {group}
+    meetings = tools("calendar", "create_meeting", "update_meeting", "delete_meeting",
+                     "get_meeting")
+    assert agreeing(meetings, request_) == [f"{group}_meeting"]
+
+
 def test_the_first_verb_of_the_request_decides_and_only_as_an_order():
     assert asked("stop the pipeline that is running") == {"stop"}
     assert asked("who last changed each line of app.py") == frozenset()  # not an order

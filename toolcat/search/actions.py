@@ -57,11 +57,15 @@ SHARE = 0.5  # of a server's tools named by an action, for its names' actions to
 
 ACTIONS: dict[str, tuple[str, ...]] = {
     "create": ("create", "add", "make", "insert", "open"),
-    "delete": ("delete", "remove", "erase", "drop", "destroy", "purge"),
+    # "nuke", "trash", "scrap", "ditch": to get rid of, in everyday and software slang
+    "delete": ("delete", "remove", "erase", "drop", "destroy", "purge", "nuke", "trash",
+               "scrap", "ditch"),
     "read": ("get", "read", "fetch", "show", "view", "display", "retrieve", "grab", "open",
              "describe"),
     "list": ("list", "enumerate", "show", "view", "display"),
-    "update": ("update", "edit", "modify", "change", "rename", "patch", "set"),
+    # "reschedule": to change the time of something that exists (a meeting, a job)
+    "update": ("update", "edit", "modify", "change", "rename", "patch", "set", "reschedule",
+               "amend", "adjust"),
     "stop": ("stop", "cancel", "abort", "kill", "terminate", "halt"),
     "search": ("search", "find", "query", "lookup"),
     "run": ("run", "execute", "start", "launch", "trigger", "play", "evaluate", "exec",
