@@ -17,7 +17,7 @@ from tests.conftest import servers_of
 from toolcat.catalog.load import load_catalog
 from toolcat.model import Tool
 from toolcat.search.bm25 import BM25Scorer
-from toolcat.search.initialisms import Initialisms, spelled, typed
+from toolcat.search.initialisms import Initialisms, Names, typed
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "real-servers"
 
@@ -54,9 +54,12 @@ def test_what_is_an_initialism() -> None:
 
 
 def test_a_names_words_are_spelled_in_runs() -> None:
-    runs = spelled(["get_profit_and_loss", "getPullRequests", "list_pull_request_issues"])
-    assert ("profit", "and", "loss") in runs["pl"]
-    assert runs["pr"][("pull", "requests")] == 1 and runs["pr"][("pull", "request")] == 1
+    names = Names(["get_profit_and_loss", "getPullRequests", "list_pull_request_issues",
+                   "get_b2b_report"])
+    assert list(names.runs("pl")) == [("profit", "and", "loss")]
+    assert names.runs("pr") == {("pull", "requests"): 1, ("pull", "request"): 1}
+    assert names.runs("lpri") == {("list", "pull", "request", "issues"): 1}
+    assert not names.runs("gb") and not names.runs("br")  # "b2b" is no word
 
 
 def test_an_initialism_is_read_as_the_phrase_the_catalog_uses(

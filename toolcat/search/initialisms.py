@@ -43,6 +43,7 @@ MAX_CANDIDATES = 32  # the runs of name words tried for one initialism, those mo
 # "change request"), the others a name strings together 1 to 4 times ("build id" for "BI",
 # "poe monitor" for "PM"); "&" needs one use, its "and" being evidence enough
 MIN_USES = 5
+MAX_KEPT = 1024  # initialisms whose runs are kept, per catalog
 _CAPITALS = re.compile(r"(?<![\w&-])([A-Z]{2,4})s?(?![\w&-])")
 _PROSE_WORD = re.compile(r"[a-z]+")
 _AMPERSAND = re.compile(r"(?<![\w&-])([A-Za-z]{1,2})\s?&\s?([A-Za-z]{1,2})(?![\w&-])")
@@ -67,29 +68,38 @@ def _phrase(run: tuple[str, ...], ampersand: bool) -> str | None:
     return f"{run[0]} and {run[1]}" if len(run) == 2 else None
 
 
-def spelled(names: list[str]) -> dict[str, Counter[tuple[str, ...]]]:
-    """initials -> the runs of two to four consecutive words of `names` they spell (an "and"
-    between two of them kept in the run, not spelled), with how many names hold each."""
-    found: dict[str, Counter[tuple[str, ...]]] = {}
-    for name in names:
-        words = split_name(name).lower().split()
-        runs: set[tuple[str, ...]] = set()
-        for start, first in enumerate(words):
-            if first == "and" or first in STOPWORDS or not first.isalpha():
-                continue
-            run = [first]
-            for word in words[start + 1:]:
-                if word != "and" and (word in STOPWORDS or not word.isalpha()):
-                    break
-                run.append(word)
-                if word != "and" and 2 <= len(run) - run.count("and") <= 4:
-                    runs.add(tuple(run))
-                if len(run) - run.count("and") >= 4:
-                    break
-        for spelt in runs:
-            letters = "".join(w[0] for w in spelt if w != "and")
-            found.setdefault(letters, Counter())[spelt] += 1
-    return found
+class Names:
+    """A catalog's tool names as words, and the runs of them an initialism spells."""
+
+    def __init__(self, names: list[str]) -> None:
+        self._words = [split_name(name).lower().split() for name in names]
+        # each name's initials ("and" spelled by no letter) and the word each letter is of
+        self._initials: list[tuple[str, list[int]]] = []
+        for words in self._words:
+            at = [i for i, word in enumerate(words) if word != "and"]
+            self._initials.append(("".join(words[i][0] for i in at), at))
+        self._runs: dict[str, Counter[tuple[str, ...]]] = {}
+
+    def runs(self, letters: str) -> Counter[tuple[str, ...]]:
+        """The runs of consecutive words of the names whose initials are `letters` (an "and"
+        between two of them kept in the run, not spelled; no stop word, no digit), with how
+        many names hold each."""
+        if letters in self._runs:
+            return self._runs[letters]
+        found: Counter[tuple[str, ...]] = Counter()
+        for words, (initials, at) in zip(self._words, self._initials, strict=True):
+            held: set[tuple[str, ...]] = set()
+            start = initials.find(letters)
+            while start >= 0:
+                run = tuple(words[at[start]:at[start + len(letters) - 1] + 1])
+                if all(w == "and" or (w.isalpha() and w not in STOPWORDS) for w in run):
+                    held.add(run)
+                start = initials.find(letters, start + 1)
+            found.update(held)
+        if len(self._runs) >= MAX_KEPT:  # requests come from strangers: keep a bounded few
+            self._runs.clear()
+        self._runs[letters] = found
+        return found
 
 
 class Initialisms:
@@ -99,7 +109,7 @@ class Initialisms:
 
     def __init__(self, lexical: BM25Scorer) -> None:
         self._lexical = lexical
-        self._spelled: dict[str, Counter[tuple[str, ...]]] | None = None  # on first need
+        self._names: Names | None = None  # on first need
         self._described: str | None = None  # on first need
         # the last request and its readings, kept as one tuple: serve's threads share it
         self._last: tuple[str | None, list[tuple[str, list[tuple[str, tuple[int, ...]]]]]
@@ -125,12 +135,12 @@ class Initialisms:
             own = stem(letters)
             if lexical.term_id(own) is not None or lexical.term_id(SERVER + own) is not None:
                 continue  # a word the catalog states is read as typed
-            if self._spelled is None:
-                self._spelled = spelled([tool.name for tool in lexical.tools])
+            if self._names is None:
+                self._names = Names([tool.name for tool in lexical.tools])
             # the phrases one stem apart ("pull request", "pull requests") are one reading,
             # the form the descriptions use most
             held: dict[tuple[int, ...], tuple[int, str]] = {}
-            for run, _ in self._spelled.get(letters, Counter()).most_common(MAX_CANDIDATES):
+            for run, _ in self._names.runs(letters).most_common(MAX_CANDIDATES):
                 phrase = _phrase(run, ampersand)
                 uses = 0 if phrase is None else self._prose().count(f" {phrase} ")
                 ids = tuple(lexical.term_id(stem(w)) for w in run if w != "and")
