@@ -26,8 +26,6 @@ import gzip
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from toolcat.languages import of_request
 from toolcat.search.bm25 import SERVER
 from toolcat.search.text import (
@@ -42,6 +40,8 @@ from toolcat.search.text import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from toolcat.search.bm25 import BM25Scorer
 
 TABLE = Path(__file__).resolve().parent / "lists" / "bilingual.tsv.gz"
@@ -207,13 +207,8 @@ class Bilingual:
     def evidence(self, request: str) -> np.ndarray:
         """Per tool: DISCOUNT times, summed over the words read through a dictionary, the
         BM25F evidence of the word's reading that earns the tool the most."""
-        out = np.zeros(len(self._lexical.tools))
-        for _, _, targets in self.readings(request):
-            best = np.zeros(len(out))
-            for _, ids in targets:
-                best = np.maximum(best, self._lexical.evidence_of_all(ids))
-            out += best
-        return DISCOUNT * out
+        return DISCOUNT * self._lexical.best_readings(
+            [targets for _, _, targets in self.readings(request)])
 
     def read_as(self, request: str, tool: int) -> list[tuple[str, str, str]]:
         """(the request's word, the reading `tool` states that earns it the most, the

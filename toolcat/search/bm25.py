@@ -427,6 +427,20 @@ class BM25Scorer:
             total[where] += float(index.idf[t]) * index.data[start:end]
         return np.where(has, total, 0.0)
 
+    def best_readings(self, words: Sequence[Sequence[tuple[str, tuple[int, ...]]]]
+                      ) -> np.ndarray:
+        """Per tool, summed over `words` (each word's readings: a text and its term ids), the
+        evidence of the word's reading that earns the tool the most (`evidence_of_all`)."""
+        import numpy as np
+
+        out = np.zeros(len(self.tools))
+        for readings in words:
+            best = np.zeros(len(out))
+            for _, ids in readings:
+                best = np.maximum(best, self.evidence_of_all(ids))
+            out += best
+        return out
+
     def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""

@@ -24,12 +24,12 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from toolcat.search.bm25 import SERVER
 from toolcat.search.text import STOPWORDS, split_name, stem
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from toolcat.search.bm25 import BM25Scorer
 
 # a reading's share of the evidence its words typed out would have earned: the share the
@@ -166,13 +166,8 @@ class Initialisms:
     def evidence(self, request: str) -> np.ndarray:
         """Per tool: DISCOUNT times, summed over the initialisms read, the BM25F evidence of
         the reading that earns the tool the most."""
-        out = np.zeros(len(self._lexical.tools))
-        for _, targets in self.readings(request):
-            best = np.zeros(len(out))
-            for _, ids in targets:
-                best = np.maximum(best, self._lexical.evidence_of_all(ids))
-            out += best
-        return DISCOUNT * out
+        return DISCOUNT * self._lexical.best_readings(
+            [targets for _, targets in self.readings(request)])
 
     def explained(self, request: str, tool: int) -> tuple[str, dict[str, object]] | None:
         """What `--explain` says of the initialisms read for `tool`, and their `--json`
