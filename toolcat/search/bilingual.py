@@ -215,11 +215,9 @@ class Bilingual:
         dictionary) for each word read through a dictionary that earned `tool` evidence."""
         found = []
         for word, code, targets in self.readings(request):
-            earned = [(float(self._lexical.evidence_of_all(ids)[tool]), reading)
-                      for reading, ids in targets]
-            best = max(earned)
-            if best[0] > 0:
-                found.append((word, best[1], SOURCES[code]))
+            best = self._lexical.best_reading(targets, tool)
+            if best is not None:
+                found.append((word, best, SOURCES[code]))
         return found
 
     def explained(self, request: str, tool: int) -> tuple[str, dict[str, object]] | None:

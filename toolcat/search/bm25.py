@@ -441,6 +441,14 @@ class BM25Scorer:
             out += best
         return out
 
+    def best_reading(self, readings: Sequence[tuple[str, tuple[int, ...]]], tool: int
+                     ) -> str | None:
+        """The text of the reading that earns `tool` the most evidence, None when none
+        earns it any (what `best_readings` counted for it)."""
+        earned, text = max((float(self.evidence_of_all(ids)[tool]), reading)
+                           for reading, ids in readings)
+        return text if earned > 0 else None
+
     def evidence(self, query: str) -> tuple[np.ndarray, float]:
         """Unnormalised evidence `sum_t idf(t) * sat(t, d)` per tool (in nats, since idf is a
         log-odds weight), and the most any tool could earn (the denominator of the score)."""

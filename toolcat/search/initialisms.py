@@ -142,10 +142,11 @@ class Initialisms:
             held: dict[tuple[int, ...], tuple[int, str]] = {}
             for run, _ in self._names.runs(letters).most_common(MAX_CANDIDATES):
                 phrase = _phrase(run, ampersand)
-                uses = 0 if phrase is None else self._prose().count(f" {phrase} ")
+                if phrase is None:
+                    continue
+                uses = self._prose().count(f" {phrase} ")
                 ids = tuple(lexical.term_id(stem(w)) for w in run if w != "and")
-                if (phrase is None or uses < (1 if ampersand else MIN_USES)
-                        or any(t is None for t in ids)):
+                if uses < (1 if ampersand else MIN_USES) or any(t is None for t in ids):
                     continue
                 key = tuple(t for t in ids if t is not None)
                 if uses > held.get(key, (0, ""))[0]:
@@ -158,8 +159,8 @@ class Initialisms:
         return found
 
     def for_model(self, request: str, asked: str) -> str:
-        """`asked` followed by the reading most names hold of each initialism of `request`:
-        "P&L for FY 25-26 (profit and loss)"."""
+        """`asked` followed by the reading the descriptions use most of each initialism of
+        `request`: "P&L for FY 25-26 (profit and loss)"."""
         said = [targets[0][0] for _, targets in self.readings(request)]
         return f"{asked} ({' '.join(said)})" if said else asked
 
@@ -174,11 +175,9 @@ class Initialisms:
         details; None when none earned it evidence."""
         read_as = []
         for written, targets in self.readings(request):
-            earned = [(float(self._lexical.evidence_of_all(ids)[tool]), reading)
-                      for reading, ids in targets]
-            best = max(earned)
-            if best[0] > 0:
-                read_as.append((written, best[1]))
+            best = self._lexical.best_reading(targets, tool)
+            if best is not None:
+                read_as.append((written, best))
         if not read_as:
             return None
         earned_all = float(self.evidence(request)[tool])
