@@ -76,7 +76,8 @@ MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 # the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
 REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-               "fresh8", "fresh9", "fresh10", "fresh11")
+               "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+               "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20")
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
