@@ -75,9 +75,11 @@ MEASURED_ONLY = {"toolalpaca_eval": ROOT / "train" / "data" / "toolalpaca_eval"}
 # `--halves` trains on some whole (no split by tool: a half is the unit held out) and measures
 # the others; heldout is never trained on nor measured here (benchmarks/real_servers.py, once)
 REAL = ROOT / "benchmarks" / "data" / "real-servers"
-REAL_HALVES = ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-               "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
-               "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20")
+# every half of the folder but heldout, in the order they were written (dev, fresh, fresh2, ...)
+REAL_HALVES = tuple(sorted((path.name.removesuffix("-queries.jsonl")
+                            for path in REAL.glob("*-queries.jsonl")
+                            if path.name != "heldout-queries.jsonl"),
+                           key=lambda half: (half != "dev", len(half), half)))
 SEED = 38
 HELD_SHARE = 0.3  # of each set's tools: their requests are measured, never trained on
 PER_TOOLS = 25  # training requests kept per set of relevant tools (MetaTool has 21,000)
