@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import CATALOGS
 from toolcat.search import build_scorer, rank, score_many
+from toolcat.search.semantic import LENGTH_WEIGHT, length_weight
 
 pytestmark = pytest.mark.semantic
 
@@ -61,3 +62,18 @@ def test_the_reason_weighs_lexical_against_semantic_evidence(demo, shared_cache)
                                   "terms drop")
     assert (f" + semantic {details['semantic_evidence']:.1f} (cosine {details['cosine']:.2f} "
             "× 12)") in best.reason
+
+
+def test_a_long_request_weighs_its_cosine_more(demo, shared_cache):
+    # sixteen words: a doubling past eight, LENGTH_WEIGHT more nats per unit of cosine
+    request = ("I would like you to please drop the old users table from the database we "
+               "have")
+    assert length_weight(request) == LENGTH_WEIGHT
+    assert length_weight("drop the users table") == 0.0
+    scorer = build_scorer("hybrid", demo.tools)
+    best = rank(scorer, request, limit=1)[0]
+    assert best.tool.name == "drop_table"
+    weight = 12 + LENGTH_WEIGHT
+    assert f"(cosine {best.details['cosine']:.2f} × {weight:g})" in best.reason
+    assert best.details["semantic_evidence"] == pytest.approx(
+        weight * best.details["cosine"], abs=1e-5)

@@ -282,7 +282,8 @@ _EVIDENCE = (
     "scores 0.5, of {twice} scores 0.89); lexical is BM25F: the request's terms (its words, "
     "stemmed) found in the tool's name, title, description and parameters, a rare term "
     "counting more than a common one; semantic is the cosine similarity of the request and "
-    "the tool's text under the embedding model, times the weight after it; a signed figure "
+    "the tool's text under the embedding model, times the weight after it (which grows "
+    "with a request longer than eight words); a signed figure "
     "at the end of a clause is what that rule adds or takes away")
 EVIDENCE_LEGEND = {"hybrid": _EVIDENCE, "cascade": _EVIDENCE}
 

@@ -35,7 +35,7 @@ from toolcat.search.device import Progress
 from toolcat.search.embeddings import embed_texts, load_embedder
 from toolcat.search.focus import Focus, read, with_head
 from toolcat.search.hybrid import LAMBDA, midpoint_of, squash, why
-from toolcat.search.semantic import blend, tool_texts
+from toolcat.search.semantic import blend, length_weight, tool_texts
 from toolcat.search.split import Parts, by_best_part
 from toolcat.search.text import Repeated, identifier_names, repeated_sentences
 from toolcat.search.thesaurus import Thesaurus
@@ -161,7 +161,7 @@ class CascadeScorer:
             rows = []
             for text in texts:
                 found, cosine, lexical = self._scored(text, extra)
-                rows.append(self._evidence(found, lexical, cosine, extra))
+                rows.append(self._evidence(text, found, lexical, cosine, extra))
             return np.array(rows).reshape(len(texts), len(self.tools))
 
         return by_best_part([query], evidence)[0]
@@ -205,17 +205,19 @@ class CascadeScorer:
                     cosine = self._tool_vectors(found) @ vector if len(found) else np.zeros(0)
                     if k in of_heads and len(found):  # read in part from the head, as hybrid
                         cosine = with_head(cosine, self._tool_vectors(found) @ of_heads[k])
-                    rows.append(self._evidence(found, lexical, cosine, row))
+                    rows.append(self._evidence(text, found, lexical, cosine, row))
                 return np.array(rows).reshape(len(texts), len(self.tools))
 
             out.append(self._squashed(by_best_part([query], evidence)[0]))
         return out
 
-    def _evidence(self, found: np.ndarray, evidence: np.ndarray, cosine: np.ndarray,
+    def _evidence(self, text: str, found: np.ndarray, evidence: np.ndarray, cosine: np.ndarray,
                   extra: np.ndarray | None) -> np.ndarray:
-        """Hybrid evidence of the candidates `found`; NOT_CANDIDATE for every other tool."""
+        """Hybrid evidence of the candidates `found` for `text`; NOT_CANDIDATE for every other
+        tool."""
         out = np.full(len(self.tools), NOT_CANDIDATE)
-        total = evidence[found] + self.weight * np.clip(cosine, 0.0, None)
+        weight = self.weight + length_weight(text)
+        total = evidence[found] + weight * np.clip(cosine, 0.0, None)
         out[found] = total if extra is None else total + extra[found]
         return out
 
@@ -243,7 +245,8 @@ class CascadeScorer:
             return (f"not among the {self.candidates} best BM25F candidates",
                     {"candidate": False, "lexical_evidence": round(lexical, 6)})
         reason, details = why(self.lexical, part, index, lexical,
-                              float(cosine[at[0]]), self.weight, self.embedder.ident)
+                              float(cosine[at[0]]), self.weight + length_weight(part),
+                              self.embedder.ident)
         if self.actions.evidence(part)[index]:
             reason = f"{reason}; its name's action is the one asked for ({AGREEMENT:.1f})"
             details = {**details, "action_evidence": AGREEMENT}

@@ -15,6 +15,8 @@ similarity on the same scale: LAMBDA nats per unit of cosine. A fixed LAMBDA of 
 cosine of 0.5 weighs as much as about one rare term found in a tool's name (idf 6-8 in a
 catalog of a few thousand tools, times a saturation near 0.8). It was not fitted to a
 benchmark: every LAMBDA from 10 to 14 beats both parts on every set we measured (docs/search.md).
+A request longer than eight words weighs its cosine more (`semantic.length_weight`): the first
+term sums over the request's words and grows with them, the cosine does not.
 Two small terms join the lexical one: the evidence of a server the request names
 (`ServerNames`) and of the action it asks for in a tool's name (`toolcat.search.actions`).
 A last one breaks near-ties between siblings of one server: a tool whose name adds words the
@@ -75,7 +77,7 @@ from toolcat.search.orders import states
 from toolcat.search.phrases import PhraseFinder
 from toolcat.search.reversal import Reversals
 from toolcat.search.semantic import LAMBDA as LAMBDA  # re-exported: hybrid's weight
-from toolcat.search.semantic import SemanticScorer
+from toolcat.search.semantic import SemanticScorer, length_weight
 from toolcat.search.services import CatalogMentions
 from toolcat.search.siblings import Siblings
 from toolcat.search.split import Parts, by_best_part
@@ -257,7 +259,8 @@ class HybridScorer:
                              + self.reversals.evidence(q, row)
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
-        evidence = lexical if cosine is None else lexical + self.weight * cosine
+        evidence = lexical if cosine is None else lexical + cosine * np.array(
+            [self.weight + length_weight(q) for q in queries]).reshape(-1, 1)
         if cosine is not None:  # the verb phrase's action among siblings that fit alike
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
@@ -582,7 +585,7 @@ class HybridScorer:
             words = ""  # a server's name alone is no BM25F evidence (`_words_evidence`)
         reason, details = why(self.lexical, words, index,
                               float(self.lexical.evidence(words)[0][index]), cosine,
-                              self.weight, self.embedder.ident)
+                              self.weight + length_weight(part), self.embedder.ident)
         if making is not None and not self.making.left(making)[index] and words:
             embedded = "" if self.making.left(making).any() else " (embedded as 'create')"
             reason = (f"{reason}; {making!r} read as the verb that makes what the request "

@@ -20,6 +20,8 @@ texts whatever else the catalog holds.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, overload
 
@@ -55,6 +57,19 @@ CHUNK = 2048  # tools encoded, then saved to the embedding cache, at a time
 # nats of evidence per unit of cosine: hybrid's weight of the embedding (its module docstring
 # says why 12), here so that semantic's split of a request weighs parts the same way
 LAMBDA = 12.0
+# nats per unit of cosine added for each doubling of a request's length past LENGTH_FROM
+# words: the lexical evidence is a sum over the request's words, which grows with them, the
+# cosine one number that does not; chosen on train/fusion.py's training requests (docs/search.md)
+LENGTH_WEIGHT = 3.0
+LENGTH_FROM = 8
+_WORD = re.compile(r"\w+")
+
+
+def length_weight(request: str) -> float:
+    """The nats per unit of cosine a request of this length adds to the semantic weight: none
+    up to LENGTH_FROM words (runs of letters and digits), LENGTH_WEIGHT a doubling past it."""
+    count = len(_WORD.findall(request))
+    return LENGTH_WEIGHT * math.log2(count / LENGTH_FROM) if count > LENGTH_FROM else 0.0
 
 
 def tool_texts(tool: Tool, names: frozenset[str] = frozenset(),
