@@ -14,6 +14,9 @@ never saw (docs/search.md, "The fusion's weight and what is embedded").
   train/tool_model.py measures (BM25F evidence + 12 x cosine).
 - `words`: BM25F evidence with each request word discounted by its share of the training
   requests (log(1/share) / log(1/SHARE) of its idf past SHARE), in that fusion too.
+- `lengths`: toolcat's own HybridScorer, ranking with `--model`, at each weight a doubling of
+  a request's length past `semantic.LENGTH_FROM` words adds to the cosine's
+  (`semantic.LENGTH_WEIGHT`; docs/search.md, "The cosine's weight grows with a long request").
 - `midpoint` (with `--model`): the squashing's midpoint for an embedding model, so that pick's
   floor of 0.05 means for it what it means for the base model at MIDPOINT: toolcat's built-in
   small talk (toolcat.tune.chitchat, which no catalog serves) is scored by toolcat's own
@@ -25,6 +28,7 @@ never saw (docs/search.md, "The fusion's weight and what is embedded").
     nice -n 10 python train/fusion.py --out train/results-fusion.json
     nice -n 10 python train/fusion.py --out train/results-fusion-words.json --measures words \
         --also bfcl_v4 seal_tools metatool   # measured only: never chosen on
+    nice -n 10 python train/fusion.py --out train/results-fusion-lengths.json --measures lengths
     nice -n 10 python train/fusion.py --out train/results-fusion-midpoint.json \
         --measures midpoint --model minilm-tools --write
 """
@@ -86,6 +90,30 @@ def weights(data: LabeledSet) -> dict[str, dict[str, float]]:
             print(data.name, "weight", weight, found[str(weight)], flush=True)
     finally:
         hybrid.LAMBDA = semantic.LAMBDA = shipped
+    return found
+
+
+LENGTH_WEIGHTS = (0.0, 2.0, 3.0, 4.0)
+
+
+def lengths(data: LabeledSet, model: str) -> dict[str, dict[str, float]]:
+    """nDCG@10 of toolcat's own HybridScorer (`model` ranking) at each weight a doubling of
+    a request's length adds to the cosine's (`semantic.LENGTH_WEIGHT`)."""
+    import toolcat.search.semantic as semantic
+    from toolcat.search import build_scorer
+
+    scorer = build_scorer("hybrid", data.tools, model=model)
+    found: dict[str, dict[str, float]] = {}
+    shipped = semantic.LENGTH_WEIGHT
+    try:
+        for weight in LENGTH_WEIGHTS:
+            semantic.LENGTH_WEIGHT = weight  # read by length_weight at every call
+            found[str(weight)] = {
+                part: mean_ndcg(data, rows, scorer.evidence([data.texts[i] for i in rows]))
+                for part, rows in rows_of(data).items()}
+            print(data.name, "length weight", weight, found[str(weight)], flush=True)
+    finally:
+        semantic.LENGTH_WEIGHT = shipped
     return found
 
 
@@ -235,9 +263,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--measures", nargs="+", default=("weights", "views", "words"),
-                        choices=("weights", "views", "words", "midpoint"))
+                        choices=("weights", "views", "words", "lengths", "midpoint"))
     parser.add_argument("--model", default="minilm-tools",
-                        help="`midpoint`: the embedding model calibrated")
+                        help="`midpoint`: the embedding model calibrated; `lengths`: the one "
+                             "that ranks")
     parser.add_argument("--write", action="store_true",
                         help="`midpoint`: store it beside the model (toolcat/search/models)")
     parser.add_argument("--also", nargs="*", default=(), choices=TRAINED,
@@ -263,6 +292,8 @@ def main() -> None:
             found["views"] = views(data)
         if "words" in args.measures:
             found["words"] = words(data, shares)
+        if "lengths" in args.measures:
+            found["lengths"] = lengths(data, args.model)
         report[data.name] = found
     args.out.write_text(json.dumps(report, indent=1) + "\n")
 
