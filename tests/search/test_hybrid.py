@@ -77,3 +77,10 @@ def test_a_long_request_weighs_its_cosine_more(demo, shared_cache):
     assert f"(cosine {best.details['cosine']:.2f} × {weight:g})" in best.reason
     assert best.details["semantic_evidence"] == pytest.approx(
         weight * best.details["cosine"], abs=1e-5)
+    # the abstention's floors in nats read the evidence at the weight they were chosen under
+    lengthened = scorer.evidence([request])[0]
+    alike = scorer.evidence([request], by_length=False)[0]
+    best_at = int(lengthened.argmax())
+    assert lengthened[best_at] > alike[best_at]
+    assert lengthened[best_at] - alike[best_at] == pytest.approx(
+        LENGTH_WEIGHT * best.details["cosine"], abs=1e-5)

@@ -229,28 +229,29 @@ class HybridScorer:
         return midpoint_of(self.embedder.ident)
 
     def evidence(self, queries: Sequence[str], *, cached: bool = False,
-                 floor: bool = True) -> np.ndarray:
+                 floor: bool = True, by_length: bool = True) -> np.ndarray:
         """Total evidence per tool, one row per query (`cached`: see SemanticScorer); for a
         request whose parts ask for different things, a tool's evidence is the better of the
         whole request's and its best part's (toolcat.search.split). `floor=False` keeps
         evidence under zero (a question's penalty, `looking`), so that another semantic
         weight's evidence is this plus the weight's share of the cosine, floored then
-        (toolcat.tune.material)."""
+        (toolcat.tune.material). `by_length=False` weighs every request's cosine alike, as
+        the abstention's floors in nats were chosen (`semantic.length_weight`)."""
         if not queries:
-            return self.whole_evidence(queries, cached=cached, floor=floor)
-        return np.stack([found.evidence
-                         for found in self.parts(queries, cached=cached, floor=floor)])
+            return self.whole_evidence(queries, cached=cached, floor=floor, by_length=by_length)
+        return np.stack([found.evidence for found in self.parts(
+            queries, cached=cached, floor=floor, by_length=by_length)])
 
     def parts(self, queries: Sequence[str], *, cached: bool = False,
-              floor: bool = True) -> list[Parts]:
+              floor: bool = True, by_length: bool = True) -> list[Parts]:
         """Where each tool's evidence for each of `queries` comes from (see `evidence`)."""
-        return by_best_part(queries, lambda texts: self.whole_evidence(texts, cached=cached,
-                                                                       floor=floor))
+        return by_best_part(queries, lambda texts: self.whole_evidence(
+            texts, cached=cached, floor=floor, by_length=by_length))
 
     def whole_evidence(self, queries: Sequence[str], *, cached: bool = False,
-                       floor: bool = True) -> np.ndarray:
-        """Total evidence per tool of each query read whole, one row per query (`floor`:
-        see `evidence`)."""
+                       floor: bool = True, by_length: bool = True) -> np.ndarray:
+        """Total evidence per tool of each query read whole, one row per query (`floor`,
+        `by_length`: see `evidence`)."""
         lexical, cosine = self._parts_of(queries, cached=cached)
         # whether a narrower sibling fits about as well is read at the default weight, so a
         # tuning's other weight shifts every tool's evidence by its cosine alone (tune.material)
@@ -260,7 +261,8 @@ class HybridScorer:
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
         evidence = lexical if cosine is None else lexical + cosine * np.array(
-            [self.weight + length_weight(q) for q in queries]).reshape(-1, 1)
+            [self.weight + (length_weight(q) if by_length else 0.0) for q in queries]
+        ).reshape(-1, 1)
         if cosine is not None:  # the verb phrase's action among siblings that fit alike
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
@@ -523,7 +525,7 @@ class HybridScorer:
         kept = [k for k, r in enumerate(reasons) if r is None]
         if not kept:
             return reasons
-        evidence = self.evidence([asked[k] for k in kept], cached=cached)
+        evidence = self.evidence([asked[k] for k in kept], cached=cached, by_length=False)
         best = evidence.max(axis=1)
         midpoint = self.midpoint
         floor = float(squash(np.array(FLOOR), midpoint))
