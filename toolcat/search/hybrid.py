@@ -260,10 +260,11 @@ class HybridScorer:
                              + self.reversals.evidence(q, row)
                              for q, row in zip(queries, fitting, strict=True)]
                             ).reshape(fitting.shape)
-        evidence = lexical if cosine is None else lexical + cosine * np.array(
-            [self.weight + (length_weight(q) if by_length else 0.0) for q in queries]
-        ).reshape(-1, 1)
-        if cosine is not None:  # the verb phrase's action among siblings that fit alike
+        evidence = lexical
+        if cosine is not None:
+            weights = [self.weight + (length_weight(q) if by_length else 0.0) for q in queries]
+            evidence = lexical + cosine * np.array(weights).reshape(-1, 1)
+            # the verb phrase's action among siblings that fit alike
             narrower += np.array([
                 self.collocations.evidence(q, row, self.semantic.embedder, self.verbs)
                 for q, row in zip(queries, fitting, strict=True)]).reshape(fitting.shape)
