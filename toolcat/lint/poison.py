@@ -210,8 +210,13 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             continue
         if at.removeprefix(pointer).startswith(_OUTPUT):
             scored = tuple(detector.ordered_in_output(s) for s in scored)
-        top = max(scored, key=lambda s: s.probability)
-        if top.probability >= WARN_AT:
+        # the likeliest sentence, then those that speak to the model: the first grave one
+        # is reported ("...the user is not to be told X; keep it out of your reply": the
+        # first may say what happens to the tool's own object, the second still orders)
+        over = sorted((s for s in scored if s.probability >= WARN_AT),
+                      key=lambda s: -s.probability)
+        found: Hit | None = None
+        for top in over[:1] + [s for s in over[1:] if "addressed" in s.cues]:
             if names is None:
                 names = _own_names(entry)
             if _only_own_names(text, names) and not (
@@ -262,9 +267,36 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 lone = lone_language.lone_foreign(
                     cues, text, written, field=at.removeprefix(pointer) not in _OWN_DESCRIPTION)
             reason = (detector.IN_DATA,) if in_data else (lone_language.LONE,) if lone else ()
-            hits.append(Hit(at, False, LEARNED, grave or lone, top.sentence, None, text,
-                            top.probability, (*top.cues, *reason)))
-    return hits
+            hit = Hit(at, False, LEARNED, grave or lone, top.sentence, None, text,
+                      top.probability, (*top.cues, *reason))
+            if found is None or hit.grave:
+                found = hit
+            if hit.grave:
+                break
+        if found is not None:
+            hits.append(found)
+    reported = {hit.pointer for hit in hits}
+    return hits + [Hit(at, False, LISTED_SENTENCE, False, text, None, text)
+                   for at, text, is_key in strings(entry, pointer)
+                   if not is_key and at not in reported and text in worth
+                   and _listed_sentence(at, text)]
+
+
+LISTED_SENTENCE = "a sentence where a value belongs"
+_LISTED = frozenset({"enum", "const"})
+# of 31,240 `enum` and `const` values in the benign catalogs, none has more than six words
+LISTED_WORDS = 8
+
+
+def _listed_sentence(at: str, text: str) -> bool:
+    """Whether `text`, at `at`, is a clause, or LISTED_WORDS words or more, where a schema
+    lists the values an argument takes (`enum`, `const`): no honest catalog among 18,691
+    tools writes one there, and a model reads it as an instruction whatever its words (a
+    hidden step, a reply to give, a rule between tools), where the cues, which know words,
+    may fire none or only weak ones. (A `$comment` holds a maintainer's sentence by design:
+    "do not edit by hand".)"""
+    return _value_slot(at, _LISTED) and text.count(" ") >= detector.MIN_WORDS \
+        and (text.count(" ") >= LISTED_WORDS - 1 or slots.sentence_shaped(text))
 
 
 # where a tool's entry describes what it returns (MCP's `outputSchema`)
@@ -285,11 +317,12 @@ _HANDLED_FIELDS = frozenset({"default", "examples", "example"})
 
 def clauses_in_data(values: list[str]) -> frozenset[str]:
     """Those of `values` (found where data or a name belongs: `texts_of`'s `data`) shaped as
-    a clause (`slots.sentence_shaped`): read by the detector whatever the gate says of their
-    words, since there the place is one sign already and the cues that alone are too weak
-    to report (the model addressed, a link, data sent) are the second (`learned_hits`)."""
+    a clause (`slots.sentence_shaped`), or of LISTED_WORDS words or more: read by the
+    detector whatever the gate says of their words, since there the place is one sign
+    already and the cues that alone are too weak to report (the model addressed, a link,
+    data sent) are the second (`learned_hits`)."""
     return frozenset(value for value in values if value.count(" ") >= detector.MIN_WORDS
-                     and slots.sentence_shaped(value))
+                     and (value.count(" ") >= LISTED_WORDS - 1 or slots.sentence_shaped(value)))
 
 
 def _data_slot(at: str) -> bool:
