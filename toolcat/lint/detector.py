@@ -177,7 +177,9 @@ CUES: dict[str, str] = {
               r"|invisibly|behind the scenes|out of (?:your|the) (?:summary|reply|answer)"
               r"|never hear|no reference|must not see|must not (?:be )?visible|keep (?:this|it)"
               r" (?:between|to yourself))\b|不要告诉|言わないで|秘密",
-    "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|state|confirm|inform"
+    # "state" the verb, not a thing's state ("their state is returned even if ...")
+    "lying": r"\b(?:say|tell|claim|assure|report|respond|reply|answer|confirm|inform"
+             r"|(?<!the )(?<!their )(?<!its )(?<!a )(?<!this )(?<!current )(?<!terminal )state"
              r"|says|tells|claims|assures|let \w+ (?:\w+ )?know)\b[^.!?]{0,60}"
              r"\b(?:even (?:though|if|when|in cases)|regardless|anyway|whatever the|no matter"
              r"|although|whether or not)\b"
@@ -468,7 +470,12 @@ _SHAPES: dict[str, str] = {
     "conversation": r"\b(?:entire|whole|full|complete) (?:exchange|thread|discussion"
                     r"|dialog\w*)\b|\b(?:exchange|thread|discussion|conversation) so far\b"
                     r"|\beverything (?:said|discussed|typed|asked|written)\b"
-                    r"|\b(?:from|since) the (?:very )?first (?:message|turn)\b",
+                    r"|\b(?:from|since) the (?:very )?first (?:message|turn)\b"
+                    # what was said in the chat itself, by where it was said or how far
+                    # ("the user's messages from this chat", "all the chat lines so far")
+                    r"|\b(?:messages?|lines|turns|words|replies)\b[^.!?;]{0,30}"
+                    r"\b(?:(?:from|in|of) (?:this|our) chat|so far)\b"
+                    r"|\b(?:written|said|typed|asked) so far\b",
     "argument": r"\bpass\b[^.!?]{0,50}\bhere\b"
                 r"|\b(?:fill|populate|write|put|place|paste|copy|record|insert)\w*\b[^.!?]{0,50}"
                 r"\b(?:in|into|as) (?:(?:this|the|that|its) )?[`'\"][\w.-]+[`'\"](?: (?:field"
@@ -502,7 +509,8 @@ _SHAPES: dict[str, str] = {
     # "call it a success even when": the verb, not the noun ("as it was before the call,
     # even when one call both inserts and deletes", a spreadsheet tool's honest rule)
     "lying": r"\b(?:describe|(?<!the )(?<!a )(?<!one )(?<!each )(?<!every )(?<!this )(?<!that )"
-             r"(?<!per )(?<!api )call|label|present|word|phrase)s?\b[^.!?]{0,60}\b(?:even (?:though"
+             r"(?<!per )(?<!api )(?<!to )call|label|present|word|phrase)s?\b[^.!?]{0,60}"
+             r"\b(?:even (?:though"
              r"|if|when)|regardless|whatever the|no matter)\b"
              r"|\balthough (?:it|this|that|they) (?:is|was|are|were|isn't|wasn't)(?: not)?"
              r" (?:not )?(?:true|the case|so|sold|shared|kept|stored)\b"
@@ -525,7 +533,14 @@ _SHAPES: dict[str, str] = {
                   r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
                   r"|the) (?:\w+ )?(?:directives?|instructions?|commands?|orders?|rules|steps)\b"
                   r"|\b(?:directives?|instructions?|commands?|orders?) (?:in|from) (?:it|there"
-                  r"|that page|the page|the file)\b",
+                  r"|that page|the page|the file)\b"
+                  # in any person ("acts on the directives it contains"), and what a text
+                  # lists applied to the reader's own conduct
+                  r"|(?<!not )(?<!never )(?<!n't )\bact(?:s|ed|ing)? on (?:the |its |any |all "
+                  r"|every |each )?(?:\w+ )?"
+                  r"(?:directives?|instructions?|orders?|commands?|rules|steps)\b"
+                  r"|\b(?:apply|applies|applying|adopt\w*)\b[^.!?;]{0,40}\bto (?:your|their|its)"
+                  r" own (?:behaviou?r|conduct|instructions|rules|answers|replies)\b",
     "priority": r"\btak(?:e|es|ing|en) precedence\b|\bahead of (?:anything|whatever|what|any)\b"
                 r"|\bbefore and instead of\b|\bin preference to\b",
     "tool_output": r"\btool (?:results?|outputs?)\W{1,4}(?:system|trusted|high)\b"
@@ -2560,7 +2575,7 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         if _words_of(sentence) < MIN_WORDS and sentence.isascii():
             before = sentence
             continue
-        cues = _in_context(sentence, before, text, cues_of(sentence, home))
+        cues = _in_context(sentence, before, text, cues_of(sentence, home), written)
         if fields and named_field(sentence, fields):
             cues += ("field",) if "argument" in cues else ("field", "argument")
         side = _side_effects(sentence, before)
@@ -2748,6 +2763,8 @@ def _told_fixed(sentence: str, before: str) -> bool:
         claim = told.group("claim")
         if claim and (_CLAIM_DENIED.search(claim) or _NOUN_AFTER.match(claim)):
             continue
+        if _OTHER_STATES.match(sentence, told.end()):
+            continue  # "a terminal state (completed or failed)": the states listed, no claim
         return bool(_ADMITTED.search(sentence) or _ADMITTED.search(before))
     return False
 
@@ -2756,7 +2773,12 @@ def _told_fixed(sentence: str, before: str) -> bool:
 _NOUN_AFTER = re.compile(r" (?:is|was|are|were|has|have|had|will|would|can|could|may|might"
                          r"|shows?|lists?|reads?|says?|stays?|becomes?|remains?|looks?)\b")
 _NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|our|status|final)"
-                          r" $")
+                          r" (?:terminal |current |final |new |same |initial |desired )?$")
+# a name in code of three parts or more: CamelCase or snake_case
+_CODE_NAME = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z0-9]+(?:_[a-z0-9]+){2,}\b")
+# after an outcome, another listed beside it: the outcomes a field or a state takes
+_OTHER_STATES = re.compile(r"\)?(?:,? (?:or|and)|,|/) (?:\w+ ){0,2}(?:fail\w*|errors?|error(?:ed)?"
+                           r"|skipped|cancell?ed|rejected|timed out|pending|stopped|aborted)\b")
 
 
 # An output schema describes what the tool returns: nobody reads it to be told what to do. A
@@ -2772,16 +2794,35 @@ _ORDERED = re.compile(r"(?:^|[,:;] |\b(?:must|should|shall|then|first|always|now
                       r"|invoke|install|download|upload|post|forward|apply|visit|load)\b")
 
 
-def ordered_in_output(scored: Scored) -> Scored:
+def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Scored:
     """`scored`, a sentence of an output schema's text, as an order (`OUTPUT_ORDER`, an error
-    at least) when it orders an act beyond the tool in the imperative."""
-    if DESCRIBED in scored.cues or _ACTED.isdisjoint(scored.cues) \
-            or not _ORDERED.search(prepare(scored.sentence)):
+    at least) when it orders an act beyond the tool in the imperative. `named`: the words of
+    the field or schema the text describes (`file_upload`, `ChatSessionFileUpload`), whose
+    first word opens a noun phrase, not an order ("Upload permissions and limits applied to
+    the session")."""
+    if DESCRIBED in scored.cues or _ACTED.isdisjoint(scored.cues):
+        return scored
+    read = prepare(scored.sentence)
+    order = _ORDERED.search(read)
+    if order is None or (order.start() == 0 and read.split(maxsplit=1)[0] in named):
+        return scored
+    before = read[:order.start()]
+    subject = _THING_SUBJECT.search(before) \
+        if order.group().startswith(("must", "should", "shall")) else None
+    if _ABLE.search(before) or (subject and not _READER.search(subject.group())):
         return scored
     if scored.cues == ("fetch_obey",) and _FOLLOWED_BACK.search(prepare(scored.sentence)):
         return scored  # the field's own content followed by whoever reads it
     return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
                   (*scored.cues, OUTPUT_ORDER))
+
+
+# before the verb: what can be done ("it is possible, for example, to play a message, send a
+# reply, or redirect a call"), or a thing, not the reader, that must do it ("the Send to Flex
+# widget should set the Task Channel")
+_ABLE = re.compile(r"\b(?:possible|able to|allows?|lets?|enables?)\b")
+_THING_SUBJECT = re.compile(r"\b(?:the|a|an|this|that|each|every|its|their) (?:[\w-]+ ){1,5}$")
+_READER = re.compile(r"\b(?:assistants?|models?|agents?|ai|llms?|clients?|readers?|you)\b")
 
 
 # "follow" with a pronoun for its object, in an output schema, names what the field itself
@@ -2800,16 +2841,18 @@ _NOT_CLAIMED = re.compile(r"\b(?:never|do not|don't|must not|should not) (?:tell
 _UNABLE = r"\b(?:cannot|can't|can not|does not|doesn't|do not|don't|no|never|not|unable to|won't)"
 
 
-def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...]
-                ) -> tuple[str, ...]:
+def _in_context(sentence: str, before: str, text: str, cues: tuple[str, ...],
+                written: str = "") -> tuple[str, ...]:
     """`cues` with what the sentence says read with its text: a claim of success next to a
     failure is a lie (`_CLAIMED`, `_CONTRARY`), and an order not to claim what the text
-    says its tool cannot do is no hiding (`_NOT_CLAIMED`)."""
-    if "lying" not in cues and _CLAIMED.search(sentence) and (
-            _CONTRARY.search(sentence) or _CONTRARY.search(before)):
-        cues += ("lying",)
-    if "lying" not in cues and _told_fixed(sentence, before):
-        cues += ("lying",)
+    says its tool cannot do is no hiding (`_NOT_CLAIMED`). The claims are read without the
+    names in code `written` holds (`RespondActivityTaskCompleted` tells nothing)."""
+    if "lying" not in cues:
+        told = prepare(_CODE_NAME.sub(" ", written)) if _CODE_NAME.search(written) \
+            else sentence
+        if (_CLAIMED.search(told) and (_CONTRARY.search(told) or _CONTRARY.search(before))) \
+                or _told_fixed(told, before):
+            cues += ("lying",)
     if "hiding" in cues and (claim := _NOT_CLAIMED.search(sentence)) \
             and claim.group("verb")[:5] in _unable(text):
         cues = tuple(cue for cue in cues if cue != "hiding")

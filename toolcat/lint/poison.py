@@ -25,7 +25,7 @@ import html
 import itertools
 import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -156,13 +156,16 @@ def read_each_string(entry: Any, pointer: str = "") -> list[Hit]:
 
 def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.ENGLISH, *,
                  worth: Collection[str] | None = None,
-                 tools: frozenset[str] = frozenset()) -> list[Hit]:
+                 tools: frozenset[str] = frozenset(),
+                 managed: frozenset[str] = frozenset()) -> list[Hit]:
     """The learned detector's hits (`toolcat.lint.detector`) in every string value of an
     entry: one per string, its most likely sentence, grave from ERROR_AT; a string whose
     every scored sentence is under WARN_AT has none. `worth`: the strings of the entry that
     may hold one, when the caller has found them (`detector.worth_strings`); the others are
     not scored. `tools`: the names of the catalog's tools (as `detector.prepare` reads
-    them), whose words, in a sentence that names one, are a tool's name and nothing else."""
+    them), whose words, in a sentence that names one, are a tool's name and nothing else.
+    `managed`: what the tools of the entry's server are named after among the things
+    guidance is also called (`managed_objects`: rules, policies, ...)."""
     hits: list[Hit] = []
     if worth is None:
         data: list[str] = []
@@ -209,7 +212,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         if not scored:
             continue
         if at.removeprefix(pointer).startswith(_OUTPUT):
-            scored = tuple(detector.ordered_in_output(s) for s in scored)
+            named = frozenset(split_camel(_described_key(at)).lower().replace("_", " ").split())
+            scored = tuple(detector.ordered_in_output(s, named) for s in scored)
         # the likeliest sentence, then those that speak to the model: the first grave one
         # is reported ("...the user is not to be told X; keep it out of your reply": the
         # first may say what happens to the tool's own object, the second still orders)
@@ -244,6 +248,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 cues = tuple(cue for cue in cues if cue != "user")
             # words a clause states, lists or ranks among credentials order nothing
             cues = honest_shapes.unasserted(top.sentence, cues, home)
+            cues = _described_behaviour(top.sentence, cues,
+                                        managed | managed_objects([_name(entry)]))
             own = _own(top, at, pointer, _name(entry))
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -299,8 +305,54 @@ def _listed_sentence(at: str, text: str) -> bool:
         and (text.count(" ") >= LISTED_WORDS - 1 or slots.sentence_shaped(text))
 
 
+def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozenset[str]
+                         ) -> tuple[str, ...]:
+    """`cues` without `revoke` where an API's reference says what happens to an object its
+    server's tools are named after: guidance revoked is the model's, a policy or a rule a
+    service manages is not (`get_legal_hold_policies`: "the policy is no longer active",
+    EventBridge's `RemoveTargets`: "when the associated rule triggers, removed targets might
+    still continue to be invoked")."""
+    if "revoke" in cues and managed:
+        named = _GUIDANCE.intersection(map(_singular, _WORDS.findall(detector.prepare(sentence))))
+        if named and named <= managed:  # "all safety rules linked to the policy": guidance
+            cues = tuple(cue for cue in cues if cue != "revoke")
+    return cues
+
+
+def managed_objects(names: Iterable[str]) -> frozenset[str]:
+    """The things guidance is also called (`_REVOCABLE`: rules, policies, permissions, ...)
+    that the tools named `names` are named after (`PutRule`, `delete_legal_hold_policy`)."""
+    return _REVOCABLE.intersection(_singular(word) for name in names
+                                   if _NAMES_REVOCABLE.search(name)
+                                   for word in split_camel(name).lower().replace("_", " ").split())
+
+
+def _singular(word: str) -> str:
+    return word[:-3] + "y" if word.endswith("ies") else \
+        word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+_WORDS = re.compile(r"[a-z]+")
+
+
+# what a service manages under the names that guidance has too
+_REVOCABLE = frozenset({"policy", "rule", "restriction", "permission", "guardrail",
+                        "safeguard", "protection"})
+# every name of guidance: those a service may manage, and those only a model is given
+_GUIDANCE = _REVOCABLE | frozenset({"safety", "guidance", "instruction", "guideline", "caution",
+                                    "advice", "warning", "precaution", "guard", "check"})
+_NAMES_REVOCABLE = re.compile("|".join(sorted(word[:5] for word in _REVOCABLE)), re.IGNORECASE)
+
+
 # where a tool's entry describes what it returns (MCP's `outputSchema`)
 _OUTPUT = "/outputSchema/"
+
+
+def _described_key(at: str) -> str:
+    """The key of the field or schema whose text is at `at` (`.../properties/file_upload/
+    description`: `file_upload`), or ""."""
+    parts = at.rsplit("/", 2)
+    return parts[-2] if len(parts) == 3 and parts[-1] == "description" else ""
 
 
 # fields whose strings are values of the argument itself, shown to the model as such
@@ -397,13 +449,20 @@ def _prose(text: str) -> list[str]:
         starts = [0, *(m.start() for m in _DOC_ITEM.finditer(rest)), len(rest)]
         parts = [head, *(_DOC_SECTION.sub("", rest[a:b]) for a, b in itertools.pairwise(starts))]
         return [part for part in parts if len(part.strip()) >= MIN_LENGTH]
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return [text]
-    if not isinstance(value, (dict, list)):
-        return [text]
-    return [leaf for _, leaf, key in strings(value) if not key and len(leaf) >= MIN_LENGTH]
+    # an example written by hand often keeps a comma before its closing brace ("passed":
+    # true, }): still a document, read value by value
+    for candidate in (text, _TRAILING_COMMA.sub(r"\1", text)):
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if not isinstance(value, (dict, list)):
+            return [text]
+        return [leaf for _, leaf, key in strings(value) if not key and len(leaf) >= MIN_LENGTH]
+    return [text]
+
+
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 def _named(entry: Any) -> Iterator[str]:

@@ -75,7 +75,9 @@ def worded(segment: str) -> bool:
     catalogs has five words at most in a segment; a schema's name is a noun phrase, and a
     generated one (`list_repository_pull_request_review_comments_response`) holds no tie."""
     words = lettered(segment.lower())
-    return len(words) >= LONG_SLUG or (
+    # a generated schema's name nests its resources, each repeating its parent's words
+    # (`api.v2010.account.sip.sip_domain.sip_auth.sip_auth_calls`): counted once each
+    return len(set(words)) >= LONG_SLUG or (
         len(words) >= SLUG_WORDS and len(_TIES.intersection(words)) >= 2)
 
 

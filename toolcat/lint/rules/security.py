@@ -46,6 +46,7 @@ from toolcat.lint.poison import (
     clauses_in_data,
     found_clean,
     learned_hits,
+    managed_objects,
     prescan,
     scan_definition,
     texts_of,
@@ -79,12 +80,23 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             if worth:
                 tools = ctx.shared("tool-names", lambda: frozenset(
                     prepare(tool.name) for tool in ctx.catalog.tools))
-                found += [h for h in learned_hits(entry, pointer, home, worth=worth, tools=tools)
+                managed = ctx.shared("managed-objects", lambda: _managed(ctx.catalog))
+                found += [h for h in learned_hits(entry, pointer, home, worth=worth, tools=tools,
+                                                  managed=managed.get(tool.server, frozenset()))
                           if h.pointer not in graves and (h.label, h.text) not in known]
             known.update((h.label, h.text) for h in found)
             hits += found
         return hits
     return ctx.memo("poison", tool, scan)
+
+
+def _managed(catalog: Catalog) -> dict[str, frozenset[str]]:
+    """What each server's tools are named after among the things guidance is also called
+    (`poison.managed_objects`), by server."""
+    names: dict[str, list[str]] = {}
+    for tool in catalog.tools:
+        names.setdefault(tool.server, []).append(tool.name)
+    return {server: managed_objects(found) for server, found in names.items()}
 
 
 def _quiet(ctx: Context) -> frozenset[int]:
