@@ -53,6 +53,13 @@ _CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|cannot|can't|won
                           # past participle quietly doing it ("fails silently")
                           r"|\bto (?:true|false|yes|no|on|off|0|1|none|null) to\b"
                           r"|\b[a-z]{3,}(?:[^s\s']s|ed) (?:quietly|silently)\b")
+# the passive, of what a service leaves out of its own answer ("schedules the caller cannot
+# read are silently excluded"), read with the participle after the match; what is copied,
+# sent or forwarded silently is a step hidden
+_DONE_QUIETLY = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got) (?:quietly|silently)"
+                           r" (?:excluded|skipped|ignored|dropped|omitted|filtered(?: out)?"
+                           r"|truncated|discarded|rounded|clamped|capped|trimmed|deduplicated"
+                           r"|coerced|retried)\b")
 
 # Keys whose values are machine words, never prose a model is told to follow. `pattern`,
 # `format`, `$id` and `$comment` reach the model with the schema, and are read like the rest.
@@ -597,6 +604,7 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
             continue
         if grave and label == CONCEALING and (
                 _CONSEQUENCE.search(view, max(0, match.start() - 12), match.end())
+                or _DONE_QUIETLY.search(view, max(0, match.start() - 12), match.end() + 24)
                 or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())
                 or honest_shapes.named_subject(text, view, match.group(), match.end())):
             # what a mistake "would silently" do, what is shown only when the person asks
