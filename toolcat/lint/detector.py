@@ -129,7 +129,7 @@ CUES: dict[str, str] = {
     # ("there is no undo, so show the draft to the user": the showing is what follows), or
     # what a colon opens ("do not retry: tell the user ...": what to do instead)
     "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
-              r"|sans|no|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |[;:] )[^.!?]){0,30}"
+              r"|sans|no(?!-)|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |[;:] )[^.!?]){0,30}"
               r"\b(?:(?:tell|mention|inform|show|reveal"
               r"|disclose|notify|display|surface)(?:ing|ed)?(?<!mention)"
               r"|mention(?:ing|ed)?(?! (?:users?|people|members|teammates)\b)"
@@ -206,6 +206,8 @@ CUES: dict[str, str] = {
     # following up with a tool chains calls
     "fetch_obey": r"\b(?:follow(?!\w)(?! up with\b)(?! (?:the |this |our )?(?:following )?"
                   r"(?:guides?|docs|documentation|tutorials?|links?)\b)"
+                  # the text's own guidance ("follow the above guidance before retrying")
+                  r"(?! (?:the )?(?:above|below|preceding) )"
                   r"(?! (?:the |this |its |our )?(?:[\w-]+ ){0,3}"
                   r"(?:syntax|grammar|format|notation|schema)\b)"
                   r"|obey|carry out|comply|do whatever"
@@ -2170,6 +2172,8 @@ def _hiding_view(sentence: str) -> str:
     include breaks in the list of tasks you did today" addresses whoever keeps the log)."""
     if "you" in sentence and not _SOMEONE_SHOWN.search(sentence):
         sentence = _ACCOUNT_GIVEN.sub(" ", sentence)
+    if "no-show" in sentence:  # a missed appointment, not a thing not shown
+        sentence = sentence.replace("no-show", "absence")
     if "ly" in sentence:
         sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
                                                                                sentence)))
@@ -2757,8 +2761,10 @@ def _told_fixed(sentence: str, before: str) -> bool:
     if _ON_SUCCESS.search(sentence):
         return False
     for told in _TOLD_FIXED.finditer(sentence):
-        # "the report is clean", "its state is done": a noun, no order
-        if _NOUN_BEFORE.search(sentence, 0, told.start()):
+        # "the report is clean", "its state is done": a noun, no order; "an order cannot be
+        # marked as completed before ...": a rule of the service, no claim
+        if _NOUN_BEFORE.search(sentence, 0, told.start()) \
+                or _DENIED_BEFORE.search(sentence, 0, told.start()):
             continue
         claim = told.group("claim")
         if claim and (_CLAIM_DENIED.search(claim) or _NOUN_AFTER.match(claim)):
@@ -2776,6 +2782,8 @@ _NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|ou
                           r" (?:terminal |current |final |new |same |initial |desired )?$")
 # a name in code of three parts or more: CamelCase or snake_case
 _CODE_NAME = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z0-9]+(?:_[a-z0-9]+){2,}\b")
+_DENIED_BEFORE = re.compile(r"\b(?:cannot|can't|can not|must not|mustn't|should not|shouldn't"
+                            r"|may not|will not|won't|never|not)(?: be| get)? $")
 # after an outcome, another listed beside it: the outcomes a field or a state takes
 _OTHER_STATES = re.compile(r"\)?(?:,? (?:or|and)|,|/) (?:\w+ ){0,2}(?:fail\w*|errors?|error(?:ed)?"
                            r"|skipped|cancell?ed|rejected|timed out|pending|stopped|aborted)\b")
@@ -2822,7 +2830,7 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
 # widget should set the Task Channel")
 _ABLE = re.compile(r"\b(?:possible|able to|allows?|lets?|enables?)\b")
 _THING_SUBJECT = re.compile(r"\b(?:the|a|an|this|that|each|every|its|their) (?:[\w-]+ ){1,5}$")
-_READER = re.compile(r"\b(?:assistants?|models?|agents?|ai|llms?|clients?|readers?|you)\b")
+_READER = re.compile(r"\b(?:assistants?|models?|agents?|ai|llms?|readers?|you)\b")
 
 
 # "follow" with a pronoun for its object, in an output schema, names what the field itself

@@ -606,6 +606,7 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
                 _CONSEQUENCE.search(view, max(0, match.start() - 12), match.end())
                 or _DONE_QUIETLY.search(view, max(0, match.start() - 12), match.end() + 24)
                 or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())
+                or _ON_DISPLAY.match(view, match.end())
                 or honest_shapes.named_subject(text, view, match.group(), match.end())):
             # what a mistake "would silently" do, what is shown only when the person asks
             # ("do not show them unless the user asks for the ending"), or how a thing must
@@ -809,6 +810,10 @@ _LETTER_SPACED = re.compile(r"(?:^| )\S \S \S \S(?: |$)")
 # the rest of "do not show them unless the user": the person's own request decides
 _ON_REQUEST = re.compile(r"s?\W{0,3}(?:asks?|requests?|wants?|explicitly|says? so|chooses)\b")
 _AS_WHAT = re.compile(r"\s+as\b")
+# where a thing is not displayed: a rule of a screen ("should not be shown in a buyer facing
+# context"), not what the model keeps from its reply
+_ON_DISPLAY = re.compile(r"\s+(?:in|on) (?:a |an |the |any )?[\w -]{0,30}(?:context|ui|interface"
+                         r"|screen|page|view|display|receipt|invoice|storefront|dashboard)s?\b")
 LOOKALIKE = "look-alike or invisible characters"
 
 

@@ -230,7 +230,18 @@ def changes_other_call(sentence: str) -> bool:
     """Whether the lower-cased `sentence` changes another tool's calls: where they send,
     whom they add, that this tool takes them over for good, or a standing rule over a class
     of other tools' calls (`_RULED`)."""
-    return _CHANGED.search(sentence) is not None or _RULED.search(sentence) is not None
+    return any(not _DATUM.match(found.group()) for found in _CHANGED.finditer(sentence)) \
+        or any(not sentence.startswith(" be ", found.end())
+               for found in _RULED.finditer(sentence))
+
+
+# a name in code that names a datum, not a tool: a field's or a flag's (`public_key`,
+# "`profile_mastering` feature is disabled"); and a rule over another thing that asks what it
+# is, not what it does ("your external service's endpoint needs to be a valid HTTPS endpoint")
+_DATUM = re.compile(r"`?(?:[a-z0-9-]+[.:/])?[a-z0-9_]*_(?:key|id|ids|token|url|uri|name|type"
+                    r"|status|date|time|at|count|mode|flag|code|value)`?\s"
+                    r"|`?[\w.:/-]+`? (?:feature|field|parameter|property|attribute|flag|option"
+                    r"|setting|value|column|header|key)s?\b")
 
 
 # for the detector's gate: what makes a text worth reading for either class (RE2's syntax)

@@ -529,12 +529,24 @@ def stray_invisible(tool: Tool, ctx: Context) -> Iterator[Problem]:
 # cannot (one byte takes eight)
 _STRAY = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 _STRAY_MOST = 7
+_SHORT_DATUM = 24
+# control characters that steer what a terminal shows: an escape, a carriage return and a
+# backspace overwrite text, C1's CSI opens an escape
+_STEERING = frozenset("\x1b\r\x08\x9b")
 
 
-def _hides(found: list[tuple[int, str]], name: bool) -> bool:
+def _hides(found: list[tuple[int, str]], name: bool, datum: bool = False) -> bool:
     """Whether the hidden characters of one string can hide text or disguise a name (a key,
-    the tool's name): TC602; else they are stray (TC609)."""
-    return name or len(found) > _STRAY_MOST or any(char not in _STRAY for _, char in found)
+    the tool's name): TC602; else they are stray (TC609). A short value given as data (an
+    example's "\x9cȎţȸÛ\tč\x0bCŁ", a fuzzed city name in a vendor's reference) has no room
+    to hide a sentence in: its control characters are stray unless one drives a terminal
+    (an escape) or the direction or tags of text."""
+    if name:
+        return True
+    if datum:
+        return any(char in _STEERING or not unicodedata.category(char).startswith("C")
+                   or unicodedata.category(char) == "Cf" for _, char in found)
+    return len(found) > _STRAY_MOST or any(char not in _STRAY for _, char in found)
 
 
 def _invisible(tool: Tool, ctx: Context, *, hiding: bool) -> Iterator[Problem]:
@@ -556,7 +568,8 @@ def _invisible(tool: Tool, ctx: Context, *, hiding: bool) -> Iterator[Problem]:
         if not _FAST_CHECK.search(text) or (pointer.startswith("#schema") and text in seen):
             continue
         found = hidden_characters(text)
-        if found and _hides(found, is_key or pointer == "/name") == hiding:
+        datum = len(text) <= _SHORT_DATUM and not DATA_FIELDS.isdisjoint(pointer.split("/"))
+        if found and _hides(found, is_key or pointer == "/name", datum) == hiding:
             seen.add(text)
             yield Problem(f"{what(pointer, is_key)} contains {_listed(found)}",
                           where=place(tool, ctx, pointer, is_key), evidence=text)
