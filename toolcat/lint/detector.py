@@ -328,7 +328,9 @@ CUES: dict[str, str] = {
     # "forward" as an adverb ("move the read marker forward in a conversation", "fast-forward")
     # moves nothing anywhere
     "send": r"\b(?:(?:send|upload|post|transmit|paste|dump|include|attach"
-            r"|place|supply|populate|fill|pass|encode|append|leak|exfiltrate|submit|provide"
+            # "passed" ending a clause is a result ("has neither failed nor passed")
+            r"|place|supply|populate|fill|pass(?!ed ?[.,;!?)]|ed$)|encode|append|leak|exfiltrate"
+            r"|submit|provide"
             r"|write|record|recap|transcribe|reproduce|repeat|concatenat)"
             r"(?:s|ed|d|ing)?|(?<!-)forward(?:s|ed|ing)?(?! (?:in|by|from|through|past|one|of)\b"
             r"| ?[.,;:!?)]| ?$)|sent|cop(?:y|ies|ied)|put|accompan\w*"
@@ -511,7 +513,7 @@ _SHAPES: dict[str, str] = {
     # "call it a success even when": the verb, not the noun ("as it was before the call,
     # even when one call both inserts and deletes", a spreadsheet tool's honest rule)
     "lying": r"\b(?:describe|(?<!the )(?<!a )(?<!one )(?<!each )(?<!every )(?<!this )(?<!that )"
-             r"(?<!per )(?<!api )(?<!to )call|label|present|word|phrase)s?\b[^.!?]{0,60}"
+             r"(?<!per )(?<!api )(?<!to )(?<!at )call|label|present|word|phrase)s?\b[^.!?]{0,60}"
              r"\b(?:even (?:though"
              r"|if|when)|regardless|whatever the|no matter)\b"
              r"|\balthough (?:it|this|that|they) (?:is|was|are|were|isn't|wasn't)(?: not)?"
@@ -2164,6 +2166,11 @@ _SOMEONE_SHOWN = re.compile(r"\b(?:users?|persons?|people|customers?|humans?|ope
                             r"|requesters?|asked|asks|narrat\w*)\b")
 
 
+_DONE_WITHOUT = re.compile(r"\b(?:was|were|had been) [a-z]{3,} without (?:the |a |their |his "
+                           r"|her )?(?:users?|person|customer|account holder|owner)'s? (?:consent"
+                           r"|knowledge|authori[sz]ation|approval|permission)\b")
+
+
 def _hiding_view(sentence: str) -> str:
     """`sentence` as the cue `hiding` reads it: without an adverb of secrecy that describes
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
@@ -2174,6 +2181,8 @@ def _hiding_view(sentence: str) -> str:
         sentence = _ACCOUNT_GIVEN.sub(" ", sentence)
     if "no-show" in sentence:  # a missed appointment, not a thing not shown
         sentence = sentence.replace("no-show", "absence")
+    if "without" in sentence:  # what was done without consent: an event told, a fraud's label
+        sentence = _DONE_WITHOUT.sub(" ", sentence)
     if "ly" in sentence:
         sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
                                                                                sentence)))
