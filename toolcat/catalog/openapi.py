@@ -477,6 +477,8 @@ def written_at(data: Any, pointer: str) -> str:
     rest = tokens[3:]
     if rest == ["description"] and not isinstance(operation.get("description"), str):
         return join(at, "summary") + key
+    if rest[:1] == ["outputSchema"]:
+        return _output_written(operation, at, rest[1:], _mapping(data.get("components"))) + key
     if rest[:1] != ["parameters"] or len(rest) < 3:
         return pointer + key
     if rest[1] == "$defs":
@@ -511,6 +513,26 @@ def written_at(data: Any, pointer: str) -> str:
 def _body_schema(body: dict[str, Any]) -> dict[str, Any]:
     media = _mapping(_mapping(body.get("content")).get("application/json"))
     return _mapping(media.get("schema"))
+
+
+def _output_written(operation: dict[str, Any], at: str, inner: list[str],
+                    components: dict[str, Any]) -> str:
+    """Where the document writes the text at `inner` of the operation's `outputSchema`
+    (`_output_schema`): a shared component's in `components/schemas` (`$defs/<name>`), the
+    rest in the schema of its first JSON success body, followed through its references."""
+    if inner[:1] == ["$defs"] and len(inner) > 1:
+        return join("/components/schemas", *inner[1:])
+    for status, response in _mapping(operation.get("responses")).items():
+        if not str(status).startswith("2"):
+            continue
+        found, written = _inline_at(response, join(at, "responses", status), components)
+        for media, described in _mapping(_mapping(found).get("content")).items():
+            if _is_json(str(media)) and isinstance(described, dict) \
+                    and isinstance(described.get("schema"), dict):
+                _, schema_at = _inline_at(described["schema"],
+                                          join(written, "content", media, "schema"), components)
+                return join(schema_at, *inner)
+    return join(at, "outputSchema", *inner)
 
 
 def _inline_at(value: Any, pointer: str, components: dict[str, Any]) -> tuple[Any, str]:
