@@ -210,7 +210,10 @@ CUES: dict[str, str] = {
                   r"(?! (?:the )?(?:above|below|preceding) )"
                   r"(?! (?:the |this |its |our )?(?:[\w-]+ ){0,3}"
                   r"(?:syntax|grammar|format|notation|schema)\b)"
-                  r"|obey|carry out|comply|do whatever"
+                  # complying with the law is no text obeyed
+                  r"|obey|carry out|comply(?! with (?:all |any |the )?(?:applicable |local "
+                  r"|relevant )?(?:laws?|regulations?|legislation|legal|terms|polic|standards"
+                  r"|requirements))|do whatever"
                   # executing a query or a statement is a tool's function, executing the
                   # steps a page lists obeys it
                   r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"

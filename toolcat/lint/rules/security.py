@@ -212,10 +212,13 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
         return replace(hit, grave=True)
     if not hit.grave or hit.disguise is not None:
         return hit
-    if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)):
+    if hit.label in SECRET_LABELS and (_public_keys_only(hit.text) or _tool_function(hit)
+                                       or _NOUN_VERB.match(hit.evidence)):
         # `~/.ssh/id_ed25519.pub`: a public key is given away on purpose; "Lists which
         # processes read ~/.aws/credentials", the first sentence of an audit tool, says what
-        # the tool does, as the detector reads it (`detector.TOOL_FUNCTION`)
+        # the tool does, as the detector reads it (`detector.TOOL_FUNCTION`); "an email
+        # address contains all the tokens in the search query": the verb is a noun there
+        # (RE2, which the patterns are, has no look-ahead to tell)
         return replace(hit, grave=False)
     if hit.label == CONCEALING and _SERVED_LAST.search(hit.evidence):
         # "do not tell the recipient the date when you message them for the user": the
@@ -273,6 +276,9 @@ def _tool_function(hit: Hit) -> bool:
 
 
 SECRET_LIST = "a list of secret files"
+# a pattern's verb that is the first word of a noun ("email address", "post office")
+_NOUN_VERB = re.compile(r"(?:e-?mail|post|copy|share|print|output|dump) (?:address|office|"
+                        r"number|price|queue|format|file|size)\b", re.IGNORECASE)
 SECRET_PATH = "a path to secret files"
 # keywords whose value is a token: the places of `slots.SLOT_KEYS` the patterns read
 _TOKEN_PLACES = frozenset({"$id", "format", "pattern"})
