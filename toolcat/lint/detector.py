@@ -2824,7 +2824,8 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
         return scored
     read = prepare(scored.sentence)
     order = _ORDERED.search(read)
-    if order is None or (order.start() == 0 and read.split(maxsplit=1)[0] in named):
+    if order is None or (order.start() == 0 and (read.split(maxsplit=1)[0] in named
+                                                  or _FLAG_VALUE.match(read))):
         return scored
     before = read[:order.start()]
     subject = _THING_SUBJECT.search(before) \
@@ -2840,6 +2841,8 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
 # before the verb: what can be done ("it is possible, for example, to play a message, send a
 # reply, or redirect a call"), or a thing, not the reader, that must do it ("the Send to Flex
 # widget should set the Task Channel")
+# what a flag's value means ("Set to true if the payment should be routed to ...")
+_FLAG_VALUE = re.compile(r"set (?:to )?[`'\"]?(?:true|false|yes|no|on|off|0|1)\b")
 _ABLE = re.compile(r"\b(?:possible|able to|allows?|lets?|enables?)\b")
 _THING_SUBJECT = re.compile(r"\b(?:the|a|an|this|that|each|every|its|their) (?:[\w-]+ ){1,5}$")
 _READER = re.compile(r"\b(?:assistants?|models?|agents?|ai|llms?|readers?|you)\b")

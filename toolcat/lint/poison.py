@@ -323,13 +323,19 @@ def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozense
         named = _GUIDANCE.intersection(map(_singular, _WORDS.findall(detector.prepare(sentence))))
         if named and named <= managed:  # "all safety rules linked to the policy": guidance
             cues = tuple(cue for cue in cues if cue != "revoke")
+    if "conversation" in cues and "conversation" in managed \
+            and not _THIS_CONVERSATION.search(detector.prepare(sentence)):
+        # a support desk's conversations are its records ("Returned in the `scorecards`
+        # array on conversation responses"); the model's own is this one, so far
+        cues = tuple(cue for cue in cues if cue != "conversation")
     return cues
 
 
 def managed_objects(names: Iterable[str]) -> frozenset[str]:
-    """The things guidance is also called (`_REVOCABLE`: rules, policies, permissions, ...)
-    that the tools named `names` are named after (`PutRule`, `delete_legal_hold_policy`)."""
-    return _REVOCABLE.intersection(_singular(word) for name in names
+    """The things guidance is also called (`_REVOCABLE`: rules, policies, permissions, ...),
+    and conversations, that the tools named `names` are named after (`PutRule`,
+    `delete_legal_hold_policy`, `list_conversations`)."""
+    return _MANAGED.intersection(_singular(word) for name in names
                                    if _NAMES_REVOCABLE.search(name)
                                    for word in split_camel(name).lower().replace("_", " ").split())
 
@@ -348,7 +354,13 @@ _REVOCABLE = frozenset({"policy", "rule", "restriction", "permission", "guardrai
 # every name of guidance: those a service may manage, and those only a model is given
 _GUIDANCE = _REVOCABLE | frozenset({"safety", "guidance", "instruction", "guideline", "caution",
                                     "advice", "warning", "precaution", "guard", "check"})
-_NAMES_REVOCABLE = re.compile("|".join(sorted(word[:5] for word in _REVOCABLE)), re.IGNORECASE)
+_MANAGED = _REVOCABLE | {"conversation"}
+_NAMES_REVOCABLE = re.compile("|".join(sorted(word[:5] for word in _MANAGED)), re.IGNORECASE)
+# the model's own conversation: this one, the whole of it, what was said so far
+_THIS_CONVERSATION = re.compile(r"\b(?:this|current|our|whole|entire|same|full|ongoing) "
+                                r"(?:\w+ )?conversation\b(?! parts?\b)|\bso far\b|\bchat history\b"
+                                r"|\btranscript\b|\beverything (?:said|written|typed)\b"
+                                r"|\b(?:earlier|previous|prior|past) (?:messages|turns)\b")
 
 
 # where a tool's entry describes what it returns (MCP's `outputSchema`)
