@@ -314,17 +314,21 @@ def _listed_sentence(at: str, text: str) -> bool:
 
 def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozenset[str]
                          ) -> tuple[str, ...]:
-    """`cues` without `revoke` where an API's reference says what happens to an object its
-    server's tools are named after: guidance revoked is the model's, a policy or a rule a
-    service manages is not (`get_legal_hold_policies`: "the policy is no longer active",
-    EventBridge's `RemoveTargets`: "when the associated rule triggers, removed targets might
-    still continue to be invoked")."""
-    if "revoke" in cues and managed:
-        named = _GUIDANCE.intersection(map(_singular, _WORDS.findall(detector.prepare(sentence))))
+    """`cues` without `revoke` and `conversation` where an API's reference says what happens
+    to an object its server's tools are named after (`managed`): guidance revoked is the
+    model's, a policy or a rule a service manages is not (`get_legal_hold_policies`: "the
+    policy is no longer active", EventBridge's `RemoveTargets`: "when the associated rule
+    triggers, removed targets might still continue to be invoked"); and so is the
+    conversation."""
+    if not managed:
+        return cues
+    read = detector.prepare(sentence)
+    if "revoke" in cues:
+        named = _GUIDANCE.intersection(map(_singular, _WORDS.findall(read)))
         if named and named <= managed:  # "all safety rules linked to the policy": guidance
             cues = tuple(cue for cue in cues if cue != "revoke")
     if "conversation" in cues and "conversation" in managed \
-            and not _THIS_CONVERSATION.search(detector.prepare(sentence)):
+            and not _THIS_CONVERSATION.search(read):
         # a support desk's conversations are its records ("Returned in the `scorecards`
         # array on conversation responses"); the model's own is this one, so far
         cues = tuple(cue for cue in cues if cue != "conversation")
@@ -336,7 +340,7 @@ def managed_objects(names: Iterable[str]) -> frozenset[str]:
     and conversations, that the tools named `names` are named after (`PutRule`,
     `delete_legal_hold_policy`, `list_conversations`)."""
     return _MANAGED.intersection(_singular(word) for name in names
-                                   if _NAMES_REVOCABLE.search(name)
+                                   if _NAMED_MANAGED.search(name)
                                    for word in split_camel(name).lower().replace("_", " ").split())
 
 
@@ -355,7 +359,7 @@ _REVOCABLE = frozenset({"policy", "rule", "restriction", "permission", "guardrai
 _GUIDANCE = _REVOCABLE | frozenset({"safety", "guidance", "instruction", "guideline", "caution",
                                     "advice", "warning", "precaution", "guard", "check"})
 _MANAGED = _REVOCABLE | {"conversation"}
-_NAMES_REVOCABLE = re.compile("|".join(sorted(word[:5] for word in _MANAGED)), re.IGNORECASE)
+_NAMED_MANAGED = re.compile("|".join(sorted(word[:5] for word in _MANAGED)), re.IGNORECASE)
 # the model's own conversation: this one, the whole of it, what was said so far
 _THIS_CONVERSATION = re.compile(r"\b(?:this|current|our|whole|entire|same|full|ongoing) "
                                 r"(?:\w+ )?conversation\b(?! parts?\b)|\bso far\b|\bchat history\b"
