@@ -363,11 +363,20 @@ def _success_schemas(operation: dict[str, Any], components: dict[str, Any]
                      ) -> Iterator[list[dict[str, Any]]]:
     """For each success (2xx) response the operation declares, the schemas of its JSON
     bodies (empty when it has none)."""
+    for bodies in _success_bodies(operation, components):
+        yield [schema for schema, _ in bodies]
+
+
+def _success_bodies(operation: dict[str, Any], components: dict[str, Any], at: str = ""
+                    ) -> Iterator[list[tuple[dict[str, Any], str]]]:
+    """`_success_schemas`, each schema with the pointer where it is written (the operation
+    at `at`; the response followed through its `$ref`)."""
     for status, response in _mapping(operation.get("responses")).items():
         if not str(status).startswith("2"):
             continue
-        content = _mapping(_mapping(_inline(response, components)).get("content"))
-        yield [described["schema"] for media, described in content.items()
+        found, written = _inline_at(response, join(at, "responses", status), components)
+        yield [(described["schema"], join(written, "content", media, "schema"))
+               for media, described in _mapping(_mapping(found).get("content")).items()
                if _is_json(str(media)) and isinstance(described, dict)
                and isinstance(described.get("schema"), dict)]
 
@@ -522,16 +531,9 @@ def _output_written(operation: dict[str, Any], at: str, inner: list[str],
     rest in the schema of its first JSON success body, followed through its references."""
     if inner[:1] == ["$defs"] and len(inner) > 1:
         return join("/components/schemas", *inner[1:])
-    for status, response in _mapping(operation.get("responses")).items():
-        if not str(status).startswith("2"):
-            continue
-        found, written = _inline_at(response, join(at, "responses", status), components)
-        for media, described in _mapping(_mapping(found).get("content")).items():
-            if _is_json(str(media)) and isinstance(described, dict) \
-                    and isinstance(described.get("schema"), dict):
-                _, schema_at = _inline_at(described["schema"],
-                                          join(written, "content", media, "schema"), components)
-                return join(schema_at, *inner)
+    for bodies in _success_bodies(operation, components, at):
+        for schema, written in bodies[:1]:
+            return join(_inline_at(schema, written, components)[1], *inner)
     return join(at, "outputSchema", *inner)
 
 

@@ -38,7 +38,7 @@ from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.side_effects import changes_other_call
 from toolcat.lint.walk import strings
-from toolcat.search.text import split_camel
+from toolcat.search.text import split_camel, split_name
 
 CONCEALING = "an instruction to keep something from the user"
 # "adding q=<email> would silently scope results" (Okta's server) says what a mistake would do,
@@ -219,7 +219,7 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
         if not scored:
             continue
         if at.removeprefix(pointer).startswith(_OUTPUT):
-            named = frozenset(split_camel(_described_key(at)).lower().replace("_", " ").split())
+            named = frozenset(split_name(_described_key(at)).lower().split())
             scored = tuple(detector.ordered_in_output(s, named) for s in scored)
         # the likeliest sentence, then those that speak to the model: the first grave one
         # is reported ("...the user is not to be told X; keep it out of your reply": the
@@ -341,7 +341,7 @@ def managed_objects(names: Iterable[str]) -> frozenset[str]:
     `delete_legal_hold_policy`, `list_conversations`)."""
     return _MANAGED.intersection(_singular(word) for name in names
                                    if _NAMED_MANAGED.search(name)
-                                   for word in split_camel(name).lower().replace("_", " ").split())
+                                   for word in split_name(name).lower().split())
 
 
 def _singular(word: str) -> str:
