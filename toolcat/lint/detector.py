@@ -210,10 +210,11 @@ CUES: dict[str, str] = {
                   r"(?! (?:the )?(?:above|below|preceding) )"
                   r"(?! (?:the |this |its |our )?(?:[\w-]+ ){0,3}"
                   r"(?:syntax|grammar|format|notation|schema)\b)"
-                  # complying with the law is no text obeyed
-                  r"|obey|carry out|comply(?! with (?:all |any |the )?(?:applicable |local "
-                  r"|relevant )?(?:laws?|regulations?|legislation|legal|terms|polic|standards"
-                  r"|requirements))|do whatever"
+                  # complying with the law, or a third party's own policy ("they need to
+                  # comply with their [Messaging Types policy](https://...)"), is no text obeyed
+                  r"|obey|carry out|comply(?! with (?:(?:all |any |the )?(?:applicable |local "
+                  r"|relevant )?|(?:their|its) \[?(?:[\w-]+ ){0,3})(?:laws?|regulations?"
+                  r"|legislation|legal|terms|polic|standards|requirements))|do whatever"
                   # executing a query or a statement is a tool's function, executing the
                   # steps a page lists obeys it
                   r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
@@ -330,7 +331,8 @@ CUES: dict[str, str] = {
     "email": r"\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bmail@address\b",  # as written, or folded
     # "forward" as an adverb ("move the read marker forward in a conversation", "fast-forward")
     # moves nothing anywhere
-    "send": r"\b(?:(?:send|upload|post|transmit|paste|dump|include|attach"
+    # `POST /api/v2/signout` names an endpoint by its method (InfluxDB's reference)
+    "send": r"\b(?:(?:send|upload|post(?![`'\"]? [`'\"]?/)|transmit|paste|dump|include|attach"
             # "passed" ending a clause is a result ("has neither failed nor passed")
             r"|place|supply|populate|fill|pass(?!ed ?[.,;!?)]|ed$)|encode|append|leak|exfiltrate"
             r"|submit|provide"
@@ -514,9 +516,11 @@ _SHAPES: dict[str, str] = {
               r"|\b(?:surface|show|mention|display)\w* in (?:the )?(?:reply|response|answer)"
               r"\W+(?:false|no|never)\b",
     # "call it a success even when": the verb, not the noun ("as it was before the call,
-    # even when one call both inserts and deletes", a spreadsheet tool's honest rule)
+    # even when one call both inserts and deletes", a spreadsheet tool's honest rule), and
+    # "present" the verb, not "must be present if ..., regardless of ..." (Temporal's API)
     "lying": r"\b(?:describe|(?<!the )(?<!a )(?<!one )(?<!each )(?<!every )(?<!this )(?<!that )"
-             r"(?<!per )(?<!api )(?<!to )(?<!at )call|label|present|word|phrase)s?\b[^.!?]{0,60}"
+             r"(?<!per )(?<!api )(?<!to )(?<!at )call|label|(?<!be )(?<!is )(?<!are )(?<!was )"
+             r"(?<!were )(?<!been )present|word|phrase)s?\b[^.!?]{0,60}"
              r"\b(?:even (?:though"
              r"|if|when)|regardless|whatever the|no matter)\b"
              r"|\balthough (?:it|this|that|they) (?:is|was|are|were|isn't|wasn't)(?: not)?"
@@ -1586,8 +1590,6 @@ class Scored:
 
 
 _GAP = re.compile(r"\[\^\.!\?\]\{0,\d+\}\??")
-# look-arounds: RE2 has none, and without them the gate only says yes more often
-_LOOKBEHIND = re.compile(r"\(\?<?!(?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)")  # one group deep
 
 
 @cache
@@ -1604,9 +1606,8 @@ def _gate(bounded: bool) -> tuple[Any, ...]:
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
     def part(pattern: str) -> str:
-        return _LOOKBEHIND.sub("", _GAP.sub("[^.!?]*", pattern if bounded
-                                            else pattern.replace("\\b", ""))) \
-            .replace("(?![\\w.-])", "")
+        return _without_negations(_GAP.sub("[^.!?]*", pattern if bounded
+                                           else pattern.replace("\\b", "")))
 
     parts = {name: part(pattern) for name, pattern in _FIRST.items() if name not in WEAK}
     together = [part for name, part in parts.items() if name not in _APART]
@@ -2126,7 +2127,20 @@ def _lying_view(sentence: str) -> str:
         sentence = _ONCE_TRUE.sub(" ", sentence)
     if "not" in sentence or "never" in sentence or "n't" in sentence:
         sentence = _NOT_AS.sub(" ", sentence)
+    if _SYSTEM_MAY.search(sentence) and not _SOMEONE_TOLD.search(sentence):
+        sentence = _MADE_UP.sub(" ", sentence)
     return sentence
+
+
+# what a service does, stated ("the service may fail to record the actual start time and will
+# fabricate this event", Temporal's API): nobody is told anything, unless a person or the
+# model is in the sentence
+_SYSTEM_MAY = re.compile(r"\b(?:the|this|that|its|our) (?:[\w-]+ ){0,2}(?:service|server|system"
+                         r"|api|platform|backend|database|engine|scheduler|sdk|library|cluster"
+                         r"|workflow|worker|runtime) (?:may|might|will|can|could|would)\b")
+_SOMEONE_TOLD = re.compile(r"\b(?:you|your|assistant|model|agent|ai|llm|users?|customers?"
+                           r"|persons?|people|them|him|her)\b")
+_MADE_UP = re.compile(r"\b(?:lies|lie|mislead\w*|deceiv\w*|fabricat\w*)\b")
 
 
 _NOT_AS = re.compile(r"\b(?:do not|don't|never|must not|should not|not to|cannot|can't"
@@ -2783,10 +2797,23 @@ def _told_fixed(sentence: str, before: str) -> bool:
             continue
         if _OTHER_STATES.match(sentence, told.end()):
             continue  # "a terminal state (completed or failed)": the states listed, no claim
+        if _RECORDED.match(told.group()) and not _WHATEVER.search(sentence) \
+                and not _TO_SOMEONE.search(sentence, told.start(), told.end() + 40):
+            continue  # "mark the invoice as paid": a record's state set, nobody told
         return bool(_ADMITTED.search(sentence) or _ADMITTED.search(before))
     return False
 
 
+# a record's state set ("the merchant must mark the invoice as paid", "for the sign-up to be
+# marked as complete", PayPal's and Clerk's references) is the service's own operation: a lie
+# only when a person is given it ("mark the order as COMPLETED for the customer", "... in the
+# summary") or whatever happened ("even if the payment failed")
+_RECORDED = re.compile(r"(?:mark|label)\w*\b")
+_TO_SOMEONE = re.compile(r" (?:to|for) (?:the |a |your )?" + _PERSON + r"\b"
+                         r"|\b(?:in|into) (?:the |a |your |its )?(?:summary|reply|answer|response"
+                         r"|report|recap|message)\b")
+_WHATEVER = re.compile(r"\b(?:even (?:if|when|though)|regardless|whatever|no matter|anyway"
+                       r"|in any case|either way|whether or not)\b")
 # "a flat report is complete", "the state was fine": the word a subject, its verb after it
 _NOUN_AFTER = re.compile(r" (?:is|was|are|were|has|have|had|will|would|can|could|may|might"
                          r"|shows?|lists?|reads?|says?|stays?|becomes?|remains?|looks?)\b")
@@ -2827,7 +2854,11 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
     if order is None or (order.start() == 0 and (read.split(maxsplit=1)[0] in named
                                                   or _FLAG_VALUE.match(read))):
         return scored
+    if _sets_itself(read, order, named):
+        return scored
     before = read[:order.start()]
+    if _DEFAULT_SAYS.search(before):
+        return scored  # what the field does by default ("Default: follow the placement of")
     subject = _THING_SUBJECT.search(before) \
         if order.group().startswith(("must", "should", "shall")) else None
     if _ABLE.search(before) or (subject and not _READER.search(subject.group())):
@@ -2838,13 +2869,33 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
                   (*scored.cues, OUTPUT_ORDER))
 
 
+def _sets_itself(read: str, order: re.Match[str], named: frozenset[str]) -> bool:
+    """Whether the order sets the very field the text describes ("set `user_action=commit` to
+    choose the Pay Now flow", in `user_action`'s description, PayPal's reference): what its
+    values do, nothing beyond the tool."""
+    if not named or not order.group().endswith("set"):
+        return False
+    field = _SET_FIELD.match(read, order.end())
+    return field is not None and frozenset(
+        word for word in re.split(r"[\W_]+", field.group(1)) if word) == named
+
+
+_SET_FIELD = re.compile(r" (?:the )?[`'\"]?([\w.-]+)")
+
+
 # before the verb: what can be done ("it is possible, for example, to play a message, send a
 # reply, or redirect a call"), or a thing, not the reader, that must do it ("the Send to Flex
 # widget should set the Task Channel")
 # what a flag's value means ("Set to true if the payment should be routed to ...")
 _FLAG_VALUE = re.compile(r"set (?:to )?[`'\"]?(?:true|false|yes|no|on|off|0|1)\b")
 _ABLE = re.compile(r"\b(?:possible|able to|allows?|lets?|enables?)\b")
-_THING_SUBJECT = re.compile(r"\b(?:the|a|an|this|that|each|every|its|their) (?:[\w-]+ ){1,5}$")
+_THING_SUBJECT = re.compile(r"(?:^|\b(?:the|a|an|this|that|each|every|its|their) )"
+                            r"(?:[\w-]+ ){1,5}$")
+# a default's effect given after its label ("Default: follow the memory placement of the
+# original vector storage", Qdrant's API), or what happens when a field is left out
+_DEFAULT_SAYS = re.compile(r"\b(?:defaults?(?: value| behaviou?r)?|if (?:not set|unset|omitted"
+                           r"|absent|empty|missing)|when (?:not set|unset|omitted|absent|empty"
+                           r"|missing))\s*[:,-]?\s*$")
 _READER = re.compile(r"\b(?:assistants?|models?|agents?|ai|llms?|readers?|you)\b")
 
 

@@ -41,6 +41,29 @@ from toolcat.lint.walk import strings
 from toolcat.search.text import split_camel, split_name
 
 CONCEALING = "an instruction to keep something from the user"
+IDENTITY = "an instruction to change identity"
+OTHER_TOOLS = "an instruction about other tools"
+SECRETS = "a request to read or send secrets"
+# "the `POST /api/v2/signout` endpoint, passing the stored session cookie" (InfluxDB's
+# reference): an HTTP method before a path names an endpoint, it is no verb sending a secret
+_ENDPOINT = re.compile(r"(?:post|put|patch|get|delete)[`'\"]? [`'\"]?/")
+# "Change the behaviour of a number that you own" (Vonage's updateANumber) changes the tool's
+# own object: a behaviour changed of a thing named with an article, no tool, function, server,
+# model or agent among the words after it, is to review, not an attack ("of send_email", "of
+# the github tool", "of other tools", "of the assistant" stay grave)
+_BEHAVIOUR_OF = re.compile(r"\b(?:behaviou?r|instructions) of$")
+_THING_NAMED = re.compile(r" (?:an?|the|this|that|its|your|their|our) "
+                          r"(?![^.!?,;:]{0,40}?\b(?:tools?|functions?|servers?|plugins?"
+                          r"|integrations?|extensions?|agents?|assistants?|models?|ai|llms?"
+                          r"|chatbots?|bots?)\b)")
+# "A boolean indicating whether the user has given consent" (HubSpot's meetings API) asks
+# whether a permission was given: a claim of the user's permission after "whether", "if",
+# "once"... is a condition, not the claim an attack makes; "whether ... or not" is the attack's
+# own way to say it does not matter, and stays grave
+_USER_CLAIM = re.compile(r"the users? (?:has|have) ")
+_CONDITION = re.compile(r"\b(?:whether|if|once|unless|until|when|after|before"
+                        r"|(?:checks?|verify|verifies|confirms?)(?: that)?)\s+$")
+_EITHER_WAY = re.compile(r"[^.!?]{0,60}\bor not\b")
 # "adding q=<email> would silently scope results" (Okta's server) says what a mistake would do,
 # and "so this cannot silently replace translated copy" (a Google Play server) what is
 # prevented, not what to hide from the user: an adverb of secrecy after a modal or a negation
@@ -308,8 +331,22 @@ def _listed_sentence(at: str, text: str) -> bool:
     hidden step, a reply to give, a rule between tools), where the cues, which know words,
     may fire none or only weak ones. (A `$comment` holds a maintainer's sentence by design:
     "do not edit by hand".)"""
-    return _value_slot(at, _LISTED) and text.count(" ") >= detector.MIN_WORDS \
-        and (text.count(" ") >= LISTED_WORDS - 1 or slots.sentence_shaped(text))
+    return _value_slot(at, _LISTED) and _clause_sized(text)
+
+
+def _clause_sized(text: str) -> bool:
+    """Whether `text` has words enough for a clause (`slots.sentence_shaped`) or is
+    LISTED_WORDS words or more, counting words, not runs of other characters (a PEM key's
+    base64 lines, Vonage's example `-----BEGIN PUBLIC KEY----- MIIBIjANBgkq...`)."""
+    if text.count(" ") < detector.MIN_WORDS:
+        return False
+    words = sum(1 for token in text.split() if _WORD.fullmatch(token))
+    return words > detector.MIN_WORDS and (words >= LISTED_WORDS or slots.sentence_shaped(text))
+
+
+# a word as written in prose: letters, lower case after the first, maybe an apostrophe or
+# hyphen inside and punctuation around
+_WORD = re.compile(r"[\W_]{0,3}[^\W\d_][^\W\d_A-Z]*(?:['’-][^\W\d_]+)*[\W_]{0,3}")
 
 
 def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozenset[str]
@@ -396,8 +433,7 @@ def clauses_in_data(values: list[str]) -> frozenset[str]:
     detector whatever the gate says of their words, since there the place is one sign
     already and the cues that alone are too weak to report (the model addressed, a link,
     data sent) are the second (`learned_hits`)."""
-    return frozenset(value for value in values if value.count(" ") >= detector.MIN_WORDS
-                     and (value.count(" ") >= LISTED_WORDS - 1 or slots.sentence_shaped(value)))
+    return frozenset(value for value in values if _clause_sized(value))
 
 
 def _data_slot(at: str) -> bool:
@@ -464,6 +500,8 @@ def _prose(text: str) -> list[str]:
     joined into one sentence; a docstring's list of arguments is read an item at a time
     (`share_with: Recipient identifier, ...` says what one argument is, it does not run on
     into the next); anything else as it is."""
+    if _BLOB.search(text):
+        text = _BLOB.sub(" ", text)
     if len(text) > MAX_PAYLOAD or text.lstrip()[:1] not in ("{", "["):
         section = _DOC_SECTION.search(text)
         if section is None:
@@ -486,6 +524,11 @@ def _prose(text: str) -> list[str]:
 
 
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+# a run of base64 (a key's or a token's: letters of both cases and digits, 16 or more): no
+# words, though read with its case changes split it holds some ("tLieAtIBh2" in a PEM key of
+# Vonage's reference reads "lie"); what it encodes is the patterns' to decode (`_decoded`)
+_BLOB = re.compile(r"(?<![\w+/])(?=[\w+/]*\d)(?=[\w+/]*[A-Z])(?=[\w+/]*[a-z])"
+                   r"[A-Za-z0-9+/]{16,}={0,2}(?![\w+/=])")
 
 
 def _named(entry: Any) -> Iterator[str]:
@@ -607,6 +650,14 @@ AGREE_AT = WARN_AT  # under it, the detector does not read an order where a patt
 # `rules.security._calibrated`
 
 
+def _conditioned_claim(view: str, match: re.Match[str]) -> bool:
+    """Whether `match`, a claim that the user has given a permission, is a condition (see
+    `_CONDITION`) rather than something the text asserts."""
+    return _USER_CLAIM.match(match.group()) is not None \
+        and _CONDITION.search(view, max(0, match.start() - 16), match.start()) is not None \
+        and _EITHER_WAY.match(view, match.end()) is None
+
+
 def scan_text(text: str, depth: int = 0, disguise: str | None = None
               ) -> Iterator[tuple[str, bool, str, str | None]]:
     """(label, grave, evidence, disguise) for each pattern found in `text` or in what it
@@ -618,6 +669,11 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
             continue
+        if grave and ((label == IDENTITY and _conditioned_claim(view, match))
+                      or (label == SECRETS and _ENDPOINT.match(match.group())) or (
+                label == OTHER_TOOLS and _BEHAVIOUR_OF.search(match.group())
+                and _THING_NAMED.match(view, match.end()))):
+            grave = False
         if grave and label == CONCEALING and (
                 _CONSEQUENCE.search(view, max(0, match.start() - 12), match.end())
                 or _DONE_QUIETLY.search(view, max(0, match.start() - 12), match.end() + 24)
