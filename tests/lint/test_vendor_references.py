@@ -104,19 +104,22 @@ REFERENCES = Path(__file__).resolve().parent.parent / "data" / "vendor-reference
 
 @pytest.mark.slow
 @pytest.mark.parametrize("archive", ["openai-openapi.yaml.gz", "twilio-oai.tar.gz",
-                                     "box-openapi.json.gz", "discord-openapi.json.gz"])
+                                     "box-openapi.json.gz", "discord-openapi.json.gz",
+                                     "clerk-openapi.tar.gz", "paypal-openapi.tar.gz",
+                                     "vonage-openapi.tar.gz"])
 def test_no_vendors_api_reference_has_a_tc6_error(tmp_path, archive):
     if archive.endswith(".tar.gz"):
         with tarfile.open(REFERENCES / archive) as bundle:
             bundle.extractall(tmp_path, filter="data")
-        files = sorted(tmp_path.rglob("*.json"))
+        files = sorted(path for path in tmp_path.rglob("*")
+                       if path.suffix in (".json", ".yaml", ".yml"))
     else:
         files = [tmp_path / archive.removesuffix(".gz")]
         files[0].write_bytes(gzip.decompress((REFERENCES / archive).read_bytes()))
     catalog = load_catalog(files, lenient=True)
     errors = [f"{f.tool}: {f.message}" for f in lint_catalog(catalog, SECURITY).findings
               if f.severity == "error"]
-    assert len(catalog.tools) > 200 and errors == []
+    assert len(catalog.tools) > 140 and errors == []
 
 
 def test_rules_a_reference_states_about_its_own_objects_are_no_orders(tmp_path):
