@@ -95,15 +95,6 @@ def test_openapi_3_operations_are_read_as_tools(run):
     assert rendered.exit_code == 0, rendered.stderr
 
 
-def test_a_swagger_2_document_is_refused_with_what_to_do(tmp_path, run):
-    path = tmp_path / "swagger.json"
-    path.write_text(json.dumps({"swagger": "2.0", "info": {"title": "x", "version": "1"},
-                                "paths": {}}))
-    result = run("list", "-c", str(path))
-    assert result.exit_code == 2
-    assert "an OpenAPI 2.0 description without OpenAPI 3 `paths`" in result.stderr
-
-
 def test_an_mcp_bundle_manifest_names_its_tools_server(run):
     # the manifest's `server` is how to start it ({type, entry_point, mcp_config}); its
     # `name` is the server's name, not the file's

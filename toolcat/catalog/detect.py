@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcat.catalog.openapi import ServerUrlError, Shared, api_settings, is_openapi3, operations
+from toolcat.catalog.swagger import as_openapi3, is_swagger2
 from toolcat.errors import CatalogError
 from toolcat.model import LoadIssue, Source, SourceRef
 from toolcat.providers import PROVIDERS, get_provider
@@ -70,9 +71,8 @@ def _not_a_catalog(data: dict[str, Any], file: str) -> None:
             data.get("swagger"), str):
         version = data.get("openapi") or data.get("swagger")
         raise CatalogError(
-            f"an OpenAPI {version} description without OpenAPI 3 `paths`: toolcat reads the "
-            "operations of OpenAPI 3 documents as tools; convert it to OpenAPI 3 first",
-            where=where)
+            f"an OpenAPI {version} description without `paths`: toolcat reads the "
+            "operations of OpenAPI 3 and 2.0 (Swagger) documents as tools", where=where)
     key = "mcpServers" if "mcpServers" in data else "servers"
     servers = data.get(key)
     if "tools" not in data and "paths" not in data and (isinstance(servers, dict) or (
@@ -94,6 +94,8 @@ def _server_entries(items: list[Any]) -> bool:
 
 def _from_object(data: dict[str, Any], pointer: str, file: str, index: PositionIndex) -> Found:
     if not pointer:
+        if is_swagger2(data):
+            data = as_openapi3(data)
         _not_a_catalog(data, file)
         if is_openapi3(data):
             info = data.get("info")

@@ -14,6 +14,8 @@ from typing import Any
 from toolcat.catalog import remembered
 from toolcat.catalog.detect import choose_shape, find_tools, skipped_issues
 from toolcat.catalog.openapi import WrittenPositions, is_openapi3
+from toolcat.catalog.swagger import is_swagger2
+from toolcat.catalog.swagger import written_at as swagger_written_at
 from toolcat.define.reader import is_python_source, load_python
 from toolcat.errors import CatalogError
 from toolcat.model import Catalog, LoadIssue, Server, Source, SourceRef, Tool
@@ -204,8 +206,12 @@ class _Loader:
         file = parsed.path
         self.sources.append(file)
         found = find_tools(parsed.data, file, parsed.index)
-        self.positions[file] = WrittenPositions(parsed.index, lambda: parsed.data) \
-            if isinstance(parsed.data, dict) and is_openapi3(parsed.data) else parsed.index
+        self.positions[file] = parsed.index
+        if isinstance(parsed.data, dict) and is_openapi3(parsed.data):
+            self.positions[file] = WrittenPositions(parsed.index, lambda: parsed.data)
+        elif isinstance(parsed.data, dict) and is_swagger2(parsed.data):
+            self.positions[file] = WrittenPositions(parsed.index, lambda: parsed.data,
+                                                    swagger_written_at)
         provider = choose_shape(found, self.shape)
         declared = [self._server(item, pointer, parsed) for item, pointer in found.servers]
         default_server = (found.server_name or (declared[0].name if len(declared) == 1 else "")

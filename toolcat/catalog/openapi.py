@@ -2,10 +2,11 @@
 
 Each operation (`paths: {/pets/{petId}: {get: {...}}}`) becomes one tool: its `operationId`
 (else `get_pets_petId`) as the name, `summary` and `description` as the description, and one
-parameters object holding its path, query and header parameters by name and its JSON request
-body as `body`. `$ref`s into `components` are followed: parameters and request bodies are
-inlined, and the schemas they use are placed under the tool's `$defs` (references rewritten to
-`#/$defs/Name`), so each tool's schema stands alone.
+parameters object holding its path, query and header parameters by name and its request body
+(JSON, else a form: `application/x-www-form-urlencoded` or `multipart/form-data`) as `body`.
+`$ref`s into `components` are followed: parameters and request bodies are inlined, and the
+schemas they use are placed under the tool's `$defs` (references rewritten to `#/$defs/Name`),
+so each tool's schema stands alone.
 
 Each component schema, and each object of a parameter or request body that operations share,
 is rewritten once and the same object is shared by every tool that reaches it (nothing reads a
@@ -287,19 +288,18 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
         if parameter.get("required") is True or parameter["in"] == "path":
             required.append(parameter["name"])
     body = _inline(operation.get("requestBody"), components)
-    if isinstance(body, dict) and isinstance(body.get("content"), dict):
-        media = body["content"].get("application/json")
-        if isinstance(media, dict) and isinstance(media.get("schema"), dict):
-            schema = dict(media["schema"])
-            if isinstance(body.get("description"), str) and "description" not in schema:
-                schema["description"] = body["description"]
-            properties["body"] = schema
-            if body.get("required") is True:
-                required.append("body")
+    media = _body_media(body) if isinstance(body, dict) else None
+    if media is not None:
+        schema = dict(body["content"][media]["schema"])
+        if isinstance(body.get("description"), str) and "description" not in schema:
+            schema["description"] = body["description"]
+        properties["body"] = schema
+        if body.get("required") is True:
+            required.append("body")
     wiring: dict[str, Any] = {"method": method, "path": path,
                               "parameters": list(placed.values())}
-    if "body" in properties:
-        wiring["body"] = "application/json"
+    if media is not None:
+        wiring["body"] = media.split(";")[0].strip().lower()
     if isinstance(operation.get("security"), list):
         wiring["security"] = _requirements(operation["security"])
     if _json_response(operation, components):
@@ -454,17 +454,19 @@ class WrittenPositions:
     /note`) before it is located. `data` gives the parsed document, asked for only when such a
     pointer is."""
 
-    def __init__(self, index: PositionIndex, data: Callable[[], Any]) -> None:
+    def __init__(self, index: PositionIndex, data: Callable[[], Any],
+                 written: Callable[[Any, str], str] | None = None) -> None:
         self._index = index
         self._data = data
+        self._written = written or written_at  # an OpenAPI 2.0 document's own
 
     def locate(self, pointer: str) -> tuple[int, int]:
         if pointer.startswith("/paths/"):
-            pointer = written_at(self._data(), pointer)
+            pointer = self._written(self._data(), pointer)
         return self._index.locate(pointer)
 
     def locate_many(self, pointers: Sequence[str]) -> list[tuple[int, int]]:
-        return locate_many(self._index, [written_at(self._data(), pointer)
+        return locate_many(self._index, [self._written(self._data(), pointer)
                                          if pointer.startswith("/paths/") else pointer
                                          for pointer in pointers])
 
@@ -503,7 +505,9 @@ def written_at(data: Any, pointer: str) -> str:
             if inner == ["description"] and isinstance(body.get("description"), str) and \
                     not isinstance(_body_schema(body).get("description"), str):
                 return join(written, "description") + key
-            return join(written, "content", "application/json", "schema", *inner) + key
+            media = _body_media(body)
+            if media is not None:
+                return join(written, "content", media, "schema", *inner) + key
     places = [(operation.get("parameters"), join(at, "parameters")),
               (item.get("parameters"), join("", "paths", tokens[1], "parameters"))]
     for parameters, base in places:  # the operation's own override the path item's
@@ -519,9 +523,27 @@ def written_at(data: Any, pointer: str) -> str:
     return pointer + key
 
 
+def _body_media(body: dict[str, Any]) -> str | None:
+    """The media type of the request body a tool takes as its `body` argument: JSON first,
+    else a form (`application/x-www-form-urlencoded`, as Twilio's and Stripe's APIs take
+    every write, or `multipart/form-data`), one with a schema; None when there is none."""
+    content = _mapping(body.get("content"))
+    found = [media for media, value in content.items()
+             if isinstance(value, dict) and isinstance(value.get("schema"), dict)
+             and (_is_json(media) or _is_form(media))]
+    return next((media for media in found if _is_json(media)), found[0] if found else None)
+
+
+def _is_form(media: str) -> bool:
+    return media.split(";")[0].strip().lower() in FORMS
+
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def _body_schema(body: dict[str, Any]) -> dict[str, Any]:
-    media = _mapping(_mapping(body.get("content")).get("application/json"))
-    return _mapping(media.get("schema"))
+    media = _body_media(body)
+    return _mapping(body["content"][media]["schema"]) if media else {}
 
 
 def _output_written(operation: dict[str, Any], at: str, inner: list[str],

@@ -35,6 +35,7 @@ import time
 from collections.abc import Mapping
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
+from urllib.parse import urlencode
 
 import anyio
 import mcp_types as types
@@ -164,9 +165,19 @@ def _no_cookies() -> CookieJar:
 async def _send(client: Any, request: Request) -> tuple[int, str, str, bytes]:
     """(status, reason, content type, body) of `request` sent with `client`, the body read
     up to MAX_BODY."""
-    extra: dict[str, Any] = {"json": request.body} if request.has_body else {}
+    extra: dict[str, Any] = {}
+    if request.has_body:
+        if request.media == "application/x-www-form-urlencoded":
+            extra = {"content": urlencode(request.body).encode(),
+                     "headers": {**request.headers,
+                                 "Content-Type": "application/x-www-form-urlencoded"}}
+        elif request.media == "multipart/form-data":
+            extra = {"files": [(name, (None, value)) for name, value in request.body]}
+        else:
+            extra = {"json": request.body}
+    extra.setdefault("headers", request.headers)
     async with client.stream(request.method, request.url, params=tuple(request.params),
-                             headers=request.headers, **extra) as response:
+                             **extra) as response:
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():

@@ -4,8 +4,10 @@ The import recorded each operation's method, path and parameters (`openapi:` on 
 the API's address and security schemes (`openapi:` on its server; toolcat.catalog.openapi).
 Arguments are placed exactly there: path parameters percent-encoded into their segment, query
 parameters by their style (`form`, exploded or not; `spaceDelimited`, `pipeDelimited`,
-`deepObject`), header parameters and cookies in `simple` and `form` style, the JSON body as
-`body`.
+`deepObject`), header parameters and cookies in `simple` and `form` style, and `body` as
+the operation's request body: JSON, or a form (`application/x-www-form-urlencoded` or
+`multipart/form-data`) whose fields are the object's members, a list's items repeating the
+field and an object's members named `field[member]`, as Twilio's and Stripe's APIs read them.
 
 Credentials come only from serve's environment, never from a file: each security scheme a
 call needs reads the variable `TOOLCAT_AUTH_<API>_<SCHEME>` (names upper-cased, every run of
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from toolcat.catalog.openapi import FORMS
 from toolcat.model import Tool
 from toolcat.urls import split_url
 
@@ -47,8 +50,9 @@ class Request:
     operation: str  # `GET /pets/{petId}`, for messages
     params: list[tuple[str, str]] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
-    body: Any = None
+    body: Any = None  # JSON; for a form, its fields in order
     has_body: bool = False
+    media: str = "application/json"  # the body's
     # how a JSON success body becomes structured content: "" not at all (no JSON response
     # schema); "object": as is, an object only (the outputSchema is an object's); "result":
     # under `result` (the outputSchema wraps a schema that is not an object's); "either":
@@ -125,9 +129,35 @@ def build_request(tool: Tool, arguments: Mapping[str, Any], settings: Mapping[st
         raise RequestError(f"the operation's path '{path[:80]}' would send the call away "
                            f"from the address of API '{api}'; it is not called")
     has_body = bool(wiring.get("body")) and arguments.get("body") is not None
-    return Request(api, method, url, described, params, headers,
-                   arguments.get("body") if has_body else None, has_body,
+    media = str(wiring.get("body") or "application/json")
+    body = arguments.get("body") if has_body else None
+    if has_body and media in FORMS:
+        if not isinstance(body, Mapping):
+            raise RequestError(f"the body of {described} is a form ({media}): it must be an "
+                               "object whose members are its fields")
+        body = form_fields(body)
+    return Request(api, method, url, described, params, headers, body, has_body, media,
                    _structured(tool, wiring), secrets)
+
+
+def form_fields(value: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """The fields of a form body: each member of `value` by its name (`prefix[name]` inside
+    another object), a list's scalars repeating the field, a list's objects numbered
+    (`items[0][price]`), and no field for a null."""
+    fields: list[tuple[str, str]] = []
+    for key, member in value.items():
+        name = f"{prefix}[{key}]" if prefix else str(key)
+        if isinstance(member, Mapping):
+            fields += form_fields(member, name)
+        elif isinstance(member, list):
+            for i, item in enumerate(member):
+                if isinstance(item, Mapping):
+                    fields += form_fields(item, f"{name}[{i}]")
+                elif item is not None:
+                    fields.append((name, _scalar(item)))
+        elif member is not None:
+            fields.append((name, _scalar(member)))
+    return fields
 
 
 def _structured(tool: Tool, wiring: Mapping[str, Any]) -> str:
