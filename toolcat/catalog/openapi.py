@@ -299,7 +299,7 @@ def _tool(path: str, method: str, operation: dict[str, Any], common: list[Any],
     wiring: dict[str, Any] = {"method": method, "path": path,
                               "parameters": list(placed.values())}
     if media is not None:
-        wiring["body"] = media.split(";")[0].strip().lower()
+        wiring["body"] = _media_kind(media)
     if isinstance(operation.get("security"), list):
         wiring["security"] = _requirements(operation["security"])
     if _json_response(operation, components):
@@ -420,8 +420,13 @@ def _is_object(schema: dict[str, Any]) -> bool:
 
 
 def _is_json(media: str) -> bool:
-    kind = media.split(";")[0].strip().lower()
+    kind = _media_kind(media)
     return kind == "application/json" or kind.endswith("+json")
+
+
+def _media_kind(media: str) -> str:
+    """A media type without its parameters (`; charset=utf-8`), in lower case."""
+    return media.split(";")[0].strip().lower()
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -535,7 +540,7 @@ def _body_media(body: dict[str, Any]) -> str | None:
 
 
 def _is_form(media: str) -> bool:
-    return media.split(";")[0].strip().lower() in FORMS
+    return _media_kind(media) in FORMS
 
 
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")

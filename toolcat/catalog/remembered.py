@@ -49,11 +49,12 @@ from toolcat.source import cache
 from toolcat.source.checked import text_digest
 from toolcat.source.files import read_text
 
-FORMAT = 6  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
+FORMAT = 7  # 2: sealed JSON instead of a pickle; files with `$ref`s remembered too;
 # 3: definitions kept as text, decoded when first read; each tool's offset in the text;
 # 4: the tools' fields stored column by column, so that they are read a field at a time
 # 5: safety in three states (`safety`, `safety_reason`) instead of `safe` and its reason
 # 6: OpenAPI operations keep their JSON success body's schema as `outputSchema`
+# 7: an OpenAPI operation's form body is its `body`; OpenAPI 2.0 documents are read
 MIN_SIZE = 1 << 20  # smaller files are read in milliseconds: not worth a file in the cache
 KEEP = 8  # files remembered, the most recently used; an entry is about the size of its file
 _FIELDS = tuple(f.name for f in fields(Tool))

@@ -5,9 +5,9 @@ Slack's, Kubernetes' and Docker's references, and many older APIs, are still wri
 reads its operations as tools with no second reader:
 
 - `definitions` and `responses` become `components/schemas` and `/responses`, every `$ref`
-  to them rewritten, and a reference to a shared parameter is followed; `securityDefinitions` become
-  `components/securitySchemes` (`basic` as HTTP basic); `host`, `basePath` and `schemes` the
-  server URL (https when the document allows it).
+  to them rewritten, and a reference to a shared parameter is followed;
+  `securityDefinitions` become `components/securitySchemes` (`basic` as HTTP basic); `host`,
+  `basePath` and `schemes` the server URL (https when the document allows it).
 - A parameter's type, format, items, enum, default and bounds move into its `schema`, and
   its `collectionFormat` becomes a style (`multi` exploded, `ssv` space-, `pipes`
   pipe-delimited, `csv` not exploded).
@@ -259,19 +259,16 @@ def written_at(data: dict[str, Any], pointer: str) -> str:
         return pointer
     at = join("", "paths", tokens[1], tokens[2])
     rest = tokens[3:]
-    if rest == ["description"] and not isinstance(operation.get("description"), str):
-        return join(at, "summary") + key
     if rest == ["description"]:
-        return join(at, "description") + key
+        text = "description" if isinstance(operation.get("description"), str) else "summary"
+        return join(at, text) + key
     if rest[:1] in (["parameters"], ["outputSchema"]) and rest[1:2] == ["$defs"]:
         return join("/definitions", *rest[2:]) + key
     if rest[:1] == ["outputSchema"]:  # the first success response's schema
         for code, response in _mapping(operation.get("responses")).items():
             if str(code).startswith("2") and isinstance(_mapping(response).get("schema"), dict):
                 return join(at, "responses", str(code), "schema", *rest[1:]) + key
-    if rest[:1] != ["parameters"] or len(rest) < 3:
-        return at
-    if rest[1] != "properties":
+    if rest[:1] != ["parameters"] or rest[1:2] != ["properties"] or len(rest) < 3:
         return at
     name, inner = rest[2], rest[3:]
     shared = _mapping(data.get("parameters"))

@@ -165,19 +165,16 @@ def _no_cookies() -> CookieJar:
 async def _send(client: Any, request: Request) -> tuple[int, str, str, bytes]:
     """(status, reason, content type, body) of `request` sent with `client`, the body read
     up to MAX_BODY."""
-    extra: dict[str, Any] = {}
-    if request.has_body:
-        if request.media == "application/x-www-form-urlencoded":
-            extra = {"content": urlencode(request.body).encode(),
-                     "headers": {**request.headers,
-                                 "Content-Type": "application/x-www-form-urlencoded"}}
-        elif request.media == "multipart/form-data":
-            extra = {"files": [(name, (None, value)) for name, value in request.body]}
-        else:
-            extra = {"json": request.body}
-    extra.setdefault("headers", request.headers)
+    headers, extra = request.headers, dict[str, Any]()
+    if request.has_body and request.media == "application/x-www-form-urlencoded":
+        headers = {**headers, "Content-Type": request.media}
+        extra["content"] = urlencode(request.body).encode()
+    elif request.has_body and request.media == "multipart/form-data":
+        extra["files"] = [(name, (None, value)) for name, value in request.body]
+    elif request.has_body:
+        extra["json"] = request.body
     async with client.stream(request.method, request.url, params=tuple(request.params),
-                             **extra) as response:
+                             headers=headers, **extra) as response:
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
