@@ -371,13 +371,15 @@ def test_the_api_strategy_asks_the_selector_and_reinjects_its_choice(gateway, tm
 def test_the_api_strategy_fails_open_to_every_deferred_tool(gateway, tmp_path):
     import socket
 
+    # bound but never listening, and held for the whole test: a connection is refused, and no
+    # server another test starts meanwhile can be given this port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{probe.getsockname()[1]}/select"
-    running = gateway(_search_then_call, profile=_api_profile(tmp_path, dead))
-    _anthropic(running.url).messages.create(
-        model="claude-x", max_tokens=100, tools=tools_60(),
-        messages=[{"role": "user", "content": QUESTION}])
+        running = gateway(_search_then_call, profile=_api_profile(tmp_path, dead))
+        _anthropic(running.url).messages.create(
+            model="claude-x", max_tokens=100, tools=tools_60(),
+            messages=[{"role": "user", "content": QUESTION}])
     assert len(running.upstream.bodies()[1]["tools"]) == 61
     answer = json.loads(running.upstream.bodies()[1]["messages"][-1]["content"][0]["content"])
     assert answer["message"].startswith("Tool search is unavailable")

@@ -2050,8 +2050,11 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
         # "The ID of the policy to be canceled" names a value; it revokes nothing
         fired = tuple(cue for cue in fired if cue not in ("contents", "revoke"))
     lang = language(sentence)
-    if lang == "en" and _BARE.search(sentence) and _without_english(sentence):
-        lang = "latin"  # a language no list holds, written without diacritics (Finnish)
+    if lang == "en" and _BARE.search(sentence) and _without_english(sentence) \
+            and guessed(_UNWORDED.sub(" ", sentence)) != "en":
+        # a language no list holds, written without diacritics (Finnish); not English
+        # labels around links ("Production system: https://... Demo system: https://...")
+        lang = "latin"
     if lang == "en" and "en" not in home and sum(
             w in _FUNCTION_WORDS["en"] for w in sentence.split()) < 2:
         lang = ""  # too few function words of any language: English is only the fallback
@@ -2128,16 +2131,20 @@ def _lying_view(sentence: str) -> str:
     if "not" in sentence or "never" in sentence or "n't" in sentence:
         sentence = _NOT_AS.sub(" ", sentence)
     if _SYSTEM_MAY.search(sentence) and not _SOMEONE_TOLD.search(sentence):
-        sentence = _MADE_UP.sub(" ", sentence)
+        sentence = _REPORTED.sub(" ", _MADE_UP.sub(" ", sentence))
     return sentence
 
 
-# what a service does, stated ("the service may fail to record the actual start time and will
-# fabricate this event", Temporal's API): nobody is told anything, unless a person or the
-# model is in the sentence
-_SYSTEM_MAY = re.compile(r"\b(?:the|this|that|its|our) (?:[\w-]+ ){0,2}(?:service|server|system"
-                         r"|api|platform|backend|database|engine|scheduler|sdk|library|cluster"
-                         r"|workflow|worker|runtime) (?:may|might|will|can|could|would)\b")
+# what a service or a request does, stated ("the service may fail to record the actual start
+# time and will fabricate this event", Temporal's API; "a multi-account creation request may
+# succeed (report a 201 code) even if some accounts could not be created", DocuSign's): nobody
+# is told anything, unless a person or the model is in the sentence
+_SYSTEM_MAY = re.compile(r"\b(?:the|this|that|its|our|an?) (?:[\w-]+ ){0,2}(?:service|server"
+                         r"|system|api|platform|backend|database|engine|scheduler|sdk|library"
+                         r"|cluster|workflow|worker|runtime|request|call|operation|endpoint"
+                         r"|method) (?:may|might|will|can|could|would)\b")
+_REPORTED = re.compile(r"\b(?:report|reports|say|says|claim|claims|respond|responds|reply"
+                       r"|replies|answer|answers|confirm|confirms)\b")
 _SOMEONE_TOLD = re.compile(r"\b(?:you|your|assistant|model|agent|ai|llm|users?|customers?"
                            r"|persons?|people|them|him|her)\b")
 _MADE_UP = re.compile(r"\b(?:lies|lie|mislead\w*|deceiv\w*|fabricat\w*)\b")
@@ -2208,6 +2215,10 @@ def _hiding_view(sentence: str) -> str:
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
         return ""  # a datum kept off the screen, not a thing done kept from the person
+    if "other than" in sentence or "except" in sentence:
+        # who may see a record ("do not display to users other than the user who added
+        # the contact"): an access rule; whoever is kept from it is not the person served
+        sentence = _SCOPED.sub(" ", sentence)
     if "tell" in sentence or "inform" in sentence or "notify" in sentence:
         # "do not tell the recipient the date when you message them for the user": a verb
         # whose object is someone named other than the user keeps nothing from the user
@@ -2215,6 +2226,10 @@ def _hiding_view(sentence: str) -> str:
     return sentence
 
 
+_SCOPED = re.compile(r"\bto (?:(?:all |any )?(?:other )?(?:users?|accounts?|members?|people)"
+                     r"|anyone|anybody|everyone|others) (?:other than|except(?: for)?|but) (?:the"
+                     r"|its|their|an?) (?:[\w-]+ ){0,2}(?:users?|owners?|members?|creators?"
+                     r"|authors?|senders?|accounts?|admins?|administrators?)\b")
 _NOT_ELSE = (r"(?!(?:users?|customers?|persons?|humans?|operators?|requesters?|owners?|callers?"
              r"|people|reply|response|answer|summary|others|yourselves|themselves)\b)")
 # ("do not tell candidates who wrote which feedback": a bare plural is someone else too)
@@ -2871,9 +2886,13 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
 
 def _sets_itself(read: str, order: re.Match[str], named: frozenset[str]) -> bool:
     """Whether the order sets the very field the text describes ("set `user_action=commit` to
-    choose the Pay Now flow", in `user_action`'s description, PayPal's reference): what its
-    values do, nothing beyond the tool."""
-    if not named or not order.group().endswith("set"):
+    choose the Pay Now flow", in `user_action`'s description, PayPal's reference; "set a value
+    for this property", DocuSign's): what its values do, nothing beyond the tool."""
+    if not order.group().endswith("set"):
+        return False
+    if _SET_THIS.match(read, order.end()):
+        return True  # "you must always set a value for this property in requests"
+    if not named:
         return False
     field = _SET_FIELD.match(read, order.end())
     return field is not None and frozenset(
@@ -2881,6 +2900,8 @@ def _sets_itself(read: str, order: re.Match[str], named: frozenset[str]) -> bool
 
 
 _SET_FIELD = re.compile(r" (?:the )?[`'\"]?([\w.-]+)")
+_SET_THIS = re.compile(r" (?:an? |the )?(?:value (?:for|of|in|on) )?this (?:property|field"
+                       r"|parameter|attribute|option|setting|value)\b")
 
 
 # before the verb: what can be done ("it is possible, for example, to play a message, send a

@@ -230,7 +230,9 @@ def changes_other_call(sentence: str) -> bool:
     """Whether the lower-cased `sentence` changes another tool's calls: where they send,
     whom they add, that this tool takes them over for good, or a standing rule over a class
     of other tools' calls (`_RULED`)."""
-    return any(not _DATUM.match(found.group()) for found in _CHANGED.finditer(sentence)) \
+    return any(not _DATUM.match(found.group())
+               and not (_DATUM_OF.search(sentence, 0, found.start()) and _RETIRED.search(
+                   found.group())) for found in _CHANGED.finditer(sentence)) \
         or any(not sentence.startswith(" be ", found.end())
                for found in _RULED.finditer(sentence))
 
@@ -242,6 +244,13 @@ _DATUM = re.compile(r"`?(?:[a-z0-9-]+[.:/])?[a-z0-9_]*_(?:key|id|ids|token|url|u
                     r"|status|date|time|at|count|mode|flag|code|value)`?\s"
                     r"|`?[\w.:/-]+`? (?:feature|field|parameter|property|attribute|flag|option"
                     r"|setting|value|column|header|key)s?\b")
+
+
+# what is retired is a datum of the named call, not the call ("the `pdfId` property in the
+# consumer_disclosure PUT request is deprecated"): the tool goes on being called
+_DATUM_OF = re.compile(r"\b(?:field|parameter|property|attribute|flag|option|setting|value"
+                       r"|column|header|key|argument)s?`? (?:in|of|on|for|from) (?:the |an? )?$")
+_RETIRED = re.compile(r"\b(?:retired|deprecated|obsolete|decommissioned)\b")
 
 
 # for the detector's gate: what makes a text worth reading for either class (RE2's syntax)

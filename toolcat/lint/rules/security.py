@@ -238,6 +238,12 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
         # what the tool does to the thing it is named after, stated, not ordered
         return replace(hit, grave=False)
     honest = False
+    if hit.label == FAKE_ROLE and _NOTICE.fullmatch(hit.evidence):
+        # a vendor's heading ("<b>Information Security notice:</b> This method provides
+        # full access to ..."): a warning when the detector reads no sentence of the string
+        # as an order, whatever its cues
+        if max((s.probability for s in score_text(hit.text, home)), default=0.0) < AGREE_AT:
+            return replace(hit, grave=False)
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
     elif hit.label in (HIDDEN_BLOCK, IMPORTANT_BLOCK):
@@ -253,6 +259,9 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
     return hit
 
 
+# a heading of notes to people, which vendors write too; "system notice:", "admin override:",
+# a "developer message:" stay fake boundaries whatever follows
+_NOTICE = re.compile(r"(?:security|admin) (?:notice|update|alert)s? ?:", re.IGNORECASE)
 # the person a concealing pattern's words end on, named as the one served
 _SERVED_LAST = re.compile(r"\b(?:for|on behalf of) (?:the|your) \w+\W*$", re.IGNORECASE)
 
@@ -523,8 +532,10 @@ def hidden_unicode(tool: Tool, ctx: Context) -> Iterator[Problem]:
 def stray_invisible(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """A string of the definition contains a few zero-width spaces, joiners or soft hyphens.
 
-    Text pasted from a web page or a word processor often carries one: too few to spell
-    out anything, they hide nothing, but a reviewer cannot see them. Remove them. (In a name
+    Text pasted from a web page or a word processor often carries one, and text that was
+    once decoded with the wrong encoding keeps C1 control characters where a curly quote
+    was: too few to spell out anything, they hide nothing, but a reviewer cannot see them.
+    Remove them. (In a name
     or a key, where one makes two names look the same, and as bidirectional, tag or control
     characters or longer runs of zero-width ones, they are TC602 errors.)
     """
@@ -546,13 +557,22 @@ def _hides(found: list[tuple[int, str]], name: bool, datum: bool = False) -> boo
     the tool's name): TC602; else they are stray (TC609). A short value given as data (an
     example's "\x9cȎţȸÛ\tč\x0bCŁ", a fuzzed city name in a vendor's reference) has no room
     to hide a sentence in: its control characters are stray unless one drives a terminal
-    (an escape) or the direction or tags of text."""
+    (an escape) or the direction or tags of text. In prose, a few zero-width characters or
+    C1 controls left by a wrong decoding (`_mojibake`) are stray."""
     if name:
         return True
     if datum:
         return any(char in _STEERING or not unicodedata.category(char).startswith("C")
                    or unicodedata.category(char) == "Cf" for _, char in found)
-    return len(found) > _STRAY_MOST or any(char not in _STRAY for _, char in found)
+    return len(found) > _STRAY_MOST or any(char not in _STRAY and not _mojibake(char)
+                                           for _, char in found)
+
+
+def _mojibake(char: str) -> bool:
+    """A C1 control character that steers nothing: what is left of a curly quote or a dash
+    whose UTF-8 bytes were once read as Latin-1 ("the `\x80\x9cpdfId` property"); a few of
+    them spell nothing out."""
+    return "\x80" <= char <= "\x9f" and char not in _STEERING
 
 
 def _invisible(tool: Tool, ctx: Context, *, hiding: bool) -> Iterator[Problem]:
