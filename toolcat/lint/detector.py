@@ -2098,7 +2098,15 @@ def _revoke_view(sentence: str) -> str:
         sentence = _CLAUSE.sub(" ", sentence)
     if "ignor" in sentence or "disregard" in sentence or "forget" in sentence:
         sentence = _DATA_IGNORED.sub(" ", sentence)
+    if "safety" in sentence:
+        # a quantity named "safety" ("Safety buffer after creation after which accounts
+        # lacking orders are revoked", Vault's PKI): no guidance
+        sentence = _SAFETY_QUANTITY.sub(" ", sentence)
     return _USERS_GUIDANCE.sub(" ", sentence) if "user" in sentence else sentence
+
+
+_SAFETY_QUANTITY = re.compile(r"\bsafety (?:buffer|margin|period|window|stock|factor|interval"
+                              r"|timeout|delay|duration|threshold|headroom)s?\b")
 
 
 # What is ignored names what it sets aside: "ignore the previous edits made by bot accounts"
@@ -2195,6 +2203,13 @@ _DONE_WITHOUT = re.compile(r"\b(?:was|were|had been) [a-z]{3,} without (?:the |a
                            r"|knowledge|authori[sz]ation|approval|permission)\b")
 
 
+# a danger named, with the act it is the danger of ("the security risk involved in creating
+# a user ... without notifying the user", Zoom's API): the act is what is warned of
+RISK_NAMED = (r"\b(?:risks?|dangers?|threats?|hazards?) (?:of|in|involved in|posed by|from"
+              r"|with)\b[^.;,!?:]{0,90}")
+_RISK_CLAUSE = re.compile(RISK_NAMED)
+
+
 def _hiding_view(sentence: str) -> str:
     """`sentence` as the cue `hiding` reads it: without an adverb of secrecy that describes
     (`_AFTER_VERB`); nothing when the person's own request is the condition of what is
@@ -2206,11 +2221,11 @@ def _hiding_view(sentence: str) -> str:
     if "no-show" in sentence:  # a missed appointment, not a thing not shown
         sentence = sentence.replace("no-show", "absence")
     if "without" in sentence:  # what was done without consent: an event told, a fraud's label
-        sentence = _DONE_WITHOUT.sub(" ", sentence)
+        sentence = _RISK_CLAUSE.sub(" ", _DONE_WITHOUT.sub(" ", sentence))
     if "ly" in sentence:
         sentence = _PREVENTED.sub(" ", _PLURAL_SUBJECT.sub(r"\1", _AFTER_VERB.sub(r"\1",
                                                                                sentence)))
-        sentence = _OUTCOME.sub(r"\1", sentence)
+        sentence = _VALUE_DOES.sub(r"\1", _OUTCOME.sub(r"\1", sentence))
     if "unless" in sentence and _ON_REQUEST.search(sentence):
         return ""
     if _PRIVATE.search(sentence) and not _MOVED.search(sentence):
@@ -2253,6 +2268,12 @@ _PREVENTED = re.compile(r"\b(?:can't|cannot|can not|won't|will not|doesn't|does 
 _OUTCOME = re.compile(r"\b((?:returns|yields|gives|produces|evaluates to|resolves to|comes back"
                       r" as|results in|rounds|truncates|fails|breaks)(?: [^\s.!?]{1,30}){0,3}),?"
                       r" (?:silently|quietly)\b(?= *(?:[.!?;,)]|$))")
+
+
+# what a value of a field does ("\"truncate\" to silently truncate to that of this issuer",
+# Vault's PKI): an option described, nothing done out of sight
+_VALUE_DOES = re.compile(r"(?<!\bset )(?<!\bsets )([\"'`][\w-]+[\"'`],? (?:to|will|which"
+                         r"|means|makes it)) (?:silently|quietly)\b")
 
 
 # what a person's own secret is ("never tell a customer their full card number", "do not

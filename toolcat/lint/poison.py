@@ -76,6 +76,8 @@ _CONSEQUENCE = re.compile(r"\b(?:would|could|might|may|will|can|cannot|can't|won
                           # past participle quietly doing it ("fails silently")
                           r"|\bto (?:true|false|yes|no|on|off|0|1|none|null) to\b"
                           r"|\b[a-z]{3,}(?:[^s\s']s|ed) (?:quietly|silently)\b")
+# a danger named, whose clause the concealing words end (`detector.RISK_NAMED`)
+_RISK_NAMED = re.compile(detector.RISK_NAMED + "$")
 # the passive, of what a service leaves out of its own answer ("schedules the caller cannot
 # read are silently excluded"), read with the participle after the match; what is copied,
 # sent or forwarded silently is a step hidden
@@ -679,12 +681,14 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
                 or _DONE_QUIETLY.search(view, max(0, match.start() - 12), match.end() + 24)
                 or _ON_REQUEST.match(view, match.end()) or _AS_WHAT.match(view, match.end())
                 or _ON_DISPLAY.match(view, match.end())
+                or _RISK_NAMED.search(view, max(0, match.start() - 100), match.start())
                 or honest_shapes.named_subject(text, view, match.group(), match.end())):
             # what a mistake "would silently" do, what is shown only when the person asks
             # ("do not show them unless the user asks for the ending"), or how a thing must
-            # not be described ("must not be reported as an absence of data"), or what a
-            # name in code silently does ("add_vertex silently discards"): to review, not an
-            # attack
+            # not be described ("must not be reported as an absence of data"), what a
+            # name in code silently does ("add_vertex silently discards"), or the danger it
+            # names ("the security risk involved in creating a user ... without notifying the
+            # user", Zoom's API): to review, not an attack
             grave = False
         seen.add(label)
         yield label, grave or disguise is not None, _evidence(match.group()), \
