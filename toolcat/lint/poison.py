@@ -282,6 +282,9 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             cues = honest_shapes.unasserted(top.sentence, cues, home)
             cues = _described_behaviour(top.sentence, cues,
                                         managed | managed_objects([_name(entry)]))
+            if "conversation" in cues and _names_own_record(top.sentence, fields or _fields(
+                    entry)):
+                cues = tuple(cue for cue in cues if cue != "conversation")
             own = _own(top, at, pointer, _name(entry))
             if not own:
                 topic = _topic(entry) if topic is None else topic
@@ -349,6 +352,34 @@ def _clause_sized(text: str) -> bool:
 # a word as written in prose: letters, lower case after the first, maybe an apostrophe or
 # hyphen inside and punctuation around
 _WORD = re.compile(r"[\W_]{0,3}[^\W\d_][^\W\d_A-Z]*(?:['’-][^\W\d_]+)*[\W_]{0,3}")
+
+
+def _names_own_record(sentence: str, fields: frozenset[str]) -> bool:
+    """Whether `sentence` names, in words, a field of the tool's own schema that holds a
+    conversation ("should not be included in the Chat history" where the tool takes
+    `chat_history`, Cohere's chat API): the API's record of a chat, not the model's own
+    conversation, unless the sentence says it is this one (`_THIS_CONVERSATION` but the
+    field's words)."""
+    read = detector.prepare(sentence)
+    for field in fields:
+        words = split_name(field).lower().split()
+        if _CHAT_WORDS.isdisjoint(words):
+            continue
+        named = " ".join(words)
+        rest = read.replace(named, " ")
+        if re.search(rf"\b{re.escape(named)}\b", read) and not _THIS_CONVERSATION.search(
+                rest) and not _THIS_CHAT.search(rest):
+            return True
+    return False
+
+
+# a field named after a conversation (`chat_history`, `messages`; `history` alone may hold
+# anything's)
+_CHAT_WORDS = frozenset({"chat", "conversation", "conversations", "messages", "transcript",
+                         "dialog", "dialogue"})
+# the model's own chat, named some other way than `_THIS_CONVERSATION`
+_THIS_CHAT = re.compile(r"\b(?:this|current|ongoing|our|whole|entire) (?:chat|session|thread)\b"
+                        r"|\b(?:turns?|verbatim)\b")
 
 
 def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozenset[str]
@@ -652,6 +683,13 @@ AGREE_AT = WARN_AT  # under it, the detector does not read an order where a patt
 # `rules.security._calibrated`
 
 
+# a part of a tool's definition after "follow the tool" ("tool calls ... will be forced to
+# follow the tool definition strictly", Cohere's API): its schema followed, no master taken
+_TOOLS_PART = re.compile(r"'?s? (?:definitions?|schemas?|specs?|specifications?|signatures?"
+                         r"|formats?|parameters?|arguments?|descriptions?|contracts?"
+                         r"|interfaces?)\b")
+
+
 def _conditioned_claim(view: str, match: re.Match[str]) -> bool:
     """Whether `match`, a claim that the user has given a permission, is a condition (see
     `_CONDITION`) rather than something the text asserts."""
@@ -671,7 +709,8 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
             continue
-        if grave and ((label == IDENTITY and _conditioned_claim(view, match))
+        if grave and ((label == IDENTITY and (_conditioned_claim(view, match)
+                                              or _TOOLS_PART.match(view, match.end())))
                       or (label == SECRETS and _ENDPOINT.match(match.group())) or (
                 label == OTHER_TOOLS and _BEHAVIOUR_OF.search(match.group())
                 and _THING_NAMED.match(view, match.end()))):
