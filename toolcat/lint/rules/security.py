@@ -238,12 +238,12 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
         # what the tool does to the thing it is named after, stated, not ordered
         return replace(hit, grave=False)
     honest = False
-    if hit.label == FAKE_ROLE and _NOTICE.fullmatch(hit.evidence):
+    if hit.label == FAKE_ROLE and _NOTICE.fullmatch(hit.evidence) and max(
+            (s.probability for s in score_text(hit.text, home)), default=0.0) < AGREE_AT:
         # a vendor's heading ("<b>Information Security notice:</b> This method provides
         # full access to ..."): a warning when the detector reads no sentence of the string
         # as an order, whatever its cues
-        if max((s.probability for s in score_text(hit.text, home)), default=0.0) < AGREE_AT:
-            return replace(hit, grave=False)
+        return replace(hit, grave=False)
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
     elif hit.label in (HIDDEN_BLOCK, IMPORTANT_BLOCK):
