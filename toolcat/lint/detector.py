@@ -100,11 +100,16 @@ CUES: dict[str, str] = {
                r"|cached|min)_tokens?\b)[a-z0-9_]*_(?:key|token|secret)s?\b|\bwallet\b",
     # the model's conversation is one and definite; a conversation counted ("a new
     # conversation", "required for new conversations") is a record of a messaging service
-    # a conversation's id or token names one, it is not its content
+    # a conversation's id or token names one, it is not its content, nor does a dotted name
+    # ("`conversation.item.audio_output.delta`", an event's); an audio's transcription is
+    # not a chat's transcript
     "conversation": r"\b(?:(?<!\ba )(?<!\ban )(?<!\bnew )(?<!existing )conversation(?!s)"
                     r"(?! (?:ids?|tokens?|identifiers?|uuids?|keys?|types?|names?)\b)"
+                    r"(?!\.[a-z]+[._])"
                     r"|(?:previous|prior|past|earlier|all|whole|entire) conversations"
-                    r"|chat (?:history|log)|transcript|dialog(?:ue)?"
+                    r"|chat (?:history|log)|transcripts?\b|dialog(?:ue)?|transcriptions? of"
+                    r" (?:this|our|the|the whole|the entire|the current) (?:chat|conversation"
+                    r"|session|thread|exchange)"
                     r"|(?:previous|prior|earlier|past|preceding|last|recent) (?:\w+ )?"
                     r"(?:messages?|turns?|exchanges?)\b(?! id)|system (?:instructions|message)"
                     r"|turns of (?:dialog|conversation|chat)"
