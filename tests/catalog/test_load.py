@@ -105,3 +105,22 @@ def test_an_unknown_config_key_is_an_error(tmp_path):
     (tmp_path / "toolcat.yaml").write_text("catalog: tools.json\n")
     with pytest.raises(ConfigError, match="unknown setting 'catalog'"):
         find_config(tmp_path)
+
+
+def test_a_date_no_calendar_has_is_kept_as_written_and_a_huge_number_is_still_an_error(
+        tmp_path):
+    # Mollie's OpenAPI description has `createdAt: 2024-04-31T12:50:14+00:00` in an example
+    path = tmp_path / "tools.yaml"
+    path.write_text("tools:\n  - name: get_payout\n    description: Returns a payout.\n"
+                    "    inputSchema:\n      type: object\n      examples:\n"
+                    "        - {createdAt: 2024-04-31T12:50:14+00:00, paid: 2024-04-30}\n",
+                    encoding="utf-8")
+    tool, = load_catalog(path).tools
+    assert tool.parameters is not None
+    assert tool.parameters["examples"] == [{"createdAt": "2024-04-31T12:50:14+00:00",
+                                            "paid": "2024-04-30"}]
+    path.write_text("tools:\n  - name: get_payout\n    description: Returns a payout.\n"
+                    f"    x-count: {'9' * 5000}\n", encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"invalid YAML value") as raised:
+        load_catalog(path)
+    assert raised.value.where is not None and raised.value.where.line == 4

@@ -32,6 +32,7 @@ _FLATTENER = yaml.SafeLoader("")
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
 def parse_yaml(text: str, shown: str) -> tuple[Any, dict[str, tuple[int, int]]]:
@@ -273,6 +274,10 @@ class _YamlBuilder:
         try:
             value = self.loader.construct_object(node, deep=True)
         except ValueError as exc:  # an integer longer than Python converts, and the like
+            if node.tag == _TIMESTAMP:
+                # a date no calendar has ("2024-04-31T12:50:14+00:00" in Mollie's example):
+                # kept as written, as every date is below (YAML 1.2 reads no dates at all)
+                return node.value
             raise CatalogError(f"invalid YAML value: {exc}".split(";")[0],
                                where=_where(self.shown, node)) from exc
         problem = bad_scalar(value)
