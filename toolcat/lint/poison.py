@@ -428,7 +428,10 @@ _REVOCABLE = frozenset({"policy", "rule", "restriction", "permission", "guardrai
 # every name of guidance: those a service may manage, and those only a model is given
 _GUIDANCE = _REVOCABLE | frozenset({"safety", "guidance", "instruction", "guideline", "caution",
                                     "advice", "warning", "precaution", "guard", "check"})
-_MANAGED = _REVOCABLE | {"conversation"}
+# and the records a service keeps of talk: a help desk's conversations, a speech API's
+# transcripts
+RECORDS = frozenset({"conversation", "transcript"})
+_MANAGED = _REVOCABLE | RECORDS
 _NAMED_MANAGED = re.compile("|".join(sorted(word[:5] for word in _MANAGED)), re.IGNORECASE)
 # the model's own conversation: this one, the whole of it, what was said so far
 _THIS_CONVERSATION = re.compile(r"\b(?:this|current|our|whole|entire|same|full|ongoing) "
@@ -981,7 +984,10 @@ def _disguise(text: str, how: str | None, matched: str) -> str | None:
         # must read differently as written
         plain = " ".join(split_camel(text).lower().replace("_", " ").split())
         return how if " ".join(matched.split()) not in plain else None
-    return how or ("split over lines" if "\n" in matched else None)
+    return how or (SPLIT_LINES if "\n" in matched else None)
+
+
+SPLIT_LINES = "split over lines"
 
 
 def _close_letter_spacing(line: str) -> str:

@@ -41,6 +41,9 @@ from toolcat.lint.poison import (
     AGREE_AT,
     CONCEALING,
     ERROR_AT,
+    RECORDS,
+    SECRETS,
+    SPLIT_LINES,
     Hit,
     agreement,
     clauses_in_data,
@@ -75,6 +78,11 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             found = [h for h in scan_definition(entry, pointer, read)
                      if (h.label, h.text) not in known]
             found = [_calibrated(h, home, tool.name) for h in found]
+            if any(h.grave and h.label == SECRETS for h in found):
+                managed = ctx.shared("managed-objects", lambda: _managed(ctx.catalog))
+                records = RECORDS & (managed.get(tool.server, frozenset())
+                                     | managed_objects([tool.name]))
+                found = [_linked_record(h, records) for h in found]
             graves = {h.pointer for h in found if h.grave}
             worth = scored.get(id(tool))
             if worth:
@@ -88,6 +96,23 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             hits += found
         return hits
     return ctx.memo("poison", tool, scan)
+
+
+def _linked_record(hit: Hit, records: frozenset[str]) -> Hit:
+    """`hit` as a warning where the conversation or transcript it would send is a record the
+    server's tools are named after, and the address is a markdown link's (documentation):
+    "add a comment to a [conversation](https://dev.frontapp.com/...)" in Front's
+    `add_comment`, "send back with the transcript completed or failed [webhook](https://...)"
+    in AssemblyAI's transcripts API."""
+    if not hit.grave or hit.label != SECRETS or hit.disguise not in (None, SPLIT_LINES) \
+            or not _LINK_TARGET.search(hit.evidence):
+        return hit
+    named = {word.rstrip("s") for word in _RECORD_WORDS.findall(hit.evidence.lower())}
+    return replace(hit, grave=False) if named and named <= records else hit
+
+
+_LINK_TARGET = re.compile(r"\]\(https?://$")
+_RECORD_WORDS = re.compile(r"\b(?:conversations?|transcripts?)\b")
 
 
 def _managed(catalog: Catalog) -> dict[str, frozenset[str]]:
