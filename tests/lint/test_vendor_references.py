@@ -106,7 +106,9 @@ REFERENCES = Path(__file__).resolve().parent.parent / "data" / "vendor-reference
 @pytest.mark.parametrize("archive", ["openai-openapi.yaml.gz", "twilio-oai.tar.gz",
                                      "box-openapi.json.gz", "discord-openapi.json.gz",
                                      "clerk-openapi.tar.gz", "paypal-openapi.tar.gz",
-                                     "vonage-openapi.tar.gz", "slack-web-openapi-v2.json.gz"])
+                                     "vonage-openapi.tar.gz", "slack-web-openapi-v2.json.gz",
+                                     "together-openapi.yaml.gz", "zoom-openapi-v2.json.gz",
+                                     "vault-openapi.json.gz"])
 def test_no_vendors_api_reference_has_a_tc6_error(tmp_path, archive):
     if archive.endswith(".tar.gz"):
         with tarfile.open(REFERENCES / archive) as bundle:
@@ -119,7 +121,7 @@ def test_no_vendors_api_reference_has_a_tc6_error(tmp_path, archive):
     catalog = load_catalog(files, lenient=True)
     errors = [f"{f.tool}: {f.message}" for f in lint_catalog(catalog, SECURITY).findings
               if f.severity == "error"]
-    assert len(catalog.tools) > 140 and errors == []
+    assert len(catalog.tools) > 90 and errors == []
 
 
 def test_rules_a_reference_states_about_its_own_objects_are_no_orders(tmp_path):
