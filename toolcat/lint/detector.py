@@ -2045,7 +2045,10 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              else sentence,
              # reporting a success once it is one is honest ("only report an answer once it
              # is completed")
-             "lying": _lying_view(sentence)}
+             "lying": _lying_view(sentence),
+             # a person sent on by their browser ("when the user is redirected to your app")
+             "tamper": _NAVIGATED.sub(" ", sentence) if "redirected" in sentence
+             else sentence}
     fired = tuple(name for name, pattern in _cues_to_try(sentence, apart, views)
                   if pattern.search(views.get(name, sentence))
                   or (apart is not sentence and name not in _IDENTIFIERS
@@ -2071,6 +2074,9 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     return fired
 
 
+_NAVIGATED = re.compile(r"\b(?:users?|customers?|browsers?|signers?|recipients?|persons?"
+                        r"|visitors?|people) (?:is|are|will be|gets|get|has been|have been)"
+                        r" redirected\b")
 _WHETHER = re.compile(r"\bwhether\b")
 _CLAUSE_BREAK = re.compile(r"[,:;?!\u2014(]| - ")
 
@@ -2174,6 +2180,8 @@ def _to_model(sentence: str) -> str:
     thing it names holds (`_HOLDS`)."""
     if "includes" in sentence:
         sentence = _HOLDS.sub(r"\1 holds", sentence)
+    if "appended" in sentence or "added" in sentence:
+        sentence = _DATUM_ADDED.sub(" ", sentence)
     if "to the" in sentence or "to a" in sentence:
         return _TO_MODEL.sub(" ", sentence)
     return sentence
@@ -2190,6 +2198,11 @@ _HOLDS = re.compile(r"\b((?:the|its|each|every|this|that|a|an) " + _FILLED + r"[
                     + _FILLED + r"[a-z-]+)?) includes\b")
 
 
+# what a service adds to its own request or redirect ("the `event` query parameter will be
+# appended", DocuSign's): a datum of the call, not something sent away
+_DATUM_ADDED = re.compile(r"\b(?:query |url |request )?(?:parameters?|params?|fields?|headers?"
+                          r"|attributes?|arguments?)`? (?:will be|is|are|gets|get) (?:appended"
+                          r"|added)\b")
 _TO_MODEL = re.compile(r"\b(?:sent|send|sends|passed|pass|passes|given|fed|provided|supplied"
                        r"|shown|prepended|appended) (?:\w+ ){0,2}to (?:the |a )?(?:model|assistant"
                        r"|llm|ai|chatbot|language model)\b(?! (?:at|via|through) )")
