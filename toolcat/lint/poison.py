@@ -397,12 +397,20 @@ def _described_behaviour(sentence: str, cues: tuple[str, ...], managed: frozense
         named = _GUIDANCE.intersection(map(_singular, _WORDS.findall(read)))
         if named and named <= managed:  # "all safety rules linked to the policy": guidance
             cues = tuple(cue for cue in cues if cue != "revoke")
-    if "conversation" in cues and "conversation" in managed \
-            and not _THIS_CONVERSATION.search(read):
+    if "conversation" in cues and (
+            ("conversation" in managed and not _THIS_CONVERSATION.search(read))
+            or ("session" in managed and not _TALK.search(read))):
         # a support desk's conversations are its records ("Returned in the `scorecards`
-        # array on conversation responses"); the model's own is this one, so far
+        # array on conversation responses"); the model's own is this one, so far; and a
+        # service's sessions are its own ("Token for the session which should be sent later
+        # to activate this session", Chargebee's portal sessions) where nothing said is named
         cues = tuple(cue for cue in cues if cue != "conversation")
     return cues
+
+
+# what was said in a chat, named other than by its session
+_TALK = re.compile(r"\b(?:conversations?|chats?|transcripts?|messages?|turns?|dialog(?:ue)?"
+                   r"|so far|history|said|written|typed|prompts?)\b")
 
 
 def managed_objects(names: Iterable[str]) -> frozenset[str]:
@@ -431,7 +439,7 @@ _GUIDANCE = _REVOCABLE | frozenset({"safety", "guidance", "instruction", "guidel
 # and the records a service keeps of talk: a help desk's conversations, a speech API's
 # transcripts
 RECORDS = frozenset({"conversation", "transcript"})
-_MANAGED = _REVOCABLE | RECORDS
+_MANAGED = _REVOCABLE | RECORDS | {"session"}
 _NAMED_MANAGED = re.compile("|".join(sorted(word[:5] for word in _MANAGED)), re.IGNORECASE)
 # the model's own conversation: this one, the whole of it, what was said so far
 _THIS_CONVERSATION = re.compile(r"\b(?:this|current|our|whole|entire|same|full|ongoing) "
