@@ -263,11 +263,12 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
         # what the tool does to the thing it is named after, stated, not ordered
         return replace(hit, grave=False)
     honest = False
-    if hit.label == FAKE_ROLE and _NOTICE.fullmatch(hit.evidence) and max(
-            (s.probability for s in score_text(hit.text, home)), default=0.0) < AGREE_AT:
-        # a vendor's heading ("<b>Information Security notice:</b> This method provides
-        # full access to ..."): a warning when the detector reads no sentence of the string
-        # as an order, whatever its cues
+    if hit.label == FAKE_ROLE and _NOTICE.fullmatch(hit.evidence) \
+            and _BOLD_NOTICE.search(hit.text) and max(
+                (s.probability for s in score_text(hit.text, home)), default=0.0) < AGREE_AT:
+        # a vendor's bold heading ("<b>Information Security notice:</b> This method
+        # provides full access to ..."): a warning when the detector reads no sentence of
+        # the string as an order, whatever its cues; a bare "SECURITY NOTICE:" stays an error
         return replace(hit, grave=False)
     if hit.label == FAKE_ROLE:
         honest = literal or _SPECIAL_TOKEN.fullmatch(hit.evidence) is not None
@@ -287,6 +288,8 @@ def _calibrated(hit: Hit, home: Home, name: str = "") -> Hit:
 # a heading of notes to people, which vendors write too; "system notice:", "admin override:",
 # a "developer message:" stay fake boundaries whatever follows
 _NOTICE = re.compile(r"(?:security|admin) (?:notice|update|alert)s? ?:", re.IGNORECASE)
+_BOLD_NOTICE = re.compile(r"(?:<(?:b|strong)>|\*\*)\s*(?:[\w-]+ ){0,2}(?:security|admin)"
+                          r" (?:notice|update|alert)s? ?:", re.IGNORECASE)
 # the person a concealing pattern's words end on, named as the one served
 _SERVED_LAST = re.compile(r"\b(?:for|on behalf of) (?:the|your) \w+\W*$", re.IGNORECASE)
 
