@@ -281,7 +281,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
             # words a clause states, lists or ranks among credentials order nothing
             cues = honest_shapes.unasserted(top.sentence, cues, home)
             cues = _described_behaviour(top.sentence, cues,
-                                        managed | managed_objects([_name(entry)]))
+                                        managed | managed_objects([_name(entry),
+                                                                   *_schemas_around(at)]))
             if "conversation" in cues and _names_own_record(top.sentence, fields or _fields(
                     entry)):
                 cues = tuple(cue for cue in cues if cue != "conversation")
@@ -352,6 +353,17 @@ def _clause_sized(text: str) -> bool:
 # a word as written in prose: letters, lower case after the first, maybe an apostrophe or
 # hyphen inside and punctuation around
 _WORD = re.compile(r"[\W_]{0,3}[^\W\d_][^\W\d_A-Z]*(?:['’-][^\W\d_]+)*[\W_]{0,3}")
+
+
+def _schemas_around(at: str) -> list[str]:
+    """The names of the named schemas `at` lies in (`.../$defs/ActivationRuleObject/
+    properties/status/description`: `ActivationRuleObject`): what its text is about, as a
+    tool's name says what the tool is about."""
+    parts = at.split("/")
+    return [name for key, name in itertools.pairwise(parts) if key in _SCHEMA_HOMES]
+
+
+_SCHEMA_HOMES = frozenset({"$defs", "definitions", "schemas"})
 
 
 def _names_own_record(sentence: str, fields: frozenset[str]) -> bool:
