@@ -240,16 +240,16 @@ def changes_other_call(sentence: str) -> bool:
 # a name in code that names a datum, not a tool: a field's or a flag's (`public_key`,
 # "`profile_mastering` feature is disabled"); and a rule over another thing that asks what it
 # is, not what it does ("your external service's endpoint needs to be a valid HTTPS endpoint")
+_DATUM_NOUN = (r"(?:feature|field|parameter|property|attribute|flag|option|setting|value"
+               r"|column|header|key|argument)s?")
 _DATUM = re.compile(r"`?(?:[a-z0-9-]+[.:/])?[a-z0-9_]*_(?:key|id|ids|token|url|uri|name|type"
                     r"|status|date|time|at|count|mode|flag|code|value)`?\s"
-                    r"|`?[\w.:/-]+`? (?:feature|field|parameter|property|attribute|flag|option"
-                    r"|setting|value|column|header|key)s?\b")
+                    r"|`?[\w.:/-]+`? " + _DATUM_NOUN + r"\b")
 
 
 # what is retired is a datum of the named call, not the call ("the `pdfId` property in the
 # consumer_disclosure PUT request is deprecated"): the tool goes on being called
-_DATUM_OF = re.compile(r"\b(?:field|parameter|property|attribute|flag|option|setting|value"
-                       r"|column|header|key|argument)s?`? (?:in|of|on|for|from) (?:the |an? )?$")
+_DATUM_OF = re.compile(r"\b" + _DATUM_NOUN + r"`? (?:in|of|on|for|from) (?:the |an? )?$")
 _RETIRED = re.compile(r"\b(?:retired|deprecated|obsolete|decommissioned)\b")
 
 
