@@ -80,8 +80,7 @@ def definition_hits(tool: Tool, ctx: Context) -> list[Hit]:
             found = [_calibrated(h, home, tool.name) for h in found]
             if any(h.grave and h.label == SECRETS for h in found):
                 managed = ctx.shared("managed-objects", lambda: _managed(ctx.catalog))
-                records = RECORDS & (managed.get(tool.server, frozenset())
-                                     | managed_objects([tool.name]))
+                records = RECORDS & managed.get(tool.server, frozenset())
                 found = [_linked_record(h, records) for h in found]
             graves = {h.pointer for h in found if h.grave}
             worth = scored.get(id(tool))
@@ -107,12 +106,11 @@ def _linked_record(hit: Hit, records: frozenset[str]) -> Hit:
     if not hit.grave or hit.label != SECRETS or hit.disguise not in (None, SPLIT_LINES) \
             or not _LINK_TARGET.search(hit.evidence):
         return hit
-    named = {word.rstrip("s") for word in _RECORD_WORDS.findall(hit.evidence.lower())}
+    named = RECORDS & managed_objects([hit.evidence])
     return replace(hit, grave=False) if named and named <= records else hit
 
 
 _LINK_TARGET = re.compile(r"\]\(https?://$")
-_RECORD_WORDS = re.compile(r"\b(?:conversations?|transcripts?)\b")
 
 
 def _managed(catalog: Catalog) -> dict[str, frozenset[str]]:
@@ -563,9 +561,9 @@ def stray_invisible(tool: Tool, ctx: Context) -> Iterator[Problem]:
     Text pasted from a web page or a word processor often carries one, and text that was
     once decoded with the wrong encoding keeps C1 control characters where a curly quote
     was: too few to spell out anything, they hide nothing, but a reviewer cannot see them.
-    Remove them. (In a name
-    or a key, where one makes two names look the same, and as bidirectional, tag or control
-    characters or longer runs of zero-width ones, they are TC602 errors.)
+    Remove them. (In a name or a key, where one makes two names look the same, and as
+    bidirectional, tag or control characters or longer runs of zero-width ones, they are
+    TC602 errors.)
     """
     yield from _invisible(tool, ctx, hiding=False)
 
