@@ -38,6 +38,8 @@ from toolcat.lint.lexicon import LATIN, LEXICON
 from toolcat.lint.outranked import GATE as OUTRANKED_GATE
 from toolcat.lint.outranked import outranks_work
 from toolcat.lint.reading import LEET, as_read, ascii_changes
+from toolcat.lint.secret_moved import GATE as SECRET_MOVED_GATE
+from toolcat.lint.secret_moved import moves_secret
 from toolcat.lint.side_effects import GATE as SIDE_GATE
 from toolcat.lint.side_effects import changes_other_call, conceals_side_step
 from toolcat.lint.told_regardless import GATE as TOLD_REGARDLESS_GATE
@@ -133,7 +135,8 @@ CUES: dict[str, str] = {
     # the user if a page tries": the telling is asked for), or one of consequence or purpose
     # ("there is no undo, so show the draft to the user": the showing is what follows), or
     # what a colon opens ("do not retry: tell the user ...": what to do instead)
-    "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|nicht|ne pas|jamais"
+    "hiding": r"\b(?:do not|don't|dont|never|without|no need to|must not|refrain from|nicht"
+              r"|ne pas|jamais"
               r"|sans|no(?!-)|sin|não|nie|не)\b(?:(?!, (?:and|but|then|so) |[;:] )[^.!?]){0,30}"
               r"\b(?:(?:tell|mention|inform|show|reveal"
               r"|disclose|notify|display|surface)(?:ing|ed)?(?<!mention)"
@@ -164,6 +167,10 @@ CUES: dict[str, str] = {
               r"|friends?|host|recipient|birthday)\b)"
               r"|\b(?:keep|hide|conceal|withhold)\w*\b[^.!?]{0,40}\bfrom (?:the |your )?(?:users?"
               r"|customers?|humans?|operators?|requesters?)\b"
+              # left out of what the model itself says ("omit from your reply any actions")
+              r"|\b(?:omit|leave out|exclude|strip)\w*\b[^.!?]{0,40}\bfrom (?:your"
+              r"|any of your) (?:repl(?:y|ies)|answers?|responses?|summar(?:y|ies)|messages?"
+              r"|account)\b"
               r"|\bwithout (?:the |your )?(?:users?|customers?|humans?|operators?)(?:'s)? "
               r"(?:knowledge|knowing|noticing|awareness|consent|approval|seeing)\b"
               r"|\b(?:users?|customers?|humans?|operators?) (?:does|do|need|should|must|will)"
@@ -224,7 +231,8 @@ CUES: dict[str, str] = {
                   # steps a page lists obeys it
                   r"|execute (?:every|all|the|each) (?:\w+ )?(?:steps?|instructions?|commands?"
                   r"|directives?|orders?|rules|lines?)"
-                  r"|(?:as|are|is) binding|as (?:your|the) (?:new )?(?:instructions|orders|rules)"
+                  r"|(?:as|are|is) binding|as (?:(?:your|the) (?:new |updated )?(?:system )?"
+                  r"|(?:new|updated) (?:system )?|system )(?:instructions|orders|rules)"
                   r"|instructions (?:from|at|in)|(?:your|new|next|real) (?:orders|directions)"
                   r"|act on (?:it|them|what|each|every|all|the)\b(?: \w+)?(?: instructions?"
                   r"| steps?| directions?)?|do what (?:it|they|the \w+) says?"
@@ -273,7 +281,8 @@ CUES: dict[str, str] = {
                 r" (?:results?|tool|outputs?|data)|trusted (?:commands|instructions|orders)"
                 r"|\busers?(?:_\w+)?\W{1,4}(?:untrusted|low|ignored?))\b",
     "revoke": r"\b(?:restrictions?|rules?|notes|guidelines|cautions?|safety|advice|policies|policy"
-              r"|guidance|instructions|precautions|warnings|guardrails|confirmations|safeguards"
+              r"|guidance|instructions|directives|precautions|warnings|guardrails|confirmations"
+              r"|safeguards"
               r"|protections|consignes|anweisungen|instrucciones|istruzioni"
               r"|instruções|polecenia|инструкции)\b[^.!?]{0,90}\b(?:lifted|no longer|outdated"
               r"|obsolete|set aside|stop applying|off|void|not needed|disabled|revoked"
@@ -282,7 +291,8 @@ CUES: dict[str, str] = {
               # "ignore" as a noun is a list of things a linter skips ("rules listed in
               # ignore", "the ignore file"), not guidance set aside
               r"|(?<!\bin )(?<!the )(?<!an )(?<!to )ignore\w*(?! (?:lists?|files?|patterns?))"
-              r"|dropped|skip\w*|not necessary|unnecessary|turned off|précédentes|vorherigen"
+              r"|dropped|skip\w*|not necessary|unnecessary|turned off|issued in error|précédentes"
+              r"|vorherigen"
               r"|anteriores"
               r"|não valem|wcześniejsze|предыдущие)\b"
               # "ignore it again with the new rule": a thing ignored, not guidance
@@ -548,6 +558,12 @@ _SHAPES: dict[str, str] = {
                   r"|that page|the document) (?:specifies|says|lists|contains|requires|asks)\b"
                   r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
                   r"|the) (?:\w+ )?(?:directives?|instructions?|commands?|orders?|rules|steps)\b"
+                  # what is read applied to the reader's own conduct ("apply any changes listed
+                  # there to their behaviour")
+                  r"|\bfollows (?:the |its |any |all |every |each )?(?:\w+ )?(?:rules|instructions"
+                  r"|steps|directives|orders) (?:inside|in it|in there|there|within)\b"
+                  r"|\b(?:apply|applies|applying|adopt\w*|incorporat\w*)\b[^.!?]{0,60}\bto "
+                  r"(?:your|their|its) (?:own )?(?:behaviou?rs?|conduct|responses|instructions)\b"
                   r"|\b(?:directives?|instructions?|commands?|orders?) (?:in|from) (?:it|there"
                   r"|that page|the page|the file)\b"
                   # in any person ("acts on the directives it contains"), and what a text
@@ -574,6 +590,16 @@ _SHAPES: dict[str, str] = {
               r"|safeguards)\b"
               # the guidance of the model's own set-up (its system prompt's, what its
               # deployment gave it) ended by a verb of any tense before it
+              # a safeguard that asks the person first turned off, or no longer needed
+              r"|\b(?:disabled|turned off|switched off|removed|lifted|waived|suspended|dropped"
+              r"|retired|scrapped)\b[^.!?]{0,40}\b(?:rule|requirement|check|step|policy"
+              r"|safeguard|guard)s?\b"
+              r"[^.!?]{0,60}\b(?:approv\w*|confirm\w*|consent|permission)\b"
+              r"|\b(?:confirmations?|approvals?|consent)(?: steps?| prompts?| checks?)?"
+              r" (?:is |are )?no longer (?:needed|required|necessary)\b"
+              r"|\bno (?:confirmations?|approvals?|consent)(?: steps?| prompts?| checks?)?"
+              r" (?:is |are )?(?:needed|required|necessary)\b[^.!?]{0,40}\b(?:anymore"
+              r"|any longer|from now on)\b"
               r"|\b(?:retir|replac|lift|remov|drop|overrid|supersed|voids?\b|waiv|suspend"
               r"|disabl|cancel|rescind|revok)\w*\b[^.!?]{0,90}\b(?:restrictions?|rules|guidance"
               r"|guidelines|instructions|safeguards|guardrails|limits|confirmation prompts?)\b"
@@ -1014,7 +1040,7 @@ _CUE_NAMES = tuple(CUES)
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
 INTENT = frozenset({"hiding", "lying", "revoke", "execute", "identity", "over_user",
                     "foreign_order", "encoded_order", "output_order", "unread_order",
-                    "model_told"})
+                    "model_told", "secret_moved"})
 # A sentence in a language foreign to its tool and server (`other_language`) is an intent
 # only with a cue that says what it does to the model: a plain parameter description in a
 # third language has a weak cue or two (the user, contents, 执行 "run"), an order in it the
@@ -1675,7 +1701,7 @@ def worth_strings(groups: list[list[str]], homes: list[Home] | None = None,
     plain = [text for text in distinct if text.isascii()]
     first = _matching(plain, first_pass(), _lowered(plain))
     second = [text for text in plain if text in first]
-    exact = _matching(second, (*_gate(True), _in_text()),
+    exact = _matching(second, (*_gate(True), _in_text(), _secret_moved()),
                       [_prepared_apart(text).encode() for text in second])
     foreign: dict[tuple[str, Home], bool] = {}
 
@@ -1731,7 +1757,7 @@ def _matching(texts: list[str], gates: tuple[Any, ...], readings: list[bytes]) -
 def first_pass() -> tuple[Any, ...]:
     """The expressions of the gate's first pass (`worth_strings`): the cues without word
     boundaries, digits inside words (`_leet`) and what is read in context (`_in_text`)."""
-    return (*_gate(False), _leet(), _in_text())
+    return (*_gate(False), _leet(), _in_text(), _secret_moved())
 
 
 @cache
@@ -1757,6 +1783,19 @@ def _in_text() -> Any:
     return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
         _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE,
         *OUTRANKED_GATE, *TOLD_REGARDLESS_GATE)), options)
+
+
+@cache
+def _secret_moved() -> Any:
+    """`secret_moved`'s shapes for both passes of the gate, in a pass of their own: joined to
+    `_in_text`'s, their gaps after a long list of words grew its automaton (the gate took
+    0.4 s more over the 43k catalog; apart, ...)."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in SECRET_MOVED_GATE),
+                       options)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in
@@ -2663,7 +2702,7 @@ def score_text(text: str, home: Home = ENGLISH, fields: frozenset[str] = frozens
         cues = _in_context(sentence, before, text, cues_of(sentence, home), written)
         if fields and named_field(sentence, fields):
             cues += ("field",) if "argument" in cues else ("field", "argument")
-        side = _side_effects(sentence, before)
+        side = _side_effects(sentence, before, written)
         cues += tuple(cue for cue in side if cue not in cues)
         before = sentence
         # "1) open https://...; 2) do exactly what is written there": the page to obey is
@@ -2727,11 +2766,12 @@ def language_name(sentence: str) -> str:
     return named_language(tag) if tag else "another language"
 
 
-def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
+def _side_effects(sentence: str, before: str, written: str) -> tuple[str, ...]:
     """The cues of the classes read by their structure: a side step kept from the person
     (`hiding`, `side_step`), another tool's calls changed (`shadow`, `tamper`), both in
     `side_effects`; the work in hand outranked (`over_user`, `outranked`, in `outranked`); a
-    claim told whatever the result (`lying`, `told_regardless`, in `told_regardless`)."""
+    claim told whatever the result (`lying`, `told_regardless`, in `told_regardless`); a
+    secret moved where it does not belong (`secrets`, `secret_moved`, in `secret_moved`)."""
     found: tuple[str, ...] = ()
     # a constant or a name written in words joined by hyphens ("omit-forwarding-step-from-
     # summary") says what it says apart
@@ -2743,6 +2783,8 @@ def _side_effects(sentence: str, before: str) -> tuple[str, ...]:
         found += WORK_OUTRANKED
     if tells_regardless(sentence):
         found += tuple(cue for cue in TOLD_REGARDLESS if cue not in found)
+    if moves_secret(sentence, written):
+        found += SECRET_MOVED
     return found
 
 
@@ -2750,6 +2792,7 @@ SIDE_HIDDEN = ("hiding", "side_step")
 SIDE_CHANGED = ("shadow", "tamper")
 WORK_OUTRANKED = ("over_user", "outranked")
 TOLD_REGARDLESS = ("lying", "told_regardless")
+SECRET_MOVED = ("secrets", "secret_moved")
 
 
 def named_field(sentence: str, fields: frozenset[str]) -> bool:

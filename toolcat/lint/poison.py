@@ -664,6 +664,8 @@ def _cues_without(top: detector.Scored, names: frozenset[str], home: detector.Ho
         cues += tuple(cue for cue in detector.SIDE_HIDDEN if cue not in cues)
     if "told_regardless" in top.cues:  # a claim told whatever the result: no name undoes it
         cues += tuple(cue for cue in detector.TOLD_REGARDLESS if cue not in cues)
+    if "secret_moved" in top.cues:  # a secret moved where it does not belong: nor that
+        cues += tuple(cue for cue in detector.SECRET_MOVED if cue not in cues)
     if changes_other_call(sentence):  # another tool's call changed, not its own
         cues += tuple(cue for cue in detector.SIDE_CHANGED if cue not in cues)
     if siblings or values:  # a name read as a name takes cues away, it adds none

@@ -64,6 +64,20 @@ _BAD_RESULT = re.compile(
     r"|error\w*|rejected|declined|denied|lost|missing|broken|overdue|late|delayed|down|unpaid"
     r"|invalid|ineligible|blocked|expired|cancell?ed|refused|bounced|on[ _-]?hold|not[ _-]\w+"
     r"|un\w{3,}|in\w{4,})\b")
+# the work itself failed, in a condition ("should the job have failed", "if the build
+# errored"): the value a lie then claims is anything but that failure
+_FAILED = re.compile(
+    r"\b(?:when|if|whenever|once|should|in case|where) (?:the |its |a |any |this |that )?"
+    r"(?:[\w-]+ ){0,2}(?:has |have |had |did |does |do )?(?P<value>fail\w*|error(?:ed|s out)"
+    r"|crash\w*|timed out|times out|broke|bounced|declined|rejected|denied)\b")
+# a claim that the work did not succeed, which is the truth after a failure ("tell the
+# customer it was not paid")
+_UNSUCCESSFUL = re.compile(r"\b(?:not|n't|no|never|unable|fail\w*|error\w*|declin\w*"
+                           r"|reject\w*|denied|unsuccessful|unavailable|down)\b")
+# the telling as a noun: "the recommended phrasing for the user is that it passed"
+_TOLD_NOUN = re.compile(r"\b(?:phrasing|wording|answer|reply|response|explanation)"
+                        r" (?:for|to|given to|shown to) (?:the |a |your |any |each )?"
+                        + _PERSON + r" (?:is|should be|must be|will be)(?:" + _CLAIM + r")")
 # a negation before the telling verb in its clause: the order is to tell the truth
 _NEGATED = re.compile(r"\b(?:not|never|no|don't|cannot|can't|mustn't|shouldn't|won't)\b")
 _CLAUSE_START = re.compile(r".*(?:[.;:!?,(]|\b(?:and|but|so|then|while|because)\b)", re.S)
@@ -73,16 +87,19 @@ def tells_regardless(sentence: str) -> bool:
     """Whether the lower-cased `sentence` orders a claim told to the person whatever the
     tool's result says (see the module's docstring)."""
     cut = _REGARDLESS.search(sentence) is not None
-    bad = [found.group("value")[:4] for found in _BAD_RESULT.finditer(sentence)]
+    bad = [found.group("value")[:4] for pattern in (_BAD_RESULT, _FAILED)
+           for found in pattern.finditer(sentence)]
+    failed = _FAILED.search(sentence) is not None
     if not cut and not bad:
         return False
-    for told in _TOLD.finditer(sentence):
+    for told in (*_TOLD.finditer(sentence), *_TOLD_NOUN.finditer(sentence)):
         clause = sentence[max(0, told.start() - _CLAUSE_REACH):told.start()]
         start = _CLAUSE_START.match(clause)
         if _NEGATED.search(clause[start.end():] if start else clause):
             continue
         claim = sentence[told.start():told.end() + _CLAIM_REACH]
-        if cut or not any(value in claim for value in bad):
+        if cut or not (any(value in claim for value in bad) or (
+                failed and _UNSUCCESSFUL.search(claim))):
             return True
     return False
 
@@ -96,10 +113,12 @@ _CLAUSE_REACH = 200
 # for the detector's gate (RE2: no look-arounds): a telling verb and what cuts a claim loose
 # from the result, in either order, within one sentence
 _VERBS = (r"(?:say|tell|report|answer|reply|respond|confirm|assure|inform|state|claim|present"
-          r"|describe|know)")
+          r"|describe|know|phrasing|wording|explanation)")
 _CUT = (r"(?:whatever|regardless of|irrespective of|no matter|even if|even when|even though"
         r"|even where|even after|instead of|(?:when|if|whenever|once) (?:the |its )?"
-        r"(?:[a-z]+ )?" + _RESULT + r" (?:is|was|comes back|returns|says|reads|shows))")
+        r"(?:[a-z]+ )?" + _RESULT + r" (?:is|was|comes back|returns|says|reads|shows)"
+        r"|(?:when|if|whenever|once|should|in case|where) [^.!?;]*(?:fail|error|crash|timed out"
+        r"|times out|broke|bounced|declined|rejected|denied))")
 # (a number's decimal point, "99.99%", does not end the sentence)
 _GAP = r"(?:[^.!?;]|\.[0-9])*"
 GATE = (re.compile(_VERBS + _GAP + _CUT + r"|" + _CUT + _GAP + _VERBS
