@@ -89,7 +89,7 @@ CUES: dict[str, str] = {
     "secret_files": r"~/\.(?!config/(?!gh/|gcloud/|hub)|local/|cache/)|\.ssh\b"
                     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|(?:^|[\s'\"`(])\.env(?![\w.-])"
                     # a dotfile, not a host name (docs.aws.amazon.com)
-                    r"|(?<![\w-])\.(?:netrc|aws|npmrc|pypirc|kube)\b|hosts\.yml"
+                    r"|(?<![\w-])\.(?:netrc|aws|npmrc|pypirc|kube|gitconfig)\b|hosts\.yml"
                     r"|\bmcp\.json\b|/etc/(?:passwd|shadow)\b|\bwallet\.dat\b|\bkeychain\b"
                     r"|\.gnupg\b|\.git-credentials\b|\.pgpass\b|\.bash_history\b|\bdotenv\b"
                     r"|\bssh (?:keys?|identity|identities|config)\b|\bshell history\b",
