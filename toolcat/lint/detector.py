@@ -588,8 +588,6 @@ _SHAPES: dict[str, str] = {
               r"|cancell?ed)\b[^.!?]{0,40}\b(?:earlier|previous|prior|existing|old|any) (?:advice"
               r"|guidance|rules|instructions?|warnings?|precautions|cautions|confirmations?"
               r"|safeguards)\b"
-              # the guidance of the model's own set-up (its system prompt's, what its
-              # deployment gave it) ended by a verb of any tense before it
               # a safeguard that asks the person first turned off, or no longer needed
               r"|\b(?:disabled|turned off|switched off|removed|lifted|waived|suspended|dropped"
               r"|retired|scrapped)\b[^.!?]{0,40}\b(?:rule|requirement|check|step|policy"
@@ -600,6 +598,8 @@ _SHAPES: dict[str, str] = {
               r"|\bno (?:confirmations?|approvals?|consent)(?: steps?| prompts?| checks?)?"
               r" (?:is |are )?(?:needed|required|necessary)\b[^.!?]{0,40}\b(?:anymore"
               r"|any longer|from now on)\b"
+              # the guidance of the model's own set-up (its system prompt's, what its
+              # deployment gave it) ended by a verb of any tense before it
               r"|\b(?:retir|replac|lift|remov|drop|overrid|supersed|voids?\b|waiv|suspend"
               r"|disabl|cancel|rescind|revok)\w*\b[^.!?]{0,90}\b(?:restrictions?|rules|guidance"
               r"|guidelines|instructions|safeguards|guardrails|limits|confirmation prompts?)\b"
@@ -1789,7 +1789,7 @@ def _in_text() -> Any:
 def _secret_moved() -> Any:
     """`secret_moved`'s shapes for both passes of the gate, in a pass of their own: joined to
     `_in_text`'s, their gaps after a long list of words grew its automaton (the gate took
-    0.4 s more over the 43k catalog; apart, ...)."""
+    0.4 s more over the 43k catalog; apart, this pass takes 0.03 s)."""
     import re2
 
     options = re2.Options()

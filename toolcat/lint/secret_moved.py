@@ -56,9 +56,7 @@ _MOVE = (r"(?:put|puts|putting|pass|passes|passed|passing|place[sd]?|placing|inc
          r"|written|writing|append(?:s|ed|ing)?|embed(?:s|ded|ding)?|encode[sd]?|report(?:s|ed)?"
          r"|deliver(?:s|ed)?|relay(?:s|ed)?|share[sd]?|sharing|mirror(?:s|ed)?|log(?:s|ged)?"
          r"|push(?:es|ed)?|e-?mail(?:s|ed)?|accompanied|carr(?:y|ies|ied)|expects?|requires?"
-         r"|needs?|wants?"
-         r"|goes|go|placed)")
-# an argument named in the sentence: quoted, or a name before "field", "parameter", ...
+         r"|needs?|wants?|goes|go)")
 # an argument named in the sentence: quoted after "in", "into" or "as", or a name before
 # "field", "parameter", ... ("pass the key to `create_client`" names a function)
 _DET = r"(?: the| its| a| an| this| that| your)?"
@@ -92,9 +90,9 @@ _SET_TO_SECRET = re.compile(
     + r"(?: " + _FIELD_WORD + r")?|(?P<word>[a-z][a-z0-9_.-]{0,39}) " + _FIELD_WORD + r")"
     rf" (?:to|with) (?:the |a |an |your |their |its |every |all |any )?(?:\w+ ){{0,3}}?{_SECRET}\b")
 _MOVED = re.compile(rf"\b{_MOVE}\b")
+_WRITTEN_ADDRESS = re.compile(r"https?://[^\s)>\"'`]+|[\w.+-]+@[\w-]+\.[\w.-]+")
 # the name of an argument a secret honestly goes in: a key, a token, a connection string, the
 # environment a process is started with, a generic value or data holder (a secrets store's)
-_WRITTEN_ADDRESS = re.compile(r"https?://[^\s)>\"'`]+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _SECRET_HOLDER = re.compile(
     r"key|token|secret|pass|pwd|auth|cred|cookie|session|bearer|jwt|cert|login|otp|signature"
     r"|sso|oauth|identity|conn|dsn|uri|url|env|var|config|setting|header|value|data|secure"
@@ -107,6 +105,7 @@ _EXCHANGED = re.compile(r"\b(?:to (?:obtain|get|receive|request|fetch|refresh|ex
 # what comes before the person's own data when it names the receiver ("send an SMS to the
 # user's phone number via https://...")
 _RECEIVER = re.compile(r"\b(?:to|at|for|on|via)\s+$")
+_RECEIVER_REACH = 8
 # the move negated in its clause: "do not put passwords in `notes`"
 _NEGATED = re.compile(r"\b(?:not|never|no|don't|doesn't|isn't|aren't|won't|cannot|can't|avoid"
                       r"|without|instead of|rather than|nor)\b")
@@ -144,7 +143,8 @@ def moves_secret(sentence: str, written: str) -> bool:
         or _EXCHANGED.search(sentence)
     for secret in (*_SECRET_IN.finditer(sentence), *_PERSONAL_IN.finditer(sentence)):
         address = _THEN_ADDRESS.match(sentence, secret.end())
-        if signing_in or not address or _RECEIVER.search(sentence, 0, secret.start()):
+        if signing_in or not address or _RECEIVER.search(
+                sentence, max(0, secret.start() - _RECEIVER_REACH), secret.start()):
             continue  # the person's address is where a message goes, not what is sent
         if any(_SECRET_HOLDER.search(_name(held)) for held in _FIELD_IN.finditer(
                 sentence, secret.end(), address.start("where"))):
@@ -185,10 +185,12 @@ _CLAUSE_START = re.compile(r".*[.;:!?(,]", re.S)
 # a verb that moves may come a comma or two before its secret ("is mirrored, together with
 # the user's password, to ..."); its negation is looked for in its own clause
 _SENTENCE_PART = re.compile(r".*[.;:!?(]", re.S)
+_CLAUSE_REACH = 200
 
 
 def _clause(sentence: str, at: int, start: re.Pattern[str] = _CLAUSE_START) -> str:
-    """The part of `sentence`'s clause before `at` (`start` finds where the clause opens)."""
-    before = sentence[:at]
+    """The part of `sentence`'s clause before `at` (`start` finds where the clause opens),
+    at most _CLAUSE_REACH characters: a sentence of many verbs is read in linear time."""
+    before = sentence[max(0, at - _CLAUSE_REACH):at]
     opened = start.match(before)
     return before[opened.end():] if opened else before
