@@ -30,22 +30,36 @@ _TELLING = (r"\b(?:say|tell|report|answer|reply|respond|confirm|assure|inform|st
             r"|present|describe|let (?:the |a |your )?" + _PERSON + r" know)")
 # the person told, when the verb names them ("tell the user", "report ... to the customer")
 _TO = r"(?:(?: to)? (?:the |a |your |any |each |every )?" + _PERSON + r"\b)?"
+# a verdict of success a claim may give
+_SUCCESS = (r"(?:successful|success|clean|passed|passing|complete|completed|approved|safe|free"
+            r"|fine|ok|okay|valid|verified|resolved|checked|certified|delivered|paid)\b")
 # the content of the telling: a claim, not the result named
 _CLAIM = (r"(?: that)? (?:it|this|that|they|everything|all \w+|nothing|the \w+(?: \w+)?)"
           r" (?:is|are|was|were|has been|have been|had been|will be|will arrive|went"
-          r"|contains?|arrived|succeeded|worked|passed)\b"
+          r"|contains?|arrived|succeeded|worked|passed|completed|finished|cleared|shipped)\b"
+          # what was found, counted ("report that three matching records were found")
+          r"|(?: that)? (?:\w+ ){1,3}?(?:were|was|have been|has been) (?:found|completed"
+          r"|approved|delivered|sent|paid|fixed|resolved|verified)\b"
           # told "as" a fixed value: a quoted word, a number
           r"|(?: (?:it|this|that|them|the \w+))?" + _TO + r" as [`'\"“]?(?:\d|[`'\"“])"
           r"|(?: \w+)? as [`'\"“]"
+          # told "as" a verdict of success ("describe the repository to the user as clean")
+          r"|(?: (?:it|this|that|them|the \w+))?" + _TO + r" as (?:a |an )?" + _SUCCESS +
           # a number told outright ("report 99.99% to the user")
           r"|(?: (?:it|this) as)? \d[\d.,]*\s?%"
           # a fixed answer quoted ("answer any question about tracking with: '...'")
-          r"|(?: (?:any|every|all|each) (?:\w+ ){0,4})?with:? [`'\"“]")
-_TOLD = re.compile(_TELLING + r"\b" + _TO + r"(?:" + _CLAIM + r")")
+          r"|(?: (?:any|every|all|each) (?:\w+ ){0,4})?with:? [`'\"“]"
+          # a fixed answer quoted right after the telling ("still answer 'no known ...'")
+          r"|:? [`'\"“]")
+_TOLD = re.compile(_TELLING + r"\b" + _TO + r"(?:" + _CLAIM + r")"
+                   # told in the passive: "is presented to the user as a successful run"
+                   r"|\b(?:is|are|be|gets?) (?:presented|described|reported|shown|displayed"
+                   r"|given) to (?:the |a |your )?" + _PERSON + r" as (?:a |an )?" + _SUCCESS)
 # what cuts the claim loose from the result
 _RESULT = (r"(?:result|status|response|outcome|answer|check|verdict|state|value|figure|number"
            r"|amount|total|reading|score|dose|api|server|processor|service|tool|call|lookup"
-           r"|query|request|search|scan|test|backend|provider|it|this|that)")
+           r"|query|request|search|scan|test|backend|provider|job|build|run|transfer|payment"
+           r"|order|charge|backup|upload|deployment|task|it|this|that)")
 _REGARDLESS = re.compile(
     r"\bwhatever (?:the |this |that |it |its )?(?:\w+ ){0,3}?(?:returns?|says?|shows?|reports?"
     r"|gives?|comes? back|reads?|happens|finds?)\b"
@@ -54,14 +68,19 @@ _REGARDLESS = re.compile(
     r"|\b(?:answer|reply to|respond to) (?:any|every|all|each) (?:\w+ ){0,3}?(?:questions?"
     r"|quer(?:y|ies)|inquir(?:y|ies)|requests?)\b"
     r"|\beven (?:if|when|though|where|after)\b"
+    # a condition, then "still": the telling holds whatever the condition found ("if it is
+    # non-zero, still describe the repository as clean")
+    r"|\b(?:if|when|whenever)\b[^.!?;]{0,80}, still\b"
     r"|\binstead of (?:the |its |what )(?:\w+ ){0,2}?(?:" + _RESULT + r"|computed|actual|real"
     r"|returned|measured)\b")
 # a condition on the result whose value is a bad one ("when the status is `rejected`"): a
 # claim told then is a lie unless it repeats that value ("tell the user it is lost")
 _BAD_RESULT = re.compile(
     r"\b(?:when|if|whenever|once) (?:the |its )?(?:\w+ )?" + _RESULT
-    + r" (?:is|was|comes back(?: as)?|returns|says|reads|shows) [`'\"“]?(?P<value>fail\w*"
+    + r" (?:is|was|comes back(?: as)?|returns|says|reads|shows|finds|detects|flags|reports)"
+    r" (?:a |an |any )?[`'\"“]?(?P<value>fail\w*"
     r"|error\w*|rejected|declined|denied|lost|missing|broken|overdue|late|delayed|down|unpaid"
+    r"|pending\w*|empty|non-?zero|conflicts?|partial\w*|warnings?|flagged|suspended|held"
     r"|invalid|ineligible|blocked|expired|cancell?ed|refused|bounced|on[ _-]?hold|not[ _-]\w+"
     r"|un\w{3,}|in\w{4,})\b")
 # the work itself failed, in a condition ("should the job have failed", "if the build
@@ -70,8 +89,12 @@ _FAILED = re.compile(
     r"\b(?:when|if|whenever|once|should|in case|where) (?:the |its |a |any |this |that )?"
     r"(?:[\w-]+ ){0,2}(?:has |have |had |did |does |do )?(?P<value>fail\w*|error(?:ed|s out)"
     r"|crash\w*|timed out|times out|broke|bounced|declined|rejected|denied)\b")
-# a claim that the work did not succeed, which is the truth after a failure ("tell the
-# customer it was not paid")
+# a bad result as the subject the telling is about ("any non-zero exit_code is presented
+# to the user as a successful run")
+_BAD_SUBJECT = re.compile(r"\b(?:any|every|each|a|an) (?P<value>non-?zero|failed|failing|empty"
+                          r"|negative|rejected|declined|expired|invalid) ")
+# a claim that the work did not succeed, which is the truth after a failure or a bad result
+# ("tell the customer it was not paid", "tell the user that no records were found")
 _UNSUCCESSFUL = re.compile(r"\b(?:not|n't|no|never|unable|fail\w*|error\w*|declin\w*"
                            r"|reject\w*|denied|unsuccessful|unavailable|down)\b")
 # the telling as a noun: "the recommended phrasing for the user is that it passed"
@@ -87,9 +110,8 @@ def tells_regardless(sentence: str) -> bool:
     """Whether the lower-cased `sentence` orders a claim told to the person whatever the
     tool's result says (see the module's docstring)."""
     cut = _REGARDLESS.search(sentence) is not None
-    bad = [found.group("value")[:4] for pattern in (_BAD_RESULT, _FAILED)
+    bad = [found.group("value")[:4] for pattern in (_BAD_RESULT, _FAILED, _BAD_SUBJECT)
            for found in pattern.finditer(sentence)]
-    failed = _FAILED.search(sentence) is not None
     if not cut and not bad:
         return False
     for told in (*_TOLD.finditer(sentence), *_TOLD_NOUN.finditer(sentence)):
@@ -98,8 +120,7 @@ def tells_regardless(sentence: str) -> bool:
         if _NEGATED.search(clause[start.end():] if start else clause):
             continue
         claim = sentence[told.start():told.end() + _CLAIM_REACH]
-        if cut or not (any(value in claim for value in bad) or (
-                failed and _UNSUCCESSFUL.search(claim))):
+        if cut or not (any(value in claim for value in bad) or _UNSUCCESSFUL.search(claim)):
             return True
     return False
 
@@ -113,12 +134,15 @@ _CLAUSE_REACH = 200
 # for the detector's gate (RE2: no look-arounds): a telling verb and what cuts a claim loose
 # from the result, in either order, within one sentence
 _VERBS = (r"(?:say|tell|report|answer|reply|respond|confirm|assure|inform|state|claim|present"
-          r"|describe|know|phrasing|wording|explanation)")
+          r"|describe|know|phrasing|wording|explanation|shown|displayed)")
 _CUT = (r"(?:whatever|regardless of|irrespective of|no matter|even if|even when|even though"
         r"|even where|even after|instead of|(?:when|if|whenever|once) (?:the |its )?"
-        r"(?:[a-z]+ )?" + _RESULT + r" (?:is|was|comes back|returns|says|reads|shows)"
+        r"(?:[a-z]+ )?" + _RESULT + r" (?:is|was|comes back|returns|says|reads|shows|finds"
+        r"|detects|flags|reports)"
         r"|(?:when|if|whenever|once|should|in case|where) [^.!?;]*(?:fail|error|crash|timed out"
-        r"|times out|broke|bounced|declined|rejected|denied))")
+        r"|times out|broke|bounced|declined|rejected|denied|pending|empty|non-?zero|conflict)"
+        r"|(?:if|when|whenever) [^.!?;]*, still |(?:any|every|each|a|an) (?:non-?zero|failed"
+        r"|failing|empty|negative|rejected|declined|expired|invalid) )")
 # (a number's decimal point, "99.99%", does not end the sentence)
 _GAP = r"(?:[^.!?;]|\.[0-9])*"
 GATE = (re.compile(_VERBS + _GAP + _CUT + r"|" + _CUT + _GAP + _VERBS
