@@ -34,7 +34,9 @@ _SECRET = (
     r"|signing keys?|ssh keys?|seed phrases?|client secrets?|secrets?"
     r"|(?:access|auth|authentication|bearer|refresh|session|oauth|id|api|jwt|github|gitlab|npm"
     r"|slack|bot|personal access|pat) tokens?|(?:session|auth|login) cookies?|cookies"
-    r"|[a-z0-9_]*(?:api_?key|api_?token|access_?token|auth_?token|_secret|password|private_?key)s?"
+    # (from the identifier's start only: a long run of letters is read in linear time)
+    r"|(?<![a-z0-9_])[a-z0-9_]*(?:api_?key|api_?token|access_?token|auth_?token|_secret|password"
+    r"|private_?key)s?"
     r"|environment variables?|env vars?|process\.env|os\.environ"
     r"|git ?config|\.gitconfig|\.git-credentials|\.netrc|\.npmrc|\.pypirc|~/\.[a-z]"
     r"|id_(?:rsa|ed25519|ecdsa)|keychain|clipboard|(?:shell|command|bash|zsh|terminal) history"
@@ -68,7 +70,7 @@ _FIELD = (r"(?:(?:in|into|as|inside|within|under)" + _DET + " " + _QUOTED
           + r" (?:[`'\"](?P<named>[a-z0-9_.$ -]{1,40})[`'\"]|(?P<word>[a-z][a-z0-9_.-]{0,39}))"
           + r" " + _FIELD_WORD + r"\b)")
 _ADDRESS = (r"(?:to|at|into|on|via) (?:<)?(?P<address>https?://[^\s)>\"'`]+|[\w.+-]+@[\w-]+"
-            r"\.[\w.-]+)")
+            r"\.[\w.-]+)")  # after "to ": from a word's start
 _FIELD_IN = re.compile(_FIELD)
 # a password's rules or its reset link are no password
 _SECRET_IN = re.compile(rf"\b{_SECRET}\b(?! (?:reset|policy|policies|rules?|requirements?"
@@ -89,8 +91,12 @@ _SET_TO_SECRET = re.compile(
     r"\b(?:set|sets|setting|fill|fills|populate|populates) (?:the )?(?:" + _QUOTED
     + r"(?: " + _FIELD_WORD + r")?|(?P<word>[a-z][a-z0-9_.-]{0,39}) " + _FIELD_WORD + r")"
     rf" (?:to|with) (?:the |a |an |your |their |its |every |all |any )?(?:\w+ ){{0,3}}?{_SECRET}\b")
+# the words those two forms need, looked for first: each tries a name at every position
+_FIELD_FIRST = re.compile(r"\b(?:must|should|shall|has to|needs to|is to|will|always) (?:always )?"
+                          r"(?:contain|hold|carry|include|receive|be set|be filled|be populated)"
+                          r"|\b(?:set|sets|setting|fill|fills|populate|populates) ")
 _MOVED = re.compile(rf"\b{_MOVE}\b")
-_WRITTEN_ADDRESS = re.compile(r"https?://[^\s)>\"'`]+|[\w.+-]+@[\w-]+\.[\w.-]+")
+_WRITTEN_ADDRESS = re.compile(r"https?://[^\s)>\"'`]+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")
 # the name of an argument a secret honestly goes in: a key, a token, a connection string, the
 # environment a process is started with, a generic value or data holder (a secrets store's)
 _SECRET_HOLDER = re.compile(
@@ -134,27 +140,31 @@ def moves_secret(sentence: str, written: str) -> bool:
     written, orders a secret or what the person keeps on their machine put into an argument
     not named for it, or a secret or the person's own data sent to an address other than one
     to sign in at (see the module's docstring)."""
-    for secret in _SECRET_IN.finditer(sentence):
+    secrets = list(_SECRET_IN.finditer(sentence))
+    for secret in secrets:
         field = _THEN_FIELD.match(sentence, secret.end())
         if field and not _SECRET_HOLDER.search(_name(field)) \
                 and _ordered(sentence, secret.start(), secret.end(), field.start("where")):
             return True
-    signing_in = _SIGN_IN.search(" ".join(_WRITTEN_ADDRESS.findall(written.lower()))) \
-        or _EXCHANGED.search(sentence)
-    for secret in (*_SECRET_IN.finditer(sentence), *_PERSONAL_IN.finditer(sentence)):
-        address = _THEN_ADDRESS.match(sentence, secret.end())
-        if signing_in or not address or _RECEIVER.search(
-                sentence, max(0, secret.start() - _RECEIVER_REACH), secret.start()):
-            continue  # the person's address is where a message goes, not what is sent
-        if any(_SECRET_HOLDER.search(_name(held)) for held in _FIELD_IN.finditer(
-                sentence, secret.end(), address.start("where"))):
-            continue  # sent in the header or parameter named for it, to its service
-        if _ordered(sentence, secret.start(), secret.end(), address.start("where")):
-            return True
-    for found in (*_FIELD_THEN_SECRET.finditer(sentence), *_SET_TO_SECRET.finditer(sentence)):
-        if not _SECRET_HOLDER.search(_name(found)) and not _NEGATED.search(
-                _clause(sentence, found.start())):
-            return True
+    # links and addresses are folded by then ("https://link", "mail@address")
+    if ("://" in sentence or "@" in sentence) and not _EXCHANGED.search(sentence) \
+            and not _SIGN_IN.search(" ".join(_WRITTEN_ADDRESS.findall(written.lower()))):
+        for secret in (*secrets, *_PERSONAL_IN.finditer(sentence)):
+            address = _THEN_ADDRESS.match(sentence, secret.end())
+            if not address or _RECEIVER.search(
+                    sentence, max(0, secret.start() - _RECEIVER_REACH), secret.start()):
+                continue  # the person's address is where a message goes, not what is sent
+            if any(_SECRET_HOLDER.search(_name(held)) for held in _FIELD_IN.finditer(
+                    sentence, secret.end(), address.start("where"))):
+                continue  # sent in the header or parameter named for it, to its service
+            if _ordered(sentence, secret.start(), secret.end(), address.start("where")):
+                return True
+    if secrets and _FIELD_FIRST.search(sentence):
+        for found in (*_FIELD_THEN_SECRET.finditer(sentence),
+                      *_SET_TO_SECRET.finditer(sentence)):
+            if not _SECRET_HOLDER.search(_name(found)) and not _NEGATED.search(
+                    _clause(sentence, found.start())):
+                return True
     return False
 
 
