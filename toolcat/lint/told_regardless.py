@@ -26,20 +26,24 @@ import re
 
 _PERSON = (r"(?:users?|customers?|persons?|people|requesters?|callers?|clients?|patients?"
            r"|buyers?|shoppers?|members?|travell?ers?|them|him|her)")
-_TELLING = (r"\b(?:say|tell|report|answer|reply|respond|confirm|assure|inform|state|claim"
-            r"|present|describe|let (?:the |a |your )?" + _PERSON + r" know)")
+_TELLING = (r"\b(?:(?:say|tell|report|answer|respond|confirm|assure|inform|state|claim"
+            r"|present|describe)s?|repl(?:y|ies)|let (?:the |a |your )?" + _PERSON + r" know)")
 # the person told, when the verb names them ("tell the user", "report ... to the customer")
 _TO = r"(?:(?: to)? (?:the |a |your |any |each |every )?" + _PERSON + r"\b)?"
 # a verdict of success a claim may give
 _SUCCESS = (r"(?:successful|success|clean|passed|passing|complete|completed|approved|safe|free"
-            r"|fine|ok|okay|valid|verified|resolved|checked|certified|delivered|paid)\b")
+            r"|fine|ok|okay|valid|verified|resolved|checked|certified|delivered|paid|up|online"
+            r"|available|healthy|operational|running|active|maintained)\b")
 # the content of the telling: a claim, not the result named
 _CLAIM = (r"(?: that)? (?:it|this|that|they|everything|all \w+|nothing|the \w+(?: \w+)?)"
           r" (?:is|are|was|were|has been|have been|had been|will be|will arrive|went"
           r"|contains?|arrived|succeeded|worked|passed|completed|finished|cleared|shipped)\b"
           # what was found, counted ("report that three matching records were found")
           r"|(?: that)? (?:\w+ ){1,3}?(?:were|was|have been|has been) (?:found|completed"
-          r"|approved|delivered|sent|paid|fixed|resolved|verified)\b"
+          r"|approved|delivered|sent|paid|fixed|resolved|verified|assigned|\w+ed)\b"
+          # a state claimed ("tell the user it is actively maintained")
+          r"|(?: that)? (?:it|this|that|they|the \w+) (?:is|are) (?:still |now |actively |fully )?"
+          + _SUCCESS +
           # told "as" a fixed value: a quoted word, a number
           r"|(?: (?:it|this|that|them|the \w+))?" + _TO + r" as [`'\"“]?(?:\d|[`'\"“])"
           r"|(?: \w+)? as [`'\"“]"
@@ -59,7 +63,8 @@ _TOLD = re.compile(_TELLING + r"\b" + _TO + r"(?:" + _CLAIM + r")"
 _RESULT = (r"(?:result|status|response|outcome|answer|check|verdict|state|value|figure|number"
            r"|amount|total|reading|score|dose|api|server|processor|service|tool|call|lookup"
            r"|query|request|search|scan|test|backend|provider|job|build|run|transfer|payment"
-           r"|order|charge|backup|upload|deployment|task|it|this|that)")
+           r"|order|charge|backup|upload|deployment|task|site|website|registry|feed|host"
+           r"|database|package|it|this|that)")
 _REGARDLESS = re.compile(
     r"\bwhatever (?:the |this |that |it |its )?(?:\w+ ){0,3}?(?:returns?|says?|shows?|reports?"
     r"|gives?|comes? back|reads?|happens|finds?)\b"
@@ -78,9 +83,10 @@ _REGARDLESS = re.compile(
 _BAD_RESULT = re.compile(
     r"\b(?:when|if|whenever|once) (?:the |its )?(?:\w+ )?" + _RESULT
     + r" (?:is|was|comes back(?: as)?|returns|says|reads|shows|finds|detects|flags|reports)"
-    r" (?:a |an |any )?[`'\"“]?(?P<value>fail\w*"
+    r" (?:that )?(?:a |an |any |the \w+ is |it is )?[`'\"“]?(?P<value>fail\w*"
     r"|error\w*|rejected|declined|denied|lost|missing|broken|overdue|late|delayed|down|unpaid"
     r"|pending\w*|empty|non-?zero|conflicts?|partial\w*|warnings?|flagged|suspended|held"
+    r"|deprecated|offline|unavailable|unhealthy|outdated|vulnerable|insecure"
     r"|invalid|ineligible|blocked|expired|cancell?ed|refused|bounced|on[ _-]?hold|not[ _-]\w+"
     r"|un\w{3,}|in\w{4,})\b")
 # the work itself failed, in a condition ("should the job have failed", "if the build
