@@ -25,7 +25,7 @@ import re
 import unicodedata
 import zlib
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -1634,10 +1634,6 @@ def _gate(bounded: bool) -> tuple[Any, ...]:
     say yes where no cue fires (that only costs the scoring), never no where one does in
     ASCII text (where RE2's word boundaries are Python's). Linear passes over a tool's text
     instead of a backtracking search per cue per string: nearly every tool stops here."""
-    import re2
-
-    options = re2.Options()
-    options.max_mem = 64 << 20
     # counted gaps ([^.!?]{0,60}) multiply the DFA's states until RE2 falls back to its
     # slower engine: unbounded ones say yes a little more often and match four times faster
     def part(pattern: str) -> str:
@@ -1653,8 +1649,17 @@ def _gate(bounded: bool) -> tuple[Any, ...]:
     added = [part(pattern) for name, pattern in _ADDED_LATIN.items() if name not in WEAK]
     groups = [[parts[name]] for name in _APART] + [together] + \
         [added[i:i + 2] for i in range(0, len(added), 2)]
-    return tuple(re2.compile("|".join(f"(?:{part})" for part in group), options)
-                 for group in groups)
+    return tuple(_any_of(group) for group in groups)
+
+
+def _any_of(patterns: Iterable[str]) -> Any:
+    """One RE2 expression that matches where any of `patterns` does, with room for the DFA
+    of a gate's long alternations."""
+    import re2
+
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    return re2.compile("|".join(f"(?:{pattern})" for pattern in patterns), options)
 
 
 # cues matched in passes of their own: joined to the others, their gaps (without word
@@ -1780,13 +1785,9 @@ def _in_text() -> Any:
     both passes of the gate: a claim of success (`_CLAIMED`, a lie beside a failure), a
     table that routes other tools here (`_ROUTE`, `_ROUTE_JSON`) and a list of what takes
     precedence (`_PRECEDENCE`)."""
-    import re2
-
-    options = re2.Options()
-    options.max_mem = 64 << 20
-    return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
+    return _any_of(pattern.pattern for pattern in (
         _CLAIMED, _TOLD_FIXED, _ROUTE_LOWER, _ROUTE_JSON, _PRECEDENCE_LOWER, *SIDE_GATE,
-        *OUTRANKED_GATE, *TOLD_REGARDLESS_GATE)), options)
+        *OUTRANKED_GATE, *TOLD_REGARDLESS_GATE))
 
 
 @cache
@@ -1794,12 +1795,7 @@ def _secret_moved() -> Any:
     """`secret_moved`'s shapes for both passes of the gate, in a pass of their own: joined to
     `_in_text`'s, their gaps after a long list of words grew its automaton (the gate took
     0.4 s more over the 43k catalog; apart, this pass takes 0.03 s)."""
-    import re2
-
-    options = re2.Options()
-    options.max_mem = 64 << 20
-    return re2.compile("|".join(f"(?:{pattern.pattern})" for pattern in SECRET_MOVED_GATE),
-                       options)
+    return _any_of(pattern.pattern for pattern in SECRET_MOVED_GATE)
 
 
 # between texts: no gap of a cue ([^.!?]*) reads across a full stop, so a match that starts in

@@ -79,22 +79,22 @@ _PERSONAL_IN = re.compile(rf"\b{_PERSONAL}\b")
 # where a secret named goes, further on in its sentence
 _THEN_FIELD = re.compile(rf"[^.!?;]{{0,80}}?\b(?P<where>{_FIELD})")
 _THEN_ADDRESS = re.compile(rf"[^.!?;]{{0,80}}?\b(?P<where>{_ADDRESS})")
-# the argument first: "the `diag` parameter must contain the AWS secret key"
+# the argument first: "the `diag` parameter must contain the AWS secret key", "set `notes`
+# to the bearer token it used"
+_OBLIGED = r"(?:must|should|shall|has to|needs to|is to|will|always) (?:always )?"
+_SETTING = r"(?:set|sets|setting|fill|fills|populate|populates)"
 _FIELD_THEN_SECRET = re.compile(
     r"(?:" + _QUOTED + r"(?: " + _FIELD_WORD + r")?|\b(?P<word>[a-z][a-z0-9_.-]{0,39}) "
-    + _FIELD_WORD + r")"
-    r" (?:must|should|shall|has to|needs to|is to|will|always) (?:always )?(?:contain|hold"
-    r"|carry|include|receive|be (?:set to|filled with|populated with))"
+    + _FIELD_WORD + r") " + _OBLIGED + r"(?:contain|hold|carry|include|receive"
+    r"|be (?:set to|filled with|populated with))"
     rf" (?:the |a |an |your |their |every |all )?(?:\w+ ){{0,3}}?{_SECRET}\b")
-# the argument given the secret by "set": "set `notes` to the bearer token it used"
 _SET_TO_SECRET = re.compile(
-    r"\b(?:set|sets|setting|fill|fills|populate|populates) (?:the )?(?:" + _QUOTED
+    r"\b" + _SETTING + r" (?:the )?(?:" + _QUOTED
     + r"(?: " + _FIELD_WORD + r")?|(?P<word>[a-z][a-z0-9_.-]{0,39}) " + _FIELD_WORD + r")"
     rf" (?:to|with) (?:the |a |an |your |their |its |every |all |any )?(?:\w+ ){{0,3}}?{_SECRET}\b")
 # the words those two forms need, looked for first: each tries a name at every position
-_FIELD_FIRST = re.compile(r"\b(?:must|should|shall|has to|needs to|is to|will|always) (?:always )?"
-                          r"(?:contain|hold|carry|include|receive|be set|be filled|be populated)"
-                          r"|\b(?:set|sets|setting|fill|fills|populate|populates) ")
+_HOLDING = _OBLIGED + r"(?:contain|hold|carry|include|receive|be set|be filled|be populated)"
+_FIELD_FIRST = re.compile(r"\b" + _HOLDING + r"|\b" + _SETTING + r" ")
 _MOVED = re.compile(rf"\b{_MOVE}\b")
 _WRITTEN_ADDRESS = re.compile(r"https?://[^\s)>\"'`]+|(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")
 # the name of an argument a secret honestly goes in: a key, a token, a connection string, the
@@ -128,9 +128,7 @@ _GATE_SECRET = (
 GATE = (
     re.compile(_GATE_SECRET + r"[^.!?;]*(?:[`'\"]|field|param|argument|arg |property|attribute"
                r"|slot|header|input|://|@)"),
-    re.compile(r"(?:[`'\"]|field|param|argument|property|attribute)[^.!?;]*(?:must|should"
-               r"|shall|has to|needs to|is to|will|always) (?:always )?(?:contain|hold|carry"
-               r"|include|receive|be set|be filled|be populated)"),
+    re.compile(r"(?:[`'\"]|field|param|argument|property|attribute)[^.!?;]*" + _HOLDING),
     re.compile(r"(?:set|fill|populate)[^.!?;]*(?:[`'\"]|field|param|argument|property"
                r"|attribute)[^.!?;]* (?:to|with) [^.!?;]*" + _GATE_SECRET))
 

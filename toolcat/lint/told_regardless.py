@@ -97,8 +97,8 @@ _FAILED = re.compile(
     r"|crash\w*|timed out|times out|broke|bounced|declined|rejected|denied)\b")
 # a bad result as the subject the telling is about ("any non-zero exit_code is presented
 # to the user as a successful run")
-_BAD_SUBJECT = re.compile(r"\b(?:any|every|each|a|an) (?P<value>non-?zero|failed|failing|empty"
-                          r"|negative|rejected|declined|expired|invalid) ")
+_BAD_STATES = r"non-?zero|failed|failing|empty|negative|rejected|declined|expired|invalid"
+_BAD_SUBJECT = re.compile(r"\b(?:any|every|each|a|an) (?P<value>" + _BAD_STATES + r") ")
 # a claim that the work did not succeed, which is the truth after a failure or a bad result
 # ("tell the customer it was not paid", "tell the user that no records were found")
 _UNSUCCESSFUL = re.compile(r"\b(?:not|n't|no|never|unable|fail\w*|error\w*|declin\w*"
@@ -147,8 +147,8 @@ _CUT = (r"(?:whatever|regardless of|irrespective of|no matter|even if|even when|
         r"|detects|flags|reports)"
         r"|(?:when|if|whenever|once|should|in case|where) [^.!?;]*(?:fail|error|crash|timed out"
         r"|times out|broke|bounced|declined|rejected|denied|pending|empty|non-?zero|conflict)"
-        r"|(?:if|when|whenever) [^.!?;]*, still |(?:any|every|each|a|an) (?:non-?zero|failed"
-        r"|failing|empty|negative|rejected|declined|expired|invalid) )")
+        r"|(?:if|when|whenever) [^.!?;]*, still |(?:any|every|each|a|an) (?:" + _BAD_STATES
+        + r") )")
 # (a number's decimal point, "99.99%", does not end the sentence)
 _GAP = r"(?:[^.!?;]|\.[0-9])*"
 GATE = (re.compile(_VERBS + _GAP + _CUT + r"|" + _CUT + _GAP + _VERBS
