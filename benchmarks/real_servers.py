@@ -28,6 +28,7 @@ toolcat's defaults (unsafe tools left out) with 5 slots, as `toolcat pick -k 5` 
     python benchmarks/real_servers.py --halves fresh18     # the fresh18 half: measure it once
     python benchmarks/real_servers.py --halves fresh19     # the fresh19 half: measure it once
     python benchmarks/real_servers.py --halves fresh20     # the fresh20 half: measure it once
+    python benchmarks/real_servers.py --halves thirteen    # issue 37's servers: measure it once
     python benchmarks/real_servers.py --model minilm-tools all-MiniLM-L6-v2  # side by side
 
 The fresh halves are left out of the default on purpose: each is for one measurement at the end,
@@ -54,7 +55,7 @@ from toolcat.search.cut import fit  # noqa: E402
 SLOTS = 5
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
           "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
-          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20")
+          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "thirteen")
 
 
 def groups_of(item: dict) -> list[set[str]]:
