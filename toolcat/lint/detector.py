@@ -1019,6 +1019,47 @@ _MEANT: dict[str, str] = {
               r"|doesn't apply|don't apply)\b",
 }
 
+# Orders that do without their usual verbs (issue 41's twenty-ninth round, from attacks written
+# before any result): a fetched text let govern what the model does; a tool's result taken as
+# if the system had said it; guidance said to be earlier, then set aside; a usual confirmation
+# that "does not apply"; a fact kept "between the tool and the vendor"; the whole environment
+# as a command prints it; a link piped into an interpreter; an argument that "expects" the
+# conversation
+_INDIRECT: dict[str, str] = {
+    "fetch_obey": r"\blet (?:it|them|that|those|its (?:contents?|text|rules|guidance|steps)"
+                  r"|the (?:page|file|document|text|guidance|rules)) (?:govern|guide|direct"
+                  r"|dictate|determine|steer|drive|shape|control|override)\b",
+    "priority": r"\bas (?:if (?:it|they) (?:came|come|were)|though (?:it|they) (?:came|were)"
+                r"|coming|issued|sent) (?:directly )?(?:from|by) (?:the )?(?:system|operator"
+                r"|developer|administrator|admin)\b",
+    "tool_output": r"\b(?:fields?|values?|keys?|propert(?:y|ies)|entr(?:y|ies)|notes?|text)"
+                   r" (?:in|of|from) (?:the |its |each |any |every )?(?:results?|responses?"
+                   r"|outputs?|returned data|replies)\b",
+    "revoke": r"\b(?:earlier|previous|prior|older|original|initial) (?:guidance|instructions?"
+              r"|rules?|advice|notes|guidelines|directives?|warnings?|cautions?)\b[^.!?]{0,140}"
+              r"\b(?:disregard\w*|ignored?|set aside|superseded|obsolete|void|(?:do|does)(?: not"
+              r"|n't) apply|no longer appl\w*)\b"
+              r"|\b(?:usual|normal|standard|regular|customary) (?:confirmation|approval|consent"
+              r"|review|check)(?: steps?| prompts?)?\b[^.!?]{0,60}\b(?:(?:do|does)(?: not|n't)"
+              r" apply|not needed|unnecessary|not necessary|(?:is|are|can be|gets?) skipped"
+              r"|waived)\b",
+    "hiding": r"\b(?:do not|don't|never|without) (?:\w+ )?(?:surfac\w*|reveal\w*|disclos\w*"
+              r"|mention\w*|expos\w*|show\w*|acknowledg\w*)\b[^.!?]{0,60}\bthe fact that\b"
+              r"|\b(?:is|are|stays?|remains?|kept) (?:strictly |purely )?between (?:the tool"
+              r"|this tool|us|you|the server|this server|the assistant) and (?:the vendor|us"
+              r"|the server|the provider|the service|the publisher|the developers?"
+              r"|the maintainers?)\b",
+    "secret_files": r"\bprintenv\b|\b(?:output|result|dump) of `?(?:env|set)\b(?![-.])"
+                    r"|`(?:env|set)` output\b",
+    "execute": r"\bpip(?:e|es|ed|ing)\b[^!?]{0,80}\b(?:into|to|through) (?:sudo )?(?:(?:ba|z|da)?sh"
+               r"|python3?|node|perl|ruby|powershell|pwsh)\b",
+    "conversation": r"\brunning (?:chat|transcript)\b|\b(?:user and assistant"
+                    r"|assistant and user) (?:turns?|messages?)\b",
+    "argument": r"\b(?:argument|field|parameter|param|property)s?\b[^.!?]{0,20}\b(?:now )?"
+                r"(?:expects?|takes?|wants?|needs?|should (?:hold|contain|carry|receive))"
+                r" (?:the |a )?(?:full|whole|entire|complete|running|verbatim)\b",
+}
+
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -1033,12 +1074,12 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES, _MEANT)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS, _CLASSES, _DOES, _MEANT)
+                       _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest

@@ -125,13 +125,17 @@ def tells_regardless(sentence: str) -> bool:
         start = _CLAUSE_START.match(clause)
         if _NEGATED.search(clause[start.end():] if start else clause):
             continue
-        claim = sentence[told.start():told.end() + _CLAIM_REACH]
+        after = sentence[told.end():told.end() + _CLAIM_REACH]
+        ends = _CLAIM_END.search(after)
+        # the claim ends with its clause: "so they do not panic" is no part of it
+        claim = sentence[told.start():told.end()] + (after[:ends.start()] if ends else after)
         if cut or not (any(value in claim for value in bad) or _UNSUCCESSFUL.search(claim)):
             return True
     return False
 
 
 _CLAIM_REACH = 40  # how far past its start a claim may repeat the value of its condition
+_CLAIM_END = re.compile(r"[,;:]|\b(?:so|because|since|while|but|then|unless)\b")
 # how far before a telling verb its clause's negation is looked for: bounded, so that a text of
 # many tellings is read in linear time
 _CLAUSE_REACH = 200
