@@ -41,6 +41,11 @@ def pytest_configure(config: pytest.Config) -> None:
         shared = tempfile.mkdtemp(prefix="toolcat-tests-session-")  # mode 0700
         config.add_cleanup(lambda: shutil.rmtree(shared, ignore_errors=True))
         os.environ[SESSION_FOLDER] = shared
+    if not hasattr(config, "workerinput") and (config.getoption("numprocesses", 0) or 0) > 1:
+        # each worker's torch would encode on every core: two catalogs encoded at once took
+        # 24 s each on two threads, 21 s on one (200 tools on CI's two cores); the workers
+        # and the processes they start inherit it
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
     if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ:
         return
     folder = tempfile.mkdtemp(prefix="toolcat-tests-pyc-")

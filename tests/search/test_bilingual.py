@@ -117,7 +117,7 @@ def test_explain_names_the_word_its_reading_and_the_dictionary(
     ("Smaž koncept 5521 z mé poštovní schránky", "delete_draft"),
 ])
 def test_a_request_in_another_language_finds_the_tool_it_asks_for(
-        mail: list[Tool], request_: str, expected: str) -> None:
+        mail: list[Tool], shared_cache: Path, request_: str, expected: str) -> None:
     from toolcat.search import build_scorer, rank
 
     found = rank(build_scorer("hybrid", mail), request_, limit=3)
