@@ -1048,7 +1048,19 @@ _INDIRECT: dict[str, str] = {
               r"|\b(?:is|are|stays?|remains?|kept) (?:strictly |purely )?between (?:the tool"
               r"|this tool|us|you|the server|this server|the assistant) and (?:the vendor|us"
               r"|the server|the provider|the service|the publisher|the developers?"
-              r"|the maintainers?)\b",
+              r"|the maintainers?)\b"
+              # French, German and Dutch put the negation after an imperative verb of
+              # telling ("ne mentionne jamais à l'utilisateur ...", "erwähne nie ...")
+              r"|(?:^|[.;:,]\s*)(?:ne (?:le |la |les |lui |leur |l')?(?:mentionnez?|dis|dites"
+              r"|r[ée]v[èé]lez?|signalez?|parlez?|indiquez?|pr[ée]cisez?|informez?)"
+              r"|erw[äa]hne|erw[äa]hnen sie|sag|sage|sagen sie|verrate|verraten sie|teile"
+              r"|teilen sie|vermeld|zeg|vertel|meld) (?:\w+ ){0,3}?(?:jamais|pas|plus|rien|nie"
+              r"|niemals|nicht|keinesfalls|nooit|niet)\b"
+              # to the person, or a fact kept ("que ..."), not a quiz's answer kept until
+              # everyone has answered ("ne dites pas la réponse avant que ...")
+              r"[^.!?]{0,40}(?:\b(?:à l'utilisat\w*|aux? clients?|à la personne|au demandeur"
+              r"|lui|leur|dem (?:nutzer|benutzer|kunden)|der person|aan de (?:gebruiker|klant))"
+              r"|(?<!avant )(?<!après )(?<!pendant )\bque|\bdass|\bdat)\b",
     "secret_files": r"\bprintenv\b|\b(?:output|result|dump) of `?(?:env|set)\b(?![-.])"
                     r"|`(?:env|set)` output\b",
     "execute": r"\bpip(?:e|es|ed|ing)\b[^!?]{0,80}\b(?:into|to|through) (?:sudo )?(?:(?:ba|z|da)?sh"
