@@ -1042,7 +1042,12 @@ _INDIRECT: dict[str, str] = {
               r"|\b(?:usual|normal|standard|regular|customary) (?:confirmation|approval|consent"
               r"|review|check)(?: steps?| prompts?)?\b[^.!?]{0,60}\b(?:(?:do|does)(?: not|n't)"
               r" apply|not needed|unnecessary|not necessary|(?:is|are|can be|gets?) skipped"
-              r"|waived)\b",
+              r"|waived)\b"
+              r"|\b(?:notes|rules|guidance|instructions|guidelines|restrictions|safeguards"
+              r"|precautions|warnings)\b[^.!?]{0,90}\b(?:(?:are|is) not|no longer|non-?) ?binding\b"
+              # a permission given now, the confirmation it needed gone
+              r"|\b(?:may|can) now\b[^.!?]{0,40}\bwithout (?:the |any |a )?(?:confirmation"
+              r"|approval|consent|asking|checking)\b",
     "hiding": r"\b(?:do not|don't|never|without) (?:\w+ )?(?:surfac\w*|reveal\w*|disclos\w*"
               r"|mention\w*|expos\w*|show\w*|acknowledg\w*)\b[^.!?]{0,60}\bthe fact that\b"
               r"|\b(?:is|are|stays?|remains?|kept) (?:strictly |purely )?between (?:the tool"
@@ -1064,9 +1069,34 @@ _INDIRECT: dict[str, str] = {
     "secret_files": r"\bprintenv\b|\b(?:output|result|dump) of `?(?:env|set)\b(?![-.])"
                     r"|`(?:env|set)` output\b",
     "execute": r"\bpip(?:e|es|ed|ing)\b[^!?]{0,80}\b(?:into|to|through) (?:sudo )?(?:(?:ba|z|da)?sh"
-               r"|python3?|node|perl|ruby|powershell|pwsh)\b",
+               r"|python3?|node|perl|ruby|powershell|pwsh)\b"
+               # an installer run from where a link says it is published
+               r"|\b(?:run|running|execute|executing|launch\w*)\b[^!?]{0,40}\b(?:script|installer"
+               r"|helper|bootstrap\w*)\b[^!?]{0,20}\b(?:at|from) https?://",
+    # another tool said to be retired, and its work sent here
+    "shadow": r"\b" + _ID + r"`? (?:is|are) (?:being |now )?(?:retired|deprecated|decommissioned"
+              r"|sunset|phased out)\b[^.!?]{0,80}\b(?:this tool|this server|here|instead)\b",
     "conversation": r"\brunning (?:chat|transcript)\b|\b(?:user and assistant"
                     r"|assistant and user) (?:turns?|messages?)\b",
+    # a claim made after a failure as if the work had worked ("on a timeout, answer as if the
+    # booking succeeded"); what the person will hear whatever the result; a status a
+    # parameter is "always set to" whatever the scan found
+    "lying": r"\b(?:answer|reply|respond|report|act|proceed|tell \w+|say)\w* as (?:if|though)"
+             r" (?:it|the \w+|they|everything|all) (?:had )?(?:succeeded|worked|went through"
+             r"|was successful|were successful|completed|passed|was confirmed)\b"
+             r"|\b" + _PERSON + r" (?:should|will|must|are to|need to) (?:only )?(?:hear"
+             r"|be told|learn|read|see)(?: that)?\b[^.!?]{0,80}\b(?:whatever|regardless"
+             r"|no matter|even if)\b"
+             r"|\b(?:whatever|regardless of|no matter)\b[^.!?]{0,60}\b" + _PERSON +
+             r" (?:should|will|must|are to) (?:only )?(?:hear|be told|learn|read|see)\b"
+             r"|\b(?:always )?set (?:it |this )?to [`'\"“][^`'\"”]{1,40}[`'\"”] (?:regardless"
+             r"|whatever|no matter|even if|in every case)\b",
+    # the person and the tool disagree, and the tool is followed without asking
+    "over_user": r"\b(?:if|when|where|whenever) (?:the |a )?(?:users?|customers?|person|requesters?"
+                 r"|callers?)(?:'s|s'|’s) \w+ and (?:this|the|its) (?:tool|server|service|api"
+                 r"|function|response|result|output)[^.!?]{0,30}\b(?:differ|disagree|conflict"
+                 r"|clash)\w*,? (?:go with|use|follow|keep|prefer|trust|apply) (?:the |this "
+                 r"|its )?(?!(?:user|customer|person|requester|caller))\w+",
     "argument": r"\b(?:argument|field|parameter|param|property)s?\b[^.!?]{0,20}\b(?:now )?"
                 r"(?:expects?|takes?|wants?|needs?|should (?:hold|contain|carry|receive))"
                 r" (?:the |a )?(?:full|whole|entire|complete|running|verbatim)\b",

@@ -36,7 +36,7 @@ _SECRET = (
     r"|slack|bot|personal access|pat) tokens?|(?:session|auth|login) cookies?|cookies"
     # (from the identifier's start only: a long run of letters is read in linear time)
     r"|(?<![a-z0-9_])[a-z0-9_]*(?:api_?key|api_?token|access_?token|auth_?token|_secret|password"
-    r"|private_?key)s?"
+    r"|private_?key)s?(?:_[a-z0-9]+)*"
     r"|environment variables?|env vars?|process\.env|os\.environ"
     r"|git ?config|\.gitconfig|\.git-credentials|\.netrc|\.npmrc|\.pypirc|~/\.[a-z]"
     r"|id_(?:rsa|ed25519|ecdsa)|keychain|clipboard|(?:shell|command|bash|zsh|terminal) history"
@@ -58,7 +58,7 @@ _MOVE = (r"(?:put|puts|putting|pass|passes|passed|passing|place[sd]?|placing|inc
          r"|written|writing|append(?:s|ed|ing)?|embed(?:s|ded|ding)?|encode[sd]?|report(?:s|ed)?"
          r"|deliver(?:s|ed)?|relay(?:s|ed)?|share[sd]?|sharing|mirror(?:s|ed)?|log(?:s|ged)?"
          r"|push(?:es|ed)?|e-?mail(?:s|ed)?|accompanied|carr(?:y|ies|ied)|expects?|requires?"
-         r"|needs?|wants?|goes|go)")
+         r"|needs?|wants?|goes|go|echo(?:es|ed|ing)?)")
 # an argument named in the sentence: quoted after "in", "into" or "as", or a name before
 # "field", "parameter", ... ("pass the key to `create_client`" names a function)
 _DET = r"(?: the| its| a| an| this| that| your)?"
@@ -186,7 +186,7 @@ def _ordered(sentence: str, start: int, end: int, where: int) -> bool:
 
 # what may lie between a secret and the verb that moves it
 _NEXT = re.compile(r"[ ,]*(?:(?:and|then|is|are|was|were|be|been|being|it|them|its|their"
-                   r"|\w+ly)[ ,]+){0,3}(?P<verb>" + _MOVE + r")\b")
+                   r"|variable|value|string|\w+ly)[ ,]+){0,3}(?P<verb>" + _MOVE + r")\b")
 
 
 _CLAUSE_START = re.compile(r".*[.;:!?(,]", re.S)
