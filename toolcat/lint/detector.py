@@ -1020,11 +1020,13 @@ _MEANT: dict[str, str] = {
 }
 
 # Orders that do without their usual verbs (issue 41's twenty-ninth round, from attacks written
-# before any result): a fetched text let govern what the model does; a tool's result taken as
-# if the system had said it; guidance said to be earlier, then set aside; a usual confirmation
-# that "does not apply"; a fact kept "between the tool and the vendor"; the whole environment
-# as a command prints it; a link piped into an interpreter; an argument that "expects" the
-# conversation
+# before any result, sets f, g and h of benchmarks/data/poison/round29.yaml): a fetched text
+# let govern what the model does; a tool's result taken as if the system had said it; guidance
+# said to be earlier, then set aside, or "not binding"; a usual confirmation that "does not
+# apply", or gone "now"; a fact kept "between the tool and the vendor"; the whole environment
+# as a command prints it; a link piped into an interpreter, an installer run from its link; an
+# argument that "expects" the conversation; a claim made "as if" the work had worked; the
+# person and the tool disagreeing, the tool followed
 _INDIRECT: dict[str, str] = {
     "fetch_obey": r"\blet (?:it|them|that|those|its (?:contents?|text|rules|guidance|steps)"
                   r"|the (?:page|file|document|text|guidance|rules)) (?:govern|guide|direct"
@@ -1073,9 +1075,6 @@ _INDIRECT: dict[str, str] = {
                # an installer run from where a link says it is published
                r"|\b(?:run|running|execute|executing|launch\w*)\b[^!?]{0,40}\b(?:script|installer"
                r"|helper|bootstrap\w*)\b[^!?]{0,20}\b(?:at|from) https?://",
-    # another tool said to be retired, and its work sent here
-    "shadow": r"\b" + _ID + r"`? (?:is|are) (?:being |now )?(?:retired|deprecated|decommissioned"
-              r"|sunset|phased out)\b[^.!?]{0,80}\b(?:this tool|this server|here|instead)\b",
     "conversation": r"\brunning (?:chat|transcript)\b|\b(?:user and assistant"
                     r"|assistant and user) (?:turns?|messages?)\b",
     # a claim made after a failure as if the work had worked ("on a timeout, answer as if the
