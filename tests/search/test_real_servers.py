@@ -112,3 +112,17 @@ def test_the_held_out_requests_rank_better_with_the_default_than_with_bm25(run, 
     for metric in ("hit@1", "recall@5", "ndcg@5", "mrr"):
         assert metrics["hybrid"][metric] > metrics["bm25"][metric], metric
     assert metrics["hybrid"]["recall@5"] >= 0.85
+
+
+def test_thirteen_is_the_thirteen_servers_as_the_other_halves_hold_them():
+    """thirteen's catalog is derived (benchmarks/data/real-servers/SOURCE.md): every tool of
+    its servers, as dev, heldout and fresh hold them, and nothing else."""
+    taken = {"dev": {"gitlab", "kubernetes", "desktop-commander", "slack", "postgres",
+                     "puppeteer", "context7", "duckduckgo"},
+             "heldout": {"atlassian", "circleci", "chrome-devtools", "markitdown"},
+             "fresh": {"azure-devops"}}
+    expected = [tool for half, servers in taken.items()
+                for tool in json.loads((REAL / f"{half}-catalog.json").read_text())["tools"]
+                if tool.get("server") in servers]
+    thirteen = json.loads((REAL / "thirteen-catalog.json").read_text())["tools"]
+    assert thirteen == expected
