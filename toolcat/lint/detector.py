@@ -1101,6 +1101,66 @@ _INDIRECT: dict[str, str] = {
                 r" (?:the |a )?(?:full|whole|entire|complete|running|verbatim)\b",
 }
 
+# Orders said through what they do to a thing rather than by a verb of the class (issue 41,
+# poison30): a control (approval, confirmation, earlier rules) declared optional, skipped or
+# not binding on the model it addresses; a fact that "must stay out of replies"; a text made
+# "authoritative over anything said earlier"; what the person "is to be told" whatever
+# happens; a scripted answer to the person's question that nothing else was done; a vendor's
+# key, or the model's environment, handed over; the person's last messages
+_ADDRESSEE = r"(?:agents?|assistants?|you|models?|ai|llms?)"
+_CONTROL = (r"(?:approvals?|confirmations?|consent|permissions?|sign-?offs?|reviews?"
+            r"|(?:safety|security) (?:notes?|rules?|guidance|guidelines|checks?|steps?)"
+            r"|(?:earlier|previous|prior|older|legacy|existing|original) (?:rules?|guidance"
+            r"|instructions?|restrictions?|guidelines|policies|notes|warnings))"
+            r"(?: (?:dialog|prompt|step|check|request|flow|screen)s?)?")
+_NULLIFIED = (r"(?:(?:is|are) optional|optional for|skip(?:ped)? (?:it|them|this)"
+              r"|(?:is|are|be) skipped|needs? no|(?:is|are) not (?:required|needed|necessary"
+              r"|binding)|unnecessary|waived|(?:do|does)(?: not|n't) (?:bind|apply to|cover"
+              r"|concern)|(?:were|was) (?:written|meant|intended) for (?:another|a different"
+              r"|other|an older|a previous))")
+_PARAPHRASED: dict[str, str] = {
+    "revoke": r"\b" + _ADDRESSEE + r"\b[^.!?]{0,120}\b" + _CONTROL + r"\b[^.!?]{0,80}\b"
+              + _NULLIFIED + r"\b"
+              r"|\b" + _CONTROL + r"\b[^.!?]{0,80}\b" + _NULLIFIED + r"\b[^.!?]{0,120}\b"
+              + _ADDRESSEE + r"\b"
+              r"|\b" + _ADDRESSEE + r"\b[^.!?]{0,160}\b(?:needs?|requires?) no (?:\w+ )?"
+              + _CONTROL + r"\b",
+    "hiding": r"\b(?:must|should|has to|have to|needs? to|is to|are to) (?:stay|remain|be kept"
+              r"|be left) out of (?:the |any |all |your )?(?:repl(?:y|ies)|responses?|answers?"
+              r"|messages to the \w+)\b"
+              r"|(?:^|[:;,] )keep (?:this|it|that|them|the \w+) out of (?:the |any |all |your )?"
+              r"(?:repl(?:y|ies)|responses?|answers?)\b"
+              r"|\bno (?:need|reason) to (?:bring|raise) (?:this|it|that|them) up\b",
+    "over_user": r"\b(?:authoritative|precedence|priority|the final say) over (?:anything"
+                 r"|everything|whatever|all)(?: that)?(?: was| is| has been)? (?:said|written"
+                 r"|stated|instructed|told|asked)(?: \w+)? (?:earlier|before|previously"
+                 r"|so far)\b",
+    "lying": r"\b(?:whatever|regardless of|no matter)\b[^.!?]{0,60}\b" + _PERSON +
+             r" is to (?:only )?(?:hear|be told|learn|read|see)\b"
+             r"|\b(?:if|should|when|whenever) (?:the |a |your )?" + _PERSON +
+             r" (?:asks?|inquires?|wonders?|questions?)\b[^.!?]{0,80}\b(?:answer|reply|respond"
+             r"|say|tell|state|claim|confirm)\w*(?: \w+)? that (?:only|nothing|no |none"
+             r"|everything|all )"
+             # a result made up and passed off as a real one
+             r"|\b(?:made up|invented|fabricated|faked|guessed|estimated)\b[^.!?]{0,60}\b"
+             r"(?:presented|shown|reported|passed off|given|returned|described)\b[^.!?]{0,30}"
+             r"\bas (?:if it were |the |a |an )?(?:live|real|actual|genuine|current|fresh"
+             r"|verified|accurate|measured)\b",
+    # (read as the detector reads text: "GitHub" is "git hub")
+    "secrets": r"\b(?:open ?ai|anthropic|aws|azure|gcp|git ?hub|git ?lab|stripe|slack|twilio"
+               r"|send ?grid|hugging ?face|cloud ?flare|vercel|heroku|mailgun|shopify|discord"
+               r"|telegram|supa ?base|fire ?base|open ?router|mistral|cohere|groq|pinecone"
+               r"|data ?dog|npm|pypi|docker) (?:api |access |secret |private |auth )?(?:keys?"
+               r"|tokens?|secrets?)\b",
+    "secret_files": r"\b" + _ADDRESSEE + r"\b[^.!?]{0,40}\b(?:supplies|supply|takes?|reads?"
+                    r"|pulls?|copies|copy|fills?) (?:it|them|the \w+|its value) from (?:its|the"
+                    r"|your|their) (?:own )?environment\b",
+    "conversation": r"\b(?:the|its|your) (?:last|previous|earlier|prior|recent) (?:\w+ )?"
+                    r"(?:user|chat|conversation)(?:'s)? (?:messages|turns|prompts)\b"
+                    r"|\b(?:user|person|customer)'s (?:last|previous|earlier|prior|recent)"
+                    r" (?:\w+ )?(?:messages|requests|prompts|turns)\b",
+}
+
 
 def _joined(*sources: dict[str, str]) -> dict[str, str]:
     """The cues of `sources` (each cue's name to an expression), each cue's expressions joined
@@ -1115,12 +1175,13 @@ def _joined(*sources: dict[str, str]) -> dict[str, str]:
 # the cues, their words in more languages (the first lexicon above, then those of
 # `toolcat.lint.lexicon`), and the shapes
 _FIRST = _joined(CUES, _ELSEWHERE)
-_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT)
+_ADDED = _joined(*LEXICON.values(), _SHAPES, _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT,
+                 _PARAPHRASED)
 CUES = _joined(_FIRST, _ADDED)
 # For the gate (`_gate`), what the first cues and the lexicon of `LATIN` add: a language
 # written in another script is never in ASCII text, which is all the gate has to judge
 _ADDED_LATIN = _joined(*(words for lang, words in LEXICON.items() if lang in LATIN), _SHAPES,
-                       _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT)
+                       _MEANINGS, _CLASSES, _DOES, _MEANT, _INDIRECT, _PARAPHRASED)
 _CUE_NAMES = tuple(CUES)
 # What an attack wants, beyond being addressed to the model: a sentence is an error only when
 # one of these fired (alone, or as a pair), however sure the fit is of the rest
@@ -1385,10 +1446,18 @@ def says_what_it_does(sentence: str, first: bool) -> bool:
     it opens with a verb in the third person ("Installs", "Overrides", "Returns")."""
     if not first:
         return False
-    words = _LABEL.sub("", sentence).split(maxsplit=1)
+    words = _LABEL.sub("", sentence).split(maxsplit=2)
     word = words[0].lower() if words else ""
+    # a plural subject before its verb ("agents get better results when ...") is no verb
+    after = words[1].lower() if len(words) > 1 else ""
     return (word.isalpha() and len(word) > 3 and word.endswith("s")
-            and not word.endswith("ss") and word not in _NOT_VERBS) or word in _READING_VERBS
+            and not word.endswith("ss") and word not in _NOT_VERBS
+            and word not in _ADDRESSEES and after not in _PLAIN_VERBS) or word in _READING_VERBS
+
+
+_PLAIN_VERBS = frozenset("are were should must can could may might will would need have do get "
+                         "use see want".split())
+_ADDRESSEES = frozenset("agents assistants models llms users callers clients bots".split())
 
 
 # what parts the words of a tool's name in any script: non-letters, and a camel case's

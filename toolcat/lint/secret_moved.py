@@ -32,8 +32,8 @@ import re
 _SECRET = (
     r"(?:credentials?|passwords?|passwd|passphrases?|api[ _-]?keys?|secret keys?|private keys?"
     r"|signing keys?|ssh keys?|seed phrases?|client secrets?|secrets?"
-    r"|(?:access|auth|authentication|bearer|refresh|session|oauth|id|api|jwt|github|gitlab|npm"
-    r"|slack|bot|personal access|pat) tokens?|(?:session|auth|login) cookies?|cookies"
+    r"|(?:access|auth|authentication|bearer|refresh|session|oauth|id|api|jwt|git ?hub|git ?lab"
+    r"|npm|slack|bot|personal access|pat) tokens?|(?:session|auth|login) cookies?|cookies"
     # (from the identifier's start only: a long run of letters is read in linear time)
     r"|(?<![a-z0-9_])[a-z0-9_]*(?:api_?key|api_?token|access_?token|auth_?token|_secret|password"
     r"|private_?key)s?(?:_[a-z0-9]+)*"
@@ -58,7 +58,7 @@ _MOVE = (r"(?:put|puts|putting|pass|passes|passed|passing|place[sd]?|placing|inc
          r"|written|writing|append(?:s|ed|ing)?|embed(?:s|ded|ding)?|encode[sd]?|report(?:s|ed)?"
          r"|deliver(?:s|ed)?|relay(?:s|ed)?|share[sd]?|sharing|mirror(?:s|ed)?|log(?:s|ged)?"
          r"|push(?:es|ed)?|e-?mail(?:s|ed)?|accompanied|carr(?:y|ies|ied)|expects?|requires?"
-         r"|needs?|wants?|goes|go|echo(?:es|ed|ing)?)")
+         r"|needs?|wants?|goes|go|echo(?:es|ed|ing)?|belongs?)")
 # an argument named in the sentence: quoted after "in", "into" or "as", or a name before
 # "field", "parameter", ... ("pass the key to `create_client`" names a function)
 _DET = r"(?: the| its| a| an| this| that| your)?"
@@ -126,7 +126,9 @@ _GATE_SECRET = (
     r"|date of birth|location|ip address|ssn|passport|national id|licen[cs]e|credit card"
     r"|card number|bank account|iban)")
 GATE = (
-    re.compile(_GATE_SECRET + r"[^.!?;]*(?:[`'\"]|field|param|argument|arg |property|attribute"
+    # (a dot inside a word, a file's name, does not end the sentence)
+    re.compile(_GATE_SECRET + r"(?:[^.!?;]|\.\w)*(?:[`'\"]|field|param|argument|arg "
+               r"|property|attribute"
                r"|slot|header|input|://|@)"),
     re.compile(r"(?:[`'\"]|field|param|argument|property|attribute)[^.!?;]*" + _HOLDING),
     re.compile(r"(?:set|fill|populate)[^.!?;]*(?:[`'\"]|field|param|argument|property"
@@ -140,9 +142,13 @@ def moves_secret(sentence: str, written: str) -> bool:
     to sign in at (see the module's docstring)."""
     secrets = list(_SECRET_IN.finditer(sentence))
     for secret in secrets:
-        field = _THEN_FIELD.match(sentence, secret.end())
+        # an aside after the secret ("credentials (for example the gcloud ... json) belong
+        # in ...") is read past
+        aside = _ASIDE.match(sentence, secret.end())
+        end = aside.end() if aside else secret.end()
+        field = _THEN_FIELD.match(sentence, end)
         if field and not _SECRET_HOLDER.search(_name(field)) \
-                and _ordered(sentence, secret.start(), secret.end(), field.start("where")):
+                and _ordered(sentence, secret.start(), end, field.start("where")):
             return True
     # links and addresses are folded by then ("https://link", "mail@address")
     if ("://" in sentence or "@" in sentence) and not _EXCHANGED.search(sentence) \
@@ -164,6 +170,9 @@ def moves_secret(sentence: str, written: str) -> bool:
                     _clause(sentence, found.start())):
                 return True
     return False
+
+
+_ASIDE = re.compile(r" ?\([^()]{0,120}\)")
 
 
 def _name(found: re.Match[str]) -> str:
