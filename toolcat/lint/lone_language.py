@@ -40,6 +40,8 @@ from dataclasses import dataclass
 
 from toolcat import languages
 from toolcat.lint import detector, reading
+from toolcat.search import bilingual
+from toolcat.search.text import stem, stems
 
 # English sentences a tool must hold besides the foreign passage to show it is written in it
 ENGLISH_SENTENCES = 1
@@ -48,16 +50,22 @@ ENGLISH_SENTENCES = 1
 # field yang mau diubah", "Si no s'especifica, retorna totes les seccions")
 LONG = 8
 LONE = "lone_language"  # the reason a finding gives when `lone_foreign` made it an error
+# words of a foreign sentence, and their share of the words the dictionary reads, that meet
+# the tool's English words for the sentence to be read as their translation (`translates`)
+TRANSLATED = 2
+TRANSLATED_SHARE = 2 / 3
 
 
 @dataclass(frozen=True)
 class Written:
     """What a tool's strings are written in: how many sentences are English, which strings
-    hold a sentence foreign to the tool, and which open in English."""
+    hold a sentence foreign to the tool, which open in English, and the stems of the English
+    sentences' words."""
 
     english: int
     foreign: frozenset[str]
     opening_english: frozenset[str]
+    english_stems: frozenset[str] = frozenset()
 
 
 def written_in(texts: Iterable[str], home: detector.Home) -> Written:
@@ -67,6 +75,7 @@ def written_in(texts: Iterable[str], home: detector.Home) -> Written:
     english = 0
     foreign: set[str] = set()
     opening: set[str] = set()
+    said_stems: set[str] = set()
     for text in set(texts):
         first = True
         for _, said in detector.split_sentences(reading.as_read(text)):
@@ -76,12 +85,13 @@ def written_in(texts: Iterable[str], home: detector.Home) -> Written:
             lang = detector.language(read)
             if lang == "en" and languages.english(said):
                 english += 1
+                said_stems.update(stems(said))
                 if first:
                     opening.add(text)
             elif not detector.at_home(lang, home):
                 foreign.add(text)
             first = False
-    return Written(english, frozenset(foreign), frozenset(opening))
+    return Written(english, frozenset(foreign), frozenset(opening), frozenset(said_stems))
 
 
 def candidate(sentence: str, cues: tuple[str, ...]) -> bool:
@@ -107,6 +117,22 @@ def announced(sentence: str) -> bool:
     name = detector.language_name(sentence)
     return re.match(rf"\W{{0,3}}(?:in\s+)?{re.escape(name)}\s*[:)\]]", sentence,
                     re.IGNORECASE) is not None
+
+
+def translates(sentence: str, tool: Written) -> bool:
+    """Whether `sentence` says again, in another language, what the tool's English sentences
+    say: of its words the bilingual dictionary reads (`toolcat.search.bilingual`, function
+    words aside), at least TRANSLATED of them, and TRANSLATED_SHARE of them at least, have a
+    reading whose stem is the stem of an English word of the tool ("Gibt den Datensatz mit
+    der angegebenen ID zurück" under "Returns the record with the given id"). A translation
+    offered beside the English is a second hand's courtesy, not an order slipped past."""
+    code = bilingual.language(sentence)
+    if not code or not tool.english_stems:
+        return False
+    read = bilingual.english_readings(sentence, code)
+    met = sum(any(stem(word) in tool.english_stems for reading in said
+                  for word in reading.split("_")) for said in read)
+    return met >= TRANSLATED and met >= TRANSLATED_SHARE * len(read)
 
 
 def lone_foreign(cues: tuple[str, ...], passage: str, tool: Written, *,

@@ -307,7 +307,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                     written = lone_language.written_in(
                         (t for _, t, key in strings(entry, pointer) if not key), home)
                 lone = lone_language.lone_foreign(
-                    cues, text, written, field=at.removeprefix(pointer) not in _OWN_DESCRIPTION)
+                    cues, text, written, field=at.removeprefix(pointer) not in _OWN_DESCRIPTION
+                ) and not lone_language.translates(top.sentence, written)
             reason = (detector.IN_DATA,) if in_data else (lone_language.LONE,) if lone else ()
             hit = Hit(at, False, LEARNED, grave or lone, top.sentence, None, text,
                       top.probability, (*top.cues, *reason))

@@ -135,6 +135,31 @@ def segments(run: str, code: str) -> list[str]:
     return found
 
 
+def english_readings(text: str, code: str) -> list[tuple[str, ...]]:
+    """The English readings of each word of `text`, written in the language of `code`, that
+    the dictionary holds, its function words left out (at most MAX_WORDS words looked up):
+    what a translation of `text` would say, word by word."""
+    stop = function_words(code)
+    found: list[tuple[str, ...]] = []
+    looked = 0
+    for raw in raw_words(without_values(text)):
+        if looked >= MAX_WORDS:
+            break
+        if cjk(raw):
+            words = [w for w in segments(raw, code) if w not in stop]
+        else:
+            word = raw.lower()
+            if len(word) < 3 or not word.isalpha() or fold(word) in stop:
+                continue
+            words = [word]
+        for word in words:
+            looked += 1
+            said = _readings(code, key_of(word, code))
+            if said:
+                found.append(said)
+    return found
+
+
 class Bilingual:
     """DISCOUNT of BM25F's evidence of a dictionary's English words, for the words of a
     request in another language that no tool of the catalog states (see the module
