@@ -26,7 +26,10 @@ short Italian sentence with no function word of any list is English only as a fa
 A sentence that opens with the name of its own language ("Dutch: zoek dubbele product-SKU's
 ...", "(in German) ...") is a translation offered to a reader of that language, as a server
 that glosses its English in the language of its users writes it (moneybird-mcp 0.8.3); an
-order meant to pass a reviewer by does not announce its language: a warning. The caller
+order meant to pass a reviewer by does not announce its language: a warning. So is a sentence
+that says again what the tool's English says, read word by word through the bilingual
+dictionary search reads requests with (`translates`: "Gibt den Datensatz mit der angegebenen
+ID zurück" under "Returns the record with the given id"). The caller
 keeps it to places where the tool writes its own text (not a `default` or an example, text a
 translator's tool handles in any language) and not to the sentence that says what the tool
 does.
