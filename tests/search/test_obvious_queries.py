@@ -87,8 +87,10 @@ OBVIOUS: list[tuple[str, str, str]] = [  # (catalog, query, the obvious tool)
 
 # (scorer, query): still ranked wrong, and why
 MISSES: dict[tuple[str, str], str] = {
-    ("bm25", "when does the sun set today"): "'sun set' never meets 'sunset'",
     ("bm25", "delete the file old.log"): "'log' is in edit_file's text",
+    ("bm25", "what's the temperature in Paris right now"):
+        "'temperature' is in the later sentences of both weather tools, weighed 0.5 since "
+        "rank33, and weather_forecast's parameters name it too",
     ("bm25", "what time is it in Tokyo"):
         "'Tokyo' occurs only in convert_time's parameter example",
     ("bm25", "show recent commits"): "'commit' is git_commit's name; 'log' is not asked for",

@@ -1,4 +1,5 @@
-"""Field-aware BM25 (BM25F) over a tool's name, title, description, parameters, tags and server.
+"""Field-aware BM25 (BM25F) over a tool's name, title, description (its first sentence a field of
+its own), parameters, tags and server.
 
 Robertson, Zaragoza and Taylor, "Simple BM25 extension to multiple weighted fields" (CIKM 2004).
 For a query term t and a tool d with fields f (each of length len_f, mean length avg_f):
@@ -55,6 +56,7 @@ from toolcat.search.text import (
     plurals_said,
     raw_words,
     repeated_sentences,
+    sentences,
     split_name,
     stand_in,
     stems,
@@ -82,11 +84,18 @@ if TYPE_CHECKING:
 # name: the same for every tool of a server, so it says which server a request is about,
 # never which of its tools; weighed lightly (0.3), since where catalogs group their tools
 # by topic ("Science/Geology" in seal_tools) a request's words meet the group's name by
-# chance: at 1.0 seal_tools lost 0.021 nDCG@10, at 0.3 0.002.
+# chance: at 1.0 seal_tools lost 0.021 nDCG@10, at 0.3 0.002. A description's first sentence
+# says what the tool does; the sentences after it say how (its arguments, limits, when to use
+# it: "If a browser dialog was opened, use this command to handle it"), and a vendor's long
+# descriptions repeat there the words of every sibling's function. Weighed apart, each
+# normalised by its own mean length, a word of the first counts for more than one of the
+# rest: (1.2, 0.5) chosen on the development halves of the real-server set from a sweep of
+# 0.8-2.0 by 0.5-1.0 (docs/ranking.md, "A description's first sentence apart").
 SERVER = "@"  # server-field terms are kept apart from the same words in other fields
 FIELDS: dict[str, tuple[float, float]] = {  # name: (weight w_f, length normalisation b_f)
     "name": (3.0, 0.75),
-    "description": (1.0, 0.75),
+    "first sentence": (1.2, 0.75),
+    "description": (0.5, 0.75),
     "parameters": (0.5, 0.75),
     "tags": (1.0, 0.3),
     "examples": (0.5, 0.75),
@@ -106,7 +115,10 @@ def _field_texts(tool: Tool, names: frozenset[str], repeated: Repeated
     examples = [w for value in example_values(tool) for w in raw_words(value)]
     # a tool that says little has its title and parameters' names for a description
     description = stand_in(tool, own_description(tool, names, repeated))
-    return (raw_words(tool.name), raw_words(description), params, tags, examples,
+    said = sentences(description)
+    lead = said[0] if said else ""
+    rest = " ".join(said[1:])
+    return (raw_words(tool.name), raw_words(lead), raw_words(rest), params, tags, examples,
             raw_words(tool_title(tool)), raw_words(tool.server))
 
 
@@ -218,7 +230,7 @@ class BM25Index:
         for t, found in of_servers.items():
             idf[t] = math.log(1 + (count - found + 0.5) / (found + 0.5))
         # tools x terms: the fields each term of a tool occurs in, as bits
-        in_field = np.repeat(np.tile(1 << np.arange(len(FIELDS), dtype=np.int8), n), flat)
+        in_field = np.repeat(np.tile(1 << np.arange(len(FIELDS), dtype=np.int16), n), flat)
         where, bits = _reduce(owners * size + terms, in_field, np.bitwise_or)
         field_indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(where // size, minlength=n) if size else np.zeros(n, np.int64),

@@ -54,14 +54,15 @@ if TYPE_CHECKING:
 
 # Bump when what is stored changes, or when loading the same files can give other tools
 # (a loader change that a toolcat release number does not mark): stale indexes are then ignored.
-FORMAT = 12  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
+FORMAT = 13  # 2: BM25F names length-normalised with b = 0.75; 3: tool vectors blend two views;
 # 4: a BM25F field for the values of example calls; 5: sealed entries; 6: BM25F title and
 # server fields, a server's boilerplate left out; 7: a schema's parameters read within bounds
 # (text.schema_parameters); 8: CJK text read as pairs of letters (text.words); 9: words of
 # scripts other than Latin read (text.words); 10: accented Latin words read whole, folded,
 # and a tool's own language's stems; 11: a tool that says little read by its title and
 # parameters' names (text.stand_in); 12: an acronym's plural read as one word, its
-# singular ("GPUs" -> gpu, text.acronym_plurals)
+# singular ("GPUs" -> gpu, text.acronym_plurals); 13: a description's first sentence a BM25F
+# field of its own
 # Indexes of this many catalogs are kept, the most recently used; each edit of a catalog gives
 # it a new key, so without a bound the folder would grow with every edit.
 KEEP_CATALOGS = 8
