@@ -87,11 +87,12 @@ def test_model_applies_to_semantic_scorers_only(run):
 
 def test_pick_explains_each_pick_and_where_it_is_defined(run):
     result = run("pick", "open a pull request for my branch", "--scorer", "bm25",
-                 "--max-candidates", "3", "--explain")
+                 "--max-candidates", "5", "--explain")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "picked 3 of 62 tools with bm25 (10 unsafe left out):"
-    assert lines[1].split() == ["1.", "github:create_pull_request", "0.73"]
+    assert lines[0] == ("picked 3 of 62 tools with bm25 (10 unsafe left out; 2 more over the "
+                        "floor fit far worse: left out by the cut):")
+    assert lines[1].split() == ["1.", "github:create_pull_request", "0.74"]
     assert lines[2].startswith("   why: BM25F matched open")
     assert lines[3].startswith("   from: ") and "github.yaml:" in lines[3]
     # of the demo's ten unsafe tools, only the one that would have been picked is named

@@ -159,21 +159,21 @@ def test_relevance_with_a_scorer_stops_where_the_fit_ends():
 
     tools = [t for t in load_catalog(CATALOGS).tools
              if t.server in ("weather", "slack", "email")]
-    settings = Gateway(strategy="relevance", target_ratio=0.5, min_tools=1, max_tools=8)
+    settings = Gateway(strategy="relevance", target_ratio=0.5, min_tools=1, max_tools=10)
     query = "send an email to Bob"
     result = run_gateway(settings, tools, {}, query, evidence=build_scorer("bm25", tools))
-    assert result.outcome.keep == 8
+    assert result.outcome.keep == 10
     past = [name for name, (status, rule, _) in result.fates.items()
             if rule == "gateway-past-fit"]
     assert past and all(result.fates[n][0] == "excluded" for n in past)
     shown = [t.name for t in result.visible]
-    assert shown[0] == "send_email" and len(shown) == 8 - len(past)
+    assert shown[0] == "send_email" and len(shown) == 10 - len(past)
     assert result.outcome.kept == len(shown)
     ranks = {name: int(reason.split()[1]) for name, (_, _, reason) in result.fates.items()}
     assert max(ranks[t.qualified_name] for t in result.visible) < min(ranks[n] for n in past)
     # without a scorer (the seed's shared words, as resolve replays it) the keep count rules
     seed = run_gateway(settings, tools, {}, query)
-    assert len(seed.visible) == 8
+    assert len(seed.visible) == 10
     # named in the session: kept whatever its fit
     used = run_gateway(settings, tools, {}, query, recently_used=["slack:delete_message"],
                        evidence=build_scorer("bm25", tools))
