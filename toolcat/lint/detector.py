@@ -3114,8 +3114,17 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
         return scored
     if scored.cues == ("fetch_obey",) and _FOLLOWED_BACK.search(prepare(scored.sentence)):
         return scored  # the field's own content followed by whoever reads it
+    if _DEVELOPER.search(read):
+        return scored  # said to whoever builds a site on the API (Chargebee's "you should
+        # call Activate a Portal Session API ... for that user in your website")
     return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
                   (*scored.cues, OUTPUT_ORDER))
+
+
+# the reader of an API's reference who builds on it: a model has no website of its own
+_DEVELOPER = re.compile(r"\byour (?:own )?(?:website|web ?site|site|web ?app|mobile app|app"
+                        r"|application|backend|back-end|frontend|front-end|storefront"
+                        r"|checkout page|server-side code|codebase)\b")
 
 
 def _sets_itself(read: str, order: re.Match[str], named: frozenset[str]) -> bool:
