@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -135,29 +136,34 @@ def segments(run: str, code: str) -> list[str]:
     return found
 
 
-def english_readings(text: str, code: str) -> list[tuple[str, ...]]:
-    """The English readings of each word of `text`, written in the language of `code`, that
-    the dictionary holds, its function words left out (at most MAX_WORDS words looked up):
-    what a translation of `text` would say, word by word."""
+def _looked_up(text: str, code: str, stated: Callable[[str], bool] = lambda raw: False
+               ) -> list[str]:
+    """The words of `text`, written in the language of `code`, that the dictionary is asked
+    for, each once, in order, at most MAX_WORDS: not the language's function words, English
+    stop words, words of fewer than three letters or with digits, nor those `stated` (a word
+    the catalog states is read as typed)."""
     stop = function_words(code)
-    found: list[tuple[str, ...]] = []
-    looked = 0
+    looked: list[str] = []
     for raw in raw_words(without_values(text)):
-        if looked >= MAX_WORDS:
+        if len(looked) >= MAX_WORDS:
             break
         if cjk(raw):
-            words = [w for w in segments(raw, code) if w not in stop]
+            words = [w for w in segments(raw, code) if w not in stop and not stated(w)]
         else:
             word = raw.lower()
-            if len(word) < 3 or not word.isalpha() or fold(word) in stop:
+            if (len(word) < 3 or not word.isalpha() or word in STOPWORDS
+                    or fold(word) in stop or stated(raw)):
                 continue
             words = [word]
-        for word in words:
-            looked += 1
-            said = _readings(code, key_of(word, code))
-            if said:
-                found.append(said)
-    return found
+        looked += [word for word in dict.fromkeys(words) if word not in looked]
+    return looked
+
+
+def english_readings(text: str, code: str) -> list[tuple[str, ...]]:
+    """The English readings of each word of `text` (written in the language of `code`) that
+    the dictionary holds: what a translation of `text` would say, word by word."""
+    return [said for word in _looked_up(text, code)
+            if (said := _readings(code, key_of(word, code)))]
 
 
 class Bilingual:
@@ -186,27 +192,10 @@ class Bilingual:
         code = language(request)
         found: list[tuple[str, str, list[tuple[str, tuple[int, ...]]]]] = []
         if code:
-            stop = function_words(code)
-            looked: list[str] = []
-            for raw in raw_words(without_values(request)):
-                if len(looked) >= MAX_WORDS:
-                    break
-                if cjk(raw):
-                    words = [w for w in segments(raw, code)
-                             if w not in stop and not self._stated(w)]
-                else:
-                    word = raw.lower()
-                    if (len(word) < 3 or not word.isalpha() or word in STOPWORDS
-                            or fold(word) in stop or self._stated(raw)):
-                        continue
-                    words = [word]
-                for word in words:
-                    if word in looked:
-                        continue
-                    looked.append(word)
-                    targets = self._targets(_readings(code, key_of(word, code)))
-                    if targets:
-                        found.append((word, code, targets))
+            for word in _looked_up(request, code, self._stated):
+                targets = self._targets(_readings(code, key_of(word, code)))
+                if targets:
+                    found.append((word, code, targets))
         self._last = (request, found)
         return found
 
