@@ -3115,8 +3115,9 @@ def ordered_in_output(scored: Scored, named: frozenset[str] = frozenset()) -> Sc
     if scored.cues == ("fetch_obey",) and _FOLLOWED_BACK.search(prepare(scored.sentence)):
         return scored  # the field's own content followed by whoever reads it
     if _DEVELOPER.search(read):
-        return scored  # said to whoever builds a site on the API (Chargebee's "you should
-        # call Activate a Portal Session API ... for that user in your website")
+        # said to whoever builds a site on the API (Chargebee's "you should call Activate a
+        # Portal Session API ... for that user in your website")
+        return scored
     return Scored(scored.start, scored.sentence, max(scored.probability, ERROR_FLOOR),
                   (*scored.cues, OUTPUT_ORDER))
 
