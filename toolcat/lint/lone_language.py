@@ -43,7 +43,6 @@ from dataclasses import dataclass
 
 from toolcat import languages
 from toolcat.lint import detector, reading
-from toolcat.search import bilingual
 from toolcat.search.text import stem, stems
 
 # English sentences a tool must hold besides the foreign passage to show it is written in it
@@ -129,6 +128,8 @@ def translates(sentence: str, tool: Written) -> bool:
     reading whose stem is the stem of an English word of the tool ("Gibt den Datensatz mit
     der angegebenen ID zurück" under "Returns the record with the given id"). A translation
     offered beside the English is a second hand's courtesy, not an order slipped past."""
+    from toolcat.search import bilingual  # rarely asked: lint starts without search's index
+
     code = bilingual.language(sentence)
     if not code or not tool.english_stems:
         return False
