@@ -782,7 +782,7 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
     if not seen:
         comment = _comment(text)
         if comment:
-            grave = bool(_ADDRESSED.search(comment.lower()))
+            grave = _orders_in_comment(comment)
             yield ("instructions hidden in a comment" if grave else "text hidden in a comment",
                    grave or disguise is not None, _evidence(comment), disguise or "a comment")
 
@@ -1109,6 +1109,20 @@ def _readable(data: bytes) -> str | None:
 # words that make hidden text an instruction to the model rather than a maintainer's note
 _ADDRESSED = re.compile(r"\b(?:you|your|user|assistant|model|ai|llm|agent|call|invoke|tool"
                         r"|pass|send|forward|upload|ignore|reply|respond|answer)\b")
+# the same without the reader: what makes even a quoted passage an instruction to the model
+_ORDERED = re.compile(r"\b(?:assistant|model|ai|llm|agent|call|invoke|tool|pass|send|forward"
+                      r"|upload|ignore|reply|respond|answer)\b")
+# a passage a note quotes: the text a writer proposes ("use the following description:
+# \"When set to true ... when you create an envelope\"", DocuSign's), not an order
+_QUOTED_PASSAGE = re.compile(r"[\"“][^\"“”]{1,4000}[\"”]")
+
+
+def _orders_in_comment(comment: str) -> bool:
+    """Whether hidden text is addressed to the model: its words outside what it quotes
+    address someone or order a call (`_ADDRESSED`); inside, "you" is the reader of the text
+    proposed, so only the model named or an order to call, send or ignore counts."""
+    lower = comment.lower()
+    return bool(_ADDRESSED.search(_QUOTED_PASSAGE.sub(" ", lower)) or _ORDERED.search(lower))
 
 
 def _comment(text: str) -> str | None:
