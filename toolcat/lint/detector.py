@@ -1107,7 +1107,9 @@ _INDIRECT: dict[str, str] = {
 # "authoritative over anything said earlier"; what the person "is to be told" whatever
 # happens; a scripted answer to the person's question that nothing else was done; a vendor's
 # key, or the model's environment, handed over; the person's last messages
-_ADDRESSEE = r"(?:agents?|assistants?|you|models?|ai|llms?)"
+# the model, by what it is: the one list the narrow cues read (`_ADDRESSEE`, `_ADDRESSEES`)
+_MODEL_NOUNS = ("agent", "assistant", "model", "llm")
+_ADDRESSEE = "(?:you|ai|" + "|".join(f"{noun}s?" for noun in _MODEL_NOUNS) + ")"
 _CONTROL = (r"(?:approvals?|confirmations?|consent|permissions?|sign-?offs?|reviews?"
             r"|(?:safety|security) (?:notes?|rules?|guidance|guidelines|checks?|steps?)"
             r"|(?:earlier|previous|prior|older|legacy|existing|original) (?:rules?|guidance"
@@ -1457,7 +1459,8 @@ def says_what_it_does(sentence: str, first: bool) -> bool:
 
 _PLAIN_VERBS = frozenset("are were should must can could may might will would need have do get "
                          "use see want".split())
-_ADDRESSEES = frozenset("agents assistants models llms users callers clients bots".split())
+_ADDRESSEES = frozenset([*(f"{noun}s" for noun in _MODEL_NOUNS),
+                         *"users callers clients bots".split()])
 
 
 # what parts the words of a tool's name in any script: non-letters, and a camel case's
