@@ -731,6 +731,8 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
     view, how = _normalise(text)
     seen: set[str] = set()
     html = _HTML.search(text) is not None
+    hidden = [m.span() for m in _COMMENT.finditer(view)] if "<!--" in view or "]:" in view \
+        else []
     for match in _compiled().finditer(view):
         label, grave, _ = PATTERNS[int(match.lastgroup[1:])]
         if label == IMPORTANT_BLOCK and html:
@@ -756,8 +758,11 @@ def scan_text(text: str, depth: int = 0, disguise: str | None = None
             # user", Zoom's API): to review, not an attack
             grave = False
         seen.add(label)
-        yield label, grave or disguise is not None, _evidence(match.group()), \
-            disguise or _disguise(text, how, match.group())
+        shown = disguise or _disguise(text, how, match.group())
+        # said where no reader of the page looks: hidden, as an encoding hides
+        covert = any(start <= match.start() < end for start, end in hidden)
+        yield label, grave or covert or disguise is not None, _evidence(match.group()), \
+            shown or ("a comment" if covert else None)
     for match in _squeezed(False).finditer(" ".join(_RUN.findall(view))):
         label = SQUEEZED[int(match.lastgroup[1:])][0]
         seen.add(label)
