@@ -557,6 +557,11 @@ _SHAPES: dict[str, str] = {
              r"|given|checked|detected)\b",
     "fetch_obey": r"\bcarr(?:y|ies|ied|ying) out\b|\bwhatever (?:it|they|the page|the file"
                   r"|that page|the document) (?:specifies|says|lists|contains|requires|asks)\b"
+                  # done as what was read says, whatever its verb ("apply whatever it tells
+                  # you", "do whatever the response instructs")
+                  r"|\b(?:apply|do|follow|obey|execute|run|act on|carry out)\b[^.!?]{0,20}"
+                  r"\bwhatever (?:it|they|the \w+|that \w+) (?:tells|instructs|says|asks"
+                  r"|directs|orders|prescribes|dictates|specifies|requires|lists|contains)\b"
                   r"|\b(?:apply|applies|applying|enact|honou?r|implement)\w* (?:each|every|all|any"
                   r"|the) (?:\w+ )?(?:directives?|instructions?|commands?|orders?|rules|steps)\b"
                   # what is read applied to the reader's own conduct ("apply any changes listed
