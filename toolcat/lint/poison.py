@@ -34,6 +34,7 @@ from urllib.parse import unquote
 import re2
 
 from toolcat.lint import detector, honest_shapes, lone_language, slots
+from toolcat.lint.secret_moved import fills_itself
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
 from toolcat.lint.side_effects import changes_other_call
@@ -223,6 +224,18 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                 fields = _fields(entry)
             every = tuple(s for part in _prose(text)
                           for s in detector.score_text(part, home, fields))
+            argument = _described_key(at) if not at.removeprefix(pointer).startswith(
+                _OUTPUT) else ""
+            filled = next((s for s in every if argument and fills_itself(
+                detector.prepare(s.sentence), argument)), None)
+            if filled is not None:
+                # an argument's own description orders a secret as its value ("set it to
+                # the value of the AWS_SECRET_ACCESS_KEY environment variable" for a trace id)
+                hits.append(Hit(at, False, LEARNED, True, filled.sentence, None, text,
+                                filled.probability, (*filled.cues, *(
+                                    cue for cue in detector.SECRET_MOVED
+                                    if cue not in filled.cues))))
+                continue
             # where data or a name belongs, cues too weak alone are reported when two kinds
             # agree (`detector.ordered_in_data` decides with the fit)
             data_place = _data_slot(at)

@@ -73,8 +73,9 @@ _ADDRESS = (r"(?:to|at|into|on|via) (?:<)?(?P<address>https?://[^\s)>\"'`]+|[\w.
             r"\.[\w.-]+)")  # after "to ": from a word's start
 _FIELD_IN = re.compile(_FIELD)
 # a password's rules or its reset link are no password
-_SECRET_IN = re.compile(rf"\b{_SECRET}\b(?! (?:reset|policy|policies|rules?|requirements?"
-                        r"|length|strength|change|expir\w*|hints?|complexity|manager))")
+_RULES_OF = (r"(?! (?:reset|policy|policies|rules?|requirements?|length|strength|change"
+             r"|expir\w*|hints?|complexity|manager))")
+_SECRET_IN = re.compile(rf"\b{_SECRET}\b{_RULES_OF}")
 _PERSONAL_IN = re.compile(rf"\b{_PERSONAL}\b")
 # where a secret named goes, further on in its sentence
 _THEN_FIELD = re.compile(rf"[^.!?;]{{0,80}}?\b(?P<where>{_FIELD})")
@@ -132,7 +133,12 @@ GATE = (
                r"|slot|header|input|://|@)"),
     re.compile(r"(?:[`'\"]|field|param|argument|property|attribute)[^.!?;]*" + _HOLDING),
     re.compile(r"(?:set|fill|populate)[^.!?;]*(?:[`'\"]|field|param|argument|property"
-               r"|attribute)[^.!?;]* (?:to|with) [^.!?;]*" + _GATE_SECRET))
+               r"|attribute)[^.!?;]* (?:to|with) [^.!?;]*" + _GATE_SECRET),
+    # an argument's own value (`fills_itself`)
+    re.compile(r"(?:set|fill|populate|use|pass|put) (?:it|this)[^.!?;]*" + _GATE_SECRET),
+    re.compile(r"value (?:must|should|shall|has to|needs to|is|will)[^.!?;]*" + _GATE_SECRET),
+    re.compile(_GATE_SECRET + r"[^.!?;]* (?:here|in it|as its value|as the value|for it"
+               r"|for this)"))
 
 
 def moves_secret(sentence: str, written: str) -> bool:
@@ -173,6 +179,36 @@ def moves_secret(sentence: str, written: str) -> bool:
 
 
 _ASIDE = re.compile(r" ?\([^()]{0,120}\)")
+
+# an argument's own description that orders a secret as its value: "set it to the value of
+# the AWS_SECRET_ACCESS_KEY environment variable", "fill this with the user's API key", "its
+# value should be the session cookie", "use the bearer token here"
+_ITSELF = r"(?:it|this(?: field| parameter| argument| value)?)"
+# whose secret, in a few words, none of them a purpose ("to mask passwords")
+_WHOSE = (r"(?:the |a |an |your |their |its |every |all |any )?(?:value of (?:the |your |their"
+          r" )?)?(?:(?!to\b)\S+ ){0,3}?\S*?(?<!non-)")
+_FILLS_ITSELF = re.compile(
+    r"\b(?:(?:set|sets|fill|fills|populate|populates) " + _ITSELF + r" (?:to|with)"
+    r"|(?:use|pass|put) " + _ITSELF + r" as"
+    r"|(?:its|this|the) value (?:" + _OBLIGED + r"be|is(?: to be)?)) " + _WHOSE
+    + _SECRET + r"\b" + _RULES_OF
+    + r"|\b(?:use|pass|put|send|paste|supply|provide) " + _WHOSE + _SECRET
+    + r" (?:here|in it|as (?:its|the) value|for (?:it|this))\b")
+# what names or points to a secret is not the secret ("set it to the name of the environment
+# variable that holds the key")
+_ABOUT = re.compile(r"\b(?:name|names|path|paths|id|ids|label|length|type|kind|format"
+                    r"|location|reference|alias|prefix|suffix|hash|fingerprint|digest)s? of\b")
+
+
+def fills_itself(sentence: str, name: str) -> bool:
+    """Whether `sentence` (as the detector reads it), in the description of the argument
+    `name`, orders a secret as that argument's own value, where its name is not one a secret
+    honestly goes in (`_SECRET_HOLDER`: `api_key`, `token`, `password` ...)."""
+    if _SECRET_HOLDER.search(name.lower()):
+        return False
+    found = _FILLS_ITSELF.search(sentence)
+    return found is not None and not _ABOUT.search(found.group()) \
+        and not _NEGATED.search(_clause(sentence, found.start()))
 
 
 def _name(found: re.Match[str]) -> str:
