@@ -34,9 +34,9 @@ from urllib.parse import unquote
 import re2
 
 from toolcat.lint import detector, honest_shapes, lone_language, slots
-from toolcat.lint.secret_moved import fills_itself
 from toolcat.lint.lookalike import fold_text
 from toolcat.lint.poison_patterns import IMPORTANT_BLOCK, PATTERNS, SQUEEZED
+from toolcat.lint.secret_moved import fills_itself
 from toolcat.lint.side_effects import changes_other_call
 from toolcat.lint.walk import strings
 from toolcat.search.text import split_camel, split_name
