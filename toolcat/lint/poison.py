@@ -226,8 +226,8 @@ def learned_hits(entry: Any, pointer: str = "", home: detector.Home = detector.E
                           for s in detector.score_text(part, home, fields))
             argument = _described_key(at) if not at.removeprefix(pointer).startswith(
                 _OUTPUT) else ""
-            filled = next((s for s in every if argument and fills_itself(
-                detector.prepare(s.sentence), argument)), None)
+            filled = next((s for s in every if fills_itself(
+                detector.prepare(s.sentence), argument)), None) if argument else None
             if filled is not None:
                 # an argument's own description orders a secret as its value ("set it to
                 # the value of the AWS_SECRET_ACCESS_KEY environment variable" for a trace id)
@@ -1125,11 +1125,11 @@ def _readable(data: bytes) -> str | None:
 
 
 # words that make hidden text an instruction to the model rather than a maintainer's note
-_ADDRESSED = re.compile(r"\b(?:you|your|user|assistant|model|ai|llm|agent|call|invoke|tool"
-                        r"|pass|send|forward|upload|ignore|reply|respond|answer)\b")
+_ORDER_WORDS = (r"assistant|model|ai|llm|agent|call|invoke|tool|pass|send|forward|upload|ignore"
+                r"|reply|respond|answer")
+_ADDRESSED = re.compile(rf"\b(?:you|your|user|{_ORDER_WORDS})\b")
 # the same without the reader: what makes even a quoted passage an instruction to the model
-_ORDERED = re.compile(r"\b(?:assistant|model|ai|llm|agent|call|invoke|tool|pass|send|forward"
-                      r"|upload|ignore|reply|respond|answer)\b")
+_ORDERED = re.compile(rf"\b(?:{_ORDER_WORDS})\b")
 # a passage a note quotes: the text a writer proposes ("use the following description:
 # \"When set to true ... when you create an envelope\"", DocuSign's), not an order
 _QUOTED_PASSAGE = re.compile(r"[\"“][^\"“”]{1,4000}[\"”]")

@@ -196,8 +196,8 @@ _FILLS_ITSELF = re.compile(
     + r" (?:here|in it|as (?:its|the) value|for (?:it|this))\b")
 # what names or points to a secret is not the secret ("set it to the name of the environment
 # variable that holds the key")
-_ABOUT = re.compile(r"\b(?:name|names|path|paths|id|ids|label|length|type|kind|format"
-                    r"|location|reference|alias|prefix|suffix|hash|fingerprint|digest)s? of\b")
+_ABOUT = re.compile(r"\b(?:name|path|id|label|length|type|kind|format|location|reference"
+                    r"|alias|prefix|suffix|hash|fingerprint|digest)s? of\b")
 
 
 def fills_itself(sentence: str, name: str) -> bool:
