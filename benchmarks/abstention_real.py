@@ -23,6 +23,7 @@ and for requests for a missing service apart.
     nice -n 10 python benchmarks/abstention_real.py --halves fresh18  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh19  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves fresh20  # measured once
+    nice -n 10 python benchmarks/abstention_real.py --halves fresh21  # measured once
     nice -n 10 python benchmarks/abstention_real.py --halves dev --model minilm-tools
     nice -n 10 python benchmarks/abstention_real.py --halves --sets bfcl_v4 seal_tools \
         metatool toolalpaca_eval --sample 300   # the labeled public sets: needed kept only
@@ -57,7 +58,7 @@ PUBLIC = {"bfcl_v4": BENCHDATA / "bfcl_v4", "seal_tools": BENCHDATA / "seal_tool
           "toolalpaca_eval": REPO / "train" / "data" / "toolalpaca_eval"}
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
           "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
-          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20")
+          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21")
 SMALL_TALK = 8  # the first requests of each off-catalog file: small talk; the rest ask for a
 # service no server of the half offers (SOURCE.md)
 

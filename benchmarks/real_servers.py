@@ -1,6 +1,6 @@
 """Ranking on real MCP servers: benchmarks/data/real-servers (see its SOURCE.md).
 
-For each half (dev, heldout, fresh, fresh2, ..., fresh20) and scorer: first (the first
+For each half (dev, heldout, fresh, fresh2, ..., fresh21) and scorer: first (the first
 tool is one the request needs), top5 (every tool the request needs is in the first 5: recall@5 over
 `relevant_groups`), nDCG@10, and, with the cut (`toolcat.search.cut`), the share of requests
 whose needed tools all survive it and the mean number of tools it keeps of 5. `pick` runs
@@ -28,6 +28,7 @@ toolcat's defaults (unsafe tools left out) with 5 slots, as `toolcat pick -k 5` 
     python benchmarks/real_servers.py --halves fresh18     # the fresh18 half: measure it once
     python benchmarks/real_servers.py --halves fresh19     # the fresh19 half: measure it once
     python benchmarks/real_servers.py --halves fresh20     # the fresh20 half: measure it once
+    python benchmarks/real_servers.py --halves fresh21     # the fresh21 half: measure it once
     python benchmarks/real_servers.py --halves thirteen    # issue 37's servers: measure it once
     python benchmarks/real_servers.py --model minilm-tools all-MiniLM-L6-v2  # side by side
 
@@ -55,7 +56,7 @@ from toolcat.search.cut import fit  # noqa: E402
 SLOTS = 5
 HALVES = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
           "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
-          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "thirteen")
+          "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "thirteen")
 
 
 def groups_of(item: dict) -> list[set[str]]:

@@ -27,6 +27,7 @@ pick at all, and those where a needed tool was left out as unsafe.
     nice -n 10 python benchmarks/safety_pick.py --halves fresh18  # the fresh18 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh19  # the fresh19 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh20  # the fresh20 half, measured once
+    nice -n 10 python benchmarks/safety_pick.py --halves fresh21  # the fresh21 half, measured once
     nice -n 10 python benchmarks/safety_pick.py --halves thirteen  # issue 37's servers, once
     nice -n 10 python benchmarks/safety_pick.py --halves fresh9 --empty  # and why pick showed none
     nice -n 10 python benchmarks/safety_pick.py --halves fresh9 --model all-MiniLM-L6-v2
@@ -101,7 +102,8 @@ def main() -> None:
                         choices=("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
                                  "fresh6", "fresh7", "fresh8", "fresh9", "fresh10",
                                  "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                                 "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "thirteen"),
+                                 "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
+                                 "thirteen"),
                         default=["dev", "heldout"])
     parser.add_argument("--empty", action="store_true",
                         help="print each request with no pick and pick's message")
