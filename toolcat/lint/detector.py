@@ -2246,6 +2246,12 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
              "lying": _lying_view(sentence),
              # a person sent on by their browser ("when the user is redirected to your app")
              "tamper": _NAVIGATED.sub(" ", sentence) if "redirected" in sentence
+             else sentence,
+             # a folder in the home directory that something is written into ("the
+             # returned content should be written to ~/.claude/agents/") is where it goes,
+             # not a secret read from there (but for the folders of keys, where a file
+             # planted is the attack)
+             "secret_files": _WRITTEN_INTO.sub(" a folder ", sentence) if "~/." in sentence
              else sentence}
     fired = tuple(name for name, pattern in _cues_to_try(sentence, apart, views)
                   if pattern.search(views.get(name, sentence))
@@ -2272,6 +2278,11 @@ def cues_of(sentence: str, home: Home = ENGLISH) -> tuple[str, ...]:
     return fired
 
 
+_WRITTEN_INTO = re.compile(r"\b(?:writ(?:e|es|ten|ing)|sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing)"
+                           r"|install(?:s|ed|ing)?|plac(?:e|es|ed|ing)|download(?:s|ed|ing)?"
+                           r"|extract(?:s|ed|ing)?|creat(?:e|es|ed|ing))(?: [\w-]+){0,5}?"
+                           r" (?:in|into|to|under) (?:the )?~/\.(?!ssh|aws|gnupg|kube|docker"
+                           r"|config/g)[\w./<>-]*/(?=[\s.,;<]|$)")
 _NAVIGATED = re.compile(r"\b(?:users?|customers?|browsers?|signers?|recipients?|persons?"
                         r"|visitors?|people) (?:is|are|will be|gets|get|has been|have been)"
                         r" redirected\b")
@@ -3074,15 +3085,17 @@ _WHATEVER = re.compile(r"\b(?:even (?:if|when|though)|regardless|whatever|no mat
 # "a flat report is complete", "the state was fine": the word a subject, its verb after it
 _NOUN_AFTER = re.compile(r" (?:is|was|are|were|has|have|had|will|would|can|could|may|might"
                          r"|shows?|lists?|reads?|says?|stays?|becomes?|remains?|looks?)\b")
-_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|our|status|final)"
+_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|its|each|every|their|your|our|status|final"
+                          r"|per|by|of)"
                           r" (?:terminal |current |final |new |same |initial |desired )?$")
 # a name in code of three parts or more: CamelCase or snake_case
 _CODE_NAME = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b|\b[a-z0-9]+(?:_[a-z0-9]+){2,}\b")
 _DENIED_BEFORE = re.compile(r"\b(?:cannot|can't|can not|must not|mustn't|should not|shouldn't"
                             r"|may not|will not|won't|never|not)(?: be| get)? $")
 # after an outcome, another listed beside it: the outcomes a field or a state takes
-_OTHER_STATES = re.compile(r"\)?(?:,? (?:or|and)|,|/) (?:\w+ ){0,2}(?:fail\w*|errors?|error(?:ed)?"
-                           r"|skipped|cancell?ed|rejected|timed out|pending|stopped|aborted)\b")
+_OTHER_STATES = re.compile(r"\)?(?:,? (?:or|and)|,|/) (?:\w+,? ){0,2}(?:fail\w*|fault\w*|errors?"
+                           r"|error(?:ed)?|skipped|cancell?ed|rejected|timed out|pending|stopped"
+                           r"|aborted)\b")
 
 
 # An output schema describes what the tool returns: nobody reads it to be told what to do. A
